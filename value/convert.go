@@ -1,0 +1,161 @@
+package value
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"time"
+)
+
+// Equal reports canonical equality: key order ignored, numbers by exact
+// decimal value, strict types ("5" is not 5, true is not 1).
+func Equal(a, b Value) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case Null:
+		return true
+	case Bool:
+		return a.b == b.b
+	case Number:
+		return CompareNumbers(a.s, b.s) == 0
+	case String:
+		return a.s == b.s
+	case Array:
+		if len(a.arr) != len(b.arr) {
+			return false
+		}
+		for i := range a.arr {
+			if !Equal(a.arr[i], b.arr[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		if len(a.obj) != len(b.obj) {
+			return false
+		}
+		for i := range a.obj {
+			if a.obj[i].Key != b.obj[i].Key || !Equal(a.obj[i].Value, b.obj[i].Value) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// FromAny converts a Go value, as YAML, TOML or encoding/json decoders
+// produce them, into a Value: nil, bool, the integer and float types,
+// json.Number, string, time.Time (as RFC 3339 text), slices and maps with
+// string keys. NaN and infinities are an error, as is any other type.
+func FromAny(x any) (Value, error) {
+	switch t := x.(type) {
+	case nil:
+		return Value{}, nil
+	case Value:
+		return t, nil
+	case bool:
+		return BoolOf(t), nil
+	case string:
+		return StringOf(t), nil
+	case json.Number:
+		return NumberOf(string(t))
+	case int:
+		return Int(int64(t)), nil
+	case int64:
+		return Int(t), nil
+	case int32:
+		return Int(int64(t)), nil
+	case uint64:
+		return Value{kind: Number, s: strconv.FormatUint(t, 10)}, nil
+	case float64:
+		return floatValue(t)
+	case float32:
+		return floatValue(float64(t))
+	case time.Time:
+		return StringOf(t.Format(time.RFC3339Nano)), nil
+	case []any:
+		arr := make([]Value, len(t))
+		for i, e := range t {
+			v, err := FromAny(e)
+			if err != nil {
+				return Value{}, fmt.Errorf("[%d]: %w", i, err)
+			}
+			arr[i] = v
+		}
+		return ArrayOf(arr...), nil
+	case map[string]any:
+		m := make([]Member, 0, len(t))
+		for k, e := range t {
+			v, err := FromAny(e)
+			if err != nil {
+				return Value{}, fmt.Errorf("%s: %w", k, err)
+			}
+			m = append(m, Member{Key: k, Value: v})
+		}
+		sortMembers(m)
+		return Value{kind: Object, obj: m}, nil
+	}
+	// Other integer widths, typed slices and maps: go through reflection,
+	// which only suites written as Go values reach.
+	rv := reflect.ValueOf(x)
+	switch rv.Kind() {
+	case reflect.Int8, reflect.Int16:
+		return Int(rv.Int()), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uintptr:
+		return Value{kind: Number, s: strconv.FormatUint(rv.Uint(), 10)}, nil
+	case reflect.Slice, reflect.Array:
+		arr := make([]any, rv.Len())
+		for i := range arr {
+			arr[i] = rv.Index(i).Interface()
+		}
+		return FromAny(arr)
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			break
+		}
+		m := make(map[string]any, rv.Len())
+		for it := rv.MapRange(); it.Next(); {
+			m[it.Key().String()] = it.Value().Interface()
+		}
+		return FromAny(m)
+	}
+	return Value{}, fmt.Errorf("cannot use %T as a JSON value", x)
+}
+
+func floatValue(f float64) (Value, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return Value{}, &Error{Reason: ReasonNonFinite, Offset: -1, Detail: strconv.FormatFloat(f, 'g', -1, 64)}
+	}
+	return Value{kind: Number, s: strconv.FormatFloat(f, 'g', -1, 64)}, nil
+}
+
+// Any converts v to the Go values encoding/json decodes into with
+// UseNumber: nil, bool, json.Number, string, []any and map[string]any.
+func (v Value) Any() any {
+	switch v.kind {
+	case Null:
+		return nil
+	case Bool:
+		return v.b
+	case Number:
+		return json.Number(v.s)
+	case String:
+		return v.s
+	case Array:
+		out := make([]any, len(v.arr))
+		for i, e := range v.arr {
+			out[i] = e.Any()
+		}
+		return out
+	default:
+		out := make(map[string]any, len(v.obj))
+		for _, m := range v.obj {
+			out[m.Key] = m.Value.Any()
+		}
+		return out
+	}
+}

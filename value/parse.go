@@ -1,0 +1,505 @@
+package value
+
+import (
+	"errors"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+)
+
+// Limits bound what Parse accepts, so that hostile model output cannot make
+// the scorer slow or crash it.
+type Limits struct {
+	// MaxDepth is the deepest nesting of arrays and objects; 0 means 256.
+	MaxDepth int
+	// MaxBytes is the longest input; 0 means 8 MiB.
+	MaxBytes int
+}
+
+// DefaultLimits are the limits used when none are given.
+var DefaultLimits = Limits{MaxDepth: 256, MaxBytes: 8 << 20}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultLimits.MaxDepth
+	}
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultLimits.MaxBytes
+	}
+	return l
+}
+
+// Reason says why input was rejected.
+type Reason uint8
+
+// The reasons Parse rejects input.
+const (
+	ReasonSyntax       Reason = iota + 1 // not JSON
+	ReasonDuplicateKey                   // an object names a key twice
+	ReasonNonFinite                      // NaN or Infinity, which JSON has no spelling for
+	ReasonInvalidUTF8                    // a string is not valid UTF-8
+	ReasonTooDeep                        // nesting deeper than Limits.MaxDepth
+	ReasonTooLarge                       // input longer than Limits.MaxBytes
+)
+
+var reasonText = map[Reason]string{
+	ReasonSyntax:       "invalid JSON",
+	ReasonDuplicateKey: "duplicate key",
+	ReasonNonFinite:    "non-finite number",
+	ReasonInvalidUTF8:  "invalid UTF-8",
+	ReasonTooDeep:      "nesting too deep",
+	ReasonTooLarge:     "input too large",
+}
+
+// String returns a short lower-case description of the reason.
+func (r Reason) String() string { return reasonText[r] }
+
+// Sentinel errors, one per Reason, for errors.Is.
+var (
+	ErrSyntax       = errors.New(ReasonSyntax.String())
+	ErrDuplicateKey = errors.New(ReasonDuplicateKey.String())
+	ErrNonFinite    = errors.New(ReasonNonFinite.String())
+	ErrInvalidUTF8  = errors.New(ReasonInvalidUTF8.String())
+	ErrTooDeep      = errors.New(ReasonTooDeep.String())
+	ErrTooLarge     = errors.New(ReasonTooLarge.String())
+)
+
+var sentinels = map[Reason]error{
+	ReasonSyntax: ErrSyntax, ReasonDuplicateKey: ErrDuplicateKey, ReasonNonFinite: ErrNonFinite,
+	ReasonInvalidUTF8: ErrInvalidUTF8, ReasonTooDeep: ErrTooDeep, ReasonTooLarge: ErrTooLarge,
+}
+
+// Error is the error Parse returns: why the input was rejected and the byte
+// offset where it was seen.
+type Error struct {
+	Reason Reason
+	Offset int // byte offset into the input; -1 when there is no input
+	Detail string
+}
+
+// Error returns the reason, the offset and the detail.
+func (e *Error) Error() string {
+	msg := e.Reason.String()
+	if e.Offset >= 0 {
+		msg += " at byte " + strconv.Itoa(e.Offset)
+	}
+	if e.Detail != "" {
+		msg += ": " + e.Detail
+	}
+	return msg
+}
+
+// Is makes errors.Is(err, ErrDuplicateKey) and its siblings work.
+func (e *Error) Is(target error) bool { return sentinels[e.Reason] == target }
+
+// Parse parses one JSON document under DefaultLimits.
+func Parse(s string) (Value, error) { return ParseLimits(s, DefaultLimits) }
+
+// ParseBytes is Parse for a byte slice; the Value does not keep b.
+func ParseBytes(b []byte) (Value, error) { return ParseLimits(string(b), DefaultLimits) }
+
+// ParseLimits parses one JSON document (RFC 8259, whitespace around it
+// allowed). Strings without escapes share memory with s.
+func ParseLimits(s string, lim Limits) (Value, error) {
+	lim = lim.withDefaults()
+	if len(s) > lim.MaxBytes {
+		return Value{}, &Error{Reason: ReasonTooLarge, Offset: lim.MaxBytes,
+			Detail: strconv.Itoa(len(s)) + " bytes, the limit is " + strconv.Itoa(lim.MaxBytes)}
+	}
+	p := parserPool.Get().(*parser)
+	p.s, p.maxDepth, p.err = s, lim.MaxDepth, nil
+	i := p.skip(0)
+	v, i := p.value(i, 0)
+	if p.err == nil {
+		if i = p.skip(i); i < len(s) {
+			p.fail(ReasonSyntax, i, "unexpected "+describe(s, i)+" after the value")
+		}
+	}
+	err := p.err
+	p.s, p.err = "", nil
+	clear(p.vals)
+	clear(p.mems)
+	p.vals, p.mems, p.buf = p.vals[:0], p.mems[:0], p.buf[:0]
+	parserPool.Put(p)
+	if err != nil {
+		return Value{}, err
+	}
+	return v, nil
+}
+
+var parserPool = sync.Pool{New: func() any { return new(parser) }}
+
+// parser is a recursive-descent scanner. Containers are built on two
+// scratch stacks and copied out once complete, so each array or object
+// costs one allocation of exactly its size.
+type parser struct {
+	s        string
+	maxDepth int
+	err      *Error
+	vals     []Value
+	mems     []Member
+	buf      []byte
+}
+
+func (p *parser) fail(r Reason, off int, detail string) {
+	if p.err == nil {
+		p.err = &Error{Reason: r, Offset: off, Detail: detail}
+	}
+}
+
+func (p *parser) skip(i int) int {
+	for i < len(p.s) {
+		switch p.s[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+func describe(s string, i int) string {
+	if i >= len(s) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return strconv.QuoteRune(r)
+}
+
+func (p *parser) value(i, depth int) (Value, int) {
+	s := p.s
+	if i >= len(s) {
+		p.fail(ReasonSyntax, i, "unexpected end of input")
+		return Value{}, i
+	}
+	switch c := s[i]; {
+	case c == '{':
+		return p.object(i, depth+1)
+	case c == '[':
+		return p.array(i, depth+1)
+	case c == '"':
+		str, j := p.str(i)
+		return Value{kind: String, s: str}, j
+	case c == '-' || (c >= '0' && c <= '9'):
+		n := scanNumber(s, i)
+		if n <= 0 {
+			if hasWord(s, i+1, "Infinity") {
+				p.fail(ReasonNonFinite, i, "-Infinity is not a JSON number")
+			} else {
+				p.fail(ReasonSyntax, i-n, "invalid number")
+			}
+			return Value{}, i
+		}
+		return Value{kind: Number, s: s[i : i+n]}, i + n
+	case c == 't' && hasWord(s, i, "true"):
+		return Value{kind: Bool, b: true}, i + 4
+	case c == 'f' && hasWord(s, i, "false"):
+		return Value{kind: Bool}, i + 5
+	case c == 'n' && hasWord(s, i, "null"):
+		return Value{}, i + 4
+	case hasWord(s, i, "NaN"), hasWord(s, i, "Infinity"), hasWord(s, i, "+Infinity"):
+		p.fail(ReasonNonFinite, i, "NaN and Infinity are not JSON numbers")
+	default:
+		p.fail(ReasonSyntax, i, "unexpected "+describe(s, i))
+	}
+	return Value{}, i
+}
+
+func hasWord(s string, i int, w string) bool {
+	return len(s)-i >= len(w) && s[i:i+len(w)] == w
+}
+
+func (p *parser) array(i, depth int) (Value, int) {
+	if depth > p.maxDepth {
+		p.fail(ReasonTooDeep, i, "more than "+strconv.Itoa(p.maxDepth)+" levels")
+		return Value{}, i
+	}
+	base := len(p.vals)
+	i = p.skip(i + 1)
+	if i < len(p.s) && p.s[i] == ']' {
+		return Value{kind: Array, arr: []Value{}}, i + 1
+	}
+	for {
+		var v Value
+		v, i = p.value(i, depth)
+		if p.err != nil {
+			return Value{}, i
+		}
+		p.vals = append(p.vals, v)
+		i = p.skip(i)
+		if i < len(p.s) && p.s[i] == ',' {
+			i = p.skip(i + 1)
+			continue
+		}
+		if i < len(p.s) && p.s[i] == ']' {
+			i++
+			break
+		}
+		p.fail(ReasonSyntax, i, "expected ',' or ']' in array, found "+describe(p.s, i))
+		return Value{}, i
+	}
+	arr := make([]Value, len(p.vals)-base)
+	copy(arr, p.vals[base:])
+	clear(p.vals[base:])
+	p.vals = p.vals[:base]
+	return Value{kind: Array, arr: arr}, i
+}
+
+func (p *parser) object(start, depth int) (Value, int) {
+	if depth > p.maxDepth {
+		p.fail(ReasonTooDeep, start, "more than "+strconv.Itoa(p.maxDepth)+" levels")
+		return Value{}, start
+	}
+	base := len(p.mems)
+	i := p.skip(start + 1)
+	if i < len(p.s) && p.s[i] == '}' {
+		return Value{kind: Object, obj: []Member{}}, i + 1
+	}
+	for {
+		if i >= len(p.s) || p.s[i] != '"' {
+			p.fail(ReasonSyntax, i, "expected a string key, found "+describe(p.s, i))
+			return Value{}, i
+		}
+		var key string
+		key, i = p.str(i)
+		if p.err != nil {
+			return Value{}, i
+		}
+		i = p.skip(i)
+		if i >= len(p.s) || p.s[i] != ':' {
+			p.fail(ReasonSyntax, i, "expected ':' after object key, found "+describe(p.s, i))
+			return Value{}, i
+		}
+		var v Value
+		v, i = p.value(p.skip(i+1), depth)
+		if p.err != nil {
+			return Value{}, i
+		}
+		p.mems = append(p.mems, Member{Key: key, Value: v})
+		i = p.skip(i)
+		if i < len(p.s) && p.s[i] == ',' {
+			i = p.skip(i + 1)
+			continue
+		}
+		if i < len(p.s) && p.s[i] == '}' {
+			i++
+			break
+		}
+		p.fail(ReasonSyntax, i, "expected ',' or '}' in object, found "+describe(p.s, i))
+		return Value{}, i
+	}
+	obj := make([]Member, len(p.mems)-base)
+	copy(obj, p.mems[base:])
+	clear(p.mems[base:])
+	p.mems = p.mems[:base]
+	sortMembers(obj)
+	for k := 1; k < len(obj); k++ {
+		if obj[k].Key == obj[k-1].Key {
+			p.fail(ReasonDuplicateKey, p.keyOffset(start, obj[k].Key), "key "+strconv.Quote(obj[k].Key)+" appears twice")
+			return Value{}, i
+		}
+	}
+	return Value{kind: Object, obj: obj}, i
+}
+
+// keyOffset finds where key appears the second time among the members of
+// the object at start. It runs only to report an error, so it simply scans
+// the object again.
+func (p *parser) keyOffset(start int, key string) int {
+	seen := false
+	i := p.skip(start + 1)
+	for i < len(p.s) && p.s[i] == '"' {
+		k, j := p.str(i)
+		if k == key {
+			if seen {
+				return i
+			}
+			seen = true
+		}
+		// Skip the value with a throwaway parse; it parsed before.
+		sub := parser{s: p.s, maxDepth: p.maxDepth}
+		_, j = sub.value(sub.skip(sub.skip(j)+1), 0)
+		j = p.skip(j)
+		if j < len(p.s) && p.s[j] == ',' {
+			j++
+		}
+		i = p.skip(j)
+	}
+	return start
+}
+
+// str reads the string literal at s[i] == '"'.
+func (p *parser) str(i int) (string, int) {
+	s := p.s
+	start := i + 1
+	j := start
+	for j < len(s) {
+		c := s[j]
+		switch {
+		case c == '"':
+			return s[start:j], j + 1
+		case c == '\\':
+			return p.strEscaped(start, j)
+		case c < 0x20:
+			p.fail(ReasonSyntax, j, "control character in string")
+			return "", j
+		case c < utf8.RuneSelf:
+			j++
+		default:
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if r == utf8.RuneError && size <= 1 {
+				p.fail(ReasonInvalidUTF8, j, "byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
+				return "", j
+			}
+			j += size
+		}
+	}
+	p.fail(ReasonSyntax, start-1, "unterminated string")
+	return "", j
+}
+
+// strEscaped decodes a string with escapes, from the first backslash at j.
+func (p *parser) strEscaped(start, j int) (string, int) {
+	s := p.s
+	b := append(p.buf[:0], s[start:j]...)
+	for j < len(s) {
+		c := s[j]
+		switch {
+		case c == '"':
+			p.buf = b
+			return string(b), j + 1
+		case c == '\\':
+			if j+1 >= len(s) {
+				p.fail(ReasonSyntax, j, "unterminated string")
+				return "", j
+			}
+			switch e := s[j+1]; e {
+			case '"', '\\', '/':
+				b = append(b, e)
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r, n := p.unicodeEscape(j)
+				if p.err != nil {
+					return "", j
+				}
+				b = utf8.AppendRune(b, r)
+				j += n
+				continue
+			default:
+				p.fail(ReasonSyntax, j, "invalid escape \\"+string(rune(e)))
+				return "", j
+			}
+			j += 2
+		case c < 0x20:
+			p.fail(ReasonSyntax, j, "control character in string")
+			return "", j
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			j++
+		default:
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if r == utf8.RuneError && size <= 1 {
+				p.fail(ReasonInvalidUTF8, j, "byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
+				return "", j
+			}
+			b = append(b, s[j:j+size]...)
+			j += size
+		}
+	}
+	p.fail(ReasonSyntax, start-1, "unterminated string")
+	return "", j
+}
+
+// unicodeEscape reads \uXXXX at s[j], and its low surrogate if it is a high
+// one. A lone surrogate has no UTF-8 spelling, so it is invalid UTF-8.
+func (p *parser) unicodeEscape(j int) (rune, int) {
+	r1, ok := hex4(p.s, j+2)
+	if !ok {
+		p.fail(ReasonSyntax, j, "invalid \\u escape")
+		return 0, 0
+	}
+	if r1 < 0xD800 || r1 > 0xDFFF {
+		return r1, 6
+	}
+	if r1 <= 0xDBFF && hasWord(p.s, j+6, "\\u") {
+		if r2, ok := hex4(p.s, j+8); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+			return 0x10000 + (r1-0xD800)<<10 + (r2 - 0xDC00), 12
+		}
+	}
+	p.fail(ReasonInvalidUTF8, j, "lone surrogate \\u"+p.s[j+2:j+6])
+	return 0, 0
+}
+
+func hex4(s string, i int) (rune, bool) {
+	if len(s)-i < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range []byte(s[i : i+4]) {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// scanNumber returns the length of the JSON number literal at s[i], or,
+// when there is none, minus the offset from i of the first bad byte
+// (0 when s[i] itself is bad).
+func scanNumber(s string, i int) int {
+	j := i
+	if j < len(s) && s[j] == '-' {
+		j++
+	}
+	switch {
+	case j < len(s) && s[j] == '0':
+		j++
+	case j < len(s) && s[j] >= '1' && s[j] <= '9':
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+	default:
+		return i - j
+	}
+	if j < len(s) && s[j] == '.' {
+		j++
+		k := j
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == k {
+			return i - j
+		}
+	}
+	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+		j++
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		k := j
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == k {
+			return i - j
+		}
+	}
+	return j - i
+}

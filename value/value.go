@@ -1,0 +1,279 @@
+// Package value is callgrade's canonical JSON value: the one tree that the
+// parser builds, the rules compare and the results file prints.
+//
+// A Value keeps what a string comparison would lose and what a float64 would
+// blur: each number's exact decimal text, the presence of every key, and
+// strict types. Object members are kept sorted by key, so equality and lookup
+// do not depend on the order a model wrote them in; duplicate keys are
+// rejected when parsing, never resolved silently.
+package value
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Kind is the JSON type of a Value.
+type Kind uint8
+
+// The kinds of JSON value. The zero Value is Null.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+var kindNames = [...]string{"null", "boolean", "number", "string", "array", "object"}
+
+// String returns the JSON name of the kind, as JSON Schema spells it.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Value is an immutable JSON value. Copying a Value is cheap and shares its
+// elements; nothing in this package modifies a Value after it is built.
+type Value struct {
+	kind Kind
+	b    bool
+	s    string   // String: the decoded text; Number: the literal as written
+	arr  []Value  // Array elements
+	obj  []Member // Object members, sorted by Key, keys unique
+}
+
+// Member is one key of an object and its value.
+type Member struct {
+	Key   string
+	Value Value
+}
+
+// NullValue returns the JSON null.
+func NullValue() Value { return Value{} }
+
+// BoolOf returns a JSON boolean.
+func BoolOf(b bool) Value { return Value{kind: Bool, b: b} }
+
+// StringOf returns a JSON string holding s. s should be valid UTF-8.
+func StringOf(s string) Value { return Value{kind: String, s: s} }
+
+// NumberOf returns a JSON number written as text, which must be a JSON
+// number literal (such as "5", "-0.25" or "1e400"); the text is kept exactly.
+func NumberOf(text string) (Value, error) {
+	if n := scanNumber(text, 0); n != len(text) || n == 0 {
+		return Value{}, &Error{Reason: ReasonSyntax, Offset: max(n, 0), Detail: "invalid number literal " + strconv.Quote(text)}
+	}
+	return Value{kind: Number, s: text}, nil
+}
+
+// Int returns a JSON number holding i.
+func Int(i int64) Value { return Value{kind: Number, s: strconv.FormatInt(i, 10)} }
+
+// ArrayOf returns a JSON array of the given elements. It keeps elems.
+func ArrayOf(elems ...Value) Value { return Value{kind: Array, arr: elems} }
+
+// ObjectOf returns a JSON object of the given members, in any order. A key
+// given twice is an error, as it is when parsing.
+func ObjectOf(members ...Member) (Value, error) {
+	m := slices.Clone(members)
+	sortMembers(m)
+	for i := 1; i < len(m); i++ {
+		if m[i].Key == m[i-1].Key {
+			return Value{}, &Error{Reason: ReasonDuplicateKey, Offset: -1, Detail: "duplicate key " + strconv.Quote(m[i].Key)}
+		}
+	}
+	return Value{kind: Object, obj: m}, nil
+}
+
+// Kind returns the JSON type of v.
+func (v Value) Kind() Kind { return v.kind }
+
+// IsNull reports whether v is the JSON null.
+func (v Value) IsNull() bool { return v.kind == Null }
+
+// Bool returns the value of a boolean; false for other kinds.
+func (v Value) Bool() bool { return v.b }
+
+// Str returns the text of a string, or the literal of a number as written;
+// "" for other kinds.
+func (v Value) Str() string { return v.s }
+
+// Float returns a number as the nearest float64. It is for tolerances and
+// expressions only: equality never goes through it.
+func (v Value) Float() (float64, bool) {
+	if v.kind != Number {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(v.s, 64)
+	if err != nil && f == 0 { // out of range gives ±Inf with an error; keep it
+		return 0, false
+	}
+	return f, true
+}
+
+// Len returns the number of elements of an array or members of an object.
+func (v Value) Len() int {
+	if v.kind == Array {
+		return len(v.arr)
+	}
+	return len(v.obj)
+}
+
+// Elems returns the elements of an array. The slice must not be modified.
+func (v Value) Elems() []Value { return v.arr }
+
+// Members returns the members of an object sorted by key. The slice must not
+// be modified.
+func (v Value) Members() []Member { return v.obj }
+
+// Get returns the member of an object named key.
+func (v Value) Get(key string) (Value, bool) {
+	m := v.obj
+	if len(m) <= 8 {
+		for i := range m {
+			if m[i].Key == key {
+				return m[i].Value, true
+			}
+		}
+		return Value{}, false
+	}
+	i, ok := slices.BinarySearchFunc(m, key, func(m Member, k string) int { return strings.Compare(m.Key, k) })
+	if !ok {
+		return Value{}, false
+	}
+	return m[i].Value, true
+}
+
+// Has reports whether an object has a member named key.
+func (v Value) Has(key string) bool {
+	_, ok := v.Get(key)
+	return ok
+}
+
+// With returns a copy of object v with key set to x, added or replaced.
+func (v Value) With(key string, x Value) Value {
+	m := make([]Member, 0, len(v.obj)+1)
+	m = append(m, v.obj...)
+	i, ok := slices.BinarySearchFunc(m, key, func(m Member, k string) int { return strings.Compare(m.Key, k) })
+	if ok {
+		m[i].Value = x
+	} else {
+		m = slices.Insert(m, i, Member{Key: key, Value: x})
+	}
+	return Value{kind: Object, obj: m}
+}
+
+// Without returns a copy of object v without key.
+func (v Value) Without(key string) Value {
+	m := make([]Member, 0, len(v.obj))
+	for _, x := range v.obj {
+		if x.Key != key {
+			m = append(m, x)
+		}
+	}
+	return Value{kind: Object, obj: m}
+}
+
+// IsInteger reports whether v is a number with an integral value, whatever
+// its spelling: 5, 5.0 and 5e0 are integers, 5.5 is not.
+func (v Value) IsInteger() bool {
+	if v.kind != Number {
+		return false
+	}
+	d := decompose(v.s)
+	return d.isZero() || d.point >= int64(d.n)
+}
+
+// String returns v as compact JSON text.
+func (v Value) String() string { return string(v.AppendJSON(nil)) }
+
+// MarshalJSON returns v as compact JSON text, so that a Value can sit inside
+// structs written with encoding/json.
+func (v Value) MarshalJSON() ([]byte, error) { return v.AppendJSON(nil), nil }
+
+// AppendJSON appends v as compact JSON to dst: keys sorted, numbers as
+// written, strings escaped as encoding/json does without HTML escaping.
+func (v Value) AppendJSON(dst []byte) []byte {
+	switch v.kind {
+	case Null:
+		return append(dst, "null"...)
+	case Bool:
+		if v.b {
+			return append(dst, "true"...)
+		}
+		return append(dst, "false"...)
+	case Number:
+		return append(dst, v.s...)
+	case String:
+		return AppendQuote(dst, v.s)
+	case Array:
+		dst = append(dst, '[')
+		for i, e := range v.arr {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = e.AppendJSON(dst)
+		}
+		return append(dst, ']')
+	default:
+		dst = append(dst, '{')
+		for i, m := range v.obj {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendQuote(dst, m.Key)
+			dst = append(dst, ':')
+			dst = m.Value.AppendJSON(dst)
+		}
+		return append(dst, '}')
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendQuote appends s as a JSON string literal to dst.
+func AppendQuote(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// sortMembers sorts by key; insertion sort for the small objects that tool
+// arguments almost always are, the standard sort beyond.
+func sortMembers(m []Member) {
+	if len(m) > 12 {
+		slices.SortFunc(m, func(a, b Member) int { return strings.Compare(a.Key, b.Key) })
+		return
+	}
+	for i := 1; i < len(m); i++ {
+		for j := i; j > 0 && m[j].Key < m[j-1].Key; j-- {
+			m[j], m[j-1] = m[j-1], m[j]
+		}
+	}
+}
