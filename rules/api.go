@@ -1,0 +1,97 @@
+// Package rules compiles the RULE and PATH syntax of suite files into
+// comparators, and compares argument trees under them.
+//
+// Built-in properties (exact, numeric, tolerance, normalize, one_of, regex,
+// unordered, ...), expressions and plugin comparators are one kind of thing
+// here: a Comparator. Expressions and plugins are supplied from outside
+// through Extensions, so this package imports neither.
+package rules
+
+import "github.com/callgrade/callgrade/value"
+
+// Comparator decides whether an actual value matches an expected value at
+// one path. Implementations must be safe for concurrent use.
+type Comparator interface {
+	Compare(in *Input) Outcome
+}
+
+// Input is what a Comparator sees.
+type Input struct {
+	Path         string      // the field's path, e.g. "items.0.sku"
+	Expected     value.Value // the expected value (after normalisers)
+	Actual       value.Value // the actual value (after normalisers)
+	Params       value.Value // the rule's params, Null when none
+	Tool         string      // the call's name
+	Args         value.Value // every actual argument of the call
+	ExpectedArgs value.Value // every expected argument of the call
+}
+
+// Outcome is a Comparator's answer. A non-nil Err means the comparison could
+// not be made: it becomes a diff of kind ErrKind (RuleError when empty).
+type Outcome struct {
+	Equal   bool
+	Message string
+	Err     error
+	ErrKind Kind
+}
+
+// Extensions supply the rule properties that live in other packages. A nil
+// func makes the property a compile error that says it is not available.
+type Extensions struct {
+	// Expr compiles an `expr` property.
+	Expr func(src string) (Comparator, error)
+	// Plugin resolves a `plugin: name.comparator` property with its params.
+	Plugin func(ref string, params value.Value) (Comparator, error)
+}
+
+// Kind is the kind of a Diff, as the results file spells it.
+type Kind string
+
+// The diff kinds this package reports. The engine reports the others.
+const (
+	MissingArgument    Kind = "missing_argument"
+	Mismatch           Kind = "mismatch"
+	UnexpectedArgument Kind = "unexpected_argument"
+	RuleError          Kind = "rule_error"
+	PluginError        Kind = "plugin_error"
+)
+
+// Diff is one difference found comparing two argument trees.
+type Diff struct {
+	Kind        Kind
+	Path        string // gjson-style path, "" for the arguments object itself
+	Expected    value.Value
+	Actual      value.Value
+	HasExpected bool // false: the expected side is absent
+	HasActual   bool // false: the actual side is absent
+	Rule        string
+	Message     string
+}
+
+// Level orders the sources of rules. Between two equally specific paths the
+// higher level wins.
+type Level uint8
+
+// The levels, lowest first.
+const (
+	LevelSchema   Level = iota // implied by the tool's JSON Schema
+	LevelDefaults              // defaults.rules
+	LevelRuleset               // rulesets pulled in with `use`
+	LevelCall                  // the expected call's own rules
+)
+
+// Context is what a comparison of two calls' arguments depends on besides
+// the rules.
+type Context struct {
+	AllowExtra    bool   // extra_fields: allow, unless a rule at a path says otherwise
+	NullIsMissing bool   // an argument set to null counts as omitted
+	Tool          string // the call's name, for comparators
+}
+
+// Result sums up a comparison of two argument objects for scoring: Matched
+// of Total counted arguments matched. Total is the number of top-level
+// expected arguments plus each top-level actual argument rejected as extra
+// (or otherwise wrong without being expected).
+type Result struct {
+	Matched, Total int
+}

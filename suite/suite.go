@@ -1,0 +1,127 @@
+// Package suite reads suite files: the cases, expected calls and rules that
+// a user writes, in YAML, JSON or TOML, layered with koanf.
+//
+// A Suite is data, checked for shape but not compiled: rules stay as the
+// values the user wrote, each with the place it came from, so that the
+// engine can compile them and still name the file, the key path and the
+// case of anything wrong.
+package suite
+
+import "github.com/callgrade/callgrade/value"
+
+// Suite is the merged content of one or more suite files.
+type Suite struct {
+	Version  int
+	Tools    []Tool             // suite-wide tools; nil when none
+	Defaults Defaults           // what every case inherits
+	Rulesets map[string]RuleSet // named rule maps a case pulls in with `use`
+	Plugins  map[string]Plugin  // out-of-process comparators by name
+	Cases    []Case             // in file order, files in the order given
+	Files    []string           // the files it was read from
+}
+
+// Defaults are the settings every case inherits unless it overrides them.
+type Defaults struct {
+	ExtraFields   ExtraFields // "reject" unless a file says otherwise
+	Calls         CallMatch   // "ordered" unless a file says otherwise
+	NullIsMissing bool
+	Rules         RuleSet
+}
+
+// ExtraFields says what happens to an argument the expected call does not name.
+type ExtraFields string
+
+// The values of extra_fields.
+const (
+	ExtraReject ExtraFields = "reject"
+	ExtraAllow  ExtraFields = "allow"
+)
+
+// CallMatch says how a case's expected calls pair with the actual calls.
+type CallMatch string
+
+// The values of calls.
+const (
+	CallsOrdered   CallMatch = "ordered"   // same calls in the same order
+	CallsUnordered CallMatch = "unordered" // same calls in any order
+	CallsSuperset  CallMatch = "superset"  // the actual calls include the expected ones; more are allowed
+	CallsSubset    CallMatch = "subset"    // every actual call is expected; expected ones may be missing
+)
+
+// RuleSet is a list of PATH -> RULE entries, in the order written.
+type RuleSet []PathRule
+
+// PathRule is one PATH -> RULE entry with the place it was written.
+type PathRule struct {
+	Path string      // as written, e.g. "items.#.sku"
+	Rule value.Value // a string shorthand or an object, as written
+	Loc  Loc
+}
+
+// Loc names where something was written: the file, the key path inside it
+// (such as "cases[3].expected[0].rules.cabins") and the case, if any.
+type Loc struct {
+	File string
+	Key  string
+	Case string
+}
+
+// String returns "file: key (case id)", leaving out what is unknown.
+func (l Loc) String() string {
+	s := l.File
+	if l.Key != "" {
+		if s != "" {
+			s += ": "
+		}
+		s += l.Key
+	}
+	if l.Case != "" {
+		s += " (case " + l.Case + ")"
+	}
+	return s
+}
+
+// Tool is one tool (function) definition, normalised from either the
+// OpenAI {type: function, function: {...}} form or a bare function object.
+type Tool struct {
+	Name        string
+	Description string
+	Parameters  value.Value // a JSON Schema object; Null when the tool has none
+	Loc         Loc
+}
+
+// Plugin declares an out-of-process comparator program.
+type Plugin struct {
+	Command []string // argv
+	SHA256  string   // optional hex digest of the executable
+	Timeout string   // optional per-request timeout, as a Go duration
+	Loc     Loc
+}
+
+// Case is one test case.
+type Case struct {
+	ID            string
+	Tools         []Tool      // nil: the suite's tools
+	Use           []string    // rulesets applied in order
+	ExtraFields   ExtraFields // "": the default
+	Calls         CallMatch   // "": the default
+	NullIsMissing *bool       // nil: the default
+	Expected      []Call      // empty: no call expected
+	Alternatives  [][]Call    // other acceptable lists of calls
+	Loc           Loc         // the file and key path of the case, e.g. "cases[3]"
+}
+
+// Call is one expected call.
+type Call struct {
+	Name      string
+	Arguments value.Value // an object
+	Rules     RuleSet
+	Assert    []Assert
+	Loc       Loc
+}
+
+// Assert is one call-level expression.
+type Assert struct {
+	Expr string
+	Loc  Loc
+}
