@@ -74,7 +74,11 @@ func FromAny(x any) (Value, error) {
 	case float64:
 		return floatValue(t)
 	case float32:
-		return floatValue(float64(t))
+		if v, err := floatValue(float64(t)); err != nil {
+			return v, err
+		}
+		// The shortest spelling that round-trips a float32: 0.1, not 0.10000000149011612.
+		return Value{kind: Number, s: strconv.FormatFloat(float64(t), 'g', -1, 32)}, nil
 	case time.Time:
 		return StringOf(t.Format(time.RFC3339Nano)), nil
 	case []any:

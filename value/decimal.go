@@ -46,7 +46,10 @@ func decompose(s string) decimal {
 			i++
 		}
 		for ; i < len(s); i++ {
-			if exp < 1<<40 { // saturate: no JSON number that large is ever equal to a different one
+			// Saturate far beyond any exponent a real argument has; two
+			// literals whose exponents both exceed 10^17 compare as equal
+			// in magnitude order only (documented limit).
+			if exp < 1e17 {
 				exp = exp*10 + int64(s[i]-'0')
 			}
 		}

@@ -117,10 +117,14 @@ func ParseLimits(s string, lim Limits) (Value, error) {
 	}
 	err := p.err
 	p.s, p.err = "", nil
-	clear(p.vals)
-	clear(p.mems)
-	p.vals, p.mems, p.buf = p.vals[:0], p.mems[:0], p.buf[:0]
-	parserPool.Put(p)
+	// A parser that grew for a huge document is left to the collector
+	// rather than kept in the pool.
+	if cap(p.vals) <= 4096 && cap(p.mems) <= 4096 && cap(p.buf) <= 64<<10 {
+		clear(p.vals)
+		clear(p.mems)
+		p.vals, p.mems, p.buf = p.vals[:0], p.mems[:0], p.buf[:0]
+		parserPool.Put(p)
+	}
 	if err != nil {
 		return Value{}, err
 	}

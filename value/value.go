@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind is the JSON type of a Value.
@@ -242,6 +243,18 @@ func AppendQuote(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if c >= utf8.RuneSelf {
+			// Invalid UTF-8 (only a Value built by hand can hold it) is
+			// written as U+FFFD, as encoding/json does, so the output stays JSON.
+			if r, size := utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && size == 1 {
+				dst = append(dst, s[start:i]...)
+				dst = append(dst, `\ufffd`...)
+				start = i + 1
+			} else {
+				i += size - 1
+			}
+			continue
+		}
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
 		}
@@ -264,16 +277,24 @@ func AppendQuote(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// sortMembers sorts by key; insertion sort for the small objects that tool
-// arguments almost always are, the standard sort beyond.
+// sortMembers sorts by key; insertion sort (shifting, not swapping, the
+// wide Member structs) for the small objects that tool arguments almost
+// always are, the standard sort beyond.
 func sortMembers(m []Member) {
 	if len(m) > 12 {
 		slices.SortFunc(m, func(a, b Member) int { return strings.Compare(a.Key, b.Key) })
 		return
 	}
 	for i := 1; i < len(m); i++ {
-		for j := i; j > 0 && m[j].Key < m[j-1].Key; j-- {
-			m[j], m[j-1] = m[j-1], m[j]
+		if m[i].Key >= m[i-1].Key {
+			continue
 		}
+		x := m[i]
+		j := i
+		for j > 0 && x.Key < m[j-1].Key {
+			j--
+		}
+		copy(m[j+1:i+1], m[j:i])
+		m[j] = x
 	}
 }

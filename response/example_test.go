@@ -1,0 +1,40 @@
+package response_test
+
+import (
+	"fmt"
+
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/value"
+)
+
+func ExampleExtract() {
+	r, err := value.Parse(`{
+	  "object": "chat.completion",
+	  "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+	    "role": "assistant", "content": null,
+	    "tool_calls": [
+	      {"id": "call_1", "type": "function",
+	       "function": {"name": "get_weather", "arguments": "{\"unit\":\"celsius\",\"city\":\"Berlin\"}"}},
+	      {"id": "call_2", "type": "function",
+	       "function": {"name": "get_time", "arguments": "{\"city\":\"Berlin\",\"city\":\"Paris\"}"}}
+	    ]}}]}`)
+	if err != nil {
+		panic(err)
+	}
+	calls, format, err := response.Extract(r, response.Auto, value.Limits{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("format:", format)
+	for _, c := range calls {
+		if c.Err != nil {
+			fmt.Println(c.Name, "failed:", c.Err)
+			continue
+		}
+		fmt.Println(c.Name, c.Args)
+	}
+	// Output:
+	// format: openai
+	// get_weather {"city":"Berlin","unit":"celsius"}
+	// get_time failed: call 1: choices[0].message.tool_calls[1].function.arguments is not a usable JSON object: duplicate key at byte 17: key "city" appears twice
+}

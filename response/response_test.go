@@ -1,0 +1,492 @@
+package response
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// conformanceLines are the lines of shared/conformance/formats/responses.jsonl,
+// copied exactly, so that the contract's own examples are read here.
+var conformanceLines = []string{
+	`{"id": "openai-chat-completion", "response": {"id": "chatcmpl-9", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "tool_calls": [{"id": "call_9", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Berlin\",\"days\":3}"}}]}, "finish_reason": "tool_calls"}]}}`,
+	`{"id": "openai-tool-calls-list", "response": [{"id": "call_9", "type": "function", "function": {"name": "get_weather", "arguments": "{\"days\":3,\"city\":\"Berlin\"}"}}]}`,
+	`{"id": "responses-api", "response": {"object": "response", "output": [{"type": "function_call", "call_id": "c1", "name": "get_weather", "arguments": "{\"city\":\"Berlin\",\"days\":3}"}]}}`,
+	`{"id": "anthropic-message", "response": {"type": "message", "role": "assistant", "content": [{"type": "tool_use", "id": "toolu_9", "name": "get_weather", "input": {"city": "Berlin", "days": 3}}], "stop_reason": "tool_use"}}`,
+	`{"id": "gemini-response", "response": {"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "get_weather", "args": {"days": 3, "city": "Berlin"}}}]}}]}}`,
+	`{"id": "text-only-answer", "response": {"choices": [{"index": 0, "message": {"role": "assistant", "content": "It is sunny."}, "finish_reason": "stop"}]}}`,
+}
+
+func TestConformanceLines(t *testing.T) {
+	want := map[string]struct {
+		f     Format
+		calls int
+	}{
+		"openai-chat-completion": {OpenAI, 1},
+		"openai-tool-calls-list": {OpenAI, 1},
+		"responses-api":          {Responses, 1},
+		"anthropic-message":      {Anthropic, 1},
+		"gemini-response":        {Gemini, 1},
+		"text-only-answer":       {OpenAI, 0},
+	}
+	for _, line := range conformanceLines {
+		doc, err := value.Parse(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, _ := doc.Get("id")
+		r, _ := doc.Get("response")
+		w := want[id.Str()]
+		t.Run(id.Str(), func(t *testing.T) {
+			for _, f := range []Format{Auto, w.f} {
+				calls, got, err := Extract(r, f, value.Limits{})
+				if err != nil {
+					t.Fatalf("Extract(%q): %v", f, err)
+				}
+				if got != w.f {
+					t.Errorf("Extract(%q) format = %q, want %q", f, got, w.f)
+				}
+				if len(calls) != w.calls {
+					t.Fatalf("Extract(%q) = %d calls, want %d", f, len(calls), w.calls)
+				}
+				for _, c := range calls {
+					if c.Err != nil || c.Name != "get_weather" || c.Args.String() != `{"city":"Berlin","days":3}` {
+						t.Errorf("Extract(%q) call = %q %s %v", f, c.Name, c.Args, c.Err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// wantCall is one expected Call: a good one has args, a failed one has a
+// reason (a substring of its message) and maybe a sentinel it wraps.
+type wantCall struct {
+	name   string
+	args   string
+	reason string
+	is     error
+}
+
+func ok(name, args string) wantCall    { return wantCall{name: name, args: args} }
+func bad(name, reason string) wantCall { return wantCall{name: name, reason: reason} }
+func badIs(name string, is error) wantCall {
+	return wantCall{name: name, reason: "is not a usable JSON object", is: is}
+}
+func oai(name, args string) string {
+	return `{"type":"function","function":{"name":"` + name + `","arguments":` + args + `}}`
+}
+func completion(toolCalls ...string) string {
+	return `{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[` +
+		strings.Join(toolCalls, ",") + `]},"finish_reason":"tool_calls"}]}`
+}
+
+const berlin = `{"city":"Berlin"}`
+
+var extractTests = []struct {
+	name  string
+	in    string
+	f     Format
+	lim   value.Limits
+	wantF Format
+	calls []wantCall
+}{
+	// openai: chat completion
+	{name: "openai completion two calls in order", in: completion(oai("b", `"{\"x\":1}"`), oai("a", `"{\"y\":2}"`)),
+		wantF: OpenAI, calls: []wantCall{ok("b", `{"x":1}`), ok("a", `{"y":2}`)}},
+	{name: "openai completion tool_calls null", in: `{"choices":[{"message":{"role":"assistant","content":"hi","tool_calls":null}}]}`, wantF: OpenAI},
+	{name: "openai completion tool_calls empty", in: `{"choices":[{"message":{"role":"assistant","tool_calls":[]}}]}`, wantF: OpenAI},
+	{name: "openai completion no choices", in: `{"object":"chat.completion","choices":[]}`, wantF: OpenAI},
+	{name: "openai completion reads choices[0] only", in: `{"choices":[{"message":{"content":"no"}},{"message":{"tool_calls":[` + oai("x", `"{}"`) + `]}}]}`, wantF: OpenAI},
+	{name: "openai choices not an array", in: `{"choices":"x"}`, wantF: OpenAI, calls: []wantCall{bad("", "choices is a string, not an array")}},
+	{name: "openai choice not an object", in: `{"choices":[1]}`, wantF: OpenAI, calls: []wantCall{bad("", "choices[0] has no message object")}},
+	{name: "openai choice without message", in: `{"choices":[{"finish_reason":"length"}]}`, wantF: OpenAI, calls: []wantCall{bad("", "choices[0] has no message object")}},
+	{name: "openai tool_calls not an array", in: `{"choices":[{"message":{"tool_calls":{"a":1}}}]}`, wantF: OpenAI,
+		calls: []wantCall{bad("", "choices[0].message.tool_calls is an object, not an array")}},
+	{name: "openai entry without function", in: completion(`{"id":"c1","type":"function"}`, oai("b", `"{}"`)), wantF: OpenAI,
+		calls: []wantCall{bad("", "choices[0].message.tool_calls[0] has no function object"), ok("b", `{}`)}},
+	{name: "openai entry function not an object", in: completion(`{"function":"get_weather"}`), wantF: OpenAI,
+		calls: []wantCall{bad("", "tool_calls[0] has no function object")}},
+	{name: "openai entry not an object", in: `[` + oai("a", `"{}"`) + `,5]`, wantF: OpenAI,
+		calls: []wantCall{ok("a", `{}`), bad("", "[1] is a number, not an object")}},
+
+	// openai: message
+	{name: "openai message", in: `{"role":"assistant","content":null,"tool_calls":[` + oai("get_weather", `"{\"city\":\"Berlin\"}"`) + `]}`,
+		wantF: OpenAI, calls: []wantCall{ok("get_weather", berlin)}},
+	{name: "openai message text only", in: `{"role":"assistant","content":"It is sunny."}`, wantF: OpenAI},
+	{name: "openai message content only", in: `{"content":"It is sunny."}`, wantF: OpenAI},
+	{name: "openai message legacy function_call", in: `{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{\"a\":[1,2]}"}}`,
+		wantF: OpenAI, calls: []wantCall{ok("f", `{"a":[1,2]}`)}},
+	{name: "openai message tool_calls then function_call", in: `{"role":"assistant","function_call":{"name":"legacy","arguments":"{}"},"tool_calls":[` + oai("new", `"{}"`) + `]}`,
+		wantF: OpenAI, calls: []wantCall{ok("new", `{}`), ok("legacy", `{}`)}},
+	{name: "openai message function_call null", in: `{"role":"assistant","content":"x","function_call":null}`, wantF: OpenAI},
+	{name: "openai message function_call not an object", in: `{"function_call":"f"}`, wantF: OpenAI,
+		calls: []wantCall{bad("", "function_call is a string, not an object")}},
+	{name: "openai message function_call without arguments", in: `{"choices":[{"message":{"function_call":{"name":"f"}}}]}`, wantF: OpenAI,
+		calls: []wantCall{bad("f", "choices[0].message.function_call.arguments is missing")}},
+
+	// openai: bare tool_calls list
+	{name: "openai tool_calls list", in: `[` + oai("a", `"{\"n\":1}"`) + `,` + oai("b", `"{\"n\":2}"`) + `]`,
+		wantF: OpenAI, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{"n":2}`)}},
+	{name: "openai list without type", in: `[{"function":{"name":"a","arguments":"{}"}}]`, wantF: OpenAI, calls: []wantCall{ok("a", `{}`)}},
+	{name: "openai flattened entry is a failed openai call", in: `[{"type":"function","name":"a","arguments":"{}"}]`,
+		wantF: OpenAI, calls: []wantCall{bad("", "[0] has no function object")}},
+	{name: "openai flattened entry forced calls", in: `[{"type":"function","name":"a","arguments":"{}"}]`, f: Calls,
+		wantF: Calls, calls: []wantCall{ok("a", `{}`)}},
+
+	// openai: arguments
+	{name: "openai arguments as object", in: completion(oai("a", berlin)), wantF: OpenAI, calls: []wantCall{ok("a", berlin)}},
+	{name: "openai arguments missing", in: completion(`{"function":{"name":"a"}}`), wantF: OpenAI,
+		calls: []wantCall{bad("a", "tool_calls[0].function.arguments is missing")}},
+	{name: "openai arguments number", in: completion(oai("a", `5`)), wantF: OpenAI,
+		calls: []wantCall{bad("a", "function.arguments is a number, not a JSON string or object")}},
+	{name: "openai arguments array", in: completion(oai("a", `[1]`)), wantF: OpenAI, calls: []wantCall{bad("a", "is an array, not a JSON string or object")}},
+	{name: "openai arguments bool", in: completion(oai("a", `true`)), wantF: OpenAI, calls: []wantCall{bad("a", "is a boolean, not a JSON string or object")}},
+	{name: "openai arguments null", in: completion(oai("a", `null`)), wantF: OpenAI, calls: []wantCall{bad("a", "is null, not a JSON string or object")}},
+	{name: "openai arguments invalid JSON", in: completion(oai("a", `"{city: Berlin}"`)), wantF: OpenAI, calls: []wantCall{badIs("a", value.ErrSyntax)}},
+	{name: "openai arguments empty string", in: completion(oai("a", `""`)), wantF: OpenAI, calls: []wantCall{badIs("a", value.ErrSyntax)}},
+	{name: "openai arguments two documents", in: completion(oai("a", `"{} {}"`)), wantF: OpenAI, calls: []wantCall{badIs("a", value.ErrSyntax)}},
+	{name: "openai arguments duplicate key", in: completion(oai("a", `"{\"city\":\"Paris\",\"city\":\"Berlin\"}"`)), wantF: OpenAI,
+		calls: []wantCall{badIs("a", value.ErrDuplicateKey)}},
+	{name: "openai arguments NaN", in: completion(oai("a", `"{\"x\":NaN}"`)), wantF: OpenAI, calls: []wantCall{badIs("a", value.ErrNonFinite)}},
+	{name: "openai arguments Infinity", in: completion(oai("a", `"{\"x\":-Infinity}"`)), wantF: OpenAI, calls: []wantCall{badIs("a", value.ErrNonFinite)}},
+	{name: "openai arguments lone surrogate", in: completion(oai("a", `"{\"x\":\"\\ud800\"}"`)), wantF: OpenAI, calls: []wantCall{badIs("a", value.ErrInvalidUTF8)}},
+	{name: "openai arguments too deep", in: completion(oai("a", `"{\"a\":{\"b\":{\"c\":{}}}}"`)), lim: value.Limits{MaxDepth: 3}, wantF: OpenAI,
+		calls: []wantCall{badIs("a", value.ErrTooDeep)}},
+	{name: "openai arguments deep enough", in: completion(oai("a", `"{\"a\":{\"b\":{}}}"`)), lim: value.Limits{MaxDepth: 3}, wantF: OpenAI,
+		calls: []wantCall{ok("a", `{"a":{"b":{}}}`)}},
+	{name: "openai arguments too large", in: completion(oai("a", `"{\"city\":\"Berlin\"}"`)), lim: value.Limits{MaxBytes: 10}, wantF: OpenAI,
+		calls: []wantCall{badIs("a", value.ErrTooLarge)}},
+	{name: "openai arguments hold an array", in: completion(oai("a", `"[1,2]"`)), wantF: OpenAI, calls: []wantCall{bad("a", "holds an array, not a JSON object")}},
+	{name: "openai arguments hold a string", in: completion(oai("a", `"\"Berlin\""`)), wantF: OpenAI, calls: []wantCall{bad("a", "holds a string, not a JSON object")}},
+	{name: "openai arguments hold null", in: completion(oai("a", `"null"`)), wantF: OpenAI, calls: []wantCall{bad("a", "holds null, not a JSON object")}},
+	{name: "openai name missing", in: completion(`{"function":{"arguments":"{}"}}`), wantF: OpenAI, calls: []wantCall{bad("", "tool_calls[0].function.name is missing")}},
+	{name: "openai name not a string", in: completion(`{"function":{"name":7,"arguments":"{}"}}`), wantF: OpenAI,
+		calls: []wantCall{bad("", "function.name is a number, not a string")}},
+	{name: "openai failures keep their place", in: completion(oai("a", `"{}"`), oai("b", `"{"`), oai("c", `"{\"k\":1}"`)), wantF: OpenAI,
+		calls: []wantCall{ok("a", `{}`), badIs("b", value.ErrSyntax), ok("c", `{"k":1}`)}},
+
+	// responses
+	{name: "responses object with other items", in: `{"object":"response","status":"completed","output":[` +
+		`{"type":"reasoning","id":"rs_1","summary":[]},` +
+		`{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Checking."}]},` +
+		`{"type":"function_call","call_id":"c1","name":"a","arguments":"{\"n\":1}"},` +
+		`{"type":"function_call","call_id":"c2","name":"b","arguments":"{\"n\":2}"}]}`,
+		wantF: Responses, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{"n":2}`)}},
+	{name: "responses output without object", in: `{"output":[{"type":"function_call","name":"a","arguments":"{}"}]}`, wantF: Responses, calls: []wantCall{ok("a", `{}`)}},
+	{name: "responses output list", in: `[{"type":"message","role":"assistant","content":[]},{"type":"function_call","name":"a","arguments":"{\"x\":true}"}]`,
+		wantF: Responses, calls: []wantCall{ok("a", `{"x":true}`)}},
+	{name: "responses text only", in: `{"object":"response","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hi"}]}]}`, wantF: Responses},
+	{name: "responses output missing", in: `{"object":"response","status":"failed"}`, wantF: Responses},
+	{name: "responses output null", in: `{"object":"response","output":null}`, wantF: Responses},
+	{name: "responses output not an array", in: `{"object":"response","output":"x"}`, wantF: Responses, calls: []wantCall{bad("", "output is a string, not an array")}},
+	{name: "responses arguments object", in: `{"output":[{"type":"function_call","name":"a","arguments":{"k":"v"}}]}`, wantF: Responses, calls: []wantCall{ok("a", `{"k":"v"}`)}},
+	{name: "responses arguments number", in: `{"output":[{"type":"function_call","name":"a","arguments":1}]}`, wantF: Responses,
+		calls: []wantCall{bad("a", "output[0].arguments is a number, not a JSON string or object")}},
+	{name: "responses arguments missing", in: `{"output":[{"type":"function_call","name":"a"}]}`, wantF: Responses, calls: []wantCall{bad("a", "output[0].arguments is missing")}},
+	{name: "responses arguments duplicate key", in: `{"output":[{"type":"function_call","name":"a","arguments":"{\"k\":1,\"k\":2}"}]}`, wantF: Responses,
+		calls: []wantCall{badIs("a", value.ErrDuplicateKey)}},
+	{name: "responses item without type", in: `{"output":[{"name":"a","arguments":"{}"}]}`, wantF: Responses, calls: []wantCall{bad("", "output[0] has no type")}},
+	{name: "responses item of another call type", in: `{"output":[{"type":"tool_use","name":"a","input":{}}]}`, wantF: Responses,
+		calls: []wantCall{bad("", `output[0] is of type "tool_use", not "function_call"`)}},
+	{name: "anthropic message in a list is not skipped", in: `[{"type":"message","role":"assistant","content":[{"type":"tool_use","name":"a","input":{}}]}]`,
+		wantF: Responses, calls: []wantCall{bad("", `[0] is of type "message", not "function_call"`)}},
+	{name: "anthropic message in a forced anthropic list", in: `[{"type":"message","content":[{"type":"text","text":"x"},{"type":"tool_use","name":"a","input":{}}]}]`, f: Anthropic,
+		wantF: Anthropic, calls: []wantCall{bad("", `[0] is of type "message", not "tool_use"`)}},
+	{name: "responses item not an object", in: `{"output":[null]}`, wantF: Responses, calls: []wantCall{bad("", "output[0] is null, not an object")}},
+
+	// anthropic
+	{name: "anthropic content list", in: `[{"type":"text","text":"Let me check."},{"type":"tool_use","id":"t1","name":"a","input":{"n":1}},{"type":"tool_use","id":"t2","name":"b","input":{}}]`,
+		wantF: Anthropic, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{}`)}},
+	{name: "anthropic message text only", in: `{"type":"message","role":"assistant","content":[{"type":"text","text":"Hi."}],"stop_reason":"end_turn"}`, wantF: Anthropic},
+	{name: "anthropic text only list", in: `[{"type":"text","text":"Hi."}]`, wantF: Anthropic},
+	{name: "anthropic message without type", in: `{"role":"assistant","content":[{"type":"tool_use","name":"a","input":{}}]}`, wantF: Anthropic, calls: []wantCall{ok("a", `{}`)}},
+	{name: "anthropic thinking first", in: `[{"type":"thinking","thinking":"hm","signature":"s"},{"type":"tool_use","name":"a","input":{}}]`, wantF: Anthropic, calls: []wantCall{ok("a", `{}`)}},
+	{name: "anthropic server tool first", in: `[{"type":"server_tool_use","id":"s","name":"web_search","input":{"q":"x"}},{"type":"web_search_tool_result","content":[]},{"type":"tool_use","name":"a","input":{}}]`,
+		wantF: Anthropic, calls: []wantCall{ok("a", `{}`)}},
+	{name: "anthropic input string", in: `[{"type":"tool_use","name":"a","input":"{\"n\":1}"}]`, wantF: Anthropic, calls: []wantCall{bad("a", "[0].input is a string, not an object")}},
+	{name: "anthropic input missing", in: `{"type":"message","content":[{"type":"tool_use","name":"a"}]}`, wantF: Anthropic, calls: []wantCall{bad("a", "content[0].input is missing")}},
+	{name: "anthropic input null", in: `[{"type":"tool_use","name":"a","input":null}]`, wantF: Anthropic, calls: []wantCall{bad("a", "input is null, not an object")}},
+	{name: "anthropic input array", in: `[{"type":"tool_use","name":"a","input":[]}]`, wantF: Anthropic, calls: []wantCall{bad("a", "input is an array, not an object")}},
+	{name: "anthropic name missing", in: `[{"type":"tool_use","input":{}}]`, wantF: Anthropic, calls: []wantCall{bad("", "[0].name is missing")}},
+	{name: "anthropic block without type", in: `[{"type":"tool_use","name":"a","input":{}},{"name":"b","input":{}}]`, wantF: Anthropic,
+		calls: []wantCall{ok("a", `{}`), bad("", "[1] has no type")}},
+	{name: "anthropic block of another call type", in: `[{"type":"tool_use","name":"a","input":{}},{"type":"function_call","name":"b","arguments":"{}"}]`, wantF: Anthropic,
+		calls: []wantCall{ok("a", `{}`), bad("", `[1] is of type "function_call", not "tool_use"`)}},
+
+	// gemini
+	{name: "gemini response two calls", in: `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"a","args":{"n":1}}},{"functionCall":{"name":"b","args":{"n":2}}}]},"finishReason":"STOP"}]}`,
+		wantF: Gemini, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{"n":2}`)}},
+	{name: "gemini content", in: `{"role":"model","parts":[{"text":"Sure."},{"functionCall":{"name":"a","args":{}}}]}`, wantF: Gemini, calls: []wantCall{ok("a", `{}`)}},
+	{name: "gemini parts list", in: `[{"text":"Sure."},{"functionCall":{"name":"a","args":{"k":[1]}},"thoughtSignature":"x"}]`, wantF: Gemini, calls: []wantCall{ok("a", `{"k":[1]}`)}},
+	{name: "gemini parts list text only", in: `[{"text":"Sure."}]`, wantF: Gemini},
+	{name: "gemini args omitted", in: `[{"functionCall":{"name":"now"}}]`, wantF: Gemini, calls: []wantCall{ok("now", `{}`)}},
+	{name: "gemini args null", in: `[{"functionCall":{"name":"a","args":null}}]`, wantF: Gemini, calls: []wantCall{bad("a", "[0].functionCall.args is null, not an object")}},
+	{name: "gemini args string", in: `[{"functionCall":{"name":"a","args":"{}"}}]`, wantF: Gemini, calls: []wantCall{bad("a", "args is a string, not an object")}},
+	{name: "gemini args array", in: `[{"functionCall":{"name":"a","args":[]}}]`, wantF: Gemini, calls: []wantCall{bad("a", "args is an array, not an object")}},
+	{name: "gemini args number", in: `[{"functionCall":{"name":"a","args":0}}]`, wantF: Gemini, calls: []wantCall{bad("a", "args is a number, not an object")}},
+	{name: "gemini functionCall not an object", in: `[{"functionCall":"a"}]`, wantF: Gemini, calls: []wantCall{bad("", "[0].functionCall is a string, not an object")}},
+	{name: "gemini name missing", in: `{"parts":[{"functionCall":{"args":{}}}]}`, wantF: Gemini, calls: []wantCall{bad("", "parts[0].functionCall.name is missing")}},
+	{name: "gemini no candidates", in: `{"candidates":[],"promptFeedback":{"blockReason":"SAFETY"}}`, wantF: Gemini},
+	{name: "gemini candidate without content", in: `{"candidates":[{"finishReason":"SAFETY"}]}`, wantF: Gemini},
+	{name: "gemini content null", in: `{"candidates":[{"content":null}]}`, wantF: Gemini},
+	{name: "gemini content without parts", in: `{"candidates":[{"content":{"role":"model"},"finishReason":"MAX_TOKENS"}]}`, wantF: Gemini},
+	{name: "gemini parts null", in: `{"parts":null}`, wantF: Gemini},
+	{name: "gemini candidates not an array", in: `{"candidates":{}}`, wantF: Gemini, calls: []wantCall{bad("", "candidates is an object, not an array")}},
+	{name: "gemini candidate not an object", in: `{"candidates":[[]]}`, wantF: Gemini, calls: []wantCall{bad("", "candidates[0] is an array, not an object")}},
+	{name: "gemini content not an object", in: `{"candidates":[{"content":"x"}]}`, wantF: Gemini, calls: []wantCall{bad("", "candidates[0].content is a string, not an object")}},
+	{name: "gemini parts not an array", in: `{"candidates":[{"content":{"parts":{}}}]}`, wantF: Gemini, calls: []wantCall{bad("", "candidates[0].content.parts is an object, not an array")}},
+	{name: "gemini part of another format", in: `[{"functionCall":{"name":"a"}},{"name":"b","args":{}}]`, wantF: Gemini,
+		calls: []wantCall{ok("a", `{}`), bad("", "[1] is not a gemini part")}},
+
+	// calls
+	{name: "calls object", in: `{"name":"get_weather","arguments":"{\"unit\": \"celsius\", \"city\": \"Berlin\"}"}`, wantF: Calls,
+		calls: []wantCall{ok("get_weather", `{"city":"Berlin","unit":"celsius"}`)}},
+	{name: "calls object with object arguments", in: `{"name":"a","arguments":{"n":1.50}}`, wantF: Calls, calls: []wantCall{ok("a", `{"n":1.50}`)}},
+	{name: "calls object beats role", in: `{"role":"assistant","name":"a","arguments":"{}"}`, wantF: Calls, calls: []wantCall{ok("a", `{}`)}},
+	{name: "calls list", in: `[{"name":"a","arguments":"{\"n\":1}"},{"name":"b","arguments":{"n":2}}]`, wantF: Calls,
+		calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{"n":2}`)}},
+	{name: "calls invalid JSON (seed line)", in: `{"name": "get_weather", "arguments": "{not valid json"}`, wantF: Calls, calls: []wantCall{badIs("get_weather", value.ErrSyntax)}},
+	{name: "calls arguments missing", in: `{"name":"a"}`, wantF: Calls, calls: []wantCall{bad("a", "arguments is missing")}},
+	{name: "calls name missing", in: `{"arguments":"{}"}`, wantF: Calls, calls: []wantCall{bad("", "name is missing")}},
+	{name: "calls name null", in: `[{"name":null,"arguments":"{}"}]`, wantF: Calls, calls: []wantCall{bad("", "[0].name is null, not a string")}},
+	{name: "calls arguments array", in: `[{"name":"a","arguments":[]}]`, wantF: Calls, calls: []wantCall{bad("a", "[0].arguments is an array, not a JSON string or object")}},
+	{name: "calls list with a stray element", in: `[{"name":"a","arguments":"{}"},"b",{"name":"c","arguments":"{}"}]`, wantF: Calls,
+		calls: []wantCall{ok("a", `{}`), bad("", "[1] is a string, not an object"), ok("c", `{}`)}},
+	{name: "calls first recognisable element decides", in: `[1,{"name":"a","arguments":"{}"},{"type":"tool_use","name":"b","input":{}}]`, wantF: Calls,
+		calls: []wantCall{bad("", "[0] is a number, not an object"), ok("a", `{}`), bad("b", "[2].arguments is missing")}},
+
+	// zero calls in any format
+	{name: "null", in: `null`, wantF: Auto},
+	{name: "plain text", in: `"It is sunny."`, wantF: Auto},
+	{name: "empty array", in: `[]`, wantF: Auto},
+	{name: "null forced", in: `null`, f: Gemini, wantF: Gemini},
+	{name: "plain text forced", in: `"It is sunny."`, f: Anthropic, wantF: Anthropic},
+	{name: "empty array forced", in: `[]`, f: Calls, wantF: Calls},
+
+	// forcing
+	{name: "forced openai on a completion", in: completion(oai("a", `"{}"`)), f: OpenAI, wantF: OpenAI, calls: []wantCall{ok("a", `{}`)}},
+	{name: "forced openai on a message", in: `{"role":"assistant","content":"hi"}`, f: OpenAI, wantF: OpenAI},
+	{name: "forced responses on a list", in: `[{"type":"function_call","name":"a","arguments":"{}"}]`, f: Responses, wantF: Responses, calls: []wantCall{ok("a", `{}`)}},
+	{name: "forced responses on an openai list", in: `[` + oai("a", `"{}"`) + `]`, f: Responses, wantF: Responses,
+		calls: []wantCall{bad("", `[0] is of type "function", not "function_call"`)}},
+	{name: "forced anthropic on a message", in: `{"type":"message","content":[{"type":"tool_use","name":"a","input":{}}]}`, f: Anthropic, wantF: Anthropic, calls: []wantCall{ok("a", `{}`)}},
+	{name: "forced gemini on an openai list", in: `[` + oai("a", `"{}"`) + `]`, f: Gemini, wantF: Gemini, calls: []wantCall{bad("", "[0] is not a gemini part")}},
+	{name: "forced gemini on a content", in: `{"parts":[{"functionCall":{"name":"a","args":{}}}]}`, f: Gemini, wantF: Gemini, calls: []wantCall{ok("a", `{}`)}},
+	{name: "forced openai on a calls list", in: `[{"name":"a","arguments":"{}"}]`, f: OpenAI, wantF: OpenAI, calls: []wantCall{bad("", "[0] has no function object")}},
+	{name: "forced calls on a calls object", in: `{"name":"a","arguments":"{}"}`, f: Calls, wantF: Calls, calls: []wantCall{ok("a", `{}`)}},
+	{name: "forced calls on a tool_use list", in: `[{"type":"tool_use","name":"a","input":{}}]`, f: Calls, wantF: Calls, calls: []wantCall{bad("a", "[0].arguments is missing")}},
+}
+
+func TestExtract(t *testing.T) {
+	for _, tt := range extractTests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := value.Parse(tt.in)
+			if err != nil {
+				t.Fatalf("bad test input: %v", err)
+			}
+			calls, f, err := Extract(r, tt.f, tt.lim)
+			if err != nil {
+				t.Fatalf("Extract: %v", err)
+			}
+			if f != tt.wantF {
+				t.Errorf("format = %q, want %q", f, tt.wantF)
+			}
+			if len(calls) != len(tt.calls) {
+				t.Fatalf("got %d calls %v, want %d", len(calls), calls, len(tt.calls))
+			}
+			if len(calls) == 0 && calls != nil {
+				t.Errorf("zero calls should be nil")
+			}
+			for i, w := range tt.calls {
+				checkCall(t, i, calls[i], w)
+			}
+		})
+	}
+}
+
+func checkCall(t *testing.T, i int, c Call, w wantCall) {
+	t.Helper()
+	if c.Name != w.name {
+		t.Errorf("call %d name = %q, want %q", i, c.Name, w.name)
+	}
+	if w.reason == "" {
+		if c.Err != nil {
+			t.Errorf("call %d error: %v", i, c.Err)
+		} else if got := c.Args.String(); got != w.args {
+			t.Errorf("call %d args = %s, want %s", i, got, w.args)
+		}
+		return
+	}
+	var ae *ArgumentsError
+	if !errors.As(c.Err, &ae) {
+		t.Fatalf("call %d error = %v (%T), want *ArgumentsError", i, c.Err, c.Err)
+	}
+	if ae.Index != i {
+		t.Errorf("call %d error index = %d", i, ae.Index)
+	}
+	if !strings.Contains(c.Err.Error(), w.reason) {
+		t.Errorf("call %d error = %q, want it to contain %q", i, c.Err, w.reason)
+	}
+	if w.is != nil {
+		if !errors.Is(c.Err, w.is) {
+			t.Errorf("call %d error = %v, want errors.Is %v", i, c.Err, w.is)
+		}
+		var ve *value.Error
+		if !errors.As(c.Err, &ve) {
+			t.Errorf("call %d error does not wrap *value.Error", i)
+		}
+	} else if ae.Err != nil {
+		t.Errorf("call %d wraps %v, want nothing", i, ae.Err)
+	}
+	if c.Args.Kind() != value.Null {
+		t.Errorf("call %d failed but has args %s", i, c.Args)
+	}
+}
+
+func TestExtractInvalidUTF8Arguments(t *testing.T) {
+	// value.Parse never lets raw invalid UTF-8 through, so build the tree by
+	// hand, as a caller holding its own decoded response might.
+	fn, _ := value.ObjectOf(value.Member{Key: "name", Value: value.StringOf("a")},
+		value.Member{Key: "arguments", Value: value.StringOf("{\"city\":\"\xff\"}")})
+	entry, _ := value.ObjectOf(value.Member{Key: "function", Value: fn})
+	r := value.ArrayOf(entry)
+	calls, f, err := Extract(r, Auto, value.Limits{})
+	if err != nil || f != OpenAI || len(calls) != 1 {
+		t.Fatalf("Extract = %v, %q, %v", calls, f, err)
+	}
+	checkCall(t, 0, calls[0], badIs("a", value.ErrInvalidUTF8))
+}
+
+func TestShapeErrors(t *testing.T) {
+	tests := []struct {
+		in   string
+		f    Format
+		want string
+	}{
+		{`5`, Auto, "response is a number, not a known format"},
+		{`true`, Auto, "response is a boolean, not a known format"},
+		{`{}`, Auto, "response is an empty object, not a known format"},
+		{`{"foo":1,"bar":2}`, Auto, "response is an object with keys [bar foo], not a known format"},
+		{`[1,2]`, Auto, "response is an array of 2 elements, none of them a call or an item of a known format, not a known format"},
+		{`[[],{"type":"web_search_call"},{"type":7}]`, Auto, "response is an array of 3 elements"},
+		{`{"id":"x","choices":[]}`, Anthropic, "response is an object with keys [choices id], not an anthropic message or content list"},
+		{`{"type":"message","content":[]}`, OpenAI, "response is an object with keys [content type], not an openai chat completion, message or tool_calls list"},
+		{`{"role":"model","parts":[]}`, OpenAI, "not an openai chat completion"},
+		{`{"name":"a","arguments":"{}"}`, Gemini, "response is an object with keys [arguments name], not a gemini response, content or parts list"},
+		{`{"choices":[]}`, Calls, "not a call object or list of calls"},
+		{`{"role":"assistant","content":"x"}`, Responses, "not an openai responses object or output list"},
+		{`{"object":"response","output":"x"}`, Gemini, "not a gemini response"},
+		{`1.5`, Calls, "response is a number, not a call object or list of calls"},
+		{`false`, OpenAI, "response is a boolean, not an openai"},
+	}
+	for _, tt := range tests {
+		r, err := value.Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls, f, err := Extract(r, tt.f, value.Limits{})
+		var se *ShapeError
+		if !errors.As(err, &se) {
+			t.Errorf("Extract(%s, %q) error = %v, want *ShapeError", tt.in, tt.f, err)
+			continue
+		}
+		if se.Want != tt.f || f != tt.f || calls != nil {
+			t.Errorf("Extract(%s, %q) = %v, %q, Want %q", tt.in, tt.f, calls, f, se.Want)
+		}
+		if !strings.HasPrefix(err.Error(), tt.want) && !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Extract(%s, %q) error = %q, want %q", tt.in, tt.f, err, tt.want)
+		}
+	}
+}
+
+func TestShapeErrorBoundsKeys(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{`)
+	for i := range 12 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"k` + string(rune('a'+i)) + `":1`)
+	}
+	b.WriteString(`,"` + strings.Repeat("é", 100) + `":1}`)
+	r, err := value.Parse(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Extract(r, Auto, value.Limits{})
+	want := "response is an object with keys [ka kb kc kd ke kf kg kh ki kj …], not a known format"
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %q, want %q", err, want)
+	}
+	if got := clip(strings.Repeat("é", 100)); got != strings.Repeat("é", 20)+"…" {
+		t.Errorf("clip = %q", got)
+	}
+	if got := clip("a" + strings.Repeat("é", 100)); got != "a"+strings.Repeat("é", 19)+"…" {
+		t.Errorf("clip = %q", got)
+	}
+	if got := clip("city"); got != "city" {
+		t.Errorf("clip = %q", got)
+	}
+}
+
+func TestErrorStrings(t *testing.T) {
+	r, _ := value.Parse(completion(oai("a", `"{\"city\":\"Paris\",\"city\":\"Berlin\"}"`), oai("b", `5`)))
+	calls, _, _ := Extract(r, Auto, value.Limits{})
+	want := []string{
+		`call 0: choices[0].message.tool_calls[0].function.arguments is not a usable JSON object: duplicate key at byte 16: key "city" appears twice`,
+		`call 1: choices[0].message.tool_calls[1].function.arguments is a number, not a JSON string or object`,
+	}
+	for i, w := range want {
+		if got := calls[i].Err.Error(); got != w {
+			t.Errorf("call %d error = %q, want %q", i, got, w)
+		}
+	}
+	if _, _, err := Extract(r, Format("xml"), value.Limits{}); err == nil ||
+		err.Error() != `unknown response format "xml": want one of auto, openai, responses, anthropic, gemini, calls` {
+		t.Errorf("unknown format error = %v", err)
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for in, want := range map[string]Format{
+		"": Auto, "auto": Auto, "AUTO": Auto, "openai": OpenAI, "OpenAI": OpenAI,
+		"responses": Responses, "anthropic": Anthropic, "gemini": Gemini, "calls": Calls,
+	} {
+		got, err := ParseFormat(in)
+		if err != nil || got != want {
+			t.Errorf("ParseFormat(%q) = %q, %v, want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"xml", "open ai", " openai"} {
+		if _, err := ParseFormat(in); err == nil || !strings.Contains(err.Error(), "auto, openai, responses, anthropic, gemini, calls") {
+			t.Errorf("ParseFormat(%q) error = %v", in, err)
+		}
+	}
+}
+
+// TestZeroCallsEveryFormat checks the rule that holds whatever the format.
+func TestZeroCallsEveryFormat(t *testing.T) {
+	for _, in := range []value.Value{value.NullValue(), value.StringOf("It is sunny."), value.ArrayOf()} {
+		for _, f := range append([]Format{Auto}, formats[:]...) {
+			calls, got, err := Extract(in, f, value.Limits{})
+			if err != nil || calls != nil || got != f {
+				t.Errorf("Extract(%s, %q) = %v, %q, %v", in, f, calls, got, err)
+			}
+		}
+	}
+}
+
+func TestExtractAllocatesOnlyTheResult(t *testing.T) {
+	r, _ := value.Parse(completion(oai("a", berlin), oai("b", `{}`)))
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, _, err := Extract(r, Auto, value.Limits{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("Extract allocates %v times, want 1", allocs)
+	}
+}
