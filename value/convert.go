@@ -103,14 +103,23 @@ func FromAny(x any) (Value, error) {
 		sortMembers(m)
 		return Value{kind: Object, obj: m}, nil
 	}
-	// Other integer widths, typed slices and maps: go through reflection,
-	// which only suites written as Go values reach.
+	// Other integer widths, named types (type Cabin string, time.Duration),
+	// typed slices and maps: go through reflection, which only suites
+	// written as Go values reach.
 	rv := reflect.ValueOf(x)
 	switch rv.Kind() {
-	case reflect.Int8, reflect.Int16:
+	case reflect.Bool:
+		return BoolOf(rv.Bool()), nil
+	case reflect.String:
+		return StringOf(rv.String()), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return Int(rv.Int()), nil
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uintptr:
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return Value{kind: Number, s: strconv.FormatUint(rv.Uint(), 10)}, nil
+	case reflect.Float32:
+		return FromAny(float32(rv.Float()))
+	case reflect.Float64:
+		return floatValue(rv.Float())
 	case reflect.Slice, reflect.Array:
 		arr := make([]any, rv.Len())
 		for i := range arr {

@@ -1,5 +1,7 @@
 package value
 
+import "math/big"
+
 // decimal is a view of a JSON number literal as sign, significant digits
 // and the position of the decimal point, without allocating: the digits are
 // read in place from the literal, skipping its '.'.
@@ -12,7 +14,20 @@ type decimal struct {
 	first int    // index in s of d1
 	n     int    // number of significant digits
 	point int64
+
+	// A number whose exponent has more than maxExpDigits digits is huge:
+	// point is then only ±hugePoint, for its sign, and the exact point is
+	// the exponent plus adj (see bigPoint).
+	huge   bool
+	expNeg bool
+	exp    string // huge: the exponent's digits without leading zeros
+	adj    int64  // huge: point minus the exponent
 }
+
+const (
+	maxExpDigits = 18 // below 10^18, plus any literal's length, fits an int64
+	hugePoint    = 1 << 62
+)
 
 // decompose reads a valid JSON number literal.
 func decompose(s string) decimal {
@@ -38,18 +53,20 @@ func decompose(s string) decimal {
 		end = i
 	}
 	var exp int64
+	var expDigits string
+	eneg := false
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
-		eneg := false
 		if s[i] == '+' || s[i] == '-' {
 			eneg = s[i] == '-'
 			i++
 		}
-		for ; i < len(s); i++ {
-			// Saturate far beyond any exponent a real argument has; two
-			// literals whose exponents both exceed 10^17 compare as equal
-			// in magnitude order only (documented limit).
-			if exp < 1e17 {
+		for i < len(s) && s[i] == '0' {
+			i++
+		}
+		expDigits = s[i:]
+		if len(expDigits) <= maxExpDigits {
+			for ; i < len(s); i++ {
 				exp = exp*10 + int64(s[i]-'0')
 			}
 		}
@@ -79,12 +96,31 @@ func decompose(s string) decimal {
 		n--
 	}
 	d.first, d.n, d.point = j, n, point
+	if len(expDigits) > maxExpDigits {
+		d.huge, d.expNeg, d.exp, d.adj = true, eneg, expDigits, point
+		d.point = hugePoint
+		if eneg {
+			d.point = -hugePoint
+		}
+	}
 	return d
+}
+
+// bigPoint returns the exact point, also of a huge number.
+func (d decimal) bigPoint() *big.Int {
+	if !d.huge {
+		return big.NewInt(d.point)
+	}
+	p, _ := new(big.Int).SetString(d.exp, 10)
+	if d.expNeg {
+		p.Neg(p)
+	}
+	return p.Add(p, big.NewInt(d.adj))
 }
 
 func (d decimal) isZero() bool { return d.n == 0 }
 
-// digitsFrom walks the significant digits.
+// next returns the significant digit at s[i] and the index after it.
 func (d decimal) next(i int) (byte, int) {
 	if i == d.dot {
 		i++
@@ -101,6 +137,10 @@ func compareAbs(a, b decimal) int {
 		return -1
 	case b.isZero():
 		return 1
+	case a.huge || b.huge:
+		if c := a.bigPoint().Cmp(b.bigPoint()); c != 0 {
+			return c
+		}
 	case a.point != b.point:
 		if a.point < b.point {
 			return -1
@@ -197,7 +237,12 @@ func CanonicalNumber(s string) string {
 			digits = append(digits[:body+1], append([]byte{'.'}, digits[body+1:]...)...)
 		}
 		digits = append(digits, 'e')
-		digits = appendInt(digits, exp)
+		if d.huge {
+			e := d.bigPoint()
+			digits = e.Sub(e, big.NewInt(1)).Append(digits, 10)
+		} else {
+			digits = appendInt(digits, exp)
+		}
 	}
 	return string(digits)
 }

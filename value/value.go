@@ -67,7 +67,11 @@ func StringOf(s string) Value { return Value{kind: String, s: s} }
 // number literal (such as "5", "-0.25" or "1e400"); the text is kept exactly.
 func NumberOf(text string) (Value, error) {
 	if n := scanNumber(text, 0); n != len(text) || n == 0 {
-		return Value{}, &Error{Reason: ReasonSyntax, Offset: max(n, 0), Detail: "invalid number literal " + strconv.Quote(text)}
+		off := n // scanNumber gives minus the offset of the first bad byte
+		if off < 0 {
+			off = -off
+		}
+		return Value{}, &Error{Reason: ReasonSyntax, Offset: off, Detail: "invalid number literal " + strconv.Quote(text)}
 	}
 	return Value{kind: Number, s: text}, nil
 }
@@ -246,11 +250,19 @@ func AppendQuote(dst []byte, s string) []byte {
 		if c >= utf8.RuneSelf {
 			// Invalid UTF-8 (only a Value built by hand can hold it) is
 			// written as U+FFFD, as encoding/json does, so the output stays JSON.
-			if r, size := utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && size == 1 {
+			// U+2028 and U+2029 are escaped, as encoding/json always does.
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
 				dst = append(dst, s[start:i]...)
 				dst = append(dst, `\ufffd`...)
 				start = i + 1
-			} else {
+			case r == '\u2028' || r == '\u2029':
+				dst = append(dst, s[start:i]...)
+				dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+				i += size - 1
+				start = i + 1
+			default:
 				i += size - 1
 			}
 			continue
@@ -262,6 +274,10 @@ func AppendQuote(dst []byte, s string) []byte {
 		switch c {
 		case '"', '\\':
 			dst = append(dst, '\\', c)
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
 		case '\n':
 			dst = append(dst, '\\', 'n')
 		case '\r':
