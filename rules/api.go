@@ -1,10 +1,3 @@
-// Package rules compiles the RULE and PATH syntax of suite files into
-// comparators, and compares argument trees under them.
-//
-// Built-in properties (exact, numeric, tolerance, normalize, one_of, regex,
-// unordered, ...), expressions and plugin comparators are one kind of thing
-// here: a Comparator. Expressions and plugins are supplied from outside
-// through Extensions, so this package imports neither.
 package rules
 
 import "github.com/callgrade/callgrade/value"

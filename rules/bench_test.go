@@ -1,0 +1,61 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+func mustParse(tb testing.TB, s string) value.Value {
+	tb.Helper()
+	v, err := value.Parse(s)
+	if err != nil {
+		tb.Fatalf("parse %s: %v", s, err)
+	}
+	return v
+}
+
+func benchSet(b *testing.B) *Set {
+	s := &Set{}
+	for path, spec := range map[string]string{"cabins": "unordered", "origin": "case_insensitive"} {
+		p, err := ParsePath(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := Compile(value.StringOf(spec), Extensions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Add(LevelCall, p, r)
+	}
+	return s
+}
+
+// BenchmarkCompare compares a five-argument call with one unordered and one
+// case_insensitive rule, the actual equal to the expected but for key
+// order, list order and case.
+func BenchmarkCompare(b *testing.B) {
+	s := benchSet(b)
+	e := mustParse(b, `{"origin":"Berlin","destination":"Paris","max_price":350,"cabins":["economy","premium"],"passengers":2}`)
+	a := mustParse(b, `{"passengers":2.0,"cabins":["premium","economy"],"max_price":350,"destination":"Paris","origin":"BERLIN"}`)
+	ctx := &Context{Tool: "search_flights"}
+	if r := s.Compare(e, a, ctx, nil); r.Matched != 5 || r.Total != 5 {
+		b.Fatalf("result %+v", r)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Compare(e, a, ctx, nil)
+	}
+}
+
+// BenchmarkCompareIdentical is BenchmarkCompare with the actual written
+// exactly as the expected.
+func BenchmarkCompareIdentical(b *testing.B) {
+	s := benchSet(b)
+	e := mustParse(b, `{"origin":"Berlin","destination":"Paris","max_price":350,"cabins":["economy","premium"],"passengers":2}`)
+	ctx := &Context{Tool: "search_flights"}
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Compare(e, e, ctx, nil)
+	}
+}

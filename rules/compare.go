@@ -1,0 +1,810 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// Compare compares the arguments of an expected call with an actual call's
+// under the set's rules and c, calls report for each difference (report may
+// be nil) and returns the counts the score is computed from. c may be nil
+// for the zero Context.
+//
+// Total is the number of top-level keys of expected plus each top-level key
+// of actual that produced a Diff without being expected; Matched is the
+// number of top-level expected keys with no Diff at or under them. When
+// expected or actual is not an object, the two are compared as whole
+// values, with one Diff at path "" when they differ: Matched is 0, and
+// Total the number of expected keys, or 1 when expected is not an object
+// or is empty; when they match (neither is an object), Matched and Total
+// are 1.
+//
+// Comparing two equal calls allocates nothing.
+func (s *Set) Compare(expected, actual value.Value, c *Context, report func(Diff)) Result {
+	w := walker{report: report, eArgs: expected, aArgs: actual}
+	if c != nil {
+		w.ctx = *c
+	}
+	root := s.compiled()
+	if r := root.rule; r != nil && (r.ignore || r.leaf) {
+		// A rule for the arguments object itself (the empty Path) that
+		// decides on its own: every argument stands or falls with it.
+		n := 1
+		if expected.Kind() == value.Object && expected.Len() > 0 {
+			n = expected.Len()
+		}
+		if w.value(root, root.eff, &expected, &actual, false) {
+			return Result{Matched: n, Total: n}
+		}
+		return Result{Total: n}
+	}
+	if expected.Kind() == value.Object && actual.Kind() == value.Object {
+		var res Result
+		w.members(root, root.eff, &expected, &actual, false, &res)
+		return res
+	}
+	if w.value(root, root.eff, &expected, &actual, false) {
+		return Result{Matched: 1, Total: 1}
+	}
+	if expected.Kind() == value.Object && expected.Len() > 0 {
+		return Result{Total: expected.Len()} // no argument can match
+	}
+	return Result{Total: 1}
+}
+
+// walker is one comparison in progress.
+type walker struct {
+	ctx          Context
+	report       func(Diff)
+	eArgs, aArgs value.Value
+
+	// The first comparator error met since the current leaf began, and
+	// the last comparator's message: a leaf that fails reports them.
+	err     error
+	errKind Kind
+	msg     string
+
+	defaulted uint8 // which sides of the field being compared are a rule's default
+
+	// The path being compared: its first steps in an array inside the
+	// walker, so that walking allocates nothing, deeper ones in more.
+	path  [12]step
+	depth int
+	more  []step
+}
+
+const (
+	expectedDefaulted uint8 = 1 << iota
+	actualDefaulted
+)
+
+// step is one step of the path being compared. The walker keeps the path
+// as a stack of steps; its text is built only for a Diff.
+type step struct {
+	key string
+	idx int // >= 0: an array index; -1: key
+}
+
+func (w *walker) push(key string, idx int) {
+	if w.depth < len(w.path) {
+		w.path[w.depth] = step{key, idx}
+	} else {
+		w.more = append(w.more[:w.depth-len(w.path)], step{key, idx})
+	}
+	w.depth++
+}
+
+func (w *walker) pop() { w.depth-- }
+
+func (w *walker) step(i int) step {
+	if i < len(w.path) {
+		return w.path[i]
+	}
+	return w.more[i-len(w.path)]
+}
+
+// pathString returns the path being compared in PATH syntax.
+func (w *walker) pathString() string {
+	var b []byte
+	for i := 0; i < w.depth; i++ {
+		if i > 0 {
+			b = append(b, '.')
+		}
+		if s := w.step(i); s.idx >= 0 {
+			b = strconv.AppendInt(b, int64(s.idx), 10)
+		} else {
+			b = appendKey(b, s.key)
+		}
+	}
+	return string(b)
+}
+
+// members compares two objects key by key. res is non-nil at the top
+// level, where the keys are counted for the score.
+func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *Result) bool {
+	allow := w.ctx.AllowExtra
+	if st != nil && st.rule != nil && st.rule.extra != extraInherit {
+		allow = st.rule.extra == extraAllow
+	}
+	em, am := e.Members(), a.Members()
+	ok := true
+	i, j := 0, 0
+	for i < len(em) || j < len(am) {
+		var key string
+		var ev, av *value.Value // nil: absent
+		var c int               // which side's key comes first: both lists are sorted
+		switch {
+		case i == len(em):
+			c = 1
+		case j == len(am):
+			c = -1
+		default:
+			c = strings.Compare(em[i].Key, am[j].Key)
+		}
+		switch {
+		case c < 0:
+			key, ev = em[i].Key, &em[i].Value
+			i++
+		case c > 0:
+			key, av = am[j].Key, &am[j].Value
+			j++
+		default:
+			key, ev, av = em[i].Key, &em[i].Value, &am[j].Value
+			i++
+			j++
+		}
+		if w.ctx.NullIsMissing {
+			if ev != nil && ev.IsNull() {
+				ev = nil
+			}
+			if av != nil && av.IsNull() {
+				av = nil
+			}
+		}
+		w.push(key, -1)
+		good := w.field(st.key(key), f, ev, av, allow, quiet)
+		w.pop()
+		if res != nil {
+			switch {
+			case ev != nil:
+				res.Total++
+				if good {
+					res.Matched++
+				}
+			case !good:
+				res.Total++
+			}
+		}
+		if !good {
+			if quiet {
+				return false
+			}
+			ok = false
+		}
+	}
+	return ok
+}
+
+// field compares one member of two objects, either of which may lack it.
+// ev or av is nil when that side lacks the member.
+func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet bool) bool {
+	if ev == nil && av == nil {
+		return true
+	}
+	var r *Rule
+	if st != nil {
+		r = st.rule
+	}
+	var defaulted uint8
+	if r != nil {
+		if r.ignore {
+			return true
+		}
+		if r.hasDef {
+			if ev == nil {
+				ev, defaulted = &r.def, expectedDefaulted
+			}
+			if av == nil {
+				av, defaulted = &r.def, defaulted|actualDefaulted
+			}
+		}
+	}
+	switch {
+	case av == nil:
+		if r != nil && r.optional {
+			return true
+		}
+		if !quiet {
+			w.emit(Diff{Kind: MissingArgument, Path: w.pathString(), Expected: *ev, HasExpected: true,
+				Rule: nameAt(st, f), Message: "expected " + show(*ev) + ", but the " + w.what() + " is missing"})
+		}
+		return false
+	case ev == nil:
+		if allow || (r != nil && r.optional) {
+			return true
+		}
+		if !quiet {
+			w.emit(Diff{Kind: UnexpectedArgument, Path: w.pathString(), Actual: *av, HasActual: true,
+				Rule: "extra_fields=reject", Message: "got " + show(*av) + ", but the expected " + w.owner() + " has no such " + w.what()})
+		}
+		return false
+	}
+	if defaulted == 0 {
+		return w.value(st, f, ev, av, quiet)
+	}
+	old := w.defaulted
+	w.defaulted = defaulted
+	ok := w.value(st, f, ev, av, quiet)
+	w.defaulted = old
+	return ok
+}
+
+// value compares two present values at one path.
+func (w *walker) value(st *state, f *eff, e, a *value.Value, quiet bool) bool {
+	var r *Rule
+	if st != nil {
+		f, r = st.eff, st.rule
+	}
+	if r != nil {
+		if r.ignore {
+			return true
+		}
+		if r.leaf {
+			if quiet {
+				return w.leaf(st, f, r, e, a)
+			}
+			w.err, w.msg = nil, ""
+			if w.leaf(st, f, r, e, a) {
+				return true
+			}
+			w.leafDiff(st, f, r, e, a)
+			return false
+		}
+	}
+	return w.structure(st, f, e, a, quiet)
+}
+
+// structure compares objects member by member, arrays element by element
+// and scalars under the settings in force.
+func (w *walker) structure(st *state, f *eff, e, a *value.Value, quiet bool) bool {
+	switch e.Kind() {
+	case value.Object:
+		if a.Kind() == value.Object {
+			return w.members(st, f, e, a, quiet, nil)
+		}
+	case value.Array:
+		if a.Kind() == value.Array && e.Len() == a.Len() {
+			ee, ae := e.Elems(), a.Elems()
+			ok := true
+			for i := range ee {
+				w.push("", i)
+				good := w.value(st.index(i), f, &ee[i], &ae[i], quiet)
+				w.pop()
+				if !good {
+					if quiet {
+						return false
+					}
+					ok = false
+				}
+			}
+			return ok
+		}
+	default:
+		if scalarEqual(f, e, a) {
+			return true
+		}
+	}
+	if !quiet {
+		w.emit(Diff{Kind: Mismatch, Path: w.pathString(), Expected: *e, Actual: *a, HasExpected: true, HasActual: true,
+			Rule: nameAt(st, f), Message: w.note(mismatchText(*e, *a)) + " (" + nameAt(st, f) + ")"})
+	}
+	return false
+}
+
+// leaf decides at a path whose rule is a leaf matcher, without reporting.
+func (w *walker) leaf(st *state, f *eff, r *Rule, e, a *value.Value) bool {
+	switch {
+	case r.cmp != nil:
+		return w.comparator(f, r, e, a)
+	case r.re != nil:
+		if a.Kind() != value.String {
+			return false
+		}
+		re := r.re
+		if f.fold {
+			re = r.reFold
+		}
+		return re.MatchString(applyNorm(f.norm, a.Str()))
+	case r.oneOf != nil:
+		for k := range r.oneOf {
+			if w.core(st, f, r, &r.oneOf[k], a) {
+				return true
+			}
+		}
+		return false
+	}
+	return w.core(st, f, r, e, a)
+}
+
+// core compares under a rule's list comparison and the settings in force.
+func (w *walker) core(st *state, f *eff, r *Rule, e, a *value.Value) bool {
+	if r.unordered && e.Kind() == value.Array && a.Kind() == value.Array {
+		return w.multiset(st, f, e.Elems(), a.Elems())
+	}
+	return w.structure(st, f, e, a, true)
+}
+
+// multiset reports whether the lists hold the same elements in some order:
+// whether a perfect matching exists between them of pairs that are equal
+// under the elements' own rules. Rules for one index (path.0) refer to the
+// expected list's positions. Greedy pairing can miss a matching that
+// exists, so it is never used.
+func (w *walker) multiset(st *state, f *eff, ee, ae []value.Value) bool {
+	n := len(ee)
+	if n != len(ae) {
+		return false
+	}
+	// The common case costs n comparisons: the lists are in the same order.
+	same := true
+	for i := range ee {
+		w.push("", i)
+		good := w.value(st.index(i), f, &ee[i], &ae[i], true)
+		w.pop()
+		if !good {
+			same = false
+			break
+		}
+	}
+	if same {
+		return true
+	}
+	if n > len(bipartite{}.adj) {
+		if n > maxUnordered {
+			w.fail(fmt.Errorf("an unordered list of %d elements is longer than the %d that can be compared in any order", n, maxUnordered), RuleError)
+			return false
+		}
+		matched := 0
+		for _, i := range w.maxMatching(st, f, ee, ae) {
+			if i >= 0 {
+				matched++
+			}
+		}
+		return matched == n
+	}
+	var b bipartite
+	for i := range ee {
+		est := st.index(i)
+		w.push("", i)
+		for j := range ae {
+			if w.value(est, f, &ee[i], &ae[j], true) {
+				b.adj[i] |= 1 << j
+			}
+		}
+		w.pop()
+		if b.adj[i] == 0 {
+			return false
+		}
+	}
+	for j := range b.rowOf {
+		b.rowOf[j] = -1
+	}
+	for i := 0; i < n; i++ {
+		var seen uint32
+		if !b.augment(i, &seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxUnordered bounds the lists compared in any order: comparing takes up
+// to n² element comparisons, which hostile output must not be able to
+// make endless. Lists in the same order are compared at any length.
+const maxUnordered = 1000
+
+// bipartite is Kuhn's augmenting-path matching for up to 32 elements a
+// side, small enough to live on the stack.
+type bipartite struct {
+	adj   [32]uint32 // adj[i] bit j: expected i equals actual j
+	rowOf [32]int8   // the expected element matched to actual j, or -1
+}
+
+func (b *bipartite) augment(i int, seen *uint32) bool {
+	for m := b.adj[i] &^ *seen; m != 0; m &= m - 1 {
+		j := bits.TrailingZeros32(m)
+		if *seen&(1<<j) != 0 { // seen deeper down since m was taken
+			continue
+		}
+		*seen |= 1 << j
+		if b.rowOf[j] < 0 || b.augment(int(b.rowOf[j]), seen) {
+			b.rowOf[j] = int8(i)
+			return true
+		}
+	}
+	return false
+}
+
+// maxMatching pairs as many equal elements as possible (Kuhn's
+// augmenting paths, expected elements in order, actual ones lowest
+// first, so the answer depends on the lists alone). It returns for each
+// actual element the expected one paired with it, or -1.
+func (w *walker) maxMatching(st *state, f *eff, ee, ae []value.Value) []int {
+	n, m := len(ee), len(ae)
+	words := (m + 63) / 64
+	adj := make([]uint64, n*words)
+	for i := range ee {
+		est := st.index(i)
+		w.push("", i)
+		for j := range ae {
+			if w.value(est, f, &ee[i], &ae[j], true) {
+				adj[i*words+j/64] |= 1 << (j % 64)
+			}
+		}
+		w.pop()
+	}
+	rowOf := make([]int, m)
+	for j := range rowOf {
+		rowOf[j] = -1
+	}
+	seen := make([]uint64, words)
+	var augment func(i int) bool
+	augment = func(i int) bool {
+		for k, word := range adj[i*words : (i+1)*words] {
+			for x := word; x != 0; x &= x - 1 {
+				bit := uint64(1) << bits.TrailingZeros64(x)
+				if seen[k]&bit != 0 {
+					continue
+				}
+				seen[k] |= bit
+				j := k*64 + bits.TrailingZeros64(x)
+				if rowOf[j] < 0 || augment(rowOf[j]) {
+					rowOf[j] = i
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for i := 0; i < n; i++ {
+		clear(seen)
+		augment(i)
+	}
+	return rowOf
+}
+
+// comparator runs an expr or plugin comparator. A comparator that panics
+// is a rule error, not a crash of the run.
+func (w *walker) comparator(f *eff, r *Rule, e, a *value.Value) (equal bool) {
+	in := &Input{
+		Path:         w.pathString(),
+		Expected:     normalizeValue(f, *e),
+		Actual:       normalizeValue(f, *a),
+		Params:       r.params,
+		Tool:         w.ctx.Tool,
+		Args:         w.aArgs,
+		ExpectedArgs: w.eArgs,
+	}
+	defer func() {
+		if x := recover(); x != nil {
+			w.fail(fmt.Errorf("%s comparator panicked: %v", r.String(), x), RuleError)
+			equal = false
+		}
+	}()
+	out := r.cmp.Compare(in)
+	if out.Err != nil {
+		w.fail(out.Err, out.ErrKind)
+		return false
+	}
+	if !out.Equal {
+		w.msg = out.Message
+	}
+	return out.Equal
+}
+
+func (w *walker) fail(err error, kind Kind) {
+	if w.err != nil {
+		return
+	}
+	if kind == "" {
+		kind = RuleError
+	}
+	w.err, w.errKind = err, kind
+}
+
+// normalizeValue applies the normalisers and case folding in force to
+// every string in v, for a comparator, which sees values "after
+// normalisers". Object keys are left alone.
+func normalizeValue(f *eff, v value.Value) value.Value {
+	if f.norm == nil && !f.fold {
+		return v
+	}
+	switch v.Kind() {
+	case value.String:
+		s := applyNorm(f.norm, v.Str())
+		if f.fold {
+			s = foldString(s)
+		}
+		return value.StringOf(s)
+	case value.Array:
+		out := make([]value.Value, v.Len())
+		for i, x := range v.Elems() {
+			out[i] = normalizeValue(f, x)
+		}
+		return value.ArrayOf(out...)
+	case value.Object:
+		out := make([]value.Member, v.Len())
+		for i, m := range v.Members() {
+			out[i] = value.Member{Key: m.Key, Value: normalizeValue(f, m.Value)}
+		}
+		o, _ := value.ObjectOf(out...) // the keys are v's: unique
+		return o
+	}
+	return v
+}
+
+// leafDiff reports a leaf matcher's failure.
+func (w *walker) leafDiff(st *state, f *eff, r *Rule, e, a *value.Value) {
+	d := Diff{Kind: Mismatch, Path: w.pathString(), Expected: *e, Actual: *a, HasExpected: true, HasActual: true, Rule: r.String()}
+	suffix := " (" + r.String() + ")"
+	switch {
+	case w.err != nil:
+		d.Kind = w.errKind
+		d.Message = w.err.Error()
+		w.err = nil
+		w.emit(d)
+		return
+	case r.cmp != nil:
+		if w.msg != "" {
+			d.Message = w.msg
+		} else {
+			d.Message = w.note(mismatchText(*e, *a)) + suffix
+		}
+	case r.re != nil:
+		d.Message = "expected a string matching " + r.re.String() + ", got " + show(*a) + suffix
+	case r.oneOf != nil:
+		d.Message = "expected one of " + showList(r.oneOf) + ", got " + show(*a) + suffix
+	case r.unordered && e.Kind() == value.Array && a.Kind() == value.Array:
+		d.Message = w.unorderedText(st, f, e.Elems(), a.Elems()) + suffix
+	default:
+		d.Message = w.note(mismatchText(*e, *a)) + suffix
+	}
+	w.emit(d)
+}
+
+// unorderedText says which expected elements have no equal in the actual
+// list and which actual elements are left over, by a largest pairing.
+func (w *walker) unorderedText(st *state, f *eff, ee, ae []value.Value) string {
+	if len(ee) > maxUnordered || len(ae) > maxUnordered {
+		return w.note(fmt.Sprintf("expected the same elements in any order (%s, got %s)", elements(len(ee)), elements(len(ae))))
+	}
+	rowOf := w.maxMatching(st, f, ee, ae)
+	paired := make([]bool, len(ee))
+	var missing, extra []value.Value
+	for j, i := range rowOf {
+		if i >= 0 {
+			paired[i] = true
+		} else {
+			extra = append(extra, ae[j])
+		}
+	}
+	for i, p := range paired {
+		if !p {
+			missing = append(missing, ee[i])
+		}
+	}
+	var b strings.Builder
+	b.WriteString("expected the same elements in any order")
+	if len(ee) != len(ae) {
+		fmt.Fprintf(&b, " (%s, got %s)", elements(len(ee)), elements(len(ae)))
+	}
+	if len(missing) > 0 {
+		b.WriteString("; missing " + showList(missing))
+	}
+	if len(extra) > 0 {
+		b.WriteString("; extra " + showList(extra))
+	}
+	return w.note(b.String())
+}
+
+func (w *walker) emit(d Diff) {
+	if w.report != nil {
+		w.report(d)
+	}
+}
+
+// note adds to a message that one side was a rule's default.
+func (w *walker) note(msg string) string {
+	switch w.defaulted {
+	case expectedDefaulted:
+		return msg + "; the expected call omits it, so its default applies"
+	case actualDefaulted:
+		return msg + "; the actual call omits it, so its default applies"
+	}
+	return msg
+}
+
+// nameAt is the rule a diff at st shows.
+func nameAt(st *state, f *eff) string {
+	if st != nil {
+		return st.name
+	}
+	return f.name
+}
+
+// scalarEqual compares two values of which e is a scalar, under the
+// settings in force.
+func scalarEqual(f *eff, e, a *value.Value) bool {
+	if f.num != numExact {
+		en, eok := numberText(f, e)
+		an, aok := numberText(f, a)
+		switch {
+		case eok && aok:
+			return numbersEqual(f, en, an)
+		case eok || aok:
+			return false
+		}
+		// Neither is a number: compare as usual.
+	}
+	if e.Kind() != a.Kind() {
+		return false
+	}
+	switch e.Kind() {
+	case value.String:
+		return stringsEqual(f, e.Str(), a.Str())
+	case value.Number:
+		return sameNumber(e.Str(), a.Str())
+	case value.Bool:
+		return e.Bool() == a.Bool()
+	case value.Null:
+		return true
+	}
+	return false
+}
+
+func stringsEqual(f *eff, x, y string) bool {
+	if f.norm != nil {
+		x, y = applyNorm(f.norm, x), applyNorm(f.norm, y)
+	}
+	if x == y {
+		return true
+	}
+	return f.fold && foldEqual(x, y)
+}
+
+// numberText returns the number literal a value stands for under numeric
+// comparison: a number's, or a string's that is one after the normalisers
+// and trimming white space.
+func numberText(f *eff, v *value.Value) (string, bool) {
+	switch v.Kind() {
+	case value.Number:
+		return v.Str(), true
+	case value.String:
+		s := strings.TrimSpace(applyNorm(f.norm, v.Str()))
+		if isNumber(s) {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// numbersEqual compares two number literals by exact decimal value, or,
+// under a tolerance, as float64 within it. A few units of float64 rounding
+// are allowed at the bound, so that 1.1 is within 0.1 of 1.0.
+func numbersEqual(f *eff, e, a string) bool {
+	if sameNumber(e, a) {
+		return true
+	}
+	if f.num != numTolerance || (f.tol <= 0 && f.rel <= 0) {
+		return false
+	}
+	x, _ := strconv.ParseFloat(e, 64) // ±Inf for a huge literal: never within anything
+	y, _ := strconv.ParseFloat(a, 64)
+	d := math.Abs(y - x)
+	slack := 1e-12 * max(math.Abs(x), math.Abs(y))
+	return (f.tol > 0 && d <= f.tol+slack) || (f.rel > 0 && d <= f.rel*math.Abs(x)+slack)
+}
+
+// sameNumber compares two JSON number literals by exact decimal value, as
+// value.CompareNumbers does, deciding the common spellings without
+// decomposing them: without an exponent, and with trailing fractional
+// zeros dropped, a JSON literal spells its value one way only (but for
+// -0).
+func sameNumber(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if x, ok := plainNumber(a); ok {
+		if y, ok := plainNumber(b); ok && x != "-0" && y != "-0" {
+			return x == y
+		}
+	}
+	return value.CompareNumbers(a, b) == 0
+}
+
+// plainNumber drops the trailing fractional zeros (and a bare '.') of a
+// literal without exponent; ok is false for a literal with one.
+func plainNumber(s string) (_ string, ok bool) {
+	dot := false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case 'e', 'E':
+			return "", false
+		case '.':
+			dot = true
+		}
+	}
+	if !dot {
+		return s, true
+	}
+	i := len(s)
+	for s[i-1] == '0' {
+		i--
+	}
+	if s[i-1] == '.' {
+		i--
+	}
+	return s[:i], true
+}
+
+// Messages.
+
+const maxShown = 120
+
+// show returns a value as JSON for a message, shortened when long.
+func show(v value.Value) string {
+	s := v.String()
+	if len(s) <= maxShown {
+		return s
+	}
+	cut := maxShown
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func showList(vs []value.Value) string {
+	return show(value.ArrayOf(vs...))
+}
+
+func elements(n int) string {
+	if n == 1 {
+		return "1 element"
+	}
+	return strconv.Itoa(n) + " elements"
+}
+
+func mismatchText(e, a value.Value) string {
+	switch {
+	case e.Kind() == value.Array && a.Kind() == value.Array && e.Len() != a.Len():
+		return "expected " + show(e) + " (" + elements(e.Len()) + "), got " + show(a) + " (" + elements(a.Len()) + ")"
+	case e.Kind() != a.Kind():
+		return "expected " + show(e) + " (" + e.Kind().String() + "), got " + show(a) + " (" + a.Kind().String() + ")"
+	}
+	return "expected " + show(e) + ", got " + show(a)
+}
+
+// what names the thing being compared for a message: an argument at the
+// top level, an element or a field below.
+func (w *walker) what() string {
+	switch {
+	case w.depth <= 1:
+		return "argument"
+	case w.step(w.depth-1).idx >= 0:
+		return "element"
+	}
+	return "field"
+}
+
+func (w *walker) owner() string {
+	if w.depth <= 1 {
+		return "call"
+	}
+	return "object"
+}

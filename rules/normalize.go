@@ -1,0 +1,196 @@
+package rules
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+)
+
+// A normalizer maps a string to its normal form. Each one returns its
+// argument itself when there is nothing to change, so that comparing
+// already-normal strings allocates nothing.
+type normalizer func(string) string
+
+const normalizerNames = "trim, lower, collapse_space, strip_punct, nfc"
+
+func normalizerByName(name string) normalizer {
+	switch name {
+	case "trim":
+		return strings.TrimSpace
+	case "lower":
+		return strings.ToLower
+	case "collapse_space":
+		return collapseSpace
+	case "strip_punct":
+		return stripPunct
+	case "nfc":
+		return nfc
+	}
+	return nil
+}
+
+// collapseSpace replaces each run of Unicode white space with one space. It
+// does not trim: that is what trim is for.
+func collapseSpace(s string) string {
+	clean := true
+	prevSpace := false
+	for _, c := range s {
+		sp := unicode.IsSpace(c)
+		if sp && (c != ' ' || prevSpace) {
+			clean = false
+			break
+		}
+		prevSpace = sp
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	prevSpace = false
+	for _, c := range s {
+		if unicode.IsSpace(c) {
+			if !prevSpace {
+				b.WriteByte(' ')
+			}
+			prevSpace = true
+			continue
+		}
+		prevSpace = false
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// stripPunct removes Unicode punctuation (category P).
+func stripPunct(s string) string {
+	i := strings.IndexFunc(s, unicode.IsPunct)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for _, c := range s[i:] {
+		if !unicode.IsPunct(c) {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// nfc returns s in Unicode Normalization Form C.
+func nfc(s string) string {
+	// Every code point below U+0300 is NFC and composes with nothing
+	// before it, and its UTF-8 bytes are all below 0xCC: such a string
+	// needs no look-up (which, in package norm, allocates).
+	low := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xCC {
+			low = false
+			break
+		}
+	}
+	if low || norm.NFC.IsNormalString(s) {
+		return s
+	}
+	return norm.NFC.String(s)
+}
+
+func applyNorm(fns []normalizer, s string) string {
+	for _, f := range fns {
+		s = f(s)
+	}
+	return s
+}
+
+// foldEqual compares under Unicode full case folding ("Straße" equals
+// "STRASSE"). Two ASCII strings fold to ASCII, so they are compared in
+// place; anything else goes through cases.Fold.
+func foldEqual(a, b string) bool {
+	if isASCII(a) && isASCII(b) {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := 0; i < len(a); i++ {
+			x, y := a[i], b[i]
+			if x != y && lowerASCII(x) != lowerASCII(y) {
+				return false
+			}
+		}
+		return true
+	}
+	return foldString(a) == foldString(b)
+}
+
+// folders holds case folders for reuse: a Caser may keep state, so one
+// must not be used by two goroutines at once.
+var folders = sync.Pool{New: func() any { c := cases.Fold(); return &c }}
+
+func foldString(s string) string {
+	c := folders.Get().(*cases.Caser)
+	defer folders.Put(c)
+	return c.String(s)
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// isNumber reports whether s is exactly a JSON number literal.
+func isNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == j {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == j {
+			return false
+		}
+	}
+	return i == len(s)
+}

@@ -1,0 +1,253 @@
+package rules
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Set is the compiled PATH -> RULE entries of one expected call, from every
+// level. Add every entry first; then Compare may be called from many
+// goroutines at once. The zero Set is empty and ready to use; a Set must
+// not be copied.
+type Set struct {
+	root node
+
+	mu    sync.Mutex            // serialises building built
+	built atomic.Pointer[state] // compiled from root; nil after an Add
+}
+
+// node is one pattern in the trie of paths as they were written.
+type node struct {
+	lit   map[string]*node
+	star  *node
+	hash  *node
+	rule  *Rule
+	level Level
+}
+
+// Add sets the rule for path p at level. The zero Path addresses the
+// arguments object itself: its settings are inherited by every argument,
+// its extra_fields applies to the top level, and an ignore or leaf matcher
+// there decides for the whole call (optional and default mean nothing
+// there). A rule at the same path from a
+// higher level wins whatever the order of the calls; at the same level the
+// later Add wins. Add must not run concurrently with Compare. r must not be
+// nil.
+func (s *Set) Add(level Level, p Path, r *Rule) {
+	n := &s.root
+	for _, seg := range p.segs {
+		var next **node
+		switch seg.kind {
+		case segStar:
+			next = &n.star
+		case segHash:
+			next = &n.hash
+		default:
+			if n.lit == nil {
+				n.lit = make(map[string]*node)
+			}
+			c := n.lit[seg.key]
+			if c == nil {
+				c = &node{}
+				n.lit[seg.key] = c
+			}
+			n = c
+			continue
+		}
+		if *next == nil {
+			*next = &node{}
+		}
+		n = *next
+	}
+	if n.rule == nil || level >= n.level {
+		n.rule, n.level = r, level
+	}
+	s.built.Store(nil)
+}
+
+// state is one node of the structure Compare walks: the trie of patterns
+// determinised, so that a concrete path reaches exactly one state, which
+// knows the winning rule there and the settings inherited down to it.
+// Nothing is looked up by string but object keys, and nothing is decided
+// about precedence while comparing.
+type state struct {
+	rule   *Rule  // the most specific rule at this path, or nil
+	eff    *eff   // the settings in force here
+	name   string // what a diff here shows as its rule
+	keys   []keyState
+	keyMap map[string]*state // keys, when there are many
+	idx    []idxState
+	anyKey *state // object keys not in keys
+	anyIdx *state // array indices not in idx
+}
+
+type keyState struct {
+	key string
+	st  *state
+}
+
+type idxState struct {
+	i  int
+	st *state
+}
+
+// eff is what a comparison inherits: case folding, normalisers and the
+// numeric mode, with the name of the rule they come from.
+type eff struct {
+	fold bool
+	norm []normalizer
+	num  numMode
+	tol  float64
+	rel  float64
+	name string
+}
+
+func (s *state) key(k string) *state {
+	if s == nil {
+		return nil
+	}
+	if s.keyMap != nil {
+		if st, ok := s.keyMap[k]; ok {
+			return st
+		}
+		return s.anyKey
+	}
+	for i := range s.keys {
+		if s.keys[i].key == k {
+			return s.keys[i].st
+		}
+	}
+	return s.anyKey
+}
+
+func (s *state) index(i int) *state {
+	if s == nil {
+		return nil
+	}
+	for j := range s.idx {
+		if s.idx[j].i == i {
+			return s.idx[j].st
+		}
+	}
+	return s.anyIdx
+}
+
+// compiled returns the walk structure, building it after the last Add.
+func (s *Set) compiled() *state {
+	if st := s.built.Load(); st != nil {
+		return st
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st := s.built.Load(); st != nil {
+		return st
+	}
+	st := build([]*node{&s.root}, &eff{tol: -1, rel: -1, name: "exact"})
+	s.built.Store(st)
+	return st
+}
+
+// build makes the state for a set of patterns that all match the same
+// concrete paths, listed most specific first. The children of a state keep
+// that order: for each pattern, its literal child before its `#` child
+// before its `*` child, which is "compare segment by segment from the left;
+// a literal beats a wildcard".
+func build(nodes []*node, parent *eff) *state {
+	if len(nodes) == 0 {
+		return nil
+	}
+	st := &state{eff: parent, name: parent.name}
+	for _, n := range nodes {
+		if n.rule != nil {
+			st.rule = n.rule
+			break
+		}
+	}
+	if r := st.rule; r != nil {
+		if r.inherit {
+			st.eff = overlay(parent, r)
+		}
+		if r.compare {
+			st.name = r.String()
+		} else {
+			st.name = st.eff.name
+		}
+	}
+
+	var keys []string
+	for _, n := range nodes {
+		for k := range n.lit {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		var kids []*node
+		for _, n := range nodes {
+			if c := n.lit[k]; c != nil {
+				kids = append(kids, c)
+			}
+			if n.star != nil {
+				kids = append(kids, n.star)
+			}
+		}
+		st.keys = append(st.keys, keyState{k, build(kids, st.eff)})
+		if i := arrayIndex(k); i >= 0 {
+			kids = kids[:0:0]
+			for _, n := range nodes {
+				if c := n.lit[k]; c != nil {
+					kids = append(kids, c)
+				}
+				if n.hash != nil {
+					kids = append(kids, n.hash)
+				}
+				if n.star != nil {
+					kids = append(kids, n.star)
+				}
+			}
+			st.idx = append(st.idx, idxState{i, build(kids, st.eff)})
+		}
+	}
+	if len(st.keys) > 8 {
+		st.keyMap = make(map[string]*state, len(st.keys))
+		for _, k := range st.keys {
+			st.keyMap[k.key] = k.st
+		}
+	}
+	var anyKey, anyIdx []*node
+	for _, n := range nodes {
+		if n.hash != nil {
+			anyIdx = append(anyIdx, n.hash)
+		}
+		if n.star != nil {
+			anyKey = append(anyKey, n.star)
+			anyIdx = append(anyIdx, n.star)
+		}
+	}
+	st.anyKey = build(anyKey, st.eff)
+	st.anyIdx = build(anyIdx, st.eff)
+	return st
+}
+
+// overlay returns the settings below a rule: the inherited ones with what
+// the rule sets replacing them; exact: true starts again from the defaults.
+func overlay(parent *eff, r *Rule) *eff {
+	e := *parent
+	if r.reset {
+		e = eff{tol: -1, rel: -1}
+	}
+	if r.setFold {
+		e.fold = r.fold
+	}
+	if r.setNorm {
+		e.norm = r.norm
+	}
+	if r.setNum {
+		e.num, e.tol, e.rel = r.num, r.tol, r.rel
+	}
+	e.name = r.String()
+	return &e
+}
