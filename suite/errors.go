@@ -6,6 +6,7 @@ import "strings"
 type Problem struct {
 	Loc Loc
 	Msg string
+	Err error // the underlying error (I/O, syntax), if any; nil otherwise
 }
 
 // String returns "file: key (case id): message".
@@ -29,4 +30,17 @@ func (e *Error) Error() string {
 		lines[i] = p.String()
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Unwrap returns the underlying errors of the problems that have one, so
+// that errors.Is(err, fs.ErrNotExist) and errors.As(err, **value.Error)
+// see through an *Error.
+func (e *Error) Unwrap() []error {
+	var errs []error
+	for _, p := range e.Problems {
+		if p.Err != nil {
+			errs = append(errs, p.Err)
+		}
+	}
+	return errs
 }

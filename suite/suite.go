@@ -7,7 +7,11 @@
 // case of anything wrong.
 package suite
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"strconv"
+
+	"github.com/callgrade/callgrade/value"
+)
 
 // Suite is the merged content of one or more suite files.
 type Suite struct {
@@ -60,15 +64,26 @@ type PathRule struct {
 
 // Loc names where something was written: the file, the key path inside it
 // (such as "cases[3].expected[0].rules.cabins") and the case, if any.
+// Line and Column (1-based) are set only for syntax errors, where there is
+// no key path yet.
 type Loc struct {
-	File string
-	Key  string
-	Case string
+	File   string
+	Key    string
+	Case   string
+	Line   int // 0 when unknown
+	Column int // 0 when unknown
 }
 
-// String returns "file: key (case id)", leaving out what is unknown.
+// String returns "file:line:column: key (case id)", leaving out what is
+// unknown.
 func (l Loc) String() string {
 	s := l.File
+	if l.Line > 0 {
+		s += ":" + strconv.Itoa(l.Line)
+		if l.Column > 0 {
+			s += ":" + strconv.Itoa(l.Column)
+		}
+	}
 	if l.Key != "" {
 		if s != "" {
 			s += ": "

@@ -1,0 +1,338 @@
+package suite
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// want is one problem a test expects: its exact Loc and part of its message.
+type want struct {
+	loc Loc
+	msg string
+}
+
+// checkProblems checks that err is an *Error holding exactly the wanted
+// problems, in any order.
+func checkProblems(t *testing.T, err error, wants []want) {
+	t.Helper()
+	var se *Error
+	if !errors.As(err, &se) {
+		t.Fatalf("err = %v (%T), want *Error", err, err)
+	}
+	used := make([]bool, len(se.Problems))
+	for _, w := range wants {
+		found := false
+		for i, p := range se.Problems {
+			if !used[i] && p.Loc == w.loc && strings.Contains(p.Msg, w.msg) {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("missing problem %s: ...%s...", w.loc, w.msg)
+		}
+	}
+	for i, p := range se.Problems {
+		if !used[i] {
+			t.Errorf("unexpected problem %#v", p)
+		}
+	}
+	if t.Failed() {
+		t.Logf("all problems:\n%s", se.Error())
+	}
+}
+
+func TestErrors(t *testing.T) {
+	y := func(src string) memFiles { return memFiles{"s.yaml": []byte(src)} }
+	tests := []struct {
+		name  string
+		files memFiles
+		paths []string // default: s.yaml
+		want  []want
+	}{
+		{"unknown top-level key", y("versoin: 1\n"),
+			nil, []want{{Loc{File: "s.yaml", Key: "versoin"}, "unknown key; want one of version, tools"}}},
+		{"version 2", y("version: 2\n"),
+			nil, []want{{Loc{File: "s.yaml", Key: "version"}, "unsupported version 2"}}},
+		{"version as a string", y("version: \"1\"\n"),
+			nil, []want{{Loc{File: "s.yaml", Key: "version"}, "must be the number 1, not a string"}}},
+		{"version 1.0 is 1", y("version: 1.0\n"), nil, nil},
+		{"top level not a mapping", y("- a\n- b\n"),
+			nil, []want{{Loc{File: "s.yaml"}, "a suite must be a mapping, not a list"}}},
+		{"json top level not an object", memFiles{"s.json": []byte("[1]")},
+			[]string{"s.json"}, []want{{Loc{File: "s.json"}, "a suite must be an object, not a list"}}},
+		{"unknown extension", memFiles{"s.txt": nil},
+			[]string{"s.txt"}, []want{{Loc{File: "s.txt"}, "unknown suite format"}}},
+		{"defaults", y("defaults:\n  extra_fields: maybe\n  calls: sometimes\n  null_is_missing: \"yes\"\n  callz: x\n  rules: [a]\n"),
+			nil, []want{
+				{Loc{File: "s.yaml", Key: "defaults.extra_fields"}, `must be reject or allow, not "maybe"`},
+				{Loc{File: "s.yaml", Key: "defaults.calls"}, `must be ordered, unordered, superset or subset, not "sometimes"`},
+				{Loc{File: "s.yaml", Key: "defaults.null_is_missing"}, "must be true or false, not a string"},
+				{Loc{File: "s.yaml", Key: "defaults.callz"}, "unknown key; want one of extra_fields, calls, null_is_missing, rules"},
+				{Loc{File: "s.yaml", Key: "defaults.rules"}, "must be an object of PATH: RULE, not a list"},
+			}},
+		{"defaults not an object", y("defaults: reject\n"),
+			nil, []want{{Loc{File: "s.yaml", Key: "defaults"}, "must be an object, not a string"}}},
+		{"rulesets", y("rulesets:\n  a: {city: 5, ok: exact}\n  b: [x]\n"),
+			nil, []want{
+				{Loc{File: "s.yaml", Key: "rulesets.a.city"}, "must be a rule (a string or an object), not a number"},
+				{Loc{File: "s.yaml", Key: "rulesets.b"}, "must be an object of PATH: RULE, not a list"},
+			}},
+		{"plugins", y("plugins:\n  geo: {cmd: x, sha256: abc, timeout: soon}\n  a.b: {command: x}\n  q: {command: \"'open\"}\n  e: {command: []}\n  n: {command: [a, 5], timeout: -1s}\n"),
+			nil, []want{
+				{Loc{File: "s.yaml", Key: "plugins.geo.cmd"}, "unknown key; want one of command, sha256, timeout"},
+				{Loc{File: "s.yaml", Key: "plugins.geo.command"}, "required key is missing"},
+				{Loc{File: "s.yaml", Key: "plugins.geo.sha256"}, `must be 64 hex digits, not "abc"`},
+				{Loc{File: "s.yaml", Key: "plugins.geo.timeout"}, `must be a positive duration such as 2s or 500ms, not "soon"`},
+				{Loc{File: "s.yaml", Key: "plugins.a.b"}, "a plugin name must be non-empty and have no dot"},
+				{Loc{File: "s.yaml", Key: "plugins.q.command"}, "unterminated single quote"},
+				{Loc{File: "s.yaml", Key: "plugins.e.command"}, "the command is empty"},
+				{Loc{File: "s.yaml", Key: "plugins.n.command[1]"}, "must be a string, not a number"},
+				{Loc{File: "s.yaml", Key: "plugins.n.timeout"}, "must be a positive duration"},
+			}},
+		{"cases not a list", y("cases: {id: a}\n"),
+			nil, []want{{Loc{File: "s.yaml", Key: "cases"}, "must be a list of cases, not an object"}}},
+		{"case not an object", y("cases: [a]\n"),
+			nil, []want{{Loc{File: "s.yaml", Key: "cases[0]"}, "must be a case object, not a string"}}},
+		{"case keys", y(`cases:
+  - expected: []
+  - {id: "", expected: []}
+  - {id: b, expect: [], extra_fields: sure, calls: all, null_is_missing: 1}
+  - {id: c, expected: null}
+  - {id: [x], expected: []}
+`), nil, []want{
+			{Loc{File: "s.yaml", Key: "cases[0].id"}, "required key is missing"},
+			{Loc{File: "s.yaml", Key: "cases[1].id"}, "must not be empty"},
+			{Loc{File: "s.yaml", Key: "cases[2].expect", Case: "b"}, "unknown key; want one of id, tools"},
+			{Loc{File: "s.yaml", Key: "cases[2].expected", Case: "b"}, "required key is missing; write [] for a case that expects no call"},
+			{Loc{File: "s.yaml", Key: "cases[2].extra_fields", Case: "b"}, `must be reject or allow, not "sure"`},
+			{Loc{File: "s.yaml", Key: "cases[2].calls", Case: "b"}, `not "all"`},
+			{Loc{File: "s.yaml", Key: "cases[2].null_is_missing", Case: "b"}, "must be true or false, not a number"},
+			{Loc{File: "s.yaml", Key: "cases[3].expected", Case: "c"}, "write [] for a case that expects no call"},
+			{Loc{File: "s.yaml", Key: "cases[4].id"}, "must be a string, not a list"},
+		}},
+		{"expected calls", y(`cases:
+  - id: a
+    expected: get_weather
+  - id: b
+    expected: {arguments: {}}
+  - id: c
+    expected:
+      - {name: f, args: {}}
+      - {name: g, arguments: "{\"city\": 1}"}
+      - {name: ""}
+      - 5
+`), nil, []want{
+			{Loc{File: "s.yaml", Key: "cases[0].expected", Case: "a"}, "must be a call or a list of calls, not a string"},
+			{Loc{File: "s.yaml", Key: "cases[1].expected[0].name", Case: "b"}, "required key is missing"},
+			{Loc{File: "s.yaml", Key: "cases[2].expected[0].args", Case: "c"}, "unknown key; want one of name, arguments, rules, assert"},
+			{Loc{File: "s.yaml", Key: "cases[2].expected[1].arguments", Case: "c"}, "must be an object, not a string"},
+			{Loc{File: "s.yaml", Key: "cases[2].expected[2].name", Case: "c"}, "must be a tool name, not a string"},
+			{Loc{File: "s.yaml", Key: "cases[2].expected[3]", Case: "c"}, "must be a call object, not a number"},
+		}},
+		{"rules and assert", y(`rulesets: {fuzzy: {city: exact}}
+cases:
+  - id: a
+    use: [fuzzy, nope, 3]
+    expected:
+      - {name: f}
+      - {name: f}
+      - {name: f}
+      - name: f
+        rules: {cabins: 5, ok: unordered, obj: {tolerance: 0.5}}
+        assert: ["x > 1", 7, ""]
+  - id: b
+    use: missing
+    expected: {name: f, rules: [unordered], assert: {x: 1}}
+`), nil, []want{
+			{Loc{File: "s.yaml", Key: "cases[0].use[1]", Case: "a"}, `no ruleset named "nope"`},
+			{Loc{File: "s.yaml", Key: "cases[0].use[2]", Case: "a"}, "must be a ruleset name, not a number"},
+			{Loc{File: "s.yaml", Key: "cases[0].expected[3].rules.cabins", Case: "a"}, "must be a rule (a string or an object), not a number"},
+			{Loc{File: "s.yaml", Key: "cases[0].expected[3].assert[1]", Case: "a"}, "must be a non-empty expression string, not a number"},
+			{Loc{File: "s.yaml", Key: "cases[0].expected[3].assert[2]", Case: "a"}, "must be a non-empty expression string"},
+			{Loc{File: "s.yaml", Key: "cases[1].use", Case: "b"}, `no ruleset named "missing"`},
+			{Loc{File: "s.yaml", Key: "cases[1].expected[0].rules", Case: "b"}, "must be an object of PATH: RULE, not a list"},
+			{Loc{File: "s.yaml", Key: "cases[1].expected[0].assert", Case: "b"}, "must be a list of expressions, not an object"},
+		}},
+		{"alternatives", y(`cases:
+  - id: a
+    expected: []
+    alternatives: {name: f}
+  - id: b
+    expected: []
+    alternatives:
+      - [{name: f}, {arguments: {}}]
+      - {name: g, extra: 1}
+      - 5
+`), nil, []want{
+			{Loc{File: "s.yaml", Key: "cases[0].alternatives", Case: "a"}, "must be a list of alternatives"},
+			{Loc{File: "s.yaml", Key: "cases[1].alternatives[0][1].name", Case: "b"}, "required key is missing"},
+			{Loc{File: "s.yaml", Key: "cases[1].alternatives[1][0].extra", Case: "b"}, "unknown key"},
+			{Loc{File: "s.yaml", Key: "cases[1].alternatives[2]", Case: "b"}, "must be a call or a list of calls, not a number"},
+		}},
+		{"tools", y(`tools:
+  - {type: function, function: {description: no name}}
+  - {name: a, foo: 1}
+  - {type: tool, name: b}
+  - {name: c, parameters: [x]}
+  - {name: c}
+  - 5
+  - {type: function, function: {name: d}, extra: 1}
+cases:
+  - id: x
+    tools: [{name: e, strict: true}]
+    expected: []
+  - id: y
+    tools: {name: e}
+    expected: []
+`), nil, []want{
+			{Loc{File: "s.yaml", Key: "tools[0].function.name"}, "required key is missing"},
+			{Loc{File: "s.yaml", Key: "tools[1].foo"}, "unknown key; want one of name, description, parameters"},
+			{Loc{File: "s.yaml", Key: "tools[2].type"}, "must be function"},
+			{Loc{File: "s.yaml", Key: "tools[3].parameters"}, "must be a JSON Schema object, not a list"},
+			{Loc{File: "s.yaml", Key: "tools[4]"}, `duplicate tool "c"`},
+			{Loc{File: "s.yaml", Key: "tools[5]"}, "must be a tool object, not a number"},
+			{Loc{File: "s.yaml", Key: "tools[6].extra"}, "unknown key; want one of type, function"},
+			{Loc{File: "s.yaml", Key: "cases[0].tools[0].strict", Case: "x"}, "unknown key"},
+			{Loc{File: "s.yaml", Key: "cases[1].tools", Case: "y"}, "must be a list of tools, not an object"},
+		}},
+		{"tools_file", memFiles{
+			"dir/s.yaml":   []byte("tools_file: missing.json\ncases:\n  - {id: a, tools_file: bad.json, expected: []}\n  - {id: b, tools_file: bad.json, expected: []}\n  - {id: c, tools: [], tools_file: t.yaml, expected: []}\n  - {id: d, tools_file: t.txt, expected: []}\n  - {id: e, tools_file: obj.yaml, expected: []}\n"),
+			"dir/bad.json": []byte(`[{"name": "ok"}, {"type": "function", "function": {"name": 5}}]`),
+			"dir/obj.yaml": []byte("name: f\n"),
+		}, []string{"dir/s.yaml"}, []want{
+			{Loc{File: "dir/s.yaml", Key: "tools_file"}, "cannot read tools file dir/missing.json: open: file does not exist"},
+			{Loc{File: "dir/bad.json", Key: "[1].function.name"}, "must be a non-empty string, not a number"},
+			{Loc{File: "dir/s.yaml", Key: "cases[2].tools_file", Case: "c"}, "tools and tools_file are both set"},
+			{Loc{File: "dir/s.yaml", Key: "cases[3].tools_file", Case: "d"}, "a tools file must be .json, .yaml or .yml"},
+			{Loc{File: "dir/obj.yaml"}, "a tools file must hold a list of tools, not an object"},
+		}},
+		{"tools and tools_file at the top", memFiles{"s.yaml": []byte("tools: []\ntools_file: t.json\n"), "t.json": []byte("[]")},
+			nil, []want{{Loc{File: "s.yaml", Key: "tools_file"}, "tools and tools_file are both set"}}},
+		{"duplicate ids across files", memFiles{
+			"a.yaml": []byte("cases:\n  - {id: x, expected: []}\n  - {id: y, expected: []}\n  - {id: z, expected: []}\n"),
+			"b.json": []byte(`{"cases": [{"id": "z", "expected": []}, {"id": "x", "expected": []}]}`),
+		}, []string{"a.yaml", "b.json"}, []want{
+			{Loc{File: "b.json", Key: "cases[0].id", Case: "z"}, `duplicate case id "z"; first at a.yaml: cases[2]`},
+			{Loc{File: "b.json", Key: "cases[1].id", Case: "x"}, `duplicate case id "x"; first at a.yaml: cases[0]`},
+		}},
+		{"the file that set a key is named", memFiles{
+			"a.yaml": []byte("defaults: {calls: ordered, extra_fields: allow}\nplugins: {geo: {command: x}}\n"),
+			"b.json": []byte(`{"defaults": {"calls": "random"}, "plugins": {"geo": {"timeout": "later"}}, "rulesets": {"r": {"p": 1}}}`),
+		}, []string{"a.yaml", "b.json"}, []want{
+			{Loc{File: "b.json", Key: "defaults.calls"}, `not "random"`},
+			{Loc{File: "b.json", Key: "plugins.geo.timeout"}, `not "later"`},
+			{Loc{File: "b.json", Key: "rulesets.r.p"}, "not a number"},
+		}},
+		{"a broken file hides no other file's problems", memFiles{
+			"a.yaml": []byte("cases: [\n"),
+			"b.yaml": []byte("cases: [{id: b, use: [from_a], expected: [], extra: 1}]\n"),
+		}, []string{"a.yaml", "b.yaml", "c.yaml"}, []want{
+			{Loc{File: "a.yaml", Line: 1}, "invalid YAML: did not find expected node content"},
+			{Loc{File: "c.yaml"}, "open: file does not exist"},
+			// use: [from_a] is not reported: the ruleset may be in a.yaml.
+			{Loc{File: "b.yaml", Key: "cases[0].extra", Case: "b"}, "unknown key"},
+		}},
+		{"yaml duplicate keys", y("version: 1\ncases:\n  - id: a\n    expected: []\n    id: b\nversion: 1\n"),
+			nil, []want{
+				{Loc{File: "s.yaml", Line: 5, Column: 5}, `duplicate key "id" (first at line 3)`},
+				{Loc{File: "s.yaml", Line: 6, Column: 1}, `duplicate key "version" (first at line 1)`},
+			}},
+		{"yaml bad numbers and tags", y("cases:\n  - id: a\n    expected: {name: f, arguments: {x: .inf, y: 017, z: !!int abc, w: !custom 1}}\n"),
+			nil, []want{
+				{Loc{File: "s.yaml", Line: 3, Column: 40}, "the number .inf has no JSON spelling"},
+				{Loc{File: "s.yaml", Line: 3, Column: 49}, "ambiguous number 017"},
+				{Loc{File: "s.yaml", Line: 3, Column: 57}, `invalid number "abc"`},
+				{Loc{File: "s.yaml", Line: 3, Column: 71}, "unsupported tag !custom"},
+			}},
+		{"yaml alias bomb", y(`a: &a [x, x, x, x, x, x, x, x, x, x]
+b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]
+c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]
+d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]
+e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
+`), nil, []want{{Loc{File: "s.yaml", Line: 4, Column: 44}, "aliases expand the document to more than"}}},
+		{"yaml alias cycle", y("a: &a\n  b: *a\n"),
+			nil, []want{{Loc{File: "s.yaml", Line: 2, Column: 6}, "alias *a refers to a value that contains it"}}},
+		{"yaml merge of a scalar", y("a: &a 5\nb: {<<: *a}\n"),
+			nil, []want{{Loc{File: "s.yaml", Line: 2, Column: 9}, "a merge key (<<) needs a mapping"}}},
+		{"yaml two documents", y("version: 1\n---\nversion: 1\n"),
+			nil, []want{{Loc{File: "s.yaml", Line: 2, Column: 1}, "a suite file holds one YAML document"}}},
+		{"yaml syntax", y("cases:\n  - id: a\n   bad: [\n"),
+			nil, []want{{Loc{File: "s.yaml", Line: 1}, "invalid YAML: did not find expected '-' indicator"}}},
+		{"json duplicate keys", memFiles{"s.json": []byte("{\n  \"cases\": [\n    {\"id\": \"a\", \"expected\": [], \"id\": \"b\"}\n  ]\n}\n")},
+			[]string{"s.json"}, []want{{Loc{File: "s.json", Line: 3, Column: 33}, `duplicate key: key "id" appears twice`}}},
+		{"json duplicate top-level keys", memFiles{"s.json": []byte("{\"cases\": [],\n \"cases\": []}")},
+			[]string{"s.json"}, []want{{Loc{File: "s.json", Line: 2, Column: 2}, `duplicate key: key "cases" appears twice`}}},
+		{"json syntax in a case", memFiles{"s.json": []byte("{\"cases\": [\n{\"id\": \"a\", \"expected\": []},\n{\"id\": \"b\" \"expected\": []}\n]}")},
+			[]string{"s.json"}, []want{{Loc{File: "s.json", Line: 3, Column: 12}, "invalid JSON: expected ',' or '}' in object"}}},
+		{"json syntax at the top", memFiles{"s.json": []byte("{\"version\": 1,\n\"cases\": []\n")},
+			[]string{"s.json"}, []want{{Loc{File: "s.json", Line: 3, Column: 1}, "invalid JSON"}}},
+		{"json NaN", memFiles{"s.json": []byte(`{"cases": [{"id": "a", "expected": {"name": "f", "arguments": {"x": NaN}}}]}`)},
+			[]string{"s.json"}, []want{{Loc{File: "s.json", Line: 1, Column: 69}, "non-finite number"}}},
+		{"toml syntax", memFiles{"s.toml": []byte("version = 1\n[defaults\n")},
+			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Line: 2, Column: 10}, "invalid TOML"}}},
+		{"toml duplicate keys", memFiles{"s.toml": []byte("version = 1\nversion = 1\n")},
+			[]string{"s.toml"}, []want{{Loc{File: "s.toml"}, "invalid TOML: key version is already defined"}}},
+		{"toml non-finite", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\nexpected = {name = \"f\", arguments = {x = inf}}\n")},
+			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "cases[0].expected.arguments.x"}, "no JSON spelling"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			paths := tt.paths
+			if paths == nil {
+				paths = []string{"s.yaml"}
+			}
+			s, err := load(tt.files, paths)
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if s != nil {
+				t.Errorf("got a suite with an error")
+			}
+			checkProblems(t, err, tt.want)
+		})
+	}
+}
+
+func TestErrorsAllReported(t *testing.T) {
+	// Several problems in several files, all in one *Error.
+	_, err := Load(filepath.Join("testdata", "errors", "a.yaml"), filepath.Join("testdata", "errors", "b.json"), filepath.Join("testdata", "errors", "missing.toml"))
+	a, b, m := filepath.Join("testdata", "errors", "a.yaml"), filepath.Join("testdata", "errors", "b.json"), filepath.Join("testdata", "errors", "missing.toml")
+	checkProblems(t, err, []want{
+		{Loc{File: m}, "open: no such file or directory"},
+		{Loc{File: a, Key: "defaults.calls"}, `not "sometimes"`},
+		{Loc{File: a, Key: "cases[0].expected[0].rules.cabins", Case: "flights"}, "must be a rule"},
+		{Loc{File: a, Key: "cases[1].expected", Case: "no-expected"}, "required key is missing"},
+		{Loc{File: b, Key: "cases[0].id", Case: "flights"}, `duplicate case id "flights"; first at ` + a + ": cases[0]"},
+		{Loc{File: b, Key: "cases[1].extra_fields", Case: "fuzzy"}, `not "sometimes"`},
+		// use: [fuzzy_cty] is not checked: missing.toml could have defined it.
+	})
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Error("errors.Is(err, fs.ErrNotExist) is false")
+	}
+	wantText := m + ": open: no such file or directory\n"
+	if !strings.HasPrefix(err.Error(), wantText) {
+		t.Errorf("Error() = %q, want it to start with %q", err.Error(), wantText)
+	}
+}
+
+func TestSyntaxErrorUnwraps(t *testing.T) {
+	_, err := load(memFiles{"s.json": []byte(`{"a": 1, "a": 2}`)}, []string{"s.json"})
+	var ve *value.Error
+	if !errors.As(err, &ve) || !errors.Is(err, value.ErrDuplicateKey) {
+		t.Errorf("err = %v; want it to wrap a *value.Error for a duplicate key", err)
+	}
+}
+
+func TestNoPaths(t *testing.T) {
+	_, err := Load()
+	checkProblems(t, err, []want{{Loc{}, "no suite file given"}})
+}

@@ -1,0 +1,335 @@
+package suite
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/knadh/koanf/providers/rawbytes"
+	"github.com/knadh/koanf/v2"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// Load reads and merges suite files: YAML (.yaml, .yml), JSON (.json) or
+// TOML (.toml), by extension, each through koanf.
+//
+// Later files override earlier ones key by key: defaults, defaults.rules,
+// rulesets and plugins merge per key (a rule per PATH, a plugin per
+// field), while a RULE, a list such as tools, and a single value replace
+// what an earlier file wrote; tools and tools_file replace each other. The
+// cases of all files are concatenated in the order given, and case ids must
+// be unique across them. A tools_file is read relative to the directory of
+// the file that names it, and holds a JSON or YAML list of tools.
+//
+// version may be left out; when present it must be the number 1. An
+// optional key set to null (in YAML, a key with nothing after it) counts as
+// left out; expected is required, [] for a case that expects no call, and
+// a call's arguments default to {}. Unless a file says otherwise,
+// extra_fields is reject, calls is ordered and null_is_missing is false.
+// Numbers keep the text they were written with (YAML spellings such as 0x1F
+// or 1_000 become the same number in JSON spelling; TOML numbers pass
+// through int64 and float64). Rules are kept as written, in the order of
+// their PATHs.
+//
+// Every problem found in any of the files is returned at once, as an
+// *Error; a problem with no key path yet (a syntax error) has the line and
+// column in its Loc.
+func Load(paths ...string) (*Suite, error) {
+	return load(osFiles{}, paths)
+}
+
+// LoadFS is Load reading from fsys: paths and tools_file are slash-separated
+// paths inside fsys.
+func LoadFS(fsys fs.FS, paths ...string) (*Suite, error) {
+	return load(fsFiles{fsys}, paths)
+}
+
+// FromValue builds a suite from one document already parsed, as held by a
+// program that embeds suites as Go values (see value.FromAny). name is the
+// file name used in errors; a tools_file is read from the file system,
+// relative to name's directory.
+func FromValue(name string, doc value.Value) (*Suite, error) {
+	l := newLoader(osFiles{}, []string{name})
+	f := &file{name: name, dir: filepath.Dir(name)}
+	if doc.Kind() != value.Object {
+		l.add(Loc{File: name}, "a suite must be an object, not "+kindName(doc), nil)
+		return nil, l.err()
+	}
+	rest := make([]value.Member, 0, doc.Len())
+	for _, m := range doc.Members() {
+		if m.Key == "cases" {
+			f.setCases(m.Value)
+			continue
+		}
+		rest = append(rest, m)
+	}
+	l.files = append(l.files, f)
+	restVal, _ := value.ObjectOf(rest...)
+	l.origin = singleOrigin(name)
+	return l.finish(restVal)
+}
+
+// files abstracts the file system Load and LoadFS read from.
+type files interface {
+	read(name string) ([]byte, error)
+	dir(name string) string
+	join(dir, rel string) string
+}
+
+type osFiles struct{}
+
+func (osFiles) read(name string) ([]byte, error) { return os.ReadFile(name) }
+func (osFiles) dir(name string) string           { return filepath.Dir(name) }
+func (osFiles) join(dir, rel string) string {
+	if filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Join(dir, rel)
+}
+
+type fsFiles struct{ fsys fs.FS }
+
+func (f fsFiles) read(name string) ([]byte, error) { return fs.ReadFile(f.fsys, name) }
+func (fsFiles) dir(name string) string             { return path.Dir(name) }
+func (fsFiles) join(dir, rel string) string        { return path.Join(dir, rel) }
+
+// memFiles serves files from memory; the tests and the fuzz targets use it.
+type memFiles map[string][]byte
+
+func (m memFiles) read(name string) ([]byte, error) {
+	b, ok := m[name]
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return b, nil
+}
+func (memFiles) dir(name string) string      { return path.Dir(name) }
+func (memFiles) join(dir, rel string) string { return path.Join(dir, rel) }
+
+// format is a suite file's syntax.
+type format uint8
+
+const (
+	formatUnknown format = iota
+	formatJSON
+	formatYAML
+	formatTOML
+)
+
+func formatOf(name string) format {
+	switch strings.ToLower(path.Ext(filepath.ToSlash(name))) {
+	case ".json":
+		return formatJSON
+	case ".yaml", ".yml":
+		return formatYAML
+	case ".toml":
+		return formatTOML
+	}
+	return formatUnknown
+}
+
+// file is one suite file as read: its name, and its cases, kept out of
+// koanf so that lists concatenate and nothing deep-copies them.
+type file struct {
+	name string
+	dir  string
+	src  string // JSON: the document, which raw indexes into
+
+	raw     []span        // JSON: the cases, not parsed yet
+	vals    []value.Value // YAML, TOML, FromValue: the cases
+	notList value.Value   // `cases` when it is not a list
+	hasBad  bool          // notList is set
+}
+
+// span is a JSON value inside file.src, which is shorter than 4 GiB.
+type span struct{ start, end uint32 }
+
+func (f *file) numCases() int { return len(f.raw) + len(f.vals) }
+
+func (f *file) setCases(v value.Value) {
+	switch v.Kind() {
+	case value.Array:
+		f.vals = v.Elems()
+	case value.Null:
+	default:
+		f.notList, f.hasBad = v, true
+	}
+}
+
+// loader holds the state of one Load.
+type loader struct {
+	fs     files
+	paths  []string
+	files  []*file // the files that parsed, in order
+	probs  []Problem
+	failed bool // some file could not be read or parsed
+	origin func(key ...string) string
+	tools  map[string]*toolsFile // tools files by resolved path
+
+	rulesets map[string]RuleSet // the merged rulesets, for checking `use`
+	slow     bool               // decode every JSON case the general way (for tests)
+}
+
+func newLoader(fsys files, paths []string) *loader {
+	return &loader{fs: fsys, paths: paths, tools: map[string]*toolsFile{}}
+}
+
+func (l *loader) add(loc Loc, msg string, err error) {
+	l.probs = append(l.probs, Problem{Loc: loc, Msg: msg, Err: err})
+}
+
+func (l *loader) err() error {
+	if len(l.probs) == 0 {
+		return nil
+	}
+	return &Error{Problems: l.probs}
+}
+
+func load(fsys files, paths []string) (*Suite, error) {
+	return newLoader(fsys, paths).load()
+}
+
+func (l *loader) load() (*Suite, error) {
+	fsys, paths := l.fs, l.paths
+	if len(paths) == 0 {
+		l.add(Loc{}, "no suite file given", nil)
+		return nil, l.err()
+	}
+	k := koanf.New(".")
+	m := newMerger()
+	for _, name := range paths {
+		f := &file{name: name, dir: fsys.dir(name)}
+		var p koanf.Parser
+		switch formatOf(name) {
+		case formatJSON:
+			p = &jsonParser{f: f}
+		case formatYAML:
+			p = &yamlParser{f: f}
+		case formatTOML:
+			p = &tomlParser{f: f}
+		default:
+			l.add(Loc{File: name}, "unknown suite format: want a .yaml, .yml, .json or .toml file", nil)
+			l.failed = true
+			continue
+		}
+		b, err := fsys.read(name)
+		if err != nil {
+			l.add(Loc{File: name}, ioMessage(err), err)
+			l.failed = true
+			continue
+		}
+		m.file = name
+		if err := k.Load(rawbytes.Provider(b), p, koanf.WithMergeFunc(m.merge)); err != nil {
+			var se *Error
+			if errors.As(err, &se) {
+				l.probs = append(l.probs, se.Problems...)
+			} else {
+				l.add(Loc{File: name}, err.Error(), err)
+			}
+			l.failed = true
+			continue
+		}
+		l.files = append(l.files, f)
+	}
+	rest, err := value.FromAny(k.Raw())
+	if err != nil { // cannot happen: the parsers produce only JSON-like values
+		l.add(Loc{File: paths[len(paths)-1]}, err.Error(), err)
+		return nil, l.err()
+	}
+	l.origin = m.fileOf
+	return l.finish(rest)
+}
+
+// ioMessage describes a read error without repeating the file name, which
+// the problem's Loc holds.
+func ioMessage(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func singleOrigin(name string) func(...string) string {
+	return func(...string) string { return name }
+}
+
+// finish decodes the merged top level and every file's cases.
+func (l *loader) finish(rest value.Value) (*Suite, error) {
+	s := &Suite{Version: 1, Files: l.paths}
+	l.decodeTop(s, rest)
+	l.decodeAllCases(s)
+	if err := l.err(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// merger is the koanf merge function: key by key, as koanf's own, except
+// that a RULE replaces the RULE written for the same PATH before it whole,
+// and that `tools` and `tools_file` replace each other. It remembers which
+// file set each key, so that a problem found after merging names the file
+// it is in.
+type merger struct {
+	file   string
+	origin map[string]string // key path, segments joined by "\x00" -> file
+}
+
+func newMerger() *merger { return &merger{origin: map[string]string{}} }
+
+func (m *merger) merge(src, dest map[string]any) error {
+	if _, ok := src["tools"]; ok {
+		if _, ok := src["tools_file"]; !ok {
+			delete(dest, "tools_file")
+		}
+	} else if _, ok := src["tools_file"]; ok {
+		delete(dest, "tools")
+	}
+	m.mergeAt(src, dest, "", 0)
+	return nil
+}
+
+func (m *merger) mergeAt(src, dest map[string]any, prefix string, depth int) {
+	for k, v := range src {
+		key := k
+		if depth > 0 {
+			key = prefix + "\x00" + k
+		}
+		sv, sIsMap := v.(map[string]any)
+		dv, dIsMap := dest[k].(map[string]any)
+		if sIsMap && dIsMap && !atomic(key, depth) {
+			m.mergeAt(sv, dv, key, depth+1)
+			continue
+		}
+		if dIsMap { // forget who set the keys under the map replaced
+			for o := range m.origin {
+				if strings.HasPrefix(o, key+"\x00") {
+					delete(m.origin, o)
+				}
+			}
+		}
+		dest[k] = v
+		m.origin[key] = m.file
+	}
+}
+
+// atomic reports whether the key at depth is a RULE, which replaces rather
+// than merges: defaults.rules.PATH and rulesets.NAME.PATH.
+func atomic(key string, depth int) bool {
+	return depth == 2 && (strings.HasPrefix(key, "defaults\x00rules\x00") || strings.HasPrefix(key, "rulesets\x00"))
+}
+
+// fileOf returns the file that set the key path, or the nearest parent of
+// it that a file set.
+func (m *merger) fileOf(key ...string) string {
+	for n := len(key); n > 0; n-- {
+		if f, ok := m.origin[strings.Join(key[:n], "\x00")]; ok {
+			return f
+		}
+	}
+	return m.file
+}

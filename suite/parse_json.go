@@ -1,0 +1,264 @@
+package suite
+
+import (
+	"errors"
+	"math"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// jsonParser is the koanf.Parser for JSON suite files. It reads the top
+// level itself and hands each member but `cases` to value.Parse; the
+// elements of `cases` are only delimited here, and parsed one by one when
+// the cases are decoded, so that a large suite never exists twice in memory.
+type jsonParser struct {
+	f    *file
+	kind string // what the document is when it is valid but not an object
+}
+
+// Unmarshal parses a JSON suite file into the map koanf merges; the cases
+// go to the file, out of band.
+func (p *jsonParser) Unmarshal(b []byte) (map[string]any, error) {
+	// koanf's rawbytes provider hands over a private copy of the file, which
+	// nothing writes to again: the document can share its memory.
+	if uint64(len(b)) >= math.MaxUint32 {
+		return nil, &Error{Problems: []Problem{{Loc: Loc{File: p.f.name}, Msg: "a JSON suite file must be smaller than 4 GiB"}}}
+	}
+	src := unsafe.String(unsafe.SliceData(b), len(b))
+	p.f.src = src
+	rest, ok := p.scan(src)
+	if !ok {
+		return nil, &Error{Problems: []Problem{jsonSyntaxProblem(p.f.name, src)}}
+	}
+	if rest == nil {
+		return nil, &Error{Problems: []Problem{{Loc: Loc{File: p.f.name}, Msg: "a suite must be an object, not " + p.kind}}}
+	}
+	return rest, nil
+}
+
+// Marshal encodes a conf map as JSON.
+func (p *jsonParser) Marshal(m map[string]any) ([]byte, error) {
+	v, err := value.FromAny(m)
+	if err != nil {
+		return nil, err
+	}
+	return v.AppendJSON(nil), nil
+}
+
+// scan reads the top-level object. It returns ok false on a syntax error
+// (the caller reparses the whole document for the exact message), and a nil
+// map when the document is valid JSON but not an object.
+func (p *jsonParser) scan(s string) (map[string]any, bool) {
+	i := skipSpace(s, 0)
+	if i >= len(s) || s[i] != '{' {
+		v, err := parseJSON(s, 0)
+		p.kind = kindName(v)
+		return nil, err == nil
+	}
+	rest := map[string]any{}
+	i = skipSpace(s, i+1)
+	if i < len(s) && s[i] == '}' {
+		return rest, skipSpace(s, i+1) == len(s)
+	}
+	seen := false
+	for {
+		if i >= len(s) || s[i] != '"' {
+			return nil, false
+		}
+		j := skipString(s, i)
+		kv, err := parseJSON(s[i:j], 1)
+		if err != nil {
+			return nil, false
+		}
+		key := kv.Str()
+		i = skipSpace(s, j)
+		if i >= len(s) || s[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(s, i+1)
+		if key == "cases" {
+			if seen {
+				return nil, false
+			}
+			seen = true
+			if i, err = p.scanCases(s, i); err != nil {
+				return nil, false
+			}
+		} else {
+			j = skipValue(s, i)
+			v, err := parseJSON(s[i:j], 1)
+			if err != nil {
+				return nil, false
+			}
+			if _, dup := rest[key]; dup {
+				return nil, false
+			}
+			rest[key] = v.Any()
+			i = j
+		}
+		i = skipSpace(s, i)
+		if i < len(s) && s[i] == ',' {
+			i = skipSpace(s, i+1)
+			continue
+		}
+		if i < len(s) && s[i] == '}' {
+			return rest, skipSpace(s, i+1) == len(s)
+		}
+		return nil, false
+	}
+}
+
+var errSkeleton = errors.New("invalid JSON")
+
+// scanCases delimits the elements of the `cases` value at s[i].
+func (p *jsonParser) scanCases(s string, i int) (int, error) {
+	f := p.f
+	if i >= len(s) || s[i] != '[' {
+		j := skipValue(s, i)
+		v, err := parseJSON(s[i:j], 1)
+		if err != nil {
+			return i, err
+		}
+		f.setCases(v)
+		return j, nil
+	}
+	i = skipSpace(s, i+1)
+	if i < len(s) && s[i] == ']' {
+		return i + 1, nil
+	}
+	for {
+		j := skipValue(s, i)
+		if j == i {
+			return i, errSkeleton
+		}
+		f.raw = append(f.raw, span{uint32(i), uint32(j)})
+		i = skipSpace(s, j)
+		if i < len(s) && s[i] == ',' {
+			i = skipSpace(s, i+1)
+			continue
+		}
+		if i < len(s) && s[i] == ']' {
+			return i + 1, nil
+		}
+		return i, errSkeleton
+	}
+}
+
+// parseJSON parses a value found at nesting depth in a larger document, so
+// that the depth limit counts as it would for the whole document.
+func parseJSON(s string, depth int) (value.Value, error) {
+	return value.ParseLimits(s, value.Limits{MaxDepth: value.DefaultLimits.MaxDepth - depth, MaxBytes: len(s) + 1})
+}
+
+// jsonSyntaxProblem parses the whole document again to report its first
+// error, with the line and column of the byte offset value.Parse gives.
+func jsonSyntaxProblem(name, src string) Problem {
+	_, err := parseJSON(src, 0)
+	if err == nil { // the scanner and value.Parse disagree; should not happen
+		err = errSkeleton
+	}
+	loc := Loc{File: name}
+	msg := err.Error()
+	var ve *value.Error
+	if errors.As(err, &ve) {
+		msg = ve.Reason.String()
+		if ve.Detail != "" {
+			msg += ": " + ve.Detail
+		}
+		if ve.Offset >= 0 {
+			loc.Line, loc.Column = lineCol(src, ve.Offset)
+		}
+	}
+	return Problem{Loc: loc, Msg: msg, Err: err}
+}
+
+// lineCol converts a byte offset to a 1-based line and column, the column
+// counted in characters.
+func lineCol(s string, off int) (line, col int) {
+	off = min(max(off, 0), len(s))
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		if s[i] == '\n' {
+			line++
+			start = i + 1
+		}
+	}
+	return line, utf8.RuneCountInString(s[start:off]) + 1
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipString returns the end of the string literal at s[i] == '"'.
+func skipString(s string, i int) int {
+	for i++; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			i++
+		}
+	}
+	return len(s)
+}
+
+// jsonClass classifies the bytes skipValue stops at inside brackets.
+var jsonClass = [256]uint8{'"': 1, '{': 2, '[': 2, '}': 3, ']': 3}
+
+// skipValue returns the end of the JSON value at s[i], found by balancing
+// brackets outside strings. It does not validate: value.Parse does that on
+// the span it returns. It returns i when there is no value at i.
+func skipValue(s string, i int) int {
+	if i >= len(s) {
+		return i
+	}
+	switch s[i] {
+	case '"':
+		return skipString(s, i)
+	case '{', '[':
+	case '}', ']', ',', ':', ' ', '\t', '\n', '\r':
+		return i
+	default: // a number or a literal
+		for i < len(s) {
+			switch s[i] {
+			case '}', ']', ',', ':', ' ', '\t', '\n', '\r', '"', '{', '[':
+				return i
+			}
+			i++
+		}
+		return i
+	}
+	depth := 0
+	for i < len(s) {
+		for i < len(s) && jsonClass[s[i]] == 0 {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		switch jsonClass[s[i]] {
+		case 1:
+			i = skipString(s, i)
+			continue
+		case 2:
+			depth++
+		case 3:
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+		i++
+	}
+	return i
+}

@@ -1,0 +1,423 @@
+package suite
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// yamlParser is the koanf.Parser for YAML suite files. It converts the
+// yaml.v3 node tree itself, so that numbers keep the text they were
+// written with and a key written twice is an error.
+type yamlParser struct{ f *file }
+
+// Unmarshal parses a YAML suite file into the map koanf merges; the cases
+// go to the file, out of band.
+func (p *yamlParser) Unmarshal(b []byte) (map[string]any, error) {
+	doc, probs := parseYAML(p.f.name, b)
+	if len(probs) > 0 {
+		return nil, &Error{Problems: probs}
+	}
+	switch doc.Kind() {
+	case value.Null: // an empty file
+		return map[string]any{}, nil
+	case value.Object:
+	default:
+		return nil, &Error{Problems: []Problem{{Loc: Loc{File: p.f.name}, Msg: "a suite must be a mapping, not " + kindName(doc)}}}
+	}
+	return splitCases(p.f, doc), nil
+}
+
+// Marshal encodes a conf map as YAML.
+func (p *yamlParser) Marshal(m map[string]any) ([]byte, error) { return yaml.Marshal(m) }
+
+// splitCases gives the file the `cases` of doc and returns the rest as the
+// plain Go values koanf copies and merges.
+func splitCases(f *file, doc value.Value) map[string]any {
+	rest := make(map[string]any, doc.Len())
+	for _, m := range doc.Members() {
+		if m.Key == "cases" {
+			f.setCases(m.Value)
+			continue
+		}
+		rest[m.Key] = m.Value.Any()
+	}
+	return rest
+}
+
+// parseYAML parses one YAML document into a Value. An empty input is Null.
+func parseYAML(name string, b []byte) (value.Value, []Problem) {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	var root yaml.Node
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return value.Value{}, nil
+		}
+		return value.Value{}, []Problem{yamlSyntaxProblem(name, err)}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return value.Value{}, []Problem{yamlSyntaxProblem(name, err)}
+		}
+		return value.Value{}, []Problem{{Loc: Loc{File: name, Line: extra.Line, Column: extra.Column}, Msg: "a suite file holds one YAML document, this is a second one"}}
+	}
+	c := yamlConv{file: name, memo: map[*yaml.Node]value.Value{}, sizes: map[*yaml.Node]int{},
+		active: map[*yaml.Node]bool{}, budget: 10000 + 10*len(b)}
+	v := c.node(&root)
+	return v, c.probs
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// yamlSyntaxProblem turns a yaml.v3 error, which names a line in its text,
+// into a problem with the line in its Loc.
+func yamlSyntaxProblem(name string, err error) Problem {
+	msg := err.Error()
+	loc := Loc{File: name}
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		loc.Line, _ = strconv.Atoi(m[1])
+		msg = msg[len(m[0]):]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	return Problem{Loc: loc, Msg: "invalid YAML: " + msg, Err: err}
+}
+
+// yamlConv converts a yaml.v3 node tree to a Value.
+type yamlConv struct {
+	file   string
+	probs  []Problem
+	memo   map[*yaml.Node]value.Value // anchored nodes already converted
+	sizes  map[*yaml.Node]int         // and how many nodes each expands to
+	active map[*yaml.Node]bool        // anchored nodes being converted
+
+	// Values share what aliases point to, but whoever walks the tree later
+	// sees every alias expanded: budget bounds the expanded size, so that a
+	// few lines of nested aliases cannot make a tree of billions of nodes.
+	budget   int
+	expanded int
+	overrun  bool
+}
+
+func (c *yamlConv) fail(n *yaml.Node, msg string) {
+	c.probs = append(c.probs, Problem{Loc: Loc{File: c.file, Line: n.Line, Column: n.Column}, Msg: msg})
+}
+
+func (c *yamlConv) node(n *yaml.Node) value.Value {
+	if n.Kind == yaml.AliasNode {
+		return c.alias(n)
+	}
+	if !c.spend(n, 1) {
+		return value.Value{}
+	}
+	if n.Anchor == "" {
+		return c.convert(n)
+	}
+	c.active[n] = true
+	before := c.expanded
+	v := c.convert(n)
+	delete(c.active, n)
+	c.memo[n] = v
+	c.sizes[n] = c.expanded - before + 1
+	return v
+}
+
+// spend counts k more nodes of the expanded tree and reports whether the
+// budget allows them.
+func (c *yamlConv) spend(n *yaml.Node, k int) bool {
+	c.expanded += k
+	if c.expanded <= c.budget {
+		return true
+	}
+	if !c.overrun {
+		c.overrun = true
+		c.fail(n, "aliases expand the document to more than "+strconv.Itoa(c.budget)+" values")
+	}
+	return false
+}
+
+// alias returns the value of the anchored node an alias names. Each
+// anchored node is converted once and shared, so aliases cannot blow up.
+func (c *yamlConv) alias(n *yaml.Node) value.Value {
+	t := n.Alias
+	if t == nil {
+		c.fail(n, "unknown alias")
+		return value.Value{}
+	}
+	if v, ok := c.memo[t]; ok {
+		if !c.spend(n, c.sizes[t]) {
+			return value.Value{}
+		}
+		return v
+	}
+	if c.active[t] {
+		c.fail(n, "alias *"+n.Value+" refers to a value that contains it")
+		return value.Value{}
+	}
+	return c.node(t)
+}
+
+func (c *yamlConv) convert(n *yaml.Node) value.Value {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return value.Value{}
+		}
+		return c.node(n.Content[0])
+	case yaml.SequenceNode:
+		if t := n.ShortTag(); t != "!!seq" {
+			c.fail(n, "unsupported tag "+t+" on a sequence")
+		}
+		arr := make([]value.Value, len(n.Content))
+		for i, e := range n.Content {
+			arr[i] = c.node(e)
+		}
+		return value.ArrayOf(arr...)
+	case yaml.MappingNode:
+		return c.mapping(n)
+	case yaml.ScalarNode:
+		return c.scalar(n)
+	}
+	c.fail(n, "unsupported YAML node")
+	return value.Value{}
+}
+
+func (c *yamlConv) mapping(n *yaml.Node) value.Value {
+	if t := n.ShortTag(); t != "!!map" {
+		c.fail(n, "unsupported tag "+t+" on a mapping")
+	}
+	members := make([]value.Member, 0, len(n.Content)/2)
+	var lines map[string]int // key -> line, for large mappings
+	if len(n.Content) > 32 {
+		lines = make(map[string]int, len(n.Content)/2)
+	}
+	var merged []value.Member
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		kn, vn := n.Content[i], n.Content[i+1]
+		k := kn
+		if k.Kind == yaml.AliasNode && k.Alias != nil {
+			k = k.Alias
+		}
+		if k.Kind != yaml.ScalarNode {
+			c.fail(kn, "a mapping key must be a scalar")
+			continue
+		}
+		if k.ShortTag() == "!!merge" {
+			merged = append(merged, c.mergeSource(vn)...)
+			continue
+		}
+		key := k.Value
+		first := 0
+		if lines != nil {
+			first = lines[key]
+			if first == 0 {
+				lines[key] = kn.Line
+			}
+		} else {
+			for j := 0; j < i; j += 2 {
+				if pk := n.Content[j]; pk.Value == key && pk.Kind == yaml.ScalarNode && pk.ShortTag() != "!!merge" {
+					first = pk.Line
+					break
+				}
+			}
+		}
+		if first != 0 {
+			c.fail(kn, "duplicate key "+strconv.Quote(key)+" (first at line "+strconv.Itoa(first)+")")
+			continue
+		}
+		members = append(members, value.Member{Key: key, Value: c.node(vn)})
+	}
+	// Merged keys (<<) fill in what the mapping does not say itself; among
+	// several merged mappings the first that has a key wins.
+	if len(merged) > 0 {
+		own := make(map[string]bool, len(members))
+		for _, m := range members {
+			own[m.Key] = true
+		}
+		for _, m := range merged {
+			if !own[m.Key] {
+				members = append(members, m)
+			}
+		}
+	}
+	v, err := value.ObjectOf(members...)
+	if err != nil {
+		c.fail(n, err.Error())
+	}
+	return v
+}
+
+// mergeSource returns the members a merge key (<<) brings in: a mapping or
+// a sequence of mappings, the first mapping that has a key winning.
+func (c *yamlConv) mergeSource(n *yaml.Node) []value.Member {
+	var out []value.Member
+	seen := map[string]bool{}
+	add := func(v value.Value) {
+		for _, m := range v.Members() {
+			if !seen[m.Key] {
+				seen[m.Key] = true
+				out = append(out, m)
+			}
+		}
+	}
+	switch v := c.node(n); v.Kind() {
+	case value.Object:
+		add(v)
+	case value.Array:
+		for _, e := range v.Elems() {
+			if e.Kind() != value.Object {
+				c.fail(n, "a merge key (<<) needs a mapping or a sequence of mappings")
+				return out
+			}
+			add(e)
+		}
+	default:
+		c.fail(n, "a merge key (<<) needs a mapping or a sequence of mappings")
+	}
+	return out
+}
+
+func (c *yamlConv) scalar(n *yaml.Node) value.Value {
+	switch tag := n.ShortTag(); tag {
+	case "!!str", "!!timestamp", "!!binary":
+		// A timestamp stays the text it was written as; binary stays base64.
+		return value.StringOf(n.Value)
+	case "!!null":
+		if n.Tag != "" && n.Tag != "!" && !isYAMLNull(n.Value) {
+			c.fail(n, "cannot read "+strconv.Quote(n.Value)+" as !!null")
+		}
+		return value.Value{}
+	case "!!bool":
+		switch n.Value {
+		case "true", "True", "TRUE":
+			return value.BoolOf(true)
+		case "false", "False", "FALSE":
+			return value.BoolOf(false)
+		}
+		c.fail(n, "cannot read "+strconv.Quote(n.Value)+" as !!bool")
+		return value.Value{}
+	case "!!int", "!!float":
+		text, err := yamlNumber(n.Value, tag == "!!int")
+		if err != "" {
+			c.fail(n, err)
+			return value.Value{}
+		}
+		v, verr := value.NumberOf(text)
+		if verr != nil {
+			c.fail(n, "invalid number "+strconv.Quote(n.Value))
+		}
+		return v
+	default:
+		c.fail(n, "unsupported tag "+tag)
+		return value.Value{}
+	}
+}
+
+func isYAMLNull(s string) bool {
+	switch s {
+	case "", "~", "null", "Null", "NULL":
+		return true
+	}
+	return false
+}
+
+// yamlNumber returns the JSON literal of a YAML number, keeping its text
+// when it is one already, so that no digit is lost: 9007199254740993 and
+// 0.30000000000000004 stay as written. YAML-only spellings are rewritten
+// with the same value: 0x1F, 0o17 and 0b101 as decimal, 1_000 as 1000, +5
+// as 5, .5 as 0.5, 5. as 5.0. NaN and infinities have no JSON spelling and
+// are an error, as is a decimal integer with a leading zero (017), which
+// YAML 1.1 reads as octal and YAML 1.2 as decimal.
+func yamlNumber(text string, isInt bool) (string, string) {
+	if _, err := value.NumberOf(text); err == nil {
+		if isInt && strings.ContainsAny(text, ".eE") {
+			return "", "invalid integer " + strconv.Quote(text)
+		}
+		return text, ""
+	}
+	s := strings.ReplaceAll(text, "_", "")
+	neg := false
+	switch {
+	case strings.HasPrefix(s, "-"):
+		neg, s = true, s[1:]
+	case strings.HasPrefix(s, "+"):
+		s = s[1:]
+	}
+	switch strings.ToLower(s) {
+	case ".inf", ".nan":
+		return "", "the number " + text + " has no JSON spelling (NaN and infinities are not allowed)"
+	}
+	sign := ""
+	if neg {
+		sign = "-"
+	}
+	if len(s) > 2 && s[0] == '0' && strings.ContainsRune("xXoObB", rune(s[1])) {
+		var z big.Int
+		if _, ok := z.SetString(s, 0); !ok {
+			return "", "invalid number " + strconv.Quote(text)
+		}
+		if neg {
+			z.Neg(&z)
+		}
+		return z.String(), ""
+	}
+	// Decimal: digits, an optional fraction and an optional exponent.
+	intPart, frac, exp, e := s, "", "", "e"
+	if k := strings.IndexAny(intPart, "eE"); k >= 0 {
+		intPart, exp, e = intPart[:k], intPart[k+1:], intPart[k:k+1]
+		if exp == "" {
+			return "", "invalid number " + strconv.Quote(text)
+		}
+	}
+	hasPoint := false
+	if k := strings.IndexByte(intPart, '.'); k >= 0 {
+		intPart, frac, hasPoint = intPart[:k], intPart[k+1:], true
+	}
+	if !digits(intPart) || !digits(frac) || intPart+frac == "" {
+		return "", "invalid number " + strconv.Quote(text)
+	}
+	if exp != "" {
+		if d := strings.TrimPrefix(strings.TrimPrefix(exp, "+"), "-"); d == "" || !digits(d) {
+			return "", "invalid number " + strconv.Quote(text)
+		}
+	}
+	if len(intPart) > 1 && intPart[0] == '0' && !hasPoint && exp == "" {
+		return "", "ambiguous number " + text + ": write it without the leading zero, or as 0o" + strings.TrimLeft(intPart, "0") + " for octal"
+	}
+	if isInt && (hasPoint || exp != "") {
+		return "", "invalid integer " + strconv.Quote(text)
+	}
+	intPart = strings.TrimLeft(intPart, "0")
+	if intPart == "" {
+		intPart = "0"
+	}
+	out := sign + intPart
+	if hasPoint {
+		if frac == "" {
+			frac = "0"
+		}
+		out += "." + frac
+	}
+	if exp != "" {
+		out += e + exp
+	}
+	return out, ""
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
