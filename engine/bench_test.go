@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/value"
+)
+
+const flightsSuite = `version: 1
+cases:
+  - id: flights
+    expected:
+      name: search_flights
+      arguments: {origin: BER, destination: SFO, max_price: 500, cabins: [economy, business], passengers: 2}
+      rules:
+        cabins: unordered
+        origin: case_insensitive
+`
+
+const flightsResponse = `[{"name":"search_flights","arguments":"{\"passengers\":2,\"cabins\":[\"business\",\"economy\"],\"max_price\":500.0,\"destination\":\"SFO\",\"origin\":\"ber\"}"}]`
+
+// BenchmarkScore scores the five-argument flights call: ScoreCalls on calls
+// already read (the comparison alone), and Score on the whole response
+// (extracting the call and parsing its arguments string too).
+func BenchmarkScore(b *testing.B) {
+	e := load(b, flightsSuite)
+	resp := mustParse(b, flightsResponse)
+	calls, _, err := response.Extract(resp, response.Auto, value.Limits{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("calls", func(b *testing.B) {
+		var r Result
+		b.ReportAllocs()
+		for b.Loop() {
+			e.scoreCalls(&r, 0, calls)
+		}
+		if !r.Pass {
+			b.Fatalf("the benchmark call should pass: %s", r.AppendJSON(nil))
+		}
+	})
+	b.Run("response", func(b *testing.B) {
+		var r Result
+		b.ReportAllocs()
+		for b.Loop() {
+			e.scoreResponse(&r, 0, resp)
+		}
+		if !r.Pass {
+			b.Fatal("the benchmark call should pass")
+		}
+	})
+	b.Run("public", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if r := e.ScoreCalls(0, calls); !r.Pass {
+				b.Fatal("the benchmark call should pass")
+			}
+		}
+	})
+}
+
+// BenchmarkRun scores a stream of 10,000 lines end to end, as the CLI does:
+// parsing each line, scoring, encoding the result in case order.
+func BenchmarkRun(b *testing.B) {
+	var sb, rb strings.Builder
+	sb.WriteString("version: 1\ncases:\n")
+	for i := range 10000 {
+		fmt.Fprintf(&sb, "  - {id: c%d, expected: {name: search_flights, arguments: {origin: BER, destination: SFO, max_price: %d, cabins: [economy, business], passengers: 2}, rules: {cabins: unordered}}}\n", i, 100+i)
+		fmt.Fprintf(&rb, `{"id":"c%d","response":{"name":"search_flights","arguments":"{\"passengers\":2,\"cabins\":[\"business\",\"economy\"],\"max_price\":%d.0,\"destination\":\"SFO\",\"origin\":\"BER\"}"}}`+"\n", i, 100+i)
+	}
+	e := load(b, sb.String())
+	lines := rb.String()
+	b.SetBytes(int64(len(lines)))
+	b.ReportAllocs()
+	for b.Loop() {
+		sum, err := e.Run(context.Background(), strings.NewReader(lines), io.Discard, RunOptions{Name: "bench"})
+		if err != nil || sum.Passed != 10000 {
+			b.Fatalf("err=%v passed=%d", err, sum.Passed)
+		}
+	}
+}

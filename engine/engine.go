@@ -1,0 +1,104 @@
+// Package engine scores model tool calls against a suite: it extracts the
+// calls from each response, pairs them with the expected calls, compares
+// their arguments field by field under the compiled rules, and reports a
+// verdict, a partial-credit score and every difference.
+//
+// An Engine is compiled once from a suite and is then read-only: any number
+// of goroutines may score with it at once.
+package engine
+
+import (
+	"fmt"
+
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
+
+// Options configure an Engine. The zero value is ready to use.
+type Options struct {
+	// Format forces one response format; Auto detects each response's.
+	Format response.Format
+	// Limits bound each arguments string; the zero value means
+	// value.DefaultLimits.
+	Limits value.Limits
+	// Extensions compile the rule properties served by other packages
+	// (expressions, plugins). Without them such rules are load errors.
+	Extensions rules.Extensions
+	// Assert compiles a call-level `assert` expression. Without it a suite
+	// that uses `assert` does not load.
+	Assert func(src string) (rules.Comparator, error)
+}
+
+// Engine is a compiled suite.
+type Engine struct {
+	opts  Options
+	cases []*compiledCase
+	index map[string]int
+}
+
+// New compiles s. Every problem found (a rule, a path, a regex, a schema, a
+// tool) is reported together in one *suite.Error.
+func New(s *suite.Suite, opts Options) (*Engine, error) {
+	c := newCompiler(s, opts)
+	e := &Engine{opts: opts, cases: make([]*compiledCase, len(s.Cases)), index: make(map[string]int, len(s.Cases))}
+	for i := range s.Cases {
+		e.cases[i] = c.compileCase(&s.Cases[i])
+		e.index[s.Cases[i].ID] = i
+	}
+	if len(c.problems) > 0 {
+		return nil, &suite.Error{Problems: c.problems}
+	}
+	return e, nil
+}
+
+// Len returns the number of cases.
+func (e *Engine) Len() int { return len(e.cases) }
+
+// ID returns the id of case i.
+func (e *Engine) ID(i int) string { return e.cases[i].id }
+
+// Lookup returns the index of the case with the given id.
+func (e *Engine) Lookup(id string) (int, bool) {
+	i, ok := e.index[id]
+	return i, ok
+}
+
+// Score scores one response (a document in any supported format) against
+// case i.
+func (e *Engine) Score(i int, resp value.Value) *Result {
+	r := new(Result)
+	e.scoreResponse(r, i, resp)
+	return r
+}
+
+// ScoreCalls scores calls already read from a response against case i.
+func (e *Engine) ScoreCalls(i int, calls []response.Call) *Result {
+	r := new(Result)
+	e.scoreCalls(r, i, calls)
+	return r
+}
+
+// ScoreID is Score for a case named by id.
+func (e *Engine) ScoreID(id string, resp value.Value) (*Result, error) {
+	i, ok := e.index[id]
+	if !ok {
+		return nil, fmt.Errorf("no case with id %q", id)
+	}
+	return e.Score(i, resp), nil
+}
+
+// MissingResponse returns the result of case i when no response was given.
+func (e *Engine) MissingResponse(i int) *Result {
+	r := new(Result)
+	e.missingResponse(r, i)
+	return r
+}
+
+// UnknownCaseResult returns the result reported for a response whose id names no
+// case.
+func UnknownCaseResult(id string) *Result {
+	return &Result{ID: id, Diffs: []Diff{{Kind: UnknownCase, Call: -1,
+		Message: fmt.Sprintf("the responses name case %q, which the suite does not have", id)}}}
+}

@@ -1,0 +1,260 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
+
+// load compiles a suite written as YAML.
+func load(t testing.TB, yaml string) *Engine {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "suite.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.Load(path)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	e, err := New(s, Options{})
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	return e
+}
+
+func mustParse(t testing.TB, s string) value.Value {
+	t.Helper()
+	v, err := value.Parse(s)
+	if err != nil {
+		t.Fatalf("parse %s: %v", s, err)
+	}
+	return v
+}
+
+func kinds(r *Result) []Kind {
+	var ks []Kind
+	for _, d := range r.Diffs {
+		ks = append(ks, d.Kind)
+	}
+	return ks
+}
+
+type scoreTest struct {
+	name     string
+	suite    string // the case list of a suite; `id: t` is the case scored
+	response string
+	pass     bool
+	score    float64
+	kinds    []Kind // diff kinds, in order
+}
+
+const weatherTools = `
+tools:
+  - type: function
+    function:
+      name: get_weather
+      parameters:
+        type: object
+        properties:
+          city: {type: string}
+          unit: {type: string, enum: [celsius, fahrenheit], default: celsius}
+          days: {type: integer}
+          max_temp: {type: number}
+          limit: {type: integer, default: 10}
+        required: [city]
+`
+
+func runScoreTests(t *testing.T, tests []scoreTest) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := load(t, "version: 1\n"+tt.suite)
+			i, ok := e.Lookup("t")
+			if !ok {
+				t.Fatal("the suite has no case t")
+			}
+			r := e.Score(i, mustParse(t, tt.response))
+			if r.Pass != tt.pass || r.Score != tt.score || !slices.Equal(kinds(r), tt.kinds) {
+				t.Errorf("pass=%v score=%v kinds=%v, want pass=%v score=%v kinds=%v\n%s",
+					r.Pass, r.Score, kinds(r), tt.pass, tt.score, tt.kinds, r.AppendJSON(nil))
+			}
+		})
+	}
+}
+
+func TestScoreSpecExamples(t *testing.T) {
+	one := `cases: [{id: t, expected: {name: get_weather, arguments: {city: Berlin, unit: celsius}}}]`
+	runScoreTests(t, []scoreTest{
+		{"key order", one, `[{"name":"get_weather","arguments":"{\"unit\":\"celsius\",\"city\":\"Berlin\"}"}]`, true, 1, nil},
+		{"wrong tool whose arguments mention Berlin", one,
+			`[{"name":"get_forecast","arguments":"{\"city\":\"Berlin\",\"unit\":\"celsius\"}"}]`, false, 0, []Kind{WrongTool}},
+		{"one wrong value", one, `[{"name":"get_weather","arguments":{"city":"Berlin","unit":"kelvin"}}]`, false, 0.5, []Kind{Mismatch}},
+		{"missing argument", one, `[{"name":"get_weather","arguments":{"city":"Berlin"}}]`, false, 0.5, []Kind{MissingArgument}},
+		{"extra argument counts as one more miss", one,
+			`[{"name":"get_weather","arguments":{"city":"Berlin","unit":"celsius","debug":true}}]`, false, 2.0 / 3, []Kind{UnexpectedArgument}},
+		{"invalid JSON", one, `[{"name":"get_weather","arguments":"{not json"}]`, false, 0, []Kind{InvalidArguments}},
+		{"duplicate key never passes", one,
+			`[{"name":"get_weather","arguments":"{\"city\":\"Paris\",\"city\":\"Berlin\",\"unit\":\"celsius\"}"}]`, false, 0, []Kind{InvalidArguments}},
+		{"arguments not an object", one, `[{"name":"get_weather","arguments":"[1]"}]`, false, 0, []Kind{InvalidArguments}},
+		{"NaN", one, `[{"name":"get_weather","arguments":"{\"city\":NaN}"}]`, false, 0, []Kind{InvalidArguments}},
+		{"no call", one, `{"choices":[{"message":{"role":"assistant","content":"hi"}}]}`, false, 0, []Kind{MissingCall}},
+		{"two calls where one is expected", one,
+			`[{"name":"get_weather","arguments":{"city":"Berlin","unit":"celsius"}},{"name":"get_weather","arguments":{"city":"Paris","unit":"celsius"}}]`,
+			false, 0.5, []Kind{UnexpectedCall}},
+		{"unknown shape is a hard failure", one, `{"foo":"bar"}`, false, 0, []Kind{InvalidArguments}},
+	})
+}
+
+func TestScoreNumbers(t *testing.T) {
+	runScoreTests(t, []scoreTest{
+		{"5 equals 5.0 and 5e0", `cases: [{id: t, expected: {name: f, arguments: {a: 5, b: 5, c: 5.0}}}]`,
+			`[{"name":"f","arguments":"{\"a\":5.0,\"b\":5e0,\"c\":5}"}]`, true, 1, nil},
+		{"2^53+1 is not 2^53", `cases: [{id: t, expected: {name: f, arguments: {a: 9007199254740993}}}]`,
+			`[{"name":"f","arguments":"{\"a\":9007199254740992}"}]`, false, 0, []Kind{Mismatch}},
+		{"0.1+0.2 is not 0.3", `cases: [{id: t, expected: {name: f, arguments: {a: 0.3}}}]`,
+			`[{"name":"f","arguments":"{\"a\":0.30000000000000004}"}]`, false, 0, []Kind{Mismatch}},
+		{"a numeric string is not a number by default", `cases: [{id: t, expected: {name: f, arguments: {a: 5}}}]`,
+			`[{"name":"f","arguments":{"a":"5"}}]`, false, 0, []Kind{Mismatch}},
+		{"numeric rule", `cases: [{id: t, expected: {name: f, arguments: {a: 5}, rules: {a: numeric}}}]`,
+			`[{"name":"f","arguments":{"a":"5.0"}}]`, true, 1, nil},
+		{"true is not 1", `cases: [{id: t, expected: {name: f, arguments: {a: true}}}]`,
+			`[{"name":"f","arguments":{"a":1}}]`, false, 0, []Kind{Mismatch}},
+		{"tolerance", `cases: [{id: t, expected: {name: f, arguments: {a: 10}, rules: {a: {tolerance: 0.5}}}}]`,
+			`[{"name":"f","arguments":{"a":10.4}}]`, true, 1, nil},
+	})
+}
+
+func TestScoreSchema(t *testing.T) {
+	runScoreTests(t, []scoreTest{
+		{"number parameter is numeric", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo, max_temp: 5}}}]`,
+			`[{"name":"get_weather","arguments":{"city":"Oslo","max_temp":"5"}}]`, true, 1, nil},
+		{"5.0 is an integer", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo, days: 5}}}]`,
+			`[{"name":"get_weather","arguments":{"city":"Oslo","days":5.0}}]`, true, 1, nil},
+		{"5.5 is not an integer", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo, days: 5}}}]`,
+			`[{"name":"get_weather","arguments":{"city":"Oslo","days":5.5}}]`, false, 0.5, []Kind{Mismatch, Schema}},
+		{"not in enum", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo}}}]`,
+			`[{"name":"get_weather","arguments":{"city":"Oslo","unit":"kelvin"}}]`, false, 0.5, []Kind{Mismatch, Schema}},
+		{"default given explicitly", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo}}}]`,
+			`[{"name":"get_weather","arguments":{"city":"Oslo","unit":"celsius"}}]`, true, 1, nil},
+		{"optional parameter the expected call leaves out", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo}}}]`,
+			`[{"name":"get_weather","arguments":{"city":"Oslo","days":2}}]`, true, 1, nil},
+		{"missing required", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo}}}]`,
+			`[{"name":"get_weather","arguments":{}}]`, false, 0, []Kind{MissingArgument, Schema}},
+		{"a number parameter with a default stays numeric", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo, limit: 5}}}]`,
+			`[{"name":"get_weather","arguments":{"city":"Oslo","limit":"5"}}]`, true, 1, nil},
+		{"its default is numeric too", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo}}}]`,
+			`[{"name":"get_weather","arguments":{"city":"Oslo","limit":"10.0"}}]`, true, 1, nil},
+		{"and a different value is a mismatch against it", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo}}}]`,
+			`[{"name":"get_weather","arguments":{"city":"Oslo","limit":11}}]`, false, 0.5, []Kind{Mismatch}},
+		{"explicit rule overrides the schema", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo, max_temp: 5}, rules: {max_temp: exact}}}]`,
+			`[{"name":"get_weather","arguments":{"city":"Oslo","max_temp":"5"}}]`, false, 0.5, []Kind{Mismatch}},
+	})
+}
+
+func TestScoreMatching(t *testing.T) {
+	two := func(mode string) string {
+		return `cases: [{id: t, calls: ` + mode + `, expected: [{name: f, arguments: {a: 1}}, {name: g, arguments: {b: 2}}]}]`
+	}
+	f1 := `{"name":"f","arguments":{"a":1}}`
+	g2 := `{"name":"g","arguments":{"b":2}}`
+	h3 := `{"name":"h","arguments":{"c":3}}`
+	runScoreTests(t, []scoreTest{
+		{"ordered in order", two("ordered"), "[" + f1 + "," + g2 + "]", true, 1, nil},
+		{"ordered out of order", two("ordered"), "[" + g2 + "," + f1 + "]", false, 0, []Kind{WrongTool, WrongTool}},
+		{"unordered out of order", two("unordered"), "[" + g2 + "," + f1 + "]", true, 1, nil},
+		{"unordered missing one", two("unordered"), "[" + g2 + "]", false, 0.5, []Kind{MissingCall}},
+		{"superset allows more", two("superset"), "[" + h3 + "," + g2 + "," + f1 + "]", true, 1, nil},
+		{"superset still needs all", two("superset"), "[" + h3 + "," + g2 + "]", false, 0.5, []Kind{MissingCall}},
+		{"subset allows fewer", two("subset"), "[" + g2 + "]", true, 1, nil},
+		{"subset rejects others", two("subset"), "[" + g2 + "," + h3 + "]", false, 0.5, []Kind{UnexpectedCall}},
+		{"no call expected, none made", `cases: [{id: t, expected: []}]`, `[]`, true, 1, nil},
+		{"no call expected, one made", `cases: [{id: t, expected: []}]`, "[" + f1 + "]", false, 0, []Kind{UnexpectedCall}},
+	})
+}
+
+func TestUnorderedCallsDoNotDependOnOrder(t *testing.T) {
+	// Greedy pairing would give the first actual call to the first expected
+	// call it half matches; optimal pairing finds the full matches.
+	e := load(t, `version: 1
+cases:
+  - id: t
+    calls: unordered
+    expected:
+      - {name: f, arguments: {a: 1, b: 1}}
+      - {name: f, arguments: {a: 1, b: 2}}
+      - {name: f, arguments: {a: 2, b: 2}}
+`)
+	calls := []string{`{"name":"f","arguments":{"a":1,"b":2}}`, `{"name":"f","arguments":{"a":2,"b":2}}`, `{"name":"f","arguments":{"a":1,"b":1}}`}
+	for _, perm := range [][]int{{0, 1, 2}, {2, 1, 0}, {1, 0, 2}, {1, 2, 0}, {0, 2, 1}, {2, 0, 1}} {
+		doc := "["
+		for k, p := range perm {
+			if k > 0 {
+				doc += ","
+			}
+			doc += calls[p]
+		}
+		r := e.Score(0, mustParse(t, doc+"]"))
+		if !r.Pass || r.Score != 1 {
+			t.Errorf("order %v: pass=%v score=%v, want a pass\n%s", perm, r.Pass, r.Score, r.AppendJSON(nil))
+		}
+	}
+}
+
+func TestAlternatives(t *testing.T) {
+	e := load(t, `version: 1
+cases:
+  - id: t
+    expected: {name: get_weather, arguments: {city: Oslo}}
+    alternatives:
+      - [{name: get_forecast, arguments: {city: Oslo, days: 0}}]
+      - [{name: get_forecast, arguments: {city: Oslo, days: 1}}]
+`)
+	r := e.Score(0, mustParse(t, `[{"name":"get_forecast","arguments":{"city":"Oslo","days":1}}]`))
+	if !r.Pass || r.Alternative != 2 {
+		t.Errorf("pass=%v alternative=%d, want a pass by alternative 2", r.Pass, r.Alternative)
+	}
+	r = e.Score(0, mustParse(t, `[{"name":"get_forecast","arguments":{"city":"Oslo","days":5}}]`))
+	if r.Pass || r.Alternative != 1 || r.Score != 0.5 {
+		t.Errorf("pass=%v alternative=%d score=%v, want a fail scored by alternative 1 at 0.5", r.Pass, r.Alternative, r.Score)
+	}
+}
+
+func TestNullIsMissing(t *testing.T) {
+	runScoreTests(t, []scoreTest{
+		{"null is a value by default", `cases: [{id: t, expected: {name: f, arguments: {a: 1}}}]`,
+			`[{"name":"f","arguments":{"a":1,"b":null}}]`, false, 0.5, []Kind{UnexpectedArgument}},
+		{"null as missing", `cases: [{id: t, null_is_missing: true, expected: {name: f, arguments: {a: 1}}}]`,
+			`[{"name":"f","arguments":{"a":1,"b":null}}]`, true, 1, nil},
+	})
+}
+
+func TestResultJSON(t *testing.T) {
+	e := load(t, `version: 1
+cases: [{id: weather-berlin, expected: {name: get_weather, arguments: {city: Berlin, unit: celsius}}}]`)
+	r := e.Score(0, mustParse(t, `[{"name":"get_weather","arguments":{"city":"Berlin","unit":"kelvin"}}]`))
+	got, err := value.Parse(string(r.AppendJSON(nil)))
+	if err != nil {
+		t.Fatalf("the result is not JSON: %v\n%s", err, r.AppendJSON(nil))
+	}
+	for _, path := range [][]string{{"id"}, {"pass"}, {"score"}, {"calls"}, {"diffs"}} {
+		if !got.Has(path[0]) {
+			t.Errorf("result lacks %q: %s", path[0], got)
+		}
+	}
+	diff, _ := got.Get("diffs")
+	first := diff.Elems()[0]
+	for k, want := range map[string]string{"kind": `"mismatch"`, "call": "0", "path": `"unit"`, "expected": `"celsius"`, "actual": `"kelvin"`, "rule": `"exact"`} {
+		if v, ok := first.Get(k); !ok || v.String() != want {
+			t.Errorf("diff %s = %s, want %s", k, v, want)
+		}
+	}
+	if m, _ := first.Get("message"); m.Str() == "" {
+		t.Error("diff has no message")
+	}
+}

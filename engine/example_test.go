@@ -1,0 +1,68 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
+
+// A suite can be built from Go values, compiled once, and then used to score
+// responses from any number of goroutines.
+func Example() {
+	args, _ := value.Parse(`{"city": "Berlin", "unit": "celsius"}`)
+	s := &suite.Suite{Cases: []suite.Case{{
+		ID:       "weather-berlin",
+		Expected: []suite.Call{{Name: "get_weather", Arguments: args}},
+	}}}
+	eng, err := engine.New(s, engine.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// Another key order and an OpenAI chat completion around it.
+	resp, _ := value.Parse(`{"choices": [{"message": {"tool_calls": [{"type": "function",
+		"function": {"name": "get_weather", "arguments": "{\"unit\":\"celsius\",\"city\":\"Berlin\"}"}}]}}]}`)
+	r := eng.Score(0, resp)
+	fmt.Println(r.Pass, r.Score)
+
+	// The right city in the wrong tool.
+	resp, _ = value.Parse(`[{"name": "get_forecast", "arguments": {"city": "Berlin", "unit": "celsius"}}]`)
+	r = eng.Score(0, resp)
+	fmt.Println(r.Pass, r.Score, r.Diffs[0].Kind)
+	// Output:
+	// true 1
+	// false 0 wrong_tool
+}
+
+// Run scores a whole responses stream and writes the results file.
+func ExampleEngine_Run() {
+	args, _ := value.Parse(`{"city": "Berlin"}`)
+	s := &suite.Suite{Cases: []suite.Case{
+		{ID: "a", Expected: []suite.Call{{Name: "get_weather", Arguments: args}}},
+		{ID: "b", Expected: []suite.Call{{Name: "get_weather", Arguments: args}}},
+	}}
+	eng, err := engine.New(s, engine.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	responses := strings.NewReader(`{"id": "b", "response": [{"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}]}
+{"id": "a", "response": [{"name": "get_weather", "arguments": "{\"city\": \"Berlin\"}"}]}
+`)
+	sum, err := eng.Run(context.Background(), responses, os.Stdout, engine.RunOptions{Name: "responses.jsonl"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("passed %d of %d\n", sum.Passed, sum.Cases)
+	// Output:
+	// {"id":"a","pass":true,"score":1,"calls":[{"expected":0,"actual":0,"pass":true,"score":1}],"diffs":[]}
+	// {"id":"b","pass":false,"score":0,"calls":[{"expected":0,"actual":0,"pass":false,"score":0}],"diffs":[{"kind":"mismatch","call":0,"path":"city","expected":"Berlin","actual":"Paris","rule":"exact","message":"expected \"Berlin\", got \"Paris\" (exact)"}]}
+	// passed 1 of 2
+}

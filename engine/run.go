@@ -1,0 +1,453 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// RunOptions configure Run.
+type RunOptions struct {
+	// Name is the responses file's name in error messages.
+	Name string
+	// Workers is the number of goroutines scoring; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// InputError is a responses file that cannot be read: a line that is not a
+// JSON object with an id, or two lines for one case. Run stops at the first.
+type InputError struct {
+	File string
+	Line int // 1-based; 0 when the error is not about one line
+	Msg  string
+	Err  error
+}
+
+// Error returns "file:line: message".
+func (e *InputError) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	if e.Err != nil {
+		return loc + ": " + e.Msg + ": " + e.Err.Error()
+	}
+	return loc + ": " + e.Msg
+}
+
+// Unwrap returns the underlying error.
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Summary totals a run.
+type Summary struct {
+	Cases    int // results written for the suite's cases
+	Passed   int
+	Failed   int
+	Missing  int // cases with no response (counted in Failed)
+	Unknown  int // responses whose id names no case (extra result lines)
+	ScoreSum float64
+	ByTool   map[string]*Tally // by the case's first expected tool; "" for cases expecting no call
+	ByKind   map[Kind]int      // diffs of each kind
+}
+
+// Tally counts the cases of one tool.
+type Tally struct {
+	Cases, Passed int
+	ScoreSum      float64
+}
+
+// PassRate returns passed over cases, 0 for an empty run.
+func (s *Summary) PassRate() float64 {
+	if s.Cases == 0 {
+		return 0
+	}
+	return float64(s.Passed) / float64(s.Cases)
+}
+
+// MeanScore returns the mean case score, 0 for an empty run.
+func (s *Summary) MeanScore() float64 {
+	if s.Cases == 0 {
+		return 0
+	}
+	return s.ScoreSum / float64(s.Cases)
+}
+
+func (s *Summary) add(r *Result) {
+	s.Cases++
+	s.ScoreSum += r.Score
+	if r.Pass {
+		s.Passed++
+	} else {
+		s.Failed++
+	}
+	if s.ByTool == nil {
+		s.ByTool, s.ByKind = map[string]*Tally{}, map[Kind]int{}
+	}
+	t := s.ByTool[r.Tool]
+	if t == nil {
+		t = &Tally{}
+		s.ByTool[r.Tool] = t
+	}
+	t.Cases++
+	t.ScoreSum += r.Score
+	if r.Pass {
+		t.Passed++
+	}
+	for i := range r.Diffs {
+		s.ByKind[r.Diffs[i].Kind]++
+	}
+}
+
+func (s *Summary) merge(o *Summary) {
+	s.Cases += o.Cases
+	s.Passed += o.Passed
+	s.Failed += o.Failed
+	s.ScoreSum += o.ScoreSum
+	if s.ByTool == nil {
+		s.ByTool, s.ByKind = map[string]*Tally{}, map[Kind]int{}
+	}
+	for k, t := range o.ByTool {
+		u := s.ByTool[k]
+		if u == nil {
+			u = &Tally{}
+			s.ByTool[k] = u
+		}
+		u.Cases += t.Cases
+		u.Passed += t.Passed
+		u.ScoreSum += t.ScoreSum
+	}
+	for k, n := range o.ByKind {
+		s.ByKind[k] += n
+	}
+}
+
+// batch is a run of consecutive lines of the responses file.
+type batch struct {
+	first int    // line number of the first line
+	data  string // the lines, newline-terminated; results may point into it
+	ends  []int  // end offset of each line in data
+}
+
+// done is a scored batch: one encoded result per line, in line order.
+type done struct {
+	cases []int  // case index per line, -1 for an unknown id, -2 for a blank line
+	out   []byte // the encoded results
+	ends  []int  // end offset in out of each result
+	lines []int  // line number per result
+	err   *InputError
+}
+
+const batchBytes = 256 << 10
+
+// Run scores a JSON Lines responses stream (spec section 2) and writes the
+// results file (section 3) to w: one line per case in the order of the
+// cases, then one line per response that names no case. Lines are scored on
+// all cores; results are written as soon as every earlier case's result is
+// known, so memory stays bounded by the suite when responses come in the
+// order of the cases.
+//
+// An *InputError stops the run; w may then hold part of the results, so a
+// caller that must not leave a partial file writes to a temporary one.
+func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) (*Summary, error) {
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	seen := make([]atomic.Int32, len(e.cases)) // line number of each case's response
+	todo := make(chan batch, workers*2)
+	results := make(chan done, workers*2)
+
+	var readErr error
+	go func() {
+		defer close(todo)
+		readErr = readBatches(ctx, r, todo)
+	}()
+
+	sums := make([]Summary, workers)
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var res Result
+			for b := range todo {
+				select {
+				case results <- e.scoreBatch(b, &res, seen, &sums[k], opts.Name):
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	bw := bufio.NewWriterSize(w, 1<<20)
+	slots := make([][]byte, len(e.cases))
+	next := 0
+	type unknownLine struct {
+		line int
+		out  []byte
+	}
+	var unknown []unknownLine
+	var firstErr *InputError
+	for d := range results {
+		if d.err != nil {
+			if firstErr == nil || d.err.Line < firstErr.Line {
+				firstErr = d.err
+			}
+			cancel()
+			continue
+		}
+		if firstErr != nil {
+			continue
+		}
+		start := 0
+		for j, c := range d.cases {
+			out := d.out[start:d.ends[j]]
+			start = d.ends[j]
+			switch {
+			case c >= 0:
+				slots[c] = out
+			case c == -1:
+				unknown = append(unknown, unknownLine{d.lines[j], out})
+			}
+		}
+		for next < len(slots) && slots[next] != nil {
+			bw.Write(slots[next])
+			slots[next] = nil
+			next++
+		}
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if readErr != nil {
+		return nil, &InputError{File: opts.Name, Msg: "cannot read responses", Err: readErr}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	var sum Summary
+	for k := range sums {
+		sum.merge(&sums[k])
+	}
+	var res Result
+	var buf []byte
+	for ; next < len(slots); next++ {
+		if slots[next] == nil {
+			e.missingResponse(&res, next)
+			sum.add(&res)
+			sum.Missing++
+			buf = append(res.AppendJSON(buf[:0]), '\n')
+			bw.Write(buf)
+			continue
+		}
+		bw.Write(slots[next])
+	}
+	sort.Slice(unknown, func(a, b int) bool { return unknown[a].line < unknown[b].line })
+	for _, u := range unknown {
+		bw.Write(u.out)
+	}
+	sum.Unknown = len(unknown)
+	if err := bw.Flush(); err != nil {
+		return nil, fmt.Errorf("writing results: %w", err)
+	}
+	return &sum, nil
+}
+
+// readBatches splits the stream into batches of whole lines.
+func readBatches(ctx context.Context, r io.Reader, todo chan<- batch) error {
+	br := bufio.NewReaderSize(r, 1<<20)
+	line := 1
+	for {
+		var data []byte
+		var ends []int
+		first := line
+		for len(data) < batchBytes {
+			chunk, err := br.ReadSlice('\n')
+			if errors.Is(err, bufio.ErrBufferFull) {
+				// A line longer than the buffer: gather it whole.
+				rest, err2 := br.ReadBytes('\n')
+				chunk = append(slices.Clone(chunk), rest...)
+				err = err2
+			}
+			if len(chunk) > 0 {
+				if data == nil {
+					data = make([]byte, 0, batchBytes+len(chunk))
+				}
+				data = append(data, chunk...)
+				if data[len(data)-1] != '\n' {
+					data = append(data, '\n')
+				}
+				ends = append(ends, len(data))
+				line++
+			}
+			if err == io.EOF {
+				if len(ends) > 0 {
+					select {
+					case todo <- batch{first: first, data: string(data), ends: ends}:
+					case <-ctx.Done():
+					}
+				}
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+		}
+		select {
+		case todo <- batch{first: first, data: string(data), ends: ends}:
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// scoreBatch scores every line of b.
+func (e *Engine) scoreBatch(b batch, res *Result, seen []atomic.Int32, sum *Summary, name string) done {
+	d := done{cases: make([]int, 0, len(b.ends)), ends: make([]int, 0, len(b.ends)), lines: make([]int, 0, len(b.ends))}
+	d.out = make([]byte, 0, len(b.data)/2)
+	start := 0
+	for j, end := range b.ends {
+		line := b.first + j
+		text := b.data[start : end-1]
+		start = end
+		if strings.TrimSpace(text) == "" {
+			d.cases = append(d.cases, -2)
+			d.ends = append(d.ends, len(d.out))
+			d.lines = append(d.lines, line)
+			continue
+		}
+		c, err := e.scoreLine(text, line, res, seen, name)
+		if err != nil {
+			d.err = err
+			return d
+		}
+		if c >= 0 {
+			sum.add(res)
+		}
+		d.out = append(res.AppendJSON(d.out), '\n')
+		d.cases = append(d.cases, c)
+		d.ends = append(d.ends, len(d.out))
+		d.lines = append(d.lines, line)
+	}
+	return d
+}
+
+// scoreLine scores one line into res and returns its case index, or -1
+// when its id names no case.
+func (e *Engine) scoreLine(text string, line int, res *Result, seen []atomic.Int32, name string) (int, *InputError) {
+	// The line as a whole may be as long as it needs; the limits that guard
+	// against hostile output apply to each arguments string.
+	depth := e.opts.Limits.MaxDepth
+	if depth <= 0 {
+		depth = value.DefaultLimits.MaxDepth
+	}
+	doc, perr := value.ParseLimits(text, value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + 8})
+	var id string
+	var resp value.Value
+	if perr == nil {
+		if doc.Kind() != value.Object {
+			return 0, &InputError{File: name, Line: line, Msg: "a response line must be a JSON object with an id, not " + doc.Kind().String()}
+		}
+		idv, ok := doc.Get("id")
+		if !ok || idv.Kind() != value.String {
+			return 0, &InputError{File: name, Line: line, Msg: `a response line needs "id", a string`}
+		}
+		id = idv.Str()
+		if resp, ok = doc.Get("response"); !ok {
+			return 0, &InputError{File: name, Line: line, Msg: fmt.Sprintf(`response line for case %q has no "response"`, id)}
+		}
+	} else {
+		// The model's output broke the line (a duplicate key, NaN, bad
+		// UTF-8): fail that case, but only if the line still names it.
+		idr := gjson.Get(text, "id")
+		if idr.Type != gjson.String {
+			return 0, &InputError{File: name, Line: line, Msg: "not a JSON response line", Err: perr}
+		}
+		id = idr.String()
+	}
+	i, ok := e.index[id]
+	if !ok {
+		*res = *UnknownCaseResult(id)
+		return -1, nil
+	}
+	if !seen[i].CompareAndSwap(0, int32(line)) {
+		other := int(seen[i].Load())
+		return 0, &InputError{File: name, Line: max(line, other),
+			Msg: fmt.Sprintf("a second response for case %q (lines %d and %d)", id, min(line, other), max(line, other))}
+	}
+	if perr != nil {
+		e.unreadable(res, i, fmt.Sprintf("response line %d is not valid JSON: %v", line, perr))
+		return i, nil
+	}
+	e.scoreResponse(res, i, resp)
+	return i, nil
+}
+
+// WriteText writes the summary for a person: totals, then by tool, then by
+// diff kind, most frequent first.
+func (s *Summary) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "cases %d  passed %d  failed %d  pass rate %.1f%%  mean score %.3f\n",
+		s.Cases, s.Passed, s.Failed, 100*s.PassRate(), s.MeanScore())
+	if s.Missing > 0 || s.Unknown > 0 {
+		fmt.Fprintf(bw, "responses missing for %d cases; %d responses name no case\n", s.Missing, s.Unknown)
+	}
+	if len(s.ByTool) > 0 {
+		fmt.Fprintln(bw, "by tool:")
+		tools := make([]string, 0, len(s.ByTool))
+		for t := range s.ByTool {
+			tools = append(tools, t)
+		}
+		sort.Slice(tools, func(a, b int) bool {
+			ta, tb := s.ByTool[tools[a]], s.ByTool[tools[b]]
+			ra, rb := float64(ta.Passed)/float64(ta.Cases), float64(tb.Passed)/float64(tb.Cases)
+			if ra != rb {
+				return ra < rb
+			}
+			return tools[a] < tools[b]
+		})
+		for _, name := range tools {
+			t := s.ByTool[name]
+			if name == "" {
+				name = "(no call)"
+			}
+			fmt.Fprintf(bw, "  %-32s %7d cases  %6.1f%% passed  mean score %.3f\n",
+				name, t.Cases, 100*float64(t.Passed)/float64(t.Cases), t.ScoreSum/float64(t.Cases))
+		}
+	}
+	if len(s.ByKind) > 0 {
+		fmt.Fprintln(bw, "by diff kind:")
+		kinds := make([]Kind, 0, len(s.ByKind))
+		for k := range s.ByKind {
+			kinds = append(kinds, k)
+		}
+		sort.Slice(kinds, func(a, b int) bool {
+			if s.ByKind[kinds[a]] != s.ByKind[kinds[b]] {
+				return s.ByKind[kinds[a]] > s.ByKind[kinds[b]]
+			}
+			return kinds[a] < kinds[b]
+		})
+		for _, k := range kinds {
+			fmt.Fprintf(bw, "  %-32s %7d\n", k, s.ByKind[k])
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,259 @@
+package engine
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/callgrade/callgrade/internal/assign"
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
+
+func (e *Engine) scoreResponse(r *Result, i int, resp value.Value) {
+	calls, _, err := response.Extract(resp, e.opts.Format, e.opts.Limits)
+	if err != nil {
+		e.unreadable(r, i, err.Error())
+		return
+	}
+	e.scoreCalls(r, i, calls)
+}
+
+// unreadable fails case i because its response could not be read at all: a
+// hard failure of the case, never a silent pass.
+func (e *Engine) unreadable(r *Result, i int, msg string) {
+	c := e.cases[i]
+	r.reset(c)
+	r.Diffs = append(r.Diffs, Diff{Kind: InvalidArguments, Call: -1, Message: msg})
+	for k := range c.expected {
+		r.Calls = append(r.Calls, CallResult{Expected: k, Actual: -1})
+	}
+}
+
+func (e *Engine) missingResponse(r *Result, i int) {
+	c := e.cases[i]
+	r.reset(c)
+	r.Diffs = append(r.Diffs, Diff{Kind: MissingResponse, Call: -1, Message: "the responses have no line for this case"})
+	for k := range c.expected {
+		r.Calls = append(r.Calls, CallResult{Expected: k, Actual: -1})
+	}
+}
+
+func (r *Result) reset(c *compiledCase) {
+	*r = Result{ID: c.id, Tool: c.tool, Calls: r.Calls[:0], Diffs: r.Diffs[:0], hasAlternatives: len(c.alternatives) > 0}
+}
+
+// scoreCalls scores against the expected calls and each alternative, and
+// keeps the best: a pass first, then the higher score, then the earlier list.
+func (e *Engine) scoreCalls(r *Result, i int, calls []response.Call) {
+	c := e.cases[i]
+	r.reset(c)
+	e.evaluate(r, c.mode, c.expected, calls)
+	if len(c.alternatives) == 0 {
+		return
+	}
+	var alt Result
+	for k, exp := range c.alternatives {
+		alt.reset(c)
+		e.evaluate(&alt, c.mode, exp, calls)
+		if alt.Pass && !r.Pass || alt.Pass == r.Pass && alt.Score > r.Score {
+			alt.Alternative = k + 1
+			*r, alt = alt, *r
+		}
+	}
+}
+
+// pairing is the outcome of comparing one expected call with one actual call.
+type pairing struct {
+	pass  bool
+	score float64
+	diffs []Diff // Call left at -1; set once the pair has its place
+}
+
+// evaluate scores one list of expected calls against the actual calls.
+func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []*compiledCall, calls []response.Call) {
+	n, m := len(exp), len(calls)
+	// Small cases, nearly all of them, keep their bookkeeping on the stack.
+	var pairsBuf [8]int
+	var prBuf [8]pairing
+	var matchedBuf [8]bool
+	pairs, pr, matched := pairsBuf[:0], prBuf[:0], matchedBuf[:0]
+	if n > len(pairsBuf) || m > len(matchedBuf) {
+		pairs, pr, matched = make([]int, 0, n), make([]pairing, 0, n), make([]bool, 0, m)
+	}
+	pairs, pr, matched = pairs[:n], pr[:n], matched[:m] // pairs[i] = actual index of expected i, or -1
+	if mode == suite.CallsOrdered || n == 0 || m == 0 {
+		for k := range pairs {
+			pairs[k] = -1
+			if k < m {
+				pairs[k] = k
+				pr[k] = e.compare(exp[k], &calls[k])
+			}
+		}
+	} else {
+		all := make([]pairing, n*m)
+		for a := range n {
+			for b := range m {
+				all[a*m+b] = e.compare(exp[a], &calls[b])
+			}
+		}
+		// The summed score decides; between equal sums, more passing pairs,
+		// then more pairs whose tool names agree, so that a wrong call pairs
+		// with the call it was meant to be.
+		best, _ := assign.Max(n, m, func(a, b int) float64 {
+			p := &all[a*m+b]
+			w := p.score
+			if p.pass {
+				w += 1e-6
+			}
+			if exp[a].name == calls[b].Name {
+				w += 1e-7
+			}
+			return w
+		})
+		copy(pairs, best)
+		for a, b := range pairs {
+			switch {
+			case b < 0:
+			case mode != suite.CallsUnordered && exp[a].name != calls[b].Name:
+				// Where calls may be left out or added, a call to another
+				// tool is that, not a wrong version of the expected one.
+				pairs[a] = -1
+			default:
+				pr[a] = all[a*m+b]
+			}
+		}
+	}
+
+	var sum float64
+	counted := 0
+	for a := range n {
+		b := pairs[a]
+		if b < 0 {
+			if mode == suite.CallsSubset {
+				continue // a subset may leave expected calls out
+			}
+			idx := len(r.Calls)
+			r.Calls = append(r.Calls, CallResult{Expected: a, Actual: -1})
+			r.Diffs = append(r.Diffs, Diff{Kind: MissingCall, Call: idx,
+				Expected: value.StringOf(exp[a].name), HasExpected: true, Rule: string(mode),
+				Message: fmt.Sprintf("expected a call to %s, got none", exp[a].name)})
+			counted++
+			continue
+		}
+		matched[b] = true
+		idx := len(r.Calls)
+		p := &pr[a]
+		r.Calls = append(r.Calls, CallResult{Expected: a, Actual: b, Pass: p.pass, Score: p.score})
+		for _, d := range p.diffs {
+			d.Call = idx
+			r.Diffs = append(r.Diffs, d)
+		}
+		sum += p.score
+		counted++
+	}
+	extra := 0
+	for b := range m {
+		if matched[b] || mode == suite.CallsSuperset {
+			continue
+		}
+		extra++
+		idx := len(r.Calls)
+		r.Calls = append(r.Calls, CallResult{Expected: -1, Actual: b})
+		r.Diffs = append(r.Diffs, Diff{Kind: UnexpectedCall, Call: idx,
+			Actual: value.StringOf(calls[b].Name), HasActual: true, Rule: string(mode),
+			Message: unexpectedCallMessage(&calls[b], n)})
+	}
+	// The case's score: summed call scores over max(expected, actual), with
+	// the calls the mode tolerates left out of both counts.
+	if den := max(counted, matchedCount(matched)+extra); den == 0 {
+		r.Score = 1
+	} else {
+		r.Score = sum / float64(den)
+	}
+	r.Pass = len(r.Diffs) == 0
+}
+
+func matchedCount(m []bool) int {
+	k := 0
+	for _, b := range m {
+		if b {
+			k++
+		}
+	}
+	return k
+}
+
+func unexpectedCallMessage(c *response.Call, expected int) string {
+	if expected == 0 {
+		return fmt.Sprintf("expected no call, got a call to %s", c.Name)
+	}
+	return fmt.Sprintf("unexpected call to %s", c.Name)
+}
+
+// scratch collects the diffs of one comparison. Its report func is bound
+// once, so that comparing does not allocate a closure per call.
+type scratch struct {
+	diffs  []rules.Diff
+	report func(rules.Diff)
+}
+
+var scratchPool = sync.Pool{New: func() any {
+	sc := new(scratch)
+	sc.report = func(d rules.Diff) { sc.diffs = append(sc.diffs, d) }
+	return sc
+}}
+
+// compare compares one expected call with one actual call.
+func (e *Engine) compare(ec *compiledCall, ac *response.Call) pairing {
+	var p pairing
+	if ac.Name != ec.name {
+		p.diffs = append(p.diffs, Diff{Kind: WrongTool, Call: -1,
+			Expected: value.StringOf(ec.name), Actual: value.StringOf(ac.Name), HasExpected: true, HasActual: true,
+			Rule: "exact", Message: fmt.Sprintf("expected a call to %s, got %s", ec.name, ac.Name)})
+	}
+	if ac.Err != nil {
+		p.diffs = append(p.diffs, Diff{Kind: InvalidArguments, Call: -1, Rule: "json",
+			Message: fmt.Sprintf("arguments of %s: %v", ac.Name, ac.Err)})
+	}
+	if len(p.diffs) > 0 {
+		return p
+	}
+	sc := scratchPool.Get().(*scratch)
+	res := ec.rules.Compare(ec.args, ac.Args, &ec.ctx, sc.report)
+	for _, d := range sc.diffs {
+		p.diffs = append(p.diffs, Diff{Kind: d.Kind, Call: -1, Path: d.Path,
+			Expected: d.Expected, Actual: d.Actual, HasExpected: d.HasExpected, HasActual: d.HasActual,
+			Rule: d.Rule, Message: d.Message})
+	}
+	clear(sc.diffs)
+	sc.diffs = sc.diffs[:0]
+	scratchPool.Put(sc)
+	switch {
+	case res.Total == 0:
+		p.score = 1
+	default:
+		p.score = float64(res.Matched) / float64(res.Total)
+	}
+	p.diffs = ec.tool.validate(ac.Args, -1, p.diffs)
+	for _, a := range ec.asserts {
+		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args})
+		switch {
+		case out.Err != nil:
+			kind := out.ErrKind
+			if kind == "" {
+				kind = RuleError
+			}
+			p.diffs = append(p.diffs, Diff{Kind: kind, Call: -1, Rule: "assert", Message: fmt.Sprintf("assert %q: %v", a.src, out.Err)})
+		case !out.Equal:
+			msg := fmt.Sprintf("assert %q is false", a.src)
+			if out.Message != "" {
+				msg += ": " + out.Message
+			}
+			p.diffs = append(p.diffs, Diff{Kind: AssertFailed, Call: -1, Rule: "assert", Message: msg})
+		}
+	}
+	p.pass = len(p.diffs) == 0
+	return p
+}
