@@ -1,0 +1,71 @@
+// Command callgrade scores an LLM's tool calls against expected calls by
+// their parsed structure. It is a thin shell over the engine package: every
+// thing it does, an embedding program can do with the packages.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=…"; without
+// it the module version from the build info is used.
+var version = ""
+
+// exitError carries an exit status through cobra.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func main() {
+	root := &cobra.Command{
+		Use:           "callgrade",
+		Short:         "Score an LLM's tool calls against expected calls by their structure",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newScoreCmd(), newVersionCmd())
+	if err := root.Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "callgrade:", err)
+		var ee *exitError
+		if errors.As(err, &ee) {
+			os.Exit(ee.code)
+		}
+		os.Exit(2) // a usage error: bad flags or arguments
+	}
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintln(cmd.OutOrStdout(), "callgrade", buildVersion())
+		},
+	}
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v := bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " (" + s.Value[:12] + ")"
+			}
+		}
+		return v
+	}
+	return "(devel)"
+}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// bin is the callgrade binary built once for these tests: the CLI is tested
+// as users run it, as a process.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "callgrade-cli-test")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "callgrade")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		panic("building callgrade: " + err.Error())
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type run struct {
+	stdout, stderr string
+	code           int
+}
+
+func callgrade(t *testing.T, args ...string) run {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = "../.." // the repository root, so paths read as in the README
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return run{out.String(), errb.String(), code}
+}
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func resultLines(t *testing.T, text string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("result line is not JSON: %v: %s", err, sc.Text())
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestScoreBundledExample(t *testing.T) {
+	r := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	want := map[string]bool{
+		"key-order-and-number-spelling": true, "unit-left-to-its-default": true, "city-spelled-loosely": true,
+		"flights-with-rules": true, "wrong-tool-mentioning-berlin": false, "duplicate-key-never-passes": false,
+		"two-cities-any-order": true, "forecast-also-fine": true, "no-tool-needed": true,
+	}
+	lines := resultLines(t, r.stdout)
+	if len(lines) != len(want) {
+		t.Fatalf("%d result lines, want %d:\n%s", len(lines), len(want), r.stdout)
+	}
+	for _, l := range lines {
+		id := l["id"].(string)
+		if l["pass"] != want[id] {
+			t.Errorf("%s: pass = %v, want %v: %v", id, l["pass"], want[id], l["diffs"])
+		}
+	}
+	if !strings.Contains(r.stderr, "cases 9") || !strings.Contains(r.stderr, "by tool:") {
+		t.Errorf("summary on stderr lacks totals or the by-tool table:\n%s", r.stderr)
+	}
+}
+
+func TestScoreOutFileAndFailUnder(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "results.jsonl")
+	r := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl",
+		"--out", out, "--fail-under", "0.9", "--quiet")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (7 of 9 pass, under 0.9): %s", r.code, r.stderr)
+	}
+	if r.stdout != "" {
+		t.Errorf("stdout should be empty with --out, got %q", r.stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(resultLines(t, string(data))); n != 9 {
+		t.Errorf("%d lines in --out, want 9", n)
+	}
+	r = callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl",
+		"--out", out, "--fail-under", "0.7", "--quiet")
+	if r.code != 0 {
+		t.Errorf("exit %d with --fail-under 0.7, want 0: %s", r.code, r.stderr)
+	}
+}
+
+func TestScoreExit2NamesFileAndKey(t *testing.T) {
+	dir := t.TempDir()
+	resp := writeFile(t, dir, "responses.jsonl", `{"id":"a","response":[]}`+"\n")
+	tests := []struct {
+		name, suite string
+		want        []string
+	}{
+		{"unknown key", "version: 1\ncases:\n  - id: a\n    expectd: []\n", []string{"suite.yaml", "cases[0]", "expectd"}},
+		{"bad regex", "version: 1\ncases:\n  - id: a\n    expected: {name: f, arguments: {x: 1}, rules: {x: {regex: \"(\"}}}\n",
+			[]string{"suite.yaml", "cases[0].expected[0].rules.x", "a"}},
+		{"bad path", "version: 1\ncases:\n  - id: a\n    expected: {name: f, arguments: {x: 1}, rules: {\"x..y\": exact}}\n",
+			[]string{"suite.yaml", "cases[0].expected[0].rules", "a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := writeFile(t, dir, "suite.yaml", tt.suite)
+			out := filepath.Join(dir, "out.jsonl")
+			os.Remove(out)
+			r := callgrade(t, "score", "--suite", s, "--responses", resp, "--out", out)
+			if r.code != 2 {
+				t.Fatalf("exit %d, want 2: %s", r.code, r.stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr does not name %q:\n%s", w, r.stderr)
+				}
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("exit 2 left a results file")
+			}
+		})
+	}
+}
+
+func TestScoreBadResponsesLine(t *testing.T) {
+	dir := t.TempDir()
+	s := writeFile(t, dir, "suite.yaml", "version: 1\ncases:\n  - {id: a, expected: []}\n  - {id: b, expected: []}\n")
+	resp := writeFile(t, dir, "responses.jsonl", `{"id":"a","response":[]}`+"\n"+`this is not json`+"\n")
+	r := callgrade(t, "score", "--suite", s, "--responses", resp)
+	if r.code != 2 || !strings.Contains(r.stderr, "responses.jsonl:2") {
+		t.Fatalf("exit %d, want 2 naming responses.jsonl:2: %s", r.code, r.stderr)
+	}
+	if r.stdout != "" {
+		t.Errorf("exit 2 wrote results to stdout: %q", r.stdout)
+	}
+}
+
+func TestScoreEveryCaseGetsALine(t *testing.T) {
+	dir := t.TempDir()
+	s := writeFile(t, dir, "suite.yaml", "version: 1\ncases:\n  - {id: a, expected: []}\n  - {id: b, expected: []}\n  - {id: c, expected: []}\n")
+	// c answered first, b not at all, a stranger answered, a's line broken by the model.
+	resp := writeFile(t, dir, "responses.jsonl", `{"id":"c","response":[]}`+"\n"+`{"id":"zz","response":[]}`+"\n"+`{"id":"a","response":{"name":"f","arguments":{"x":NaN}}}`+"\n")
+	r := callgrade(t, "score", "--suite", s, "--responses", resp)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	lines := resultLines(t, r.stdout)
+	var ids []string
+	for _, l := range lines {
+		ids = append(ids, l["id"].(string))
+	}
+	if strings.Join(ids, ",") != "a,b,c,zz" {
+		t.Fatalf("ids in order %v, want a,b,c (the suite's order) then zz", ids)
+	}
+	kind := func(i int) string { return lines[i]["diffs"].([]any)[0].(map[string]any)["kind"].(string) }
+	for i, want := range map[int]string{0: "invalid_arguments", 1: "missing_response", 3: "unknown_case"} {
+		if got := kind(i); got != want {
+			t.Errorf("%s: kind %s, want %s", ids[i], got, want)
+		}
+	}
+	if lines[2]["pass"] != true {
+		t.Errorf("c should pass: %v", lines[2])
+	}
+}
+
+func TestVersion(t *testing.T) {
+	r := callgrade(t, "version")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "callgrade ") {
+		t.Errorf("version: exit %d, %q", r.code, r.stdout)
+	}
+}

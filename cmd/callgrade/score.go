@@ -1,0 +1,141 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/suite"
+)
+
+type scoreFlags struct {
+	suites    []string
+	responses string
+	out       string
+	format    string
+	failUnder float64
+	workers   int
+	quiet     bool
+}
+
+func newScoreCmd() *cobra.Command {
+	var f scoreFlags
+	cmd := &cobra.Command{
+		Use:   "score --suite SUITE --responses RESPONSES [--out FILE]",
+		Short: "Score a responses file against a suite",
+		Long: `Score reads a suite (YAML, JSON or TOML; several --suite files are layered)
+and a JSON Lines responses file, and writes one result line per case.
+
+Exit status: 0 when every case was scored, whatever passed; 1 when
+--fail-under is given and the pass rate is below it; 2 when the suite or the
+responses could not be read. Nothing is written to --out or stdout on exit 2.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runScore(cmd, &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.suites, "suite", nil, "suite file (repeat to layer files; later ones override earlier ones)")
+	fl.StringVar(&f.responses, "responses", "", `responses file, JSON Lines ("-" for standard input)`)
+	fl.StringVar(&f.out, "out", "", "results file (default: standard output)")
+	fl.StringVar(&f.format, "format", "", "response format: openai, responses, anthropic, gemini or calls (default: detect each)")
+	fl.Float64Var(&f.failUnder, "fail-under", -1, "exit 1 when the pass rate (0 to 1) is below this")
+	fl.IntVar(&f.workers, "workers", 0, "goroutines that score (default: one per core)")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary")
+	cmd.MarkFlagRequired("suite")
+	cmd.MarkFlagRequired("responses")
+	return cmd
+}
+
+func usageErr(format string, a ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, a...)}
+}
+
+func runScore(cmd *cobra.Command, f *scoreFlags) error {
+	// Scoring allocates many short-lived values and keeps few: trading some
+	// memory for less collector work is the right default for a batch job.
+	debug.SetGCPercent(400)
+
+	format, err := response.ParseFormat(f.format)
+	if err != nil {
+		return usageErr("--format: %w", err)
+	}
+	if f.failUnder > 1 {
+		return usageErr("--fail-under takes a pass rate from 0 to 1, got %v", f.failUnder)
+	}
+	s, err := suite.Load(f.suites...)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	eng, err := engine.New(s, engine.Options{Format: format})
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+
+	var in io.Reader = os.Stdin
+	name := "<stdin>"
+	if f.responses != "-" {
+		file, err := os.Open(f.responses)
+		if err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		defer file.Close()
+		in, name = file, f.responses
+	}
+
+	// Results go to a temporary file first, so that exit 2 leaves nothing
+	// half-written, on stdout as in --out.
+	dir := os.TempDir()
+	if f.out != "" {
+		dir = filepath.Dir(f.out)
+	}
+	tmp, err := os.CreateTemp(dir, ".callgrade-results-*")
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer stop()
+	sum, err := eng.Run(ctx, in, tmp, engine.RunOptions{Name: name, Workers: f.workers})
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if err := publish(tmp, f.out, cmd.OutOrStdout()); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if !f.quiet {
+		sum.WriteText(cmd.ErrOrStderr())
+	}
+	if f.failUnder >= 0 && sum.PassRate() < f.failUnder {
+		return &exitError{code: 1, err: fmt.Errorf("pass rate %.4f is below --fail-under %v", sum.PassRate(), f.failUnder)}
+	}
+	return nil
+}
+
+// publish moves the finished results into place: a rename for --out, a copy
+// for standard output.
+func publish(tmp *os.File, out string, stdout io.Writer) error {
+	if out != "" {
+		if err := tmp.Close(); err != nil {
+			return err
+		}
+		if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+			return err
+		}
+		return os.Rename(tmp.Name(), out)
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	_, err := io.Copy(stdout, tmp)
+	return err
+}
