@@ -258,3 +258,42 @@ cases: [{id: weather-berlin, expected: {name: get_weather, arguments: {city: Ber
 		t.Error("diff has no message")
 	}
 }
+
+func TestSchemaDiffsNameNestedPaths(t *testing.T) {
+	e := load(t, `version: 1
+tools:
+  - name: book
+    parameters:
+      type: object
+      properties:
+        travellers:
+          type: array
+          items:
+            type: object
+            properties: {name: {type: string}, age: {type: integer}}
+            required: [name]
+        seat: {type: object, properties: {row: {type: integer}, side: {type: string, enum: [left, right]}}}
+      required: [travellers]
+cases:
+  - id: t
+    extra_fields: allow
+    expected: {name: book, arguments: {travellers: [{name: Ada, age: 36}]}, rules: {travellers: ignore}}
+`)
+	r := e.Score(0, mustParse(t, `[{"name":"book","arguments":{"travellers":[{"name":"Ada","age":"36"},{"age":3.5}],"seat":{"row":"7","side":"middle"}}}]`))
+	got := map[string]bool{}
+	for _, d := range r.Diffs {
+		if d.Kind == Schema {
+			got[d.Path] = true
+		}
+	}
+	// "36" and "7" are numbers once coerced; 3.5 is no integer, the second
+	// traveller has no name, and "middle" is not in the enum.
+	for _, want := range []string{"travellers.1.age", "travellers.1", "seat.side"} {
+		if !got[want] {
+			t.Errorf("no schema diff at %s; got %v\n%s", want, got, r.AppendJSON(nil))
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("schema diffs at %v, want exactly the three above", got)
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -226,46 +227,47 @@ func newCoercion(s value.Value) *coercion {
 	return c
 }
 
-// apply returns v with the coercions made, sharing what it does not change.
-func (c *coercion) apply(v value.Value) value.Value {
+// apply returns v with the coercions made, sharing what it does not change,
+// and whether it changed anything.
+func (c *coercion) apply(v value.Value) (value.Value, bool) {
 	if c == nil {
-		return v
+		return v, false
 	}
 	switch v.Kind() {
 	case value.String:
 		if c.number || c.integer {
 			if n, err := value.NumberOf(strings.TrimSpace(v.Str())); err == nil {
-				return c.apply(n)
+				n, _ = c.apply(n)
+				return n, true
 			}
 		}
 	case value.Number:
 		if c.integer && !c.number && v.IsInteger() {
-			if n, err := value.NumberOf(value.CanonicalNumber(v.Str())); err == nil {
-				return n
-			}
-		}
-	case value.Object:
-		if c.props == nil {
-			return v
-		}
-		out := v
-		for _, m := range v.Members() {
-			if sub := c.props[m.Key]; sub != nil {
-				if nv := sub.apply(m.Value); !value.Equal(nv, m.Value) || nv.Kind() != m.Value.Kind() {
-					out = out.With(m.Key, nv)
+			if canon := value.CanonicalNumber(v.Str()); canon != v.Str() {
+				if n, err := value.NumberOf(canon); err == nil {
+					return n, true
 				}
 			}
 		}
-		return out
+	case value.Object:
+		out, changed := v, false
+		for _, m := range v.Members() {
+			if sub := c.props[m.Key]; sub != nil {
+				if nv, ok := sub.apply(m.Value); ok {
+					out, changed = out.With(m.Key, nv), true
+				}
+			}
+		}
+		return out, changed
 	case value.Array:
 		if c.items == nil {
-			return v
+			return v, false
 		}
 		elems := v.Elems()
 		var out []value.Value
 		for i, e := range elems {
-			ne := c.items.apply(e)
-			if out == nil && ne.Kind() != e.Kind() {
+			ne, ok := c.items.apply(e)
+			if ok && out == nil {
 				out = append([]value.Value(nil), elems...)
 			}
 			if out != nil {
@@ -273,10 +275,10 @@ func (c *coercion) apply(v value.Value) value.Value {
 			}
 		}
 		if out != nil {
-			return value.ArrayOf(out...)
+			return value.ArrayOf(out...), true
 		}
 	}
-	return v
+	return v, false
 }
 
 var printer = message.NewPrinter(language.English)
@@ -287,7 +289,8 @@ func (t *tool) validate(args value.Value, call int, dst []Diff) []Diff {
 	if t == nil || t.schema == nil {
 		return dst
 	}
-	err := t.schema.Validate(t.coerce.apply(args).Any())
+	coerced, _ := t.coerce.apply(args)
+	err := t.schema.Validate(coerced.Any())
 	if err == nil {
 		return dst
 	}
@@ -335,8 +338,8 @@ func lookup(v value.Value, loc []string) (value.Value, bool) {
 				return value.Value{}, false
 			}
 		case value.Array:
-			var i int
-			if _, err := fmt.Sscanf(k, "%d", &i); err != nil || i < 0 || i >= v.Len() {
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= v.Len() {
 				return value.Value{}, false
 			}
 			v = v.Elems()[i]
