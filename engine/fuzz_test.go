@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// FuzzScore feeds arbitrary response documents to a suite that uses every
+// matching mode and a schema: scoring never panics, every result is valid
+// JSON with a score in [0, 1], and a pass has no diffs and a score of 1.
+func FuzzScore(f *testing.F) {
+	e := load(f, `version: 1
+tools:
+  - name: f
+    parameters: {type: object, properties: {a: {type: integer}, b: {type: array, items: {type: number}}}, required: [a]}
+cases:
+  - {id: ordered, expected: [{name: f, arguments: {a: 1, b: [1, 2]}, rules: {b: unordered}}, {name: g, arguments: {}}]}
+  - {id: unordered, calls: unordered, expected: [{name: f, arguments: {a: 1}}, {name: f, arguments: {a: 2}}]}
+  - {id: superset, calls: superset, expected: [{name: f, arguments: {a: 1}}]}
+  - {id: subset, calls: subset, expected: [{name: f, arguments: {a: 1}}, {name: g, arguments: {}}]}
+  - {id: none, expected: []}
+  - id: alt
+    expected: {name: f, arguments: {a: 1}}
+    alternatives: [[{name: g, arguments: {x: {y: [1]}}, rules: {x.y: {tolerance: 0.5}}}]]
+`)
+	for _, seed := range []string{
+		`[{"name":"f","arguments":"{\"a\":1,\"b\":[2,1]}"},{"name":"g","arguments":{}}]`,
+		`{"choices":[{"message":{"tool_calls":[{"type":"function","function":{"name":"f","arguments":"{\"a\":\"1\"}"}}]}}]}`,
+		`{"content":[{"type":"tool_use","name":"f","input":{"a":1.0}}]}`,
+		`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"g","args":{"x":{"y":[1.4]}}}}]}}]}`,
+		`{"output":[{"type":"function_call","name":"f","arguments":"{\"a\":2}"}]}`,
+		`[{"name":"f","arguments":"{\"a\":1,\"a\":2}"}]`,
+		`null`, `"text"`, `[]`, `{"x":1}`, `[1,2,3]`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		resp, err := value.Parse(doc)
+		if err != nil {
+			return
+		}
+		for i := range e.Len() {
+			r := e.Score(i, resp)
+			if r.Score < 0 || r.Score > 1 || r.Score != r.Score {
+				t.Fatalf("case %s: score %v out of [0, 1]", r.ID, r.Score)
+			}
+			if r.Pass != (len(r.Diffs) == 0) {
+				t.Fatalf("case %s: pass=%v with %d diffs", r.ID, r.Pass, len(r.Diffs))
+			}
+			if r.Pass && r.Score != 1 {
+				t.Fatalf("case %s: passes with score %v", r.ID, r.Score)
+			}
+			for _, d := range r.Diffs {
+				if d.Call >= len(r.Calls) {
+					t.Fatalf("case %s: diff names call %d of %d", r.ID, d.Call, len(r.Calls))
+				}
+			}
+			if _, err := value.Parse(string(r.AppendJSON(nil))); err != nil {
+				t.Fatalf("case %s: result is not JSON: %v\n%s", r.ID, err, r.AppendJSON(nil))
+			}
+		}
+	})
+}
