@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"encoding/binary"
 	"maps"
 	"slices"
+	"unsafe"
 
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
@@ -15,15 +17,15 @@ type compiledCase struct {
 	id           string
 	tool         string // first expected call's name, for summaries
 	mode         suite.CallMatch
-	expected     []*compiledCall
-	alternatives [][]*compiledCall
+	expected     []compiledCall
+	alternatives [][]compiledCall
 }
 
 // compiledCall is one expected call.
 type compiledCall struct {
 	name    string
 	args    value.Value
-	rules   *rules.Set
+	rules   *rules.Set // shared between calls whose rules are the same
 	ctx     rules.Context
 	tool    *tool // the schema of the tool named name, nil when the case has none
 	asserts []compiledAssert
@@ -49,10 +51,22 @@ type compiler struct {
 	defaults []pathRule
 	rulesets map[string][]pathRule
 	tools    map[string]*tool // the suite's tools by name
+
+	// Large suites repeat the same few rules over and over: each distinct
+	// rule and path compiles once, and calls whose rules are the same share
+	// one rules.Set, whose walk structure is then built once for all of
+	// them instead of once per call.
+	ruleCache map[string]*rules.Rule // by the rule's JSON text; pure rules only
+	pathCache map[string]rules.Path
+	sets      map[string]*rules.Set // by setKey
+	key       []byte                // setKey's buffer
+	rkey      []byte                // compileRule's buffer
+	calls     []compiledCall        // slab the cases' calls are cut from
 }
 
 func newCompiler(s *suite.Suite, opts Options) *compiler {
-	c := &compiler{s: s, opts: opts, rulesets: make(map[string][]pathRule, len(s.Rulesets))}
+	c := &compiler{s: s, opts: opts, rulesets: make(map[string][]pathRule, len(s.Rulesets)),
+		ruleCache: map[string]*rules.Rule{}, pathCache: map[string]rules.Path{}, sets: map[string]*rules.Set{}}
 	c.defaults = c.compileRuleSet(s.Defaults.Rules, "")
 	for _, name := range slices.Sorted(maps.Keys(s.Rulesets)) {
 		c.rulesets[name] = c.compileRuleSet(s.Rulesets[name], "")
@@ -71,12 +85,16 @@ func (c *compiler) problem(loc suite.Loc, caseID, msg string) {
 func (c *compiler) compileRuleSet(rs suite.RuleSet, caseID string) []pathRule {
 	out := make([]pathRule, 0, len(rs))
 	for _, pr := range rs {
-		p, err := rules.ParsePath(pr.Path)
-		if err != nil {
-			c.problem(pr.Loc, caseID, err.Error())
-			continue
+		p, ok := c.pathCache[pr.Path]
+		if !ok {
+			var err error
+			if p, err = rules.ParsePath(pr.Path); err != nil {
+				c.problem(pr.Loc, caseID, err.Error())
+				continue
+			}
+			c.pathCache[pr.Path] = p
 		}
-		r, err := rules.Compile(pr.Rule, c.opts.Extensions)
+		r, err := c.compileRule(pr.Rule)
 		if err != nil {
 			c.problem(pr.Loc, caseID, err.Error())
 			continue
@@ -86,8 +104,83 @@ func (c *compiler) compileRuleSet(rs suite.RuleSet, caseID string) []pathRule {
 	return out
 }
 
-func (c *compiler) compileCase(sc *suite.Case) *compiledCase {
-	cc := &compiledCase{id: sc.ID, mode: sc.Calls}
+// compileRule compiles a RULE, once per distinct text when the rule is
+// pure: a shorthand, or an object without expr or plugin, whose comparators
+// come from extensions and are compiled each time they are written.
+func (c *compiler) compileRule(spec value.Value) (*rules.Rule, error) {
+	if !pureRule(spec) {
+		return rules.Compile(spec, c.opts.Extensions)
+	}
+	// A shorthand is keyed as 's' and its text, an object by its JSON,
+	// which starts with '{'.
+	k := c.rkey[:0]
+	if spec.Kind() == value.String {
+		k = append(append(k, 's'), spec.Str()...)
+	} else {
+		k = spec.AppendJSON(k)
+	}
+	c.rkey = k
+	if r, ok := c.ruleCache[string(k)]; ok {
+		return r, nil
+	}
+	r, err := rules.Compile(spec, c.opts.Extensions)
+	if err == nil {
+		c.ruleCache[string(k)] = r
+	}
+	return r, err
+}
+
+// pureRule reports whether compiling spec depends on nothing but its text.
+func pureRule(spec value.Value) bool {
+	switch spec.Kind() {
+	case value.String:
+		return true
+	case value.Object:
+		return !spec.Has("expr") && !spec.Has("plugin")
+	}
+	return false
+}
+
+// setKey returns the key under which a call's rules.Set is shared, and
+// false when it cannot be: the rules that go into a Set are those of the
+// schema (which depend on the tool and on which arguments the call names),
+// the defaults (the same for every call), the rulesets named by `use`, and
+// the call's own, which must all be pure.
+func (c *compiler) setKey(t *tool, args value.Value, use []string, rs suite.RuleSet) ([]byte, bool) {
+	k := c.key[:0]
+	if t != nil {
+		k = binary.LittleEndian.AppendUint64(k, uint64(uintptr(unsafe.Pointer(t))))
+		for i := range t.params {
+			if args.Has(t.params[i].name) {
+				k = append(k, 1)
+			} else {
+				k = append(k, 0)
+			}
+		}
+	}
+	k = binary.AppendUvarint(k, uint64(len(use)))
+	for _, u := range use {
+		k = binary.AppendUvarint(k, uint64(len(u)))
+		k = append(k, u...)
+	}
+	for _, pr := range rs {
+		if !pureRule(pr.Rule) {
+			c.key = k
+			return nil, false
+		}
+		k = binary.AppendUvarint(k, uint64(len(pr.Path)))
+		k = append(k, pr.Path...)
+		n := len(k)
+		k = append(k, 0, 0, 0, 0)
+		k = pr.Rule.AppendJSON(k)
+		binary.LittleEndian.PutUint32(k[n:], uint32(len(k)-n-4))
+	}
+	c.key = k
+	return k, true
+}
+
+func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
+	*cc = compiledCase{id: sc.ID, mode: sc.Calls}
 	if cc.mode == "" {
 		cc.mode = c.s.Defaults.Calls
 	}
@@ -102,24 +195,71 @@ func (c *compiler) compileCase(sc *suite.Case) *compiledCase {
 	if sc.NullIsMissing != nil {
 		nullIsMissing = *sc.NullIsMissing
 	}
-	tools := c.tools
+	k := caseCompiler{c: c, sc: sc, tools: c.tools, ctx: rules.Context{AllowExtra: extra == suite.ExtraAllow, NullIsMissing: nullIsMissing}}
 	if sc.Tools != nil {
-		tools = c.compileTools(sc.Tools, sc.ID)
+		k.tools = c.compileTools(sc.Tools, sc.ID)
 	}
-	var used []pathRule
-	for _, name := range sc.Use {
-		used = append(used, c.rulesets[name]...)
+	cc.expected = k.calls(sc.Expected)
+	if len(sc.Expected) > 0 {
+		cc.tool = sc.Expected[0].Name
 	}
-	call := func(ec *suite.Call) *compiledCall {
-		t := tools[ec.Name]
-		out := &compiledCall{
-			name: ec.Name,
-			args: ec.Arguments,
-			tool: t,
-			ctx:  rules.Context{AllowExtra: extra == suite.ExtraAllow, NullIsMissing: nullIsMissing, Tool: ec.Name},
+	if len(sc.Alternatives) > 0 {
+		cc.alternatives = make([][]compiledCall, len(sc.Alternatives))
+		for i, alt := range sc.Alternatives {
+			cc.alternatives[i] = k.calls(alt)
 		}
-		if out.args.Kind() != value.Object {
-			out.args, _ = value.ObjectOf()
+	}
+}
+
+// caseCompiler compiles the calls of one case.
+type caseCompiler struct {
+	c      *compiler
+	sc     *suite.Case
+	tools  map[string]*tool
+	ctx    rules.Context
+	used   []pathRule
+	useSet bool // used is computed
+}
+
+// calls compiles a list of expected calls into a slice cut from the
+// compiler's slab.
+func (k *caseCompiler) calls(list []suite.Call) []compiledCall {
+	c := k.c
+	n := len(list)
+	if n == 0 {
+		return []compiledCall{}
+	}
+	if cap(c.calls)-len(c.calls) < n {
+		c.calls = make([]compiledCall, 0, max(n, 1024))
+	}
+	out := c.calls[len(c.calls) : len(c.calls)+n : len(c.calls)+n]
+	c.calls = c.calls[:len(c.calls)+n]
+	for i := range list {
+		k.call(&list[i], &out[i])
+	}
+	return out
+}
+
+func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
+	c, sc := k.c, k.sc
+	t := k.tools[ec.Name]
+	*out = compiledCall{name: ec.Name, args: ec.Arguments, tool: t, ctx: k.ctx}
+	out.ctx.Tool = ec.Name
+	if out.args.Kind() != value.Object {
+		out.args, _ = value.ObjectOf()
+	}
+	key, share := c.setKey(t, out.args, sc.Use, ec.Rules)
+	if share {
+		if set, ok := c.sets[string(key)]; ok {
+			out.rules = set
+		}
+	}
+	if out.rules == nil {
+		if !k.useSet {
+			for _, name := range sc.Use {
+				k.used = append(k.used, c.rulesets[name]...)
+			}
+			k.useSet = true
 		}
 		set := &rules.Set{}
 		if t != nil {
@@ -128,40 +268,28 @@ func (c *compiler) compileCase(sc *suite.Case) *compiledCase {
 		for _, pr := range c.defaults {
 			set.Add(rules.LevelDefaults, pr.path, pr.rule)
 		}
-		for _, pr := range used {
+		for _, pr := range k.used {
 			set.Add(rules.LevelRuleset, pr.path, pr.rule)
 		}
+		n := len(c.problems)
 		for _, pr := range c.compileRuleSet(ec.Rules, sc.ID) {
 			set.Add(rules.LevelCall, pr.path, pr.rule)
 		}
+		if share && len(c.problems) == n {
+			c.sets[string(key)] = set
+		}
 		out.rules = set
-		for _, a := range ec.Assert {
-			if c.opts.Assert == nil {
-				c.problem(a.Loc, sc.ID, "assert needs the expression language, which this build does not enable")
-				continue
-			}
-			cmp, err := c.opts.Assert(a.Expr)
-			if err != nil {
-				c.problem(a.Loc, sc.ID, err.Error())
-				continue
-			}
-			out.asserts = append(out.asserts, compiledAssert{src: a.Expr, cmp: cmp})
+	}
+	for _, a := range ec.Assert {
+		if c.opts.Assert == nil {
+			c.problem(a.Loc, sc.ID, "assert needs the expression language, which this build does not enable")
+			continue
 		}
-		return out
-	}
-	cc.expected = make([]*compiledCall, len(sc.Expected))
-	for i := range sc.Expected {
-		cc.expected[i] = call(&sc.Expected[i])
-	}
-	if len(sc.Expected) > 0 {
-		cc.tool = sc.Expected[0].Name
-	}
-	cc.alternatives = make([][]*compiledCall, len(sc.Alternatives))
-	for k, alt := range sc.Alternatives {
-		cc.alternatives[k] = make([]*compiledCall, len(alt))
-		for i := range alt {
-			cc.alternatives[k][i] = call(&alt[i])
+		cmp, err := c.opts.Assert(a.Expr)
+		if err != nil {
+			c.problem(a.Loc, sc.ID, err.Error())
+			continue
 		}
+		out.asserts = append(out.asserts, compiledAssert{src: a.Expr, cmp: cmp})
 	}
-	return cc
 }

@@ -34,7 +34,7 @@ type Options struct {
 // Engine is a compiled suite.
 type Engine struct {
 	opts  Options
-	cases []*compiledCase
+	cases []compiledCase
 	index map[string]int
 }
 
@@ -42,9 +42,9 @@ type Engine struct {
 // tool) is reported together in one *suite.Error.
 func New(s *suite.Suite, opts Options) (*Engine, error) {
 	c := newCompiler(s, opts)
-	e := &Engine{opts: opts, cases: make([]*compiledCase, len(s.Cases)), index: make(map[string]int, len(s.Cases))}
+	e := &Engine{opts: opts, cases: make([]compiledCase, len(s.Cases)), index: make(map[string]int, len(s.Cases))}
 	for i := range s.Cases {
-		e.cases[i] = c.compileCase(&s.Cases[i])
+		c.compileCase(&s.Cases[i], &e.cases[i])
 		e.index[s.Cases[i].ID] = i
 	}
 	if len(c.problems) > 0 {

@@ -23,7 +23,7 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value) {
 // unreadable fails case i because its response could not be read at all: a
 // hard failure of the case, never a silent pass.
 func (e *Engine) unreadable(r *Result, i int, msg string) {
-	c := e.cases[i]
+	c := &e.cases[i]
 	r.reset(c)
 	r.Diffs = append(r.Diffs, Diff{Kind: InvalidArguments, Call: -1, Message: msg})
 	for k := range c.expected {
@@ -32,7 +32,7 @@ func (e *Engine) unreadable(r *Result, i int, msg string) {
 }
 
 func (e *Engine) missingResponse(r *Result, i int) {
-	c := e.cases[i]
+	c := &e.cases[i]
 	r.reset(c)
 	r.Diffs = append(r.Diffs, Diff{Kind: MissingResponse, Call: -1, Message: "the responses have no line for this case"})
 	for k := range c.expected {
@@ -47,7 +47,7 @@ func (r *Result) reset(c *compiledCase) {
 // scoreCalls scores against the expected calls and each alternative, and
 // keeps the best: a pass first, then the higher score, then the earlier list.
 func (e *Engine) scoreCalls(r *Result, i int, calls []response.Call) {
-	c := e.cases[i]
+	c := &e.cases[i]
 	r.reset(c)
 	e.evaluate(r, c.mode, c.expected, calls)
 	if len(c.alternatives) == 0 {
@@ -72,7 +72,7 @@ type pairing struct {
 }
 
 // evaluate scores one list of expected calls against the actual calls.
-func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []*compiledCall, calls []response.Call) {
+func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, calls []response.Call) {
 	n, m := len(exp), len(calls)
 	// Small cases, nearly all of them, keep their bookkeeping on the stack.
 	var pairsBuf [8]int
@@ -88,14 +88,14 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []*compiledCall, 
 			pairs[k] = -1
 			if k < m {
 				pairs[k] = k
-				pr[k] = e.compare(exp[k], &calls[k])
+				pr[k] = e.compare(&exp[k], &calls[k])
 			}
 		}
 	} else {
 		all := make([]pairing, n*m)
 		for a := range n {
 			for b := range m {
-				all[a*m+b] = e.compare(exp[a], &calls[b])
+				all[a*m+b] = e.compare(&exp[a], &calls[b])
 			}
 		}
 		// The summed score decides; between equal sums, more passing pairs,

@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/callgrade/callgrade/suite"
+)
+
+// Calls whose rules are written the same share one rules.Set; a call whose
+// rules differ, or whose tool implies other rules, gets its own; and a rule
+// that does not compile is reported for every case that writes it.
+func TestSharedRuleSets(t *testing.T) {
+	e := load(t, `version: 1
+tools:
+  - name: t
+    parameters: {type: object, properties: {n: {type: number}, o: {type: string}}, required: [n]}
+cases:
+  - {id: a, expected: {name: f, arguments: {x: A}, rules: {x: case_insensitive}}}
+  - {id: b, expected: {name: f, arguments: {x: B}, rules: {x: case_insensitive}}}
+  - {id: c, expected: {name: f, arguments: {x: C}, rules: {x: {tolerance: 1}}}}
+  - {id: d, expected: {name: f, arguments: {x: D}}}
+  - {id: e, expected: {name: t, arguments: {n: 1}}}
+  - {id: g, expected: {name: t, arguments: {n: 1, o: x}}}
+  - {id: h, expected: {name: t, arguments: {n: 2}}}
+`)
+	set := func(i int) any { return e.cases[i].expected[0].rules }
+	if set(0) != set(1) {
+		t.Error("cases a and b should share their rules")
+	}
+	if set(0) == set(2) || set(0) == set(3) || set(2) == set(3) {
+		t.Error("cases with different rules should not share them")
+	}
+	if set(4) == set(5) {
+		t.Error("calls naming different arguments of a tool imply different rules")
+	}
+	if set(4) != set(6) {
+		t.Error("calls naming the same arguments of a tool should share their rules")
+	}
+	for i, id := range []string{"a", "b"} {
+		r := e.Score(i, mustParse(t, `[{"name":"f","arguments":{"x":"`+string(rune('a'+i))+`"}}]`))
+		if !r.Pass {
+			t.Errorf("case %s: %s", id, r.AppendJSON(nil))
+		}
+	}
+
+	path := filepath.Join(t.TempDir(), "suite.yaml")
+	os.WriteFile(path, []byte(`version: 1
+cases:
+  - {id: a, expected: {name: f, arguments: {x: A}, rules: {x: bogus}}}
+  - {id: b, expected: {name: f, arguments: {x: B}, rules: {x: bogus}}}
+`), 0o644)
+	s, err := suite.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(s, Options{})
+	var se *suite.Error
+	if !errors.As(err, &se) || len(se.Problems) != 2 || se.Problems[0].Loc.Case != "a" || se.Problems[1].Loc.Case != "b" {
+		t.Fatalf("want one problem per case, got %v", err)
+	}
+}
