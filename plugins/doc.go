@@ -1,0 +1,46 @@
+// Package plugins runs comparator plugins: programs, declared under a
+// suite's `plugins`, that serve `plugin: name.comparator` rules out of
+// process over hashicorp/go-plugin's gRPC transport (see plugins/proto for
+// the protocol and plugins/sdk for writing one in Go).
+//
+// Open starts every declared plugin once and asks each for its comparators;
+// Host.Comparator is the rules.Extensions.Plugin hook, so a host plugs into
+// the engine with
+//
+//	engine.Options{Extensions: rules.Extensions{Plugin: host.Comparator}}
+//
+// and Close stops every plugin process.
+//
+// # Batching
+//
+// One gRPC call costs far more than one comparison, so the comparators a
+// host hands out never call the plugin one value at a time. Concurrent
+// Compare calls on the comparators of one plugin are queued, and the queue
+// is sent as one CompareBatch when it holds Options.MaxBatch items or
+// Options.Linger after its first item, whichever comes first; each caller
+// blocks until its own result is back. A batch never exceeds gRPC's 4 MiB
+// message limit. Since a caller blocks on I/O, the comparators report
+// Blocking() true, which tells an engine to score many cases at once.
+//
+// # Faults
+//
+// A plugin that is missing, not executable, fails its checksum or does not
+// start is an error of Open, naming the plugin, its command and where the
+// suite declares it. Once running, nothing a plugin does fails the host: a
+// comparison the plugin cannot answer (a crash, a hang past the timeout, a
+// wrong number of results, bytes that are not the protocol, an error of its
+// own) becomes an Outcome with ErrKind rules.PluginError, for the items of
+// the affected batch only. A plugin that crashed or hung is restarted, at
+// most Options.MaxRestarts times over the host's life, after a backoff that
+// doubles from Options.Backoff; after that its comparisons fail at once.
+//
+// # Security
+//
+// With a sha256 in the suite the executable is hashed before every start,
+// and a mismatch never starts it. Connections use go-plugin's automatic
+// mutual TLS: the host hands the plugin a client certificate and expects
+// one back in the handshake line. A plugin that answers without one (the
+// Python example does) is accepted only on a Unix socket, whose directory
+// only the user can enter, and is then spoken to without TLS; such a
+// plugin answering with a TCP address is refused.
+package plugins

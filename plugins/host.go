@@ -1,0 +1,412 @@
+package plugins
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"google.golang.org/grpc"
+
+	pluginpb "github.com/callgrade/callgrade/plugins/proto"
+	"github.com/callgrade/callgrade/suite"
+)
+
+// The defaults of Options.
+const (
+	DefaultTimeout       = 5 * time.Second
+	DefaultStartTimeout  = 10 * time.Second
+	DefaultLinger        = 200 * time.Microsecond
+	DefaultMaxBatch      = 1000
+	DefaultMaxBatchBytes = 4<<20 - 64<<10 // under gRPC's 4 MiB default, with room for framing
+	DefaultMaxRestarts   = 3
+	DefaultBackoff       = 100 * time.Millisecond
+	maxInFlight          = 4 // batches of one plugin on the wire at once
+)
+
+// Options configure a Host. The zero value uses the defaults above.
+type Options struct {
+	// Logger receives the host's messages and, under each plugin's name,
+	// the plugin's log lines. Nil: hclog at level Info on os.Stderr.
+	Logger hclog.Logger
+	// Dir is the working directory of the plugin processes, and relative
+	// commands (those with a slash) resolve against it. "": the current
+	// directory. A command without a slash is looked up in PATH.
+	Dir string
+	// Timeout bounds each request when the suite sets no timeout.
+	Timeout time.Duration
+	// StartTimeout bounds a plugin's start: its handshake and Describe.
+	StartTimeout time.Duration
+	// Linger is how long a batch waits for more items after its first.
+	Linger time.Duration
+	// MaxBatch is the most items in one CompareBatch.
+	MaxBatch int
+	// MaxBatchBytes bounds the encoded size of one CompareBatch.
+	MaxBatchBytes int
+	// MaxRestarts bounds the restarts of each plugin after a crash or a
+	// hang, over the host's life. Negative: never restart.
+	MaxRestarts int
+	// Backoff is the wait before the first restart; it doubles each time.
+	Backoff time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = hclog.New(&hclog.LoggerOptions{Name: "plugin", Level: hclog.Info, Output: os.Stderr})
+	}
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.Timeout, DefaultTimeout)
+	def(&o.StartTimeout, DefaultStartTimeout)
+	def(&o.Linger, DefaultLinger)
+	def(&o.Backoff, DefaultBackoff)
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = DefaultMaxBatch
+	}
+	if o.MaxBatchBytes <= 0 {
+		o.MaxBatchBytes = DefaultMaxBatchBytes
+	}
+	switch {
+	case o.MaxRestarts == 0:
+		o.MaxRestarts = DefaultMaxRestarts
+	case o.MaxRestarts < 0:
+		o.MaxRestarts = 0
+	}
+	return o
+}
+
+// Host runs the plugins of one suite. Its methods are safe for concurrent
+// use.
+type Host struct {
+	opts  Options
+	procs map[string]*proc
+	once  sync.Once
+}
+
+// PluginInfo describes a running plugin, for `callgrade plugins describe`.
+type PluginInfo struct {
+	Name        string
+	Command     []string
+	Comparators []ComparatorInfo
+}
+
+// ComparatorInfo describes one comparator of a plugin.
+type ComparatorInfo struct {
+	Name         string // as in `plugin: NAME.comparator`... the part after the dot
+	Doc          string
+	ParamsSchema string // JSON Schema of the params; "" when any object will do
+}
+
+// Open starts the declared plugins (each once; Comparator reuses them) and
+// asks each which comparators it serves. Every problem (a missing or
+// non-executable command, a checksum mismatch, a bad timeout, a plugin that
+// does not start or describes itself badly) is reported together in one
+// *suite.Error, located where the suite declares the plugin; then no plugin
+// is left running.
+func Open(decls map[string]suite.Plugin, opts Options) (*Host, error) {
+	opts = opts.withDefaults()
+	h := &Host{opts: opts, procs: make(map[string]*proc, len(decls))}
+	names := make([]string, 0, len(decls))
+	for name := range decls {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	problems := make([]*suite.Problem, len(names))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, name := range names {
+		decl := decls[name]
+		p, err := h.prepare(name, decl)
+		if err != nil {
+			problems[i] = problem(name, decl, err)
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := p.first(); err != nil {
+				problems[i] = problem(name, decl, err)
+				return
+			}
+			mu.Lock()
+			h.procs[name] = p
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	var e suite.Error
+	for _, p := range problems {
+		if p != nil {
+			e.Problems = append(e.Problems, *p)
+		}
+	}
+	if len(e.Problems) > 0 {
+		h.Close()
+		return nil, &e
+	}
+	for _, p := range h.procs {
+		go p.dispatch()
+	}
+	return h, nil
+}
+
+func problem(name string, d suite.Plugin, err error) *suite.Problem {
+	return &suite.Problem{
+		Loc: d.Loc,
+		Msg: fmt.Sprintf("plugin %s (command %s): %v", name, strings.Join(d.Command, " "), err),
+		Err: err,
+	}
+}
+
+// prepare checks a declaration without starting anything.
+func (h *Host) prepare(name string, d suite.Plugin) (*proc, error) {
+	if len(d.Command) == 0 || d.Command[0] == "" {
+		return nil, errors.New("no command")
+	}
+	p := &proc{
+		h:       h,
+		name:    name,
+		decl:    d,
+		timeout: h.opts.Timeout,
+		log:     h.opts.Logger.Named(name),
+		queue:   make(chan *call, 4*h.opts.MaxBatch),
+		quit:    make(chan struct{}),
+		stopped: make(chan struct{}),
+		sem:     make(chan struct{}, maxInFlight),
+	}
+	if d.Timeout != "" {
+		t, err := time.ParseDuration(d.Timeout)
+		if err != nil || t <= 0 {
+			return nil, fmt.Errorf("timeout %q is not a positive duration such as 2s", d.Timeout)
+		}
+		p.timeout = t
+	}
+	path := d.Command[0]
+	if strings.ContainsRune(path, '/') && !filepath.IsAbs(path) && h.opts.Dir != "" {
+		path = filepath.Join(h.opts.Dir, path)
+	}
+	resolved, err := exec.LookPath(path)
+	if err != nil && !errors.Is(err, exec.ErrDot) {
+		var ee *exec.Error
+		if errors.As(err, &ee) {
+			err = ee.Err
+		}
+		if fi, serr := os.Stat(path); serr == nil && !fi.IsDir() && strings.ContainsRune(path, '/') {
+			err = fmt.Errorf("%s is not executable", path)
+		}
+		return nil, fmt.Errorf("cannot run: %w", err)
+	}
+	if resolved == "" {
+		resolved = path
+	}
+	if abs, err := filepath.Abs(resolved); err == nil {
+		resolved = abs
+	}
+	p.path = resolved
+	if d.SHA256 != "" {
+		want, err := hex.DecodeString(d.SHA256)
+		if err != nil || len(want) != sha256.Size {
+			return nil, fmt.Errorf("sha256 %q is not 64 hex digits", d.SHA256)
+		}
+		got, err := fileSHA256(resolved)
+		if err != nil {
+			return nil, fmt.Errorf("cannot check sha256: %w", err)
+		}
+		if !strings.EqualFold(got, d.SHA256) {
+			return nil, fmt.Errorf("sha256 of %s is %s, not %s as the suite says; not started", resolved, got, strings.ToLower(d.SHA256))
+		}
+		p.sum = want
+	}
+	return p, nil
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	s := sha256.New()
+	if _, err := io.Copy(s, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(s.Sum(nil)), nil
+}
+
+// Describe lists the plugins and their comparators, sorted by name.
+func (h *Host) Describe() []PluginInfo {
+	out := make([]PluginInfo, 0, len(h.procs))
+	for _, p := range h.procs {
+		pi := PluginInfo{Name: p.name, Command: p.decl.Command}
+		for _, n := range p.order {
+			c := p.comps[n]
+			pi.Comparators = append(pi.Comparators, ComparatorInfo{Name: n, Doc: c.doc, ParamsSchema: c.schemaText})
+		}
+		out = append(out, pi)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Close stops every plugin process, waiting for each to exit, and fails
+// the comparisons still waiting. It is safe to call more than once; call
+// it also when the program is interrupted (see the package example).
+func (h *Host) Close() error {
+	h.once.Do(func() {
+		var wg sync.WaitGroup
+		for _, p := range h.procs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p.close()
+			}()
+		}
+		wg.Wait()
+	})
+	return nil
+}
+
+// comparatorPlugin is the host's side of the go-plugin Plugin.
+type comparatorPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+}
+
+func (comparatorPlugin) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
+	return errors.New("the host does not serve comparators")
+}
+
+func (comparatorPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return pluginpb.NewComparatorsClient(c), nil
+}
+
+// launch starts one plugin process and connects to it.
+func (p *proc) launch() (*plugin.Client, pluginpb.ComparatorsClient, error) {
+	cmd := exec.Command(p.path, p.decl.Command[1:]...)
+	cmd.Dir = p.h.opts.Dir
+	setParentDeathSignal(cmd)
+	cfg := &plugin.ClientConfig{
+		HandshakeConfig: plugin.HandshakeConfig{
+			ProtocolVersion:  pluginpb.ProtocolVersion,
+			MagicCookieKey:   pluginpb.MagicCookieKey,
+			MagicCookieValue: pluginpb.MagicCookieValue,
+		},
+		Plugins:          plugin.PluginSet{pluginpb.PluginName: comparatorPlugin{}},
+		Cmd:              cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		StartTimeout:     p.h.opts.StartTimeout,
+		Logger:           quietLogger{p.log},
+	}
+	if p.sum != nil {
+		cfg.SecureConfig = &plugin.SecureConfig{Checksum: p.sum, Hash: sha256.New()}
+	}
+	client := plugin.NewClient(cfg)
+	addr, err := client.Start()
+	if err != nil {
+		client.Kill()
+		if errors.Is(err, plugin.ErrChecksumsDoNotMatch) {
+			return nil, nil, errors.New("sha256 mismatch; not started")
+		}
+		return nil, nil, fmt.Errorf("does not start: %w", err)
+	}
+	// No server certificate in the handshake: a plugin without AutoMTLS,
+	// such as one written in another language. Only a Unix socket is
+	// acceptable then, and it is spoken to in plain gRPC.
+	if cfg.TLSConfig != nil && cfg.TLSConfig.RootCAs == nil {
+		if _, ok := addr.(*net.UnixAddr); !ok {
+			client.Kill()
+			return nil, nil, fmt.Errorf("offers %s without a TLS certificate; a plugin without mutual TLS must listen on a Unix socket", addr)
+		}
+		p.log.Debug("plugin offers no TLS certificate; using its Unix socket without TLS")
+		cfg.TLSConfig = nil
+	}
+	cp, err := client.Client()
+	if err != nil {
+		client.Kill()
+		return nil, nil, fmt.Errorf("cannot connect: %w", err)
+	}
+	raw, err := cp.Dispense(pluginpb.PluginName)
+	if err != nil {
+		client.Kill()
+		return nil, nil, fmt.Errorf("cannot connect: %w", err)
+	}
+	return client, raw.(pluginpb.ComparatorsClient), nil
+}
+
+// first starts the plugin for the first time and records its comparators.
+func (p *proc) first() error {
+	client, rpc, err := p.launch()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), p.h.opts.StartTimeout)
+	defer cancel()
+	resp, err := rpc.Describe(ctx, &pluginpb.DescribeRequest{})
+	if err != nil {
+		client.Kill()
+		return fmt.Errorf("describe: %w", err)
+	}
+	p.comps = make(map[string]*compInfo, len(resp.Comparators))
+	for _, c := range resp.Comparators {
+		if c.Name == "" || p.comps[c.Name] != nil {
+			client.Kill()
+			return fmt.Errorf("describe: comparator name %q is empty or repeated", c.Name)
+		}
+		ci := &compInfo{doc: c.Doc, schemaText: c.ParamsSchema}
+		if c.ParamsSchema != "" {
+			if ci.schema, err = compileSchema(p.name+"."+c.Name, c.ParamsSchema); err != nil {
+				client.Kill()
+				return fmt.Errorf("describe: comparator %s: params schema: %w", c.Name, err)
+			}
+		}
+		p.comps[c.Name] = ci
+		p.order = append(p.order, c.Name)
+	}
+	p.client, p.rpc = client, rpc
+	return nil
+}
+
+func compileSchema(name, text string) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	url := "callgrade-plugin:///" + name + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
+}
+
+// quietLogger demotes go-plugin's own Info messages ("plugin process
+// exited", ...) to Debug; the plugin's lines, logged on a Named logger,
+// keep their level.
+type quietLogger struct{ hclog.Logger }
+
+func (l quietLogger) Info(msg string, args ...any) { l.Logger.Debug(msg, args...) }
+
+func (l quietLogger) Log(level hclog.Level, msg string, args ...any) {
+	if level == hclog.Info {
+		level = hclog.Debug
+	}
+	l.Logger.Log(level, msg, args...)
+}
+
+func (l quietLogger) With(args ...any) hclog.Logger { return quietLogger{l.Logger.With(args...)} }

@@ -1,0 +1,345 @@
+package plugins_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/callgrade/callgrade/plugins"
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
+
+func TestOpenErrors(t *testing.T) {
+	tp := testPlugin(t)
+	dir := t.TempDir()
+	notExec := filepath.Join(dir, "not-exec")
+	if err := os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pidfile := filepath.Join(dir, "pid")
+	loc := suite.Loc{File: "suite.yaml", Key: "plugins.p"}
+	tests := []struct {
+		name string
+		decl suite.Plugin
+		want []string
+	}{
+		{"missing", suite.Plugin{Command: []string{filepath.Join(dir, "nope")}},
+			[]string{"plugin p", "nope", "no such file"}},
+		{"missing in PATH", suite.Plugin{Command: []string{"callgrade-no-such-plugin"}},
+			[]string{"plugin p", "callgrade-no-such-plugin", "not found"}},
+		{"not executable", suite.Plugin{Command: []string{notExec}},
+			[]string{"plugin p", "not-exec", "not executable"}},
+		{"checksum mismatch", suite.Plugin{Command: []string{tp, "-pidfile", pidfile}, SHA256: strings.Repeat("ab", 32)},
+			[]string{"plugin p", "sha256", "not started"}},
+		{"bad checksum", suite.Plugin{Command: []string{tp}, SHA256: "xyz"},
+			[]string{"sha256 \"xyz\" is not 64 hex digits"}},
+		{"exits at start", suite.Plugin{Command: []string{tp, "-mode", "exit"}},
+			[]string{"plugin p", "-mode exit", "does not start"}},
+		{"bad timeout", suite.Plugin{Command: []string{tp}, Timeout: "soon"},
+			[]string{"timeout \"soon\""}},
+		{"no command", suite.Plugin{}, []string{"no command"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.decl.Loc = loc
+			h, err := plugins.Open(map[string]suite.Plugin{"p": tt.decl}, plugins.Options{Logger: quiet(t)})
+			if err == nil {
+				h.Close()
+				t.Fatal("no error")
+			}
+			var se *suite.Error
+			if !errors.As(err, &se) || len(se.Problems) != 1 || se.Problems[0].Loc != loc {
+				t.Fatalf("want one *suite.Error problem at %v, got %#v", loc, err)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "suite.yaml: plugins.p: ") {
+				t.Errorf("message does not start with the location: %s", msg)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("message %q lacks %q", msg, w)
+				}
+			}
+		})
+	}
+	if _, err := os.Stat(pidfile); err == nil {
+		t.Error("the plugin with the wrong checksum was started")
+	}
+}
+
+func TestOpenReportsEveryPlugin(t *testing.T) {
+	_, err := plugins.Open(map[string]suite.Plugin{
+		"a": {Command: []string{"/nonexistent/a"}, Loc: suite.Loc{Key: "plugins.a"}},
+		"b": {Command: []string{"/nonexistent/b"}, Loc: suite.Loc{Key: "plugins.b"}},
+		"c": {Command: []string{testPlugin(t)}},
+	}, plugins.Options{Logger: quiet(t)})
+	var se *suite.Error
+	if !errors.As(err, &se) || len(se.Problems) != 2 {
+		t.Fatalf("want 2 problems, got %v", err)
+	}
+}
+
+func TestChecksumMatch(t *testing.T) {
+	tp := testPlugin(t)
+	h := open(t, map[string]suite.Plugin{"p": {Command: []string{tp}, SHA256: strings.ToUpper(sha(t, tp))}}, plugins.Options{})
+	c, err := h.Comparator("p.eq", value.Value{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := c.Compare(input(t, `1`, `1.0`)); !o.Equal || o.Err != nil {
+		t.Fatalf("got %+v", o)
+	}
+}
+
+func TestComparatorRefs(t *testing.T) {
+	h := open(t, map[string]suite.Plugin{
+		"geo":  {Command: []string{build(t, "./examples/plugins/geo")}},
+		"test": {Command: []string{testPlugin(t)}},
+	}, plugins.Options{})
+	tests := []struct {
+		ref, params string
+		want        string // "" for no error
+	}{
+		{"geo.within_km", `{"km": 5}`, ""},
+		{"geo.within_km", `{"km": 5.5}`, ""},
+		{"test.eq", `null`, ""},
+		{"test.eq", `{"anything": [1]}`, ""},
+		{"geo.within_km", `null`, "missing property 'km'"},
+		{"geo.within_km", `{"km": "5"}`, "at /km"},
+		{"geo.within_km", `{"km": 5, "miles": 3}`, "miles"},
+		{"geo.within_km", `[1]`, "params must be an object"},
+		{"geo.within_mi", `{}`, `plugin geo has no comparator "within_mi" (it has within_km)`},
+		{"nope.within_km", `{}`, `no plugin "nope"`},
+		{"geo", `{}`, "not of the form plugin.comparator"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ref+" "+tt.params, func(t *testing.T) {
+			_, err := h.Comparator(tt.ref, mustParse(t, tt.params))
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("unexpected error %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("want error containing %q, got %v", tt.want, err)
+			}
+		})
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	geo := build(t, "./examples/plugins/geo")
+	h := open(t, map[string]suite.Plugin{"geo": {Command: []string{geo}}}, plugins.Options{})
+	d := h.Describe()
+	if len(d) != 1 || d[0].Name != "geo" || len(d[0].Comparators) != 1 {
+		t.Fatalf("got %+v", d)
+	}
+	c := d[0].Comparators[0]
+	if c.Name != "within_km" || !strings.Contains(c.Doc, "km") || !strings.Contains(c.ParamsSchema, `"required":["km"]`) {
+		t.Fatalf("got %+v", c)
+	}
+}
+
+// compare runs one comparison with a short-lived comparator.
+func compare(t *testing.T, h *plugins.Host, ref, expected, actual string) rules.Outcome {
+	t.Helper()
+	c, err := h.Comparator(ref, value.Value{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Compare(input(t, expected, actual))
+}
+
+func wantPluginError(t *testing.T, o rules.Outcome, substr string) {
+	t.Helper()
+	if o.Err == nil || o.ErrKind != rules.PluginError || !strings.Contains(o.Err.Error(), substr) {
+		t.Fatalf("want a plugin_error containing %q, got %+v", substr, o)
+	}
+}
+
+func wantEqual(t *testing.T, o rules.Outcome, equal bool) {
+	t.Helper()
+	if o.Err != nil || o.Equal != equal {
+		t.Fatalf("want Equal=%v, got %+v", equal, o)
+	}
+}
+
+func TestFaults(t *testing.T) {
+	tp := testPlugin(t)
+	tests := []struct {
+		name    string
+		args    []string
+		timeout string
+		actual  string
+		want    string
+		after   bool // whether a later comparison succeeds
+	}{
+		{"crash", nil, "", `"crash!"`, "crashed", true},
+		{"hang", nil, "300ms", `"hang!"`, "no answer within 300ms", true},
+		{"wrong count", []string{"-mode", "wrongcount"}, "", `1`, "answered 2 results for 1 comparisons", false},
+		{"garbage", []string{"-mode", "garbage"}, "", `1`, "unmarshal", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := open(t, map[string]suite.Plugin{
+				"bad":  {Command: append([]string{tp}, tt.args...), Timeout: tt.timeout},
+				"good": {Command: []string{tp}},
+			}, plugins.Options{Backoff: 10 * time.Millisecond})
+			// The good plugin's comparisons, running meanwhile, are not
+			// affected.
+			var wg sync.WaitGroup
+			stop := make(chan struct{})
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					wantEqual(t, compare(t, h, "good.eq", `"a"`, `"a"`), true)
+				}
+			}()
+			wantPluginError(t, compare(t, h, "bad.eq", `1`, tt.actual), tt.want)
+			if tt.after {
+				wantEqual(t, compare(t, h, "bad.eq", `1`, `1`), true)
+				wantEqual(t, compare(t, h, "bad.eq", `1`, `2`), false)
+			}
+			close(stop)
+			wg.Wait()
+		})
+	}
+}
+
+func TestCrashFailsOnlyInFlight(t *testing.T) {
+	tp := testPlugin(t)
+	// A long linger puts the comparisons sent together into one batch.
+	h := open(t, map[string]suite.Plugin{"p": {Command: []string{tp}}},
+		plugins.Options{Linger: 50 * time.Millisecond, MaxBatch: 3, Backoff: time.Millisecond})
+	c, err := h.Comparator("p.eq", value.Value{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	actual := []string{`"crash!"`, `1`, `1`, `1`, `1`, `1`}
+	outs := make([]rules.Outcome, len(actual))
+	var wg sync.WaitGroup
+	for i, a := range actual {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i] = c.Compare(input(t, `1`, a))
+		}()
+		if i == 0 {
+			time.Sleep(5 * time.Millisecond) // the crashing one goes first
+		}
+	}
+	wg.Wait()
+	failed := 0
+	for _, o := range outs {
+		if o.Err != nil {
+			failed++
+			if o.ErrKind != rules.PluginError || !strings.Contains(o.Err.Error(), "crashed") {
+				t.Errorf("got %+v", o)
+			}
+		} else if !o.Equal {
+			t.Errorf("got %+v", o)
+		}
+	}
+	// The batches on the wire when it crashed fail; no other comparison
+	// does, and the restarted plugin answers the next.
+	if failed < 1 {
+		t.Errorf("%d comparisons failed, want at least 1", failed)
+	}
+	wantEqual(t, c.Compare(input(t, `1`, `1`)), true)
+}
+
+func TestRestartsAreBounded(t *testing.T) {
+	tp := testPlugin(t)
+	h := open(t, map[string]suite.Plugin{"p": {Command: []string{tp}}},
+		plugins.Options{MaxRestarts: 2, Backoff: time.Millisecond})
+	for i := range 3 {
+		wantPluginError(t, compare(t, h, "p.eq", `1`, `"crash!"`), "crashed")
+		if i < 2 {
+			wantEqual(t, compare(t, h, "p.eq", `1`, `1`), true)
+		}
+	}
+	start := time.Now()
+	wantPluginError(t, compare(t, h, "p.eq", `1`, `1`), "restarted 2 times, the most allowed")
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("a dead plugin's comparison took %v", d)
+	}
+}
+
+func TestBatchesManyConcurrentCallers(t *testing.T) {
+	tp := testPlugin(t)
+	// Small batches by bytes: 40 KiB values split a 200-item queue into many.
+	h := open(t, map[string]suite.Plugin{"p": {Command: []string{tp}}},
+		plugins.Options{MaxBatchBytes: 256 << 10})
+	c, err := h.Comparator("p.eq", value.Value{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := strconv.Quote(strings.Repeat("x", 40<<10))
+	var wg sync.WaitGroup
+	errs := make(chan error, 2000)
+	for i := range 2000 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e, a := strconv.Itoa(i), strconv.Itoa(i+i%2)
+			if i%10 == 0 {
+				e, a = big, big
+			}
+			o := c.Compare(input(t, e, a))
+			if o.Err != nil || o.Equal != (e == a) {
+				errs <- fmt.Errorf("%d: got %+v", i, o)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	// One value over the limit is a plugin_error, not a failed batch.
+	huge := strconv.Quote(strings.Repeat("x", 300<<10))
+	wantPluginError(t, c.Compare(input(t, huge, huge)), "exceeds")
+}
+
+func TestClose(t *testing.T) {
+	tp := testPlugin(t)
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	h, err := plugins.Open(map[string]suite.Plugin{"p": {Command: []string{tp, "-pidfile", pidfile}}}, plugins.Options{Logger: quiet(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := h.Comparator("p.eq", value.Value{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := readPid(t, pidfile)
+	h.Close()
+	h.Close()
+	waitGone(t, pid, 5*time.Second)
+	wantPluginError(t, c.Compare(input(t, `1`, `1`)), "host closed")
+}
+
+func TestBlocking(t *testing.T) {
+	h := open(t, map[string]suite.Plugin{"p": {Command: []string{testPlugin(t)}}}, plugins.Options{})
+	c, err := h.Comparator("p.eq", value.Value{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ok := c.(interface{ Blocking() bool })
+	if !ok || !b.Blocking() {
+		t.Fatal("a plugin comparator does not report Blocking() true")
+	}
+}

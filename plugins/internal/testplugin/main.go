@@ -1,0 +1,100 @@
+// Command testplugin is a comparator plugin that misbehaves on request, for
+// the plugins package's fault tests. Its comparator "eq" compares by
+// value.Equal, except that an actual value of "crash!" makes the process
+// exit, and "hang!" makes it never answer. -mode changes the whole plugin:
+//
+//	ok          behave (the default)
+//	wrongcount  answer one result more than asked
+//	garbage     answer CompareBatch with bytes that are not a message
+//	exit        exit before the handshake
+//
+// -pidfile writes the process id to a file.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
+
+	pluginpb "github.com/callgrade/callgrade/plugins/proto"
+	"github.com/callgrade/callgrade/plugins/sdk"
+	"github.com/callgrade/callgrade/value"
+)
+
+func main() {
+	mode := flag.String("mode", "ok", "ok, wrongcount, garbage or exit")
+	pidfile := flag.String("pidfile", "", "write the process id here")
+	flag.Parse()
+	if *pidfile != "" {
+		if err := os.WriteFile(*pidfile, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	eq := sdk.Comparator("eq", "equal values; \"crash!\" crashes, \"hang!\" hangs",
+		func(ctx context.Context, in sdk.Input, _ map[string]any) (sdk.Result, error) {
+			switch in.Actual.Str() {
+			case "crash!":
+				os.Exit(7)
+			case "hang!":
+				<-make(chan struct{})
+			}
+			return sdk.Result{Equal: value.Equal(in.Expected, in.Actual)}, nil
+		})
+	switch *mode {
+	case "ok":
+		sdk.Serve(eq)
+	case "exit":
+		os.Exit(1)
+	case "wrongcount":
+		serve(&wrongCount{ComparatorsServer: sdk.NewServer(eq)}, plugin.DefaultGRPCServer)
+	case "garbage":
+		serve(sdk.NewServer(eq), func(opts []grpc.ServerOption) *grpc.Server {
+			return grpc.NewServer(append(opts, grpc.ForceServerCodec(garbageCodec{}))...)
+		})
+	default:
+		fmt.Fprintln(os.Stderr, "unknown mode", *mode)
+		os.Exit(2)
+	}
+}
+
+func serve(s pluginpb.ComparatorsServer, grpcServer func([]grpc.ServerOption) *grpc.Server) {
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig: sdk.Handshake(),
+		Plugins:         plugin.PluginSet{pluginpb.PluginName: &sdk.GRPCPlugin{Impl: s}},
+		GRPCServer:      grpcServer,
+	})
+}
+
+type wrongCount struct{ pluginpb.ComparatorsServer }
+
+func (w *wrongCount) CompareBatch(ctx context.Context, req *pluginpb.CompareBatchRequest) (*pluginpb.CompareBatchResponse, error) {
+	resp, err := w.ComparatorsServer.CompareBatch(ctx, req)
+	if err == nil {
+		resp.Results = append(resp.Results, &pluginpb.CompareResult{Equal: true})
+	}
+	return resp, err
+}
+
+// garbageCodec encodes every CompareBatchResponse as bytes that do not
+// decode, and everything else as protobuf.
+type garbageCodec struct{}
+
+func (garbageCodec) Marshal(v any) ([]byte, error) {
+	if _, ok := v.(*pluginpb.CompareBatchResponse); ok {
+		return []byte{0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 'g', 'a', 'r', 'b', 'a', 'g', 'e'}, nil
+	}
+	return proto.Marshal(v.(proto.Message))
+}
+
+func (garbageCodec) Unmarshal(data []byte, v any) error {
+	return proto.Unmarshal(data, v.(proto.Message))
+}
+
+func (garbageCodec) Name() string { return "proto" }

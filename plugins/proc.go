@@ -1,0 +1,418 @@
+package plugins
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	pluginpb "github.com/callgrade/callgrade/plugins/proto"
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
+
+// proc is one declared plugin: its process (restarted after a crash), its
+// comparators and the queue of comparisons waiting to be batched.
+type proc struct {
+	h       *Host
+	name    string
+	decl    suite.Plugin
+	path    string // the resolved executable
+	sum     []byte // the sha256 the suite asks for, or nil
+	timeout time.Duration
+	log     hclog.Logger
+
+	comps map[string]*compInfo // from Describe, fixed after the first start
+	order []string
+
+	queue   chan *call
+	quit    chan struct{} // closed by close: stop dispatching
+	stopped chan struct{} // closed when dispatch has returned
+	sem     chan struct{} // batches in flight
+
+	mu       sync.Mutex
+	client   *plugin.Client
+	rpc      pluginpb.ComparatorsClient
+	gen      int           // increases with each restart
+	ready    chan struct{} // closed when a restart has finished; nil when none is under way
+	restarts int
+	dead     error // the reason comparisons fail at once; nil while usable
+}
+
+type compInfo struct {
+	doc, schemaText string
+	schema          *jsonschema.Schema // nil: any object
+}
+
+// call is one Compare waiting for its result.
+type call struct {
+	item *pluginpb.CompareItem
+	size int
+	done chan struct{}
+	set  atomic.Bool
+	out  rules.Outcome
+}
+
+// finish records the outcome unless one was recorded already.
+func (c *call) finish(o rules.Outcome) {
+	if c.set.CompareAndSwap(false, true) {
+		c.out = o
+		close(c.done)
+	}
+}
+
+// pluginErr is the outcome of a comparison the plugin could not answer.
+func pluginErr(format string, args ...any) rules.Outcome {
+	return rules.Outcome{Err: fmt.Errorf(format, args...), ErrKind: rules.PluginError}
+}
+
+// do queues one comparison and waits for its outcome.
+func (p *proc) do(item *pluginpb.CompareItem) rules.Outcome {
+	c := &call{item: item, size: proto.Size(item), done: make(chan struct{})}
+	if c.size+16 > p.h.opts.MaxBatchBytes {
+		return pluginErr("plugin %s: comparison of %d bytes exceeds the %d-byte message limit", p.name, c.size, p.h.opts.MaxBatchBytes)
+	}
+	select {
+	case p.queue <- c:
+	case <-p.quit:
+		return pluginErr("plugin %s: host closed", p.name)
+	}
+	select {
+	case <-c.done:
+	case <-p.stopped:
+		// Dispatching ended; c may have been sent (and will finish) or
+		// left in the queue (and would not).
+		select {
+		case <-c.done:
+		case <-time.After(p.timeout + time.Second):
+			c.finish(pluginErr("plugin %s: host closed", p.name))
+		}
+	}
+	return c.out
+}
+
+// dispatch gathers queued calls into batches until close.
+func (p *proc) dispatch() {
+	defer close(p.stopped)
+	max, maxBytes := p.h.opts.MaxBatch, p.h.opts.MaxBatchBytes
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		var first *call
+		select {
+		case first = <-p.queue:
+		case <-p.quit:
+			p.drain()
+			return
+		}
+		batch, size := []*call{first}, first.size+16
+		timer.Reset(p.h.opts.Linger)
+	gather:
+		for len(batch) < max {
+			select {
+			case c := <-p.queue:
+				if size+c.size+16 > maxBytes {
+					p.send(batch)
+					batch, size = nil, 0
+				}
+				batch = append(batch, c)
+				size += c.size + 16
+			case <-timer.C:
+				break gather
+			case <-p.quit:
+				break gather
+			}
+		}
+		timer.Stop()
+		p.send(batch)
+	}
+}
+
+// drain fails the calls left in the queue at close.
+func (p *proc) drain() {
+	for {
+		select {
+		case c := <-p.queue:
+			c.finish(pluginErr("plugin %s: host closed", p.name))
+		default:
+			return
+		}
+	}
+}
+
+// send sends a batch on its own goroutine, at most maxInFlight at once.
+func (p *proc) send(batch []*call) {
+	p.sem <- struct{}{}
+	go func() {
+		defer func() { <-p.sem }()
+		p.compare(batch)
+	}()
+}
+
+// compare sends one batch and hands each call its outcome.
+func (p *proc) compare(batch []*call) {
+	fail := func(o rules.Outcome) {
+		for _, c := range batch {
+			c.finish(o)
+		}
+	}
+	rpc, client, gen, err := p.current()
+	if err != nil {
+		fail(rules.Outcome{Err: err, ErrKind: rules.PluginError})
+		return
+	}
+	req := &pluginpb.CompareBatchRequest{Items: make([]*pluginpb.CompareItem, len(batch))}
+	for i, c := range batch {
+		req.Items[i] = c.item
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), p.timeout)
+	resp, err := rpc.CompareBatch(ctx, req)
+	timedOut := ctx.Err() == context.DeadlineExceeded
+	cancel()
+	if err != nil {
+		switch {
+		case timedOut:
+			fail(pluginErr("plugin %s: no answer within %s (the suite's timeout); restarting it", p.name, p.timeout))
+			p.restart(gen, "hung")
+		case status.Code(err) == codes.Unavailable || client.Exited():
+			fail(pluginErr("plugin %s crashed: %s; restarting it", p.name, status.Convert(err).Message()))
+			p.restart(gen, "crashed")
+		default:
+			fail(pluginErr("plugin %s: %s", p.name, status.Convert(err).Message()))
+		}
+		return
+	}
+	if len(resp.Results) != len(batch) {
+		fail(pluginErr("plugin %s: answered %d results for %d comparisons", p.name, len(resp.Results), len(batch)))
+		return
+	}
+	for i, r := range resp.Results {
+		batch[i].finish(p.outcome(batch[i].item.Comparator, r))
+	}
+}
+
+func (p *proc) outcome(comp string, r *pluginpb.CompareResult) rules.Outcome {
+	if r == nil {
+		return pluginErr("plugin %s: %s: empty result", p.name, comp)
+	}
+	if r.Error != "" {
+		return pluginErr("plugin %s: %s: %s", p.name, comp, r.Error)
+	}
+	if r.Score != nil && !(*r.Score >= 0 && *r.Score <= 1) {
+		return pluginErr("plugin %s: %s: score %v is outside [0, 1]", p.name, comp, *r.Score)
+	}
+	o := rules.Outcome{Equal: r.Equal, Message: r.Message}
+	if !o.Equal && o.Message == "" {
+		o.Message = fmt.Sprintf("%s.%s says the values differ", p.name, comp)
+	}
+	return o
+}
+
+// current returns the live connection, waiting for a restart under way.
+func (p *proc) current() (pluginpb.ComparatorsClient, *plugin.Client, int, error) {
+	for {
+		p.mu.Lock()
+		if p.dead != nil {
+			err := p.dead
+			p.mu.Unlock()
+			return nil, nil, 0, err
+		}
+		if p.rpc != nil {
+			rpc, client, gen := p.rpc, p.client, p.gen
+			p.mu.Unlock()
+			return rpc, client, gen, nil
+		}
+		ready := p.ready
+		p.mu.Unlock()
+		select {
+		case <-ready:
+		case <-p.quit:
+			return nil, nil, 0, fmt.Errorf("plugin %s: host closed", p.name)
+		}
+	}
+}
+
+// restart replaces the process of generation gen, unless another batch's
+// failure did so already. Restarts are bounded and back off.
+func (p *proc) restart(gen int, why string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if gen != p.gen || p.dead != nil || p.rpc == nil {
+		return
+	}
+	old := p.client
+	p.client, p.rpc = nil, nil
+	p.gen++
+	p.ready = make(chan struct{})
+	go old.Kill()
+	go p.relaunch(why)
+}
+
+func (p *proc) relaunch(why string) {
+	var errs []string
+	for {
+		p.mu.Lock()
+		n := p.restarts
+		if n >= p.h.opts.MaxRestarts {
+			p.dead = fmt.Errorf("plugin %s %s and was restarted %d times, the most allowed; %s",
+				p.name, why, n, strings.Join(append(errs, "not restarted"), "; "))
+			close(p.ready)
+			p.mu.Unlock()
+			return
+		}
+		p.restarts++
+		p.mu.Unlock()
+		wait := p.h.opts.Backoff << min(n, 16)
+		p.log.Warn("restarting plugin", "reason", why, "restart", n+1, "after", wait)
+		select {
+		case <-time.After(wait):
+		case <-p.quit:
+			p.mu.Lock()
+			p.dead = fmt.Errorf("plugin %s: host closed", p.name)
+			close(p.ready)
+			p.mu.Unlock()
+			return
+		}
+		client, rpc, err := p.launch()
+		p.mu.Lock()
+		select {
+		case <-p.quit:
+			err = errors.New("host closed")
+		default:
+		}
+		if err == nil {
+			p.client, p.rpc = client, rpc
+			close(p.ready)
+			p.mu.Unlock()
+			return
+		}
+		p.mu.Unlock()
+		if client != nil {
+			client.Kill()
+		}
+		errs = append(errs, err.Error())
+	}
+}
+
+// close stops dispatching and the process.
+func (p *proc) close() {
+	p.mu.Lock()
+	select {
+	case <-p.quit:
+	default:
+		close(p.quit)
+	}
+	client := p.client
+	p.client, p.rpc = nil, nil
+	if p.dead == nil {
+		p.dead = fmt.Errorf("plugin %s: host closed", p.name)
+	}
+	p.mu.Unlock()
+	if client != nil {
+		client.Kill()
+	}
+}
+
+// Comparator returns the comparator that ref ("plugin.comparator") names,
+// with params (Null: none, which counts as {}). It is the
+// rules.Extensions.Plugin hook: an unknown plugin or comparator, or params
+// that are not an object or break the comparator's params schema, are
+// errors. The comparator is safe for concurrent use and batches the
+// comparisons of concurrent callers (see the package documentation).
+func (h *Host) Comparator(ref string, params value.Value) (rules.Comparator, error) {
+	name, comp, ok := strings.Cut(ref, ".")
+	if !ok || name == "" || comp == "" {
+		return nil, fmt.Errorf("%q is not of the form plugin.comparator", ref)
+	}
+	p := h.procs[name]
+	if p == nil {
+		return nil, fmt.Errorf("no plugin %q is declared under plugins", name)
+	}
+	ci := p.comps[comp]
+	if ci == nil {
+		return nil, fmt.Errorf("plugin %s has no comparator %q (it has %s)", name, comp, strings.Join(p.order, ", "))
+	}
+	switch params.Kind() {
+	case value.Null:
+		params, _ = value.ObjectOf()
+	case value.Object:
+	default:
+		return nil, fmt.Errorf("params must be an object, not %s", params.Kind())
+	}
+	text := params.String()
+	if ci.schema != nil {
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+		if err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+		if err := ci.schema.Validate(doc); err != nil {
+			return nil, fmt.Errorf("params do not fit %s.%s: %s", name, comp, schemaMessage(err))
+		}
+	}
+	return &comparator{p: p, name: comp, params: text}, nil
+}
+
+// schemaMessage flattens a validation error onto one line.
+func schemaMessage(err error) string {
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		printer := message.NewPrinter(language.English)
+		var parts []string
+		var walk func(e *jsonschema.ValidationError)
+		walk = func(e *jsonschema.ValidationError) {
+			if len(e.Causes) == 0 {
+				loc := "/" + strings.Join(e.InstanceLocation, "/")
+				parts = append(parts, "at "+loc+": "+e.ErrorKind.LocalizedString(printer))
+				return
+			}
+			for _, c := range e.Causes {
+				walk(c)
+			}
+		}
+		walk(ve)
+		return strings.Join(parts, "; ")
+	}
+	return err.Error()
+}
+
+// comparator is a plugin comparator with its params.
+type comparator struct {
+	p      *proc
+	name   string
+	params string
+}
+
+// Compare implements rules.Comparator.
+func (c *comparator) Compare(in *rules.Input) rules.Outcome {
+	o := c.p.do(&pluginpb.CompareItem{
+		Comparator:   c.name,
+		Path:         in.Path,
+		Expected:     in.Expected.String(),
+		Actual:       in.Actual.String(),
+		Params:       c.params,
+		Tool:         in.Tool,
+		Args:         in.Args.String(),
+		ExpectedArgs: in.ExpectedArgs.String(),
+	})
+	return o
+}
+
+// Blocking reports that Compare blocks on I/O: an engine should call it
+// from many goroutines at once, so that their comparisons share batches.
+func (c *comparator) Blocking() bool { return true }
+
+// String returns "plugin.comparator".
+func (c *comparator) String() string { return c.p.name + "." + c.name }
