@@ -3,6 +3,7 @@ module github.com/callgrade/callgrade
 go 1.26.0
 
 require (
+	github.com/expr-lang/expr v1.17.8
 	github.com/hashicorp/go-hclog v1.6.3
 	github.com/hashicorp/go-plugin v1.8.0
 	github.com/knadh/koanf/parsers/toml/v2 v2.1.0

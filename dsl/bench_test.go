@@ -1,0 +1,33 @@
+package dsl
+
+import (
+	"testing"
+
+	"github.com/callgrade/callgrade/rules"
+)
+
+func benchEval(b *testing.B, src string, in *rules.Input) {
+	c := NewCompiler(Options{})
+	e, err := c.Compile(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if ok, err := e.Eval(in); err != nil || !ok {
+		b.Fatalf("%s: %v %v", src, ok, err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		e.Compare(in)
+	}
+}
+
+// BenchmarkEval evaluates one expression per call, as a field comparator.
+func BenchmarkEval(b *testing.B) {
+	b.Run("expr=abs", func(b *testing.B) {
+		benchEval(b, `abs(actual - expected) <= 0.5`, &rules.Input{Path: "temp", Actual: mustParse(b, `21.3`), Expected: mustParse(b, `21`)})
+	})
+	b.Run("expr=same_day", func(b *testing.B) {
+		benchEval(b, `same_day(actual, expected)`, &rules.Input{Path: "date", Actual: mustParse(b, `"2024-01-05T10:30:00+01:00"`), Expected: mustParse(b, `"2024-01-05"`)})
+	})
+}

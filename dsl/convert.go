@@ -1,0 +1,254 @@
+package dsl
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/value"
+)
+
+// toAny converts a Value to what expressions see: nil, bool, float64,
+// string, []any and map[string]any.
+func toAny(v value.Value) any {
+	switch v.Kind() {
+	case value.Null:
+		return nil
+	case value.Bool:
+		return v.Bool()
+	case value.Number:
+		f, _ := v.Float()
+		return f
+	case value.String:
+		return v.Str()
+	case value.Array:
+		out := make([]any, v.Len())
+		for i, e := range v.Elems() {
+			out[i] = toAny(e)
+		}
+		return out
+	default:
+		return toMap(v)
+	}
+}
+
+// toMap converts an object; nil for anything else.
+func toMap(v value.Value) map[string]any {
+	if v.Kind() != value.Object {
+		return nil
+	}
+	out := make(map[string]any, v.Len())
+	for _, m := range v.Members() {
+		out[m.Key] = toAny(m.Value)
+	}
+	return out
+}
+
+// toValue converts what an expression computed back into a Value, for the
+// canonical helpers. budget bounds the work (values built inside an
+// expression can share parts, so that their written size grows
+// exponentially with their depth).
+func toValue(x any, budget int) (value.Value, error) {
+	n := budget
+	v, err := toValueN(x, &n)
+	return v, err
+}
+
+var errTooLarge = errors.New("the value is too large")
+
+func toValueN(x any, n *int) (value.Value, error) {
+	*n--
+	if *n < 0 {
+		return value.Value{}, errTooLarge
+	}
+	switch t := x.(type) {
+	case nil:
+		return value.Value{}, nil
+	case raw:
+		*n -= t.v.Len()
+		if *n < 0 {
+			return value.Value{}, errTooLarge
+		}
+		return t.v, nil
+	case bool:
+		return value.BoolOf(t), nil
+	case string:
+		*n -= len(t)
+		return value.StringOf(t), nil
+	case Decimal:
+		return value.NumberOf(string(t))
+	case float64:
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return value.Value{}, fmt.Errorf("%v has no JSON form", t)
+		}
+		return value.NumberOf(strconv.FormatFloat(t, 'g', -1, 64))
+	case int:
+		return value.Int(int64(t)), nil
+	case int64:
+		return value.Int(t), nil
+	case []any:
+		out := make([]value.Value, len(t))
+		for i, e := range t {
+			v, err := toValueN(e, n)
+			if err != nil {
+				return value.Value{}, err
+			}
+			out[i] = v
+		}
+		return value.ArrayOf(out...), nil
+	case []int:
+		out := make([]value.Value, len(t))
+		for i, e := range t {
+			out[i] = value.Int(int64(e))
+		}
+		*n -= len(t)
+		return value.ArrayOf(out...), nil
+	case []string:
+		out := make([]value.Value, len(t))
+		for i, e := range t {
+			out[i] = value.StringOf(e)
+			*n -= len(e)
+		}
+		return value.ArrayOf(out...), nil
+	case map[string]any:
+		out := make([]value.Member, 0, len(t))
+		for k, e := range t {
+			v, err := toValueN(e, n)
+			if err != nil {
+				return value.Value{}, err
+			}
+			out = append(out, value.Member{Key: k, Value: v})
+		}
+		return value.ObjectOf(out...)
+	case time.Time:
+		return value.StringOf(t.Format(time.RFC3339Nano)), nil
+	}
+	return value.Value{}, fmt.Errorf("%s has no JSON form", describe(x))
+}
+
+// appendCanon writes the canonical JSON text of v: object keys sorted,
+// numbers in their shortest exact spelling (value.CanonicalNumber), no
+// white space.
+func appendCanon(dst []byte, v value.Value) []byte {
+	switch v.Kind() {
+	case value.Null:
+		return append(dst, "null"...)
+	case value.Bool:
+		return strconv.AppendBool(dst, v.Bool())
+	case value.Number:
+		return append(dst, value.CanonicalNumber(v.Str())...)
+	case value.String:
+		return value.AppendQuote(dst, v.Str())
+	case value.Array:
+		dst = append(dst, '[')
+		for i, e := range v.Elems() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendCanon(dst, e)
+		}
+		return append(dst, ']')
+	default:
+		dst = append(dst, '{')
+		for i, m := range v.Members() { // kept sorted by key
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = value.AppendQuote(dst, m.Key)
+			dst = append(dst, ':')
+			dst = appendCanon(dst, m.Value)
+		}
+		return append(dst, '}')
+	}
+}
+
+// weigh estimates how many bytes writing x out takes, giving up (false)
+// once it passes limit.
+func weigh(x any, limit int) (int, bool) {
+	n := 0
+	ok := weighN(x, limit, 0, &n)
+	return n, ok
+}
+
+func weighN(x any, limit, depth int, n *int) bool {
+	*n += 2 * depth // indentation
+	switch t := x.(type) {
+	case string:
+		*n += len(t) + 2
+	case Decimal:
+		*n += len(t)
+	case raw:
+		*n += len(t.v.String())
+	case []any:
+		*n += 2
+		for _, e := range t {
+			if *n > limit || !weighN(e, limit, depth+1, n) {
+				return false
+			}
+		}
+	case []string:
+		for _, e := range t {
+			*n += len(e) + 4 + 2*depth
+		}
+	case map[string]any:
+		*n += 2
+		for k, e := range t {
+			*n += len(k) + 4
+			if *n > limit || !weighN(e, limit, depth+1, n) {
+				return false
+			}
+		}
+	default:
+		*n += 24
+	}
+	return *n <= limit
+}
+
+// rawAt returns an argument exactly: the value at root (actual, expected,
+// params, args, expected_args) and the member keys after it; nil when a
+// key is missing, as a member access would give.
+func rawAt(in *rules.Input, root string, keys []any) (any, error) {
+	var v value.Value
+	switch root {
+	case "actual":
+		v = in.Actual
+	case "expected":
+		v = in.Expected
+	case "params":
+		v = in.Params
+	case "args":
+		v = in.Args
+	case "expected_args":
+		v = in.ExpectedArgs
+	}
+	for _, k := range keys {
+		switch key := k.(type) {
+		case string:
+			m, ok := v.Get(key)
+			if !ok || v.Kind() != value.Object {
+				return nil, nil
+			}
+			v = m
+		case int:
+			if v.Kind() != value.Array {
+				return nil, nil
+			}
+			if key < 0 {
+				key += v.Len()
+			}
+			if key < 0 || key >= v.Len() {
+				return nil, nil
+			}
+			v = v.Elems()[key]
+		default:
+			return nil, nil
+		}
+	}
+	if v.IsNull() {
+		return nil, nil
+	}
+	return raw{v}, nil
+}

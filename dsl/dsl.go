@@ -1,0 +1,482 @@
+package dsl
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/value"
+)
+
+// Options bound what one expression may cost. The zero value of a field
+// means its default; DefaultOptions returns them all.
+type Options struct {
+	// MaxLength is the longest expression text accepted, in bytes.
+	// Default 4096.
+	MaxLength int
+	// MaxNodes is the largest syntax tree accepted, in nodes
+	// (expr.MaxNodes). Default 1000.
+	MaxNodes uint
+	// MemoryBudget bounds what one evaluation may allocate in expr's own
+	// units: one per element of every array, map and range it builds
+	// (vm.VM.MemoryBudget). Default 1,000,000.
+	MemoryBudget uint
+	// MaxSteps bounds the iterations of all the closures of one evaluation
+	// together (the bodies of all, any, filter, map, reduce, sortBy, ...).
+	// Default 1,000,000.
+	MaxSteps int
+	// MaxStringLen is the longest string an operation inside an expression
+	// may build: `+`, join, replace, toJSON, string, canon. Default 1 MiB.
+	MaxStringLen int
+	// MaxEditLen is the longest string, in runes, that levenshtein and
+	// similarity accept. Default 4096.
+	MaxEditLen int
+}
+
+// DefaultOptions returns the default limits.
+func DefaultOptions() Options {
+	return Options{
+		MaxLength:    4096,
+		MaxNodes:     1000,
+		MemoryBudget: 1_000_000,
+		MaxSteps:     1_000_000,
+		MaxStringLen: 1 << 20,
+		MaxEditLen:   4096,
+	}
+}
+
+func (o Options) withDefaults() Options {
+	d := DefaultOptions()
+	if o.MaxLength <= 0 {
+		o.MaxLength = d.MaxLength
+	}
+	if o.MaxNodes == 0 {
+		o.MaxNodes = d.MaxNodes
+	}
+	if o.MemoryBudget == 0 {
+		o.MemoryBudget = d.MemoryBudget
+	}
+	if o.MaxSteps <= 0 {
+		o.MaxSteps = d.MaxSteps
+	}
+	if o.MaxStringLen <= 0 {
+		o.MaxStringLen = d.MaxStringLen
+	}
+	if o.MaxEditLen <= 0 {
+		o.MaxEditLen = d.MaxEditLen
+	}
+	return o
+}
+
+// env is the environment every expression is type-checked against and run
+// in. It is passed to the VM by value.
+type env struct {
+	Actual       any            `expr:"actual"`
+	Expected     any            `expr:"expected"`
+	Path         string         `expr:"path"`
+	Params       any            `expr:"params"`
+	Args         map[string]any `expr:"args"`
+	ExpectedArgs map[string]any `expr:"expected_args"`
+	Tool         string         `expr:"tool"`
+
+	// Hidden from expressions (names starting with "__" are rejected in
+	// the source); used by the code the compiler inserts.
+	Budget *worker      `expr:"__budget"`
+	In     *rules.Input `expr:"__in"`
+}
+
+// uses says which parts of the environment an expression reads, so that
+// an evaluation converts only those.
+type uses struct {
+	actual, expected, params, args, expectedArgs, steps bool
+}
+
+// Compiler compiles expressions under one set of Options, once per distinct
+// text: every rule of a suite that has the same expression shares one
+// compiled program. A Compiler is safe for concurrent use.
+type Compiler struct {
+	opts  Options
+	mu    sync.Mutex
+	cache map[string]*cached
+	pool  sync.Pool // *worker
+	conf  []expr.Option
+}
+
+type cached struct {
+	expr *Expr
+	err  error
+}
+
+// worker is what one goroutine needs to evaluate: a VM and the step
+// counter of the evaluation under way. Workers are pooled, so that the
+// compiled programs are shared and each goroutine runs its own VM.
+type worker struct {
+	vm    vm.VM
+	steps int
+	max   int
+	boxes boxes
+}
+
+func (c *Compiler) newWorker() *worker {
+	return &worker{vm: vm.VM{MemoryBudget: c.opts.MemoryBudget}, max: c.opts.MaxSteps, boxes: newBoxes()}
+}
+
+// NewCompiler returns a Compiler with the given limits (zero fields take
+// their defaults).
+func NewCompiler(opts Options) *Compiler {
+	c := &Compiler{opts: opts.withDefaults(), cache: make(map[string]*cached)}
+	c.pool.New = func() any { return c.newWorker() }
+	c.conf = c.exprOptions()
+	return c
+}
+
+// Options returns the limits in force, defaults filled in.
+func (c *Compiler) Options() Options { return c.opts }
+
+// Expr is a compiled expression. It is a rules.Comparator, safe for
+// concurrent use.
+type Expr struct {
+	src   string
+	prog  *vm.Program
+	uses  uses
+	c     *Compiler
+	isAll bool // reads $env: convert everything
+}
+
+// String returns the expression's text.
+func (e *Expr) String() string { return e.src }
+
+// Error is an expression that does not compile: too long, too large, a
+// syntax error, an unknown name, or a result that is not a bool.
+type Error struct {
+	Src     string
+	Line    int    // 1-based; 0 when the error is about the whole text
+	Column  int    // 1-based, in runes
+	Offset  int    // byte offset in Src; -1 when unknown
+	Msg     string // what is wrong
+	Snippet string // the line with a caret under the column, each line prefixed "\n | "
+}
+
+// Error returns "line L, column C: message" and the caret snippet.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Line > 0 {
+		b.WriteString("line ")
+		b.WriteString(strconv.Itoa(e.Line))
+		b.WriteString(", column ")
+		b.WriteString(strconv.Itoa(e.Column))
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	b.WriteString(e.Snippet)
+	return b.String()
+}
+
+// Compile compiles src, or returns the program compiled before for the
+// same text. A bad expression is an *Error.
+func (c *Compiler) Compile(src string) (*Expr, error) {
+	c.mu.Lock()
+	if ce, ok := c.cache[src]; ok {
+		c.mu.Unlock()
+		return ce.expr, ce.err
+	}
+	c.mu.Unlock()
+	e, err := c.compile(src)
+	c.mu.Lock()
+	if ce, ok := c.cache[src]; ok { // another goroutine got there first
+		e, err = ce.expr, ce.err
+	} else {
+		c.cache[src] = &cached{e, err}
+	}
+	c.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Comparator compiles an `expr` rule property: the function
+// rules.Extensions.Expr wants. Errors are *rules.CompileError wrapping an
+// *Error, so that a suite error reads "expr: line 1, column 5: ...".
+func (c *Compiler) Comparator(src string) (rules.Comparator, error) {
+	e, err := c.Compile(src)
+	if err != nil {
+		return nil, &rules.CompileError{Property: "expr", Offset: -1, Err: err}
+	}
+	return e, nil
+}
+
+// Assert compiles a call-level `assert` expression: the function
+// engine.Options.Assert wants. The comparator it returns is run with
+// actual and expected set to the two calls' whole arguments.
+func (c *Compiler) Assert(src string) (rules.Comparator, error) {
+	e, err := c.Compile(src)
+	if err != nil {
+		return nil, &rules.CompileError{Property: "assert", Offset: -1, Err: err}
+	}
+	return e, nil
+}
+
+func (c *Compiler) compile(src string) (*Expr, error) {
+	if len(src) > c.opts.MaxLength {
+		return nil, &Error{Src: src, Offset: -1, Msg: fmt.Sprintf("expression is %d bytes long; the limit is %d", len(src), c.opts.MaxLength)}
+	}
+	if !utf8.ValidString(src) {
+		return nil, &Error{Src: src, Offset: -1, Msg: "expression is not valid UTF-8"}
+	}
+	if strings.TrimSpace(src) == "" {
+		return nil, &Error{Src: src, Offset: -1, Msg: "empty expression"}
+	}
+	g := &guard{}
+	u := &usage{}
+	opts := make([]expr.Option, 0, len(c.conf)+4)
+	opts = append(opts, expr.Patch(g))
+	opts = append(opts, c.conf...)
+	opts = append(opts, expr.Patch(&stepPatch{}), expr.Patch(&concatPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(u))
+	prog, err := compileSafely(src, opts)
+	if g.err != nil {
+		return nil, g.err.bind(src)
+	}
+	if err != nil {
+		return nil, convertError(src, err)
+	}
+	return &Expr{src: src, prog: prog, uses: u.uses, isAll: u.all, c: c}, nil
+}
+
+// compileSafely runs expr.Compile, turning a panic inside expr into an
+// error: no text should crash the load.
+func compileSafely(src string, opts []expr.Option) (p *vm.Program, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			p, err = nil, fmt.Errorf("cannot compile expression: %v", x)
+		}
+	}()
+	return expr.Compile(src, opts...)
+}
+
+func convertError(src string, err error) *Error {
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		out := &Error{Src: src, Msg: fe.Message, Snippet: fe.Snippet, Offset: -1}
+		if fe.Snippet != "" || fe.Line > 0 {
+			out.Line, out.Column = fe.Line, fe.Column+1
+			out.Offset = byteOffset(src, fe.From)
+		}
+		out.Msg = explain(out.Msg)
+		return out
+	}
+	return &Error{Src: src, Offset: -1, Msg: explain(err.Error())}
+}
+
+func explain(msg string) string {
+	if strings.HasPrefix(msg, "expected bool") {
+		return msg + " (an expression must yield true or false)"
+	}
+	return msg
+}
+
+// byteOffset turns a rune index into a byte offset.
+func byteOffset(s string, runes int) int {
+	i := 0
+	for off := range s {
+		if i == runes {
+			return off
+		}
+		i++
+	}
+	return len(s)
+}
+
+// Compare evaluates the expression for one field (or, as an assert, one
+// call). A false result is Equal false with a message; a run-time error is
+// Err, which becomes a rule_error diff. It never panics.
+func (e *Expr) Compare(in *rules.Input) rules.Outcome {
+	ok, err := e.Eval(in)
+	if err != nil {
+		return rules.Outcome{Err: err}
+	}
+	if !ok {
+		return rules.Outcome{Message: e.falseMessage(in)}
+	}
+	return rules.Outcome{Equal: true}
+}
+
+func (e *Expr) falseMessage(in *rules.Input) string {
+	if in.Path == "" { // an assert: the engine names the expression
+		return ""
+	}
+	return "expected " + show(in.Expected) + ", got " + show(in.Actual) + ": " + strconv.Quote(e.src) + " is false"
+}
+
+func show(v value.Value) string {
+	s := v.String()
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
+
+// RuntimeError is an evaluation that failed: a value of a type the
+// expression cannot use, a helper refusing its argument, a limit exceeded.
+type RuntimeError struct {
+	Src    string
+	Line   int // 1-based, 0 when unknown
+	Column int // 1-based
+	Msg    string
+}
+
+// Error returns `expr "SRC" at L:C: message`.
+func (e *RuntimeError) Error() string {
+	pos := ""
+	if e.Line > 0 {
+		pos = " at " + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Column)
+	}
+	return "expression " + strconv.Quote(e.Src) + pos + ": " + e.Msg
+}
+
+// Eval evaluates the expression against one input.
+func (e *Expr) Eval(in *rules.Input) (result bool, err error) {
+	w := e.c.pool.Get().(*worker)
+	defer func() {
+		if x := recover(); x != nil {
+			result, err = false, &RuntimeError{Src: e.src, Msg: fmt.Sprint(x)}
+			w = e.c.newWorker() // the old VM may be in any state
+		}
+		e.c.pool.Put(w)
+	}()
+	w.steps = 0
+	u := e.uses
+	if e.isAll {
+		u = uses{true, true, true, true, true, true}
+	}
+	b := &w.boxes
+	*b.env = env{Path: in.Path, Tool: in.Tool, Budget: w, In: in}
+	if u.actual {
+		b.env.Actual = b.toAny(0, in.Actual)
+	}
+	if u.expected {
+		b.env.Expected = b.toAny(1, in.Expected)
+	}
+	if u.params {
+		b.env.Params = toAny(in.Params)
+	}
+	if u.args {
+		b.env.Args = toMap(in.Args)
+	}
+	if u.expectedArgs {
+		b.env.ExpectedArgs = toMap(in.ExpectedArgs)
+	}
+	out, rerr := w.vm.Run(e.prog, b.envBox)
+	*b.env = env{} // drop references to this input
+	if rerr != nil {
+		return false, e.runtimeError(rerr)
+	}
+	res, ok := out.(bool)
+	if !ok {
+		// AsBool allows an `any` result (a field of actual); it must still be a bool.
+		return false, &RuntimeError{Src: e.src, Msg: fmt.Sprintf("the expression yields %s, not true or false", describe(out))}
+	}
+	return res, nil
+}
+
+func (e *Expr) runtimeError(err error) error {
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		re := &RuntimeError{Src: e.src, Msg: fe.Message}
+		if fe.Snippet != "" {
+			re.Line, re.Column = fe.Line, fe.Column+1
+		}
+		return re
+	}
+	return &RuntimeError{Src: e.src, Msg: err.Error()}
+}
+
+// describe names the type of a value as the expression sees it.
+func describe(x any) string {
+	switch t := x.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case float64, int:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	case Decimal:
+		return "a decimal"
+	default:
+		return reflect.TypeOf(t).String()
+	}
+}
+
+// Names of the environment and of the inserted helpers, for the patchers.
+const (
+	hiddenPrefix = "__"
+)
+
+// guard rejects names the compiler reserves for itself, before any patch
+// inserts them.
+type guard struct {
+	err  *posError
+	lets map[string]bool // names declared with let
+}
+
+type posError struct {
+	loc file.Location
+	msg string
+}
+
+func (p *posError) bind(src string) *Error {
+	fe := &file.Error{Location: p.loc, Message: p.msg}
+	fe = fe.Bind(file.NewSource(src))
+	return &Error{Src: src, Line: fe.Line, Column: fe.Column + 1, Offset: byteOffset(src, p.loc.From), Msg: p.msg, Snippet: fe.Snippet}
+}
+
+func (g *guard) Visit(node *ast.Node) {
+	if g.err != nil {
+		return
+	}
+	var name string
+	switch n := (*node).(type) {
+	case *ast.CallNode:
+		if id, ok := n.Callee.(*ast.IdentifierNode); ok {
+			for _, b := range disabledBuiltins {
+				if id.Value == b {
+					g.err = &posError{loc: n.Location(), msg: b + "() is not available in callgrade expressions: " + disabledWhy[b]}
+					return
+				}
+			}
+		}
+	case *ast.IdentifierNode:
+		name = n.Value
+	case *ast.VariableDeclaratorNode:
+		name = n.Name
+		if g.lets == nil {
+			g.lets = map[string]bool{}
+		}
+		g.lets[name] = true
+	case *ast.MemberNode:
+		if s, ok := n.Property.(*ast.StringNode); ok {
+			if id, ok := n.Node.(*ast.IdentifierNode); ok && id.Value == "$env" {
+				name = s.Value
+			}
+		}
+	}
+	if strings.HasPrefix(name, hiddenPrefix) {
+		g.err = &posError{loc: (*node).Location(), msg: "unknown name " + name + " (names starting with __ are reserved)"}
+	}
+}

@@ -1,0 +1,260 @@
+package dsl
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/value"
+)
+
+func TestCompileErrorPositions(t *testing.T) {
+	c := NewCompiler(Options{})
+	for _, tc := range []struct {
+		src          string
+		line, column int
+		msg          string
+		snippet      string
+	}{
+		{"abs(acutal - expected) <= 0.5", 1, 5, "unknown name acutal", "\n | abs(acutal - expected) <= 0.5\n | ....^"},
+		{"actual > 1 &&\n  nope(actual)", 2, 3, "unknown name nope", "\n |   nope(actual)\n | ..^"},
+		{"actual == (1", 1, 12, "unexpected token EOF", ""},
+		{"äöü == actual +", 1, 15, "unexpected token EOF", ""},
+		{"now() > date(actual)", 1, 1, "now() is not available", "\n | now() > date(actual)\n | ^"},
+		{"repeat(actual, 3) == \"x\"", 1, 1, "repeat() is not available", ""},
+		{"timezone(\"UTC\") == nil", 1, 1, "timezone() is not available", ""},
+		{"__budget == nil", 1, 1, "names starting with __ are reserved", ""},
+		{"actual == 1 && $env.__in == nil", 1, 21, "reserved", ""},
+		{"len(actual) == \"x\"", 1, 13, "invalid operation: == (mismatched types int and string)", ""},
+		{"upper(1) == \"1\"", 1, 7, "cannot use int as argument", ""},
+	} {
+		_, err := c.Compile(tc.src)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%q: got %v, want an *Error", tc.src, err)
+			continue
+		}
+		if e.Line != tc.line || e.Column != tc.column || !strings.Contains(e.Msg, tc.msg) {
+			t.Errorf("%q: got line %d, column %d, %q; want %d, %d, %q", tc.src, e.Line, e.Column, e.Msg, tc.line, tc.column, tc.msg)
+		}
+		if tc.snippet != "" && e.Snippet != tc.snippet {
+			t.Errorf("%q: snippet %q, want %q", tc.src, e.Snippet, tc.snippet)
+		}
+		if want := "line "; !strings.HasPrefix(e.Error(), want) {
+			t.Errorf("%q: Error() = %q", tc.src, e.Error())
+		}
+	}
+}
+
+func TestCompileErrorsWithoutPosition(t *testing.T) {
+	c := NewCompiler(Options{MaxLength: 60, MaxNodes: 10})
+	for src, msg := range map[string]string{
+		`len(actual) + 1`: "expected bool, but got int",
+		`"x"`:             "an expression must yield true or false",
+		``:                "empty expression",
+		`   `:             "empty expression",
+		`actual == "` + strings.Repeat("x", 60) + `"`:   "the limit is 60",
+		`actual == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]`: "exceeds maximum allowed nodes",
+		"actual == \"\xff\"":                            "not valid UTF-8",
+	} {
+		_, err := c.Compile(src)
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(e.Error(), msg) {
+			t.Errorf("%q: got %v, want an *Error with %q", src, err, msg)
+		}
+	}
+}
+
+// The errors the engine sees name the property and keep the *Error.
+func TestComparatorAndAssertErrors(t *testing.T) {
+	c := NewCompiler(Options{})
+	_, err := c.Comparator("abs(acutal) < 1")
+	var ce *rules.CompileError
+	var e *Error
+	if !errors.As(err, &ce) || ce.Property != "expr" || !errors.As(err, &e) || e.Column != 5 {
+		t.Fatalf("Comparator: %#v", err)
+	}
+	if got := err.Error(); !strings.HasPrefix(got, "expr: line 1, column 5: unknown name acutal\n | abs(acutal) < 1\n | ....^") {
+		t.Errorf("Comparator error reads %q", got)
+	}
+	// Through rules.Compile, as the engine calls it.
+	_, err = rules.Compile(mustParse(t, `{"expr": "abs(acutal) < 1"}`), rules.Extensions{Expr: c.Comparator})
+	if err == nil || !strings.HasPrefix(err.Error(), "expr: line 1, column 5: unknown name acutal") {
+		t.Errorf("rules.Compile error reads %v", err)
+	}
+	_, err = c.Assert("actual.a >")
+	if !errors.As(err, &ce) || ce.Property != "assert" || !strings.HasPrefix(err.Error(), "assert: line 1, column 10: unexpected token EOF") {
+		t.Errorf("Assert: %v", err)
+	}
+}
+
+func TestRuntimeErrors(t *testing.T) {
+	c := NewCompiler(Options{})
+	for _, tc := range []struct{ src, actual, msg string }{
+		{`get(actual, "a.b") == 1`, `{"a": {}}`, `get: no value at path "a.b"`},
+		{`actual + 1 > 2`, `"x"`, "invalid operation: string + int"},
+		{`actual.x > 1`, `"x"`, "invalid operation"},
+		{`actual[5] == 1`, `[1]`, "index out of range"},
+		{`num(actual) == 1`, `[1]`, "num: a list is not a number"},
+		{`date(actual) == date("2024-01-01")`, `"2024-13-45"`, "cannot read"},
+		{`1 / actual > 0`, `0`, ""}, // +Inf, no error
+	} {
+		e, err := c.Compile(tc.src)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		out := e.Compare(input(t, tc.actual, `1`))
+		if tc.msg == "" {
+			if out.Err != nil {
+				t.Errorf("%s: %v", tc.src, out.Err)
+			}
+			continue
+		}
+		var re *RuntimeError
+		if out.Equal || !errors.As(out.Err, &re) || !strings.Contains(out.Err.Error(), tc.msg) {
+			t.Errorf("%s with %s: got %+v, want a *RuntimeError with %q", tc.src, tc.actual, out, tc.msg)
+			continue
+		}
+		if !strings.HasPrefix(re.Error(), "expression "+`"`) || re.Line != 1 || re.Column < 1 {
+			t.Errorf("%s: RuntimeError %q at %d:%d", tc.src, re.Error(), re.Line, re.Column)
+		}
+	}
+}
+
+func TestFalseMessage(t *testing.T) {
+	c := NewCompiler(Options{})
+	e, _ := c.Compile(`abs(actual - expected) <= 0.5`)
+	out := e.Compare(input(t, `22`, `21`))
+	if out.Equal || out.Err != nil || out.Message != `expected 21, got 22: "abs(actual - expected) <= 0.5" is false` {
+		t.Errorf("got %+v", out)
+	}
+	// An assert (no path) leaves the message to the engine.
+	out = e.Compare(&rules.Input{Actual: mustParse(t, `22`), Expected: mustParse(t, `21`)})
+	if out.Equal || out.Message != "" {
+		t.Errorf("assert: got %+v", out)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	list := "[" + strings.TrimSuffix(strings.Repeat("1,", 200), ",") + "]"
+	for _, tc := range []struct {
+		name   string
+		opts   Options
+		src    string
+		actual string
+		msg    string
+	}{
+		{"memory budget: range", Options{}, `len(1..2000000) > 0`, `1`, "memory budget exceeded"},
+		{"memory budget: small", Options{MemoryBudget: 100}, `len(map(1..50, [#, #])) > 0`, `1`, "memory budget exceeded"},
+		{"steps: nested loops", Options{}, `all(actual, all(actual, all(actual, # == 1)))`, list, "more than 1000000 closure steps"},
+		{"steps: option", Options{MaxSteps: 10}, `all(actual, # == 1)`, list, "more than 10 closure steps"},
+		{"string: doubling with +", Options{}, `let a = actual + actual; let b = a + a; let c = b + b; let d = c + c; let e = d + d; let f = e + e; let g = f + f; let h = g + g; let i = h + h; let j = i + i; let k = j + j; len(k) > 0`, `"` + strings.Repeat("x", 1000) + `"`, "the limit is 1048576"},
+		{"string: typed +", Options{MaxStringLen: 10}, `upper(actual) + upper(actual) == ""`, `"abcdef"`, "+ would build a string of 12 bytes; the limit is 10"},
+		{"string: join", Options{MaxStringLen: 100}, `join(map(1..60, actual), ",") == ""`, `"ab"`, "join would build"},
+		{"string: replace", Options{MaxStringLen: 100}, `replace(actual, "", "xxxxxxxxxx") == ""`, `"abcdefghij"`, "replace would build"},
+		{"string: toJSON of shared parts", Options{}, `let a = [actual, actual]; let b = [a, a]; let c = [b, b]; let d = [c, c]; let e = [d, d]; let f = [e, e]; let g = [f, f]; let h = [g, g]; let i = [h, h]; let j = [i, i]; let k = [j, j]; let l = [k, k]; let m = [l, l]; let n = [m, m]; len(toJSON(n)) > 0`, `"` + strings.Repeat("x", 100) + `"`, "toJSON would build"},
+		{"string: canon of shared parts", Options{MaxStringLen: 1000}, `let a = [actual, actual]; let b = [a, a]; let c = [b, b]; let d = [c, c]; canon(d) != ""`, `"` + strings.Repeat("x", 100) + `"`, "too large"},
+		{"edit length", Options{MaxEditLen: 5}, `levenshtein(actual, "abc") < 2`, `"abcdef"`, "longer than 5 characters"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewCompiler(tc.opts)
+			e, err := c.Compile(tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := e.Compare(input(t, tc.actual, `1`))
+			if out.Err == nil || !strings.Contains(out.Err.Error(), tc.msg) {
+				t.Errorf("got %+v, want an error with %q", out, tc.msg)
+			}
+		})
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	got := NewCompiler(Options{}).Options()
+	if got != DefaultOptions() {
+		t.Errorf("zero Options gave %+v, want %+v", got, DefaultOptions())
+	}
+	if got.MaxLength != 4096 || got.MaxNodes != 1000 || got.MemoryBudget != 1_000_000 || got.MaxSteps != 1_000_000 || got.MaxStringLen != 1<<20 || got.MaxEditLen != 4096 {
+		t.Errorf("defaults changed: %+v; update docs/dsl.md", got)
+	}
+}
+
+func TestCacheSharesPrograms(t *testing.T) {
+	c := NewCompiler(Options{})
+	a, _ := c.Compile(`actual == 1`)
+	b, _ := c.Compile(`actual == 1`)
+	if a != b {
+		t.Error("the same text compiled twice")
+	}
+	_, err1 := c.Compile(`nope`)
+	_, err2 := c.Compile(`nope`)
+	if err1 == nil || err1 != err2 {
+		t.Errorf("errors not cached: %v, %v", err1, err2)
+	}
+}
+
+// TestConcurrentEval shares programs between goroutines: each takes its own
+// VM. Run with -race.
+func TestConcurrentEval(t *testing.T) {
+	c := NewCompiler(Options{})
+	srcs := []string{
+		`abs(actual - expected) <= 0.5`,
+		`same_day(actual, expected)`,
+		`all(args.items, # > 0) && decimal(actual) == decimal(actual)`,
+		`norm(tool) == "t"`,
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 300; i++ {
+				e, err := c.Compile(srcs[(g+i)%len(srcs)])
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				f := float64(g*1000 + i)
+				in := &rules.Input{Path: "p", Tool: "T",
+					Actual:   numberValue(f),
+					Expected: numberValue(f + 0.25),
+					Args:     mustParse(t, `{"items": [1, 2, 3]}`)}
+				ok, err := e.Eval(in)
+				switch e.String() {
+				case srcs[0], srcs[2], srcs[3]:
+					if !ok || err != nil {
+						t.Errorf("%s with %v: %v %v", e, f, ok, err)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func numberValue(f float64) value.Value {
+	v, _ := value.FromAny(f)
+	return v
+}
+
+// A panic inside a helper (here: an Input whose value the walk cannot
+// handle is impossible, so a nil Input) is an error, never a crash.
+func TestEvalNeverPanics(t *testing.T) {
+	c := NewCompiler(Options{})
+	e, _ := c.Compile(`actual == nil`)
+	var out rules.Outcome
+	func() {
+		defer func() {
+			if x := recover(); x != nil {
+				t.Fatalf("panicked: %v", x)
+			}
+		}()
+		out = e.Compare(nil)
+	}()
+	if out.Err == nil {
+		t.Errorf("got %+v, want an error", out)
+	}
+}

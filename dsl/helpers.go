@@ -1,0 +1,568 @@
+package dsl
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/builtin"
+	"github.com/expr-lang/expr/vm/runtime"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/value"
+)
+
+// Decimal is an exact decimal number, as decimal() returns it: the
+// canonical spelling of the number (value.CanonicalNumber), so that two
+// Decimals are == exactly when their values are equal. <, <=, > and >=
+// compare them by exact value too.
+type Decimal string
+
+// raw is an argument taken exactly (see rawPatch).
+type raw struct{ v value.Value }
+
+// disabledBuiltins reach the clock, the time zone database or build
+// strings without bound; the helpers named like expr's builtins (date,
+// get, join, replace, string, toJSON) replace them.
+var disabledBuiltins = []string{"now", "timezone", "repeat"}
+
+var disabledWhy = map[string]string{
+	"now":      "an expression cannot read the clock",
+	"timezone": "an expression cannot read the time zone database",
+	"repeat":   "it can build strings of any size",
+}
+
+func fn(name string, f func(args ...any) (any, error), types ...any) expr.Option {
+	return expr.Function(name, f, types...)
+}
+
+// exprOptions returns the compile options shared by every expression.
+func (c *Compiler) exprOptions() []expr.Option {
+	o := c.opts
+	opts := []expr.Option{
+		expr.Env(env{}),
+		expr.AsBool(),
+		expr.MaxNodes(o.MaxNodes),
+	}
+	for _, b := range disabledBuiltins {
+		opts = append(opts, expr.DisableBuiltin(b))
+	}
+	maxStr := o.MaxStringLen
+	tooLong := func(what string, n int) error {
+		return fmt.Errorf("%s would build a string of %d bytes; the limit is %d", what, n, maxStr)
+	}
+	builtinFunc := func(name string) func(args ...any) (any, error) {
+		return builtin.Builtins[builtin.Index[name]].Func
+	}
+	bJoin, bReplace, bToJSON := builtinFunc("join"), builtinFunc("replace"), builtinFunc("toJSON")
+
+	opts = append(opts,
+		// Inserted by the patches.
+		fn("__tick", func(args ...any) (any, error) {
+			w := args[0].(*worker)
+			w.steps++
+			if w.steps > w.max {
+				return nil, fmt.Errorf("the expression ran more than %d closure steps (all, map, filter, ...); the limit is MaxSteps", w.max)
+			}
+			return true, nil
+		}, new(func(*worker) bool)),
+		fn("__cat", func(args ...any) (any, error) {
+			a, b := args[0].(string), args[1].(string)
+			if len(a)+len(b) > maxStr {
+				return nil, tooLong("+", len(a)+len(b))
+			}
+			return a + b, nil
+		}, new(func(string, string) string)),
+		fn("__add", func(args ...any) (any, error) {
+			a, aok := args[0].(string)
+			b, bok := args[1].(string)
+			if aok && bok {
+				if len(a)+len(b) > maxStr {
+					return nil, tooLong("+", len(a)+len(b))
+				}
+				return a + b, nil
+			}
+			return runtime.Add(args[0], args[1]), nil
+		}, new(func(any, any) any)),
+		fn("__raw", func(args ...any) (any, error) {
+			return rawAt(args[0].(*rules.Input), args[1].(string), args[2:])
+		}, new(func(*rules.Input, string, ...any) any)),
+		fn("__dec_lt", decCmp(func(c int) bool { return c < 0 }), new(func(Decimal, Decimal) bool)),
+		fn("__dec_le", decCmp(func(c int) bool { return c <= 0 }), new(func(Decimal, Decimal) bool)),
+		fn("__dec_gt", decCmp(func(c int) bool { return c > 0 }), new(func(Decimal, Decimal) bool)),
+		fn("__dec_ge", decCmp(func(c int) bool { return c >= 0 }), new(func(Decimal, Decimal) bool)),
+		expr.Operator("<", "__dec_lt"),
+		expr.Operator("<=", "__dec_le"),
+		expr.Operator(">", "__dec_gt"),
+		expr.Operator(">=", "__dec_ge"),
+
+		// expr's builtins that can build large strings, bounded.
+		fn("join", func(args ...any) (any, error) {
+			sep := ""
+			if len(args) > 1 {
+				s, ok := args[1].(string)
+				if !ok {
+					return nil, errors.New("join: the separator must be a string")
+				}
+				sep = s
+			}
+			n, ok := weigh(args[0], maxStr)
+			if list, isList := args[0].([]any); isList {
+				n += len(list) * len(sep)
+			}
+			if !ok || n > maxStr {
+				return nil, tooLong("join", n)
+			}
+			return bJoin(args...)
+		}, new(func([]any, string) string), new(func([]any) string), new(func([]string, string) string), new(func([]string) string)),
+		fn("replace", func(args ...any) (any, error) {
+			s, ok1 := args[0].(string)
+			old, ok2 := args[1].(string)
+			nw, ok3 := args[2].(string)
+			if !ok1 || !ok2 || !ok3 {
+				return nil, errors.New("replace takes three strings")
+			}
+			count := 0
+			if old == "" {
+				count = utf8.RuneCountInString(s) + 1
+			} else {
+				count = strings.Count(s, old)
+			}
+			if n := len(s) + count*(len(nw)-len(old)); n > maxStr {
+				return nil, tooLong("replace", n)
+			}
+			return bReplace(args...)
+		}, new(func(string, string, string) string)),
+		fn("toJSON", func(args ...any) (any, error) {
+			if n, ok := weigh(args[0], maxStr/2); !ok {
+				return nil, tooLong("toJSON", n)
+			}
+			return bToJSON(args...)
+		}, new(func(any) string)),
+		fn("string", func(args ...any) (any, error) {
+			if n, ok := weigh(args[0], maxStr/2); !ok {
+				return nil, tooLong("string", n)
+			}
+			switch t := args[0].(type) {
+			case string:
+				return t, nil
+			case Decimal:
+				return string(t), nil
+			}
+			return fmt.Sprintf("%v", args[0]), nil
+		}, new(func(any) string)),
+
+		// The helpers.
+		fn("approx", func(args ...any) (any, error) {
+			tol, err := limitArg("approx", "tolerance", args[2])
+			if err != nil {
+				return nil, err
+			}
+			a, aok := toFloat(args[0])
+			b, bok := toFloat(args[1])
+			if !aok || !bok {
+				return false, nil
+			}
+			d := math.Abs(a - b)
+			return d <= tol+slack(a, b), nil
+		}, new(func(any, any, any) bool)),
+		fn("rel_approx", func(args ...any) (any, error) {
+			frac, err := limitArg("rel_approx", "fraction", args[2])
+			if err != nil {
+				return nil, err
+			}
+			a, aok := toFloat(args[0])
+			b, bok := toFloat(args[1])
+			if !aok || !bok {
+				return false, nil
+			}
+			d := math.Abs(a - b)
+			return d <= frac*math.Abs(b)+slack(a, b), nil
+		}, new(func(any, any, any) bool)),
+		fn("num", func(args ...any) (any, error) {
+			f, ok := toFloat(args[0])
+			if !ok {
+				return nil, fmt.Errorf("num: %s is not a number or a numeric string", brief(args[0]))
+			}
+			return f, nil
+		}, new(func(any) float64)),
+		fn("decimal", func(args ...any) (any, error) {
+			return toDecimal(args[0])
+		}, new(func(any) Decimal)),
+		fn("norm", func(args ...any) (any, error) {
+			s, ok := args[0].(string)
+			if !ok {
+				return nil, fmt.Errorf("norm: %s is not a string", brief(args[0]))
+			}
+			return normalize(s), nil
+		}, new(func(any) string)),
+		fn("strip_punct", func(args ...any) (any, error) {
+			s, ok := args[0].(string)
+			if !ok {
+				return nil, fmt.Errorf("strip_punct: %s is not a string", brief(args[0]))
+			}
+			return stripPunct(s), nil
+		}, new(func(any) string)),
+		fn("set_eq", func(args ...any) (any, error) {
+			return setEq(args[0], args[1], maxStr)
+		}, new(func(any, any) bool)),
+		fn("contains_all", func(args ...any) (any, error) {
+			return containsAll(args[0], args[1], maxStr)
+		}, new(func(any, any) bool)),
+		fn("date", func(args ...any) (any, error) {
+			return toTime(args[0])
+		}, new(func(any) time.Time)),
+		fn("same_day", func(args ...any) (any, error) {
+			a, err1 := toTime(args[0])
+			b, err2 := toTime(args[1])
+			if err1 != nil || err2 != nil {
+				return false, nil
+			}
+			ay, am, ad := a.Date()
+			by, bm, bd := b.Date()
+			return ay == by && am == bm && ad == bd, nil
+		}, new(func(any, any) bool)),
+		fn("same_instant", func(args ...any) (any, error) {
+			a, err1 := toTime(args[0])
+			b, err2 := toTime(args[1])
+			if err1 != nil || err2 != nil {
+				return false, nil
+			}
+			return a.Equal(b), nil
+		}, new(func(any, any) bool)),
+		fn("levenshtein", func(args ...any) (any, error) {
+			a, b, err := editArgs("levenshtein", args, o.MaxEditLen)
+			if err != nil {
+				return nil, err
+			}
+			return levenshtein(a, b), nil
+		}, new(func(any, any) int)),
+		fn("similarity", func(args ...any) (any, error) {
+			a, b, err := editArgs("similarity", args, o.MaxEditLen)
+			if err != nil {
+				return nil, err
+			}
+			return similarity(a, b), nil
+		}, new(func(any, any) float64)),
+		fn("get", func(args ...any) (any, error) {
+			p, ok := args[1].(string)
+			if !ok {
+				return nil, errors.New("get: the path must be a string")
+			}
+			return getPath(args[0], p)
+		}, new(func(any, string) any)),
+		fn("has", func(args ...any) (any, error) {
+			p, ok := args[1].(string)
+			if !ok {
+				return nil, errors.New("has: the path must be a string")
+			}
+			_, err := getPath(args[0], p)
+			var nf *notFound
+			if errors.As(err, &nf) {
+				return false, nil
+			}
+			return err == nil, err
+		}, new(func(any, string) bool)),
+		fn("canon", func(args ...any) (any, error) {
+			v, err := toValue(args[0], maxStr)
+			if err != nil {
+				return nil, fmt.Errorf("canon: %w", err)
+			}
+			s := string(appendCanon(nil, v))
+			if len(s) > maxStr {
+				return nil, tooLong("canon", len(s))
+			}
+			return s, nil
+		}, new(func(any) string)),
+	)
+	return opts
+}
+
+// slack allows a few units of float64 rounding at a tolerance's bound, as
+// the tolerance rule does: 1.1 is within 0.1 of 1.0.
+func slack(a, b float64) float64 { return 1e-12 * max(math.Abs(a), math.Abs(b)) }
+
+func limitArg(fn, what string, x any) (float64, error) {
+	f, ok := toFloat(x)
+	if !ok || f < 0 || math.IsNaN(f) {
+		return 0, fmt.Errorf("%s: the %s must be a number >= 0, got %s", fn, what, brief(x))
+	}
+	return f, nil
+}
+
+func decCmp(ok func(int) bool) func(args ...any) (any, error) {
+	return func(args ...any) (any, error) {
+		return ok(value.CompareNumbers(string(args[0].(Decimal)), string(args[1].(Decimal)))), nil
+	}
+}
+
+// toFloat reads a number, or a string that is a JSON number literal after
+// trimming white space.
+func toFloat(x any) (float64, bool) {
+	switch t := x.(type) {
+	case float64:
+		return t, true
+	case int:
+		return float64(t), true
+	case int64:
+		return float64(t), true
+	case float32:
+		return float64(t), true
+	case Decimal:
+		f, err := strconv.ParseFloat(string(t), 64)
+		return f, err == nil || f != 0
+	case raw:
+		if t.v.Kind() == value.String {
+			return toFloat(t.v.Str())
+		}
+		return t.v.Float()
+	case string:
+		s := strings.TrimSpace(t)
+		v, err := value.NumberOf(s)
+		if err != nil {
+			return 0, false
+		}
+		return v.Float()
+	}
+	return 0, false
+}
+
+// toDecimal reads an exact decimal: a number's decimal text, a numeric
+// string, or a float64 by its shortest spelling.
+func toDecimal(x any) (Decimal, error) {
+	lit := ""
+	switch t := x.(type) {
+	case Decimal:
+		return t, nil
+	case raw:
+		switch t.v.Kind() {
+		case value.Number:
+			lit = t.v.Str()
+		case value.String:
+			return toDecimal(t.v.Str())
+		default:
+			return "", fmt.Errorf("decimal: %s is not a number or a numeric string", brief(t))
+		}
+	case float64:
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return "", fmt.Errorf("decimal: %v is not a finite number", t)
+		}
+		lit = strconv.FormatFloat(t, 'g', -1, 64)
+	case int:
+		lit = strconv.Itoa(t)
+	case int64:
+		lit = strconv.FormatInt(t, 10)
+	case string:
+		s := strings.TrimSpace(t)
+		if _, err := value.NumberOf(s); err != nil {
+			return "", fmt.Errorf("decimal: %s is not a numeric string", brief(t))
+		}
+		lit = s
+	default:
+		return "", fmt.Errorf("decimal: %s is not a number or a numeric string", brief(x))
+	}
+	return Decimal(value.CanonicalNumber(lit)), nil
+}
+
+// normalize is norm(): Unicode case folding, NFC, each run of white space
+// one space, no leading or trailing white space.
+func normalize(s string) string {
+	s = norm.NFC.String(cases.Fold().String(s))
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// stripPunct removes Unicode punctuation (category P), as the strip_punct
+// normaliser does.
+func stripPunct(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsPunct(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func editArgs(name string, args []any, maxLen int) ([]rune, []rune, error) {
+	a, aok := args[0].(string)
+	b, bok := args[1].(string)
+	if !aok || !bok {
+		return nil, nil, fmt.Errorf("%s takes two strings, got %s and %s", name, brief(args[0]), brief(args[1]))
+	}
+	if utf8.RuneCountInString(a) > maxLen || utf8.RuneCountInString(b) > maxLen {
+		return nil, nil, fmt.Errorf("%s: a string is longer than %d characters (MaxEditLen)", name, maxLen)
+	}
+	return []rune(a), []rune(b), nil
+}
+
+// levenshtein is the edit distance in runes: insertions, deletions and
+// substitutions each cost 1.
+func levenshtein(a, b []rune) int {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	row := make([]int, len(b)+1)
+	for j := range row {
+		row[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		prev := row[0]
+		row[0] = i
+		for j := 1; j <= len(b); j++ {
+			cur := row[j]
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			row[j] = min(row[j]+1, row[j-1]+1, prev+cost)
+			prev = cur
+		}
+	}
+	return row[len(b)]
+}
+
+// similarity is 1 - levenshtein / the longer length, in [0, 1]; two empty
+// strings are 1.
+func similarity(a, b []rune) float64 {
+	n := max(len(a), len(b))
+	if n == 0 {
+		return 1
+	}
+	return 1 - float64(levenshtein(a, b))/float64(n)
+}
+
+// setEq is multiset equality of two lists under canonical comparison.
+func setEq(a, b any, maxStr int) (bool, error) {
+	x, okx, err := canonList(a, maxStr)
+	if err != nil {
+		return false, fmt.Errorf("set_eq: %w", err)
+	}
+	y, oky, err := canonList(b, maxStr)
+	if err != nil {
+		return false, fmt.Errorf("set_eq: %w", err)
+	}
+	if !okx || !oky || len(x) != len(y) {
+		return false, nil
+	}
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y), nil
+}
+
+// containsAll: every element of b has its own equal element in a (a
+// multiset inclusion); or, when a is a string and b a string or a list of
+// strings, a contains each of them.
+func containsAll(a, b any, maxStr int) (bool, error) {
+	if s, ok := plainString(a); ok {
+		if t, ok := plainString(b); ok {
+			return strings.Contains(s, t), nil
+		}
+		subs, ok, err := canonList(b, maxStr)
+		if err != nil || !ok {
+			return false, err
+		}
+		list, _ := toValue(b, maxStr)
+		for i := range subs {
+			e := list.Elems()[i]
+			if e.Kind() != value.String || !strings.Contains(s, e.Str()) {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	x, okx, err := canonList(a, maxStr)
+	if err != nil {
+		return false, fmt.Errorf("contains_all: %w", err)
+	}
+	y, oky, err := canonList(b, maxStr)
+	if err != nil {
+		return false, fmt.Errorf("contains_all: %w", err)
+	}
+	if !okx || !oky {
+		return false, nil
+	}
+	count := make(map[string]int, len(x))
+	for _, s := range x {
+		count[s]++
+	}
+	for _, s := range y {
+		if count[s] == 0 {
+			return false, nil
+		}
+		count[s]--
+	}
+	return true, nil
+}
+
+func plainString(x any) (string, bool) {
+	switch t := x.(type) {
+	case string:
+		return t, true
+	case raw:
+		if t.v.Kind() == value.String {
+			return t.v.Str(), true
+		}
+	}
+	return "", false
+}
+
+// canonList returns the canonical JSON text of each element of a list;
+// false when x is not a list.
+func canonList(x any, maxStr int) ([]string, bool, error) {
+	v, err := toValue(x, maxStr)
+	if err != nil {
+		return nil, false, err
+	}
+	if v.Kind() != value.Array {
+		return nil, false, nil
+	}
+	out := make([]string, v.Len())
+	for i, e := range v.Elems() {
+		out[i] = string(appendCanon(nil, e))
+	}
+	return out, true, nil
+}
+
+// brief describes a value for an error message.
+func brief(x any) string {
+	if r, ok := x.(raw); ok {
+		x = toAny(r.v)
+	}
+	switch t := x.(type) {
+	case string:
+		if len(t) > 40 {
+			t = t[:37] + "..."
+		}
+		return strconv.Quote(t)
+	case float64:
+		if t == math.Trunc(t) && math.Abs(t) < 1e21 {
+			return strconv.FormatFloat(t, 'f', -1, 64)
+		}
+		return strconv.FormatFloat(t, 'g', -1, 64)
+	case int, bool:
+		return fmt.Sprint(t)
+	}
+	return describe(x)
+}

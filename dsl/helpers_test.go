@@ -1,0 +1,220 @@
+package dsl
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/value"
+)
+
+func mustParse(t testing.TB, s string) value.Value {
+	t.Helper()
+	v, err := value.Parse(s)
+	if err != nil {
+		t.Fatalf("%s: %v", s, err)
+	}
+	return v
+}
+
+// input builds an Input from JSON texts; "" leaves a side null.
+func input(t testing.TB, actual, expected string) *rules.Input {
+	t.Helper()
+	in := &rules.Input{Path: "field", Tool: "tool_x"}
+	if actual != "" {
+		in.Actual = mustParse(t, actual)
+	}
+	if expected != "" {
+		in.Expected = mustParse(t, expected)
+	}
+	return in
+}
+
+// evalCase is one row: src evaluated with actual and expected (JSON); want
+// the result, or wantErr a substring of the run-time error.
+type evalCase struct {
+	src              string
+	actual, expected string
+	want             bool
+	wantErr          string
+}
+
+func runCases(t *testing.T, c *Compiler, cases []evalCase) {
+	t.Helper()
+	for _, tc := range cases {
+		e, err := c.Compile(tc.src)
+		if err != nil {
+			t.Errorf("%s: compile: %v", tc.src, err)
+			continue
+		}
+		got, err := e.Eval(input(t, tc.actual, tc.expected))
+		switch {
+		case tc.wantErr != "":
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%s (actual %s, expected %s): got %v, %v; want an error with %q", tc.src, tc.actual, tc.expected, got, err, tc.wantErr)
+			}
+		case err != nil:
+			t.Errorf("%s (actual %s, expected %s): %v", tc.src, tc.actual, tc.expected, err)
+		case got != tc.want:
+			t.Errorf("%s (actual %s, expected %s) = %v, want %v", tc.src, tc.actual, tc.expected, got, tc.want)
+		}
+	}
+}
+
+func TestEnvironment(t *testing.T) {
+	c := NewCompiler(Options{})
+	in := &rules.Input{
+		Path:         "items.0.price",
+		Actual:       mustParse(t, `21.5`),
+		Expected:     mustParse(t, `"21.5"`),
+		Params:       mustParse(t, `{"min": 2, "unit": "c"}`),
+		Tool:         "get_weather",
+		Args:         mustParse(t, `{"city": "Berlin", "days": 3, "tags": ["a", "b"], "opt": null}`),
+		ExpectedArgs: mustParse(t, `{"city": "Paris"}`),
+	}
+	for _, src := range []string{
+		`actual == 21.5`,
+		`type(actual) == "float"`, // JSON numbers are float64
+		`expected == "21.5"`,
+		`path == "items.0.price"`,
+		`params.min == 2 && params.unit == "c"`,
+		`args.city == "Berlin" && args.days == 3 && args.tags[1] == "b" && args.opt == nil`,
+		`"opt" in args && !("nope" in args)`,
+		`expected_args.city == "Paris"`,
+		`tool == "get_weather"`,
+		`$env.tool == "get_weather"`,
+		`len(args) == 4 && len(expected_args) == 1`,
+	} {
+		e, err := c.Compile(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if ok, err := e.Eval(in); !ok || err != nil {
+			t.Errorf("%s = %v, %v; want true", src, ok, err)
+		}
+	}
+	// Every JSON type.
+	runCases(t, c, []evalCase{
+		{src: `actual == nil`, actual: `null`, want: true},
+		{src: `actual == true`, actual: `true`, want: true},
+		{src: `actual == "x"`, actual: `"x"`, want: true},
+		{src: `actual[1] == 2 && len(actual) == 2`, actual: `[1, 2]`, want: true},
+		{src: `actual.a.b == "c"`, actual: `{"a": {"b": "c"}}`, want: true},
+		{src: `actual == expected`, actual: `5`, expected: `5.0`, want: true},
+		{src: `actual == expected`, actual: `9007199254740993`, expected: `9007199254740992`, want: true}, // float64: see decimal
+		{src: `expected == nil`, actual: `1`, want: true},
+	})
+}
+
+func TestHelpers(t *testing.T) {
+	c := NewCompiler(Options{})
+	runCases(t, c, []evalCase{
+		// approx(a, b, tol): |a-b| <= tol, numbers or numeric strings.
+		{src: `approx(actual, expected, 0.5)`, actual: `21.4`, expected: `21`, want: true},
+		{src: `approx(actual, expected, 0.5)`, actual: `21.6`, expected: `21`, want: false},
+		{src: `approx(actual, expected, 0.1)`, actual: `1.1`, expected: `1.0`, want: true}, // rounding at the bound
+		{src: `approx(actual, expected, 1)`, actual: `"22"`, expected: `21`, want: true},
+		{src: `approx(actual, expected, 1)`, actual: `"abc"`, expected: `21`, want: false},
+		{src: `approx(actual, expected, -1)`, actual: `1`, expected: `1`, wantErr: "tolerance must be a number >= 0"},
+		// rel_approx(a, b, frac): |a-b| <= frac*|b|.
+		{src: `rel_approx(actual, expected, 0.05)`, actual: `104`, expected: `100`, want: true},
+		{src: `rel_approx(actual, expected, 0.05)`, actual: `106`, expected: `100`, want: false},
+		{src: `rel_approx(actual, expected, 0.05)`, actual: `0`, expected: `0`, want: true},
+		{src: `rel_approx(actual, expected, "x")`, actual: `1`, expected: `1`, wantErr: "fraction must be a number"},
+		// num(x): numbers and numeric strings to float64.
+		{src: `num(actual) == 5`, actual: `" 5.0 "`, want: true},
+		{src: `num(actual) == num(expected)`, actual: `"1e3"`, expected: `1000`, want: true},
+		{src: `num(actual) == 5`, actual: `5`, want: true},
+		{src: `num(actual) > 0`, actual: `"five"`, wantErr: `num: "five" is not a number`},
+		{src: `num(actual) > 0`, actual: `"0x10"`, wantErr: "not a number"},
+		// decimal(x): exact decimal values.
+		{src: `decimal(actual) == decimal(expected)`, actual: `9007199254740993`, expected: `9007199254740992`, want: false},
+		{src: `decimal(actual) == decimal(expected)`, actual: `12345678901234567.50`, expected: `12345678901234567.5`, want: true},
+		{src: `decimal(actual) == decimal(expected)`, actual: `"5.00"`, expected: `5`, want: true},
+		{src: `decimal(actual) == decimal("0.1")`, actual: `1e-1`, want: true},
+		{src: `decimal(actual) < decimal(expected)`, actual: `9007199254740992`, expected: `9007199254740993`, want: true},
+		{src: `decimal(actual) >= decimal("100.00") && decimal(actual) <= decimal(expected)`, actual: `100`, expected: `1e2`, want: true},
+		{src: `decimal(actual) > decimal(expected)`, actual: `-0`, expected: `0`, want: false},
+		{src: `decimal(actual.price) == decimal(expected.price)`, actual: `{"price": 0.30000000000000004}`, expected: `{"price": 0.3}`, want: false},
+		{src: `decimal(actual.items[1]) == decimal("2.50")`, actual: `{"items": [1, 2.5]}`, want: true},
+		{src: `decimal(actual) == decimal(expected)`, actual: `"abc"`, expected: `1`, wantErr: "decimal: \"abc\" is not a numeric string"},
+		{src: `decimal(actual) == decimal(expected)`, actual: `true`, expected: `1`, wantErr: "not a number"},
+		{src: `decimal(actual * 2) == decimal("3")`, actual: `1.5`, want: true}, // a computed float64, by its shortest spelling
+		{src: `string(decimal(actual)) == "1.5"`, actual: `1.50`, want: true},
+		// norm(s): case folding, NFC, collapsed and trimmed space.
+		{src: `norm(actual) == norm(expected)`, actual: `"  STRASSE   am  See "`, expected: `"Straße am See"`, want: true},
+		{src: `norm(actual) == norm(expected)`, actual: `"Cafe\u0301"`, expected: `"café"`, want: true},
+		{src: `norm(actual) == "a b"`, actual: "\"a\\t\\n b\"", want: true},
+		{src: `norm(actual) == ""`, actual: `5`, wantErr: "norm: 5 is not a string"},
+		// strip_punct(s): Unicode punctuation removed.
+		{src: `strip_punct(actual) == "New York"`, actual: `"New-York!"`, want: false},
+		{src: `strip_punct(actual) == "NewYork"`, actual: `"New-York!"`, want: true},
+		{src: `strip_punct(actual) == "¿Que tal"`, actual: `"¿Que tal?"`, want: false}, // ¿ is punctuation too
+		{src: `strip_punct(actual) == "Que tal"`, actual: `"¿Que tal?"`, want: true},
+		// set_eq(a, b): multiset equality, canonical comparison.
+		{src: `set_eq(actual, expected)`, actual: `["b", "a"]`, expected: `["a", "b"]`, want: true},
+		{src: `set_eq(actual, expected)`, actual: `[1, 1, 2]`, expected: `[1, 2, 2]`, want: false},
+		{src: `set_eq(actual, expected)`, actual: `[{"y": 2, "x": 1.0}, 3]`, expected: `[3, {"x": 1, "y": 2}]`, want: true},
+		{src: `set_eq(actual, expected)`, actual: `["1"]`, expected: `[1]`, want: false},
+		{src: `set_eq(actual, expected)`, actual: `[9007199254740993]`, expected: `[9007199254740992]`, want: false},
+		{src: `set_eq(actual, expected)`, actual: `"ab"`, expected: `["a", "b"]`, want: false},
+		{src: `set_eq(map(actual, upper(#)), ["A", "B"])`, actual: `["b", "a"]`, want: true},
+		// contains_all(a, b): every element of b in a (multiset); strings: substrings.
+		{src: `contains_all(actual, expected)`, actual: `["x", "a", "b"]`, expected: `["a", "b"]`, want: true},
+		{src: `contains_all(actual, expected)`, actual: `["a"]`, expected: `["a", "a"]`, want: false},
+		{src: `contains_all(actual, expected)`, actual: `"rooms in Lisbon under 100"`, expected: `["Lisbon", "100"]`, want: true},
+		{src: `contains_all(actual, "Porto")`, actual: `"rooms in Lisbon"`, want: false},
+		{src: `contains_all(actual, expected)`, actual: `5`, expected: `[5]`, want: false},
+		// date(s), same_day(a, b), same_instant(a, b).
+		{src: `date(actual) == date(expected)`, actual: `"Jan 5 2024"`, expected: `"2024-01-05"`, want: true},
+		{src: `date(actual) < date(expected)`, actual: `"2024-01-05"`, expected: `"2024-01-06T00:00:00Z"`, want: true},
+		{src: `date(actual).Year() == 2024`, actual: `"5 January 2024"`, want: true},
+		{src: `date(actual) - date(expected) == duration("36h")`, actual: `"2024-01-06T12:00:00Z"`, expected: `"2024-01-05"`, want: true},
+		{src: `date(actual) > date(expected)`, actual: `"tomorrow"`, expected: `"2024-01-05"`, wantErr: `date: cannot read "tomorrow" as a date`},
+		{src: `same_day(actual, expected)`, actual: `"Friday, January 5th, 2024"`, expected: `"2024-01-05"`, want: true},
+		{src: `same_day(actual, expected)`, actual: `"2024/01/05"`, expected: `"5 Jan 2024"`, want: true},
+		{src: `same_day(actual, expected)`, actual: `"2024-01-05T23:30:00-05:00"`, expected: `"2024-01-05"`, want: true}, // the day as written
+		{src: `same_day(actual, expected)`, actual: `"2024-01-06"`, expected: `"2024-01-05"`, want: false},
+		{src: `same_day(actual, expected)`, actual: `"next friday"`, expected: `"2024-01-05"`, want: false},
+		{src: `same_day(actual, expected)`, actual: `20240105`, expected: `"2024-01-05"`, want: false},
+		{src: `same_instant(actual, expected)`, actual: `"2024-01-05T10:00:00+01:00"`, expected: `"2024-01-05T09:00:00Z"`, want: true},
+		{src: `same_instant(actual, expected)`, actual: `"2024-01-05T10:00:00Z"`, expected: `"2024-01-05T09:00:00Z"`, want: false},
+		{src: `same_instant(actual, expected)`, actual: `"2024-01-05"`, expected: `"2024-01-05T00:00:00Z"`, want: true},
+		{src: `same_instant(actual, expected)`, actual: `"Jan 5 2024 3:30 PM"`, expected: `"2024-01-05T15:30:00Z"`, want: true},
+		// levenshtein(a, b), similarity(a, b).
+		{src: `levenshtein(actual, expected) == 3`, actual: `"kitten"`, expected: `"sitting"`, want: true},
+		{src: `levenshtein(actual, expected) == 1`, actual: `"Straße"`, expected: `"Strase"`, want: true}, // runes, not bytes
+		{src: `levenshtein(actual, expected) == 0`, actual: `""`, expected: `""`, want: true},
+		{src: `similarity(actual, expected) == 1`, actual: `""`, expected: `""`, want: true},
+		{src: `similarity(actual, expected) > 0.57 && similarity(actual, expected) < 0.58`, actual: `"kitten"`, expected: `"sitting"`, want: true},
+		{src: `similarity(actual, expected) == 0`, actual: `"abc"`, expected: `"xyz"`, want: true},
+		{src: `levenshtein(actual, expected) > 0`, actual: `1`, expected: `"x"`, wantErr: "levenshtein takes two strings"},
+		// get(v, path), has(v, path): rules' PATH syntax.
+		{src: `get(actual, "filters.price.max") == 100`, actual: `{"filters": {"price": {"max": 100}}}`, want: true},
+		{src: `get(actual, "items.1.sku") == "B"`, actual: `{"items": [{"sku": "A"}, {"sku": "B"}]}`, want: true},
+		{src: `get(actual, "items.#.sku") == ["A", "B"]`, actual: `{"items": [{"sku": "A"}, {"sku": "B"}, {"x": 1}]}`, want: true},
+		{src: `get(actual, "m.*") == [1, 2]`, actual: `{"m": {"b": 2, "a": 1}}`, want: true},
+		{src: `get(actual, "a\\.b") == 1`, actual: `{"a.b": 1}`, want: true},
+		{src: `get(actual, "0") == 7`, actual: `{"0": 7}`, want: true},
+		{src: `get(actual, "missing") == 1`, actual: `{}`, wantErr: `get: no value at path "missing"`},
+		{src: `get(actual, "a..b") == 1`, actual: `{}`, wantErr: "empty segment"},
+		{src: `get(actual, "#") == []`, actual: `{}`, want: true},
+		{src: `has(actual, "a.b") && !has(actual, "a.c")`, actual: `{"a": {"b": null}}`, want: true},
+		{src: `has(actual, "a..b")`, actual: `{}`, wantErr: "empty segment"},
+		// canon(v): canonical JSON text.
+		{src: `canon(actual) == "{\"a\":[1,\"x\",null,true],\"b\":5}"`, actual: `{"b": 5.0, "a": [1e0, "x", null, true]}`, want: true},
+		{src: `canon(actual) == canon(expected)`, actual: `{"x": 1.50}`, expected: `{"x": 1.5}`, want: true},
+		{src: `canon(actual) == "12345678901234567.5"`, actual: `12345678901234567.50`, want: true},
+		{src: `canon(map(actual, # * 2)) == "[2,4]"`, actual: `[1, 2]`, want: true},
+	})
+}
+
+func TestNonBoolResult(t *testing.T) {
+	c := NewCompiler(Options{})
+	runCases(t, c, []evalCase{
+		{src: `actual`, actual: `true`, want: true},
+		{src: `actual`, actual: `"yes"`, wantErr: "bool(string)"},
+		{src: `args.flag`, actual: `1`, want: false}, // a missing member is nil, which is false
+	})
+}

@@ -1,0 +1,168 @@
+package dsl
+
+import (
+	"reflect"
+
+	"github.com/expr-lang/expr/ast"
+)
+
+// The patches below rewrite the syntax tree after parsing and before the
+// final type check. They keep the language as written and add what the
+// limits and the exact helpers need.
+
+// stepPatch makes every closure body (the predicate of all, any, filter,
+// map, reduce, sortBy, ...) count one step against Options.MaxSteps:
+// `P` becomes `__tick(__budget); P`, a sequence whose value is P's.
+type stepPatch struct{}
+
+func (stepPatch) Visit(node *ast.Node) {
+	p, ok := (*node).(*ast.PredicateNode)
+	if !ok {
+		return
+	}
+	loc := p.Location()
+	budget := &ast.IdentifierNode{Value: "__budget"}
+	budget.SetLocation(loc)
+	tick := &ast.CallNode{Callee: &ast.IdentifierNode{Value: "__tick"}, Arguments: []ast.Node{budget}}
+	tick.SetLocation(loc)
+	tick.Callee.SetLocation(loc)
+	seq := &ast.SequenceNode{Nodes: []ast.Node{tick, p.Node}}
+	seq.SetLocation(p.Node.Location())
+	p.Node = seq
+}
+
+// concatPatch routes `+` through a function that refuses to build a
+// string longer than Options.MaxStringLen, wherever either side may be a
+// string: `let a = s + s; let b = a + a; ...` would otherwise double a
+// string a few hundred times within the node limit. Numeric `+` is left
+// alone.
+type concatPatch struct{}
+
+func (concatPatch) Visit(node *ast.Node) {
+	b, ok := (*node).(*ast.BinaryNode)
+	if !ok || b.Operator != "+" {
+		return
+	}
+	lt, rt := b.Left.Type(), b.Right.Type()
+	isStr := func(t reflect.Type) bool { return t != nil && t.Kind() == reflect.String }
+	unknown := func(t reflect.Type) bool { return t == nil || t.Kind() == reflect.Interface }
+	var fn string
+	switch {
+	case isStr(lt) && isStr(rt):
+		fn = "__cat"
+	case (unknown(lt) || isStr(lt)) && (unknown(rt) || isStr(rt)):
+		fn = "__add"
+	case unknown(lt) || unknown(rt):
+		// One side known and not a string (a number, a time): the other
+		// cannot make it a string concatenation that grows unboundedly,
+		// except when it is a string, which runtime.Add refuses.
+		return
+	default:
+		return
+	}
+	call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: fn}, Arguments: []ast.Node{b.Left, b.Right}}
+	call.Callee.SetLocation(b.Location())
+	ast.Patch(node, call)
+}
+
+// rawRoots are the environment names whose values have an exact form
+// (value.Value) besides their float64 one.
+var rawRoots = map[string]bool{"actual": true, "expected": true, "params": true, "args": true, "expected_args": true}
+
+// rawHelpers take their arguments exactly when the argument is written as
+// an environment name or a constant member path from one: decimal(actual)
+// sees the number's decimal text, not a float64.
+var rawHelpers = map[string]bool{"decimal": true, "set_eq": true, "contains_all": true, "canon": true}
+
+// rawPatch rewrites such arguments to `__raw(__in, "root", key, ...)`.
+type rawPatch struct {
+	g *guard // knows the names a `let` declares, which shadow the roots
+}
+
+func (r *rawPatch) Visit(node *ast.Node) {
+	call, ok := (*node).(*ast.CallNode)
+	if !ok {
+		return
+	}
+	id, ok := call.Callee.(*ast.IdentifierNode)
+	if !ok || !rawHelpers[id.Value] {
+		return
+	}
+	for i, arg := range call.Arguments {
+		root, keys, ok := memberPath(arg)
+		if !ok || r.g.lets[root] {
+			continue
+		}
+		in := &ast.IdentifierNode{Value: "__in"}
+		in.SetLocation(arg.Location())
+		args := []ast.Node{in, &ast.StringNode{Value: root}}
+		args = append(args, keys...)
+		for _, a := range args[1:] {
+			a.SetLocation(arg.Location())
+		}
+		rc := &ast.CallNode{Callee: &ast.IdentifierNode{Value: "__raw"}, Arguments: args}
+		rc.Callee.SetLocation(arg.Location())
+		ast.Patch(&call.Arguments[i], rc)
+	}
+}
+
+// memberPath reads `root`, `root.a`, `root["a"]`, `root.a[0]` (constant
+// keys only) into the root's name and the keys.
+func memberPath(n ast.Node) (string, []ast.Node, bool) {
+	var keys []ast.Node
+	for {
+		switch t := n.(type) {
+		case *ast.IdentifierNode:
+			if !rawRoots[t.Value] {
+				return "", nil, false
+			}
+			// keys were collected from the outside in
+			for i, j := 0, len(keys)-1; i < j; i, j = i+1, j-1 {
+				keys[i], keys[j] = keys[j], keys[i]
+			}
+			return t.Value, keys, true
+		case *ast.MemberNode:
+			if t.Optional || t.Method {
+				return "", nil, false
+			}
+			switch p := t.Property.(type) {
+			case *ast.StringNode:
+				keys = append(keys, &ast.StringNode{Value: p.Value})
+			case *ast.IntegerNode:
+				keys = append(keys, &ast.IntegerNode{Value: p.Value})
+			default:
+				return "", nil, false
+			}
+			n = t.Node
+		default:
+			return "", nil, false
+		}
+	}
+}
+
+// usage records which environment names the final tree reads.
+type usage struct {
+	uses uses
+	all  bool
+}
+
+func (u *usage) Visit(node *ast.Node) {
+	id, ok := (*node).(*ast.IdentifierNode)
+	if !ok {
+		return
+	}
+	switch id.Value {
+	case "actual":
+		u.uses.actual = true
+	case "expected":
+		u.uses.expected = true
+	case "params":
+		u.uses.params = true
+	case "args":
+		u.uses.args = true
+	case "expected_args":
+		u.uses.expectedArgs = true
+	case "$env":
+		u.all = true
+	}
+}
