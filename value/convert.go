@@ -21,25 +21,27 @@ func Equal(a, b Value) bool {
 	case Bool:
 		return a.b == b.b
 	case Number:
-		return CompareNumbers(a.s, b.s) == 0
+		return CompareNumbers(a.str(), b.str()) == 0
 	case String:
-		return a.s == b.s
+		return a.str() == b.str()
 	case Array:
-		if len(a.arr) != len(b.arr) {
+		x, y := a.elems(), b.elems()
+		if len(x) != len(y) {
 			return false
 		}
-		for i := range a.arr {
-			if !Equal(a.arr[i], b.arr[i]) {
+		for i := range x {
+			if !Equal(x[i], y[i]) {
 				return false
 			}
 		}
 		return true
 	default:
-		if len(a.obj) != len(b.obj) {
+		x, y := a.members(), b.members()
+		if len(x) != len(y) {
 			return false
 		}
-		for i := range a.obj {
-			if a.obj[i].Key != b.obj[i].Key || !Equal(a.obj[i].Value, b.obj[i].Value) {
+		for i := range x {
+			if x[i].Key != y[i].Key || !Equal(x[i].Value, y[i].Value) {
 				return false
 			}
 		}
@@ -70,7 +72,7 @@ func FromAny(x any) (Value, error) {
 	case int32:
 		return Int(int64(t)), nil
 	case uint64:
-		return Value{kind: Number, s: strconv.FormatUint(t, 10)}, nil
+		return textValue(Number, strconv.FormatUint(t, 10)), nil
 	case float64:
 		return floatValue(t)
 	case float32:
@@ -78,7 +80,7 @@ func FromAny(x any) (Value, error) {
 			return v, err
 		}
 		// The shortest spelling that round-trips a float32: 0.1, not 0.10000000149011612.
-		return Value{kind: Number, s: strconv.FormatFloat(float64(t), 'g', -1, 32)}, nil
+		return textValue(Number, strconv.FormatFloat(float64(t), 'g', -1, 32)), nil
 	case time.Time:
 		return StringOf(t.Format(time.RFC3339Nano)), nil
 	case []any:
@@ -101,7 +103,7 @@ func FromAny(x any) (Value, error) {
 			m = append(m, Member{Key: k, Value: v})
 		}
 		sortMembers(m)
-		return Value{kind: Object, obj: m}, nil
+		return objectValue(m), nil
 	}
 	// Other integer widths, named types (type Cabin string, time.Duration),
 	// typed slices and maps: go through reflection, which only suites
@@ -115,7 +117,7 @@ func FromAny(x any) (Value, error) {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return Int(rv.Int()), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return Value{kind: Number, s: strconv.FormatUint(rv.Uint(), 10)}, nil
+		return textValue(Number, strconv.FormatUint(rv.Uint(), 10)), nil
 	case reflect.Float32:
 		return FromAny(float32(rv.Float()))
 	case reflect.Float64:
@@ -143,7 +145,7 @@ func floatValue(f float64) (Value, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return Value{}, &Error{Reason: ReasonNonFinite, Offset: -1, Detail: strconv.FormatFloat(f, 'g', -1, 64)}
 	}
-	return Value{kind: Number, s: strconv.FormatFloat(f, 'g', -1, 64)}, nil
+	return textValue(Number, strconv.FormatFloat(f, 'g', -1, 64)), nil
 }
 
 // Any converts v to the Go values encoding/json decodes into with
@@ -155,18 +157,18 @@ func (v Value) Any() any {
 	case Bool:
 		return v.b
 	case Number:
-		return json.Number(v.s)
+		return json.Number(v.str())
 	case String:
-		return v.s
+		return v.str()
 	case Array:
-		out := make([]any, len(v.arr))
-		for i, e := range v.arr {
+		out := make([]any, len(v.elems()))
+		for i, e := range v.elems() {
 			out[i] = e.Any()
 		}
 		return out
 	default:
-		out := make(map[string]any, len(v.obj))
-		for _, m := range v.obj {
+		out := make(map[string]any, len(v.members()))
+		for _, m := range v.members() {
 			out[m.Key] = m.Value.Any()
 		}
 		return out

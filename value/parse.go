@@ -184,7 +184,7 @@ func (p *parser) value(i, depth int) (Value, int) {
 		return p.array(i, depth+1)
 	case c == '"':
 		str, j := p.str(i)
-		return Value{kind: String, s: str}, j
+		return textValue(String, str), j
 	case c == '-' || (c >= '0' && c <= '9'):
 		n := scanNumber(s, i)
 		if n <= 0 {
@@ -195,7 +195,7 @@ func (p *parser) value(i, depth int) (Value, int) {
 			}
 			return Value{}, i
 		}
-		return Value{kind: Number, s: s[i : i+n]}, i + n
+		return textValue(Number, s[i:i+n]), i + n
 	case c == 't' && hasWord(s, i, "true"):
 		return Value{kind: Bool, b: true}, i + 4
 	case c == 'f' && hasWord(s, i, "false"):
@@ -222,7 +222,7 @@ func (p *parser) array(i, depth int) (Value, int) {
 	base := len(p.vals)
 	i = p.skip(i + 1)
 	if i < len(p.s) && p.s[i] == ']' {
-		return Value{kind: Array, arr: []Value{}}, i + 1
+		return arrayValue([]Value{}), i + 1
 	}
 	for {
 		var v Value
@@ -247,7 +247,7 @@ func (p *parser) array(i, depth int) (Value, int) {
 	copy(arr, p.vals[base:])
 	clear(p.vals[base:])
 	p.vals = p.vals[:base]
-	return Value{kind: Array, arr: arr}, i
+	return arrayValue(arr), i
 }
 
 func (p *parser) object(start, depth int) (Value, int) {
@@ -258,7 +258,7 @@ func (p *parser) object(start, depth int) (Value, int) {
 	base := len(p.mems)
 	i := p.skip(start + 1)
 	if i < len(p.s) && p.s[i] == '}' {
-		return Value{kind: Object, obj: []Member{}}, i + 1
+		return objectValue([]Member{}), i + 1
 	}
 	for {
 		if i >= len(p.s) || p.s[i] != '"' {
@@ -304,7 +304,7 @@ func (p *parser) object(start, depth int) (Value, int) {
 			return Value{}, i
 		}
 	}
-	return Value{kind: Object, obj: obj}, i
+	return objectValue(obj), i
 }
 
 // keyOffset finds where key appears the second time among the members of

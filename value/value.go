@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Kind is the JSON type of a Value.
@@ -40,12 +41,53 @@ func (k Kind) String() string {
 
 // Value is an immutable JSON value. Copying a Value is cheap and shares its
 // elements; nothing in this package modifies a Value after it is built.
+//
+// A Value is three words: a suite's expected arguments and every parsed
+// response are trees of them, so their size is most of the memory a large
+// run holds and most of what the collector scans. p and n are, by kind:
+// String, the decoded text; Number, the literal as written; Array, the
+// elements; Object, the members, sorted by Key, keys unique.
 type Value struct {
+	p    unsafe.Pointer // String, Number: *byte; Array: *Value; Object: *Member
+	n    int            // the length of the text, elements or members
 	kind Kind
 	b    bool
-	s    string   // String: the decoded text; Number: the literal as written
-	arr  []Value  // Array elements
-	obj  []Member // Object members, sorted by Key, keys unique
+}
+
+func textValue(k Kind, s string) Value {
+	return Value{kind: k, p: unsafe.Pointer(unsafe.StringData(s)), n: len(s)}
+}
+
+func arrayValue(a []Value) Value {
+	return Value{kind: Array, p: unsafe.Pointer(unsafe.SliceData(a)), n: len(a)}
+}
+
+func objectValue(m []Member) Value {
+	return Value{kind: Object, p: unsafe.Pointer(unsafe.SliceData(m)), n: len(m)}
+}
+
+// str returns the text of a String or a Number, "" for other kinds.
+func (v Value) str() string {
+	if v.kind != String && v.kind != Number {
+		return ""
+	}
+	return unsafe.String((*byte)(v.p), v.n)
+}
+
+// elems returns the elements of an Array, nil for other kinds.
+func (v Value) elems() []Value {
+	if v.kind != Array {
+		return nil
+	}
+	return unsafe.Slice((*Value)(v.p), v.n)
+}
+
+// members returns the members of an Object, nil for other kinds.
+func (v Value) members() []Member {
+	if v.kind != Object {
+		return nil
+	}
+	return unsafe.Slice((*Member)(v.p), v.n)
 }
 
 // Member is one key of an object and its value.
@@ -61,7 +103,7 @@ func NullValue() Value { return Value{} }
 func BoolOf(b bool) Value { return Value{kind: Bool, b: b} }
 
 // StringOf returns a JSON string holding s. s should be valid UTF-8.
-func StringOf(s string) Value { return Value{kind: String, s: s} }
+func StringOf(s string) Value { return textValue(String, s) }
 
 // NumberOf returns a JSON number written as text, which must be a JSON
 // number literal (such as "5", "-0.25" or "1e400"); the text is kept exactly.
@@ -73,14 +115,14 @@ func NumberOf(text string) (Value, error) {
 		}
 		return Value{}, &Error{Reason: ReasonSyntax, Offset: off, Detail: "invalid number literal " + strconv.Quote(text)}
 	}
-	return Value{kind: Number, s: text}, nil
+	return textValue(Number, text), nil
 }
 
 // Int returns a JSON number holding i.
-func Int(i int64) Value { return Value{kind: Number, s: strconv.FormatInt(i, 10)} }
+func Int(i int64) Value { return textValue(Number, strconv.FormatInt(i, 10)) }
 
 // ArrayOf returns a JSON array of the given elements. It keeps elems.
-func ArrayOf(elems ...Value) Value { return Value{kind: Array, arr: elems} }
+func ArrayOf(elems ...Value) Value { return arrayValue(elems) }
 
 // ObjectOf returns a JSON object of the given members, in any order. A key
 // given twice is an error, as it is when parsing.
@@ -92,7 +134,7 @@ func ObjectOf(members ...Member) (Value, error) {
 			return Value{}, &Error{Reason: ReasonDuplicateKey, Offset: -1, Detail: "duplicate key " + strconv.Quote(m[i].Key)}
 		}
 	}
-	return Value{kind: Object, obj: m}, nil
+	return objectValue(m), nil
 }
 
 // Kind returns the JSON type of v.
@@ -106,7 +148,7 @@ func (v Value) Bool() bool { return v.b }
 
 // Str returns the text of a string, or the literal of a number as written;
 // "" for other kinds.
-func (v Value) Str() string { return v.s }
+func (v Value) Str() string { return v.str() }
 
 // Float returns a number as the nearest float64. It is for tolerances and
 // expressions only: equality never goes through it.
@@ -114,7 +156,7 @@ func (v Value) Float() (float64, bool) {
 	if v.kind != Number {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(v.s, 64)
+	f, err := strconv.ParseFloat(v.str(), 64)
 	if err != nil && f == 0 { // out of range gives ±Inf with an error; keep it
 		return 0, false
 	}
@@ -123,22 +165,22 @@ func (v Value) Float() (float64, bool) {
 
 // Len returns the number of elements of an array or members of an object.
 func (v Value) Len() int {
-	if v.kind == Array {
-		return len(v.arr)
+	if v.kind == Array || v.kind == Object {
+		return v.n
 	}
-	return len(v.obj)
+	return 0
 }
 
 // Elems returns the elements of an array. The slice must not be modified.
-func (v Value) Elems() []Value { return v.arr }
+func (v Value) Elems() []Value { return v.elems() }
 
 // Members returns the members of an object sorted by key. The slice must not
 // be modified.
-func (v Value) Members() []Member { return v.obj }
+func (v Value) Members() []Member { return v.members() }
 
 // Get returns the member of an object named key.
 func (v Value) Get(key string) (Value, bool) {
-	m := v.obj
+	m := v.members()
 	if len(m) <= 8 {
 		for i := range m {
 			if m[i].Key == key {
@@ -162,26 +204,26 @@ func (v Value) Has(key string) bool {
 
 // With returns a copy of object v with key set to x, added or replaced.
 func (v Value) With(key string, x Value) Value {
-	m := make([]Member, 0, len(v.obj)+1)
-	m = append(m, v.obj...)
+	m := make([]Member, 0, len(v.members())+1)
+	m = append(m, v.members()...)
 	i, ok := slices.BinarySearchFunc(m, key, func(m Member, k string) int { return strings.Compare(m.Key, k) })
 	if ok {
 		m[i].Value = x
 	} else {
 		m = slices.Insert(m, i, Member{Key: key, Value: x})
 	}
-	return Value{kind: Object, obj: m}
+	return objectValue(m)
 }
 
 // Without returns a copy of object v without key.
 func (v Value) Without(key string) Value {
-	m := make([]Member, 0, len(v.obj))
-	for _, x := range v.obj {
+	m := make([]Member, 0, len(v.members()))
+	for _, x := range v.members() {
 		if x.Key != key {
 			m = append(m, x)
 		}
 	}
-	return Value{kind: Object, obj: m}
+	return objectValue(m)
 }
 
 // IsInteger reports whether v is a number with an integral value, whatever
@@ -190,7 +232,7 @@ func (v Value) IsInteger() bool {
 	if v.kind != Number {
 		return false
 	}
-	d := decompose(v.s)
+	d := decompose(v.str())
 	return d.isZero() || d.point >= int64(d.n)
 }
 
@@ -213,12 +255,12 @@ func (v Value) AppendJSON(dst []byte) []byte {
 		}
 		return append(dst, "false"...)
 	case Number:
-		return append(dst, v.s...)
+		return append(dst, v.str()...)
 	case String:
-		return AppendQuote(dst, v.s)
+		return AppendQuote(dst, v.str())
 	case Array:
 		dst = append(dst, '[')
-		for i, e := range v.arr {
+		for i, e := range v.elems() {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -227,7 +269,7 @@ func (v Value) AppendJSON(dst []byte) []byte {
 		return append(dst, ']')
 	default:
 		dst = append(dst, '{')
-		for i, m := range v.obj {
+		for i, m := range v.members() {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
