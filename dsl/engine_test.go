@@ -1,0 +1,168 @@
+package dsl_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/callgrade/callgrade/dsl"
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
+
+// build loads a suite from text and compiles it with the expression
+// language installed, as the CLI does.
+func build(t testing.TB, yaml string) (*engine.Engine, error) {
+	t.Helper()
+	fsys := fstest.MapFS{"suite.yaml": {Data: []byte(yaml)}}
+	s, err := suite.LoadFS(fsys, "suite.yaml")
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	opts := engine.Options{}
+	dsl.NewCompiler(dsl.Options{}).Install(&opts)
+	return engine.New(s, opts)
+}
+
+func mustParse(t testing.TB, s string) value.Value {
+	t.Helper()
+	v, err := value.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+const scoreSuite = `version: 1
+cases:
+  - id: c
+    expected:
+      name: book
+      arguments: {temp: 21, start: "2024-01-05", end: "2024-01-08", when: "2024-01-05"}
+      rules:
+        temp: {expr: "abs(actual - expected) <= params.tol", params: {tol: 0.5}}
+        when: {expr: "date(actual) == date(expected)"}
+        start: {expr: "same_day(actual, expected) && path == 'start' && tool == 'book' && args.end != nil && expected_args.start == expected"}
+      assert:
+        - "date(actual.end) > date(actual.start)"
+        - "num(actual.temp) > 0"
+`
+
+func TestEngineScoresExpressions(t *testing.T) {
+	eng, err := build(t, scoreSuite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := eng.Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":"hot","start":"Jan 5 2024","end":"2024-01-04","when":5}}]`))
+	kinds := map[string]string{}
+	for _, d := range r.Diffs {
+		kinds[string(d.Kind)+" "+d.Path] = d.Message
+	}
+	want := []string{"rule_error temp", "rule_error when", "mismatch end", "assert_failed ", "rule_error "}
+	for _, k := range want {
+		if _, ok := kinds[k]; !ok {
+			t.Errorf("no %q diff in %v", k, kinds)
+		}
+	}
+	if len(r.Diffs) != len(want) {
+		t.Errorf("got %d diffs, want %d: %v", len(r.Diffs), len(want), kinds)
+	}
+	if m := kinds["assert_failed "]; m != `assert "date(actual.end) > date(actual.start)" is false` {
+		t.Errorf("assert_failed message %q", m)
+	}
+	if m := kinds["rule_error "]; !strings.Contains(m, `num: "hot" is not a number`) {
+		t.Errorf("assert rule_error message %q", m)
+	}
+	if m := kinds["rule_error when"]; !strings.Contains(m, "date: 5 is not a string") {
+		t.Errorf("field rule_error message %q", m)
+	}
+
+	r = eng.Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":21,"start":"2024-01-05","end":"2024-01-08","when":"5 January 2024"}}]`))
+	if len(r.Diffs) > 0 {
+		t.Errorf("want a pass, got %+v", r.Diffs)
+	}
+}
+
+// Every bad expression of a suite is reported at once, with the file, the
+// key path, the case and expr's line and column.
+func TestEngineReportsEveryBadExpression(t *testing.T) {
+	_, err := build(t, `version: 1
+defaults:
+  rules:
+    price: {expr: "decimal(actual) = decimal(expected)"}
+cases:
+  - id: a
+    expected:
+      name: f
+      rules:
+        temp: {expr: "abs(acutal - expected) <= 0.5"}
+      assert: ["now() > 0", "actual.a >"]
+  - id: b
+    expected:
+      name: f
+      rules:
+        x: {expr: "len(actual) + 1"}
+`)
+	var se *suite.Error
+	if !errors.As(err, &se) {
+		t.Fatalf("got %v, want a *suite.Error", err)
+	}
+	text := err.Error()
+	for _, want := range []string{
+		"suite.yaml: defaults.rules.price: expr: line 1, column 17:",
+		"suite.yaml: cases[0].expected[0].rules.temp (case a): expr: line 1, column 5: unknown name acutal\n | abs(acutal - expected) <= 0.5\n | ....^",
+		"suite.yaml: cases[0].expected[0].assert[0] (case a): assert: line 1, column 1: now() is not available",
+		"suite.yaml: cases[0].expected[0].assert[1] (case a): assert: line 1, column 10: unexpected token EOF",
+		"suite.yaml: cases[1].expected[0].rules.x (case b): expr: expected bool, but got int",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the error does not contain %q:\n%s", want, text)
+		}
+	}
+	if len(se.Problems) != 5 {
+		t.Errorf("got %d problems, want 5:\n%s", len(se.Problems), text)
+	}
+}
+
+const benchCall = `[{"name":"set_thermostat","arguments":"{\"room\":\"living\",\"celsius\":21.3,\"mode\":\"heat\"}"}]`
+
+func benchSuite(rule string) string {
+	return `version: 1
+cases:
+  - id: c
+    expected:
+      name: set_thermostat
+      arguments: {room: living, celsius: 21, mode: heat}
+      rules:
+        celsius: ` + rule + "\n"
+}
+
+// BenchmarkEngineScore scores one call whose numeric field is decided by an
+// expression, and the same call under the built-in tolerance rule.
+func BenchmarkEngineScore(b *testing.B) {
+	for _, bc := range []struct{ name, rule string }{
+		{"rule=builtin", `{tolerance: 0.5}`},
+		{"rule=expr", `{expr: "abs(actual - expected) <= 0.5"}`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			eng, err := build(b, benchSuite(bc.rule))
+			if err != nil {
+				b.Fatal(err)
+			}
+			calls, _, err := response.Extract(mustParse(b, benchCall), response.Auto, value.Limits{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if r := eng.ScoreCalls(0, calls); !r.Pass {
+				b.Fatalf("the call should pass: %+v", r.Diffs)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				eng.ScoreCalls(0, calls)
+			}
+		})
+	}
+}

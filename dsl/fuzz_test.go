@@ -1,0 +1,60 @@
+package dsl
+
+import (
+	"testing"
+
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/value"
+)
+
+// FuzzEval compiles arbitrary expression text and runs it against
+// arbitrary JSON values: neither may panic or hang, whatever the text. The
+// limits are small so that a slow expression shows quickly.
+func FuzzEval(f *testing.F) {
+	for _, s := range []struct{ src, actual, expected string }{
+		{`abs(actual - expected) <= 0.5`, `21.4`, `21`},
+		{`same_day(actual, expected)`, `"Jan 5 2024"`, `"2024-01-05"`},
+		{`decimal(actual) == decimal(expected)`, `12345678901234567.50`, `"12345678901234567.5"`},
+		{`set_eq(actual, expected) && all(actual, upper(#) == #)`, `["A","B"]`, `["B","A"]`},
+		{`get(actual, "a.#.b") == [1] && has(actual, "a")`, `{"a":[{"b":1}]}`, `null`},
+		{`similarity(norm(actual), norm(expected)) > 0.8`, `"Straße "`, `"STRASSE"`},
+		{`canon(actual) == canon(expected)`, `{"b":1,"a":[1.0]}`, `{"a":[1],"b":1}`},
+		{`let a = actual + actual; len(a) > 2`, `"xy"`, `0`},
+		{`all(actual, all(actual, # == 1))`, `[1,1,1]`, `1`},
+		{`contains_all(actual, expected)`, `"a b c"`, `["a","c"]`},
+		{`date(actual) < date(expected)`, `"2024-01-05T10:00:00Z"`, `"5th January 2024"`},
+		{`levenshtein(actual, expected) < 3 && strip_punct(actual) != ""`, `"kitten!"`, `"sitting"`},
+		{`reduce(1..100, #acc + #, 0) > actual`, `5`, `null`},
+		{`toJSON(actual) != string(expected)`, `[1,{"x":null}]`, `true`},
+	} {
+		f.Add(s.src, s.actual, s.expected)
+	}
+	c := NewCompiler(Options{MaxSteps: 10_000, MemoryBudget: 50_000, MaxStringLen: 1 << 16, MaxEditLen: 256})
+	f.Fuzz(func(t *testing.T, src, actual, expected string) {
+		a, err := value.Parse(actual)
+		if err != nil {
+			return
+		}
+		e, err := value.Parse(expected)
+		if err != nil {
+			return
+		}
+		x, err := c.Compile(src)
+		if err != nil {
+			if x != nil {
+				t.Fatal("an error and an expression")
+			}
+			_ = err.Error()
+			return
+		}
+		args, _ := value.ObjectOf(value.Member{Key: "a", Value: a})
+		in := &rules.Input{Path: "a", Actual: a, Expected: e, Params: e, Tool: "t", Args: args, ExpectedArgs: args}
+		out := x.Compare(in)
+		if out.Err != nil {
+			_ = out.Err.Error()
+		}
+		// An assert: no path, the whole arguments.
+		in.Path, in.Actual, in.Expected = "", args, args
+		x.Compare(in)
+	})
+}
