@@ -74,7 +74,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	eng, err := engine.New(s, engine.Options{Format: format})
+	eng, err := engine.New(s, engineOptions(format))
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
