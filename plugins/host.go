@@ -108,7 +108,7 @@ type PluginInfo struct {
 
 // ComparatorInfo describes one comparator of a plugin.
 type ComparatorInfo struct {
-	Name         string // as in `plugin: NAME.comparator`... the part after the dot
+	Name         string // what follows the dot in `plugin: geo.within_km`
 	Doc          string
 	ParamsSchema string // JSON Schema of the params; "" when any object will do
 }
