@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -8,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
 
 	"github.com/callgrade/callgrade/value"
@@ -73,7 +73,8 @@ func FromValue(name string, doc value.Value) (*Suite, error) {
 	return l.finish(restVal)
 }
 
-// files abstracts the file system Load and LoadFS read from.
+// files abstracts the file system Load and LoadFS read from. read returns
+// a buffer the caller owns: nothing else holds or writes it.
 type files interface {
 	read(name string) ([]byte, error)
 	dir(name string) string
@@ -105,7 +106,7 @@ func (m memFiles) read(name string) ([]byte, error) {
 	if !ok {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
-	return b, nil
+	return bytes.Clone(b), nil
 }
 func (memFiles) dir(name string) string      { return path.Dir(name) }
 func (memFiles) join(dir, rel string) string { return path.Join(dir, rel) }
@@ -223,7 +224,7 @@ func (l *loader) load() (*Suite, error) {
 			continue
 		}
 		m.file = name
-		if err := k.Load(rawbytes.Provider(b), p, koanf.WithMergeFunc(m.merge)); err != nil {
+		if err := k.Load(ownBytes(b), p, koanf.WithMergeFunc(m.merge)); err != nil {
 			var se *Error
 			if errors.As(err, &se) {
 				l.probs = append(l.probs, se.Problems...)
@@ -242,6 +243,17 @@ func (l *loader) load() (*Suite, error) {
 	}
 	l.origin = m.fileOf
 	return l.finish(rest)
+}
+
+// ownBytes is a koanf.Provider of a file's bytes, which the parser is
+// given as they are: koanf's rawbytes provider would copy them, and a JSON
+// suite's cases point into them for as long as the suite lives.
+type ownBytes []byte
+
+func (b ownBytes) ReadBytes() ([]byte, error) { return b, nil }
+
+func (ownBytes) Read() (map[string]any, error) {
+	return nil, errors.New("the suite provider only supports ReadBytes")
 }
 
 // ioMessage describes a read error without repeating the file name, which

@@ -21,8 +21,8 @@ type jsonParser struct {
 // Unmarshal parses a JSON suite file into the map koanf merges; the cases
 // go to the file, out of band.
 func (p *jsonParser) Unmarshal(b []byte) (map[string]any, error) {
-	// koanf's rawbytes provider hands over a private copy of the file, which
-	// nothing writes to again: the document can share its memory.
+	// The loader hands over a buffer it read the file into, which nothing
+	// writes to again: the document can share its memory.
 	if uint64(len(b)) >= math.MaxUint32 {
 		return nil, &Error{Problems: []Problem{{Loc: Loc{File: p.f.name}, Msg: "a JSON suite file must be smaller than 4 GiB"}}}
 	}
