@@ -36,6 +36,10 @@ type Engine struct {
 	opts  Options
 	cases []compiledCase
 	index map[string]int
+	// unique says that no two cases share an id (suite.Load guarantees it;
+	// a Suite built by hand may not), so that a case found by a guess is
+	// the one index names.
+	unique bool
 }
 
 // New compiles s. Every problem found (a rule, a path, a regex, a schema, a
@@ -50,7 +54,19 @@ func New(s *suite.Suite, opts Options) (*Engine, error) {
 	if len(c.problems) > 0 {
 		return nil, &suite.Error{Problems: c.problems}
 	}
+	e.unique = len(e.index) == len(e.cases)
 	return e, nil
+}
+
+// lookup returns the index of the case with the given id, trying guess
+// first: responses mostly come in the order of the cases, and comparing one
+// id is cheaper than a lookup in a map of every case.
+func (e *Engine) lookup(id string, guess int) (int, bool) {
+	if e.unique && guess >= 0 && guess < len(e.cases) && e.cases[guess].id == id {
+		return guess, true
+	}
+	i, ok := e.index[id]
+	return i, ok
 }
 
 // Len returns the number of cases.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -136,7 +137,7 @@ func (s *Summary) merge(o *Summary) {
 // batch is a run of consecutive lines of the responses file.
 type batch struct {
 	first int    // line number of the first line
-	data  string // the lines, newline-terminated; results may point into it
+	data  []byte // the lines, newline-terminated
 	ends  []int  // end offset of each line in data
 }
 
@@ -150,6 +151,48 @@ type done struct {
 }
 
 const batchBytes = 256 << 10
+
+// buffers recycles the byte buffers of a run: a batch's lines once it is
+// scored (nothing scored from them outlives scoreBatch: each result is
+// encoded before the next line), and a batch's encoded results once every
+// one of them is written. A run then touches a few megabytes of buffers
+// instead of allocating two copies of the responses file and one of the
+// results, which the collector would have to catch up with.
+type buffers struct {
+	lines chan []byte
+	outs  chan []byte
+}
+
+func newBuffers(n int) *buffers {
+	return &buffers{lines: make(chan []byte, n), outs: make(chan []byte, n)}
+}
+
+func getBuf(c chan []byte, size int) []byte {
+	select {
+	case b := <-c:
+		return b[:0]
+	default:
+		return make([]byte, 0, size)
+	}
+}
+
+// putBuf keeps b for reuse unless it grew far beyond the usual size (a
+// batch with a huge line) or enough are kept already.
+func putBuf(c chan []byte, b []byte) {
+	if cap(b) > 4*batchBytes {
+		return
+	}
+	select {
+	case c <- b:
+	default:
+	}
+}
+
+// outBuf is a batch's encoded results, until every one is written.
+type outBuf struct {
+	b       []byte
+	pending int
+}
 
 // Run scores a JSON Lines responses stream (spec section 2) and writes the
 // results file (section 3) to w: one line per case in the order of the
@@ -171,11 +214,12 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	seen := make([]atomic.Int32, len(e.cases)) // line number of each case's response
 	todo := make(chan batch, workers*2)
 	results := make(chan done, workers*2)
+	bufs := newBuffers(workers*4 + 4)
 
 	var readErr error
 	go func() {
 		defer close(todo)
-		readErr = readBatches(ctx, r, todo)
+		readErr = readBatches(ctx, r, todo, bufs)
 	}()
 
 	sums := make([]Summary, workers)
@@ -187,7 +231,7 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 			var res Result
 			for b := range todo {
 				select {
-				case results <- e.scoreBatch(b, &res, seen, &sums[k], opts.Name):
+				case results <- e.scoreBatch(b, &res, seen, &sums[k], opts.Name, bufs):
 				case <-ctx.Done():
 					return
 				}
@@ -197,7 +241,11 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	go func() { wg.Wait(); close(results) }()
 
 	bw := bufio.NewWriterSize(w, 1<<20)
-	slots := make([][]byte, len(e.cases))
+	type slot struct {
+		out []byte
+		buf *outBuf
+	}
+	slots := make([]slot, len(e.cases))
 	next := 0
 	type unknownLine struct {
 		line int
@@ -216,20 +264,30 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 		if firstErr != nil {
 			continue
 		}
+		ob := &outBuf{b: d.out}
 		start := 0
 		for j, c := range d.cases {
 			out := d.out[start:d.ends[j]]
 			start = d.ends[j]
 			switch {
 			case c >= 0:
-				slots[c] = out
+				slots[c] = slot{out, ob}
+				ob.pending++
 			case c == -1:
-				unknown = append(unknown, unknownLine{d.lines[j], out})
+				unknown = append(unknown, unknownLine{d.lines[j], slices.Clone(out)})
 			}
 		}
-		for next < len(slots) && slots[next] != nil {
-			bw.Write(slots[next])
-			slots[next] = nil
+		if ob.pending == 0 {
+			putBuf(bufs.outs, d.out)
+		}
+		for next < len(slots) && slots[next].out != nil {
+			bw.Write(slots[next].out)
+			if ob := slots[next].buf; ob.pending == 1 {
+				putBuf(bufs.outs, ob.b)
+			} else {
+				ob.pending--
+			}
+			slots[next] = slot{}
 			next++
 		}
 	}
@@ -250,7 +308,7 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	var res Result
 	var buf []byte
 	for ; next < len(slots); next++ {
-		if slots[next] == nil {
+		if slots[next].out == nil {
 			e.missingResponse(&res, next)
 			sum.add(&res)
 			sum.Missing++
@@ -258,7 +316,7 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 			bw.Write(buf)
 			continue
 		}
-		bw.Write(slots[next])
+		bw.Write(slots[next].out)
 	}
 	sort.Slice(unknown, func(a, b int) bool { return unknown[a].line < unknown[b].line })
 	for _, u := range unknown {
@@ -272,7 +330,7 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 }
 
 // readBatches splits the stream into batches of whole lines.
-func readBatches(ctx context.Context, r io.Reader, todo chan<- batch) error {
+func readBatches(ctx context.Context, r io.Reader, todo chan<- batch, bufs *buffers) error {
 	br := bufio.NewReaderSize(r, 1<<20)
 	line := 1
 	for {
@@ -289,7 +347,7 @@ func readBatches(ctx context.Context, r io.Reader, todo chan<- batch) error {
 			}
 			if len(chunk) > 0 {
 				if data == nil {
-					data = make([]byte, 0, batchBytes+len(chunk))
+					data = getBuf(bufs.lines, batchBytes+4096)
 				}
 				data = append(data, chunk...)
 				if data[len(data)-1] != '\n' {
@@ -301,7 +359,7 @@ func readBatches(ctx context.Context, r io.Reader, todo chan<- batch) error {
 			if err == io.EOF {
 				if len(ends) > 0 {
 					select {
-					case todo <- batch{first: first, data: string(data), ends: ends}:
+					case todo <- batch{first: first, data: data, ends: ends}:
 					case <-ctx.Done():
 					}
 				}
@@ -312,7 +370,7 @@ func readBatches(ctx context.Context, r io.Reader, todo chan<- batch) error {
 			}
 		}
 		select {
-		case todo <- batch{first: first, data: string(data), ends: ends}:
+		case todo <- batch{first: first, data: data, ends: ends}:
 		case <-ctx.Done():
 			return nil
 		}
@@ -320,13 +378,17 @@ func readBatches(ctx context.Context, r io.Reader, todo chan<- batch) error {
 }
 
 // scoreBatch scores every line of b.
-func (e *Engine) scoreBatch(b batch, res *Result, seen []atomic.Int32, sum *Summary, name string) done {
+func (e *Engine) scoreBatch(b batch, res *Result, seen []atomic.Int32, sum *Summary, name string, bufs *buffers) done {
+	defer putBuf(bufs.lines, b.data)
+	// The lines are read as a string without a copy: b.data is not written
+	// until it comes back from the pool, after this returns.
+	data := unsafe.String(unsafe.SliceData(b.data), len(b.data))
 	d := done{cases: make([]int, 0, len(b.ends)), ends: make([]int, 0, len(b.ends)), lines: make([]int, 0, len(b.ends))}
-	d.out = make([]byte, 0, len(b.data)/2)
-	start := 0
+	d.out = getBuf(bufs.outs, 2*batchBytes)
+	start, guess := 0, -1
 	for j, end := range b.ends {
 		line := b.first + j
-		text := b.data[start : end-1]
+		text := data[start : end-1]
 		start = end
 		if strings.TrimSpace(text) == "" {
 			d.cases = append(d.cases, -2)
@@ -334,10 +396,13 @@ func (e *Engine) scoreBatch(b batch, res *Result, seen []atomic.Int32, sum *Summ
 			d.lines = append(d.lines, line)
 			continue
 		}
-		c, err := e.scoreLine(text, line, res, seen, name)
+		c, err := e.scoreLine(text, line, guess, res, seen, name)
 		if err != nil {
 			d.err = err
 			return d
+		}
+		if c >= 0 {
+			guess = c + 1
 		}
 		if c >= 0 {
 			sum.add(res)
@@ -351,8 +416,8 @@ func (e *Engine) scoreBatch(b batch, res *Result, seen []atomic.Int32, sum *Summ
 }
 
 // scoreLine scores one line into res and returns its case index, or -1
-// when its id names no case.
-func (e *Engine) scoreLine(text string, line int, res *Result, seen []atomic.Int32, name string) (int, *InputError) {
+// when its id names no case. guess is the case the line most likely is.
+func (e *Engine) scoreLine(text string, line, guess int, res *Result, seen []atomic.Int32, name string) (int, *InputError) {
 	// The line as a whole may be as long as it needs; the limits that guard
 	// against hostile output apply to each arguments string.
 	depth := e.opts.Limits.MaxDepth
@@ -383,7 +448,7 @@ func (e *Engine) scoreLine(text string, line int, res *Result, seen []atomic.Int
 		}
 		id = idr.String()
 	}
-	i, ok := e.index[id]
+	i, ok := e.lookup(id, guess)
 	if !ok {
 		*res = *UnknownCaseResult(id)
 		return -1, nil
