@@ -7,19 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/callgrade/callgrade/dsl"
-	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/suite"
 )
-
-// engineOptions are the engine options score and check share: the
-// expression language for `expr` rules and `assert`.
-func engineOptions(format response.Format) engine.Options {
-	opts := engine.Options{Format: format}
-	dsl.NewCompiler(dsl.Options{}).Install(&opts)
-	return opts
-}
 
 func newCheckCmd() *cobra.Command {
 	var layered []string
@@ -63,16 +52,14 @@ Exit status: 0 when every suite is clean, 2 otherwise.`,
 	return cmd
 }
 
-// checkSuite loads and compiles one (possibly layered) suite and returns
-// its number of cases.
+// checkSuite loads and compiles one (possibly layered) suite, starting its
+// plugins so that every plugin rule's comparator and params are checked
+// against what the plugin describes, and returns its number of cases.
 func checkSuite(files []string) (int, error) {
-	s, err := suite.Load(files...)
+	c, err := open(files, response.Auto)
 	if err != nil {
 		return 0, err
 	}
-	eng, err := engine.New(s, engineOptions(response.Auto))
-	if err != nil {
-		return 0, err
-	}
-	return eng.Len(), nil
+	defer c.Close()
+	return c.engine.Len(), nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,10 +12,11 @@ import (
 // docs/*.md show in a sh block, as written, from the repository root: a
 // command in the docs that does not work is a bug.
 //
-// `go run ./cmd/callgrade ARGS` runs as the built binary with ARGS. Other
-// commands in sh blocks (go test, bash .ci/run, benchmarks) are run by CI
-// itself or are too slow to repeat here; they are listed in notRunHere so that
-// a new kind of command has to be looked at.
+// `go run ./cmd/callgrade ARGS` runs as the built binary with ARGS, and
+// `go build` commands (which build what a later command needs) run as
+// written. Other commands in sh blocks (go test, bash .ci/run, benchmarks)
+// are run by CI itself or are too slow to repeat here; they are listed in
+// notRunHere so that a new kind of command has to be looked at.
 func TestDocumentedCommandsWork(t *testing.T) {
 	notRunHere := []string{"go test", "bash .ci/run", "python3 ../shared/bin/", "benchstat", "go install"}
 	files, _ := filepath.Glob("../../docs/*.md")
@@ -26,6 +28,14 @@ func TestDocumentedCommandsWork(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, cmd := range shCommands(string(data)) {
+			if strings.HasPrefix(cmd, "go build ") {
+				build := exec.Command("go", strings.Fields(cmd)[1:]...)
+				build.Dir = "../.."
+				if out, err := build.CombinedOutput(); err != nil {
+					t.Errorf("%s: %q: %v\n%s", f, cmd, err, out)
+				}
+				continue
+			}
 			args, ok := strings.CutPrefix(cmd, "go run ./cmd/callgrade ")
 			if !ok {
 				args, ok = strings.CutPrefix(cmd, "callgrade ")

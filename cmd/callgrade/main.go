@@ -32,7 +32,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newScoreCmd(), newCheckCmd(), newVersionCmd())
+	root.AddCommand(newScoreCmd(), newPluginsCmd(), newCheckCmd(), newVersionCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "callgrade:", err)
 		var ee *exitError

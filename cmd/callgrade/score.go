@@ -7,12 +7,12 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/suite"
 )
 
 type scoreFlags struct {
@@ -70,14 +70,12 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if f.failUnder > 1 {
 		return usageErr("--fail-under takes a pass rate from 0 to 1, got %v", f.failUnder)
 	}
-	s, err := suite.Load(f.suites...)
+	c, err := open(f.suites, format)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	eng, err := engine.New(s, engineOptions(format))
-	if err != nil {
-		return &exitError{code: 2, err: err}
-	}
+	defer c.Close()
+	eng := c.engine
 
 	var in io.Reader = os.Stdin
 	name := "<stdin>"
@@ -103,8 +101,11 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
 
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Ctrl-C stops the plugins at once, which also unblocks workers waiting
+	// on one of them.
+	go func() { <-ctx.Done(); c.Close() }()
 	sum, err := eng.Run(ctx, in, tmp, engine.RunOptions{Name: name, Workers: f.workers})
 	if err != nil {
 		return &exitError{code: 2, err: err}
