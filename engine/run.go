@@ -16,6 +16,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/callgrade/callgrade/internal/reuse"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -229,9 +230,10 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 		go func() {
 			defer wg.Done()
 			var res Result
+			var arena reuse.Arena
 			for b := range todo {
 				select {
-				case results <- e.scoreBatch(b, &res, seen, &sums[k], opts.Name, bufs):
+				case results <- e.scoreBatch(b, &res, &arena, seen, &sums[k], opts.Name, bufs):
 				case <-ctx.Done():
 					return
 				}
@@ -378,7 +380,7 @@ func readBatches(ctx context.Context, r io.Reader, todo chan<- batch, bufs *buff
 }
 
 // scoreBatch scores every line of b.
-func (e *Engine) scoreBatch(b batch, res *Result, seen []atomic.Int32, sum *Summary, name string, bufs *buffers) done {
+func (e *Engine) scoreBatch(b batch, res *Result, arena *reuse.Arena, seen []atomic.Int32, sum *Summary, name string, bufs *buffers) done {
 	defer putBuf(bufs.lines, b.data)
 	// The lines are read as a string without a copy: b.data is not written
 	// until it comes back from the pool, after this returns.
@@ -396,7 +398,7 @@ func (e *Engine) scoreBatch(b batch, res *Result, seen []atomic.Int32, sum *Summ
 			d.lines = append(d.lines, line)
 			continue
 		}
-		c, err := e.scoreLine(text, line, guess, res, seen, name)
+		c, err := e.scoreLine(text, line, guess, res, arena, seen, name)
 		if err != nil {
 			d.err = err
 			return d
@@ -408,6 +410,7 @@ func (e *Engine) scoreBatch(b batch, res *Result, seen []atomic.Int32, sum *Summ
 			sum.add(res)
 		}
 		d.out = append(res.AppendJSON(d.out), '\n')
+		resetScratch(arena) // nothing of the line is used after its result is encoded
 		d.cases = append(d.cases, c)
 		d.ends = append(d.ends, len(d.out))
 		d.lines = append(d.lines, line)
@@ -417,14 +420,14 @@ func (e *Engine) scoreBatch(b batch, res *Result, seen []atomic.Int32, sum *Summ
 
 // scoreLine scores one line into res and returns its case index, or -1
 // when its id names no case. guess is the case the line most likely is.
-func (e *Engine) scoreLine(text string, line, guess int, res *Result, seen []atomic.Int32, name string) (int, *InputError) {
+func (e *Engine) scoreLine(text string, line, guess int, res *Result, arena *reuse.Arena, seen []atomic.Int32, name string) (int, *InputError) {
 	// The line as a whole may be as long as it needs; the limits that guard
 	// against hostile output apply to each arguments string.
 	depth := e.opts.Limits.MaxDepth
 	if depth <= 0 {
 		depth = value.DefaultLimits.MaxDepth
 	}
-	doc, perr := value.ParseLimits(text, value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + 8})
+	doc, perr := parseScratch(text, value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + 8}, arena)
 	var id string
 	var resp value.Value
 	if perr == nil {
@@ -462,7 +465,7 @@ func (e *Engine) scoreLine(text string, line, guess int, res *Result, seen []ato
 		e.unreadable(res, i, fmt.Sprintf("response line %d is not valid JSON: %v", line, perr))
 		return i, nil
 	}
-	e.scoreResponse(res, i, resp)
+	e.scoreResponseIn(res, i, resp, arena)
 	return i, nil
 }
 

@@ -77,6 +77,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/reuse"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -191,6 +192,34 @@ func (e *ArgumentsError) Unwrap() error { return e.Err }
 // bounds the parsing of arguments strings; its zero value means
 // value.DefaultLimits. Args shares memory with r.
 func Extract(r value.Value, f Format, lim value.Limits) ([]Call, Format, error) {
+	return extract(r, f, argParser{lim: lim})
+}
+
+func init() {
+	// Package value, imported here, registered its parser in its init.
+	parseScratch = reuse.Parse.(func(string, value.Limits, *reuse.Arena) (value.Value, error))
+	reuse.Extract = func(r value.Value, f Format, lim value.Limits, a *reuse.Arena) ([]Call, Format, error) {
+		return extract(r, f, argParser{lim: lim, arena: a})
+	}
+}
+
+// argParser parses arguments strings: with value.ParseLimits, or, for the
+// engine's streaming run, into an arena (see package internal/reuse).
+type argParser struct {
+	lim   value.Limits
+	arena *reuse.Arena
+}
+
+var parseScratch func(string, value.Limits, *reuse.Arena) (value.Value, error)
+
+func (ap argParser) parse(s string) (value.Value, error) {
+	if ap.arena == nil {
+		return value.ParseLimits(s, ap.lim)
+	}
+	return parseScratch(s, ap.lim, ap.arena)
+}
+
+func extract(r value.Value, f Format, lim argParser) ([]Call, Format, error) {
 	var p plan
 	var err error
 	switch f {
@@ -455,7 +484,7 @@ func (p *plan) count() int {
 	return n
 }
 
-func (p *plan) fill(out []Call, lim value.Limits) {
+func (p *plan) fill(out []Call, lim argParser) {
 	if p.bad != "" {
 		out[0] = Call{Err: &ArgumentsError{Index: 0, Reason: p.bad}}
 		return
@@ -540,7 +569,7 @@ const (
 	optionalObject                // an object, absent meaning {}
 )
 
-func readElem(f Format, e value.Value, at loc, i int, lim value.Limits) Call {
+func readElem(f Format, e value.Value, at loc, i int, lim argParser) Call {
 	if e.Kind() != value.Object {
 		return fail(i, "", at.at("")+" is "+kindPhrase(e)+", not an object")
 	}
@@ -592,7 +621,7 @@ func wrongType(e value.Value, want string, at loc, i int) *Call {
 
 // readCall reads the name and the arguments of call object o, found at
 // at.sub.
-func readCall(o value.Value, at loc, sub, argKey string, mode argMode, i int, lim value.Limits) Call {
+func readCall(o value.Value, at loc, sub, argKey string, mode argMode, i int, lim argParser) Call {
 	if o.Kind() != value.Object {
 		return fail(i, "", at.at(sub)+" is "+kindPhrase(o)+", not an object")
 	}
@@ -613,7 +642,7 @@ func readCall(o value.Value, at loc, sub, argKey string, mode argMode, i int, li
 	case a.Kind() == value.Object:
 		return Call{Name: name, Args: a}
 	case a.Kind() == value.String && mode == textOrObject:
-		v, err := value.ParseLimits(a.Str(), lim)
+		v, err := lim.parse(a.Str())
 		if err != nil {
 			return Call{Name: name, Err: &ArgumentsError{Index: i,
 				Reason: at.at(join(sub, argKey)) + " is not a usable JSON object", Err: err}}

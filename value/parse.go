@@ -101,13 +101,18 @@ func ParseBytes(b []byte) (Value, error) { return ParseLimits(string(b), Default
 // ParseLimits parses one JSON document (RFC 8259, whitespace around it
 // allowed). Strings without escapes share memory with s.
 func ParseLimits(s string, lim Limits) (Value, error) {
+	return parse(s, lim, nil)
+}
+
+// parse is ParseLimits taking memory from a when it is not nil.
+func parse(s string, lim Limits, a *arena) (Value, error) {
 	lim = lim.withDefaults()
 	if len(s) > lim.MaxBytes {
 		return Value{}, &Error{Reason: ReasonTooLarge, Offset: lim.MaxBytes,
 			Detail: strconv.Itoa(len(s)) + " bytes, the limit is " + strconv.Itoa(lim.MaxBytes)}
 	}
 	p := parserPool.Get().(*parser)
-	p.s, p.maxDepth, p.err = s, lim.MaxDepth, nil
+	p.s, p.maxDepth, p.err, p.a = s, lim.MaxDepth, nil, a
 	i := p.skip(0)
 	v, i := p.value(i, 0)
 	if p.err == nil {
@@ -116,7 +121,7 @@ func ParseLimits(s string, lim Limits) (Value, error) {
 		}
 	}
 	err := p.err
-	p.s, p.err = "", nil
+	p.s, p.err, p.a = "", nil, nil
 	// A parser that grew for a huge document is left to the collector
 	// rather than kept in the pool.
 	if cap(p.vals) <= 4096 && cap(p.mems) <= 4096 && cap(p.buf) <= 64<<10 {
@@ -143,6 +148,7 @@ type parser struct {
 	vals     []Value
 	mems     []Member
 	buf      []byte
+	a        *arena // nil: allocate each container
 }
 
 func (p *parser) fail(r Reason, off int, detail string) {
@@ -243,7 +249,12 @@ func (p *parser) array(i, depth int) (Value, int) {
 		p.fail(ReasonSyntax, i, "expected ',' or ']' in array, found "+describe(p.s, i))
 		return Value{}, i
 	}
-	arr := make([]Value, len(p.vals)-base)
+	var arr []Value
+	if p.a != nil {
+		arr = p.a.newVals(len(p.vals) - base)
+	} else {
+		arr = make([]Value, len(p.vals)-base)
+	}
 	copy(arr, p.vals[base:])
 	clear(p.vals[base:])
 	p.vals = p.vals[:base]
@@ -293,7 +304,12 @@ func (p *parser) object(start, depth int) (Value, int) {
 		p.fail(ReasonSyntax, i, "expected ',' or '}' in object, found "+describe(p.s, i))
 		return Value{}, i
 	}
-	obj := make([]Member, len(p.mems)-base)
+	var obj []Member
+	if p.a != nil {
+		obj = p.a.newMems(len(p.mems) - base)
+	} else {
+		obj = make([]Member, len(p.mems)-base)
+	}
 	copy(obj, p.mems[base:])
 	clear(p.mems[base:])
 	p.mems = p.mems[:base]
@@ -372,6 +388,9 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 		switch {
 		case c == '"':
 			p.buf = b
+			if p.a != nil {
+				return p.a.newString(b), j + 1
+			}
 			return string(b), j + 1
 		case c == '\\':
 			if j+1 >= len(s) {
