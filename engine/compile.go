@@ -3,7 +3,9 @@ package engine
 import (
 	"encoding/binary"
 	"maps"
+	"runtime"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/callgrade/callgrade/rules"
@@ -73,6 +75,71 @@ func newCompiler(s *suite.Suite, opts Options) *compiler {
 	}
 	c.tools = c.compileTools(s.Tools, "")
 	return c
+}
+
+// compileAll compiles every case into cases and indexes them by id;
+// unique says that no two share one. A large suite compiles on every core,
+// in contiguous ranges of cases, each with its own caches, and the problems
+// are collected in the order of the cases, as compiling them one by one
+// finds them. Calls to the extensions are serialised, since nothing says
+// they may run concurrently.
+func (c *compiler) compileAll(sc []suite.Case, cases []compiledCase) (index map[string]int, unique bool) {
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		index = make(map[string]int, len(sc))
+		for i := range sc {
+			index[sc[i].ID] = i
+		}
+		unique = len(index) == len(sc)
+	})
+	workers := min(runtime.GOMAXPROCS(0), 1+len(sc)/4096, 16)
+	if workers <= 1 {
+		for i := range sc {
+			c.compileCase(&sc[i], &cases[i])
+		}
+		wg.Wait()
+		return index, unique
+	}
+	opts := c.opts
+	var mu sync.Mutex
+	if f := opts.Extensions.Expr; f != nil {
+		opts.Extensions.Expr = func(src string) (rules.Comparator, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			return f(src)
+		}
+	}
+	if f := opts.Extensions.Plugin; f != nil {
+		opts.Extensions.Plugin = func(ref string, params value.Value) (rules.Comparator, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			return f(ref, params)
+		}
+	}
+	if f := opts.Assert; f != nil {
+		opts.Assert = func(src string) (rules.Comparator, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			return f(src)
+		}
+	}
+	subs := make([]*compiler, workers)
+	for w := range workers {
+		sub := &compiler{s: c.s, opts: opts, defaults: c.defaults, rulesets: c.rulesets, tools: c.tools,
+			ruleCache: map[string]*rules.Rule{}, pathCache: map[string]rules.Path{}, sets: map[string]*rules.Set{}}
+		subs[w] = sub
+		lo, hi := len(sc)*w/workers, len(sc)*(w+1)/workers
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				sub.compileCase(&sc[i], &cases[i])
+			}
+		})
+	}
+	wg.Wait()
+	for _, sub := range subs {
+		c.problems = append(c.problems, sub.problems...)
+	}
+	return index, unique
 }
 
 func (c *compiler) problem(loc suite.Loc, caseID, msg string) {

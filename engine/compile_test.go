@@ -2,8 +2,11 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/suite"
@@ -60,5 +63,39 @@ cases:
 	var se *suite.Error
 	if !errors.As(err, &se) || len(se.Problems) != 2 || se.Problems[0].Loc.Case != "a" || se.Problems[1].Loc.Case != "b" {
 		t.Fatalf("want one problem per case, got %v", err)
+	}
+}
+
+// A suite large enough to compile on several goroutines reports its
+// problems in the order of its cases, as compiling them one by one does.
+func TestProblemsInCaseOrder(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("version: 1\ncases:\n")
+	var want []string
+	for i := range 12000 {
+		rule := "case_insensitive"
+		if i%997 == 5 {
+			rule = fmt.Sprintf("bogus%d", i)
+			want = append(want, fmt.Sprintf("c%d", i))
+		}
+		fmt.Fprintf(&sb, "  - {id: c%d, expected: {name: f, arguments: {x: A}, rules: {x: %s}}}\n", i, rule)
+	}
+	path := filepath.Join(t.TempDir(), "suite.yaml")
+	os.WriteFile(path, []byte(sb.String()), 0o644)
+	s, err := suite.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(s, Options{})
+	var se *suite.Error
+	if !errors.As(err, &se) {
+		t.Fatalf("want a *suite.Error, got %v", err)
+	}
+	var got []string
+	for _, p := range se.Problems {
+		got = append(got, p.Loc.Case)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems for cases %v, want %v", got, want)
 	}
 }

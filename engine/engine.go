@@ -46,15 +46,11 @@ type Engine struct {
 // tool) is reported together in one *suite.Error.
 func New(s *suite.Suite, opts Options) (*Engine, error) {
 	c := newCompiler(s, opts)
-	e := &Engine{opts: opts, cases: make([]compiledCase, len(s.Cases)), index: make(map[string]int, len(s.Cases))}
-	for i := range s.Cases {
-		c.compileCase(&s.Cases[i], &e.cases[i])
-		e.index[s.Cases[i].ID] = i
-	}
+	e := &Engine{opts: opts, cases: make([]compiledCase, len(s.Cases))}
+	e.index, e.unique = c.compileAll(s.Cases, e.cases)
 	if len(c.problems) > 0 {
 		return nil, &suite.Error{Problems: c.problems}
 	}
-	e.unique = len(e.index) == len(e.cases)
 	return e, nil
 }
 
