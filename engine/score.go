@@ -111,6 +111,8 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 				pr[k] = e.compare(&exp[k], &calls[k])
 			}
 		}
+	} else if mode == suite.CallsGreedy {
+		e.greedy(exp, calls, pairs, pr)
 	} else {
 		all := make([]pairing, n*m)
 		for a := range n {
@@ -195,6 +197,58 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 	r.Pass = len(r.Diffs) == 0
 }
 
+// greedy pairs in `calls: greedy` mode: each expected call in order takes
+// the first actual call not yet taken that passes against it. The expected
+// calls left without one are then paired with the actual calls left over
+// as `unordered` pairs them, only to report what is wrong with them.
+func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing) {
+	n, m := len(exp), len(calls)
+	used := make([]bool, m)
+	var restA []int
+	for a := range n {
+		pairs[a] = -1
+		for b := range m {
+			if used[b] {
+				continue
+			}
+			if p := e.compare(&exp[a], &calls[b]); p.pass {
+				pairs[a], pr[a], used[b] = b, p, true
+				break
+			}
+		}
+		if pairs[a] < 0 {
+			restA = append(restA, a)
+		}
+	}
+	var restB []int
+	for b := range m {
+		if !used[b] {
+			restB = append(restB, b)
+		}
+	}
+	if len(restA) == 0 || len(restB) == 0 {
+		return
+	}
+	all := make([]pairing, len(restA)*len(restB))
+	for i, a := range restA {
+		for j, b := range restB {
+			all[i*len(restB)+j] = e.compare(&exp[a], &calls[b])
+		}
+	}
+	best, _ := assign.Max(len(restA), len(restB), func(i, j int) float64 {
+		w := all[i*len(restB)+j].score
+		if exp[restA[i]].name == calls[restB[j]].Name {
+			w += 1e-7
+		}
+		return w
+	})
+	for i, j := range best {
+		if j >= 0 {
+			pairs[restA[i]], pr[restA[i]] = restB[j], all[i*len(restB)+j]
+		}
+	}
+}
+
 func matchedCount(m []bool) int {
 	k := 0
 	for _, b := range m {
@@ -241,7 +295,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call) pairing {
 		return p
 	}
 	sc := scratchPool.Get().(*scratch)
-	res := ec.rules.Compare(ec.args, ac.Args, &ec.ctx, sc.report)
+	res := ec.rules.CompareChecked(ec.args, ac.Args, &ec.ctx, sc.report)
 	for _, d := range sc.diffs {
 		p.diffs = append(p.diffs, Diff{Kind: d.Kind, Call: -1, Path: d.Path,
 			Expected: d.Expected, Actual: d.Actual, HasExpected: d.HasExpected, HasActual: d.HasActual,

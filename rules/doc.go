@@ -50,7 +50,10 @@
 //     order to the strings of both sides: trim removes leading and trailing
 //     white space; lower maps to lower case; collapse_space turns each run
 //     of white space into one space (without trimming); strip_punct removes
-//     Unicode punctuation; nfc is Unicode NFC. `normalize: []` switches
+//     Unicode punctuation; nfc is Unicode NFC; an object {delete: CHARS}
+//     removes every character of CHARS; {replace: {FROM: TO, ...}} replaces
+//     each FROM by its TO in one pass from the left, the longest FROM
+//     winning at one place. `normalize: []` switches
 //     inherited normalisers off. Normalisers and case folding apply to
 //     string values, never to object keys.
 //   - unordered: both lists must have the same length and a perfect
@@ -69,6 +72,14 @@
 //     the actual must be a string that matches after the normalisers; the
 //     expected value is ignored. With case folding in force the expression
 //     matches case-insensitively ((?i)).
+//   - type: T or [T, ...] with T one of string, number, integer, float,
+//     boolean, array, object, null: the actual value must be of one of
+//     these types, an integer being a number literal without fraction or
+//     exponent and a float one with either. It is checked by
+//     Set.CompareChecked, not Compare, on the actual value as written, at
+//     every path the rule applies to, whatever the comparison decided
+//     (below one_of and unordered too); a violation is a Mismatch at its
+//     path and its top-level argument does not count as matched.
 //   - ignore: the field may hold anything or be absent, on either side.
 //   - optional: the actual may omit the field; if present it is compared.
 //     If the expected call omits it too, any actual value is accepted.

@@ -48,7 +48,7 @@ func TestDocsExamples(t *testing.T) {
 		e, _ := value.ObjectOf(value.Member{Key: "x", Value: exp})
 		a, _ := value.ObjectOf(value.Member{Key: "x", Value: act})
 		var kinds []string
-		set.Compare(e, a, &rules.Context{}, func(d rules.Diff) { kinds = append(kinds, string(d.Kind)) })
+		set.CompareChecked(e, a, &rules.Context{}, func(d rules.Diff) { kinds = append(kinds, string(d.Kind)) })
 		got := "pass"
 		if len(kinds) > 0 {
 			got = kinds[0]

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -8,6 +10,8 @@ import (
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/callgrade/callgrade/value"
 )
 
 // A normalizer maps a string to its normal form. Each one returns its
@@ -15,7 +19,7 @@ import (
 // already-normal strings allocates nothing.
 type normalizer func(string) string
 
-const normalizerNames = "trim, lower, collapse_space, strip_punct, nfc"
+const normalizerNames = "trim, lower, collapse_space, strip_punct, nfc, {delete: CHARS}, {replace: {FROM: TO, ...}}"
 
 func normalizerByName(name string) normalizer {
 	switch name {
@@ -31,6 +35,73 @@ func normalizerByName(name string) normalizer {
 		return nfc
 	}
 	return nil
+}
+
+// paramNormalizer compiles a normaliser written as an object with one
+// property: {delete: CHARS} removes every character of CHARS;
+// {replace: {FROM: TO, ...}} replaces each FROM with its TO, scanning the
+// string once from the left (at one place, the longest FROM wins).
+func paramNormalizer(v value.Value) (normalizer, error) {
+	if v.Len() != 1 {
+		return nil, errorf("normalize", "a normaliser object has exactly one property, delete or replace; got "+describeKind(v))
+	}
+	m := v.Members()[0]
+	switch m.Key {
+	case "delete":
+		if m.Value.Kind() != value.String || m.Value.Str() == "" {
+			return nil, errorf("normalize", "delete: want a non-empty string of the characters to delete, got "+describeKind(m.Value))
+		}
+		return deleteChars(m.Value.Str()), nil
+	case "replace":
+		if m.Value.Kind() != value.Object || m.Value.Len() == 0 {
+			return nil, errorf("normalize", "replace: want a non-empty object of FROM: TO strings, got "+describeKind(m.Value))
+		}
+		rs := slices.Clone(m.Value.Members())
+		// At one place the longest FROM wins: NewReplacer tries them in order.
+		slices.SortStableFunc(rs, func(a, b value.Member) int { return len(b.Key) - len(a.Key) })
+		var pairs []string
+		for _, r := range rs {
+			if r.Key == "" || r.Value.Kind() != value.String {
+				return nil, errorf("normalize", "replace: want non-empty FROM keys and string TO values, got "+describeKind(m.Value))
+			}
+			pairs = append(pairs, r.Key, r.Value.Str())
+		}
+		rep := strings.NewReplacer(pairs...)
+		return rep.Replace, nil
+	}
+	return nil, errorf("normalize", "unknown normaliser "+strconv.Quote(m.Key)+"; the normalisers are "+normalizerNames)
+}
+
+// deleteChars returns a normaliser that removes every character of set.
+func deleteChars(set string) normalizer {
+	ascii := isASCII(set)
+	var table [128]bool
+	for i := 0; i < len(set); i++ {
+		if set[i] < utf8.RuneSelf {
+			table[set[i]] = true
+		}
+	}
+	del := func(c rune) bool {
+		if c < utf8.RuneSelf {
+			return table[c]
+		}
+		return !ascii && strings.ContainsRune(set, c)
+	}
+	return func(s string) string {
+		i := strings.IndexFunc(s, del)
+		if i < 0 {
+			return s
+		}
+		var b strings.Builder
+		b.Grow(len(s))
+		b.WriteString(s[:i])
+		for _, c := range s[i:] {
+			if !del(c) {
+				b.WriteRune(c)
+			}
+		}
+		return b.String()
+	}
 }
 
 // collapseSpace replaces each run of Unicode white space with one space. It

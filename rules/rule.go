@@ -41,6 +41,7 @@ type Rule struct {
 	def       value.Value
 	hasDef    bool
 	extra     extraMode
+	types     typeSet // 0: no type property
 
 	leaf    bool // decides at its path without reporting below it
 	inherit bool // sets something descendants inherit
@@ -66,7 +67,7 @@ const (
 // The properties, in the order String lists them.
 var propertyOrder = []string{
 	"exact", "numeric", "tolerance", "relative", "case_insensitive", "normalize",
-	"unordered", "one_of", "regex", "ignore", "optional", "default",
+	"unordered", "one_of", "regex", "ignore", "optional", "default", "type",
 	"expr", "plugin", "params", "extra_fields",
 }
 
@@ -165,6 +166,7 @@ type props struct {
 	params     value.Value
 	oneOf      []value.Value
 	defaultVal value.Value
+	typeNames  []string
 }
 
 func compileObject(spec value.Value, ext Extensions) (*Rule, error) {
@@ -205,6 +207,8 @@ func compileObject(spec value.Value, ext Extensions) (*Rule, error) {
 			p.regex = v.Str()
 		case "default":
 			p.defaultVal = v
+		case "type":
+			p.typeNames, r.types, err = typeProp(v)
 		case "expr":
 			if v.Kind() != value.String || strings.TrimSpace(v.Str()) == "" {
 				err = errorf(m.Key, "want an expression string, got "+describeKind(v))
@@ -413,6 +417,11 @@ func (p *props) describe() string {
 			return "plugin=" + p.plugin
 		case "extra_fields":
 			return "extra_fields=" + p.extraText
+		case "type":
+			if len(p.typeNames) == 1 {
+				return "type=" + p.typeNames[0]
+			}
+			return "type=[" + strings.Join(p.typeNames, ",") + "]"
 		}
 		return k
 	}
@@ -469,14 +478,22 @@ func normalizeProp(v value.Value) ([]string, []normalizer, error) {
 	names := make([]string, 0, v.Len())
 	var fns []normalizer
 	for _, e := range v.Elems() {
-		if e.Kind() != value.String {
+		var fn normalizer
+		switch e.Kind() {
+		case value.String:
+			if fn = normalizerByName(e.Str()); fn == nil {
+				return nil, nil, errorf("normalize", "unknown normaliser "+strconv.Quote(e.Str())+"; the normalisers are "+normalizerNames)
+			}
+			names = append(names, e.Str())
+		case value.Object:
+			var err error
+			if fn, err = paramNormalizer(e); err != nil {
+				return nil, nil, err
+			}
+			names = append(names, e.String())
+		default:
 			return nil, nil, errorf("normalize", "want normaliser names ("+normalizerNames+"), got "+describeKind(e))
 		}
-		fn := normalizerByName(e.Str())
-		if fn == nil {
-			return nil, nil, errorf("normalize", "unknown normaliser "+strconv.Quote(e.Str())+"; the normalisers are "+normalizerNames)
-		}
-		names = append(names, e.Str())
 		fns = append(fns, fn)
 	}
 	return names, fns, nil

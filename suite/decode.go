@@ -333,13 +333,13 @@ func (d *dec) extraFields(x value.Value, loc Loc) ExtraFields {
 func (d *dec) callMatch(x value.Value, loc Loc) CallMatch {
 	if x.Kind() == value.String {
 		switch c := CallMatch(x.Str()); c {
-		case CallsOrdered, CallsUnordered, CallsSuperset, CallsSubset:
+		case CallsOrdered, CallsUnordered, CallsSuperset, CallsSubset, CallsGreedy:
 			return c
 		}
-		d.fail(loc, "must be ordered, unordered, superset or subset, not "+strconv.Quote(x.Str()))
+		d.fail(loc, "must be ordered, unordered, superset, subset or greedy, not "+strconv.Quote(x.Str()))
 		return ""
 	}
-	d.wrongKind(loc, "ordered, unordered, superset or subset", x)
+	d.wrongKind(loc, "ordered, unordered, superset, subset or greedy", x)
 	return ""
 }
 

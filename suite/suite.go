@@ -50,6 +50,7 @@ const (
 	CallsUnordered CallMatch = "unordered" // same calls in any order
 	CallsSuperset  CallMatch = "superset"  // the actual calls include the expected ones; more are allowed
 	CallsSubset    CallMatch = "subset"    // every actual call is expected; expected ones may be missing
+	CallsGreedy    CallMatch = "greedy"    // each expected call in order takes the first unused actual call that passes
 )
 
 // RuleSet is a list of PATH -> RULE entries, in the order written.

@@ -1,0 +1,244 @@
+package rules
+
+import (
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// typeSet is the set of JSON types a `type` property allows, one bit each.
+type typeSet uint16
+
+const (
+	typeString typeSet = 1 << iota
+	typeInteger
+	typeFloat
+	typeBoolean
+	typeArray
+	typeObject
+	typeNull
+
+	typeNumber = typeInteger | typeFloat
+)
+
+// typeNames are the names of the `type` property, in the order errors list them.
+var typeNames = []struct {
+	name string
+	set  typeSet
+}{
+	{"string", typeString}, {"number", typeNumber}, {"integer", typeInteger}, {"float", typeFloat},
+	{"boolean", typeBoolean}, {"array", typeArray}, {"object", typeObject}, {"null", typeNull},
+}
+
+const typeNameList = "string, number, integer, float, boolean, array, object, null"
+
+// typedRules says whether any rule with a `type` property was ever
+// compiled: until then, CompareChecked costs nothing over Compare.
+var typedRules atomic.Bool
+
+// typeProp reads `type`: one type name or a non-empty list of them.
+func typeProp(v value.Value) ([]string, typeSet, error) {
+	var list []value.Value
+	switch v.Kind() {
+	case value.String:
+		list = []value.Value{v}
+	case value.Array:
+		list = v.Elems()
+	}
+	if len(list) == 0 {
+		return nil, 0, errorf("type", "want a type name or a non-empty list of them ("+typeNameList+"), got "+describeKind(v))
+	}
+	var names []string
+	var set typeSet
+	for _, e := range list {
+		t := typeSet(0)
+		if e.Kind() == value.String {
+			for _, n := range typeNames {
+				if n.name == e.Str() {
+					t = n.set
+				}
+			}
+		}
+		if t == 0 {
+			return nil, 0, errorf("type", "unknown type "+describeKind(e)+"; the types are "+typeNameList)
+		}
+		names = append(names, e.Str())
+		set |= t
+	}
+	typedRules.Store(true)
+	return names, set, nil
+}
+
+// typeOf returns the type bit of a value: a number is an integer when its
+// literal has neither a fraction nor an exponent (5, not 5.0 or 5e0), the
+// way JSON decoders that tell integers from floats read it.
+func typeOf(v value.Value) typeSet {
+	switch v.Kind() {
+	case value.String:
+		return typeString
+	case value.Number:
+		if strings.ContainsAny(v.Str(), ".eE") {
+			return typeFloat
+		}
+		return typeInteger
+	case value.Bool:
+		return typeBoolean
+	case value.Array:
+		return typeArray
+	case value.Object:
+		return typeObject
+	}
+	return typeNull
+}
+
+func (t typeSet) String() string {
+	var parts []string
+	for _, n := range typeNames {
+		if t&n.set == n.set && (n.set != typeInteger && n.set != typeFloat || t&typeNumber != typeNumber) {
+			parts = append(parts, n.name)
+		}
+	}
+	return strings.Join(parts, " or ")
+}
+
+// CompareChecked is Compare followed by the checks that look at the actual
+// value alone: every value of actual whose rule has a `type` property must
+// be of one of those types, wherever the comparison went or stopped (inside
+// one_of, unordered and the other leaf rules too). A value of another type
+// is a Mismatch at its path, reported after the comparison's diffs, and its
+// top-level argument counts as not matched in the Result.
+func (s *Set) CompareChecked(expected, actual value.Value, c *Context, report func(Diff)) Result {
+	if !typedRules.Load() || !s.root.typed() {
+		return s.Compare(expected, actual, c, report)
+	}
+	var failed []string // top-level keys with a diff from the comparison
+	res := s.Compare(expected, actual, c, func(d Diff) {
+		failed = append(failed, topKey(d.Path))
+		if report != nil {
+			report(d)
+		}
+	})
+	t := typeWalk{report: report}
+	if c != nil {
+		t.nullIsMissing = c.NullIsMissing
+	}
+	root := s.compiled()
+	if !t.check(root, actual) {
+		// A rule on the arguments object itself: no argument matches.
+		res.Matched = 0
+		return res
+	}
+	if actual.Kind() == value.Object && root != nil {
+		for _, m := range actual.Members() {
+			if t.nullIsMissing && m.Value.IsNull() {
+				continue
+			}
+			t.path = append(t.path[:0], m.Key)
+			if t.walk(root.key(m.Key), m.Value) || contains(failed, m.Key) {
+				continue
+			}
+			failed = append(failed, m.Key)
+			if expected.Kind() == value.Object && expected.Has(m.Key) {
+				res.Matched--
+			} else {
+				res.Total++
+			}
+		}
+	}
+	return res
+}
+
+// typed reports whether a rule at or below n has a `type` property.
+func (n *node) typed() bool {
+	if n == nil {
+		return false
+	}
+	if n.rule != nil && n.rule.types != 0 {
+		return true
+	}
+	for _, c := range n.lit {
+		if c.typed() {
+			return true
+		}
+	}
+	return n.star.typed() || n.hash.typed()
+}
+
+// topKey returns the unescaped first segment of a diff's path.
+func topKey(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\' && i+1 < len(p):
+			i++
+			b.WriteByte(p[i])
+		case c == '.':
+			return b.String()
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// typeWalk checks the `type` properties along the actual arguments.
+type typeWalk struct {
+	report        func(Diff)
+	nullIsMissing bool
+	path          []string // unescaped keys; array indices as decimal text
+}
+
+// walk checks v at the state st and below; it reports whether all is well.
+func (t *typeWalk) walk(st *state, v value.Value) bool {
+	if st == nil {
+		return true
+	}
+	if !t.check(st, v) {
+		return false // the value is of the wrong type: nothing below it is
+	}
+	ok := true
+	switch v.Kind() {
+	case value.Object:
+		for _, m := range v.Members() {
+			if t.nullIsMissing && m.Value.IsNull() {
+				continue
+			}
+			t.path = append(t.path, m.Key)
+			ok = t.walk(st.key(m.Key), m.Value) && ok
+			t.path = t.path[:len(t.path)-1]
+		}
+	case value.Array:
+		for i, e := range v.Elems() {
+			t.path = append(t.path, strconv.Itoa(i))
+			ok = t.walk(st.index(i), e) && ok
+			t.path = t.path[:len(t.path)-1]
+		}
+	}
+	return ok
+}
+
+// check checks v against the type property of st's rule, if any.
+func (t *typeWalk) check(st *state, v value.Value) bool {
+	if st == nil || st.rule == nil || st.rule.types == 0 || st.rule.ignore {
+		return true
+	}
+	r := st.rule
+	got := typeOf(v)
+	if r.types&got != 0 {
+		return true
+	}
+	if t.report != nil {
+		var b []byte
+		for i, k := range t.path {
+			if i > 0 {
+				b = append(b, '.')
+			}
+			b = appendKey(b, k)
+		}
+		t.report(Diff{Kind: Mismatch, Path: string(b), Actual: v, HasActual: true, Rule: r.String(),
+			Message: "expected a value of type " + r.types.String() + ", got " + show(v) + " (" + got.String() + ") (" + r.String() + ")"})
+	}
+	return false
+}
