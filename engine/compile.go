@@ -83,15 +83,9 @@ func newCompiler(s *suite.Suite, opts Options) *compiler {
 // are collected in the order of the cases, as compiling them one by one
 // finds them. Calls to the extensions are serialised, since nothing says
 // they may run concurrently.
-func (c *compiler) compileAll(sc []suite.Case, cases []compiledCase) (index map[string]int, unique bool) {
+func (c *compiler) compileAll(sc []suite.Case, cases []compiledCase) (index idIndex, unique bool) {
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		index = make(map[string]int, len(sc))
-		for i := range sc {
-			index[sc[i].ID] = i
-		}
-		unique = len(index) == len(sc)
-	})
+	wg.Go(func() { index, unique = newIndex(sc) })
 	workers := min(runtime.GOMAXPROCS(0), 1+len(sc)/4096, 16)
 	if workers <= 1 {
 		for i := range sc {

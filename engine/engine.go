@@ -35,7 +35,7 @@ type Options struct {
 type Engine struct {
 	opts  Options
 	cases []compiledCase
-	index map[string]int
+	index idIndex
 	// unique says that no two cases share an id (suite.Load guarantees it;
 	// a Suite built by hand may not), so that a case found by a guess is
 	// the one index names.
@@ -61,7 +61,7 @@ func (e *Engine) lookup(id string, guess int) (int, bool) {
 	if e.unique && guess >= 0 && guess < len(e.cases) && e.cases[guess].id == id {
 		return guess, true
 	}
-	i, ok := e.index[id]
+	i, ok := e.index.get(id, e.cases)
 	return i, ok
 }
 
@@ -73,7 +73,7 @@ func (e *Engine) ID(i int) string { return e.cases[i].id }
 
 // Lookup returns the index of the case with the given id.
 func (e *Engine) Lookup(id string) (int, bool) {
-	i, ok := e.index[id]
+	i, ok := e.index.get(id, e.cases)
 	return i, ok
 }
 
@@ -94,7 +94,7 @@ func (e *Engine) ScoreCalls(i int, calls []response.Call) *Result {
 
 // ScoreID is Score for a case named by id.
 func (e *Engine) ScoreID(id string, resp value.Value) (*Result, error) {
-	i, ok := e.index[id]
+	i, ok := e.index.get(id, e.cases)
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)
 	}
