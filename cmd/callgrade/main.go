@@ -33,6 +33,7 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newScoreCmd(), newPluginsCmd(), newCheckCmd(), newVersionCmd())
+	root.AddCommand(newImportCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "callgrade:", err)
 		var ee *exitError

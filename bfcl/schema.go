@@ -1,0 +1,215 @@
+package bfcl
+
+import (
+	"fmt"
+	"slices"
+)
+
+// schemaType maps BFCL's type names (Python's, and "dict") to JSON Schema.
+// "any" has no JSON Schema type: anything is allowed.
+var schemaType = map[string]string{
+	"string": "string", "integer": "integer", "float": "number", "number": "number",
+	"boolean": "boolean", "array": "array", "tuple": "array", "dict": "object", "object": "object",
+	"any": "", "null": "null",
+}
+
+// dropped are the keywords BFCL's checker does not check and its answers
+// do not respect (answers outside an enum, for one): kept, they would make
+// the schema reject what the answers accept. "optional" is BFCL's own.
+var dropped = []string{"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "format", "pattern", "optional"}
+
+// MapType returns the JSON Schema type for a BFCL type name, and false for
+// a name BFCL does not use.
+func MapType(bfclType string) (string, bool) {
+	t, ok := schemaType[bfclType]
+	return t, ok
+}
+
+// MapSchema returns a BFCL parameter schema in JSON Schema: "dict" is
+// "object", "float" "number", "tuple" "array", "any" no type at all, in
+// properties and items at every depth; keywords BFCL does not check are
+// left out.
+func MapSchema(s *Node) (*Node, error) { return mapSchema(s, "parameters") }
+
+func mapSchema(s *Node, where string) (*Node, error) {
+	if s.Kind != Object {
+		return nil, fmt.Errorf("%s: want a schema object, got %s", where, kindName(s))
+	}
+	out := Obj()
+	for i, k := range s.Keys {
+		v := s.Vals[i]
+		switch {
+		case slices.Contains(dropped, k):
+			continue
+		case k == "type":
+			if v.Kind != String {
+				return nil, fmt.Errorf("%s.type: want a type name, got %s", where, short(v))
+			}
+			t, ok := MapType(v.Text)
+			if !ok {
+				return nil, fmt.Errorf("%s.type: unknown type %q (BFCL's python types are string, integer, float, boolean, array, tuple, dict, any)", where, v.Text)
+			}
+			if t != "" {
+				out.Set("type", Str(t))
+			}
+			continue
+		case k == "properties" && v.Kind == Object:
+			ps := Obj()
+			for j, name := range v.Keys {
+				m, err := mapSchema(v.Vals[j], where+".properties."+name)
+				if err != nil {
+					return nil, err
+				}
+				ps.Set(name, m)
+			}
+			out.Set(k, ps)
+			continue
+		case k == "items" && v.Kind == Object:
+			m, err := mapSchema(v, where+".items")
+			if err != nil {
+				return nil, err
+			}
+			out.Set(k, m)
+			continue
+		}
+		out.Set(k, v)
+	}
+	return out, nil
+}
+
+// mapTool writes one of a question's functions as a tool. Where a possible
+// answer's value is of a type the declared one does not allow (BFCL then
+// takes the parameter for a variable and accepts the answer's type), that
+// type is allowed too, or the answer itself would fail the schema. In bfcl
+// semantics the parameters are closed (additionalProperties: false), as
+// BFCL rejects a parameter the function does not have even when the answer
+// names it.
+func mapTool(f *Node, gt *Node, sem Semantics) (*Node, error) {
+	name, _ := f.Get("name")
+	t := Obj().Set("name", name)
+	if d, ok := f.Get("description"); ok {
+		t.Set("description", d)
+	}
+	params, ok := f.Get("parameters")
+	if !ok {
+		return t, nil
+	}
+	m, err := mapSchema(params, "function "+name.Text+": parameters")
+	if err != nil {
+		return nil, err
+	}
+	if sem == SemanticsBFCL {
+		if _, has := m.Get("additionalProperties"); !has {
+			m.Set("additionalProperties", BoolNode(false))
+		}
+	}
+	if ps, ok := m.Get("properties"); ok && gt != nil {
+		for _, call := range gt.Vals {
+			if call.Keys[0] != name.Text {
+				continue
+			}
+			answer := call.Vals[0]
+			for i, param := range answer.Keys {
+				p, ok := ps.Get(param)
+				if !ok {
+					continue
+				}
+				alts := answer.Vals[i]
+				if alts.Kind != Array {
+					alts = Arr(alts)
+				}
+				for _, a := range alts.Vals {
+					if isMarker(a) {
+						continue
+					}
+					lits, _, err := expand(a, sem)
+					if err != nil {
+						return nil, err
+					}
+					for _, l := range lits {
+						allowValue(p, l)
+					}
+				}
+			}
+		}
+	}
+	t.Set("parameters", m)
+	return t, nil
+}
+
+// allowValue widens a schema to allow the value v: its own type, and the
+// types of v's items and members where the schema describes them.
+func allowValue(p *Node, v *Node) {
+	if p.Kind != Object {
+		return
+	}
+	allowType(p, v)
+	switch v.Kind {
+	case Array:
+		if it, ok := p.Get("items"); ok {
+			for _, e := range v.Vals {
+				allowValue(it, e)
+			}
+		}
+	case Object:
+		if ps, ok := p.Get("properties"); ok {
+			for i, k := range v.Keys {
+				if q, ok := ps.Get(k); ok {
+					allowValue(q, v.Vals[i])
+				}
+			}
+		}
+	}
+}
+
+// allowType widens a property's JSON Schema type to allow the value v.
+func allowType(p *Node, v *Node) {
+	tn, ok := p.Get("type")
+	if !ok {
+		return // no type: anything goes
+	}
+	var types []string
+	if tn.Kind == String {
+		types = []string{tn.Text}
+	} else {
+		for _, e := range tn.Vals {
+			types = append(types, e.Text)
+		}
+	}
+	want := ""
+	switch v.Kind {
+	case String:
+		want = "string"
+	case Bool:
+		want = "boolean"
+	case Null:
+		want = "null"
+	case Array:
+		want = "array"
+	case Object:
+		want = "object"
+	case Number:
+		if slices.Contains(types, "number") {
+			return
+		}
+		want = "number"
+		if !v.IsFloat() || isIntegral(v.Text) {
+			want = "integer"
+		}
+	}
+	if slices.Contains(types, want) {
+		return
+	}
+	types = append(types, want)
+	p.Set("type", typeNode(types))
+}
+
+// isIntegral reports whether a float literal has an integral value (5.0,
+// 5e2), which JSON Schema's integer allows.
+func isIntegral(lit string) bool {
+	var f float64
+	if _, err := fmt.Sscan(lit, &f); err != nil {
+		return false
+	}
+	return f == float64(int64(f))
+}
