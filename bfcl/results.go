@@ -1,11 +1,114 @@
 package bfcl
 
 import (
-	"errors"
+	"bufio"
+	"fmt"
 	"io"
+	"strings"
 )
 
-// ConvertResults is written below.
+// ConvertResults reads a BFCL results file of model outputs (JSON Lines,
+// {"id", "result"}, as BFCL writes result/<model>/BFCL_v4_<category>_result.json)
+// and writes the responses file for it: {"id", "response"} lines whose
+// response is a list of {name, arguments} calls. A result is a list of
+// {function_name: {arguments}} dicts, or a string of Python call syntax
+// such as `[f(a=1, b="x")]` (ParsePythonCalls), or a list of such strings.
+// An empty result (or an empty string) is no call. It returns the number
+// of responses written. A line that cannot be read is an error naming the
+// file, the line and, for Python syntax, the line and column inside the
+// result.
 func ConvertResults(r io.Reader, name string, w io.Writer) (int, error) {
-	return 0, errors.New("not yet")
+	bw := bufio.NewWriter(w)
+	n := 0
+	seen := map[string]int{}
+	err := jsonLines(r, name, func(line *Node, no int) error {
+		id, err := stringField(line, "id")
+		if err != nil {
+			return err
+		}
+		if first, dup := seen[id]; dup {
+			return fmt.Errorf("result id %q appears twice; first on line %d", id, first)
+		}
+		seen[id] = no
+		res, ok := line.Get("result")
+		if !ok {
+			return fmt.Errorf("result %s has no \"result\"", id)
+		}
+		calls, err := resultCalls(res)
+		if err != nil {
+			return fmt.Errorf("result %s: %w", id, err)
+		}
+		resp := Arr()
+		for _, c := range calls {
+			resp.Vals = append(resp.Vals, Obj().Set("name", Str(c.Name)).Set("arguments", c.Args))
+		}
+		out := Obj().Set("id", Str(id)).Set("response", resp)
+		bw.Write(out.AppendJSON(nil))
+		bw.WriteByte('\n')
+		n++
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, bw.Flush()
+}
+
+// resultCalls reads the calls of one result.
+func resultCalls(res *Node) ([]Call, error) {
+	switch res.Kind {
+	case Null:
+		return nil, nil
+	case String:
+		if strings.TrimSpace(res.Text) == "" {
+			return nil, nil
+		}
+		return ParsePythonCalls(res.Text)
+	case Object:
+		return dictCalls(Arr(res))
+	case Array:
+		var out []Call
+		for i, e := range res.Vals {
+			var calls []Call
+			var err error
+			switch e.Kind {
+			case String:
+				calls, err = ParsePythonCalls(e.Text)
+			case Object:
+				calls, err = dictCalls(Arr(e))
+			default:
+				err = fmt.Errorf("want {function_name: {arguments}} or a string of calls, got %s", kindName(e))
+			}
+			if err != nil {
+				return nil, fmt.Errorf("result[%d]: %w", i, err)
+			}
+			out = append(out, calls...)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("want a list of calls or a string of Python calls, got %s", kindName(res))
+}
+
+// dictCalls reads [{function_name: {arguments}}, ...]. Arguments given as
+// a JSON string are read as JSON.
+func dictCalls(list *Node) ([]Call, error) {
+	var out []Call
+	for _, d := range list.Vals {
+		if len(d.Keys) != 1 {
+			return nil, fmt.Errorf("want {function_name: {arguments}} with one function name, got %s", short(d))
+		}
+		args := d.Vals[0]
+		if args.Kind == String {
+			parsed, err := ParseJSON([]byte(args.Text))
+			if err != nil {
+				return nil, fmt.Errorf("arguments of %s: %w", d.Keys[0], err)
+			}
+			args = parsed
+		}
+		if args.Kind != Object {
+			return nil, fmt.Errorf("arguments of %s: want an object, got %s", d.Keys[0], kindName(args))
+		}
+		out = append(out, Call{Name: d.Keys[0], Args: args})
+	}
+	return out, nil
 }

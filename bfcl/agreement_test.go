@@ -1,0 +1,181 @@
+package bfcl
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
+
+// shared is BFCL's data and the candidates with BFCL's verdicts, outside
+// the repository.
+const shared = "../../shared/bfcl"
+
+var categories = []string{"simple_python", "multiple", "parallel", "parallel_multiple"}
+
+type candidate struct {
+	ID         string          `json:"id"`
+	QuestionID string          `json:"question_id"`
+	Category   string          `json:"category"`
+	Mutation   string          `json:"mutation"`
+	Response   json.RawMessage `json:"response"`
+	Valid      bool            `json:"bfcl_valid"`
+	Intended   *string         `json:"intended"`
+}
+
+// importEngine imports one category under sem and compiles it.
+func importEngine(t testing.TB, cat string, sem Semantics) *engine.Engine {
+	t.Helper()
+	q, err := os.Open(filepath.Join(shared, "data", "BFCL_v4_"+cat+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	a, err := os.Open(filepath.Join(shared, "data", "possible_answer", "BFCL_v4_"+cat+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	doc, err := Import(Input{Questions: q, QuestionsName: cat, Answers: a, AnswersName: cat + " answers"}, sem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := value.Parse(doc.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.FromValue(cat+".json", v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.New(s, engine.Options{Format: response.Calls})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func readCandidates(t testing.TB) []candidate {
+	t.Helper()
+	f, err := os.Open(filepath.Join(shared, "candidates.jsonl"))
+	if err != nil {
+		t.Skipf("BFCL candidates not found (%v): this test needs ../shared beside the repository", err)
+	}
+	defer f.Close()
+	var out []candidate
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var c candidate
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// verdicts scores every candidate under sem and returns its pass by id.
+func verdicts(t testing.TB, cands []candidate, sem Semantics) map[string]bool {
+	t.Helper()
+	out := make(map[string]bool, len(cands))
+	for _, cat := range categories {
+		e := importEngine(t, cat, sem)
+		for _, c := range cands {
+			if c.Category != cat {
+				continue
+			}
+			resp, err := value.Parse(string(c.Response))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := e.ScoreID(c.QuestionID, resp)
+			if err != nil {
+				t.Fatalf("%s: %v", c.ID, err)
+			}
+			out[c.ID] = r.Pass
+		}
+	}
+	return out
+}
+
+// TestAgreesWithBFCL imports every category of BFCL's data under bfcl
+// semantics and checks that every candidate gets BFCL's verdict.
+func TestAgreesWithBFCL(t *testing.T) {
+	cands := readCandidates(t)
+	got := verdicts(t, cands, SemanticsBFCL)
+	bad := 0
+	for _, c := range cands {
+		if got[c.ID] != c.Valid {
+			if bad++; bad <= 10 {
+				t.Errorf("%s (%s): callgrade %v, BFCL %v", c.ID, c.Mutation, got[c.ID], c.Valid)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d verdicts differ from BFCL's", bad, len(cands))
+	}
+}
+
+// TestCallgradeSemanticsDifferences scores every candidate under both
+// semantics and checks the table of differences in docs/bfcl.md: each
+// difference is in callgrade's favour by `intended` or on a convention
+// (ambiguous), or of a real model output in a class the table names, and
+// the counts by mutation are the table's.
+func TestCallgradeSemanticsDifferences(t *testing.T) {
+	cands := readCandidates(t)
+	cg := verdicts(t, cands, SemanticsCallgrade)
+	counts := map[string]int{}
+	for _, c := range cands {
+		if cg[c.ID] == c.Valid {
+			continue
+		}
+		counts[c.Mutation]++
+		switch {
+		case c.Intended == nil: // a real model output: the table accounts for it
+		case *c.Intended == "ambiguous":
+		case *c.Intended == "accept" && cg[c.ID], *c.Intended == "reject" && !cg[c.ID]:
+		default:
+			t.Errorf("%s (%s): callgrade semantics says %v against intended %s", c.ID, c.Mutation, cg[c.ID], *c.Intended)
+		}
+	}
+	doc, err := os.ReadFile("../docs/bfcl.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, _ := strings.Cut(string(doc), "## Verdicts that change, by mutation")
+	row := regexp.MustCompile("^\\| `([a-z_:0-9]+)` \\| ([0-9]+) \\|")
+	documented := map[string]int{}
+	for _, line := range strings.Split(table, "\n") {
+		if m := row.FindStringSubmatch(line); m != nil {
+			documented[m[1]], _ = strconv.Atoi(m[2])
+		}
+	}
+	var lines []string
+	for m, n := range counts {
+		lines = append(lines, fmt.Sprintf("| `%s` | %d |", m, n))
+		if documented[m] != n {
+			t.Errorf("mutation %s: %d verdicts change, docs/bfcl.md says %d", m, n, documented[m])
+		}
+	}
+	for m, n := range documented {
+		if _, ok := counts[m]; !ok {
+			t.Errorf("docs/bfcl.md: mutation %s changes %d verdicts, the test counts none", m, n)
+		}
+	}
+	if t.Failed() {
+		sort.Strings(lines)
+		t.Logf("the counts:\n%s", strings.Join(lines, "\n"))
+	}
+}
