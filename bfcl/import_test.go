@@ -1,0 +1,130 @@
+package bfcl
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/suite"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func TestMapType(t *testing.T) {
+	tests := []struct {
+		bfcl, want string
+		ok         bool
+	}{
+		{"string", "string", true}, {"integer", "integer", true}, {"float", "number", true},
+		{"boolean", "boolean", true}, {"array", "array", true}, {"tuple", "array", true},
+		{"dict", "object", true}, {"any", "", true}, {"number", "number", true}, {"object", "object", true},
+		{"String", "", false}, {"char", "", false}, {"", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := MapType(tt.bfcl)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("MapType(%q) = %q, %v; want %q, %v", tt.bfcl, got, ok, tt.want, tt.ok)
+		}
+	}
+	s, err := ParseJSON([]byte(`{"type": "dict", "properties": {"a": {"type": "tuple", "items": {"type": "float"}}, "b": {"type": "any", "enum": [1]}, "c": {"type": "dict", "properties": {"d": {"type": "float", "maximum": 3}}}}, "required": ["a"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := MapSchema(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"object","properties":{"a":{"type":"array","items":{"type":"number"}},"b":{},"c":{"type":"object","properties":{"d":{"type":"number"}}}},"required":["a"]}`
+	if m.String() != want {
+		t.Errorf("MapSchema = %s\nwant %s", m, want)
+	}
+	bad, _ := ParseJSON([]byte(`{"type": "dict", "properties": {"a": {"type": "String"}}}`))
+	if _, err := MapSchema(bad); err == nil || !strings.Contains(err.Error(), `parameters.properties.a.type: unknown type "String"`) {
+		t.Errorf("MapSchema of an unknown type: %v", err)
+	}
+}
+
+func importText(t *testing.T, questions, answers string, sem Semantics) (*Node, error) {
+	t.Helper()
+	in := Input{Questions: strings.NewReader(questions), QuestionsName: "q.json"}
+	if answers != "" {
+		in.Answers, in.AnswersName = strings.NewReader(answers), "a.json"
+	}
+	return Import(in, sem)
+}
+
+func TestMismatchedFiles(t *testing.T) {
+	q := `{"id": "simple_0", "function": [{"name": "f", "parameters": {"type": "dict", "properties": {}}}]}
+{"id": "simple_1", "function": [{"name": "f", "parameters": {"type": "dict", "properties": {}}}]}
+`
+	a0 := `{"id": "simple_0", "ground_truth": [{"f": {}}]}` + "\n"
+	a1 := `{"id": "simple_1", "ground_truth": [{"f": {}}]}` + "\n"
+	tests := []struct{ questions, answers, want string }{
+		{q, a0, "1 question(s) of q.json have no answer in a.json: simple_1 (line 2)"},
+		{q, a0 + a1 + `{"id": "simple_9", "ground_truth": []}`, "1 answer(s) of a.json have no question in q.json: simple_9 (line 3)"},
+		{q, a0 + a0, `a.json:2: answer id "simple_0" appears twice; first on line 1`},
+		{q + q, a0 + a1, `q.json:3: question id "simple_0" appears twice; first on line 1`},
+		{q, "{not json\n", "a.json:1: invalid JSON"},
+		{q, `{"id": "simple_0", "ground_truth": [{"f": [1]}]}`, "must be {function_name: {parameter: [acceptable values]}}"},
+		{q, "", "question simple_0: no possible answer: pass the answers file"},
+		{"", a0, "q.json: no questions"},
+		{`{"id": "x_0", "function": [{"name": "f", "parameters": {"type": "dict", "properties": {"a": {"type": "char"}}}}]}`,
+			`{"id": "x_0", "ground_truth": [{"f": {"a": ["c"]}}]}`, `unknown type "char"`},
+	}
+	for _, tt := range tests {
+		_, err := importText(t, tt.questions, tt.answers, SemanticsBFCL)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("error %v, want one saying %q", err, tt.want)
+		}
+	}
+	// Irrelevance questions need no answers: their cases expect no call.
+	s, err := importText(t, `{"id": "irrelevance_4", "function": [{"name": "f", "parameters": {"type": "dict", "properties": {}}}]}`, "", SemanticsBFCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, _ := s.Get("cases")
+	if exp, _ := cases.Vals[0].Get("expected"); exp.String() != "[]" {
+		t.Errorf("irrelevance case expects %s", exp)
+	}
+}
+
+// TestGolden imports a small pair of files in both semantics and compares
+// the suites with testdata/*.golden.yaml (go test -update rewrites them).
+// The answers cover each BFCL type, the "" marker, alternatives, a dict
+// answer, a parameter the answer leaves out, and parallel calls.
+func TestGolden(t *testing.T) {
+	q, _ := os.ReadFile("testdata/questions.json")
+	a, _ := os.ReadFile("testdata/answers.json")
+	for _, sem := range []Semantics{SemanticsBFCL, SemanticsCallgrade} {
+		s, err := importText(t, string(q), string(a), sem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Encode(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path0 := t.TempDir() + "/suite.yaml"
+		os.WriteFile(path0, got, 0o644)
+		st, err := suite.Load(path0)
+		if err == nil {
+			_, err = engine.New(st, engine.Options{})
+		}
+		if err != nil {
+			t.Errorf("%s semantics: the suite does not load: %v", sem, err)
+		}
+		path := "testdata/" + string(sem) + ".golden.yaml"
+		if *update {
+			os.WriteFile(path, got, 0o644)
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s semantics: the suite differs from %s (go test ./bfcl -run Golden -update):\n%s", sem, path, got)
+		}
+	}
+}
