@@ -1,0 +1,51 @@
+package bfcl
+
+import (
+	"testing"
+
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/value"
+)
+
+// BenchmarkScoreCandidates scores every candidate of candidates.jsonl under
+// each semantics, in process: responses parsed once, suites imported and
+// compiled once, so the figure is the engine's (candidates/s).
+//
+//	go test -run '^$' -bench ScoreCandidates -benchmem ./bfcl/
+func BenchmarkScoreCandidates(b *testing.B) {
+	cands := readCandidates(b)
+	for _, sem := range []Semantics{SemanticsBFCL, SemanticsCallgrade} {
+		b.Run("semantics="+string(sem), func(b *testing.B) {
+			engines := map[string]*engine.Engine{}
+			for _, cat := range categories {
+				engines[cat] = importEngine(b, cat, sem)
+			}
+			type item struct {
+				e    *engine.Engine
+				i    int
+				resp value.Value
+			}
+			items := make([]item, 0, len(cands))
+			for _, c := range cands {
+				e := engines[c.Category]
+				i, ok := e.Lookup(c.QuestionID)
+				if !ok {
+					b.Fatalf("%s: no case %s", c.ID, c.QuestionID)
+				}
+				resp, err := value.Parse(string(c.Response))
+				if err != nil {
+					b.Fatal(err)
+				}
+				items = append(items, item{e, i, resp})
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				for _, it := range items {
+					it.e.Score(it.i, it.resp)
+				}
+			}
+			b.ReportMetric(float64(len(items)*b.N)/b.Elapsed().Seconds(), "candidates/s")
+		})
+	}
+}
