@@ -9,6 +9,7 @@ package engine
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/rules"
@@ -40,18 +41,51 @@ type Engine struct {
 	// a Suite built by hand may not), so that a case found by a guess is
 	// the one index names.
 	unique bool
+	// blocking says that some comparator waits on I/O, so that Run scores
+	// many lines at once.
+	blocking bool
 }
 
 // New compiles s. Every problem found (a rule, a path, a regex, a schema, a
 // tool) is reported together in one *suite.Error.
 func New(s *suite.Suite, opts Options) (*Engine, error) {
+	ext, blocking := watchBlocking(opts.Extensions)
+	opts.Extensions = ext
 	c := newCompiler(s, opts)
 	e := &Engine{opts: opts, cases: make([]compiledCase, len(s.Cases))}
 	e.index, e.unique = c.compileAll(s.Cases, e.cases)
 	if len(c.problems) > 0 {
 		return nil, &suite.Error{Problems: c.problems}
 	}
+	e.blocking = blocking.Load()
 	return e, nil
+}
+
+// Blocking is implemented by comparators whose Compare waits on I/O, such
+// as a plugin's, which batches the comparisons that are pending at once.
+// The engine then scores many cases at a time, so that such a comparator
+// sees many comparisons together instead of one per core.
+type Blocking interface {
+	Blocking() bool
+}
+
+// watchBlocking wraps the extensions so that compiling the suite records
+// whether any comparator it made blocks.
+func watchBlocking(ext rules.Extensions) (rules.Extensions, *atomic.Bool) {
+	blocking := new(atomic.Bool) // cases compile on every core
+	note := func(c rules.Comparator, err error) (rules.Comparator, error) {
+		if b, ok := c.(Blocking); ok && b.Blocking() {
+			blocking.Store(true)
+		}
+		return c, err
+	}
+	if f := ext.Expr; f != nil {
+		ext.Expr = func(src string) (rules.Comparator, error) { return note(f(src)) }
+	}
+	if f := ext.Plugin; f != nil {
+		ext.Plugin = func(ref string, params value.Value) (rules.Comparator, error) { return note(f(ref, params)) }
+	}
+	return ext, blocking
 }
 
 // lookup returns the index of the case with the given id, trying guess

@@ -231,9 +231,13 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 			defer wg.Done()
 			var res Result
 			var arena reuse.Arena
+			score := func(b batch) done { return e.scoreBatch(b, &res, &arena, seen, &sums[k], opts.Name, bufs) }
+			if e.blocking {
+				score = func(b batch) done { return e.scoreBatchAtOnce(b, seen, &sums[k], opts.Name, bufs) }
+			}
 			for b := range todo {
 				select {
-				case results <- e.scoreBatch(b, &res, &arena, seen, &sums[k], opts.Name, bufs):
+				case results <- score(b):
 				case <-ctx.Done():
 					return
 				}
@@ -518,4 +522,67 @@ func (s *Summary) WriteText(w io.Writer) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// linesAtOnce is how many lines of a batch are scored at the same time when
+// a comparator blocks: enough that a plugin sees large batches.
+const linesAtOnce = 256
+
+// scoreBatchAtOnce scores the lines of b concurrently, for suites whose
+// comparators wait on I/O (a plugin's batches the comparisons pending at
+// once, so one line at a time per core would make batches of one). It
+// returns the same results as scoreBatch, in line order.
+func (e *Engine) scoreBatchAtOnce(b batch, seen []atomic.Int32, sum *Summary, name string, bufs *buffers) done {
+	defer putBuf(bufs.lines, b.data)
+	data := unsafe.String(unsafe.SliceData(b.data), len(b.data))
+	type scored struct {
+		c   int
+		out []byte
+		err *InputError
+	}
+	lines := make([]scored, len(b.ends))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, linesAtOnce)
+	start := 0
+	for j, end := range b.ends {
+		text := data[start : end-1]
+		start = end
+		if strings.TrimSpace(text) == "" {
+			lines[j].c = -2
+			continue
+		}
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			var res Result
+			var arena reuse.Arena
+			c, err := e.scoreLine(text, b.first+j, -1, &res, &arena, seen, name)
+			lines[j] = scored{c: c, err: err}
+			if err != nil {
+				return
+			}
+			lines[j].out = append(res.AppendJSON(nil), '\n')
+			if c >= 0 {
+				mu.Lock()
+				sum.add(&res)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	d := done{cases: make([]int, 0, len(b.ends)), ends: make([]int, 0, len(b.ends)), lines: make([]int, 0, len(b.ends))}
+	d.out = getBuf(bufs.outs, 2*batchBytes)
+	for j, l := range lines {
+		if l.err != nil {
+			d.err = l.err
+			return d
+		}
+		d.out = append(d.out, l.out...)
+		d.cases = append(d.cases, l.c)
+		d.ends = append(d.ends, len(d.out))
+		d.lines = append(d.lines, b.first+j)
+	}
+	return d
 }
