@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/callgrade/callgrade/value"
@@ -111,6 +112,13 @@ func (w *walker) step(i int) step {
 
 // pathString returns the path being compared in PATH syntax.
 func (w *walker) pathString() string {
+	// A top-level key that needs no escaping is its own path: no
+	// allocation for the common case of a comparator on an argument.
+	if w.depth == 1 {
+		if s := w.step(0); s.idx < 0 && !needsEscape(s.key) {
+			return s.key
+		}
+	}
 	var b []byte
 	for i := 0; i < w.depth; i++ {
 		if i > 0 {
@@ -481,7 +489,14 @@ func (w *walker) maxMatching(st *state, f *eff, ee, ae []value.Value) []int {
 // comparator runs an expr or plugin comparator. A comparator that panics
 // is a rule error, not a crash of the run.
 func (w *walker) comparator(f *eff, r *Rule, e, a *value.Value) (equal bool) {
-	in := &Input{
+	// The Input goes through an interface, so it would escape; a pooled one
+	// keeps a comparison free of allocations.
+	in := inputPool.Get().(*Input)
+	defer func() {
+		*in = Input{} // the pool must not keep the call's values alive
+		inputPool.Put(in)
+	}()
+	*in = Input{
 		Path:         w.pathString(),
 		Expected:     normalizeValue(f, *e),
 		Actual:       normalizeValue(f, *a),
@@ -506,6 +521,8 @@ func (w *walker) comparator(f *eff, r *Rule, e, a *value.Value) (equal bool) {
 	}
 	return out.Equal
 }
+
+var inputPool = sync.Pool{New: func() any { return new(Input) }}
 
 func (w *walker) fail(err error, kind Kind) {
 	if w.err != nil {

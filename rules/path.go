@@ -120,6 +120,11 @@ func (p Path) String() string {
 
 // appendKey appends a literal key escaped for PATH syntax: '.' and '\' are
 // escaped, and a key that is exactly "*" or "#" too.
+// needsEscape reports whether appendKey would change key.
+func needsEscape(key string) bool {
+	return key == "*" || key == "#" || strings.ContainsAny(key, `.\`)
+}
+
 func appendKey(b []byte, key string) []byte {
 	if key == "*" || key == "#" {
 		return append(b, '\\', key[0])
