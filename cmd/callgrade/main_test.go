@@ -208,3 +208,21 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version: exit %d, %q", r.code, r.stdout)
 	}
 }
+
+// TestScoreOutToDevice: --out /dev/null (or a pipe) is written into, never
+// replaced by a rename, which would put a regular file where the device was.
+func TestScoreOutToDevice(t *testing.T) {
+	before, err := os.Stat(os.DevNull)
+	if err != nil {
+		t.Skip(err)
+	}
+	r := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl",
+		"--out", os.DevNull, "--quiet")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	after, err := os.Stat(os.DevNull)
+	if err != nil || after.Mode() != before.Mode() {
+		t.Fatalf("%s changed from %v to %v (%v)", os.DevNull, before.Mode(), after.Mode(), err)
+	}
+}

@@ -90,8 +90,12 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 
 	// Results go to a temporary file first, so that exit 2 leaves nothing
 	// half-written, on stdout as in --out.
+	// A regular --out file is replaced by a rename from its own directory;
+	// a device or pipe (/dev/null, /dev/stdout, a FIFO) is written at the
+	// end instead, never renamed over.
+	replace := f.out != "" && isFileOrAbsent(f.out)
 	dir := os.TempDir()
-	if f.out != "" {
+	if replace {
 		dir = filepath.Dir(f.out)
 	}
 	tmp, err := os.CreateTemp(dir, ".callgrade-results-*")
@@ -110,7 +114,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	if err := publish(tmp, f.out, cmd.OutOrStdout()); err != nil {
+	if err := publish(tmp, f.out, replace, cmd.OutOrStdout()); err != nil {
 		return &exitError{code: 2, err: err}
 	}
 	if !f.quiet {
@@ -122,10 +126,10 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	return nil
 }
 
-// publish moves the finished results into place: a rename for --out, a copy
-// for standard output.
-func publish(tmp *os.File, out string, stdout io.Writer) error {
-	if out != "" {
+// publish moves the finished results into place: a rename over a regular
+// --out file, a copy into anything else (a device, a pipe, stdout).
+func publish(tmp *os.File, out string, replace bool, stdout io.Writer) error {
+	if replace {
 		if err := tmp.Close(); err != nil {
 			return err
 		}
@@ -137,6 +141,21 @@ func publish(tmp *os.File, out string, stdout io.Writer) error {
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	_, err := io.Copy(stdout, tmp)
+	w := stdout
+	if out != "" {
+		f, err := os.OpenFile(out, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	_, err := io.Copy(w, tmp)
 	return err
+}
+
+// isFileOrAbsent reports whether path is a regular file or does not exist.
+func isFileOrAbsent(path string) bool {
+	fi, err := os.Stat(path)
+	return err != nil || fi.Mode().IsRegular()
 }
