@@ -13,13 +13,17 @@ import (
 // response is a list of {name, arguments} calls. A result is a list of
 // {function_name: {arguments}} dicts, or a string of Python call syntax
 // such as `[f(a=1, b="x")]` (ParsePythonCalls), or a list of such strings.
-// An empty result (or an empty string) is no call. It returns the number
-// of responses written. A line that cannot be read is an error naming the
-// file, the line and, for Python syntax, the line and column inside the
-// result.
-func ConvertResults(r io.Reader, name string, w io.Writer) (int, error) {
+// An empty result (or an empty string) is no call.
+//
+// A result the model wrote so badly that it cannot be decoded fails its
+// case, as in BFCL, instead of stopping the conversion: its response is one
+// call whose arguments are the result's text, which scores as
+// invalid_arguments, and Converted.Undecodable says why. A line of the file
+// that is not a result at all (no id, not JSON, an id twice) is an error
+// naming the file and the line.
+func ConvertResults(r io.Reader, name string, w io.Writer) (Converted, error) {
 	bw := bufio.NewWriter(w)
-	n := 0
+	var conv Converted
 	seen := map[string]int{}
 	err := jsonLines(r, name, func(line *Node, no int) error {
 		id, err := stringField(line, "id")
@@ -36,7 +40,8 @@ func ConvertResults(r io.Reader, name string, w io.Writer) (int, error) {
 		}
 		calls, err := resultCalls(res)
 		if err != nil {
-			return fmt.Errorf("result %s: %w", id, err)
+			conv.Undecodable = append(conv.Undecodable, fmt.Sprintf("%s line %d: result %s: %v", name, no, id, err))
+			calls = []Call{{Name: "", Args: Str(string(res.AppendJSON(nil)))}}
 		}
 		resp := Arr()
 		for _, c := range calls {
@@ -45,13 +50,19 @@ func ConvertResults(r io.Reader, name string, w io.Writer) (int, error) {
 		out := Obj().Set("id", Str(id)).Set("response", resp)
 		bw.Write(out.AppendJSON(nil))
 		bw.WriteByte('\n')
-		n++
+		conv.Written++
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return Converted{}, err
 	}
-	return n, bw.Flush()
+	return conv, bw.Flush()
+}
+
+// Converted says what ConvertResults wrote.
+type Converted struct {
+	Written     int      // responses written, one per result
+	Undecodable []string // why each undecodable result fails its case
 }
 
 // resultCalls reads the calls of one result.

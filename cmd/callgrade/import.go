@@ -100,12 +100,15 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 		}
 		defer in.Close()
 		var b bytes.Buffer
-		n, err := bfcl.ConvertResults(in, f.results, &b)
+		conv, err := bfcl.ConvertResults(in, f.results, &b)
 		if err != nil {
 			return &exitError{code: 2, err: err}
 		}
 		respData = b.Bytes()
-		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d responses\n", f.responsesOut, n)
+		for _, u := range conv.Undecodable {
+			fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s (the case will fail as invalid_arguments)\n", u)
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d responses\n", f.responsesOut, conv.Written)
 	}
 	if suiteData != nil {
 		if err := writeAtomic(f.out, suiteData); err != nil {
