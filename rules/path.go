@@ -24,6 +24,29 @@ type pathSeg struct {
 	key  string // segLit: the key, unescaped
 }
 
+// Segment is one step of a Path, for programs that walk values of their own
+// along a PATH (the expression language's get does).
+type Segment struct {
+	Key   string // a literal key, unescaped; "" for a wildcard
+	Star  bool   // `*`: any one object key or array element
+	Hash  bool   // `#`: any array element
+	Index int    // the array index a decimal literal also names, or -1
+}
+
+// Segments returns the steps of p, in order.
+func (p Path) Segments() []Segment {
+	out := make([]Segment, len(p.segs))
+	for i, s := range p.segs {
+		out[i] = Segment{Key: s.key, Star: s.kind == segStar, Hash: s.kind == segHash, Index: -1}
+		if s.kind == segLit {
+			out[i].Index = arrayIndex(s.key)
+		} else {
+			out[i].Key = ""
+		}
+	}
+	return out
+}
+
 // PathError is a PATH that cannot be parsed.
 type PathError struct {
 	Path   string

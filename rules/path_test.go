@@ -130,3 +130,23 @@ func quote(s string) string {
 	}
 	return out + `"`
 }
+
+func TestSegments(t *testing.T) {
+	p, err := ParsePath(`items.#.a\.b.*.0.\*`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Segment{
+		{Key: "items", Index: -1}, {Hash: true, Index: -1}, {Key: "a.b", Index: -1},
+		{Star: true, Index: -1}, {Key: "0", Index: 0}, {Key: "*", Index: -1},
+	}
+	got := p.Segments()
+	if len(got) != len(want) {
+		t.Fatalf("Segments() = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("segment %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
