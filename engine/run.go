@@ -58,6 +58,7 @@ type Summary struct {
 	Passed   int
 	Failed   int
 	Missing  int // cases with no response (counted in Failed)
+	Errored  int // failed cases with a diff of a kind IsError names (counted in Failed)
 	Unknown  int // responses whose id names no case (extra result lines)
 	ScoreSum float64
 	ByTool   map[string]*Tally // by the case's first expected tool; "" for cases expecting no call
@@ -107,15 +108,33 @@ func (s *Summary) add(r *Result) {
 	if r.Pass {
 		t.Passed++
 	}
+	errored := false
 	for i := range r.Diffs {
 		s.ByKind[r.Diffs[i].Kind]++
+		errored = errored || IsError(r.Diffs[i].Kind)
 	}
+	if errored {
+		s.Errored++
+	}
+}
+
+// IsError reports whether a diff of kind k means that the case could not be
+// scored as it stands (no response, unreadable arguments, a rule or a plugin
+// that failed) rather than that the model answered wrongly. Summaries count
+// such cases as errored, a subset of the failed ones.
+func IsError(k Kind) bool {
+	switch k {
+	case MissingResponse, InvalidArguments, RuleError, PluginError:
+		return true
+	}
+	return false
 }
 
 func (s *Summary) merge(o *Summary) {
 	s.Cases += o.Cases
 	s.Passed += o.Passed
 	s.Failed += o.Failed
+	s.Errored += o.Errored
 	s.ScoreSum += o.ScoreSum
 	if s.ByTool == nil {
 		s.ByTool, s.ByKind = map[string]*Tally{}, map[Kind]int{}

@@ -1,0 +1,159 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/callgrade/callgrade/engine"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// chromium runs Debian's chromium headless on url with extra arguments
+// and returns its stdout. The flags keep it off the network, which this
+// machine's closed network would refuse many times over.
+func chromium(t *testing.T, url string, args ...string) []byte {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("%s is absent (apt-get install chromium): the HTML report is not tested in a browser", chromiumPath)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	argv := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
+		"--hide-scrollbars", "--user-data-dir=" + t.TempDir()}, args...)
+	cmd := exec.CommandContext(ctx, chromiumPath, append(argv, url)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, errb.Bytes())
+	}
+	return out.Bytes()
+}
+
+// selftest is what the page writes into #selftest-result when opened with
+// #selftest: its headline figures, the rows after clicking "Failed", and
+// how long that click took.
+type selftest struct {
+	Cases, Passed, Failed, Errored, Rate, Mean string
+	FailedRows, PageRows                       int
+	FilterMs                                   float64
+	DetailOpen, Marks                          int
+}
+
+var selftestRE = regexp.MustCompile(`<pre id="selftest-result"[^>]*>([^<]*)</pre>`)
+
+// runSelftest writes cases as a page, loads it in Chromium with #selftest
+// and returns what the page reported.
+func runSelftest(t *testing.T, cases []Case) (page string, st selftest) {
+	t.Helper()
+	page = filepath.Join(t.TempDir(), "report.html")
+	f, err := os.Create(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(f, cases, HTMLOptions{Title: "callgrade report: testdata"}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	dom := chromium(t, "file://"+page+"#selftest", "--dump-dom")
+	m := selftestRE.FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the page wrote no #selftest-result: its script did not run to the end (%d bytes of DOM)", len(dom))
+	}
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &st); err != nil {
+		t.Fatalf("#selftest-result: %v: %s", err, m[1])
+	}
+	return page, st
+}
+
+func wantFigures(t *testing.T, s *engine.Summary, st selftest) {
+	t.Helper()
+	want := selftest{Cases: fmt.Sprint(s.Cases), Passed: fmt.Sprint(s.Passed), Failed: fmt.Sprint(s.Failed),
+		Errored: fmt.Sprint(s.Errored), Rate: fmt.Sprintf("%.1f%%", 100*s.PassRate()), Mean: fmt.Sprintf("%.3f", s.MeanScore())}
+	got := selftest{Cases: st.Cases, Passed: st.Passed, Failed: st.Failed, Errored: st.Errored, Rate: st.Rate, Mean: st.Mean}
+	if got != want {
+		t.Errorf("headline figures on the page %+v, want %+v (from the results file)", got, want)
+	}
+	// "Failed" shows every line that did not pass: the failed cases and the
+	// responses that name no case.
+	if st.FailedRows != s.Failed+s.Unknown {
+		t.Errorf("after clicking Failed the page lists %d cases, want %d", st.FailedRows, s.Failed+s.Unknown)
+	}
+	if st.PageRows != min(st.FailedRows, 50) {
+		t.Errorf("the page shows %d rows, want %d", st.PageRows, min(st.FailedRows, 50))
+	}
+}
+
+// TestHTMLInChromium loads the fixture's report in Chromium, checks the
+// figures against the results file, clicks the Failed filter, opens a case,
+// and takes a screenshot (kept as testdata/report.png with -update).
+func TestHTMLInChromium(t *testing.T) {
+	cases := loadFixture(t, true)
+	page, st := runSelftest(t, cases)
+	wantFigures(t, Summarize(cases), st)
+	if st.DetailOpen != 1 || st.Marks == 0 {
+		t.Errorf("opening the first failing case showed %d detail rows with %d marked paths, want 1 with some", st.DetailOpen, st.Marks)
+	}
+	shot := filepath.Join(t.TempDir(), "report.png")
+	chromium(t, "file://"+page+"#selftest", "--window-size=1280,1100", "--screenshot="+shot)
+	png, err := os.ReadFile(shot)
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	if *update {
+		if err := os.WriteFile("testdata/report.png", png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestHTMLLargeInChromium: a page of 100,000 cases loads, shows the right
+// figures, and answers a click on a filter within a bounded time.
+func TestHTMLLargeInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100,000 cases in a browser: not in -short")
+	}
+	cases := generate(100_000)
+	start := time.Now()
+	_, st := runSelftest(t, cases)
+	t.Logf("100,000 cases: page written, loaded and self-tested in %v; the Failed filter took %.1f ms", time.Since(start), st.FilterMs)
+	wantFigures(t, Summarize(cases), st)
+	if st.FilterMs > 1000 {
+		t.Errorf("clicking Failed took %.0f ms over 100,000 cases, want under 1000", st.FilterMs)
+	}
+}
+
+// generate makes n cases over 20 tools, a third of them failing with one
+// or two diffs.
+func generate(n int) []Case {
+	kinds := []engine.Kind{engine.Mismatch, engine.MissingArgument, engine.WrongTool, engine.InvalidArguments, engine.UnexpectedArgument}
+	zero := 0
+	cases := make([]Case, n)
+	for i := range cases {
+		tool := fmt.Sprintf("tool_%02d", i%20)
+		c := Case{ID: fmt.Sprintf("case-%06d", i), Tool: tool, Suite: "generated.yaml", Pass: true, Score: 1,
+			Calls:    []CallPair{{Expected: &zero, Actual: &zero, Pass: true, Score: 1}},
+			Expected: json.RawMessage(`[{"name":"` + tool + `","arguments":{"city":"Berlin","days":3}}]`),
+			Actual:   json.RawMessage(`[{"name":"` + tool + `","arguments":{"city":"Paris","days":3}}]`)}
+		if i%3 == 0 {
+			c.Pass, c.Score, c.Calls[0].Pass = false, float64(i%10)/10, false
+			for j := 0; j <= i%2; j++ {
+				c.Diffs = append(c.Diffs, Diff{Kind: kinds[(i/3+j)%len(kinds)], Call: &zero, Path: "city",
+					Expected: json.RawMessage(`"Berlin"`), Actual: json.RawMessage(`"Paris"`), Rule: "exact",
+					Message: `expected "Berlin", got "Paris" (exact)`})
+			}
+		}
+		cases[i] = c
+	}
+	return cases
+}

@@ -1,0 +1,262 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/suite"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files (and the screenshot) under testdata")
+
+// loadFixture reads testdata/results.jsonl, which `callgrade score` wrote
+// from testdata/suite.yaml and testdata/responses.jsonl; annotate adds the
+// suite and the responses.
+func loadFixture(t testing.TB, annotate bool) []Case {
+	t.Helper()
+	f, err := os.Open("testdata/results.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cases, err := ReadResults(f, "results.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if annotate {
+		s, err := suite.Load("testdata/suite.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		Annotate(cases, s)
+		r, err := os.Open("testdata/responses.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		if err := AttachResponses(cases, r, response.Auto); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cases
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output (go test ./report -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+func TestWriteTable(t *testing.T) {
+	tests := []struct {
+		golden   string
+		annotate bool
+		color    bool
+	}{
+		{"table.golden", true, false},
+		{"table-color.golden", true, true},
+		{"table-no-suite.golden", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteTable(&b, Summarize(loadFixture(t, tt.annotate)), TableOptions{Color: tt.color}); err != nil {
+				t.Fatal(err)
+			}
+			if hasEscape := strings.Contains(b.String(), "\x1b["); hasEscape != tt.color {
+				t.Errorf("colour codes present = %v, want %v", hasEscape, tt.color)
+			}
+			golden(t, tt.golden, b.Bytes())
+		})
+	}
+}
+
+func TestSummarizeMatchesTheRun(t *testing.T) {
+	s := Summarize(loadFixture(t, true))
+	want := engine.Summary{Cases: 10, Passed: 3, Failed: 7, Missing: 1, Errored: 2, Unknown: 1}
+	if s.Cases != want.Cases || s.Passed != want.Passed || s.Failed != want.Failed || s.Missing != want.Missing ||
+		s.Errored != want.Errored || s.Unknown != want.Unknown {
+		t.Errorf("summary %+v, want %+v", *s, want)
+	}
+	if got := s.ByTool["get_weather"]; got == nil || got.Cases != 4 || got.Passed != 1 {
+		t.Errorf("get_weather tally %+v, want 4 cases, 1 passed", got)
+	}
+}
+
+func TestWriteJUnit(t *testing.T) {
+	tests := []struct {
+		name       string
+		annotate   bool
+		suites     []string // testsuite names in order
+		tests      []int
+		failures   []int
+		failureFor map[string]string // case id -> a part of its failure message
+	}{
+		{"with suite", true, []string{"testdata/suite.yaml", "responses that name no case"}, []int{10, 1}, []int{7, 1},
+			map[string]string{"weather-wrong-unit": "mismatch unit: ", "flights-nested": "filters.max_price", "stranger": "unknown_case"}},
+		{"without suite", false, []string{"callgrade", "responses that name no case"}, []int{10, 1}, []int{7, 1},
+			map[string]string{"email-missing": "missing_response"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteJUnit(&b, loadFixture(t, tt.annotate), JUnitOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				XMLName  xml.Name `xml:"testsuites"`
+				Tests    int      `xml:"tests,attr"`
+				Failures int      `xml:"failures,attr"`
+				Suites   []struct {
+					Name     string `xml:"name,attr"`
+					Tests    int    `xml:"tests,attr"`
+					Failures int    `xml:"failures,attr"`
+					Errors   *int   `xml:"errors,attr"`
+					Cases    []struct {
+						Name      string `xml:"name,attr"`
+						Classname string `xml:"classname,attr"`
+						Failure   *struct {
+							Message string `xml:"message,attr"`
+							Type    string `xml:"type,attr"`
+							Text    string `xml:",chardata"`
+						} `xml:"failure"`
+					} `xml:"testcase"`
+				} `xml:"testsuite"`
+			}
+			if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+				t.Fatalf("not XML: %v\n%s", err, b.String())
+			}
+			if len(doc.Suites) != len(tt.suites) {
+				t.Fatalf("%d testsuites, want %d", len(doc.Suites), len(tt.suites))
+			}
+			total, failed := 0, 0
+			for i, s := range doc.Suites {
+				if s.Name != tt.suites[i] || s.Tests != tt.tests[i] || s.Failures != tt.failures[i] || s.Errors == nil {
+					t.Errorf("testsuite %d: %q tests=%d failures=%d, want %q %d %d with errors=",
+						i, s.Name, s.Tests, s.Failures, tt.suites[i], tt.tests[i], tt.failures[i])
+				}
+				if len(s.Cases) != s.Tests {
+					t.Errorf("testsuite %q says tests=%d but has %d testcases", s.Name, s.Tests, len(s.Cases))
+				}
+				n := 0
+				for _, c := range s.Cases {
+					if c.Name == "" || c.Classname == "" {
+						t.Errorf("testcase without name or classname: %+v", c)
+					}
+					if c.Failure != nil {
+						n++
+						if c.Failure.Message == "" || c.Failure.Type == "" {
+							t.Errorf("%s: failure without message or type", c.Name)
+						}
+						if want, ok := tt.failureFor[c.Name]; ok && !strings.Contains(c.Failure.Message, want) {
+							t.Errorf("%s: failure message %q lacks %q", c.Name, c.Failure.Message, want)
+						}
+					}
+				}
+				if n != s.Failures {
+					t.Errorf("testsuite %q says failures=%d but has %d failure elements", s.Name, s.Failures, n)
+				}
+				total += s.Tests
+				failed += s.Failures
+			}
+			if doc.Tests != total || doc.Failures != failed {
+				t.Errorf("testsuites tests=%d failures=%d, want the sums %d %d", doc.Tests, doc.Failures, total, failed)
+			}
+		})
+	}
+}
+
+func TestCompare(t *testing.T) {
+	c := func(id, tool string, pass bool) Case {
+		k := Case{ID: id, Tool: tool, Pass: pass, Expected: []byte("[]")}
+		if !pass {
+			k.Diffs = []Diff{{Kind: engine.Mismatch, Path: "x"}}
+		}
+		return k
+	}
+	tests := []struct {
+		name                string
+		old, new            []Case
+		regressed, fixed    []string
+		added, removed      []string
+		worstTool           string
+		worstDelta, allDiff float64
+	}{
+		{"no change", []Case{c("a", "f", true), c("b", "g", false)}, []Case{c("a", "f", true), c("b", "g", false)},
+			nil, nil, nil, nil, "f", 0, 0},
+		{"one regressed one fixed", []Case{c("a", "f", true), c("b", "g", false), c("c", "f", true)},
+			[]Case{c("a", "f", false), c("b", "g", true), c("c", "f", true)},
+			[]string{"a"}, []string{"b"}, nil, nil, "f", -0.5, 0},
+		{"added and removed", []Case{c("a", "f", true), c("gone", "f", true)}, []Case{c("a", "f", true), c("new", "g", false)},
+			nil, nil, []string{"new"}, []string{"gone"}, "f", 0, -0.5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Compare(tt.old, tt.new)
+			ids := func(ch []Change) []string {
+				var out []string
+				for _, x := range ch {
+					out = append(out, x.ID)
+				}
+				return out
+			}
+			eq := func(what string, a, b []string) {
+				if strings.Join(a, ",") != strings.Join(b, ",") {
+					t.Errorf("%s %v, want %v", what, a, b)
+				}
+			}
+			eq("regressed", ids(got.Regressed), tt.regressed)
+			eq("fixed", ids(got.Fixed), tt.fixed)
+			eq("added", got.Added, tt.added)
+			eq("removed", got.Removed, tt.removed)
+			if len(got.ByTool) == 0 || got.ByTool[0].Tool != tt.worstTool || got.ByTool[0].Delta() != tt.worstDelta {
+				t.Errorf("worst tool %+v, want %s with %v", got.ByTool, tt.worstTool, tt.worstDelta)
+			}
+			if d := got.All.Delta(); d != tt.allDiff {
+				t.Errorf("overall change %v, want %v", d, tt.allDiff)
+			}
+			var b bytes.Buffer
+			if err := got.WriteText(&b, TableOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range tt.regressed {
+				if !strings.Contains(b.String(), "regressed (passed before, fail now):\n  "+id) {
+					t.Errorf("text does not list %s as regressed:\n%s", id, b.String())
+				}
+			}
+		})
+	}
+}
+
+func TestReadResultsErrors(t *testing.T) {
+	tests := []struct{ name, text, want string }{
+		{"not json", "{\"id\":\"a\",\"pass\":true}\nnope\n", "r.jsonl:2"},
+		{"no id", "{\"pass\":true}\n", "needs an id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadResults(strings.NewReader(tt.text), "r.jsonl")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,246 @@
+// Package report turns the results of a run into what people and CI
+// systems read: a terminal table, JUnit XML, a self-contained HTML page, and
+// the comparison of two runs.
+//
+// It reads the results file (spec section 3) as written, with
+// ReadResults. What the results file does not carry (each case's tool and
+// suite file, its expected calls, the calls the model made) is added from
+// the suite with Annotate and from the responses file with AttachResponses;
+// the results file itself is never changed.
+package report
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
+
+// Case is one line of a results file, with what Annotate and
+// AttachResponses add to it.
+type Case struct {
+	ID          string     `json:"id"`
+	Pass        bool       `json:"pass"`
+	Score       float64    `json:"score"`
+	Alternative int        `json:"alternative,omitempty"`
+	Calls       []CallPair `json:"calls"`
+	Diffs       []Diff     `json:"diffs"`
+
+	// Tool is the case's first expected tool ("" when it expects no call
+	// or no suite was given), Suite the file the case was read from ("" when
+	// unknown). Annotate sets both.
+	Tool  string `json:"-"`
+	Suite string `json:"-"`
+	// Expected is the list of calls that counted, as JSON
+	// [{"name":…,"arguments":…}]; Actual the calls read from the response.
+	// Nil when unknown.
+	Expected json.RawMessage `json:"-"`
+	Actual   json.RawMessage `json:"-"`
+	// Unknown says that the line is for a response whose id names no case.
+	Unknown bool `json:"-"`
+}
+
+// CallPair is one entry of a result's calls: indices into the expected
+// calls and the response's calls, -1 for none.
+type CallPair struct {
+	Expected *int    `json:"expected"`
+	Actual   *int    `json:"actual"`
+	Pass     bool    `json:"pass"`
+	Score    float64 `json:"score"`
+}
+
+// Diff is one difference of a result, as the results file has it.
+type Diff struct {
+	Kind     engine.Kind     `json:"kind"`
+	Call     *int            `json:"call"`
+	Path     string          `json:"path"`
+	Expected json.RawMessage `json:"expected,omitempty"`
+	Actual   json.RawMessage `json:"actual,omitempty"`
+	Rule     string          `json:"rule"`
+	Message  string          `json:"message"`
+}
+
+// Errored reports whether the case could not be scored as it stands: one of
+// its diffs is of a kind engine.IsError names.
+func (c *Case) Errored() bool {
+	for _, d := range c.Diffs {
+		if engine.IsError(d.Kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadResults reads a results file. name is used in error messages.
+func ReadResults(r io.Reader, name string) ([]Case, error) {
+	var out []Case
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Bytes()
+		if len(strings.TrimSpace(string(text))) == 0 {
+			continue
+		}
+		var c Case
+		if err := json.Unmarshal(text, &c); err != nil {
+			return nil, fmt.Errorf("%s:%d: not a results line: %w", name, line, err)
+		}
+		if c.ID == "" {
+			return nil, fmt.Errorf("%s:%d: a results line needs an id", name, line)
+		}
+		for _, d := range c.Diffs {
+			if d.Kind == engine.UnknownCase {
+				c.Unknown = true
+			}
+		}
+		out = append(out, c)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return out, nil
+}
+
+// Annotate sets each case's Tool, Suite and Expected from the suite it was
+// scored against. Cases the suite does not have are left as they are.
+func Annotate(cases []Case, s *suite.Suite) {
+	index := make(map[string]*suite.Case, len(s.Cases))
+	for i := range s.Cases {
+		index[s.Cases[i].ID] = &s.Cases[i]
+	}
+	for i := range cases {
+		c := &cases[i]
+		sc := index[c.ID]
+		if sc == nil || c.Unknown {
+			continue
+		}
+		c.Suite = sc.Loc.File
+		list := sc.Expected
+		if c.Alternative > 0 && c.Alternative <= len(sc.Alternatives) {
+			list = sc.Alternatives[c.Alternative-1]
+		}
+		if len(sc.Expected) > 0 {
+			c.Tool = sc.Expected[0].Name
+		}
+		var b []byte
+		b = append(b, '[')
+		for j, call := range list {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendCall(b, call.Name, call.Arguments)
+		}
+		c.Expected = append(b, ']')
+	}
+}
+
+func appendCall(b []byte, name string, args value.Value) []byte {
+	b = append(b, `{"name":`...)
+	b = value.AppendQuote(b, name)
+	b = append(b, `,"arguments":`...)
+	b = args.AppendJSON(b)
+	return append(b, '}')
+}
+
+// AttachResponses sets each case's Actual from a responses file (spec
+// section 2), read in format f (response.Auto detects each). A call whose
+// arguments cannot be read is shown with its error as a string. Lines that
+// do not parse are skipped: scoring has reported them already.
+func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
+	index := make(map[string]int, len(cases))
+	for i := range cases {
+		if !cases[i].Unknown {
+			index[cases[i].ID] = i
+		}
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
+	for sc.Scan() {
+		doc, err := value.ParseLimits(sc.Text(), value.Limits{MaxBytes: len(sc.Bytes()) + 1, MaxDepth: value.DefaultLimits.MaxDepth + 8})
+		if err != nil || doc.Kind() != value.Object {
+			continue
+		}
+		idv, ok := doc.Get("id")
+		if !ok || idv.Kind() != value.String {
+			continue
+		}
+		i, ok := index[idv.Str()]
+		if !ok {
+			continue
+		}
+		resp, _ := doc.Get("response")
+		calls, _, err := response.Extract(resp, f, value.Limits{})
+		b := []byte{'['}
+		if err != nil {
+			b = appendCall(b, "", value.StringOf(err.Error()))
+		}
+		for j, call := range calls {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			args := call.Args
+			if call.Err != nil {
+				args = value.StringOf(call.Err.Error())
+			}
+			b = appendCall(b, call.Name, args)
+		}
+		cases[i].Actual = append(b, ']')
+	}
+	return sc.Err()
+}
+
+// UnknownTool is the tool Summarize counts a case under when Annotate has
+// not told it the case's tool.
+const UnknownTool = "(tool unknown)"
+
+// Summarize totals cases the way a run's engine.Summary does, so that a
+// results file read back prints the same table as the run that wrote it.
+func Summarize(cases []Case) *engine.Summary {
+	s := &engine.Summary{ByTool: map[string]*engine.Tally{}, ByKind: map[engine.Kind]int{}}
+	for i := range cases {
+		c := &cases[i]
+		if c.Unknown {
+			s.Unknown++
+			continue
+		}
+		s.Cases++
+		s.ScoreSum += c.Score
+		if c.Pass {
+			s.Passed++
+		} else {
+			s.Failed++
+		}
+		tool := c.Tool
+		if c.Expected == nil {
+			tool = UnknownTool
+		}
+		t := s.ByTool[tool]
+		if t == nil {
+			t = &engine.Tally{}
+			s.ByTool[tool] = t
+		}
+		t.Cases++
+		t.ScoreSum += c.Score
+		if c.Pass {
+			t.Passed++
+		}
+		for _, d := range c.Diffs {
+			s.ByKind[d.Kind]++
+			if d.Kind == engine.MissingResponse {
+				s.Missing++
+			}
+		}
+		if c.Errored() {
+			s.Errored++
+		}
+	}
+	return s
+}

@@ -1,0 +1,203 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/callgrade/callgrade/engine"
+)
+
+// TableOptions configure WriteTable.
+type TableOptions struct {
+	// Color adds ANSI colours. The caller decides: callgrade sets it only
+	// when the output is a terminal and NO_COLOR is not set.
+	Color bool
+}
+
+// ANSI styles.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+)
+
+// WriteTable writes s for a person as three aligned tables: the totals
+// (cases, passed, failed, errored, pass rate, mean score), then one row per
+// tool, worst pass rate first, then the number of diffs of each kind, most
+// frequent first.
+//
+// With colour, a pass rate is green from 90%, yellow from 50% and red
+// below; a non-zero failed count is red, a non-zero errored count and the
+// kinds that mean a case could not be scored (engine.IsError) are yellow;
+// headers are bold.
+func WriteTable(w io.Writer, s *engine.Summary, opts TableOptions) error {
+	bw := bufio.NewWriter(w)
+	t := table{color: opts.Color}
+	t.header("", "cases", "passed", "failed", "errored", "pass rate", "mean score")
+	t.row(cell{text: "all cases"}, cell{text: strconv.Itoa(s.Cases)},
+		cell{text: strconv.Itoa(s.Passed)},
+		countCell(s.Failed, ansiRed),
+		countCell(s.Errored, ansiYellow),
+		rateCell(s.Passed, s.Cases),
+		cell{text: fmt.Sprintf("%.3f", s.MeanScore())})
+	t.write(bw)
+	if s.Missing > 0 || s.Unknown > 0 {
+		fmt.Fprintf(bw, "responses missing for %d cases; %d responses name no case\n", s.Missing, s.Unknown)
+	}
+
+	if len(s.ByTool) > 0 {
+		tools := make([]string, 0, len(s.ByTool))
+		for name := range s.ByTool {
+			tools = append(tools, name)
+		}
+		sort.Slice(tools, func(a, b int) bool {
+			ta, tb := s.ByTool[tools[a]], s.ByTool[tools[b]]
+			ra, rb := rate(ta.Passed, ta.Cases), rate(tb.Passed, tb.Cases)
+			if ra != rb {
+				return ra < rb
+			}
+			if ma, mb := mean(ta), mean(tb); ma != mb {
+				return ma < mb
+			}
+			return tools[a] < tools[b]
+		})
+		fmt.Fprintln(bw)
+		t = table{color: opts.Color}
+		t.header("tool", "cases", "passed", "failed", "pass rate", "mean score")
+		for _, name := range tools {
+			ta := s.ByTool[name]
+			if name == "" {
+				name = "(no call)"
+			}
+			t.row(cell{text: name}, cell{text: strconv.Itoa(ta.Cases)}, cell{text: strconv.Itoa(ta.Passed)},
+				countCell(ta.Cases-ta.Passed, ansiRed), rateCell(ta.Passed, ta.Cases),
+				cell{text: fmt.Sprintf("%.3f", mean(ta))})
+		}
+		t.write(bw)
+	}
+
+	if len(s.ByKind) > 0 {
+		kinds := make([]engine.Kind, 0, len(s.ByKind))
+		for k := range s.ByKind {
+			kinds = append(kinds, k)
+		}
+		sort.Slice(kinds, func(a, b int) bool {
+			if s.ByKind[kinds[a]] != s.ByKind[kinds[b]] {
+				return s.ByKind[kinds[a]] > s.ByKind[kinds[b]]
+			}
+			return kinds[a] < kinds[b]
+		})
+		fmt.Fprintln(bw)
+		t = table{color: opts.Color}
+		t.header("diff kind", "diffs")
+		for _, k := range kinds {
+			style := ansiRed
+			if engine.IsError(k) {
+				style = ansiYellow
+			}
+			t.row(cell{text: string(k), style: style}, cell{text: strconv.Itoa(s.ByKind[k])})
+		}
+		t.write(bw)
+	}
+	return bw.Flush()
+}
+
+func rate(passed, cases int) float64 {
+	if cases == 0 {
+		return 0
+	}
+	return float64(passed) / float64(cases)
+}
+
+func mean(t *engine.Tally) float64 {
+	if t.Cases == 0 {
+		return 0
+	}
+	return t.ScoreSum / float64(t.Cases)
+}
+
+// cell is one table cell: its text and an ANSI style used only with colour.
+type cell struct {
+	text, style string
+}
+
+func countCell(n int, style string) cell {
+	c := cell{text: strconv.Itoa(n)}
+	if n > 0 {
+		c.style = style
+	}
+	return c
+}
+
+func rateCell(passed, cases int) cell {
+	r := rate(passed, cases)
+	c := cell{text: fmt.Sprintf("%.1f%%", 100*r)}
+	switch {
+	case cases == 0:
+	case r >= 0.9:
+		c.style = ansiGreen
+	case r >= 0.5:
+		c.style = ansiYellow
+	default:
+		c.style = ansiRed
+	}
+	return c
+}
+
+// table aligns cells in columns: the first left-aligned, the others right.
+// Styles are applied after padding, so colour never changes the widths.
+type table struct {
+	color bool
+	rows  [][]cell
+}
+
+func (t *table) header(names ...string) {
+	row := make([]cell, len(names))
+	for i, n := range names {
+		row[i] = cell{text: n, style: ansiBold}
+	}
+	t.rows = append(t.rows, row)
+}
+
+func (t *table) row(cells ...cell) { t.rows = append(t.rows, cells) }
+
+func (t *table) write(w io.Writer) {
+	var widths []int
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], len([]rune(c.text)))
+		}
+	}
+	var b strings.Builder
+	for _, r := range t.rows {
+		b.Reset()
+		for i, c := range r {
+			pad := strings.Repeat(" ", widths[i]-len([]rune(c.text)))
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			text := c.text
+			if t.color && c.style != "" && text != "" {
+				text = c.style + text + ansiReset
+			}
+			if i == 0 {
+				b.WriteString(text)
+				if len(r) > 1 {
+					b.WriteString(pad)
+				}
+			} else {
+				b.WriteString(pad + text)
+			}
+		}
+		fmt.Fprintln(w, b.String())
+	}
+}
