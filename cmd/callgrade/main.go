@@ -34,6 +34,8 @@ func main() {
 	}
 	root.AddCommand(newScoreCmd(), newPluginsCmd(), newCheckCmd(), newVersionCmd())
 	root.AddCommand(newImportCmd())
+	root.AddCommand(newReportCmd())
+	root.AddCommand(newDiffCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "callgrade:", err)
 		var ee *exitError

@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/report"
 	"github.com/callgrade/callgrade/response"
 )
 
@@ -23,6 +25,8 @@ type scoreFlags struct {
 	failUnder float64
 	workers   int
 	quiet     bool
+	junit     string
+	html      string
 }
 
 func newScoreCmd() *cobra.Command {
@@ -48,7 +52,9 @@ responses could not be read. Nothing is written to --out or stdout on exit 2.`,
 	fl.StringVar(&f.format, "format", "", "response format: openai, responses, anthropic, gemini or calls (default: detect each)")
 	fl.Float64Var(&f.failUnder, "fail-under", -1, "exit 1 when the pass rate (0 to 1) is below this")
 	fl.IntVar(&f.workers, "workers", 0, "goroutines that score (default: one per core)")
-	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress bar")
+	fl.StringVar(&f.junit, "junit", "", "also write the results as JUnit XML to this file")
+	fl.StringVar(&f.html, "html", "", "also write the HTML report to this file")
 	cmd.MarkFlagRequired("suite")
 	cmd.MarkFlagRequired("responses")
 	return cmd
@@ -79,6 +85,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 
 	var in io.Reader = os.Stdin
 	name := "<stdin>"
+	var size int64
 	if f.responses != "-" {
 		file, err := os.Open(f.responses)
 		if err != nil {
@@ -86,6 +93,16 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 		}
 		defer file.Close()
 		in, name = file, f.responses
+		if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+	}
+	// A progress bar on a terminal, for runs that last over a second.
+	stderr := cmd.ErrOrStderr()
+	var bar *progress
+	if !f.quiet && isTerminal(stderr) {
+		bar = startProgress(stderr, size, time.Second)
+		in = bar.Reader(in)
 	}
 
 	// Results go to a temporary file first, so that exit 2 leaves nothing
@@ -111,19 +128,48 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	// on one of them.
 	go func() { <-ctx.Done(); c.Close() }()
 	sum, err := eng.Run(ctx, in, tmp, engine.RunOptions{Name: name, Workers: f.workers})
+	if bar != nil {
+		bar.Stop()
+	}
 	if err != nil {
 		return &exitError{code: 2, err: err}
+	}
+	if f.junit != "" || f.html != "" {
+		if err := writeScoreReports(tmp, c, f, format); err != nil {
+			return &exitError{code: 2, err: err}
+		}
 	}
 	if err := publish(tmp, f.out, replace, cmd.OutOrStdout()); err != nil {
 		return &exitError{code: 2, err: err}
 	}
 	if !f.quiet {
-		sum.WriteText(cmd.ErrOrStderr())
+		report.WriteTable(stderr, sum, report.TableOptions{Color: wantColor(stderr)})
 	}
 	if f.failUnder >= 0 && sum.PassRate() < f.failUnder {
 		return &exitError{code: 1, err: fmt.Errorf("pass rate %.4f is below --fail-under %v", sum.PassRate(), f.failUnder)}
 	}
 	return nil
+}
+
+// writeScoreReports reads the finished results back and writes the JUnit
+// XML and the HTML page, with each case's tool, suite file and expected
+// calls from the suite and, when the responses came from a file, the
+// actual calls.
+func writeScoreReports(tmp *os.File, c *compiled, f *scoreFlags, format response.Format) error {
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	cases, err := report.ReadResults(tmp, tmp.Name())
+	if err != nil {
+		return err
+	}
+	report.Annotate(cases, c.suite)
+	if f.html != "" && f.responses != "-" {
+		if err := attachResponses(cases, f.responses, format); err != nil {
+			return err
+		}
+	}
+	return writeReports(cases, f.html, f.junit)
 }
 
 // publish moves the finished results into place: a rename over a regular

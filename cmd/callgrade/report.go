@@ -1,0 +1,146 @@
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/callgrade/callgrade/report"
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/suite"
+)
+
+type reportFlags struct {
+	suites    []string
+	responses string
+	format    string
+	html      string
+	junit     string
+	quiet     bool
+}
+
+func newReportCmd() *cobra.Command {
+	var f reportFlags
+	cmd := &cobra.Command{
+		Use:   "report RESULTS.jsonl [--html FILE] [--junit FILE] [--suite S ...] [--responses R]",
+		Short: "Summarise an earlier run's results file as a table, HTML or JUnit XML",
+		Long: `Report reads a results file written by score and prints its summary table
+on stdout; --html and --junit write the HTML page and the JUnit XML as score
+does. The results file does not name each case's tool, suite file or calls:
+give --suite (the suite it was scored against) for the tools, the suite
+files and the expected calls, and --responses for the calls the model made.
+
+Exit status: 0, or 2 when a file cannot be read or written.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReport(cmd, args[0], &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.suites, "suite", nil, "the suite the results were scored against (repeat for layered files)")
+	fl.StringVar(&f.responses, "responses", "", "the responses file that was scored, to show the actual calls")
+	fl.StringVar(&f.format, "format", "", "response format of --responses (default: detect each)")
+	fl.StringVar(&f.html, "html", "", "write the HTML report to this file")
+	fl.StringVar(&f.junit, "junit", "", "write JUnit XML to this file")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no table")
+	return cmd
+}
+
+func runReport(cmd *cobra.Command, results string, f *reportFlags) error {
+	format, err := response.ParseFormat(f.format)
+	if err != nil {
+		return usageErr("--format: %w", err)
+	}
+	cases, err := readResults(results, f.suites)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if f.responses != "" {
+		if err := attachResponses(cases, f.responses, format); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+	}
+	if err := writeReports(cases, f.html, f.junit); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if !f.quiet {
+		out := cmd.OutOrStdout()
+		report.WriteTable(out, report.Summarize(cases), report.TableOptions{Color: wantColor(out)})
+	}
+	return nil
+}
+
+// readResults reads a results file, annotated from the suite files when
+// some are given.
+func readResults(name string, suites []string) ([]report.Case, error) {
+	file, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	cases, err := report.ReadResults(file, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(suites) > 0 {
+		s, err := suite.Load(suites...)
+		if err != nil {
+			return nil, err
+		}
+		report.Annotate(cases, s)
+	}
+	return cases, nil
+}
+
+func attachResponses(cases []report.Case, name string, format response.Format) error {
+	file, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	return report.AttachResponses(cases, file, format)
+}
+
+// writeReports writes the HTML page and the JUnit XML, each when its file
+// is named.
+func writeReports(cases []report.Case, html, junit string) error {
+	if html != "" {
+		if err := writeFileWith(html, func(w *os.File) error { return report.WriteHTML(w, cases, report.HTMLOptions{}) }); err != nil {
+			return err
+		}
+	}
+	if junit != "" {
+		return writeFileWith(junit, func(w *os.File) error { return report.WriteJUnit(w, cases, report.JUnitOptions{}) })
+	}
+	return nil
+}
+
+func writeFileWith(name string, write func(*os.File) error) error {
+	file, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := write(file); err != nil {
+		file.Close()
+		return err
+	}
+	return file.Close()
+}
+
+// wantColor reports whether output to w gets colour: only on a terminal,
+// and never with NO_COLOR set (https://no-color.org).
+func wantColor(w any) bool {
+	if os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	return isTerminal(w)
+}
+
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
