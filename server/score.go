@@ -1,0 +1,347 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
+
+// serveScore answers POST /v1/score: {"id": ..., "response": R} or
+// {"case": {...}, "response": R}, answered with one results-file line.
+func (h *Handler) serveScore(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(w, r, h.opts.MaxBody)
+	if err != nil {
+		bodyError(w, err)
+		return
+	}
+	h.withSuite(w, func(l *loaded) {
+		status, res, msg := l.scoreRequest(string(body))
+		if res == nil {
+			writeError(w, status, "%s", msg)
+			return
+		}
+		h.metrics.verdict(res.Pass)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(append(res.AppendJSON(make([]byte, 0, 512)), '\n'))
+	})
+}
+
+// scoreRequest scores the body of a /v1/score request: a result, or a
+// status and a message.
+func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
+	doc, perr := value.ParseLimits(text, value.Limits{MaxBytes: len(text) + 1, MaxDepth: l.depth})
+	if perr != nil {
+		// As in a responses file: the model's output broke the request,
+		// but the case it is for can still be read.
+		if id := gjson.Get(text, "id"); id.Type == gjson.String {
+			if i, ok := l.Engine.Lookup(id.String()); ok {
+				return http.StatusOK, unreadable(l.Engine, i, "the request is not valid JSON: "+perr.Error()), ""
+			}
+		}
+		return http.StatusBadRequest, nil, "the request is not valid JSON: " + perr.Error()
+	}
+	if doc.Kind() != value.Object {
+		return http.StatusBadRequest, nil, `the request must be a JSON object with "id" or "case", and "response"`
+	}
+	resp, ok := doc.Get("response")
+	if !ok {
+		return http.StatusBadRequest, nil, `the request has no "response"`
+	}
+	idv, hasID := doc.Get("id")
+	cv, hasCase := doc.Get("case")
+	switch {
+	case hasID && hasCase:
+		return http.StatusBadRequest, nil, `the request names both "id" and "case"; give one`
+	case hasCase:
+		eng, err := l.inline(cv)
+		if err != nil {
+			return http.StatusBadRequest, nil, err.Error()
+		}
+		return http.StatusOK, eng.Score(0, resp), ""
+	case !hasID || idv.Kind() != value.String:
+		return http.StatusBadRequest, nil, `the request needs "id", a string, or "case", an inline case`
+	}
+	i, ok := l.Engine.Lookup(idv.Str())
+	if !ok {
+		return http.StatusNotFound, nil, fmt.Sprintf("no case with id %q", idv.Str())
+	}
+	return http.StatusOK, l.Engine.Score(i, resp), ""
+}
+
+// inline compiles one case written in the suite format against the
+// served suite's tools, defaults, rulesets and plugins.
+func (l *loaded) inline(cv value.Value) (*engine.Engine, error) {
+	if cv.Kind() != value.Object {
+		return nil, errors.New(`"case" must be a case object, as in a suite's cases`)
+	}
+	if cv.Has("tools_file") {
+		// The server would read a file a client names.
+		return nil, errors.New("an inline case cannot name a tools_file; give its tools inline")
+	}
+	base := l.Suite.Suite
+	// Only the names of the rulesets are needed, for `use` to be checked;
+	// the engine compiles them from base.
+	sets := make([]value.Member, 0, len(base.Rulesets))
+	for name := range base.Rulesets {
+		empty, _ := value.ObjectOf()
+		sets = append(sets, value.Member{Key: name, Value: empty})
+	}
+	rulesets, err := value.ObjectOf(sets...)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := value.ObjectOf(
+		value.Member{Key: "version", Value: value.Int(1)},
+		value.Member{Key: "rulesets", Value: rulesets},
+		value.Member{Key: "cases", Value: value.ArrayOf(cv)},
+	)
+	if err != nil {
+		return nil, err
+	}
+	one, err := suite.FromValue("inline case", doc)
+	if err != nil {
+		return nil, err
+	}
+	s := *base
+	s.Cases = one.Cases
+	return engine.New(&s, l.Options)
+}
+
+// unreadable is the result of case i when its response cannot be parsed:
+// the line callgrade score writes for it.
+func unreadable(eng *engine.Engine, i int, msg string) *engine.Result {
+	r := eng.MissingResponse(i)
+	r.Diffs[0] = engine.Diff{Kind: engine.InvalidArguments, Call: -1, Message: msg}
+	return r
+}
+
+// A batch's lines are scored in chunks on several goroutines and written
+// in their order.
+const (
+	chunkLines = 64
+	chunkBytes = 64 << 10
+)
+
+// chunk is a run of consecutive lines of a batch.
+type chunk struct {
+	first int      // line number of the first line
+	lines []string // without their newlines
+	err   error    // the body could not be read after these lines
+	out   []lineOut
+	done  chan struct{}
+}
+
+// lineOut is one scored line.
+type lineOut struct {
+	c    int // case index; -1 an unknown case, -2 a blank line, -3 an error line
+	pass bool
+	id   string
+	out  []byte // the line to write, with its newline
+}
+
+const (
+	unknownCase = -1
+	blankLine   = -2
+	errorLine   = -3
+)
+
+// serveBatch answers POST /v1/score/batch: a responses stream in, its
+// result lines out in the same order, streamed as they are scored.
+func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength > h.opts.MaxBatchBody {
+		bodyError(w, &http.MaxBytesError{Limit: h.opts.MaxBatchBody})
+		return
+	}
+	h.withSuite(w, func(l *loaded) {
+		rc := http.NewResponseController(w)
+		// Results are written while the body is still being read.
+		_ = rc.EnableFullDuplex()
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.WriteHeader(http.StatusOK)
+		h.batch(r.Context(), l, http.MaxBytesReader(w, r.Body, h.opts.MaxBatchBody), w, rc)
+	})
+}
+
+// batch scores the lines of body and writes a line for each one that is
+// not blank, in their order: a result line, or {"line": N, "error": ...}.
+func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Writer, rc *http.ResponseController) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := h.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	order := make(chan *chunk, 2*workers)
+	jobs := make(chan *chunk, 2*workers)
+	go func() {
+		defer close(order)
+		defer close(jobs)
+		readChunks(ctx, body, order, jobs)
+	}()
+	for range workers {
+		go func() {
+			for c := range jobs {
+				c.out = make([]lineOut, len(c.lines))
+				for j, text := range c.lines {
+					c.out[j] = l.scoreLine(text, c.first+j)
+				}
+				close(c.done)
+			}
+		}()
+	}
+	seen := map[int]int{} // case index -> line of its first response
+	failed := false
+	for c := range order {
+		<-c.done
+		if failed {
+			continue // the client is gone; let the reader and workers finish
+		}
+		for j := range c.out {
+			o := &c.out[j]
+			line := c.first + j
+			switch {
+			case o.c == blankLine:
+				continue
+			case o.c >= 0:
+				if first, dup := seen[o.c]; dup {
+					*o = errorOut(line, o.id, fmt.Sprintf("a second response for case %q (lines %d and %d)", o.id, first, line))
+				} else {
+					seen[o.c] = line
+				}
+			}
+			if o.c == errorLine {
+				h.metrics.lineError()
+			} else {
+				h.metrics.verdict(o.pass)
+			}
+			if _, err := w.Write(o.out); err != nil {
+				failed = true
+				cancel()
+				break
+			}
+		}
+		if c.err != nil && !failed {
+			msg := fmt.Sprintf("cannot read the request body from line %d on: %v", c.first+len(c.lines), c.err)
+			var mb *http.MaxBytesError
+			if errors.As(c.err, &mb) {
+				msg = fmt.Sprintf("the request body is larger than the limit of %d bytes; lines from %d on were not read", mb.Limit, c.first+len(c.lines))
+			}
+			h.metrics.lineError()
+			w.Write(errorOut(c.first+len(c.lines), "", msg).out)
+		}
+		if len(order) == 0 && !failed {
+			// Nothing more is ready: send what is written.
+			if err := rc.Flush(); err != nil {
+				failed = true
+				cancel()
+			}
+		}
+	}
+}
+
+// readChunks splits body into chunks of lines, each sent to order (the
+// writer's queue) and to jobs (the scorers').
+func readChunks(ctx context.Context, body io.Reader, order, jobs chan<- *chunk) {
+	br := bufio.NewReaderSize(body, 64<<10)
+	line := 1
+	for {
+		c := &chunk{first: line, done: make(chan struct{})}
+		size := 0
+		for len(c.lines) < chunkLines && size < chunkBytes {
+			text, err := br.ReadString('\n')
+			if err != nil && err != io.EOF {
+				// A line cut short is not scored: the error line names it.
+				c.err = err
+				send(ctx, c, order, jobs)
+				return
+			}
+			if text != "" {
+				c.lines = append(c.lines, strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r"))
+				size += len(text)
+				line++
+			}
+			if err != nil {
+				send(ctx, c, order, jobs)
+				return
+			}
+		}
+		if !send(ctx, c, order, jobs) {
+			return
+		}
+	}
+}
+
+func send(ctx context.Context, c *chunk, order, jobs chan<- *chunk) bool {
+	select {
+	case order <- c:
+	case <-ctx.Done():
+		return false
+	}
+	jobs <- c // never blocks for long: workers take every job, and order bounds them
+	return true
+}
+
+// scoreLine scores one line of a batch as callgrade score does.
+func (l *loaded) scoreLine(text string, line int) lineOut {
+	if strings.TrimSpace(text) == "" {
+		return lineOut{c: blankLine}
+	}
+	doc, perr := value.ParseLimits(text, value.Limits{MaxBytes: len(text) + 1, MaxDepth: l.depth})
+	var id string
+	var resp value.Value
+	if perr == nil {
+		if doc.Kind() != value.Object {
+			return errorOut(line, "", "a response line must be a JSON object with an id, not "+doc.Kind().String())
+		}
+		idv, ok := doc.Get("id")
+		if !ok || idv.Kind() != value.String {
+			return errorOut(line, "", `a response line needs "id", a string`)
+		}
+		id = idv.Str()
+		if resp, ok = doc.Get("response"); !ok {
+			return errorOut(line, id, fmt.Sprintf(`response line for case %q has no "response"`, id))
+		}
+	} else {
+		idr := gjson.Get(text, "id")
+		if idr.Type != gjson.String {
+			return errorOut(line, "", "not a JSON response line: "+perr.Error())
+		}
+		id = idr.String()
+	}
+	i, ok := l.Engine.Lookup(id)
+	if !ok {
+		return resultOut(unknownCase, engine.UnknownCaseResult(id))
+	}
+	if perr != nil {
+		return resultOut(i, unreadable(l.Engine, i, fmt.Sprintf("response line %d is not valid JSON: %v", line, perr)))
+	}
+	return resultOut(i, l.Engine.Score(i, resp))
+}
+
+func resultOut(c int, r *engine.Result) lineOut {
+	return lineOut{c: c, pass: r.Pass, id: r.ID, out: append(r.AppendJSON(make([]byte, 0, 512)), '\n')}
+}
+
+// errorOut is the line written for a line that cannot be scored:
+// {"line": N, "id": ..., "error": "line N: ..."}.
+func errorOut(line int, id, msg string) lineOut {
+	b := fmt.Appendf(nil, `{"line":%d`, line)
+	if id != "" {
+		b = append(b, `,"id":`...)
+		b = value.AppendQuote(b, id)
+	}
+	b = append(b, `,"error":`...)
+	b = value.AppendQuote(b, fmt.Sprintf("line %d: %s", line, msg))
+	return lineOut{c: errorLine, id: id, out: append(b, "}\n"...)}
+}

@@ -1,0 +1,444 @@
+// Package server serves a compiled suite over HTTP, so that an eval
+// platform can score tool calls from many workers: one response at a time
+// (POST /v1/score), a JSON Lines stream (POST /v1/score/batch), the list of
+// cases (GET /v1/cases), a health check, Prometheus metrics and an OpenAPI
+// document of all of it (GET /openapi.json).
+//
+// A Handler holds nothing but the suite: any number of replicas serve the
+// same answers behind a load balancer. Reload swaps in a newly compiled
+// suite atomically and keeps the old one when the new one does not load.
+package server
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
+
+// Suite is a compiled suite that a Handler serves.
+type Suite struct {
+	// Suite is the suite as loaded: inline cases are compiled against its
+	// tools, defaults, rulesets and plugins.
+	Suite *suite.Suite
+	// Engine is Suite compiled with Options.
+	Engine *engine.Engine
+	// Options are the options Engine was compiled with; inline cases are
+	// compiled with them too.
+	Options engine.Options
+	// Close, when not nil, is called once no request uses the suite any
+	// more, after a Reload replaced it or the Handler was closed: it stops
+	// the suite's plugins.
+	Close func() error
+}
+
+// Loader loads and compiles the suite. New calls it once and Reload each
+// time the suite is to be read again.
+type Loader func() (*Suite, error)
+
+// Options configure a Handler. The zero value serves without a token, with
+// the default limits and timeouts.
+type Options struct {
+	// Token, when not empty, is the bearer token every request to /v1/ and
+	// /metrics must carry; /healthz and /openapi.json stay open.
+	Token string
+	// MaxBody is the largest request body of /v1/score; 0 means 8 MiB.
+	MaxBody int64
+	// MaxBatchBody is the largest request body of /v1/score/batch; 0 means
+	// 1 GiB.
+	MaxBatchBody int64
+	// Timeout bounds reading a /v1/score request and writing its answer,
+	// and every request but a batch; 0 means 30 seconds.
+	Timeout time.Duration
+	// BatchTimeout bounds a whole /v1/score/batch request; 0 means 30
+	// minutes.
+	BatchTimeout time.Duration
+	// ReadHeaderTimeout and IdleTimeout are the http.Server's that
+	// HTTPServer returns; 0 means 10 seconds and 2 minutes.
+	ReadHeaderTimeout time.Duration
+	IdleTimeout       time.Duration
+	// Workers is the number of goroutines that score one batch; 0 means
+	// GOMAXPROCS.
+	Workers int
+	// Logger receives reloads and errors; nil discards them.
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxBody <= 0 {
+		o.MaxBody = 8 << 20
+	}
+	if o.MaxBatchBody <= 0 {
+		o.MaxBatchBody = 1 << 30
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 30 * time.Second
+	}
+	if o.BatchTimeout <= 0 {
+		o.BatchTimeout = 30 * time.Minute
+	}
+	if o.ReadHeaderTimeout <= 0 {
+		o.ReadHeaderTimeout = 10 * time.Second
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = 2 * time.Minute
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// Handler is the http.Handler of the service.
+type Handler struct {
+	opts    Options
+	load    Loader
+	token   [sha256.Size]byte
+	cur     atomic.Pointer[loaded]
+	reload  sync.Mutex // one Reload at a time
+	metrics *metrics
+	routes  []route
+}
+
+// route is one path the handler serves, and its methods.
+type route struct {
+	path    string
+	methods map[string]func(http.ResponseWriter, *http.Request)
+	auth    bool // the token is required
+}
+
+// New loads the suite with load and returns a Handler serving it.
+func New(load Loader, opts Options) (*Handler, error) {
+	h := &Handler{opts: opts.withDefaults(), load: load, metrics: newMetrics()}
+	h.token = sha256.Sum256([]byte(opts.Token))
+	s, err := load()
+	if err != nil {
+		return nil, err
+	}
+	h.cur.Store(newLoaded(s))
+	h.metrics.setCases(s.Engine.Len())
+	h.routes = []route{
+		{path: "/v1/score", auth: true, methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodPost: h.serveScore}},
+		{path: "/v1/score/batch", auth: true, methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodPost: h.serveBatch}},
+		{path: "/v1/cases", auth: true, methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodGet: h.serveCases}},
+		{path: "/healthz", methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodGet: h.serveHealth}},
+		{path: "/metrics", auth: true, methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodGet: h.serveMetrics}},
+		{path: "/openapi.json", methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodGet: serveOpenAPI}},
+	}
+	return h, nil
+}
+
+// Reload loads the suite again and serves it from the next request on.
+// When it does not load, the suite served so far is kept and the error is
+// returned. The replaced suite is closed once its last request is done.
+func (h *Handler) Reload() error {
+	h.reload.Lock()
+	defer h.reload.Unlock()
+	s, err := h.load()
+	if err != nil {
+		h.metrics.reloaded(false)
+		h.opts.Logger.Error("reload failed; serving the previous suite", "err", err)
+		return err
+	}
+	old := h.cur.Swap(newLoaded(s))
+	h.metrics.reloaded(true)
+	h.metrics.setCases(s.Engine.Len())
+	h.opts.Logger.Info("suite reloaded", "cases", s.Engine.Len())
+	if old != nil {
+		old.release()
+	}
+	return nil
+}
+
+// Close stops serving the suite and closes it once its last request is
+// done; requests after Close are answered 503.
+func (h *Handler) Close() error {
+	h.reload.Lock()
+	defer h.reload.Unlock()
+	if old := h.cur.Swap(nil); old != nil {
+		old.release()
+	}
+	return nil
+}
+
+// HTTPServer returns an http.Server serving h on addr, with the header
+// read and idle timeouts of the options; the handler bounds each request
+// itself (Timeout, BatchTimeout), since a batch may stream for long.
+func (h *Handler) HTTPServer(addr string) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: h.opts.ReadHeaderTimeout,
+		IdleTimeout:       h.opts.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(h.opts.Logger.Handler(), slog.LevelWarn),
+	}
+}
+
+// ServeHTTP routes a request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	sw := &statusWriter{ResponseWriter: w}
+	name := "other"
+	defer func() {
+		h.metrics.request(name, sw.status(), time.Since(start))
+	}()
+	for i := range h.routes {
+		rt := &h.routes[i]
+		if rt.path != r.URL.Path {
+			continue
+		}
+		name = rt.path
+		serve, ok := rt.methods[r.Method]
+		if !ok {
+			methods := make([]string, 0, len(rt.methods))
+			for m := range rt.methods {
+				methods = append(methods, m)
+			}
+			sw.Header().Set("Allow", strings.Join(methods, ", "))
+			writeError(sw, http.StatusMethodNotAllowed, "%s takes %s, not %s", rt.path, strings.Join(methods, " or "), r.Method)
+			return
+		}
+		if rt.auth && !h.authorized(r) {
+			sw.Header().Set("WWW-Authenticate", `Bearer realm="callgrade"`)
+			writeError(sw, http.StatusUnauthorized, "a valid bearer token is required")
+			return
+		}
+		timeout := h.opts.Timeout
+		if rt.path == "/v1/score/batch" {
+			timeout = h.opts.BatchTimeout
+		}
+		rc := http.NewResponseController(sw)
+		deadline := start.Add(timeout)
+		_ = rc.SetReadDeadline(deadline) // not every ResponseWriter has a connection
+		_ = rc.SetWriteDeadline(deadline)
+		serve(sw, r)
+		return
+	}
+	writeError(sw, http.StatusNotFound, "no such endpoint: %s (see /openapi.json)", r.URL.Path)
+}
+
+// authorized reports whether r carries the token, comparing digests in
+// constant time so that neither the token nor its length leaks.
+func (h *Handler) authorized(r *http.Request) bool {
+	if h.opts.Token == "" {
+		return true
+	}
+	auth := r.Header.Get("Authorization")
+	tok, ok := strings.CutPrefix(auth, "Bearer ")
+	if !ok {
+		tok, ok = strings.CutPrefix(auth, "bearer ")
+	}
+	got := sha256.Sum256([]byte(strings.TrimSpace(tok)))
+	return subtle.ConstantTimeCompare(got[:], h.token[:]) == 1 && ok
+}
+
+// acquire returns the suite served now, referenced until release; nil
+// after Close.
+func (h *Handler) acquire() *loaded {
+	for {
+		l := h.cur.Load()
+		if l == nil {
+			return nil
+		}
+		// A count of 0 means l was replaced and closed already: cur holds
+		// its successor, so the next round finds it.
+		if n := l.refs.Load(); n > 0 && l.refs.CompareAndSwap(n, n+1) {
+			return l
+		}
+	}
+}
+
+// withSuite serves r with the current suite, or answers 503.
+func (h *Handler) withSuite(w http.ResponseWriter, serve func(*loaded)) {
+	l := h.acquire()
+	if l == nil {
+		writeError(w, http.StatusServiceUnavailable, "the server is shutting down")
+		return
+	}
+	defer l.release()
+	serve(l)
+}
+
+func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
+	h.withSuite(w, func(l *loaded) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"status":"ok","cases":%d}`+"\n", l.Engine.Len())
+	})
+}
+
+func (h *Handler) serveCases(w http.ResponseWriter, r *http.Request) {
+	h.withSuite(w, func(l *loaded) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(l.casesJSON())
+	})
+}
+
+func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	h.metrics.write(w)
+}
+
+//go:embed openapi.json
+var openAPI []byte
+
+func serveOpenAPI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(openAPI)
+}
+
+// loaded is a suite being served, counted by the requests that use it.
+type loaded struct {
+	*Suite
+	refs      atomic.Int64 // the Handler's own reference, plus one per request
+	closeOnce sync.Once
+	casesOnce sync.Once
+	cases     []byte
+	depth     int // nesting allowed in a request: the engine's plus the envelope
+}
+
+func newLoaded(s *Suite) *loaded {
+	l := &loaded{Suite: s}
+	l.refs.Store(1)
+	l.depth = s.Options.Limits.MaxDepth
+	if l.depth <= 0 {
+		l.depth = value.DefaultLimits.MaxDepth
+	}
+	l.depth += 8
+	return l
+}
+
+func (l *loaded) release() {
+	if l.refs.Add(-1) == 0 && l.Suite.Close != nil {
+		l.closeOnce.Do(func() { l.Suite.Close() })
+	}
+}
+
+// casesJSON is the body of GET /v1/cases, built once per suite.
+func (l *loaded) casesJSON() []byte {
+	l.casesOnce.Do(func() {
+		s := l.Suite.Suite
+		b := []byte(`{"tools":[`)
+		b = appendTools(b, s.Tools)
+		b = append(b, `],"cases":[`...)
+		for i := range s.Cases {
+			c := &s.Cases[i]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":`...)
+			b = value.AppendQuote(b, c.ID)
+			b = append(b, `,"expected":[`...)
+			for k, call := range c.Expected {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = value.AppendQuote(b, call.Name)
+			}
+			b = append(b, ']')
+			if c.Tools != nil {
+				b = append(b, `,"tools":[`...)
+				b = appendTools(b, c.Tools)
+				b = append(b, ']')
+			}
+			b = append(b, '}')
+		}
+		l.cases = append(b, "]}\n"...)
+	})
+	return l.cases
+}
+
+func appendTools(b []byte, tools []suite.Tool) []byte {
+	for i, t := range tools {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = value.AppendQuote(b, t.Name)
+		if t.Description != "" {
+			b = append(b, `,"description":`...)
+			b = value.AppendQuote(b, t.Description)
+		}
+		if !t.Parameters.IsNull() {
+			b = append(b, `,"parameters":`...)
+			b = t.Parameters.AppendJSON(b)
+		}
+		b = append(b, '}')
+	}
+	return b
+}
+
+// writeError answers with {"error": "..."} and the status.
+func writeError(w http.ResponseWriter, status int, format string, a ...any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(appendError(nil, fmt.Sprintf(format, a...)))
+}
+
+func appendError(b []byte, msg string) []byte {
+	b = append(b, `{"error":`...)
+	b = value.AppendQuote(b, msg)
+	return append(b, "}\n"...)
+}
+
+// bodyError answers a request whose body could not be read: 413 when it
+// is over the limit.
+func bodyError(w http.ResponseWriter, err error) {
+	var mb *http.MaxBytesError
+	if errors.As(err, &mb) {
+		writeError(w, http.StatusRequestEntityTooLarge, "the request body is larger than the limit of %d bytes", mb.Limit)
+		return
+	}
+	writeError(w, http.StatusBadRequest, "cannot read the request body: %v", err)
+}
+
+// readBody reads the whole body under limit.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if r.ContentLength > limit {
+		return nil, &http.MaxBytesError{Limit: limit}
+	}
+	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+}
+
+// statusWriter remembers the status code written, for the metrics.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *statusWriter) status() string {
+	if w.code == 0 {
+		return "200"
+	}
+	return strconv.Itoa(w.code)
+}

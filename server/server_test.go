@@ -1,0 +1,538 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/callgrade/callgrade/dsl"
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/suite"
+)
+
+const (
+	weatherSuite     = "../examples/weather/suite.yaml"
+	weatherResponses = "../examples/weather/responses.jsonl"
+)
+
+// fileLoader is the recipe of callgrade serve without plugins: the suite's
+// files, compiled with the expression language.
+func fileLoader(closed *atomic.Int32, files ...string) Loader {
+	return func() (*Suite, error) {
+		s, err := suite.Load(files...)
+		if err != nil {
+			return nil, err
+		}
+		var opts engine.Options
+		dsl.NewCompiler(dsl.Options{}).Install(&opts)
+		eng, err := engine.New(s, opts)
+		if err != nil {
+			return nil, err
+		}
+		ss := &Suite{Suite: s, Engine: eng, Options: opts}
+		if closed != nil {
+			ss.Close = func() error { closed.Add(1); return nil }
+		}
+		return ss, nil
+	}
+}
+
+// start serves h on a loopback listener with h's own http.Server, as
+// callgrade serve does, and returns its base URL.
+func start(t testing.TB, h *Handler) (string, *http.Server) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := h.HTTPServer(ln.Addr().String())
+	go srv.Serve(ln)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+		h.Close()
+	})
+	return "http://" + ln.Addr().String(), srv
+}
+
+func newHandler(t testing.TB, opts Options, files ...string) *Handler {
+	t.Helper()
+	if len(files) == 0 {
+		files = []string{weatherSuite}
+	}
+	h, err := New(fileLoader(nil, files...), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+type answer struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func do(t *testing.T, method, url, token, contentType, body string) answer {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return answer{resp.StatusCode, resp.Header, string(b)}
+}
+
+// engineLines returns the results file callgrade score writes for the
+// responses file, by case id.
+func engineLines(t testing.TB, suiteFile, responses string) map[string]string {
+	t.Helper()
+	h := newHandler(t, Options{}, suiteFile)
+	defer h.Close()
+	l := h.acquire()
+	defer l.release()
+	in, err := os.Open(responses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	var out bytes.Buffer
+	if _, err := l.Engine.Run(context.Background(), in, &out, engine.RunOptions{Name: "responses"}); err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, line := range strings.SplitAfter(out.String(), "\n") {
+		if line == "" {
+			continue
+		}
+		var r struct{ ID string }
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		m[r.ID] = line
+	}
+	return m
+}
+
+func TestEndpoints(t *testing.T) {
+	base, _ := start(t, newHandler(t, Options{}))
+	score := func(id string) string {
+		return `{"id": "` + id + `", "response": [{"name": "get_weather", "arguments": {"city": "Berlin"}}]}`
+	}
+	tests := []struct {
+		name, method, path, body string
+		status                   int
+		contentType              string
+		want                     string // a substring of the body
+	}{
+		{"score", "POST", "/v1/score", score("unit-left-to-its-default"), 200, "application/json", `{"id":"unit-left-to-its-default","pass":true,"score":1,`},
+		{"score fails", "POST", "/v1/score", score("no-tool-needed"), 200, "application/json", `"kind":"unexpected_call"`},
+		{"unknown case", "POST", "/v1/score", score("nope"), 404, "application/json", `{"error":"no case with id \"nope\""}`},
+		{"bad JSON", "POST", "/v1/score", `{"id": `, 400, "application/json", `"error":"the request is not valid JSON`},
+		{"no response", "POST", "/v1/score", `{"id": "no-tool-needed"}`, 400, "application/json", `no \"response\"`},
+		{"id and case", "POST", "/v1/score", `{"id": "x", "case": {}, "response": []}`, 400, "application/json", `give one`},
+		{"broken response, readable id", "POST", "/v1/score", `{"id": "no-tool-needed", "response": {"a": 1, "a": 2}}`, 200, "application/json", `"kind":"invalid_arguments"`},
+		{"inline case, not JSON", "POST", "/v1/score", `{"case": {"id": "inline", "use": [fuzzy_city], "expected": {"name": "get_weather", "arguments": {"city": "berlin"}}}, "response": [{"name": "get_weather", "arguments": {"city": " Berlin"}}]}`, 400, "application/json", `not valid JSON`},
+		{"inline case with ruleset", "POST", "/v1/score", `{"case": {"id": "inline", "use": ["fuzzy_city"], "expected": {"name": "get_weather", "arguments": {"city": "berlin"}}}, "response": [{"name": "get_weather", "arguments": {"city": " Berlin"}}]}`, 200, "application/json", `{"id":"inline","pass":true,"score":1,`},
+		{"inline case uses the suite's tools", "POST", "/v1/score", `{"case": {"id": "inline", "expected": {"name": "get_weather", "arguments": {"city": "Oslo", "days": 2}}}, "response": [{"name": "get_weather", "arguments": {"city": "Oslo", "days": "2"}}]}`, 200, "application/json", `"pass":true`},
+		{"inline case that does not compile", "POST", "/v1/score", `{"case": {"id": "inline", "expected": {"name": "f", "rules": {"x": {"regex": "("}}}}, "response": []}`, 400, "application/json", `inline case`},
+		{"inline case with an unknown ruleset", "POST", "/v1/score", `{"case": {"id": "inline", "use": ["nope"], "expected": []}, "response": []}`, 400, "application/json", `no ruleset named`},
+		{"inline tools_file", "POST", "/v1/score", `{"case": {"id": "inline", "tools_file": "/etc/passwd", "expected": []}, "response": []}`, 400, "application/json", `cannot name a tools_file`},
+		{"score by GET", "GET", "/v1/score", "", 405, "application/json", `"error":"/v1/score takes POST, not GET"`},
+		{"batch", "POST", "/v1/score/batch", score("unit-left-to-its-default") + "\n\n" + score("nope") + "\n", 200, "application/x-ndjson", `"kind":"unknown_case"`},
+		{"cases", "GET", "/v1/cases", "", 200, "application/json", `{"id":"two-cities-any-order","expected":["get_weather","get_weather"]}`},
+		{"health", "GET", "/healthz", "", 200, "application/json", `{"status":"ok","cases":9}`},
+		{"metrics", "GET", "/metrics", "", 200, "text/plain; version=0.0.4; charset=utf-8", `# TYPE callgrade_http_requests_total counter`},
+		{"openapi", "GET", "/openapi.json", "", 200, "application/json", `"openapi": "3.1.0"`},
+		{"unknown path", "GET", "/v2/score", "", 404, "application/json", `no such endpoint`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := do(t, tt.method, base+tt.path, "", "", tt.body)
+			if a.status != tt.status {
+				t.Errorf("status %d, want %d: %s", a.status, tt.status, a.body)
+			}
+			if ct := a.header.Get("Content-Type"); ct != tt.contentType {
+				t.Errorf("Content-Type %q, want %q", ct, tt.contentType)
+			}
+			if !strings.Contains(a.body, tt.want) {
+				t.Errorf("body lacks %s:\n%s", tt.want, a.body)
+			}
+		})
+	}
+}
+
+// TestResultsEqualEngine: /v1/score and /v1/score/batch answer exactly the
+// lines callgrade score writes for the same responses.
+func TestResultsEqualEngine(t *testing.T) {
+	want := engineLines(t, weatherSuite, weatherResponses)
+	base, _ := start(t, newHandler(t, Options{}))
+	data, err := os.ReadFile(weatherResponses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	var ids []string
+	for _, line := range lines {
+		var r struct{ ID string }
+		json.Unmarshal([]byte(line), &r)
+		ids = append(ids, r.ID)
+		a := do(t, "POST", base+"/v1/score", "", "application/json", line)
+		if a.status != 200 || a.body != want[r.ID] {
+			t.Errorf("%s: /v1/score answered %d\n%s\nwant\n%s", r.ID, a.status, a.body, want[r.ID])
+		}
+	}
+	a := do(t, "POST", base+"/v1/score/batch", "", "application/x-ndjson", string(data))
+	got := strings.SplitAfter(a.body, "\n")
+	got = got[:len(got)-1]
+	if len(got) != len(ids) {
+		t.Fatalf("batch answered %d lines for %d:\n%s", len(got), len(ids), a.body)
+	}
+	for i, id := range ids {
+		if got[i] != want[id] {
+			t.Errorf("batch line %d:\n%s\nwant\n%s", i+1, got[i], want[id])
+		}
+	}
+}
+
+// TestBatchLines: every line that is not blank is answered, in order,
+// with the error lines naming their line.
+func TestBatchLines(t *testing.T) {
+	base, _ := start(t, newHandler(t, Options{Workers: 3}))
+	in := strings.Join([]string{
+		`{"id": "no-tool-needed", "response": []}`,
+		`not json`,
+		``,
+		`[1, 2]`,
+		`{"id": 5, "response": []}`,
+		`{"id": "no-tool-needed", "response": []}`,
+		`{"id": "ghost", "response": []}`,
+		`{"id": "city-spelled-loosely"}`,
+		`{"id": "duplicate-key-never-passes", "response": NaN}`,
+	}, "\n")
+	// Many more lines, so that several chunks are scored at once.
+	var more []string
+	for range 500 {
+		more = append(more, `{"id": "ghost", "response": []}`)
+	}
+	in += "\n" + strings.Join(more, "\n") + "\n"
+	a := do(t, "POST", base+"/v1/score/batch", "", "", in)
+	if a.status != 200 {
+		t.Fatalf("status %d: %s", a.status, a.body)
+	}
+	got := strings.Split(strings.TrimSuffix(a.body, "\n"), "\n")
+	want := []string{
+		`{"id":"no-tool-needed","pass":true,"score":1,"calls":[],"diffs":[]}`,
+		`{"line":2,"error":"line 2: not a JSON response line: `,
+		`{"line":4,"error":"line 4: a response line must be a JSON object with an id, not array"}`,
+		`{"line":5,"error":"line 5: a response line needs \"id\", a string"}`,
+		`{"line":6,"id":"no-tool-needed","error":"line 6: a second response for case \"no-tool-needed\" (lines 1 and 6)"}`,
+		`{"id":"ghost","pass":false,"score":0,"calls":[],"diffs":[{"kind":"unknown_case"`,
+		`{"line":8,"id":"city-spelled-loosely","error":"line 8: response line for case \"city-spelled-loosely\" has no \"response\""}`,
+		`{"id":"duplicate-key-never-passes","pass":false,"score":0,"calls":[{"expected":0,"actual":null,"pass":false,"score":0}],"diffs":[{"kind":"invalid_arguments","call":null,"path":"","rule":"","message":"response line 9 is not valid JSON: `,
+	}
+	if len(got) != len(want)+500 {
+		t.Fatalf("%d lines, want %d:\n%s", len(got), len(want)+500, a.body)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("line %d:\n%s\nwant a line starting\n%s", i+1, got[i], w)
+		}
+	}
+	for i, g := range got[len(want):] {
+		if !strings.HasPrefix(g, `{"id":"ghost"`) {
+			t.Fatalf("line %d: %s", len(want)+i+1, g)
+		}
+	}
+}
+
+func TestToken(t *testing.T) {
+	base, _ := start(t, newHandler(t, Options{Token: "s3cret"}))
+	tests := []struct {
+		method, path, token string
+		status              int
+	}{
+		{"POST", "/v1/score", "", 401},
+		{"POST", "/v1/score", "wrong", 401},
+		{"POST", "/v1/score", "s3cret-and-more", 401},
+		{"POST", "/v1/score", "s3cret", 200},
+		{"POST", "/v1/score/batch", "", 401},
+		{"POST", "/v1/score/batch", "s3cret", 200},
+		{"GET", "/v1/cases", "", 401},
+		{"GET", "/v1/cases", "s3cret", 200},
+		{"GET", "/metrics", "", 401},
+		{"GET", "/metrics", "s3cret", 200},
+		{"GET", "/healthz", "", 200},
+		{"GET", "/openapi.json", "", 200},
+	}
+	for _, tt := range tests {
+		a := do(t, tt.method, base+tt.path, tt.token, "", `{"id": "no-tool-needed", "response": []}`)
+		if a.status != tt.status {
+			t.Errorf("%s %s with %q: %d, want %d: %s", tt.method, tt.path, tt.token, a.status, tt.status, a.body)
+		}
+		if tt.status == 401 {
+			if a.header.Get("WWW-Authenticate") == "" || a.body != `{"error":"a valid bearer token is required"}`+"\n" {
+				t.Errorf("401 without a challenge or with %s", a.body)
+			}
+		}
+	}
+}
+
+// chunked hides a reader's length, so that the request is sent chunked.
+type chunked struct{ io.Reader }
+
+func TestBodyLimit(t *testing.T) {
+	base, _ := start(t, newHandler(t, Options{MaxBody: 100, MaxBatchBody: 200}))
+	line := `{"id": "no-tool-needed", "response": []}` + "\n" // 41 bytes
+	big := `{"id": "no-tool-needed", "response": [` + strings.Repeat(" ", 100) + `]}`
+	if a := do(t, "POST", base+"/v1/score", "", "", big); a.status != 413 || a.body != `{"error":"the request body is larger than the limit of 100 bytes"}`+"\n" {
+		t.Errorf("/v1/score over the limit: %d %s", a.status, a.body)
+	}
+	if a := do(t, "POST", base+"/v1/score", "", "", line); a.status != 200 {
+		t.Errorf("/v1/score under the limit: %d %s", a.status, a.body)
+	}
+	if a := do(t, "POST", base+"/v1/score/batch", "", "", strings.Repeat(line, 5)); a.status != 413 {
+		t.Errorf("/v1/score/batch with a Content-Length over the limit: %d %s", a.status, a.body)
+	}
+	// A chunked body is answered up to the limit, then with an error line.
+	req, _ := http.NewRequest("POST", base+"/v1/score/batch", chunked{strings.NewReader(strings.Repeat(line, 6))})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	got := strings.Split(strings.TrimSuffix(string(body), "\n"), "\n")
+	if resp.StatusCode != 200 || len(got) != 5 || got[4] != `{"line":5,"error":"line 5: the request body is larger than the limit of 200 bytes; lines from 5 on were not read"}` {
+		t.Errorf("chunked batch over the limit: %d\n%s", resp.StatusCode, body)
+	}
+}
+
+func TestReload(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "suite.yaml")
+	write := func(text string) {
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("version: 1\ncases:\n  - {id: a, expected: []}\n")
+	var closed atomic.Int32
+	h, err := New(fileLoader(&closed, file), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := start(t, h)
+	health := func() string { return do(t, "GET", base+"/healthz", "", "", "").body }
+
+	write("version: 1\ncases:\n  - {id: a, expected: {name: f, rules: {x: {regex: \"(\"}}}}\n")
+	if err := h.Reload(); err == nil || !strings.Contains(err.Error(), "regex") {
+		t.Fatalf("reloading a bad suite: %v", err)
+	}
+	if got := health(); got != `{"status":"ok","cases":1}`+"\n" || closed.Load() != 0 {
+		t.Fatalf("after a failed reload: %s, %d closed", got, closed.Load())
+	}
+	if a := do(t, "POST", base+"/v1/score", "", "", `{"id": "a", "response": []}`); a.status != 200 || !strings.Contains(a.body, `"pass":true`) {
+		t.Fatalf("the old suite does not score after a failed reload: %d %s", a.status, a.body)
+	}
+
+	write("version: 1\ncases:\n  - {id: a, expected: []}\n  - {id: b, expected: []}\n")
+	if err := h.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if got := health(); got != `{"status":"ok","cases":2}`+"\n" || closed.Load() != 1 {
+		t.Fatalf("after a reload: %s, %d closed", got, closed.Load())
+	}
+	m := do(t, "GET", base+"/metrics", "", "", "").body
+	for _, want := range []string{`callgrade_suite_reloads_total{result="ok"} 1`, `callgrade_suite_reloads_total{result="error"} 1`, "callgrade_suite_cases 2"} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics lack %s:\n%s", want, m)
+		}
+	}
+}
+
+// TestReloadDuringRequest: a suite replaced while a request uses it is
+// closed only when that request is done.
+func TestReloadDuringRequest(t *testing.T) {
+	var closed atomic.Int32
+	h, err := New(fileLoader(&closed, weatherSuite), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := h.acquire()
+	if err := h.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if closed.Load() != 0 {
+		t.Fatal("the suite was closed while a request used it")
+	}
+	l.release()
+	if closed.Load() != 1 {
+		t.Fatal("the replaced suite was not closed after its last request")
+	}
+	h.Close()
+	if closed.Load() != 2 || h.acquire() != nil {
+		t.Fatal("Close did not close the suite")
+	}
+}
+
+// TestShutdownDuringBatch: Shutdown waits for a batch being streamed, which
+// completes with every line answered.
+func TestShutdownDuringBatch(t *testing.T) {
+	h := newHandler(t, Options{})
+	base, srv := start(t, h)
+	pr, pw := io.Pipe()
+	req, _ := http.NewRequest("POST", base+"/v1/score/batch", pr)
+	type reply struct {
+		lines []string
+		err   error
+	}
+	got := make(chan reply, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			got <- reply{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		var r reply
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			r.lines = append(r.lines, sc.Text())
+		}
+		r.err = sc.Err()
+		got <- r
+	}()
+	line := `{"id": "no-tool-needed", "response": []}` + "\n"
+	for range 10 {
+		io.WriteString(pw, line)
+	}
+	// The batch is in flight when the answer to its first lines arrives;
+	// wait for the server to count it as active.
+	time.Sleep(100 * time.Millisecond)
+	shut := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		shut <- srv.Shutdown(ctx)
+	}()
+	time.Sleep(100 * time.Millisecond)
+	select {
+	case err := <-shut:
+		t.Fatalf("Shutdown returned during a batch: %v", err)
+	default:
+	}
+	// New connections are refused while the batch goes on.
+	if _, err := http.Get(base + "/healthz"); err == nil {
+		t.Error("a new request was served during shutdown")
+	}
+	for range 10 {
+		io.WriteString(pw, `{"id": "ghost", "response": []}`+"\n")
+	}
+	pw.Close()
+	r := <-got
+	if r.err != nil || len(r.lines) != 20 {
+		t.Fatalf("batch during shutdown: %d lines, %v", len(r.lines), r.err)
+	}
+	if !strings.HasPrefix(r.lines[0], `{"id":"no-tool-needed","pass":true`) || !strings.HasPrefix(r.lines[19], `{"id":"ghost","pass":false`) {
+		t.Errorf("lines: %s ... %s", r.lines[0], r.lines[19])
+	}
+	if err := <-shut; err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+}
+
+// TestMetrics: the exposition is well-formed and counts requests, codes,
+// latencies and verdicts.
+func TestMetrics(t *testing.T) {
+	base, _ := start(t, newHandler(t, Options{}))
+	do(t, "POST", base+"/v1/score", "", "", `{"id": "no-tool-needed", "response": []}`)
+	do(t, "POST", base+"/v1/score", "", "", `{"id": "no-tool-needed", "response": [{"name": "f", "arguments": {}}]}`)
+	do(t, "POST", base+"/v1/score", "", "", `{"id": "nope", "response": []}`)
+	do(t, "POST", base+"/v1/score/batch", "", "", "{\"id\": \"no-tool-needed\", \"response\": []}\nbad\n")
+	do(t, "GET", base+"/nowhere", "", "", "")
+	m := do(t, "GET", base+"/metrics", "", "", "").body
+	sample := regexp.MustCompile(`^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="[^"]*",?)*\})? [-+0-9.eEInf]+$`)
+	typed := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSuffix(m, "\n"), "\n") {
+		if name, ok := strings.CutPrefix(line, "# TYPE "); ok {
+			typed[strings.Fields(name)[0]] = true
+			continue
+		}
+		if strings.HasPrefix(line, "# HELP ") {
+			continue
+		}
+		if !sample.MatchString(line) {
+			t.Errorf("not a sample line: %q", line)
+			continue
+		}
+		name := strings.FieldsFunc(line, func(r rune) bool { return r == '{' || r == ' ' })[0]
+		base := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(name, "_bucket"), "_sum"), "_count")
+		if !typed[name] && !typed[base] {
+			t.Errorf("sample before its TYPE: %q", line)
+		}
+	}
+	for _, want := range []string{
+		`callgrade_http_requests_total{route="/v1/score",code="200"} 2`,
+		`callgrade_http_requests_total{route="/v1/score",code="404"} 1`,
+		`callgrade_http_requests_total{route="/v1/score/batch",code="200"} 1`,
+		`callgrade_http_requests_total{route="other",code="404"} 1`,
+		`callgrade_http_request_duration_seconds_bucket{route="/v1/score",le="+Inf"} 3`,
+		`callgrade_http_request_duration_seconds_count{route="/v1/score"} 3`,
+		`callgrade_verdicts_total{verdict="pass"} 2`,
+		`callgrade_verdicts_total{verdict="fail"} 1`,
+		`callgrade_batch_line_errors_total 1`,
+		`callgrade_suite_cases 9`,
+	} {
+		if !strings.Contains(m, want+"\n") {
+			t.Errorf("metrics lack %s:\n%s", want, m)
+		}
+	}
+}
+
+// TestShuttingDown: after Close the handler answers 503, as JSON.
+func TestShuttingDown(t *testing.T) {
+	h := newHandler(t, Options{})
+	h.Close()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
+	if rec.Code != 503 || !strings.Contains(rec.Body.String(), `"error"`) {
+		t.Errorf("%d %s", rec.Code, rec.Body)
+	}
+}
+
+func TestNewWithBadSuite(t *testing.T) {
+	_, err := New(fileLoader(nil, "testdata/none.yaml"), Options{})
+	var se *suite.Error
+	if !errors.As(err, &se) {
+		t.Fatalf("New with a missing suite: %v", err)
+	}
+}
