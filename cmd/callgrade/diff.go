@@ -39,7 +39,7 @@ Exit status: 0; 1 when --fail-on-regression is given and a case regressed;
 			out := cmd.OutOrStdout()
 			c.WriteText(out, report.TableOptions{Color: wantColor(out)})
 			if f.failOnRegression && len(c.Regressed) > 0 {
-				return &exitError{code: 1, err: fmt.Errorf("%d cases regressed", len(c.Regressed))}
+				return &exitError{code: 1, err: fmt.Errorf("regressed cases: %d", len(c.Regressed))}
 			}
 			return nil
 		},
