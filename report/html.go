@@ -85,7 +85,10 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 	for i := range cases {
 		c := &cases[i]
 		tool := c.Tool
-		if c.Expected == nil && !c.Unknown {
+		switch {
+		case c.Unknown:
+			tool = "(no case)" // left out of the tool chart and filter
+		case c.Expected == nil:
 			tool = UnknownTool
 		}
 		hc := htmlCase{ID: c.ID, Pass: c.Pass, Score: c.Score, Unknown: c.Unknown,
