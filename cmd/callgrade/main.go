@@ -36,6 +36,7 @@ func main() {
 	root.AddCommand(newImportCmd())
 	root.AddCommand(newReportCmd())
 	root.AddCommand(newDiffCmd())
+	root.AddCommand(newServeCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "callgrade:", err)
 		var ee *exitError

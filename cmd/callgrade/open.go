@@ -13,6 +13,7 @@ import (
 type compiled struct {
 	suite  *suite.Suite
 	engine *engine.Engine
+	opts   engine.Options // what engine was compiled with
 	host   *plugins.Host
 }
 
@@ -37,7 +38,7 @@ func open(files []string, format response.Format) (*compiled, error) {
 		host.Close()
 		return nil, err
 	}
-	return &compiled{suite: s, engine: eng, host: host}, nil
+	return &compiled{suite: s, engine: eng, opts: opts, host: host}, nil
 }
 
 // Close stops the suite's plugin processes.

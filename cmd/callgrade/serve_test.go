@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// serveProc is a running callgrade serve process.
+type serveProc struct {
+	cmd  *exec.Cmd
+	base string // http://127.0.0.1:PORT
+	mu   sync.Mutex
+	log  strings.Builder
+	done chan error
+}
+
+var servingAddr = regexp.MustCompile(`msg=serving addr=(http://127\.0\.0\.1:[0-9]+)`)
+
+// startServe starts the built binary with args (which listen on
+// 127.0.0.1:0) from the repository root, and waits, for a bounded time, for
+// the address it serves and for /healthz.
+func startServe(t *testing.T, env []string, args ...string) *serveProc {
+	t.Helper()
+	s := &serveProc{cmd: exec.Command(bin, append([]string{"serve"}, args...)...), done: make(chan error, 1)}
+	s.cmd.Dir = "../.."
+	s.cmd.Env = append(os.Environ(), env...)
+	stderr, err := s.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			s.mu.Lock()
+			s.log.WriteString(sc.Text() + "\n")
+			s.mu.Unlock()
+			if m := servingAddr.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case addr <- m[1]:
+				default:
+				}
+			}
+		}
+		io.Copy(io.Discard, stderr)
+		s.done <- s.cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		if s.cmd.ProcessState == nil {
+			s.cmd.Process.Kill()
+			<-s.done
+		}
+	})
+	select {
+	case s.base = <-addr:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("callgrade serve announced no address:\n%s", s.stderr())
+	}
+	for i := 0; ; i++ {
+		resp, err := http.Get(s.base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		if i == 100 {
+			t.Fatalf("/healthz never answered 200: %v\n%s", err, s.stderr())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return s
+}
+
+func (s *serveProc) stderr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log.String()
+}
+
+// waitLog waits, for a bounded time, until stderr holds want.
+func (s *serveProc) waitLog(t *testing.T, want string) {
+	t.Helper()
+	for range 200 {
+		if strings.Contains(s.stderr(), want) {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Fatalf("stderr never said %q:\n%s", want, s.stderr())
+}
+
+// stop sends sig and returns the exit status, waiting a bounded time.
+func (s *serveProc) stop(t *testing.T, sig os.Signal) int {
+	t.Helper()
+	s.cmd.Process.Signal(sig)
+	select {
+	case err := <-s.done:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(20 * time.Second):
+		t.Fatalf("callgrade serve did not exit on %v:\n%s", sig, s.stderr())
+		return -1
+	}
+}
+
+func get(t *testing.T, method, url, token, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestServe runs callgrade serve as users do: a token from the
+// environment, a request, a bad suite on SIGHUP (the old one is served on),
+// a good one on SIGHUP, then SIGTERM and a clean exit.
+func TestServe(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFile(t, dir, "suite.yaml", "version: 1\ncases:\n  - {id: a, expected: []}\n")
+	s := startServe(t, []string{"CALLGRADE_TOKEN=tok"}, "--suite", file, "--addr", "127.0.0.1:0")
+
+	if code, body := get(t, "POST", s.base+"/v1/score", "", `{"id": "a", "response": []}`); code != 401 {
+		t.Errorf("without the token: %d %s", code, body)
+	}
+	code, body := get(t, "POST", s.base+"/v1/score", "tok", `{"id": "a", "response": []}`)
+	if code != 200 || body != `{"id":"a","pass":true,"score":1,"calls":[],"diffs":[]}`+"\n" {
+		t.Errorf("score: %d %s", code, body)
+	}
+
+	writeFile(t, dir, "suite.yaml", "version: 1\ncases:\n  - {id: a, expected: {name: f, rules: {x: {regex: \"(\"}}}}\n")
+	s.cmd.Process.Signal(syscall.SIGHUP)
+	s.waitLog(t, "reload failed; serving the previous suite")
+	if code, body := get(t, "GET", s.base+"/healthz", "", ""); code != 200 || body != `{"status":"ok","cases":1}`+"\n" {
+		t.Errorf("after a bad reload: %d %s", code, body)
+	}
+
+	writeFile(t, dir, "suite.yaml", "version: 1\ncases:\n  - {id: a, expected: []}\n  - {id: b, expected: []}\n")
+	s.cmd.Process.Signal(syscall.SIGHUP)
+	s.waitLog(t, "suite reloaded")
+	if code, body := get(t, "POST", s.base+"/v1/score", "tok", `{"id": "b", "response": []}`); code != 200 || !strings.Contains(body, `"pass":true`) {
+		t.Errorf("after a reload: %d %s", code, body)
+	}
+
+	if code := s.stop(t, syscall.SIGTERM); code != 0 {
+		t.Errorf("exit %d after SIGTERM:\n%s", code, s.stderr())
+	}
+	if !strings.Contains(s.stderr(), "msg=stopped") {
+		t.Errorf("no clean stop logged:\n%s", s.stderr())
+	}
+}
+
+func TestServeBadSuite(t *testing.T) {
+	r := callgrade(t, "serve", "--suite", "no/such/suite.yaml", "--addr", "127.0.0.1:0")
+	if r.code != 2 || !strings.Contains(r.stderr, "no/such/suite.yaml") {
+		t.Errorf("exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// TestServiceDocs starts the server docs/service.md starts, on a free port
+// instead of 8080, and runs every curl command of the page against it.
+func TestServiceDocs(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed")
+	}
+	data, err := os.ReadFile("../../docs/service.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const docAddr = "127.0.0.1:8080"
+	var serve []string
+	var curls []string
+	for _, cmd := range shCommands(string(data)) {
+		if args, ok := strings.CutPrefix(cmd, "go run ./cmd/callgrade serve "); ok {
+			serve = strings.Fields(strings.ReplaceAll(args, docAddr, "127.0.0.1:0"))
+			continue
+		}
+		if strings.HasPrefix(cmd, "curl ") {
+			curls = append(curls, cmd)
+		}
+	}
+	if serve == nil || len(curls) < 5 {
+		t.Fatalf("docs/service.md has no serve command or too few curl commands (%d)", len(curls))
+	}
+	s := startServe(t, []string{"CALLGRADE_TOKEN="}, serve...)
+	host := strings.TrimPrefix(s.base, "http://")
+	for _, c := range curls {
+		sh := exec.Command("sh", "-c", strings.ReplaceAll(c, docAddr, host))
+		sh.Dir = "../.."
+		out, err := sh.CombinedOutput()
+		if err != nil || len(out) == 0 {
+			t.Errorf("%s: %v\n%s", c, err, out)
+		}
+	}
+	if code := s.stop(t, syscall.SIGINT); code != 0 {
+		t.Errorf("exit %d after SIGINT:\n%s", code, s.stderr())
+	}
+}
