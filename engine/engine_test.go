@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/suite"
@@ -295,5 +297,17 @@ cases:
 	}
 	if len(got) != 3 {
 		t.Errorf("schema diffs at %v, want exactly the three above", got)
+	}
+}
+
+func TestLineWithoutResponseFailsItsCase(t *testing.T) {
+	e := load(t, "version: 1\ncases:\n  - {id: a, expected: []}\n  - {id: b, expected: []}\n")
+	var out strings.Builder
+	sum, err := e.Run(context.Background(), strings.NewReader(`{"id":"a","error":"timeout"}`+"\n"+`{"id":"b","response":null}`+"\n"), &out, RunOptions{Name: "r.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Passed != 1 || !strings.Contains(out.String(), `"kind":"missing_response"`) || !strings.Contains(out.String(), `line 1 has no \"response\"`) {
+		t.Errorf("passed %d, want 1 (b, a null response is no call); results:\n%s", sum.Passed, out.String())
 	}
 }

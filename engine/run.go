@@ -453,6 +453,7 @@ func (e *Engine) scoreLine(text string, line, guess int, res *Result, arena *reu
 	doc, perr := parseScratch(text, value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + 8}, arena)
 	var id string
 	var resp value.Value
+	noResponse := false
 	if perr == nil {
 		if doc.Kind() != value.Object {
 			return 0, &InputError{File: name, Line: line, Msg: "a response line must be a JSON object with an id, not " + doc.Kind().String()}
@@ -462,8 +463,11 @@ func (e *Engine) scoreLine(text string, line, guess int, res *Result, arena *reu
 			return 0, &InputError{File: name, Line: line, Msg: `a response line needs "id", a string`}
 		}
 		id = idv.Str()
-		if resp, ok = doc.Get("response"); !ok {
-			return 0, &InputError{File: name, Line: line, Msg: fmt.Sprintf(`response line for case %q has no "response"`, id)}
+		resp, ok = doc.Get("response")
+		if !ok {
+			// A harness that could not get an answer (a timeout, an API
+			// error) may still write the line: the case fails, the run goes on.
+			noResponse = true
 		}
 	} else {
 		// The model's output broke the line (a duplicate key, NaN, bad
@@ -484,8 +488,13 @@ func (e *Engine) scoreLine(text string, line, guess int, res *Result, arena *reu
 		return 0, &InputError{File: name, Line: max(line, other),
 			Msg: fmt.Sprintf("a second response for case %q (lines %d and %d)", id, min(line, other), max(line, other))}
 	}
-	if perr != nil {
+	switch {
+	case perr != nil:
 		e.unreadable(res, i, fmt.Sprintf("response line %d is not valid JSON: %v", line, perr))
+		return i, nil
+	case noResponse:
+		e.missingResponse(res, i)
+		res.Diffs[0].Message = fmt.Sprintf(`response line %d has no "response"`, line)
 		return i, nil
 	}
 	e.scoreResponseIn(res, i, resp, arena)
