@@ -311,3 +311,12 @@ func TestLineWithoutResponseFailsItsCase(t *testing.T) {
 		t.Errorf("passed %d, want 1 (b, a null response is no call); results:\n%s", sum.Passed, out.String())
 	}
 }
+
+func TestByteOrderMarkIsSkipped(t *testing.T) {
+	e := load(t, "version: 1\ncases:\n  - {id: a, expected: {name: f, arguments: {x: 1}}}\n")
+	var out strings.Builder
+	sum, err := e.Run(context.Background(), strings.NewReader("\ufeff"+`{"id":"a","response":[{"name":"f","arguments":"{\"x\":1}"}]}`+"\r\n"), &out, RunOptions{})
+	if err != nil || sum.Passed != 1 {
+		t.Fatalf("err=%v passed=%d, want the case to pass:\n%s", err, sum.Passed, out.String())
+	}
+}

@@ -357,6 +357,11 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 // readBatches splits the stream into batches of whole lines.
 func readBatches(ctx context.Context, r io.Reader, todo chan<- batch, bufs *buffers) error {
 	br := bufio.NewReaderSize(r, 1<<20)
+	// A byte order mark, which some editors and shells write, is no part of
+	// the first line.
+	if bom, _ := br.Peek(3); string(bom) == "\xef\xbb\xbf" {
+		br.Discard(3)
+	}
 	line := 1
 	for {
 		var data []byte

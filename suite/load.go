@@ -83,7 +83,7 @@ type files interface {
 
 type osFiles struct{}
 
-func (osFiles) read(name string) ([]byte, error) { return os.ReadFile(name) }
+func (osFiles) read(name string) ([]byte, error) { return withoutBOM(os.ReadFile(name)) }
 func (osFiles) dir(name string) string           { return filepath.Dir(name) }
 func (osFiles) join(dir, rel string) string {
 	if filepath.IsAbs(rel) {
@@ -94,9 +94,15 @@ func (osFiles) join(dir, rel string) string {
 
 type fsFiles struct{ fsys fs.FS }
 
-func (f fsFiles) read(name string) ([]byte, error) { return fs.ReadFile(f.fsys, name) }
-func (fsFiles) dir(name string) string             { return path.Dir(name) }
-func (fsFiles) join(dir, rel string) string        { return path.Join(dir, rel) }
+func (f fsFiles) read(name string) ([]byte, error) { return withoutBOM(fs.ReadFile(f.fsys, name)) }
+
+// withoutBOM drops a UTF-8 byte order mark, which some editors write at the
+// start of a file and which no suite format has a place for.
+func withoutBOM(b []byte, err error) ([]byte, error) {
+	return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), err
+}
+func (fsFiles) dir(name string) string      { return path.Dir(name) }
+func (fsFiles) join(dir, rel string) string { return path.Join(dir, rel) }
 
 // memFiles serves files from memory; the tests and the fuzz targets use it.
 type memFiles map[string][]byte

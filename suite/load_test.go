@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -580,5 +581,22 @@ func TestToolForms(t *testing.T) {
 	want := []string{`chat {"type":"object"}`, `responses {"type":"object"}`, `bare {"type":"object"}`, `anthropic {"type":"object"}`, "no_params null"}
 	if !slices.Equal(got, want) {
 		t.Errorf("tools = %q, want %q", got, want)
+	}
+}
+
+func TestByteOrderMarkIsSkipped(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"s.json": `{"version": 1, "cases": [{"id": "a", "expected": []}]}`,
+		"s.yaml": "version: 1\ncases: [{id: a, expected: []}]\n",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("\ufeff"+text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Load(path)
+		if err != nil || len(s.Cases) != 1 {
+			t.Errorf("%s with a byte order mark: %v", name, err)
+		}
 	}
 }
