@@ -320,3 +320,12 @@ func TestByteOrderMarkIsSkipped(t *testing.T) {
 		t.Fatalf("err=%v passed=%d, want the case to pass:\n%s", err, sum.Passed, out.String())
 	}
 }
+
+func TestNumberIDs(t *testing.T) {
+	e := load(t, "version: 1\ncases:\n  - {id: 1, expected: []}\n  - {id: \"2\", expected: []}\n")
+	var out strings.Builder
+	sum, err := e.Run(context.Background(), strings.NewReader(`{"id":1,"response":[]}`+"\n"+`{"id":2,"response":[]}`+"\n"), &out, RunOptions{})
+	if err != nil || sum.Passed != 2 || sum.Unknown != 0 {
+		t.Fatalf("err=%v passed=%d unknown=%d, want both cases found by their number ids:\n%s", err, sum.Passed, sum.Unknown, out.String())
+	}
+}

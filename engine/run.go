@@ -464,8 +464,8 @@ func (e *Engine) scoreLine(text string, line, guess int, res *Result, arena *reu
 			return 0, &InputError{File: name, Line: line, Msg: "a response line must be a JSON object with an id, not " + doc.Kind().String()}
 		}
 		idv, ok := doc.Get("id")
-		if !ok || idv.Kind() != value.String {
-			return 0, &InputError{File: name, Line: line, Msg: `a response line needs "id", a string`}
+		if !ok || idv.Kind() != value.String && idv.Kind() != value.Number {
+			return 0, &InputError{File: name, Line: line, Msg: `a response line needs "id", a string (or a number, read as written)`}
 		}
 		id = idv.Str()
 		resp, ok = doc.Get("response")
@@ -478,6 +478,9 @@ func (e *Engine) scoreLine(text string, line, guess int, res *Result, arena *reu
 		// The model's output broke the line (a duplicate key, NaN, bad
 		// UTF-8): fail that case, but only if the line still names it.
 		idr := gjson.Get(text, "id")
+		if idr.Type == gjson.Number {
+			idr = gjson.Result{Type: gjson.String, Str: idr.Raw}
+		}
 		if idr.Type != gjson.String {
 			return 0, &InputError{File: name, Line: line, Msg: "not a JSON response line", Err: perr}
 		}

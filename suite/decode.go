@@ -692,7 +692,9 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 		d.wrongKind(c.Loc, "a case object", x)
 		return
 	}
-	if id, ok := x.Get("id"); ok && id.Kind() == value.String {
+	// An id is a string; a number (YAML's `id: 17`) counts as its text, as
+	// written, so that a response line may name it either way.
+	if id, ok := x.Get("id"); ok && (id.Kind() == value.String || id.Kind() == value.Number) {
 		c.ID = id.Str()
 		c.Loc.Case = c.ID
 	}
@@ -708,7 +710,7 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 		switch m.Key {
 		case "id":
 			hasID = true
-			if v.Kind() != value.String {
+			if v.Kind() != value.String && v.Kind() != value.Number {
 				d.wrongKind(sub(loc, "id"), "a string", v)
 			} else if v.Str() == "" {
 				d.fail(sub(loc, "id"), "must not be empty")

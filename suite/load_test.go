@@ -419,9 +419,14 @@ func TestFromValue(t *testing.T) {
 		t.Errorf("Files = %q, Loc = %+v", s.Files, s.Cases[0].Loc)
 	}
 
-	bad, _ := value.FromAny(map[string]any{"cases": []any{map[string]any{"id": 5, "expected": []any{}}}})
+	// A number id counts as its text; other kinds are errors.
+	num, _ := value.FromAny(map[string]any{"cases": []any{map[string]any{"id": 5, "expected": []any{}}}})
+	if s, err := FromValue("embedded.json", num); err != nil || s.Cases[0].ID != "5" {
+		t.Errorf("id 5: err=%v, suite=%s", err, dump(s))
+	}
+	bad, _ := value.FromAny(map[string]any{"cases": []any{map[string]any{"id": true, "expected": []any{}}}})
 	_, err = FromValue("embedded.json", bad)
-	checkProblems(t, err, []want{{Loc{File: "embedded.json", Key: "cases[0].id"}, "must be a string, not a number"}})
+	checkProblems(t, err, []want{{Loc{File: "embedded.json", Key: "cases[0].id"}, "must be a string, not a boolean"}})
 
 	_, err = FromValue("embedded.json", value.StringOf("x"))
 	checkProblems(t, err, []want{{Loc{File: "embedded.json"}, "must be an object"}})
