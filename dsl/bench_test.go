@@ -27,6 +27,20 @@ func BenchmarkEval(b *testing.B) {
 	b.Run("expr=abs", func(b *testing.B) {
 		benchEval(b, `abs(actual - expected) <= 0.5`, &rules.Input{Path: "temp", Actual: mustParse(b, `21.3`), Expected: mustParse(b, `21`)})
 	})
+	b.Run("expr=abs/vm", func(b *testing.B) {
+		// The same expression on expr's VM, as every expression outside the
+		// numeric subset runs.
+		c := NewCompiler(Options{})
+		e, err := c.Compile(`abs(actual - expected) <= 0.5`)
+		if err != nil {
+			b.Fatal(err)
+		}
+		in := &rules.Input{Path: "temp", Actual: mustParse(b, `21.3`), Expected: mustParse(b, `21`)}
+		b.ReportAllocs()
+		for b.Loop() {
+			e.evalVM(in)
+		}
+	})
 	b.Run("expr=same_day", func(b *testing.B) {
 		benchEval(b, `same_day(actual, expected)`, &rules.Input{Path: "date", Actual: mustParse(b, `"2024-01-05T10:30:00+01:00"`), Expected: mustParse(b, `"2024-01-05"`)})
 	})

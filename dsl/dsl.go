@@ -151,6 +151,9 @@ type Expr struct {
 	uses  uses
 	c     *Compiler
 	isAll bool // reads $env: convert everything
+	// native evaluates expressions of the numeric subset without the VM
+	// (native.go); nil for others.
+	native *native
 }
 
 // String returns the expression's text.
@@ -250,7 +253,7 @@ func (c *Compiler) compile(src string) (*Expr, error) {
 	if err != nil {
 		return nil, convertError(src, err)
 	}
-	return &Expr{src: src, prog: prog, uses: u.uses, isAll: u.all, c: c}, nil
+	return &Expr{src: src, prog: prog, uses: u.uses, isAll: u.all, c: c, native: compileNative(src)}, nil
 }
 
 // compileSafely runs expr.Compile, turning a panic inside expr into an
@@ -346,6 +349,16 @@ func (e *RuntimeError) Error() string {
 
 // Eval evaluates the expression against one input.
 func (e *Expr) Eval(in *rules.Input) (result bool, err error) {
+	if e.native != nil {
+		if res, ok := e.native.eval(in.Actual, in.Expected); ok {
+			return res, nil
+		}
+	}
+	return e.evalVM(in)
+}
+
+// evalVM evaluates the expression on expr's VM.
+func (e *Expr) evalVM(in *rules.Input) (result bool, err error) {
 	w := e.c.pool.Get().(*worker)
 	defer func() {
 		if x := recover(); x != nil {

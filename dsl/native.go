@@ -1,0 +1,229 @@
+package dsl
+
+import (
+	"math"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/parser"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// The numeric subset: expressions over `actual` and `expected` as numbers
+// and number literals, with unary - and +, + - * / ** ^, abs, min and max
+// of two, comparisons, !, not, && / and, || / or, and parentheses. This is
+// what most field rules are ("abs(actual - expected) <= 0.5",
+// "actual >= expected * 0.9 && actual <= expected * 1.1"). Such an
+// expression is also compiled to Go closures, which evaluate it without
+// expr's VM, its env struct reflection and its boxing: when both values it
+// reads are JSON numbers, the closures decide; otherwise the VM runs as for
+// any expression, so that errors and results stay exactly expr's. A test
+// compares the two on generated expressions and values.
+
+type numFn func(a, e float64) float64
+type boolFn func(a, e float64) bool
+
+// native is an expression of the numeric subset compiled to closures.
+type native struct {
+	fn               boolFn
+	actual, expected bool // which of the two it reads
+}
+
+// compileNative returns the closures for src, or nil when src is outside
+// the numeric subset.
+func compileNative(src string) *native {
+	tree, err := parser.Parse(src)
+	if err != nil {
+		return nil
+	}
+	n := &native{}
+	fn, ok := n.boolNode(tree.Node)
+	if !ok {
+		return nil
+	}
+	n.fn = fn
+	return n
+}
+
+// eval runs the closures when the values they read are numbers.
+func (n *native) eval(actual, expected value.Value) (result, ok bool) {
+	var a, e float64
+	if n.actual {
+		if a, ok = actual.Float(); !ok {
+			return false, false
+		}
+	}
+	if n.expected {
+		if e, ok = expected.Float(); !ok {
+			return false, false
+		}
+	}
+	return n.fn(a, e), true
+}
+
+func (n *native) numNode(node ast.Node) (numFn, bool) {
+	switch t := node.(type) {
+	case *ast.IdentifierNode:
+		switch t.Value {
+		case "actual":
+			n.actual = true
+			return func(a, _ float64) float64 { return a }, true
+		case "expected":
+			n.expected = true
+			return func(_, e float64) float64 { return e }, true
+		}
+	case *ast.IntegerNode:
+		if t.Value > 1<<53 || t.Value < -1<<53 {
+			return nil, false // not exact as a float64
+		}
+		c := float64(t.Value)
+		return func(_, _ float64) float64 { return c }, true
+	case *ast.FloatNode:
+		c := t.Value
+		return func(_, _ float64) float64 { return c }, true
+	case *ast.UnaryNode:
+		x, ok := n.numNode(t.Node)
+		if !ok {
+			return nil, false
+		}
+		switch t.Operator {
+		case "-":
+			return func(a, e float64) float64 { return -x(a, e) }, true
+		case "+":
+			return x, true
+		}
+	case *ast.BinaryNode:
+		if !readsValue(t.Left) && !readsValue(t.Right) {
+			// Arithmetic on literals alone is integer arithmetic in expr,
+			// which wraps around where float64 would not.
+			return nil, false
+		}
+		x, okx := n.numNode(t.Left)
+		y, oky := n.numNode(t.Right)
+		if !okx || !oky {
+			return nil, false
+		}
+		switch t.Operator {
+		case "+":
+			return func(a, e float64) float64 { return x(a, e) + y(a, e) }, true
+		case "-":
+			return func(a, e float64) float64 { return x(a, e) - y(a, e) }, true
+		case "*":
+			return func(a, e float64) float64 { return x(a, e) * y(a, e) }, true
+		case "/":
+			return func(a, e float64) float64 { return x(a, e) / y(a, e) }, true
+		case "**", "^":
+			return func(a, e float64) float64 { return math.Pow(x(a, e), y(a, e)) }, true
+		}
+	case *ast.BuiltinNode:
+		switch {
+		case t.Name == "abs" && len(t.Arguments) == 1:
+			x, ok := n.numNode(t.Arguments[0])
+			if !ok {
+				return nil, false
+			}
+			return func(a, e float64) float64 {
+				if v := x(a, e); v < 0 {
+					return -v
+				} else {
+					return v
+				}
+			}, true
+		case (t.Name == "min" || t.Name == "max") && len(t.Arguments) == 2:
+			if !readsValue(t.Arguments[0]) || !readsValue(t.Arguments[1]) {
+				// expr types max(1, actual) as an int and then fails
+				// when the float wins: leave that to the VM, error and all.
+				return nil, false
+			}
+			x, okx := n.numNode(t.Arguments[0])
+			y, oky := n.numNode(t.Arguments[1])
+			if !okx || !oky {
+				return nil, false
+			}
+			// As expr's builtins: the first argument unless the second is
+			// strictly greater (max) or smaller (min).
+			if t.Name == "max" {
+				return func(a, e float64) float64 {
+					if u, v := x(a, e), y(a, e); u < v {
+						return v
+					} else {
+						return u
+					}
+				}, true
+			}
+			return func(a, e float64) float64 {
+				if u, v := x(a, e), y(a, e); u > v {
+					return v
+				} else {
+					return u
+				}
+			}, true
+		}
+	}
+	return nil, false
+}
+
+// readsValue reports whether node reads actual or expected.
+func readsValue(node ast.Node) bool {
+	r := &reads{}
+	ast.Walk(&node, r)
+	return r.found
+}
+
+type reads struct{ found bool }
+
+func (r *reads) Visit(node *ast.Node) {
+	if id, ok := (*node).(*ast.IdentifierNode); ok && (id.Value == "actual" || id.Value == "expected") {
+		r.found = true
+	}
+}
+
+func (n *native) boolNode(node ast.Node) (boolFn, bool) {
+	switch t := node.(type) {
+	case *ast.BoolNode:
+		c := t.Value
+		return func(_, _ float64) bool { return c }, true
+	case *ast.UnaryNode:
+		if t.Operator != "!" && t.Operator != "not" {
+			return nil, false
+		}
+		x, ok := n.boolNode(t.Node)
+		if !ok {
+			return nil, false
+		}
+		return func(a, e float64) bool { return !x(a, e) }, true
+	case *ast.BinaryNode:
+		switch t.Operator {
+		case "&&", "and", "||", "or":
+			x, okx := n.boolNode(t.Left)
+			y, oky := n.boolNode(t.Right)
+			if !okx || !oky {
+				return nil, false
+			}
+			if t.Operator == "&&" || t.Operator == "and" {
+				return func(a, e float64) bool { return x(a, e) && y(a, e) }, true
+			}
+			return func(a, e float64) bool { return x(a, e) || y(a, e) }, true
+		}
+		x, okx := n.numNode(t.Left)
+		y, oky := n.numNode(t.Right)
+		if !okx || !oky {
+			return nil, false
+		}
+		switch t.Operator {
+		case "<":
+			return func(a, e float64) bool { return x(a, e) < y(a, e) }, true
+		case "<=":
+			return func(a, e float64) bool { return x(a, e) <= y(a, e) }, true
+		case ">":
+			return func(a, e float64) bool { return x(a, e) > y(a, e) }, true
+		case ">=":
+			return func(a, e float64) bool { return x(a, e) >= y(a, e) }, true
+		case "==":
+			return func(a, e float64) bool { return x(a, e) == y(a, e) }, true
+		case "!=":
+			return func(a, e float64) bool { return x(a, e) != y(a, e) }, true
+		}
+	}
+	return nil, false
+}
