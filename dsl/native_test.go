@@ -23,9 +23,9 @@ var nativeExprs = []struct {
 	{"-actual + +expected == 0", true},
 	{"actual == 5", true},
 	{"true && actual < 10", true},
-	{"2 * 3 == actual", false},          // literal arithmetic is integer arithmetic in expr
-	{"actual % 2 == 0", false},          // % wants integers
-	{"actual == expected", true},        // numbers here; strings go to the VM
+	{"2 * 3 == actual", false},   // literal arithmetic is integer arithmetic in expr
+	{"actual % 2 == 0", false},   // % wants integers
+	{"actual == expected", true}, // numbers here; strings go to the VM
 	{"approx(actual, expected, 1)", false},
 	{"params.slack > abs(actual - expected)", false},
 	{"len(args) > 0", false},
