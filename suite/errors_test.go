@@ -287,15 +287,15 @@ e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
 			if paths == nil {
 				paths = []string{"s.yaml"}
 			}
-			s, err := load(tt.files, paths)
+			// With an error, what decoded may come back too
+			// (TestLoadReturnsWhatDecodedWithTheProblems); only the
+			// problems matter here.
+			_, err := load(tt.files, paths)
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("unexpected error: %v", err)
 				}
 				return
-			}
-			if s != nil {
-				t.Errorf("got a suite with an error")
 			}
 			checkProblems(t, err, tt.want)
 		})

@@ -6,7 +6,7 @@ import (
 )
 
 // fuzzLoad loads data as the only suite file and checks that the answer is
-// a suite or an *Error, never a panic.
+// a suite or an *Error (with what decoded, maybe), never a panic.
 func fuzzLoad(t *testing.T, name string, data []byte) {
 	files := memFiles{name: data, "tools.json": []byte(`[{"name": "f"}]`), "tools.yaml": []byte("- name: g\n")}
 	s, err := load(files, []string{name})
@@ -15,10 +15,7 @@ func fuzzLoad(t *testing.T, name string, data []byte) {
 		if !errors.As(err, &se) || len(se.Problems) == 0 {
 			t.Fatalf("err = %v (%T), want a non-empty *Error", err, err)
 		}
-		if s != nil {
-			t.Fatal("got a suite and an error")
-		}
-		return
+		return // s may hold what decoded; the CLI's tests compile such suites
 	}
 	if s == nil {
 		t.Fatal("got neither a suite nor an error")

@@ -37,7 +37,9 @@ import (
 //
 // Every problem found in any of the files is returned at once, as an
 // *Error; a problem with no key path yet (a syntax error) has the line and
-// column in its Loc.
+// column in its Loc. When the files parse but some keys are wrong, the
+// Suite holding what did decode is returned with the *Error, for a caller
+// that wants to check the rest too; it is nil when a file did not parse.
 func Load(paths ...string) (*Suite, error) {
 	return load(osFiles{}, paths)
 }
@@ -282,7 +284,9 @@ func (l *loader) finish(rest value.Value) (*Suite, error) {
 	l.decodeTop(s, rest)
 	l.decodeAllCases(s)
 	if err := l.err(); err != nil {
-		return nil, err
+		// What did decode comes back too, so that a caller can compile it
+		// and report the problems of its rules with these, in one pass.
+		return s, err
 	}
 	return s, nil
 }

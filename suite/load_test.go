@@ -605,3 +605,22 @@ func TestByteOrderMarkIsSkipped(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadReturnsWhatDecodedWithTheProblems(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(path, []byte("version: 1\ncases:\n  - {id: a, expectd: []}\n  - {id: b, expected: {name: f, arguments: {x: 1}, rules: {x: exact}}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(path)
+	var se *Error
+	if !errors.As(err, &se) {
+		t.Fatalf("err = %v, want *Error", err)
+	}
+	if s == nil || len(s.Cases) != 2 || s.Cases[1].ID != "b" || len(s.Cases[1].Expected[0].Rules) != 1 {
+		t.Fatalf("partial suite = %s, want both cases, b with its rule", dump(s))
+	}
+	if _, err := Load(filepath.Join(dir, "missing.yaml")); err == nil {
+		t.Fatal("a missing file loaded")
+	}
+}

@@ -140,6 +140,8 @@ func TestScoreExit2NamesFileAndKey(t *testing.T) {
 			[]string{"suite.yaml", "cases[0].expected[0].rules.x", "a"}},
 		{"bad path", "version: 1\ncases:\n  - id: a\n    expected: {name: f, arguments: {x: 1}, rules: {\"x..y\": exact}}\n",
 			[]string{"suite.yaml", "cases[0].expected[0].rules", "a"}},
+		{"shape and rule problems together", "version: 1\ncases:\n  - {id: a, expectd: []}\n  - id: b\n    expected: {name: f, arguments: {x: 1}, rules: {x: {regex: \"(\"}}}\n",
+			[]string{"cases[0].expectd", "cases[1].expected[0].rules.x", "(case b)", "regex"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
