@@ -309,7 +309,7 @@ cases:
         <<: [*args, *more]
         unit: kelvin
 `
-	s, err := load(memFiles{"s.yaml": []byte(src)}, []string{"s.yaml"})
+	_, err := load(memFiles{"s.yaml": []byte(src)}, []string{"s.yaml"})
 	if err == nil {
 		t.Fatal("want an error for the unknown top-level keys call, args and more")
 	}
@@ -324,7 +324,7 @@ cases:
         <<: [{days: 3, city: Lyon}, *args]
         unit: kelvin
 `
-	s, err = load(memFiles{"s.yaml": []byte(src)}, []string{"s.yaml"})
+	s, err := load(memFiles{"s.yaml": []byte(src)}, []string{"s.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}

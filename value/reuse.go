@@ -46,28 +46,22 @@ func (a *arena) reset() {
 	a.vals, a.mems, a.text = a.vals[:0], a.mems[:0], a.text[:0]
 }
 
-func (a *arena) newVals(n int) []Value {
-	if cap(a.vals)-len(a.vals) < n {
-		if n > arenaChunk/4 {
-			return make([]Value, n)
-		}
-		a.vals = make([]Value, 0, arenaChunk)
-	}
-	k := len(a.vals)
-	a.vals = a.vals[:k+n]
-	return a.vals[k : k+n : k+n]
-}
+func (a *arena) newVals(n int) []Value { return carve(&a.vals, n) }
 
-func (a *arena) newMems(n int) []Member {
-	if cap(a.mems)-len(a.mems) < n {
+func (a *arena) newMems(n int) []Member { return carve(&a.mems, n) }
+
+// carve takes n elements from the chunk in *buf, starting a new chunk when
+// it is full; a request for more than a quarter of a chunk gets its own.
+func carve[T any](buf *[]T, n int) []T {
+	if cap(*buf)-len(*buf) < n {
 		if n > arenaChunk/4 {
-			return make([]Member, n)
+			return make([]T, n)
 		}
-		a.mems = make([]Member, 0, arenaChunk)
+		*buf = make([]T, 0, arenaChunk)
 	}
-	k := len(a.mems)
-	a.mems = a.mems[:k+n]
-	return a.mems[k : k+n : k+n]
+	k := len(*buf)
+	*buf = (*buf)[:k+n]
+	return (*buf)[k : k+n : k+n]
 }
 
 func (a *arena) newString(b []byte) string {

@@ -17,7 +17,7 @@ func TestDerivedSchemas(t *testing.T) {
 		Km     float64  `json:"km" doc:"kilometres"`
 		Labels []string `json:"labels,omitempty"`
 		Strict bool
-		skip   int
+		skip   int //lint:ignore U1000 an unexported field, which the schema must leave out
 		Not    int `json:"-"`
 	}
 	fn := func(context.Context, sdk.Input, nested) (sdk.Result, error) { return sdk.Result{}, nil }
