@@ -212,6 +212,37 @@ type argParser struct {
 
 var parseScratch func(string, value.Limits, *reuse.Arena) (value.Value, error)
 
+// maxDepth is the nesting an arguments object may have.
+func (ap argParser) maxDepth() int {
+	if ap.lim.MaxDepth > 0 {
+		return ap.lim.MaxDepth
+	}
+	return value.DefaultLimits.MaxDepth
+}
+
+// tooDeep reports whether v nests deeper than max levels, v itself being
+// the first; it stops as soon as it knows.
+func tooDeep(v value.Value, max int) bool {
+	if max <= 0 {
+		return true
+	}
+	switch v.Kind() {
+	case value.Object:
+		for _, m := range v.Members() {
+			if k := m.Value.Kind(); (k == value.Object || k == value.Array) && tooDeep(m.Value, max-1) {
+				return true
+			}
+		}
+	case value.Array:
+		for _, e := range v.Elems() {
+			if k := e.Kind(); (k == value.Object || k == value.Array) && tooDeep(e, max-1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (ap argParser) parse(s string) (value.Value, error) {
 	if ap.arena == nil {
 		return value.ParseLimits(s, ap.lim)
@@ -640,6 +671,14 @@ func readCall(o value.Value, at loc, sub, argKey string, mode argMode, i int, li
 	case !ok:
 		return fail(i, name, at.at(join(sub, argKey))+" is missing")
 	case a.Kind() == value.Object:
+		// An object (anthropic input, gemini args) came with the response
+		// line, whose own limit is looser: hold it to the arguments limit
+		// as if it had been a string.
+		if d := lim.maxDepth(); tooDeep(a, d) {
+			return Call{Name: name, Err: &ArgumentsError{Index: i,
+				Reason: at.at(join(sub, argKey)) + " is not a usable JSON object",
+				Err:    &value.Error{Reason: value.ReasonTooDeep, Detail: "more than " + strconv.Itoa(d) + " levels"}}}
+		}
 		return Call{Name: name, Args: a}
 	case a.Kind() == value.String && mode == textOrObject:
 		v, err := lim.parse(a.Str())
