@@ -14,7 +14,6 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -51,11 +50,7 @@ func importEngine(t testing.TB, cat string, sem Semantics) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := value.Parse(doc.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := suite.FromValue(cat+".json", v)
+	s, err := doc.Decode(cat + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,9 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
 )
 
 // Semantics says whose conventions an imported suite follows.
@@ -44,11 +47,11 @@ func ParseSemantics(s string) (Semantics, error) {
 
 // Standardise is the normalisation BFCL's checker applies to strings:
 // remove spaces and each of , . / - _ * ^, lower-case, and ' becomes ".
-var bfclNormalize = Arr(Obj().Set("delete", Str(" ,./-_*^")), Str("lower"), Obj().Set("replace", Obj().Set("'", Str(`"`))))
+var bfclNormalize = arr(obj().Set("delete", str(" ,./-_*^")), str("lower"), obj().Set("replace", obj().Set("'", str(`"`))))
 
 // callgrade's strings: white space and the same punctuation are left out,
 // and case is folded.
-var callgradeNormalize = Arr(Obj().Set("delete", Str(" \t\n\r\f\v,./-_*^")))
+var callgradeNormalize = arr(obj().Set("delete", str(" \t\n\r\f\v,./-_*^")))
 
 // maxExpansion bounds the literal dicts one dict answer expands to.
 const maxExpansion = 4096
@@ -65,7 +68,7 @@ type Input struct {
 type question struct {
 	id    string
 	line  int
-	funcs []*Node // {name, description, parameters}
+	funcs []*node // {name, description, parameters}
 }
 
 // Import reads a BFCL question file and its possible-answer file (JSON
@@ -75,7 +78,7 @@ type question struct {
 // answers file every question must be an irrelevance question, whose case
 // expects no call. Files that do not correspond (a question without an
 // answer, an answer without a question, a repeated id) are an error.
-func Import(in Input, sem Semantics) (*Node, error) {
+func Import(in Input, sem Semantics) (*Suite, error) {
 	if sem == "" {
 		sem = SemanticsBFCL
 	}
@@ -83,13 +86,13 @@ func Import(in Input, sem Semantics) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	answers := map[string]*Node{}
+	answers := map[string]*node{}
 	if in.Answers != nil {
 		if answers, err = readAnswers(in.Answers, in.AnswersName, qs, in.QuestionsName); err != nil {
 			return nil, err
 		}
 	}
-	cases := Arr()
+	cases := arr()
 	for _, q := range qs {
 		c, err := buildCase(q, answers[q.id], in.Answers != nil, sem)
 		if err != nil {
@@ -97,11 +100,11 @@ func Import(in Input, sem Semantics) (*Node, error) {
 		}
 		cases.Vals = append(cases.Vals, c)
 	}
-	return Obj().Set("version", Num("1")).Set("cases", cases), nil
+	return &Suite{doc: obj().Set("version", num("1")).Set("cases", cases)}, nil
 }
 
 // jsonLines calls fn for each non-blank line of r with its number.
-func jsonLines(r io.Reader, name string, fn func(n *Node, line int) error) error {
+func jsonLines(r io.Reader, name string, fn func(n *node, line int) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 64<<20)
 	line := 0
@@ -111,11 +114,11 @@ func jsonLines(r io.Reader, name string, fn func(n *Node, line int) error) error
 		if len(b) == 0 {
 			continue
 		}
-		n, err := ParseJSON(b)
+		n, err := parseJSON(b)
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", name, line, err)
 		}
-		if n.Kind != Object {
+		if n.Kind != kindObject {
 			return fmt.Errorf("%s:%d: want a JSON object, got %s", name, line, kindName(n))
 		}
 		if err := fn(n, line); err != nil {
@@ -131,7 +134,7 @@ func jsonLines(r io.Reader, name string, fn func(n *Node, line int) error) error
 func readQuestions(r io.Reader, name string) ([]question, error) {
 	var qs []question
 	seen := map[string]int{}
-	err := jsonLines(r, name, func(n *Node, line int) error {
+	err := jsonLines(r, name, func(n *node, line int) error {
 		id, err := stringField(n, "id")
 		if err != nil {
 			return err
@@ -146,10 +149,10 @@ func readQuestions(r io.Reader, name string) ([]question, error) {
 		}
 		q := question{id: id, line: line}
 		switch f.Kind {
-		case Array:
+		case kindArray:
 			q.funcs = f.Vals
-		case Object:
-			q.funcs = []*Node{f}
+		case kindObject:
+			q.funcs = []*node{f}
 		default:
 			return fmt.Errorf("question %s: \"function\" must be a list of functions, got %s", id, kindName(f))
 		}
@@ -167,15 +170,15 @@ func readQuestions(r io.Reader, name string) ([]question, error) {
 	return qs, err
 }
 
-func readAnswers(r io.Reader, name string, qs []question, qname string) (map[string]*Node, error) {
-	answers := map[string]*Node{}
+func readAnswers(r io.Reader, name string, qs []question, qname string) (map[string]*node, error) {
+	answers := map[string]*node{}
 	lines := map[string]int{}
 	known := map[string]bool{}
 	for _, q := range qs {
 		known[q.id] = true
 	}
 	var orphans []string
-	err := jsonLines(r, name, func(n *Node, line int) error {
+	err := jsonLines(r, name, func(n *node, line int) error {
 		id, err := stringField(n, "id")
 		if err != nil {
 			return err
@@ -188,14 +191,14 @@ func readAnswers(r io.Reader, name string, qs []question, qname string) (map[str
 		if !ok {
 			return fmt.Errorf("answer %s has no \"ground_truth\"", id)
 		}
-		if gt.Kind == Object {
-			gt = Arr(gt)
+		if gt.Kind == kindObject {
+			gt = arr(gt)
 		}
-		if gt.Kind != Array {
+		if gt.Kind != kindArray {
 			return fmt.Errorf("answer %s: \"ground_truth\" must be a list of calls, got %s", id, kindName(gt))
 		}
 		for i, c := range gt.Vals {
-			if c.Kind != Object || len(c.Keys) != 1 || c.Vals[0].Kind != Object {
+			if c.Kind != kindObject || len(c.Keys) != 1 || c.Vals[0].Kind != kindObject {
 				return fmt.Errorf("answer %s: ground_truth[%d] must be {function_name: {parameter: [acceptable values]}}, got %s", id, i, short(c))
 			}
 		}
@@ -235,9 +238,9 @@ func list(s []string) string {
 	return strings.Join(s, ", ")
 }
 
-func stringField(n *Node, key string) (string, error) {
+func stringField(n *node, key string) (string, error) {
 	v, ok := n.Get(key)
-	if !ok || v.Kind != String || v.Text == "" {
+	if !ok || v.Kind != kindString || v.Text == "" {
 		return "", fmt.Errorf("want a non-empty string %q", key)
 	}
 	return v.Text, nil
@@ -245,14 +248,14 @@ func stringField(n *Node, key string) (string, error) {
 
 var idSuffix = regexp.MustCompile(`_[0-9][0-9-]*$`)
 
-// Category returns the BFCL category of a question id: the id without its
+// category returns the BFCL category of a question id: the id without its
 // number ("parallel_multiple_12" is in parallel_multiple). BFCL chooses
 // its checker by the category's name.
-func Category(id string) string { return idSuffix.ReplaceAllString(id, "") }
+func category(id string) string { return idSuffix.ReplaceAllString(id, "") }
 
-func buildCase(q question, gt *Node, haveAnswers bool, sem Semantics) (*Node, error) {
-	cat := Category(q.id)
-	c := Obj().Set("id", Str(q.id))
+func buildCase(q question, gt *node, haveAnswers bool, sem Semantics) (*node, error) {
+	cat := category(q.id)
+	c := obj().Set("id", str(q.id))
 	if gt == nil {
 		if haveAnswers || !strings.Contains(cat, "irrelevance") {
 			return nil, errors.New("no possible answer: pass the answers file (only irrelevance questions have none)")
@@ -260,20 +263,20 @@ func buildCase(q question, gt *Node, haveAnswers bool, sem Semantics) (*Node, er
 	}
 	if gt != nil && strings.Contains(cat, "parallel") {
 		if sem == SemanticsBFCL {
-			c.Set("calls", Str("greedy"))
+			c.Set("calls", str("greedy"))
 		} else {
-			c.Set("calls", Str("unordered"))
+			c.Set("calls", str("unordered"))
 		}
 	}
-	funcs := map[string]*Node{}
-	tools := Arr()
+	funcs := map[string]*node{}
+	tools := arr()
 	for _, f := range q.funcs {
 		name, _ := f.Get("name")
 		if _, dup := funcs[name.Text]; !dup {
 			funcs[name.Text] = f
 		}
 	}
-	expected := Arr()
+	expected := arr()
 	if gt != nil {
 		for i, call := range gt.Vals {
 			ec, err := buildCall(call.Keys[0], call.Vals[0], funcs[call.Keys[0]], sem)
@@ -297,16 +300,16 @@ func buildCase(q question, gt *Node, haveAnswers bool, sem Semantics) (*Node, er
 
 // props returns a function's parameter properties, in order, and its
 // required list.
-func props(f *Node) (*Node, []string) {
+func props(f *node) (*node, []string) {
 	params, _ := f.Get("parameters")
 	p, ok := params.Get("properties")
-	if !ok || p.Kind != Object {
-		p = Obj()
+	if !ok || p.Kind != kindObject {
+		p = obj()
 	}
 	var req []string
-	if r, ok := params.Get("required"); ok && r.Kind == Array {
+	if r, ok := params.Get("required"); ok && r.Kind == kindArray {
 		for _, e := range r.Vals {
-			if e.Kind == String {
+			if e.Kind == kindString {
 				req = append(req, e.Text)
 			}
 		}
@@ -314,8 +317,8 @@ func props(f *Node) (*Node, []string) {
 	return p, req
 }
 
-func declType(p *Node) string {
-	if t, ok := p.Get("type"); ok && t.Kind == String {
+func declType(p *node) string {
+	if t, ok := p.Get("type"); ok && t.Kind == kindString {
 		return t.Text
 	}
 	return ""
@@ -324,20 +327,20 @@ func declType(p *Node) string {
 // buildCall writes one expected call from a possible answer
 // {param: [acceptable values]}; f is the function's description, nil when
 // the question has none of that name.
-func buildCall(name string, answer, f *Node, sem Semantics) (*Node, error) {
-	args := Obj()
+func buildCall(name string, answer, f *node, sem Semantics) (*node, error) {
+	args := obj()
 	args.Flow = true
-	rules := Obj()
-	var properties *Node
+	rules := obj()
+	var properties *node
 	if f != nil {
 		properties, _ = props(f)
 	} else {
-		properties = Obj()
+		properties = obj()
 	}
 	for i, param := range answer.Keys {
 		alts := answer.Vals[i]
-		if alts.Kind != Array {
-			alts = Arr(alts) // one acceptable value written without its list
+		if alts.Kind != kindArray {
+			alts = arr(alts) // one acceptable value written without its list
 		}
 		pd, inSchema := properties.Get(param)
 		decl, items := "", ""
@@ -361,7 +364,7 @@ func buildCall(name string, answer, f *Node, sem Semantics) (*Node, error) {
 		if inSchema {
 			for _, p := range numericPaths(pd, base, false, nil) {
 				if _, done := rules.Get(p); !done {
-					rules.Set(p, flow(Obj().Set("numeric", BoolNode(false))))
+					rules.Set(p, flow(obj().Set("numeric", boolNode(false))))
 				}
 			}
 		}
@@ -369,10 +372,10 @@ func buildCall(name string, answer, f *Node, sem Semantics) (*Node, error) {
 	for i, param := range properties.Keys {
 		if _, ok := answer.Get(param); !ok {
 			_ = i
-			rules.Set(escapeKey(param), Str("exact")) // given, it is unexpected
+			rules.Set(escapeKey(param), str("exact")) // given, it is unexpected
 		}
 	}
-	call := Obj().Set("name", Str(name)).Set("arguments", args)
+	call := obj().Set("name", str(name)).Set("arguments", args)
 	if len(rules.Keys) > 0 {
 		call.Set("rules", rules)
 	}
@@ -386,36 +389,36 @@ func joinPath(base, rel string) string {
 	return base + "." + rel
 }
 
-func flow(n *Node) *Node { n.Flow = true; return n }
+func flow(n *node) *node { n.Flow = true; return n }
 
 // pathRule is one PATH -> RULE entry, its path relative to the parameter.
 type pathRule struct {
 	path string
-	rule *Node
+	rule *node
 }
 
 type paramResult struct {
-	expected *Node // nil: the expected call leaves the parameter out
+	expected *node // nil: the expected call leaves the parameter out
 	rules    []pathRule
 }
 
-func isMarker(n *Node) bool { return n.Kind == String && n.Text == "" }
+func isMarker(n *node) bool { return n.Kind == kindString && n.Text == "" }
 
 // pyType is the Python type BFCL's checker sees for a JSON value.
-func pyType(n *Node) string {
+func pyType(n *node) string {
 	switch n.Kind {
-	case String:
+	case kindString:
 		return "str"
-	case Number:
+	case kindNumber:
 		if n.IsFloat() {
 			return "float"
 		}
 		return "int"
-	case Bool:
+	case kindBool:
 		return "bool"
-	case Array:
+	case kindArray:
 		return "list"
-	case Object:
+	case kindObject:
 		return "dict"
 	}
 	return "NoneType"
@@ -440,13 +443,13 @@ func addType(types []string, t string) []string {
 	return append(types, t)
 }
 
-func typeNode(types []string) *Node {
+func typeNode(types []string) *node {
 	if len(types) == 1 {
-		return Str(types[0])
+		return str(types[0])
 	}
-	out := Arr()
+	out := arr()
 	for _, t := range types {
-		out.Vals = append(out.Vals, Str(t))
+		out.Vals = append(out.Vals, str(t))
 	}
 	return out
 }
@@ -454,7 +457,7 @@ func typeNode(types []string) *Node {
 // paramRules turns the acceptable values of one parameter into its
 // expected value and rules. decl is BFCL's declared type ("" when the
 // function lacks the parameter), items the declared type of its items.
-func paramRules(decl, items string, alts []*Node, sem Semantics) (paramResult, error) {
+func paramRules(decl, items string, alts []*node, sem Semantics) (paramResult, error) {
 	var res paramResult
 	if decl != "" {
 		if _, ok := declPy[decl]; !ok {
@@ -462,9 +465,9 @@ func paramRules(decl, items string, alts []*Node, sem Semantics) (paramResult, e
 		}
 	}
 	optional := false
-	var first *Node // the first acceptable value that is not the marker
-	var values []*Node
-	add := func(v *Node) {
+	var first *node // the first acceptable value that is not the marker
+	var values []*node
+	add := func(v *node) {
 		for _, x := range values {
 			if x.Equal(v) {
 				return
@@ -494,11 +497,11 @@ func paramRules(decl, items string, alts []*Node, sem Semantics) (paramResult, e
 			add(l)
 		}
 	}
-	if sem == SemanticsBFCL && optional && (decl == "array" || decl == "tuple" || first != nil && first.Kind == Array) {
-		add(Arr()) // BFCL compares lists with "" read as the empty list
+	if sem == SemanticsBFCL && optional && (decl == "array" || decl == "tuple" || first != nil && first.Kind == kindArray) {
+		add(arr()) // BFCL compares lists with "" read as the empty list
 	}
 
-	rule := Obj()
+	rule := obj()
 	rule.Flow = true
 	if sem == SemanticsBFCL && decl != "" {
 		dp := declPy[decl]
@@ -511,7 +514,7 @@ func paramRules(decl, items string, alts []*Node, sem Semantics) (paramResult, e
 		}
 		rule.Set("type", typeNode(types))
 	}
-	var nonMarker []*Node
+	var nonMarker []*node
 	for _, v := range values {
 		if !isMarker(v) {
 			nonMarker = append(nonMarker, v)
@@ -525,26 +528,26 @@ func paramRules(decl, items string, alts []*Node, sem Semantics) (paramResult, e
 	}
 	if res.expected == nil {
 		// Nothing but "may be omitted": given, it is unexpected.
-		res.rules = append(res.rules, pathRule{"", Str("exact")})
+		res.rules = append(res.rules, pathRule{"", str("exact")})
 		return res, nil
 	}
 	res.expected = copyFlow(res.expected)
 	if len(values) > 1 {
-		oneOf := Arr(values...)
+		oneOf := arr(values...)
 		rule.Set("one_of", oneOf)
 	}
 	if hasString(values, 0) || decl == "string" || decl == "any" {
 		if sem == SemanticsBFCL {
 			rule.Set("normalize", bfclNormalize)
 		} else {
-			rule.Set("normalize", callgradeNormalize).Set("case_insensitive", BoolNode(true))
+			rule.Set("normalize", callgradeNormalize).Set("case_insensitive", boolNode(true))
 		}
 	}
 	if optional {
-		rule.Set("optional", BoolNode(true))
+		rule.Set("optional", boolNode(true))
 	}
 	if len(rule.Keys) == 0 {
-		res.rules = append(res.rules, pathRule{"", Str("exact")})
+		res.rules = append(res.rules, pathRule{"", str("exact")})
 	} else {
 		res.rules = append(res.rules, pathRule{"", rule})
 	}
@@ -562,7 +565,7 @@ func paramRules(decl, items string, alts []*Node, sem Semantics) (paramResult, e
 			types = []string{ruleType[ip]}
 		}
 		for _, a := range alts {
-			if a.Kind != Array {
+			if a.Kind != kindArray {
 				allLists = false
 				break
 			}
@@ -574,12 +577,12 @@ func paramRules(decl, items string, alts []*Node, sem Semantics) (paramResult, e
 			}
 		}
 		if allLists && len(types) > 0 {
-			res.rules = append(res.rules, pathRule{"#", flow(Obj().Set("type", typeNode(types)))})
+			res.rules = append(res.rules, pathRule{"#", flow(obj().Set("type", typeNode(types)))})
 		}
 	}
 	// BFCL standardises the strings of a value and of a list's items or a
 	// dict's values, nothing deeper.
-	off := flow(Obj().Set("normalize", Arr()))
+	off := flow(obj().Set("normalize", arr()))
 	switch {
 	case listOfDicts && deeper(values, 3):
 		res.rules = append(res.rules, pathRule{"#.*.*", off})
@@ -591,7 +594,7 @@ func paramRules(decl, items string, alts []*Node, sem Semantics) (paramResult, e
 	return res, nil
 }
 
-func copyFlow(n *Node) *Node {
+func copyFlow(n *node) *node {
 	c := *n
 	c.Flow = true
 	return &c
@@ -599,9 +602,9 @@ func copyFlow(n *Node) *Node {
 
 // hasString reports whether a string is among the values or their items
 // and members, to two levels down.
-func hasString(vs []*Node, depth int) bool {
+func hasString(vs []*node, depth int) bool {
 	for _, v := range vs {
-		if v.Kind == String && !(depth == 0 && isMarker(v)) || depth < 2 && hasString(v.Vals, depth+1) {
+		if v.Kind == kindString && !(depth == 0 && isMarker(v)) || depth < 2 && hasString(v.Vals, depth+1) {
 			return true
 		}
 	}
@@ -610,9 +613,9 @@ func hasString(vs []*Node, depth int) bool {
 
 // deeper reports whether a value has a list or an object at the given
 // depth (the value itself is depth 1) or below.
-func deeper(vs []*Node, depth int) bool {
+func deeper(vs []*node, depth int) bool {
 	for _, v := range vs {
-		if v.Kind != Array && v.Kind != Object {
+		if v.Kind != kindArray && v.Kind != kindObject {
 			continue
 		}
 		if depth <= 1 || deeper(v.Vals, depth-1) {
@@ -626,22 +629,22 @@ func deeper(vs []*Node, depth int) bool {
 // for: a dict answer {key: [acceptable values]} into every dict it accepts
 // (kind 'd'), a list of dict answers into every list (kind 'l'), anything
 // else into itself.
-func expand(a *Node, sem Semantics) ([]*Node, byte, error) {
+func expand(a *node, sem Semantics) ([]*node, byte, error) {
 	switch {
-	case a.Kind == Object:
+	case a.Kind == kindObject:
 		lits, err := expandDict(a, sem)
 		return lits, 'd', err
-	case a.Kind == Array && len(a.Vals) > 0 && allObjects(a.Vals):
-		out := []*Node{Arr()}
+	case a.Kind == kindArray && len(a.Vals) > 0 && allObjects(a.Vals):
+		out := []*node{arr()}
 		for _, d := range a.Vals {
 			lits, err := expandDict(d, sem)
 			if err != nil {
 				return nil, 0, err
 			}
-			var next []*Node
+			var next []*node
 			for _, prefix := range out {
 				for _, l := range lits {
-					next = append(next, Arr(append(slices.Clone(prefix.Vals), l)...))
+					next = append(next, arr(append(slices.Clone(prefix.Vals), l)...))
 				}
 			}
 			if len(next) > maxExpansion {
@@ -651,12 +654,12 @@ func expand(a *Node, sem Semantics) ([]*Node, byte, error) {
 		}
 		return out, 'l', nil
 	}
-	return []*Node{a}, 0, nil
+	return []*node{a}, 0, nil
 }
 
-func allObjects(vs []*Node) bool {
+func allObjects(vs []*node) bool {
 	for _, v := range vs {
-		if v.Kind != Object {
+		if v.Kind != kindObject {
 			return false
 		}
 	}
@@ -666,14 +669,14 @@ func allObjects(vs []*Node) bool {
 // expandDict lists the dicts a dict answer accepts: each key takes each of
 // its acceptable values, and may be left out where "" is among them (in
 // bfcl semantics "" itself is then acceptable too, as BFCL compares it).
-func expandDict(d *Node, sem Semantics) ([]*Node, error) {
-	out := []*Node{Obj()}
+func expandDict(d *node, sem Semantics) ([]*node, error) {
+	out := []*node{obj()}
 	for i, k := range d.Keys {
 		acc := d.Vals[i]
-		if acc.Kind != Array {
-			acc = Arr(acc)
+		if acc.Kind != kindArray {
+			acc = arr(acc)
 		}
-		var opts []*Node // nil entry: left out
+		var opts []*node // nil entry: left out
 		absent := false
 		for _, v := range acc.Vals {
 			if isMarker(v) {
@@ -687,10 +690,10 @@ func expandDict(d *Node, sem Semantics) ([]*Node, error) {
 		if absent {
 			opts = append(opts, nil)
 		}
-		var next []*Node
+		var next []*node
 		for _, prefix := range out {
 			for _, o := range opts {
-				n := &Node{Kind: Object, Keys: slices.Clone(prefix.Keys), Vals: slices.Clone(prefix.Vals)}
+				n := &node{Kind: kindObject, Keys: slices.Clone(prefix.Keys), Vals: slices.Clone(prefix.Vals)}
 				if o != nil {
 					n.Keys = append(n.Keys, k)
 					n.Vals = append(n.Vals, o)
@@ -709,18 +712,18 @@ func expandDict(d *Node, sem Semantics) ([]*Node, error) {
 // numericPaths lists the paths below a parameter (prefix) where its JSON
 // Schema has a number or integer type, where callgrade would read the
 // schema as implying `numeric`; the import writes its own rule there.
-func numericPaths(s *Node, prefix string, self bool, out []string) []string {
+func numericPaths(s *node, prefix string, self bool, out []string) []string {
 	if self {
 		if t := declType(s); t == "integer" || t == "float" || t == "number" {
 			out = append(out, prefix)
 		}
 	}
-	if p, ok := s.Get("properties"); ok && p.Kind == Object {
+	if p, ok := s.Get("properties"); ok && p.Kind == kindObject {
 		for i, k := range p.Keys {
 			out = numericPaths(p.Vals[i], prefix+"."+escapeKey(k), true, out)
 		}
 	}
-	if it, ok := s.Get("items"); ok && it.Kind == Object {
+	if it, ok := s.Get("items"); ok && it.Kind == kindObject {
 		out = numericPaths(it, prefix+".#", true, out)
 	}
 	return out
@@ -744,11 +747,11 @@ func escapeKey(k string) string {
 	return b.String()
 }
 
-func kindName(n *Node) string {
+func kindName(n *node) string {
 	return [...]string{"null", "a boolean", "a number", "a string", "a list", "an object"}[n.Kind]
 }
 
-func short(n *Node) string {
+func short(n *node) string {
 	s := n.String()
 	if len(s) > 80 {
 		s = s[:77] + "..."
@@ -756,20 +759,36 @@ func short(n *Node) string {
 	return s
 }
 
-// Encode writes a suite as YAML, or as JSON when asJSON.
-func Encode(suite *Node, asJSON bool) ([]byte, error) {
-	if asJSON {
-		return append(suite.AppendJSON(nil), '\n'), nil
-	}
+// Suite is a suite imported from BFCL, its keys in the order a person
+// reads them and its numbers as BFCL wrote them.
+type Suite struct{ doc *node }
+
+// JSON returns the suite as a JSON document.
+func (s *Suite) JSON() []byte { return append(s.doc.AppendJSON(nil), '\n') }
+
+// YAML returns the suite as YAML, headed by a comment that says where it
+// came from, with each call's arguments and each rule on one line.
+func (s *Suite) YAML() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("# Imported from BFCL by callgrade import bfcl.\n")
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	if err := enc.Encode(suite.yamlNode(false)); err != nil {
+	if err := enc.Encode(s.doc.yamlNode(false)); err != nil {
 		return nil, err
 	}
 	if err := enc.Close(); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// Decode returns the suite as package suite reads it, for a program that
+// scores it in process instead of writing a file; name is the file name
+// its errors use.
+func (s *Suite) Decode(name string) (*suite.Suite, error) {
+	v, err := value.Parse(string(s.doc.AppendJSON(nil)))
+	if err != nil {
+		return nil, err
+	}
+	return suite.FromValue(name, v)
 }

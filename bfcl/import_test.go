@@ -23,30 +23,30 @@ func TestMapType(t *testing.T) {
 		{"String", "", false}, {"char", "", false}, {"", "", false},
 	}
 	for _, tt := range tests {
-		got, ok := MapType(tt.bfcl)
+		got, ok := mapType(tt.bfcl)
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("MapType(%q) = %q, %v; want %q, %v", tt.bfcl, got, ok, tt.want, tt.ok)
 		}
 	}
-	s, err := ParseJSON([]byte(`{"type": "dict", "properties": {"a": {"type": "tuple", "items": {"type": "float"}}, "b": {"type": "any", "enum": [1]}, "c": {"type": "dict", "properties": {"d": {"type": "float", "maximum": 3}}}}, "required": ["a"]}`))
+	s, err := parseJSON([]byte(`{"type": "dict", "properties": {"a": {"type": "tuple", "items": {"type": "float"}}, "b": {"type": "any", "enum": [1]}, "c": {"type": "dict", "properties": {"d": {"type": "float", "maximum": 3}}}}, "required": ["a"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := MapSchema(s)
+	m, err := paramsSchema(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `{"type":"object","properties":{"a":{"type":"array","items":{"type":"number"}},"b":{},"c":{"type":"object","properties":{"d":{"type":"number"}}}},"required":["a"]}`
 	if m.String() != want {
-		t.Errorf("MapSchema = %s\nwant %s", m, want)
+		t.Errorf("paramsSchema = %s\nwant %s", m, want)
 	}
-	bad, _ := ParseJSON([]byte(`{"type": "dict", "properties": {"a": {"type": "String"}}}`))
-	if _, err := MapSchema(bad); err == nil || !strings.Contains(err.Error(), `parameters.properties.a.type: unknown type "String"`) {
-		t.Errorf("MapSchema of an unknown type: %v", err)
+	bad, _ := parseJSON([]byte(`{"type": "dict", "properties": {"a": {"type": "String"}}}`))
+	if _, err := paramsSchema(bad); err == nil || !strings.Contains(err.Error(), `parameters.properties.a.type: unknown type "String"`) {
+		t.Errorf("paramsSchema of an unknown type: %v", err)
 	}
 }
 
-func importText(t *testing.T, questions, answers string, sem Semantics) (*Node, error) {
+func importText(t *testing.T, questions, answers string, sem Semantics) (*Suite, error) {
 	t.Helper()
 	in := Input{Questions: strings.NewReader(questions), QuestionsName: "q.json"}
 	if answers != "" {
@@ -84,7 +84,7 @@ func TestMismatchedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases, _ := s.Get("cases")
+	cases, _ := s.doc.Get("cases")
 	if exp, _ := cases.Vals[0].Get("expected"); exp.String() != "[]" {
 		t.Errorf("irrelevance case expects %s", exp)
 	}
@@ -102,7 +102,7 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := Encode(s, false)
+		got, err := s.YAML()
 		if err != nil {
 			t.Fatal(err)
 		}

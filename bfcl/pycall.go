@@ -9,10 +9,17 @@ import (
 	"unicode/utf8"
 )
 
-// Call is one function call read from a model's output.
+// Call is one function call read from Python call syntax.
 type Call struct {
+	Name      string
+	Arguments string // a JSON object: the keyword arguments in the order written, numbers as written
+}
+
+// pyCall is a Call with its arguments as a tree, as the conversion of a
+// results file needs them.
+type pyCall struct {
 	Name string
-	Args *Node // an object
+	Args *node // an object
 }
 
 // SyntaxError is Python call syntax that cannot be read, with its place.
@@ -38,9 +45,22 @@ const maxDepth = 256
 // (a positional argument, a variable, a call inside the arguments, an
 // operator) and any syntax error is a *SyntaxError with its position.
 func ParsePythonCalls(src string) ([]Call, error) {
+	calls, err := parsePython(src)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Call, len(calls))
+	for i, c := range calls {
+		out[i] = Call{Name: c.Name, Arguments: c.Args.String()}
+	}
+	return out, nil
+}
+
+// parsePython is ParsePythonCalls with the arguments as trees.
+func parsePython(src string) ([]pyCall, error) {
 	p := &pyParser{src: src}
 	p.space()
-	var calls []Call
+	var calls []pyCall
 	if p.peek() == '[' {
 		p.pos++
 		p.space()
@@ -73,7 +93,7 @@ func ParsePythonCalls(src string) ([]Call, error) {
 		return nil, p.errf("unexpected %s after the calls", p.found())
 	}
 	if calls == nil {
-		calls = []Call{}
+		calls = []pyCall{}
 	}
 	return calls, nil
 }
@@ -145,42 +165,42 @@ func (p *pyParser) ident() string {
 }
 
 // call reads name(kw=value, ...), the name possibly dotted.
-func (p *pyParser) call() (Call, error) {
+func (p *pyParser) call() (pyCall, error) {
 	start := p.pos
 	name := p.ident()
 	if name == "" {
-		return Call{}, p.errf("expected a function name, found %s", p.found())
+		return pyCall{}, p.errf("expected a function name, found %s", p.found())
 	}
 	for p.peek() == '.' {
 		p.pos++
 		part := p.ident()
 		if part == "" {
-			return Call{}, p.errf("expected a name after '.', found %s", p.found())
+			return pyCall{}, p.errf("expected a name after '.', found %s", p.found())
 		}
 		name += "." + part
 	}
 	p.space()
 	if p.peek() != '(' {
-		return Call{}, p.errAt(start, "expected a call name(...), found %q without arguments", name)
+		return pyCall{}, p.errAt(start, "expected a call name(...), found %q without arguments", name)
 	}
 	p.pos++
-	args := Obj()
+	args := obj()
 	p.space()
 	for p.peek() != ')' {
 		kwStart := p.pos
 		kw := p.ident()
 		p.space()
 		if kw == "" || p.peek() != '=' || strings.HasPrefix(p.src[p.pos:], "==") {
-			return Call{}, p.errAt(kwStart, "call of %s: expected a keyword argument name=value (positional arguments are not supported)", name)
+			return pyCall{}, p.errAt(kwStart, "call of %s: expected a keyword argument name=value (positional arguments are not supported)", name)
 		}
 		if _, dup := args.Get(kw); dup {
-			return Call{}, p.errAt(kwStart, "call of %s: keyword argument %q repeated", name, kw)
+			return pyCall{}, p.errAt(kwStart, "call of %s: keyword argument %q repeated", name, kw)
 		}
 		p.pos++
 		p.space()
 		v, err := p.value()
 		if err != nil {
-			return Call{}, err
+			return pyCall{}, err
 		}
 		args.Set(kw, v)
 		p.space()
@@ -190,15 +210,15 @@ func (p *pyParser) call() (Call, error) {
 			continue
 		}
 		if p.peek() != ')' {
-			return Call{}, p.errf("call of %s: expected ',' or ')' after an argument, found %s", name, p.found())
+			return pyCall{}, p.errf("call of %s: expected ',' or ')' after an argument, found %s", name, p.found())
 		}
 	}
 	p.pos++
-	return Call{Name: name, Args: args}, nil
+	return pyCall{Name: name, Args: args}, nil
 }
 
 // value reads a literal.
-func (p *pyParser) value() (*Node, error) {
+func (p *pyParser) value() (*node, error) {
 	if p.depth >= maxDepth {
 		return nil, p.errf("nested deeper than %d levels", maxDepth)
 	}
@@ -228,11 +248,11 @@ func (p *pyParser) value() (*Node, error) {
 	}
 	switch word {
 	case "True":
-		return BoolNode(true), nil
+		return boolNode(true), nil
 	case "False":
-		return BoolNode(false), nil
+		return boolNode(false), nil
 	case "None":
-		return NullNode(), nil
+		return nullNode(), nil
 	}
 	p.space()
 	if p.peek() == '(' || p.peek() == '.' {
@@ -242,12 +262,12 @@ func (p *pyParser) value() (*Node, error) {
 }
 
 // sequence reads a list, or a tuple (as a list); (x) is x.
-func (p *pyParser) sequence(open, close byte) (*Node, error) {
+func (p *pyParser) sequence(open, close byte) (*node, error) {
 	start := p.pos
 	p.pos++
 	p.depth++
 	defer func() { p.depth-- }()
-	out := Arr()
+	out := arr()
 	comma := false
 	p.space()
 	for p.peek() != close {
@@ -277,12 +297,12 @@ func (p *pyParser) sequence(open, close byte) (*Node, error) {
 	return out, nil
 }
 
-func (p *pyParser) dict() (*Node, error) {
+func (p *pyParser) dict() (*node, error) {
 	start := p.pos
 	p.pos++
 	p.depth++
 	defer func() { p.depth-- }()
-	out := Obj()
+	out := obj()
 	p.space()
 	for p.peek() != '}' {
 		kpos := p.pos
@@ -290,7 +310,7 @@ func (p *pyParser) dict() (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if k.Kind != String {
+		if k.Kind != kindString {
 			return nil, p.errAt(kpos, "a dict key must be a string, got %s", kindName(k))
 		}
 		if _, dup := out.Get(k.Text); dup {
@@ -337,7 +357,7 @@ func prefixOK(w string) bool {
 }
 
 // stringValue reads one or more adjacent string literals and concatenates them.
-func (p *pyParser) stringValue() (*Node, error) {
+func (p *pyParser) stringValue() (*node, error) {
 	var b strings.Builder
 	for {
 		s, err := p.stringLit()
@@ -357,7 +377,7 @@ func (p *pyParser) stringValue() (*Node, error) {
 			continue
 		}
 		p.pos = save
-		return Str(b.String()), nil
+		return str(b.String()), nil
 	}
 }
 
@@ -462,7 +482,7 @@ func (p *pyParser) stringLit() (string, error) {
 
 // number reads an int or a float, with an optional sign, and returns it as
 // a JSON number literal: an int stays an int, a float stays a float.
-func (p *pyParser) number() (*Node, error) {
+func (p *pyParser) number() (*node, error) {
 	start := p.pos
 	neg := false
 	for p.peek() == '-' || p.peek() == '+' {
@@ -496,7 +516,7 @@ func (p *pyParser) number() (*Node, error) {
 	if neg && lit != "0" {
 		lit = "-" + lit
 	}
-	return Num(lit), nil
+	return num(lit), nil
 }
 
 func isHex(s string) bool { return len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') }

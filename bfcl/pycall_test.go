@@ -24,7 +24,7 @@ func TestParsePythonCalls(t *testing.T) {
 		{`[f(a='\q')]`, `f{"a":"\\q"}`},
 	}
 	for _, tt := range tests {
-		calls, err := ParsePythonCalls(tt.src)
+		calls, err := parsePython(tt.src)
 		if err != nil {
 			t.Errorf("ParsePythonCalls(%q): %v", tt.src, err)
 			continue
@@ -67,7 +67,7 @@ func TestParsePythonCallsErrors(t *testing.T) {
 		{`[f(a=[` + strings.Repeat("[", 300) + `)]`, 1, 262, "nested deeper"},
 	}
 	for _, tt := range tests {
-		_, err := ParsePythonCalls(tt.src)
+		_, err := parsePython(tt.src)
 		var se *SyntaxError
 		if !errors.As(err, &se) {
 			t.Errorf("ParsePythonCalls(%q): error %v, want a SyntaxError", tt.src, err)
@@ -87,7 +87,7 @@ func FuzzParsePythonCalls(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		calls, err := ParsePythonCalls(src)
+		calls, err := parsePython(src)
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(src) || se.Line < 1 || se.Column < 1 {
@@ -111,7 +111,7 @@ func FuzzParsePythonCalls(f *testing.F) {
 			b.WriteString(")")
 		}
 		b.WriteString("]")
-		again, err := ParsePythonCalls(pyJSON(b.String()))
+		again, err := parsePython(pyJSON(b.String()))
 		if err != nil {
 			t.Fatalf("ParsePythonCalls(%q) read %q, which does not read back: %v", src, b.String(), err)
 		}

@@ -25,7 +25,7 @@ func ConvertResults(r io.Reader, name string, w io.Writer) (Converted, error) {
 	bw := bufio.NewWriter(w)
 	var conv Converted
 	seen := map[string]int{}
-	err := jsonLines(r, name, func(line *Node, no int) error {
+	err := jsonLines(r, name, func(line *node, no int) error {
 		id, err := stringField(line, "id")
 		if err != nil {
 			return err
@@ -41,13 +41,13 @@ func ConvertResults(r io.Reader, name string, w io.Writer) (Converted, error) {
 		calls, err := resultCalls(res)
 		if err != nil {
 			conv.Undecodable = append(conv.Undecodable, fmt.Sprintf("%s line %d: result %s: %v", name, no, id, err))
-			calls = []Call{{Name: "", Args: Str(string(res.AppendJSON(nil)))}}
+			calls = []pyCall{{Name: "", Args: str(string(res.AppendJSON(nil)))}}
 		}
-		resp := Arr()
+		resp := arr()
 		for _, c := range calls {
-			resp.Vals = append(resp.Vals, Obj().Set("name", Str(c.Name)).Set("arguments", c.Args))
+			resp.Vals = append(resp.Vals, obj().Set("name", str(c.Name)).Set("arguments", c.Args))
 		}
-		out := Obj().Set("id", Str(id)).Set("response", resp)
+		out := obj().Set("id", str(id)).Set("response", resp)
 		bw.Write(out.AppendJSON(nil))
 		bw.WriteByte('\n')
 		conv.Written++
@@ -66,27 +66,27 @@ type Converted struct {
 }
 
 // resultCalls reads the calls of one result.
-func resultCalls(res *Node) ([]Call, error) {
+func resultCalls(res *node) ([]pyCall, error) {
 	switch res.Kind {
-	case Null:
+	case kindNull:
 		return nil, nil
-	case String:
+	case kindString:
 		if strings.TrimSpace(res.Text) == "" {
 			return nil, nil
 		}
-		return ParsePythonCalls(res.Text)
-	case Object:
-		return dictCalls(Arr(res))
-	case Array:
-		var out []Call
+		return parsePython(res.Text)
+	case kindObject:
+		return dictCalls(arr(res))
+	case kindArray:
+		var out []pyCall
 		for i, e := range res.Vals {
-			var calls []Call
+			var calls []pyCall
 			var err error
 			switch e.Kind {
-			case String:
-				calls, err = ParsePythonCalls(e.Text)
-			case Object:
-				calls, err = dictCalls(Arr(e))
+			case kindString:
+				calls, err = parsePython(e.Text)
+			case kindObject:
+				calls, err = dictCalls(arr(e))
 			default:
 				err = fmt.Errorf("want {function_name: {arguments}} or a string of calls, got %s", kindName(e))
 			}
@@ -102,24 +102,24 @@ func resultCalls(res *Node) ([]Call, error) {
 
 // dictCalls reads [{function_name: {arguments}}, ...]. Arguments given as
 // a JSON string are read as JSON.
-func dictCalls(list *Node) ([]Call, error) {
-	var out []Call
+func dictCalls(list *node) ([]pyCall, error) {
+	var out []pyCall
 	for _, d := range list.Vals {
 		if len(d.Keys) != 1 {
 			return nil, fmt.Errorf("want {function_name: {arguments}} with one function name, got %s", short(d))
 		}
 		args := d.Vals[0]
-		if args.Kind == String {
-			parsed, err := ParseJSON([]byte(args.Text))
+		if args.Kind == kindString {
+			parsed, err := parseJSON([]byte(args.Text))
 			if err != nil {
 				return nil, fmt.Errorf("arguments of %s: %w", d.Keys[0], err)
 			}
 			args = parsed
 		}
-		if args.Kind != Object {
+		if args.Kind != kindObject {
 			return nil, fmt.Errorf("arguments of %s: want an object, got %s", d.Keys[0], kindName(args))
 		}
-		out = append(out, Call{Name: d.Keys[0], Args: args})
+		out = append(out, pyCall{Name: d.Keys[0], Args: args})
 	}
 	return out, nil
 }

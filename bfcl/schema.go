@@ -18,43 +18,43 @@ var schemaType = map[string]string{
 // the schema reject what the answers accept. "optional" is BFCL's own.
 var dropped = []string{"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "format", "pattern", "optional"}
 
-// MapType returns the JSON Schema type for a BFCL type name, and false for
+// mapType returns the JSON Schema type for a BFCL type name, and false for
 // a name BFCL does not use.
-func MapType(bfclType string) (string, bool) {
+func mapType(bfclType string) (string, bool) {
 	t, ok := schemaType[bfclType]
 	return t, ok
 }
 
-// MapSchema returns a BFCL parameter schema in JSON Schema: "dict" is
+// paramsSchema returns a BFCL parameter schema in JSON Schema: "dict" is
 // "object", "float" "number", "tuple" "array", "any" no type at all, in
 // properties and items at every depth; keywords BFCL does not check are
 // left out.
-func MapSchema(s *Node) (*Node, error) { return mapSchema(s, "parameters") }
+func paramsSchema(s *node) (*node, error) { return mapSchema(s, "parameters") }
 
-func mapSchema(s *Node, where string) (*Node, error) {
-	if s.Kind != Object {
+func mapSchema(s *node, where string) (*node, error) {
+	if s.Kind != kindObject {
 		return nil, fmt.Errorf("%s: want a schema object, got %s", where, kindName(s))
 	}
-	out := Obj()
+	out := obj()
 	for i, k := range s.Keys {
 		v := s.Vals[i]
 		switch {
 		case slices.Contains(dropped, k):
 			continue
 		case k == "type":
-			if v.Kind != String {
+			if v.Kind != kindString {
 				return nil, fmt.Errorf("%s.type: want a type name, got %s", where, short(v))
 			}
-			t, ok := MapType(v.Text)
+			t, ok := mapType(v.Text)
 			if !ok {
 				return nil, fmt.Errorf("%s.type: unknown type %q (BFCL's python types are string, integer, float, boolean, array, tuple, dict, any)", where, v.Text)
 			}
 			if t != "" {
-				out.Set("type", Str(t))
+				out.Set("type", str(t))
 			}
 			continue
-		case k == "properties" && v.Kind == Object:
-			ps := Obj()
+		case k == "properties" && v.Kind == kindObject:
+			ps := obj()
 			for j, name := range v.Keys {
 				m, err := mapSchema(v.Vals[j], where+".properties."+name)
 				if err != nil {
@@ -64,7 +64,7 @@ func mapSchema(s *Node, where string) (*Node, error) {
 			}
 			out.Set(k, ps)
 			continue
-		case k == "items" && v.Kind == Object:
+		case k == "items" && v.Kind == kindObject:
 			m, err := mapSchema(v, where+".items")
 			if err != nil {
 				return nil, err
@@ -84,9 +84,9 @@ func mapSchema(s *Node, where string) (*Node, error) {
 // semantics the parameters are closed (additionalProperties: false), as
 // BFCL rejects a parameter the function does not have even when the answer
 // names it.
-func mapTool(f *Node, gt *Node, sem Semantics) (*Node, error) {
+func mapTool(f *node, gt *node, sem Semantics) (*node, error) {
 	name, _ := f.Get("name")
-	t := Obj().Set("name", name)
+	t := obj().Set("name", name)
 	if d, ok := f.Get("description"); ok {
 		t.Set("description", d)
 	}
@@ -100,7 +100,7 @@ func mapTool(f *Node, gt *Node, sem Semantics) (*Node, error) {
 	}
 	if sem == SemanticsBFCL {
 		if _, has := m.Get("additionalProperties"); !has {
-			m.Set("additionalProperties", BoolNode(false))
+			m.Set("additionalProperties", boolNode(false))
 		}
 	}
 	if ps, ok := m.Get("properties"); ok && gt != nil {
@@ -115,8 +115,8 @@ func mapTool(f *Node, gt *Node, sem Semantics) (*Node, error) {
 					continue
 				}
 				alts := answer.Vals[i]
-				if alts.Kind != Array {
-					alts = Arr(alts)
+				if alts.Kind != kindArray {
+					alts = arr(alts)
 				}
 				for _, a := range alts.Vals {
 					if isMarker(a) {
@@ -139,19 +139,19 @@ func mapTool(f *Node, gt *Node, sem Semantics) (*Node, error) {
 
 // allowValue widens a schema to allow the value v: its own type, and the
 // types of v's items and members where the schema describes them.
-func allowValue(p *Node, v *Node) {
-	if p.Kind != Object {
+func allowValue(p *node, v *node) {
+	if p.Kind != kindObject {
 		return
 	}
 	allowType(p, v)
 	switch v.Kind {
-	case Array:
+	case kindArray:
 		if it, ok := p.Get("items"); ok {
 			for _, e := range v.Vals {
 				allowValue(it, e)
 			}
 		}
-	case Object:
+	case kindObject:
 		if ps, ok := p.Get("properties"); ok {
 			for i, k := range v.Keys {
 				if q, ok := ps.Get(k); ok {
@@ -163,13 +163,13 @@ func allowValue(p *Node, v *Node) {
 }
 
 // allowType widens a property's JSON Schema type to allow the value v.
-func allowType(p *Node, v *Node) {
+func allowType(p *node, v *node) {
 	tn, ok := p.Get("type")
 	if !ok {
 		return // no type: anything goes
 	}
 	var types []string
-	if tn.Kind == String {
+	if tn.Kind == kindString {
 		types = []string{tn.Text}
 	} else {
 		for _, e := range tn.Vals {
@@ -178,17 +178,17 @@ func allowType(p *Node, v *Node) {
 	}
 	want := ""
 	switch v.Kind {
-	case String:
+	case kindString:
 		want = "string"
-	case Bool:
+	case kindBool:
 		want = "boolean"
-	case Null:
+	case kindNull:
 		want = "null"
-	case Array:
+	case kindArray:
 		want = "array"
-	case Object:
+	case kindObject:
 		want = "object"
-	case Number:
+	case kindNumber:
 		if slices.Contains(types, "number") {
 			return
 		}

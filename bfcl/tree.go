@@ -12,41 +12,42 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Node is a JSON value that keeps what BFCL's files and callgrade's suites
+// node is a JSON value that keeps what BFCL's files and callgrade's suites
 // need kept: the order of object keys and the text of numbers (5 and 5.0
-// are different Python types).
-type Node struct {
-	Kind Kind
+// are different Python types). value.Value sorts object keys, which a suite
+// written for people to read cannot have.
+type node struct {
+	Kind kind
 	Text string   // a String's text; a Number's literal
 	Bool bool     // a Bool's value
 	Keys []string // an Object's keys, in order
-	Vals []*Node  // an Object's values, or an Array's elements
+	Vals []*node  // an Object's values, or an Array's elements
 	Flow bool     // written on one line in YAML, with everything inside it
 }
 
-// Kind is the JSON kind of a Node.
-type Kind uint8
+// kind is the JSON kind of a node.
+type kind uint8
 
-// The kinds of Node.
+// The kinds of node.
 const (
-	Null Kind = iota
-	Bool
-	Number
-	String
-	Array
-	Object
+	kindNull kind = iota
+	kindBool
+	kindNumber
+	kindString
+	kindArray
+	kindObject
 )
 
-// Str, Num, Arr and Obj build Nodes.
-func Str(s string) *Node       { return &Node{Kind: String, Text: s} }
-func Num(lit string) *Node     { return &Node{Kind: Number, Text: lit} }
-func BoolNode(b bool) *Node    { return &Node{Kind: Bool, Bool: b} }
-func Arr(elems ...*Node) *Node { return &Node{Kind: Array, Vals: elems} }
-func Obj() *Node               { return &Node{Kind: Object} }
-func NullNode() *Node          { return &Node{Kind: Null} }
+// str, num, boolNode, arr, obj and nullNode build nodes.
+func str(s string) *node       { return &node{Kind: kindString, Text: s} }
+func num(lit string) *node     { return &node{Kind: kindNumber, Text: lit} }
+func boolNode(b bool) *node    { return &node{Kind: kindBool, Bool: b} }
+func arr(elems ...*node) *node { return &node{Kind: kindArray, Vals: elems} }
+func obj() *node               { return &node{Kind: kindObject} }
+func nullNode() *node          { return &node{Kind: kindNull} }
 
 // Set adds or replaces a key of an object and returns the object.
-func (n *Node) Set(key string, v *Node) *Node {
+func (n *node) Set(key string, v *node) *node {
 	for i, k := range n.Keys {
 		if k == key {
 			n.Vals[i] = v
@@ -59,8 +60,8 @@ func (n *Node) Set(key string, v *Node) *Node {
 }
 
 // Get returns an object's value for key.
-func (n *Node) Get(key string) (*Node, bool) {
-	if n == nil || n.Kind != Object {
+func (n *node) Get(key string) (*node, bool) {
+	if n == nil || n.Kind != kindObject {
 		return nil, false
 	}
 	for i, k := range n.Keys {
@@ -73,15 +74,15 @@ func (n *Node) Get(key string) (*Node, bool) {
 
 // IsFloat reports whether a Number is written as a float (with a fraction
 // or an exponent), which is how Python's json module decides int or float.
-func (n *Node) IsFloat() bool { return n.Kind == Number && strings.ContainsAny(n.Text, ".eE") }
+func (n *node) IsFloat() bool { return n.Kind == kindNumber && strings.ContainsAny(n.Text, ".eE") }
 
 // Equal reports whether two nodes are the same JSON value, key order aside
 // and numbers by their text.
-func (n *Node) Equal(m *Node) bool {
+func (n *node) Equal(m *node) bool {
 	if n.Kind != m.Kind || n.Text != m.Text || n.Bool != m.Bool || len(n.Vals) != len(m.Vals) {
 		return false
 	}
-	if n.Kind == Object {
+	if n.Kind == kindObject {
 		for i, k := range n.Keys {
 			v, ok := m.Get(k)
 			if !ok || !n.Vals[i].Equal(v) {
@@ -98,9 +99,9 @@ func (n *Node) Equal(m *Node) bool {
 	return true
 }
 
-// ParseJSON reads one JSON value, keeping key order and number text. A
+// parseJSON reads one JSON value, keeping key order and number text. A
 // key written twice in one object is an error.
-func ParseJSON(data []byte) (*Node, error) {
+func parseJSON(data []byte) (*node, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	n, err := decodeNode(dec)
@@ -113,7 +114,7 @@ func ParseJSON(data []byte) (*Node, error) {
 	return n, nil
 }
 
-func decodeNode(dec *json.Decoder) (*Node, error) {
+func decodeNode(dec *json.Decoder) (*node, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		if err == io.EOF {
@@ -123,17 +124,17 @@ func decodeNode(dec *json.Decoder) (*Node, error) {
 	}
 	switch t := tok.(type) {
 	case nil:
-		return NullNode(), nil
+		return nullNode(), nil
 	case bool:
-		return BoolNode(t), nil
+		return boolNode(t), nil
 	case json.Number:
-		return Num(string(t)), nil
+		return num(string(t)), nil
 	case string:
-		return Str(t), nil
+		return str(t), nil
 	case json.Delim:
 		switch t {
 		case '[':
-			n := Arr()
+			n := arr()
 			for dec.More() {
 				e, err := decodeNode(dec)
 				if err != nil {
@@ -144,7 +145,7 @@ func decodeNode(dec *json.Decoder) (*Node, error) {
 			_, err := dec.Token()
 			return n, err
 		case '{':
-			n := Obj()
+			n := obj()
 			for dec.More() {
 				kt, err := dec.Token()
 				if err != nil {
@@ -169,18 +170,18 @@ func decodeNode(dec *json.Decoder) (*Node, error) {
 }
 
 // AppendJSON appends n as compact JSON.
-func (n *Node) AppendJSON(b []byte) []byte {
+func (n *node) AppendJSON(b []byte) []byte {
 	switch n.Kind {
-	case Null:
+	case kindNull:
 		return append(b, "null"...)
-	case Bool:
+	case kindBool:
 		return strconv.AppendBool(b, n.Bool)
-	case Number:
+	case kindNumber:
 		return append(b, n.Text...)
-	case String:
+	case kindString:
 		q, _ := json.Marshal(n.Text)
 		return append(b, q...)
-	case Array:
+	case kindArray:
 		b = append(b, '[')
 		for i, e := range n.Vals {
 			if i > 0 {
@@ -203,27 +204,27 @@ func (n *Node) AppendJSON(b []byte) []byte {
 }
 
 // String returns n as compact JSON.
-func (n *Node) String() string { return string(n.AppendJSON(nil)) }
+func (n *node) String() string { return string(n.AppendJSON(nil)) }
 
 // yamlNode converts n to a YAML node; flow says whether to write it on one
 // line.
-func (n *Node) yamlNode(flow bool) *yaml.Node {
+func (n *node) yamlNode(flow bool) *yaml.Node {
 	flow = flow || n.Flow
 	switch n.Kind {
-	case Null:
+	case kindNull:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
-	case Bool:
+	case kindBool:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(n.Bool)}
-	case Number:
+	case kindNumber:
 		tag := "!!int"
 		if n.IsFloat() {
 			tag = "!!float"
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: n.Text}
-	case String:
+	case kindString:
 		y := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: n.Text}
 		return y
-	case Array:
+	case kindArray:
 		y := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 		if flow {
 			y.Style = yaml.FlowStyle

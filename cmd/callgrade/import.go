@@ -142,7 +142,10 @@ func importSuite(f *importBFCLFlags, sem bfcl.Semantics, asJSON bool) ([]byte, e
 	if err != nil {
 		return nil, err
 	}
-	return bfcl.Encode(s, asJSON)
+	if asJSON {
+		return s.JSON(), nil
+	}
+	return s.YAML()
 }
 
 // writeAtomic writes a file through a temporary file beside it, so that a
