@@ -509,57 +509,6 @@ func (e *Engine) scoreLine(text string, line, guess int, res *Result, arena *reu
 	return i, nil
 }
 
-// WriteText writes the summary for a person: totals, then by tool, then by
-// diff kind, most frequent first.
-func (s *Summary) WriteText(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "cases %d  passed %d  failed %d  pass rate %.1f%%  mean score %.3f\n",
-		s.Cases, s.Passed, s.Failed, 100*s.PassRate(), s.MeanScore())
-	if s.Missing > 0 || s.Unknown > 0 {
-		fmt.Fprintf(bw, "responses missing for %d cases; %d responses name no case\n", s.Missing, s.Unknown)
-	}
-	if len(s.ByTool) > 0 {
-		fmt.Fprintln(bw, "by tool:")
-		tools := make([]string, 0, len(s.ByTool))
-		for t := range s.ByTool {
-			tools = append(tools, t)
-		}
-		sort.Slice(tools, func(a, b int) bool {
-			ta, tb := s.ByTool[tools[a]], s.ByTool[tools[b]]
-			ra, rb := float64(ta.Passed)/float64(ta.Cases), float64(tb.Passed)/float64(tb.Cases)
-			if ra != rb {
-				return ra < rb
-			}
-			return tools[a] < tools[b]
-		})
-		for _, name := range tools {
-			t := s.ByTool[name]
-			if name == "" {
-				name = "(no call)"
-			}
-			fmt.Fprintf(bw, "  %-32s %7d cases  %6.1f%% passed  mean score %.3f\n",
-				name, t.Cases, 100*float64(t.Passed)/float64(t.Cases), t.ScoreSum/float64(t.Cases))
-		}
-	}
-	if len(s.ByKind) > 0 {
-		fmt.Fprintln(bw, "by diff kind:")
-		kinds := make([]Kind, 0, len(s.ByKind))
-		for k := range s.ByKind {
-			kinds = append(kinds, k)
-		}
-		sort.Slice(kinds, func(a, b int) bool {
-			if s.ByKind[kinds[a]] != s.ByKind[kinds[b]] {
-				return s.ByKind[kinds[a]] > s.ByKind[kinds[b]]
-			}
-			return kinds[a] < kinds[b]
-		})
-		for _, k := range kinds {
-			fmt.Fprintf(bw, "  %-32s %7d\n", k, s.ByKind[k])
-		}
-	}
-	return bw.Flush()
-}
-
 // linesAtOnce is how many lines of a batch are scored at the same time when
 // a comparator blocks: enough that a plugin sees large batches.
 const linesAtOnce = 256
