@@ -8,7 +8,6 @@ import (
 	"io"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -219,7 +218,10 @@ type outBuf struct {
 // cases, then one line per response that names no case. Lines are scored on
 // all cores; results are written as soon as every earlier case's result is
 // known, so memory stays bounded by the suite when responses come in the
-// order of the cases.
+// order of the cases. The lines for responses that name no case wait for
+// the end in memory up to 4 MiB and beyond that in a temporary file (in
+// os.TempDir, removed before Run returns), so that a responses file scored
+// against the wrong suite does not grow memory with its size.
 //
 // An *InputError stops the run; w may then hold part of the results, so a
 // caller that must not leave a partial file writes to a temporary one.
@@ -272,12 +274,10 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	}
 	slots := make([]slot, len(e.cases))
 	next := 0
-	type unknownLine struct {
-		line int
-		out  []byte
-	}
-	var unknown []unknownLine
+	var later laterLines
+	defer later.close()
 	var firstErr *InputError
+	var laterBuf []byte
 	for d := range results {
 		if d.err != nil {
 			if firstErr == nil || d.err.Line < firstErr.Line {
@@ -290,7 +290,8 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 			continue
 		}
 		ob := &outBuf{b: d.out}
-		start := 0
+		start, firstLater, nLater := 0, 0, 0
+		laterBuf = laterBuf[:0]
 		for j, c := range d.cases {
 			out := d.out[start:d.ends[j]]
 			start = d.ends[j]
@@ -299,8 +300,15 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 				slots[c] = slot{out, ob}
 				ob.pending++
 			case c == -1:
-				unknown = append(unknown, unknownLine{d.lines[j], slices.Clone(out)})
+				if nLater == 0 {
+					firstLater = d.lines[j]
+				}
+				nLater++
+				laterBuf = append(laterBuf, out...)
 			}
+		}
+		if nLater > 0 {
+			later.add(firstLater, nLater, laterBuf)
 		}
 		if ob.pending == 0 {
 			putBuf(bufs.outs, d.out)
@@ -343,11 +351,10 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 		}
 		bw.Write(slots[next].out)
 	}
-	sort.Slice(unknown, func(a, b int) bool { return unknown[a].line < unknown[b].line })
-	for _, u := range unknown {
-		bw.Write(u.out)
+	if err := later.writeTo(bw); err != nil {
+		return nil, fmt.Errorf("writing results: %w", err)
 	}
-	sum.Unknown = len(unknown)
+	sum.Unknown = later.lines
 	if err := bw.Flush(); err != nil {
 		return nil, fmt.Errorf("writing results: %w", err)
 	}

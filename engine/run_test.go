@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -104,4 +106,78 @@ func TestRunDuplicateIDs(t *testing.T) {
 	if len(lines) != 2 || !strings.Contains(lines[0], "missing_response") || !strings.Contains(lines[1], `"pass":true`) {
 		t.Errorf("got\n%s", out.String())
 	}
+}
+
+// spyWriter notes whether dir held a file while results were written.
+type spyWriter struct {
+	bytes.Buffer
+	dir  string
+	seen bool
+}
+
+func (w *spyWriter) Write(p []byte) (int, error) {
+	if ents, _ := os.ReadDir(w.dir); len(ents) > 0 {
+		w.seen = true
+	}
+	return w.Buffer.Write(p)
+}
+
+// The results of responses that name no case go to a temporary file once
+// there are more than fit in memory, come out after the cases' in line
+// order all the same, and the file is gone when Run returns. Where no
+// temporary file can be made they stay in memory, with the same results.
+func TestRunSpillsLaterLines(t *testing.T) {
+	t.Run("spilled", func(t *testing.T) {
+		tmp := t.TempDir()
+		if w := runLaterLines(t, tmp); !w.seen {
+			t.Errorf("the later lines never went to a temporary file in %s", tmp)
+		}
+		if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
+			t.Errorf("Run left %s in the temporary directory", ents[0].Name())
+		}
+	})
+	t.Run("no temporary directory", func(t *testing.T) {
+		runLaterLines(t, filepath.Join(t.TempDir(), "missing"))
+	})
+}
+
+// runLaterLines runs twice spillAt bytes of results of unknown ids, with
+// TMPDIR set to tmp, and checks the results.
+func runLaterLines(t *testing.T, tmp string) *spyWriter {
+	t.Setenv("TMPDIR", tmp)
+	e := load(t, "version: 1\ncases:\n  - {id: a, expected: {name: f, arguments: {x: 1}}}\n  - {id: b, expected: {name: f, arguments: {x: 2}}}\n")
+	var rb strings.Builder
+	var later []string
+	size := 0
+	for i := 0; size < 2*spillAt; i++ {
+		id := fmt.Sprintf("stray-%07d", i)
+		fmt.Fprintf(&rb, `{"id":%q,"response":[]}`+"\n", id)
+		r := string(UnknownCaseResult(id).AppendJSON(nil)) + "\n"
+		later = append(later, r)
+		size += len(r)
+		if i == 1000 {
+			rb.WriteString(`{"id":"b","response":[{"name":"f","arguments":{"x":2}}]}` + "\n")
+		}
+	}
+	w := &spyWriter{dir: tmp}
+	sum, err := e.Run(context.Background(), strings.NewReader(rb.String()), w, RunOptions{Name: "r", Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := string(e.MissingResponse(0).AppendJSON(nil)) + "\n" +
+		string(e.Score(1, mustParse(t, `[{"name":"f","arguments":{"x":2}}]`)).AppendJSON(nil)) + "\n" +
+		strings.Join(later, "")
+	if got := w.String(); got != want {
+		g, x := strings.Split(got, "\n"), strings.Split(want, "\n")
+		for i := range min(len(g), len(x)) {
+			if g[i] != x[i] {
+				t.Fatalf("line %d:\n got %s\nwant %s", i+1, g[i], x[i])
+			}
+		}
+		t.Fatalf("got %d lines, want %d", len(g), len(x))
+	}
+	if sum.Unknown != len(later) || sum.Missing != 1 {
+		t.Errorf("summary: %d unknown, %d missing; want %d and 1", sum.Unknown, sum.Missing, len(later))
+	}
+	return w
 }
