@@ -16,6 +16,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/callgrade/callgrade/internal/reuse"
+	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -213,10 +214,10 @@ type outBuf struct {
 	pending int
 }
 
-// Run scores a JSON Lines responses stream (spec section 2) and writes the
-// results file (section 3) to w: one line per case in the order of the
-// cases, then one line per response that names no case. Lines are scored on
-// all cores; results are written as soon as every earlier case's result is
+// Run scores a JSON Lines responses stream (spec section 2), which may be
+// gzip-compressed (see response.NewReader), and writes the results file
+// (section 3) to w: one line per case in the order of the cases, then one
+// line per response that names no case. Lines are scored on all cores; results are written as soon as every earlier case's result is
 // known, so memory stays bounded by the suite when responses come in the
 // order of the cases. The lines for responses that name no case wait for
 // the end in memory up to 4 MiB and beyond that in a temporary file (in
@@ -363,12 +364,11 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 
 // readBatches splits the stream into batches of whole lines.
 func readBatches(ctx context.Context, r io.Reader, todo chan<- batch, bufs *buffers) error {
-	br := bufio.NewReaderSize(r, 1<<20)
-	// A byte order mark, which some editors and shells write, is no part of
-	// the first line.
-	if bom, _ := br.Peek(3); string(bom) == "\xef\xbb\xbf" {
-		br.Discard(3)
+	text, err := response.NewReader(r)
+	if err != nil {
+		return err
 	}
+	br := bufio.NewReaderSize(text, 1<<20) // text itself: it buffers that much
 	line := 1
 	for {
 		var data []byte

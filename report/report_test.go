@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/xml"
 	"flag"
 	"os"
@@ -258,5 +259,31 @@ func TestReadResultsErrors(t *testing.T) {
 				t.Errorf("error %v, want one containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// AttachResponses reads responses files as scoring does: gzip-compressed or
+// not, with or without a byte order mark, ids as strings or as numbers.
+func TestAttachResponsesReadsWhatScoringReads(t *testing.T) {
+	const text = "\xef\xbb\xbf" + `{"id":"a","response":[{"name":"f","arguments":{"x":1}}]}` + "\n" +
+		`{"id":17,"response":[{"name":"g","arguments":"{\"y\":2}"}]}` + "\n"
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte(text))
+	zw.Close()
+	for name, in := range map[string]string{"plain": text, "gzip": zipped.String()} {
+		cases := []Case{{ID: "a"}, {ID: "17"}}
+		if err := AttachResponses(cases, strings.NewReader(in), response.Auto); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want := []string{`[{"name":"f","arguments":{"x":1}}]`, `[{"name":"g","arguments":{"y":2}}]`}
+		for i, c := range cases {
+			if string(c.Actual) != want[i] {
+				t.Errorf("%s: case %s: Actual %s, want %s", name, c.ID, c.Actual, want[i])
+			}
+		}
+	}
+	if err := AttachResponses([]Case{{ID: "a"}}, strings.NewReader("\x1f\x8b\x08"), response.Auto); err == nil {
+		t.Error("a broken gzip header: no error")
 	}
 }

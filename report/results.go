@@ -151,9 +151,10 @@ func appendCall(b []byte, name string, args value.Value) []byte {
 }
 
 // AttachResponses sets each case's Actual from a responses file (spec
-// section 2), read in format f (response.Auto detects each). A call whose
-// arguments cannot be read is shown with its error as a string. Lines that
-// do not parse are skipped: scoring has reported them already.
+// section 2; gzip-compressed or not, see response.NewReader), read in
+// format f (response.Auto detects each). A call whose arguments cannot be
+// read is shown with its error as a string. Lines that do not parse are
+// skipped: scoring has reported them already.
 func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 	index := make(map[string]int, len(cases))
 	for i := range cases {
@@ -161,15 +162,20 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 			index[cases[i].ID] = i
 		}
 	}
-	sc := bufio.NewScanner(r)
+	text, err := response.NewReader(r)
+	if err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(text)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
 	for sc.Scan() {
 		doc, err := value.ParseLimits(sc.Text(), value.Limits{MaxBytes: len(sc.Bytes()) + 1, MaxDepth: value.DefaultLimits.MaxDepth + 8})
 		if err != nil || doc.Kind() != value.Object {
 			continue
 		}
+		// An id is a string, or a number read as written, as in scoring.
 		idv, ok := doc.Get("id")
-		if !ok || idv.Kind() != value.String {
+		if !ok || idv.Kind() != value.String && idv.Kind() != value.Number {
 			continue
 		}
 		i, ok := index[idv.Str()]

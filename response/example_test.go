@@ -1,6 +1,9 @@
 package response_test
 
 import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
 	"fmt"
 
 	"github.com/callgrade/callgrade/response"
@@ -37,4 +40,26 @@ func ExampleExtract() {
 	// format: openai
 	// get_weather {"city":"Berlin","unit":"celsius"}
 	// get_time failed: call 1: choices[0].message.tool_calls[1].function.arguments is not a usable JSON object: duplicate key at byte 17: key "city" appears twice
+}
+
+// A responses file that a harness wrote gzip-compressed reads as its text.
+func ExampleNewReader() {
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte(`{"id": "weather-berlin", "response": [{"name": "get_weather", "arguments": {"city": "Berlin"}}]}` + "\n"))
+	zw.Close()
+
+	text, err := response.NewReader(&zipped)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	sc := bufio.NewScanner(text)
+	for sc.Scan() {
+		line, _ := value.Parse(sc.Text())
+		r, _ := line.Get("response")
+		calls, f, _ := response.Extract(r, response.Auto, value.Limits{})
+		fmt.Println(f, calls[0].Name, calls[0].Args)
+	}
+	// Output: calls get_weather {"city":"Berlin"}
 }

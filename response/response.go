@@ -1,5 +1,6 @@
 // Package response reads the tool calls out of one model response, whatever
 // API produced it, so that the scorer compares structure and never text.
+// NewReader opens the responses file they come in, compressed or not.
 //
 // # Detection
 //

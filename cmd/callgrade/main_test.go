@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"os"
@@ -227,5 +228,36 @@ func TestScoreOutToDevice(t *testing.T) {
 	after, err := os.Stat(os.DevNull)
 	if err != nil || after.Mode() != before.Mode() {
 		t.Fatalf("%s changed from %v to %v (%v)", os.DevNull, before.Mode(), after.Mode(), err)
+	}
+}
+
+// A gzip-compressed responses file scores as its text does, from a file
+// and from stdin; a truncated one is exit 2 naming the file.
+func TestScoreGzipResponses(t *testing.T) {
+	plain, err := os.ReadFile("../../examples/weather/responses.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write(plain)
+	zw.Close()
+	dir := t.TempDir()
+	gz := writeFile(t, dir, "responses.jsonl.gz", zipped.String())
+	want := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl", "--quiet")
+	got := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", gz, "--quiet")
+	if got.code != 0 || got.stdout != want.stdout || want.stdout == "" {
+		t.Errorf("from %s: exit %d, results differ from the plain file's:\n%s\n%s", gz, got.code, got.stdout, got.stderr)
+	}
+	cmd := exec.Command(bin, "score", "--suite", "examples/weather/suite.yaml", "--responses", "-", "--quiet")
+	cmd.Dir = "../.."
+	cmd.Stdin = bytes.NewReader(zipped.Bytes())
+	if out, err := cmd.Output(); err != nil || string(out) != want.stdout {
+		t.Errorf("from stdin: %v, results differ from the plain file's:\n%s", err, out)
+	}
+	cut := writeFile(t, dir, "cut.jsonl.gz", zipped.String()[:zipped.Len()/2])
+	r := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", cut)
+	if r.code != 2 || !strings.Contains(r.stderr, "cut.jsonl.gz") || r.stdout != "" {
+		t.Errorf("truncated gzip: exit %d, stdout %q, stderr %s; want exit 2 naming the file and no results", r.code, r.stdout, r.stderr)
 	}
 }

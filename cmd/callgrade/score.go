@@ -47,7 +47,7 @@ responses could not be read. Nothing is written to --out or stdout on exit 2.`,
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.suites, "suite", nil, "suite file (repeat to layer files; later ones override earlier ones)")
-	fl.StringVar(&f.responses, "responses", "", `responses file, JSON Lines ("-" for standard input)`)
+	fl.StringVar(&f.responses, "responses", "", `responses file, JSON Lines, gzip-compressed or not ("-" for standard input)`)
 	fl.StringVar(&f.out, "out", "", "results file (default: standard output)")
 	fl.StringVar(&f.format, "format", "", "response format: openai, responses, anthropic, gemini or calls (default: detect each)")
 	fl.Float64Var(&f.failUnder, "fail-under", -1, "exit 1 when the pass rate (0 to 1) is below this")
