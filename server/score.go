@@ -159,8 +159,9 @@ const (
 // serveBatch answers POST /v1/score/batch: a responses stream in, its
 // result lines out in the same order, streamed as they are scored.
 func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request) {
-	if r.ContentLength > h.opts.MaxBatchBody {
-		bodyError(w, &http.MaxBytesError{Limit: h.opts.MaxBatchBody})
+	body, err := requestBody(w, r, h.opts.MaxBatchBody)
+	if err != nil {
+		bodyError(w, err)
 		return
 	}
 	h.withSuite(w, func(l *loaded) {
@@ -169,7 +170,7 @@ func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request) {
 		_ = rc.EnableFullDuplex()
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		w.WriteHeader(http.StatusOK)
-		h.batch(r.Context(), l, http.MaxBytesReader(w, r.Body, h.opts.MaxBatchBody), w, rc)
+		h.batch(r.Context(), l, body, w, rc)
 	})
 }
 

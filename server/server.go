@@ -10,6 +10,7 @@
 package server
 
 import (
+	"compress/gzip"
 	"crypto/sha256"
 	"crypto/subtle"
 	_ "embed"
@@ -395,22 +396,57 @@ func appendError(b []byte, msg string) []byte {
 }
 
 // bodyError answers a request whose body could not be read: 413 when it
-// is over the limit.
+// is over the limit, 415 when its encoding is not one the server reads.
 func bodyError(w http.ResponseWriter, err error) {
 	var mb *http.MaxBytesError
 	if errors.As(err, &mb) {
 		writeError(w, http.StatusRequestEntityTooLarge, "the request body is larger than the limit of %d bytes", mb.Limit)
 		return
 	}
+	var enc encodingError
+	if errors.As(err, &enc) {
+		writeError(w, http.StatusUnsupportedMediaType, "%v", err)
+		return
+	}
 	writeError(w, http.StatusBadRequest, "cannot read the request body: %v", err)
+}
+
+// encodingError is a Content-Encoding the server does not read.
+type encodingError string
+
+func (e encodingError) Error() string {
+	return fmt.Sprintf("unsupported Content-Encoding %q; send gzip or identity", string(e))
+}
+
+// requestBody returns r's body limited to limit bytes: with Content-Encoding
+// gzip, limited both as sent and once decompressed, so that a small body
+// that decompresses into gigabytes is cut off at the limit too.
+func requestBody(w http.ResponseWriter, r *http.Request, limit int64) (io.Reader, error) {
+	if r.ContentLength > limit {
+		return nil, &http.MaxBytesError{Limit: limit}
+	}
+	body := http.MaxBytesReader(w, r.Body, limit)
+	switch enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding"))); enc {
+	case "", "identity":
+		return body, nil
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(body)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		return http.MaxBytesReader(w, zr, limit), nil
+	default:
+		return nil, encodingError(enc)
+	}
 }
 
 // readBody reads the whole body under limit.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	if r.ContentLength > limit {
-		return nil, &http.MaxBytesError{Limit: limit}
+	body, err := requestBody(w, r, limit)
+	if err != nil {
+		return nil, err
 	}
-	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	return io.ReadAll(body)
 }
 
 // statusWriter remembers the status code written, for the metrics.

@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -534,5 +535,66 @@ func TestNewWithBadSuite(t *testing.T) {
 	var se *suite.Error
 	if !errors.As(err, &se) {
 		t.Fatalf("New with a missing suite: %v", err)
+	}
+}
+
+// doEncoded posts body with a Content-Encoding.
+func doEncoded(t *testing.T, url, encoding string, body []byte) answer {
+	t.Helper()
+	req, err := http.NewRequest("POST", url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Encoding", encoding)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return answer{resp.StatusCode, resp.Header, string(b)}
+}
+
+func gzipped(s string) []byte {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(s))
+	zw.Close()
+	return b.Bytes()
+}
+
+// A gzip-encoded request is answered as its text; the body limits hold
+// for the text once decompressed, and another encoding is a 415.
+func TestGzipRequests(t *testing.T) {
+	data, err := os.ReadFile(weatherResponses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := start(t, newHandler(t, Options{}))
+	plain := do(t, "POST", base+"/v1/score/batch", "", "", string(data))
+	if a := doEncoded(t, base+"/v1/score/batch", "gzip", gzipped(string(data))); a.status != 200 || a.body != plain.body || plain.status != 200 {
+		t.Errorf("gzip batch: %d\n%s\nwant %d\n%s", a.status, a.body, plain.status, plain.body)
+	}
+	line := `{"id": "no-tool-needed", "response": []}`
+	one := do(t, "POST", base+"/v1/score", "", "", line)
+	if a := doEncoded(t, base+"/v1/score", "GZIP", gzipped(line)); a.status != 200 || a.body != one.body {
+		t.Errorf("gzip /v1/score: %d %s, want %d %s", a.status, a.body, one.status, one.body)
+	}
+	if a := doEncoded(t, base+"/v1/score", "br", []byte(line)); a.status != 415 || !strings.Contains(a.body, `unsupported Content-Encoding \"br\"`) {
+		t.Errorf("brotli: %d %s, want 415", a.status, a.body)
+	}
+	if a := doEncoded(t, base+"/v1/score/batch", "gzip", []byte(line)); a.status != 400 || !strings.Contains(a.body, "gzip: invalid header") {
+		t.Errorf("a body that is not gzip: %d %s, want 400", a.status, a.body)
+	}
+
+	// 8 KB of spaces compress to a few dozen bytes: over the limits only
+	// once decompressed.
+	small, _ := start(t, newHandler(t, Options{MaxBody: 1000, MaxBatchBody: 1000}))
+	bomb := gzipped(`{"id": "no-tool-needed", "response": [` + strings.Repeat(" ", 8000) + `]}` + "\n")
+	if a := doEncoded(t, small+"/v1/score", "gzip", bomb); a.status != 413 {
+		t.Errorf("/v1/score over the limit once decompressed: %d %s", a.status, a.body)
+	}
+	if a := doEncoded(t, small+"/v1/score/batch", "gzip", bomb); a.status != 200 || !strings.Contains(a.body, "larger than the limit of 1000 bytes") {
+		t.Errorf("/v1/score/batch over the limit once decompressed: %d %s", a.status, a.body)
 	}
 }
