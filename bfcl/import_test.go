@@ -25,7 +25,7 @@ func TestMapType(t *testing.T) {
 	for _, tt := range tests {
 		got, ok := mapType(tt.bfcl)
 		if got != tt.want || ok != tt.ok {
-			t.Errorf("MapType(%q) = %q, %v; want %q, %v", tt.bfcl, got, ok, tt.want, tt.ok)
+			t.Errorf("mapType(%q) = %q, %v; want %q, %v", tt.bfcl, got, ok, tt.want, tt.ok)
 		}
 	}
 	s, err := parseJSON([]byte(`{"type": "dict", "properties": {"a": {"type": "tuple", "items": {"type": "float"}}, "b": {"type": "any", "enum": [1]}, "c": {"type": "dict", "properties": {"d": {"type": "float", "maximum": 3}}}}, "required": ["a"]}`))
