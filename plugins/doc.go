@@ -31,8 +31,9 @@
 // wrong number of results, bytes that are not the protocol, an error of its
 // own) becomes an Outcome with ErrKind rules.PluginError, for the items of
 // the affected batch only. A plugin that crashed or hung is restarted, at
-// most Options.MaxRestarts times over the host's life, after a backoff that
-// doubles from Options.Backoff; after that its comparisons fail at once.
+// most Options.MaxRestarts times within any Options.RestartWindow (ten
+// minutes), after a backoff that doubles from Options.Backoff; a plugin
+// that needs more is given up on, and its comparisons then fail at once.
 //
 // # Security
 //

@@ -33,6 +33,7 @@ const (
 	DefaultMaxBatch      = 1000
 	DefaultMaxBatchBytes = 4<<20 - 64<<10 // under gRPC's 4 MiB default, with room for framing
 	DefaultMaxRestarts   = 3
+	DefaultRestartWindow = 10 * time.Minute
 	DefaultBackoff       = 100 * time.Millisecond
 	maxInFlight          = 4 // batches of one plugin on the wire at once
 )
@@ -57,9 +58,15 @@ type Options struct {
 	// MaxBatchBytes bounds the encoded size of one CompareBatch.
 	MaxBatchBytes int
 	// MaxRestarts bounds the restarts of each plugin after a crash or a
-	// hang, over the host's life. Negative: never restart.
+	// hang within any RestartWindow: a plugin that needs more is given up
+	// on. Negative: never restart.
 	MaxRestarts int
-	// Backoff is the wait before the first restart; it doubles each time.
+	// RestartWindow is the span MaxRestarts counts restarts over, so that
+	// a long-lived host (callgrade serve) keeps a plugin that crashes once
+	// a day, and a run still gives up on one that crashes at every call.
+	RestartWindow time.Duration
+	// Backoff is the wait before the first restart in a window; it doubles
+	// with each further one.
 	Backoff time.Duration
 }
 
@@ -76,6 +83,7 @@ func (o Options) withDefaults() Options {
 	def(&o.StartTimeout, DefaultStartTimeout)
 	def(&o.Linger, DefaultLinger)
 	def(&o.Backoff, DefaultBackoff)
+	def(&o.RestartWindow, DefaultRestartWindow)
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = DefaultMaxBatch
 	}

@@ -272,10 +272,29 @@ func TestRestartsAreBounded(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	wantPluginError(t, compare(t, h, "p.eq", `1`, `1`), "restarted 2 times, the most allowed")
+	wantPluginError(t, compare(t, h, "p.eq", `1`, `1`), "restarted 2 times in 10m0s, the most allowed")
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("a dead plugin's comparison took %v", d)
 	}
+}
+
+// Restarts older than the window no longer count: a long-lived host keeps
+// a plugin that crashes now and then, and still gives up on one that
+// crashes again and again.
+func TestRestartWindowForgetsOldRestarts(t *testing.T) {
+	tp := testPlugin(t)
+	const window = 300 * time.Millisecond
+	h := open(t, map[string]suite.Plugin{"p": {Command: []string{tp}}},
+		plugins.Options{MaxRestarts: 1, RestartWindow: window, Backoff: time.Millisecond})
+	for range 2 {
+		wantPluginError(t, compare(t, h, "p.eq", `1`, `"crash!"`), "crashed")
+		wantEqual(t, compare(t, h, "p.eq", `1`, `1`), true)
+		time.Sleep(window + 50*time.Millisecond)
+	}
+	wantPluginError(t, compare(t, h, "p.eq", `1`, `"crash!"`), "crashed")
+	wantEqual(t, compare(t, h, "p.eq", `1`, `1`), true)
+	wantPluginError(t, compare(t, h, "p.eq", `1`, `"crash!"`), "crashed")
+	wantPluginError(t, compare(t, h, "p.eq", `1`, `1`), "restarted once in 300ms, the most allowed")
 }
 
 func TestBatchesManyConcurrentCallers(t *testing.T) {

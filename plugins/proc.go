@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -48,8 +49,8 @@ type proc struct {
 	rpc      pluginpb.ComparatorsClient
 	gen      int           // increases with each restart
 	ready    chan struct{} // closed when a restart has finished; nil when none is under way
-	restarts int
-	dead     error // the reason comparisons fail at once; nil while usable
+	restarts []time.Time   // of the last RestartWindow
+	dead     error         // the reason comparisons fail at once; nil while usable
 }
 
 type compInfo struct {
@@ -265,15 +266,21 @@ func (p *proc) relaunch(why string) {
 	var errs []string
 	for {
 		p.mu.Lock()
-		n := p.restarts
+		now := time.Now()
+		p.restarts = slices.DeleteFunc(p.restarts, func(t time.Time) bool { return now.Sub(t) >= p.h.opts.RestartWindow })
+		n := len(p.restarts)
 		if n >= p.h.opts.MaxRestarts {
-			p.dead = fmt.Errorf("plugin %s %s and was restarted %d times, the most allowed; %s",
-				p.name, why, n, strings.Join(append(errs, "not restarted"), "; "))
+			times := fmt.Sprintf("%d times", n)
+			if n == 1 {
+				times = "once"
+			}
+			p.dead = fmt.Errorf("plugin %s %s and was restarted %s in %v, the most allowed; %s",
+				p.name, why, times, p.h.opts.RestartWindow, strings.Join(append(errs, "not restarted"), "; "))
 			close(p.ready)
 			p.mu.Unlock()
 			return
 		}
-		p.restarts++
+		p.restarts = append(p.restarts, now)
 		p.mu.Unlock()
 		wait := p.h.opts.Backoff << min(n, 16)
 		p.log.Warn("restarting plugin", "reason", why, "restart", n+1, "after", wait)
