@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -28,6 +30,8 @@ type serveFlags struct {
 	timeout         time.Duration
 	batchTimeout    time.Duration
 	shutdownTimeout time.Duration
+	tlsCert         string
+	tlsKey          string
 }
 
 func newServeCmd() *cobra.Command {
@@ -40,9 +44,10 @@ POST /v1/score/batch, GET /v1/cases, GET /healthz, GET /metrics and the OpenAPI
 document at GET /openapi.json (see docs/service.md).
 
 With --token or CALLGRADE_TOKEN set, /v1/ and /metrics need
-"Authorization: Bearer TOKEN". SIGHUP reloads the suite, keeping the old one
-when the new one does not load; SIGINT and SIGTERM stop accepting connections
-and finish the requests in flight before exiting.`,
+"Authorization: Bearer TOKEN". With --tls-cert and --tls-key it serves HTTPS.
+SIGHUP reloads the suite and the certificate, keeping the old ones when the
+new ones do not load; SIGINT and SIGTERM stop accepting connections and
+finish the requests in flight before exiting.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServe(cmd, &f)
@@ -58,6 +63,8 @@ and finish the requests in flight before exiting.`,
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time allowed for a request other than a batch")
 	fl.DurationVar(&f.batchTimeout, "batch-timeout", 30*time.Minute, "time allowed for a batch")
 	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", time.Minute, "time allowed for the requests in flight on SIGINT or SIGTERM")
+	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate (chain), with --tls-key; SIGHUP reloads both")
+	fl.StringVar(&f.tlsKey, "tls-key", "", "the PEM private key of --tls-cert")
 	cmd.MarkFlagRequired("suite")
 	return cmd
 }
@@ -70,6 +77,16 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	token := f.token
 	if token == "" {
 		token = os.Getenv("CALLGRADE_TOKEN")
+	}
+	if (f.tlsCert == "") != (f.tlsKey == "") {
+		return usageErr("--tls-cert and --tls-key go together")
+	}
+	var certs *certificate
+	if f.tlsCert != "" {
+		certs = &certificate{certFile: f.tlsCert, keyFile: f.tlsKey}
+		if err := certs.load(); err != nil {
+			return &exitError{code: 2, err: err}
+		}
 	}
 	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 	// The same recipe as score: expressions, and the suite's plugins, which
@@ -103,8 +120,15 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	}
 	srv := h.HTTPServer(f.addr)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	log.Info("serving", "addr", "http://"+ln.Addr().String(), "auth", token != "")
+	scheme := "http://"
+	if certs != nil {
+		scheme = "https://"
+		srv.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: certs.get}
+		go func() { served <- srv.ServeTLS(ln, "", "") }()
+	} else {
+		go func() { served <- srv.Serve(ln) }()
+	}
+	log.Info("serving", "addr", scheme+ln.Addr().String(), "auth", token != "")
 
 	for {
 		select {
@@ -113,8 +137,15 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 		case sig := <-sigs:
 			if sig == syscall.SIGHUP {
 				// Reload logs how it went; when it fails the old suite is
-				// served on.
+				// served on, and so is the old certificate.
 				h.Reload()
+				if certs != nil {
+					if err := certs.load(); err != nil {
+						log.Error("certificate not reloaded; serving the old one", "err", err)
+					} else {
+						log.Info("certificate reloaded", "cert", f.tlsCert)
+					}
+				}
 				continue
 			}
 			log.Info("shutting down: finishing the requests in flight", "signal", sig.String())
@@ -132,3 +163,23 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 		}
 	}
 }
+
+// certificate is the server's TLS certificate, read again on SIGHUP so that
+// a renewed one is served without a restart; connections made before keep
+// the one they began with.
+type certificate struct {
+	certFile, keyFile string
+	cur               atomic.Pointer[tls.Certificate]
+}
+
+// load reads the key pair; on failure the one loaded before stays.
+func (c *certificate) load() error {
+	pair, err := tls.LoadX509KeyPair(c.certFile, c.keyFile)
+	if err != nil {
+		return fmt.Errorf("--tls-cert %s, --tls-key %s: %w", c.certFile, c.keyFile, err)
+	}
+	c.cur.Store(&pair)
+	return nil
+}
+
+func (c *certificate) get(*tls.ClientHelloInfo) (*tls.Certificate, error) { return c.cur.Load(), nil }

@@ -2,11 +2,21 @@ package main
 
 import (
 	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"errors"
 	"io"
+	"math/big"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -24,12 +34,18 @@ type serveProc struct {
 	done chan error
 }
 
-var servingAddr = regexp.MustCompile(`msg=serving addr=(http://127\.0\.0\.1:[0-9]+)`)
+var servingAddr = regexp.MustCompile(`msg=serving addr=(https?://127\.0\.0\.1:[0-9]+)`)
 
 // startServe starts the built binary with args (which listen on
 // 127.0.0.1:0) from the repository root, and waits, for a bounded time, for
 // the address it serves and for /healthz.
 func startServe(t *testing.T, env []string, args ...string) *serveProc {
+	t.Helper()
+	return startServeWith(t, http.DefaultClient, env, args...)
+}
+
+// startServeWith is startServe asking /healthz with client.
+func startServeWith(t *testing.T, client *http.Client, env []string, args ...string) *serveProc {
 	t.Helper()
 	s := &serveProc{cmd: exec.Command(bin, append([]string{"serve"}, args...)...), done: make(chan error, 1)}
 	s.cmd.Dir = "../.."
@@ -70,7 +86,7 @@ func startServe(t *testing.T, env []string, args ...string) *serveProc {
 		t.Fatalf("callgrade serve announced no address:\n%s", s.stderr())
 	}
 	for i := 0; ; i++ {
-		resp, err := http.Get(s.base + "/healthz")
+		resp, err := client.Get(s.base + "/healthz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
@@ -220,5 +236,123 @@ func TestServiceDocs(t *testing.T) {
 	}
 	if code := s.stop(t, syscall.SIGINT); code != 0 {
 		t.Errorf("exit %d after SIGINT:\n%s", code, s.stderr())
+	}
+}
+
+// selfSigned writes a certificate for 127.0.0.1 and its key into dir, and
+// returns the certificate.
+func selfSigned(t *testing.T, dir string, serial int64) *x509.Certificate {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(serial),
+		Subject:      pkix.Name{CommonName: "callgrade test"},
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA:         true, BasicConstraintsValid: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "cert.pem", string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})))
+	writeFile(t, dir, "key.pem", string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})))
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cert
+}
+
+// With --tls-cert and --tls-key the service speaks HTTPS only, and SIGHUP
+// puts a renewed certificate in service without a restart.
+func TestServeTLS(t *testing.T) {
+	dir := t.TempDir()
+	first := selfSigned(t, dir, 1)
+	pool := x509.NewCertPool()
+	pool.AddCert(first)
+	client := func(pool *x509.CertPool) *http.Client {
+		return &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, DisableKeepAlives: true}}
+	}
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	s := startServeWith(t, client(pool), nil, "--suite", "examples/weather/suite.yaml", "--addr", "127.0.0.1:0",
+		"--tls-cert", certFile, "--tls-key", keyFile)
+	if !strings.HasPrefix(s.base, "https://") {
+		t.Fatalf("serving %s", s.base)
+	}
+	resp, err := client(pool).Post(s.base+"/v1/score", "application/json", strings.NewReader(`{"id": "no-tool-needed", "response": []}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(string(body), `{"id":"no-tool-needed","pass":true`) {
+		t.Errorf("over HTTPS: %d %s", resp.StatusCode, body)
+	}
+	plain := "http://" + strings.TrimPrefix(s.base, "https://")
+	if resp, err := http.Get(plain + "/healthz"); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode == 200 {
+			t.Error("plain HTTP was answered 200")
+		}
+	}
+
+	// A renewed certificate, then SIGHUP: new connections get it.
+	second := selfSigned(t, dir, 2)
+	s.cmd.Process.Signal(syscall.SIGHUP)
+	pool.AddCert(second)
+	for i := 0; ; i++ {
+		resp, err := client(pool).Get(s.base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.TLS.PeerCertificates[0].SerialNumber.Int64() == 2 {
+				break
+			}
+		}
+		if i == 100 {
+			t.Fatalf("the renewed certificate was never served: %v\n%s", err, s.stderr())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// A broken one is refused, and the renewed one stays.
+	writeFile(t, dir, "cert.pem", "not a certificate")
+	s.cmd.Process.Signal(syscall.SIGHUP)
+	for i := 0; !strings.Contains(s.stderr(), "certificate not reloaded"); i++ {
+		if i == 100 {
+			t.Fatalf("no message about the broken certificate:\n%s", s.stderr())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	resp, err = client(pool).Get(s.base + "/healthz")
+	if err != nil {
+		t.Fatalf("after a broken certificate: %v", err)
+	}
+	resp.Body.Close()
+	if n := resp.TLS.PeerCertificates[0].SerialNumber.Int64(); n != 2 {
+		t.Errorf("serving certificate %d, want the renewed one (2)", n)
+	}
+	if code := s.stop(t, syscall.SIGTERM); code != 0 {
+		t.Errorf("exit %d after SIGTERM:\n%s", code, s.stderr())
+	}
+}
+
+func TestServeTLSFlags(t *testing.T) {
+	if r := callgrade(t, "serve", "--suite", "examples/weather/suite.yaml", "--tls-cert", "cert.pem"); r.code != 2 || !strings.Contains(r.stderr, "--tls-cert and --tls-key go together") {
+		t.Errorf("--tls-cert alone: exit %d: %s", r.code, r.stderr)
+	}
+	dir := t.TempDir()
+	bad := writeFile(t, dir, "cert.pem", "not a certificate")
+	if r := callgrade(t, "serve", "--suite", "examples/weather/suite.yaml", "--addr", "127.0.0.1:0", "--tls-cert", bad, "--tls-key", bad); r.code != 2 || !strings.Contains(r.stderr, bad) {
+		t.Errorf("a file that is no certificate: exit %d: %s", r.code, r.stderr)
 	}
 }
