@@ -19,6 +19,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,6 +78,10 @@ type Options struct {
 	Workers int
 	// Logger receives reloads and errors; nil discards them.
 	Logger *slog.Logger
+	// Watch, when positive, is how often the served suite's files (its
+	// Files and ToolsFiles) are checked for a change of size or time; a
+	// change reloads the suite as Reload does. 0: only Reload reloads.
+	Watch time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -112,6 +118,9 @@ type Handler struct {
 	reload  sync.Mutex // one Reload at a time
 	metrics *metrics
 	routes  []route
+	stop    chan struct{} // closed by Close: the watcher returns
+	stopped sync.WaitGroup
+	closing sync.Once
 }
 
 // route is one path the handler serves, and its methods.
@@ -123,7 +132,7 @@ type route struct {
 
 // New loads the suite with load and returns a Handler serving it.
 func New(load Loader, opts Options) (*Handler, error) {
-	h := &Handler{opts: opts.withDefaults(), load: load, metrics: newMetrics()}
+	h := &Handler{opts: opts.withDefaults(), load: load, metrics: newMetrics(), stop: make(chan struct{})}
 	h.token = sha256.Sum256([]byte(opts.Token))
 	s, err := load()
 	if err != nil {
@@ -139,7 +148,67 @@ func New(load Loader, opts Options) (*Handler, error) {
 		{path: "/metrics", auth: true, methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodGet: h.serveMetrics}},
 		{path: "/openapi.json", methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodGet: serveOpenAPI}},
 	}
+	if h.opts.Watch > 0 {
+		h.stopped.Add(1)
+		go h.watch(h.opts.Watch, h.files())
+	}
 	return h, nil
+}
+
+// fileState is what watch compares of a file: a write changes its time or
+// its size, a replacement (an editor's rename, a ConfigMap's symlink swap)
+// at least its time, and a removal its existence.
+type fileState struct {
+	path    string
+	size    int64
+	mod     time.Time
+	missing bool
+}
+
+// files returns the state of the served suite's files.
+func (h *Handler) files() []fileState {
+	l := h.cur.Load()
+	if l == nil || l.Suite.Suite == nil {
+		return nil
+	}
+	s := l.Suite.Suite
+	var out []fileState
+	for _, name := range slices.Concat(s.Files, s.ToolsFiles) {
+		fi, err := os.Stat(name)
+		if err != nil {
+			out = append(out, fileState{path: name, missing: true})
+			continue
+		}
+		out = append(out, fileState{path: name, size: fi.Size(), mod: fi.ModTime()})
+	}
+	return out
+}
+
+// watch reloads the suite when its files change from last, their state
+// when New had loaded it. The state that a reload answers is taken before
+// the reload reads the files, so that a change made while it runs is seen
+// at the next tick; a suite that does not load is tried again only after
+// its files change again.
+func (h *Handler) watch(every time.Duration, last []fileState) {
+	defer h.stopped.Done()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-t.C:
+		}
+		now := h.files()
+		if slices.EqualFunc(now, last, func(a, b fileState) bool {
+			return a.path == b.path && a.size == b.size && a.mod.Equal(b.mod) && a.missing == b.missing
+		}) {
+			continue
+		}
+		last = now
+		h.opts.Logger.Info("suite files changed; reloading")
+		h.Reload()
+	}
 }
 
 // Reload loads the suite again and serves it from the next request on.
@@ -165,8 +234,11 @@ func (h *Handler) Reload() error {
 }
 
 // Close stops serving the suite and closes it once its last request is
-// done; requests after Close are answered 503.
+// done; requests after Close are answered 503. It stops the watching of
+// Options.Watch too.
 func (h *Handler) Close() error {
+	h.closing.Do(func() { close(h.stop) })
+	h.stopped.Wait()
 	h.reload.Lock()
 	defer h.reload.Unlock()
 	if old := h.cur.Swap(nil); old != nil {

@@ -7,7 +7,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -597,4 +600,94 @@ func TestGzipRequests(t *testing.T) {
 	if a := doEncoded(t, small+"/v1/score/batch", "gzip", bomb); a.status != 200 || !strings.Contains(a.body, "larger than the limit of 1000 bytes") {
 		t.Errorf("/v1/score/batch over the limit once decompressed: %d %s", a.status, a.body)
 	}
+}
+
+// With Options.Watch, an edit of a suite file or of a tools_file it names
+// reloads the suite; an edit that does not load keeps the old suite until
+// the files change again.
+func TestWatch(t *testing.T) {
+	dir := t.TempDir()
+	suiteFile := filepath.Join(dir, "suite.yaml")
+	toolsFile := filepath.Join(dir, "tools.json")
+	writeSuite := func(n int) {
+		t.Helper()
+		var b strings.Builder
+		b.WriteString("version: 1\ntools_file: tools.json\ncases:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "  - {id: c%d, expected: []}\n", i)
+		}
+		if err := os.WriteFile(suiteFile, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(toolsFile, []byte(`[{"name": "f"}]`), 0o644)
+	writeSuite(1)
+	var logs syncBuffer
+	h, err := New(fileLoader(nil, suiteFile), Options{Watch: 10 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := start(t, h)
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		for i := 0; !ok(); i++ {
+			if i == 200 {
+				t.Fatalf("%s never happened; log:\n%s", what, logs.String())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	cases := func() int {
+		a := do(t, "GET", base+"/healthz", "", "", "")
+		var hz struct{ Cases int }
+		json.Unmarshal([]byte(a.body), &hz)
+		return hz.Cases
+	}
+	reloads := func(result string) string {
+		a := do(t, "GET", base+"/metrics", "", "", "")
+		for _, line := range strings.Split(a.body, "\n") {
+			if strings.HasPrefix(line, `callgrade_suite_reloads_total{result="`+result+`"}`) {
+				return strings.Fields(line)[1]
+			}
+		}
+		return ""
+	}
+
+	writeSuite(3)
+	waitFor("a reload with 3 cases", func() bool { return cases() == 3 })
+
+	os.WriteFile(suiteFile, []byte("version: 1\ncases: [{id: broken}]\n"), 0o644)
+	waitFor("a failed reload", func() bool { return reloads("error") == "1" })
+	time.Sleep(50 * time.Millisecond) // more ticks: no retry of the same files
+	if n, e := cases(), reloads("error"); n != 3 || e != "1" {
+		t.Errorf("after a broken edit: %d cases, %s failed reloads; want the 3 cases kept and 1", n, e)
+	}
+
+	writeSuite(2)
+	waitFor("a reload with 2 cases", func() bool { return cases() == 2 })
+	ok := reloads("ok")
+	os.WriteFile(toolsFile, []byte(`[{"name": "f"}, {"name": "g"}]`), 0o644)
+	waitFor("a reload after the tools file changed", func() bool { return reloads("ok") != ok })
+	a := do(t, "GET", base+"/v1/cases", "", "", "")
+	if !strings.Contains(a.body, `"g"`) {
+		t.Errorf("the tools file's new tool is not served: %s", a.body)
+	}
+}
+
+// syncBuffer is a bytes.Buffer for a logger on another goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

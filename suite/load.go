@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/knadh/koanf/v2"
@@ -283,6 +284,10 @@ func (l *loader) finish(rest value.Value) (*Suite, error) {
 	s := &Suite{Version: 1, Files: l.paths}
 	l.decodeTop(s, rest)
 	l.decodeAllCases(s)
+	for name := range l.tools {
+		s.ToolsFiles = append(s.ToolsFiles, name)
+	}
+	slices.Sort(s.ToolsFiles)
 	if err := l.err(); err != nil {
 		// What did decode comes back too, so that a caller can compile it
 		// and report the problems of its rules with these, in one pass.

@@ -449,6 +449,9 @@ func TestLoadFS(t *testing.T) {
 	if got := s.Cases[1].Tools[0].Loc.File; got != "shared/tools.yaml" {
 		t.Errorf("tools Loc.File = %q", got)
 	}
+	if want := []string{"shared/tools.yaml", "suites/tools.json"}; !slices.Equal(s.ToolsFiles, want) {
+		t.Errorf("ToolsFiles = %q, want %q", s.ToolsFiles, want)
+	}
 	_, err = LoadFS(fsys, "suites/missing.yaml")
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("err = %v, want fs.ErrNotExist", err)

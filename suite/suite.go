@@ -22,6 +22,10 @@ type Suite struct {
 	Plugins  map[string]Plugin  // out-of-process comparators by name
 	Cases    []Case             // in file order, files in the order given
 	Files    []string           // the files it was read from
+	// ToolsFiles are the tools_file files those name, resolved, sorted;
+	// nil when none. With Files, they are every file a change to which
+	// changes the suite.
+	ToolsFiles []string
 }
 
 // Defaults are the settings every case inherits unless it overrides them.

@@ -32,6 +32,7 @@ type serveFlags struct {
 	shutdownTimeout time.Duration
 	tlsCert         string
 	tlsKey          string
+	watch           time.Duration
 }
 
 func newServeCmd() *cobra.Command {
@@ -46,7 +47,7 @@ document at GET /openapi.json (see docs/service.md).
 With --token or CALLGRADE_TOKEN set, /v1/ and /metrics need
 "Authorization: Bearer TOKEN". With --tls-cert and --tls-key it serves HTTPS.
 SIGHUP reloads the suite and the certificate, keeping the old ones when the
-new ones do not load; SIGINT and SIGTERM stop accepting connections and
+new ones do not load (--watch reloads the suite when its files change); SIGINT and SIGTERM stop accepting connections and
 finish the requests in flight before exiting.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -65,6 +66,7 @@ finish the requests in flight before exiting.`,
 	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", time.Minute, "time allowed for the requests in flight on SIGINT or SIGTERM")
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate (chain), with --tls-key; SIGHUP reloads both")
 	fl.StringVar(&f.tlsKey, "tls-key", "", "the PEM private key of --tls-cert")
+	fl.DurationVar(&f.watch, "watch", 0, "check the suite's files this often and reload on a change (0: only on SIGHUP)")
 	cmd.MarkFlagRequired("suite")
 	return cmd
 }
@@ -101,7 +103,7 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	}
 	h, err := server.New(load, server.Options{
 		Token: token, MaxBody: f.maxBody, MaxBatchBody: f.maxBatchBody,
-		Timeout: f.timeout, BatchTimeout: f.batchTimeout, Logger: log,
+		Timeout: f.timeout, BatchTimeout: f.batchTimeout, Logger: log, Watch: f.watch,
 	})
 	if err != nil {
 		return &exitError{code: 2, err: err}

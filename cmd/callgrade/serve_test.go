@@ -356,3 +356,31 @@ func TestServeTLSFlags(t *testing.T) {
 		t.Errorf("a file that is no certificate: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// serve --watch reloads the suite when its file changes, without a signal.
+func TestServeWatch(t *testing.T) {
+	dir := t.TempDir()
+	s := writeFile(t, dir, "suite.yaml", "version: 1\ncases:\n  - {id: a, expected: []}\n")
+	p := startServe(t, nil, "--suite", s, "--addr", "127.0.0.1:0", "--watch", "20ms")
+	writeFile(t, dir, "suite.yaml", "version: 1\ncases:\n  - {id: a, expected: []}\n  - {id: b, expected: []}\n")
+	for i := 0; ; i++ {
+		resp, err := http.Get(p.base + "/healthz")
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if strings.Contains(string(body), `"cases":2`) {
+				break
+			}
+		}
+		if i == 200 {
+			t.Fatalf("the edited suite was never served:\n%s", p.stderr())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(p.stderr(), "suite files changed; reloading") {
+		t.Errorf("no message about the reload:\n%s", p.stderr())
+	}
+	if code := p.stop(t, syscall.SIGTERM); code != 0 {
+		t.Errorf("exit %d after SIGTERM:\n%s", code, p.stderr())
+	}
+}
