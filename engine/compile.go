@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/callgrade/callgrade/internal/prefault"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
@@ -124,6 +125,7 @@ func (c *compiler) compileAll(sc []suite.Case, cases []compiledCase) (index idIn
 		subs[w] = sub
 		lo, hi := len(sc)*w/workers, len(sc)*(w+1)/workers
 		wg.Go(func() {
+			prefault.Touch(cases[lo:hi])
 			for i := lo; i < hi; i++ {
 				sub.compileCase(&sc[i], &cases[i])
 			}
@@ -291,7 +293,7 @@ func (k *caseCompiler) calls(list []suite.Call) []compiledCall {
 		return []compiledCall{}
 	}
 	if cap(c.calls)-len(c.calls) < n {
-		c.calls = make([]compiledCall, 0, max(n, 1024))
+		c.calls = prefault.Make[compiledCall](max(n, 1024))[:0]
 	}
 	out := c.calls[len(c.calls) : len(c.calls)+n : len(c.calls)+n]
 	c.calls = c.calls[:len(c.calls)+n]

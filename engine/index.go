@@ -3,6 +3,7 @@ package engine
 import (
 	"hash/maphash"
 
+	"github.com/callgrade/callgrade/internal/prefault"
 	"github.com/callgrade/callgrade/suite"
 )
 
@@ -27,7 +28,7 @@ func newIndex(cases []suite.Case) (idIndex, bool) {
 	for size < 2*len(cases) {
 		size <<= 1
 	}
-	x := idIndex{seed: maphash.MakeSeed(), slots: make([]idSlot, size)}
+	x := idIndex{seed: maphash.MakeSeed(), slots: prefault.Make[idSlot](size)}
 	unique := true
 	for i := range cases {
 		id := cases[i].ID

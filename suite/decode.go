@@ -10,6 +10,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/callgrade/callgrade/internal/prefault"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -172,7 +173,7 @@ func (a *keyArena) field2(base, k1, k2 string) string {
 // newCalls cuts n Calls from the slab.
 func (d *dec) newCalls(n int) []Call {
 	if cap(d.calls)-len(d.calls) < n {
-		d.calls = make([]Call, 0, max(n, 512))
+		d.calls = prefault.Make[Call](max(n, 512))[:0]
 	}
 	s := d.calls[len(d.calls) : len(d.calls)+n : len(d.calls)+n]
 	d.calls = d.calls[:len(d.calls)+n]
@@ -182,7 +183,7 @@ func (d *dec) newCalls(n int) []Call {
 // newRules cuts n PathRules from the slab.
 func (d *dec) newRules(n int) RuleSet {
 	if cap(d.rules)-len(d.rules) < n {
-		d.rules = make([]PathRule, 0, max(n, 512))
+		d.rules = prefault.Make[PathRule](max(n, 512))[:0]
 	}
 	s := d.rules[len(d.rules) : len(d.rules)+n : len(d.rules)+n]
 	d.rules = d.rules[:len(d.rules)+n]
@@ -628,7 +629,7 @@ func (l *loader) decodeAllCases(s *Suite) {
 	for size < 2*total {
 		size <<= 1
 	}
-	table := make([]int32, size) // case index + 1; 0 is empty
+	table := prefault.Make[int32](size) // case index + 1; 0 is empty
 	for g := range s.Cases {
 		c := &s.Cases[g]
 		if c.ID == "" {
@@ -653,6 +654,7 @@ func (l *loader) decodeAllCases(s *Suite) {
 
 // decodeRange decodes the cases with global indexes lo to hi.
 func (d *dec) decodeRange(files []*file, starts []int, lo, hi int, out []Case) {
+	prefault.Touch(out[lo:hi])
 	fi := 0
 	for g := lo; g < hi; g++ {
 		for g >= starts[fi+1] {
