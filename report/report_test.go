@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/xml"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -248,17 +249,37 @@ func TestCompare(t *testing.T) {
 }
 
 func TestReadResultsErrors(t *testing.T) {
+	const good = `{"id":"a","pass":true,"score":1,"calls":[],"diffs":[]}` + "\n"
 	tests := []struct{ name, text, want string }{
-		{"not json", "{\"id\":\"a\",\"pass\":true}\nnope\n", "r.jsonl:2"},
-		{"no id", "{\"pass\":true}\n", "needs an id"},
+		{"not json", good + "nope\n", `r.jsonl:2: not a results line: invalid character`},
+		{"not an object", good + "[1]\n", `r.jsonl:2: not a results line: a list, not an object`},
+		{"null", "null\n", `r.jsonl:1: not a results line: null, not an object`},
+		{"responses line", `{"id":"a","response":[]}` + "\n", `r.jsonl:1: not a results line: no "pass" (is this a responses file?)`},
+		{"no id", `{"pass":true,"score":1,"calls":[],"diffs":[]}` + "\n", `r.jsonl:1: not a results line: no "id"`},
+		{"empty id", `{"id":"","pass":true,"score":1,"calls":[],"diffs":[]}` + "\n", `r.jsonl:1: not a results line: "id" is empty`},
+		{"number id", `{"id":7,"pass":true,"score":1,"calls":[],"diffs":[]}` + "\n", `r.jsonl:1: not a results line: "id" is a number, not a string`},
+		{"pass a string", `{"id":"a","pass":"yes","score":1,"calls":[],"diffs":[]}` + "\n", `"pass" is a string, not a bool`},
+		{"no score", `{"id":"a","pass":true,"calls":[],"diffs":[]}` + "\n", `r.jsonl:1: not a results line: no "score"`},
+		{"score null", `{"id":"a","pass":true,"score":null,"calls":[],"diffs":[]}` + "\n", `"score" is null, not a number`},
+		{"no calls", `{"id":"a","pass":true,"score":1,"diffs":[]}` + "\n", `r.jsonl:1: not a results line: no "calls"`},
+		{"diffs an object", `{"id":"a","pass":true,"score":1,"calls":[],"diffs":{}}` + "\n", `"diffs" is an object, not a list`},
+		{"a diff not an object", `{"id":"a","pass":true,"score":1,"calls":[],"diffs":[1]}` + "\n", `r.jsonl:1: not a results line: "diffs" is a number, not an object`},
+		{"a kind not a string", `{"id":"a","pass":true,"score":1,"calls":[],"diffs":[{"kind":3}]}` + "\n", `"diffs.kind" is a number, not a string`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ReadResults(strings.NewReader(tt.text), "r.jsonl")
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("error %v, want one containing %q", err, tt.want)
+				t.Fatalf("error %v, want one containing %q", err, tt.want)
+			}
+			var le *LineError
+			if !errors.As(err, &le) || le.File != "r.jsonl" || le.Line == 0 {
+				t.Errorf("error %#v is not a *LineError naming r.jsonl and a line", err)
 			}
 		})
+	}
+	if _, err := ReadResults(strings.NewReader(good+"\n"+good), "r.jsonl"); err != nil {
+		t.Errorf("results lines with a blank line between: %v", err)
 	}
 }
 

@@ -11,9 +11,12 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/callgrade/callgrade/engine"
@@ -77,7 +80,24 @@ func (c *Case) Errored() bool {
 	return false
 }
 
-// ReadResults reads a results file. name is used in error messages.
+// LineError is a line of a results file that is not a results line (spec
+// section 3): not JSON, or not an object with a string "id", a bool "pass",
+// a number "score" and "calls" and "diffs" lists.
+type LineError struct {
+	File string // the name given to ReadResults
+	Line int    // 1-based
+	Err  error  // what is wrong with the line
+}
+
+func (e *LineError) Error() string {
+	return fmt.Sprintf("%s:%d: not a results line: %v", e.File, e.Line, e.Err)
+}
+
+func (e *LineError) Unwrap() error { return e.Err }
+
+// ReadResults reads a results file. name is used in error messages. A line
+// that is not a results line is a *LineError: read leniently, a responses
+// file would pass for a run in which every case failed.
 func ReadResults(r io.Reader, name string) ([]Case, error) {
 	var out []Case
 	sc := bufio.NewScanner(r)
@@ -86,20 +106,12 @@ func ReadResults(r io.Reader, name string) ([]Case, error) {
 	for sc.Scan() {
 		line++
 		text := sc.Bytes()
-		if len(strings.TrimSpace(string(text))) == 0 {
+		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
-		var c Case
-		if err := json.Unmarshal(text, &c); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a results line: %w", name, line, err)
-		}
-		if c.ID == "" {
-			return nil, fmt.Errorf("%s:%d: a results line needs an id", name, line)
-		}
-		for _, d := range c.Diffs {
-			if d.Kind == engine.UnknownCase {
-				c.Unknown = true
-			}
+		c, err := parseResult(text)
+		if err != nil {
+			return nil, &LineError{File: name, Line: line, Err: err}
 		}
 		out = append(out, c)
 	}
@@ -107,6 +119,118 @@ func ReadResults(r io.Reader, name string) ([]Case, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return out, nil
+}
+
+// resultFields are the fields every results line has, with the JSON type
+// of each.
+var resultFields = [...]struct{ name, want string }{
+	{"id", "string"}, {"pass", "bool"}, {"score", "number"}, {"calls", "list"}, {"diffs", "list"},
+}
+
+// parseResult reads one results line, checking the shape of its top-level
+// fields first so that the error says which field is wrong.
+func parseResult(text []byte) (Case, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(text, &fields); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return Case{}, fmt.Errorf("%s, not an object", article(jsonType(bytes.TrimSpace(text))))
+		}
+		return Case{}, err
+	}
+	if fields == nil {
+		return Case{}, errors.New("null, not an object")
+	}
+	for _, f := range resultFields {
+		raw, ok := fields[f.name]
+		if !ok {
+			err := fmt.Errorf("no %q", f.name)
+			if _, resp := fields["response"]; resp {
+				err = fmt.Errorf("%w (is this a responses file?)", err)
+			}
+			return Case{}, err
+		}
+		if got := jsonType(raw); got != f.want {
+			return Case{}, fmt.Errorf("%q is %s, not a %s", f.name, article(got), f.want)
+		}
+	}
+	var c Case
+	if err := json.Unmarshal(text, &c); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			// json's own message names Go types; say it in JSON's terms.
+			if v, ok := strings.CutPrefix(te.Value, "number "); ok {
+				return Case{}, fmt.Errorf("%q is out of range: %s", te.Field, v)
+			}
+			return Case{}, fmt.Errorf("%q is %s, not %s", te.Field, article(jsonName(te.Value)), article(goJSONType(te.Type)))
+		}
+		return Case{}, err
+	}
+	if c.ID == "" {
+		return Case{}, errors.New(`"id" is empty`)
+	}
+	for _, d := range c.Diffs {
+		if d.Kind == engine.UnknownCase {
+			c.Unknown = true
+		}
+	}
+	return c, nil
+}
+
+// jsonType names the type of a JSON value by its first byte.
+func jsonType(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "list"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// jsonName is jsonType's name for a value's description in a
+// json.UnmarshalTypeError.
+func jsonName(v string) string {
+	if v == "array" {
+		return "list"
+	}
+	return v
+}
+
+// goJSONType names the JSON type that decodes into t.
+func goJSONType(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "bool"
+	case reflect.Struct, reflect.Map:
+		return "object"
+	case reflect.Slice, reflect.Array:
+		return "list"
+	case reflect.Pointer:
+		return goJSONType(t.Elem())
+	}
+	return "number"
+}
+
+func article(typ string) string {
+	switch typ {
+	case "null", "nothing":
+		return typ
+	case "object":
+		return "an object"
+	}
+	return "a " + typ
 }
 
 // Annotate sets each case's Tool, Suite and Expected from the suite it was

@@ -107,3 +107,33 @@ func TestDiffFailOnRegression(t *testing.T) {
 		})
 	}
 }
+
+// A responses file given where a results file is wanted is exit 2 naming
+// the file and the line, not a run of cases that all "failed".
+func TestReportAndDiffRejectAResponsesFile(t *testing.T) {
+	const resp = "examples/weather/responses.jsonl"
+	good := filepath.Join(t.TempDir(), "results.jsonl")
+	if r := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", resp, "--out", good, "--quiet"); r.code != 0 {
+		t.Fatalf("score: exit %d: %s", r.code, r.stderr)
+	}
+	const want = `callgrade: ` + resp + `:1: not a results line: no "pass" (is this a responses file?)`
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"report", []string{"report", resp}},
+		{"diff, old", []string{"diff", resp, good}},
+		{"diff, new", []string{"diff", good, resp}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := callgrade(t, tt.args...)
+			if r.code != 2 || strings.TrimSpace(r.stderr) != want {
+				t.Errorf("exit %d, stderr %q; want exit 2 and %q", r.code, r.stderr, want)
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout %q, want nothing", r.stdout)
+			}
+		})
+	}
+}
