@@ -83,6 +83,9 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 	if f.answers != "" && f.questions == "" {
 		return usageErr("--answers needs --questions")
 	}
+	if err := checkOutputs("out", f.out, "responses-out", f.responsesOut); err != nil {
+		return err
+	}
 	var suiteData, respData []byte
 	if f.questions != "" {
 		ext := strings.ToLower(filepath.Ext(f.out))
@@ -112,12 +115,12 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 	}
 	if suiteData != nil {
 		if err := writeAtomic(f.out, suiteData); err != nil {
-			return &exitError{code: 2, err: err}
+			return &exitError{code: 2, err: outputErr("out", f.out, err)}
 		}
 	}
 	if respData != nil {
 		if err := writeAtomic(f.responsesOut, respData); err != nil {
-			return &exitError{code: 2, err: err}
+			return &exitError{code: 2, err: outputErr("responses-out", f.responsesOut, err)}
 		}
 	}
 	return nil

@@ -261,3 +261,47 @@ func TestScoreGzipResponses(t *testing.T) {
 		t.Errorf("truncated gzip: exit %d, stdout %q, stderr %s; want exit 2 naming the file and no results", r.code, r.stdout, r.stderr)
 	}
 }
+
+// An output file in a directory that does not exist is exit 2 naming the
+// path the user gave (not the temporary file written beside it), before
+// anything is written.
+func TestOutputIntoMissingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "out", "missing")
+	notDir := writeFile(t, dir, "file", "")
+	score := []string{"score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl", "--quiet"}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"score --out", append(score, "--out", missing+"/res.jsonl"),
+			"--out " + missing + "/res.jsonl: directory " + missing + " does not exist"},
+		{"score --out under a file", append(score, "--out", notDir+"/res.jsonl"),
+			"--out " + notDir + "/res.jsonl: " + notDir + " is not a directory"},
+		{"score --out a directory", append(score, "--out", dir),
+			"--out " + dir + ": is a directory"},
+		{"score --junit", append(score, "--out", filepath.Join(dir, "res.jsonl"), "--junit", missing+"/j.xml"),
+			"--junit " + missing + "/j.xml: directory " + missing + " does not exist"},
+		{"score --html", append(score, "--html", missing+"/r.html"),
+			"--html " + missing + "/r.html: directory " + missing + " does not exist"},
+		{"report --junit", []string{"report", "report/testdata/results.jsonl", "--junit", missing + "/j.xml"},
+			"--junit " + missing + "/j.xml: directory " + missing + " does not exist"},
+		{"import --responses-out", []string{"import", "bfcl", "--results", "examples/bfcl/BFCL_v4_simple_python_result.json", "--responses-out", missing + "/r.jsonl"},
+			"--responses-out " + missing + "/r.jsonl: directory " + missing + " does not exist"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := callgrade(t, tt.args...)
+			if want := "callgrade: " + tt.want + "\n"; r.code != 2 || r.stderr != want {
+				t.Errorf("exit %d, stderr %q; want exit 2 and %q", r.code, r.stderr, want)
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout %q, want nothing", r.stdout)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "res.jsonl")); err == nil {
+				t.Error("results were written")
+			}
+		})
+	}
+}

@@ -51,6 +51,9 @@ func runReport(cmd *cobra.Command, results string, f *reportFlags) error {
 	if err != nil {
 		return usageErr("--format: %w", err)
 	}
+	if err := checkOutputs("html", f.html, "junit", f.junit); err != nil {
+		return err
+	}
 	cases, err := readResults(results, f.suites)
 	if err != nil {
 		return &exitError{code: 2, err: err}
@@ -106,11 +109,13 @@ func attachResponses(cases []report.Case, name string, format response.Format) e
 func writeReports(cases []report.Case, html, junit string) error {
 	if html != "" {
 		if err := writeFileWith(html, func(w *os.File) error { return report.WriteHTML(w, cases, report.HTMLOptions{}) }); err != nil {
-			return err
+			return outputErr("html", html, err)
 		}
 	}
 	if junit != "" {
-		return writeFileWith(junit, func(w *os.File) error { return report.WriteJUnit(w, cases, report.JUnitOptions{}) })
+		if err := writeFileWith(junit, func(w *os.File) error { return report.WriteJUnit(w, cases, report.JUnitOptions{}) }); err != nil {
+			return outputErr("junit", junit, err)
+		}
 	}
 	return nil
 }

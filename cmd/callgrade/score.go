@@ -76,6 +76,9 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if f.failUnder > 1 {
 		return usageErr("--fail-under takes a pass rate from 0 to 1, got %v", f.failUnder)
 	}
+	if err := checkOutputs("out", f.out, "junit", f.junit, "html", f.html); err != nil {
+		return err
+	}
 	c, err := open(f.suites, format)
 	if err != nil {
 		return &exitError{code: 2, err: err}
@@ -117,6 +120,9 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	}
 	tmp, err := os.CreateTemp(dir, ".callgrade-results-*")
 	if err != nil {
+		if replace {
+			err = outputErr("out", f.out, err)
+		}
 		return &exitError{code: 2, err: err}
 	}
 	defer os.Remove(tmp.Name())
@@ -140,6 +146,9 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 		}
 	}
 	if err := publish(tmp, f.out, replace, cmd.OutOrStdout()); err != nil {
+		if f.out != "" {
+			err = outputErr("out", f.out, err)
+		}
 		return &exitError{code: 2, err: err}
 	}
 	if !f.quiet {

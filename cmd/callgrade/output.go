@@ -1,0 +1,55 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// checkOutputs returns an exit-2 error for the first named file (flag name,
+// path pairs; "" is not given) that cannot be created: its directory is
+// missing or is not a directory, or it is a directory itself. Commands call
+// it before any work, so that nothing is written, and so that the message
+// names the path as the user gave it: creating the file later would name the
+// temporary file written beside it instead.
+func checkOutputs(flagPaths ...string) error {
+	for i := 0; i+1 < len(flagPaths); i += 2 {
+		if err := checkOutput(flagPaths[i], flagPaths[i+1]); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+	}
+	return nil
+}
+
+func checkOutput(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return outputErr(flag, path, errors.New("is a directory"))
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return outputErr(flag, path, fmt.Errorf("directory %s does not exist", dir))
+	case err != nil:
+		return outputErr(flag, path, err)
+	case !fi.IsDir():
+		return outputErr(flag, path, fmt.Errorf("%s is not a directory", dir))
+	}
+	return nil
+}
+
+// outputErr says that the file flag names could not be written. The path
+// inside a *fs.PathError is dropped: it is often a temporary file the user
+// never named, and the message names the user's path already.
+func outputErr(flag, path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("--%s %s: %w", flag, path, err)
+}
