@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -72,6 +71,7 @@ type walker struct {
 	msg     string
 
 	defaulted uint8 // which sides of the field being compared are a rule's default
+	absent    bool  // the expected side of the field being reported is absent
 
 	// The path being compared: its first steps in an array inside the
 	// walker, so that walking allocates nothing, deeper ones in more.
@@ -234,7 +234,12 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 		}
 		return false
 	case ev == nil:
-		if allow || (r != nil && r.optional) {
+		if r != nil && r.optional && r.standalone() {
+			// "If present it is compared": a matcher that needs no
+			// expected value still decides.
+			return w.unexpected(st, f, r, av, quiet)
+		}
+		if allow || (r != nil && r.optional) || (st != nil && st.declared) {
 			return true
 		}
 		if !quiet {
@@ -251,6 +256,25 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 	ok := w.value(st, f, ev, av, quiet)
 	w.defaulted = old
 	return ok
+}
+
+// unexpected decides an optional field that the expected call leaves out
+// and the actual call gives, under a rule whose matcher needs no expected
+// value: one_of, regex, or a comparator, which sees a null expected value.
+func (w *walker) unexpected(st *state, f *eff, r *Rule, av *value.Value, quiet bool) bool {
+	f = st.eff // r is st's rule: its own settings are in force
+	var none value.Value
+	if quiet {
+		return w.leaf(st, f, r, &none, av)
+	}
+	w.err, w.msg = nil, ""
+	if w.leaf(st, f, r, &none, av) {
+		return true
+	}
+	w.absent = true
+	w.leafDiff(st, f, r, &none, av)
+	w.absent = false
+	return false
 }
 
 // value compares two present values at one path.
@@ -567,7 +591,10 @@ func normalizeValue(f *eff, v value.Value) value.Value {
 
 // leafDiff reports a leaf matcher's failure.
 func (w *walker) leafDiff(st *state, f *eff, r *Rule, e, a *value.Value) {
-	d := Diff{Kind: Mismatch, Path: w.pathString(), Expected: *e, Actual: *a, HasExpected: true, HasActual: true, Rule: r.String()}
+	d := Diff{Kind: Mismatch, Path: w.pathString(), Expected: *e, Actual: *a, HasExpected: !w.absent, HasActual: true, Rule: r.String()}
+	if w.absent {
+		d.Expected = value.Value{}
+	}
 	suffix := " (" + r.String() + ")"
 	switch {
 	case w.err != nil:
@@ -577,9 +604,12 @@ func (w *walker) leafDiff(st *state, f *eff, r *Rule, e, a *value.Value) {
 		w.emit(d)
 		return
 	case r.cmp != nil:
-		if w.msg != "" {
+		switch {
+		case w.msg != "":
 			d.Message = w.msg
-		} else {
+		case w.absent:
+			d.Message = "got " + show(*a) + ", which the expected call leaves out" + suffix
+		default:
 			d.Message = w.note(mismatchText(*e, *a)) + suffix
 		}
 	case r.re != nil:
@@ -711,20 +741,17 @@ func numberText(f *eff, v *value.Value) (string, bool) {
 }
 
 // numbersEqual compares two number literals by exact decimal value, or,
-// under a tolerance, as float64 within it. A few units of float64 rounding
-// are allowed at the bound, so that 1.1 is within 0.1 of 1.0.
+// under a tolerance, by whether their exact difference is within it: no
+// float64 rounding either way, so 1704067200002 is not within 0.5 of
+// 1704067200000, and 1e400 is within no usual tolerance of anything finite.
 func numbersEqual(f *eff, e, a string) bool {
 	if sameNumber(e, a) {
 		return true
 	}
-	if f.num != numTolerance || (f.tol <= 0 && f.rel <= 0) {
+	if f.num != numTolerance {
 		return false
 	}
-	x, _ := strconv.ParseFloat(e, 64) // ±Inf for a huge literal: never within anything
-	y, _ := strconv.ParseFloat(a, 64)
-	d := math.Abs(y - x)
-	slack := 1e-12 * max(math.Abs(x), math.Abs(y))
-	return (f.tol > 0 && d <= f.tol+slack) || (f.rel > 0 && d <= f.rel*math.Abs(x)+slack)
+	return (f.tol != "" && value.WithinAbs(a, e, f.tol)) || (f.rel != "" && value.WithinRel(a, e, f.rel))
 }
 
 // sameNumber compares two JSON number literals by exact decimal value, as

@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// rs is one PATH -> RULE entry for a test: spec is JSON.
+// rs is one PATH -> RULE entry for a test: spec is JSON; "" declares the
+// path (Set.Declare).
 type rs struct {
 	level Level
 	path  string
@@ -14,6 +15,8 @@ type rs struct {
 
 func call(path, spec string) rs { return rs{LevelCall, path, spec} }
 
+func declare(path string) rs { return rs{LevelSchema, path, ""} }
+
 func newSet(tb testing.TB, ext Extensions, entries ...rs) *Set {
 	tb.Helper()
 	s := &Set{}
@@ -21,6 +24,10 @@ func newSet(tb testing.TB, ext Extensions, entries ...rs) *Set {
 		p, err := ParsePath(e.path)
 		if err != nil {
 			tb.Fatalf("ParsePath(%q): %v", e.path, err)
+		}
+		if e.spec == "" {
+			s.Declare(p)
+			continue
 		}
 		r, err := Compile(mustParse(tb, e.spec), ext)
 		if err != nil {

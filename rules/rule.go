@@ -26,8 +26,8 @@ type Rule struct {
 	setNorm bool
 	num     numMode
 	setNum  bool
-	tol     float64 // < 0: none
-	rel     float64 // < 0: none
+	tol     string // the tolerance's literal; "": none
+	rel     string // the relative tolerance's literal; "": none
 
 	// Properties that act at this path only.
 	unordered bool
@@ -126,7 +126,7 @@ func Compile(spec value.Value, ext Extensions) (*Rule, error) {
 }
 
 func shorthand(s string) (*Rule, error) {
-	r := &Rule{name: s, tol: -1, rel: -1}
+	r := &Rule{name: s}
 	switch s {
 	case "exact":
 		r.reset = true
@@ -171,7 +171,7 @@ type props struct {
 
 func compileObject(spec value.Value, ext Extensions) (*Rule, error) {
 	p := props{has: make(map[string]bool, spec.Len())}
-	r := &Rule{tol: -1, rel: -1}
+	r := &Rule{}
 	for _, m := range spec.Members() { // sorted by key: the first error is deterministic
 		v := m.Value
 		p.has[m.Key] = true
@@ -190,9 +190,11 @@ func compileObject(spec value.Value, ext Extensions) (*Rule, error) {
 		case "optional":
 			p.optional, err = boolProp(m.Key, v)
 		case "tolerance":
-			p.tolText, r.tol, err = boundProp(m.Key, v)
+			r.tol, err = boundProp(m.Key, v)
+			p.tolText = r.tol
 		case "relative":
-			p.relText, r.rel, err = boundProp(m.Key, v)
+			r.rel, err = boundProp(m.Key, v)
+			p.relText = r.rel
 		case "normalize":
 			p.normNames, r.norm, err = normalizeProp(v)
 		case "one_of":
@@ -250,7 +252,7 @@ func compileObject(spec value.Value, ext Extensions) (*Rule, error) {
 			r.num = numNumeric
 		}
 	}
-	if r.tol >= 0 || r.rel >= 0 {
+	if r.tol != "" || r.rel != "" {
 		r.num, r.setNum = numTolerance, true
 	}
 	r.fold, r.setFold = p.fold, p.has["case_insensitive"]
@@ -446,9 +448,15 @@ func boolName(k string, b bool) string {
 	return k + "=false"
 }
 
+// standalone reports whether the rule's matcher decides without an
+// expected value (one_of and regex ignore it; a comparator is given null),
+// so that an optional field the expected call leaves out is still held to
+// it when the actual call gives one.
+func (r *Rule) standalone() bool { return r.re != nil || r.oneOf != nil || r.cmp != nil }
+
 // finish derives the flags the comparison walks on.
 func (r *Rule) finish() {
-	r.leaf = r.re != nil || r.oneOf != nil || r.tol >= 0 || r.rel >= 0 || r.cmp != nil || r.unordered
+	r.leaf = r.re != nil || r.oneOf != nil || r.tol != "" || r.rel != "" || r.cmp != nil || r.unordered
 	r.inherit = r.reset || r.setFold || r.setNorm || r.setNum
 	r.compare = r.inherit || r.leaf
 }
@@ -460,15 +468,16 @@ func boolProp(k string, v value.Value) (bool, error) {
 	return v.Bool(), nil
 }
 
-func boundProp(k string, v value.Value) (string, float64, error) {
-	f, ok := v.Float()
-	if v.Kind() != value.Number || !ok {
-		return "", 0, errorf(k, "want a number >= 0, got "+describeKind(v))
+// boundProp reads a tolerance, kept as its literal so that comparisons
+// under it are exact.
+func boundProp(k string, v value.Value) (string, error) {
+	if v.Kind() != value.Number {
+		return "", errorf(k, "want a number >= 0, got "+describeKind(v))
 	}
-	if f < 0 {
-		return "", 0, errorf(k, "want a number >= 0, got "+v.Str())
+	if value.CompareNumbers(v.Str(), "0") < 0 {
+		return "", errorf(k, "want a number >= 0, got "+v.Str())
 	}
-	return v.Str(), f, nil
+	return v.Str(), nil
 }
 
 func normalizeProp(v value.Value) ([]string, []normalizer, error) {

@@ -19,11 +19,12 @@ type Set struct {
 
 // node is one pattern in the trie of paths as they were written.
 type node struct {
-	lit   map[string]*node
-	star  *node
-	hash  *node
-	rule  *Rule
-	level Level
+	lit      map[string]*node
+	star     *node
+	hash     *node
+	rule     *Rule
+	level    Level
+	declared bool // see Declare
 }
 
 // Add sets the rule for path p at level. The zero Path addresses the
@@ -35,6 +36,27 @@ type node struct {
 // later Add wins. Add must not run concurrently with Compare. r must not be
 // nil.
 func (s *Set) Add(level Level, p Path, r *Rule) {
+	n := s.node(p)
+	if n.rule == nil || level >= n.level {
+		n.rule, n.level = r, level
+	}
+	s.built.Store(nil)
+}
+
+// Declare marks path p as a field the tool's schema declares without
+// requiring it: where the expected call leaves such a field out, the actual
+// call may give it (spec 1.2: a parameter not in required that the expected
+// call omits is optional). Unlike a rule, a declaration does not take the
+// place of the rules of less specific paths (a `*` rule still applies
+// there); a rule written for the same path at a level above LevelSchema
+// overrides it, as an explicit rule overrides what the schema implies.
+func (s *Set) Declare(p Path) {
+	s.node(p).declared = true
+	s.built.Store(nil)
+}
+
+// node returns the trie node of p, making it if need be.
+func (s *Set) node(p Path) *node {
 	n := &s.root
 	for _, seg := range p.segs {
 		var next **node
@@ -60,10 +82,7 @@ func (s *Set) Add(level Level, p Path, r *Rule) {
 		}
 		n = *next
 	}
-	if n.rule == nil || level >= n.level {
-		n.rule, n.level = r, level
-	}
-	s.built.Store(nil)
+	return n
 }
 
 // state is one node of the structure Compare walks: the trie of patterns
@@ -72,14 +91,15 @@ func (s *Set) Add(level Level, p Path, r *Rule) {
 // Nothing is looked up by string but object keys, and nothing is decided
 // about precedence while comparing.
 type state struct {
-	rule   *Rule  // the most specific rule at this path, or nil
-	eff    *eff   // the settings in force here
-	name   string // what a diff here shows as its rule
-	keys   []keyState
-	keyMap map[string]*state // keys, when there are many
-	idx    []idxState
-	anyKey *state // object keys not in keys
-	anyIdx *state // array indices not in idx
+	rule     *Rule  // the most specific rule at this path, or nil
+	declared bool   // the schema declares the field (see Set.Declare)
+	eff      *eff   // the settings in force here
+	name     string // what a diff here shows as its rule
+	keys     []keyState
+	keyMap   map[string]*state // keys, when there are many
+	idx      []idxState
+	anyKey   *state // object keys not in keys
+	anyIdx   *state // array indices not in idx
 }
 
 type keyState struct {
@@ -98,8 +118,8 @@ type eff struct {
 	fold bool
 	norm []normalizer
 	num  numMode
-	tol  float64
-	rel  float64
+	tol  string
+	rel  string
 	name string
 }
 
@@ -143,7 +163,7 @@ func (s *Set) compiled() *state {
 	if st := s.built.Load(); st != nil {
 		return st
 	}
-	st := build([]*node{&s.root}, &eff{tol: -1, rel: -1, name: "exact"})
+	st := build([]*node{&s.root}, &eff{name: "exact"})
 	s.built.Store(st)
 	return st
 }
@@ -159,6 +179,11 @@ func build(nodes []*node, parent *eff) *state {
 	}
 	st := &state{eff: parent, name: parent.name}
 	for _, n := range nodes {
+		// A declaration holds unless a rule of a more specific path, or
+		// a rule written for its own path, comes first.
+		if n.declared && (n.rule == nil || n.level == LevelSchema) {
+			st.declared = true
+		}
 		if n.rule != nil {
 			st.rule = n.rule
 			break
@@ -237,7 +262,7 @@ func build(nodes []*node, parent *eff) *state {
 func overlay(parent *eff, r *Rule) *eff {
 	e := *parent
 	if r.reset {
-		e = eff{tol: -1, rel: -1}
+		e = eff{}
 	}
 	if r.setFold {
 		e.fold = r.fold
