@@ -37,11 +37,16 @@ func main() {
 	root.AddCommand(newReportCmd())
 	root.AddCommand(newDiffCmd())
 	root.AddCommand(newServeCmd())
+	root.SetFlagErrorFunc(flagError)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "callgrade:", err)
 		var ee *exitError
 		if errors.As(err, &ee) {
 			os.Exit(ee.code)
+		}
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprint(os.Stderr, "\n", ue.cmd.UsageString())
 		}
 		os.Exit(2) // a usage error: bad flags or arguments
 	}

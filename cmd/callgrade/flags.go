@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// usageError is a mistake in a command line: main prints it, then the
+// usage of the command it was made on, and exits 2.
+type usageError struct {
+	cmd *cobra.Command
+	err error
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// flagError is every command's FlagErrorFunc. Cobra suggests commands for a
+// mistyped command but nothing for a mistyped flag, so an unknown flag gets
+// the nearest of the command's flags here; a usage error also carries the
+// command, so that main shows the flags the command does have.
+func flagError(cmd *cobra.Command, err error) error {
+	var ne *pflag.NotExistError
+	if errors.As(err, &ne) {
+		typed := ne.GetSpecifiedName()
+		if group := ne.GetSpecifiedShortnames(); len(group) > 1 {
+			typed = group // -suite: a long flag with one dash
+		}
+		if near := nearestFlag(cmd.Flags(), typed); near != "" {
+			err = fmt.Errorf("%w (did you mean --%s?)", err, near)
+		}
+	}
+	return &usageError{cmd: cmd, err: err}
+}
+
+// nearestFlag returns the name of the visible flag in fs closest to typed
+// by edit distance, or "" when none is close: within a third of the name's
+// length (at least 1, at most 3 edits), or a flag that typed begins.
+func nearestFlag(fs *pflag.FlagSet, typed string) string {
+	limit := min(max(len(typed)/3, 1), 3)
+	best, bestDist := "", limit+1
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := levenshtein(typed, f.Name)
+		if len(typed) >= 3 && len(f.Name) > len(typed) && f.Name[:len(typed)] == typed {
+			d = min(d, limit) // a prefix: --resp for --responses
+		}
+		if d < bestDist {
+			best, bestDist = f.Name, d
+		}
+	})
+	return best
+}
+
+// levenshtein returns the edit distance between a and b, in bytes (flag
+// names are ASCII).
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
