@@ -385,6 +385,64 @@ func TestYAMLNumber(t *testing.T) {
 	}
 }
 
+// TestYAMLNumbersBeyondGoTypes checks that a YAML number too large or too
+// precise for int64, uint64 and float64 is still a number, with the same
+// value as the same suite written in JSON: yaml.v3 calls such a plain
+// scalar a string.
+func TestYAMLNumbersBeyondGoTypes(t *testing.T) {
+	tests := []struct {
+		yaml string // the argument's value in YAML
+		json string // the same in JSON, as it must decode
+	}{
+		{"1e400", "1e400"},
+		{"-1e400", "-1e400"},
+		{"1e-400", "1e-400"},
+		{"1E+400", "1E+400"},
+		{"+1e400", "1e400"},
+		{".5e400", "0.5e400"},
+		{"-.5E-999", "-0.5E-999"},
+		{"0xFFFFFFFFFFFFFFFFFFFF", "1208925819614629174706175"},
+		{"-0x1_0000_0000_0000_0000", "-18446744073709551616"},
+		{"0o777777777777777777777777", "4722366482869645213695"},
+		{"0b1" + strings.Repeat("0", 64), "18446744073709551616"},
+		{"18446744073709551616", "18446744073709551616"},
+		{"-9223372036854775809", "-9223372036854775809"},
+		{"123456789012345678901234567890.5", "123456789012345678901234567890.5"},
+		{"1_000_000_000_000_000_000_000", "1000000000000000000000"},
+		{"!!float 1e400", "1e400"},
+		{"!!int 18446744073709551616", "18446744073709551616"},
+		{`"1e400"`, `"1e400"`},
+		{`'0xFFFFFFFFFFFFFFFFFFFF'`, `"0xFFFFFFFFFFFFFFFFFFFF"`},
+		{"!!str 1e400", `"1e400"`},
+		{"!!str 18446744073709551616", `"18446744073709551616"`},
+		{"1e400x", `"1e400x"`},
+		{"0x1G", `"0x1G"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.yaml, func(t *testing.T) {
+			files := memFiles{
+				"s.yaml": []byte("cases:\n  - id: a\n    expected: {name: f, arguments: {x: " + tt.yaml + "}}\n"),
+				"s.json": []byte(`{"cases": [{"id": "a", "expected": {"name": "f", "arguments": {"x": ` + tt.json + `}}}]}`),
+			}
+			y, err := load(files, []string{"s.yaml"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			j, err := load(files, []string{"s.json"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ya, ja := y.Cases[0].Expected[0].Arguments, j.Cases[0].Expected[0].Arguments
+			if got, want := ya.String(), `{"x":`+tt.json+`}`; got != want {
+				t.Errorf("YAML arguments = %s, want %s", got, want)
+			}
+			if !value.Equal(ya, ja) {
+				t.Errorf("YAML %s and JSON %s differ", ya, ja)
+			}
+		})
+	}
+}
+
 func TestConformanceSuites(t *testing.T) {
 	paths, _ := filepath.Glob("/work/shared/conformance/*/suite.yaml")
 	if len(paths) == 0 {

@@ -287,7 +287,7 @@ func (c *yamlConv) mergeSource(n *yaml.Node) []value.Member {
 }
 
 func (c *yamlConv) scalar(n *yaml.Node) value.Value {
-	switch tag := n.ShortTag(); tag {
+	switch tag := scalarTag(n); tag {
 	case "!!str", "!!timestamp", "!!binary":
 		// A timestamp stays the text it was written as; binary stays base64.
 		return value.StringOf(n.Value)
@@ -320,6 +320,58 @@ func (c *yamlConv) scalar(n *yaml.Node) value.Value {
 		c.fail(n, "unsupported tag "+tag)
 		return value.Value{}
 	}
+}
+
+// scalarTag returns the tag of a scalar node. yaml.v3 resolves a plain
+// scalar by parsing it into an int64, uint64 or float64 and calls it a
+// string when the number does not fit one; here numbers keep their text,
+// so such a scalar is the number it spells, as it is in a JSON suite.
+func scalarTag(n *yaml.Node) string {
+	const notPlain = yaml.TaggedStyle | yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle | yaml.LiteralStyle | yaml.FoldedStyle
+	tag := n.ShortTag()
+	if tag == "!!str" && n.Style&notPlain == 0 {
+		if t := outOfRangeTag(n.Value); t != "" {
+			return t
+		}
+	}
+	return tag
+}
+
+// yamlFloat is the float syntax yaml.v3 resolves, underscores removed.
+var yamlFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+
+// outOfRangeTag returns !!int or !!float when yaml.v3 would resolve s as
+// that but for the range of the Go type it parses into, and "" otherwise.
+// It makes the same attempts as yaml.v3's resolver, in the same order, so
+// that a scalar is a number exactly when the resolver would read it as
+// one if it had no limits: only a range error separates the two.
+func outOfRangeTag(s string) string {
+	tooBig := func(err error) bool { return errors.Is(err, strconv.ErrRange) }
+	if s == "" {
+		return ""
+	}
+	switch c := s[0]; {
+	case c == '.':
+		if _, err := strconv.ParseFloat(s, 64); tooBig(err) {
+			return "!!float"
+		}
+		return ""
+	case c != '+' && c != '-' && (c < '0' || c > '9'):
+		return ""
+	}
+	plain := strings.ReplaceAll(s, "_", "")
+	// Base 0 covers the resolver's 0x, 0o and 0b forms, signed or not. An
+	// int64 overflow is enough: a number that fits a uint64 the resolver
+	// took already.
+	if _, err := strconv.ParseInt(plain, 0, 64); tooBig(err) {
+		return "!!int"
+	}
+	if yamlFloat.MatchString(plain) {
+		if _, err := strconv.ParseFloat(plain, 64); tooBig(err) {
+			return "!!float"
+		}
+	}
+	return ""
 }
 
 func isYAMLNull(s string) bool {
