@@ -3,9 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/callgrade/callgrade/response"
 )
 
 // usageError is a mistake in a command line: main prints it, then the
@@ -77,4 +80,28 @@ func levenshtein(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// formatNames returns the values --format takes, in the order its help and
+// its error list them: auto (response.Auto, which detects each response's
+// format) and then package response's formats.
+func formatNames() []string {
+	return []string{"auto", string(response.OpenAI), string(response.Responses), string(response.Anthropic),
+		string(response.Gemini), string(response.Calls)}
+}
+
+// formatFlag defines --format on fs, its help listing formatNames. what
+// says which responses it applies to.
+func formatFlag(fs *pflag.FlagSet, p *string, what string) {
+	fs.StringVar(p, "format", "auto", what+", one of "+strings.Join(formatNames(), ", ")+"; auto detects each response's format")
+}
+
+// parseFormat reads a --format value. Its error lists formatNames, as the
+// help does, rather than package response's own list.
+func parseFormat(s string) (response.Format, error) {
+	f, err := response.ParseFormat(s)
+	if err != nil {
+		return f, usageErr("--format: unknown response format %q: want one of %s", s, strings.Join(formatNames(), ", "))
+	}
+	return f, nil
 }

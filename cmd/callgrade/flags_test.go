@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -36,6 +37,47 @@ func TestUnknownFlagSuggestsAndShowsUsage(t *testing.T) {
 			}
 			if r.stdout != "" {
 				t.Errorf("stdout %q, want nothing", r.stdout)
+			}
+		})
+	}
+}
+
+// --format's help and its error list the same values, and each of them is
+// accepted.
+func TestFormatHelpAndErrorAgree(t *testing.T) {
+	listRE := regexp.MustCompile(`want one of ([a-z, ]+)`)
+	helpRE := regexp.MustCompile(`--format string +response format[a-z- ]*, one of ([a-z, ]+);`)
+	for cmd, rest := range map[string][]string{
+		"score":  {"--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl"},
+		"report": {"report/testdata/results.jsonl"},
+		"serve":  {"--suite", "examples/weather/suite.yaml", "--addr", "127.0.0.1:0"},
+	} {
+		t.Run(cmd, func(t *testing.T) {
+			help := callgrade(t, cmd, "--help")
+			m := helpRE.FindStringSubmatch(help.stdout)
+			if m == nil {
+				t.Fatalf("--help has no --format line listing the formats:\n%s", help.stdout)
+			}
+			inHelp := m[1]
+			bad := callgrade(t, append([]string{cmd, "--format", "xml"}, rest...)...)
+			m = listRE.FindStringSubmatch(bad.stderr)
+			if bad.code != 2 || m == nil {
+				t.Fatalf("--format xml: exit %d, stderr %q; want exit 2 and the formats listed", bad.code, bad.stderr)
+			}
+			if m[1] != inHelp {
+				t.Errorf("--help lists %q, the error lists %q", inHelp, m[1])
+			}
+			if !strings.HasPrefix(inHelp, "auto, ") {
+				t.Errorf("the list %q does not start with auto", inHelp)
+			}
+			if cmd != "score" {
+				return
+			}
+			for _, f := range strings.Split(inHelp, ", ") {
+				r := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl", "--quiet", "--format", f)
+				if r.code != 0 {
+					t.Errorf("--format %s: exit %d: %s", f, r.code, r.stderr)
+				}
 			}
 		})
 	}

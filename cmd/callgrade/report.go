@@ -39,7 +39,7 @@ Exit status: 0, or 2 when a file cannot be read or written.`,
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.suites, "suite", nil, "the suite the results were scored against (repeat for layered files)")
 	fl.StringVar(&f.responses, "responses", "", "the responses file that was scored, to show the actual calls")
-	fl.StringVar(&f.format, "format", "", "response format of --responses (default: detect each)")
+	formatFlag(fl, &f.format, "response format of --responses")
 	fl.StringVar(&f.html, "html", "", "write the HTML report to this file")
 	fl.StringVar(&f.junit, "junit", "", "write JUnit XML to this file")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no table")
@@ -47,9 +47,9 @@ Exit status: 0, or 2 when a file cannot be read or written.`,
 }
 
 func runReport(cmd *cobra.Command, results string, f *reportFlags) error {
-	format, err := response.ParseFormat(f.format)
+	format, err := parseFormat(f.format)
 	if err != nil {
-		return usageErr("--format: %w", err)
+		return err
 	}
 	if err := checkOutputs("html", f.html, "junit", f.junit); err != nil {
 		return err

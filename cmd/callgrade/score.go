@@ -49,7 +49,7 @@ responses could not be read. Nothing is written to --out or stdout on exit 2.`,
 	fl.StringArrayVar(&f.suites, "suite", nil, "suite file (repeat to layer files; later ones override earlier ones)")
 	fl.StringVar(&f.responses, "responses", "", `responses file, JSON Lines, gzip-compressed or not ("-" for standard input)`)
 	fl.StringVar(&f.out, "out", "", "results file (default: standard output)")
-	fl.StringVar(&f.format, "format", "", "response format: openai, responses, anthropic, gemini or calls (default: detect each)")
+	formatFlag(fl, &f.format, "response format")
 	fl.Float64Var(&f.failUnder, "fail-under", -1, "exit 1 when the pass rate (0 to 1) is below this")
 	fl.IntVar(&f.workers, "workers", 0, "goroutines that score (default: one per core)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress bar")
@@ -69,9 +69,9 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	// memory for less collector work is the right default for a batch job.
 	debug.SetGCPercent(400)
 
-	format, err := response.ParseFormat(f.format)
+	format, err := parseFormat(f.format)
 	if err != nil {
-		return usageErr("--format: %w", err)
+		return err
 	}
 	if f.failUnder > 1 {
 		return usageErr("--fail-under takes a pass rate from 0 to 1, got %v", f.failUnder)

@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/server"
 )
 
@@ -58,7 +57,7 @@ finish the requests in flight before exiting.`,
 	fl.StringArrayVar(&f.suites, "suite", nil, "suite file (repeat to layer files; later ones override earlier ones)")
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (port 0: any free port)")
 	fl.StringVar(&f.token, "token", "", "bearer token required by /v1/ and /metrics (default: $CALLGRADE_TOKEN)")
-	fl.StringVar(&f.format, "format", "", "response format: openai, responses, anthropic, gemini or calls (default: detect each)")
+	formatFlag(fl, &f.format, "response format")
 	fl.Int64Var(&f.maxBody, "max-body", 8<<20, "largest /v1/score request body, in bytes")
 	fl.Int64Var(&f.maxBatchBody, "max-batch-body", 1<<30, "largest /v1/score/batch request body, in bytes")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time allowed for a request other than a batch")
@@ -72,9 +71,9 @@ finish the requests in flight before exiting.`,
 }
 
 func runServe(cmd *cobra.Command, f *serveFlags) error {
-	format, err := response.ParseFormat(f.format)
+	format, err := parseFormat(f.format)
 	if err != nil {
-		return usageErr("--format: %w", err)
+		return err
 	}
 	token := f.token
 	if token == "" {
