@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/callgrade/callgrade/engine"
 )
 
 // JUnitOptions configure WriteJUnit.
@@ -42,19 +44,25 @@ type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
 }
 
-type junitFailure struct {
+// junitProblem is a <failure> (the case was scored and is wrong) or an
+// <error> (it could not be scored as it stands).
+type junitProblem struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr"`
 	Text    string `xml:",chardata"`
 }
 
 // WriteJUnit writes cases as JUnit XML: one <testsuite> per suite file (in
-// the order the files first appear), one <testcase> per case, and a
-// <failure> for each failing case whose message lists its diffs, one per
-// line with its kind, path and message. The testcase's classname is the
+// the order the files first appear), one <testcase> per case, and for each
+// failing case an <error> when it errored (Case.Errored) or else a
+// <failure>, whose message lists its diffs, one per line with its kind,
+// path and message. Errored cases count in the errors attributes, not in
+// failures: a CI system then tells a broken run (a missing response, a
+// crashed plugin) from a wrong answer. The testcase's classname is the
 // case's tool. Responses that name no case form a last testsuite of their
 // own, each a failure. Scoring takes no measurable time per case, so every
 // time is 0.
@@ -91,8 +99,13 @@ func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
 			class = sname
 		}
 		tc := junitCase{Name: c.ID, Classname: class, Time: "0"}
-		if !c.Pass {
-			tc.Failure = failureOf(c)
+		switch {
+		case c.Pass:
+		case c.Errored():
+			tc.Error = problemOf(c, true)
+			s.Errors++
+		default:
+			tc.Failure = problemOf(c, false)
 			s.Failures++
 		}
 		s.Tests++
@@ -106,6 +119,7 @@ func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
 	for _, s := range out.Suites {
 		out.Tests += s.Tests
 		out.Failures += s.Failures
+		out.Errors += s.Errors
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
@@ -119,12 +133,18 @@ func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
 	return err
 }
 
-func failureOf(c *Case) *junitFailure {
-	f := &junitFailure{Type: "failure"}
+// problemOf makes a case's <failure> or <error>. Its type is the first
+// diff's kind, or for an error the first kind that made the case errored.
+func problemOf(c *Case, errored bool) *junitProblem {
+	f := &junitProblem{Type: "failure"}
+	if errored {
+		f.Type = "error"
+	}
 	var lines []string
-	for i, d := range c.Diffs {
-		if i == 0 {
-			f.Type = string(d.Kind)
+	typed := false
+	for _, d := range c.Diffs {
+		if !typed && (!errored || engine.IsError(d.Kind)) {
+			f.Type, typed = string(d.Kind), true
 		}
 		line := string(d.Kind)
 		if d.Path != "" {

@@ -110,12 +110,21 @@ func TestWriteJUnit(t *testing.T) {
 		suites     []string // testsuite names in order
 		tests      []int
 		failures   []int
+		errors     []int
 		failureFor map[string]string // case id -> a part of its failure message
+		errorFor   map[string]string // case id -> a part of its error message
 	}{
-		{"with suite", true, []string{"testdata/suite.yaml", "responses that name no case"}, []int{10, 1}, []int{7, 1},
-			map[string]string{"weather-wrong-unit": "mismatch unit: ", "flights-nested": "filters.max_price", "stranger": "unknown_case"}},
-		{"without suite", false, []string{"callgrade", "responses that name no case"}, []int{10, 1}, []int{7, 1},
+		{"with suite", true, []string{"testdata/suite.yaml", "responses that name no case"}, []int{10, 1}, []int{5, 1}, []int{2, 0},
+			map[string]string{"weather-wrong-unit": "mismatch unit: ", "flights-nested": "filters.max_price", "stranger": "unknown_case"},
+			map[string]string{"email-broken-json": "invalid_arguments", "email-missing": "missing_response"}},
+		{"without suite", false, []string{"callgrade", "responses that name no case"}, []int{10, 1}, []int{5, 1}, []int{2, 0},
+			map[string]string{"two-calls": "missing_call"},
 			map[string]string{"email-missing": "missing_response"}},
+	}
+	type problem struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Text    string `xml:",chardata"`
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,19 +136,17 @@ func TestWriteJUnit(t *testing.T) {
 				XMLName  xml.Name `xml:"testsuites"`
 				Tests    int      `xml:"tests,attr"`
 				Failures int      `xml:"failures,attr"`
+				Errors   int      `xml:"errors,attr"`
 				Suites   []struct {
 					Name     string `xml:"name,attr"`
 					Tests    int    `xml:"tests,attr"`
 					Failures int    `xml:"failures,attr"`
-					Errors   *int   `xml:"errors,attr"`
+					Errors   int    `xml:"errors,attr"`
 					Cases    []struct {
-						Name      string `xml:"name,attr"`
-						Classname string `xml:"classname,attr"`
-						Failure   *struct {
-							Message string `xml:"message,attr"`
-							Type    string `xml:"type,attr"`
-							Text    string `xml:",chardata"`
-						} `xml:"failure"`
+						Name      string   `xml:"name,attr"`
+						Classname string   `xml:"classname,attr"`
+						Failure   *problem `xml:"failure"`
+						Error     *problem `xml:"error"`
 					} `xml:"testcase"`
 				} `xml:"testsuite"`
 			}
@@ -149,38 +156,52 @@ func TestWriteJUnit(t *testing.T) {
 			if len(doc.Suites) != len(tt.suites) {
 				t.Fatalf("%d testsuites, want %d", len(doc.Suites), len(tt.suites))
 			}
-			total, failed := 0, 0
+			check := func(kind, id string, p *problem, want map[string]string) {
+				if p.Message == "" || p.Type == "" {
+					t.Errorf("%s: %s without message or type", id, kind)
+				}
+				if w, ok := want[id]; ok && (!strings.Contains(p.Message, w) || p.Type != w && kind == "error") {
+					t.Errorf("%s: %s type %q message %q, want %q in it", id, kind, p.Type, p.Message, w)
+				}
+			}
+			total, failed, errored := 0, 0, 0
 			for i, s := range doc.Suites {
-				if s.Name != tt.suites[i] || s.Tests != tt.tests[i] || s.Failures != tt.failures[i] || s.Errors == nil {
-					t.Errorf("testsuite %d: %q tests=%d failures=%d, want %q %d %d with errors=",
-						i, s.Name, s.Tests, s.Failures, tt.suites[i], tt.tests[i], tt.failures[i])
+				if s.Name != tt.suites[i] || s.Tests != tt.tests[i] || s.Failures != tt.failures[i] || s.Errors != tt.errors[i] {
+					t.Errorf("testsuite %d: %q tests=%d failures=%d errors=%d, want %q %d %d %d",
+						i, s.Name, s.Tests, s.Failures, s.Errors, tt.suites[i], tt.tests[i], tt.failures[i], tt.errors[i])
 				}
 				if len(s.Cases) != s.Tests {
 					t.Errorf("testsuite %q says tests=%d but has %d testcases", s.Name, s.Tests, len(s.Cases))
 				}
-				n := 0
+				nf, ne := 0, 0
 				for _, c := range s.Cases {
 					if c.Name == "" || c.Classname == "" {
 						t.Errorf("testcase without name or classname: %+v", c)
 					}
+					if c.Failure != nil && c.Error != nil {
+						t.Errorf("%s: both a failure and an error", c.Name)
+					}
+					if _, ok := tt.errorFor[c.Name]; ok && c.Error == nil {
+						t.Errorf("%s: errored, but no <error>", c.Name)
+					}
 					if c.Failure != nil {
-						n++
-						if c.Failure.Message == "" || c.Failure.Type == "" {
-							t.Errorf("%s: failure without message or type", c.Name)
-						}
-						if want, ok := tt.failureFor[c.Name]; ok && !strings.Contains(c.Failure.Message, want) {
-							t.Errorf("%s: failure message %q lacks %q", c.Name, c.Failure.Message, want)
-						}
+						nf++
+						check("failure", c.Name, c.Failure, tt.failureFor)
+					}
+					if c.Error != nil {
+						ne++
+						check("error", c.Name, c.Error, tt.errorFor)
 					}
 				}
-				if n != s.Failures {
-					t.Errorf("testsuite %q says failures=%d but has %d failure elements", s.Name, s.Failures, n)
+				if nf != s.Failures || ne != s.Errors {
+					t.Errorf("testsuite %q says failures=%d errors=%d but has %d failure and %d error elements", s.Name, s.Failures, s.Errors, nf, ne)
 				}
 				total += s.Tests
 				failed += s.Failures
+				errored += s.Errors
 			}
-			if doc.Tests != total || doc.Failures != failed {
-				t.Errorf("testsuites tests=%d failures=%d, want the sums %d %d", doc.Tests, doc.Failures, total, failed)
+			if doc.Tests != total || doc.Failures != failed || doc.Errors != errored {
+				t.Errorf("testsuites tests=%d failures=%d errors=%d, want the sums %d %d %d", doc.Tests, doc.Failures, doc.Errors, total, failed, errored)
 			}
 		})
 	}

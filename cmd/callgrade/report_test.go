@@ -22,6 +22,7 @@ func TestScoreWritesJUnitAndHTML(t *testing.T) {
 	var doc struct {
 		Tests    int `xml:"tests,attr"`
 		Failures int `xml:"failures,attr"`
+		Errors   int `xml:"errors,attr"`
 		Suites   []struct {
 			Name string `xml:"name,attr"`
 		} `xml:"testsuite"`
@@ -33,8 +34,9 @@ func TestScoreWritesJUnitAndHTML(t *testing.T) {
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Tests != 11 || doc.Failures != 8 || len(doc.Suites) != 2 || doc.Suites[0].Name != "report/testdata/suite.yaml" {
-		t.Errorf("junit: tests=%d failures=%d suites=%+v, want 11, 8 and report/testdata/suite.yaml first", doc.Tests, doc.Failures, doc.Suites)
+	// Of the 8 failing lines, 2 errored (a missing response, invalid arguments).
+	if doc.Tests != 11 || doc.Failures != 6 || doc.Errors != 2 || len(doc.Suites) != 2 || doc.Suites[0].Name != "report/testdata/suite.yaml" {
+		t.Errorf("junit: tests=%d failures=%d errors=%d suites=%+v, want 11, 6, 2 and report/testdata/suite.yaml first", doc.Tests, doc.Failures, doc.Errors, doc.Suites)
 	}
 	html, err := os.ReadFile(page)
 	if err != nil {
