@@ -13,7 +13,7 @@ import (
 )
 
 // version is set at build time with -ldflags "-X main.version=…"; without
-// it the module version from the build info is used.
+// it the module version from the build info is used (see buildVersion).
 var version = ""
 
 // exitError carries an exit status through cobra.
@@ -63,18 +63,42 @@ func newVersionCmd() *cobra.Command {
 	}
 }
 
+// buildVersion is what `callgrade version` prints after the name: the
+// version (-X main.version, else the module's), then, when the go command
+// stamped the binary from a checkout, the commit it was built from and that
+// commit's time, with -dirty when the tree had changes: a module version
+// such as (devel) does not say which code a binary holds.
 func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		v := bi.Main.Version
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += " (" + s.Value[:12] + ")"
-			}
+	bi, ok := debug.ReadBuildInfo()
+	v := version
+	if v == "" {
+		v = "(devel)"
+		if ok && bi.Main.Version != "" {
+			v = bi.Main.Version
 		}
+	}
+	if !ok {
 		return v
 	}
-	return "(devel)"
+	var rev, at, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if rev == "" {
+		return v
+	}
+	v += " (revision " + rev + dirty
+	if at != "" {
+		v += ", " + at
+	}
+	return v + ")"
 }

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -206,10 +207,110 @@ func TestScoreEveryCaseGetsALine(t *testing.T) {
 	}
 }
 
+// TestVersion builds callgrade from a clean git checkout of this module's
+// code, then as a release would (-ldflags -X main.version) from the same
+// checkout with a change, and checks that `version` names the commit:
+// its revision (git's HEAD), its time, and -dirty when the tree had changes.
+// The checkout is a fresh repository of one commit at a known time, so that
+// both the clean and the dirty case are checked wherever the test runs,
+// whatever state the working tree is in.
 func TestVersion(t *testing.T) {
-	r := callgrade(t, "version")
-	if r.code != 0 || !strings.HasPrefix(r.stdout, "callgrade ") {
-		t.Errorf("version: exit %d, %q", r.code, r.stdout)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is absent: a binary is stamped with its commit only when built in a git checkout")
+	}
+	repo := t.TempDir()
+	copyModule(t, "../..", repo)
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=callgrade test", "-c", "user.email=test@example.invalid",
+			"-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null"}, args...)...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2001-02-03T04:05:06Z", "GIT_COMMITTER_DATE=2001-02-03T04:05:06Z")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "callgrade at a known time")
+	head := git("rev-parse", "HEAD")
+	const commitTime = "2001-02-03T04:05:06Z"
+
+	bins := t.TempDir()
+	build := func(name string, flags ...string) (string, error) {
+		out := filepath.Join(bins, name)
+		// GOFLAGS may hold -buildvcs=false; a flag on the command line wins.
+		cmd := exec.Command("go", append(append([]string{"build", "-o", out}, flags...), "./cmd/callgrade")...)
+		cmd.Dir = repo
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go build %v: %w\n%s", flags, err, msg)
+		}
+		return out, nil
+	}
+	// The unstamped build does not care about the tree: it runs alongside.
+	var unstamped string
+	var unstampedErr error
+	done := make(chan bool)
+	go func() { unstamped, unstampedErr = build("unstamped", "-buildvcs=false"); close(done) }()
+	clean, err := build("clean", "-buildvcs=true")
+	<-done
+	if err = errors.Join(err, unstampedErr); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, repo, "CHANGED", "a change not committed\n")
+	release, err := build("release", "-buildvcs=true", "-ldflags", "-X main.version=v9.8.7")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct{ name, bin, want string }{
+		{"clean checkout", clean, "callgrade v0.0.0-20010203040506-" + head[:12] + " (revision " + head + ", " + commitTime + ")"},
+		{"-ldflags -X main.version, changed checkout", release, "callgrade v9.8.7 (revision " + head + "-dirty, " + commitTime + ")"},
+		{"-buildvcs=false", unstamped, "callgrade (devel)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := exec.Command(tt.bin, "version").Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != tt.want+"\n" {
+				t.Errorf("version prints %q, want %q", out, tt.want+"\n")
+			}
+		})
+	}
+}
+
+// copyModule copies what building the module needs (go.mod, go.sum, the
+// non-test Go files and embedded files) from src to dst, leaving out VCS
+// data, built binaries, tests and test data.
+func copyModule(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "bin", "testdata", "examples", "node_modules":
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if !d.Type().IsRegular() || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
