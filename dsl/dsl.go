@@ -242,13 +242,22 @@ func (c *Compiler) compile(src string) (*Expr, error) {
 	}
 	g := &guard{}
 	u := &usage{}
-	opts := make([]expr.Option, 0, len(c.conf)+4)
-	opts = append(opts, expr.Patch(g))
+	r := &resultCheck{}
+	opts := make([]expr.Option, 0, len(c.conf)+5)
+	opts = append(opts, expr.Patch(g), expr.Patch(r))
 	opts = append(opts, c.conf...)
 	opts = append(opts, expr.Patch(&stepPatch{}), expr.Patch(&concatPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(u))
 	prog, err := compileSafely(src, opts)
 	if g.err != nil {
 		return nil, g.err.bind(src)
+	}
+	var fe *file.Error
+	if !errors.As(err, &fe) {
+		// No error elsewhere in the tree, which expr would have placed:
+		// the result's own, with a position expr does not give.
+		if re := r.err(); re != nil {
+			return nil, re.bind(src)
+		}
 	}
 	if err != nil {
 		return nil, convertError(src, err)

@@ -105,6 +105,7 @@ cases:
       name: f
       rules:
         x: {expr: "len(actual) + 1"}
+        y: {expr: "actual + 1"}
 `)
 	var se *suite.Error
 	if !errors.As(err, &se) {
@@ -116,14 +117,15 @@ cases:
 		"suite.yaml: cases[0].expected[0].rules.temp (case a): expr: line 1, column 5: unknown name acutal\n | abs(acutal - expected) <= 0.5\n | ....^",
 		"suite.yaml: cases[0].expected[0].assert[0] (case a): assert: line 1, column 1: now() is not available",
 		"suite.yaml: cases[0].expected[0].assert[1] (case a): assert: line 1, column 10: unexpected token EOF",
-		"suite.yaml: cases[1].expected[0].rules.x (case b): expr: expected bool, but got int",
+		"suite.yaml: cases[1].expected[0].rules.x (case b): expr: line 1, column 13: expected bool, but got int",
+		"suite.yaml: cases[1].expected[0].rules.y (case b): expr: line 1, column 8: expected bool, but got the result of +",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the error does not contain %q:\n%s", want, text)
 		}
 	}
-	if len(se.Problems) != 5 {
-		t.Errorf("got %d problems, want 5:\n%s", len(se.Problems), text)
+	if len(se.Problems) != 6 {
+		t.Errorf("got %d problems, want 6:\n%s", len(se.Problems), text)
 	}
 }
 

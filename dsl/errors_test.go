@@ -51,10 +51,8 @@ func TestCompileErrorPositions(t *testing.T) {
 func TestCompileErrorsWithoutPosition(t *testing.T) {
 	c := NewCompiler(Options{MaxLength: 60, MaxNodes: 10})
 	for src, msg := range map[string]string{
-		`len(actual) + 1`: "expected bool, but got int",
-		`"x"`:             "an expression must yield true or false",
-		``:                "empty expression",
-		`   `:             "empty expression",
+		``:    "empty expression",
+		`   `: "empty expression",
 		`actual == "` + strings.Repeat("x", 60) + `"`:   "the limit is 60",
 		`actual == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]`: "exceeds maximum allowed nodes",
 		"actual == \"\xff\"":                            "not valid UTF-8",
@@ -63,6 +61,95 @@ func TestCompileErrorsWithoutPosition(t *testing.T) {
 		var e *Error
 		if !errors.As(err, &e) || !strings.Contains(e.Error(), msg) {
 			t.Errorf("%q: got %v, want an *Error with %q", src, err, msg)
+		}
+	}
+}
+
+// TestNeverBool: an expression that can yield no bool is a load error at
+// the place that decides its result, whether expr's checker knows its type
+// (len(actual)) or only knows it is `any` (actual + 1).
+func TestNeverBool(t *testing.T) {
+	c := NewCompiler(Options{})
+	for _, tc := range []struct {
+		src    string
+		column int
+		msg    string
+	}{
+		{`actual + 1`, 8, "expected bool, but got the result of +"},
+		{`actual * 2`, 8, "expected bool, but got the result of *"},
+		{`"a" + actual`, 5, "expected bool, but got the result of +"},
+		{`actual - expected`, 8, "the result of -"},
+		{`actual / 2`, 8, "expected bool, but got float64"},
+		{`actual % 2`, 8, "expected bool, but got int"},
+		{`actual ** 2`, 8, "expected bool, but got float64"},
+		{`-actual`, 1, "the result of unary -"},
+		{`len(actual)`, 1, "expected bool, but got int"},
+		{`len(actual) + 1`, 13, "expected bool, but got int"},
+		{`upper(actual)`, 1, "expected bool, but got string"},
+		{`"x"`, 1, "expected bool, but got string"},
+		{`[actual]`, 1, "expected bool, but got []interface {}"},
+		{`{"a": actual}`, 1, "expected bool, but got map[string]interface {}"},
+		{`nil`, 1, "expected bool, but got nil"},
+		{`abs(actual)`, 1, "the result of abs()"},
+		{`max(actual, expected)`, 1, "the result of max()"},
+		{`min(actual, 1, 2)`, 1, "the result of min()"},
+		{`sum(actual)`, 1, "the result of sum()"},
+		{`mean(actual)`, 1, "the result of mean()"},
+		{`median(actual)`, 1, "the result of median()"},
+		{`sortBy(actual, #)`, 1, "the result of sortBy()"},
+		{`take(actual, 2)`, 1, "the result of take()"},
+		{`actual[1:]`, 7, "the result of [:]"},
+		{`date(actual) - date(expected)`, 14, "expected bool, but got time.Duration"},
+		{`actual ? actual + 1 : "no"`, 17, "neither branch of ?: yields one"},
+		{`(actual + 1) ?? (actual - 1)`, 14, "neither side of ?? yields one"},
+		{`let x = actual; x * 2`, 19, "the result of *"},
+		{`actual == 1; actual + 1`, 21, "the result of +"},
+		{`if actual { 1 } else { actual * 2 }`, 13, "neither branch of if/else yields one"},
+		{"actual > 0 &&\n  actual", 0, ""}, // fine: one more bool
+	} {
+		_, err := c.Compile(tc.src)
+		if tc.msg == "" {
+			if err != nil {
+				t.Errorf("%q: %v", tc.src, err)
+			}
+			continue
+		}
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%q: got %v, want an *Error", tc.src, err)
+			continue
+		}
+		if e.Line != 1 || e.Column != tc.column || !strings.Contains(e.Msg, tc.msg) || !strings.HasSuffix(e.Msg, "(an expression must yield true or false)") || e.Snippet == "" {
+			t.Errorf("%q: got %d:%d %q %q; want 1:%d %q", tc.src, e.Line, e.Column, e.Msg, e.Snippet, tc.column, tc.msg)
+		}
+	}
+}
+
+// TestMayYieldBool: an expression whose result is only known when it runs
+// compiles when it could be a bool; the run decides.
+func TestMayYieldBool(t *testing.T) {
+	c := NewCompiler(Options{})
+	for _, src := range []string{
+		`actual`,
+		`args.flag`,
+		`actual.a.b`,
+		`actual[0]`,
+		`actual?.x`,
+		`get(args, "x")`,
+		`actual ?? false`,
+		`(actual + 1) ?? actual`, // never used, but not decided here
+		`actual ? true : 2`,
+		`let x = actual; x`,
+		`max(actual)`, // max of a single non-number is that value
+		`first(actual)`,
+		`last(actual)`,
+		`find(actual, # > 1)`,
+		`reduce(actual, #acc && #, true)`,
+		`fromJSON(actual)`,
+		`$env.actual`,
+	} {
+		if _, err := c.Compile(src); err != nil {
+			t.Errorf("%q: %v", src, err)
 		}
 	}
 }
