@@ -233,7 +233,7 @@ cases:
 			"a.yaml": []byte("cases: [\n"),
 			"b.yaml": []byte("cases: [{id: b, use: [from_a], expected: [], extra: 1}]\n"),
 		}, []string{"a.yaml", "b.yaml", "c.yaml"}, []want{
-			{Loc{File: "a.yaml", Line: 1}, "invalid YAML: did not find expected node content"},
+			{Loc{File: "a.yaml", Line: 1, Column: 8}, "invalid YAML: [ is not closed by the end of the file"},
 			{Loc{File: "c.yaml"}, "open: file does not exist"},
 			// use: [from_a] is not reported: the ruleset may be in a.yaml.
 			{Loc{File: "b.yaml", Key: "cases[0].extra", Case: "b"}, "unknown key"},
@@ -263,7 +263,7 @@ e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
 		{"yaml two documents", y("version: 1\n---\nversion: 1\n"),
 			nil, []want{{Loc{File: "s.yaml", Line: 2, Column: 1}, "a suite file holds one YAML document"}}},
 		{"yaml syntax", y("cases:\n  - id: a\n   bad: [\n"),
-			nil, []want{{Loc{File: "s.yaml", Line: 1}, "invalid YAML: did not find expected '-' indicator"}}},
+			nil, []want{{Loc{File: "s.yaml", Line: 3, Column: 4}, "invalid YAML: did not find expected '-' indicator"}}},
 		{"json duplicate keys", memFiles{"s.json": []byte("{\n  \"cases\": [\n    {\"id\": \"a\", \"expected\": [], \"id\": \"b\"}\n  ]\n}\n")},
 			[]string{"s.json"}, []want{{Loc{File: "s.json", Line: 3, Column: 33}, `duplicate key: key "id" appears twice`}}},
 		{"json duplicate top-level keys", memFiles{"s.json": []byte("{\"cases\": [],\n \"cases\": []}")},
@@ -298,6 +298,61 @@ e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
 				return
 			}
 			checkProblems(t, err, tt.want)
+		})
+	}
+}
+
+// TestYAMLSyntaxErrorPositions checks that a YAML syntax error names the
+// line and column of the character at fault, or, for something left open,
+// of where it opens; yaml.v3's own text names the enclosing block's line.
+func TestYAMLSyntaxErrorPositions(t *testing.T) {
+	tests := []struct {
+		name      string
+		src       string
+		line, col int
+		msg       string
+	}{
+		{"unclosed double quote", "cases:\n  - id: \"a\n    expected: []\n", 2, 9, `invalid YAML: " is not closed by the end of the file`},
+		{"unclosed single quote", "cases:\n  - id: 'a\n    expected: []\n", 2, 9, `invalid YAML: ' is not closed by the end of the file`},
+		{"unclosed [ before the next key", "cases:\n  - id: a\n    expected: [1, 2\n  - id: b\n", 3, 15,
+			`invalid YAML: [ is not closed: did not find expected ',' or ']' at line 4, column 7`},
+		{"unclosed { before the next key", "cases:\n  - id: a\n    expected: {name: f\n  - id: b\n", 3, 15,
+			`invalid YAML: { is not closed: did not find expected ',' or '}' at line 4, column 7`},
+		{"unclosed [ at the end", "cases:\n  - id: a\n    expected: [1, 2\n", 3, 15, "invalid YAML: [ is not closed by the end of the file"},
+		{"empty unclosed [", "cases: [\n", 1, 8, "invalid YAML: [ is not closed by the end of the file"},
+		{"missing comma in a long flow list", "tools: [\n  {name: a},\n  {name: b}\n  {name: c},\n]\n", 4, 3,
+			"invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 8)"},
+		{"wrong closing bracket", "a: [1, 2}\n", 1, 9, "invalid YAML: did not find expected ',' or ']'"},
+		{"tab indenting a key", "cases:\n  - id: a\n\texpected: []\n", 3, 1, "invalid YAML: found a tab character that violates indentation"},
+		{"tab indenting a mapping", "cases:\n  - id: a\n    expected:\n\t  name: f\n", 4, 1, "invalid YAML: found a tab character that violates indentation"},
+		{"key indented too little", "cases:\n  - id: a\n   expected: []\n", 3, 4, "invalid YAML: did not find expected '-' indicator"},
+		{"key indented too far", "cases:\n  - id: a\n     expected: []\n", 3, 14, "invalid YAML: mapping values are not allowed in this context"},
+		{"a: b: c", "cases:\n  - id: a: b\n    expected: []\n", 2, 10, "invalid YAML: mapping values are not allowed in this context"},
+		{"stray list item in a mapping", "cases:\n  - id: a\n    expected: []\n    - id: b\n", 4, 5,
+			"invalid YAML: did not find expected key (while parsing a block mapping at line 2, column 5)"},
+		{"stray ]", "cases:\n  - id: a\n    expected: []]\n", 3, 17, "invalid YAML: did not find expected key"},
+		{"text after a quoted scalar", "a: \"x\" y\n", 1, 8, "invalid YAML: did not find expected key"},
+		{"bad block scalar indicator", "cases:\n  - id: a\n    expected: |x\n      foo\n", 3, 16, "invalid YAML: did not find expected comment or line break"},
+		{"two chomping indicators", "cases:\n  - id: a\n    expected: >-+\n      foo\n", 3, 17, "invalid YAML: did not find expected comment or line break"},
+		{"zero indentation indicator", "a: |0\n  y\n", 1, 5, "invalid YAML: found an indentation indicator equal to 0"},
+		{"key without a colon", "a: b\nc\nd: e\n", 2, 1, "invalid YAML: could not find expected ':' after this key"},
+		{"reserved indicator", "a: @foo\n", 1, 4, "invalid YAML: found character that cannot start any token"},
+		{"unknown alias", "a: &x 1\nb: *y\n", 2, 4, "invalid YAML: unknown anchor 'y' referenced"},
+		{"invalid UTF-8", "a: b\nc: \xff\n", 2, 4, "invalid YAML: invalid leading UTF-8 octet"},
+		{"syntax error in a second document", "a: 1\n---\nb: [\n", 3, 4, "invalid YAML: [ is not closed by the end of the file"},
+		{"duplicate key", "cases:\n  - id: a\n    expected: []\n    id: b\n", 4, 5, `duplicate key "id" (first at line 2)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := load(memFiles{"s.yaml": []byte(tt.src)}, []string{"s.yaml"})
+			var se *Error
+			if !errors.As(err, &se) || len(se.Problems) != 1 {
+				t.Fatalf("err = %v, want one problem", err)
+			}
+			p := se.Problems[0]
+			if want := (Loc{File: "s.yaml", Line: tt.line, Column: tt.col}); p.Loc != want || !strings.Contains(p.Msg, tt.msg) {
+				t.Errorf("got  %s\nwant %s: %s...", p, want, tt.msg)
+			}
 		})
 	}
 }

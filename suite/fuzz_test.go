@@ -1,13 +1,16 @@
 package suite
 
 import (
+	"bytes"
 	"errors"
+	"strings"
 	"testing"
 )
 
 // fuzzLoad loads data as the only suite file and checks that the answer is
-// a suite or an *Error (with what decoded, maybe), never a panic.
-func fuzzLoad(t *testing.T, name string, data []byte) {
+// a suite or an *Error (with what decoded, maybe), never a panic. It
+// returns the *Error, or nil.
+func fuzzLoad(t *testing.T, name string, data []byte) *Error {
 	files := memFiles{name: data, "tools.json": []byte(`[{"name": "f"}]`), "tools.yaml": []byte("- name: g\n")}
 	s, err := load(files, []string{name})
 	if err != nil {
@@ -15,7 +18,7 @@ func fuzzLoad(t *testing.T, name string, data []byte) {
 		if !errors.As(err, &se) || len(se.Problems) == 0 {
 			t.Fatalf("err = %v (%T), want a non-empty *Error", err, err)
 		}
-		return // s may hold what decoded; the CLI's tests compile such suites
+		return se // s may hold what decoded; the CLI's tests compile such suites
 	}
 	if s == nil {
 		t.Fatal("got neither a suite nor an error")
@@ -25,11 +28,26 @@ func fuzzLoad(t *testing.T, name string, data []byte) {
 			t.Fatal("a case without an id loaded")
 		}
 	}
+	return nil
 }
 
 func FuzzLoadYAML(f *testing.F) {
 	f.Add([]byte("version: 1\ncases:\n  - id: a\n    expected: {name: f, arguments: {x: 0x1F}}\n"))
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzLoad(t, "s.yaml", data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		se := fuzzLoad(t, "s.yaml", data)
+		if se == nil {
+			return
+		}
+		// A syntax error points into the file, at a line and a column;
+		// yaml.v3 counts \r, NEL, LS and PS as line breaks too.
+		lines := 1 + bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte("\r")) +
+			strings.Count(string(data), "\u0085") + strings.Count(string(data), "\u2028") + strings.Count(string(data), "\u2029")
+		for _, p := range se.Problems {
+			if strings.HasPrefix(p.Msg, "invalid YAML: ") && (p.Loc.Line < 1 || p.Loc.Line > lines || p.Loc.Column < 1) {
+				t.Fatalf("%s: position outside the file's %d lines", p, lines)
+			}
+		}
+	})
 }
 
 func FuzzFromJSON(f *testing.F) {

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"io"
 	"math/big"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -61,12 +63,12 @@ func parseYAML(name string, b []byte) (value.Value, []Problem) {
 		if errors.Is(err, io.EOF) {
 			return value.Value{}, nil
 		}
-		return value.Value{}, []Problem{yamlSyntaxProblem(name, err)}
+		return value.Value{}, []Problem{yamlSyntaxProblem(name, b, dec, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		if err != nil {
-			return value.Value{}, []Problem{yamlSyntaxProblem(name, err)}
+			return value.Value{}, []Problem{yamlSyntaxProblem(name, b, dec, err)}
 		}
 		return value.Value{}, []Problem{{Loc: Loc{File: name, Line: extra.Line, Column: extra.Column}, Msg: "a suite file holds one YAML document, this is a second one"}}
 	}
@@ -76,11 +78,41 @@ func parseYAML(name string, b []byte) (value.Value, []Problem) {
 	return v, c.probs
 }
 
+// yamlSyntaxProblem turns the error of a failed dec.Decode of src into a
+// problem at the line and column of the fault. yaml.v3's error text names a
+// line only, often that of the enclosing block rather than the fault's (and
+// for some errors counted from 0), so the position comes from the state the
+// parser stopped in; the text's line is the fallback.
+func yamlSyntaxProblem(name string, src []byte, dec *yaml.Decoder, err error) Problem {
+	f, ok := yamlFaultOf(dec)
+	if !ok {
+		return yamlTextProblem(name, err)
+	}
+	switch f.kind {
+	case yamlReaderError:
+		loc := Loc{File: name}
+		if f.offset >= 0 && f.offset <= len(src) {
+			loc.Line, loc.Column = lineCol(string(src), f.offset)
+		}
+		return Problem{Loc: loc, Msg: "invalid YAML: " + f.problem, Err: err}
+	case yamlScannerError, yamlParserError:
+		loc, msg := f.locate(src)
+		loc.File = name
+		return Problem{Loc: loc, Msg: "invalid YAML: " + msg, Err: err}
+	case yamlNoError:
+		// yaml.v3's own check (an alias naming no anchor) failed on the
+		// event it was handling.
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		return Problem{Loc: Loc{File: name, Line: f.event.line + 1, Column: f.event.column + 1}, Msg: "invalid YAML: " + msg, Err: err}
+	}
+	return yamlTextProblem(name, err)
+}
+
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 
-// yamlSyntaxProblem turns a yaml.v3 error, which names a line in its text,
-// into a problem with the line in its Loc.
-func yamlSyntaxProblem(name string, err error) Problem {
+// yamlTextProblem turns a yaml.v3 error into a problem with the line its
+// text names, for an error whose position the parser's state does not give.
+func yamlTextProblem(name string, err error) Problem {
 	msg := err.Error()
 	loc := Loc{File: name}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
@@ -90,6 +122,154 @@ func yamlSyntaxProblem(name string, err error) Problem {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
 	return Problem{Loc: loc, Msg: "invalid YAML: " + msg, Err: err}
+}
+
+// The kinds of yaml.v3's parser errors (its yaml_error_type_t).
+const (
+	yamlNoError      = 0
+	yamlReaderError  = 2
+	yamlScannerError = 3
+	yamlParserError  = 4
+)
+
+// yamlMark is a position as yaml.v3 counts it: in characters, from 0.
+type yamlMark struct{ index, line, column int }
+
+// yamlFault is the state a yaml.v3 parser stopped in at a syntax error.
+type yamlFault struct {
+	kind      int    // one of the yaml*Error kinds
+	problem   string // what is wrong
+	problemAt yamlMark
+	context   string // what the parser was reading, if it says
+	contextAt yamlMark
+	offset    int        // a reader error's byte offset
+	open      []yamlMark // where each collection being parsed starts, innermost last
+	event     yamlMark   // where the event being handled starts
+}
+
+// yamlFaultOf reads the state dec's parser stopped in. yaml.v3 exposes no
+// position for a syntax error but the line in its text, so the unexported
+// fields, which keep their libyaml names, are read by reflection (which may
+// read them, not write them). If a later yaml.v3 renames one, ok is false
+// and the caller falls back to the error's text.
+func yamlFaultOf(dec *yaml.Decoder) (f yamlFault, ok bool) {
+	defer func() {
+		if recover() != nil { // a field is missing or has another type
+			f, ok = yamlFault{}, false
+		}
+	}()
+	p := reflect.ValueOf(dec).Elem().FieldByName("parser").Elem()
+	y := p.FieldByName("parser")
+	mark := func(v reflect.Value) yamlMark {
+		return yamlMark{int(v.FieldByName("index").Int()), int(v.FieldByName("line").Int()), int(v.FieldByName("column").Int())}
+	}
+	f.kind = int(y.FieldByName("error").Int())
+	f.problem = y.FieldByName("problem").String()
+	f.problemAt = mark(y.FieldByName("problem_mark"))
+	f.context = y.FieldByName("context").String()
+	f.contextAt = mark(y.FieldByName("context_mark"))
+	f.offset = int(y.FieldByName("problem_offset").Int())
+	marks := y.FieldByName("marks")
+	for i := range marks.Len() {
+		f.open = append(f.open, mark(marks.Index(i)))
+	}
+	f.event = mark(p.FieldByName("event").FieldByName("start_mark"))
+	return f, true
+}
+
+// locate returns the position of a scanner or parser error in src and its
+// message. The position is where the parser found the problem, which is
+// the offending character, except for faults the parser finds only further
+// on: a quote or bracket left open is reported where it opens, with where
+// the parser noticed in the message, and a key without its colon where
+// the key starts.
+func (f yamlFault) locate(src []byte) (Loc, string) {
+	at := func(m yamlMark) Loc { return Loc{Line: m.line + 1, Column: m.column + 1} }
+	where := func(m yamlMark) string {
+		return "line " + strconv.Itoa(m.line+1) + ", column " + strconv.Itoa(m.column+1)
+	}
+	atEnd := f.problemAt.index >= utf8.RuneCount(src)
+	if opener, ok := f.leftOpen(src, atEnd); ok {
+		msg := string(charAt(src, opener.index)) + " is not closed"
+		if atEnd {
+			return at(opener), msg + " by the end of the file"
+		}
+		return at(opener), msg + ": " + f.problem + " at " + where(f.problemAt)
+	}
+	if f.context == "while scanning a simple key" {
+		return at(f.contextAt), f.problem + " after this key"
+	}
+	msg := f.problem
+	if f.problem == "found character that cannot start any token" && charAt(src, f.problemAt.index) == '\t' {
+		// The scanner's generic words for a tab that starts a line; these
+		// are the ones it has for a tab after text, and they say what is
+		// wrong.
+		msg = "found a tab character that violates indentation"
+	}
+	if f.context != "" && f.contextAt != f.problemAt {
+		msg += " (" + f.context + " at " + where(f.contextAt) + ")"
+	}
+	return at(f.problemAt), msg
+}
+
+// leftOpen returns the quote or bracket whose not being closed is the
+// fault: one still open at the end of the input, or a flow collection that
+// a later line indented no deeper than its own line interrupts (inside a
+// block, YAML wants a flow collection's lines indented deeper).
+func (f yamlFault) leftOpen(src []byte, atEnd bool) (yamlMark, bool) {
+	switch f.context {
+	case "while scanning a quoted scalar":
+		if c := charAt(src, f.contextAt.index); atEnd && (c == '"' || c == '\'') {
+			return f.contextAt, true
+		}
+		return yamlMark{}, false
+	case "while parsing a flow sequence", "while parsing a flow mapping":
+		if c := charAt(src, f.contextAt.index); c != '[' && c != '{' {
+			return yamlMark{}, false
+		}
+		if atEnd || f.problemAt.line > f.contextAt.line && indentAt(src, f.problemAt.index) <= indentAt(src, f.contextAt.index) {
+			return f.contextAt, true
+		}
+		return yamlMark{}, false
+	}
+	if atEnd { // the parser gave up on an empty entry: the innermost [ or {
+		for i := len(f.open) - 1; i >= 0; i-- {
+			if c := charAt(src, f.open[i].index); c == '[' || c == '{' {
+				return f.open[i], true
+			}
+		}
+	}
+	return yamlMark{}, false
+}
+
+// charAt returns the character at the index-th character of src, or -1.
+func charAt(src []byte, index int) rune {
+	for i, n := 0, 0; i < len(src); n++ {
+		r, size := utf8.DecodeRune(src[i:])
+		if n == index {
+			return r
+		}
+		i += size
+	}
+	return -1
+}
+
+// indentAt returns how many spaces begin the line holding the index-th
+// character of src.
+func indentAt(src []byte, index int) int {
+	start, i := 0, 0
+	for n := 0; i < len(src) && n < index; n++ {
+		if src[i] == '\n' || src[i] == '\r' {
+			start = i + 1
+		}
+		_, size := utf8.DecodeRune(src[i:])
+		i += size
+	}
+	k := start
+	for k < len(src) && src[k] == ' ' {
+		k++
+	}
+	return k - start
 }
 
 // yamlConv converts a yaml.v3 node tree to a Value.
