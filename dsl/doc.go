@@ -31,10 +31,11 @@
 // # Helpers
 //
 // approx, rel_approx, num, decimal, norm, strip_punct, set_eq, contains_all,
-// date, same_day, same_instant, levenshtein, similarity, get, has, canon:
-// see docs/dsl.md for each one's exact semantics. expr's own builtins are
-// available except now, timezone and repeat; date, get, join, replace,
-// string and toJSON are replaced by bounded or clock-free versions.
+// date, same_day, same_instant, same_instant_within, levenshtein,
+// similarity, get, has, canon: see docs/dsl.md for each one's exact
+// semantics. expr's own builtins are available except now, timezone and
+// repeat; date, get, join, replace, string and toJSON are replaced by
+// bounded or clock-free versions.
 //
 // # Limits
 //

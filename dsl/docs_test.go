@@ -40,7 +40,7 @@ func TestDocumentedExamples(t *testing.T) {
 		}
 		n++
 	}
-	if n != 16 {
+	if n != 17 {
 		t.Errorf("found %d examples, want one per helper", n)
 	}
 }

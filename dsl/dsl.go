@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/expr-lang/expr"
@@ -243,10 +244,10 @@ func (c *Compiler) compile(src string) (*Expr, error) {
 	g := &guard{}
 	u := &usage{}
 	r := &resultCheck{}
-	opts := make([]expr.Option, 0, len(c.conf)+5)
+	opts := make([]expr.Option, 0, len(c.conf)+6)
 	opts = append(opts, expr.Patch(g), expr.Patch(r))
 	opts = append(opts, c.conf...)
-	opts = append(opts, expr.Patch(&stepPatch{}), expr.Patch(&concatPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(u))
+	opts = append(opts, expr.Patch(&stepPatch{}), expr.Patch(&concatPatch{}), expr.Patch(absPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(u))
 	prog, err := compileSafely(src, opts)
 	if g.err != nil {
 		return nil, g.err.bind(src)
@@ -450,8 +451,9 @@ const (
 	hiddenPrefix = "__"
 )
 
-// guard rejects names the compiler reserves for itself, before any patch
-// inserts them.
+// guard rejects, before any patch runs, names the compiler reserves for
+// itself (before it inserts them), builtins that are disabled, and constant
+// durations that cannot work: those would fail every case when they run.
 type guard struct {
 	err  *posError
 	lets map[string]bool // names declared with let
@@ -468,6 +470,30 @@ func (p *posError) bind(src string) *Error {
 	return &Error{Src: src, Line: fe.Line, Column: fe.Column + 1, Offset: byteOffset(src, p.loc.From), Msg: p.msg, Snippet: fe.Snippet}
 }
 
+// constWindow checks the duration of same_instant_within when it is a
+// constant: "5m" or duration("5m").
+func (g *guard) constWindow(arg ast.Node) {
+	if b, ok := arg.(*ast.BuiltinNode); ok && b.Name == "duration" && len(b.Arguments) == 1 {
+		s, ok := b.Arguments[0].(*ast.StringNode)
+		if !ok {
+			return
+		}
+		d, err := time.ParseDuration(s.Value)
+		if err != nil {
+			return // the duration builtin's own check says why
+		}
+		if _, err := windowArg(d); err != nil {
+			g.err = &posError{loc: arg.Location(), msg: err.Error()}
+		}
+		return
+	}
+	if s, ok := arg.(*ast.StringNode); ok {
+		if _, err := windowArg(s.Value); err != nil {
+			g.err = &posError{loc: arg.Location(), msg: err.Error()}
+		}
+	}
+}
+
 func (g *guard) Visit(node *ast.Node) {
 	if g.err != nil {
 		return
@@ -475,11 +501,24 @@ func (g *guard) Visit(node *ast.Node) {
 	var name string
 	switch n := (*node).(type) {
 	case *ast.CallNode:
-		if id, ok := n.Callee.(*ast.IdentifierNode); ok {
-			for _, b := range disabledBuiltins {
-				if id.Value == b {
-					g.err = &posError{loc: n.Location(), msg: b + "() is not available in callgrade expressions: " + disabledWhy[b]}
-					return
+		id, ok := n.Callee.(*ast.IdentifierNode)
+		if !ok {
+			break
+		}
+		for _, b := range disabledBuiltins {
+			if id.Value == b {
+				g.err = &posError{loc: n.Location(), msg: b + "() is not available in callgrade expressions: " + disabledWhy[b]}
+				return
+			}
+		}
+		if id.Value == "same_instant_within" && len(n.Arguments) == 3 {
+			g.constWindow(n.Arguments[2])
+		}
+	case *ast.BuiltinNode:
+		if n.Name == "duration" && len(n.Arguments) == 1 {
+			if s, ok := n.Arguments[0].(*ast.StringNode); ok {
+				if _, err := time.ParseDuration(s.Value); err != nil {
+					g.err = &posError{loc: s.Location(), msg: "duration: " + strings.TrimPrefix(err.Error(), "time: ")}
 				}
 			}
 		}

@@ -29,6 +29,13 @@ func TestCompileErrorPositions(t *testing.T) {
 		{"actual == 1 && $env.__in == nil", 1, 21, "reserved", ""},
 		{"len(actual) == \"x\"", 1, 13, "invalid operation: == (mismatched types int and string)", ""},
 		{"upper(1) == \"1\"", 1, 7, "cannot use int as argument", ""},
+		{`duration("5x") > duration("1m")`, 1, 10, `duration: unknown unit "x" in duration "5x"`, ""},
+		{`same_instant_within(actual, expected, "five minutes")`, 1, 39, `same_instant_within: invalid duration "five minutes"`, ""},
+		{`same_instant_within(actual, expected, "-5m")`, 1, 39, "same_instant_within: the duration must be >= 0, got -5m0s", ""},
+		{`same_instant_within(actual, expected, duration("-5m"))`, 1, 39, "same_instant_within: the duration must be >= 0, got -5m0s", ""},
+		{`same_instant_within(actual, expected, 5)`, 1, 39, "cannot use int as argument", ""},
+		{`-(date(actual) - date(expected)) < duration("1m")`, 1, 1, "invalid operation: - (mismatched type time.Duration)", ""},
+		{`date(actual) - date(expected) < 60`, 1, 31, "mismatched types time.Duration and int", ""},
 	} {
 		_, err := c.Compile(tc.src)
 		var e *Error

@@ -239,6 +239,30 @@ func (c *Compiler) exprOptions() []expr.Option {
 			}
 			return a.Equal(b), nil
 		}, new(func(any, any) bool)),
+		fn("same_instant_within", func(args ...any) (any, error) {
+			d, err := windowArg(args[2])
+			if err != nil {
+				return nil, err
+			}
+			a, err1 := toTime(args[0])
+			b, err2 := toTime(args[1])
+			if err1 != nil || err2 != nil {
+				return false, nil
+			}
+			// Not |a.Sub(b)| <= d: Sub saturates, and the negation of the
+			// smallest duration is itself.
+			return !a.Before(b.Add(-d)) && !a.After(b.Add(d)), nil
+		}, new(func(any, any, string) bool), new(func(any, any, time.Duration) bool)),
+		fn("__abs_duration", func(args ...any) (any, error) {
+			d := args[0].(time.Duration)
+			switch {
+			case d == math.MinInt64: // a saturated difference
+				return time.Duration(math.MaxInt64), nil
+			case d < 0:
+				return -d, nil
+			}
+			return d, nil
+		}, new(func(time.Duration) time.Duration)),
 		fn("levenshtein", func(args ...any) (any, error) {
 			a, b, err := editArgs("levenshtein", args, o.MaxEditLen)
 			if err != nil {
@@ -297,6 +321,27 @@ func limitArg(fn, what string, x any) (float64, error) {
 		return 0, fmt.Errorf("%s: the %s must be a number >= 0, got %s", fn, what, brief(x))
 	}
 	return f, nil
+}
+
+// windowArg reads the third argument of same_instant_within: a duration,
+// or a string time.ParseDuration reads, not negative.
+func windowArg(x any) (time.Duration, error) {
+	var d time.Duration
+	switch t := x.(type) {
+	case time.Duration:
+		d = t
+	case string:
+		var err error
+		if d, err = time.ParseDuration(t); err != nil {
+			return 0, fmt.Errorf("same_instant_within: %s", strings.TrimPrefix(err.Error(), "time: "))
+		}
+	default:
+		return 0, fmt.Errorf("same_instant_within: the duration must be a string such as \"5m\" or a duration(), got %s", brief(x))
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("same_instant_within: the duration must be >= 0, got %s", d)
+	}
+	return d, nil
 }
 
 func decCmp(ok func(int) bool) func(args ...any) (any, error) {

@@ -182,6 +182,31 @@ func TestHelpers(t *testing.T) {
 		{src: `same_instant(actual, expected)`, actual: `"2024-01-05T10:00:00Z"`, expected: `"2024-01-05T09:00:00Z"`, want: false},
 		{src: `same_instant(actual, expected)`, actual: `"2024-01-05"`, expected: `"2024-01-05T00:00:00Z"`, want: true},
 		{src: `same_instant(actual, expected)`, actual: `"Jan 5 2024 3:30 PM"`, expected: `"2024-01-05T15:30:00Z"`, want: true},
+		// Durations: date subtraction, abs, min, max, comparisons.
+		{src: `abs(date(actual) - date(expected)) <= duration('5m')`, actual: `"2024-01-05T10:00:00Z"`, expected: `"2024-01-05T10:03:00Z"`, want: true},
+		{src: `abs(date(actual) - date(expected)) <= duration('5m')`, actual: `"2024-01-05T10:03:00Z"`, expected: `"2024-01-05T10:00:00Z"`, want: true},
+		{src: `abs(date(actual) - date(expected)) <= duration('5m')`, actual: `"2024-01-05T10:00:00Z"`, expected: `"2024-01-05T10:10:00Z"`, want: false},
+		{src: `abs(date(actual) - date(expected)) == duration("1h")`, actual: `"2024-01-05T10:00:00+01:00"`, expected: `"2024-01-05T10:00:00Z"`, want: true},
+		{src: `let d = date(actual) - date(expected); abs(d) < duration("1h")`, actual: `"2024-01-05T10:00:00Z"`, expected: `"2024-01-05T10:30:00Z"`, want: true},
+		{src: `abs(date(actual) - date(expected)) > duration("1h")`, actual: `"0001-01-01"`, expected: `"9999-12-31"`, want: true}, // the difference saturates; abs too
+		{src: `max(date(actual) - date(expected), date(expected) - date(actual)) <= duration("5m")`, actual: `"2024-01-05T10:00:00Z"`, expected: `"2024-01-05T10:10:00Z"`, want: false},
+		{src: `min(date(actual) - date(expected), date(expected) - date(actual)) == duration("-10m")`, actual: `"2024-01-05T10:00:00Z"`, expected: `"2024-01-05T10:10:00Z"`, want: true},
+		{src: `abs(date(actual) - date(expected)) <= duration('5m')`, actual: `"soon"`, expected: `"2024-01-05T10:10:00Z"`, wantErr: "cannot read"},
+		// same_instant_within(a, b, d): |a - b| <= d.
+		{src: `same_instant_within(actual, expected, "5m")`, actual: `"2024-01-05T10:04:59Z"`, expected: `"2024-01-05T10:00:00Z"`, want: true},
+		{src: `same_instant_within(actual, expected, "5m")`, actual: `"2024-01-05T09:55:00Z"`, expected: `"2024-01-05T10:00:00Z"`, want: true}, // the bound is in
+		{src: `same_instant_within(actual, expected, "5m")`, actual: `"2024-01-05T10:05:00.001Z"`, expected: `"2024-01-05T10:00:00Z"`, want: false},
+		{src: `same_instant_within(actual, expected, "5m")`, actual: `"2024-01-05T11:02:00+01:00"`, expected: `"2024-01-05T10:00:00Z"`, want: true},
+		{src: `same_instant_within(actual, expected, "0s")`, actual: `"2024-01-05"`, expected: `"Jan 5 2024"`, want: true},
+		{src: `same_instant_within(actual, expected, duration("1h30m"))`, actual: `"2024-01-05T11:30:00Z"`, expected: `"2024-01-05T10:00:00Z"`, want: true},
+		{src: `same_instant_within(actual, expected, "1h")`, actual: `"0001-01-01"`, expected: `"9999-12-31"`, want: false},
+		{src: `same_instant_within(actual, expected, "5m")`, actual: `"in five minutes"`, expected: `"2024-01-05T10:00:00Z"`, want: false},
+		{src: `same_instant_within(actual, expected, "5m")`, actual: `1704448800`, expected: `"2024-01-05T10:00:00Z"`, want: false},
+		{src: `same_instant_within(actual, expected, "5m")`, actual: `null`, expected: `"2024-01-05T10:00:00Z"`, want: false},
+		{src: `same_instant_within("2024-01-05T10:00:00Z", actual, expected)`, actual: `"2024-01-05T10:01:00Z"`, expected: `"2m"`, want: true},
+		{src: `same_instant_within("2024-01-05T10:00:00Z", actual, expected)`, actual: `"2024-01-05T10:01:00Z"`, expected: `"2 minutes"`, wantErr: `same_instant_within: unknown unit " minutes" in duration "2 minutes"`},
+		{src: `same_instant_within("2024-01-05T10:00:00Z", actual, expected)`, actual: `"2024-01-05T10:01:00Z"`, expected: `"-2m"`, wantErr: "same_instant_within: the duration must be >= 0, got -2m0s"},
+		{src: `same_instant_within("2024-01-05T10:00:00Z", actual, expected)`, actual: `"2024-01-05T10:01:00Z"`, expected: `120`, wantErr: `same_instant_within: the duration must be a string such as "5m" or a duration(), got 120`},
 		// levenshtein(a, b), similarity(a, b).
 		{src: `levenshtein(actual, expected) == 3`, actual: `"kitten"`, expected: `"sitting"`, want: true},
 		{src: `levenshtein(actual, expected) == 1`, actual: `"Straße"`, expected: `"Strase"`, want: true}, // runes, not bytes

@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"reflect"
+	"time"
 
 	"github.com/expr-lang/expr/ast"
 )
@@ -61,6 +62,24 @@ func (concatPatch) Visit(node *ast.Node) {
 		return
 	}
 	call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: fn}, Arguments: []ast.Node{b.Left, b.Right}}
+	call.Callee.SetLocation(b.Location())
+	ast.Patch(node, call)
+}
+
+var durationType = reflect.TypeOf(time.Duration(0))
+
+// absPatch lets abs take a duration, as abs(date(a) - date(b)) does: expr's
+// abs accepts one when type-checking but fails on it when it runs. Where
+// the checker knows the argument is a duration, `abs(d)` becomes
+// `__abs_duration(d)`.
+type absPatch struct{}
+
+func (absPatch) Visit(node *ast.Node) {
+	b, ok := (*node).(*ast.BuiltinNode)
+	if !ok || b.Name != "abs" || len(b.Arguments) != 1 || b.Arguments[0].Type() != durationType {
+		return
+	}
+	call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: "__abs_duration"}, Arguments: b.Arguments}
 	call.Callee.SetLocation(b.Location())
 	ast.Patch(node, call)
 }
