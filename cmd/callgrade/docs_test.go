@@ -1,28 +1,42 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-// TestDocumentedCommandsWork runs every callgrade command that README.md and
-// docs/*.md show in a sh block, as written, from the repository root: a
-// command in the docs that does not work is a bug.
+// TestDocumentedCommandsWork runs every command that README.md and
+// docs/*.md show in a sh block, as written, with sh from the repository
+// root: a command in the docs that does not work is a bug.
 //
-// `go run ./cmd/callgrade ARGS` runs as the built binary with ARGS, and
-// `go build` commands (which build what a later command needs) run as
-// written. Other commands in sh blocks (go test, bash .ci/run, benchmarks)
-// are run by CI itself or are too slow to repeat here; they are listed in
-// notRunHere so that a new kind of command has to be looked at.
+// `callgrade` is found on PATH, where the binary TestMain built comes first:
+// it is what `go install ./cmd/callgrade` gives the reader. GOPATH is a
+// temporary directory, so that `go install` and `$(go env GOPATH)` work as
+// for the reader without touching this machine's bin directory. A comment
+// `# exits N` on a line sets the exit status it must have; otherwise 0.
+// Commands run by CI itself or too slow to repeat here are listed in
+// notRunHere, so that a new kind of command has to be looked at.
 func TestDocumentedCommandsWork(t *testing.T) {
 	// curl: serve_test.go runs docs/service.md's against the server it starts.
 	// time bin/floor: needs the corpus bench-vs-seed generates; internal/floor's test runs the program.
-	notRunHere := []string{"go test", "bash .ci/run", "python3 ../shared/bin/", "benchstat", "go install", "curl ", "time bin/floor "}
+	notRunHere := []string{"go test", "bash .ci/run", "python3 ../shared/bin/", "benchstat", "curl ", "time bin/floor "}
+	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(),
+		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"GOPATH="+t.TempDir(), "GOBIN=", "GOMODCACHE="+strings.TrimSpace(string(modcache)))
+	exitsRE := regexp.MustCompile(`#.*\bexits (\d+)`)
 	files, _ := filepath.Glob("../../docs/*.md")
-	files = append(files, "../../README.md")
+	files = append([]string{"../../README.md"}, files...)
 	ran := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -30,48 +44,79 @@ func TestDocumentedCommandsWork(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, cmd := range shCommands(string(data)) {
-			if strings.HasPrefix(cmd, "go build ") {
-				build := exec.Command("go", strings.Fields(cmd)[1:]...)
-				build.Dir = "../.."
-				if out, err := build.CombinedOutput(); err != nil {
-					t.Errorf("%s: %q: %v\n%s", f, cmd, err, out)
-				}
+			switch {
+			case strings.HasPrefix(cmd, "go run ./cmd/callgrade"):
+				t.Errorf("%s: %q: show `callgrade ...`: go run exits 1 whenever the program fails, hiding exit status 2", f, cmd)
 				continue
-			}
-			args, ok := strings.CutPrefix(cmd, "go run ./cmd/callgrade ")
-			if !ok {
-				args, ok = strings.CutPrefix(cmd, "callgrade ")
-			}
-			if !ok {
-				known := false
-				for _, p := range notRunHere {
-					known = known || strings.HasPrefix(cmd, p)
-				}
-				if !known {
-					t.Errorf("%s: sh block command %q is neither run by this test nor listed as run elsewhere", f, cmd)
-				}
-				continue
-			}
-			if strings.HasPrefix(args, "serve ") {
+			case strings.HasPrefix(cmd, "callgrade serve "):
 				continue // runs until stopped: serve_test.go runs it
 			}
-			wantCode := 0
-			if body, comment, found := strings.Cut(args, "#"); found {
-				args = strings.TrimSpace(body)
-				if strings.Contains(comment, "exits 1") {
-					wantCode = 1
-				}
+			if hasAnyPrefix(cmd, notRunHere) {
+				continue
 			}
-			r := callgrade(t, strings.Fields(args)...)
+			if !hasAnyPrefix(cmd, []string{"callgrade ", "bin/callgrade ", "go install ", "go build ", "export PATH="}) {
+				t.Errorf("%s: sh block command %q is neither run by this test nor listed as run elsewhere", f, cmd)
+				continue
+			}
+			want := 0
+			if m := exitsRE.FindStringSubmatch(cmd); m != nil {
+				want, _ = strconv.Atoi(m[1])
+			}
+			sh := exec.Command("sh", "-c", cmd)
+			sh.Dir = "../.."
+			sh.Env = env
+			var out bytes.Buffer
+			sh.Stdout, sh.Stderr = &out, &out
+			err := sh.Run()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
 			ran++
-			if r.code != wantCode {
-				t.Errorf("%s: %q exited %d, want %d:\n%s", f, cmd, r.code, wantCode, r.stderr)
+			if code != want {
+				t.Errorf("%s: %q exited %d, want %d:\n%s", f, cmd, code, want, out.Bytes())
 			}
 		}
 	}
 	if ran == 0 {
 		t.Fatal("found no callgrade command in the docs")
 	}
+}
+
+// TestREADMELeadsWithInstallScoreAndTest: the README's first commands are
+// the ones a new reader types: install the command, score the bundled
+// example with it, run the tests (the command CI's .ci/run runs too).
+func TestREADMELeadsWithInstallScoreAndTest(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, _ := strings.Cut(string(data), "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	lines := strings.Split(strings.TrimSpace(block), "\n")
+	if len(lines) < 3 || lines[0] != "go install ./cmd/callgrade" ||
+		!strings.HasPrefix(lines[len(lines)-2], "callgrade score --suite examples/") || lines[len(lines)-1] != "go test ./..." {
+		t.Errorf("the README's first sh block is\n%s\nwant go install ./cmd/callgrade, then callgrade score on an example, then go test ./...", block)
+	}
+	ci, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^go test \./\.\.\.$`).Match(ci) {
+		t.Error(".ci/run no longer runs the README's test command, go test ./...")
+	}
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // shCommands returns the lines of ```sh blocks, with continuation lines joined.

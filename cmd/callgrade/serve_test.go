@@ -213,7 +213,7 @@ func TestServiceDocs(t *testing.T) {
 	var serve []string
 	var curls []string
 	for _, cmd := range shCommands(string(data)) {
-		if args, ok := strings.CutPrefix(cmd, "go run ./cmd/callgrade serve "); ok {
+		if args, ok := strings.CutPrefix(cmd, "callgrade serve "); ok {
 			serve = strings.Fields(strings.ReplaceAll(args, docAddr, "127.0.0.1:0"))
 			continue
 		}
