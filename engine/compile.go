@@ -206,20 +206,13 @@ func pureRule(spec value.Value) bool {
 
 // setKey returns the key under which a call's rules.Set is shared, and
 // false when it cannot be: the rules that go into a Set are those of the
-// schema (which depend on the tool and on which arguments the call names),
+// schema (which depend on the tool alone),
 // the defaults (the same for every call), the rulesets named by `use`, and
 // the call's own, which must all be pure.
-func (c *compiler) setKey(t *tool, args value.Value, use []string, rs suite.RuleSet) ([]byte, bool) {
+func (c *compiler) setKey(t *tool, use []string, rs suite.RuleSet) ([]byte, bool) {
 	k := c.key[:0]
 	if t != nil {
 		k = binary.LittleEndian.AppendUint64(k, uint64(uintptr(unsafe.Pointer(t))))
-		for i := range t.params {
-			if args.Has(t.params[i].name) {
-				k = append(k, 1)
-			} else {
-				k = append(k, 0)
-			}
-		}
 	}
 	k = binary.AppendUvarint(k, uint64(len(use)))
 	for _, u := range use {
@@ -311,7 +304,7 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 	if out.args.Kind() != value.Object {
 		out.args, _ = value.ObjectOf()
 	}
-	key, share := c.setKey(t, out.args, sc.Use, ec.Rules)
+	key, share := c.setKey(t, sc.Use, ec.Rules)
 	if share {
 		if set, ok := c.sets[string(key)]; ok {
 			out.rules = set
@@ -326,7 +319,7 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 		}
 		set := &rules.Set{}
 		if t != nil {
-			t.implyRules(set, out.args)
+			t.implyRules(set)
 		}
 		for _, pr := range c.defaults {
 			set.Add(rules.LevelDefaults, pr.path, pr.rule)

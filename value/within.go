@@ -263,13 +263,23 @@ func IsMultipleOf(x, m string) bool {
 	// M divides X·10^k exactly when it divides X·10^min(k, e), where e is
 	// the larger of M's powers of 2 and 5: beyond that, more factors of 10
 	// add nothing M can use.
-	mDigits := q.digits(q.n)
-	mod, _ := new(big.Int).SetString(mDigits, 10)
-	k = min(k, twoFivePower(mod))
-	if mod.IsUint64() && mod.Uint64() <= 1e17 {
-		return remainderSmall(d, k, mod.Uint64()) == 0
+	if mc, ok := q.small(); ok && mc <= 1e17 {
+		return remainderSmall(d, min(k, twoFivePower64(mc)), mc) == 0
 	}
-	return remainderBig(d, k, mod).Sign() == 0
+	mod, _ := new(big.Int).SetString(q.digits(q.n), 10)
+	return remainderBig(d, min(k, twoFivePower(mod)), mod).Sign() == 0
+}
+
+// twoFivePower64 is twoFivePower for a small m.
+func twoFivePower64(m uint64) int64 {
+	var twos, fives int64
+	for x := m; x%2 == 0; x /= 2 {
+		twos++
+	}
+	for x := m; x%5 == 0; x /= 5 {
+		fives++
+	}
+	return max(twos, fives)
 }
 
 // twoFivePower returns the larger of the exponents of 2 and 5 in m > 0.

@@ -1,0 +1,571 @@
+package schema
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// Violation is one way the arguments break the schema.
+type Violation struct {
+	// Path is where in the arguments: object keys, and array indices in
+	// decimal; empty for the arguments object itself.
+	Path []string
+	// Message is the library's wording: "got string, want number",
+	// "missing property 'city'", "maximum: got 120, want 100".
+	Message string
+}
+
+// printer formats messages as the library's ErrorKinds do.
+var printer = message.NewPrinter(language.English)
+
+// Validate appends to dst each violation of args and returns the result;
+// nothing is appended when args are valid, and then nothing is allocated.
+//
+// The schema sees the arguments after the coercions it implies (spec 1.2):
+// a string that is a JSON number literal (white space trimmed) is that
+// number where the schema's type is number or integer; an integer is a
+// number whose value is whole, whatever its spelling (5.0, 5e0). With
+// nullIsMissing, an object member set to null counts as absent, at any
+// depth, so that a null optional argument is no violation and a null
+// required one is a missing one.
+func (s *Schema) Validate(dst []Violation, args value.Value, nullIsMissing bool) []Violation {
+	if !s.fast {
+		return s.validateLib(dst, args, nullIsMissing)
+	}
+	v := validators.Get().(*validator)
+	*v = validator{nullIsMissing: nullIsMissing, out: dst, path: v.path[:0]}
+	v.validate(s.root, args)
+	out := v.out
+	v.out = nil // the pool must not keep the caller's violations
+	validators.Put(v)
+	return out
+}
+
+// validators keeps validators, with their path stacks, between calls.
+var validators = sync.Pool{New: func() any { return new(validator) }}
+
+// step is one step of the path being validated; its text is built only
+// for a violation.
+type step struct {
+	key string
+	idx int // >= 0: an array index
+}
+
+type validator struct {
+	nullIsMissing bool
+	out           []Violation
+	path          []step
+
+	// failures counts the violations found, reported or not; while quiet
+	// is above zero they are only counted: a branch of anyOf or oneOf is
+	// first tried quietly, and worded only when the whole keyword fails,
+	// so that a valid instance costs no message it would throw away.
+	failures int
+	quiet    int
+}
+
+// failing counts a violation and reports whether to word it.
+func (v *validator) failing() bool {
+	v.failures++
+	return v.quiet == 0
+}
+
+func (v *validator) fail(msg string) {
+	p := make([]string, len(v.path))
+	for i, s := range v.path {
+		if s.idx >= 0 {
+			p[i] = strconv.Itoa(s.idx)
+		} else {
+			p[i] = s.key
+		}
+	}
+	v.out = append(v.out, Violation{Path: p, Message: msg})
+}
+
+func (v *validator) failKind(k jsonschema.ErrorKind) { v.fail(k.LocalizedString(printer)) }
+
+// jsonType is the library's name of an instance's type; a number is a
+// "number" whatever its value.
+func jsonType(x value.Value) (types, string) {
+	switch x.Kind() {
+	case value.Null:
+		return tNull, "null"
+	case value.Bool:
+		return tBoolean, "boolean"
+	case value.Number:
+		return tNumber, "number"
+	case value.String:
+		return tString, "string"
+	case value.Array:
+		return tArray, "array"
+	}
+	return tObject, "object"
+}
+
+// coerce returns the number a numeric string stands for where n's type is
+// number or integer.
+func coerce(n *node, x value.Value) value.Value {
+	if x.Kind() != value.String || n.types&(tNumber|tInteger) == 0 {
+		return x
+	}
+	if num, err := value.NumberOf(strings.TrimSpace(x.Str())); err == nil {
+		return num
+	}
+	return x
+}
+
+// validate checks x against n, in the library's order of keywords:
+// type, const and enum (each ending the check at this node when it fails),
+// $ref, the keywords of x's type, then allOf, anyOf and oneOf. It reports
+// whether x is valid.
+func (v *validator) validate(n *node, x value.Value) bool {
+	if n.never {
+		if v.failing() {
+			v.failKind(&kind.FalseSchema{})
+		}
+		return false
+	}
+	x = coerce(n, x)
+	if n.types != 0 {
+		t, name := jsonType(x)
+		ok := n.types&t != 0 || (n.types&tInteger != 0 && t == tNumber && x.IsInteger())
+		if !ok {
+			if v.failing() {
+				v.failKind(&kind.Type{Got: name, Want: n.types.names()})
+			}
+			return false
+		}
+	}
+	if n.hasConst && !value.Equal(x, n.constV) {
+		if v.failing() {
+			v.failKind(&kind.Const{Got: x.Any(), Want: n.constV.Any()})
+		}
+		return false
+	}
+	if n.hasEnum && !inEnum(n.enum, x) {
+		if v.failing() {
+			want := make([]any, len(n.enum))
+			for i, e := range n.enum {
+				want[i] = e.Any()
+			}
+			v.failKind(&kind.Enum{Got: x.Any(), Want: want})
+		}
+		return false
+	}
+	mark := v.failures
+	if n.ref != nil {
+		v.validate(n.ref, x)
+	}
+	switch x.Kind() {
+	case value.Object:
+		v.object(n, x)
+	case value.Array:
+		v.array(n, x)
+	case value.String:
+		v.str(n, x.Str())
+	case value.Number:
+		v.number(n, x.Str())
+	}
+	for _, b := range n.allOf {
+		v.validate(b, x)
+	}
+	if len(n.anyOf) > 0 && !v.anyMatch(n.anyOf, x) {
+		v.explain(n.anyOf, x)
+	}
+	if len(n.oneOf) > 0 {
+		v.oneOf(n, x)
+	}
+	return v.failures == mark
+}
+
+func inEnum(enum []value.Value, x value.Value) bool {
+	for _, e := range enum {
+		if value.Equal(x, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// valid reports quietly whether x is valid against n.
+func (v *validator) valid(n *node, x value.Value) bool {
+	v.quiet++
+	before := v.failures
+	v.validate(n, x)
+	v.quiet--
+	ok := v.failures == before
+	v.failures = before
+	return ok
+}
+
+func (v *validator) anyMatch(list []*node, x value.Value) bool {
+	for _, b := range list {
+		if v.valid(b, x) {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *validator) oneOf(n *node, x value.Value) {
+	matched := -1
+	for i, b := range n.oneOf {
+		if !v.valid(b, x) {
+			continue
+		}
+		if matched < 0 {
+			matched = i
+			continue
+		}
+		if v.failing() {
+			v.failKind(&kind.OneOf{Subschemas: []int{matched, i}})
+		}
+		return
+	}
+	if matched < 0 {
+		v.explain(n.oneOf, x)
+	}
+}
+
+// explain reports why x matches none of list: each member's violations,
+// as the library lists them, but for a member that only allows null
+// (Pydantic's and zod's way of saying "or null"), which would only say
+// that a value that is not null is not null.
+func (v *validator) explain(list []*node, x value.Value) {
+	for _, b := range list {
+		if b.types == tNull && x.Kind() != value.Null && len(list) > 1 {
+			continue
+		}
+		v.validate(b, x)
+	}
+}
+
+func (v *validator) object(n *node, x value.Value) {
+	ms := x.Members()
+	count := len(ms)
+	if v.nullIsMissing {
+		for _, m := range ms {
+			if m.Value.IsNull() {
+				count--
+			}
+		}
+	}
+	if n.minProps >= 0 && count < n.minProps {
+		if v.failing() {
+			v.failKind(&kind.MinProperties{Got: count, Want: n.minProps})
+		}
+	}
+	if n.maxProps >= 0 && count > n.maxProps {
+		if v.failing() {
+			v.failKind(&kind.MaxProperties{Got: count, Want: n.maxProps})
+		}
+	}
+	var missing []string
+	for _, r := range n.required {
+		if m, ok := x.Get(r); !ok || v.nullIsMissing && m.IsNull() {
+			missing = append(missing, r)
+		}
+	}
+	if missing != nil {
+		if v.failing() {
+			v.failKind(&kind.Required{Missing: missing})
+		}
+	}
+	var extra []string
+	for _, m := range ms {
+		if v.nullIsMissing && m.Value.IsNull() {
+			continue
+		}
+		sub := n.prop(m.Key)
+		if sub == nil {
+			if n.noExtra {
+				extra = append(extra, m.Key)
+				continue
+			}
+			sub = n.additional
+		}
+		if sub != nil {
+			v.path = append(v.path, step{key: m.Key, idx: -1})
+			v.validate(sub, m.Value)
+			v.path = v.path[:len(v.path)-1]
+		}
+	}
+	if extra != nil {
+		if v.failing() {
+			v.failKind(&kind.AdditionalProperties{Properties: extra})
+		}
+	}
+}
+
+func (v *validator) array(n *node, x value.Value) {
+	es := x.Elems()
+	if n.minItems >= 0 && len(es) < n.minItems {
+		if v.failing() {
+			v.failKind(&kind.MinItems{Got: len(es), Want: n.minItems})
+		}
+	}
+	if n.maxItems >= 0 && len(es) > n.maxItems {
+		if v.failing() {
+			v.failKind(&kind.MaxItems{Got: len(es), Want: n.maxItems})
+		}
+	}
+	if n.uniqueItems && len(es) > 1 {
+		if i, j := duplicates(es); i >= 0 {
+			if v.failing() {
+				v.failKind(&kind.UniqueItems{Duplicates: [2]int{i, j}})
+			}
+		}
+	}
+	if n.items != nil {
+		for i, e := range es {
+			v.path = append(v.path, step{idx: i})
+			v.validate(n.items, e)
+			v.path = v.path[:len(v.path)-1]
+		}
+	}
+}
+
+// duplicates returns the first pair of equal elements, as the library
+// finds it: the smallest j with an equal element before it, and the first
+// such element i; or -1, -1.
+func duplicates(es []value.Value) (int, int) {
+	if len(es) <= 64 {
+		for j := 1; j < len(es); j++ {
+			for i := range j {
+				if value.Equal(es[i], es[j]) {
+					return i, j
+				}
+			}
+		}
+		return -1, -1
+	}
+	first := make(map[string]int, len(es))
+	var buf []byte
+	for j, e := range es {
+		buf = appendCanonical(buf[:0], e)
+		if i, ok := first[string(buf)]; ok {
+			return i, j
+		}
+		first[string(buf)] = j
+	}
+	return -1, -1
+}
+
+// appendCanonical writes v so that two values have the same text exactly
+// when value.Equal holds: numbers in their canonical spelling, members in
+// key order (as a Value keeps them).
+func appendCanonical(b []byte, v value.Value) []byte {
+	switch v.Kind() {
+	case value.Number:
+		return append(b, value.CanonicalNumber(v.Str())...)
+	case value.Array:
+		b = append(b, '[')
+		for i, e := range v.Elems() {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendCanonical(b, e)
+		}
+		return append(b, ']')
+	case value.Object:
+		b = append(b, '{')
+		for i, m := range v.Members() {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = value.AppendQuote(b, m.Key)
+			b = append(b, ':')
+			b = appendCanonical(b, m.Value)
+		}
+		return append(b, '}')
+	}
+	return v.AppendJSON(b)
+}
+
+func (v *validator) str(n *node, s string) {
+	if n.minLength >= 0 || n.maxLength >= 0 {
+		l := utf8.RuneCountInString(s)
+		if n.minLength >= 0 && l < n.minLength {
+			if v.failing() {
+				v.failKind(&kind.MinLength{Got: l, Want: n.minLength})
+			}
+		}
+		if n.maxLength >= 0 && l > n.maxLength {
+			if v.failing() {
+				v.failKind(&kind.MaxLength{Got: l, Want: n.maxLength})
+			}
+		}
+	}
+	if n.pattern != nil && !n.pattern.MatchString(s) {
+		if v.failing() {
+			v.failKind(&kind.Pattern{Got: s, Want: n.pattern.String()})
+		}
+	}
+}
+
+// number checks the bounds exactly, on the decimal values.
+func (v *validator) number(n *node, x string) {
+	if n.minimum != "" && value.CompareNumbers(x, n.minimum) < 0 {
+		if v.failing() {
+			v.fail(boundMessage("minimum", x, n.minimum))
+		}
+	}
+	if n.maximum != "" && value.CompareNumbers(x, n.maximum) > 0 {
+		if v.failing() {
+			v.fail(boundMessage("maximum", x, n.maximum))
+		}
+	}
+	if n.exclMin != "" && value.CompareNumbers(x, n.exclMin) <= 0 {
+		if v.failing() {
+			v.fail(boundMessage("exclusiveMinimum", x, n.exclMin))
+		}
+	}
+	if n.exclMax != "" && value.CompareNumbers(x, n.exclMax) >= 0 {
+		if v.failing() {
+			v.fail(boundMessage("exclusiveMaximum", x, n.exclMax))
+		}
+	}
+	if n.multipleOf != "" && !value.IsMultipleOf(x, n.multipleOf) {
+		if v.failing() {
+			v.fail(boundMessage("multipleOf", x, n.multipleOf))
+		}
+	}
+}
+
+// boundMessage words a failed numeric bound as the library does, which
+// shows both numbers as float64 (a number beyond float64 as an infinity).
+func boundMessage(keyword, got, want string) string {
+	g, _ := strconv.ParseFloat(got, 64)
+	w, _ := strconv.ParseFloat(want, 64)
+	return printer.Sprintf(keyword+": got %v, want %v", g, w)
+}
+
+// validateLib validates with the library the arguments after the
+// coercions, for a schema with keywords this package does not handle. A
+// panic inside the library (it has some on extreme numbers) is a
+// violation, never a crash of the run.
+func (s *Schema) validateLib(dst []Violation, args value.Value, nullIsMissing bool) (out []Violation) {
+	x, _ := coerceTree(s.root, args, nullIsMissing)
+	defer func() {
+		if r := recover(); r != nil {
+			out = append(dst, Violation{Message: fmt.Sprintf("cannot be validated: the JSON Schema library failed: %v", r)})
+		}
+	}()
+	err := s.lib.Validate(x.Any())
+	if err == nil {
+		return dst
+	}
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return append(dst, Violation{Message: err.Error()})
+	}
+	start := len(dst)
+	dst = appendLeaves(dst, ve)
+	// The library walks objects in a map's order: sort, so that results
+	// are the same from run to run.
+	slices.SortStableFunc(dst[start:], func(a, b Violation) int {
+		if c := slices.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Message, b.Message)
+	})
+	return dst
+}
+
+// appendLeaves appends the leaves of a validation error: the causes a
+// person acts on, not the chain of keywords that led to them.
+func appendLeaves(dst []Violation, ve *jsonschema.ValidationError) []Violation {
+	if len(ve.Causes) > 0 {
+		for _, c := range ve.Causes {
+			dst = appendLeaves(dst, c)
+		}
+		return dst
+	}
+	return append(dst, Violation{Path: slices.Clone(ve.InstanceLocation), Message: ve.ErrorKind.LocalizedString(printer)})
+}
+
+// coerceTree makes the coercions the schema implies for the library, and
+// with nullIsMissing drops null members; changed says whether it did
+// anything. A node and every node that validates the same instance ($ref,
+// allOf, anyOf, oneOf) count.
+func coerceTree(n *node, x value.Value, nullIsMissing bool) (_ value.Value, changed bool) {
+	nodes := sameInstance(n, nil, map[*node]bool{})
+	switch x.Kind() {
+	case value.String:
+		for _, m := range nodes {
+			if y := coerce(m, x); y.Kind() == value.Number {
+				return y, true
+			}
+		}
+	case value.Object:
+		out := x
+		for _, mem := range x.Members() {
+			if nullIsMissing && mem.Value.IsNull() {
+				out, changed = out.Without(mem.Key), true
+				continue
+			}
+			y, ch := mem.Value, false
+			for _, m := range nodes {
+				sub := m.prop(mem.Key)
+				if sub == nil {
+					sub = m.additional
+				}
+				if sub != nil {
+					var c bool
+					y, c = coerceTree(sub, y, nullIsMissing)
+					ch = ch || c
+				}
+			}
+			if ch {
+				out, changed = out.With(mem.Key, y), true
+			}
+		}
+		return out, changed
+	case value.Array:
+		es := x.Elems()
+		var out []value.Value
+		for i, e := range es {
+			y, ch := e, false
+			for _, m := range nodes {
+				if m.items != nil {
+					var c bool
+					y, c = coerceTree(m.items, y, nullIsMissing)
+					ch = ch || c
+				}
+			}
+			if ch && out == nil {
+				out = slices.Clone(es)
+			}
+			if out != nil {
+				out[i] = y
+			}
+		}
+		if out != nil {
+			return value.ArrayOf(out...), true
+		}
+	}
+	return x, false
+}
+
+func sameInstance(n *node, out []*node, seen map[*node]bool) []*node {
+	if n == nil || seen[n] {
+		return out
+	}
+	seen[n] = true
+	out = append(out, n)
+	for _, s := range n.successors() {
+		out = sameInstance(s, out, seen)
+	}
+	return out
+}
