@@ -227,11 +227,14 @@ type outBuf struct {
 //
 // An *InputError stops the run; w may then hold part of the results, so a
 // caller that must not leave a partial file writes to a temporary one.
+// When ctx is cancelled, Run stops and returns ctx's error. Whatever ends
+// it, Run has stopped reading r when it returns.
 func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) (*Summary, error) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -240,10 +243,18 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	results := make(chan done, workers*2)
 	bufs := newBuffers(workers*4 + 4)
 
+	// The reader must be done with r before Run returns, whatever ends the
+	// run: r is the caller's, and readErr is read below.
 	var readErr error
+	readDone := make(chan struct{})
 	go func() {
+		defer close(readDone)
 		defer close(todo)
 		readErr = readBatches(ctx, r, todo, bufs)
+	}()
+	defer func() {
+		cancel()
+		<-readDone
 	}()
 
 	sums := make([]Summary, workers)
@@ -326,13 +337,15 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 			next++
 		}
 	}
+	cancel() // the reader stops at its next batch, if it has not
+	<-readDone
 	if firstErr != nil {
 		return nil, firstErr
 	}
 	if readErr != nil {
 		return nil, &InputError{File: opts.Name, Msg: "cannot read responses", Err: readErr}
 	}
-	if err := ctx.Err(); err != nil {
+	if err := parent.Err(); err != nil {
 		return nil, err
 	}
 
@@ -376,6 +389,9 @@ func readBatches(ctx context.Context, r io.Reader, todo chan<- batch, bufs *buff
 		var ends []int
 		first := line
 		for len(data) < batchBytes {
+			if ctx.Err() != nil {
+				return nil // cancelled: stop reading now, not at the batch's end
+			}
 			chunk, err := br.ReadSlice('\n')
 			if errors.Is(err, bufio.ErrBufferFull) {
 				// A line longer than the buffer: gather it whole.
