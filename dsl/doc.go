@@ -24,9 +24,10 @@
 //	tool           the call's name
 //
 // JSON values appear as nil, bool, float64, string, []any and map[string]any.
-// decimal(), set_eq(), contains_all() and canon() written on one of these
-// names or a constant member path from one (`decimal(actual.price)`) see
-// the exact JSON value instead, so that numbers keep their decimal text.
+// decimal(), set_eq(), contains_all(), canon(), approx() and rel_approx()
+// written on one of these names or a constant member path from one
+// (`decimal(actual.price)`) see the exact JSON value instead, so that
+// numbers keep their decimal text.
 //
 // # Helpers
 //

@@ -58,3 +58,51 @@ func FuzzEval(f *testing.F) {
 		x.Compare(in)
 	})
 }
+
+// FuzzApprox checks approx and rel_approx against value.WithinAbs and
+// value.WithinRel, which the tolerance and relative rules use, on the
+// fuzzer's number literals, written as numbers and as numeric strings.
+func FuzzApprox(f *testing.F) {
+	for _, s := range [][3]string{
+		{"21.5", "21", "0.5"},
+		{"21.50000000000000001", "21", "0.5"},
+		{"1e400", "1", "0.5"},
+		{"-1e400", "1e400", "1e401"},
+		{"1704067200002", "1704067200000", "0.5"},
+		{"1.1", "1.0", "0.1"},
+		{"-0", "0", "0"},
+		{"105", "100", "0.05"},
+		{"0.1", "0.3", "1e-400"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	c := NewCompiler(Options{})
+	abs, err := c.Compile(`approx(actual, expected, params.tol)`)
+	if err != nil {
+		f.Fatal(err)
+	}
+	rel, err := c.Compile(`rel_approx(actual, expected, params.tol)`)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, a, b, tol string) {
+		x, err1 := value.NumberOf(a)
+		y, err2 := value.NumberOf(b)
+		z, err3 := value.NumberOf(tol)
+		if err1 != nil || err2 != nil || err3 != nil || value.CompareNumbers(tol, "0") < 0 {
+			return
+		}
+		params, _ := value.ObjectOf(value.Member{Key: "tol", Value: z})
+		for _, in := range []*rules.Input{
+			{Path: "p", Actual: x, Expected: y, Params: params},
+			{Path: "p", Actual: value.StringOf(" " + a), Expected: value.StringOf(b + "\n"), Params: params},
+		} {
+			if got, err := abs.Eval(in); err != nil || got != value.WithinAbs(a, b, tol) {
+				t.Errorf("approx(%s, %s, %s) = %v, %v; WithinAbs says %v", in.Actual, in.Expected, tol, got, err, value.WithinAbs(a, b, tol))
+			}
+			if got, err := rel.Eval(in); err != nil || got != value.WithinRel(a, b, tol) {
+				t.Errorf("rel_approx(%s, %s, %s) = %v, %v; WithinRel says %v", in.Actual, in.Expected, tol, got, err, value.WithinRel(a, b, tol))
+			}
+		}
+	})
+}

@@ -163,30 +163,22 @@ func (c *Compiler) exprOptions() []expr.Option {
 
 		// The helpers.
 		fn("approx", func(args ...any) (any, error) {
-			tol, err := limitArg("approx", "tolerance", args[2])
+			tol, err := boundArg("approx", "tolerance", args[2])
 			if err != nil {
 				return nil, err
 			}
-			a, aok := toFloat(args[0])
-			b, bok := toFloat(args[1])
-			if !aok || !bok {
-				return false, nil
-			}
-			d := math.Abs(a - b)
-			return d <= tol+slack(a, b), nil
+			a, aok := numLiteral(args[0])
+			b, bok := numLiteral(args[1])
+			return aok && bok && value.WithinAbs(a, b, tol), nil
 		}, new(func(any, any, any) bool)),
 		fn("rel_approx", func(args ...any) (any, error) {
-			frac, err := limitArg("rel_approx", "fraction", args[2])
+			frac, err := boundArg("rel_approx", "fraction", args[2])
 			if err != nil {
 				return nil, err
 			}
-			a, aok := toFloat(args[0])
-			b, bok := toFloat(args[1])
-			if !aok || !bok {
-				return false, nil
-			}
-			d := math.Abs(a - b)
-			return d <= frac*math.Abs(b)+slack(a, b), nil
+			a, aok := numLiteral(args[0])
+			b, bok := numLiteral(args[1])
+			return aok && bok && value.WithinRel(a, b, frac), nil
 		}, new(func(any, any, any) bool)),
 		fn("num", func(args ...any) (any, error) {
 			f, ok := toFloat(args[0])
@@ -311,16 +303,47 @@ func (c *Compiler) exprOptions() []expr.Option {
 	return opts
 }
 
-// slack allows a few units of float64 rounding at a tolerance's bound, as
-// the tolerance rule does: 1.1 is within 0.1 of 1.0.
-func slack(a, b float64) float64 { return 1e-12 * max(math.Abs(a), math.Abs(b)) }
-
-func limitArg(fn, what string, x any) (float64, error) {
-	f, ok := toFloat(x)
-	if !ok || f < 0 || math.IsNaN(f) {
-		return 0, fmt.Errorf("%s: the %s must be a number >= 0, got %s", fn, what, brief(x))
+// numLiteral returns x as a JSON number literal, for the exact comparisons
+// of approx and rel_approx: a number read from the input as written, a
+// numeric string trimmed, a float64 by its shortest spelling. ±Inf and NaN
+// have no literal, and so are within nothing.
+func numLiteral(x any) (string, bool) {
+	switch t := x.(type) {
+	case raw:
+		switch t.v.Kind() {
+		case value.Number:
+			return t.v.Str(), true
+		case value.String:
+			return numLiteral(t.v.Str())
+		}
+	case float64:
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return "", false
+		}
+		return strconv.FormatFloat(t, 'g', -1, 64), true
+	case int:
+		return strconv.Itoa(t), true
+	case int64:
+		return strconv.FormatInt(t, 10), true
+	case Decimal:
+		return string(t), true
+	case string:
+		s := strings.TrimSpace(t)
+		if _, err := value.NumberOf(s); err != nil {
+			return "", false
+		}
+		return s, true
 	}
-	return f, nil
+	return "", false
+}
+
+// boundArg reads the tolerance of approx or the fraction of rel_approx.
+func boundArg(fn, what string, x any) (string, error) {
+	lit, ok := numLiteral(x)
+	if !ok || value.CompareNumbers(lit, "0") < 0 {
+		return "", fmt.Errorf("%s: the %s must be a number >= 0, got %s", fn, what, brief(x))
+	}
+	return lit, nil
 }
 
 // windowArg reads the third argument of same_instant_within: a duration,

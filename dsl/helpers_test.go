@@ -243,3 +243,62 @@ func TestNonBoolResult(t *testing.T) {
 		{src: `args.flag`, actual: `1`, want: false}, // a missing member is nil, which is false
 	})
 }
+
+// TestApproxExact: approx and rel_approx decide as the tolerance and
+// relative rules do (value.WithinAbs, value.WithinRel), exactly on the
+// JSON literal when the argument is read from the input, and on the
+// shortest spelling of a float64 when it is computed.
+func TestApproxExact(t *testing.T) {
+	c := NewCompiler(Options{})
+	runCases(t, c, []evalCase{
+		// Beyond float64: within nothing but an equal literal.
+		{src: `approx(actual, 1, 0.5)`, actual: `1e400`, want: false},
+		{src: `approx(actual, 1, 0.5)`, actual: `-1e400`, want: false},
+		{src: `approx(actual, 1, 0.5)`, actual: `"1e999"`, want: false},
+		{src: `approx(actual, expected, 0.5)`, actual: `1e400`, expected: `1e400`, want: true},
+		{src: `approx(actual, expected, 0.5)`, actual: `1e400`, expected: `1e401`, want: false},
+		{src: `approx(actual, expected, actual)`, actual: `1e400`, expected: `1`, want: true},       // exactly: |1e400 - 1| <= 1e400
+		{src: `approx(actual * 1, expected, 0.5)`, actual: `1e400`, expected: `1e400`, want: false}, // +Inf
+		{src: `approx(actual - actual, 0, 1)`, actual: `1e400`, want: false},                        // NaN
+		{src: `approx(actual, expected, 0.5)`, actual: `1e-400`, expected: `0`, want: true},
+		// Exact at the bound, and just past it.
+		{src: `approx(actual, expected, 0.5)`, actual: `21.5`, expected: `21`, want: true},
+		{src: `approx(actual, expected, 0.5)`, actual: `20.5`, expected: `21`, want: true},
+		{src: `approx(actual, expected, 0.5)`, actual: `21.50000000000000001`, expected: `21`, want: false},
+		{src: `approx(actual, expected, 0.5)`, actual: `"21.50000000000000001"`, expected: `21`, want: false},
+		{src: `approx(actual, expected, 0.5)`, actual: `1704067200002`, expected: `1704067200000`, want: false},
+		{src: `approx(actual.a, actual.b, actual.tol)`, actual: `{"a": 1.1, "b": 1.0, "tol": 0.1}`, want: true},
+		{src: `approx(actual.a, actual.b, actual.tol)`, actual: `{"a": 1.1, "b": 1.0, "tol": 0.09999999999999999999}`, want: false},
+		{src: `approx(actual, expected, 0)`, actual: `5.0`, expected: `5`, want: true},
+		{src: `approx(actual, expected, 0)`, actual: `-0`, expected: `0`, want: true},
+		// Computed values: their shortest spelling.
+		{src: `approx(actual * 2, expected, 0)`, actual: `1.5`, expected: `3`, want: true},
+		{src: `approx(actual + 0.2, expected, 0)`, actual: `0.1`, expected: `0.3`, want: false}, // 0.30000000000000004
+		{src: `approx(decimal(actual), expected, 0)`, actual: `12345678901234567.5`, expected: `12345678901234567.50`, want: true},
+		// What is not a number is within nothing; a bad tolerance is an error.
+		{src: `approx(actual, expected, 1)`, actual: `" 21.4 "`, expected: `21`, want: true},
+		{src: `approx(actual, expected, 1)`, actual: `"0x10"`, expected: `16`, want: false},
+		{src: `approx(actual, expected, 1)`, actual: `""`, expected: `0`, want: false},
+		{src: `approx(actual, expected, 1)`, actual: `null`, expected: `0`, want: false},
+		{src: `approx(actual, expected, 1)`, actual: `true`, expected: `1`, want: false},
+		{src: `approx(actual, expected, 1)`, actual: `[1]`, expected: `1`, want: false},
+		{src: `approx(actual, expected, 1)`, actual: `1`, expected: `null`, want: false},
+		{src: `approx(actual, 21, "0.5")`, actual: `21.5`, want: true},
+		{src: `approx(actual, expected, -0.5)`, actual: `1`, expected: `1`, wantErr: "approx: the tolerance must be a number >= 0, got -0.5"},
+		{src: `approx(actual.a, actual.b, actual.tol)`, actual: `{"a": 1, "b": 1, "tol": -1e-400}`, wantErr: "approx: the tolerance must be a number >= 0"},
+		{src: `approx(actual, expected, actual.tol)`, actual: `{}`, expected: `1`, wantErr: "approx: the tolerance must be a number >= 0, got null"},
+		{src: `approx(actual, expected, 1 / 0)`, actual: `1`, expected: `1`, wantErr: "approx: the tolerance must be a number >= 0, got +Inf"},
+		{src: `approx(actual, expected, "x")`, actual: `1`, expected: `1`, wantErr: `approx: the tolerance must be a number >= 0, got "x"`},
+		// rel_approx: |a - b| <= frac*|b|, the same way.
+		{src: `rel_approx(actual, expected, 0.5)`, actual: `1e400`, expected: `1`, want: false},
+		{src: `rel_approx(actual, expected, 0.5)`, actual: `1`, expected: `1e400`, want: false},
+		{src: `rel_approx(actual, expected, 0.5)`, actual: `1e400`, expected: `1e400`, want: true},
+		{src: `rel_approx(actual, expected, 0.5)`, actual: `1`, expected: `"-1e999"`, want: false},
+		{src: `rel_approx(actual, expected, 0.05)`, actual: `105`, expected: `100`, want: true},
+		{src: `rel_approx(actual, expected, 0.05)`, actual: `-95`, expected: `-100`, want: true},
+		{src: `rel_approx(actual, expected, 0.05)`, actual: `105.00000000000000001`, expected: `100`, want: false},
+		{src: `rel_approx(actual, expected, 1)`, actual: `1e-400`, expected: `0`, want: false},
+		{src: `rel_approx(actual, expected, 0.1)`, actual: `"abc"`, expected: `1`, want: false},
+		{src: `rel_approx(actual, expected, -0.1)`, actual: `1`, expected: `1`, wantErr: "rel_approx: the fraction must be a number >= 0, got -0.1"},
+	})
+}

@@ -91,7 +91,7 @@ var rawRoots = map[string]bool{"actual": true, "expected": true, "params": true,
 // rawHelpers take their arguments exactly when the argument is written as
 // an environment name or a constant member path from one: decimal(actual)
 // sees the number's decimal text, not a float64.
-var rawHelpers = map[string]bool{"decimal": true, "set_eq": true, "contains_all": true, "canon": true}
+var rawHelpers = map[string]bool{"decimal": true, "set_eq": true, "contains_all": true, "canon": true, "approx": true, "rel_approx": true}
 
 // rawPatch rewrites such arguments to `__raw(__in, "root", key, ...)`.
 type rawPatch struct {
