@@ -252,10 +252,9 @@ func (c *Compiler) compile(src string) (*Expr, error) {
 	if g.err != nil {
 		return nil, g.err.bind(src)
 	}
-	var fe *file.Error
-	if !errors.As(err, &fe) {
-		// No error elsewhere in the tree, which expr would have placed:
-		// the result's own, with a position expr does not give.
+	if err == nil || strings.HasPrefix(err.Error(), "expected bool") {
+		// The tree checks, but its result may yield no bool: say where,
+		// which expr does not.
 		if re := r.err(); re != nil {
 			return nil, re.bind(src)
 		}

@@ -21,6 +21,7 @@ func TestCompileErrorPositions(t *testing.T) {
 		{"abs(acutal - expected) <= 0.5", 1, 5, "unknown name acutal", "\n | abs(acutal - expected) <= 0.5\n | ....^"},
 		{"actual > 1 &&\n  nope(actual)", 2, 3, "unknown name nope", "\n |   nope(actual)\n | ..^"},
 		{"actual == (1", 1, 12, "unexpected token EOF", ""},
+		{"acutal + 1", 1, 1, "unknown name acutal", ""}, // before what the result yields
 		{"äöü == actual +", 1, 15, "unexpected token EOF", ""},
 		{"now() > date(actual)", 1, 1, "now() is not available", "\n | now() > date(actual)\n | ^"},
 		{"repeat(actual, 3) == \"x\"", 1, 1, "repeat() is not available", ""},
