@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -372,144 +371,6 @@ func (w *walker) core(st *state, f *eff, r *Rule, e, a *value.Value) bool {
 	return w.structure(st, f, e, a, true)
 }
 
-// multiset reports whether the lists hold the same elements in some order:
-// whether a perfect matching exists between them of pairs that are equal
-// under the elements' own rules. Rules for one index (path.0) refer to the
-// expected list's positions. Greedy pairing can miss a matching that
-// exists, so it is never used.
-func (w *walker) multiset(st *state, f *eff, ee, ae []value.Value) bool {
-	n := len(ee)
-	if n != len(ae) {
-		return false
-	}
-	// The common case costs n comparisons: the lists are in the same order.
-	same := true
-	for i := range ee {
-		w.push("", i)
-		good := w.value(st.index(i), f, &ee[i], &ae[i], true)
-		w.pop()
-		if !good {
-			same = false
-			break
-		}
-	}
-	if same {
-		return true
-	}
-	if n > len(bipartite{}.adj) {
-		if n > maxUnordered {
-			w.fail(fmt.Errorf("an unordered list of %d elements is longer than the %d that can be compared in any order", n, maxUnordered), RuleError)
-			return false
-		}
-		matched := 0
-		for _, i := range w.maxMatching(st, f, ee, ae) {
-			if i >= 0 {
-				matched++
-			}
-		}
-		return matched == n
-	}
-	var b bipartite
-	for i := range ee {
-		est := st.index(i)
-		w.push("", i)
-		for j := range ae {
-			if w.value(est, f, &ee[i], &ae[j], true) {
-				b.adj[i] |= 1 << j
-			}
-		}
-		w.pop()
-		if b.adj[i] == 0 {
-			return false
-		}
-	}
-	for j := range b.rowOf {
-		b.rowOf[j] = -1
-	}
-	for i := 0; i < n; i++ {
-		var seen uint32
-		if !b.augment(i, &seen) {
-			return false
-		}
-	}
-	return true
-}
-
-// maxUnordered bounds the lists compared in any order: comparing takes up
-// to n² element comparisons, which hostile output must not be able to
-// make endless. Lists in the same order are compared at any length.
-const maxUnordered = 1000
-
-// bipartite is Kuhn's augmenting-path matching for up to 32 elements a
-// side, small enough to live on the stack.
-type bipartite struct {
-	adj   [32]uint32 // adj[i] bit j: expected i equals actual j
-	rowOf [32]int8   // the expected element matched to actual j, or -1
-}
-
-func (b *bipartite) augment(i int, seen *uint32) bool {
-	for m := b.adj[i] &^ *seen; m != 0; m &= m - 1 {
-		j := bits.TrailingZeros32(m)
-		if *seen&(1<<j) != 0 { // seen deeper down since m was taken
-			continue
-		}
-		*seen |= 1 << j
-		if b.rowOf[j] < 0 || b.augment(int(b.rowOf[j]), seen) {
-			b.rowOf[j] = int8(i)
-			return true
-		}
-	}
-	return false
-}
-
-// maxMatching pairs as many equal elements as possible (Kuhn's
-// augmenting paths, expected elements in order, actual ones lowest
-// first, so the answer depends on the lists alone). It returns for each
-// actual element the expected one paired with it, or -1.
-func (w *walker) maxMatching(st *state, f *eff, ee, ae []value.Value) []int {
-	n, m := len(ee), len(ae)
-	words := (m + 63) / 64
-	adj := make([]uint64, n*words)
-	for i := range ee {
-		est := st.index(i)
-		w.push("", i)
-		for j := range ae {
-			if w.value(est, f, &ee[i], &ae[j], true) {
-				adj[i*words+j/64] |= 1 << (j % 64)
-			}
-		}
-		w.pop()
-	}
-	rowOf := make([]int, m)
-	for j := range rowOf {
-		rowOf[j] = -1
-	}
-	seen := make([]uint64, words)
-	var augment func(i int) bool
-	augment = func(i int) bool {
-		for k, word := range adj[i*words : (i+1)*words] {
-			for x := word; x != 0; x &= x - 1 {
-				bit := uint64(1) << bits.TrailingZeros64(x)
-				if seen[k]&bit != 0 {
-					continue
-				}
-				seen[k] |= bit
-				j := k*64 + bits.TrailingZeros64(x)
-				if rowOf[j] < 0 || augment(rowOf[j]) {
-					rowOf[j] = i
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for i := 0; i < n; i++ {
-		clear(seen)
-		augment(i)
-	}
-	return rowOf
-}
-
 // comparator runs an expr or plugin comparator. A comparator that panics
 // is a rule error, not a crash of the run.
 func (w *walker) comparator(f *eff, r *Rule, e, a *value.Value) (equal bool) {
@@ -622,41 +483,6 @@ func (w *walker) leafDiff(st *state, f *eff, r *Rule, e, a *value.Value) {
 		d.Message = w.note(mismatchText(*e, *a)) + suffix
 	}
 	w.emit(d)
-}
-
-// unorderedText says which expected elements have no equal in the actual
-// list and which actual elements are left over, by a largest pairing.
-func (w *walker) unorderedText(st *state, f *eff, ee, ae []value.Value) string {
-	if len(ee) > maxUnordered || len(ae) > maxUnordered {
-		return w.note(fmt.Sprintf("expected the same elements in any order (%s, got %s)", elements(len(ee)), elements(len(ae))))
-	}
-	rowOf := w.maxMatching(st, f, ee, ae)
-	paired := make([]bool, len(ee))
-	var missing, extra []value.Value
-	for j, i := range rowOf {
-		if i >= 0 {
-			paired[i] = true
-		} else {
-			extra = append(extra, ae[j])
-		}
-	}
-	for i, p := range paired {
-		if !p {
-			missing = append(missing, ee[i])
-		}
-	}
-	var b strings.Builder
-	b.WriteString("expected the same elements in any order")
-	if len(ee) != len(ae) {
-		fmt.Fprintf(&b, " (%s, got %s)", elements(len(ee)), elements(len(ae)))
-	}
-	if len(missing) > 0 {
-		b.WriteString("; missing " + showList(missing))
-	}
-	if len(extra) > 0 {
-		b.WriteString("; extra " + showList(extra))
-	}
-	return w.note(b.String())
 }
 
 func (w *walker) emit(d Diff) {

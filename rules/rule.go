@@ -454,6 +454,16 @@ func boolName(k string, b bool) string {
 // it when the actual call gives one.
 func (r *Rule) standalone() bool { return r.re != nil || r.oneOf != nil || r.cmp != nil }
 
+// settingsOnly reports whether the rule says nothing but how to compare
+// (case folding, normalisers, numeric mode, and, with tolerance, a
+// tolerance), so that comparing under it is symmetric: what it accepts
+// does not depend on which side is the expected one or on presence.
+func (r *Rule) settingsOnly(tolerance bool) bool {
+	return !r.ignore && !r.optional && !r.hasDef && r.extra == extraInherit &&
+		r.re == nil && r.oneOf == nil && r.cmp == nil && !r.unordered &&
+		(tolerance || r.tol == "" && r.rel == "")
+}
+
 // finish derives the flags the comparison walks on.
 func (r *Rule) finish() {
 	r.leaf = r.re != nil || r.oneOf != nil || r.tol != "" || r.rel != "" || r.cmp != nil || r.unordered

@@ -91,15 +91,19 @@ func (s *Set) node(p Path) *node {
 // Nothing is looked up by string but object keys, and nothing is decided
 // about precedence while comparing.
 type state struct {
-	rule     *Rule  // the most specific rule at this path, or nil
-	declared bool   // the schema declares the field (see Set.Declare)
-	eff      *eff   // the settings in force here
-	name     string // what a diff here shows as its rule
-	keys     []keyState
-	keyMap   map[string]*state // keys, when there are many
-	idx      []idxState
-	anyKey   *state // object keys not in keys
-	anyIdx   *state // array indices not in idx
+	rule     *Rule // the most specific rule at this path, or nil
+	declared bool  // the schema declares the field (see Set.Declare)
+	// plain says that at this path and below, rules only set how values
+	// compare (see Rule.settingsOnly): equality here is an equivalence,
+	// which canonical keys decide.
+	plain  bool
+	eff    *eff   // the settings in force here
+	name   string // what a diff here shows as its rule
+	keys   []keyState
+	keyMap map[string]*state // keys, when there are many
+	idx    []idxState
+	anyKey *state // object keys not in keys
+	anyIdx *state // array indices not in idx
 }
 
 type keyState struct {
@@ -254,8 +258,18 @@ func build(nodes []*node, parent *eff) *state {
 	}
 	st.anyKey = build(anyKey, st.eff)
 	st.anyIdx = build(anyIdx, st.eff)
+	st.plain = (st.rule == nil || st.rule.settingsOnly(false)) && !st.declared &&
+		st.anyKey.isPlain() && st.anyIdx.isPlain()
+	for _, k := range st.keys {
+		st.plain = st.plain && k.st.isPlain()
+	}
+	for _, i := range st.idx {
+		st.plain = st.plain && i.st.isPlain()
+	}
 	return st
 }
+
+func (st *state) isPlain() bool { return st == nil || st.plain }
 
 // overlay returns the settings below a rule: the inherited ones with what
 // the rule sets replacing them; exact: true starts again from the defaults.

@@ -1,0 +1,419 @@
+package rules
+
+import (
+	"cmp"
+	"fmt"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// Lists compared in any order (`unordered`) are multisets: they match when
+// their elements can be paired so that each pair is equal under the
+// elements' own rules. Pairing is a matching, never greedy, and it has to
+// stay fast on long lists:
+//
+//   - up to 32 elements, Kuhn's augmenting paths over a bitmask on the stack;
+//   - when the elements compare under settings alone (case folding,
+//     normalisers, numeric strings: an equivalence), each element gets a
+//     canonical key and the keys are matched as multisets, in O(n log n);
+//   - numbers under a tolerance are sorted and paired in order, which finds
+//     a perfect matching whenever one exists (each expected number accepts
+//     an interval of actual ones, and the intervals keep their order);
+//   - anything else (a comparator, one_of, per-index rules) compares every
+//     pair, up to maxPairs of them.
+
+// maxPairs bounds the element comparisons of one unordered list that no
+// faster way decides: 4096 × 4096 of them. Hostile output must not be
+// able to make a comparison endless; beyond it the field is a rule_error.
+const maxPairs = 1 << 24
+
+// multiset reports whether the lists hold the same elements in some order.
+// Rules for one index (path.0) refer to the expected list's positions.
+func (w *walker) multiset(st *state, f *eff, ee, ae []value.Value) bool {
+	n := len(ee)
+	if n != len(ae) {
+		return false
+	}
+	// The common case costs n comparisons: the lists are in the same order.
+	same := true
+	for i := range ee {
+		w.push("", i)
+		good := w.value(st.index(i), f, &ee[i], &ae[i], true)
+		w.pop()
+		if !good {
+			same = false
+			break
+		}
+	}
+	if same {
+		return true
+	}
+	if n <= len(bipartite{}.adj) {
+		return w.smallMultiset(st, f, ee, ae)
+	}
+	rowOf, ok := w.pairing(st, f, ee, ae, false)
+	return ok && paired(rowOf) == n
+}
+
+func (w *walker) smallMultiset(st *state, f *eff, ee, ae []value.Value) bool {
+	var b bipartite
+	for i := range ee {
+		est := st.index(i)
+		w.push("", i)
+		for j := range ae {
+			if w.value(est, f, &ee[i], &ae[j], true) {
+				b.adj[i] |= 1 << j
+			}
+		}
+		w.pop()
+		if b.adj[i] == 0 {
+			return false
+		}
+	}
+	for j := range b.rowOf {
+		b.rowOf[j] = -1
+	}
+	for i := range ee {
+		var seen uint32
+		if !b.augment(i, &seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// bipartite is Kuhn's augmenting-path matching for up to 32 elements a
+// side, small enough to live on the stack.
+type bipartite struct {
+	adj   [32]uint32 // adj[i] bit j: expected i equals actual j
+	rowOf [32]int8   // the expected element matched to actual j, or -1
+}
+
+func (b *bipartite) augment(i int, seen *uint32) bool {
+	for m := b.adj[i] &^ *seen; m != 0; m &= m - 1 {
+		j := bits.TrailingZeros32(m)
+		if *seen&(1<<j) != 0 { // seen deeper down since m was taken
+			continue
+		}
+		*seen |= 1 << j
+		if b.rowOf[j] < 0 || b.augment(int(b.rowOf[j]), seen) {
+			b.rowOf[j] = int8(i)
+			return true
+		}
+	}
+	return false
+}
+
+// pairing pairs as many equal elements as possible and returns for each
+// actual element the expected one paired with it, or -1; explain asks for
+// the pairing that best explains a failure. ok is false when
+// the lists are too long to pair under their rules (a rule error is then
+// recorded).
+func (w *walker) pairing(st *state, f *eff, ee, ae []value.Value, explain bool) (rowOf []int, ok bool) {
+	if est, ef, uniform := st.elements(f); uniform {
+		switch {
+		case (est == nil || est.plain) && ef.num != numTolerance && (!w.ctx.AllowExtra || !hasContainers(ee, ae)):
+			return w.keyPairing(est, ef, ee, ae), true
+		case (est == nil || est.rule == nil || est.rule.settingsOnly(true)) && ef.num == numTolerance &&
+			(ef.rel == "" || value.CompareNumbers(ef.rel, "1") < 0) && numericScalars(ef, ee, ae):
+			return sortedPairing(ef, ee, ae, explain), true
+		}
+	}
+	if len(ee)*len(ae) > maxPairs {
+		w.fail(fmt.Errorf("an unordered list of %d elements compared with one of %d: more than the %d pairs of elements that are compared under rules with no faster way to pair them (a comparator, one_of, a rule for one index)",
+			len(ee), len(ae), maxPairs), RuleError)
+		return nil, false
+	}
+	return w.maxMatching(st, f, ee, ae), true
+}
+
+// elements returns the state every element of the list at st is compared
+// under, with its settings: nil (and f) when there are no rules below.
+// uniform is false when some index has rules of its own (path.0).
+func (st *state) elements(f *eff) (est *state, ef *eff, uniform bool) {
+	switch {
+	case st == nil || st.anyIdx == nil && len(st.idx) == 0:
+		return nil, f, true
+	case len(st.idx) > 0:
+		return nil, f, false
+	}
+	return st.anyIdx, st.anyIdx.eff, true
+}
+
+func hasContainers(lists ...[]value.Value) bool {
+	for _, l := range lists {
+		for _, v := range l {
+			if k := v.Kind(); k == value.Object || k == value.Array {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keyPairing pairs elements with equal canonical keys, for an element
+// comparison that is an equivalence.
+func (w *walker) keyPairing(est *state, f *eff, ee, ae []value.Value) []int {
+	byKey := make(map[string][]int, len(ee))
+	var b []byte
+	for i := range ee {
+		b = w.canonical(b[:0], est, f, ee[i])
+		byKey[string(b)] = append(byKey[string(b)], i)
+	}
+	rowOf := make([]int, len(ae))
+	for j := range ae {
+		b = w.canonical(b[:0], est, f, ae[j])
+		rowOf[j] = -1
+		if list := byKey[string(b)]; len(list) > 0 {
+			rowOf[j], byKey[string(b)] = list[0], list[1:]
+		}
+	}
+	return rowOf
+}
+
+// canonical appends a key for v under st and f such that two values get
+// the same key exactly when they compare equal there: a number (or, under
+// numeric comparison, a numeric string) by its canonical spelling, a string
+// after the normalisers and case folding, containers member by member.
+// Strings and keys are length-prefixed, so no two different values meet.
+func (w *walker) canonical(b []byte, st *state, f *eff, v value.Value) []byte {
+	if st != nil {
+		f = st.eff
+	}
+	switch v.Kind() {
+	case value.Null:
+		return append(b, 'n')
+	case value.Bool:
+		if v.Bool() {
+			return append(b, 't')
+		}
+		return append(b, 'f')
+	case value.Number:
+		return append(append(b, '#'), value.CanonicalNumber(v.Str())...)
+	case value.String:
+		if f.num != numExact {
+			if s, ok := numberText(f, &v); ok {
+				return append(append(b, '#'), value.CanonicalNumber(s)...)
+			}
+		}
+		s := applyNorm(f.norm, v.Str())
+		if f.fold {
+			s = foldString(s)
+		}
+		return appendString(append(b, 's'), s)
+	case value.Array:
+		b = append(b, '[')
+		for i, e := range v.Elems() {
+			b = w.canonical(b, st.index(i), f, e)
+			b = append(b, ',')
+		}
+		return append(b, ']')
+	}
+	b = append(b, '{')
+	for _, m := range v.Members() {
+		if w.ctx.NullIsMissing && m.Value.IsNull() {
+			continue
+		}
+		b = appendString(b, m.Key)
+		b = w.canonical(b, st.key(m.Key), f, m.Value)
+	}
+	return append(b, '}')
+}
+
+func appendString(b []byte, s string) []byte {
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	return append(append(b, ':'), s...)
+}
+
+// numericScalars reports whether every element of the lists is a number,
+// or a string that stands for one under f.
+func numericScalars(f *eff, lists ...[]value.Value) bool {
+	for _, l := range lists {
+		for i := range l {
+			if _, ok := numberText(f, &l[i]); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sortedPairing pairs numbers under a tolerance. Expected number e accepts
+// the actual numbers within max(tolerance, relative·|e|) of it: an interval
+// whose ends grow with e (for a relative tolerance below 1). With the
+// intervals in order, sorting both lists and walking them together finds
+// a largest pairing, a perfect one whenever one exists.
+func sortedPairing(f *eff, ee, ae []value.Value, explain bool) []int {
+	sorted := func(l []value.Value) []num {
+		out := make([]num, len(l))
+		for i := range l {
+			t, _ := numberText(f, &l[i])
+			out[i] = num{t, i}
+		}
+		slices.SortStableFunc(out, func(a, b num) int {
+			return cmp.Or(value.CompareNumbers(a.text, b.text), a.i-b.i)
+		})
+		return out
+	}
+	es, as := sorted(ee), sorted(ae)
+	rowOf := make([]int, len(ae))
+	for j := range rowOf {
+		rowOf[j] = -1
+	}
+	walkSorted(f, es, as, rowOf)
+	if !explain {
+		return rowOf
+	}
+	// For a message, pairing equal numbers first says what a person
+	// expects ("missing 77, extra 77.6" rather than "extra 78" after 78
+	// took 77.6), when it pairs as many.
+	alt := make([]int, len(ae))
+	for j := range alt {
+		alt[j] = -1
+	}
+	var restE, restA []num
+	i, j := 0, 0
+	for i < len(es) && j < len(as) {
+		switch c := value.CompareNumbers(es[i].text, as[j].text); {
+		case c == 0:
+			alt[as[j].i] = es[i].i
+			i, j = i+1, j+1
+		case c < 0:
+			restE = append(restE, es[i])
+			i++
+		default:
+			restA = append(restA, as[j])
+			j++
+		}
+	}
+	restE, restA = append(restE, es[i:]...), append(restA, as[j:]...)
+	walkSorted(f, restE, restA, alt)
+	if paired(alt) == paired(rowOf) {
+		return alt
+	}
+	return rowOf
+}
+
+func paired(rowOf []int) int {
+	k := 0
+	for _, i := range rowOf {
+		if i >= 0 {
+			k++
+		}
+	}
+	return k
+}
+
+func walkSorted(f *eff, es, as []num, rowOf []int) {
+	for i, j := 0, 0; i < len(es) && j < len(as); {
+		switch {
+		case numbersEqual(f, es[i].text, as[j].text):
+			rowOf[as[j].i] = es[i].i
+			i, j = i+1, j+1
+		case value.CompareNumbers(as[j].text, es[i].text) < 0:
+			j++ // below every interval still open: no expected number takes it
+		default:
+			i++ // every actual number left is above this interval
+		}
+	}
+}
+
+// num is a number literal and its index in its list.
+type num struct {
+	text string
+	i    int
+}
+
+// maxMatching pairs as many equal elements as possible (Kuhn's
+// augmenting paths, expected elements in order, actual ones lowest
+// first, so the answer depends on the lists alone). It returns for each
+// actual element the expected one paired with it, or -1.
+func (w *walker) maxMatching(st *state, f *eff, ee, ae []value.Value) []int {
+	n, m := len(ee), len(ae)
+	words := (m + 63) / 64
+	adj := make([]uint64, n*words)
+	for i := range ee {
+		est := st.index(i)
+		w.push("", i)
+		for j := range ae {
+			if w.value(est, f, &ee[i], &ae[j], true) {
+				adj[i*words+j/64] |= 1 << (j % 64)
+			}
+		}
+		w.pop()
+	}
+	rowOf := make([]int, m)
+	for j := range rowOf {
+		rowOf[j] = -1
+	}
+	seen := make([]uint64, words)
+	var augment func(i int) bool
+	augment = func(i int) bool {
+		for k, word := range adj[i*words : (i+1)*words] {
+			for x := word; x != 0; x &= x - 1 {
+				bit := uint64(1) << bits.TrailingZeros64(x)
+				if seen[k]&bit != 0 {
+					continue
+				}
+				seen[k] |= bit
+				j := k*64 + bits.TrailingZeros64(x)
+				if rowOf[j] < 0 || augment(rowOf[j]) {
+					rowOf[j] = i
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for i := 0; i < n; i++ {
+		clear(seen)
+		augment(i)
+	}
+	return rowOf
+}
+
+// unorderedText says which expected elements have no equal in the actual
+// list and which actual elements are left over, by a largest pairing.
+func (w *walker) unorderedText(st *state, f *eff, ee, ae []value.Value) string {
+	var rowOf []int
+	if len(ee) <= len(bipartite{}.adj) && len(ae) <= len(bipartite{}.adj) {
+		rowOf = w.maxMatching(st, f, ee, ae)
+	} else {
+		var ok bool
+		saved := w.err
+		if rowOf, ok = w.pairing(st, f, ee, ae, true); !ok {
+			w.err = saved
+			return w.note(fmt.Sprintf("expected the same elements in any order (%s, got %s)", elements(len(ee)), elements(len(ae))))
+		}
+	}
+	paired := make([]bool, len(ee))
+	var missing, extra []value.Value
+	for j, i := range rowOf {
+		if i >= 0 {
+			paired[i] = true
+		} else {
+			extra = append(extra, ae[j])
+		}
+	}
+	for i, p := range paired {
+		if !p {
+			missing = append(missing, ee[i])
+		}
+	}
+	var b strings.Builder
+	b.WriteString("expected the same elements in any order")
+	if len(ee) != len(ae) {
+		fmt.Fprintf(&b, " (%s, got %s)", elements(len(ee)), elements(len(ae)))
+	}
+	if len(missing) > 0 {
+		b.WriteString("; missing " + showList(missing))
+	}
+	if len(extra) > 0 {
+		b.WriteString("; extra " + showList(extra))
+	}
+	return w.note(b.String())
+}
