@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/testenv"
 	"github.com/callgrade/callgrade/plugins"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
@@ -31,7 +32,7 @@ func python(t *testing.T) string {
 			return path
 		}
 	}
-	t.Skipf("no python3 with grpcio and protobuf (tried %v); on Debian: apt-get install python3-grpcio python3-protobuf", tried)
+	testenv.Skipf(t, "no python3 with grpcio and protobuf (tried %v); on Debian: apt-get install python3-grpcio python3-protobuf", tried)
 	return ""
 }
 

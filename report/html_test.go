@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/testenv"
 )
 
 const chromiumPath = "/usr/bin/chromium"
@@ -27,7 +28,7 @@ func chromium(t *testing.T, url string, args ...string) []byte {
 		if os.Getenv("CALLGRADE_REQUIRE_CHROMIUM") != "" {
 			t.Fatalf("%s is absent and CALLGRADE_REQUIRE_CHROMIUM is set (as .ci/run sets it)", chromiumPath)
 		}
-		t.Skipf("%s is absent (apt-get install chromium): the HTML report is not tested in a browser", chromiumPath)
+		testenv.Skipf(t, "%s is absent (apt-get install chromium): the HTML report is not tested in a browser", chromiumPath)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/internal/testenv"
 )
 
 // bin is the callgrade binary built once for these tests: the CLI is tested
@@ -216,7 +218,7 @@ func TestScoreEveryCaseGetsALine(t *testing.T) {
 // whatever state the working tree is in.
 func TestVersion(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is absent: a binary is stamped with its commit only when built in a git checkout")
+		testenv.Skipf(t, "git is absent (apt-get install git): a binary is stamped with its commit only when built in a git checkout")
 	}
 	repo := t.TempDir()
 	copyModule(t, "../..", repo)

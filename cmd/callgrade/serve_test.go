@@ -23,6 +23,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/callgrade/callgrade/internal/testenv"
 )
 
 // serveProc is a running callgrade serve process.
@@ -203,7 +205,7 @@ func TestServeBadSuite(t *testing.T) {
 // instead of 8080, and runs every curl command of the page against it.
 func TestServiceDocs(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("curl is not installed")
+		testenv.Skipf(t, "curl is absent (apt-get install curl): the curl commands of docs/service.md are not run")
 	}
 	data, err := os.ReadFile("../../docs/service.md")
 	if err != nil {
