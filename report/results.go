@@ -89,10 +89,12 @@ type LineError struct {
 	Err  error  // what is wrong with the line
 }
 
+// Error returns "FILE:LINE: not a results line: " and what is wrong.
 func (e *LineError) Error() string {
 	return fmt.Sprintf("%s:%d: not a results line: %v", e.File, e.Line, e.Err)
 }
 
+// Unwrap returns what is wrong with the line.
 func (e *LineError) Unwrap() error { return e.Err }
 
 // ReadResults reads a results file. name is used in error messages. A line
