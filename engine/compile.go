@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"fmt"
 	"maps"
 	"runtime"
 	"slices"
@@ -51,6 +52,7 @@ type compiler struct {
 	s        *suite.Suite
 	opts     Options
 	problems []suite.Problem
+	warnings []suite.Problem
 	defaults []pathRule
 	rulesets map[string][]pathRule
 	tools    map[string]*tool // the suite's tools by name
@@ -134,6 +136,7 @@ func (c *compiler) compileAll(sc []suite.Case, cases []compiledCase) (index idIn
 	wg.Wait()
 	for _, sub := range subs {
 		c.problems = append(c.problems, sub.problems...)
+		c.warnings = append(c.warnings, sub.warnings...)
 	}
 	return index, unique
 }
@@ -143,6 +146,13 @@ func (c *compiler) problem(loc suite.Loc, caseID, msg string) {
 		loc.Case = caseID
 	}
 	c.problems = append(c.problems, suite.Problem{Loc: loc, Msg: msg})
+}
+
+func (c *compiler) warn(loc suite.Loc, caseID, msg string) {
+	if loc.Case == "" {
+		loc.Case = caseID
+	}
+	c.warnings = append(c.warnings, suite.Problem{Loc: loc, Msg: msg})
 }
 
 func (c *compiler) compileRuleSet(rs suite.RuleSet, caseID string) []pathRule {
@@ -336,6 +346,7 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 		}
 		out.rules = set
 	}
+	k.lint(ec, t, out)
 	for _, a := range ec.Assert {
 		if c.opts.Assert == nil {
 			c.problem(a.Loc, sc.ID, "assert needs the expression language, which this build does not enable")
@@ -347,5 +358,29 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 			continue
 		}
 		out.asserts = append(out.asserts, compiledAssert{src: a.Expr, cmp: cmp})
+	}
+}
+
+// lint warns of an expected call that no actual call can pass: one naming
+// a tool the case's tools do not define, or one whose own arguments
+// violate its tool's schema (an actual call equal to them fails the
+// schema check).
+func (k *caseCompiler) lint(ec *suite.Call, t *tool, out *compiledCall) {
+	if t == nil {
+		if len(k.tools) > 0 {
+			k.c.warn(ec.Loc, k.sc.ID, fmt.Sprintf("the expected call names tool %q, which the case's tools do not define", ec.Name))
+		}
+		return
+	}
+	if t.schema == nil {
+		return
+	}
+	for _, v := range t.schema.Validate(nil, out.args, out.ctx.NullIsMissing) {
+		loc := ec.Loc
+		loc.Key += ".arguments"
+		if p := instancePath(v.Path); p != "" {
+			loc.Key += "." + p
+		}
+		k.c.warn(loc, k.sc.ID, "the expected arguments violate the schema of tool "+ec.Name+" ("+v.Message+"): an actual call equal to them cannot pass")
 	}
 }

@@ -34,8 +34,9 @@ type Options struct {
 
 // Engine is a compiled suite.
 type Engine struct {
-	opts  Options
-	cases []compiledCase
+	opts     Options
+	cases    []compiledCase
+	warnings []suite.Problem
 	index idIndex
 	// unique says that no two cases share an id (suite.Load guarantees it;
 	// a Suite built by hand may not), so that a case found by a guess is
@@ -58,8 +59,23 @@ func New(s *suite.Suite, opts Options) (*Engine, error) {
 		return nil, &suite.Error{Problems: c.problems}
 	}
 	e.blocking = blocking.Load()
+	e.warnings = c.warnings
+	if len(s.Cases) == 0 {
+		var loc suite.Loc
+		if len(s.Files) > 0 {
+			loc.File = s.Files[len(s.Files)-1]
+		}
+		e.warnings = append(e.warnings, suite.Problem{Loc: loc, Msg: "the suite has no cases"})
+	}
 	return e, nil
 }
+
+// Warnings lists what compiles but cannot be what the suite's author
+// meant: an expected call naming a tool that the case's tools do not
+// define, expected arguments that violate their own tool's schema (no call
+// equal to them can pass), a suite without cases. Each names its file, key
+// path and case. `callgrade check` prints them.
+func (e *Engine) Warnings() []suite.Problem { return e.warnings }
 
 // Blocking is implemented by comparators whose Compare waits on I/O, such
 // as a plugin's, which batches the comparisons that are pending at once.

@@ -8,10 +8,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/suite"
 )
 
 func newCheckCmd() *cobra.Command {
 	var layered []string
+	var strict bool
 	cmd := &cobra.Command{
 		Use:   "check SUITE... | check --suite BASE --suite LAYER",
 		Short: "Load and compile suites without scoring anything",
@@ -20,7 +22,13 @@ expressions, expressions and asserts, tool schemas), and prints every problem
 with its file and key path. Each SUITE argument is checked on its own; the
 --suite files are layered into one suite, as score reads them.
 
-Exit status: 0 when every suite is clean, 2 otherwise.`,
+It also warns of what compiles but cannot be meant: an expected call naming
+a tool the case's tools do not define, expected arguments that violate
+their own tool's schema (an actual call equal to them cannot pass), a suite
+without cases.
+
+Exit status: 0 when every suite loads (warnings or not; with --strict, only
+when there are no warnings either), 2 otherwise.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 && len(layered) == 0 {
 				return usageErr("check needs at least one suite file")
@@ -33,33 +41,50 @@ Exit status: 0 when every suite is clean, 2 otherwise.`,
 				sets = append(sets, layered)
 			}
 			var problems []string
+			warned := 0
 			for _, files := range sets {
-				n, err := checkSuite(files)
+				n, warnings, err := checkSuite(files)
 				name := strings.Join(files, " + ")
 				if err != nil {
 					problems = append(problems, err.Error())
 					continue
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s: %d cases, no problems\n", name, n)
+				for _, w := range warnings {
+					fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+				}
+				warned += len(warnings)
+				switch len(warnings) {
+				case 0:
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: %d cases, no problems\n", name, n)
+				case 1:
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: %d cases, 1 warning\n", name, n)
+				default:
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: %d cases, %d warnings\n", name, n, len(warnings))
+				}
 			}
 			if len(problems) > 0 {
 				return &exitError{code: 2, err: errors.New(strings.Join(problems, "\n"))}
+			}
+			if strict && warned > 0 {
+				return &exitError{code: 2, err: fmt.Errorf("%d warnings, and --strict makes them errors", warned)}
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringArrayVar(&layered, "suite", nil, "a suite file to layer with the other --suite files (repeat)")
+	cmd.Flags().BoolVar(&strict, "strict", false, "exit 2 on warnings too")
 	return cmd
 }
 
 // checkSuite loads and compiles one (possibly layered) suite, starting its
 // plugins so that every plugin rule's comparator and params are checked
-// against what the plugin describes, and returns its number of cases.
-func checkSuite(files []string) (int, error) {
+// against what the plugin describes, and returns its number of cases and
+// its warnings.
+func checkSuite(files []string) (int, []suite.Problem, error) {
 	c, err := open(files, response.Auto)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer c.Close()
-	return c.engine.Len(), nil
+	return c.engine.Len(), c.engine.Warnings(), nil
 }
