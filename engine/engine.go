@@ -37,7 +37,7 @@ type Engine struct {
 	opts     Options
 	cases    []compiledCase
 	warnings []suite.Problem
-	index idIndex
+	index    idIndex
 	// unique says that no two cases share an id (suite.Load guarantees it;
 	// a Suite built by hand may not), so that a case found by a guess is
 	// the one index names.
