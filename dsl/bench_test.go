@@ -41,6 +41,22 @@ func BenchmarkEval(b *testing.B) {
 			e.evalVM(in)
 		}
 	})
+	b.Run("expr=approx", func(b *testing.B) {
+		// Exact on the literals, as the tolerance rule.
+		benchEval(b, `approx(actual, expected, 0.5)`, &rules.Input{Path: "temp", Actual: mustParse(b, `21.3`), Expected: mustParse(b, `21`)})
+	})
+	b.Run("expr=approx/vm", func(b *testing.B) {
+		c := NewCompiler(Options{})
+		e, err := c.Compile(`approx(actual, expected, 0.5)`)
+		if err != nil {
+			b.Fatal(err)
+		}
+		in := &rules.Input{Path: "temp", Actual: mustParse(b, `21.3`), Expected: mustParse(b, `21`)}
+		b.ReportAllocs()
+		for b.Loop() {
+			e.evalVM(in)
+		}
+	})
 	b.Run("expr=same_day", func(b *testing.B) {
 		benchEval(b, `same_day(actual, expected)`, &rules.Input{Path: "date", Actual: mustParse(b, `"2024-01-05T10:30:00+01:00"`), Expected: mustParse(b, `"2024-01-05"`)})
 	})

@@ -2,6 +2,8 @@ package dsl
 
 import (
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
@@ -11,8 +13,10 @@ import (
 
 // The numeric subset: expressions over `actual` and `expected` as numbers
 // and number literals, with unary - and +, + - * / ** ^, abs, min and max
-// of two, comparisons, !, not, && / and, || / or, and parentheses. This is
-// what most field rules are ("abs(actual - expected) <= 0.5",
+// of two, comparisons, !, not, && / and, || / or, and parentheses; and
+// expressions that are a single approx or rel_approx of actual, expected
+// or number literals with a literal bound. This is what most field rules
+// are ("abs(actual - expected) <= 0.5", "approx(actual, expected, 0.5)",
 // "actual >= expected * 0.9 && actual <= expected * 1.1"). Such an
 // expression is also compiled to Go closures, which evaluate it without
 // expr's VM, its env struct reflection and its boxing: when both values it
@@ -27,6 +31,20 @@ type boolFn func(a, e float64) bool
 type native struct {
 	fn               boolFn
 	actual, expected bool // which of the two it reads
+
+	// within is set when the whole expression is approx or rel_approx of
+	// actual, expected or number literals, with a literal bound: it
+	// decides on the JSON literals, as the helper does (value.WithinAbs,
+	// value.WithinRel), without the VM's calls and boxes.
+	within func(a, b, bound string) bool
+	args   [2]operand
+	bound  string
+}
+
+// operand is an argument of approx or rel_approx.
+type operand struct {
+	name string // "actual", "expected", or "" for the literal lit
+	lit  string
 }
 
 // compileNative returns the closures for src, or nil when src is outside
@@ -37,6 +55,12 @@ func compileNative(src string) *native {
 		return nil
 	}
 	n := &native{}
+	if call, ok := tree.Node.(*ast.CallNode); ok {
+		if n.withinCall(call) {
+			return n
+		}
+		return nil
+	}
 	fn, ok := n.boolNode(tree.Node)
 	if !ok {
 		return nil
@@ -45,8 +69,94 @@ func compileNative(src string) *native {
 	return n
 }
 
+// withinCall reads `approx(X, Y, B)` or `rel_approx(X, Y, B)` where X and Y
+// are actual, expected or number literals and B a number literal >= 0.
+// A literal is spelt as the VM spells it for the helper: an int by its
+// digits, a float64 by its shortest form.
+func (n *native) withinCall(call *ast.CallNode) bool {
+	id, ok := call.Callee.(*ast.IdentifierNode)
+	if !ok || len(call.Arguments) != 3 {
+		return false
+	}
+	switch id.Value {
+	case "approx":
+		n.within = value.WithinAbs
+	case "rel_approx":
+		n.within = value.WithinRel
+	default:
+		return false
+	}
+	for i := range n.args {
+		switch t := call.Arguments[i].(type) {
+		case *ast.IdentifierNode:
+			switch t.Value {
+			case "actual":
+				n.actual = true
+			case "expected":
+				n.expected = true
+			default:
+				return false
+			}
+			n.args[i].name = t.Value
+		default:
+			lit, ok := numLit(t)
+			if !ok {
+				return false
+			}
+			n.args[i].lit = lit
+		}
+	}
+	bound, ok := numLit(call.Arguments[2])
+	if !ok || strings.HasPrefix(bound, "-") {
+		return false // the VM's error
+	}
+	n.bound = bound
+	return true
+}
+
+// numLit spells a number literal of the source as numLiteral spells the
+// value the VM computes for it.
+func numLit(node ast.Node) (string, bool) {
+	switch t := node.(type) {
+	case *ast.IntegerNode:
+		return strconv.Itoa(t.Value), true
+	case *ast.FloatNode:
+		if math.IsInf(t.Value, 0) || math.IsNaN(t.Value) {
+			return "", false
+		}
+		return strconv.FormatFloat(t.Value, 'g', -1, 64), true
+	}
+	return "", false
+}
+
+// evalWithin decides approx or rel_approx when the values it reads are
+// JSON numbers.
+func (n *native) evalWithin(actual, expected value.Value) (result, ok bool) {
+	var lits [2]string
+	for i, o := range n.args {
+		switch o.name {
+		case "actual":
+			if actual.Kind() != value.Number {
+				return false, false
+			}
+			lits[i] = actual.Str()
+		case "expected":
+			if expected.Kind() != value.Number {
+				return false, false
+			}
+			lits[i] = expected.Str()
+		default:
+			lits[i] = o.lit
+		}
+	}
+	return n.within(lits[0], lits[1], n.bound), true
+}
+
 // eval runs the closures when the values they read are numbers.
 func (n *native) eval(actual, expected value.Value) (result, ok bool) {
+	if n.within != nil {
+		return n.evalWithin(actual, expected)
+	}
 	var a, e float64
 	if n.actual {
 		if a, ok = actual.Float(); !ok {

@@ -26,7 +26,17 @@ var nativeExprs = []struct {
 	{"2 * 3 == actual", false},   // literal arithmetic is integer arithmetic in expr
 	{"actual % 2 == 0", false},   // % wants integers
 	{"actual == expected", true}, // numbers here; strings go to the VM
-	{"approx(actual, expected, 1)", false},
+	{"approx(actual, expected, 1)", true},
+	{"approx(actual, expected, 0.5)", true},
+	{"approx(expected, 5, 0)", true},
+	{"approx(4.6, actual, 0.4)", true},
+	{"rel_approx(actual, expected, 0.05)", true},
+	{"rel_approx(actual, 1e300, 1)", true},
+	{"approx(actual, expected, -1)", false},              // the VM's error
+	{"approx(actual, expected, -0.5)", false},            // likewise
+	{"approx(actual * 2, expected, 1)", false},           // a computed float64
+	{"approx(actual, expected, 1) && actual > 0", false}, // approx only as the whole expression
+	{"approx(actual, expected, expected)", false},
 	{"params.slack > abs(actual - expected)", false},
 	{"len(args) > 0", false},
 	{"actual < 9223372036854775807", false}, // not exact as a float64
