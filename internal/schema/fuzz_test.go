@@ -1,0 +1,56 @@
+package schema
+
+import (
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// bigLiteral finds number literals the library's big.Rat cannot hold
+// cheaply or at all: there the two are allowed to differ (this package is
+// exact where the library fails or panics).
+var bigLiteral = regexp.MustCompile(`[0-9.]{60,}|[eE][+-]?0*[0-9]{4,}`)
+
+// FuzzValidate holds this package's validation to the library's on
+// arbitrary schemas and instances: when this package validates a schema
+// itself, the violations are the library's, less the "want null" of a
+// nullable member (see libBrief).
+func FuzzValidate(f *testing.F) {
+	f.Add(toolSchema, `{"city":"Berlin","days":"3","price":10.25,"tags":["a","a"],"loc":{"lat":"x","z":1},"one":5.5}`)
+	f.Add(`{"type":"object","properties":{"a":{"type":["integer","null"],"minimum":2,"enum":[1,2,3.0,null]}},"required":["a"]}`, `{"a":3}`)
+	f.Add(`{"anyOf":[{"type":"object","required":["x"]},{"type":"object","properties":{"y":{"const":[1,{"z":null}]}}}]}`, `{"y":[1.0,{"z":null}]}`)
+	f.Add(`{"type":"array","items":{"oneOf":[{"type":"integer"},{"multipleOf":0.25}]},"uniqueItems":true,"maxItems":3}`, `[1,0.5,2,1.0]`)
+	f.Add(`{"properties":{"s":{"minLength":2,"maxLength":3,"pattern":"b"}},"additionalProperties":{"type":"boolean"}}`, `{"s":"äb","t":1}`)
+	f.Add(`{"$defs":{"n":{"type":"number","exclusiveMinimum":0}},"properties":{"x":{"allOf":[{"$ref":"#/$defs/n"},{"maximum":9}]}}}`, `{"x":"0"}`)
+	f.Fuzz(func(t *testing.T, schemaText, instance string) {
+		doc, err := value.Parse(schemaText)
+		if err != nil {
+			return
+		}
+		x, err := value.Parse(instance)
+		if err != nil {
+			return
+		}
+		sch, err := Compile("t", doc)
+		if err != nil {
+			return
+		}
+		for _, nim := range []bool{false, true} {
+			got := sch.Validate(nil, x, nim) // must not panic, whatever the schema
+			if !sch.fast || bigLiteral.MatchString(schemaText) || bigLiteral.MatchString(instance) {
+				continue
+			}
+			want := libOnly(sch).Validate(nil, x, nim)
+			for _, v := range want {
+				if v.Path == nil && len(v.Message) > 16 && v.Message[:16] == "cannot be valida" {
+					t.Skip("the library failed")
+				}
+			}
+			if g, w := brief(got), libBrief(want); !slices.Equal(g, w) {
+				t.Fatalf("null_is_missing=%v\nschema %s\ninstance %s\n got  %q\n want %q", nim, schemaText, instance, g, w)
+			}
+		}
+	})
+}
