@@ -129,42 +129,6 @@ func toValueN(x any, n *int) (value.Value, error) {
 	return value.Value{}, fmt.Errorf("%s has no JSON form", describe(x))
 }
 
-// appendCanon writes the canonical JSON text of v: object keys sorted,
-// numbers in their shortest exact spelling (value.CanonicalNumber), no
-// white space.
-func appendCanon(dst []byte, v value.Value) []byte {
-	switch v.Kind() {
-	case value.Null:
-		return append(dst, "null"...)
-	case value.Bool:
-		return strconv.AppendBool(dst, v.Bool())
-	case value.Number:
-		return append(dst, value.CanonicalNumber(v.Str())...)
-	case value.String:
-		return value.AppendQuote(dst, v.Str())
-	case value.Array:
-		dst = append(dst, '[')
-		for i, e := range v.Elems() {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendCanon(dst, e)
-		}
-		return append(dst, ']')
-	default:
-		dst = append(dst, '{')
-		for i, m := range v.Members() { // kept sorted by key
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = value.AppendQuote(dst, m.Key)
-			dst = append(dst, ':')
-			dst = appendCanon(dst, m.Value)
-		}
-		return append(dst, '}')
-	}
-}
-
 // weigh estimates how many bytes writing x out takes, giving up (false)
 // once it passes limit.
 func weigh(x any, limit int) (int, bool) {

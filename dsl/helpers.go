@@ -293,7 +293,7 @@ func (c *Compiler) exprOptions() []expr.Option {
 			if err != nil {
 				return nil, fmt.Errorf("canon: %w", err)
 			}
-			s := string(appendCanon(nil, v))
+			s := string(v.AppendCanonical(nil))
 			if len(s) > maxStr {
 				return nil, tooLong("canon", len(s))
 			}
@@ -608,7 +608,7 @@ func canonList(x any, maxStr int) ([]string, bool, error) {
 	}
 	out := make([]string, v.Len())
 	for i, e := range v.Elems() {
-		out[i] = string(appendCanon(nil, e))
+		out[i] = string(e.AppendCanonical(nil))
 	}
 	return out, true, nil
 }

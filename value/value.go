@@ -245,7 +245,14 @@ func (v Value) MarshalJSON() ([]byte, error) { return v.AppendJSON(nil), nil }
 
 // AppendJSON appends v as compact JSON to dst: keys sorted, numbers as
 // written, strings escaped as encoding/json does without HTML escaping.
-func (v Value) AppendJSON(dst []byte) []byte {
+func (v Value) AppendJSON(dst []byte) []byte { return v.appendJSON(dst, false) }
+
+// AppendCanonical appends the canonical JSON text of v: AppendJSON's, with
+// numbers in their shortest exact spelling (CanonicalNumber). Two values
+// have the same canonical text exactly when Equal holds.
+func (v Value) AppendCanonical(dst []byte) []byte { return v.appendJSON(dst, true) }
+
+func (v Value) appendJSON(dst []byte, canonical bool) []byte {
 	switch v.kind {
 	case Null:
 		return append(dst, "null"...)
@@ -255,6 +262,9 @@ func (v Value) AppendJSON(dst []byte) []byte {
 		}
 		return append(dst, "false"...)
 	case Number:
+		if canonical {
+			return append(dst, CanonicalNumber(v.str())...)
+		}
 		return append(dst, v.str()...)
 	case String:
 		return AppendQuote(dst, v.str())
@@ -264,7 +274,7 @@ func (v Value) AppendJSON(dst []byte) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = e.AppendJSON(dst)
+			dst = e.appendJSON(dst, canonical)
 		}
 		return append(dst, ']')
 	default:
@@ -275,7 +285,7 @@ func (v Value) AppendJSON(dst []byte) []byte {
 			}
 			dst = AppendQuote(dst, m.Key)
 			dst = append(dst, ':')
-			dst = m.Value.AppendJSON(dst)
+			dst = m.Value.appendJSON(dst, canonical)
 		}
 		return append(dst, '}')
 	}

@@ -207,3 +207,19 @@ func BenchmarkWithinAbs(b *testing.B) {
 		WithinAbs("21.4", "21", "0.5")
 	}
 }
+
+func TestAppendCanonical(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{"b":[5.0,1e0,-0.0],"a":"x"}`, `{"a":"x","b":[5,1,0]}`},
+		{`1.50e400`, `1.5e400`},
+		{`[null,true,"\u00e9"]`, `[null,true,"é"]`},
+	} {
+		v, err := Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(v.AppendCanonical(nil)); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}

@@ -254,18 +254,8 @@ func (c *compiler) keyword(n *node, k string, v value.Value, ptr string) {
 			return
 		}
 		n.items = c.node(v, ptr)
-	case "minProperties":
-		n.minProps = c.count(v)
-	case "maxProperties":
-		n.maxProps = c.count(v)
-	case "minItems":
-		n.minItems = c.count(v)
-	case "maxItems":
-		n.maxItems = c.count(v)
-	case "minLength":
-		n.minLength = c.count(v)
-	case "maxLength":
-		n.maxLength = c.count(v)
+	case "minProperties", "maxProperties", "minItems", "maxItems", "minLength", "maxLength":
+		*n.countField(k) = c.count(v)
 	case "uniqueItems":
 		n.uniqueItems = v.Kind() == value.Bool && v.Bool()
 	case "pattern":
@@ -275,16 +265,8 @@ func (c *compiler) keyword(n *node, k string, v value.Value, ptr string) {
 			return
 		}
 		n.pattern = re
-	case "minimum":
-		n.minimum = c.number(v)
-	case "maximum":
-		n.maximum = c.number(v)
-	case "exclusiveMinimum":
-		n.exclMin = c.number(v)
-	case "exclusiveMaximum":
-		n.exclMax = c.number(v)
-	case "multipleOf":
-		n.multipleOf = c.number(v)
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+		*n.numberField(k) = c.number(v)
 	case "$ref":
 		target, ok := c.resolve(v.Str())
 		if !ok {
@@ -308,6 +290,24 @@ func (c *compiler) keyword(n *node, k string, v value.Value, ptr string) {
 	case "default":
 		n.def, n.hasDef = v, true
 	}
+}
+
+// countField returns the field a count keyword sets.
+func (n *node) countField(k string) *int {
+	return map[string]*int{
+		"minProperties": &n.minProps, "maxProperties": &n.maxProps,
+		"minItems": &n.minItems, "maxItems": &n.maxItems,
+		"minLength": &n.minLength, "maxLength": &n.maxLength,
+	}[k]
+}
+
+// numberField returns the field a numeric bound keyword sets.
+func (n *node) numberField(k string) *string {
+	return map[string]*string{
+		"minimum": &n.minimum, "maximum": &n.maximum,
+		"exclusiveMinimum": &n.exclMin, "exclusiveMaximum": &n.exclMax,
+		"multipleOf": &n.multipleOf,
+	}[k]
 }
 
 // count reads a non-negative integer keyword (the library has checked it).

@@ -261,16 +261,7 @@ func (v *validator) object(n *node, x value.Value) {
 			}
 		}
 	}
-	if n.minProps >= 0 && count < n.minProps {
-		if v.failing() {
-			v.failKind(&kind.MinProperties{Got: count, Want: n.minProps})
-		}
-	}
-	if n.maxProps >= 0 && count > n.maxProps {
-		if v.failing() {
-			v.failKind(&kind.MaxProperties{Got: count, Want: n.maxProps})
-		}
-	}
+	v.count(count, n.minProps, n.maxProps, minProperties, maxProperties)
 	var missing []string
 	for _, r := range n.required {
 		if m, ok := x.Get(r); !ok || v.nullIsMissing && m.IsNull() {
@@ -310,16 +301,7 @@ func (v *validator) object(n *node, x value.Value) {
 
 func (v *validator) array(n *node, x value.Value) {
 	es := x.Elems()
-	if n.minItems >= 0 && len(es) < n.minItems {
-		if v.failing() {
-			v.failKind(&kind.MinItems{Got: len(es), Want: n.minItems})
-		}
-	}
-	if n.maxItems >= 0 && len(es) > n.maxItems {
-		if v.failing() {
-			v.failKind(&kind.MaxItems{Got: len(es), Want: n.maxItems})
-		}
-	}
+	v.count(len(es), n.minItems, n.maxItems, minItems, maxItems)
 	if n.uniqueItems && len(es) > 1 {
 		if i, j := duplicates(es); i >= 0 {
 			if v.failing() {
@@ -353,7 +335,7 @@ func duplicates(es []value.Value) (int, int) {
 	first := make(map[string]int, len(es))
 	var buf []byte
 	for j, e := range es {
-		buf = appendCanonical(buf[:0], e)
+		buf = e.AppendCanonical(buf[:0])
 		if i, ok := first[string(buf)]; ok {
 			return i, j
 		}
@@ -362,50 +344,36 @@ func duplicates(es []value.Value) (int, int) {
 	return -1, -1
 }
 
-// appendCanonical writes v so that two values have the same text exactly
-// when value.Equal holds: numbers in their canonical spelling, members in
-// key order (as a Value keeps them).
-func appendCanonical(b []byte, v value.Value) []byte {
-	switch v.Kind() {
-	case value.Number:
-		return append(b, value.CanonicalNumber(v.Str())...)
-	case value.Array:
-		b = append(b, '[')
-		for i, e := range v.Elems() {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendCanonical(b, e)
-		}
-		return append(b, ']')
-	case value.Object:
-		b = append(b, '{')
-		for i, m := range v.Members() {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = value.AppendQuote(b, m.Key)
-			b = append(b, ':')
-			b = appendCanonical(b, m.Value)
-		}
-		return append(b, '}')
+// count checks a count (of members, elements or characters) against a
+// lower and an upper bound, each -1 when absent.
+func (v *validator) count(got, lo, hi int, below, above func(got, want int) jsonschema.ErrorKind) {
+	if lo >= 0 && got < lo && v.failing() {
+		v.failKind(below(got, lo))
 	}
-	return v.AppendJSON(b)
+	if hi >= 0 && got > hi && v.failing() {
+		v.failKind(above(got, hi))
+	}
 }
+
+func minProperties(got, want int) jsonschema.ErrorKind {
+	return &kind.MinProperties{Got: got, Want: want}
+}
+
+func maxProperties(got, want int) jsonschema.ErrorKind {
+	return &kind.MaxProperties{Got: got, Want: want}
+}
+
+func minItems(got, want int) jsonschema.ErrorKind { return &kind.MinItems{Got: got, Want: want} }
+
+func maxItems(got, want int) jsonschema.ErrorKind { return &kind.MaxItems{Got: got, Want: want} }
+
+func minLength(got, want int) jsonschema.ErrorKind { return &kind.MinLength{Got: got, Want: want} }
+
+func maxLength(got, want int) jsonschema.ErrorKind { return &kind.MaxLength{Got: got, Want: want} }
 
 func (v *validator) str(n *node, s string) {
 	if n.minLength >= 0 || n.maxLength >= 0 {
-		l := utf8.RuneCountInString(s)
-		if n.minLength >= 0 && l < n.minLength {
-			if v.failing() {
-				v.failKind(&kind.MinLength{Got: l, Want: n.minLength})
-			}
-		}
-		if n.maxLength >= 0 && l > n.maxLength {
-			if v.failing() {
-				v.failKind(&kind.MaxLength{Got: l, Want: n.maxLength})
-			}
-		}
+		v.count(utf8.RuneCountInString(s), n.minLength, n.maxLength, minLength, maxLength)
 	}
 	if n.pattern != nil && !n.pattern.MatchString(s) {
 		if v.failing() {
