@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/value"
@@ -57,5 +59,24 @@ func BenchmarkCompareIdentical(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s.Compare(e, e, ctx, nil)
+	}
+}
+
+// BenchmarkCompareUnorderedShort compares an unordered list of 20 strings
+// given in reverse order: every pair is compared and matched.
+func BenchmarkCompareUnorderedShort(b *testing.B) {
+	s := newSet(b, Extensions{}, call("xs", `"unordered"`))
+	var ee, ae []string
+	for i := range 20 {
+		ee = append(ee, `"item`+strconv.Itoa(i)+`"`)
+		ae = append(ae, `"item`+strconv.Itoa(19-i)+`"`)
+	}
+	e := mustParse(b, `{"xs":[`+strings.Join(ee, ",")+`]}`)
+	a := mustParse(b, `{"xs":[`+strings.Join(ae, ",")+`]}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := s.Compare(e, a, nil, nil); res.Matched != 1 {
+			b.Fatal("not equal")
+		}
 	}
 }
