@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
@@ -54,11 +55,12 @@ func importEngine(t testing.TB, cat string, sem Semantics) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(s, engine.Options{Format: response.Calls})
+	g, err := callgrade.New(s, callgrade.Options{Format: response.Calls})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return e
+	t.Cleanup(func() { g.Close() })
+	return g.Engine()
 }
 
 func readCandidates(t testing.TB) []candidate {

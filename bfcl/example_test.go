@@ -5,8 +5,8 @@ import (
 	"log"
 	"strings"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/bfcl"
-	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -26,17 +26,18 @@ func ExampleImport() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	eng, err := engine.New(s, engine.Options{})
+	g, err := callgrade.New(s, callgrade.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer g.Close()
 	// BFCL's models often answer in Python call syntax.
 	calls, err := bfcl.ParsePythonCalls(`[area(base=10, height=5)]`)
 	if err != nil {
 		log.Fatal(err)
 	}
 	resp, _ := value.Parse(`[{"name": "` + calls[0].Name + `", "arguments": ` + calls[0].Arguments + `}]`)
-	r, err := eng.ScoreID("simple_0", resp)
+	r, err := g.Score("simple_0", resp)
 	if err != nil {
 		log.Fatal(err)
 	}

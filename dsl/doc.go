@@ -5,13 +5,11 @@
 //
 // A Compiler compiles each distinct text once and hands out an *Expr, a
 // rules.Comparator shared by every rule and every goroutine; each
-// evaluation takes a VM from a pool, so workers never share one. Install
-// plugs a Compiler into engine.Options:
+// evaluation takes a VM from a pool, so workers never share one.
+// Extensions plugs a Compiler into the engine, as callgrade.Open does:
 //
 //	c := dsl.NewCompiler(dsl.Options{})
-//	opts := engine.Options{}
-//	c.Install(&opts)
-//	eng, err := engine.New(s, opts)
+//	eng, err := engine.New(s, engine.Options{Extensions: c.Extensions()})
 //
 // # Environment
 //

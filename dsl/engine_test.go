@@ -22,9 +22,7 @@ func build(t testing.TB, yaml string) (*engine.Engine, error) {
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	opts := engine.Options{}
-	dsl.NewCompiler(dsl.Options{}).Install(&opts)
-	return engine.New(s, opts)
+	return engine.New(s, engine.Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
 }
 
 func mustParse(t testing.TB, s string) value.Value {

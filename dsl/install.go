@@ -1,10 +1,10 @@
 package dsl
 
-import "github.com/callgrade/callgrade/engine"
+import "github.com/callgrade/callgrade/rules"
 
-// Install makes the engine compile `expr` rule properties and `assert`
-// expressions with c. It keeps o.Extensions.Plugin as it is.
-func (c *Compiler) Install(o *engine.Options) {
-	o.Extensions.Expr = c.Comparator
-	o.Assert = c.Assert
+// Extensions returns the comparators of the expression language, for
+// rules.Extensions: `expr` rule properties and call-level `assert`
+// expressions, compiled with c. Plugin is left nil for the caller to set.
+func (c *Compiler) Extensions() rules.Extensions {
+	return rules.Extensions{Expr: c.Comparator, Assert: c.Assert}
 }

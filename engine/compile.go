@@ -113,8 +113,8 @@ func (c *compiler) compileAll(sc []suite.Case, cases []compiledCase) (index idIn
 			return f(ref, params)
 		}
 	}
-	if f := opts.Assert; f != nil {
-		opts.Assert = func(src string) (rules.Comparator, error) {
+	if f := opts.Extensions.Assert; f != nil {
+		opts.Extensions.Assert = func(src string) (rules.Comparator, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			return f(src)
@@ -348,11 +348,11 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 	}
 	k.lint(ec, t, out)
 	for _, a := range ec.Assert {
-		if c.opts.Assert == nil {
+		if c.opts.Extensions.Assert == nil {
 			c.problem(a.Loc, sc.ID, "assert needs the expression language, which this build does not enable")
 			continue
 		}
-		cmp, err := c.opts.Assert(a.Expr)
+		cmp, err := c.opts.Extensions.Assert(a.Expr)
 		if err != nil {
 			c.problem(a.Loc, sc.ID, err.Error())
 			continue

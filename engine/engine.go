@@ -24,12 +24,10 @@ type Options struct {
 	// Limits bound each arguments string; the zero value means
 	// value.DefaultLimits.
 	Limits value.Limits
-	// Extensions compile the rule properties served by other packages
-	// (expressions, plugins). Without them such rules are load errors.
+	// Extensions compile the rule properties and asserts served by other
+	// packages (expressions, plugins). Without them such rules are load
+	// errors.
 	Extensions rules.Extensions
-	// Assert compiles a call-level `assert` expression. Without it a suite
-	// that uses `assert` does not load.
-	Assert func(src string) (rules.Comparator, error)
 }
 
 // Engine is a compiled suite.
@@ -114,6 +112,9 @@ func (e *Engine) lookup(id string, guess int) (int, bool) {
 	i, ok := e.index.get(id, e.cases)
 	return i, ok
 }
+
+// Options returns the options e was compiled with.
+func (e *Engine) Options() Options { return e.opts }
 
 // Len returns the number of cases.
 func (e *Engine) Len() int { return len(e.cases) }

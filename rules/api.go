@@ -28,13 +28,17 @@ type Outcome struct {
 	ErrKind Kind
 }
 
-// Extensions supply the rule properties that live in other packages. A nil
-// func makes the property a compile error that says it is not available.
+// Extensions supply the comparators that live in other packages: the
+// expression language's and the plugins'. A nil func makes what needs it a
+// compile error that says it is not available.
 type Extensions struct {
 	// Expr compiles an `expr` property.
 	Expr func(src string) (Comparator, error)
 	// Plugin resolves a `plugin: name.comparator` property with its params.
 	Plugin func(ref string, params value.Value) (Comparator, error)
+	// Assert compiles a call-level `assert` expression. Its comparator sees
+	// the call's arguments objects as Expected and Actual.
+	Assert func(src string) (Comparator, error)
 }
 
 // Kind is the kind of a Diff, as the results file spells it.

@@ -7,25 +7,17 @@ import (
 	"net/http/httptest"
 	"strings"
 
-	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/server"
-	"github.com/callgrade/callgrade/suite"
 )
 
 // A Handler serves a suite that its Loader compiles; Reload calls the
-// Loader again. callgrade serve's Loader also installs the expression
-// language and starts the suite's plugins, as callgrade score does.
+// Loader again. callgrade.Open is callgrade serve's Loader: it installs the
+// expression language and starts the suite's plugins, as callgrade score
+// does.
 func Example() {
-	load := func() (*server.Suite, error) {
-		s, err := suite.Load("../examples/weather/suite.yaml")
-		if err != nil {
-			return nil, err
-		}
-		eng, err := engine.New(s, engine.Options{})
-		if err != nil {
-			return nil, err
-		}
-		return &server.Suite{Suite: s, Engine: eng}, nil
+	load := func() (*callgrade.Grader, error) {
+		return callgrade.Open([]string{"../examples/weather/suite.yaml"}, callgrade.Options{})
 	}
 	h, err := server.New(load, server.Options{})
 	if err != nil {

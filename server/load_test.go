@@ -98,7 +98,7 @@ func BenchmarkLoad(b *testing.B) {
 		return strings.Join(lines[from:from+batchLines], "\n") + "\n", strings.Join(wants[from:from+batchLines], "")
 	}
 
-	h, err := New(fileLoader(nil, suiteFile), Options{})
+	h, err := New(fileLoader(suiteFile), Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -45,8 +45,8 @@ func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
 		// As in a responses file: the model's output broke the request,
 		// but the case it is for can still be read.
 		if id := gjson.Get(text, "id"); id.Type == gjson.String {
-			if i, ok := l.Engine.Lookup(id.String()); ok {
-				return http.StatusOK, unreadable(l.Engine, i, "the request is not valid JSON: "+perr.Error()), ""
+			if i, ok := l.g.Engine().Lookup(id.String()); ok {
+				return http.StatusOK, unreadable(l.g.Engine(), i, "the request is not valid JSON: "+perr.Error()), ""
 			}
 		}
 		return http.StatusBadRequest, nil, "the request is not valid JSON: " + perr.Error()
@@ -72,11 +72,11 @@ func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
 	case !hasID || idv.Kind() != value.String:
 		return http.StatusBadRequest, nil, `the request needs "id", a string, or "case", an inline case`
 	}
-	i, ok := l.Engine.Lookup(idv.Str())
+	i, ok := l.g.Engine().Lookup(idv.Str())
 	if !ok {
 		return http.StatusNotFound, nil, fmt.Sprintf("no case with id %q", idv.Str())
 	}
-	return http.StatusOK, l.Engine.Score(i, resp), ""
+	return http.StatusOK, l.g.Engine().Score(i, resp), ""
 }
 
 // inline compiles one case written in the suite format against the
@@ -89,7 +89,7 @@ func (l *loaded) inline(cv value.Value) (*engine.Engine, error) {
 		// The server would read a file a client names.
 		return nil, errors.New("an inline case cannot name a tools_file; give its tools inline")
 	}
-	base := l.Suite.Suite
+	base := l.g.Suite()
 	// Only the names of the rulesets are needed, for `use` to be checked;
 	// the engine compiles them from base.
 	sets := make([]value.Member, 0, len(base.Rulesets))
@@ -115,7 +115,7 @@ func (l *loaded) inline(cv value.Value) (*engine.Engine, error) {
 	}
 	s := *base
 	s.Cases = one.Cases
-	return engine.New(&s, l.Options)
+	return l.g.Compile(&s)
 }
 
 // unreadable is the result of case i when its response cannot be parsed:
@@ -320,14 +320,14 @@ func (l *loaded) scoreLine(text string, line int) lineOut {
 		}
 		id = idr.String()
 	}
-	i, ok := l.Engine.Lookup(id)
+	i, ok := l.g.Engine().Lookup(id)
 	if !ok {
 		return resultOut(unknownCase, engine.UnknownCaseResult(id))
 	}
 	if perr != nil {
-		return resultOut(i, unreadable(l.Engine, i, fmt.Sprintf("response line %d is not valid JSON: %v", line, perr)))
+		return resultOut(i, unreadable(l.g.Engine(), i, fmt.Sprintf("response line %d is not valid JSON: %v", line, perr)))
 	}
-	return resultOut(i, l.Engine.Score(i, resp))
+	return resultOut(i, l.g.Engine().Score(i, resp))
 }
 
 func resultOut(c int, r *engine.Result) lineOut {

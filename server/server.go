@@ -27,30 +27,16 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 
-// Suite is a compiled suite that a Handler serves.
-type Suite struct {
-	// Suite is the suite as loaded: inline cases are compiled against its
-	// tools, defaults, rulesets and plugins.
-	Suite *suite.Suite
-	// Engine is Suite compiled with Options.
-	Engine *engine.Engine
-	// Options are the options Engine was compiled with; inline cases are
-	// compiled with them too.
-	Options engine.Options
-	// Close, when not nil, is called once no request uses the suite any
-	// more, after a Reload replaced it or the Handler was closed: it stops
-	// the suite's plugins.
-	Close func() error
-}
-
-// Loader loads and compiles the suite. New calls it once and Reload each
-// time the suite is to be read again.
-type Loader func() (*Suite, error)
+// Loader loads and compiles the suite, usually with callgrade.Open. New
+// calls it once and Reload each time the suite is to be read again. A
+// Grader the Handler no longer serves is closed once its last request is
+// done, which stops its plugins.
+type Loader func() (*callgrade.Grader, error)
 
 // Options configure a Handler. The zero value serves without a token, with
 // the default limits and timeouts.
@@ -121,6 +107,7 @@ type Handler struct {
 	stop    chan struct{} // closed by Close: the watcher returns
 	stopped sync.WaitGroup
 	closing sync.Once
+	closed  func() // called after a served Grader is closed; for tests
 }
 
 // route is one path the handler serves, and its methods.
@@ -134,12 +121,12 @@ type route struct {
 func New(load Loader, opts Options) (*Handler, error) {
 	h := &Handler{opts: opts.withDefaults(), load: load, metrics: newMetrics(), stop: make(chan struct{})}
 	h.token = sha256.Sum256([]byte(opts.Token))
-	s, err := load()
+	g, err := load()
 	if err != nil {
 		return nil, err
 	}
-	h.cur.Store(newLoaded(s))
-	h.metrics.setCases(s.Engine.Len())
+	h.cur.Store(h.newLoaded(g))
+	h.metrics.setCases(g.Engine().Len())
 	h.routes = []route{
 		{path: "/v1/score", auth: true, methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodPost: h.serveScore}},
 		{path: "/v1/score/batch", auth: true, methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodPost: h.serveBatch}},
@@ -168,10 +155,10 @@ type fileState struct {
 // files returns the state of the served suite's files.
 func (h *Handler) files() []fileState {
 	l := h.cur.Load()
-	if l == nil || l.Suite.Suite == nil {
+	if l == nil {
 		return nil
 	}
-	s := l.Suite.Suite
+	s := l.g.Suite()
 	var out []fileState
 	for _, name := range slices.Concat(s.Files, s.ToolsFiles) {
 		fi, err := os.Stat(name)
@@ -217,16 +204,16 @@ func (h *Handler) watch(every time.Duration, last []fileState) {
 func (h *Handler) Reload() error {
 	h.reload.Lock()
 	defer h.reload.Unlock()
-	s, err := h.load()
+	g, err := h.load()
 	if err != nil {
 		h.metrics.reloaded(false)
 		h.opts.Logger.Error("reload failed; serving the previous suite", "err", err)
 		return err
 	}
-	old := h.cur.Swap(newLoaded(s))
+	old := h.cur.Swap(h.newLoaded(g))
 	h.metrics.reloaded(true)
-	h.metrics.setCases(s.Engine.Len())
-	h.opts.Logger.Info("suite reloaded", "cases", s.Engine.Len())
+	h.metrics.setCases(g.Engine().Len())
+	h.opts.Logger.Info("suite reloaded", "cases", g.Engine().Len())
 	if old != nil {
 		old.release()
 	}
@@ -349,7 +336,7 @@ func (h *Handler) withSuite(w http.ResponseWriter, serve func(*loaded)) {
 func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
 	h.withSuite(w, func(l *loaded) {
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"status":"ok","cases":%d}`+"\n", l.Engine.Len())
+		fmt.Fprintf(w, `{"status":"ok","cases":%d}`+"\n", l.g.Engine().Len())
 	})
 }
 
@@ -375,7 +362,8 @@ func serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 
 // loaded is a suite being served, counted by the requests that use it.
 type loaded struct {
-	*Suite
+	g         *callgrade.Grader
+	closed    func()       // the Handler's hook, see Handler.closed
 	refs      atomic.Int64 // the Handler's own reference, plus one per request
 	closeOnce sync.Once
 	casesOnce sync.Once
@@ -383,10 +371,10 @@ type loaded struct {
 	depth     int // nesting allowed in a request: the engine's plus the envelope
 }
 
-func newLoaded(s *Suite) *loaded {
-	l := &loaded{Suite: s}
+func (h *Handler) newLoaded(g *callgrade.Grader) *loaded {
+	l := &loaded{g: g, closed: h.closed}
 	l.refs.Store(1)
-	l.depth = s.Options.Limits.MaxDepth
+	l.depth = g.Engine().Options().Limits.MaxDepth
 	if l.depth <= 0 {
 		l.depth = value.DefaultLimits.MaxDepth
 	}
@@ -395,15 +383,20 @@ func newLoaded(s *Suite) *loaded {
 }
 
 func (l *loaded) release() {
-	if l.refs.Add(-1) == 0 && l.Suite.Close != nil {
-		l.closeOnce.Do(func() { l.Suite.Close() })
+	if l.refs.Add(-1) == 0 {
+		l.closeOnce.Do(func() {
+			l.g.Close()
+			if l.closed != nil {
+				l.closed()
+			}
+		})
 	}
 }
 
 // casesJSON is the body of GET /v1/cases, built once per suite.
 func (l *loaded) casesJSON() []byte {
 	l.casesOnce.Do(func() {
-		s := l.Suite.Suite
+		s := l.g.Suite()
 		b := []byte(`{"tools":[`)
 		b = appendTools(b, s.Tools)
 		b = append(b, `],"cases":[`...)

@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/callgrade/callgrade/dsl"
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/suite"
 )
@@ -32,26 +32,16 @@ const (
 	weatherResponses = "../examples/weather/responses.jsonl"
 )
 
-// fileLoader is the recipe of callgrade serve without plugins: the suite's
-// files, compiled with the expression language.
-func fileLoader(closed *atomic.Int32, files ...string) Loader {
-	return func() (*Suite, error) {
-		s, err := suite.Load(files...)
-		if err != nil {
-			return nil, err
-		}
-		var opts engine.Options
-		dsl.NewCompiler(dsl.Options{}).Install(&opts)
-		eng, err := engine.New(s, opts)
-		if err != nil {
-			return nil, err
-		}
-		ss := &Suite{Suite: s, Engine: eng, Options: opts}
-		if closed != nil {
-			ss.Close = func() error { closed.Add(1); return nil }
-		}
-		return ss, nil
-	}
+// fileLoader is the recipe of callgrade serve: callgrade.Open on the
+// suite's files.
+func fileLoader(files ...string) Loader {
+	return func() (*callgrade.Grader, error) { return callgrade.Open(files, callgrade.Options{}) }
+}
+
+// countClosed makes h count the Graders it closes.
+func countClosed(h *Handler, closed *atomic.Int32) {
+	h.closed = func() { closed.Add(1) }
+	h.cur.Load().closed = h.closed
 }
 
 // start serves h on a loopback listener with h's own http.Server, as
@@ -78,7 +68,7 @@ func newHandler(t testing.TB, opts Options, files ...string) *Handler {
 	if len(files) == 0 {
 		files = []string{weatherSuite}
 	}
-	h, err := New(fileLoader(nil, files...), opts)
+	h, err := New(fileLoader(files...), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +119,7 @@ func engineLines(t testing.TB, suiteFile, responses string) map[string]string {
 	}
 	defer in.Close()
 	var out bytes.Buffer
-	if _, err := l.Engine.Run(context.Background(), in, &out, engine.RunOptions{Name: "responses"}); err != nil {
+	if _, err := l.g.Engine().Run(context.Background(), in, &out, engine.RunOptions{Name: "responses"}); err != nil {
 		t.Fatal(err)
 	}
 	m := map[string]string{}
@@ -350,10 +340,11 @@ func TestReload(t *testing.T) {
 	}
 	write("version: 1\ncases:\n  - {id: a, expected: []}\n")
 	var closed atomic.Int32
-	h, err := New(fileLoader(&closed, file), Options{})
+	h, err := New(fileLoader(file), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	countClosed(h, &closed)
 	base, _ := start(t, h)
 	health := func() string { return do(t, "GET", base+"/healthz", "", "", "").body }
 
@@ -387,10 +378,11 @@ func TestReload(t *testing.T) {
 // closed only when that request is done.
 func TestReloadDuringRequest(t *testing.T) {
 	var closed atomic.Int32
-	h, err := New(fileLoader(&closed, weatherSuite), Options{})
+	h, err := New(fileLoader(weatherSuite), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	countClosed(h, &closed)
 	l := h.acquire()
 	if err := h.Reload(); err != nil {
 		t.Fatal(err)
@@ -534,7 +526,7 @@ func TestShuttingDown(t *testing.T) {
 }
 
 func TestNewWithBadSuite(t *testing.T) {
-	_, err := New(fileLoader(nil, "testdata/none.yaml"), Options{})
+	_, err := New(fileLoader("testdata/none.yaml"), Options{})
 	var se *suite.Error
 	if !errors.As(err, &se) {
 		t.Fatalf("New with a missing suite: %v", err)
@@ -623,7 +615,7 @@ func TestWatch(t *testing.T) {
 	os.WriteFile(toolsFile, []byte(`[{"name": "f"}]`), 0o644)
 	writeSuite(1)
 	var logs syncBuffer
-	h, err := New(fileLoader(nil, suiteFile), Options{Watch: 10 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	h, err := New(fileLoader(suiteFile), Options{Watch: 10 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,5 +86,5 @@ func checkSuite(files []string) (int, []suite.Problem, error) {
 		return 0, nil, err
 	}
 	defer c.Close()
-	return c.engine.Len(), c.engine.Warnings(), nil
+	return c.Engine().Len(), c.Warnings(), nil
 }

@@ -29,7 +29,7 @@ cases:
 		`w.yaml: cases[3].alternatives[0][0].arguments.city (case d): the expected arguments violate the schema of tool get_weather (got number, want string)`,
 		`empty.yaml: the suite has no cases`,
 	}
-	r := callgrade(t, "check", suite, empty)
+	r := runCLI(t, "check", suite, empty)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -46,11 +46,11 @@ cases:
 			t.Errorf("stdout lacks %q:\n%s", w, r.stdout)
 		}
 	}
-	r = callgrade(t, "check", "--strict", suite)
+	r = runCLI(t, "check", "--strict", suite)
 	if r.code != 2 || !strings.Contains(r.stderr, "4 warnings, and --strict makes them errors") {
 		t.Errorf("--strict: exit %d: %s", r.code, r.stderr)
 	}
-	r = callgrade(t, "check", "--strict", "examples/weather/suite.yaml", "examples/dsl/suite.yaml")
+	r = runCLI(t, "check", "--strict", "examples/weather/suite.yaml", "examples/dsl/suite.yaml")
 	if r.code != 0 {
 		t.Errorf("--strict on the examples: exit %d: %s", r.code, r.stderr)
 	}

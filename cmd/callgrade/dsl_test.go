@@ -8,7 +8,7 @@ import (
 // TestDSLExample scores examples/dsl, whose cases use expressions and
 // asserts, and checks each verdict and the diff that explains it.
 func TestDSLExample(t *testing.T) {
-	r := callgrade(t, "score", "--suite", "examples/dsl/suite.yaml", "--responses", "examples/dsl/responses.jsonl", "--quiet")
+	r := runCLI(t, "score", "--suite", "examples/dsl/suite.yaml", "--responses", "examples/dsl/responses.jsonl", "--quiet")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -38,7 +38,7 @@ func TestDSLExample(t *testing.T) {
 }
 
 func TestCheckClean(t *testing.T) {
-	r := callgrade(t, "check", "examples/dsl/suite.yaml", "examples/weather/suite.yaml")
+	r := runCLI(t, "check", "examples/dsl/suite.yaml", "examples/weather/suite.yaml")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -67,7 +67,7 @@ cases:
 `)
 	syntax := writeFile(t, dir, "syntax.yaml", "cases:\n  - id: b\n    expectd: {}\n")
 	good := writeFile(t, dir, "good.yaml", "cases:\n  - {id: c, expected: {name: f, rules: {x: {expr: \"actual == expected\"}}}}\n")
-	r := callgrade(t, "check", bad, syntax, good)
+	r := runCLI(t, "check", bad, syntax, good)
 	if r.code != 2 {
 		t.Fatalf("exit %d, want 2:\n%s", r.code, r.stderr)
 	}
@@ -88,13 +88,13 @@ cases:
 	// Layered files are checked as one suite.
 	base := writeFile(t, dir, "base.yaml", "rulesets:\n  near: {t: {expr: \"abs(actual - expected) < 1\"}}\ncases: []\n")
 	team := writeFile(t, dir, "team.yaml", "cases:\n  - {id: d, use: [near], expected: {name: f, arguments: {t: 1}}}\n")
-	if r := callgrade(t, "check", "--suite", base, "--suite", team); r.code != 0 {
+	if r := runCLI(t, "check", "--suite", base, "--suite", team); r.code != 0 {
 		t.Errorf("layered: exit %d: %s", r.code, r.stderr)
 	}
-	if r := callgrade(t, "check", team); r.code != 2 || !strings.Contains(r.stderr, "near") {
+	if r := runCLI(t, "check", team); r.code != 2 || !strings.Contains(r.stderr, "near") {
 		t.Errorf("team alone: exit %d: %s", r.code, r.stderr)
 	}
-	if r := callgrade(t, "check"); r.code != 2 {
+	if r := runCLI(t, "check"); r.code != 2 {
 		t.Errorf("no suite: exit %d", r.code)
 	}
 }

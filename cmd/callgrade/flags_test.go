@@ -24,7 +24,7 @@ func TestUnknownFlagSuggestsAndShowsUsage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			r := callgrade(t, tt.args...)
+			r := runCLI(t, tt.args...)
 			if r.code != 2 {
 				t.Errorf("exit %d, want 2", r.code)
 			}
@@ -53,13 +53,13 @@ func TestFormatHelpAndErrorAgree(t *testing.T) {
 		"serve":  {"--suite", "examples/weather/suite.yaml", "--addr", "127.0.0.1:0"},
 	} {
 		t.Run(cmd, func(t *testing.T) {
-			help := callgrade(t, cmd, "--help")
+			help := runCLI(t, cmd, "--help")
 			m := helpRE.FindStringSubmatch(help.stdout)
 			if m == nil {
 				t.Fatalf("--help has no --format line listing the formats:\n%s", help.stdout)
 			}
 			inHelp := m[1]
-			bad := callgrade(t, append([]string{cmd, "--format", "xml"}, rest...)...)
+			bad := runCLI(t, append([]string{cmd, "--format", "xml"}, rest...)...)
 			m = listRE.FindStringSubmatch(bad.stderr)
 			if bad.code != 2 || m == nil {
 				t.Fatalf("--format xml: exit %d, stderr %q; want exit 2 and the formats listed", bad.code, bad.stderr)
@@ -74,7 +74,7 @@ func TestFormatHelpAndErrorAgree(t *testing.T) {
 				return
 			}
 			for _, f := range strings.Split(inHelp, ", ") {
-				r := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl", "--quiet", "--format", f)
+				r := runCLI(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl", "--quiet", "--format", f)
 				if r.code != 0 {
 					t.Errorf("--format %s: exit %d: %s", f, r.code, r.stderr)
 				}

@@ -42,7 +42,7 @@ type run struct {
 	code           int
 }
 
-func callgrade(t *testing.T, args ...string) run {
+func runCLI(t *testing.T, args ...string) run {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = "../.." // the repository root, so paths read as in the README
@@ -84,7 +84,7 @@ func resultLines(t *testing.T, text string) []map[string]any {
 }
 
 func TestScoreBundledExample(t *testing.T) {
-	r := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl")
+	r := runCLI(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -110,7 +110,7 @@ func TestScoreBundledExample(t *testing.T) {
 
 func TestScoreOutFileAndFailUnder(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "results.jsonl")
-	r := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl",
+	r := runCLI(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl",
 		"--out", out, "--fail-under", "0.9", "--quiet")
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1 (7 of 9 pass, under 0.9): %s", r.code, r.stderr)
@@ -125,7 +125,7 @@ func TestScoreOutFileAndFailUnder(t *testing.T) {
 	if n := len(resultLines(t, string(data))); n != 9 {
 		t.Errorf("%d lines in --out, want 9", n)
 	}
-	r = callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl",
+	r = runCLI(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl",
 		"--out", out, "--fail-under", "0.7", "--quiet")
 	if r.code != 0 {
 		t.Errorf("exit %d with --fail-under 0.7, want 0: %s", r.code, r.stderr)
@@ -152,7 +152,7 @@ func TestScoreExit2NamesFileAndKey(t *testing.T) {
 			s := writeFile(t, dir, "suite.yaml", tt.suite)
 			out := filepath.Join(dir, "out.jsonl")
 			os.Remove(out)
-			r := callgrade(t, "score", "--suite", s, "--responses", resp, "--out", out)
+			r := runCLI(t, "score", "--suite", s, "--responses", resp, "--out", out)
 			if r.code != 2 {
 				t.Fatalf("exit %d, want 2: %s", r.code, r.stderr)
 			}
@@ -172,7 +172,7 @@ func TestScoreBadResponsesLine(t *testing.T) {
 	dir := t.TempDir()
 	s := writeFile(t, dir, "suite.yaml", "version: 1\ncases:\n  - {id: a, expected: []}\n  - {id: b, expected: []}\n")
 	resp := writeFile(t, dir, "responses.jsonl", `{"id":"a","response":[]}`+"\n"+`this is not json`+"\n")
-	r := callgrade(t, "score", "--suite", s, "--responses", resp)
+	r := runCLI(t, "score", "--suite", s, "--responses", resp)
 	if r.code != 2 || !strings.Contains(r.stderr, "responses.jsonl:2") {
 		t.Fatalf("exit %d, want 2 naming responses.jsonl:2: %s", r.code, r.stderr)
 	}
@@ -186,7 +186,7 @@ func TestScoreEveryCaseGetsALine(t *testing.T) {
 	s := writeFile(t, dir, "suite.yaml", "version: 1\ncases:\n  - {id: a, expected: []}\n  - {id: b, expected: []}\n  - {id: c, expected: []}\n")
 	// c answered first, b not at all, a stranger answered, a's line broken by the model.
 	resp := writeFile(t, dir, "responses.jsonl", `{"id":"c","response":[]}`+"\n"+`{"id":"zz","response":[]}`+"\n"+`{"id":"a","response":{"name":"f","arguments":{"x":NaN}}}`+"\n")
-	r := callgrade(t, "score", "--suite", s, "--responses", resp)
+	r := runCLI(t, "score", "--suite", s, "--responses", resp)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -323,7 +323,7 @@ func TestScoreOutToDevice(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	r := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl",
+	r := runCLI(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl",
 		"--out", os.DevNull, "--quiet")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -347,8 +347,8 @@ func TestScoreGzipResponses(t *testing.T) {
 	zw.Close()
 	dir := t.TempDir()
 	gz := writeFile(t, dir, "responses.jsonl.gz", zipped.String())
-	want := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl", "--quiet")
-	got := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", gz, "--quiet")
+	want := runCLI(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl", "--quiet")
+	got := runCLI(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", gz, "--quiet")
 	if got.code != 0 || got.stdout != want.stdout || want.stdout == "" {
 		t.Errorf("from %s: exit %d, results differ from the plain file's:\n%s\n%s", gz, got.code, got.stdout, got.stderr)
 	}
@@ -359,7 +359,7 @@ func TestScoreGzipResponses(t *testing.T) {
 		t.Errorf("from stdin: %v, results differ from the plain file's:\n%s", err, out)
 	}
 	cut := writeFile(t, dir, "cut.jsonl.gz", zipped.String()[:zipped.Len()/2])
-	r := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", cut)
+	r := runCLI(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", cut)
 	if r.code != 2 || !strings.Contains(r.stderr, "cut.jsonl.gz") || r.stdout != "" {
 		t.Errorf("truncated gzip: exit %d, stdout %q, stderr %s; want exit 2 naming the file and no results", r.code, r.stdout, r.stderr)
 	}
@@ -395,7 +395,7 @@ func TestOutputIntoMissingDirectory(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := callgrade(t, tt.args...)
+			r := runCLI(t, tt.args...)
 			if want := "callgrade: " + tt.want + "\n"; r.code != 2 || r.stderr != want {
 				t.Errorf("exit %d, stderr %q; want exit 2 and %q", r.code, r.stderr, want)
 			}

@@ -21,7 +21,7 @@ func buildGeo(t *testing.T) {
 
 func TestScoreWithGoPlugin(t *testing.T) {
 	buildGeo(t)
-	r := callgrade(t, "score", "--suite", "examples/plugins/geo/suite.yaml", "--responses", "examples/plugins/geo/responses.jsonl")
+	r := runCLI(t, "score", "--suite", "examples/plugins/geo/suite.yaml", "--responses", "examples/plugins/geo/responses.jsonl")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -40,7 +40,7 @@ func TestScoreWithGoPlugin(t *testing.T) {
 		t.Errorf("the plugin's message does not reach the diff:\n%s", r.stdout)
 	}
 
-	r = callgrade(t, "plugins", "describe", "examples/plugins/geo/suite.yaml")
+	r = runCLI(t, "plugins", "describe", "examples/plugins/geo/suite.yaml")
 	if r.code != 0 || !strings.Contains(r.stdout, "geo.within_km") || !strings.Contains(r.stdout, `"km"`) {
 		t.Errorf("plugins describe: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -69,7 +69,7 @@ func TestPluginProblemsAreLoadErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := writeFile(t, dir, "suite.yaml", "version: 1\n"+tt.suite)
 			for _, args := range [][]string{{"check", s}, {"score", "--suite", s, "--responses", resp}} {
-				r := callgrade(t, args...)
+				r := runCLI(t, args...)
 				if r.code != 2 {
 					t.Fatalf("%s: exit %d, want 2: %s", args[0], r.code, r.stderr)
 				}

@@ -11,7 +11,7 @@ import (
 func TestScoreWritesJUnitAndHTML(t *testing.T) {
 	dir := t.TempDir()
 	junit, page := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "report.html")
-	r := callgrade(t, "score", "--suite", "report/testdata/suite.yaml", "--responses", "report/testdata/responses.jsonl",
+	r := runCLI(t, "score", "--suite", "report/testdata/suite.yaml", "--responses", "report/testdata/responses.jsonl",
 		"--out", filepath.Join(dir, "results.jsonl"), "--junit", junit, "--html", page)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -55,7 +55,7 @@ func TestScoreWritesJUnitAndHTML(t *testing.T) {
 
 func TestReportCommand(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "r.html")
-	r := callgrade(t, "report", "report/testdata/results.jsonl", "--suite", "report/testdata/suite.yaml", "--html", page)
+	r := runCLI(t, "report", "report/testdata/results.jsonl", "--suite", "report/testdata/suite.yaml", "--html", page)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -69,7 +69,7 @@ func TestReportCommand(t *testing.T) {
 	if _, err := os.Stat(page); err != nil {
 		t.Error(err)
 	}
-	if r := callgrade(t, "report", "no/such/results.jsonl"); r.code != 2 {
+	if r := runCLI(t, "report", "no/such/results.jsonl"); r.code != 2 {
 		t.Errorf("a missing results file: exit %d, want 2", r.code)
 	}
 }
@@ -99,7 +99,7 @@ func TestDiffFailOnRegression(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := callgrade(t, append([]string{"diff"}, tt.args...)...)
+			r := runCLI(t, append([]string{"diff"}, tt.args...)...)
 			if r.code != tt.code {
 				t.Fatalf("exit %d, want %d: %s", r.code, tt.code, r.stderr)
 			}
@@ -115,7 +115,7 @@ func TestDiffFailOnRegression(t *testing.T) {
 func TestReportAndDiffRejectAResponsesFile(t *testing.T) {
 	const resp = "examples/weather/responses.jsonl"
 	good := filepath.Join(t.TempDir(), "results.jsonl")
-	if r := callgrade(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", resp, "--out", good, "--quiet"); r.code != 0 {
+	if r := runCLI(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", resp, "--out", good, "--quiet"); r.code != 0 {
 		t.Fatalf("score: exit %d: %s", r.code, r.stderr)
 	}
 	const want = `callgrade: ` + resp + `:1: not a results line: no "pass" (is this a responses file?)`
@@ -129,7 +129,7 @@ func TestReportAndDiffRejectAResponsesFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := callgrade(t, tt.args...)
+			r := runCLI(t, tt.args...)
 			if r.code != 2 || strings.TrimSpace(r.stderr) != want {
 				t.Errorf("exit %d, stderr %q; want exit 2 and %q", r.code, r.stderr, want)
 			}

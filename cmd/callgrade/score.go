@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/report"
 	"github.com/callgrade/callgrade/response"
@@ -84,7 +85,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 		return &exitError{code: 2, err: err}
 	}
 	defer c.Close()
-	eng := c.engine
+	eng := c.Engine()
 
 	var in io.Reader = os.Stdin
 	name := "<stdin>"
@@ -164,7 +165,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 // XML and the HTML page, with each case's tool, suite file and expected
 // calls from the suite and, when the responses came from a file, the
 // actual calls.
-func writeScoreReports(tmp *os.File, c *compiled, f *scoreFlags, format response.Format) error {
+func writeScoreReports(tmp *os.File, c *callgrade.Grader, f *scoreFlags, format response.Format) error {
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
@@ -172,7 +173,7 @@ func writeScoreReports(tmp *os.File, c *compiled, f *scoreFlags, format response
 	if err != nil {
 		return err
 	}
-	report.Annotate(cases, c.suite)
+	report.Annotate(cases, c.Suite())
 	if f.html != "" && f.responses != "-" {
 		if err := attachResponses(cases, f.responses, format); err != nil {
 			return err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/server"
 )
 
@@ -93,13 +94,7 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	// The same recipe as score: expressions, and the suite's plugins, which
 	// the handler stops once a reload replaced the suite and its last
 	// request is done.
-	load := func() (*server.Suite, error) {
-		c, err := open(f.suites, format)
-		if err != nil {
-			return nil, err
-		}
-		return &server.Suite{Suite: c.suite, Engine: c.engine, Options: c.opts, Close: c.Close}, nil
-	}
+	load := func() (*callgrade.Grader, error) { return open(f.suites, format) }
 	h, err := server.New(load, server.Options{
 		Token: token, MaxBody: f.maxBody, MaxBatchBody: f.maxBatchBody,
 		Timeout: f.timeout, BatchTimeout: f.batchTimeout, Logger: log, Watch: f.watch,

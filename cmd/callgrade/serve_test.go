@@ -195,7 +195,7 @@ func TestServe(t *testing.T) {
 }
 
 func TestServeBadSuite(t *testing.T) {
-	r := callgrade(t, "serve", "--suite", "no/such/suite.yaml", "--addr", "127.0.0.1:0")
+	r := runCLI(t, "serve", "--suite", "no/such/suite.yaml", "--addr", "127.0.0.1:0")
 	if r.code != 2 || !strings.Contains(r.stderr, "no/such/suite.yaml") {
 		t.Errorf("exit %d: %s", r.code, r.stderr)
 	}
@@ -349,12 +349,12 @@ func TestServeTLS(t *testing.T) {
 }
 
 func TestServeTLSFlags(t *testing.T) {
-	if r := callgrade(t, "serve", "--suite", "examples/weather/suite.yaml", "--tls-cert", "cert.pem"); r.code != 2 || !strings.Contains(r.stderr, "--tls-cert and --tls-key go together") {
+	if r := runCLI(t, "serve", "--suite", "examples/weather/suite.yaml", "--tls-cert", "cert.pem"); r.code != 2 || !strings.Contains(r.stderr, "--tls-cert and --tls-key go together") {
 		t.Errorf("--tls-cert alone: exit %d: %s", r.code, r.stderr)
 	}
 	dir := t.TempDir()
 	bad := writeFile(t, dir, "cert.pem", "not a certificate")
-	if r := callgrade(t, "serve", "--suite", "examples/weather/suite.yaml", "--addr", "127.0.0.1:0", "--tls-cert", bad, "--tls-key", bad); r.code != 2 || !strings.Contains(r.stderr, bad) {
+	if r := runCLI(t, "serve", "--suite", "examples/weather/suite.yaml", "--addr", "127.0.0.1:0", "--tls-cert", bad, "--tls-key", bad); r.code != 2 || !strings.Contains(r.stderr, bad) {
 		t.Errorf("a file that is no certificate: exit %d: %s", r.code, r.stderr)
 	}
 }

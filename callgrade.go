@@ -1,0 +1,158 @@
+// Package callgrade is the front door to the engine: Open reads a suite,
+// starts the plugins it declares, installs the expression language and
+// compiles every rule, path, regular expression, expression and tool schema
+// into a Grader, which scores responses until it is closed.
+//
+//	g, err := callgrade.Open([]string{"suite.yaml"}, callgrade.Options{})
+//	if err != nil {
+//		// *suite.Error: every problem, with its file, key path and case
+//	}
+//	defer g.Close()
+//	summary, err := g.Run(ctx, responses, results, engine.RunOptions{Name: "responses.jsonl"})
+//
+// This is the whole recipe the callgrade command follows; the packages
+// below it (suite, engine, dsl, plugins) are there for programs that need
+// one step on its own.
+package callgrade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/callgrade/callgrade/dsl"
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/plugins"
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
+
+// Options configure a Grader. The zero value is ready to use.
+type Options struct {
+	// Format and Limits go to the engine (see engine.Options): a response
+	// format to force instead of detecting each response's, and the bounds
+	// of each arguments string.
+	Format response.Format
+	Limits value.Limits
+	// Expr bounds the expressions of `expr` rules and `assert`; the zero
+	// value means dsl's defaults.
+	Expr dsl.Options
+	// Plugins configure the plugin processes the suite declares.
+	Plugins plugins.Options
+}
+
+// Grader is a compiled suite, ready to score: its expressions compiled and
+// its plugins running. It is safe for concurrent use; Close stops the
+// plugins.
+type Grader struct {
+	suite  *suite.Suite
+	engine *engine.Engine
+	host   *plugins.Host
+	opts   engine.Options
+}
+
+// Open reads the suite files (layered in order, as `callgrade score --suite
+// A --suite B` does) and compiles them into a Grader. When the files do
+// not load, the error is a *suite.Error listing every problem at once:
+// those of the files' shape together with those of compiling what did
+// load (rules, paths, regular expressions, expressions, schemas).
+func Open(files []string, opts Options) (*Grader, error) {
+	s, err := suite.Load(files...)
+	if err != nil {
+		return nil, withCompileProblems(s, err, opts)
+	}
+	return New(s, opts)
+}
+
+// New compiles a suite already read (suite.LoadFS, suite.FromValue, a
+// suite.Suite built in Go) into a Grader, starting the plugins it
+// declares.
+func New(s *suite.Suite, opts Options) (*Grader, error) {
+	host, err := plugins.Open(s.Plugins, opts.Plugins)
+	if err != nil {
+		return nil, err
+	}
+	eopts := engineOptions(opts, host.Comparator)
+	eng, err := engine.New(s, eopts)
+	if err != nil {
+		host.Close()
+		return nil, err
+	}
+	return &Grader{suite: s, engine: eng, host: host, opts: eopts}, nil
+}
+
+func engineOptions(opts Options, plugin func(string, value.Value) (rules.Comparator, error)) engine.Options {
+	ext := dsl.NewCompiler(opts.Expr).Extensions()
+	ext.Plugin = plugin
+	return engine.Options{Format: opts.Format, Limits: opts.Limits, Extensions: ext}
+}
+
+// withCompileProblems adds to a suite's load problems those of compiling
+// what did load, so that a user sees every problem in one pass. Plugins
+// are not started for a suite that does not load: their rules are taken
+// as written.
+func withCompileProblems(partial *suite.Suite, err error, opts Options) error {
+	var se *suite.Error
+	if partial == nil || !errors.As(err, &se) {
+		return err
+	}
+	unstarted := func(string, value.Value) (rules.Comparator, error) { return unstartedPlugin{}, nil }
+	if _, cerr := engine.New(partial, engineOptions(opts, unstarted)); cerr != nil {
+		var ce *suite.Error
+		if errors.As(cerr, &ce) {
+			return &suite.Error{Problems: append(slices.Clone(se.Problems), ce.Problems...)}
+		}
+	}
+	return err
+}
+
+// unstartedPlugin stands for a plugin comparator while a suite that did
+// not load is only being checked; it is never asked to compare.
+type unstartedPlugin struct{}
+
+func (unstartedPlugin) Compare(*rules.Input) rules.Outcome { return rules.Outcome{} }
+
+// Engine returns the compiled suite, for what the Grader does not wrap
+// (scoring calls already extracted, looking cases up by index).
+func (g *Grader) Engine() *engine.Engine { return g.engine }
+
+// Suite returns the suite as read.
+func (g *Grader) Suite() *suite.Suite { return g.suite }
+
+// Plugins returns the running plugins.
+func (g *Grader) Plugins() *plugins.Host { return g.host }
+
+// Warnings lists what compiles but cannot be meant (see
+// engine.Engine.Warnings).
+func (g *Grader) Warnings() []suite.Problem { return g.engine.Warnings() }
+
+// Score scores one response (a document in any supported format) against
+// the case with the given id.
+func (g *Grader) Score(id string, resp value.Value) (*engine.Result, error) {
+	i, ok := g.engine.Lookup(id)
+	if !ok {
+		return nil, fmt.Errorf("no case with id %q", id)
+	}
+	return g.engine.Score(i, resp), nil
+}
+
+// Run scores a JSON Lines responses stream and writes the results file to
+// w, as `callgrade score` does (see engine.Engine.Run).
+func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts engine.RunOptions) (*engine.Summary, error) {
+	return g.engine.Run(ctx, r, w, opts)
+}
+
+// Compile compiles another suite with the Grader's expression language and
+// plugins, for cases that come later than the suite: a service's inline
+// cases, say. Its plugin rules can only name plugins the Grader's suite
+// declares.
+func (g *Grader) Compile(s *suite.Suite) (*engine.Engine, error) {
+	return engine.New(s, g.opts)
+}
+
+// Close stops the suite's plugin processes.
+func (g *Grader) Close() error { return g.host.Close() }
