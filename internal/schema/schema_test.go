@@ -181,6 +181,9 @@ func TestValidateAgreesWithLibrary(t *testing.T) {
 		for _, in := range instances {
 			x := mustParse(t, in)
 			got, want := brief(sch.Validate(nil, x, nim)), libBrief(lib.Validate(nil, x, nim))
+			if valid := sch.Valid(x, nim); valid != (len(got) == 0) {
+				t.Errorf("null_is_missing=%v %s: Valid = %v with violations %q", nim, in, valid, got)
+			}
 			if !slices.Equal(got, want) {
 				t.Errorf("null_is_missing=%v %s:\n got  %q\n want %q", nim, in, got, want)
 			}
@@ -329,6 +332,15 @@ func BenchmarkValidate(b *testing.B) {
 	sch := mustCompile(b, toolSchema)
 	x := mustParse(b, `{"city":"Berlin","days":"3","unit":"celsius","price":10.5,"tags":["a","b"],"when":"2024-01-05",
 		"maybe":null,"one":5,"both":"abcd","loc":{"lat":1,"lon":2},"items":[{"sku":"A","qty":2}],"meta":{"a":1},"kind":"fixed"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		sch.Validate(nil, x, false)
+	}
+}
+
+func BenchmarkValidateInvalid(b *testing.B) {
+	sch := mustCompile(b, toolSchema)
+	x := mustParse(b, `{"city":5,"days":"x","unit":1,"tags":[1,1],"loc":{"q":1},"kind":2,"price":1000}`)
 	b.ReportAllocs()
 	for b.Loop() {
 		sch.Validate(nil, x, false)

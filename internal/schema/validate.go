@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
@@ -50,6 +49,21 @@ func (s *Schema) Validate(dst []Violation, args value.Value, nullIsMissing bool)
 	v.out = nil // the pool must not keep the caller's violations
 	validators.Put(v)
 	return out
+}
+
+// Valid reports whether args are valid, as Validate would find them,
+// without wording any violation: for comparing many candidate pairings,
+// of which only the chosen ones are reported.
+func (s *Schema) Valid(args value.Value, nullIsMissing bool) bool {
+	if !s.fast {
+		return len(s.validateLib(nil, args, nullIsMissing)) == 0
+	}
+	v := validators.Get().(*validator)
+	*v = validator{nullIsMissing: nullIsMissing, path: v.path[:0], quiet: 1}
+	v.validate(s.root, args)
+	ok := v.failures == 0
+	validators.Put(v)
+	return ok
 }
 
 // validators keeps validators, with their path stacks, between calls.
@@ -93,7 +107,6 @@ func (v *validator) fail(msg string) {
 	v.out = append(v.out, Violation{Path: p, Message: msg})
 }
 
-func (v *validator) failKind(k jsonschema.ErrorKind) { v.fail(k.LocalizedString(printer)) }
 
 // jsonType is the library's name of an instance's type; a number is a
 // "number" whatever its value.
@@ -132,7 +145,7 @@ func coerce(n *node, x value.Value) value.Value {
 func (v *validator) validate(n *node, x value.Value) bool {
 	if n.never {
 		if v.failing() {
-			v.failKind(&kind.FalseSchema{})
+			v.fail(falseMessage)
 		}
 		return false
 	}
@@ -142,24 +155,20 @@ func (v *validator) validate(n *node, x value.Value) bool {
 		ok := n.types&t != 0 || (n.types&tInteger != 0 && t == tNumber && x.IsInteger())
 		if !ok {
 			if v.failing() {
-				v.failKind(&kind.Type{Got: name, Want: n.types.names()})
+				v.fail(typeMessage(name, n.types))
 			}
 			return false
 		}
 	}
 	if n.hasConst && !value.Equal(x, n.constV) {
 		if v.failing() {
-			v.failKind(&kind.Const{Got: x.Any(), Want: n.constV.Any()})
+			v.fail(constMessage(n.constV))
 		}
 		return false
 	}
 	if n.hasEnum && !inEnum(n.enum, x) {
 		if v.failing() {
-			want := make([]any, len(n.enum))
-			for i, e := range n.enum {
-				want[i] = e.Any()
-			}
-			v.failKind(&kind.Enum{Got: x.Any(), Want: want})
+			v.fail(enumMessage(n.enum))
 		}
 		return false
 	}
@@ -229,7 +238,7 @@ func (v *validator) oneOf(n *node, x value.Value) {
 			continue
 		}
 		if v.failing() {
-			v.failKind(&kind.OneOf{Subschemas: []int{matched, i}})
+			v.fail(oneOfMessage(matched, i))
 		}
 		return
 	}
@@ -261,7 +270,7 @@ func (v *validator) object(n *node, x value.Value) {
 			}
 		}
 	}
-	v.count(count, n.minProps, n.maxProps, minProperties, maxProperties)
+	v.count(count, n.minProps, n.maxProps, "Properties")
 	var missing []string
 	for _, r := range n.required {
 		if m, ok := x.Get(r); !ok || v.nullIsMissing && m.IsNull() {
@@ -270,7 +279,7 @@ func (v *validator) object(n *node, x value.Value) {
 	}
 	if missing != nil {
 		if v.failing() {
-			v.failKind(&kind.Required{Missing: missing})
+			v.fail(requiredMessage(missing))
 		}
 	}
 	var extra []string
@@ -294,18 +303,18 @@ func (v *validator) object(n *node, x value.Value) {
 	}
 	if extra != nil {
 		if v.failing() {
-			v.failKind(&kind.AdditionalProperties{Properties: extra})
+			v.fail(additionalMessage(extra))
 		}
 	}
 }
 
 func (v *validator) array(n *node, x value.Value) {
 	es := x.Elems()
-	v.count(len(es), n.minItems, n.maxItems, minItems, maxItems)
+	v.count(len(es), n.minItems, n.maxItems, "Items")
 	if n.uniqueItems && len(es) > 1 {
 		if i, j := duplicates(es); i >= 0 {
 			if v.failing() {
-				v.failKind(&kind.UniqueItems{Duplicates: [2]int{i, j}})
+				v.fail(uniqueMessage(i, j))
 			}
 		}
 	}
@@ -345,39 +354,24 @@ func duplicates(es []value.Value) (int, int) {
 }
 
 // count checks a count (of members, elements or characters) against a
-// lower and an upper bound, each -1 when absent.
-func (v *validator) count(got, lo, hi int, below, above func(got, want int) jsonschema.ErrorKind) {
+// lower and an upper bound, each -1 when absent; what names the keywords'
+// common stem ("Properties", "Items", "Length").
+func (v *validator) count(got, lo, hi int, what string) {
 	if lo >= 0 && got < lo && v.failing() {
-		v.failKind(below(got, lo))
+		v.fail(countMessage("min"+what, got, lo))
 	}
 	if hi >= 0 && got > hi && v.failing() {
-		v.failKind(above(got, hi))
+		v.fail(countMessage("max"+what, got, hi))
 	}
 }
-
-func minProperties(got, want int) jsonschema.ErrorKind {
-	return &kind.MinProperties{Got: got, Want: want}
-}
-
-func maxProperties(got, want int) jsonschema.ErrorKind {
-	return &kind.MaxProperties{Got: got, Want: want}
-}
-
-func minItems(got, want int) jsonschema.ErrorKind { return &kind.MinItems{Got: got, Want: want} }
-
-func maxItems(got, want int) jsonschema.ErrorKind { return &kind.MaxItems{Got: got, Want: want} }
-
-func minLength(got, want int) jsonschema.ErrorKind { return &kind.MinLength{Got: got, Want: want} }
-
-func maxLength(got, want int) jsonschema.ErrorKind { return &kind.MaxLength{Got: got, Want: want} }
 
 func (v *validator) str(n *node, s string) {
 	if n.minLength >= 0 || n.maxLength >= 0 {
-		v.count(utf8.RuneCountInString(s), n.minLength, n.maxLength, minLength, maxLength)
+		v.count(utf8.RuneCountInString(s), n.minLength, n.maxLength, "Length")
 	}
 	if n.pattern != nil && !n.pattern.MatchString(s) {
 		if v.failing() {
-			v.failKind(&kind.Pattern{Got: s, Want: n.pattern.String()})
+			v.fail(patternMessage(s, n.pattern.String()))
 		}
 	}
 }
@@ -411,13 +405,6 @@ func (v *validator) number(n *node, x string) {
 	}
 }
 
-// boundMessage words a failed numeric bound as the library does, which
-// shows both numbers as float64 (a number beyond float64 as an infinity).
-func boundMessage(keyword, got, want string) string {
-	g, _ := strconv.ParseFloat(got, 64)
-	w, _ := strconv.ParseFloat(want, 64)
-	return printer.Sprintf(keyword+": got %v, want %v", g, w)
-}
 
 // validateLib validates with the library the arguments after the
 // coercions, for a schema with keywords this package does not handle. A

@@ -1,0 +1,133 @@
+package schema
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// The library words a violation through golang.org/x/text's message
+// printer, which costs a dozen allocations a message. These functions write
+// the same text directly for the kinds this package reports;
+// TestMessagesMatchTheLibrary holds them to the library's wording.
+
+// quote is the library's quoting: Go's, in single quotes.
+func quote(s string) string {
+	q := strconv.Quote(s)
+	q = strings.ReplaceAll(q, `\"`, `"`)
+	q = strings.ReplaceAll(q, `'`, `\'`)
+	return "'" + q[1:len(q)-1] + "'"
+}
+
+func joinQuoted(list []string) string {
+	var b strings.Builder
+	for i, s := range list {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quote(s))
+	}
+	return b.String()
+}
+
+// groupInt writes n as the printer does for English: digits in groups of
+// three, separated by commas.
+func groupInt(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// display is the library's rendering of an enum or const value: a string
+// quoted, anything else as fmt's %v of the decoded value.
+func display(v value.Value) string {
+	switch v.Kind() {
+	case value.String:
+		return quote(v.Str())
+	case value.Array, value.Object:
+		return "value"
+	case value.Null:
+		return "<nil>"
+	case value.Bool:
+		return strconv.FormatBool(v.Bool())
+	}
+	return v.Str()
+}
+
+func typeMessage(got string, want types) string {
+	return "got " + got + ", want " + strings.Join(want.names(), " or ")
+}
+
+func constMessage(want value.Value) string {
+	if k := want.Kind(); k == value.Array || k == value.Object {
+		return "'const' failed"
+	}
+	return "value must be " + display(want)
+}
+
+func enumMessage(want []value.Value) string {
+	for _, w := range want {
+		if k := w.Kind(); k == value.Array || k == value.Object {
+			return "'enum' failed"
+		}
+	}
+	if len(want) == 1 {
+		return "value must be " + display(want[0])
+	}
+	parts := make([]string, len(want))
+	for i, w := range want {
+		parts[i] = display(w)
+	}
+	return "value must be one of " + strings.Join(parts, ", ")
+}
+
+func requiredMessage(missing []string) string {
+	if len(missing) == 1 {
+		return "missing property " + quote(missing[0])
+	}
+	return "missing properties " + joinQuoted(missing)
+}
+
+func additionalMessage(extra []string) string {
+	return "additional properties " + joinQuoted(extra) + " not allowed"
+}
+
+func countMessage(keyword string, got, want int) string {
+	return keyword + ": got " + groupInt(got) + ", want " + groupInt(want)
+}
+
+func uniqueMessage(i, j int) string {
+	return "items at " + groupInt(i) + " and " + groupInt(j) + " are equal"
+}
+
+func patternMessage(got, want string) string {
+	return quote(got) + " does not match pattern " + quote(want)
+}
+
+func oneOfMessage(i, j int) string {
+	return "'oneOf' failed, subschemas " + groupInt(i) + ", " + groupInt(j) + " matched"
+}
+
+const falseMessage = "false schema"
+
+// boundMessage words a failed numeric bound as the library does, which
+// shows both numbers as float64 (a number beyond float64 as an infinity)
+// through the printer: the one message still written by it.
+func boundMessage(keyword, got, want string) string {
+	g, _ := strconv.ParseFloat(got, 64)
+	w, _ := strconv.ParseFloat(want, 64)
+	return printer.Sprintf(keyword+": got %v, want %v", g, w)
+}
+

@@ -1,0 +1,55 @@
+package schema
+
+import (
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// TestMessagesMatchTheLibrary: the messages written without the printer
+// are the library's, character for character.
+func TestMessagesMatchTheLibrary(t *testing.T) {
+	vals := func(src string) []value.Value { return mustParse(t, src).Elems() }
+	anys := func(vs []value.Value) []any {
+		out := make([]any, len(vs))
+		for i, v := range vs {
+			out[i] = v.Any()
+		}
+		return out
+	}
+	tests := []struct {
+		got  string
+		kind jsonschema.ErrorKind
+	}{
+		{typeMessage("string", tNumber|tNull), &kind.Type{Got: "string", Want: []string{"null", "number"}}},
+		{typeMessage("object", tInteger), &kind.Type{Got: "object", Want: []string{"integer"}}},
+		{constMessage(mustParse(t, `"a'b\"c\u00e9\n"`)), &kind.Const{Want: "a'b\"c\u00e9\n"}},
+		{constMessage(mustParse(t, `1.50`)), &kind.Const{Want: mustParse(t, `1.50`).Any()}},
+		{constMessage(mustParse(t, `null`)), &kind.Const{Want: nil}},
+		{constMessage(mustParse(t, `[1]`)), &kind.Const{Want: []any{1}}},
+		{enumMessage(vals(`["a",1,true,null,2.50]`)), &kind.Enum{Want: anys(vals(`["a",1,true,null,2.50]`))}},
+		{enumMessage(vals(`["only"]`)), &kind.Enum{Want: anys(vals(`["only"]`))}},
+		{enumMessage(vals(`["a",{"b":1}]`)), &kind.Enum{Want: anys(vals(`["a",{"b":1}]`))}},
+		{requiredMessage([]string{"city"}), &kind.Required{Missing: []string{"city"}}},
+		{requiredMessage([]string{"a", "b'c"}), &kind.Required{Missing: []string{"a", "b'c"}}},
+		{additionalMessage([]string{"x", "é"}), &kind.AdditionalProperties{Properties: []string{"x", "é"}}},
+		{countMessage("minItems", 3, 1000), &kind.MinItems{Got: 3, Want: 1000}},
+		{countMessage("maxItems", 1234567, 3), &kind.MaxItems{Got: 1234567, Want: 3}},
+		{countMessage("minProperties", 0, 1), &kind.MinProperties{Got: 0, Want: 1}},
+		{countMessage("maxProperties", 100000, 99), &kind.MaxProperties{Got: 100000, Want: 99}},
+		{countMessage("minLength", 1, 2), &kind.MinLength{Got: 1, Want: 2}},
+		{countMessage("maxLength", 12345, 10), &kind.MaxLength{Got: 12345, Want: 10}},
+		{uniqueMessage(999, 1000), &kind.UniqueItems{Duplicates: [2]int{999, 1000}}},
+		{patternMessage("Jan 5\t'x'", `^\d{4}$`), &kind.Pattern{Got: "Jan 5\t'x'", Want: `^\d{4}$`}},
+		{oneOfMessage(0, 1234), &kind.OneOf{Subschemas: []int{0, 1234}}},
+		{falseMessage, &kind.FalseSchema{}},
+	}
+	for _, tt := range tests {
+		if want := tt.kind.LocalizedString(printer); tt.got != want {
+			t.Errorf("got  %q\nwant %q", tt.got, want)
+		}
+	}
+}
