@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,6 +85,9 @@ func (r *Rule) fingerprint() string {
 		r.re, r.reFold, r.cmp != nil, r.params, r.ignore, r.optional, r.hasDef, r.def, r.extra, r.types, r.leaf, r.inherit, r.compare)
 }
 
+var propertyNamesForTest = []string{"exact", "numeric", "tolerance", "relative", "case_insensitive", "normalize",
+	"unordered", "one_of", "regex", "ignore", "optional", "default", "type", "expr", "plugin", "params", "extra_fields"}
+
 // combinationSamples are values of every property, both of a boolean's.
 var combinationSamples = []struct{ key, val string }{
 	{"exact", "true"}, {"exact", "false"},
@@ -112,12 +116,7 @@ var combinationSamples = []struct{ key, val string }{
 func TestCompileCombinations(t *testing.T) {
 	var b strings.Builder
 	n := len(combinationSamples)
-	emit := func(idx ...int) {
-		var parts []string
-		for _, i := range idx {
-			parts = append(parts, `"`+combinationSamples[i].key+`":`+combinationSamples[i].val)
-		}
-		spec := "{" + strings.Join(parts, ",") + "}"
+	emit2 := func(spec string) {
 		r, err := Compile(mustParse(t, spec), combinationExt)
 		b.WriteString(spec + "\t")
 		if err != nil {
@@ -126,12 +125,30 @@ func TestCompileCombinations(t *testing.T) {
 			b.WriteString(r.String() + "\t" + r.fingerprint() + "\n")
 		}
 	}
+	emit := func(idx ...int) {
+		var parts []string
+		for _, i := range idx {
+			parts = append(parts, `"`+combinationSamples[i].key+`":`+combinationSamples[i].val)
+		}
+		emit2("{" + strings.Join(parts, ",") + "}")
+	}
 	for _, sh := range []string{"exact", "numeric", "case_insensitive", "unordered", "ignore", "optional"} {
 		r, err := Compile(value.StringOf(sh), Extensions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		b.WriteString(sh + "\t" + r.String() + "\t" + r.fingerprint() + "\n")
+	}
+	for _, sh := range []string{"fuzzy", "Exact", "tolerance", "params", ""} {
+		_, err := Compile(value.StringOf(sh), Extensions{})
+		b.WriteString(strconv.Quote(sh) + "\terror " + err.Error() + "\n")
+	}
+	// Every property with values of every kind, most of them wrong.
+	for _, p := range append(propertyNamesForTest, "bogus") {
+		for _, v := range []string{"true", "null", "-1", "0", `"x"`, `"a.b"`, `"allow"`, `"  "`, "[]", "[1]", `["x"]`, `["string"]`,
+			`[{"delete":""}]`, `[{"replace":{}}]`, `[{"replace":{"":"x"}}]`, `[{"replace":{"a":1}}]`, `[{"x":1}]`, `[{"delete":"a","replace":{}}]`, "{}", `{"a":1}`} {
+			emit2(`{"` + p + `":` + v + `}`)
+		}
 	}
 	for i := 0; i < n; i++ {
 		emit(i)

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -39,7 +40,7 @@ const typeNameList = "string, number, integer, float, boolean, array, object, nu
 var typedRules atomic.Bool
 
 // typeProp reads `type`: one type name or a non-empty list of them.
-func typeProp(v value.Value) ([]string, typeSet, error) {
+func typeProp(v value.Value) (typeSet, error) {
 	var list []value.Value
 	switch v.Kind() {
 	case value.String:
@@ -48,9 +49,8 @@ func typeProp(v value.Value) ([]string, typeSet, error) {
 		list = v.Elems()
 	}
 	if len(list) == 0 {
-		return nil, 0, errorf("type", "want a type name or a non-empty list of them ("+typeNameList+"), got "+describeKind(v))
+		return 0, errorf("type", "want a type name or a non-empty list of them ("+typeNameList+"), got "+describeKind(v))
 	}
-	var names []string
 	var set typeSet
 	for _, e := range list {
 		t := typeSet(0)
@@ -62,13 +62,12 @@ func typeProp(v value.Value) ([]string, typeSet, error) {
 			}
 		}
 		if t == 0 {
-			return nil, 0, errorf("type", "unknown type "+describeKind(e)+"; the types are "+typeNameList)
+			return 0, errorf("type", "unknown type "+describeKind(e)+"; the types are "+typeNameList)
 		}
-		names = append(names, e.Str())
 		set |= t
 	}
 	typedRules.Store(true)
-	return names, set, nil
+	return set, nil
 }
 
 // typeOf returns the type bit of a value: a number is an integer when its
@@ -136,7 +135,7 @@ func (s *Set) CompareChecked(expected, actual value.Value, c *Context, report fu
 				continue
 			}
 			t.path = append(t.path[:0], m.Key)
-			if t.walk(root.key(m.Key), m.Value) || contains(failed, m.Key) {
+			if t.walk(root.key(m.Key), m.Value) || slices.Contains(failed, m.Key) {
 				continue
 			}
 			failed = append(failed, m.Key)
