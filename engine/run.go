@@ -15,7 +15,6 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/callgrade/callgrade/internal/reuse"
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
@@ -264,7 +263,7 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 		go func() {
 			defer wg.Done()
 			var res Result
-			var arena reuse.Arena
+			var arena value.Parser
 			score := func(b batch) done { return e.scoreBatch(b, &res, &arena, seen, &sums[k], opts.Name, bufs) }
 			if e.blocking {
 				score = func(b batch) done { return e.scoreBatchAtOnce(b, seen, &sums[k], opts.Name, bufs) }
@@ -432,7 +431,7 @@ func readBatches(ctx context.Context, r io.Reader, todo chan<- batch, bufs *buff
 }
 
 // scoreBatch scores every line of b.
-func (e *Engine) scoreBatch(b batch, res *Result, arena *reuse.Arena, seen []atomic.Int32, sum *Summary, name string, bufs *buffers) done {
+func (e *Engine) scoreBatch(b batch, res *Result, arena *value.Parser, seen []atomic.Int32, sum *Summary, name string, bufs *buffers) done {
 	defer putBuf(bufs.lines, b.data)
 	// The lines are read as a string without a copy: b.data is not written
 	// until it comes back from the pool, after this returns.
@@ -462,7 +461,7 @@ func (e *Engine) scoreBatch(b batch, res *Result, arena *reuse.Arena, seen []ato
 			sum.add(res)
 		}
 		d.out = append(res.AppendJSON(d.out), '\n')
-		resetScratch(arena) // nothing of the line is used after its result is encoded
+		arena.Reset() // nothing of the line is used after its result is encoded
 		d.cases = append(d.cases, c)
 		d.ends = append(d.ends, len(d.out))
 		d.lines = append(d.lines, line)
@@ -472,14 +471,14 @@ func (e *Engine) scoreBatch(b batch, res *Result, arena *reuse.Arena, seen []ato
 
 // scoreLine scores one line into res and returns its case index, or -1
 // when its id names no case. guess is the case the line most likely is.
-func (e *Engine) scoreLine(text string, line, guess int, res *Result, arena *reuse.Arena, seen []atomic.Int32, name string) (int, *InputError) {
+func (e *Engine) scoreLine(text string, line, guess int, res *Result, arena *value.Parser, seen []atomic.Int32, name string) (int, *InputError) {
 	// The line as a whole may be as long as it needs; the limits that guard
 	// against hostile output apply to each arguments string.
 	depth := e.opts.Limits.MaxDepth
 	if depth <= 0 {
 		depth = value.DefaultLimits.MaxDepth
 	}
-	doc, perr := parseScratch(text, value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + 8}, arena)
+	doc, perr := arena.Parse(text, value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + 8})
 	var id string
 	var resp value.Value
 	noResponse := false
@@ -566,7 +565,7 @@ func (e *Engine) scoreBatchAtOnce(b batch, seen []atomic.Int32, sum *Summary, na
 		go func() {
 			defer func() { <-slots; wg.Done() }()
 			var res Result
-			var arena reuse.Arena
+			var arena value.Parser
 			c, err := e.scoreLine(text, b.first+j, -1, &res, &arena, seen, name)
 			lines[j] = scored{c: c, err: err}
 			if err != nil {

@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/callgrade/callgrade/internal/assign"
-	"github.com/callgrade/callgrade/internal/reuse"
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
@@ -16,23 +15,10 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value) {
 	e.scoreResponseIn(r, i, resp, nil)
 }
 
-// The streaming run's parsing into reused memory (see internal/reuse).
-var (
-	parseScratch   = reuse.Parse.(func(string, value.Limits, *reuse.Arena) (value.Value, error))
-	resetScratch   = reuse.Reset.(func(*reuse.Arena))
-	extractScratch = reuse.Extract.(func(value.Value, response.Format, value.Limits, *reuse.Arena) ([]response.Call, response.Format, error))
-)
-
-// scoreResponseIn is scoreResponse parsing arguments strings into a, when
-// it is not nil: r is then valid only until a is reset.
-func (e *Engine) scoreResponseIn(r *Result, i int, resp value.Value, a *reuse.Arena) {
-	var calls []response.Call
-	var err error
-	if a != nil {
-		calls, _, err = extractScratch(resp, e.opts.Format, e.opts.Limits, a)
-	} else {
-		calls, _, err = response.Extract(resp, e.opts.Format, e.opts.Limits)
-	}
+// scoreResponseIn is scoreResponse parsing arguments strings with p, when
+// it is not nil: r is then valid only until p is reset.
+func (e *Engine) scoreResponseIn(r *Result, i int, resp value.Value, p *value.Parser) {
+	calls, _, err := response.ExtractWith(p, resp, e.opts.Format, e.opts.Limits)
 	if err != nil {
 		e.unreadable(r, i, err.Error())
 		return

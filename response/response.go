@@ -1,6 +1,8 @@
 // Package response reads the tool calls out of one model response, whatever
 // API produced it, so that the scorer compares structure and never text.
 // NewReader opens the responses file they come in, compressed or not.
+// ExtractWith reads with a value.Parser, for a caller that reads response
+// after response and can drop each one's calls before the next.
 //
 // # Detection
 //
@@ -78,7 +80,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/callgrade/callgrade/internal/reuse"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -196,22 +197,20 @@ func Extract(r value.Value, f Format, lim value.Limits) ([]Call, Format, error) 
 	return extract(r, f, argParser{lim: lim})
 }
 
-func init() {
-	// Package value, imported here, registered its parser in its init.
-	parseScratch = reuse.Parse.(func(string, value.Limits, *reuse.Arena) (value.Value, error))
-	reuse.Extract = func(r value.Value, f Format, lim value.Limits, a *reuse.Arena) ([]Call, Format, error) {
-		return extract(r, f, argParser{lim: lim, arena: a})
-	}
+// ExtractWith is Extract parsing the arguments strings with p, so that
+// reading response after response reuses memory instead of allocating
+// it. The calls' Args are then valid only until p's next Reset, as
+// everything p parses. A nil p makes it Extract.
+func ExtractWith(p *value.Parser, r value.Value, f Format, lim value.Limits) ([]Call, Format, error) {
+	return extract(r, f, argParser{lim: lim, p: p})
 }
 
-// argParser parses arguments strings: with value.ParseLimits, or, for the
-// engine's streaming run, into an arena (see package internal/reuse).
+// argParser parses arguments strings: each into memory of its own, or
+// with p's.
 type argParser struct {
-	lim   value.Limits
-	arena *reuse.Arena
+	lim value.Limits
+	p   *value.Parser
 }
-
-var parseScratch func(string, value.Limits, *reuse.Arena) (value.Value, error)
 
 // maxDepth is the nesting an arguments object may have.
 func (ap argParser) maxDepth() int {
@@ -244,12 +243,7 @@ func tooDeep(v value.Value, max int) bool {
 	return false
 }
 
-func (ap argParser) parse(s string) (value.Value, error) {
-	if ap.arena == nil {
-		return value.ParseLimits(s, ap.lim)
-	}
-	return parseScratch(s, ap.lim, ap.arena)
-}
+func (ap argParser) parse(s string) (value.Value, error) { return ap.p.Parse(s, ap.lim) }
 
 func extract(r value.Value, f Format, lim argParser) ([]Call, Format, error) {
 	var p plan

@@ -3,20 +3,16 @@ package suite
 import (
 	"sync"
 
-	"github.com/callgrade/callgrade/internal/reuse"
 	"github.com/callgrade/callgrade/value"
 )
 
 // The arguments and object rules fastCase parses live as long as the
-// suite, or the engine compiled from it: they are parsed into arenas that
-// are never reset, so that a large suite's hundreds of thousands of small
-// objects and arrays are carved out of a few large blocks instead of
+// suite, or the engine compiled from it: they are parsed by value.Parsers
+// that are never reset, so that a large suite's hundreds of thousands of
+// small objects and arrays are carved out of a few large blocks instead of
 // allocated one by one. Each decoding goroutine takes one from the pool
 // per case.
-var (
-	arenas     = sync.Pool{New: func() any { return new(reuse.Arena) }}
-	parseArena = reuse.Parse.(func(string, value.Limits, *reuse.Arena) (value.Value, error))
-)
+var arenas = sync.Pool{New: func() any { return new(value.Parser) }}
 
 // fastCase decodes one case of a JSON suite straight from its text, for
 // the common shape of large generated suites: id, expected (calls of name,
@@ -26,7 +22,7 @@ var (
 // case holds anything else or anything wrong; the caller then decodes the
 // case the general way, which also finds and reports what is wrong.
 func (d *dec) fastCase(f *file, i int, s string, c *Case) bool {
-	p := scanner{s: s, arena: arenas.Get().(*reuse.Arena)}
+	p := scanner{s: s, arena: arenas.Get().(*value.Parser)}
 	defer arenas.Put(p.arena)
 	c.Loc = Loc{File: f.name, Key: d.keys.index("", "cases", i)}
 	var seen uint8
@@ -223,7 +219,7 @@ func (d *dec) fastRules(p *scanner, c *Call, depth int) bool {
 type scanner struct {
 	s     string
 	i     int
-	arena *reuse.Arena // where value parses into
+	arena *value.Parser // where value parses into, never reset
 }
 
 // peek returns the next byte after blanks, 0 at the end.
@@ -263,7 +259,7 @@ func (p *scanner) value(depth int) (value.Value, bool) {
 	start := skipSpace(p.s, p.i)
 	end := skipValue(p.s, start)
 	text := p.s[start:end]
-	v, err := parseArena(text, value.Limits{MaxDepth: value.DefaultLimits.MaxDepth - depth, MaxBytes: len(text) + 1}, p.arena)
+	v, err := p.arena.Parse(text, value.Limits{MaxDepth: value.DefaultLimits.MaxDepth - depth, MaxBytes: len(text) + 1})
 	if err != nil {
 		return value.Value{}, false
 	}

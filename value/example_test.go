@@ -29,3 +29,20 @@ func Example() {
 	// duplicate key at byte 16: key "city" appears twice
 	// true
 }
+
+// A Parser reused for a stream of documents: each Value is done with
+// before the Reset that recycles its memory.
+func ExampleParser() {
+	var p value.Parser
+	for _, line := range []string{`{"city":"Berlin"}`, `{"city":"Paris","days":2}`} {
+		v, err := p.Parse(line, value.Limits{})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(v)
+		p.Reset() // v is no longer valid
+	}
+	// Output:
+	// {"city":"Berlin"}
+	// {"city":"Paris","days":2}
+}

@@ -1,0 +1,89 @@
+package value
+
+import "unsafe"
+
+// Parser parses JSON documents into memory that it hands out again after
+// Reset, for a caller that parses document after document and is done with
+// each batch before the next: the engine parses a response line and the
+// arguments strings in it, scores them, writes the result and resets. Where
+// ParseLimits allocates every array, object and unescaped string, a Parser
+// carves them out of a few large blocks.
+//
+// The Values a Parser returns, and everything reached from them, are valid
+// only until its next Reset, which hands their memory out again: a Value
+// kept past it changes under its holder. Parses between two Resets do not
+// disturb each other, so a document and the documents parsed from its
+// strings can be used together. A Parser that is never reset gives each
+// Value memory of its own, which lives as long as the Value is reachable.
+//
+// The zero Parser is ready to use; a nil *Parser parses as ParseLimits
+// does. A Parser must not be used by two goroutines at once.
+type Parser struct {
+	a arena
+}
+
+// Parse is ParseLimits, taking the memory of the Value from p.
+func (p *Parser) Parse(s string, lim Limits) (Value, error) {
+	if p == nil {
+		return parse(s, lim, nil)
+	}
+	return parse(s, lim, &p.a)
+}
+
+// Reset makes all the memory of p's Values reusable, which ends their
+// validity.
+func (p *Parser) Reset() {
+	if p != nil {
+		p.a.reset()
+	}
+}
+
+// arena hands out parts of a few chunks, then, after reset, the same
+// memory again. A request that does not fit the rest of a chunk starts a
+// new one; the old one is left to the collector once nothing points into
+// it.
+type arena struct {
+	vals []Value  // the current chunk, used up to len
+	mems []Member //
+	text []byte   //
+}
+
+const (
+	arenaChunk = 1024    // Values or Members per chunk
+	arenaText  = 8 << 10 // bytes per text chunk
+)
+
+func (a *arena) reset() {
+	a.vals, a.mems, a.text = a.vals[:0], a.mems[:0], a.text[:0]
+}
+
+func (a *arena) newVals(n int) []Value { return carve(&a.vals, n) }
+
+func (a *arena) newMems(n int) []Member { return carve(&a.mems, n) }
+
+// carve takes n elements from the chunk in *buf, starting a new chunk when
+// it is full; a request for more than a quarter of a chunk gets its own.
+func carve[T any](buf *[]T, n int) []T {
+	if cap(*buf)-len(*buf) < n {
+		if n > arenaChunk/4 {
+			return make([]T, n)
+		}
+		*buf = make([]T, 0, arenaChunk)
+	}
+	k := len(*buf)
+	*buf = (*buf)[:k+n]
+	return (*buf)[k : k+n : k+n]
+}
+
+func (a *arena) newString(b []byte) string {
+	n := len(b)
+	if cap(a.text)-len(a.text) < n {
+		if n > arenaText/4 {
+			return string(b)
+		}
+		a.text = make([]byte, 0, arenaText)
+	}
+	k := len(a.text)
+	a.text = append(a.text, b...)
+	return unsafe.String(&a.text[k], n)
+}
