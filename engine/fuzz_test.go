@@ -3,6 +3,7 @@ package engine
 import (
 	"testing"
 
+	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -60,5 +61,30 @@ cases:
 				t.Fatalf("case %s: result is not JSON: %v\n%s", r.ID, err, r.AppendJSON(nil))
 			}
 		}
+		checkWeighAgrees(t, e, resp)
 	})
+}
+
+// checkWeighAgrees holds weigh, which pairs quietly, to compare's verdict
+// on every pair of expected and actual calls of every case.
+func checkWeighAgrees(t *testing.T, e *Engine, resp value.Value) {
+	t.Helper()
+	calls, _, err := response.Extract(resp, e.opts.Format, e.opts.Limits)
+	if err != nil {
+		return
+	}
+	for i := range e.cases {
+		c := &e.cases[i]
+		for _, list := range append([][]compiledCall{c.expected}, c.alternatives...) {
+			for a := range list {
+				for b := range calls {
+					w, p := e.weigh(&list[a], &calls[b]), e.compare(&list[a], &calls[b])
+					if w.pass != p.pass || w.score != p.score {
+						t.Fatalf("case %s: expected %d, actual %d: weigh %+v, compare pass=%v score=%v %+v",
+							c.id, a, b, w, p.pass, p.score, p.diffs)
+					}
+				}
+			}
+		}
+	}
 }

@@ -60,6 +60,9 @@ func FuzzSchemaScore(f *testing.F) {
 		_ = e.Warnings()
 		var in bytes.Buffer
 		call := `{"name":"f","arguments":` + strconv.Quote(args) + `}`
+		if resp, err := value.Parse(`[` + call + `]`); err == nil {
+			checkWeighAgrees(t, e, resp)
+		}
 		for i := range e.Len() {
 			in.WriteString(`{"id":` + strconv.Quote(e.ID(i)) + `,"response":[` + call + `,` + call + `]}` + "\n")
 		}

@@ -100,10 +100,12 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 	} else if mode == suite.CallsGreedy {
 		e.greedy(exp, calls, pairs, pr)
 	} else {
-		all := make([]pairing, n*m)
+		// Every pair is weighed, quietly; only the pairs chosen are
+		// compared again to say what is wrong with them.
+		all := make([]verdict, n*m)
 		for a := range n {
 			for b := range m {
-				all[a*m+b] = e.compare(&exp[a], &calls[b])
+				all[a*m+b] = e.weigh(&exp[a], &calls[b])
 			}
 		}
 		// The summed score decides; between equal sums, more passing pairs,
@@ -128,8 +130,10 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 				// Where calls may be left out or added, a call to another
 				// tool is that, not a wrong version of the expected one.
 				pairs[a] = -1
+			case all[a*m+b].pass:
+				pr[a] = pairing{pass: true, score: all[a*m+b].score}
 			default:
-				pr[a] = all[a*m+b]
+				pr[a] = e.compare(&exp[a], &calls[b])
 			}
 		}
 	}
@@ -199,8 +203,8 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 			if used[b] {
 				continue
 			}
-			if p := e.compare(&exp[a], &calls[b]); p.pass {
-				pairs[a], pr[a], used[b] = b, p, true
+			if v := e.weigh(&exp[a], &calls[b]); v.pass {
+				pairs[a], pr[a], used[b] = b, pairing{pass: true, score: v.score}, true
 				break
 			}
 		}
@@ -217,10 +221,10 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 	if len(restA) == 0 || len(restB) == 0 {
 		return
 	}
-	all := make([]pairing, len(restA)*len(restB))
+	all := make([]verdict, len(restA)*len(restB))
 	for i, a := range restA {
 		for j, b := range restB {
-			all[i*len(restB)+j] = e.compare(&exp[a], &calls[b])
+			all[i*len(restB)+j] = e.weigh(&exp[a], &calls[b])
 		}
 	}
 	best, _ := assign.Max(len(restA), len(restB), func(i, j int) float64 {
@@ -232,7 +236,8 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 	})
 	for i, j := range best {
 		if j >= 0 {
-			pairs[restA[i]], pr[restA[i]] = restB[j], all[i*len(restB)+j]
+			a, b := restA[i], restB[j]
+			pairs[a], pr[a] = b, e.compare(&exp[a], &calls[b])
 		}
 	}
 }
@@ -266,6 +271,34 @@ var scratchPool = sync.Pool{New: func() any {
 	sc.report = func(d rules.Diff) { sc.diffs = append(sc.diffs, d) }
 	return sc
 }}
+
+// verdict is what weighing a pair gives: whether it passes, and its score.
+type verdict struct {
+	pass  bool
+	score float64
+}
+
+// weigh compares one expected call with one actual call as compare does,
+// without saying what differs: for the pairs a matching mode considers and
+// may not choose.
+func (e *Engine) weigh(ec *compiledCall, ac *response.Call) verdict {
+	if ac.Name != ec.name || ac.Err != nil {
+		return verdict{}
+	}
+	res := ec.rules.CompareChecked(ec.args, ac.Args, &ec.ctx, nil)
+	v := verdict{pass: res.Matched == res.Total, score: 1}
+	if res.Total > 0 {
+		v.score = float64(res.Matched) / float64(res.Total)
+	}
+	if v.pass && ec.tool != nil && ec.tool.schema != nil {
+		v.pass = ec.tool.schema.Valid(ac.Args, ec.ctx.NullIsMissing)
+	}
+	for i := 0; v.pass && i < len(ec.asserts); i++ {
+		out := ec.asserts[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args})
+		v.pass = out.Err == nil && out.Equal
+	}
+	return v
+}
 
 // compare compares one expected call with one actual call.
 func (e *Engine) compare(ec *compiledCall, ac *response.Call) pairing {
