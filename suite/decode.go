@@ -10,6 +10,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/callgrade/callgrade/internal/idtable"
 	"github.com/callgrade/callgrade/internal/prefault"
 	"github.com/callgrade/callgrade/value"
 )
@@ -623,31 +624,18 @@ func (l *loader) decodeAllCases(s *Suite) {
 	}
 	l.probs = append(l.probs, td.probs...)
 
-	// Case ids are unique across all files: an open-addressing table of
-	// case indexes, with the hashes the decoders computed.
-	size := 1
-	for size < 2*total {
-		size <<= 1
-	}
-	table := prefault.Make[int32](size) // case index + 1; 0 is empty
+	// Case ids are unique across all files, found with the hashes the
+	// decoders computed.
+	table := idtable.New(total, seed)
 	for g := range s.Cases {
 		c := &s.Cases[g]
 		if c.ID == "" {
 			continue
 		}
-		h := hashes[g]
-		for j := int(h) & (size - 1); ; j = (j + 1) & (size - 1) {
-			k := int(table[j]) - 1
-			if k < 0 {
-				table[j] = int32(g + 1)
-				break
-			}
-			if hashes[k] == h && s.Cases[k].ID == c.ID {
-				p := s.Cases[k].Loc
-				l.probs = append(l.probs, Problem{Loc: sub(c.Loc, "id"),
-					Msg: "duplicate case id " + strconv.Quote(c.ID) + "; first at " + p.File + ": " + p.Key})
-				break
-			}
+		if k := table.Add(hashes[g], g, func(k int) bool { return s.Cases[k].ID == c.ID }); k >= 0 {
+			p := s.Cases[k].Loc
+			l.probs = append(l.probs, Problem{Loc: sub(c.Loc, "id"),
+				Msg: "duplicate case id " + strconv.Quote(c.ID) + "; first at " + p.File + ": " + p.Key})
 		}
 	}
 }

@@ -130,4 +130,3 @@ func boundMessage(keyword, got, want string) string {
 	w, _ := strconv.ParseFloat(want, 64)
 	return printer.Sprintf(keyword+": got %v, want %v", g, w)
 }
-

@@ -107,7 +107,6 @@ func (v *validator) fail(msg string) {
 	v.out = append(v.out, Violation{Path: p, Message: msg})
 }
 
-
 // jsonType is the library's name of an instance's type; a number is a
 // "number" whatever its value.
 func jsonType(x value.Value) (types, string) {
@@ -404,7 +403,6 @@ func (v *validator) number(n *node, x string) {
 		}
 	}
 }
-
 
 // validateLib validates with the library the arguments after the
 // coercions, for a schema with keywords this package does not handle. A
