@@ -66,3 +66,42 @@ func ExampleEngine_Run() {
 	// {"id":"b","pass":false,"score":0,"calls":[{"expected":0,"actual":0,"pass":false,"score":0}],"diffs":[{"kind":"mismatch","call":0,"path":"city","expected":"Berlin","actual":"Paris","rule":"exact","message":"expected \"Berlin\", got \"Paris\" (exact)"}]}
 	// passed 1 of 2
 }
+
+// ScoreLine reads one line of a responses file as Run does: the service's
+// batch endpoint scores its lines through it.
+func ExampleEngine_ScoreLine() {
+	args, _ := value.Parse(`{"city": "Berlin"}`)
+	s := &suite.Suite{Cases: []suite.Case{{ID: "17", Expected: []suite.Call{{Name: "get_weather", Arguments: args}}}}}
+	eng, err := engine.New(s, engine.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var r engine.Result
+	for n, line := range []string{
+		`{"id": 17, "response": [{"name": "get_weather", "arguments": "{\"city\": \"Berlin\"}"}]}`,
+		`{"id": "17"}`,
+		`{"id": "17", "response": [{"name": "get_weather", "arguments": "{\"city\": NaN}"}]}`,
+		`[1, 2]`,
+	} {
+		i, err := eng.ScoreLine(&r, line, n+1, nil)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(i, r.Pass, kindsOf(&r))
+	}
+	// Output:
+	// 0 true []
+	// 0 false [missing_response]
+	// 0 false [invalid_arguments]
+	// line 4: a response line must be a JSON object with an id, not array
+}
+
+func kindsOf(r *engine.Result) []engine.Kind {
+	var ks []engine.Kind
+	for _, d := range r.Diffs {
+		ks = append(ks, d.Kind)
+	}
+	return ks
+}

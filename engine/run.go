@@ -13,8 +13,6 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
@@ -36,10 +34,14 @@ type InputError struct {
 	Err  error
 }
 
-// Error returns "file:line: message".
+// Error returns "file:line: message", or "line N: message" without a
+// file.
 func (e *InputError) Error() string {
 	loc := e.File
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0 && e.File == "":
+		loc = fmt.Sprintf("line %d", e.Line)
+	case e.Line > 0:
 		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
 	}
 	if e.Err != nil {
@@ -449,7 +451,7 @@ func (e *Engine) scoreBatch(b batch, res *Result, arena *value.Parser, seen []at
 			d.lines = append(d.lines, line)
 			continue
 		}
-		c, err := e.scoreLine(text, line, guess, res, arena, seen, name)
+		c, err := e.runLine(text, line, guess, res, arena, seen, name)
 		if err != nil {
 			d.err = err
 			return d
@@ -469,66 +471,19 @@ func (e *Engine) scoreBatch(b batch, res *Result, arena *value.Parser, seen []at
 	return d
 }
 
-// scoreLine scores one line into res and returns its case index, or -1
-// when its id names no case. guess is the case the line most likely is.
-func (e *Engine) scoreLine(text string, line, guess int, res *Result, arena *value.Parser, seen []atomic.Int32, name string) (int, *InputError) {
-	// The line as a whole may be as long as it needs; the limits that guard
-	// against hostile output apply to each arguments string.
-	depth := e.opts.Limits.MaxDepth
-	if depth <= 0 {
-		depth = value.DefaultLimits.MaxDepth
+// runLine scores one line of a run into res and returns its case index, or
+// -1 when its id names no case; a second line for a case stops the run.
+func (e *Engine) runLine(text string, line, guess int, res *Result, p *value.Parser, seen []atomic.Int32, name string) (int, *InputError) {
+	i, err := e.scoreLine(res, text, line, guess, p)
+	if err != nil {
+		err.File = name
+		return 0, err
 	}
-	doc, perr := arena.Parse(text, value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + 8})
-	var id string
-	var resp value.Value
-	noResponse := false
-	if perr == nil {
-		if doc.Kind() != value.Object {
-			return 0, &InputError{File: name, Line: line, Msg: "a response line must be a JSON object with an id, not " + doc.Kind().String()}
-		}
-		idv, ok := doc.Get("id")
-		if !ok || idv.Kind() != value.String && idv.Kind() != value.Number {
-			return 0, &InputError{File: name, Line: line, Msg: `a response line needs "id", a string (or a number, read as written)`}
-		}
-		id = idv.Str()
-		resp, ok = doc.Get("response")
-		if !ok {
-			// A harness that could not get an answer (a timeout, an API
-			// error) may still write the line: the case fails, the run goes on.
-			noResponse = true
-		}
-	} else {
-		// The model's output broke the line (a duplicate key, NaN, bad
-		// UTF-8): fail that case, but only if the line still names it.
-		idr := gjson.Get(text, "id")
-		if idr.Type == gjson.Number {
-			idr = gjson.Result{Type: gjson.String, Str: idr.Raw}
-		}
-		if idr.Type != gjson.String {
-			return 0, &InputError{File: name, Line: line, Msg: "not a JSON response line", Err: perr}
-		}
-		id = idr.String()
-	}
-	i, ok := e.lookup(id, guess)
-	if !ok {
-		*res = *UnknownCaseResult(id)
-		return -1, nil
-	}
-	if !seen[i].CompareAndSwap(0, int32(line)) {
+	if i >= 0 && !seen[i].CompareAndSwap(0, int32(line)) {
 		other := int(seen[i].Load())
 		return 0, &InputError{File: name, Line: max(line, other),
-			Msg: fmt.Sprintf("a second response for case %q (lines %d and %d)", id, min(line, other), max(line, other))}
+			Msg: fmt.Sprintf("a second response for case %q (lines %d and %d)", res.ID, min(line, other), max(line, other))}
 	}
-	switch {
-	case perr != nil:
-		e.unreadable(res, i, fmt.Sprintf("response line %d is not valid JSON: %v", line, perr))
-		return i, nil
-	case noResponse:
-		e.missingResponse(res, i)
-		res.Diffs[0].Message = fmt.Sprintf(`response line %d has no "response"`, line)
-		return i, nil
-	}
-	e.scoreResponseIn(res, i, resp, arena)
 	return i, nil
 }
 
@@ -566,7 +521,7 @@ func (e *Engine) scoreBatchAtOnce(b batch, seen []atomic.Int32, sum *Summary, na
 			defer func() { <-slots; wg.Done() }()
 			var res Result
 			var arena value.Parser
-			c, err := e.scoreLine(text, b.first+j, -1, &res, &arena, seen, name)
+			c, err := e.runLine(text, b.first+j, -1, &res, &arena, seen, name)
 			lines[j] = scored{c: c, err: err}
 			if err != nil {
 				return

@@ -10,8 +10,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
@@ -38,49 +36,56 @@ func (h *Handler) serveScore(w http.ResponseWriter, r *http.Request) {
 }
 
 // scoreRequest scores the body of a /v1/score request: a result, or a
-// status and a message.
+// status and a message. A request naming its case by id is a line of a
+// responses file, read as engine.ScoreLine reads one; a request without a
+// "response" is refused rather than scored as missing, since a single
+// request is answered at once.
 func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
 	doc, perr := value.ParseLimits(text, value.Limits{MaxBytes: len(text) + 1, MaxDepth: l.depth})
-	if perr != nil {
-		// As in a responses file: the model's output broke the request,
-		// but the case it is for can still be read.
-		if id := gjson.Get(text, "id"); id.Type == gjson.String {
-			if i, ok := l.g.Engine().Lookup(id.String()); ok {
-				return http.StatusOK, unreadable(l.g.Engine(), i, "the request is not valid JSON: "+perr.Error()), ""
+	if perr == nil {
+		if doc.Kind() != value.Object {
+			return http.StatusBadRequest, nil, `the request must be a JSON object with "id" or "case", and "response"`
+		}
+		resp, ok := doc.Get("response")
+		if !ok {
+			return http.StatusBadRequest, nil, `the request has no "response"`
+		}
+		cv, hasCase := doc.Get("case")
+		switch {
+		case hasCase && doc.Has("id"):
+			return http.StatusBadRequest, nil, `the request names both "id" and "case"; give one`
+		case hasCase:
+			eng, err := l.inline(cv)
+			if err != nil {
+				return http.StatusBadRequest, nil, err.Error()
 			}
+			return http.StatusOK, eng.Score(0, resp), ""
 		}
-		return http.StatusBadRequest, nil, "the request is not valid JSON: " + perr.Error()
 	}
-	if doc.Kind() != value.Object {
-		return http.StatusBadRequest, nil, `the request must be a JSON object with "id" or "case", and "response"`
-	}
-	resp, ok := doc.Get("response")
-	if !ok {
-		return http.StatusBadRequest, nil, `the request has no "response"`
-	}
-	idv, hasID := doc.Get("id")
-	cv, hasCase := doc.Get("case")
+	r := new(engine.Result)
+	i, err := l.g.Engine().ScoreLine(r, text, 1, nil)
 	switch {
-	case hasID && hasCase:
-		return http.StatusBadRequest, nil, `the request names both "id" and "case"; give one`
-	case hasCase:
-		eng, err := l.inline(cv)
-		if err != nil {
-			return http.StatusBadRequest, nil, err.Error()
+	case err != nil && perr != nil:
+		return http.StatusBadRequest, nil, "the request is not valid JSON: " + perr.Error()
+	case err != nil:
+		var ie *engine.InputError
+		if errors.As(err, &ie) {
+			return http.StatusBadRequest, nil, `the request needs "id", a string or a number, or "case", an inline case: ` + ie.Msg
 		}
-		return http.StatusOK, eng.Score(0, resp), ""
-	case !hasID || idv.Kind() != value.String:
-		return http.StatusBadRequest, nil, `the request needs "id", a string, or "case", an inline case`
+		return http.StatusBadRequest, nil, err.Error()
+	case i < 0:
+		return http.StatusNotFound, nil, fmt.Sprintf("no case with id %q", r.ID)
 	}
-	i, ok := l.g.Engine().Lookup(idv.Str())
-	if !ok {
-		return http.StatusNotFound, nil, fmt.Sprintf("no case with id %q", idv.Str())
-	}
-	return http.StatusOK, l.g.Engine().Score(i, resp), ""
+	return http.StatusOK, r, ""
 }
 
-// inline compiles one case written in the suite format against the
-// served suite's tools, defaults, rulesets and plugins.
+func errSuffix(err error) string {
+	if err == nil {
+		return ""
+	}
+	return ": " + err.Error()
+}
+
 func (l *loaded) inline(cv value.Value) (*engine.Engine, error) {
 	if cv.Kind() != value.Object {
 		return nil, errors.New(`"case" must be a case object, as in a suite's cases`)
@@ -116,14 +121,6 @@ func (l *loaded) inline(cv value.Value) (*engine.Engine, error) {
 	s := *base
 	s.Cases = one.Cases
 	return l.g.Compile(&s)
-}
-
-// unreadable is the result of case i when its response cannot be parsed:
-// the line callgrade score writes for it.
-func unreadable(eng *engine.Engine, i int, msg string) *engine.Result {
-	r := eng.MissingResponse(i)
-	r.Diffs[0] = engine.Diff{Kind: engine.InvalidArguments, Call: -1, Message: msg}
-	return r
 }
 
 // A batch's lines are scored in chunks on several goroutines and written
@@ -192,10 +189,13 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 	}()
 	for range workers {
 		go func() {
+			var res engine.Result
+			var p value.Parser
 			for c := range jobs {
 				c.out = make([]lineOut, len(c.lines))
 				for j, text := range c.lines {
-					c.out[j] = l.scoreLine(text, c.first+j)
+					c.out[j] = l.scoreLine(&res, &p, text, c.first+j)
+					p.Reset() // the line is written out: nothing of it is used again
 				}
 				close(c.done)
 			}
@@ -293,41 +293,24 @@ func send(ctx context.Context, c *chunk, order, jobs chan<- *chunk) bool {
 	return true
 }
 
-// scoreLine scores one line of a batch as callgrade score does.
-func (l *loaded) scoreLine(text string, line int) lineOut {
+// scoreLine scores one line of a batch as callgrade score does
+// (engine.ScoreLine), into res and p's memory.
+func (l *loaded) scoreLine(res *engine.Result, p *value.Parser, text string, line int) lineOut {
 	if strings.TrimSpace(text) == "" {
 		return lineOut{c: blankLine}
 	}
-	doc, perr := value.ParseLimits(text, value.Limits{MaxBytes: len(text) + 1, MaxDepth: l.depth})
-	var id string
-	var resp value.Value
-	if perr == nil {
-		if doc.Kind() != value.Object {
-			return errorOut(line, "", "a response line must be a JSON object with an id, not "+doc.Kind().String())
+	i, err := l.g.Engine().ScoreLine(res, text, line, p)
+	if err != nil {
+		var ie *engine.InputError
+		if errors.As(err, &ie) {
+			return errorOut(line, "", ie.Msg+errSuffix(ie.Err))
 		}
-		idv, ok := doc.Get("id")
-		if !ok || idv.Kind() != value.String {
-			return errorOut(line, "", `a response line needs "id", a string`)
-		}
-		id = idv.Str()
-		if resp, ok = doc.Get("response"); !ok {
-			return errorOut(line, id, fmt.Sprintf(`response line for case %q has no "response"`, id))
-		}
-	} else {
-		idr := gjson.Get(text, "id")
-		if idr.Type != gjson.String {
-			return errorOut(line, "", "not a JSON response line: "+perr.Error())
-		}
-		id = idr.String()
+		return errorOut(line, "", err.Error())
 	}
-	i, ok := l.g.Engine().Lookup(id)
-	if !ok {
-		return resultOut(unknownCase, engine.UnknownCaseResult(id))
+	if i < 0 {
+		return resultOut(unknownCase, res)
 	}
-	if perr != nil {
-		return resultOut(i, unreadable(l.g.Engine(), i, fmt.Sprintf("response line %d is not valid JSON: %v", line, perr)))
-	}
-	return resultOut(i, l.g.Engine().Score(i, resp))
+	return resultOut(i, res)
 }
 
 func resultOut(c int, r *engine.Result) lineOut {
