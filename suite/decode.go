@@ -47,6 +47,15 @@ type dec struct {
 	scratchCalls []Call     // fastCase's buffers
 	scratchRules []PathRule //
 	slow         bool       // never take fastCase (for tests)
+
+	// parser holds the arguments and object rules fastCase parses, which
+	// live as long as the suite: it is never reset, so that a large
+	// suite's hundreds of thousands of small objects and arrays are carved
+	// out of a few large blocks instead of allocated one by one. It is the
+	// dec's, not a pool's, so that when the suite is dropped (a service
+	// reloading it) nothing keeps its blocks, and through them its file's
+	// text, alive.
+	parser value.Parser
 }
 
 type pendingTools struct {

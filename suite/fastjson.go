@@ -1,18 +1,6 @@
 package suite
 
-import (
-	"sync"
-
-	"github.com/callgrade/callgrade/value"
-)
-
-// The arguments and object rules fastCase parses live as long as the
-// suite, or the engine compiled from it: they are parsed by value.Parsers
-// that are never reset, so that a large suite's hundreds of thousands of
-// small objects and arrays are carved out of a few large blocks instead of
-// allocated one by one. Each decoding goroutine takes one from the pool
-// per case.
-var arenas = sync.Pool{New: func() any { return new(value.Parser) }}
+import "github.com/callgrade/callgrade/value"
 
 // fastCase decodes one case of a JSON suite straight from its text, for
 // the common shape of large generated suites: id, expected (calls of name,
@@ -22,8 +10,7 @@ var arenas = sync.Pool{New: func() any { return new(value.Parser) }}
 // case holds anything else or anything wrong; the caller then decodes the
 // case the general way, which also finds and reports what is wrong.
 func (d *dec) fastCase(f *file, i int, s string, c *Case) bool {
-	p := scanner{s: s, arena: arenas.Get().(*value.Parser)}
-	defer arenas.Put(p.arena)
+	p := scanner{s: s, arena: &d.parser}
 	c.Loc = Loc{File: f.name, Key: d.keys.index("", "cases", i)}
 	var seen uint8
 	const (

@@ -6,11 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"weak"
 
 	"github.com/callgrade/callgrade/value"
 )
@@ -684,4 +686,29 @@ func TestLoadReturnsWhatDecodedWithTheProblems(t *testing.T) {
 	if _, err := Load(filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Fatal("a missing file loaded")
 	}
+}
+
+// TestReloadDoesNotKeepTheOldSuite: a JSON suite's arguments are parsed
+// into blocks of memory; loading the suite again (as a service reloading
+// it does) must not keep the first load's blocks, and through them its
+// file's text, alive once the first suite is dropped.
+func TestReloadDoesNotKeepTheOldSuite(t *testing.T) {
+	text := []byte(`{"version": 1, "cases": [{"id": "a", "expected": {"name": "f", "arguments": {"city": "Berlin", "days": 3}}}]}`)
+	files := memFiles{"s.json": text}
+	first, err := load(files, []string{"s.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	member := weak.Make(&first.Cases[0].Expected[0].Arguments.Members()[0])
+	first = nil
+	second, err := load(files, []string{"s.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.GC()
+	if member.Value() != nil {
+		t.Error("the first suite's arguments are still reachable after loading it again")
+	}
+	runtime.KeepAlive(second)
 }

@@ -5,6 +5,20 @@
 // values the user wrote, each with the place it came from, so that the
 // engine can compile them and still name the file, the key path and the
 // case of anything wrong.
+//
+// # Where koanf sits
+//
+// koanf reads each file and layers the files: its Load runs this
+// package's parser of the file's format and merges the result into what
+// the earlier files gave, with a merge function of this package's (a RULE
+// replaces as a whole, defaults, rulesets and plugins merge key by key).
+// koanf's own parsers are not used: they read numbers into float64, losing
+// the exact text the contract keeps (9007199254740993 in YAML stays that
+// number), and they report no positions. The cases are kept out of koanf
+// altogether: its maps would copy every case of a suite of hundreds of
+// thousands, and cases concatenate rather than merge. What koanf merges is
+// then decoded from one value.Value, strictly, with every problem named by
+// its file and key path.
 package suite
 
 import (
