@@ -531,7 +531,7 @@ func scalarEqual(f *eff, e, a *value.Value) bool {
 	case value.String:
 		return stringsEqual(f, e.Str(), a.Str())
 	case value.Number:
-		return sameNumber(e.Str(), a.Str())
+		return value.SameNumber(e.Str(), a.Str())
 	case value.Bool:
 		return e.Bool() == a.Bool()
 	case value.Null:
@@ -559,7 +559,7 @@ func numberText(f *eff, v *value.Value) (string, bool) {
 		return v.Str(), true
 	case value.String:
 		s := strings.TrimSpace(applyNorm(f.norm, v.Str()))
-		if isNumber(s) {
+		if value.IsNumber(s) {
 			return s, true
 		}
 	}
@@ -571,55 +571,13 @@ func numberText(f *eff, v *value.Value) (string, bool) {
 // float64 rounding either way, so 1704067200002 is not within 0.5 of
 // 1704067200000, and 1e400 is within no usual tolerance of anything finite.
 func numbersEqual(f *eff, e, a string) bool {
-	if sameNumber(e, a) {
+	if value.SameNumber(e, a) {
 		return true
 	}
 	if f.num != numTolerance {
 		return false
 	}
 	return (f.tol != "" && value.WithinAbs(a, e, f.tol)) || (f.rel != "" && value.WithinRel(a, e, f.rel))
-}
-
-// sameNumber compares two JSON number literals by exact decimal value, as
-// value.CompareNumbers does, deciding the common spellings without
-// decomposing them: without an exponent, and with trailing fractional
-// zeros dropped, a JSON literal spells its value one way only (but for
-// -0).
-func sameNumber(a, b string) bool {
-	if a == b {
-		return true
-	}
-	if x, ok := plainNumber(a); ok {
-		if y, ok := plainNumber(b); ok && x != "-0" && y != "-0" {
-			return x == y
-		}
-	}
-	return value.CompareNumbers(a, b) == 0
-}
-
-// plainNumber drops the trailing fractional zeros (and a bare '.') of a
-// literal without exponent; ok is false for a literal with one.
-func plainNumber(s string) (_ string, ok bool) {
-	dot := false
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case 'e', 'E':
-			return "", false
-		case '.':
-			dot = true
-		}
-	}
-	if !dot {
-		return s, true
-	}
-	i := len(s)
-	for s[i-1] == '0' {
-		i--
-	}
-	if s[i-1] == '.' {
-		i--
-	}
-	return s[:i], true
 }
 
 // Messages.

@@ -248,17 +248,6 @@ func TestNormalizers(t *testing.T) {
 	}
 }
 
-func TestIsNumber(t *testing.T) {
-	for s, want := range map[string]bool{
-		"0": true, "-0": true, "5": true, "5.0": true, "5e0": true, "5E+3": true, "-1.5e-3": true, "123": true,
-		"": false, "-": false, "01": false, "5.": false, ".5": false, "5e": false, "+5": false, "0x10": false, "NaN": false, "1 ": false, "Infinity": false,
-	} {
-		if got := isNumber(s); got != want {
-			t.Errorf("isNumber(%q) = %v", s, got)
-		}
-	}
-}
-
 func TestFoldEqual(t *testing.T) {
 	for _, tt := range []struct {
 		a, b string
@@ -295,17 +284,5 @@ func TestNFCFastPath(t *testing.T) {
 	}
 	if got := nfc("e\u0301"); got != "\u00e9" {
 		t.Errorf("nfc(e + U+0301) = %q", got)
-	}
-}
-
-func TestSameNumber(t *testing.T) {
-	lits := []string{"0", "-0", "0.0", "-0.0", "0.000", "0e0", "-0e5", "2", "2.0", "2.50", "2.5", "-2", "-2.0", "20", "2e1", "20.0",
-		"0.5", "-0.5", "0.50", "5e-1", "100", "1e2", "1.00e2", "10", "1", "1.0", "9007199254740993", "9007199254740992", "0.1", "0.10", "1.5", "15e-1"}
-	for _, a := range lits {
-		for _, b := range lits {
-			if got, want := sameNumber(a, b), value.CompareNumbers(a, b) == 0; got != want {
-				t.Errorf("sameNumber(%s, %s) = %v, want %v", a, b, got, want)
-			}
-		}
 	}
 }

@@ -1,0 +1,71 @@
+package value
+
+import "testing"
+
+func TestIsNumber(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": true, "-0": true, "5": true, "5.0": true, "5e0": true, "5E+3": true, "-1.5e-3": true, "123": true,
+		"": false, "-": false, "01": false, "5.": false, ".5": false, "5e": false, "+5": false, "0x10": false,
+		"NaN": false, "1 ": false, " 1": false, "Infinity": false, "1e5x": false,
+	} {
+		if got := IsNumber(s); got != want {
+			t.Errorf("IsNumber(%q) = %v", s, got)
+		}
+	}
+}
+
+func TestSameNumber(t *testing.T) {
+	lits := []string{"0", "-0", "0.0", "-0.0", "0.000", "0e0", "-0e5", "2", "2.0", "2.50", "2.5", "-2", "-2.0", "20", "2e1", "20.0",
+		"0.5", "-0.5", "0.50", "5e-1", "100", "1e2", "1.00e2", "10", "1", "1.0", "9007199254740993", "9007199254740992", "0.1", "0.10", "1.5", "15e-1"}
+	for _, a := range lits {
+		for _, b := range lits {
+			if got, want := SameNumber(a, b), CompareNumbers(a, b) == 0; got != want {
+				t.Errorf("SameNumber(%s, %s) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}
+
+// FuzzSameNumber holds IsNumber to NumberOf, and SameNumber to
+// CompareNumbers.
+func FuzzSameNumber(f *testing.F) {
+	for _, p := range [][2]string{{"5", "5.000"}, {"-0.0", "0"}, {"10", "1e1"}, {"2.50", "2.5"}, {"100", "100.0"}, {"0.1", "1"}} {
+		f.Add(p[0], p[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		for _, s := range []string{a, b} {
+			if _, err := NumberOf(s); IsNumber(s) != (err == nil) {
+				t.Fatalf("IsNumber(%q) = %v, NumberOf: %v", s, IsNumber(s), err)
+			}
+		}
+		if !IsNumber(a) || !IsNumber(b) {
+			return
+		}
+		if got, want := SameNumber(a, b), CompareNumbers(a, b) == 0; got != want {
+			t.Fatalf("SameNumber(%s, %s) = %v, CompareNumbers says %v", a, b, got, want)
+		}
+	})
+}
+
+// BenchmarkSameNumber compares SameNumber with CompareNumbers on the
+// spellings model output gives numbers in.
+func BenchmarkSameNumber(b *testing.B) {
+	pairs := [][2]string{{"2", "2"}, {"2", "2.0"}, {"0.5", "0.50"}, {"21", "21.5"}, {"350", "-350"}, {"1000", "1e3"}, {"0.3", "0.30000000000000004"}}
+	fns := []struct {
+		name string
+		same func(a, b string) bool
+	}{
+		{"SameNumber", SameNumber},
+		{"CompareNumbers", func(a, b string) bool { return CompareNumbers(a, b) == 0 }},
+	}
+	for _, fn := range fns {
+		for _, p := range pairs {
+			b.Run("fn="+fn.name+"/"+p[0]+"~"+p[1], func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					fn.same(p[0], p[1])
+				}
+			})
+		}
+	}
+}
