@@ -80,7 +80,12 @@ func (o Options) withDefaults() Options {
 }
 
 // env is the environment every expression is type-checked against and run
-// in. It is passed to the VM by value.
+// in. Expressions are compiled against the struct type (expr.Env(env{})),
+// so that the compiler reads fields by index; each worker owns one env and
+// runs the VM on a pointer to it, whose fields the VM reads through it, as
+// expr's own benchmarks of large environments do. A pointer goes into the
+// VM's `any` argument as it is; the struct would be copied to the heap on
+// every evaluation.
 type env struct {
 	Actual       any            `expr:"actual"`
 	Expected     any            `expr:"expected"`
@@ -118,18 +123,18 @@ type cached struct {
 	err  error
 }
 
-// worker is what one goroutine needs to evaluate: a VM and the step
-// counter of the evaluation under way. Workers are pooled, so that the
-// compiled programs are shared and each goroutine runs its own VM.
+// worker is what one goroutine needs to evaluate: a VM, the environment
+// and the step counter of the evaluation under way. Workers are pooled, so
+// that the compiled programs are shared and each goroutine runs its own VM.
 type worker struct {
 	vm    vm.VM
+	env   env
 	steps int
 	max   int
-	boxes boxes
 }
 
 func (c *Compiler) newWorker() *worker {
-	return &worker{vm: vm.VM{MemoryBudget: c.opts.MemoryBudget}, max: c.opts.MaxSteps, boxes: newBoxes()}
+	return &worker{vm: vm.VM{MemoryBudget: c.opts.MemoryBudget}, max: c.opts.MaxSteps}
 }
 
 // NewCompiler returns a Compiler with the given limits (zero fields take
@@ -381,25 +386,24 @@ func (e *Expr) evalVM(in *rules.Input) (result bool, err error) {
 	if e.isAll {
 		u = uses{true, true, true, true, true, true}
 	}
-	b := &w.boxes
-	*b.env = env{Path: in.Path, Tool: in.Tool, Budget: w, In: in}
+	w.env = env{Path: in.Path, Tool: in.Tool, Budget: w, In: in}
 	if u.actual {
-		b.env.Actual = b.toAny(0, in.Actual)
+		w.env.Actual = toAny(in.Actual)
 	}
 	if u.expected {
-		b.env.Expected = b.toAny(1, in.Expected)
+		w.env.Expected = toAny(in.Expected)
 	}
 	if u.params {
-		b.env.Params = toAny(in.Params)
+		w.env.Params = toAny(in.Params)
 	}
 	if u.args {
-		b.env.Args = toMap(in.Args)
+		w.env.Args = toMap(in.Args)
 	}
 	if u.expectedArgs {
-		b.env.ExpectedArgs = toMap(in.ExpectedArgs)
+		w.env.ExpectedArgs = toMap(in.ExpectedArgs)
 	}
-	out, rerr := w.vm.Run(e.prog, b.envBox)
-	*b.env = env{} // drop references to this input
+	out, rerr := w.vm.Run(e.prog, &w.env)
+	w.env = env{} // drop references to this input
 	if rerr != nil {
 		return false, e.runtimeError(rerr)
 	}
