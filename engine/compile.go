@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/prefault"
+	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
@@ -27,12 +28,16 @@ type compiledCase struct {
 
 // compiledCall is one expected call.
 type compiledCall struct {
-	name    string
-	args    value.Value
-	rules   *rules.Set // shared between calls whose rules are the same
-	ctx     rules.Context
-	tool    *tool // the schema of the tool named name, nil when the case has none
-	asserts []compiledAssert
+	name string
+	args value.Value
+	// argsValid says that args are valid against the tool's schema, so
+	// that an actual argument equal to the expected one need not be
+	// checked again (schema.Check.Valid).
+	argsValid bool
+	rules     *rules.Set // shared between calls whose rules are the same
+	ctx       rules.Context
+	tool      *tool // the schema of the tool named name, nil when the case has none
+	asserts   []compiledAssert
 }
 
 type compiledAssert struct {
@@ -375,7 +380,9 @@ func (k *caseCompiler) lint(ec *suite.Call, t *tool, out *compiledCall) {
 	if t.schema == nil {
 		return
 	}
-	for _, v := range t.schema.Validate(nil, out.args, out.ctx.NullIsMissing) {
+	violations := t.schema.Validate(nil, out.args, schema.Check{NullIsMissing: out.ctx.NullIsMissing})
+	out.argsValid = len(violations) == 0
+	for _, v := range violations {
 		loc := ec.Loc
 		loc.Key += ".arguments"
 		if p := instancePath(v.Path); p != "" {

@@ -131,15 +131,14 @@ func escapeKey(k string) string {
 }
 
 // validate checks actual arguments against the tool's schema, after the
-// coercions it implies, and appends one diff per violation. With
-// nullIsMissing a null member counts as absent, as it does for the rules.
-func (t *tool) validate(args value.Value, nullIsMissing bool, call int, dst []Diff) []Diff {
+// coercions it implies, and appends one diff per violation.
+func (t *tool) validate(args value.Value, c schema.Check, call int, dst []Diff) []Diff {
 	if t == nil || t.schema == nil {
 		return dst
 	}
-	vs := t.schema.Validate(nil, args, nullIsMissing)
+	vs := t.schema.Validate(nil, args, c)
 	for _, v := range vs {
-		d := Diff{Kind: Schema, Call: call, Rule: "schema", Path: instancePath(v.Path), Message: "schema: " + v.Message}
+		d := Diff{Diff: rules.Diff{Kind: Schema, Rule: "schema", Path: instancePath(v.Path), Message: "schema: " + v.Message}, Call: call}
 		if d.Path != "" {
 			d.Message = d.Path + ": " + v.Message
 			if x, ok := lookup(args, v.Path); ok {

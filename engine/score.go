@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/callgrade/callgrade/internal/assign"
+	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
@@ -31,7 +32,7 @@ func (e *Engine) scoreResponseIn(r *Result, i int, resp value.Value, p *value.Pa
 func (e *Engine) unreadable(r *Result, i int, msg string) {
 	c := &e.cases[i]
 	r.reset(c)
-	r.Diffs = append(r.Diffs, Diff{Kind: InvalidArguments, Call: -1, Message: msg})
+	r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: InvalidArguments, Message: msg}, Call: -1})
 	for k := range c.expected {
 		r.Calls = append(r.Calls, CallResult{Expected: k, Actual: -1})
 	}
@@ -40,7 +41,7 @@ func (e *Engine) unreadable(r *Result, i int, msg string) {
 func (e *Engine) missingResponse(r *Result, i int) {
 	c := &e.cases[i]
 	r.reset(c)
-	r.Diffs = append(r.Diffs, Diff{Kind: MissingResponse, Call: -1, Message: "the responses have no line for this case"})
+	r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: MissingResponse, Message: "the responses have no line for this case"}, Call: -1})
 	for k := range c.expected {
 		r.Calls = append(r.Calls, CallResult{Expected: k, Actual: -1})
 	}
@@ -148,9 +149,9 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 			}
 			idx := len(r.Calls)
 			r.Calls = append(r.Calls, CallResult{Expected: a, Actual: -1})
-			r.Diffs = append(r.Diffs, Diff{Kind: MissingCall, Call: idx,
+			r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: MissingCall,
 				Expected: value.StringOf(exp[a].name), HasExpected: true, Rule: string(mode),
-				Message: fmt.Sprintf("expected a call to %s, got none", exp[a].name)})
+				Message: fmt.Sprintf("expected a call to %s, got none", exp[a].name)}, Call: idx})
 			counted++
 			continue
 		}
@@ -175,9 +176,9 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 		extra++
 		idx := len(r.Calls)
 		r.Calls = append(r.Calls, CallResult{Expected: -1, Actual: b})
-		r.Diffs = append(r.Diffs, Diff{Kind: UnexpectedCall, Call: idx,
+		r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: UnexpectedCall,
 			Actual: value.StringOf(calls[b].Name), HasActual: true, Rule: string(mode),
-			Message: unexpectedCallMessage(&calls[b], n)})
+			Message: unexpectedCallMessage(&calls[b], n)}, Call: idx})
 	}
 	// The case's score: summed call scores over max(expected, actual), with
 	// the calls the mode tolerates left out of both counts.
@@ -272,6 +273,17 @@ var scratchPool = sync.Pool{New: func() any {
 	return sc
 }}
 
+// check is how an actual call's arguments are validated against the
+// expected call's tool: with the case's null_is_missing, and knowing the
+// expected arguments valid when they are.
+func (ec *compiledCall) check() schema.Check {
+	c := schema.Check{NullIsMissing: ec.ctx.NullIsMissing}
+	if ec.argsValid {
+		c.Valid = &ec.args
+	}
+	return c
+}
+
 // verdict is what weighing a pair gives: whether it passes, and its score.
 type verdict struct {
 	pass  bool
@@ -291,7 +303,7 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call) verdict {
 		v.score = float64(res.Matched) / float64(res.Total)
 	}
 	if v.pass && ec.tool != nil && ec.tool.schema != nil {
-		v.pass = ec.tool.schema.Valid(ac.Args, ec.ctx.NullIsMissing)
+		v.pass = ec.tool.schema.Valid(ac.Args, ec.check())
 	}
 	for i := 0; v.pass && i < len(ec.asserts); i++ {
 		out := ec.asserts[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args})
@@ -304,13 +316,13 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call) verdict {
 func (e *Engine) compare(ec *compiledCall, ac *response.Call) pairing {
 	var p pairing
 	if ac.Name != ec.name {
-		p.diffs = append(p.diffs, Diff{Kind: WrongTool, Call: -1,
+		p.diffs = append(p.diffs, Diff{Diff: rules.Diff{Kind: WrongTool,
 			Expected: value.StringOf(ec.name), Actual: value.StringOf(ac.Name), HasExpected: true, HasActual: true,
-			Rule: "exact", Message: fmt.Sprintf("expected a call to %s, got %s", ec.name, ac.Name)})
+			Rule: "exact", Message: fmt.Sprintf("expected a call to %s, got %s", ec.name, ac.Name)}, Call: -1})
 	}
 	if ac.Err != nil {
-		p.diffs = append(p.diffs, Diff{Kind: InvalidArguments, Call: -1, Rule: "json",
-			Message: fmt.Sprintf("arguments of %s: %v", ac.Name, ac.Err)})
+		p.diffs = append(p.diffs, Diff{Diff: rules.Diff{Kind: InvalidArguments, Rule: "json",
+			Message: fmt.Sprintf("arguments of %s: %v", ac.Name, ac.Err)}, Call: -1})
 	}
 	if len(p.diffs) > 0 {
 		return p
@@ -318,9 +330,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call) pairing {
 	sc := scratchPool.Get().(*scratch)
 	res := ec.rules.CompareChecked(ec.args, ac.Args, &ec.ctx, sc.report)
 	for _, d := range sc.diffs {
-		p.diffs = append(p.diffs, Diff{Kind: d.Kind, Call: -1, Path: d.Path,
-			Expected: d.Expected, Actual: d.Actual, HasExpected: d.HasExpected, HasActual: d.HasActual,
-			Rule: d.Rule, Message: d.Message})
+		p.diffs = append(p.diffs, Diff{Diff: d, Call: -1})
 	}
 	clear(sc.diffs)
 	sc.diffs = sc.diffs[:0]
@@ -331,7 +341,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call) pairing {
 	default:
 		p.score = float64(res.Matched) / float64(res.Total)
 	}
-	p.diffs = ec.tool.validate(ac.Args, ec.ctx.NullIsMissing, -1, p.diffs)
+	p.diffs = ec.tool.validate(ac.Args, ec.check(), -1, p.diffs)
 	for _, a := range ec.asserts {
 		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args})
 		switch {
@@ -340,13 +350,13 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call) pairing {
 			if kind == "" {
 				kind = RuleError
 			}
-			p.diffs = append(p.diffs, Diff{Kind: kind, Call: -1, Rule: "assert", Message: fmt.Sprintf("assert %q: %v", a.src, out.Err)})
+			p.diffs = append(p.diffs, Diff{Diff: rules.Diff{Kind: kind, Rule: "assert", Message: fmt.Sprintf("assert %q: %v", a.src, out.Err)}, Call: -1})
 		case !out.Equal:
 			msg := fmt.Sprintf("assert %q is false", a.src)
 			if out.Message != "" {
 				msg += ": " + out.Message
 			}
-			p.diffs = append(p.diffs, Diff{Kind: AssertFailed, Call: -1, Rule: "assert", Message: msg})
+			p.diffs = append(p.diffs, Diff{Diff: rules.Diff{Kind: AssertFailed, Rule: "assert", Message: msg}, Call: -1})
 		}
 	}
 	p.pass = len(p.diffs) == 0

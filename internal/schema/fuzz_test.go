@@ -38,11 +38,11 @@ func FuzzValidate(f *testing.F) {
 			return
 		}
 		for _, nim := range []bool{false, true} {
-			got := sch.Validate(nil, x, nim) // must not panic, whatever the schema
+			got := sch.Validate(nil, x, Check{NullIsMissing: nim}) // must not panic, whatever the schema
 			if !sch.fast || bigLiteral.MatchString(schemaText) || bigLiteral.MatchString(instance) {
 				continue
 			}
-			want := libOnly(sch).Validate(nil, x, nim)
+			want := libOnly(sch).Validate(nil, x, Check{NullIsMissing: nim})
 			for _, v := range want {
 				if v.Path == nil && len(v.Message) > 16 && v.Message[:16] == "cannot be valida" {
 					t.Skip("the library failed")
@@ -50,6 +50,46 @@ func FuzzValidate(f *testing.F) {
 			}
 			if g, w := brief(got), libBrief(want); !slices.Equal(g, w) {
 				t.Fatalf("null_is_missing=%v\nschema %s\ninstance %s\n got  %q\n want %q", nim, schemaText, instance, g, w)
+			}
+		}
+	})
+}
+
+// FuzzValidateKnown: validating with a known valid value (Check.Valid)
+// finds exactly what validating without it finds, whatever the two
+// values; in particular inside anyOf and oneOf, where a member the known
+// value need not match is tried too.
+func FuzzValidateKnown(f *testing.F) {
+	f.Add(toolSchema, `{"city":"Berlin","days":3,"one":5,"maybe":1}`, `{"city":"Berlin","days":"3","one":5.5,"maybe":"x","tags":["a"]}`)
+	f.Add(`{"anyOf":[{"properties":{"a":{"pattern":"^x"},"b":{"const":1}}},{"properties":{"a":{"pattern":"^y"},"b":{"const":2}}}]}`,
+		`{"a":"y","b":2}`, `{"a":"y","b":1}`)
+	f.Add(`{"oneOf":[{"type":"integer"},{"minimum":3}]}`, `2`, `4`)
+	f.Add(`{"type":"array","items":{"type":"string","maxLength":2}}`, `["ab","c"]`, `["ab","cde","c"]`)
+	f.Fuzz(func(t *testing.T, schemaText, knownText, instance string) {
+		doc, err := value.Parse(schemaText)
+		if err != nil {
+			return
+		}
+		known, err1 := value.Parse(knownText)
+		x, err2 := value.Parse(instance)
+		if err1 != nil || err2 != nil {
+			return
+		}
+		sch, err := Compile("t", doc)
+		if err != nil {
+			return
+		}
+		for _, nim := range []bool{false, true} {
+			if !sch.Valid(known, Check{NullIsMissing: nim}) {
+				continue
+			}
+			want := brief(sch.Validate(nil, x, Check{NullIsMissing: nim}))
+			got := brief(sch.Validate(nil, x, Check{NullIsMissing: nim, Valid: &known}))
+			if !slices.Equal(got, want) {
+				t.Fatalf("null_is_missing=%v\nschema %s\nknown %s\ninstance %s\n with known %q\n without   %q", nim, schemaText, knownText, instance, got, want)
+			}
+			if sch.Valid(x, Check{NullIsMissing: nim, Valid: &known}) != (len(want) == 0) {
+				t.Fatalf("Valid disagrees with Validate: schema %s known %s instance %s", schemaText, knownText, instance)
 			}
 		}
 	})

@@ -180,8 +180,8 @@ func TestValidateAgreesWithLibrary(t *testing.T) {
 	for _, nim := range []bool{false, true} {
 		for _, in := range instances {
 			x := mustParse(t, in)
-			got, want := brief(sch.Validate(nil, x, nim)), libBrief(lib.Validate(nil, x, nim))
-			if valid := sch.Valid(x, nim); valid != (len(got) == 0) {
+			got, want := brief(sch.Validate(nil, x, Check{NullIsMissing: nim})), libBrief(lib.Validate(nil, x, Check{NullIsMissing: nim}))
+			if valid := sch.Valid(x, Check{NullIsMissing: nim}); valid != (len(got) == 0) {
 				t.Errorf("null_is_missing=%v %s: Valid = %v with violations %q", nim, in, valid, got)
 			}
 			if !slices.Equal(got, want) {
@@ -224,7 +224,7 @@ func TestValidate(t *testing.T) {
 		{in: `{"city":"Berlin","days":3,"loc":{"lat":1,"lon":2,"name":null}}`, nim: true},
 	}
 	for _, tt := range tests {
-		got := brief(sch.Validate(nil, mustParse(t, tt.in), tt.nim))
+		got := brief(sch.Validate(nil, mustParse(t, tt.in), Check{NullIsMissing: tt.nim}))
 		want := tt.want
 		if want == nil {
 			want = []string{}
@@ -239,9 +239,9 @@ func TestValidate(t *testing.T) {
 func TestValidateOrderIsStable(t *testing.T) {
 	sch := mustCompile(t, toolSchema)
 	x := mustParse(t, `{"city":5,"days":"x","unit":1,"tags":[1,1],"loc":{"q":1,"r":2},"kind":2}`)
-	first := sch.Validate(nil, x, false)
+	first := sch.Validate(nil, x, Check{NullIsMissing: false})
 	for range 20 {
-		again := sch.Validate(nil, x, false)
+		again := sch.Validate(nil, x, Check{NullIsMissing: false})
 		if !slices.EqualFunc(first, again, func(a, b Violation) bool {
 			return a.Message == b.Message && slices.Equal(a.Path, b.Path)
 		}) {
@@ -294,11 +294,11 @@ func TestFallbackSurvivesLibraryPanics(t *testing.T) {
 	if sch.fast {
 		t.Fatal("want the library")
 	}
-	got := sch.Validate(nil, mustParse(t, `{"n":1e10000000}`), false)
+	got := sch.Validate(nil, mustParse(t, `{"n":1e10000000}`), Check{NullIsMissing: false})
 	if len(got) != 1 || !strings.Contains(got[0].Message, "cannot be validated") {
 		t.Errorf("got %v", got)
 	}
-	if got := sch.Validate(nil, mustParse(t, `{"n":"4"}`), false); len(got) != 0 {
+	if got := sch.Validate(nil, mustParse(t, `{"n":"4"}`), Check{NullIsMissing: false}); len(got) != 0 {
 		t.Errorf("coerced: %v", got)
 	}
 }
@@ -320,10 +320,10 @@ func TestValidateAllocatesNothingWhenValid(t *testing.T) {
 	sch := mustCompile(t, toolSchema)
 	x := mustParse(t, `{"city":"Berlin","days":"3","unit":"celsius","price":10.5,"tags":["a","b"],"when":"2024-01-05",
 		"maybe":null,"one":5,"both":"abcd","loc":{"lat":1,"lon":2},"items":[{"sku":"A","qty":2}],"meta":{"a":1},"kind":"fixed"}`)
-	if v := sch.Validate(nil, x, false); len(v) != 0 {
+	if v := sch.Validate(nil, x, Check{NullIsMissing: false}); len(v) != 0 {
 		t.Fatalf("not valid: %v", v)
 	}
-	if n := testing.AllocsPerRun(100, func() { sch.Validate(nil, x, false) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { sch.Validate(nil, x, Check{NullIsMissing: false}) }); n != 0 {
 		t.Errorf("%v allocations", n)
 	}
 }
@@ -334,7 +334,7 @@ func BenchmarkValidate(b *testing.B) {
 		"maybe":null,"one":5,"both":"abcd","loc":{"lat":1,"lon":2},"items":[{"sku":"A","qty":2}],"meta":{"a":1},"kind":"fixed"}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		sch.Validate(nil, x, false)
+		sch.Validate(nil, x, Check{NullIsMissing: false})
 	}
 }
 
@@ -343,6 +343,6 @@ func BenchmarkValidateInvalid(b *testing.B) {
 	x := mustParse(b, `{"city":5,"days":"x","unit":1,"tags":[1,1],"loc":{"q":1},"kind":2,"price":1000}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		sch.Validate(nil, x, false)
+		sch.Validate(nil, x, Check{NullIsMissing: false})
 	}
 }

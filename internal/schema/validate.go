@@ -28,23 +28,35 @@ type Violation struct {
 // printer formats messages as the library's ErrorKinds do.
 var printer = message.NewPrinter(language.English)
 
+// Check is how one validation is made.
+type Check struct {
+	// NullIsMissing makes an object member set to null count as absent,
+	// at any depth, so that a null optional argument is no violation and a
+	// null required one is a missing one.
+	NullIsMissing bool
+	// Valid, when not nil, is a value known to be valid (an expected
+	// call's arguments, validated when the suite compiled): where the
+	// arguments hold a scalar equal to Valid's at the same place, it is
+	// not checked again, since validity depends on the value alone. Inside
+	// anyOf and oneOf everything is checked: there, a member that a valid
+	// value need not match is tried too.
+	Valid *value.Value
+}
+
 // Validate appends to dst each violation of args and returns the result;
 // nothing is appended when args are valid, and then nothing is allocated.
 //
 // The schema sees the arguments after the coercions it implies (spec 1.2):
 // a string that is a JSON number literal (white space trimmed) is that
 // number where the schema's type is number or integer; an integer is a
-// number whose value is whole, whatever its spelling (5.0, 5e0). With
-// nullIsMissing, an object member set to null counts as absent, at any
-// depth, so that a null optional argument is no violation and a null
-// required one is a missing one.
-func (s *Schema) Validate(dst []Violation, args value.Value, nullIsMissing bool) []Violation {
+// number whose value is whole, whatever its spelling (5.0, 5e0).
+func (s *Schema) Validate(dst []Violation, args value.Value, c Check) []Violation {
 	if !s.fast {
-		return s.validateLib(dst, args, nullIsMissing)
+		return s.validateLib(dst, args, c.NullIsMissing)
 	}
 	v := validators.Get().(*validator)
-	*v = validator{nullIsMissing: nullIsMissing, out: dst, path: v.path[:0]}
-	v.validate(s.root, args)
+	*v = validator{nullIsMissing: c.NullIsMissing, out: dst, path: v.path[:0]}
+	v.validate(s.root, args, c.Valid)
 	out := v.out
 	v.out = nil // the pool must not keep the caller's violations
 	validators.Put(v)
@@ -54,13 +66,13 @@ func (s *Schema) Validate(dst []Violation, args value.Value, nullIsMissing bool)
 // Valid reports whether args are valid, as Validate would find them,
 // without wording any violation: for comparing many candidate pairings,
 // of which only the chosen ones are reported.
-func (s *Schema) Valid(args value.Value, nullIsMissing bool) bool {
+func (s *Schema) Valid(args value.Value, c Check) bool {
 	if !s.fast {
-		return len(s.validateLib(nil, args, nullIsMissing)) == 0
+		return len(s.validateLib(nil, args, c.NullIsMissing)) == 0
 	}
 	v := validators.Get().(*validator)
-	*v = validator{nullIsMissing: nullIsMissing, path: v.path[:0], quiet: 1}
-	v.validate(s.root, args)
+	*v = validator{nullIsMissing: c.NullIsMissing, path: v.path[:0], quiet: 1}
+	v.validate(s.root, args, c.Valid)
 	ok := v.failures == 0
 	validators.Put(v)
 	return ok
@@ -87,6 +99,9 @@ type validator struct {
 	// so that a valid instance costs no message it would throw away.
 	failures int
 	quiet    int
+	// trial is above zero inside anyOf and oneOf, where a known valid
+	// value proves nothing (see Check.Valid).
+	trial int
 }
 
 // failing counts a violation and reports whether to word it.
@@ -140,8 +155,12 @@ func coerce(n *node, x value.Value) value.Value {
 // validate checks x against n, in the library's order of keywords:
 // type, const and enum (each ending the check at this node when it fails),
 // $ref, the keywords of x's type, then allOf, anyOf and oneOf. It reports
-// whether x is valid.
-func (v *validator) validate(n *node, x value.Value) bool {
+// whether x is valid. known, when not nil, is the known valid value at
+// the same place (see Check.Valid).
+func (v *validator) validate(n *node, x value.Value, known *value.Value) bool {
+	if known != nil && v.trial == 0 && x.Kind() < value.Array && value.Equal(x, *known) {
+		return true
+	}
 	if n.never {
 		if v.failing() {
 			v.fail(falseMessage)
@@ -173,26 +192,30 @@ func (v *validator) validate(n *node, x value.Value) bool {
 	}
 	mark := v.failures
 	if n.ref != nil {
-		v.validate(n.ref, x)
+		v.validate(n.ref, x, known)
 	}
 	switch x.Kind() {
 	case value.Object:
-		v.object(n, x)
+		v.object(n, x, known)
 	case value.Array:
-		v.array(n, x)
+		v.array(n, x, known)
 	case value.String:
 		v.str(n, x.Str())
 	case value.Number:
 		v.number(n, x.Str())
 	}
 	for _, b := range n.allOf {
-		v.validate(b, x)
+		v.validate(b, x, known)
 	}
-	if len(n.anyOf) > 0 && !v.anyMatch(n.anyOf, x) {
-		v.explain(n.anyOf, x)
-	}
-	if len(n.oneOf) > 0 {
-		v.oneOf(n, x)
+	if len(n.anyOf) > 0 || len(n.oneOf) > 0 {
+		v.trial++
+		if len(n.anyOf) > 0 && !v.anyMatch(n.anyOf, x) {
+			v.explain(n.anyOf, x)
+		}
+		if len(n.oneOf) > 0 {
+			v.oneOf(n, x)
+		}
+		v.trial--
 	}
 	return v.failures == mark
 }
@@ -210,7 +233,7 @@ func inEnum(enum []value.Value, x value.Value) bool {
 func (v *validator) valid(n *node, x value.Value) bool {
 	v.quiet++
 	before := v.failures
-	v.validate(n, x)
+	v.validate(n, x, nil)
 	v.quiet--
 	ok := v.failures == before
 	v.failures = before
@@ -255,11 +278,11 @@ func (v *validator) explain(list []*node, x value.Value) {
 		if b.types == tNull && x.Kind() != value.Null && len(list) > 1 {
 			continue
 		}
-		v.validate(b, x)
+		v.validate(b, x, nil)
 	}
 }
 
-func (v *validator) object(n *node, x value.Value) {
+func (v *validator) object(n *node, x value.Value, known *value.Value) {
 	ms := x.Members()
 	count := len(ms)
 	if v.nullIsMissing {
@@ -281,24 +304,44 @@ func (v *validator) object(n *node, x value.Value) {
 			v.fail(requiredMessage(missing))
 		}
 	}
+	// The members, the properties and the known value's members are all
+	// in key order: one walk finds each member's schema and known value.
+	var kms []value.Member
+	if known != nil && known.Kind() == value.Object {
+		kms = known.Members()
+	}
 	var extra []string
-	for _, m := range ms {
+	p, k := 0, 0
+	for i := range ms {
+		m := &ms[i]
+		for p < len(n.props) && n.props[p].key < m.Key {
+			p++
+		}
+		for k < len(kms) && kms[k].Key < m.Key {
+			k++
+		}
 		if v.nullIsMissing && m.Value.IsNull() {
 			continue
 		}
-		sub := n.prop(m.Key)
-		if sub == nil {
-			if n.noExtra {
-				extra = append(extra, m.Key)
-				continue
-			}
+		var sub *node
+		if p < len(n.props) && n.props[p].key == m.Key {
+			sub = n.props[p].n
+		} else if n.noExtra {
+			extra = append(extra, m.Key)
+			continue
+		} else {
 			sub = n.additional
 		}
-		if sub != nil {
-			v.path = append(v.path, step{key: m.Key, idx: -1})
-			v.validate(sub, m.Value)
-			v.path = v.path[:len(v.path)-1]
+		if sub == nil {
+			continue
 		}
+		var kv *value.Value
+		if k < len(kms) && kms[k].Key == m.Key {
+			kv = &kms[k].Value
+		}
+		v.path = append(v.path, step{key: m.Key, idx: -1})
+		v.validate(sub, m.Value, kv)
+		v.path = v.path[:len(v.path)-1]
 	}
 	if extra != nil {
 		if v.failing() {
@@ -307,7 +350,7 @@ func (v *validator) object(n *node, x value.Value) {
 	}
 }
 
-func (v *validator) array(n *node, x value.Value) {
+func (v *validator) array(n *node, x value.Value, known *value.Value) {
 	es := x.Elems()
 	v.count(len(es), n.minItems, n.maxItems, "Items")
 	if n.uniqueItems && len(es) > 1 {
@@ -317,12 +360,21 @@ func (v *validator) array(n *node, x value.Value) {
 			}
 		}
 	}
-	if n.items != nil {
-		for i, e := range es {
-			v.path = append(v.path, step{idx: i})
-			v.validate(n.items, e)
-			v.path = v.path[:len(v.path)-1]
+	if n.items == nil {
+		return
+	}
+	var kes []value.Value
+	if known != nil && known.Kind() == value.Array {
+		kes = known.Elems()
+	}
+	for i := range es {
+		var kv *value.Value
+		if i < len(kes) {
+			kv = &kes[i]
 		}
+		v.path = append(v.path, step{idx: i})
+		v.validate(n.items, es[i], kv)
+		v.path = v.path[:len(v.path)-1]
 	}
 }
 
