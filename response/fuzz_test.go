@@ -17,7 +17,12 @@ func FuzzExtract(f *testing.F) {
 	for _, line := range conformanceLines {
 		f.Add(line)
 	}
-	all := append([]Format{Auto}, formats[:]...)
+	for _, examples := range formatExamples {
+		for _, ex := range examples {
+			f.Add(ex)
+		}
+	}
+	all := everyFormat()
 	lim := value.Limits{MaxDepth: 32, MaxBytes: 1 << 16}
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := value.Parse(s)

@@ -83,44 +83,63 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// Format names a response API whose tool calls Extract can read.
+// Format names a response API whose tool calls Extract can read; Formats
+// lists them.
 type Format string
 
-// The formats Extract knows. Auto is the zero value, so an unset format
-// detects.
-const (
-	Auto      Format = ""          // detect by shape
-	OpenAI    Format = "openai"    // chat completion, its message, or its tool_calls list
-	Responses Format = "responses" // Responses API object or its output list
-	Anthropic Format = "anthropic" // Messages API message or its content list
-	Gemini    Format = "gemini"    // generateContent response, its content, or its parts list
-	Calls     Format = "calls"     // {"name", "arguments"} or a list of them
-)
+// Auto, the zero Format, detects the format of each response by its
+// shape, so an unset format detects.
+const Auto Format = ""
 
-var formats = [...]Format{OpenAI, Responses, Anthropic, Gemini, Calls}
+// autoName is how a user spells Auto.
+const autoName = "auto"
 
 // ParseFormat reads a --format value. It ignores case, because a user who
 // types "OpenAI" means openai.
 func ParseFormat(s string) (Format, error) {
-	if s == "" || strings.EqualFold(s, "auto") {
+	if s == "" || strings.EqualFold(s, autoName) {
 		return Auto, nil
 	}
 	for _, f := range formats {
-		if strings.EqualFold(s, string(f)) {
-			return f, nil
+		if strings.EqualFold(s, string(f.name)) {
+			return f.name, nil
 		}
 	}
-	return Auto, unknownFormat(s)
+	return Auto, formatError(s)
+}
+
+// FormatInfo is one value that ParseFormat accepts, described for a help
+// text or a document that lists them.
+type FormatInfo struct {
+	Name        string // as ParseFormat reads it: "auto" or a Format
+	Description string // what a response in the format is, in one line
+}
+
+// Formats returns auto and then every Format that Extract reads, in the
+// order in which help texts and documents list them. The slice is the
+// caller's.
+func Formats() []FormatInfo {
+	out := make([]FormatInfo, 0, 1+len(formats))
+	out = append(out, FormatInfo{autoName, "any of these, told apart by its shape"})
+	for _, f := range formats {
+		out = append(out, FormatInfo{string(f.name), f.about})
+	}
+	return out
 }
 
 type formatError string
 
 func (e formatError) Error() string {
-	return "unknown response format " + strconv.Quote(string(e)) +
-		": want one of auto, openai, responses, anthropic, gemini, calls"
+	var b strings.Builder
+	b.WriteString("unknown response format " + strconv.Quote(string(e)) + ": want one of ")
+	for i, f := range Formats() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.Name)
+	}
+	return b.String()
 }
-
-func unknownFormat(s string) error { return formatError(s) }
 
 // Call is one tool call read from a response.
 type Call struct {
@@ -139,23 +158,11 @@ type ShapeError struct {
 
 // Error says what was found and what was wanted.
 func (e *ShapeError) Error() string {
-	return "response is " + e.Found + ", not " + wantPhrase(e.Want)
-}
-
-func wantPhrase(f Format) string {
-	switch f {
-	case OpenAI:
-		return "an openai chat completion, message or tool_calls list"
-	case Responses:
-		return "an openai responses object or output list"
-	case Anthropic:
-		return "an anthropic message or content list"
-	case Gemini:
-		return "a gemini response, content or parts list"
-	case Calls:
-		return "a call object or list of calls"
+	want := "a known format"
+	if f := lookup(e.Want); f != nil {
+		want = f.about
 	}
-	return "a known format"
+	return "response is " + e.Found + ", not " + want
 }
 
 // ArgumentsError is why one call cannot be scored: its name or arguments
@@ -194,7 +201,7 @@ func (e *ArgumentsError) Unwrap() error { return e.Err }
 // bounds the parsing of arguments strings; its zero value means
 // value.DefaultLimits. Args shares memory with r.
 func Extract(r value.Value, f Format, lim value.Limits) ([]Call, Format, error) {
-	return extract(r, f, argParser{lim: lim})
+	return extract(r, f, extraction{lim: lim})
 }
 
 // ExtractWith is Extract parsing the arguments strings with p, so that
@@ -202,23 +209,27 @@ func Extract(r value.Value, f Format, lim value.Limits) ([]Call, Format, error) 
 // it. The calls' Args are then valid only until p's next Reset, as
 // everything p parses. A nil p makes it Extract.
 func ExtractWith(p *value.Parser, r value.Value, f Format, lim value.Limits) ([]Call, Format, error) {
-	return extract(r, f, argParser{lim: lim, p: p})
+	return extract(r, f, extraction{lim: lim, p: p})
 }
 
-// argParser parses arguments strings: each into memory of its own, or
-// with p's.
-type argParser struct {
+// extraction is what reading the calls of a response needs besides the
+// response. Options that a format of its own needs (say, tool schemas to
+// type the parameters of calls written out as text) belong here, so that
+// every format's read gets them.
+type extraction struct {
 	lim value.Limits
-	p   *value.Parser
+	p   *value.Parser // nil: each arguments string gets memory of its own
 }
 
 // maxDepth is the nesting an arguments object may have.
-func (ap argParser) maxDepth() int {
-	if ap.lim.MaxDepth > 0 {
-		return ap.lim.MaxDepth
+func (x extraction) maxDepth() int {
+	if x.lim.MaxDepth > 0 {
+		return x.lim.MaxDepth
 	}
 	return value.DefaultLimits.MaxDepth
 }
+
+func (x extraction) parse(s string) (value.Value, error) { return x.p.Parse(s, x.lim) }
 
 // tooDeep reports whether v nests deeper than max levels, v itself being
 // the first; it stops as soon as it knows.
@@ -243,18 +254,15 @@ func tooDeep(v value.Value, max int) bool {
 	return false
 }
 
-func (ap argParser) parse(s string) (value.Value, error) { return ap.p.Parse(s, ap.lim) }
-
-func extract(r value.Value, f Format, lim argParser) ([]Call, Format, error) {
+func extract(r value.Value, f Format, x extraction) ([]Call, Format, error) {
 	var p plan
 	var err error
-	switch f {
-	case Auto:
+	if f == Auto {
 		p, err = detect(r)
-	case OpenAI, Responses, Anthropic, Gemini, Calls:
-		p, err = force(r, f)
-	default:
-		return nil, f, unknownFormat(string(f))
+	} else if ft := lookup(f); ft != nil {
+		p, err = force(r, ft)
+	} else {
+		return nil, f, formatError(f)
 	}
 	if err != nil {
 		return nil, f, err
@@ -263,20 +271,20 @@ func extract(r value.Value, f Format, lim argParser) ([]Call, Format, error) {
 	// once at its exact size.
 	n := p.count()
 	if n == 0 {
-		return nil, p.f, nil
+		return nil, p.name(), nil
 	}
 	calls := make([]Call, n)
-	p.fill(calls, lim)
-	return calls, p.f, nil
+	p.fill(calls, x)
+	return calls, p.name(), nil
 }
 
 // plan is where the calls of a response are, found without allocating.
 type plan struct {
-	f      Format
+	f      *format       // nil: Auto, and no calls
 	list   []value.Value // elements read by f's rules
 	prefix string        // path of list in the response, for messages
-	// one is a call object read after list: an openai message's legacy
-	// function_call or a single calls object.
+	// one is a call object of name and arguments read after list: an
+	// openai message's legacy function_call or a single calls object.
 	one     value.Value
 	hasOne  bool
 	onePath string
@@ -285,213 +293,38 @@ type plan struct {
 	bad string
 }
 
-func detect(r value.Value) (plan, error) {
-	switch r.Kind() {
-	case value.Null, value.String:
-		return plan{f: Auto}, nil
-	case value.Array:
-		elems := r.Elems()
-		if len(elems) == 0 {
-			return plan{f: Auto}, nil
-		}
-		for _, e := range elems {
-			if f := elemFormat(e); f != Auto {
-				return plan{f: f, list: elems}, nil
-			}
-		}
-		return plan{}, &ShapeError{Found: describe(r)}
-	case value.Object:
-		f := objectFormat(r)
-		if f == Auto {
-			return plan{}, &ShapeError{Found: describe(r)}
-		}
-		return objectPlan(r, f), nil
-	}
-	return plan{}, &ShapeError{Found: describe(r)}
-}
-
-func force(r value.Value, f Format) (plan, error) {
-	switch r.Kind() {
-	case value.Null, value.String:
-		return plan{f: f}, nil
-	case value.Array:
-		return plan{f: f, list: r.Elems()}, nil
-	case value.Object:
-		if fits(r, f) {
-			return objectPlan(r, f), nil
-		}
-	}
-	return plan{}, &ShapeError{Want: f, Found: describe(r)}
-}
-
-// objectFormat is the object table of the package doc.
-func objectFormat(o value.Value) Format {
-	switch {
-	case o.Has("choices"):
-		return OpenAI
-	case o.Has("candidates"):
-		return Gemini
-	case isResponsesObject(o):
-		return Responses
-	case o.Has("tool_calls") || o.Has("function_call"):
-		return OpenAI
-	case o.Has("name") || o.Has("arguments"):
-		return Calls
-	case o.Has("parts"):
-		return Gemini
-	case contentIsArray(o):
-		return Anthropic
-	case o.Has("role") || o.Has("content"):
-		return OpenAI
-	}
-	return Auto
-}
-
-// fits reports whether object o has one of f's shapes.
-func fits(o value.Value, f Format) bool {
-	switch f {
-	case OpenAI:
-		return o.Has("choices") || o.Has("tool_calls") || o.Has("function_call") ||
-			((o.Has("role") || o.Has("content")) && !o.Has("parts") && !contentIsArray(o))
-	case Responses:
-		return isResponsesObject(o)
-	case Anthropic:
-		return contentIsArray(o)
-	case Gemini:
-		return o.Has("candidates") || o.Has("parts")
-	}
-	return o.Has("name") || o.Has("arguments") // Calls
-}
-
-func isResponsesObject(o value.Value) bool {
-	if t, ok := o.Get("object"); ok && t.Kind() == value.String && t.Str() == "response" {
-		return true
-	}
-	out, ok := o.Get("output")
-	return ok && out.Kind() == value.Array
-}
-
-func contentIsArray(o value.Value) bool {
-	c, ok := o.Get("content")
-	return ok && c.Kind() == value.Array
-}
-
-// elemFormat is the element table of the package doc; Auto when e does not
-// say.
-func elemFormat(e value.Value) Format {
-	if e.Kind() != value.Object {
+func (p *plan) name() Format {
+	if p.f == nil {
 		return Auto
 	}
-	if t, ok := e.Get("type"); ok && t.Kind() == value.String {
-		switch t.Str() {
-		case "function":
-			return OpenAI
-		case "function_call", "message", "reasoning":
-			return Responses
-		case "tool_use", "text", "thinking", "redacted_thinking":
-			return Anthropic
-		}
-		// Another API's item with a name (Anthropic's server_tool_use, say)
-		// must not make the list a calls list.
-		return Auto
-	}
-	switch {
-	case e.Has("function"):
-		return OpenAI
-	case e.Has("functionCall"):
-		return Gemini
-	case e.Has("name") || e.Has("arguments"):
-		return Calls
-	case e.Has("text"):
-		return Gemini
-	}
-	return Auto
-}
-
-// objectPlan finds the calls of object o, which fits f.
-func objectPlan(o value.Value, f Format) plan {
-	switch f {
-	case OpenAI:
-		if choices, ok := o.Get("choices"); ok {
-			return completionPlan(choices)
-		}
-		return messagePlan(o, "tool_calls", "function_call")
-	case Responses:
-		out, ok := o.Get("output")
-		return listPlan(Responses, out, ok, "output")
-	case Anthropic:
-		c, _ := o.Get("content")
-		return plan{f: Anthropic, list: c.Elems(), prefix: "content"}
-	case Gemini:
-		if cands, ok := o.Get("candidates"); ok {
-			return candidatesPlan(cands)
-		}
-		parts, ok := o.Get("parts")
-		return listPlan(Gemini, parts, ok, "parts")
-	}
-	return plan{f: Calls, one: o, hasOne: true}
+	return p.f.name
 }
 
 // listPlan reads the list l found at path: absent or null is no calls,
 // anything but an array is one failed call.
-func listPlan(f Format, l value.Value, present bool, path string) plan {
+func listPlan(l value.Value, present bool, path string) plan {
 	switch {
 	case !present || l.Kind() == value.Null:
-		return plan{f: f}
+		return plan{}
 	case l.Kind() != value.Array:
-		return plan{f: f, bad: path + " is " + kindPhrase(l) + ", not an array"}
+		return plan{bad: path + " is " + kindPhrase(l) + ", not an array"}
 	}
-	return plan{f: f, list: l.Elems(), prefix: path}
+	return plan{list: l.Elems(), prefix: path}
 }
 
-func completionPlan(choices value.Value) plan {
+// firstOf returns the first element of the list at key of o, the one
+// answer a scorer reads of the several a response may hold (choices,
+// candidates). Without one, ok is false and p is the plan: no calls for
+// an empty list, one failed call for anything but a list.
+func firstOf(o value.Value, key string) (e value.Value, p plan, ok bool) {
+	l, _ := o.Get(key)
 	switch {
-	case choices.Kind() != value.Array:
-		return plan{f: OpenAI, bad: "choices is " + kindPhrase(choices) + ", not an array"}
-	case choices.Len() == 0:
-		return plan{f: OpenAI}
+	case l.Kind() != value.Array:
+		return value.Value{}, plan{bad: key + " is " + kindPhrase(l) + ", not an array"}, false
+	case l.Len() == 0:
+		return value.Value{}, plan{}, false
 	}
-	msg, ok := choices.Elems()[0].Get("message")
-	if !ok || msg.Kind() != value.Object {
-		return plan{f: OpenAI, bad: "choices[0] has no message object"}
-	}
-	return messagePlan(msg, "choices[0].message.tool_calls", "choices[0].message.function_call")
-}
-
-// messagePlan reads an openai message; the paths are constants so that
-// the happy path does not build strings.
-func messagePlan(msg value.Value, tcPath, fcPath string) plan {
-	tc, ok := msg.Get("tool_calls")
-	p := listPlan(OpenAI, tc, ok, tcPath)
-	if p.bad != "" {
-		return p
-	}
-	if fc, ok := msg.Get("function_call"); ok && fc.Kind() != value.Null {
-		p.one, p.hasOne, p.onePath = fc, true, fcPath
-	}
-	return p
-}
-
-func candidatesPlan(cands value.Value) plan {
-	switch {
-	case cands.Kind() != value.Array:
-		return plan{f: Gemini, bad: "candidates is " + kindPhrase(cands) + ", not an array"}
-	case cands.Len() == 0:
-		return plan{f: Gemini}
-	}
-	cand := cands.Elems()[0]
-	if cand.Kind() != value.Object {
-		return plan{f: Gemini, bad: "candidates[0] is " + kindPhrase(cand) + ", not an object"}
-	}
-	content, ok := cand.Get("content")
-	switch {
-	case !ok || content.Kind() == value.Null:
-		return plan{f: Gemini}
-	case content.Kind() != value.Object:
-		return plan{f: Gemini, bad: "candidates[0].content is " + kindPhrase(content) + ", not an object"}
-	}
-	parts, ok := content.Get("parts")
-	return listPlan(Gemini, parts, ok, "candidates[0].content.parts")
+	return l.Elems()[0], plan{}, true
 }
 
 func (p *plan) count() int {
@@ -500,7 +333,7 @@ func (p *plan) count() int {
 	}
 	n := 0
 	for _, e := range p.list {
-		if emits(p.f, e) {
+		if e.Kind() != value.Object || p.f.emits(e) {
 			n++
 		}
 	}
@@ -510,43 +343,44 @@ func (p *plan) count() int {
 	return n
 }
 
-func (p *plan) fill(out []Call, lim argParser) {
+func (p *plan) fill(out []Call, x extraction) {
 	if p.bad != "" {
 		out[0] = Call{Err: &ArgumentsError{Index: 0, Reason: p.bad}}
 		return
 	}
 	i := 0
 	for j, e := range p.list {
-		if !emits(p.f, e) {
+		at := loc{p.prefix, j}
+		switch {
+		case e.Kind() != value.Object:
+			out[i] = fail(i, "", at.at("")+" is "+kindPhrase(e)+", not an object")
+		case !p.f.emits(e):
 			continue
+		default:
+			out[i] = p.f.read(x, e, at, i)
 		}
-		out[i] = readElem(p.f, e, loc{p.prefix, j}, i, lim)
 		i++
 	}
 	if p.hasOne {
-		out[i] = readCall(p.one, loc{p.onePath, -1}, "", "arguments", textOrObject, i, lim)
+		out[i] = readCall(p.one, loc{p.onePath, -1}, "", "arguments", textOrObject, i, x)
 	}
 }
 
-// emits reports whether element e of a list in format f stands for a call,
-// well-formed or not.
-func emits(f Format, e value.Value) bool {
-	if e.Kind() != value.Object {
-		return true
-	}
-	switch f {
-	case Responses, Anthropic:
-		t, ok := e.Get("type")
-		return !ok || t.Kind() != value.String || isCallType(t.Str()) ||
-			(t.Str() == "message" && holdsCall(e))
-	case Gemini:
-		return e.Has("functionCall") || e.Has("type") || e.Has("name") || e.Has("function")
-	}
-	return true
+// every is emits for a format whose lists hold nothing but calls.
+func every(value.Value) bool { return true }
+
+// emitsTyped is emits for a list of typed items (responses, anthropic):
+// an item whose type is some other string is passed over, but one with
+// no type, or with a call type of any format, is a failed call, since a
+// call from another API must not vanish silently. So is a "message" item
+// whose content holds a call block, which a Responses output message
+// never does.
+func emitsTyped(e value.Value) bool {
+	t, ok := e.Get("type")
+	return !ok || t.Kind() != value.String || isCallType(t.Str()) ||
+		(t.Str() == "message" && holdsCall(e))
 }
 
-// holdsCall reports whether a message item's content holds a call block,
-// which a Responses output message never does.
 func holdsCall(e value.Value) bool {
 	c, _ := e.Get("content")
 	for _, b := range c.Elems() {
@@ -557,8 +391,25 @@ func holdsCall(e value.Value) bool {
 	return false
 }
 
+// isCallType reports whether t is the type of a call item in a typed
+// format: openai's tool_calls entries, responses' output items,
+// anthropic's content blocks.
 func isCallType(t string) bool {
 	return t == "function_call" || t == "tool_use" || t == "function"
+}
+
+// typedCall fails an item of a typed list whose type is missing or not
+// want, the format's call type; emitsTyped lets only those and calls
+// through.
+func typedCall(e value.Value, want string, at loc, i int) (Call, bool) {
+	t, ok := e.Get("type")
+	if !ok || t.Kind() != value.String {
+		return fail(i, "", at.at("")+" has no type"), false
+	}
+	if t.Str() != want {
+		return fail(i, "", at.at("")+" is of type "+strconv.Quote(t.Str())+", not "+strconv.Quote(want)), false
+	}
+	return Call{}, true
 }
 
 // loc is a place in the response, for messages; it becomes text only when
@@ -595,59 +446,9 @@ const (
 	optionalObject                // an object, absent meaning {}
 )
 
-func readElem(f Format, e value.Value, at loc, i int, lim argParser) Call {
-	if e.Kind() != value.Object {
-		return fail(i, "", at.at("")+" is "+kindPhrase(e)+", not an object")
-	}
-	switch f {
-	case OpenAI:
-		fn, ok := e.Get("function")
-		if !ok || fn.Kind() != value.Object {
-			return fail(i, "", at.at("")+" has no function object")
-		}
-		return readCall(fn, at, "function", "arguments", textOrObject, i, lim)
-	case Responses:
-		if r := wrongType(e, "function_call", at, i); r != nil {
-			return *r
-		}
-		return readCall(e, at, "", "arguments", textOrObject, i, lim)
-	case Anthropic:
-		if r := wrongType(e, "tool_use", at, i); r != nil {
-			return *r
-		}
-		return readCall(e, at, "", "input", objectOnly, i, lim)
-	case Gemini:
-		fc, ok := e.Get("functionCall")
-		if !ok {
-			return fail(i, "", at.at("")+" is not a gemini part: it has no functionCall but a type, name or function key")
-		}
-		if fc.Kind() != value.Object {
-			return fail(i, "", at.at("functionCall")+" is "+kindPhrase(fc)+", not an object")
-		}
-		return readCall(fc, at, "functionCall", "args", optionalObject, i, lim)
-	}
-	return readCall(e, at, "", "arguments", textOrObject, i, lim)
-}
-
-// wrongType fails an element of a typed list (responses, anthropic) whose
-// type is missing or another format's call type; emits let only those and
-// want through.
-func wrongType(e value.Value, want string, at loc, i int) *Call {
-	t, ok := e.Get("type")
-	if !ok || t.Kind() != value.String {
-		c := fail(i, "", at.at("")+" has no type")
-		return &c
-	}
-	if t.Str() != want {
-		c := fail(i, "", at.at("")+" is of type "+strconv.Quote(t.Str())+", not "+strconv.Quote(want))
-		return &c
-	}
-	return nil
-}
-
 // readCall reads the name and the arguments of call object o, found at
 // at.sub.
-func readCall(o value.Value, at loc, sub, argKey string, mode argMode, i int, lim argParser) Call {
+func readCall(o value.Value, at loc, sub, argKey string, mode argMode, i int, x extraction) Call {
 	if o.Kind() != value.Object {
 		return fail(i, "", at.at(sub)+" is "+kindPhrase(o)+", not an object")
 	}
@@ -669,14 +470,14 @@ func readCall(o value.Value, at loc, sub, argKey string, mode argMode, i int, li
 		// An object (anthropic input, gemini args) came with the response
 		// line, whose own limit is looser: hold it to the arguments limit
 		// as if it had been a string.
-		if d := lim.maxDepth(); tooDeep(a, d) {
+		if d := x.maxDepth(); tooDeep(a, d) {
 			return Call{Name: name, Err: &ArgumentsError{Index: i,
 				Reason: at.at(join(sub, argKey)) + " is not a usable JSON object",
 				Err:    &value.Error{Reason: value.ReasonTooDeep, Detail: "more than " + strconv.Itoa(d) + " levels"}}}
 		}
 		return Call{Name: name, Args: a}
 	case a.Kind() == value.String && mode == textOrObject:
-		v, err := lim.parse(a.Str())
+		v, err := x.parse(a.Str())
 		if err != nil {
 			return Call{Name: name, Err: &ArgumentsError{Index: i,
 				Reason: at.at(join(sub, argKey)) + " is not a usable JSON object", Err: err}}

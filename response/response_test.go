@@ -61,6 +61,15 @@ func TestConformanceLines(t *testing.T) {
 	}
 }
 
+// everyFormat is Auto and then every format of the table.
+func everyFormat() []Format {
+	all := []Format{Auto}
+	for _, f := range formats {
+		all = append(all, f.name)
+	}
+	return all
+}
+
 // wantCall is one expected Call: a good one has args, a failed one has a
 // reason (a substring of its message) and maybe a sentinel it wraps.
 type wantCall struct {
@@ -478,7 +487,7 @@ func TestParseFormat(t *testing.T) {
 // TestZeroCallsEveryFormat checks the rule that holds whatever the format.
 func TestZeroCallsEveryFormat(t *testing.T) {
 	for _, in := range []value.Value{value.NullValue(), value.StringOf("It is sunny."), value.ArrayOf()} {
-		for _, f := range append([]Format{Auto}, formats[:]...) {
+		for _, f := range everyFormat() {
 			calls, got, err := Extract(in, f, value.Limits{})
 			if err != nil || calls != nil || got != f {
 				t.Errorf("Extract(%s, %q) = %v, %q, %v", in, f, calls, got, err)
@@ -496,5 +505,23 @@ func TestExtractAllocatesOnlyTheResult(t *testing.T) {
 	})
 	if allocs != 1 {
 		t.Errorf("Extract allocates %v times, want 1", allocs)
+	}
+}
+
+// With a Parser that has grown, arguments strings cost nothing either;
+// the calls read the same as Extract's, until the Reset.
+func TestExtractWithAllocatesOnlyTheResult(t *testing.T) {
+	r, _ := value.Parse(completion(oai("a", `"{\"city\":\"Berl\\u00efn\"}"`), oai("b", `"{\"n\":[1,2]}"`)))
+	want, _, _ := Extract(r, Auto, value.Limits{})
+	var p value.Parser
+	allocs := testing.AllocsPerRun(100, func() {
+		calls, _, err := ExtractWith(&p, r, Auto, value.Limits{})
+		if err != nil || len(calls) != 2 || !value.Equal(calls[0].Args, want[0].Args) || !value.Equal(calls[1].Args, want[1].Args) {
+			t.Fatal(calls, err)
+		}
+		p.Reset()
+	})
+	if allocs != 1 {
+		t.Errorf("ExtractWith allocates %v times, want 1", allocs)
 	}
 }

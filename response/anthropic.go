@@ -1,0 +1,31 @@
+package response
+
+import "github.com/callgrade/callgrade/value"
+
+// Anthropic is the Messages API: a message or its content list.
+const Anthropic Format = "anthropic"
+
+var anthropicFormat = format{
+	name:      Anthropic,
+	about:     "an anthropic message or content list",
+	itemTypes: []string{"tool_use", "text", "thinking", "redacted_thinking"},
+	emits:     emitsTyped,
+	read:      readContentBlock,
+}
+
+func contentIsArray(o value.Value) bool {
+	c, ok := o.Get("content")
+	return ok && c.Kind() == value.Array
+}
+
+func contentPlan(o value.Value) plan {
+	c, _ := o.Get("content")
+	return plan{list: c.Elems(), prefix: "content"}
+}
+
+func readContentBlock(x extraction, e value.Value, at loc, i int) Call {
+	if c, ok := typedCall(e, "tool_use", at, i); !ok {
+		return c
+	}
+	return readCall(e, at, "", "input", objectOnly, i, x)
+}

@@ -1,0 +1,153 @@
+package response
+
+import "github.com/callgrade/callgrade/value"
+
+// format is one response API that Extract reads. Each has a file of its
+// own (openai.go, …) that declares its Format, its format value and the
+// shapes and plans that the detection tables below name.
+type format struct {
+	name Format
+	// about says what a response in this format is: the description
+	// Formats gives, and the end of a ShapeError that wanted it
+	// ("response is …, not an anthropic message or content list").
+	about string
+	// itemTypes are the values of "type" that mark an item of this
+	// format's lists; such a type decides a list's format alone, so no
+	// two formats share one.
+	itemTypes []string
+	// emits reports whether object e, an element of a list in this
+	// format, stands for a call, well-formed or not; the others (a text
+	// block, a reasoning item) are passed over.
+	emits func(e value.Value) bool
+	// read reads object e, found at at, as call i. A format whose calls
+	// are not one element each (a stream of deltas to put together) would
+	// need a read of the whole list here instead.
+	read func(x extraction, e value.Value, at loc, i int) Call
+}
+
+// formats are the formats of ParseFormat, Formats and the element table,
+// in the order Formats lists them.
+var formats = [...]*format{&openaiFormat, &responsesFormat, &anthropicFormat, &geminiFormat, &callsFormat}
+
+// shape is a row of the object table: an object that passes is of format
+// and has its calls where plan says. plan leaves plan.f to the caller.
+type shape struct {
+	format *format
+	is     func(o value.Value) bool
+	plan   func(o value.Value) plan
+}
+
+// objectShapes is the detection table for an object, which the package
+// doc and docs/formats.md show: with Auto the first row the object passes
+// decides; a forced format takes the first of its own rows that the
+// object passes. The order is the result, so a new row goes where the
+// objects it should claim are not taken by an earlier one, and earlier
+// rows' objects are not taken by it.
+var objectShapes = [...]shape{
+	{&openaiFormat, hasChoices, completionPlan},
+	{&geminiFormat, hasCandidates, candidatesPlan},
+	{&responsesFormat, isResponsesObject, outputPlan},
+	{&openaiFormat, hasCalls, messagePlan},
+	{&callsFormat, isCallObject, callPlan},
+	{&geminiFormat, hasParts, partsPlan},
+	{&anthropicFormat, contentIsArray, contentPlan},
+	{&openaiFormat, isTextMessage, messagePlan},
+}
+
+// itemKeys is the detection table for a list element that has no string
+// "type" (one that has one is decided by the formats' itemTypes): the
+// first row whose key the element has decides.
+var itemKeys = [...]struct {
+	key    string
+	format *format
+}{
+	{"function", &openaiFormat},
+	{"functionCall", &geminiFormat},
+	{"name", &callsFormat},
+	{"arguments", &callsFormat},
+	{"text", &geminiFormat},
+}
+
+// lookup returns the format named f, or nil.
+func lookup(f Format) *format {
+	for _, ft := range formats {
+		if ft.name == f {
+			return ft
+		}
+	}
+	return nil
+}
+
+// detect finds the format and the calls of r by its shape. A string is a
+// text answer in every format; a format that reads calls out of text
+// would be tried here before saying so.
+func detect(r value.Value) (plan, error) {
+	switch r.Kind() {
+	case value.Null, value.String:
+		return plan{}, nil
+	case value.Array:
+		elems := r.Elems()
+		if len(elems) == 0 {
+			return plan{}, nil
+		}
+		for _, e := range elems {
+			if f := itemFormat(e); f != nil {
+				return plan{f: f, list: elems}, nil
+			}
+		}
+	case value.Object:
+		for _, s := range objectShapes {
+			if s.is(r) {
+				p := s.plan(r)
+				p.f = s.format
+				return p, nil
+			}
+		}
+	}
+	return plan{}, &ShapeError{Found: describe(r)}
+}
+
+// force reads r as format f: an object must pass one of f's rows; an
+// array is read element by element.
+func force(r value.Value, f *format) (plan, error) {
+	switch r.Kind() {
+	case value.Null, value.String:
+		return plan{f: f}, nil
+	case value.Array:
+		return plan{f: f, list: r.Elems()}, nil
+	case value.Object:
+		for _, s := range objectShapes {
+			if s.format == f && s.is(r) {
+				p := s.plan(r)
+				p.f = f
+				return p, nil
+			}
+		}
+	}
+	return plan{}, &ShapeError{Want: f.name, Found: describe(r)}
+}
+
+// itemFormat is the format list element e says it belongs to, or nil.
+func itemFormat(e value.Value) *format {
+	if e.Kind() != value.Object {
+		return nil
+	}
+	if t, ok := e.Get("type"); ok && t.Kind() == value.String {
+		for _, f := range formats {
+			for _, it := range f.itemTypes {
+				if t.Str() == it {
+					return f
+				}
+			}
+		}
+		// Another API's item with a name (Anthropic's server_tool_use, say)
+		// must not make the list a calls list.
+		return nil
+	}
+	for _, k := range itemKeys {
+		if e.Has(k.key) {
+			return k.format
+		}
+	}
+	return nil
+}

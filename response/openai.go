@@ -1,0 +1,65 @@
+package response
+
+import "github.com/callgrade/callgrade/value"
+
+// OpenAI is the Chat Completions API: a chat completion, its message, or
+// its tool_calls list.
+const OpenAI Format = "openai"
+
+var openaiFormat = format{
+	name:      OpenAI,
+	about:     "an openai chat completion, message or tool_calls list",
+	itemTypes: []string{"function"},
+	emits:     every,
+	read:      readToolCall,
+}
+
+func hasChoices(o value.Value) bool { return o.Has("choices") }
+
+func hasCalls(o value.Value) bool { return o.Has("tool_calls") || o.Has("function_call") }
+
+// isTextMessage is a message without calls: a plain answer. Auto tries
+// it last, after the rows that claim parts and an array content; the
+// test says so itself for a forced openai.
+func isTextMessage(o value.Value) bool {
+	return (o.Has("role") || o.Has("content")) && !o.Has("parts") && !contentIsArray(o)
+}
+
+// completionPlan reads the message of choices[0].
+func completionPlan(o value.Value) plan {
+	choice, p, ok := firstOf(o, "choices")
+	if !ok {
+		return p
+	}
+	msg, ok := choice.Get("message")
+	if !ok || msg.Kind() != value.Object {
+		return plan{bad: "choices[0] has no message object"}
+	}
+	return messageAt(msg, "choices[0].message.tool_calls", "choices[0].message.function_call")
+}
+
+func messagePlan(o value.Value) plan { return messageAt(o, "tool_calls", "function_call") }
+
+// messageAt reads an openai message's tool_calls, then its legacy
+// function_call; the paths are constants so that the happy path does not
+// build strings.
+func messageAt(msg value.Value, tcPath, fcPath string) plan {
+	tc, ok := msg.Get("tool_calls")
+	p := listPlan(tc, ok, tcPath)
+	if p.bad != "" {
+		return p
+	}
+	if fc, ok := msg.Get("function_call"); ok && fc.Kind() != value.Null {
+		p.one, p.hasOne, p.onePath = fc, true, fcPath
+	}
+	return p
+}
+
+// readToolCall reads a tool_calls entry, whose call is its function.
+func readToolCall(x extraction, e value.Value, at loc, i int) Call {
+	fn, ok := e.Get("function")
+	if !ok || fn.Kind() != value.Object {
+		return fail(i, "", at.at("")+" has no function object")
+	}
+	return readCall(fn, at, "function", "arguments", textOrObject, i, x)
+}

@@ -1,0 +1,35 @@
+package response
+
+import "github.com/callgrade/callgrade/value"
+
+// Responses is OpenAI's Responses API: a response object or its output
+// list.
+const Responses Format = "responses"
+
+var responsesFormat = format{
+	name:      Responses,
+	about:     "an openai responses object or output list",
+	itemTypes: []string{"function_call", "message", "reasoning"},
+	emits:     emitsTyped,
+	read:      readOutputItem,
+}
+
+func isResponsesObject(o value.Value) bool {
+	if t, ok := o.Get("object"); ok && t.Kind() == value.String && t.Str() == "response" {
+		return true
+	}
+	out, ok := o.Get("output")
+	return ok && out.Kind() == value.Array
+}
+
+func outputPlan(o value.Value) plan {
+	out, ok := o.Get("output")
+	return listPlan(out, ok, "output")
+}
+
+func readOutputItem(x extraction, e value.Value, at loc, i int) Call {
+	if c, ok := typedCall(e, "function_call", at, i); !ok {
+		return c
+	}
+	return readCall(e, at, "", "arguments", textOrObject, i, x)
+}
