@@ -55,19 +55,14 @@ type CallResult struct {
 	Score    float64
 }
 
-// Diff is one thing wrong with a case.
+// Diff is one thing wrong with a case: what package rules reports for an
+// argument, or one of the kinds only the engine finds, and the pair it is
+// about.
 type Diff struct {
-	Kind Kind
+	rules.Diff
 	// Call is the index into Result.Calls of the pair the diff is about, or
 	// -1 when it concerns the case as a whole.
-	Call        int
-	Path        string
-	Expected    value.Value
-	Actual      value.Value
-	HasExpected bool
-	HasActual   bool
-	Rule        string
-	Message     string
+	Call int
 }
 
 // AppendJSON appends r as one line of the results file (without the
