@@ -83,11 +83,13 @@ func levenshtein(a, b string) int {
 }
 
 // formatNames returns the values --format takes, in the order its help and
-// its error list them: auto (response.Auto, which detects each response's
-// format) and then package response's formats.
+// its error list them: those of response.Formats, auto first.
 func formatNames() []string {
-	return []string{"auto", string(response.OpenAI), string(response.Responses), string(response.Anthropic),
-		string(response.Gemini), string(response.Calls)}
+	var names []string
+	for _, f := range response.Formats() {
+		names = append(names, f.Name)
+	}
+	return names
 }
 
 // formatFlag defines --format on fs, its help listing formatNames. what
@@ -96,8 +98,8 @@ func formatFlag(fs *pflag.FlagSet, p *string, what string) {
 	fs.StringVar(p, "format", "auto", what+", one of "+strings.Join(formatNames(), ", ")+"; auto detects each response's format")
 }
 
-// parseFormat reads a --format value. Its error lists formatNames, as the
-// help does, rather than package response's own list.
+// parseFormat reads a --format value. Its error is a usage error, which
+// names the flag and lists formatNames as the help does.
 func parseFormat(s string) (response.Format, error) {
 	f, err := response.ParseFormat(s)
 	if err != nil {
