@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/callgrade/callgrade/response"
 )
 
 type openAPIDoc struct {
@@ -39,13 +41,13 @@ func pointer(s string) string {
 // every route the handler serves is in the document.
 func TestOpenAPI(t *testing.T) {
 	var doc openAPIDoc
-	if err := json.Unmarshal(openAPI, &doc); err != nil {
+	if err := json.Unmarshal(openAPI(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(doc.OpenAPI, "3.") {
 		t.Fatalf("openapi %q", doc.OpenAPI)
 	}
-	raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(openAPI))
+	raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(openAPI()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,5 +171,41 @@ func TestOpenAPI(t *testing.T) {
 	}
 	if len(h.routes) != len(doc.Paths) {
 		t.Errorf("%d routes served, %d documented", len(h.routes), len(doc.Paths))
+	}
+}
+
+// The served document lists the formats of package response's table, in
+// its order, each described; openapi.json itself leaves the list empty,
+// so that adding a format needs no edit there.
+func TestOpenAPIFormats(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				Format struct {
+					Enum         []string          `json:"enum"`
+					Descriptions map[string]string `json:"x-enumDescriptions"`
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(openAPI(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	f := doc.Components.Schemas.Format
+	var want []string
+	for _, info := range response.Formats() {
+		want = append(want, info.Name)
+		if d := f.Descriptions[info.Name]; d != info.Description {
+			t.Errorf("%s is described as %q, want %q", info.Name, d, info.Description)
+		}
+	}
+	if !slices.Equal(f.Enum, want) || len(f.Descriptions) != len(want) {
+		t.Errorf("Format enum = %q, %d descriptions; want %q", f.Enum, len(f.Descriptions), want)
+	}
+	if !bytes.Contains(openAPISource, []byte(`"enum": [],`)) {
+		t.Errorf("openapi.json lists formats of its own; the server fills them in")
+	}
+	if bytes.Contains(openAPI(), []byte(`"enum": [],`)) {
+		t.Errorf("the served document has an empty enum")
 	}
 }

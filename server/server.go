@@ -13,7 +13,6 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"crypto/subtle"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -350,14 +349,6 @@ func (h *Handler) serveCases(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	h.metrics.write(w)
-}
-
-//go:embed openapi.json
-var openAPI []byte
-
-func serveOpenAPI(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(openAPI)
 }
 
 // loaded is a suite being served, counted by the requests that use it.
