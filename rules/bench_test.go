@@ -2,7 +2,6 @@ package rules
 
 import (
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/value"
@@ -66,13 +65,30 @@ func BenchmarkCompareIdentical(b *testing.B) {
 // given in reverse order: every pair is compared and matched.
 func BenchmarkCompareUnorderedShort(b *testing.B) {
 	s := newSet(b, Extensions{}, call("xs", `"unordered"`))
-	var ee, ae []string
-	for i := range 20 {
-		ee = append(ee, `"item`+strconv.Itoa(i)+`"`)
-		ae = append(ae, `"item`+strconv.Itoa(19-i)+`"`)
+	benchUnordered(b, s, 20, func(i int) string { return `"item` + strconv.Itoa(i) + `"` })
+}
+
+// BenchmarkCompareUnorderedPairs compares unordered lists of numbers given
+// in reverse order under a rule for one index, which leaves comparing
+// every pair as the only way to pair them.
+func BenchmarkCompareUnorderedPairs(b *testing.B) {
+	for _, n := range []int{50, 500} {
+		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
+			s := newSet(b, Extensions{}, call("xs", `"unordered"`), call("xs.0", `"numeric"`))
+			benchUnordered(b, s, n, strconv.Itoa)
+		})
 	}
-	e := mustParse(b, `{"xs":[`+strings.Join(ee, ",")+`]}`)
-	a := mustParse(b, `{"xs":[`+strings.Join(ae, ",")+`]}`)
+}
+
+// benchUnordered times comparing the list xs of n elements with the same
+// list reversed.
+func benchUnordered(b *testing.B, s *Set, n int, elem func(i int) string) {
+	reversed := make([]int, n)
+	for i := range reversed {
+		reversed[i] = n - 1 - i
+	}
+	e := mustParse(b, `{"xs":`+longList(n, nil, elem)+`}`)
+	a := mustParse(b, `{"xs":`+longList(n, reversed, elem)+`}`)
 	b.ReportAllocs()
 	for b.Loop() {
 		if res := s.Compare(e, a, nil, nil); res.Matched != 1 {

@@ -16,7 +16,8 @@ import (
 // elements' own rules. Pairing is a matching, never greedy, and it has to
 // stay fast on long lists:
 //
-//   - up to 32 elements, Kuhn's augmenting paths over a bitmask on the stack;
+//   - up to smallList elements, every pair is compared and paired by Kuhn's
+//     augmenting paths (see matching), on the stack;
 //   - when the elements compare under settings alone (case folding,
 //     normalisers, numeric strings: an equivalence), each element gets a
 //     canonical key and the keys are matched as multisets, in O(n log n);
@@ -24,7 +25,7 @@ import (
 //     a perfect matching whenever one exists (each expected number accepts
 //     an interval of actual ones, and the intervals keep their order);
 //   - anything else (a comparator, one_of, per-index rules) compares every
-//     pair, up to maxPairs of them.
+//     pair, up to maxPairs of them, and pairs them as short lists are.
 
 // maxPairs bounds the element comparisons of one unordered list that no
 // faster way decides: 4096 × 4096 of them. Hostile output must not be
@@ -52,60 +53,13 @@ func (w *walker) multiset(st *state, f *eff, ee, ae []value.Value) bool {
 	if same {
 		return true
 	}
-	if n <= len(bipartite{}.adj) {
-		return w.smallMultiset(st, f, ee, ae)
+	if n <= smallList {
+		var buf matchBuf
+		k := newMatching(n, n, &buf)
+		return w.match(st, f, ee, ae, &k, true)
 	}
 	rowOf, ok := w.pairing(st, f, ee, ae, false)
 	return ok && paired(rowOf) == n
-}
-
-func (w *walker) smallMultiset(st *state, f *eff, ee, ae []value.Value) bool {
-	var b bipartite
-	for i := range ee {
-		est := st.index(i)
-		w.push("", i)
-		for j := range ae {
-			if w.value(est, f, &ee[i], &ae[j], true) {
-				b.adj[i] |= 1 << j
-			}
-		}
-		w.pop()
-		if b.adj[i] == 0 {
-			return false
-		}
-	}
-	for j := range b.rowOf {
-		b.rowOf[j] = -1
-	}
-	for i := range ee {
-		var seen uint32
-		if !b.augment(i, &seen) {
-			return false
-		}
-	}
-	return true
-}
-
-// bipartite is Kuhn's augmenting-path matching for up to 32 elements a
-// side, small enough to live on the stack.
-type bipartite struct {
-	adj   [32]uint32 // adj[i] bit j: expected i equals actual j
-	rowOf [32]int8   // the expected element matched to actual j, or -1
-}
-
-func (b *bipartite) augment(i int, seen *uint32) bool {
-	for m := b.adj[i] &^ *seen; m != 0; m &= m - 1 {
-		j := bits.TrailingZeros32(m)
-		if *seen&(1<<j) != 0 { // seen deeper down since m was taken
-			continue
-		}
-		*seen |= 1 << j
-		if b.rowOf[j] < 0 || b.augment(int(b.rowOf[j]), seen) {
-			b.rowOf[j] = int8(i)
-			return true
-		}
-	}
-	return false
 }
 
 // pairing pairs as many equal elements as possible and returns for each
@@ -128,7 +82,9 @@ func (w *walker) pairing(st *state, f *eff, ee, ae []value.Value, explain bool) 
 			len(ee), len(ae), maxPairs), RuleError)
 		return nil, false
 	}
-	return w.maxMatching(st, f, ee, ae), true
+	k := newMatching(len(ee), len(ae), nil)
+	w.match(st, f, ee, ae, &k, false)
+	return k.rowOf, true
 }
 
 // elements returns the state every element of the list at st is compared
@@ -328,60 +284,106 @@ type num struct {
 	i    int
 }
 
-// maxMatching pairs as many equal elements as possible (Kuhn's
-// augmenting paths, expected elements in order, actual ones lowest
-// first, so the answer depends on the lists alone). It returns for each
-// actual element the expected one paired with it, or -1.
-func (w *walker) maxMatching(st *state, f *eff, ee, ae []value.Value) []int {
-	n, m := len(ee), len(ae)
-	words := (m + 63) / 64
-	adj := make([]uint64, n*words)
+// smallList is the longest list that is paired by comparing every pair
+// without trying a faster way first; its matching fits in a matchBuf.
+const smallList = 32
+
+// matching is Kuhn's augmenting-path matching of the expected elements
+// (rows) to the actual ones (columns).
+type matching struct {
+	words int      // uint64 words per row of adj
+	adj   []uint64 // row i, bit j: expected i equals actual j
+	rowOf []int    // for each actual element, the expected one paired with it, or -1
+	seen  []uint64 // the actual elements the current search has visited
+}
+
+// matchBuf backs the matching of lists of up to smallList elements, so
+// that pairing a short list out of order allocates nothing.
+type matchBuf struct {
+	adj   [smallList]uint64
+	rowOf [smallList]int
+	seen  [1]uint64
+}
+
+// newMatching returns the matching of n expected to m actual elements,
+// held in buf if they fit (buf may be nil).
+func newMatching(n, m int, buf *matchBuf) matching {
+	k := matching{words: (m + 63) / 64}
+	if buf != nil && n <= smallList && m <= smallList {
+		k.adj, k.rowOf, k.seen = buf.adj[:n*k.words], buf.rowOf[:m], buf.seen[:k.words]
+	} else {
+		mem := make([]uint64, (n+1)*k.words) // adj, then seen: one allocation
+		k.adj, k.rowOf, k.seen = mem[:n*k.words], make([]int, m), mem[n*k.words:]
+	}
+	return k
+}
+
+// match compares every pair of elements and pairs as many equal ones as
+// possible, expected elements in order, actual ones lowest first, so that
+// the pairing (k.rowOf) depends on the lists alone. With perfect, it gives
+// up at the first expected element that cannot be paired. It reports
+// whether every expected element is paired.
+func (w *walker) match(st *state, f *eff, ee, ae []value.Value, k *matching, perfect bool) bool {
 	for i := range ee {
+		row := k.adj[i*k.words : (i+1)*k.words]
 		est := st.index(i)
 		w.push("", i)
+		none := true
 		for j := range ae {
 			if w.value(est, f, &ee[i], &ae[j], true) {
-				adj[i*words+j/64] |= 1 << (j % 64)
+				row[j/64] |= 1 << (j % 64)
+				none = false
 			}
 		}
 		w.pop()
+		if perfect && none {
+			return false
+		}
 	}
-	rowOf := make([]int, m)
-	for j := range rowOf {
-		rowOf[j] = -1
+	for j := range k.rowOf {
+		k.rowOf[j] = -1
 	}
-	seen := make([]uint64, words)
-	var augment func(i int) bool
-	augment = func(i int) bool {
-		for k, word := range adj[i*words : (i+1)*words] {
-			for x := word; x != 0; x &= x - 1 {
-				bit := uint64(1) << bits.TrailingZeros64(x)
-				if seen[k]&bit != 0 {
-					continue
-				}
-				seen[k] |= bit
-				j := k*64 + bits.TrailingZeros64(x)
-				if rowOf[j] < 0 || augment(rowOf[j]) {
-					rowOf[j] = i
-					return true
-				}
+	all := true
+	for i := range ee {
+		clear(k.seen)
+		if !k.augment(i) {
+			if perfect {
+				return false
+			}
+			all = false
+		}
+	}
+	return all
+}
+
+// augment looks for an augmenting path from expected element i.
+func (k *matching) augment(i int) bool {
+	for w, word := range k.adj[i*k.words : (i+1)*k.words] {
+		for x := word &^ k.seen[w]; x != 0; x &= x - 1 {
+			b := bits.TrailingZeros64(x)
+			if k.seen[w]&(1<<b) != 0 { // seen deeper down since x was taken
+				continue
+			}
+			k.seen[w] |= 1 << b
+			j := w*64 + b
+			if k.rowOf[j] < 0 || k.augment(k.rowOf[j]) {
+				k.rowOf[j] = i
+				return true
 			}
 		}
-		return false
 	}
-	for i := 0; i < n; i++ {
-		clear(seen)
-		augment(i)
-	}
-	return rowOf
+	return false
 }
 
 // unorderedText says which expected elements have no equal in the actual
 // list and which actual elements are left over, by a largest pairing.
 func (w *walker) unorderedText(st *state, f *eff, ee, ae []value.Value) string {
 	var rowOf []int
-	if len(ee) <= len(bipartite{}.adj) && len(ae) <= len(bipartite{}.adj) {
-		rowOf = w.maxMatching(st, f, ee, ae)
+	if len(ee) <= smallList && len(ae) <= smallList {
+		var buf matchBuf
+		k := newMatching(len(ee), len(ae), &buf)
+		w.match(st, f, ee, ae, &k, false)
+		rowOf = k.rowOf
 	} else {
 		var ok bool
 		saved := w.err

@@ -153,7 +153,9 @@ func TestPairingAgreesWithMatching(t *testing.T) {
 		if !ok {
 			t.Fatal("pairing refused")
 		}
-		slow := w.maxMatching(st, st.eff, ev, av)
+		k := newMatching(len(ev), len(av), nil)
+		w.match(st, st.eff, ev, av, &k, false)
+		slow := k.rowOf
 		if paired(fast) != paired(slow) {
 			t.Fatalf("%s %v %v: fast pairs %d, matching %d", spec, ee, ae, paired(fast), paired(slow))
 		}
