@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
@@ -130,6 +132,154 @@ func (d *Diff) AppendJSON(dst []byte) []byte {
 
 // MarshalJSON makes a Result usable with encoding/json.
 func (r *Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
+
+// UnmarshalJSON reads one line of the results file, as AppendJSON writes
+// it, into r. It reads strictly: the line must be an object with the
+// members AppendJSON always writes, each of the JSON type spec section 3
+// gives it, so that a file of something else (a responses file) is an
+// error rather than a run in which every case failed. Members it does not
+// know are ignored, so that a line with members a later version adds still
+// reads. A null line is an error, not the no-op encoding/json's convention
+// asks for: no results line is null. Tool is left empty: the line does not
+// carry it. On an error r is left as it was.
+func (r *Result) UnmarshalJSON(b []byte) error {
+	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: maxLineDepth})
+	if err != nil {
+		return err
+	}
+	if doc.Kind() != value.Object {
+		return fmt.Errorf("%s, not an object", article(doc.Kind()))
+	}
+	var lr lineReader
+	out := Result{
+		ID:    lr.member(doc, "id", value.String).Str(),
+		Pass:  lr.member(doc, "pass", value.Bool).Bool(),
+		Score: lr.score(doc, "score"),
+	}
+	calls := lr.member(doc, "calls", value.Array).Elems()
+	diffs := lr.member(doc, "diffs", value.Array).Elems()
+	if lr.missing && doc.Has("response") {
+		return fmt.Errorf("%w (is this a responses file?)", lr.err)
+	}
+	if doc.Has("alternative") {
+		out.Alternative, out.hasAlternatives = lr.index(lr.member(doc, "alternative", value.Number), "alternative"), true
+	}
+	out.Calls = make([]CallResult, len(calls))
+	for i, c := range calls {
+		lr.object(c, "calls")
+		out.Calls[i] = CallResult{
+			Expected: lr.indexOrNull(c, "calls.expected"),
+			Actual:   lr.indexOrNull(c, "calls.actual"),
+			Pass:     lr.member(c, "calls.pass", value.Bool).Bool(),
+			Score:    lr.score(c, "calls.score"),
+		}
+	}
+	out.Diffs = make([]Diff, len(diffs))
+	for i, d := range diffs {
+		lr.object(d, "diffs")
+		x := &out.Diffs[i]
+		x.Kind = Kind(lr.member(d, "diffs.kind", value.String).Str())
+		x.Call = lr.indexOrNull(d, "diffs.call")
+		x.Path = lr.member(d, "diffs.path", value.String).Str()
+		x.Expected, x.HasExpected = d.Get("expected")
+		x.Actual, x.HasActual = d.Get("actual")
+		x.Rule = lr.member(d, "diffs.rule", value.String).Str()
+		x.Message = lr.member(d, "diffs.message", value.String).Str()
+	}
+	if lr.err != nil {
+		return lr.err
+	}
+	*r = out
+	return nil
+}
+
+// maxLineDepth bounds the nesting of a results line read back. Its deepest
+// values are arguments, which the engine reads 256 deep unless
+// Options.Limits says otherwise; far more is allowed so that lines written
+// under raised limits read back too, and still a bound, so that a hostile
+// file cannot take the reader's stack.
+const maxLineDepth = 1 << 14
+
+// lineReader reads the members of a results line one after another and
+// keeps the first thing wrong, which is the error.
+type lineReader struct {
+	err     error
+	missing bool // err is a member that is absent
+}
+
+// member returns the member of obj at the end of path ("id",
+// "diffs.kind"), which must be of kind want.
+func (lr *lineReader) member(obj value.Value, path string, want value.Kind) value.Value {
+	if lr.err != nil {
+		return value.Value{}
+	}
+	v, ok := obj.Get(memberName(path))
+	switch {
+	case !ok:
+		lr.err, lr.missing = fmt.Errorf("no %q", path), true
+	case v.Kind() != want:
+		lr.err = fmt.Errorf("%q is %s, not %s", path, article(v.Kind()), article(want))
+	}
+	return v
+}
+
+// object checks that an element of the list named list is an object.
+func (lr *lineReader) object(v value.Value, list string) {
+	if lr.err == nil && v.Kind() != value.Object {
+		lr.err = fmt.Errorf("%q is %s, not an object", list, article(v.Kind()))
+	}
+}
+
+// score reads a number member as the float64 AppendJSON wrote.
+func (lr *lineReader) score(obj value.Value, path string) float64 {
+	v := lr.member(obj, path, value.Number)
+	if lr.err != nil {
+		return 0
+	}
+	f, err := strconv.ParseFloat(v.Str(), 64)
+	if err != nil {
+		lr.err = fmt.Errorf("%q is out of range: %s", path, v.Str())
+	}
+	return f
+}
+
+// indexOrNull reads a member that is an index, or null for none (-1).
+func (lr *lineReader) indexOrNull(obj value.Value, path string) int {
+	if v, ok := obj.Get(memberName(path)); ok && v.IsNull() {
+		return -1
+	}
+	return lr.index(lr.member(obj, path, value.Number), path)
+}
+
+// index reads number v as an index: an integer from 0, spelt as
+// AppendJSON spells one.
+func (lr *lineReader) index(v value.Value, path string) int {
+	if lr.err != nil {
+		return 0
+	}
+	i, err := strconv.Atoi(v.Str())
+	if err != nil || i < 0 {
+		lr.err = fmt.Errorf("%q is out of range: %s", path, v.Str())
+	}
+	return i
+}
+
+// memberName is the last name of a path: "kind" of "diffs.kind".
+func memberName(path string) string { return path[strings.LastIndexByte(path, '.')+1:] }
+
+// jsonNames name the kinds of value as the results file's errors do.
+var jsonNames = [...]string{value.Null: "null", value.Bool: "bool", value.Number: "number",
+	value.String: "string", value.Array: "list", value.Object: "object"}
+
+func article(k value.Kind) string {
+	switch k {
+	case value.Null:
+		return "null"
+	case value.Object:
+		return "an object"
+	}
+	return "a " + jsonNames[k]
+}
 
 func appendIndex(dst []byte, i int) []byte {
 	if i < 0 {
