@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 	"strconv"
+
+	"github.com/callgrade/callgrade/engine"
 )
 
 // Comparison is what changed between two runs of the same suite.
@@ -28,7 +30,7 @@ type Change struct {
 	OldScore, NewScore float64
 	// Diffs are the new run's diffs, for a regression; the old run's, for a
 	// fix.
-	Diffs []Diff
+	Diffs []engine.Diff
 }
 
 // ToolChange is the pass rate of one tool's cases in both runs.

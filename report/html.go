@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/value"
 )
 
 //go:embed report.html
@@ -97,7 +98,7 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 			Pairs: make([][2]*int, len(c.Calls)), Diffs: make([]htmlDiff, len(c.Diffs)),
 			Expected: c.Expected, Actual: c.Actual}
 		for j, p := range c.Calls {
-			hc.Pairs[j] = [2]*int{p.Expected, p.Actual}
+			hc.Pairs[j] = [2]*int{indexRef(p.Expected), indexRef(p.Actual)}
 		}
 		for j, df := range c.Diffs {
 			k, ok := kinds[df.Kind]
@@ -106,7 +107,9 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 				kinds[df.Kind] = k
 				d.Kinds = append(d.Kinds, string(df.Kind))
 			}
-			hc.Diffs[j] = htmlDiff{Kind: k, Call: df.Call, Path: df.Path, Expected: df.Expected, Actual: df.Actual, Rule: df.Rule, Message: df.Message}
+			hc.Diffs[j] = htmlDiff{Kind: k, Call: indexRef(df.Call), Path: df.Path,
+				Expected: sideJSON(df.HasExpected, df.Expected), Actual: sideJSON(df.HasActual, df.Actual),
+				Rule: df.Rule, Message: df.Message}
 		}
 		d.Cases[i] = hc
 	}
@@ -126,4 +129,21 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 	}
 	_, err = r.WriteString(w, after)
 	return err
+}
+
+// indexRef is an index as the page reads it: null for none.
+func indexRef(i int) *int {
+	if i < 0 {
+		return nil
+	}
+	return &i
+}
+
+// sideJSON is one side of a diff as the page reads it: left out when the
+// line leaves it out, so that an absent side is told apart from null.
+func sideJSON(has bool, v value.Value) json.RawMessage {
+	if !has {
+		return nil
+	}
+	return v.AppendJSON(nil)
 }

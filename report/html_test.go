@@ -15,6 +15,8 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/testenv"
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/value"
 )
 
 const chromiumPath = "/usr/bin/chromium"
@@ -141,20 +143,20 @@ func TestHTMLLargeInChromium(t *testing.T) {
 // or two diffs.
 func generate(n int) []Case {
 	kinds := []engine.Kind{engine.Mismatch, engine.MissingArgument, engine.WrongTool, engine.InvalidArguments, engine.UnexpectedArgument}
-	zero := 0
 	cases := make([]Case, n)
 	for i := range cases {
 		tool := fmt.Sprintf("tool_%02d", i%20)
-		c := Case{ID: fmt.Sprintf("case-%06d", i), Tool: tool, Suite: "generated.yaml", Pass: true, Score: 1,
-			Calls:    []CallPair{{Expected: &zero, Actual: &zero, Pass: true, Score: 1}},
+		c := Case{Result: engine.Result{ID: fmt.Sprintf("case-%06d", i), Tool: tool, Pass: true, Score: 1,
+			Calls: []engine.CallResult{{Expected: 0, Actual: 0, Pass: true, Score: 1}}},
+			Suite:    "generated.yaml",
 			Expected: json.RawMessage(`[{"name":"` + tool + `","arguments":{"city":"Berlin","days":3}}]`),
 			Actual:   json.RawMessage(`[{"name":"` + tool + `","arguments":{"city":"Paris","days":3}}]`)}
 		if i%3 == 0 {
 			c.Pass, c.Score, c.Calls[0].Pass = false, float64(i%10)/10, false
 			for j := 0; j <= i%2; j++ {
-				c.Diffs = append(c.Diffs, Diff{Kind: kinds[(i/3+j)%len(kinds)], Call: &zero, Path: "city",
-					Expected: json.RawMessage(`"Berlin"`), Actual: json.RawMessage(`"Paris"`), Rule: "exact",
-					Message: `expected "Berlin", got "Paris" (exact)`})
+				c.Diffs = append(c.Diffs, engine.Diff{Diff: rules.Diff{Kind: kinds[(i/3+j)%len(kinds)], Path: "city",
+					Expected: value.StringOf("Berlin"), Actual: value.StringOf("Paris"), HasExpected: true, HasActual: true,
+					Rule: "exact", Message: `expected "Berlin", got "Paris" (exact)`}})
 			}
 		}
 		cases[i] = c

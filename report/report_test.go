@@ -13,6 +13,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 )
 
@@ -209,9 +210,9 @@ func TestWriteJUnit(t *testing.T) {
 
 func TestCompare(t *testing.T) {
 	c := func(id, tool string, pass bool) Case {
-		k := Case{ID: id, Tool: tool, Pass: pass, Expected: []byte("[]")}
+		k := Case{Result: engine.Result{ID: id, Tool: tool, Pass: pass}, Expected: []byte("[]")}
 		if !pass {
-			k.Diffs = []Diff{{Kind: engine.Mismatch, Path: "x"}}
+			k.Diffs = []engine.Diff{{Diff: rules.Diff{Kind: engine.Mismatch, Path: "x"}}}
 		}
 		return k
 	}
@@ -272,7 +273,7 @@ func TestCompare(t *testing.T) {
 func TestReadResultsErrors(t *testing.T) {
 	const good = `{"id":"a","pass":true,"score":1,"calls":[],"diffs":[]}` + "\n"
 	tests := []struct{ name, text, want string }{
-		{"not json", good + "nope\n", `r.jsonl:2: not a results line: invalid character`},
+		{"not json", good + "nope\n", `r.jsonl:2: not a results line: invalid JSON`},
 		{"not an object", good + "[1]\n", `r.jsonl:2: not a results line: a list, not an object`},
 		{"null", "null\n", `r.jsonl:1: not a results line: null, not an object`},
 		{"responses line", `{"id":"a","response":[]}` + "\n", `r.jsonl:1: not a results line: no "pass" (is this a responses file?)`},
@@ -314,7 +315,7 @@ func TestAttachResponsesReadsWhatScoringReads(t *testing.T) {
 	zw.Write([]byte(text))
 	zw.Close()
 	for name, in := range map[string]string{"plain": text, "gzip": zipped.String()} {
-		cases := []Case{{ID: "a"}, {ID: "17"}}
+		cases := []Case{{Result: engine.Result{ID: "a"}}, {Result: engine.Result{ID: "17"}}}
 		if err := AttachResponses(cases, strings.NewReader(in), response.Auto); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -325,7 +326,7 @@ func TestAttachResponsesReadsWhatScoringReads(t *testing.T) {
 			}
 		}
 	}
-	if err := AttachResponses([]Case{{ID: "a"}}, strings.NewReader("\x1f\x8b\x08"), response.Auto); err == nil {
+	if err := AttachResponses([]Case{{Result: engine.Result{ID: "a"}}}, strings.NewReader("\x1f\x8b\x08"), response.Auto); err == nil {
 		t.Error("a broken gzip header: no error")
 	}
 }

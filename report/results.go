@@ -16,8 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
-	"strings"
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
@@ -25,48 +23,23 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// Case is one line of a results file, with what Annotate and
-// AttachResponses add to it.
+// Case is one line of a results file, read into the engine's Result, with
+// what Annotate and AttachResponses add to it. The results file carries
+// none of that: the Result's Tool, the case's first expected tool, stays ""
+// until Annotate sets it.
 type Case struct {
-	ID          string     `json:"id"`
-	Pass        bool       `json:"pass"`
-	Score       float64    `json:"score"`
-	Alternative int        `json:"alternative,omitempty"`
-	Calls       []CallPair `json:"calls"`
-	Diffs       []Diff     `json:"diffs"`
+	engine.Result
 
-	// Tool is the case's first expected tool ("" when it expects no call
-	// or no suite was given), Suite the file the case was read from ("" when
-	// unknown). Annotate sets both.
-	Tool  string `json:"-"`
-	Suite string `json:"-"`
+	// Suite is the file the case was read from ("" when unknown). Annotate
+	// sets it and Tool.
+	Suite string
 	// Expected is the list of calls that counted, as JSON
 	// [{"name":…,"arguments":…}]; Actual the calls read from the response.
 	// Nil when unknown.
-	Expected json.RawMessage `json:"-"`
-	Actual   json.RawMessage `json:"-"`
+	Expected json.RawMessage
+	Actual   json.RawMessage
 	// Unknown says that the line is for a response whose id names no case.
-	Unknown bool `json:"-"`
-}
-
-// CallPair is one entry of a result's calls: indices into the expected
-// calls and the response's calls, -1 for none.
-type CallPair struct {
-	Expected *int    `json:"expected"`
-	Actual   *int    `json:"actual"`
-	Pass     bool    `json:"pass"`
-	Score    float64 `json:"score"`
-}
-
-// Diff is one difference of a result, as the results file has it.
-type Diff struct {
-	Kind     engine.Kind     `json:"kind"`
-	Call     *int            `json:"call"`
-	Path     string          `json:"path"`
-	Expected json.RawMessage `json:"expected,omitempty"`
-	Actual   json.RawMessage `json:"actual,omitempty"`
-	Rule     string          `json:"rule"`
-	Message  string          `json:"message"`
+	Unknown bool
 }
 
 // Errored reports whether the case could not be scored as it stands: one of
@@ -81,8 +54,9 @@ func (c *Case) Errored() bool {
 }
 
 // LineError is a line of a results file that is not a results line (spec
-// section 3): not JSON, or not an object with a string "id", a bool "pass",
-// a number "score" and "calls" and "diffs" lists.
+// section 3, as engine.Result.UnmarshalJSON reads one): not JSON, or not an
+// object with a string "id", a bool "pass", a number "score" and "calls"
+// and "diffs" lists, or a line whose id is empty.
 type LineError struct {
 	File string // the name given to ReadResults
 	Line int    // 1-based
@@ -123,49 +97,12 @@ func ReadResults(r io.Reader, name string) ([]Case, error) {
 	return out, nil
 }
 
-// resultFields are the fields every results line has, with the JSON type
-// of each.
-var resultFields = [...]struct{ name, want string }{
-	{"id", "string"}, {"pass", "bool"}, {"score", "number"}, {"calls", "list"}, {"diffs", "list"},
-}
-
-// parseResult reads one results line, checking the shape of its top-level
-// fields first so that the error says which field is wrong.
+// parseResult reads one results line as the engine reads it, then what
+// only a report needs: that the line names a case, and whether the case is
+// a response's that names none.
 func parseResult(text []byte) (Case, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(text, &fields); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return Case{}, fmt.Errorf("%s, not an object", article(jsonType(bytes.TrimSpace(text))))
-		}
-		return Case{}, err
-	}
-	if fields == nil {
-		return Case{}, errors.New("null, not an object")
-	}
-	for _, f := range resultFields {
-		raw, ok := fields[f.name]
-		if !ok {
-			err := fmt.Errorf("no %q", f.name)
-			if _, resp := fields["response"]; resp {
-				err = fmt.Errorf("%w (is this a responses file?)", err)
-			}
-			return Case{}, err
-		}
-		if got := jsonType(raw); got != f.want {
-			return Case{}, fmt.Errorf("%q is %s, not a %s", f.name, article(got), f.want)
-		}
-	}
 	var c Case
-	if err := json.Unmarshal(text, &c); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			// json's own message names Go types; say it in JSON's terms.
-			if v, ok := strings.CutPrefix(te.Value, "number "); ok {
-				return Case{}, fmt.Errorf("%q is out of range: %s", te.Field, v)
-			}
-			return Case{}, fmt.Errorf("%q is %s, not %s", te.Field, article(jsonName(te.Value)), article(goJSONType(te.Type)))
-		}
+	if err := c.UnmarshalJSON(text); err != nil {
 		return Case{}, err
 	}
 	if c.ID == "" {
@@ -177,62 +114,6 @@ func parseResult(text []byte) (Case, error) {
 		}
 	}
 	return c, nil
-}
-
-// jsonType names the type of a JSON value by its first byte.
-func jsonType(raw []byte) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "list"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "null"
-	}
-	return "number"
-}
-
-// jsonName is jsonType's name for a value's description in a
-// json.UnmarshalTypeError.
-func jsonName(v string) string {
-	if v == "array" {
-		return "list"
-	}
-	return v
-}
-
-// goJSONType names the JSON type that decodes into t.
-func goJSONType(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "string"
-	case reflect.Bool:
-		return "bool"
-	case reflect.Struct, reflect.Map:
-		return "object"
-	case reflect.Slice, reflect.Array:
-		return "list"
-	case reflect.Pointer:
-		return goJSONType(t.Elem())
-	}
-	return "number"
-}
-
-func article(typ string) string {
-	switch typ {
-	case "null", "nothing":
-		return typ
-	case "object":
-		return "an object"
-	}
-	return "a " + typ
 }
 
 // Annotate sets each case's Tool, Suite and Expected from the suite it was
