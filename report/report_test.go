@@ -305,6 +305,19 @@ func TestReadResultsErrors(t *testing.T) {
 	}
 }
 
+// A response may have the id "": score writes its unknown_case line with
+// it, and what score writes reads back.
+func TestReadResultsUnknownEmptyID(t *testing.T) {
+	r := engine.UnknownCaseResult("")
+	cases, err := ReadResults(bytes.NewReader(append(r.AppendJSON(nil), '\n')), "r.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 1 || !cases[0].Unknown || cases[0].ID != "" {
+		t.Errorf("read as %+v, want one unknown case with the id \"\"", cases)
+	}
+}
+
 // AttachResponses reads responses files as scoring does: gzip-compressed or
 // not, with or without a byte order mark, ids as strings or as numbers.
 func TestAttachResponsesReadsWhatScoringReads(t *testing.T) {

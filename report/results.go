@@ -56,7 +56,7 @@ func (c *Case) Errored() bool {
 // LineError is a line of a results file that is not a results line (spec
 // section 3, as engine.Result.UnmarshalJSON reads one): not JSON, or not an
 // object with a string "id", a bool "pass", a number "score" and "calls"
-// and "diffs" lists, or a line whose id is empty.
+// and "diffs" lists, or a case's line whose id is empty.
 type LineError struct {
 	File string // the name given to ReadResults
 	Line int    // 1-based
@@ -98,20 +98,22 @@ func ReadResults(r io.Reader, name string) ([]Case, error) {
 }
 
 // parseResult reads one results line as the engine reads it, then what
-// only a report needs: that the line names a case, and whether the case is
-// a response's that names none.
+// only a report needs: whether the line is a response's that names no
+// case, and that a case's line has an id.
 func parseResult(text []byte) (Case, error) {
 	var c Case
 	if err := c.UnmarshalJSON(text); err != nil {
 		return Case{}, err
 	}
-	if c.ID == "" {
-		return Case{}, errors.New(`"id" is empty`)
-	}
 	for _, d := range c.Diffs {
 		if d.Kind == engine.UnknownCase {
 			c.Unknown = true
 		}
+	}
+	// A case's id is never empty; a response's can be, and its
+	// unknown_case line carries it.
+	if c.ID == "" && !c.Unknown {
+		return Case{}, errors.New(`"id" is empty`)
 	}
 	return c, nil
 }
