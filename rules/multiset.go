@@ -328,15 +328,13 @@ func (w *walker) match(st *state, f *eff, ee, ae []value.Value, k *matching, per
 		row := k.adj[i*k.words : (i+1)*k.words]
 		est := st.index(i)
 		w.push("", i)
-		none := true
 		for j := range ae {
 			if w.value(est, f, &ee[i], &ae[j], true) {
 				row[j/64] |= 1 << (j % 64)
-				none = false
 			}
 		}
 		w.pop()
-		if perfect && none {
+		if perfect && !slices.ContainsFunc(row, func(word uint64) bool { return word != 0 }) {
 			return false
 		}
 	}
@@ -345,7 +343,11 @@ func (w *walker) match(st *state, f *eff, ee, ae []value.Value, k *matching, per
 	}
 	all := true
 	for i := range ee {
-		clear(k.seen)
+		// Not clear(k.seen), which calls memclr: too dear for the one
+		// word of a short list.
+		for x := 0; x < len(k.seen); x++ {
+			k.seen[x] = 0
+		}
 		if !k.augment(i) {
 			if perfect {
 				return false
