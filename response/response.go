@@ -498,21 +498,7 @@ func fail(i int, name, reason string) Call {
 	return Call{Name: name, Err: &ArgumentsError{Index: i, Reason: reason}}
 }
 
-func kindPhrase(v value.Value) string {
-	switch v.Kind() {
-	case value.Null:
-		return "null"
-	case value.Bool:
-		return "a boolean"
-	case value.Number:
-		return "a number"
-	case value.String:
-		return "a string"
-	case value.Array:
-		return "an array"
-	}
-	return "an object"
-}
+func kindPhrase(v value.Value) string { return v.Kind().WithArticle() }
 
 // maxKeys bounds the keys a ShapeError lists, so that a huge object does not
 // make a huge message.

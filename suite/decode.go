@@ -99,22 +99,13 @@ func at(loc Loc, i int) Loc {
 	return loc
 }
 
-// kindName names a value's kind with its article, for messages.
+// kindName names a value's kind with its article, for messages; a suite
+// file's arrays are lists, as YAML calls them.
 func kindName(v value.Value) string {
-	switch v.Kind() {
-	case value.Null:
-		return "null"
-	case value.Bool:
-		return "a boolean"
-	case value.Number:
-		return "a number"
-	case value.String:
-		return "a string"
-	case value.Array:
+	if v.Kind() == value.Array {
 		return "a list"
-	default:
-		return "an object"
 	}
+	return v.Kind().WithArticle()
 }
 
 // keyArena builds key path strings in large shared blocks, so that the

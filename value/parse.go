@@ -237,28 +237,50 @@ func (p *parser) array(i, depth int) (Value, int) {
 			return Value{}, i
 		}
 		p.vals = append(p.vals, v)
-		i = p.skip(i)
-		if i < len(p.s) && p.s[i] == ',' {
-			i = p.skip(i + 1)
-			continue
-		}
-		if i < len(p.s) && p.s[i] == ']' {
-			i++
+		var more bool
+		if i, more = p.next(i, ']', "array"); !more {
 			break
 		}
-		p.fail(ReasonSyntax, i, "expected ',' or ']' in array, found "+describe(p.s, i))
+	}
+	if p.err != nil {
 		return Value{}, i
 	}
-	var arr []Value
+	var carve func(int) []Value
 	if p.a != nil {
-		arr = p.a.newVals(len(p.vals) - base)
-	} else {
-		arr = make([]Value, len(p.vals)-base)
+		carve = p.a.newVals
 	}
-	copy(arr, p.vals[base:])
-	clear(p.vals[base:])
-	p.vals = p.vals[:base]
-	return arrayValue(arr), i
+	return arrayValue(pop(&p.vals, base, carve)), i
+}
+
+// next reads what follows an element of an array or a member of an
+// object: a ',' before another, or the closing bracket. more is false at
+// the bracket, and on a syntax error, which it records.
+func (p *parser) next(i int, closing byte, what string) (_ int, more bool) {
+	i = p.skip(i)
+	if i < len(p.s) && p.s[i] == ',' {
+		return p.skip(i + 1), true
+	}
+	if i < len(p.s) && p.s[i] == closing {
+		return i + 1, false
+	}
+	p.fail(ReasonSyntax, i, "expected ',' or '"+string(closing)+"' in "+what+", found "+describe(p.s, i))
+	return i, false
+}
+
+// pop moves what a container pushed onto stack since base into a slice of
+// its own, carved from the arena when carve is not nil.
+func pop[T any](stack *[]T, base int, carve func(int) []T) []T {
+	n := len(*stack) - base
+	var out []T
+	if carve != nil {
+		out = carve(n)
+	} else {
+		out = make([]T, n)
+	}
+	copy(out, (*stack)[base:])
+	clear((*stack)[base:])
+	*stack = (*stack)[:base]
+	return out
 }
 
 func (p *parser) object(start, depth int) (Value, int) {
@@ -292,27 +314,19 @@ func (p *parser) object(start, depth int) (Value, int) {
 			return Value{}, i
 		}
 		p.mems = append(p.mems, Member{Key: key, Value: v})
-		i = p.skip(i)
-		if i < len(p.s) && p.s[i] == ',' {
-			i = p.skip(i + 1)
-			continue
-		}
-		if i < len(p.s) && p.s[i] == '}' {
-			i++
+		var more bool
+		if i, more = p.next(i, '}', "object"); !more {
 			break
 		}
-		p.fail(ReasonSyntax, i, "expected ',' or '}' in object, found "+describe(p.s, i))
+	}
+	if p.err != nil {
 		return Value{}, i
 	}
-	var obj []Member
+	var carve func(int) []Member
 	if p.a != nil {
-		obj = p.a.newMems(len(p.mems) - base)
-	} else {
-		obj = make([]Member, len(p.mems)-base)
+		carve = p.a.newMems
 	}
-	copy(obj, p.mems[base:])
-	clear(p.mems[base:])
-	p.mems = p.mems[:base]
+	obj := pop(&p.mems, base, carve)
 	sortMembers(obj)
 	for k := 1; k < len(obj); k++ {
 		if obj[k].Key == obj[k-1].Key {

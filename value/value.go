@@ -39,6 +39,21 @@ func (k Kind) String() string {
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
+// WithArticle names the kind with its article, for messages: "null", "a
+// boolean", "a number", "a string", "an array", "an object".
+func (k Kind) WithArticle() string {
+	switch k {
+	case Null:
+		return "null"
+	case Array, Object:
+		return "an " + k.String()
+	}
+	if int(k) < len(kindNames) {
+		return "a " + k.String()
+	}
+	return k.String()
+}
+
 // Value is an immutable JSON value. Copying a Value is cheap and shares its
 // elements; nothing in this package modifies a Value after it is built.
 //
