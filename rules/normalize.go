@@ -87,21 +87,25 @@ func deleteChars(set string) normalizer {
 		}
 		return !ascii && strings.ContainsRune(set, c)
 	}
-	return func(s string) string {
-		i := strings.IndexFunc(s, del)
-		if i < 0 {
-			return s
-		}
-		var b strings.Builder
-		b.Grow(len(s))
-		b.WriteString(s[:i])
-		for _, c := range s[i:] {
-			if !del(c) {
-				b.WriteRune(c)
-			}
-		}
-		return b.String()
+	return func(s string) string { return removeRunes(s, del) }
+}
+
+// removeRunes returns s without the runes drop reports, s itself when
+// there are none.
+func removeRunes(s string, drop func(rune) bool) string {
+	i := strings.IndexFunc(s, drop)
+	if i < 0 {
+		return s
 	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for _, c := range s[i:] {
+		if !drop(c) {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
 }
 
 // collapseSpace replaces each run of Unicode white space with one space. It
@@ -138,21 +142,7 @@ func collapseSpace(s string) string {
 }
 
 // stripPunct removes Unicode punctuation (category P).
-func stripPunct(s string) string {
-	i := strings.IndexFunc(s, unicode.IsPunct)
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	b.WriteString(s[:i])
-	for _, c := range s[i:] {
-		if !unicode.IsPunct(c) {
-			b.WriteRune(c)
-		}
-	}
-	return b.String()
-}
+func stripPunct(s string) string { return removeRunes(s, unicode.IsPunct) }
 
 // nfc returns s in Unicode Normalization Form C.
 func nfc(s string) string {
