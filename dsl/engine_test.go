@@ -1,7 +1,10 @@
 package dsl_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -141,28 +144,68 @@ cases:
 }
 
 // BenchmarkEngineScore scores one call whose numeric field is decided by an
-// expression, and the same call under the built-in tolerance rule.
+// expression, and the same call under the built-in tolerance rule: on the
+// call already read, and (response=) on the whole response, its arguments
+// string parsed each time as the CLI does, to set the expression's cost
+// against a call's.
 func BenchmarkEngineScore(b *testing.B) {
-	for _, bc := range []struct{ name, rule string }{
-		{"rule=builtin", `{tolerance: 0.5}`},
-		{"rule=expr", `{expr: "abs(actual - expected) <= 0.5"}`},
+	for _, bc := range []struct {
+		name, rule string
+		whole      bool
+	}{
+		{"rule=builtin", `{tolerance: 0.5}`, false},
+		{"rule=expr", `{expr: "abs(actual - expected) <= 0.5"}`, false},
+		{"response=builtin", `{tolerance: 0.5}`, true},
+		{"response=expr", `{expr: "abs(actual - expected) <= 0.5"}`, true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			eng, err := build(b, benchSuite(bc.rule))
 			if err != nil {
 				b.Fatal(err)
 			}
-			calls, _, err := response.Extract(mustParse(b, benchCall), response.Auto, value.Limits{})
+			resp := mustParse(b, benchCall)
+			calls, _, err := response.Extract(resp, response.Auto, value.Limits{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			if r := eng.ScoreCalls(0, calls); !r.Pass {
+			score := func() *engine.Result { return eng.ScoreCalls(0, calls) }
+			if bc.whole {
+				score = func() *engine.Result { return eng.Score(0, resp) }
+			}
+			if r := score(); !r.Pass {
 				b.Fatalf("the call should pass: %+v", r.Diffs)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				eng.ScoreCalls(0, calls)
+				score()
 			}
 		})
+	}
+}
+
+// BenchmarkEngineRun scores 10,000 lines end to end as the CLI does
+// (engine.Run: reading each line, scoring, writing its result) on one
+// worker, each call's numeric field decided by an expression: what an
+// expression's cost comes to over a whole run.
+func BenchmarkEngineRun(b *testing.B) {
+	var sb, rb strings.Builder
+	sb.WriteString("version: 1\ncases:\n")
+	for i := range 10000 {
+		v := 15 + float64(i%100)/10
+		fmt.Fprintf(&sb, "  - {id: c%d, expected: {name: set_thermostat, arguments: {room: living, celsius: %g, mode: heat}, rules: {celsius: {expr: \"abs(actual - expected) <= 0.5\"}}}}\n", i, v)
+		off := []float64{0.3, -0.2, 0.7, 1.5}[i%4] // half pass
+		fmt.Fprintf(&rb, `{"id":"c%d","response":[{"name":"set_thermostat","arguments":"{\"room\":\"living\",\"celsius\":%g,\"mode\":\"heat\"}"}]}`+"\n", i, v+off)
+	}
+	eng, err := build(b, sb.String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := rb.String()
+	b.ReportAllocs()
+	for b.Loop() {
+		sum, err := eng.Run(context.Background(), strings.NewReader(lines), io.Discard, engine.RunOptions{Name: "bench", Workers: 1})
+		if err != nil || sum.Passed != 5000 {
+			b.Fatalf("err=%v passed=%d", err, sum.Passed)
+		}
 	}
 }
