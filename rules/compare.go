@@ -26,10 +26,17 @@ import (
 //
 // Comparing two equal calls allocates nothing.
 func (s *Set) Compare(expected, actual value.Value, c *Context, report func(Diff)) Result {
-	w := walker{report: report, eArgs: expected, aArgs: actual}
+	return s.compare(expected, actual, c, report, nil)
+}
+
+// compare is Compare; failed, when not nil, collects the top-level keys
+// whose comparison failed. Without report, no diff is put into words.
+func (s *Set) compare(expected, actual value.Value, c *Context, report func(Diff), failed *[]string) Result {
+	w := walker{report: report, eArgs: expected, aArgs: actual, failed: failed}
 	if c != nil {
 		w.ctx = *c
 	}
+	quiet := report == nil
 	root := s.compiled()
 	if r := root.rule; r != nil && (r.ignore || r.leaf) {
 		// A rule for the arguments object itself (the empty Path) that
@@ -38,17 +45,17 @@ func (s *Set) Compare(expected, actual value.Value, c *Context, report func(Diff
 		if expected.Kind() == value.Object && expected.Len() > 0 {
 			n = expected.Len()
 		}
-		if w.value(root, root.eff, &expected, &actual, false) {
+		if w.value(root, root.eff, &expected, &actual, quiet) {
 			return Result{Matched: n, Total: n}
 		}
 		return Result{Total: n}
 	}
 	if expected.Kind() == value.Object && actual.Kind() == value.Object {
 		var res Result
-		w.members(root, root.eff, &expected, &actual, false, &res)
+		w.members(root, root.eff, &expected, &actual, quiet, &res)
 		return res
 	}
-	if w.value(root, root.eff, &expected, &actual, false) {
+	if w.value(root, root.eff, &expected, &actual, quiet) {
 		return Result{Matched: 1, Total: 1}
 	}
 	if expected.Kind() == value.Object && expected.Len() > 0 {
@@ -68,6 +75,8 @@ type walker struct {
 	err     error
 	errKind Kind
 	msg     string
+
+	failed *[]string // see Set.compare
 
 	defaulted uint8 // which sides of the field being compared are a rule's default
 	absent    bool  // the expected side of the field being reported is absent
@@ -178,6 +187,7 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 		good := w.field(st.key(key), f, ev, av, allow, quiet)
 		w.pop()
 		if res != nil {
+			// The top level counts every key, quiet or not.
 			switch {
 			case ev != nil:
 				res.Total++
@@ -187,9 +197,12 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 			case !good:
 				res.Total++
 			}
+			if !good && w.failed != nil {
+				*w.failed = append(*w.failed, key)
+			}
 		}
 		if !good {
-			if quiet {
+			if quiet && res == nil {
 				return false
 			}
 			ok = false

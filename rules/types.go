@@ -112,13 +112,9 @@ func (s *Set) CompareChecked(expected, actual value.Value, c *Context, report fu
 	if !typedRules.Load() || !s.root.typed() {
 		return s.Compare(expected, actual, c, report)
 	}
-	var failed []string // top-level keys with a diff from the comparison
-	res := s.Compare(expected, actual, c, func(d Diff) {
-		failed = append(failed, topKey(d.Path))
-		if report != nil {
-			report(d)
-		}
-	})
+	var buf [8]string
+	failed := buf[:0] // top-level keys with a diff from the comparison
+	res := s.compare(expected, actual, c, report, &failed)
 	t := typeWalk{report: report}
 	if c != nil {
 		t.nullIsMissing = c.NullIsMissing
@@ -165,22 +161,6 @@ func (n *node) typed() bool {
 	return n.star.typed() || n.hash.typed()
 }
 
-// topKey returns the unescaped first segment of a diff's path.
-func topKey(p string) string {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		switch c := p[i]; {
-		case c == '\\' && i+1 < len(p):
-			i++
-			b.WriteByte(p[i])
-		case c == '.':
-			return b.String()
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
 
 // typeWalk checks the `type` properties along the actual arguments.
 type typeWalk struct {
