@@ -35,20 +35,22 @@ func BenchmarkScore(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("calls", func(b *testing.B) {
-		var r Result
+		sc := e.NewScorer()
+		var r *Result
 		b.ReportAllocs()
 		for b.Loop() {
-			e.scoreCalls(&r, 0, calls)
+			r = sc.ScoreCalls(0, calls)
 		}
 		if !r.Pass {
 			b.Fatalf("the benchmark call should pass: %s", r.AppendJSON(nil))
 		}
 	})
 	b.Run("response", func(b *testing.B) {
-		var r Result
+		sc := e.NewScorer()
+		var r *Result
 		b.ReportAllocs()
 		for b.Loop() {
-			e.scoreResponse(&r, 0, resp)
+			r = sc.Score(0, resp)
 		}
 		if !r.Pass {
 			b.Fatal("the benchmark call should pass")

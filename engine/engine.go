@@ -132,14 +132,14 @@ func (e *Engine) Lookup(id string) (int, bool) {
 // case i.
 func (e *Engine) Score(i int, resp value.Value) *Result {
 	r := new(Result)
-	e.scoreResponse(r, i, resp)
+	e.scoreResponse(r, i, resp, nil)
 	return r
 }
 
 // ScoreCalls scores calls already read from a response against case i.
 func (e *Engine) ScoreCalls(i int, calls []response.Call) *Result {
 	r := new(Result)
-	e.scoreCalls(r, i, calls)
+	e.scoreCalls(r, i, calls, nil)
 	return r
 }
 

@@ -67,9 +67,9 @@ func ExampleEngine_Run() {
 	// passed 1 of 2
 }
 
-// ScoreLine reads one line of a responses file as Run does: the service's
-// batch endpoint scores its lines through it.
-func ExampleEngine_ScoreLine() {
+// A Scorer reads one line of a responses file as Run does: the service's
+// batch endpoint scores its lines through it, one Scorer per goroutine.
+func ExampleScorer_ScoreLine() {
 	args, _ := value.Parse(`{"city": "Berlin"}`)
 	s := &suite.Suite{Cases: []suite.Case{{ID: "17", Expected: []suite.Call{{Name: "get_weather", Arguments: args}}}}}
 	eng, err := engine.New(s, engine.Options{})
@@ -77,19 +77,19 @@ func ExampleEngine_ScoreLine() {
 		fmt.Println(err)
 		return
 	}
-	var r engine.Result
+	sc := eng.NewScorer()
 	for n, line := range []string{
 		`{"id": 17, "response": [{"name": "get_weather", "arguments": "{\"city\": \"Berlin\"}"}]}`,
 		`{"id": "17"}`,
 		`{"id": "17", "response": [{"name": "get_weather", "arguments": "{\"city\": NaN}"}]}`,
 		`[1, 2]`,
 	} {
-		i, err := eng.ScoreLine(&r, line, n+1, nil)
+		r, i, err := sc.ScoreLine(line, n+1)
 		if err != nil {
 			fmt.Println(err)
 			continue
 		}
-		fmt.Println(i, r.Pass, kindsOf(&r))
+		fmt.Println(i, r.Pass, kindsOf(r))
 	}
 	// Output:
 	// 0 true []

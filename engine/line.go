@@ -8,36 +8,10 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// ScoreLine scores one line of a responses stream (spec section 2),
-// `{"id": ..., "response": R}`, into r, exactly as Run does, and returns
-// the index of the case the line names, or -1 when its id names no case
-// (r is then the unknown_case result). line is the line's number, for
-// messages. Whatever service reads responses line by line scores them
-// through here, so that it reads them as `callgrade score` does:
-//
-//   - the id is a string, or a number read as its text;
-//   - a line whose id can be read yields a result even when the rest is
-//     broken: a response the model's output broke (a duplicated key, NaN,
-//     invalid UTF-8) is an invalid_arguments failure of its case, and a
-//     line with no "response" (a harness that got no answer) a
-//     missing_response;
-//   - a line that is not a JSON object with an id is an *InputError naming
-//     the line (its File is left for the caller to set).
-//
-// Which lines are blank, and what a second line for the same case means,
-// is the caller's to decide. With a Parser p, the line is parsed into p's
-// memory and r is valid until p's next Reset; with p nil nothing is
-// reused.
-func (e *Engine) ScoreLine(r *Result, text string, line int, p *value.Parser) (int, error) {
-	i, err := e.scoreLine(r, text, line, -1, p)
-	if err != nil {
-		return i, err
-	}
-	return i, nil
-}
-
-// scoreLine is ScoreLine; guess is the case the line most likely is.
-func (e *Engine) scoreLine(r *Result, text string, line, guess int, p *value.Parser) (int, *InputError) {
+// scoreLine scores one line of a responses stream into r (see
+// Scorer.ScoreLine); guess is the case the line most likely is. With w, the
+// line is parsed into w's memory, and r is valid until w is reused.
+func (e *Engine) scoreLine(r *Result, text string, line, guess int, w *work) (int, *InputError) {
 	// The line as a whole may be as long as it needs; the limits that guard
 	// against hostile output apply to each arguments string.
 	depth := e.opts.Limits.MaxDepth
@@ -45,13 +19,7 @@ func (e *Engine) scoreLine(r *Result, text string, line, guess int, p *value.Par
 		depth = value.DefaultLimits.MaxDepth
 	}
 	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + 8}
-	var doc value.Value
-	var perr error
-	if p != nil {
-		doc, perr = p.Parse(text, lim)
-	} else {
-		doc, perr = value.ParseLimits(text, lim)
-	}
+	doc, perr := w.parserOrNil().Parse(text, lim)
 	var id string
 	var resp value.Value
 	noResponse := false
@@ -92,7 +60,7 @@ func (e *Engine) scoreLine(r *Result, text string, line, guess int, p *value.Par
 		e.missingResponse(r, i)
 		r.Diffs[0].Message = fmt.Sprintf(`response line %d has no "response"`, line)
 	default:
-		e.scoreResponseIn(r, i, resp, p)
+		e.scoreResponse(r, i, resp, w)
 	}
 	return i, nil
 }

@@ -44,8 +44,8 @@ func exampleResults(t testing.TB) []*engine.Result {
 			if strings.TrimSpace(sc.Text()) == "" {
 				continue
 			}
-			r := new(engine.Result)
-			i, err := e.ScoreLine(r, sc.Text(), n, nil)
+			// A Scorer of its own: each result is kept.
+			r, i, err := e.NewScorer().ScoreLine(sc.Text(), n)
 			if err != nil {
 				t.Fatalf("%s: %v", ex.responses, err)
 			}

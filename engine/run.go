@@ -14,7 +14,6 @@ import (
 	"unsafe"
 
 	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/value"
 )
 
 // RunOptions configure Run.
@@ -264,9 +263,8 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var res Result
-			var arena value.Parser
-			score := func(b batch) done { return e.scoreBatch(b, &res, &arena, seen, &sums[k], opts.Name, bufs) }
+			sc := e.NewScorer()
+			score := func(b batch) done { return e.scoreBatch(b, sc, seen, &sums[k], opts.Name, bufs) }
 			if e.blocking {
 				score = func(b batch) done { return e.scoreBatchAtOnce(b, seen, &sums[k], opts.Name, bufs) }
 			}
@@ -433,7 +431,8 @@ func readBatches(ctx context.Context, r io.Reader, todo chan<- batch, bufs *buff
 }
 
 // scoreBatch scores every line of b.
-func (e *Engine) scoreBatch(b batch, res *Result, arena *value.Parser, seen []atomic.Int32, sum *Summary, name string, bufs *buffers) done {
+func (e *Engine) scoreBatch(b batch, sc *Scorer, seen []atomic.Int32, sum *Summary, name string, bufs *buffers) done {
+	res := &sc.res
 	defer putBuf(bufs.lines, b.data)
 	// The lines are read as a string without a copy: b.data is not written
 	// until it comes back from the pool, after this returns.
@@ -451,7 +450,7 @@ func (e *Engine) scoreBatch(b batch, res *Result, arena *value.Parser, seen []at
 			d.lines = append(d.lines, line)
 			continue
 		}
-		c, err := e.runLine(text, line, guess, res, arena, seen, name)
+		c, err := e.runLine(text, line, guess, sc, seen, name)
 		if err != nil {
 			d.err = err
 			return d
@@ -463,7 +462,7 @@ func (e *Engine) scoreBatch(b batch, res *Result, arena *value.Parser, seen []at
 			sum.add(res)
 		}
 		d.out = append(res.AppendJSON(d.out), '\n')
-		arena.Reset() // nothing of the line is used after its result is encoded
+		sc.w.parser.Reset() // nothing of the line is used after its result is encoded
 		d.cases = append(d.cases, c)
 		d.ends = append(d.ends, len(d.out))
 		d.lines = append(d.lines, line)
@@ -473,8 +472,9 @@ func (e *Engine) scoreBatch(b batch, res *Result, arena *value.Parser, seen []at
 
 // runLine scores one line of a run into res and returns its case index, or
 // -1 when its id names no case; a second line for a case stops the run.
-func (e *Engine) runLine(text string, line, guess int, res *Result, p *value.Parser, seen []atomic.Int32, name string) (int, *InputError) {
-	i, err := e.scoreLine(res, text, line, guess, p)
+func (e *Engine) runLine(text string, line, guess int, sc *Scorer, seen []atomic.Int32, name string) (int, *InputError) {
+	res := &sc.res
+	i, err := e.scoreLine(res, text, line, guess, &sc.w)
 	if err != nil {
 		err.File = name
 		return 0, err
@@ -519,9 +519,9 @@ func (e *Engine) scoreBatchAtOnce(b batch, seen []atomic.Int32, sum *Summary, na
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			var res Result
-			var arena value.Parser
-			c, err := e.runLine(text, b.first+j, -1, &res, &arena, seen, name)
+			sc := e.NewScorer()
+			res := &sc.res
+			c, err := e.runLine(text, b.first+j, -1, sc, seen, name)
 			lines[j] = scored{c: c, err: err}
 			if err != nil {
 				return
@@ -529,7 +529,7 @@ func (e *Engine) scoreBatchAtOnce(b batch, seen []atomic.Int32, sum *Summary, na
 			lines[j].out = append(res.AppendJSON(nil), '\n')
 			if c >= 0 {
 				mu.Lock()
-				sum.add(&res)
+				sum.add(res)
 				mu.Unlock()
 			}
 		}()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/callgrade/callgrade/internal/assign"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/rules"
@@ -12,19 +11,15 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-func (e *Engine) scoreResponse(r *Result, i int, resp value.Value) {
-	e.scoreResponseIn(r, i, resp, nil)
-}
-
-// scoreResponseIn is scoreResponse parsing arguments strings with p, when
-// it is not nil: r is then valid only until p is reset.
-func (e *Engine) scoreResponseIn(r *Result, i int, resp value.Value, p *value.Parser) {
-	calls, _, err := response.ExtractWith(p, resp, e.opts.Format, e.opts.Limits)
+// scoreResponse scores a whole response document into r, with w's memory
+// when w is not nil: r is then valid only until w is reused.
+func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, w *work) {
+	calls, _, err := response.ExtractWith(w.parserOrNil(), resp, e.opts.Format, e.opts.Limits)
 	if err != nil {
 		e.unreadable(r, i, err.Error())
 		return
 	}
-	e.scoreCalls(r, i, calls)
+	e.scoreCalls(r, i, calls, w)
 }
 
 // unreadable fails case i because its response could not be read at all: a
@@ -53,20 +48,20 @@ func (r *Result) reset(c *compiledCase) {
 
 // scoreCalls scores against the expected calls and each alternative, and
 // keeps the best: a pass first, then the higher score, then the earlier list.
-func (e *Engine) scoreCalls(r *Result, i int, calls []response.Call) {
+func (e *Engine) scoreCalls(r *Result, i int, calls []response.Call, w *work) {
 	c := &e.cases[i]
 	r.reset(c)
-	e.evaluate(r, c.mode, c.expected, calls)
+	e.evaluate(r, c.mode, c.expected, calls, w)
 	if len(c.alternatives) == 0 {
 		return
 	}
-	var alt Result
+	alt := w.altResult()
 	for k, exp := range c.alternatives {
 		alt.reset(c)
-		e.evaluate(&alt, c.mode, exp, calls)
+		e.evaluate(alt, c.mode, exp, calls, w)
 		if alt.Pass && !r.Pass || alt.Pass == r.Pass && alt.Score > r.Score {
 			alt.Alternative = k + 1
-			*r, alt = alt, *r
+			*r, *alt = *alt, *r
 		}
 	}
 }
@@ -79,7 +74,7 @@ type pairing struct {
 }
 
 // evaluate scores one list of expected calls against the actual calls.
-func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, calls []response.Call) {
+func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, calls []response.Call, w *work) {
 	n, m := len(exp), len(calls)
 	// Small cases, nearly all of them, keep their bookkeeping on the stack.
 	var pairsBuf [8]int
@@ -99,11 +94,11 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 			}
 		}
 	} else if mode == suite.CallsGreedy {
-		e.greedy(exp, calls, pairs, pr)
+		e.greedy(exp, calls, pairs, pr, w)
 	} else {
 		// Every pair is weighed, quietly; only the pairs chosen are
 		// compared again to say what is wrong with them.
-		all := make([]verdict, n*m)
+		all := w.verdicts(n * m)
 		for a := range n {
 			for b := range m {
 				all[a*m+b] = e.weigh(&exp[a], &calls[b])
@@ -112,7 +107,7 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 		// The summed score decides; between equal sums, more passing pairs,
 		// then more pairs whose tool names agree, so that a wrong call pairs
 		// with the call it was meant to be.
-		best, _ := assign.Max(n, m, func(a, b int) float64 {
+		best, _ := w.assign(n, m, func(a, b int) float64 {
 			p := &all[a*m+b]
 			w := p.score
 			if p.pass {
@@ -194,10 +189,10 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 // the first actual call not yet taken that passes against it. The expected
 // calls left without one are then paired with the actual calls left over
 // as `unordered` pairs them, only to report what is wrong with them.
-func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing) {
+func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, w *work) {
 	n, m := len(exp), len(calls)
-	used := make([]bool, m)
-	var restA []int
+	used, rest := w.greedyBufs(m, n+m)
+	restA := rest[:0:n]
 	for a := range n {
 		pairs[a] = -1
 		for b := range m {
@@ -213,7 +208,7 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 			restA = append(restA, a)
 		}
 	}
-	var restB []int
+	restB := rest[n:n]
 	for b := range m {
 		if !used[b] {
 			restB = append(restB, b)
@@ -222,13 +217,13 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 	if len(restA) == 0 || len(restB) == 0 {
 		return
 	}
-	all := make([]verdict, len(restA)*len(restB))
+	all := w.verdicts(len(restA) * len(restB))
 	for i, a := range restA {
 		for j, b := range restB {
 			all[i*len(restB)+j] = e.weigh(&exp[a], &calls[b])
 		}
 	}
-	best, _ := assign.Max(len(restA), len(restB), func(i, j int) float64 {
+	best, _ := w.assign(len(restA), len(restB), func(i, j int) float64 {
 		w := all[i*len(restB)+j].score
 		if exp[restA[i]].name == calls[restB[j]].Name {
 			w += 1e-7

@@ -37,7 +37,7 @@ func (h *Handler) serveScore(w http.ResponseWriter, r *http.Request) {
 
 // scoreRequest scores the body of a /v1/score request: a result, or a
 // status and a message. A request naming its case by id is a line of a
-// responses file, read as engine.ScoreLine reads one; a request without a
+// responses file, read as engine.Scorer.ScoreLine reads one; a request without a
 // "response" is refused rather than scored as missing, since a single
 // request is answered at once.
 func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
@@ -62,8 +62,8 @@ func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
 			return http.StatusOK, eng.Score(0, resp), ""
 		}
 	}
-	r := new(engine.Result)
-	i, err := l.g.Engine().ScoreLine(r, text, 1, nil)
+	// A Scorer of its own: the result outlives the request's scoring.
+	r, i, err := l.g.Engine().NewScorer().ScoreLine(text, 1)
 	switch {
 	case err != nil && perr != nil:
 		return http.StatusBadRequest, nil, "the request is not valid JSON: " + perr.Error()
@@ -189,13 +189,11 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 	}()
 	for range workers {
 		go func() {
-			var res engine.Result
-			var p value.Parser
+			sc := l.g.Engine().NewScorer()
 			for c := range jobs {
 				c.out = make([]lineOut, len(c.lines))
 				for j, text := range c.lines {
-					c.out[j] = l.scoreLine(&res, &p, text, c.first+j)
-					p.Reset() // the line is written out: nothing of it is used again
+					c.out[j] = scoreLine(sc, text, c.first+j)
 				}
 				close(c.done)
 			}
@@ -293,13 +291,13 @@ func send(ctx context.Context, c *chunk, order, jobs chan<- *chunk) bool {
 	return true
 }
 
-// scoreLine scores one line of a batch as callgrade score does
-// (engine.ScoreLine), into res and p's memory.
-func (l *loaded) scoreLine(res *engine.Result, p *value.Parser, text string, line int) lineOut {
+// scoreLine scores one line of a batch as callgrade score does, with the
+// worker's Scorer, and encodes its answer before the Scorer's next line.
+func scoreLine(sc *engine.Scorer, text string, line int) lineOut {
 	if strings.TrimSpace(text) == "" {
 		return lineOut{c: blankLine}
 	}
-	i, err := l.g.Engine().ScoreLine(res, text, line, p)
+	res, i, err := sc.ScoreLine(text, line)
 	if err != nil {
 		var ie *engine.InputError
 		if errors.As(err, &ie) {

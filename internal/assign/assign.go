@@ -29,38 +29,86 @@ import "math"
 //
 // It runs in O(k³) time for k = max(n, m) and allocates O(k²).
 func Max(n, m int, weight func(i, j int) float64) (pairs []int, total float64) {
+	var s Solver
+	return s.Max(n, m, weight)
+}
+
+// Solver solves assignment problems one after another in the same memory,
+// for a caller that solves millions of small ones: Max allocates nothing
+// once the Solver has held a problem as large. The pairs it returns are
+// valid until its next Max. The zero Solver is ready to use; a Solver must
+// not be used by two goroutines at once.
+type Solver struct {
+	floats []float64
+	ints   []int
+	bools  []bool
+}
+
+// take returns the next n elements of *buf, from *used on; buf grows as
+// needed (the caller takes everything it needs before writing).
+func take[T any](buf *[]T, used *int, n int) []T {
+	if cap(*buf) < *used+n {
+		grown := make([]T, *used+n, 2*(*used+n))
+		*buf = grown
+	}
+	*buf = (*buf)[:cap(*buf)]
+	out := (*buf)[*used : *used+n : *used+n]
+	clear(out)
+	*used += n
+	return out
+}
+
+// Max is the package's Max, in the Solver's memory.
+func (s *Solver) Max(n, m int, weight func(i, j int) float64) (pairs []int, total float64) {
 	if n <= 0 {
 		return []int{}, 0
 	}
-	pairs = make([]int, n)
+	k := max(n, m, 1)
+	// Size every buffer first: take may move a buffer while it grows.
+	nf, ni, nb := 2*k*k+3*(k+1), n+7*k+2*(k+1), 2*(k+1)
+	if cap(s.floats) < nf {
+		s.floats = make([]float64, nf)
+	}
+	if cap(s.ints) < ni {
+		s.ints = make([]int, ni)
+	}
+	if cap(s.bools) < nb {
+		s.bools = make([]bool, nb)
+	}
+	var f, i, b int
+	pairs = take(&s.ints, &i, n)
 	if m <= 0 {
-		for i := range pairs {
-			pairs[i] = -1
+		for r := range pairs {
+			pairs[r] = -1
 		}
 		return pairs, 0
 	}
-	k := max(n, m)
 	// Pad to a k×k square with zero weights: a padding column stands for
 	// "no column", a padding row for "no row".
-	w := make([]float64, k*k)
+	w := take(&s.floats, &f, k*k)
 	top := 0.0
-	for i := 0; i < n; i++ {
-		for j := 0; j < m; j++ {
-			x := weight(i, j)
+	for r := 0; r < n; r++ {
+		for c := 0; c < m; c++ {
+			x := weight(r, c)
 			if !(x > 0) { // negative or NaN
 				x = 0
 			}
-			w[i*k+j] = x
+			w[r*k+c] = x
 			top = max(top, x)
 		}
 	}
 	// Minimise cost = top - weight, which is >= 0.
-	cost := make([]float64, k*k)
-	for i := range cost {
-		cost[i] = top - w[i]
+	cost := take(&s.floats, &f, k*k)
+	for r := range cost {
+		cost[r] = top - w[r]
 	}
-	rowOf, u, v := hungarian(k, cost)
-	col := make([]int, k)
+	h := hungarianWork{
+		u: take(&s.floats, &f, k+1), v: take(&s.floats, &f, k+1), minv: take(&s.floats, &f, k+1),
+		p: take(&s.ints, &i, k+1), way: take(&s.ints, &i, k+1), used: take(&s.bools, &b, k+1),
+		rowOf: take(&s.ints, &i, k),
+	}
+	rowOf, u, v := hungarian(k, cost, &h)
+	col := take(&s.ints, &i, k)
 	for j := 0; j < k; j++ {
 		col[rowOf[j]] = j
 	}
@@ -69,31 +117,42 @@ func Max(n, m int, weight func(i, j int) float64) (pairs []int, total float64) {
 	// slackness). Among the perfect matchings of those tight edges, pick
 	// the lexicographically smallest.
 	eps := 1e-9 * max(top, 1) * float64(k)
-	tight := func(i, j int) bool { return cost[i*k+j]-u[i]-v[j] <= eps }
-	lexSmallest(k, n, col, tight)
-	for i := 0; i < n; i++ {
-		if c := col[i]; c < m {
-			pairs[i] = c
-			total += w[i*k+c]
+	tight := func(r, c int) bool { return cost[r*k+c]-u[r]-v[c] <= eps }
+	lex := lexWork{rowOf: take(&s.ints, &i, k), next: take(&s.ints, &i, k), queue: take(&s.ints, &i, k), reach: take(&s.bools, &b, k)}
+	lexSmallest(k, n, col, tight, &lex)
+	for r := 0; r < n; r++ {
+		if c := col[r]; c < m {
+			pairs[r] = c
+			total += w[r*k+c]
 		} else {
-			pairs[i] = -1
+			pairs[r] = -1
 		}
 	}
 	return pairs, total
+}
+
+// hungarianWork is hungarian's memory: five slices of k+1 and one of k.
+type hungarianWork struct {
+	u, v, minv []float64
+	p, way     []int
+	used       []bool
+	rowOf      []int
+}
+
+// lexWork is lexSmallest's memory: slices of k.
+type lexWork struct {
+	rowOf, next, queue []int
+	reach              []bool
 }
 
 // hungarian minimises the cost of a perfect matching of a k×k matrix
 // (Kuhn–Munkres with potentials, O(k³)). It returns the row matched to each
 // column and the dual potentials u (rows) and v (columns), for which
 // cost[i][j]-u[i]-v[j] >= 0 everywhere, with equality on the matching.
-func hungarian(k int, cost []float64) (rowOf []int, u, v []float64) {
+func hungarian(k int, cost []float64, h *hungarianWork) (rowOf []int, u, v []float64) {
 	// 1-based internally: index 0 is the virtual start column.
-	uu := make([]float64, k+1)
-	vv := make([]float64, k+1)
-	p := make([]int, k+1) // p[j]: row matched to column j, 0 for none
-	way := make([]int, k+1)
-	minv := make([]float64, k+1)
-	used := make([]bool, k+1)
+	uu, vv, minv := h.u, h.v, h.minv
+	p, way, used := h.p, h.way, h.used // p[j]: row matched to column j, 0 for none
 	for i := 1; i <= k; i++ {
 		p[0] = i
 		j0 := 0
@@ -139,7 +198,7 @@ func hungarian(k int, cost []float64) (rowOf []int, u, v []float64) {
 			j0 = j1
 		}
 	}
-	rowOf = make([]int, k)
+	rowOf = h.rowOf
 	for j := 1; j <= k; j++ {
 		rowOf[j-1] = p[j] - 1
 	}
@@ -153,14 +212,14 @@ func hungarian(k int, cost []float64) (rowOf []int, u, v []float64) {
 // i through unfixed rows, each taking the column of the next: that
 // rotation frees col[i] for the last one. One search per row keeps the
 // whole pass O(k³).
-func lexSmallest(k, n int, col []int, tight func(i, j int) bool) {
-	rowOf := make([]int, k)
+func lexSmallest(k, n int, col []int, tight func(i, j int) bool, lw *lexWork) {
+	rowOf := lw.rowOf
 	for i, c := range col {
 		rowOf[c] = i
 	}
-	next := make([]int, k) // next[r]: the row whose column r takes
-	reach := make([]bool, k)
-	queue := make([]int, 0, k)
+	next := lw.next // next[r]: the row whose column r takes
+	reach := lw.reach
+	queue := lw.queue[:0]
 	for i := 0; i < n; i++ {
 		// Rows that can reach i: search backwards from i.
 		for r := range reach {

@@ -205,3 +205,28 @@ func BenchmarkMax8(b *testing.B) {
 		Max(8, 8, f)
 	}
 }
+
+// A Solver gives Max's answers, problem after problem of any size, and
+// allocates nothing once it has held a problem as large.
+func TestSolverReusesItsMemory(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var s Solver
+	for range 2000 {
+		n, m := r.IntN(7), r.IntN(7)
+		w := make([]float64, n*m)
+		for i := range w {
+			w[i] = float64(r.IntN(4)) / 2
+		}
+		weight := func(i, j int) float64 { return w[i*m+j] }
+		want, wantTotal := Max(n, m, weight)
+		got, total := s.Max(n, m, weight)
+		if !slices.Equal(got, want) || total != wantTotal {
+			t.Fatalf("%dx%d %v: Solver %v %v, Max %v %v", n, m, w, got, total, want, wantTotal)
+		}
+	}
+	w := []float64{1, 0, 0.5, 0, 1, 0, 0.5, 0, 1}
+	weight := func(i, j int) float64 { return w[i*3+j] }
+	if n := testing.AllocsPerRun(100, func() { s.Max(3, 3, weight) }); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+}

@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"github.com/callgrade/callgrade/internal/assign"
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/value"
+)
+
+// A Scorer scores responses against an Engine's cases on one goroutine,
+// reusing its memory from one response to the next: the parsed arguments,
+// the result, the buffers that pairing calls needs. Where Engine.Score
+// allocates a Result and its parts for every response, a Scorer in a loop
+// allocates little but the words of what differs; Run gives each of its
+// workers one.
+//
+// The Result a Scorer returns, and the values it holds, are valid until
+// the Scorer's next call: encode the result line or copy what is needed
+// before scoring the next response. A Scorer must not be used by two
+// goroutines at once; make one per goroutine with Engine.NewScorer.
+type Scorer struct {
+	e   *Engine
+	res Result
+	w   work
+}
+
+// NewScorer returns a Scorer for e's cases.
+func (e *Engine) NewScorer() *Scorer { return &Scorer{e: e} }
+
+// Score scores one response (a document in any supported format) against
+// case i, as Engine.Score does.
+func (s *Scorer) Score(i int, resp value.Value) *Result {
+	s.w.parser.Reset()
+	s.e.scoreResponse(&s.res, i, resp, &s.w)
+	return &s.res
+}
+
+// ScoreCalls scores calls already read from a response against case i.
+func (s *Scorer) ScoreCalls(i int, calls []response.Call) *Result {
+	s.e.scoreCalls(&s.res, i, calls, &s.w)
+	return &s.res
+}
+
+// ScoreLine scores one line of a responses stream (spec section 2),
+// `{"id": ..., "response": R}`, exactly as Run does, and returns the result
+// and the index of the case the line names, or -1 when its id names no
+// case (the result is then the unknown_case one). line is the line's
+// number, for messages. Whatever service reads responses line by line
+// scores them through here, so that it reads them as `callgrade score`
+// does:
+//
+//   - the id is a string, or a number read as its text;
+//   - a line whose id can be read yields a result even when the rest is
+//     broken: a response the model's output broke (a duplicated key, NaN,
+//     invalid UTF-8) is an invalid_arguments failure of its case, and a
+//     line with no "response" (a harness that got no answer) a
+//     missing_response;
+//   - a line that is not a JSON object with an id is an *InputError naming
+//     the line (its File is left for the caller to set).
+//
+// Which lines are blank, and what a second line for the same case means,
+// is the caller's to decide.
+func (s *Scorer) ScoreLine(text string, line int) (*Result, int, error) {
+	s.w.parser.Reset()
+	i, err := s.e.scoreLine(&s.res, text, line, -1, &s.w)
+	if err != nil {
+		return nil, i, err
+	}
+	return &s.res, i, nil
+}
+
+// work is the memory that scoring one response reuses for the next: a
+// Scorer's. A nil *work allocates what it hands out, for Engine.Score.
+type work struct {
+	parser value.Parser
+	solver assign.Solver
+	verd   []verdict
+	used   []bool
+	rest   []int
+	alt    Result
+}
+
+func (w *work) parserOrNil() *value.Parser {
+	if w == nil {
+		return nil
+	}
+	return &w.parser
+}
+
+// verdicts returns n verdicts to fill.
+func (w *work) verdicts(n int) []verdict {
+	if w == nil {
+		return make([]verdict, n)
+	}
+	if cap(w.verd) < n {
+		w.verd = make([]verdict, n)
+	}
+	return w.verd[:n]
+}
+
+// assign pairs as assign.Max does; the pairs are valid until the next
+// assign.
+func (w *work) assign(n, m int, weight func(i, j int) float64) ([]int, float64) {
+	if w == nil {
+		return assign.Max(n, m, weight)
+	}
+	return w.solver.Max(n, m, weight)
+}
+
+// greedyBufs returns m cleared flags and room for k indexes.
+func (w *work) greedyBufs(m, k int) ([]bool, []int) {
+	if w == nil {
+		return make([]bool, m), make([]int, 0, k)
+	}
+	if cap(w.used) < m {
+		w.used = make([]bool, m)
+	}
+	if cap(w.rest) < k {
+		w.rest = make([]int, 0, k)
+	}
+	used := w.used[:m]
+	clear(used)
+	return used, w.rest[:0]
+}
+
+// altResult returns a Result for scoring an alternative in.
+func (w *work) altResult() *Result {
+	if w == nil {
+		return new(Result)
+	}
+	return &w.alt
+}
