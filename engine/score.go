@@ -85,7 +85,9 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 		pairs, pr, matched = make([]int, 0, n), make([]pairing, 0, n), make([]bool, 0, m)
 	}
 	pairs, pr, matched = pairs[:n], pr[:n], matched[:m] // pairs[i] = actual index of expected i, or -1
-	if mode == suite.CallsOrdered || n == 0 || m == 0 {
+	// One call against one: every mode pairs them (greedy's leftover
+	// assignment too), and the pair is compared once, as in order.
+	if mode == suite.CallsOrdered || n == 0 || m == 0 || n == 1 && m == 1 && mode != suite.CallsSuperset && mode != suite.CallsSubset {
 		for k := range pairs {
 			pairs[k] = -1
 			if k < m {

@@ -96,7 +96,10 @@ type state struct {
 	// plain says that at this path and below, rules only set how values
 	// compare (see Rule.settingsOnly): equality here is an equivalence,
 	// which canonical keys decide.
-	plain  bool
+	plain bool
+	// typed, on the root state only, says that a rule of the set has a
+	// `type` property (see CompareChecked).
+	typed  bool
 	eff    *eff   // the settings in force here
 	name   string // what a diff here shows as its rule
 	keys   []keyState
@@ -168,6 +171,7 @@ func (s *Set) compiled() *state {
 		return st
 	}
 	st := build([]*node{&s.root}, &eff{name: "exact"})
+	st.typed = s.root.typed()
 	s.built.Store(st)
 	return st
 }

@@ -109,17 +109,16 @@ func (t typeSet) String() string {
 // is a Mismatch at its path, reported after the comparison's diffs, and its
 // top-level argument counts as not matched in the Result.
 func (s *Set) CompareChecked(expected, actual value.Value, c *Context, report func(Diff)) Result {
-	if !typedRules.Load() || !s.root.typed() {
+	root := s.compiled()
+	if !typedRules.Load() || !root.typed {
 		return s.Compare(expected, actual, c, report)
 	}
-	var buf [8]string
-	failed := buf[:0] // top-level keys with a diff from the comparison
+	var failed []string // top-level keys with a diff from the comparison
 	res := s.compare(expected, actual, c, report, &failed)
 	t := typeWalk{report: report}
 	if c != nil {
 		t.nullIsMissing = c.NullIsMissing
 	}
-	root := s.compiled()
 	if !t.check(root, actual) {
 		// A rule on the arguments object itself: no argument matches.
 		res.Matched = 0
