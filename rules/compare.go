@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,13 +27,36 @@ import (
 //
 // Comparing two equal calls allocates nothing.
 func (s *Set) Compare(expected, actual value.Value, c *Context, report func(Diff)) Result {
-	return s.compare(expected, actual, c, report, nil)
+	res, _ := s.compare(expected, actual, c, report)
+	return res
 }
 
-// compare is Compare; failed, when not nil, collects the top-level keys
-// whose comparison failed. Without report, no diff is put into words.
-func (s *Set) compare(expected, actual value.Value, c *Context, report func(Diff), failed *[]string) Result {
-	w := walker{report: report, eArgs: expected, aArgs: actual, failed: failed}
+// failedSet says which members of the actual arguments object failed
+// their comparison: bit j for member j, and more past 64.
+type failedSet struct {
+	mask uint64
+	more []int
+}
+
+func (f *failedSet) add(j int) {
+	if j < 64 {
+		f.mask |= 1 << j
+	} else {
+		f.more = append(f.more, j)
+	}
+}
+
+func (f *failedSet) has(j int) bool {
+	if j < 64 {
+		return f.mask&(1<<j) != 0
+	}
+	return slices.Contains(f.more, j)
+}
+
+// compare is Compare, and says which of the actual arguments failed.
+// Without report, no diff is put into words.
+func (s *Set) compare(expected, actual value.Value, c *Context, report func(Diff)) (Result, failedSet) {
+	w := walker{report: report, eArgs: expected, aArgs: actual}
 	if c != nil {
 		w.ctx = *c
 	}
@@ -46,22 +70,22 @@ func (s *Set) compare(expected, actual value.Value, c *Context, report func(Diff
 			n = expected.Len()
 		}
 		if w.value(root, root.eff, &expected, &actual, quiet) {
-			return Result{Matched: n, Total: n}
+			return Result{Matched: n, Total: n}, w.failed
 		}
-		return Result{Total: n}
+		return Result{Total: n}, w.failed
 	}
 	if expected.Kind() == value.Object && actual.Kind() == value.Object {
 		var res Result
 		w.members(root, root.eff, &expected, &actual, quiet, &res)
-		return res
+		return res, w.failed
 	}
 	if w.value(root, root.eff, &expected, &actual, quiet) {
-		return Result{Matched: 1, Total: 1}
+		return Result{Matched: 1, Total: 1}, w.failed
 	}
 	if expected.Kind() == value.Object && expected.Len() > 0 {
-		return Result{Total: expected.Len()} // no argument can match
+		return Result{Total: expected.Len()}, w.failed // no argument can match
 	}
-	return Result{Total: 1}
+	return Result{Total: 1}, w.failed
 }
 
 // walker is one comparison in progress.
@@ -76,7 +100,7 @@ type walker struct {
 	errKind Kind
 	msg     string
 
-	failed *[]string // see Set.compare
+	failed failedSet // the top-level members of actual that failed
 
 	defaulted uint8 // which sides of the field being compared are a rule's default
 	absent    bool  // the expected side of the field being reported is absent
@@ -154,6 +178,7 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 	for i < len(em) || j < len(am) {
 		var key string
 		var ev, av *value.Value // nil: absent
+		aj := j                 // av's index, when av is set
 		var c int               // which side's key comes first: both lists are sorted
 		switch {
 		case i == len(em):
@@ -197,8 +222,8 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 			case !good:
 				res.Total++
 			}
-			if !good && w.failed != nil {
-				*w.failed = append(*w.failed, key)
+			if !good && av != nil {
+				w.failed.add(aj)
 			}
 		}
 		if !good {
@@ -554,11 +579,14 @@ func scalarEqual(f *eff, e, a *value.Value) bool {
 }
 
 func stringsEqual(f *eff, x, y string) bool {
+	if x == y {
+		return true // the same text normalises the same way
+	}
 	if f.norm != nil {
 		x, y = applyNorm(f.norm, x), applyNorm(f.norm, y)
-	}
-	if x == y {
-		return true
+		if x == y {
+			return true
+		}
 	}
 	return f.fold && foldEqual(x, y)
 }

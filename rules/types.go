@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -113,8 +112,7 @@ func (s *Set) CompareChecked(expected, actual value.Value, c *Context, report fu
 	if !typedRules.Load() || !root.typed {
 		return s.Compare(expected, actual, c, report)
 	}
-	var failed []string // top-level keys with a diff from the comparison
-	res := s.compare(expected, actual, c, report, &failed)
+	res, failed := s.compare(expected, actual, c, report)
 	t := typeWalk{report: report}
 	if c != nil {
 		t.nullIsMissing = c.NullIsMissing
@@ -125,15 +123,14 @@ func (s *Set) CompareChecked(expected, actual value.Value, c *Context, report fu
 		return res
 	}
 	if actual.Kind() == value.Object && root != nil {
-		for _, m := range actual.Members() {
+		for j, m := range actual.Members() {
 			if t.nullIsMissing && m.Value.IsNull() {
 				continue
 			}
 			t.path = append(t.path[:0], m.Key)
-			if t.walk(root.key(m.Key), m.Value) || slices.Contains(failed, m.Key) {
+			if t.walk(root.key(m.Key), m.Value) || failed.has(j) {
 				continue
 			}
-			failed = append(failed, m.Key)
 			if expected.Kind() == value.Object && expected.Has(m.Key) {
 				res.Matched--
 			} else {
