@@ -43,6 +43,9 @@ type Engine struct {
 	// blocking says that some comparator waits on I/O, so that Run scores
 	// many lines at once.
 	blocking bool
+	// exhaustive makes unordered pairing weigh every pair even where
+	// allPass would do; the tests compare the two.
+	exhaustive bool
 }
 
 // New compiles s. Every problem found (a rule, a path, a regex, a schema, a

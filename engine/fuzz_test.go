@@ -62,7 +62,22 @@ cases:
 			}
 		}
 		checkWeighAgrees(t, e, resp)
+		checkAllPassAgrees(t, e, resp)
 	})
+}
+
+// checkAllPassAgrees holds the allPass shortcut to the exhaustive pairing:
+// every case scores to the same result line either way.
+func checkAllPassAgrees(t *testing.T, e *Engine, resp value.Value) {
+	t.Helper()
+	full := *e
+	full.exhaustive = true
+	for i := range e.cases {
+		got, want := e.Score(i, resp).AppendJSON(nil), full.Score(i, resp).AppendJSON(nil)
+		if string(got) != string(want) {
+			t.Fatalf("case %s:\n allPass    %s\n exhaustive %s", e.cases[i].id, got, want)
+		}
+	}
 }
 
 // checkWeighAgrees holds weigh, which pairs quietly, to compare's verdict

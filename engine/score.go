@@ -97,7 +97,7 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 		}
 	} else if mode == suite.CallsGreedy {
 		e.greedy(exp, calls, pairs, pr, w)
-	} else {
+	} else if n > m || e.exhaustive || !e.allPass(exp, calls, pairs, pr, w) {
 		// Every pair is weighed, quietly; only the pairs chosen are
 		// compared again to say what is wrong with them.
 		all := w.verdicts(n * m)
@@ -185,6 +185,36 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 		r.Score = sum / float64(den)
 	}
 	r.Pass = len(r.Diffs) == 0
+}
+
+// allPass tries the pairing that the optimal assignment gives when every
+// expected call has a passing actual call: each expected call in order
+// takes the first passing actual call not yet taken. If that pairs them
+// all (n <= m), no assignment weighs more (each pair weighs its most), and
+// among those that weigh as much it is the one assign picks, the
+// lexicographically smallest: each row's column is the smallest that
+// still leaves a passing pairing for the rows after it, and the one found
+// here does. Then pairs and pr hold it and allPass reports true; n weighs
+// when the calls come in the expected order, instead of n·m and an
+// assignment.
+func (e *Engine) allPass(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, w *work) bool {
+	used, _ := w.greedyBufs(len(calls), 0)
+	for a := range exp {
+		pairs[a] = -1
+		for b := range calls {
+			if used[b] || exp[a].name != calls[b].Name {
+				continue
+			}
+			if v := e.weigh(&exp[a], &calls[b]); v.pass {
+				pairs[a], pr[a], used[b] = b, pairing{pass: true, score: v.score}, true
+				break
+			}
+		}
+		if pairs[a] < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // greedy pairs in `calls: greedy` mode: each expected call in order takes
