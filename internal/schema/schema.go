@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -91,12 +92,13 @@ type node struct {
 	uniqueItems        bool
 	items              *node
 
-	props      []prop // sorted by key
-	required   []string
-	additional *node // additionalProperties as a schema
-	noExtra    bool  // additionalProperties: false
-	minProps   int   // -1: absent
-	maxProps   int   // -1: absent
+	props          []prop // sorted by key
+	required       []string
+	sortedRequired []string // required, sorted and without repeats
+	additional     *node    // additionalProperties as a schema
+	noExtra        bool     // additionalProperties: false
+	minProps       int      // -1: absent
+	maxProps       int      // -1: absent
 
 	ref          *node
 	allOf        []*node
@@ -240,6 +242,7 @@ func (c *compiler) keyword(n *node, k string, v value.Value, ptr string) {
 		for _, e := range v.Elems() {
 			n.required = append(n.required, e.Str())
 		}
+		n.sortedRequired = slices.Compact(slices.Sorted(slices.Values(n.required)))
 	case "additionalProperties":
 		// The library lists the keys a literal false rejects in one
 		// error, and validates each key against a schema, even `false`.

@@ -293,13 +293,13 @@ func (v *validator) object(n *node, x value.Value, known *value.Value) {
 		}
 	}
 	v.count(count, n.minProps, n.maxProps, "Properties")
-	var missing []string
-	for _, r := range n.required {
-		if m, ok := x.Get(r); !ok || v.nullIsMissing && m.IsNull() {
-			missing = append(missing, r)
+	if len(n.required) > 0 && !v.allRequired(n, ms) {
+		var missing []string
+		for _, r := range n.required {
+			if m, ok := x.Get(r); !ok || v.nullIsMissing && m.IsNull() {
+				missing = append(missing, r)
+			}
 		}
-	}
-	if missing != nil {
 		if v.failing() {
 			v.fail(requiredMessage(missing))
 		}
@@ -348,6 +348,22 @@ func (v *validator) object(n *node, x value.Value, known *value.Value) {
 			v.fail(additionalMessage(extra))
 		}
 	}
+}
+
+// allRequired reports whether the members (in key order) hold every
+// property n requires: in one walk of both sorted lists, where a lookup per
+// required key would search the members each time.
+func (v *validator) allRequired(n *node, ms []value.Member) bool {
+	j := 0
+	for _, r := range n.sortedRequired {
+		for j < len(ms) && ms[j].Key < r {
+			j++
+		}
+		if j == len(ms) || ms[j].Key != r || v.nullIsMissing && ms[j].Value.IsNull() {
+			return false
+		}
+	}
+	return true
 }
 
 func (v *validator) array(n *node, x value.Value, known *value.Value) {
