@@ -21,7 +21,7 @@ func Equal(a, b Value) bool {
 	case Bool:
 		return a.b == b.b
 	case Number:
-		return CompareNumbers(a.str(), b.str()) == 0
+		return SameNumber(a.str(), b.str())
 	case String:
 		return a.str() == b.str()
 	case Array:

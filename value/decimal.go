@@ -1,6 +1,9 @@
 package value
 
-import "math/big"
+import (
+	"math/big"
+	"strings"
+)
 
 // decimal is a view of a JSON number literal as sign, significant digits
 // and the position of the decimal point, without allocating: the digits are
@@ -175,6 +178,9 @@ func CompareNumbers(a, b string) int {
 	if a == b {
 		return 0
 	}
+	if c, ok := compareIntegers(a, b); ok {
+		return c
+	}
 	x, y := decompose(a), decompose(b)
 	if x.isZero() {
 		x.neg = false
@@ -193,6 +199,59 @@ func CompareNumbers(a, b string) int {
 		return -c
 	}
 	return c
+}
+
+// compareIntegers compares two literals that are plain integers (digits,
+// perhaps a minus, no fraction or exponent), the common case of bounds and
+// counts, without decomposing them; ok is false for anything else.
+func compareIntegers(a, b string) (c int, ok bool) {
+	an, ad, aok := plainInteger(a)
+	bn, bd, bok := plainInteger(b)
+	if !aok || !bok {
+		return 0, false
+	}
+	switch {
+	case ad == "0" && bd == "0":
+		return 0, true
+	case an != bn:
+		if an {
+			return -1, true
+		}
+		return 1, true
+	}
+	switch {
+	case len(ad) != len(bd):
+		c = len(ad) - len(bd)
+	default:
+		c = strings.Compare(ad, bd)
+	}
+	if c > 0 {
+		c = 1
+	} else if c < 0 {
+		c = -1
+	}
+	if an {
+		c = -c
+	}
+	return c, true
+}
+
+// plainInteger splits a JSON integer literal into its sign and digits
+// (which have no leading zero, JSON being strict); ok is false for a
+// literal with a fraction or an exponent.
+func plainInteger(s string) (neg bool, digits string, ok bool) {
+	if s != "" && s[0] == '-' {
+		neg, s = true, s[1:]
+	}
+	if s == "" {
+		return false, "", false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false, "", false
+		}
+	}
+	return neg, s, true
 }
 
 // CanonicalNumber returns the shortest exact spelling of a number literal:

@@ -36,10 +36,11 @@ type Check struct {
 	NullIsMissing bool
 	// Valid, when not nil, is a value known to be valid (an expected
 	// call's arguments, validated when the suite compiled): where the
-	// arguments hold a scalar equal to Valid's at the same place, it is
-	// not checked again, since validity depends on the value alone. Inside
-	// anyOf and oneOf everything is checked: there, a member that a valid
-	// value need not match is tried too.
+	// arguments hold a value equal to Valid's at the same place (a scalar,
+	// or a whole object or array), it is not checked again, since validity
+	// depends on the value alone. Inside anyOf and oneOf everything is
+	// checked: there, a member that a valid value need not match is tried
+	// too.
 	Valid *value.Value
 }
 
@@ -158,8 +159,8 @@ func coerce(n *node, x value.Value) value.Value {
 // whether x is valid. known, when not nil, is the known valid value at
 // the same place (see Check.Valid).
 func (v *validator) validate(n *node, x value.Value, known *value.Value) bool {
-	if known != nil && v.trial == 0 && x.Kind() < value.Array && value.Equal(x, *known) {
-		return true
+	if known != nil && v.trial == 0 && value.Equal(x, *known) {
+		return true // a whole subtree the same as a valid one is as valid
 	}
 	if n.never {
 		if v.failing() {
