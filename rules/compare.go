@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/callgrade/callgrade/value"
 )
@@ -267,7 +266,7 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 		}
 		if !quiet {
 			w.emit(Diff{Kind: MissingArgument, Path: w.pathString(), Expected: *ev, HasExpected: true,
-				Rule: nameAt(st, f), Message: "expected " + show(*ev) + ", but the " + w.what() + " is missing"})
+				Rule: nameAt(st, f), Message: message("expected ").show(*ev).s(", but the ").s(w.what()).s(" is missing").done()})
 		}
 		return false
 	case ev == nil:
@@ -281,7 +280,7 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 		}
 		if !quiet {
 			w.emit(Diff{Kind: UnexpectedArgument, Path: w.pathString(), Actual: *av, HasActual: true,
-				Rule: "extra_fields=reject", Message: "got " + show(*av) + ", but the expected " + w.owner() + " has no such " + w.what()})
+				Rule: "extra_fields=reject", Message: message("got ").show(*av).s(", but the expected ").s(w.owner()).s(" has no such ").s(w.what()).done()})
 		}
 		return false
 	}
@@ -371,7 +370,7 @@ func (w *walker) structure(st *state, f *eff, e, a *value.Value, quiet bool) boo
 	}
 	if !quiet {
 		w.emit(Diff{Kind: Mismatch, Path: w.pathString(), Expected: *e, Actual: *a, HasExpected: true, HasActual: true,
-			Rule: nameAt(st, f), Message: w.note(mismatchText(*e, *a)) + " (" + nameAt(st, f) + ")"})
+			Rule: nameAt(st, f), Message: message("").mismatch(*e, *a).note(w.defaulted).rule(nameAt(st, f)).done()})
 	}
 	return false
 }
@@ -494,7 +493,6 @@ func (w *walker) leafDiff(st *state, f *eff, r *Rule, e, a *value.Value) {
 	if w.absent {
 		d.Expected = value.Value{}
 	}
-	suffix := " (" + r.String() + ")"
 	switch {
 	case w.err != nil:
 		d.Kind = w.errKind
@@ -507,18 +505,18 @@ func (w *walker) leafDiff(st *state, f *eff, r *Rule, e, a *value.Value) {
 		case w.msg != "":
 			d.Message = w.msg
 		case w.absent:
-			d.Message = "got " + show(*a) + ", which the expected call leaves out" + suffix
+			d.Message = message("got ").show(*a).s(", which the expected call leaves out").rule(r.String()).done()
 		default:
-			d.Message = w.note(mismatchText(*e, *a)) + suffix
+			d.Message = message("").mismatch(*e, *a).note(w.defaulted).rule(r.String()).done()
 		}
 	case r.re != nil:
-		d.Message = "expected a string matching " + r.re.String() + ", got " + show(*a) + suffix
+		d.Message = message("expected a string matching ").s(r.re.String()).s(", got ").show(*a).rule(r.String()).done()
 	case r.oneOf != nil:
-		d.Message = "expected one of " + showList(r.oneOf) + ", got " + show(*a) + suffix
+		d.Message = message("expected one of ").showList(r.oneOf).s(", got ").show(*a).rule(r.String()).done()
 	case r.unordered && e.Kind() == value.Array && a.Kind() == value.Array:
-		d.Message = w.unorderedText(st, f, e.Elems(), a.Elems()) + suffix
+		d.Message = msg(w.unorderedText(st, f, e.Elems(), a.Elems())).rule(r.String()).done()
 	default:
-		d.Message = w.note(mismatchText(*e, *a)) + suffix
+		d.Message = message("").mismatch(*e, *a).note(w.defaulted).rule(r.String()).done()
 	}
 	w.emit(d)
 }
@@ -527,17 +525,6 @@ func (w *walker) emit(d Diff) {
 	if w.report != nil {
 		w.report(d)
 	}
-}
-
-// note adds to a message that one side was a rule's default.
-func (w *walker) note(msg string) string {
-	switch w.defaulted {
-	case expectedDefaulted:
-		return msg + "; the expected call omits it, so its default applies"
-	case actualDefaulted:
-		return msg + "; the actual call omits it, so its default applies"
-	}
-	return msg
 }
 
 // nameAt is the rule a diff at st shows.
@@ -619,44 +606,6 @@ func numbersEqual(f *eff, e, a string) bool {
 		return false
 	}
 	return (f.tol != "" && value.WithinAbs(a, e, f.tol)) || (f.rel != "" && value.WithinRel(a, e, f.rel))
-}
-
-// Messages.
-
-const maxShown = 120
-
-// show returns a value as JSON for a message, shortened when long.
-func show(v value.Value) string {
-	s := v.String()
-	if len(s) <= maxShown {
-		return s
-	}
-	cut := maxShown
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-func showList(vs []value.Value) string {
-	return show(value.ArrayOf(vs...))
-}
-
-func elements(n int) string {
-	if n == 1 {
-		return "1 element"
-	}
-	return strconv.Itoa(n) + " elements"
-}
-
-func mismatchText(e, a value.Value) string {
-	switch {
-	case e.Kind() == value.Array && a.Kind() == value.Array && e.Len() != a.Len():
-		return "expected " + show(e) + " (" + elements(e.Len()) + "), got " + show(a) + " (" + elements(a.Len()) + ")"
-	case e.Kind() != a.Kind():
-		return "expected " + show(e) + " (" + e.Kind().String() + "), got " + show(a) + " (" + a.Kind().String() + ")"
-	}
-	return "expected " + show(e) + ", got " + show(a)
 }
 
 // what names the thing being compared for a message: an argument at the

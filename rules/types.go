@@ -157,7 +157,6 @@ func (n *node) typed() bool {
 	return n.star.typed() || n.hash.typed()
 }
 
-
 // typeWalk checks the `type` properties along the actual arguments.
 type typeWalk struct {
 	report        func(Diff)
