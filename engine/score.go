@@ -76,6 +76,9 @@ type pairing struct {
 // evaluate scores one list of expected calls against the actual calls.
 func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, calls []response.Call, w *work) {
 	n, m := len(exp), len(calls)
+	if w != nil {
+		w.diffs = w.diffs[:0] // the pairings of the last evaluate are written out
+	}
 	// Small cases, nearly all of them, keep their bookkeeping on the stack.
 	var pairsBuf [8]int
 	var prBuf [8]pairing
@@ -92,7 +95,7 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 			pairs[k] = -1
 			if k < m {
 				pairs[k] = k
-				pr[k] = e.compare(&exp[k], &calls[k])
+				pr[k] = e.compare(&exp[k], &calls[k], w)
 			}
 		}
 	} else if mode == suite.CallsGreedy {
@@ -131,7 +134,7 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 			case all[a*m+b].pass:
 				pr[a] = pairing{pass: true, score: all[a*m+b].score}
 			default:
-				pr[a] = e.compare(&exp[a], &calls[b])
+				pr[a] = e.compare(&exp[a], &calls[b], w)
 			}
 		}
 	}
@@ -265,7 +268,7 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 	for i, j := range best {
 		if j >= 0 {
 			a, b := restA[i], restB[j]
-			pairs[a], pr[a] = b, e.compare(&exp[a], &calls[b])
+			pairs[a], pr[a] = b, e.compare(&exp[a], &calls[b], w)
 		}
 	}
 }
@@ -339,25 +342,33 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call) verdict {
 	return v
 }
 
-// compare compares one expected call with one actual call.
-func (e *Engine) compare(ec *compiledCall, ac *response.Call) pairing {
-	var p pairing
+// compare compares one expected call with one actual call. The pairing's
+// diffs are carved from w's buffer, valid until w's next evaluate.
+func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work) pairing {
+	var local []Diff
+	buf := &local
+	if w != nil {
+		buf = &w.diffs
+	}
+	start := len(*buf)
+	carve := func() []Diff { return (*buf)[start:len(*buf):len(*buf)] }
 	if ac.Name != ec.name {
-		p.diffs = append(p.diffs, Diff{Diff: rules.Diff{Kind: WrongTool,
+		*buf = append(*buf, Diff{Diff: rules.Diff{Kind: WrongTool,
 			Expected: value.StringOf(ec.name), Actual: value.StringOf(ac.Name), HasExpected: true, HasActual: true,
-			Rule: "exact", Message: fmt.Sprintf("expected a call to %s, got %s", ec.name, ac.Name)}, Call: -1})
+			Rule: "exact", Message: "expected a call to " + ec.name + ", got " + ac.Name}, Call: -1})
 	}
 	if ac.Err != nil {
-		p.diffs = append(p.diffs, Diff{Diff: rules.Diff{Kind: InvalidArguments, Rule: "json",
-			Message: fmt.Sprintf("arguments of %s: %v", ac.Name, ac.Err)}, Call: -1})
+		*buf = append(*buf, Diff{Diff: rules.Diff{Kind: InvalidArguments, Rule: "json",
+			Message: "arguments of " + ac.Name + ": " + ac.Err.Error()}, Call: -1})
 	}
-	if len(p.diffs) > 0 {
-		return p
+	if len(*buf) > start {
+		return pairing{diffs: carve()}
 	}
+	var p pairing
 	sc := scratchPool.Get().(*scratch)
 	res := ec.rules.CompareChecked(ec.args, ac.Args, &ec.ctx, sc.report)
 	for _, d := range sc.diffs {
-		p.diffs = append(p.diffs, Diff{Diff: d, Call: -1})
+		*buf = append(*buf, Diff{Diff: d, Call: -1})
 	}
 	clear(sc.diffs)
 	sc.diffs = sc.diffs[:0]
@@ -368,7 +379,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call) pairing {
 	default:
 		p.score = float64(res.Matched) / float64(res.Total)
 	}
-	p.diffs = ec.tool.validate(ac.Args, ec.check(), -1, p.diffs)
+	*buf = ec.tool.validate(ac.Args, ec.check(), -1, *buf)
 	for _, a := range ec.asserts {
 		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args})
 		switch {
@@ -377,15 +388,16 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call) pairing {
 			if kind == "" {
 				kind = RuleError
 			}
-			p.diffs = append(p.diffs, Diff{Diff: rules.Diff{Kind: kind, Rule: "assert", Message: fmt.Sprintf("assert %q: %v", a.src, out.Err)}, Call: -1})
+			*buf = append(*buf, Diff{Diff: rules.Diff{Kind: kind, Rule: "assert", Message: fmt.Sprintf("assert %q: %v", a.src, out.Err)}, Call: -1})
 		case !out.Equal:
 			msg := fmt.Sprintf("assert %q is false", a.src)
 			if out.Message != "" {
 				msg += ": " + out.Message
 			}
-			p.diffs = append(p.diffs, Diff{Diff: rules.Diff{Kind: AssertFailed, Rule: "assert", Message: msg}, Call: -1})
+			*buf = append(*buf, Diff{Diff: rules.Diff{Kind: AssertFailed, Rule: "assert", Message: msg}, Call: -1})
 		}
 	}
+	p.diffs = carve()
 	p.pass = len(p.diffs) == 0
 	return p
 }

@@ -77,6 +77,7 @@ type work struct {
 	used   []bool
 	rest   []int
 	alt    Result
+	diffs  []Diff // the pairings' diffs, until they are written into a Result
 }
 
 func (w *work) parserOrNil() *value.Parser {

@@ -3,6 +3,7 @@ package rules
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/callgrade/callgrade/value"
@@ -113,7 +114,12 @@ func (s *Set) CompareChecked(expected, actual value.Value, c *Context, report fu
 		return s.Compare(expected, actual, c, report)
 	}
 	res, failed := s.compare(expected, actual, c, report)
-	t := typeWalk{report: report}
+	t := typeWalk{report: report, path: pathPool.Get().(*[]string)}
+	defer func() {
+		clear(*t.path)
+		*t.path = (*t.path)[:0]
+		pathPool.Put(t.path)
+	}()
 	if c != nil {
 		t.nullIsMissing = c.NullIsMissing
 	}
@@ -127,7 +133,7 @@ func (s *Set) CompareChecked(expected, actual value.Value, c *Context, report fu
 			if t.nullIsMissing && m.Value.IsNull() {
 				continue
 			}
-			t.path = append(t.path[:0], m.Key)
+			*t.path = append((*t.path)[:0], m.Key)
 			if t.walk(root.key(m.Key), m.Value) || failed.has(j) {
 				continue
 			}
@@ -157,11 +163,15 @@ func (n *node) typed() bool {
 	return n.star.typed() || n.hash.typed()
 }
 
+// pathPool keeps typeWalk's path stacks, which every typed comparison
+// needs and few keep.
+var pathPool = sync.Pool{New: func() any { return new([]string) }}
+
 // typeWalk checks the `type` properties along the actual arguments.
 type typeWalk struct {
 	report        func(Diff)
 	nullIsMissing bool
-	path          []string // unescaped keys; array indices as decimal text
+	path          *[]string // unescaped keys; array indices as decimal text
 }
 
 // walk checks v at the state st and below; it reports whether all is well.
@@ -179,15 +189,15 @@ func (t *typeWalk) walk(st *state, v value.Value) bool {
 			if t.nullIsMissing && m.Value.IsNull() {
 				continue
 			}
-			t.path = append(t.path, m.Key)
+			*t.path = append(*t.path, m.Key)
 			ok = t.walk(st.key(m.Key), m.Value) && ok
-			t.path = t.path[:len(t.path)-1]
+			*t.path = (*t.path)[:len(*t.path)-1]
 		}
 	case value.Array:
 		for i, e := range v.Elems() {
-			t.path = append(t.path, strconv.Itoa(i))
+			*t.path = append(*t.path, strconv.Itoa(i))
 			ok = t.walk(st.index(i), e) && ok
-			t.path = t.path[:len(t.path)-1]
+			*t.path = (*t.path)[:len(*t.path)-1]
 		}
 	}
 	return ok
@@ -205,7 +215,7 @@ func (t *typeWalk) check(st *state, v value.Value) bool {
 	}
 	if t.report != nil {
 		var b []byte
-		for i, k := range t.path {
+		for i, k := range *t.path {
 			if i > 0 {
 				b = append(b, '.')
 			}
