@@ -569,13 +569,14 @@ func stringsEqual(f *eff, x, y string) bool {
 	if x == y {
 		return true // the same text normalises the same way
 	}
-	if f.norm != nil {
-		x, y = applyNorm(f.norm, x), applyNorm(f.norm, y)
-		if x == y {
-			return true
-		}
+	if f.norm == nil {
+		return f.fold && foldEqual(x, y)
 	}
-	return f.fold && foldEqual(x, y)
+	nb := normPool.Get().(*normBufs)
+	x, y = nb.apply(f.norm, x, 0), nb.apply(f.norm, y, 1)
+	equal := x == y || f.fold && foldEqual(x, y)
+	normPool.Put(nb)
+	return equal
 }
 
 // numberText returns the number literal a value stands for under numeric

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
@@ -14,19 +15,20 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// A normalizer maps a string to its normal form. Each one returns its
-// argument itself when there is nothing to change, so that comparing
-// already-normal strings allocates nothing.
-type normalizer func(string) string
+// A normalizer appends the normal form of s to dst. Appending, rather
+// than returning a string, lets a comparison normalise both sides into
+// buffers it reuses (see normBufs): strings that differ only until
+// normalised are compared without allocating.
+type normalizer func(dst []byte, s string) []byte
 
 const normalizerNames = "trim, lower, collapse_space, strip_punct, nfc, {delete: CHARS}, {replace: {FROM: TO, ...}}"
 
 func normalizerByName(name string) normalizer {
 	switch name {
 	case "trim":
-		return strings.TrimSpace
+		return func(dst []byte, s string) []byte { return append(dst, strings.TrimSpace(s)...) }
 	case "lower":
-		return strings.ToLower
+		return appendLower
 	case "collapse_space":
 		return collapseSpace
 	case "strip_punct":
@@ -67,7 +69,7 @@ func paramNormalizer(v value.Value) (normalizer, error) {
 			pairs = append(pairs, r.Key, r.Value.Str())
 		}
 		rep := strings.NewReplacer(pairs...)
-		return rep.Replace, nil
+		return func(dst []byte, s string) []byte { return append(dst, rep.Replace(s)...) }, nil
 	}
 	return nil, errorf("normalize", "unknown normaliser "+strconv.Quote(m.Key)+"; the normalisers are "+normalizerNames)
 }
@@ -87,65 +89,61 @@ func deleteChars(set string) normalizer {
 		}
 		return !ascii && strings.ContainsRune(set, c)
 	}
-	return func(s string) string { return removeRunes(s, del) }
+	return func(dst []byte, s string) []byte { return appendWithout(dst, s, del) }
 }
 
-// removeRunes returns s without the runes drop reports, s itself when
-// there are none.
-func removeRunes(s string, drop func(rune) bool) string {
+// appendWithout appends s without the runes drop reports.
+func appendWithout(dst []byte, s string, drop func(rune) bool) []byte {
 	i := strings.IndexFunc(s, drop)
 	if i < 0 {
-		return s
+		return append(dst, s...)
 	}
-	var b strings.Builder
-	b.Grow(len(s))
-	b.WriteString(s[:i])
+	dst = append(dst, s[:i]...)
 	for _, c := range s[i:] {
 		if !drop(c) {
-			b.WriteRune(c)
+			dst = utf8.AppendRune(dst, c)
 		}
 	}
-	return b.String()
+	return dst
 }
 
-// collapseSpace replaces each run of Unicode white space with one space. It
-// does not trim: that is what trim is for.
-func collapseSpace(s string) string {
-	clean := true
-	prevSpace := false
-	for _, c := range s {
-		sp := unicode.IsSpace(c)
-		if sp && (c != ' ' || prevSpace) {
-			clean = false
-			break
+// appendLower appends s in lower case, as strings.ToLower writes it.
+func appendLower(dst []byte, s string) []byte {
+	if isASCII(s) {
+		for i := 0; i < len(s); i++ {
+			dst = append(dst, lowerASCII(s[i]))
 		}
-		prevSpace = sp
+		return dst
 	}
-	if clean {
-		return s
+	for _, c := range s {
+		dst = utf8.AppendRune(dst, unicode.ToLower(c))
 	}
-	var b strings.Builder
-	b.Grow(len(s))
-	prevSpace = false
+	return dst
+}
+
+// collapseSpace appends s with each run of Unicode white space replaced by
+// one space. It does not trim: that is what trim is for.
+func collapseSpace(dst []byte, s string) []byte {
+	prevSpace := false
 	for _, c := range s {
 		if unicode.IsSpace(c) {
 			if !prevSpace {
-				b.WriteByte(' ')
+				dst = append(dst, ' ')
 			}
 			prevSpace = true
 			continue
 		}
 		prevSpace = false
-		b.WriteRune(c)
+		dst = utf8.AppendRune(dst, c)
 	}
-	return b.String()
+	return dst
 }
 
 // stripPunct removes Unicode punctuation (category P).
-func stripPunct(s string) string { return removeRunes(s, unicode.IsPunct) }
+func stripPunct(dst []byte, s string) []byte { return appendWithout(dst, s, unicode.IsPunct) }
 
-// nfc returns s in Unicode Normalization Form C.
-func nfc(s string) string {
+// nfc appends s in Unicode Normalization Form C.
+func nfc(dst []byte, s string) []byte {
 	// Every code point below U+0300 is NFC and composes with nothing
 	// before it, and its UTF-8 bytes are all below 0xCC: such a string
 	// needs no look-up (which, in package norm, allocates).
@@ -157,16 +155,44 @@ func nfc(s string) string {
 		}
 	}
 	if low || norm.NFC.IsNormalString(s) {
-		return s
+		return append(dst, s...)
 	}
-	return norm.NFC.String(s)
+	return norm.NFC.AppendString(dst, s)
 }
 
-func applyNorm(fns []normalizer, s string) string {
-	for _, f := range fns {
-		s = f(s)
+// normBufs are the buffers one comparison normalises into: two for each
+// side, which the normalisers of a pipeline write into in turn.
+type normBufs struct {
+	b [2][2][]byte
+}
+
+var normPool = sync.Pool{New: func() any { return new(normBufs) }}
+
+// apply runs fns over s into side's buffers and returns the result,
+// which is valid until the buffers are used again.
+func (nb *normBufs) apply(fns []normalizer, s string, side int) string {
+	for i, fn := range fns {
+		buf := &nb.b[side][i%2]
+		*buf = fn((*buf)[:0], s)
+		s = unsafe.String(unsafe.SliceData(*buf), len(*buf))
 	}
 	return s
+}
+
+// applyNorm returns s under fns, s itself when they change nothing.
+func applyNorm(fns []normalizer, s string) string {
+	if len(fns) == 0 {
+		return s
+	}
+	nb := normPool.Get().(*normBufs)
+	out := nb.apply(fns, s, 0)
+	if out == s {
+		out = s
+	} else {
+		out = strings.Clone(out)
+	}
+	normPool.Put(nb)
+	return out
 }
 
 // foldEqual compares under Unicode full case folding ("Straße" equals

@@ -242,10 +242,28 @@ func TestNormalizers(t *testing.T) {
 		{"nfc", "\u00e9", "\u00e9"},
 	}
 	for _, tt := range tests {
-		if got := normalizerByName(tt.name)(tt.in); got != tt.want {
-			t.Errorf("%s(%q) = %q, want %q", tt.name, tt.in, got, tt.want)
+		if got := string(normalizerByName(tt.name)([]byte("kept:"), tt.in)); got != "kept:"+tt.want {
+			t.Errorf("%s(%q) = %q, want %q", tt.name, tt.in, got, "kept:"+tt.want)
+		}
+		if tt.name == "lower" {
+			if want := strings.ToLower(tt.in); tt.want != want {
+				t.Errorf("lower(%q) = %q, but strings.ToLower gives %q", tt.in, tt.want, want)
+			}
 		}
 	}
+}
+
+// FuzzLower holds appendLower to strings.ToLower, the lower normaliser's
+// definition, on any text (invalid UTF-8 included).
+func FuzzLower(f *testing.F) {
+	for _, s := range []string{"ABC", "ÄBC", "İstanbul", "ΣΑΣ", "\xff\xfeA", "ǅ"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(appendLower(nil, s)), strings.ToLower(s); got != want {
+			t.Fatalf("appendLower(%q) = %q, strings.ToLower %q", s, got, want)
+		}
+	})
 }
 
 func TestFoldEqual(t *testing.T) {
@@ -282,7 +300,7 @@ func TestNFCFastPath(t *testing.T) {
 			}
 		}
 	}
-	if got := nfc("e\u0301"); got != "\u00e9" {
+	if got := string(nfc(nil, "e\u0301")); got != "\u00e9" {
 		t.Errorf("nfc(e + U+0301) = %q", got)
 	}
 }
