@@ -302,7 +302,9 @@ func copyModule(t *testing.T, src, dst string) {
 			}
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
-		if !d.Type().IsRegular() || strings.HasSuffix(path, "_test.go") {
+		// A linked worktree's .git is a file that points at its repository:
+		// copied, it would make the new repository that one.
+		if !d.Type().IsRegular() || strings.HasSuffix(path, "_test.go") || d.Name() == ".git" {
 			return nil
 		}
 		data, err := os.ReadFile(path)
