@@ -11,6 +11,7 @@ import (
 
 	"github.com/callgrade/callgrade/internal/prefault"
 	"github.com/callgrade/callgrade/internal/schema"
+	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
@@ -22,6 +23,7 @@ type compiledCase struct {
 	id           string
 	tool         string // first expected call's name, for summaries
 	mode         suite.CallMatch
+	format       response.Format // the suite's; Options.Format, when set, wins
 	expected     []compiledCall
 	alternatives [][]compiledCall
 }
@@ -251,7 +253,10 @@ func (c *compiler) setKey(t *tool, use []string, rs suite.RuleSet) ([]byte, bool
 }
 
 func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
-	*cc = compiledCase{id: sc.ID, mode: sc.Calls}
+	*cc = compiledCase{id: sc.ID, mode: sc.Calls, format: sc.Format}
+	if cc.format == response.Auto {
+		cc.format = c.s.Defaults.Format
+	}
 	if cc.mode == "" {
 		cc.mode = c.s.Defaults.Calls
 	}

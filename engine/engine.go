@@ -19,7 +19,9 @@ import (
 
 // Options configure an Engine. The zero value is ready to use.
 type Options struct {
-	// Format forces one response format; Auto detects each response's.
+	// Format forces one response format; with Auto, the suite's format
+	// (defaults.format, a case's format) applies, and where it names none
+	// each response's format is detected.
 	Format response.Format
 	// Limits bound each arguments string; the zero value means
 	// value.DefaultLimits.

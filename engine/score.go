@@ -14,7 +14,11 @@ import (
 // scoreResponse scores a whole response document into r, with w's memory
 // when w is not nil: r is then valid only until w is reused.
 func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, w *work) {
-	calls, _, err := response.ExtractWith(w.parserOrNil(), resp, e.opts.Format, e.opts.Limits)
+	format := e.opts.Format
+	if format == response.Auto {
+		format = e.cases[i].format
+	}
+	calls, _, err := response.ExtractWith(w.parserOrNil(), resp, format, e.opts.Limits)
 	if err != nil {
 		e.unreadable(r, i, err.Error())
 		return

@@ -12,6 +12,7 @@ import (
 
 	"github.com/callgrade/callgrade/internal/idtable"
 	"github.com/callgrade/callgrade/internal/prefault"
+	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -19,9 +20,9 @@ import (
 // unknown one.
 const (
 	topKeys      = "version, tools, tools_file, defaults, rulesets, plugins, cases"
-	defaultsKeys = "extra_fields, calls, null_is_missing, rules"
+	defaultsKeys = "extra_fields, calls, null_is_missing, format, rules"
 	pluginKeys   = "command, sha256, timeout"
-	caseKeys     = "id, tools, tools_file, use, extra_fields, calls, null_is_missing, expected, alternatives"
+	caseKeys     = "id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives"
 	callKeys     = "name, arguments, rules, assert"
 	toolKeys     = "name, description, parameters"
 )
@@ -289,6 +290,8 @@ func (l *loader) decodeDefaults(d *dec, out *Defaults, x value.Value, loc Loc) {
 				continue
 			}
 			out.NullIsMissing = m.Value.Bool()
+		case "format":
+			out.Format = d.format(m.Value, mloc)
 		case "rules":
 			out.Rules = l.topRules(d, m.Value, mloc, "defaults", "rules")
 		default:
@@ -343,6 +346,19 @@ func (d *dec) callMatch(x value.Value, loc Loc) CallMatch {
 	}
 	d.wrongKind(loc, "ordered, unordered, superset, subset or greedy", x)
 	return ""
+}
+
+// format reads a response format's name, as --format takes it.
+func (d *dec) format(x value.Value, loc Loc) response.Format {
+	if x.Kind() != value.String {
+		d.wrongKind(loc, "a response format name", x)
+		return response.Auto
+	}
+	f, err := response.ParseFormat(x.Str())
+	if err != nil {
+		d.fail(loc, err.Error())
+	}
+	return f
 }
 
 func (d *dec) plugin(x value.Value, loc Loc, o func(...string) string) (Plugin, bool) {
@@ -728,6 +744,8 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 			}
 			b := v.Bool()
 			c.NullIsMissing = &b
+		case "format":
+			c.Format = d.format(v, sub(loc, "format"))
 		case "expected":
 			hasExpected = true
 			if v.IsNull() {

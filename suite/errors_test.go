@@ -73,7 +73,7 @@ func TestErrors(t *testing.T) {
 				{Loc{File: "s.yaml", Key: "defaults.extra_fields"}, `must be reject or allow, not "maybe"`},
 				{Loc{File: "s.yaml", Key: "defaults.calls"}, `must be ordered, unordered, superset, subset or greedy, not "sometimes"`},
 				{Loc{File: "s.yaml", Key: "defaults.null_is_missing"}, "must be true or false, not a string"},
-				{Loc{File: "s.yaml", Key: "defaults.callz"}, "unknown key; want one of extra_fields, calls, null_is_missing, rules"},
+				{Loc{File: "s.yaml", Key: "defaults.callz"}, "unknown key; want one of extra_fields, calls, null_is_missing, format, rules"},
 				{Loc{File: "s.yaml", Key: "defaults.rules"}, "must be an object of PATH: RULE, not a list"},
 			}},
 		{"defaults not an object", y("defaults: reject\n"),
@@ -390,4 +390,23 @@ func TestSyntaxErrorUnwraps(t *testing.T) {
 func TestNoPaths(t *testing.T) {
 	_, err := Load()
 	checkProblems(t, err, []want{{Loc{}, "no suite file given"}})
+}
+
+func TestFormatKey(t *testing.T) {
+	_, err := load(memFiles{"s.yaml": []byte(`version: 1
+defaults: {format: hermez}
+cases:
+  - {id: a, format: 5, expected: []}
+  - {id: b, format: Anthropic, expected: []}
+`)}, []string{"s.yaml"})
+	var se *Error
+	if !errors.As(err, &se) || len(se.Problems) != 2 {
+		t.Fatalf("err = %v", err)
+	}
+	if got := se.Problems[0].String(); !strings.HasPrefix(got, "s.yaml: defaults.format: ") || !strings.Contains(got, "hermez") {
+		t.Errorf("problem 0 = %q", got)
+	}
+	if got := se.Problems[1].String(); !strings.HasPrefix(got, "s.yaml: cases[0].format (case a): ") {
+		t.Errorf("problem 1 = %q", got)
+	}
 }

@@ -24,6 +24,7 @@ package suite
 import (
 	"strconv"
 
+	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -47,7 +48,11 @@ type Defaults struct {
 	ExtraFields   ExtraFields // "reject" unless a file says otherwise
 	Calls         CallMatch   // "ordered" unless a file says otherwise
 	NullIsMissing bool
-	Rules         RuleSet
+	// Format is the response format the cases' responses are in;
+	// response.Auto (the default) detects each one's. A format that must
+	// be named (a model's raw text) is set here once for a suite.
+	Format response.Format
+	Rules  RuleSet
 }
 
 // ExtraFields says what happens to an argument the expected call does not name.
@@ -135,14 +140,15 @@ type Plugin struct {
 // Case is one test case.
 type Case struct {
 	ID            string
-	Tools         []Tool      // nil: the suite's tools
-	Use           []string    // rulesets applied in order
-	ExtraFields   ExtraFields // "": the default
-	Calls         CallMatch   // "": the default
-	NullIsMissing *bool       // nil: the default
-	Expected      []Call      // empty: no call expected
-	Alternatives  [][]Call    // other acceptable lists of calls
-	Loc           Loc         // the file and key path of the case, e.g. "cases[3]"
+	Tools         []Tool          // nil: the suite's tools
+	Use           []string        // rulesets applied in order
+	ExtraFields   ExtraFields     // "": the default
+	Calls         CallMatch       // "": the default
+	NullIsMissing *bool           // nil: the default
+	Format        response.Format // "": the default
+	Expected      []Call          // empty: no call expected
+	Alternatives  [][]Call        // other acceptable lists of calls
+	Loc           Loc             // the file and key path of the case, e.g. "cases[3]"
 }
 
 // Call is one expected call.
