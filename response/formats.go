@@ -19,15 +19,20 @@ type format struct {
 	// format, stands for a call, well-formed or not; the others (a text
 	// block, a reasoning item) are passed over.
 	emits func(e value.Value) bool
-	// read reads object e, found at at, as call i. A format whose calls
-	// are not one element each (a stream of deltas to put together) would
-	// need a read of the whole list here instead.
+	// read reads object e, found at at, as call i.
 	read func(x extraction, e value.Value, at loc, i int) Call
+	// readRest reads an element of a plan's rest, the second list of
+	// calls a message of this format may have.
+	readRest func(x extraction, e value.Value, at loc, i int) Call
 }
 
 // formats are the formats of ParseFormat, Formats and the element table,
 // in the order Formats lists them.
-var formats = [...]*format{&openaiFormat, &responsesFormat, &anthropicFormat, &geminiFormat, &callsFormat}
+var formats = [...]*format{
+	&openaiFormat, &responsesFormat, &anthropicFormat, &geminiFormat,
+	&bedrockFormat, &cohereFormat, &ollamaFormat, &langchainFormat, &mcpFormat,
+	&callsFormat,
+}
 
 // shape is a row of the object table: an object that passes is of format
 // and has its calls where plan says. plan leaves plan.f to the caller.
@@ -47,25 +52,45 @@ var objectShapes = [...]shape{
 	{&openaiFormat, hasChoices, completionPlan},
 	{&geminiFormat, hasCandidates, candidatesPlan},
 	{&responsesFormat, isResponsesObject, outputPlan},
+	{&bedrockFormat, hasOutputObject, conversePlan},
+	{&cohereFormat, isCohereResponse, messageCallsPlan},
+	{&ollamaFormat, isOllamaResponse, messageCallsPlan},
+	// A LangChain message has tool_calls, a null name and, from
+	// langchain-anthropic, an array content: it goes before the rows
+	// that claim those.
+	{&langchainFormat, isLangChainMessage, langchainPlan},
+	{&mcpFormat, isJSONRPC, requestPlan},
+	// A Cohere message is an openai message with a tool plan.
+	{&cohereFormat, hasToolPlan, toolCallsPlan},
 	{&openaiFormat, hasCalls, messagePlan},
 	{&callsFormat, isCallObject, callPlan},
 	{&geminiFormat, hasParts, partsPlan},
+	{&bedrockFormat, isBedrockMessage, contentPlan},
 	{&anthropicFormat, contentIsArray, contentPlan},
 	{&openaiFormat, isTextMessage, messagePlan},
+	// Auto gets here only with objects that no row above takes, none of
+	// which has a role or tool_calls: these rows serve a forced format,
+	// whose message is shaped as openai's.
+	{&cohereFormat, isMessage, toolCallsPlan},
+	{&ollamaFormat, isMessage, toolCallsPlan},
 }
 
 // itemKeys is the detection table for a list element that has no string
 // "type" (one that has one is decided by the formats' itemTypes): the
-// first row whose key the element has decides.
+// first row whose key the element has decides. A weak row decides only when no element of the list decides
+// by another row: a bare text part is Gemini's and Bedrock's alike.
 var itemKeys = [...]struct {
 	key    string
 	format *format
+	weak   bool
 }{
-	{"function", &openaiFormat},
-	{"functionCall", &geminiFormat},
-	{"name", &callsFormat},
-	{"arguments", &callsFormat},
-	{"text", &geminiFormat},
+	{key: "jsonrpc", format: &mcpFormat},
+	{key: "function", format: &openaiFormat},
+	{key: "functionCall", format: &geminiFormat},
+	{key: "toolUse", format: &bedrockFormat},
+	{key: "name", format: &callsFormat},
+	{key: "arguments", format: &callsFormat},
+	{key: "text", format: &geminiFormat, weak: true},
 }
 
 // lookup returns the format named f, or nil.
@@ -90,10 +115,19 @@ func detect(r value.Value) (plan, error) {
 		if len(elems) == 0 {
 			return plan{}, nil
 		}
+		var weak *format
 		for _, e := range elems {
-			if f := itemFormat(e); f != nil {
+			f, isWeak := itemFormat(e)
+			switch {
+			case f == nil:
+			case !isWeak:
 				return plan{f: f, list: elems}, nil
+			case weak == nil:
+				weak = f
 			}
+		}
+		if weak != nil {
+			return plan{f: weak, list: elems}, nil
 		}
 	case value.Object:
 		for _, s := range objectShapes {
@@ -127,26 +161,32 @@ func force(r value.Value, f *format) (plan, error) {
 	return plan{}, &ShapeError{Want: f.name, Found: describe(r)}
 }
 
-// itemFormat is the format list element e says it belongs to, or nil.
-func itemFormat(e value.Value) *format {
+// itemFormat is the format list element e says it belongs to, or nil;
+// weak says it is a guess that another element may overrule.
+func itemFormat(e value.Value) (f *format, weak bool) {
 	if e.Kind() != value.Object {
-		return nil
+		return nil, false
 	}
 	if t, ok := e.Get("type"); ok && t.Kind() == value.String {
-		for _, f := range formats {
-			for _, it := range f.itemTypes {
-				if t.Str() == it {
-					return f
-				}
-			}
-		}
-		// Another API's item with a name (Anthropic's server_tool_use, say)
-		// must not make the list a calls list.
-		return nil
+		return typeFormat(t.Str()), false
 	}
 	for _, k := range itemKeys {
 		if e.Has(k.key) {
-			return k.format
+			return k.format, k.weak
+		}
+	}
+	return nil, false
+}
+
+// typeFormat is the format whose items are of type t, or nil: another
+// API's item with a name (Anthropic's server_tool_use, say) must not
+// make the list a calls list.
+func typeFormat(t string) *format {
+	for _, f := range formats {
+		for _, it := range f.itemTypes {
+			if t == it {
+				return f
+			}
 		}
 	}
 	return nil

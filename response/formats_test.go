@@ -14,6 +14,10 @@ var formatExamples = map[Format][]string{
 		`{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]},"finish_reason":"tool_calls"}]}`,
 		`{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]}`,
 		`{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{\"x\":1}"}}`,
+		// The legacy function calling of the chat completion object, whose
+		// message has function_call and no tool_calls:
+		// https://platform.openai.com/docs/api-reference/chat/object
+		`{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{\"x\":1}"}},"finish_reason":"function_call"}]}`,
 		`[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]`,
 		`[{"function":{"name":"f","arguments":"{\"x\":1}"}}]`,
 	},
@@ -35,6 +39,43 @@ var formatExamples = map[Format][]string{
 		`[{"text":"ok"},{"functionCall":{"name":"f","args":{"x":1}}}]`,
 		`[{"functionCall":{"name":"f","args":{"x":1}},"thoughtSignature":"s"}]`,
 	},
+	// Bedrock's tool use guide, step 2 (the Converse response to a tool
+	// request): https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html
+	Bedrock: {
+		`{"output":{"message":{"role":"assistant","content":[{"text":"ok"},{"toolUse":{"toolUseId":"tooluse_1","name":"f","input":{"x":1}}}]}},"stopReason":"tool_use","usage":{"inputTokens":1,"outputTokens":1,"totalTokens":2}}`,
+		`{"role":"assistant","content":[{"toolUse":{"toolUseId":"tooluse_1","name":"f","input":{"x":1}}}]}`,
+		`[{"text":"ok"},{"toolUse":{"toolUseId":"tooluse_1","name":"f","input":{"x":1}}}]`,
+		`[{"reasoningContent":{"reasoningText":{"text":"hm"}}},{"toolUse":{"name":"f","input":{"x":1}}}]`,
+	},
+	// Cohere's v2 tool use overview (response.message.tool_plan and
+	// tool_calls, ToolCallV2 with arguments a JSON string) and the chat
+	// reference (finish_reason TOOL_CALL):
+	// https://docs.cohere.com/v2/docs/tool-use-overview, https://docs.cohere.com/reference/chat
+	Cohere: {
+		`{"id":"r1","finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_plan":"I will call f.","tool_calls":[{"id":"f_1","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]},"usage":{"billed_units":{"input_tokens":1,"output_tokens":1}}}`,
+		`{"role":"assistant","tool_plan":"I will call f.","tool_calls":[{"id":"f_1","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]}`,
+	},
+	// Ollama's API docs, "Chat request (with tools)":
+	// https://github.com/ollama/ollama/blob/main/docs/api.md
+	Ollama: {
+		`{"model":"llama3.2","created_at":"2024-07-22T20:33:28.123648Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{"x":1}}}]},"done_reason":"stop","done":true,"total_duration":885095291}`,
+	},
+	// langchain-core's AIMessage (messages/ai.py) as model_dump writes it,
+	// as messages_to_dict and dumpd (load/dump.py) wrap it, and its
+	// tool_calls list of ToolCall (messages/tool.py).
+	LangChain: {
+		`{"content":"","additional_kwargs":{},"response_metadata":{},"type":"ai","name":null,"id":"run-1","example":false,"tool_calls":[{"name":"f","args":{"x":1},"id":"call_1","type":"tool_call"}],"invalid_tool_calls":[],"usage_metadata":null}`,
+		`{"type":"ai","data":{"content":"","type":"ai","tool_calls":[{"name":"f","args":{"x":1},"id":"call_1","type":"tool_call"}],"invalid_tool_calls":[]}}`,
+		`{"lc":1,"type":"constructor","id":["langchain","schema","messages","AIMessage"],"kwargs":{"content":[{"type":"tool_use","id":"call_1","name":"f","input":{"x":1}}],"type":"ai","tool_calls":[{"name":"f","args":{"x":1},"id":"call_1","type":"tool_call"}],"invalid_tool_calls":[]}}`,
+		`[{"name":"f","args":{"x":1},"id":"call_1","type":"tool_call"}]`,
+	},
+	// The MCP specification, server/tools, "Calling Tools", and a batch of
+	// such requests (JSON-RPC 2.0 batches, in the 2025-03-26 revision):
+	// https://modelcontextprotocol.io/specification/2025-06-18/server/tools
+	MCP: {
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"f","arguments":{"x":1}}}`,
+		`[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"f","arguments":{"x":1}}}]`,
+	},
 	Calls: {
 		`{"name":"f","arguments":"{\"x\":1}"}`,
 		`{"name":"f","arguments":{"x":1}}`,
@@ -42,6 +83,11 @@ var formatExamples = map[Format][]string{
 		`[{"name":"f","arguments":{"x":1}}]`,
 	},
 }
+
+// sameShape are the formats whose examples another format reads as well,
+// on purpose: a Cohere message is an openai message with a tool plan, and
+// a forced cohere reads openai's messages and lists as its own.
+var sameShape = map[[2]Format]bool{{Cohere, OpenAI}: true, {OpenAI, Cohere}: true}
 
 // Auto reads every example as its own format, and no other format reads
 // a usable call out of it. Calls is the exception as the other: it reads
@@ -65,7 +111,7 @@ func TestDetectionExamples(t *testing.T) {
 				t.Errorf("%s example read as %q: %v, %v\n%s", want, got, calls, err, ex)
 			}
 			for _, other := range formats {
-				if other.name == want || other.name == Calls {
+				if other.name == want || other.name == Calls || sameShape[[2]Format{want, other.name}] {
 					continue
 				}
 				calls, _, _ := Extract(r, other.name, value.Limits{})

@@ -9,7 +9,7 @@ const Gemini Format = "gemini"
 var geminiFormat = format{
 	name:  Gemini,
 	about: "a gemini response, content or parts list",
-	emits: emitsPart,
+	emits: callLike,
 	read:  readPart,
 }
 
@@ -27,15 +27,23 @@ func candidatesPlan(o value.Value) plan {
 	if cand.Kind() != value.Object {
 		return plan{bad: "candidates[0] is " + kindPhrase(cand) + ", not an object"}
 	}
-	content, ok := cand.Get("content")
+	return nestedListPlan(cand, "content", "candidates[0].content", "parts", "candidates[0].content.parts")
+}
+
+// nestedListPlan reads the list at listKey of the object at key of o,
+// found at path and listPath: an absent or null object is no calls, as a
+// candidate without content is, anything else but an object is one
+// failed call.
+func nestedListPlan(o value.Value, key, path, listKey, listPath string) plan {
+	inner, ok := o.Get(key)
 	switch {
-	case !ok || content.Kind() == value.Null:
+	case !ok || inner.Kind() == value.Null:
 		return plan{}
-	case content.Kind() != value.Object:
-		return plan{bad: "candidates[0].content is " + kindPhrase(content) + ", not an object"}
+	case inner.Kind() != value.Object:
+		return plan{bad: path + " is " + kindPhrase(inner) + ", not an object"}
 	}
-	parts, ok := content.Get("parts")
-	return listPlan(parts, ok, "candidates[0].content.parts")
+	l, ok := inner.Get(listKey)
+	return listPlan(l, ok, listPath)
 }
 
 func partsPlan(o value.Value) plan {
@@ -43,22 +51,31 @@ func partsPlan(o value.Value) plan {
 	return listPlan(parts, ok, "parts")
 }
 
-// emitsPart passes over a part without functionCall (text, a thought),
-// unless a type, name or function key says it is another API's call,
-// which must not vanish silently.
-func emitsPart(e value.Value) bool {
-	return e.Has("functionCall") || e.Has("type") || e.Has("name") || e.Has("function")
-}
-
 // readPart reads a part's functionCall. Gemini leaves args out of a call
 // without arguments, so absent args are the empty object.
 func readPart(x extraction, e value.Value, at loc, i int) Call {
-	fc, ok := e.Get("functionCall")
+	return readKeyed(x, e, at, i, "functionCall", "args", optionalObject, "a gemini part")
+}
+
+// callLike is emits for a list of untyped parts or blocks (gemini,
+// bedrock), each told by a key: one without a key that marks a call (a
+// text part, a thought) is passed over, but one with a call key of any
+// such format, or with a type, name or function key, is a call or
+// another API's call, which must not vanish silently.
+func callLike(e value.Value) bool {
+	return e.Has("functionCall") || e.Has("toolUse") || e.Has("type") || e.Has("name") || e.Has("function")
+}
+
+// readKeyed reads the call held at key of part or block e, whose
+// arguments are at argKey; what names e in the message of one that has
+// no such key.
+func readKeyed(x extraction, e value.Value, at loc, i int, key, argKey string, mode argMode, what string) Call {
+	c, ok := e.Get(key)
 	if !ok {
-		return fail(i, "", at.at("")+" is not a gemini part: it has no functionCall but a type, name or function key")
+		return fail(i, "", at.at("")+" is not "+what+": it has no "+key+" but a key of another API's call")
 	}
-	if fc.Kind() != value.Object {
-		return fail(i, "", at.at("functionCall")+" is "+kindPhrase(fc)+", not an object")
+	if c.Kind() != value.Object {
+		return fail(i, "", at.at(key)+" is "+kindPhrase(c)+", not an object")
 	}
-	return readCall(fc, at, "functionCall", "args", optionalObject, i, x)
+	return readCall(c, at, key, argKey, mode, i, x)
 }

@@ -57,9 +57,18 @@ func messageAt(msg value.Value, tcPath, fcPath string) plan {
 
 // readToolCall reads a tool_calls entry, whose call is its function.
 func readToolCall(x extraction, e value.Value, at loc, i int) Call {
+	return readFunction(x, e, at, i, textOrObject)
+}
+
+// isMessage is an openai-shaped message, for a format forced on one.
+func isMessage(o value.Value) bool { return o.Has("role") || o.Has("tool_calls") }
+
+// readFunction reads a tool_calls entry of openai's shape, whose
+// arguments mode allows.
+func readFunction(x extraction, e value.Value, at loc, i int, mode argMode) Call {
 	fn, ok := e.Get("function")
 	if !ok || fn.Kind() != value.Object {
 		return fail(i, "", at.at("")+" has no function object")
 	}
-	return readCall(fn, at, "function", "arguments", textOrObject, i, x)
+	return readCall(fn, at, "function", "arguments", mode, i, x)
 }

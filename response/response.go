@@ -288,6 +288,13 @@ type plan struct {
 	one     value.Value
 	hasOne  bool
 	onePath string
+	// oneMode is what one's arguments may be: an MCP request's params
+	// may leave them out.
+	oneMode argMode
+	// rest is a second list read after list by f.readRest: the calls
+	// LangChain could not parse, which are failed calls.
+	rest       []value.Value
+	restPrefix string
 	// bad, when set, says which container on the way to the calls has the
 	// wrong type; the response is then one failed call.
 	bad string
@@ -340,7 +347,7 @@ func (p *plan) count() int {
 	if p.hasOne {
 		n++
 	}
-	return n
+	return n + len(p.rest)
 }
 
 func (p *plan) fill(out []Call, x extraction) {
@@ -362,7 +369,12 @@ func (p *plan) fill(out []Call, x extraction) {
 		i++
 	}
 	if p.hasOne {
-		out[i] = readCall(p.one, loc{p.onePath, -1}, "", "arguments", textOrObject, i, x)
+		out[i] = readCall(p.one, loc{p.onePath, -1}, "", "arguments", p.oneMode, i, x)
+		i++
+	}
+	for j, e := range p.rest {
+		out[i] = p.f.readRest(x, e, loc{p.restPrefix, j}, i)
+		i++
 	}
 }
 
@@ -459,20 +471,26 @@ func readCall(o value.Value, at loc, sub, argKey string, mode argMode, i int, x 
 	if n.Kind() != value.String {
 		return fail(i, "", at.at(join(sub, "name"))+" is "+kindPhrase(n)+", not a string")
 	}
-	name := n.Str()
 	a, ok := o.Get(argKey)
+	return readArgs(n.Str(), a, ok, at, sub, argKey, mode, i, x)
+}
+
+// readArgs reads a, the arguments of the call named name, found at
+// at.sub.key; present says whether the call has them at all. The path
+// comes in parts so that it is put together only for a message.
+func readArgs(name string, a value.Value, present bool, at loc, sub, key string, mode argMode, i int, x extraction) Call {
 	switch {
-	case !ok && mode == optionalObject:
+	case !present && mode == optionalObject:
 		return Call{Name: name, Args: emptyObject}
-	case !ok:
-		return fail(i, name, at.at(join(sub, argKey))+" is missing")
+	case !present:
+		return fail(i, name, at.at(join(sub, key))+" is missing")
 	case a.Kind() == value.Object:
 		// An object (anthropic input, gemini args) came with the response
 		// line, whose own limit is looser: hold it to the arguments limit
 		// as if it had been a string.
 		if d := x.maxDepth(); tooDeep(a, d) {
 			return Call{Name: name, Err: &ArgumentsError{Index: i,
-				Reason: at.at(join(sub, argKey)) + " is not a usable JSON object",
+				Reason: at.at(join(sub, key)) + " is not a usable JSON object",
 				Err:    &value.Error{Reason: value.ReasonTooDeep, Detail: "more than " + strconv.Itoa(d) + " levels"}}}
 		}
 		return Call{Name: name, Args: a}
@@ -480,16 +498,16 @@ func readCall(o value.Value, at loc, sub, argKey string, mode argMode, i int, x 
 		v, err := x.parse(a.Str())
 		if err != nil {
 			return Call{Name: name, Err: &ArgumentsError{Index: i,
-				Reason: at.at(join(sub, argKey)) + " is not a usable JSON object", Err: err}}
+				Reason: at.at(join(sub, key)) + " is not a usable JSON object", Err: err}}
 		}
 		if v.Kind() != value.Object {
-			return fail(i, name, at.at(join(sub, argKey))+" holds "+kindPhrase(v)+", not a JSON object")
+			return fail(i, name, at.at(join(sub, key))+" holds "+kindPhrase(v)+", not a JSON object")
 		}
 		return Call{Name: name, Args: v}
 	case mode == textOrObject:
-		return fail(i, name, at.at(join(sub, argKey))+" is "+kindPhrase(a)+", not a JSON string or object")
+		return fail(i, name, at.at(join(sub, key))+" is "+kindPhrase(a)+", not a JSON string or object")
 	}
-	return fail(i, name, at.at(join(sub, argKey))+" is "+kindPhrase(a)+", not an object")
+	return fail(i, name, at.at(join(sub, key))+" is "+kindPhrase(a)+", not an object")
 }
 
 var emptyObject, _ = value.ObjectOf()
@@ -516,6 +534,33 @@ func clip(k string) string {
 		i--
 	}
 	return k[:i] + "…"
+}
+
+// maxExcerpt bounds the bytes of a response that a message quotes.
+const maxExcerpt = 60
+
+// excerpt quotes s, or at most maxExcerpt bytes of it around byte at,
+// marking what it leaves out with "…".
+func excerpt(s string, at int) string {
+	if len(s) <= maxExcerpt {
+		return strconv.Quote(s)
+	}
+	from := min(max(at-maxExcerpt/2, 0), len(s)-maxExcerpt)
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	to := min(from+maxExcerpt, len(s))
+	for to < len(s) && !utf8.RuneStart(s[to]) {
+		to++
+	}
+	q := strconv.Quote(s[from:to])
+	if from > 0 {
+		q = "…" + q
+	}
+	if to < len(s) {
+		q += "…"
+	}
+	return q
 }
 
 // describe says what a response that fits no format is.

@@ -94,14 +94,18 @@ func completion(toolCalls ...string) string {
 
 const berlin = `{"city":"Berlin"}`
 
-var extractTests = []struct {
+// extractTest is a response, the format to read it as and the calls it
+// must give.
+type extractTest struct {
 	name  string
 	in    string
 	f     Format
 	lim   value.Limits
 	wantF Format
 	calls []wantCall
-}{
+}
+
+var extractTests = []extractTest{
 	// openai: chat completion
 	{name: "openai completion two calls in order", in: completion(oai("b", `"{\"x\":1}"`), oai("a", `"{\"y\":2}"`)),
 		wantF: OpenAI, calls: []wantCall{ok("b", `{"x":1}`), ok("a", `{"y":2}`)}},
@@ -275,6 +279,92 @@ var extractTests = []struct {
 	{name: "calls first recognisable element decides", in: `[1,{"name":"a","arguments":"{}"},{"type":"tool_use","name":"b","input":{}}]`, wantF: Calls,
 		calls: []wantCall{bad("", "[0] is a number, not an object"), ok("a", `{}`), bad("b", "[2].arguments is missing")}},
 
+	// openai legacy function_call, in a whole completion
+	{name: "openai completion legacy function_call", in: `{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":null,"function_call":{"name":"f","arguments":"{\"a\":1}"}},"finish_reason":"function_call"}]}`,
+		wantF: OpenAI, calls: []wantCall{ok("f", `{"a":1}`)}},
+	{name: "openai completion legacy function_call not JSON", in: `{"choices":[{"message":{"function_call":{"name":"f","arguments":"{\"a\":"}},"finish_reason":"function_call"}]}`,
+		wantF: OpenAI, calls: []wantCall{{name: "f", reason: "choices[0].message.function_call.arguments is not a usable JSON object", is: value.ErrSyntax}}},
+	{name: "openai completion legacy function_call without name", in: `{"choices":[{"message":{"function_call":{"arguments":"{}"}}}]}`,
+		wantF: OpenAI, calls: []wantCall{bad("", "choices[0].message.function_call.name is missing")}},
+
+	// bedrock
+	{name: "bedrock converse two calls", in: `{"output":{"message":{"role":"assistant","content":[{"text":"Checking."},{"toolUse":{"toolUseId":"t1","name":"a","input":{"n":1}}},{"toolUse":{"toolUseId":"t2","name":"b","input":{}}}]}},"stopReason":"tool_use"}`,
+		wantF: Bedrock, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{}`)}},
+	{name: "bedrock converse text only", in: `{"output":{"message":{"role":"assistant","content":[{"text":"Hi."}]}},"stopReason":"end_turn"}`, wantF: Bedrock},
+	{name: "bedrock message text only", in: `{"role":"assistant","content":[{"text":"Hi."}]}`, wantF: Bedrock},
+	{name: "bedrock output without message", in: `{"output":{},"stopReason":"guardrail_intervened"}`, wantF: Bedrock},
+	{name: "bedrock message not an object", in: `{"output":{"message":"x"}}`, wantF: Bedrock, calls: []wantCall{bad("", "output.message is a string, not an object")}},
+	{name: "bedrock content not an array", in: `{"output":{"message":{"content":{}}}}`, wantF: Bedrock, calls: []wantCall{bad("", "output.message.content is an object, not an array")}},
+	{name: "bedrock input a string", in: `{"output":{"message":{"content":[{"toolUse":{"name":"a","input":"{}"}}]}}}`, wantF: Bedrock,
+		calls: []wantCall{bad("a", "output.message.content[0].toolUse.input is a string, not an object")}},
+	{name: "bedrock input missing", in: `[{"toolUse":{"toolUseId":"t","name":"a"}}]`, wantF: Bedrock, calls: []wantCall{bad("a", "[0].toolUse.input is missing")}},
+	{name: "bedrock toolUse not an object", in: `[{"toolUse":"a"}]`, wantF: Bedrock, calls: []wantCall{bad("", "[0].toolUse is a string, not an object")}},
+	{name: "bedrock content list, text first", in: `[{"text":"Sure."},{"toolUse":{"name":"a","input":{"k":[1]}}}]`, wantF: Bedrock, calls: []wantCall{ok("a", `{"k":[1]}`)}},
+	{name: "bedrock block of another API", in: `[{"toolUse":{"name":"a","input":{}}},{"type":"tool_use","name":"b","input":{}}]`, wantF: Bedrock,
+		calls: []wantCall{ok("a", `{}`), bad("", "[1] is not a bedrock content block")}},
+	{name: "gemini parts with a bedrock block", in: `{"parts":[{"functionCall":{"name":"a"}},{"toolUse":{"name":"b","input":{}}}]}`, wantF: Gemini,
+		calls: []wantCall{ok("a", `{}`), bad("", "parts[1] is not a gemini part: it has no functionCall")}},
+	{name: "a text element decides last", in: `[{"text":"Sure."},{"name":"a","arguments":"{}"}]`, wantF: Calls,
+		calls: []wantCall{bad("", "[0].name is missing"), ok("a", `{}`)}},
+
+	// cohere
+	{name: "cohere response two calls", in: `{"id":"r","finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_plan":"p","tool_calls":[` +
+		oai("a", `"{\"n\":1}"`) + `,` + oai("b", `"{}"`) + `]}}`, wantF: Cohere, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{}`)}},
+	{name: "cohere text only", in: `{"id":"r","finish_reason":"COMPLETE","message":{"role":"assistant","content":[{"type":"text","text":"Hi."}]}}`, wantF: Cohere},
+	{name: "cohere arguments not JSON", in: `{"finish_reason":"TOOL_CALL","message":{"tool_calls":[` + oai("a", `"{\"n\""`) + `]}}`, wantF: Cohere,
+		calls: []wantCall{{name: "a", reason: "message.tool_calls[0].function.arguments is not a usable JSON object", is: value.ErrSyntax}}},
+	{name: "cohere tool_calls not an array", in: `{"finish_reason":"TOOL_CALL","message":{"tool_calls":"a"}}`, wantF: Cohere,
+		calls: []wantCall{bad("", "message.tool_calls is a string, not an array")}},
+	{name: "cohere forced on an openai message", in: `{"role":"assistant","tool_calls":[` + oai("a", `"{}"`) + `]}`, f: Cohere, wantF: Cohere, calls: []wantCall{ok("a", `{}`)}},
+
+	// ollama
+	{name: "ollama response", in: `{"model":"m","created_at":"t","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"a","arguments":{"n":1}}},{"function":{"index":1,"name":"b","arguments":{}}}]},"done":true}`,
+		wantF: Ollama, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{}`)}},
+	{name: "ollama text only", in: `{"model":"m","created_at":"t","message":{"role":"assistant","content":"Hi."},"done_reason":"stop","done":true}`, wantF: Ollama},
+	{name: "ollama arguments a string", in: `{"message":{"tool_calls":[{"function":{"name":"a","arguments":"{}"}}]},"done":true}`, wantF: Ollama,
+		calls: []wantCall{bad("a", "message.tool_calls[0].function.arguments is a string, not an object")}},
+	{name: "ollama entry without function", in: `{"message":{"tool_calls":[{"name":"a"}]},"done":true}`, wantF: Ollama,
+		calls: []wantCall{bad("", "message.tool_calls[0] has no function object")}},
+	{name: "ollama forced on a message", in: `{"role":"assistant","tool_calls":[{"function":{"name":"a","arguments":{}}}]}`, f: Ollama, wantF: Ollama, calls: []wantCall{ok("a", `{}`)}},
+
+	// langchain
+	{name: "langchain invalid tool call is a failed call", in: `{"type":"ai","content":"","name":null,"tool_calls":[{"name":"a","args":{"n":1},"id":"1","type":"tool_call"}],` +
+		`"invalid_tool_calls":[{"name":"b","args":"{\"n\": ","id":"2","error":"Function b arguments are not valid JSON.","type":"invalid_tool_call"}]}`,
+		wantF: LangChain, calls: []wantCall{ok("a", `{"n":1}`), {name: "b",
+			reason: `invalid_tool_calls[0] is a call langchain could not read: "Function b arguments are not valid JSON."; its args are "{\"n\": "`, is: value.ErrSyntax}}},
+	{name: "langchain invalid tool call without args", in: `{"type":"ai","tool_calls":[],"invalid_tool_calls":[{"name":null,"args":null,"id":"2","error":null}]}`,
+		wantF: LangChain, calls: []wantCall{bad("", "invalid_tool_calls[0] is a call langchain could not read; its args are null")}},
+	{name: "langchain invalid tool call not an object", in: `{"type":"ai","invalid_tool_calls":[1]}`, wantF: LangChain,
+		calls: []wantCall{bad("", "invalid_tool_calls[0] is a number, not an object")}},
+	{name: "langchain args a string", in: `{"type":"ai","tool_calls":[{"name":"a","args":"{}","id":"1"}]}`, wantF: LangChain, calls: []wantCall{bad("a", "tool_calls[0].args is a string, not an object")}},
+	{name: "langchain tool call of another type", in: `{"type":"ai","tool_calls":[{"name":"a","args":{},"type":"function"}]}`, wantF: LangChain,
+		calls: []wantCall{bad("", `tool_calls[0].type is "function", not "tool_call"`)}},
+	{name: "langchain content blocks are not read twice", in: `{"type":"ai","content":[{"type":"text","text":"x"},{"type":"tool_use","id":"1","name":"a","input":{}}],"tool_calls":[{"name":"a","args":{},"id":"1","type":"tool_call"}]}`,
+		wantF: LangChain, calls: []wantCall{ok("a", `{}`)}},
+	{name: "langchain JS constructor of a chunk", in: `{"lc":1,"type":"constructor","id":["langchain_core","messages","AIMessageChunk"],"kwargs":{"content":[],"tool_call_chunks":[],"tool_calls":[{"name":"a","args":{"n":1},"id":"1","type":"tool_call"}],"invalid_tool_calls":[]}}`,
+		wantF: LangChain, calls: []wantCall{ok("a", `{"n":1}`)}},
+	{name: "langchain messages_to_dict data not an object", in: `{"type":"ai","data":[]}`, wantF: LangChain, calls: []wantCall{bad("", "data is an array, not an object")}},
+	{name: "langchain invalid_tool_calls not an array", in: `{"type":"ai","tool_calls":[],"invalid_tool_calls":{}}`, wantF: LangChain,
+		calls: []wantCall{bad("", "invalid_tool_calls is an object, not an array")}},
+	{name: "langchain text only", in: `{"type":"ai","content":"Hi.","tool_calls":[],"invalid_tool_calls":[]}`, wantF: LangChain},
+	{name: "langchain tool_calls list with an invalid one", in: `[{"name":"a","args":{},"type":"tool_call"},{"name":"b","args":"{","error":null,"type":"invalid_tool_call"}]`,
+		wantF: LangChain, calls: []wantCall{ok("a", `{}`), {name: "b", reason: `[1] is a call langchain could not read; its args are "{"`, is: value.ErrSyntax}}},
+
+	// mcp
+	{name: "mcp request", in: `{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"name":"a","arguments":{"n":1},"_meta":{"progressToken":1}}}`, wantF: MCP, calls: []wantCall{ok("a", `{"n":1}`)}},
+	{name: "mcp request without arguments", in: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}`, wantF: MCP, calls: []wantCall{ok("a", `{}`)}},
+	{name: "mcp arguments a string", in: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":"{}"}}`, wantF: MCP,
+		calls: []wantCall{bad("a", "params.arguments is a string, not an object")}},
+	{name: "mcp params missing", in: `{"jsonrpc":"2.0","id":1,"method":"tools/call"}`, wantF: MCP, calls: []wantCall{bad("", "params is missing")}},
+	{name: "mcp params not an object", in: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[]}`, wantF: MCP, calls: []wantCall{bad("", "params is an array, not an object")}},
+	{name: "mcp another method", in: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, wantF: MCP},
+	{name: "mcp a response", in: `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}]}}`, wantF: MCP},
+	{name: "mcp batch", in: `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{}}},{"jsonrpc":"2.0","method":"notifications/progress"},` +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"b","arguments":{"n":2}}}]`, wantF: MCP, calls: []wantCall{ok("a", `{}`), ok("b", `{"n":2}`)}},
+	{name: "mcp batch with something else", in: `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}},{"name":"b","arguments":{}}]`, wantF: MCP,
+		calls: []wantCall{ok("a", `{}`), bad("", "[1] is not a tools/call request")}},
+	{name: "mcp batch params missing", in: `[{"jsonrpc":"2.0","id":1,"method":"tools/call"}]`, wantF: MCP, calls: []wantCall{bad("", "[0].params is missing")}},
+
 	// zero calls in any format
 	{name: "null", in: `null`, wantF: Auto},
 	{name: "plain text", in: `"It is sunny."`, wantF: Auto},
@@ -297,8 +387,10 @@ var extractTests = []struct {
 	{name: "forced calls on a tool_use list", in: `[{"type":"tool_use","name":"a","input":{}}]`, f: Calls, wantF: Calls, calls: []wantCall{bad("a", "[0].arguments is missing")}},
 }
 
-func TestExtract(t *testing.T) {
-	for _, tt := range extractTests {
+func TestExtract(t *testing.T) { runExtractTests(t, extractTests) }
+
+func runExtractTests(t *testing.T, tests []extractTest) {
+	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := value.Parse(tt.in)
 			if err != nil {
@@ -398,6 +490,11 @@ func TestShapeErrors(t *testing.T) {
 		{`{"object":"response","output":"x"}`, Gemini, "not a gemini response"},
 		{`1.5`, Calls, "response is a number, not a call object or list of calls"},
 		{`false`, OpenAI, "response is a boolean, not an openai"},
+		{`{"lc":1,"type":"constructor","id":["langchain","schema","messages","HumanMessage"],"kwargs":{"content":"hi"}}`, LangChain,
+			"response is an object with keys [id kwargs lc type], not a langchain AIMessage or its tool_calls list"},
+		{`{"lc":1,"type":"constructor","id":["langchain","schema","messages","HumanMessage"],"kwargs":{"content":"hi"}}`, Auto, "not a known format"},
+		{`{"role":"assistant","content":"x"}`, Bedrock, "not a bedrock converse response, message or content list"},
+		{`{"role":"assistant","content":"x"}`, MCP, "not an mcp tools/call request or batch of them"},
 	}
 	for _, tt := range tests {
 		r, err := value.Parse(tt.in)
@@ -462,7 +559,7 @@ func TestErrorStrings(t *testing.T) {
 		}
 	}
 	if _, _, err := Extract(r, Format("xml"), value.Limits{}); err == nil ||
-		err.Error() != `unknown response format "xml": want one of auto, openai, responses, anthropic, gemini, calls` {
+		err.Error() != `unknown response format "xml": want one of auto, openai, responses, anthropic, gemini, bedrock, cohere, ollama, langchain, mcp, calls` {
 		t.Errorf("unknown format error = %v", err)
 	}
 }
@@ -471,6 +568,8 @@ func TestParseFormat(t *testing.T) {
 	for in, want := range map[string]Format{
 		"": Auto, "auto": Auto, "AUTO": Auto, "openai": OpenAI, "OpenAI": OpenAI,
 		"responses": Responses, "anthropic": Anthropic, "gemini": Gemini, "calls": Calls,
+		"bedrock": Bedrock, "cohere": Cohere, "ollama": Ollama,
+		"LangChain": LangChain, "mcp": MCP,
 	} {
 		got, err := ParseFormat(in)
 		if err != nil || got != want {
@@ -478,7 +577,7 @@ func TestParseFormat(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"xml", "open ai", " openai"} {
-		if _, err := ParseFormat(in); err == nil || !strings.Contains(err.Error(), "auto, openai, responses, anthropic, gemini, calls") {
+		if _, err := ParseFormat(in); err == nil || !strings.Contains(err.Error(), "auto, openai, responses, anthropic, gemini, bedrock, cohere, ollama, langchain, mcp, calls") {
 			t.Errorf("ParseFormat(%q) error = %v", in, err)
 		}
 	}

@@ -1,0 +1,67 @@
+package response
+
+import "github.com/callgrade/callgrade/value"
+
+// Bedrock is Amazon Bedrock's Converse API: a Converse response, its
+// message, or the message's content list. Its content blocks have no
+// type: a block is told by its one key (text, toolUse, …).
+const Bedrock Format = "bedrock"
+
+var bedrockFormat = format{
+	name:  Bedrock,
+	about: "a bedrock converse response, message or content list",
+	emits: callLike,
+	read:  readBlock,
+}
+
+// bedrockBlockKeys are the keys of Converse's ContentBlock union.
+var bedrockBlockKeys = [...]string{
+	"text", "toolUse", "toolResult", "reasoningContent", "image", "document",
+	"video", "guardContent", "cachePoint", "citationsContent",
+}
+
+// hasOutputObject is a Converse response, whose output is a union holding
+// its message; a Responses API object's output is an array.
+func hasOutputObject(o value.Value) bool {
+	out, ok := o.Get("output")
+	return ok && out.Kind() == value.Object
+}
+
+// isBedrockMessage is a message whose content blocks are all Converse's:
+// objects without a type, each with a key of the union. An Anthropic
+// block always has a type, so the two never share a message.
+func isBedrockMessage(o value.Value) bool {
+	c, ok := o.Get("content")
+	if !ok || c.Kind() != value.Array || c.Len() == 0 {
+		return false
+	}
+	for _, b := range c.Elems() {
+		if !isBedrockBlock(b) {
+			return false
+		}
+	}
+	return true
+}
+
+func isBedrockBlock(b value.Value) bool {
+	if b.Kind() != value.Object || b.Has("type") {
+		return false
+	}
+	for _, k := range bedrockBlockKeys {
+		if b.Has(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// conversePlan reads output.message.content.
+func conversePlan(o value.Value) plan {
+	out, _ := o.Get("output")
+	return nestedListPlan(out, "message", "output.message", "content", "output.message.content")
+}
+
+// readBlock reads a content block's toolUse.
+func readBlock(x extraction, e value.Value, at loc, i int) Call {
+	return readKeyed(x, e, at, i, "toolUse", "input", objectOnly, "a bedrock content block")
+}

@@ -1,0 +1,40 @@
+package response
+
+import "github.com/callgrade/callgrade/value"
+
+// Cohere is Cohere's v2 Chat API: a chat response, or its message. The
+// message's tool_calls are openai's entries, arguments a JSON string;
+// what tells it apart is the response around it (a finish_reason such
+// as TOOL_CALL beside the message) or the message's tool_plan.
+const Cohere Format = "cohere"
+
+var cohereFormat = format{
+	name:  Cohere,
+	about: "a cohere v2 chat response or message",
+	emits: every,
+	read:  readToolCall,
+}
+
+func isCohereResponse(o value.Value) bool { return messageBeside(o, "finish_reason") }
+
+// messageBeside reports whether o is a response that holds a message
+// object beside key, which tells the API (cohere, ollama) apart.
+func messageBeside(o value.Value, key string) bool {
+	m, ok := o.Get("message")
+	return ok && m.Kind() == value.Object && o.Has(key)
+}
+
+func hasToolPlan(o value.Value) bool { return o.Has("tool_plan") }
+
+// messageCallsPlan reads the tool_calls of a response's message (cohere,
+// ollama), which the row has found to be an object.
+func messageCallsPlan(o value.Value) plan {
+	return nestedListPlan(o, "message", "message", "tool_calls", "message.tool_calls")
+}
+
+// toolCallsPlan reads the tool_calls of a message without the legacy
+// function_call, which only openai has.
+func toolCallsPlan(o value.Value) plan {
+	tc, ok := o.Get("tool_calls")
+	return listPlan(tc, ok, "tool_calls")
+}

@@ -1,0 +1,130 @@
+package response
+
+import (
+	"strconv"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// LangChain is LangChain's AIMessage written out as a dict: the message's
+// own fields (type "ai"), the {"type": "ai", "data": …} of
+// messages_to_dict, the {"lc": 1, "type": "constructor", …} of dumpd, or
+// its tool_calls list. Its calls are tool_calls ({name, args, id}, args an
+// object), then invalid_tool_calls: the calls LangChain could not parse,
+// each a failed call.
+const LangChain Format = "langchain"
+
+var langchainFormat = format{
+	name:      LangChain,
+	about:     "a langchain AIMessage or its tool_calls list",
+	itemTypes: []string{"tool_call", "invalid_tool_call"},
+	emits:     every,
+	read:      readLangChainCall,
+	readRest:  readInvalidToolCall,
+}
+
+// isLangChainMessage is an AIMessage (or chunk) in any of its dict forms;
+// a dict with invalid_tool_calls is one whatever its type says, since no
+// other API has them.
+func isLangChainMessage(o value.Value) bool {
+	if t, ok := o.Get("type"); ok && t.Kind() == value.String {
+		switch t.Str() {
+		case "ai", "AIMessageChunk":
+			return true
+		case "constructor":
+			return isAIConstructor(o)
+		}
+	}
+	return o.Has("invalid_tool_calls")
+}
+
+// isAIConstructor is dumpd's form of an AIMessage: its id is the class
+// path, ["langchain", "schema", "messages", "AIMessage"] in Python and
+// ["langchain_core", "messages", "AIMessageChunk"] in JS, say.
+func isAIConstructor(o value.Value) bool {
+	id, _ := o.Get("id")
+	path := id.Elems()
+	if !o.Has("lc") || len(path) == 0 {
+		return false
+	}
+	last := path[len(path)-1].Str()
+	return last == "AIMessage" || last == "AIMessageChunk"
+}
+
+// langchainPlan reads tool_calls, then invalid_tool_calls, of the message
+// or of the dict that holds it. The paths are constants so that the happy
+// path does not build strings.
+func langchainPlan(o value.Value) plan {
+	if kw, ok := o.Get("kwargs"); ok && isAIConstructor(o) {
+		return aiMessageAt(kw, "kwargs", "kwargs.tool_calls", "kwargs.invalid_tool_calls")
+	}
+	if d, ok := o.Get("data"); ok && !o.Has("tool_calls") {
+		return aiMessageAt(d, "data", "data.tool_calls", "data.invalid_tool_calls")
+	}
+	return aiMessageAt(o, "", "tool_calls", "invalid_tool_calls")
+}
+
+func aiMessageAt(msg value.Value, path, tcPath, invalidPath string) plan {
+	if msg.Kind() != value.Object {
+		return plan{bad: path + " is " + kindPhrase(msg) + ", not an object"}
+	}
+	tc, ok := msg.Get("tool_calls")
+	p := listPlan(tc, ok, tcPath)
+	if p.bad != "" {
+		return p
+	}
+	itc, ok := msg.Get("invalid_tool_calls")
+	q := listPlan(itc, ok, invalidPath)
+	if q.bad != "" {
+		return q
+	}
+	p.rest, p.restPrefix = q.list, q.prefix
+	return p
+}
+
+// readLangChainCall reads a ToolCall, whose type LangChain may leave out.
+func readLangChainCall(x extraction, e value.Value, at loc, i int) Call {
+	if t, ok := e.Get("type"); ok {
+		if t.Kind() == value.String && t.Str() == "invalid_tool_call" {
+			return readInvalidToolCall(x, e, at, i)
+		}
+		if t.Kind() != value.String || t.Str() != "tool_call" {
+			return fail(i, "", at.at("type")+" is "+describeType(t)+`, not "tool_call"`)
+		}
+	}
+	return readCall(e, at, "", "args", objectOnly, i, x)
+}
+
+// readInvalidToolCall reads an InvalidToolCall as the failed call it is,
+// with LangChain's error and the args it could not parse, so that the
+// call counts instead of vanishing.
+func readInvalidToolCall(x extraction, e value.Value, at loc, i int) Call {
+	if e.Kind() != value.Object {
+		return fail(i, "", at.at("")+" is "+kindPhrase(e)+", not an object")
+	}
+	n, _ := e.Get("name")
+	name := ""
+	if n.Kind() == value.String {
+		name = n.Str()
+	}
+	reason := at.at("") + " is a call langchain could not read"
+	if er, _ := e.Get("error"); er.Kind() == value.String && er.Str() != "" {
+		reason += ": " + excerpt(er.Str(), 0)
+	}
+	a, _ := e.Get("args")
+	if a.Kind() != value.String {
+		return fail(i, name, reason+"; its args are "+kindPhrase(a))
+	}
+	reason += "; its args are " + excerpt(a.Str(), len(a.Str()))
+	_, err := x.parse(a.Str())
+	return Call{Name: name, Err: &ArgumentsError{Index: i, Reason: reason, Err: err}}
+}
+
+// describeType names a type value for a message: the string quoted,
+// anything else by its kind.
+func describeType(t value.Value) string {
+	if t.Kind() == value.String {
+		return strconv.Quote(t.Str())
+	}
+	return kindPhrase(t)
+}
