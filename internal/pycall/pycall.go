@@ -1,0 +1,692 @@
+// Package pycall reads the Python call syntax that models write tool calls
+// in, such as `[f(a=1, b="x"), g.h(c=[1, 2])]`: the answers of BFCL's
+// prompting models, and the text that the pythonic tool parsers of vLLM
+// and SGLang read. The BFCL importer and the response package both read
+// it here, so that the two never disagree about a call.
+package pycall
+
+import (
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// Call is one function call read from Python call syntax.
+type Call struct {
+	Name string
+	// Args is a JSON object: the keyword arguments in the order written,
+	// each number as the JSON spelling of its Python literal (an int stays
+	// an int, a float keeps a fraction or an exponent).
+	Args  string
+	Start int // byte offset of the call's name in the text
+	End   int // byte offset just past its closing parenthesis
+}
+
+// SyntaxError is Python call syntax that cannot be read, with its place.
+type SyntaxError struct {
+	Offset int // byte offset in the text
+	Line   int // 1-based
+	Column int // 1-based, in characters
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
+}
+
+// MaxDepth bounds the nesting of lists, tuples and dicts.
+const MaxDepth = 256
+
+// Parse reads a list of calls `[f(a=1, b="x"), g.h(c=[1, 2])]`, or one
+// call. Arguments are keyword arguments whose values are literals: strings
+// (with their prefixes, escapes and implicit concatenation), numbers,
+// True, False, None, lists, tuples (as lists) and dicts with string keys.
+// Anything else (a positional argument, a variable, a call inside the
+// arguments, an operator) and any syntax error is a *SyntaxError with its
+// position. With the error come the calls of the list that were complete
+// before it, so that a caller can keep them.
+func Parse(src string) ([]Call, error) {
+	p := &parser{src: src}
+	p.space()
+	var calls []Call
+	if p.peek() == '[' {
+		p.pos++
+		p.space()
+		for p.peek() != ']' {
+			c, err := p.call()
+			if err != nil {
+				return calls, err
+			}
+			calls = append(calls, c)
+			if !p.sep(']') {
+				return calls, p.errf("expected ',' or ']' after a call, found %s", p.found())
+			}
+		}
+		p.pos++
+	} else {
+		c, err := p.call()
+		if err != nil {
+			return nil, err
+		}
+		calls = append(calls, c)
+	}
+	p.space()
+	if p.pos < len(p.src) {
+		return calls, p.errf("unexpected %s after the calls", p.found())
+	}
+	if calls == nil {
+		calls = []Call{}
+	}
+	return calls, nil
+}
+
+// Literal reads one Python literal, white space around it allowed, and
+// returns it as JSON text: what ast.literal_eval accepts of the values a
+// call's arguments may hold.
+func Literal(src string) (string, error) {
+	p := &parser{src: src}
+	p.space()
+	if _, err := p.value(); err != nil {
+		return "", err
+	}
+	p.space()
+	if p.pos < len(p.src) {
+		return "", p.errf("unexpected %s after the value", p.found())
+	}
+	return string(p.out), nil
+}
+
+type parser struct {
+	src   string
+	pos   int
+	depth int
+	out   []byte // the JSON text of the value being read
+}
+
+func (p *parser) peek() byte {
+	if p.pos < len(p.src) {
+		return p.src[p.pos]
+	}
+	return 0
+}
+
+// errf makes a SyntaxError at the current position.
+func (p *parser) errf(format string, a ...any) *SyntaxError {
+	return p.errAt(p.pos, format, a...)
+}
+
+func (p *parser) errAt(off int, format string, a ...any) *SyntaxError {
+	line := 1 + strings.Count(p.src[:off], "\n")
+	start := strings.LastIndexByte(p.src[:off], '\n') + 1
+	return &SyntaxError{Offset: off, Line: line, Column: 1 + utf8.RuneCountInString(p.src[start:off]), Msg: fmt.Sprintf(format, a...)}
+}
+
+func (p *parser) found() string {
+	if p.pos >= len(p.src) {
+		return "the end of the text"
+	}
+	r, _ := utf8.DecodeRuneInString(p.src[p.pos:])
+	return strconv.QuoteRune(r)
+}
+
+// space skips white space, line continuations and comments.
+func (p *parser) space() {
+	for p.pos < len(p.src) {
+		switch c := p.src[p.pos]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+			p.pos++
+		case c == '\\' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '\n':
+			p.pos += 2
+		case c == '#':
+			for p.pos < len(p.src) && p.src[p.pos] != '\n' {
+				p.pos++
+			}
+		default:
+			return
+		}
+	}
+}
+
+// sep steps over the white space and the comma after an item of a list
+// that close ends, and reports false when neither follows.
+func (p *parser) sep(close byte) bool {
+	p.space()
+	if p.peek() == ',' {
+		p.pos++
+		p.space()
+		return true
+	}
+	return p.peek() == close
+}
+
+func isIdentStart(r rune) bool { return r == '_' || unicode.IsLetter(r) }
+func isIdentPart(r rune) bool  { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// ident reads a Python identifier, or returns "".
+func (p *parser) ident() string {
+	start := p.pos
+	for p.pos < len(p.src) {
+		r, n := utf8.DecodeRuneInString(p.src[p.pos:])
+		if p.pos == start && !isIdentStart(r) || p.pos > start && !isIdentPart(r) {
+			break
+		}
+		p.pos += n
+	}
+	return p.src[start:p.pos]
+}
+
+// keySet tells the keys of one object apart, to refuse a repeated one; a
+// map only for the rare object that has many.
+type keySet struct {
+	list []string
+	big  map[string]bool
+}
+
+// add adds k, and reports false when k was there already.
+func (s *keySet) add(k string) bool {
+	if s.big != nil {
+		if s.big[k] {
+			return false
+		}
+		s.big[k] = true
+		return true
+	}
+	for _, x := range s.list {
+		if x == k {
+			return false
+		}
+	}
+	s.list = append(s.list, k)
+	if len(s.list) > 16 {
+		s.big = make(map[string]bool, 2*len(s.list))
+		for _, x := range s.list {
+			s.big[x] = true
+		}
+	}
+	return true
+}
+
+// call reads name(kw=value, ...), the name possibly dotted.
+func (p *parser) call() (Call, error) {
+	start := p.pos
+	name := p.ident()
+	if name == "" {
+		return Call{}, p.errf("expected a function name, found %s", p.found())
+	}
+	for p.peek() == '.' {
+		p.pos++
+		part := p.ident()
+		if part == "" {
+			return Call{}, p.errf("expected a name after '.', found %s", p.found())
+		}
+		name = p.src[start:p.pos]
+	}
+	p.space()
+	if p.peek() != '(' {
+		return Call{}, p.errAt(start, "expected a call name(...), found %q without arguments", name)
+	}
+	p.pos++
+	p.out = append(p.out[:0], '{')
+	var keys keySet
+	p.space()
+	for p.peek() != ')' {
+		kwStart := p.pos
+		kw := p.ident()
+		p.space()
+		if kw == "" || p.peek() != '=' || strings.HasPrefix(p.src[p.pos:], "==") {
+			return Call{}, p.errAt(kwStart, "call of %s: expected a keyword argument name=value (positional arguments are not supported)", name)
+		}
+		if !keys.add(kw) {
+			return Call{}, p.errAt(kwStart, "call of %s: keyword argument %q repeated", name, kw)
+		}
+		p.pos++
+		p.space()
+		if len(p.out) > 1 {
+			p.out = append(p.out, ',')
+		}
+		p.out = value.AppendQuote(p.out, kw)
+		p.out = append(p.out, ':')
+		if _, err := p.value(); err != nil {
+			return Call{}, err
+		}
+		if !p.sep(')') {
+			return Call{}, p.errf("call of %s: expected ',' or ')' after an argument, found %s", name, p.found())
+		}
+	}
+	p.pos++
+	p.out = append(p.out, '}')
+	return Call{Name: name, Args: string(p.out), Start: start, End: p.pos}, nil
+}
+
+// The kinds of value, for messages.
+const (
+	kindNull = iota
+	kindBool
+	kindNumber
+	kindString
+	kindList
+	kindDict
+)
+
+var kindNames = [...]string{"null", "a boolean", "a number", "a string", "a list", "an object"}
+
+// value reads a literal, appends its JSON to p.out and returns its kind.
+func (p *parser) value() (int, error) {
+	if p.depth >= MaxDepth {
+		return 0, p.errf("nested deeper than %d levels", MaxDepth)
+	}
+	c := p.peek()
+	switch {
+	case c == '[':
+		return kindList, p.sequence('[', ']')
+	case c == '(':
+		return p.tuple()
+	case c == '{':
+		return kindDict, p.dict()
+	case c == '"' || c == '\'':
+		return kindString, p.stringValue()
+	case c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9':
+		return kindNumber, p.number()
+	case c == 0:
+		return 0, p.errf("expected a value, found the end of the text")
+	}
+	start := p.pos
+	word := p.ident()
+	if word == "" {
+		return 0, p.errf("expected a value, found %s", p.found())
+	}
+	if prefixOK(word) && (p.peek() == '"' || p.peek() == '\'') {
+		p.pos = start
+		return kindString, p.stringValue()
+	}
+	switch word {
+	case "True":
+		p.out = append(p.out, "true"...)
+		return kindBool, nil
+	case "False":
+		p.out = append(p.out, "false"...)
+		return kindBool, nil
+	case "None":
+		p.out = append(p.out, "null"...)
+		return kindNull, nil
+	}
+	p.space()
+	if p.peek() == '(' || p.peek() == '.' {
+		return 0, p.errAt(start, "a call or an attribute (%s...) is not a literal value", word)
+	}
+	return 0, p.errAt(start, "the name %s is not a literal value", word)
+}
+
+// tuple reads a tuple as a list; (x) is x.
+func (p *parser) tuple() (int, error) {
+	at := len(p.out)
+	n, comma, kind, err := p.elements('(', ')')
+	if err != nil {
+		return 0, err
+	}
+	if n == 1 && !comma {
+		// Drop the brackets around the one value.
+		inner := p.out[at+1 : len(p.out)-1]
+		p.out = p.out[:at+copy(p.out[at:], inner)]
+		return kind, nil
+	}
+	return kindList, nil
+}
+
+// sequence reads a list.
+func (p *parser) sequence(open, close byte) error {
+	_, _, _, err := p.elements(open, close)
+	return err
+}
+
+// elements reads the elements of a list or tuple into a JSON array, and
+// says how many there were, whether a comma followed the last, and the
+// kind of the last.
+func (p *parser) elements(open, close byte) (n int, comma bool, kind int, err error) {
+	start := p.pos
+	p.pos++
+	p.depth++
+	defer func() { p.depth-- }()
+	p.out = append(p.out, '[')
+	p.space()
+	for p.peek() != close {
+		if n > 0 {
+			p.out = append(p.out, ',')
+		}
+		if kind, err = p.value(); err != nil {
+			return 0, false, 0, err
+		}
+		n++
+		p.space()
+		comma = p.peek() == ','
+		if !p.sep(close) {
+			if p.pos >= len(p.src) {
+				return 0, false, 0, p.errAt(start, "%q never closed", open)
+			}
+			return 0, false, 0, p.errf("expected ',' or %q, found %s", close, p.found())
+		}
+	}
+	p.pos++
+	p.out = append(p.out, ']')
+	return n, comma, kind, nil
+}
+
+func (p *parser) dict() error {
+	start := p.pos
+	p.pos++
+	p.depth++
+	defer func() { p.depth-- }()
+	p.out = append(p.out, '{')
+	var keys keySet
+	p.space()
+	for n := 0; p.peek() != '}'; n++ {
+		kpos := p.pos
+		if !p.atString() {
+			mark := len(p.out)
+			kind, err := p.value()
+			if err != nil {
+				return err
+			}
+			p.out = p.out[:mark]
+			return p.errAt(kpos, "a dict key must be a string, got %s", kindNames[kind])
+		}
+		k, err := p.text()
+		if err != nil {
+			return err
+		}
+		if !keys.add(k) {
+			return p.errAt(kpos, "dict key %q repeated", k)
+		}
+		if n > 0 {
+			p.out = append(p.out, ',')
+		}
+		p.out = value.AppendQuote(p.out, k)
+		p.space()
+		if p.peek() != ':' {
+			return p.errf("expected ':' after a dict key, found %s", p.found())
+		}
+		p.out = append(p.out, ':')
+		p.pos++
+		p.space()
+		if _, err := p.value(); err != nil {
+			return err
+		}
+		if !p.sep('}') {
+			if p.pos >= len(p.src) {
+				return p.errAt(start, "'{' never closed")
+			}
+			return p.errf("expected ',' or '}', found %s", p.found())
+		}
+	}
+	p.pos++
+	p.out = append(p.out, '}')
+	return nil
+}
+
+// atString reports whether a string literal, with or without a prefix,
+// starts here.
+func (p *parser) atString() bool {
+	if c := p.peek(); c == '"' || c == '\'' {
+		return true
+	}
+	save := p.pos
+	w := p.ident()
+	ok := w != "" && prefixOK(w) && (p.peek() == '"' || p.peek() == '\'')
+	p.pos = save
+	return ok
+}
+
+// prefixOK reports whether a word is a string prefix this parser reads:
+// r, u (and their cases); bytes and f-strings are recognised so that
+// stringLit can refuse them.
+func prefixOK(w string) bool {
+	switch strings.ToLower(w) {
+	case "r", "u", "b", "br", "rb", "f", "fr", "rf":
+		return true
+	}
+	return false
+}
+
+// stringValue reads one or more adjacent string literals and appends
+// them, concatenated, as one JSON string.
+func (p *parser) stringValue() error {
+	s, err := p.text()
+	if err != nil {
+		return err
+	}
+	p.out = value.AppendQuote(p.out, s)
+	return nil
+}
+
+// text reads one or more adjacent string literals and concatenates them.
+func (p *parser) text() (string, error) {
+	var b strings.Builder
+	for {
+		if err := p.stringLit(&b); err != nil {
+			return "", err
+		}
+		save := p.pos
+		p.space()
+		c := p.peek()
+		if c == '"' || c == '\'' {
+			continue
+		}
+		w := p.ident()
+		if w != "" && prefixOK(w) && (p.peek() == '"' || p.peek() == '\'') {
+			p.pos -= len(w)
+			continue
+		}
+		p.pos = save
+		return b.String(), nil
+	}
+}
+
+// stringLit reads one string literal with its prefix into b.
+func (p *parser) stringLit(b *strings.Builder) error {
+	start := p.pos
+	prefix := strings.ToLower(p.ident())
+	raw := strings.Contains(prefix, "r")
+	if strings.ContainsAny(prefix, "bf") {
+		return p.errAt(start, "%s-strings are not literal text values", prefix)
+	}
+	q := p.peek()
+	if q != '"' && q != '\'' {
+		return p.errf("expected a string, found %s", p.found())
+	}
+	delim := string(q)
+	if strings.HasPrefix(p.src[p.pos:], strings.Repeat(delim, 3)) {
+		delim = strings.Repeat(delim, 3)
+	}
+	p.pos += len(delim)
+	for {
+		if p.pos >= len(p.src) {
+			return p.errAt(start, "string never closed")
+		}
+		if strings.HasPrefix(p.src[p.pos:], delim) {
+			p.pos += len(delim)
+			return nil
+		}
+		c := p.src[p.pos]
+		if c == '\n' && len(delim) == 1 {
+			return p.errAt(start, "string not closed on its line")
+		}
+		if c != '\\' {
+			r, n := utf8.DecodeRuneInString(p.src[p.pos:])
+			if r == utf8.RuneError && n == 1 {
+				return p.errf("invalid UTF-8")
+			}
+			b.WriteString(p.src[p.pos : p.pos+n])
+			p.pos += n
+			continue
+		}
+		if p.pos+1 >= len(p.src) {
+			return p.errAt(start, "string never closed")
+		}
+		e := p.src[p.pos+1]
+		if raw {
+			// A raw string keeps the backslash; \" does not end it.
+			b.WriteByte('\\')
+			_, n := utf8.DecodeRuneInString(p.src[p.pos+1:])
+			b.WriteString(p.src[p.pos+1 : p.pos+1+n])
+			p.pos += 1 + n
+			continue
+		}
+		escPos := p.pos
+		p.pos += 2
+		switch e {
+		case '\n':
+		case '\\', '\'', '"':
+			b.WriteByte(e)
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte('\v')
+		case 'x', 'u', 'U':
+			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			if p.pos+n > len(p.src) {
+				return p.errAt(escPos, "truncated \\%c escape", e)
+			}
+			v, err := strconv.ParseUint(p.src[p.pos:p.pos+n], 16, 32)
+			if err != nil || v > unicode.MaxRune || v >= 0xD800 && v < 0xE000 {
+				return p.errAt(escPos, "invalid \\%c escape", e)
+			}
+			b.WriteRune(rune(v))
+			p.pos += n
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			v := int(e - '0')
+			for k := 0; k < 2 && p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '7'; k++ {
+				v = v*8 + int(p.src[p.pos]-'0')
+				p.pos++
+			}
+			b.WriteRune(rune(v))
+		case 'N':
+			return p.errAt(escPos, "\\N{...} escapes are not supported")
+		default:
+			b.WriteByte('\\') // Python keeps an unknown escape as written
+			p.pos--
+		}
+	}
+}
+
+// number reads an int or a float, with an optional sign, and appends it
+// as a JSON number literal: an int stays an int, a float stays a float.
+func (p *parser) number() error {
+	start := p.pos
+	neg := false
+	for p.peek() == '-' || p.peek() == '+' {
+		if p.peek() == '-' {
+			neg = !neg
+		}
+		p.pos++
+		p.space()
+	}
+	numStart := p.pos
+	for p.pos < len(p.src) {
+		c := p.src[p.pos]
+		if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '.' {
+			p.pos++
+			continue
+		}
+		if (c == '+' || c == '-') && p.pos > numStart && (p.src[p.pos-1] == 'e' || p.src[p.pos-1] == 'E') && !isHex(p.src[numStart:p.pos]) {
+			p.pos++
+			continue
+		}
+		break
+	}
+	text := p.src[numStart:p.pos]
+	if text == "" {
+		return p.errAt(start, "expected a number after the sign, found %s", p.found())
+	}
+	lit, err := pyNumber(text)
+	if err != nil {
+		return p.errAt(numStart, "%s", err)
+	}
+	if neg && lit != "0" {
+		p.out = append(p.out, '-')
+	}
+	p.out = append(p.out, lit...)
+	return nil
+}
+
+func isHex(s string) bool { return len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') }
+
+// pyNumber converts a Python number literal to a JSON one.
+func pyNumber(s string) (string, error) {
+	if strings.HasSuffix(s, "j") || strings.HasSuffix(s, "J") {
+		return "", fmt.Errorf("complex number %s is not a JSON value", s)
+	}
+	if strings.Contains(s, "__") || strings.HasSuffix(s, "_") || strings.Contains(s, "_.") || strings.Contains(s, "._") {
+		return "", fmt.Errorf("invalid number %s", s)
+	}
+	clean := strings.ReplaceAll(s, "_", "")
+	if len(clean) > 1 && clean[0] == '0' && strings.ContainsAny(clean[1:2], "xXoObB") {
+		base := map[byte]int{'x': 16, 'o': 8, 'b': 2}[clean[1]|0x20]
+		v, ok := new(big.Int).SetString(clean[2:], base)
+		if !ok || clean[2:] == "" {
+			return "", fmt.Errorf("invalid number %s", s)
+		}
+		return v.String(), nil
+	}
+	if !strings.ContainsAny(clean, ".eE") {
+		if len(clean) > 1 && clean[0] == '0' && strings.Trim(clean, "0") != "" {
+			return "", fmt.Errorf("invalid number %s (leading zeros)", s)
+		}
+		v, ok := new(big.Int).SetString(clean, 10)
+		if !ok {
+			return "", fmt.Errorf("invalid number %s", s)
+		}
+		return v.String(), nil
+	}
+	// A float: digits, an optional fraction, an optional exponent.
+	mant, exp, hasExp := clean, "", false
+	if i := strings.IndexAny(clean, "eE"); i >= 0 {
+		mant, exp, hasExp = clean[:i], clean[i+1:], true
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	if !digits(intPart, true) || !digits(frac, true) || intPart == "" && frac == "" {
+		return "", fmt.Errorf("invalid number %s", s)
+	}
+	e := strings.TrimLeft(exp, "+-")
+	if hasExp && (!digits(e, false) || len(exp)-len(e) > 1) {
+		return "", fmt.Errorf("invalid number %s", s)
+	}
+	intPart = strings.TrimLeft(intPart, "0")
+	if intPart == "" {
+		intPart = "0"
+	}
+	if frac == "" {
+		frac = "0"
+	}
+	out := intPart + "." + frac
+	if hasExp {
+		out += "e" + exp
+	}
+	return out, nil
+}
+
+func digits(s string, emptyOK bool) bool {
+	if s == "" {
+		return emptyOK
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
