@@ -1,6 +1,11 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/callgrade/callgrade/value"
+)
 
 // format is one response API that Extract reads. Each has a file of its
 // own (openai.go, …) that declares its Format, its format value and the
@@ -24,13 +29,23 @@ type format struct {
 	// readRest reads an element of a plan's rest, the second list of
 	// calls a message of this format may have.
 	readRest func(x extraction, e value.Value, at loc, i int) Call
+	// typePrefix, when set, marks every "type" that starts with it as
+	// this format's, as itemTypes does one by one.
+	typePrefix string
+	// stream, for a format whose calls span several events (a recorded
+	// stream of deltas), reads the whole list in place of emits and read.
+	stream *streamer
 }
 
 // formats are the formats of ParseFormat, Formats and the element table,
 // in the order Formats lists them.
 var formats = [...]*format{
-	&openaiFormat, &responsesFormat, &anthropicFormat, &geminiFormat,
-	&bedrockFormat, &cohereFormat, &ollamaFormat, &langchainFormat, &mcpFormat,
+	&openaiFormat, &openaiStreamFormat,
+	&responsesFormat, &responsesStreamFormat,
+	&anthropicFormat, &anthropicStreamFormat,
+	&geminiFormat,
+	&bedrockFormat, &bedrockStreamFormat,
+	&cohereFormat, &ollamaFormat, &langchainFormat, &mcpFormat,
 	&callsFormat,
 }
 
@@ -48,6 +63,9 @@ type shape struct {
 // object passes. The order is the result, so a new row goes where the
 // objects it should claim are not taken by an earlier one, and earlier
 // rows' objects are not taken by it.
+//
+// The stream formats have no row: a stream is a list of events, or an SSE
+// transcript, never one object.
 var objectShapes = [...]shape{
 	{&openaiFormat, hasChoices, completionPlan},
 	{&geminiFormat, hasCandidates, candidatesPlan},
@@ -77,14 +95,22 @@ var objectShapes = [...]shape{
 
 // itemKeys is the detection table for a list element that has no string
 // "type" (one that has one is decided by the formats' itemTypes): the
-// first row whose key the element has decides. A weak row decides only when no element of the list decides
+// first row whose key the element has (holding the string is, when set)
+// decides. A weak row decides only when no element of the list decides
 // by another row: a bare text part is Gemini's and Bedrock's alike.
 var itemKeys = [...]struct {
 	key    string
+	is     string
 	format *format
 	weak   bool
 }{
 	{key: "jsonrpc", format: &mcpFormat},
+	{key: "object", is: "chat.completion.chunk", format: &openaiStreamFormat},
+	{key: "contentBlockStart", format: &bedrockStreamFormat},
+	{key: "contentBlockDelta", format: &bedrockStreamFormat},
+	{key: "contentBlockStop", format: &bedrockStreamFormat},
+	{key: "messageStart", format: &bedrockStreamFormat},
+	{key: "messageStop", format: &bedrockStreamFormat},
 	{key: "function", format: &openaiFormat},
 	{key: "functionCall", format: &geminiFormat},
 	{key: "toolUse", format: &bedrockFormat},
@@ -104,12 +130,22 @@ func lookup(f Format) *format {
 }
 
 // detect finds the format and the calls of r by its shape. A string is a
-// text answer in every format; a format that reads calls out of text
-// would be tried here before saying so.
-func detect(r value.Value) (plan, error) {
+// text answer unless it is an SSE transcript of a stream format's events.
+func detect(r value.Value, x extraction) (plan, error) {
 	switch r.Kind() {
-	case value.Null, value.String:
+	case value.Null:
 		return plan{}, nil
+	case value.String:
+		if !isSSE(r.Str()) {
+			return plan{}, nil
+		}
+		evs := sseEvents(r.Str(), x)
+		for _, ev := range evs {
+			if f, _ := itemFormat(ev.v); f != nil && f.stream != nil {
+				return plan{f: f, events: evs}, nil
+			}
+		}
+		return plan{}, &ShapeError{Found: "an SSE transcript of " + strconv.Itoa(len(evs)) + " events, none of them of a known stream"}
 	case value.Array:
 		elems := r.Elems()
 		if len(elems) == 0 {
@@ -142,10 +178,16 @@ func detect(r value.Value) (plan, error) {
 }
 
 // force reads r as format f: an object must pass one of f's rows; an
-// array is read element by element.
-func force(r value.Value, f *format) (plan, error) {
+// array is read element by element, or as the events of f's stream; a
+// string is a text answer, or for a stream format its SSE transcript.
+func force(r value.Value, f *format, x extraction) (plan, error) {
 	switch r.Kind() {
-	case value.Null, value.String:
+	case value.Null:
+		return plan{f: f}, nil
+	case value.String:
+		if f.stream != nil && isSSE(r.Str()) {
+			return plan{f: f, events: sseEvents(r.Str(), x)}, nil
+		}
 		return plan{f: f}, nil
 	case value.Array:
 		return plan{f: f, list: r.Elems()}, nil
@@ -171,7 +213,7 @@ func itemFormat(e value.Value) (f *format, weak bool) {
 		return typeFormat(t.Str()), false
 	}
 	for _, k := range itemKeys {
-		if e.Has(k.key) {
+		if v, ok := e.Get(k.key); ok && (k.is == "" || v.Kind() == value.String && v.Str() == k.is) {
 			return k.format, k.weak
 		}
 	}
@@ -187,6 +229,9 @@ func typeFormat(t string) *format {
 			if t == it {
 				return f
 			}
+		}
+		if f.typePrefix != "" && strings.HasPrefix(t, f.typePrefix) {
+			return f
 		}
 	}
 	return nil

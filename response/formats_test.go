@@ -2,6 +2,7 @@ package response
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/value"
@@ -39,6 +40,12 @@ var formatExamples = map[Format][]string{
 		`[{"text":"ok"},{"functionCall":{"name":"f","args":{"x":1}}}]`,
 		`[{"functionCall":{"name":"f","args":{"x":1}},"thoughtSignature":"s"}]`,
 	},
+	// The streams are in stream_test.go, built after each API's
+	// documented example, as JSON arrays and as SSE transcripts.
+	OpenAIStream:    {array(openaiChunks), transcript(openaiChunks, true)},
+	ResponsesStream: {array(responsesEvents), transcript(responsesEvents, false)},
+	AnthropicStream: {array(anthropicEvents), transcript(anthropicEvents, false)},
+	BedrockStream:   {array(bedrockEvents), transcript(bedrockEvents, false)},
 	// Bedrock's tool use guide, step 2 (the Converse response to a tool
 	// request): https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html
 	Bedrock: {
@@ -147,14 +154,29 @@ func TestFormatTable(t *testing.T) {
 			}
 			types[it] = f.name
 		}
+		if f.typePrefix != "" {
+			for _, g := range formats {
+				for _, it := range g.itemTypes {
+					if strings.HasPrefix(it, f.typePrefix) {
+						t.Errorf("item type %q of %s has the prefix of %s", it, g.name, f.name)
+					}
+				}
+			}
+		}
 		rows := 0
 		for _, s := range objectShapes {
 			if s.format == f {
 				rows++
 			}
 		}
-		if rows == 0 {
+		if rows == 0 && f.stream == nil {
 			t.Errorf("format %s has no row in objectShapes", f.name)
+		}
+		if rows > 0 && f.stream != nil {
+			t.Errorf("stream format %s has a row in objectShapes", f.name)
+		}
+		if (f.stream == nil) == (f.read == nil) {
+			t.Errorf("format %s reads elements and streams, or neither", f.name)
 		}
 	}
 	for _, s := range objectShapes {

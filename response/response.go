@@ -258,14 +258,17 @@ func extract(r value.Value, f Format, x extraction) ([]Call, Format, error) {
 	var p plan
 	var err error
 	if f == Auto {
-		p, err = detect(r)
+		p, err = detect(r, x)
 	} else if ft := lookup(f); ft != nil {
-		p, err = force(r, ft)
+		p, err = force(r, ft, x)
 	} else {
 		return nil, f, formatError(f)
 	}
 	if err != nil {
 		return nil, f, err
+	}
+	if p.f != nil && p.f.stream != nil {
+		return p.f.stream.assemble(&p, x), p.name(), nil
 	}
 	// Two passes over the same elements, so that the result is allocated
 	// once at its exact size.
@@ -295,6 +298,9 @@ type plan struct {
 	// LangChain could not parse, which are failed calls.
 	rest       []value.Value
 	restPrefix string
+	// events are the events of an SSE transcript, for a stream format;
+	// a JSON array of events is list.
+	events []event
 	// bad, when set, says which container on the way to the calls has the
 	// wrong type; the response is then one failed call.
 	bad string

@@ -493,6 +493,7 @@ func TestShapeErrors(t *testing.T) {
 		{`{"lc":1,"type":"constructor","id":["langchain","schema","messages","HumanMessage"],"kwargs":{"content":"hi"}}`, LangChain,
 			"response is an object with keys [id kwargs lc type], not a langchain AIMessage or its tool_calls list"},
 		{`{"lc":1,"type":"constructor","id":["langchain","schema","messages","HumanMessage"],"kwargs":{"content":"hi"}}`, Auto, "not a known format"},
+		{`{"choices":[]}`, OpenAIStream, "not an openai chat completion stream, as chunks or SSE"},
 		{`{"role":"assistant","content":"x"}`, Bedrock, "not a bedrock converse response, message or content list"},
 		{`{"role":"assistant","content":"x"}`, MCP, "not an mcp tools/call request or batch of them"},
 	}
@@ -559,7 +560,7 @@ func TestErrorStrings(t *testing.T) {
 		}
 	}
 	if _, _, err := Extract(r, Format("xml"), value.Limits{}); err == nil ||
-		err.Error() != `unknown response format "xml": want one of auto, openai, responses, anthropic, gemini, bedrock, cohere, ollama, langchain, mcp, calls` {
+		err.Error() != `unknown response format "xml": want one of auto, openai, openai-stream, responses, responses-stream, anthropic, anthropic-stream, gemini, bedrock, bedrock-stream, cohere, ollama, langchain, mcp, calls` {
 		t.Errorf("unknown format error = %v", err)
 	}
 }
@@ -568,7 +569,8 @@ func TestParseFormat(t *testing.T) {
 	for in, want := range map[string]Format{
 		"": Auto, "auto": Auto, "AUTO": Auto, "openai": OpenAI, "OpenAI": OpenAI,
 		"responses": Responses, "anthropic": Anthropic, "gemini": Gemini, "calls": Calls,
-		"bedrock": Bedrock, "cohere": Cohere, "ollama": Ollama,
+		"openai-stream": OpenAIStream, "Responses-Stream": ResponsesStream, "anthropic-stream": AnthropicStream,
+		"bedrock": Bedrock, "bedrock-stream": BedrockStream, "cohere": Cohere, "ollama": Ollama,
 		"LangChain": LangChain, "mcp": MCP,
 	} {
 		got, err := ParseFormat(in)
@@ -577,7 +579,7 @@ func TestParseFormat(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"xml", "open ai", " openai"} {
-		if _, err := ParseFormat(in); err == nil || !strings.Contains(err.Error(), "auto, openai, responses, anthropic, gemini, bedrock, cohere, ollama, langchain, mcp, calls") {
+		if _, err := ParseFormat(in); err == nil || !strings.Contains(err.Error(), "auto, openai, openai-stream, responses, responses-stream, anthropic, anthropic-stream, gemini, bedrock, bedrock-stream, cohere, ollama, langchain, mcp, calls") {
 			t.Errorf("ParseFormat(%q) error = %v", in, err)
 		}
 	}

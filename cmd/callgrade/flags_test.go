@@ -45,8 +45,8 @@ func TestUnknownFlagSuggestsAndShowsUsage(t *testing.T) {
 // --format's help and its error list the same values, and each of them is
 // accepted.
 func TestFormatHelpAndErrorAgree(t *testing.T) {
-	listRE := regexp.MustCompile(`want one of ([a-z, ]+)`)
-	helpRE := regexp.MustCompile(`--format string +response format[a-z- ]*, one of ([a-z, ]+);`)
+	listRE := regexp.MustCompile(`want one of ([a-z, -]+)`)
+	helpRE := regexp.MustCompile(`--format string +response format[a-z- ]*, one of ([a-z, -]+);`)
 	for cmd, rest := range map[string][]string{
 		"score":  {"--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl"},
 		"report": {"report/testdata/results.jsonl"},

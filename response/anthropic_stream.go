@@ -1,0 +1,64 @@
+package response
+
+import "github.com/callgrade/callgrade/value"
+
+// AnthropicStream is a streamed Messages API message: its events as a
+// JSON array, or their SSE transcript. A call begins with a
+// content_block_start of a tool_use block, takes the partial_json of each
+// input_json_delta for its index, and ends with content_block_stop. As in
+// the SDK, a block that gets no fragment keeps the input it started with,
+// {} for a tool without parameters.
+const AnthropicStream Format = "anthropic-stream"
+
+var anthropicStreamFormat = format{
+	name:  AnthropicStream,
+	about: "an anthropic message stream, as events or SSE",
+	itemTypes: []string{"message_start", "content_block_start", "content_block_delta",
+		"content_block_stop", "message_delta", "message_stop"},
+	stream: &anthropicStreamer,
+}
+
+var anthropicStreamer = streamer{unit: "content block", stop: "content_block_stop", emptyIsObject: true, event: anthropicEvent}
+
+func anthropicEvent(a *assembly, e value.Value, j int) {
+	t, ok := e.Get("type")
+	if !ok || t.Kind() != value.String {
+		a.fail(j, a.where(j)+" has no type")
+		return
+	}
+	idx, _ := e.Get("index")
+	key := idx.Str()
+	switch t.Str() {
+	case "content_block_start":
+		b, _ := e.Get("content_block")
+		c := a.begin(key, j)
+		if bt, _ := b.Get("type"); bt.Str() != "tool_use" {
+			c.skip = true
+			return
+		}
+		n, _ := b.Get("name")
+		c.setName(n, j, a, loc{"content_block", -1}, "name")
+		if in, ok := b.Get("input"); ok {
+			c.whole, c.hasWhole = in, true
+		}
+	case "content_block_delta":
+		d, _ := e.Get("delta")
+		if dt, _ := d.Get("type"); dt.Str() != "input_json_delta" {
+			return
+		}
+		if c := a.streamed(key, "", j, "content_block_start"); c != nil {
+			f, _ := d.Get("partial_json")
+			c.fragment(f, j, a, loc{"delta", -1}, "partial_json")
+		}
+	case "content_block_stop":
+		if c := a.find(key, ""); c != nil {
+			c.closed = true
+		}
+	case "error":
+		a.note = errorText(e)
+	default:
+		if isCallType(t.Str()) {
+			a.foreign(e, j, "a message stream event")
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package response
+
+import "github.com/callgrade/callgrade/value"
+
+// BedrockStream is a streamed Converse response (ConverseStream): its
+// events as a JSON array, as boto3 and the other AWS SDKs hand them out
+// ({"contentBlockStart": {…}}, one key an event), or an SSE transcript of
+// them. A call begins with a contentBlockStart whose start is a toolUse
+// {toolUseId, name}, takes the toolUse.input fragments of each
+// contentBlockDelta for its contentBlockIndex, and ends with
+// contentBlockStop. A text block has no start; its deltas are passed
+// over.
+const BedrockStream Format = "bedrock-stream"
+
+var bedrockStreamFormat = format{
+	name:   BedrockStream,
+	about:  "a bedrock converse stream, as events or SSE",
+	stream: &bedrockStreamer,
+}
+
+var bedrockStreamer = streamer{unit: "contentBlockIndex", stop: "contentBlockStop", emptyIsObject: true, event: bedrockEvent}
+
+// bedrockErrors are the exceptions a ConverseStream may end with.
+var bedrockErrors = [...]string{
+	"internalServerException", "modelStreamErrorException", "validationException",
+	"throttlingException", "serviceUnavailableException",
+}
+
+func bedrockEvent(a *assembly, e value.Value, j int) {
+	if ev, ok := e.Get("contentBlockStart"); ok {
+		idx, _ := ev.Get("contentBlockIndex")
+		start, _ := ev.Get("start")
+		tu, ok := start.Get("toolUse")
+		c := a.begin(idx.Str(), j)
+		if !ok {
+			c.skip = true
+			return
+		}
+		n, _ := tu.Get("name")
+		c.setName(n, j, a, loc{"contentBlockStart.start.toolUse", -1}, "name")
+		return
+	}
+	if ev, ok := e.Get("contentBlockDelta"); ok {
+		idx, _ := ev.Get("contentBlockIndex")
+		d, _ := ev.Get("delta")
+		tu, ok := d.Get("toolUse")
+		if !ok {
+			return
+		}
+		if c := a.streamed(idx.Str(), "", j, "contentBlockStart"); c != nil {
+			f, _ := tu.Get("input")
+			c.fragment(f, j, a, loc{"contentBlockDelta.delta.toolUse", -1}, "input")
+		}
+		return
+	}
+	if ev, ok := e.Get("contentBlockStop"); ok {
+		idx, _ := ev.Get("contentBlockIndex")
+		if c := a.find(idx.Str(), ""); c != nil {
+			c.closed = true
+		}
+		return
+	}
+	for _, k := range bedrockErrors {
+		if ex, ok := e.Get(k); ok {
+			a.note = errorText(ex)
+			return
+		}
+	}
+	if !e.Has("messageStart") && !e.Has("messageStop") && !e.Has("metadata") {
+		a.foreign(e, j, "a converse stream event")
+	}
+}

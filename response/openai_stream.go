@@ -1,0 +1,142 @@
+package response
+
+import "github.com/callgrade/callgrade/value"
+
+// OpenAIStream is a streamed chat completion: its chat.completion.chunk
+// objects as a JSON array, or the SSE transcript they came in. The calls
+// are put together from choices[0].delta.tool_calls: the fragments of
+// function.arguments are joined by index, and a chunk with a
+// finish_reason ends them all.
+//
+// The openai SDKs key a call by its index alone, and would join two
+// calls that a server sends under one index (some vLLM and SGLang
+// versions, Ollama's OpenAI API and gateways that translate from other
+// APIs put every call at index 0). Here a fragment begins a new call on
+// an index already in use when it has an id other than the call's, or,
+// without the call's id, a function.name while the call's arguments are
+// already a complete JSON value, as smolagents and similar clients do. A
+// later name for a call whose arguments are not complete is appended, as
+// the SDKs append it, unless it repeats the name.
+const OpenAIStream Format = "openai-stream"
+
+var openaiStreamFormat = format{
+	name:   OpenAIStream,
+	about:  "an openai chat completion stream, as chunks or SSE",
+	stream: &openaiStreamer,
+}
+
+var openaiStreamer = streamer{unit: "tool_calls index", stop: "finish_reason", event: chunkEvent}
+
+// chunkEvent reads one chunk.
+func chunkEvent(a *assembly, e value.Value, j int) {
+	cs, ok := e.Get("choices")
+	if !ok {
+		a.foreign(e, j, "a chat completion chunk")
+		return
+	}
+	if cs.Kind() != value.Array {
+		a.fail(j, a.where(j)+".choices is "+kindPhrase(cs)+", not an array")
+		return
+	}
+	choice, ok := firstChoice(cs.Elems())
+	if !ok {
+		return
+	}
+	if d, _ := choice.Get("delta"); d.Kind() == value.Object {
+		if tcs, ok := d.Get("tool_calls"); ok && tcs.Kind() != value.Null {
+			if tcs.Kind() != value.Array {
+				a.fail(j, a.where(j)+".choices[0].delta.tool_calls is "+kindPhrase(tcs)+", not an array")
+			}
+			for k, tc := range tcs.Elems() {
+				toolCallDelta(a, tc, j, loc{"choices[0].delta.tool_calls", k})
+			}
+		}
+		if fc, _ := d.Get("function_call"); fc.Kind() == value.Object {
+			c := a.deltaCall("function_call", "", fc, j)
+			functionDelta(a, c, fc, j, loc{"choices[0].delta", -1}, "function_call.name", "function_call.arguments")
+		}
+	}
+	if fr, _ := choice.Get("finish_reason"); fr.Kind() != value.Null {
+		a.closeAll()
+	}
+}
+
+// firstChoice is the choice of index 0 among a chunk's choices, which
+// with n > 1 come in any order; a chunk without one (the usage chunk,
+// an Azure prompt_filter_results chunk) has no delta to read.
+func firstChoice(cs []value.Value) (value.Value, bool) {
+	for _, c := range cs {
+		if i, ok := c.Get("index"); !ok || i.Str() == "0" {
+			return c, c.Kind() == value.Object
+		}
+	}
+	return value.Value{}, false
+}
+
+// toolCallDelta reads tc, an entry of a delta's tool_calls, at at.
+func toolCallDelta(a *assembly, tc value.Value, j int, at loc) {
+	if tc.Kind() != value.Object {
+		a.fail(j, a.where(j)+"."+at.at("")+" is "+kindPhrase(tc)+", not an object")
+		return
+	}
+	idx, _ := tc.Get("index")
+	key := idx.Str()
+	if key == "" {
+		// Some servers leave the index out; the id and name rules still
+		// tell their calls apart.
+		key = "0"
+	}
+	fn, _ := tc.Get("function")
+	id := ""
+	if v, _ := tc.Get("id"); v.Kind() == value.String {
+		id = v.Str()
+	}
+	c := a.deltaCall(key, id, fn, j)
+	if id != "" {
+		c.id = id
+	}
+	if fn.Kind() != value.Object && fn.Kind() != value.Null && c.bad == "" {
+		c.bad = a.where(j) + "." + at.at("function") + " is " + kindPhrase(fn) + ", not an object"
+	}
+	functionDelta(a, c, fn, j, at, "function.name", "function.arguments")
+}
+
+// deltaCall is the call that a fragment with id (or none) and function
+// fn, under key, extends, or the call it begins.
+func (a *assembly) deltaCall(key, id string, fn value.Value, j int) *pending {
+	c := a.find(key, "")
+	switch {
+	case c == nil:
+	case id != "" && c.id != "":
+		if id == c.id {
+			return c
+		}
+	default:
+		if n, _ := fn.Get("name"); n.Kind() != value.String || !c.hasName || !a.complete(c) {
+			return c
+		}
+	}
+	return a.begin(key, j)
+}
+
+// complete reports whether c's arguments so far are one JSON value.
+func (a *assembly) complete(c *pending) bool {
+	_, err := value.ParseLimits(string(c.args), value.Limits{})
+	return len(c.args) > 0 && err == nil
+}
+
+// functionDelta adds to c the name and the arguments fragment of fn,
+// found at at.name and at.args of event j.
+func functionDelta(a *assembly, c *pending, fn value.Value, j int, at loc, name, args string) {
+	if n, ok := fn.Get("name"); ok {
+		switch {
+		case !c.hasName || n.Kind() != value.String:
+			c.setName(n, j, a, at, name)
+		case n.Str() != c.name:
+			c.name += n.Str()
+		}
+	}
+	if f, ok := fn.Get("arguments"); ok && f.Kind() != value.Null {
+		c.fragment(f, j, a, at, args)
+	}
+}

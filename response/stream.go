@@ -1,0 +1,308 @@
+package response
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// A recorded stream is read as a client reads it: each event begins,
+// extends or ends a call, which a stream names by a key of its own (a
+// content block index, an output index). The calls come out in the order
+// they began. A call that never gets its stop event, or whose argument
+// fragments do not make one JSON object, is a failed call whose message
+// shows the fragment or the span at fault; so is an event that does not
+// read, which fails the calls it leaves open, or stands for a failed call
+// of its own when none is. Nothing a stream holds is dropped silently.
+
+// streamer is how one API streams its calls.
+type streamer struct {
+	// unit names what a key counts ("content block"), for messages.
+	unit string
+	// stop names the event that ends a call, for the message of a call
+	// that never gets one.
+	stop string
+	// emptyIsObject says that a call whose arguments came as no fragment
+	// at all has the empty object as arguments: Anthropic and Bedrock
+	// send no input for a tool without parameters, where openai's
+	// arguments are text, which must not be empty.
+	emptyIsObject bool
+	// event reads object e, event j of the stream.
+	event func(a *assembly, e value.Value, j int)
+}
+
+// event is one event of a recorded stream: an element of a JSON array, or
+// the data of one SSE event.
+type event struct {
+	v    value.Value
+	line int    // SSE: the line its data begins on; 0 in a JSON array
+	err  error  // SSE: its data is not JSON
+	data string // SSE: the data that is not JSON, for the message
+	done bool   // SSE: the data is [DONE], which ends a stream and says nothing
+}
+
+// offset is where in its data ev's parse error is, or 0.
+func (ev event) offset() int {
+	off, _ := errOffset(ev.err)
+	return off
+}
+
+// pending is a call being put together.
+type pending struct {
+	key, alt string // the names the stream's events give it: an index, an item id
+	id       string // the call's id, when the stream gives one
+	name     string
+	hasName  bool
+	skip     bool   // a block that is not a call (text, thinking): its events are passed over
+	args     []byte // the argument fragments so far
+	frags    []frag
+	// whole holds arguments given whole: at the end (Responses' done
+	// events, which win over the fragments as they do in the SDK) when
+	// final is set, at the start (Anthropic's input) otherwise, which only
+	// counts when no fragment comes.
+	whole    value.Value
+	hasWhole bool
+	final    bool
+	closed   bool
+	start    int    // the event that began it
+	bad      string // why it cannot be read, found on the way
+}
+
+// frag is where an argument fragment begins in pending.args, and the
+// event it came in.
+type frag struct{ off, ev int }
+
+// assembly is a stream being read.
+type assembly struct {
+	s      *streamer
+	events []event
+	prefix string // the path of a JSON array of events in the response
+	calls  []*pending
+	// note is an error the stream reported, for the message of a call it
+	// leaves unfinished.
+	note string
+}
+
+// assemble reads the events of p, a JSON array or an SSE transcript, into
+// the calls they stream, nil when there are none.
+func (s *streamer) assemble(p *plan, x extraction) []Call {
+	a := assembly{s: s, events: p.events, prefix: p.prefix}
+	if a.events == nil {
+		a.events = make([]event, len(p.list))
+		for j, e := range p.list {
+			a.events[j] = event{v: e}
+		}
+	}
+	for j, ev := range a.events {
+		switch {
+		case ev.done:
+		case ev.err != nil:
+			a.unreadable(j, a.where(j)+" is not JSON, "+excerpt(ev.data, ev.offset())+": "+ev.err.Error())
+		case ev.v.Kind() != value.Object:
+			a.unreadable(j, a.where(j)+" is "+kindPhrase(ev.v)+", not an object")
+		default:
+			s.event(&a, ev.v, j)
+		}
+	}
+	n := 0
+	for _, c := range a.calls {
+		if !c.skip {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Call, 0, n)
+	for _, c := range a.calls {
+		if !c.skip {
+			out = append(out, a.call(c, len(out), x))
+		}
+	}
+	return out
+}
+
+// where names event j: its place in the array, or its line in the
+// transcript.
+func (a *assembly) where(j int) string {
+	if l := a.events[j].line; l > 0 {
+		return "the event at line " + strconv.Itoa(l)
+	}
+	return loc{a.prefix, j}.at("")
+}
+
+// begin starts a call (or a block to pass over) that event j names key.
+func (a *assembly) begin(key string, j int) *pending {
+	c := &pending{key: key, start: j}
+	a.calls = append(a.calls, c)
+	return c
+}
+
+// find returns the last call named key, or, with key empty, alt; nil when
+// no event has begun one.
+func (a *assembly) find(key, alt string) *pending {
+	for i := len(a.calls) - 1; i >= 0; i-- {
+		c := a.calls[i]
+		if key != "" && c.key == key || key == "" && alt != "" && c.alt == alt {
+			return c
+		}
+	}
+	return nil
+}
+
+// fail makes event j a failed call of its own: one that extends a call no
+// event began, or another API's call among the events.
+func (a *assembly) fail(j int, reason string) {
+	a.calls = append(a.calls, &pending{start: j, closed: true, bad: reason})
+}
+
+// unreadable fails the calls that event j, which does not read, leaves
+// open, since it may have held their fragments; with none open it is a
+// failed call itself.
+func (a *assembly) unreadable(j int, reason string) {
+	open := false
+	for _, c := range a.calls {
+		if !c.closed && !c.skip {
+			open = true
+			if c.bad == "" {
+				c.bad = a.label(c) + " is still open when " + reason
+			}
+		}
+	}
+	if !open {
+		a.fail(j, reason)
+	}
+}
+
+// fragment appends f, the string (or not) at at.sub of event j, to c's
+// arguments.
+func (c *pending) fragment(f value.Value, j int, a *assembly, at loc, sub string) {
+	switch {
+	case c.skip || c.bad != "":
+	case f.Kind() != value.String:
+		c.bad = a.where(j) + "." + at.at(sub) + " is " + kindPhrase(f) + ", not a string"
+	case f.Str() != "":
+		c.frags = append(c.frags, frag{len(c.args), j})
+		c.args = append(c.args, f.Str()...)
+	}
+}
+
+// setName gives c its name, n at at.sub of event j.
+func (c *pending) setName(n value.Value, j int, a *assembly, at loc, sub string) {
+	switch {
+	case n.Kind() == value.String:
+		c.name, c.hasName = n.Str(), true
+	case n.Kind() != value.Null && c.bad == "":
+		c.bad = a.where(j) + "." + at.at(sub) + " is " + kindPhrase(n) + ", not a string"
+	}
+}
+
+// call is c as call i.
+func (a *assembly) call(c *pending, i int, x extraction) Call {
+	switch {
+	case c.bad != "":
+		return fail(i, c.name, c.bad)
+	case !c.hasName:
+		return fail(i, "", a.label(c)+" has no name")
+	case !c.closed:
+		return fail(i, c.name, a.label(c)+" ends with the stream, before its "+a.s.stop+"; "+a.soFar(c))
+	case c.hasWhole && (c.final || len(c.args) == 0):
+		return readArgs(c.name, c.whole, true, loc{a.label(c), -1}, "", "arguments", textOrObject, i, x)
+	case len(c.args) == 0 && a.s.emptyIsObject:
+		return Call{Name: c.name, Args: emptyObject}
+	}
+	v, err := x.parse(string(c.args))
+	if err != nil {
+		return Call{Name: c.name, Err: &ArgumentsError{Index: i, Err: err,
+			Reason: a.label(c) + ": the arguments put together from " + a.fragments(c, err) + " are not a usable JSON object"}}
+	}
+	if v.Kind() != value.Object {
+		return fail(i, c.name, a.label(c)+": the arguments put together hold "+kindPhrase(v)+", not a JSON object")
+	}
+	return Call{Name: c.name, Args: v}
+}
+
+// label names call c in a message: the event that began it and the key
+// the stream gave it.
+func (a *assembly) label(c *pending) string {
+	key := c.key
+	if key == "" {
+		key = c.alt
+	}
+	return a.where(c.start) + " (" + a.s.unit + " " + key + ")"
+}
+
+// soFar says what arguments an unfinished call had when the stream ended.
+func (a *assembly) soFar(c *pending) string {
+	s := "no arguments came"
+	if len(c.args) > 0 {
+		s = "the arguments so far, from " + plural(len(c.frags), "fragment") + ", end in " + excerpt(string(c.args), len(c.args))
+	}
+	if a.note != "" {
+		s += "; the stream reported an error: " + a.note
+	}
+	return s
+}
+
+// fragments says how many fragments c's arguments came in and, for a
+// parse error err, which of them it is in.
+func (a *assembly) fragments(c *pending, err error) string {
+	s := plural(len(c.frags), "fragment")
+	off, ok := errOffset(err)
+	if !ok || len(c.frags) == 0 {
+		return s
+	}
+	k := 0
+	for k+1 < len(c.frags) && c.frags[k+1].off <= off {
+		k++
+	}
+	end := len(c.args)
+	if k+1 < len(c.frags) {
+		end = c.frags[k+1].off
+	}
+	f := c.frags[k]
+	return s + " (the error is in fragment " + strconv.Itoa(k+1) + ", of " + a.where(f.ev) + ": " +
+		excerpt(string(c.args[f.off:end]), off-f.off) + ")"
+}
+
+// errOffset is the byte at which parse error err was found, if it says.
+func errOffset(err error) (int, bool) {
+	var ve *value.Error
+	if errors.As(err, &ve) && ve.Offset >= 0 {
+		return ve.Offset, true
+	}
+	return 0, false
+}
+
+// closeAll ends every call begun so far.
+func (a *assembly) closeAll() {
+	for _, c := range a.calls {
+		c.closed = true
+	}
+}
+
+// looksLikeCall reports whether e, an element among a stream's events
+// that is none of them, is a call of some API, which must fail rather
+// than vanish.
+func looksLikeCall(e value.Value) bool {
+	if t, ok := e.Get("type"); ok && t.Kind() == value.String && (isCallType(t.Str()) || t.Str() == "tool_call") {
+		return true
+	}
+	return e.Has("name") || e.Has("function") || e.Has("functionCall") || e.Has("toolUse") || e.Has("arguments")
+}
+
+// foreign fails event j, which is not one of the stream's (what), when
+// it looks like a call.
+func (a *assembly) foreign(e value.Value, j int, what string) {
+	if looksLikeCall(e) {
+		a.fail(j, a.where(j)+" is not "+what+" but looks like a call")
+	}
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

@@ -1,0 +1,306 @@
+package response
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// The streams of f({"x":1}), one event a string.
+
+// openaiChunks follow the chat completion stream of the function calling
+// guide, "Streaming": the first delta has the id and name, then the
+// arguments come in fragments, and a last chunk has the finish_reason.
+// https://platform.openai.com/docs/guides/function-calling#streaming
+var openaiChunks = []string{
+	chunk(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":""}}]}`, "null"),
+	chunk(`{"tool_calls":[{"index":0,"id":null,"type":null,"function":{"name":null,"arguments":"{\"x\""}}]}`, "null"),
+	chunk(`{"tool_calls":[{"index":0,"function":{"arguments":":1}"}}]}`, "null"),
+	chunk(`{}`, `"tool_calls"`),
+}
+
+// responsesEvents follow the Responses API stream of the same guide.
+var responsesEvents = []string{
+	`{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","output":[]}}`,
+	`{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"f","arguments":"","status":"in_progress"}}`,
+	`{"type":"response.function_call_arguments.delta","sequence_number":2,"item_id":"fc_1","output_index":0,"delta":"{\"x\""}`,
+	`{"type":"response.function_call_arguments.delta","sequence_number":3,"item_id":"fc_1","output_index":0,"delta":":1}"}`,
+	`{"type":"response.function_call_arguments.done","sequence_number":4,"item_id":"fc_1","output_index":0,"arguments":"{\"x\":1}"}`,
+	`{"type":"response.output_item.done","sequence_number":5,"output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"f","arguments":"{\"x\":1}","status":"completed"}}`,
+	`{"type":"response.completed","sequence_number":6,"response":{"id":"resp_1","object":"response","status":"completed","output":[{"type":"function_call","id":"fc_1","call_id":"call_1","name":"f","arguments":"{\"x\":1}","status":"completed"}]}}`,
+}
+
+// anthropicEvents follow "Streaming request with tool use" of the
+// streaming guide: a text block, a ping, then a tool_use block whose
+// first input_json_delta is empty.
+// https://docs.anthropic.com/en/docs/build-with-claude/streaming
+var anthropicEvents = []string{
+	`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}`,
+	`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+	`{"type":"ping"}`,
+	`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"ok"}}`,
+	`{"type":"content_block_stop","index":0}`,
+	`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"f","input":{}}}`,
+	`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}`,
+	`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"x\""}}`,
+	`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":":1}"}}`,
+	`{"type":"content_block_stop","index":1}`,
+	`{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":1}}`,
+	`{"type":"message_stop"}`,
+}
+
+// bedrockEvents follow the ConverseStream example of the tool use
+// examples (boto3's events, one key each; a text block has no start) and
+// the ConverseStreamOutput reference.
+// https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-examples.html
+// https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStreamOutput.html
+var bedrockEvents = []string{
+	`{"messageStart":{"role":"assistant"}}`,
+	`{"contentBlockDelta":{"delta":{"text":"ok"},"contentBlockIndex":0}}`,
+	`{"contentBlockStop":{"contentBlockIndex":0}}`,
+	`{"contentBlockStart":{"start":{"toolUse":{"toolUseId":"tooluse_1","name":"f"}},"contentBlockIndex":1}}`,
+	`{"contentBlockDelta":{"delta":{"toolUse":{"input":"{\"x\""}},"contentBlockIndex":1}}`,
+	`{"contentBlockDelta":{"delta":{"toolUse":{"input":":1}"}},"contentBlockIndex":1}}`,
+	`{"contentBlockStop":{"contentBlockIndex":1}}`,
+	`{"messageStop":{"stopReason":"tool_use"}}`,
+	`{"metadata":{"usage":{"inputTokens":1,"outputTokens":1,"totalTokens":2},"metrics":{"latencyMs":1}}}`,
+}
+
+// chunk is a chat.completion.chunk of choice 0.
+func chunk(delta, finish string) string {
+	return `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":` +
+		delta + `,"finish_reason":` + finish + `}]}`
+}
+
+// tcChunk is a chunk with one tool_calls fragment, entry.
+func tcChunk(entry string) string { return chunk(`{"tool_calls":[`+entry+`]}`, "null") }
+
+var finishChunk = chunk(`{}`, `"tool_calls"`)
+
+func array(events []string) string { return "[" + strings.Join(events, ",") + "]" }
+
+// transcript is the SSE text of events as a JSON string.
+func transcript(events []string, done bool) string { return sseString(sseText(events, done)) }
+
+// sseText is the SSE text of events: each named by its type when it has
+// one, as Anthropic and the Responses API name them, and the chat
+// completions' closing [DONE] when done is set.
+func sseText(events []string, done bool) string {
+	var b strings.Builder
+	for _, e := range events {
+		v, err := value.Parse(e)
+		if err != nil {
+			panic(err)
+		}
+		if t, ok := v.Get("type"); ok {
+			b.WriteString("event: " + t.Str() + "\n")
+		}
+		b.WriteString("data: " + e + "\n\n")
+	}
+	if done {
+		b.WriteString("data: [DONE]\n\n")
+	}
+	return b.String()
+}
+
+// sseString is text as a JSON string.
+func sseString(text string) string {
+	q, _ := json.Marshal(text)
+	return string(q)
+}
+
+// with is events with the event at i replaced by e, or left out when e is
+// empty.
+func with(events []string, i int, e string) []string {
+	out := append([]string(nil), events[:i]...)
+	if e != "" {
+		out = append(out, e)
+	}
+	return append(out, events[i+1:]...)
+}
+
+var streamTests = []extractTest{
+	// openai chat completion chunks
+	{name: "openai chunks", in: array(openaiChunks), wantF: OpenAIStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "openai SSE", in: transcript(openaiChunks, true), wantF: OpenAIStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "openai SSE with CRLF and comments", in: sseString(": keep-alive\r\ndata: " + openaiChunks[0] + "\r\n\r\ndata: " + openaiChunks[1] + "\r\n\r\ndata: " +
+		openaiChunks[2] + "\r\n\r\ndata: " + openaiChunks[3] + "\r\n\r\ndata: [DONE]"), wantF: OpenAIStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "openai SSE data over two lines", in: sseString("data: " + openaiChunks[0] + "\n\ndata: " + openaiChunks[1] + "\n\ndata: " +
+		strings.Replace(openaiChunks[2], `"delta":`, "\ndata: \"delta\":", 1) + "\n\ndata: " + openaiChunks[3] + "\n"), wantF: OpenAIStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "openai parallel calls interleaved by index", in: array([]string{
+		tcChunk(`{"index":0,"id":"a","type":"function","function":{"name":"a","arguments":""}}`),
+		tcChunk(`{"index":1,"id":"b","type":"function","function":{"name":"b","arguments":"{\"n\":"}}`),
+		tcChunk(`{"index":0,"function":{"arguments":"{\"n\":1}"}}`),
+		tcChunk(`{"index":1,"function":{"arguments":"2}"}}`),
+		finishChunk}), wantF: OpenAIStream, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{"n":2}`)}},
+	// vLLM and SGLang streams quoted in ai-dynamo/dynamo#4723 and
+	// sgl-project/sglang#7117: every call whole, at index 0, with an id
+	// of its own.
+	{name: "openai index 0 reused, new id", in: array([]string{
+		tcChunk(`{"index":0,"id":"call-1","type":"function","function":{"name":"a","arguments":"{\"n\":1}"}}`),
+		chunk(`{"content":"\n"}`, "null"),
+		tcChunk(`{"index":0,"id":"call-2","type":"function","function":{"name":"b","arguments":"{\"n\":2}"}}`),
+		finishChunk}), wantF: OpenAIStream, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{"n":2}`)}},
+	{name: "openai index 0 reused, no id, a name after complete arguments", in: array([]string{
+		tcChunk(`{"index":0,"function":{"name":"a","arguments":"{\"n\""}}`),
+		tcChunk(`{"index":0,"function":{"arguments":":1}"}}`),
+		tcChunk(`{"index":0,"function":{"name":"b","arguments":"{\"n\":2}"}}`),
+		finishChunk}), wantF: OpenAIStream, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{"n":2}`)}},
+	{name: "openai id and name repeated on every fragment", in: array([]string{
+		tcChunk(`{"index":0,"id":"c","function":{"name":"a","arguments":"{\"n\""}}`),
+		tcChunk(`{"index":0,"id":"c","function":{"name":"a","arguments":":1}"}}`),
+		finishChunk}), wantF: OpenAIStream, calls: []wantCall{ok("a", `{"n":1}`)}},
+	{name: "openai id and name repeated after complete arguments", in: array([]string{
+		tcChunk(`{"index":0,"id":"c","function":{"name":"a","arguments":"{\"n\":1}"}}`),
+		tcChunk(`{"index":0,"id":"c","function":{"name":"a","arguments":""}}`),
+		finishChunk}), wantF: OpenAIStream, calls: []wantCall{ok("a", `{"n":1}`)}},
+	{name: "openai name in fragments", in: array([]string{
+		tcChunk(`{"index":0,"id":"c","function":{"name":"get_","arguments":""}}`),
+		tcChunk(`{"index":0,"function":{"name":"weather","arguments":"{}"}}`),
+		finishChunk}), wantF: OpenAIStream, calls: []wantCall{ok("get_weather", `{}`)}},
+	{name: "openai legacy function_call deltas", in: array([]string{
+		chunk(`{"role":"assistant","function_call":{"name":"f","arguments":""}}`, "null"),
+		chunk(`{"function_call":{"arguments":"{\"x\":1}"}}`, "null"),
+		chunk(`{}`, `"function_call"`)}), wantF: OpenAIStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "openai text only", in: array([]string{chunk(`{"role":"assistant","content":"Hi."}`, "null"), chunk(`{}`, `"stop"`)}), wantF: OpenAIStream},
+	{name: "openai usage chunk and choice 1 passed over", in: array([]string{
+		`{"object":"chat.completion.chunk","choices":[{"index":1,"delta":{"tool_calls":[{"index":0,"function":{"name":"other","arguments":"{}"}}]},"finish_reason":null}]}`,
+		openaiChunks[0], openaiChunks[1], openaiChunks[2], openaiChunks[3],
+		`{"object":"chat.completion.chunk","choices":[],"usage":{"total_tokens":3}}`}), wantF: OpenAIStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "openai no finish_reason", in: array(openaiChunks[:3]), wantF: OpenAIStream,
+		calls: []wantCall{bad("f", `[0] (tool_calls index 0) ends with the stream, before its finish_reason; the arguments so far, from 2 fragments, end in "{\"x\":1}"`)}},
+	{name: "openai SSE cut in the middle of a line", in: sseString("data: " + openaiChunks[0] + "\n\ndata: " + openaiChunks[1][:60]), wantF: OpenAIStream,
+		calls: []wantCall{bad("f", "the event at line 1 (tool_calls index 0) is still open when the event at line 3 is not JSON, ")}},
+	{name: "openai fragments that are not JSON", in: array([]string{
+		tcChunk(`{"index":0,"id":"c","function":{"name":"f","arguments":"{\"x\":"}}`),
+		tcChunk(`{"index":0,"function":{"arguments":"1,,}"}}`),
+		finishChunk}), wantF: OpenAIStream,
+		calls: []wantCall{{name: "f", reason: `[0] (tool_calls index 0): the arguments put together from 2 fragments (the error is in fragment 2, of [1]: "1,,}") are not a usable JSON object`, is: value.ErrSyntax}}},
+	{name: "openai fragments holding an array", in: array([]string{tcChunk(`{"index":0,"function":{"name":"f","arguments":"[1]"}}`), finishChunk}), wantF: OpenAIStream,
+		calls: []wantCall{bad("f", "the arguments put together hold an array, not a JSON object")}},
+	{name: "openai empty arguments", in: array([]string{tcChunk(`{"index":0,"function":{"name":"f","arguments":""}}`), finishChunk}), wantF: OpenAIStream,
+		calls: []wantCall{{name: "f", reason: "from 0 fragments are not a usable JSON object", is: value.ErrSyntax}}},
+	{name: "openai arguments fragment not a string", in: array([]string{tcChunk(`{"index":0,"function":{"name":"f","arguments":{"x":1}}}`), finishChunk}), wantF: OpenAIStream,
+		calls: []wantCall{bad("f", "[0].choices[0].delta.tool_calls[0].function.arguments is an object, not a string")}},
+	{name: "openai call without a name", in: array([]string{tcChunk(`{"index":0,"function":{"arguments":"{}"}}`), finishChunk}), wantF: OpenAIStream,
+		calls: []wantCall{bad("", "[0] (tool_calls index 0) has no name")}},
+	{name: "openai tool_calls not an array", in: array([]string{chunk(`{"tool_calls":{"index":0}}`, "null"), finishChunk}), wantF: OpenAIStream,
+		calls: []wantCall{bad("", "[0].choices[0].delta.tool_calls is an object, not an array")}},
+	{name: "openai a call among the chunks", in: array([]string{openaiChunks[0], `{"name":"g","arguments":"{}"}`, openaiChunks[1], openaiChunks[2], openaiChunks[3]}), wantF: OpenAIStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", "[1] is not a chat completion chunk but looks like a call")}},
+
+	// responses API events
+	{name: "responses events", in: array(responsesEvents), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses SSE", in: transcript(responsesEvents, false), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses done arguments win over the deltas", in: array(with(responsesEvents, 3, `{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":0,"delta":":2}"}`)),
+		wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses deltas and arguments.done only", in: array(responsesEvents[:5]), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses keyed by item_id alone", in: array([]string{
+		`{"type":"response.output_item.added","item":{"type":"function_call","id":"fc_9","name":"f","arguments":""}}`,
+		`{"type":"response.function_call_arguments.delta","item_id":"fc_9","delta":"{\"x\":1}"}`,
+		`{"type":"response.output_item.done","item":{"type":"function_call","id":"fc_9","name":"f"}}`}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses output_item.done alone", in: array([]string{responsesEvents[0], responsesEvents[5]}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses two calls and a message", in: array([]string{
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[]}}`,
+		`{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"ok"}`,
+		`{"type":"response.output_item.added","output_index":1,"item":{"type":"function_call","id":"fc_1","name":"a","arguments":""}}`,
+		`{"type":"response.output_item.added","output_index":2,"item":{"type":"function_call","id":"fc_2","name":"b","arguments":""}}`,
+		`{"type":"response.function_call_arguments.delta","item_id":"fc_2","output_index":2,"delta":"{}"}`,
+		`{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":1,"delta":"{\"n\":1}"}`,
+		`{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"arguments":"{\"n\":1}"}`,
+		`{"type":"response.function_call_arguments.done","item_id":"fc_2","output_index":2,"arguments":"{}"}`}),
+		wantF: ResponsesStream, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{}`)}},
+	{name: "responses text only", in: array([]string{responsesEvents[0], `{"type":"response.output_text.delta","output_index":0,"delta":"Hi"}`}), wantF: ResponsesStream},
+	{name: "responses ends before done", in: array(responsesEvents[:4]), wantF: ResponsesStream,
+		calls: []wantCall{bad("f", `[1] (output 0) ends with the stream, before its response.output_item.done; the arguments so far, from 2 fragments, end in "{\"x\":1}"`)}},
+	{name: "responses error event", in: array(append(responsesEvents[:3:3], `{"type":"error","code":"server_error","message":"The server had an error"}`)), wantF: ResponsesStream,
+		calls: []wantCall{bad("f", `end in "{\"x\""; the stream reported an error: "The server had an error"`)}},
+	{name: "responses delta of no call", in: array([]string{responsesEvents[0], responsesEvents[2]}), wantF: ResponsesStream,
+		calls: []wantCall{bad("", "[1] continues a call that no response.output_item.added began")}},
+	{name: "responses done arguments not JSON", in: array(with(responsesEvents, 5, `{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","id":"fc_1","name":"f","arguments":"{\"x\":"}}`)),
+		wantF: ResponsesStream, calls: []wantCall{badIs("f", value.ErrSyntax)}},
+	{name: "responses event without type", in: array([]string{responsesEvents[0], `{"item_id":"x"}`}), wantF: ResponsesStream, calls: []wantCall{bad("", "[1] has no type")}},
+
+	// anthropic message events
+	{name: "anthropic events", in: array(anthropicEvents), wantF: AnthropicStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "anthropic SSE", in: transcript(anthropicEvents, false), wantF: AnthropicStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "anthropic SSE without its last blank line", in: strings.TrimSuffix(transcript(anthropicEvents, false), `\n\n"`) + `"`, wantF: AnthropicStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "anthropic tool without input", in: array([]string{anthropicEvents[5], anthropicEvents[6], anthropicEvents[9]}), wantF: AnthropicStream, calls: []wantCall{ok("f", `{}`)}},
+	{name: "anthropic two tool_use blocks", in: array([]string{
+		`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"a","input":{}}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"n\":1}"}}`,
+		`{"type":"content_block_stop","index":0}`,
+		`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t2","name":"b","input":{}}}`,
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"n\":2}"}}`,
+		`{"type":"content_block_stop","index":1}`}), wantF: AnthropicStream, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{"n":2}`)}},
+	{name: "anthropic server tool block passed over", in: array([]string{
+		`{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"s","name":"web_search","input":{}}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\":\"x\"}"}}`,
+		`{"type":"content_block_stop","index":0}`}), wantF: AnthropicStream},
+	{name: "anthropic no content_block_stop", in: array(anthropicEvents[:9]), wantF: AnthropicStream,
+		calls: []wantCall{bad("f", `[5] (content block 1) ends with the stream, before its content_block_stop; the arguments so far, from 2 fragments, end in "{\"x\":1}"`)}},
+	{name: "anthropic fragments incomplete at the stop", in: array(with(anthropicEvents, 8, "")), wantF: AnthropicStream,
+		calls: []wantCall{{name: "f", reason: `the arguments put together from 1 fragment (the error is in fragment 1, of [7]: "{\"x\"") are not a usable JSON object`, is: value.ErrSyntax}}},
+	{name: "anthropic overloaded", in: array(append(anthropicEvents[:8:8], `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)), wantF: AnthropicStream,
+		calls: []wantCall{bad("f", `the stream reported an error: "Overloaded"`)}},
+	{name: "anthropic delta of no block", in: array([]string{anthropicEvents[7]}), wantF: AnthropicStream,
+		calls: []wantCall{bad("", "[0] continues a call that no content_block_start began")}},
+	{name: "anthropic partial_json not a string", in: array(with(anthropicEvents, 7, `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":7}}`)),
+		wantF: AnthropicStream, calls: []wantCall{bad("f", "[7].delta.partial_json is a number, not a string")}},
+	{name: "anthropic event without type", in: array([]string{anthropicEvents[0], `{"index":0}`}), wantF: AnthropicStream, calls: []wantCall{bad("", "[1] has no type")}},
+	{name: "anthropic event not an object", in: array([]string{anthropicEvents[5], `"x"`, anthropicEvents[9]}), wantF: AnthropicStream,
+		calls: []wantCall{bad("f", "[1] is a string, not an object")}},
+
+	// bedrock converse stream events
+	{name: "bedrock events", in: array(bedrockEvents), wantF: BedrockStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "bedrock SSE", in: transcript(bedrockEvents, false), wantF: BedrockStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "bedrock tool without input", in: array([]string{bedrockEvents[3], bedrockEvents[6]}), wantF: BedrockStream, calls: []wantCall{ok("f", `{}`)}},
+	{name: "bedrock no contentBlockStop", in: array(bedrockEvents[:6]), wantF: BedrockStream,
+		calls: []wantCall{bad("f", `[3] (contentBlockIndex 1) ends with the stream, before its contentBlockStop; the arguments so far, from 2 fragments, end in "{\"x\":1}"`)}},
+	{name: "bedrock input fragment not a string", in: array(with(bedrockEvents, 4, `{"contentBlockDelta":{"delta":{"toolUse":{"input":{"x":1}}},"contentBlockIndex":1}}`)),
+		wantF: BedrockStream, calls: []wantCall{bad("f", "[4].contentBlockDelta.delta.toolUse.input is an object, not a string")}},
+	{name: "bedrock exception", in: array(append(bedrockEvents[:5:5], `{"modelStreamErrorException":{"message":"stream broke","originalStatusCode":500}}`)), wantF: BedrockStream,
+		calls: []wantCall{bad("f", `the stream reported an error: "stream broke"`)}},
+	{name: "bedrock text only", in: array([]string{bedrockEvents[0], bedrockEvents[1], bedrockEvents[2], `{"messageStop":{"stopReason":"end_turn"}}`}), wantF: BedrockStream},
+
+	// what is and is not a stream
+	{name: "text that starts like SSE", in: `"data: it is sunny"`, wantF: Auto},
+	{name: "text with an SSE line", in: sseString("Here is the stream:\ndata: {}\n"), wantF: Auto},
+	{name: "SSE forced to a format that is no stream is text", in: transcript(anthropicEvents, false), f: Anthropic, wantF: Anthropic},
+	{name: "text forced to a stream", in: `"It is sunny."`, f: AnthropicStream, wantF: AnthropicStream},
+	{name: "events forced to another stream", in: array(openaiChunks), f: AnthropicStream, wantF: AnthropicStream,
+		calls: []wantCall{bad("", "[0] has no type"), bad("", "[1] has no type"), bad("", "[2] has no type"), bad("", "[3] has no type")}},
+	{name: "calls forced to a stream", in: `[{"name":"a","arguments":"{}"}]`, f: BedrockStream, wantF: BedrockStream,
+		calls: []wantCall{bad("", "[0] is not a converse stream event but looks like a call")}},
+}
+
+func TestStreams(t *testing.T) { runExtractTests(t, streamTests) }
+
+// An SSE transcript that is no known stream is a ShapeError, not text.
+func TestStreamShapeError(t *testing.T) {
+	r := value.StringOf("data: {\"candidates\":[]}\n\ndata: {\"candidates\":[]}\n\n")
+	_, _, err := Extract(r, Auto, value.Limits{})
+	var se *ShapeError
+	if !errors.As(err, &se) || err.Error() != "response is an SSE transcript of 2 events, none of them of a known stream, not a known format" {
+		t.Errorf("error = %v", err)
+	}
+}
+
+// A long fragment is quoted around the error, not whole.
+func TestStreamExcerpt(t *testing.T) {
+	long := strings.Repeat("a", 200)
+	in := array([]string{tcChunk(`{"index":0,"function":{"name":"f","arguments":"{\"k\":\"` + long + `\"}"}}`),
+		tcChunk(`{"index":0,"function":{"arguments":"x"}}`), finishChunk})
+	r, _ := value.Parse(in)
+	calls, _, _ := Extract(r, Auto, value.Limits{})
+	want := `call 0: [0] (tool_calls index 0): the arguments put together from 2 fragments (the error is in fragment 2, of [1]: "x") are not a usable JSON object: `
+	if len(calls) != 1 || !strings.HasPrefix(calls[0].Err.Error(), want) {
+		t.Fatalf("calls = %v", calls)
+	}
+	if got := excerpt(long+"é"+long, 201); got != `…"`+strings.Repeat("a", 29)+`é`+strings.Repeat("a", 29)+`"…` {
+		t.Errorf("excerpt = %s", got)
+	}
+}
