@@ -1,6 +1,7 @@
 package response
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/callgrade/callgrade/value"
@@ -45,5 +46,49 @@ func BenchmarkExtractWith(b *testing.B) {
 			b.Fatal(calls, err)
 		}
 		p.Reset()
+	}
+}
+
+// benchArguments are benchCompletion's arguments, which a stream sends in
+// fragments of a few tokens each.
+const benchArguments = `{"origin":"BER","destination":"SFO","date":"2025-03-14","passengers":2,"cabins":["economy","business"]}`
+
+// benchChunks is benchCompletion streamed: a first chunk with the id and
+// name, the arguments 8 bytes a chunk, a finish_reason, and the usage.
+func benchChunks() []string {
+	chunks := []string{chunk(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"search_flights","arguments":""}}]}`, "null")}
+	for rest := benchArguments; rest != ""; {
+		n := min(8, len(rest))
+		q, _ := json.Marshal(rest[:n])
+		chunks = append(chunks, tcChunk(`{"index":0,"function":{"arguments":`+string(q)+`}}`))
+		rest = rest[n:]
+	}
+	return append(chunks, finishChunk, `{"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":100,"completion_tokens":30,"total_tokens":130}}`)
+}
+
+// BenchmarkStream reads benchCompletion's call from the completion, from
+// the JSON array of its chunks, and from their SSE transcript, whose
+// events are parsed on every iteration as the arguments are.
+func BenchmarkStream(b *testing.B) {
+	for _, bench := range []struct{ name, in string }{
+		{"json", benchCompletion},
+		{"chunks", array(benchChunks())},
+		{"sse", transcript(benchChunks(), true)},
+	} {
+		r, err := value.Parse(bench.in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bench.name, func(b *testing.B) {
+			var p value.Parser
+			b.ReportAllocs()
+			for b.Loop() {
+				calls, _, err := ExtractWith(&p, r, Auto, value.Limits{})
+				if err != nil || len(calls) != 1 || calls[0].Err != nil || calls[0].Args.Len() != 5 {
+					b.Fatal(calls, err)
+				}
+				p.Reset()
+			}
+		})
 	}
 }

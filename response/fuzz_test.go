@@ -14,6 +14,9 @@ func FuzzExtract(f *testing.F) {
 	for _, tt := range extractTests {
 		f.Add(tt.in)
 	}
+	for _, tt := range streamTests {
+		f.Add(tt.in)
+	}
 	for _, line := range conformanceLines {
 		f.Add(line)
 	}
@@ -23,43 +26,121 @@ func FuzzExtract(f *testing.F) {
 		}
 	}
 	all := everyFormat()
-	lim := value.Limits{MaxDepth: 32, MaxBytes: 1 << 16}
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := value.Parse(s)
 		if err != nil {
 			return
 		}
 		for _, format := range all {
-			calls, got, err := Extract(r, format, lim)
-			if err != nil {
-				var se *ShapeError
-				if !errors.As(err, &se) || calls != nil || got != format {
-					t.Fatalf("Extract(%q) = %d calls, %q, %v", format, len(calls), got, err)
-				}
+			checkExtract(t, r, format)
+		}
+	})
+}
+
+// FuzzStream feeds arbitrary text to the stream formats as an SSE
+// transcript. Besides FuzzExtract's rules, a transcript whose events all
+// read must give the calls that the JSON array of its events gives: the
+// two routes put calls together alike.
+func FuzzStream(f *testing.F) {
+	for _, events := range [][]string{openaiChunks, responsesEvents, anthropicEvents, bedrockEvents} {
+		for _, done := range []bool{false, true} {
+			text := sseText(events, done)
+			f.Add(text)
+			f.Add(text[:len(text)*2/3])
+		}
+	}
+	f.Add("data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"f\",\"arguments\":\"{\"}}]}}]}\r\n\r\ndata: [DONE]\r")
+	f.Add("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\n: comment\ndata: \"content_block\":{\"type\":\"tool_use\",\"name\":\"f\"}}\n\n")
+	streams := []Format{Auto}
+	for _, ft := range formats {
+		if ft.stream != nil {
+			streams = append(streams, ft.name)
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r := value.StringOf(s)
+		for _, format := range streams {
+			calls, got := checkExtract(t, r, format)
+			if got == Auto || !isSSE(s) {
 				continue
 			}
-			if format != Auto && got != format {
-				t.Fatalf("Extract(%q) read as %q", format, got)
+			elems, readable := eventValues(s)
+			if !readable {
+				continue
 			}
-			if len(calls) == 0 && calls != nil {
-				t.Fatalf("Extract(%q) returned an empty non-nil slice", format)
-			}
-			for i, c := range calls {
-				if c.Err == nil {
-					if c.Args.Kind() != value.Object {
-						t.Fatalf("Extract(%q) call %d has no error and %s arguments", format, i, c.Args.Kind())
-					}
-					continue
-				}
-				var ae *ArgumentsError
-				if !errors.As(c.Err, &ae) || ae.Index != i {
-					t.Fatalf("Extract(%q) call %d error = %v", format, i, c.Err)
-				}
-				if c.Args.Kind() != value.Null {
-					t.Fatalf("Extract(%q) call %d failed but has arguments", format, i)
-				}
-				_ = c.Err.Error()
+			want, _, err := Extract(value.ArrayOf(elems...), got, fuzzLimits)
+			if err != nil || !sameCalls(calls, want) {
+				t.Fatalf("Extract(%q) of the transcript = %v, of its events = %v, %v", got, calls, want, err)
 			}
 		}
 	})
+}
+
+// fuzzLimits keep a fuzzed input's arguments small.
+var fuzzLimits = value.Limits{MaxDepth: 32, MaxBytes: 1 << 16}
+
+// checkExtract checks the rules every Extract keeps, and returns the calls
+// and the format read.
+func checkExtract(t *testing.T, r value.Value, format Format) ([]Call, Format) {
+	t.Helper()
+	calls, got, err := Extract(r, format, fuzzLimits)
+	if err != nil {
+		var se *ShapeError
+		if !errors.As(err, &se) || calls != nil || got != format {
+			t.Fatalf("Extract(%q) = %d calls, %q, %v", format, len(calls), got, err)
+		}
+		return nil, Auto
+	}
+	if format != Auto && got != format {
+		t.Fatalf("Extract(%q) read as %q", format, got)
+	}
+	if len(calls) == 0 && calls != nil {
+		t.Fatalf("Extract(%q) returned an empty non-nil slice", format)
+	}
+	for i, c := range calls {
+		if c.Err == nil {
+			if c.Args.Kind() != value.Object {
+				t.Fatalf("Extract(%q) call %d has no error and %s arguments", format, i, c.Args.Kind())
+			}
+			continue
+		}
+		var ae *ArgumentsError
+		if !errors.As(c.Err, &ae) || ae.Index != i {
+			t.Fatalf("Extract(%q) call %d error = %v", format, i, c.Err)
+		}
+		if c.Args.Kind() != value.Null {
+			t.Fatalf("Extract(%q) call %d failed but has arguments", format, i)
+		}
+		_ = c.Err.Error()
+	}
+	return calls, got
+}
+
+// sameCalls reports whether a and b are the same calls, failing alike;
+// their messages name places differently.
+func sameCalls(a, b []Call) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || (a[i].Err == nil) != (b[i].Err == nil) || !value.Equal(a[i].Args, b[i].Args) {
+			return false
+		}
+	}
+	return true
+}
+
+// eventValues are the data of the events of transcript s, and whether
+// all of them read.
+func eventValues(s string) ([]value.Value, bool) {
+	var vs []value.Value
+	for _, ev := range sseEvents(s, extraction{lim: fuzzLimits}) {
+		if ev.err != nil {
+			return nil, false
+		}
+		if !ev.done {
+			vs = append(vs, ev.v)
+		}
+	}
+	return vs, true
 }
