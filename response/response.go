@@ -13,9 +13,18 @@
 //	choices                                           openai     choices[0].message (as below)
 //	candidates                                        gemini     candidates[0].content.parts
 //	object: "response", or an output array            responses  output
+//	an output object                                  bedrock    output.message.content
+//	a message object and finish_reason                cohere     message.tool_calls
+//	a message object and done                         ollama     message.tool_calls
+//	type "ai" or "AIMessageChunk", an AIMessage
+//	constructor (lc), or invalid_tool_calls           langchain  tool_calls, then invalid_tool_calls
+//	jsonrpc                                           mcp        params, of a tools/call request
+//	tool_plan                                         cohere     tool_calls
 //	tool_calls or function_call                       openai     tool_calls, then function_call
 //	name or arguments                                 calls      the object itself
 //	parts                                             gemini     parts
+//	content: blocks without a type, each with a
+//	key of Converse's (text, toolUse, …)              bedrock    content
 //	content that is an array                          anthropic  content
 //	role or content (content not an array)            openai     (a text answer: no calls)
 //	anything else                                     *ShapeError
@@ -23,15 +32,29 @@
 // A non-empty array is read in the format of its first element that says
 // which format it belongs to; elements that say nothing (not an object, or
 // an object with an unknown "type") are passed over when deciding, and then
-// read by that format's rules like the others:
+// read by that format's rules like the others. An element with only a text
+// key (of those below) is a Gemini part or a Bedrock block alike, and
+// decides only when no other element does:
 //
 //	element                                           format
 //	type "function", or no type and a function key    openai     (a tool_calls list)
 //	type "function_call", "message" or "reasoning"    responses  (an output list)
 //	type "tool_use", "text", "thinking" or
 //	"redacted_thinking"                               anthropic  (a content list)
-//	no type, and a functionCall or text key           gemini     (a parts list)
+//	type "tool_call" or "invalid_tool_call"           langchain  (a tool_calls list)
+//	type "response.…"                                 responses-stream
+//	type "message_start", "content_block_start",
+//	"content_block_delta", "content_block_stop",
+//	"message_delta" or "message_stop"                 anthropic-stream
+//	no type, and a jsonrpc key                        mcp        (a batch)
+//	no type, and object "chat.completion.chunk"       openai-stream
+//	no type, and a contentBlockStart,
+//	contentBlockDelta, contentBlockStop,
+//	messageStart or messageStop key                   bedrock-stream
+//	no type, and a functionCall key                   gemini     (a parts list)
+//	no type, and a toolUse key                        bedrock    (a content list)
 //	no type, and a name or arguments key              calls
+//	no type, and a text key                           gemini     (unless another element decides)
 //	no element says anything                          *ShapeError
 //
 // A string "type" decides alone: {"type": "function", "name": …,
@@ -41,22 +64,37 @@
 // the format; Auto then reports Auto as the format read. Numbers and
 // booleans are a *ShapeError in every format.
 //
+// The exception is a string that is an SSE transcript: every line blank,
+// a comment (":…") or a field "data:", "event:", "id:" or "retry:", and the
+// first data a JSON object. Its events, each its data parsed, decide the
+// stream format as an array's elements do; a transcript whose events are
+// of no stream is a *ShapeError.
+//
 // A forced format accepts an object that matches one of its own rows of the
 // object table, each row read on its own (the openai text-answer row then
-// also asks for no parts and content that is not an array), and any array,
-// read element by element by that format's rules.
+// also asks for no parts and content that is not an array; forced cohere
+// and ollama also take an openai-shaped message, with a role or
+// tool_calls), and any array, read element by element by that format's
+// rules. A forced stream format takes an array or an SSE transcript, read
+// as its events, and no object.
 //
 // # What counts as a call
 //
-// In openai and calls lists every element is a call. In responses and
-// anthropic lists an object whose type is some other string ("message",
-// "text", "reasoning", …) is skipped, but an element with no type, or with
-// the call type of another format ("function", "function_call",
-// "tool_use"), is a failed call: a call from another API must not vanish
-// silently. For the same reason a "message" item whose content holds a call
-// block (an Anthropic message put in a list) is a failed call, not skipped.
-// Likewise a gemini part without functionCall is skipped unless it has a
-// type, name or function key.
+// In openai, cohere, ollama, langchain and calls lists every element is a
+// call. In responses and anthropic lists an object whose type is some other
+// string ("message", "text", "reasoning", …) is skipped, but an element
+// with no type, or with the call type of another format ("function",
+// "function_call", "tool_use"), is a failed call: a call from another API
+// must not vanish silently. For the same reason a "message" item whose
+// content holds a call block (an Anthropic message put in a list) is a
+// failed call, not skipped. Likewise a gemini part or a bedrock block
+// without functionCall or toolUse is skipped unless it has the other's
+// key, or a type, name or function key. In an mcp batch, JSON-RPC
+// messages other than tools/call requests are skipped; anything else is a
+// failed call.
+//
+// LangChain's invalid_tool_calls are the calls it could not parse: each
+// is a failed call, with LangChain's error and the args it was given.
 //
 // Only choices[0] of a chat completion and candidates[0] of a Gemini
 // response are read, as a scorer reads the one answer a model gave. A
@@ -66,13 +104,24 @@
 // an array, a choice with no message, tool_calls that is a string) is one
 // failed call, so the response can never pass.
 //
-// Arguments are JSON text in openai, responses and calls, and are parsed
-// with the caller's value.Limits; they must be exactly one JSON object. An
-// arguments value that is already an object is accepted as well, because
-// some SDKs decode it before the response is written out. Anthropic input
-// and Gemini args must be objects. Gemini leaves args out of a call that has
-// no arguments, so a functionCall without args has the empty object as its
-// arguments; an explicit null is still an error.
+// Arguments are JSON text in openai, responses, cohere and calls, and are
+// parsed with the caller's value.Limits; they must be exactly one JSON
+// object. An arguments value that is already an object is accepted as
+// well, because some SDKs decode it before the response is written out.
+// Anthropic input, Gemini args, Bedrock input, Ollama arguments, LangChain
+// args and MCP arguments must be objects. Gemini leaves args out of a call
+// that has no arguments, and MCP arguments are optional, so there no
+// arguments are the empty object; an explicit null is still an error.
+//
+// # Streams
+//
+// A stream format puts its calls together as the API's client does, from
+// the events of a recorded stream, in the order the calls began: see
+// OpenAIStream, ResponsesStream, AnthropicStream and BedrockStream. A call
+// that never gets its stop event, or whose argument fragments do not make
+// one JSON object, is a failed call whose message quotes the span or the
+// fragment at fault; an event that does not read (an SSE data that is not
+// JSON, say) fails the calls it leaves open, or is a failed call itself.
 package response
 
 import (
