@@ -1,21 +1,20 @@
 // Package idtable finds cases by their ids: open addressing over case
-// indexes with each id's hash. For a suite of hundreds of thousands of
-// cases it is several times smaller and faster to build than a map of the
-// id strings (BenchmarkBuild); the ids themselves stay where they are, in
-// the cases, and the caller says how to compare one.
+// indexes, four bytes a slot, placed by each id's hash. For a suite of
+// hundreds of thousands of cases it is smaller and faster to build than a
+// map of the id strings (BenchmarkBuild); the ids themselves stay where
+// they are, in the cases, and the caller says how to compare one.
 package idtable
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+
+	"github.com/callgrade/callgrade/internal/prefault"
+)
 
 // Table maps ids to indexes. The zero Table is empty.
 type Table struct {
 	seed  maphash.Seed
-	slots []slot // a power of two, at most half full
-}
-
-type slot struct {
-	hash uint32 // the id's hash, high bits
-	i    int32  // index + 1; 0 is an empty slot
+	slots []int32 // index + 1, 0 for an empty slot; a power of two, at most half full
 }
 
 // New returns a table for n ids, hashed with seed (see Hash).
@@ -24,7 +23,8 @@ func New(n int, seed maphash.Seed) Table {
 	for size < 2*n {
 		size <<= 1
 	}
-	return Table{seed: seed, slots: make([]slot, size)}
+	// Probing reads a slot before writing it: see internal/prefault.
+	return Table{seed: seed, slots: prefault.Make[int32](size)}
 }
 
 // Hash returns the hash of id under the table's seed, which callers may
@@ -38,13 +38,13 @@ func (t *Table) Hash(id string) uint64 { return maphash.String(t.seed, id) }
 func (t *Table) Add(h uint64, i int, same func(k int) bool) int {
 	mask := len(t.slots) - 1
 	for j := int(h) & mask; ; j = (j + 1) & mask {
-		s := &t.slots[j]
-		if s.i == 0 {
-			*s = slot{hash: uint32(h >> 32), i: int32(i + 1)}
+		k := t.slots[j]
+		if k == 0 {
+			t.slots[j] = int32(i + 1)
 			return -1
 		}
-		if s.hash == uint32(h>>32) && same(int(s.i-1)) {
-			return int(s.i - 1)
+		if same(int(k - 1)) {
+			return int(k - 1)
 		}
 	}
 }
@@ -56,12 +56,12 @@ func (t *Table) Find(h uint64, same func(k int) bool) (int, bool) {
 	}
 	mask := len(t.slots) - 1
 	for j := int(h) & mask; ; j = (j + 1) & mask {
-		s := t.slots[j]
-		if s.i == 0 {
+		k := t.slots[j]
+		if k == 0 {
 			return 0, false
 		}
-		if s.hash == uint32(h>>32) && same(int(s.i-1)) {
-			return int(s.i - 1), true
+		if same(int(k - 1)) {
+			return int(k - 1), true
 		}
 	}
 }
