@@ -19,10 +19,12 @@ import (
 // Call is one function call read from Python call syntax.
 type Call struct {
 	Name string
-	// Args is a JSON object: the keyword arguments in the order written,
-	// each number as the JSON spelling of its Python literal (an int stays
-	// an int, a float keeps a fraction or an exponent).
-	Args  string
+	// Args is a JSON object (Parse's): the keyword arguments in the order
+	// written, each number as the JSON spelling of its Python literal (an
+	// int stays an int, a float keeps a fraction or an exponent).
+	Args string
+	// Value is the same object as a value.Value (ParseValues').
+	Value value.Value
 	Start int // byte offset of the call's name in the text
 	End   int // byte offset just past its closing parenthesis
 }
@@ -51,7 +53,21 @@ const MaxDepth = 256
 // position. With the error come the calls of the list that were complete
 // before it, so that a caller can keep them.
 func Parse(src string) ([]Call, error) {
-	p := &parser{src: src}
+	// The JSON of the arguments is about as long as their Python.
+	return parse(src, &jsonSink{out: make([]byte, 0, len(src))})
+}
+
+// ParseValues is Parse with each call's arguments as Value, for a reader
+// that compares them: it does without the JSON text, and the order of
+// the keys.
+func ParseValues(src string) ([]Call, error) {
+	v := valueSinks.Get().(*valueSink)
+	defer v.release()
+	return parse(src, v)
+}
+
+func parse(src string, out sink) ([]Call, error) {
+	p := &parser{src: src, out: out}
 	p.space()
 	var calls []Call
 	if p.peek() == '[' {
@@ -89,7 +105,8 @@ func Parse(src string) ([]Call, error) {
 // returns it as JSON text: what ast.literal_eval accepts of the values a
 // call's arguments may hold.
 func Literal(src string) (string, error) {
-	p := &parser{src: src}
+	j := &jsonSink{}
+	p := &parser{src: src, out: j}
 	p.space()
 	if _, err := p.value(); err != nil {
 		return "", err
@@ -98,14 +115,14 @@ func Literal(src string) (string, error) {
 	if p.pos < len(p.src) {
 		return "", p.errf("unexpected %s after the value", p.found())
 	}
-	return string(p.out), nil
+	return string(j.out), nil
 }
 
 type parser struct {
 	src   string
 	pos   int
 	depth int
-	out   []byte // the JSON text of the value being read
+	out   sink // takes the values read
 }
 
 func (p *parser) peek() byte {
@@ -136,6 +153,13 @@ func (p *parser) found() string {
 
 // space skips white space, line continuations and comments.
 func (p *parser) space() {
+	if p.pos < len(p.src) && p.src[p.pos] > ' ' && p.src[p.pos] != '#' && p.src[p.pos] != '\\' {
+		return // nothing to skip, as between most tokens
+	}
+	p.skipSpace()
+}
+
+func (p *parser) skipSpace() {
 	for p.pos < len(p.src) {
 		switch c := p.src[p.pos]; {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
@@ -171,6 +195,14 @@ func isIdentPart(r rune) bool  { return r == '_' || unicode.IsLetter(r) || unico
 func (p *parser) ident() string {
 	start := p.pos
 	for p.pos < len(p.src) {
+		if c := p.src[p.pos]; c < utf8.RuneSelf {
+			// ASCII, most names, without decoding.
+			if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || p.pos > start && c >= '0' && c <= '9' {
+				p.pos++
+				continue
+			}
+			break
+		}
 		r, n := utf8.DecodeRuneInString(p.src[p.pos:])
 		if p.pos == start && !isIdentStart(r) || p.pos > start && !isIdentPart(r) {
 			break
@@ -187,18 +219,20 @@ type keySet struct {
 	big  map[string]bool
 }
 
-// add adds k, and reports false when k was there already.
-func (s *keySet) add(k string) bool {
+// add adds k, and reports false when k was there already. It takes and
+// returns the set by value, so that a set and the array it starts in
+// stay on the stack.
+func (s keySet) add(k string) (keySet, bool) {
 	if s.big != nil {
 		if s.big[k] {
-			return false
+			return s, false
 		}
 		s.big[k] = true
-		return true
+		return s, true
 	}
 	for _, x := range s.list {
 		if x == k {
-			return false
+			return s, false
 		}
 	}
 	s.list = append(s.list, k)
@@ -208,7 +242,7 @@ func (s *keySet) add(k string) bool {
 			s.big[x] = true
 		}
 	}
-	return true
+	return s, true
 }
 
 // call reads name(kw=value, ...), the name possibly dotted.
@@ -231,8 +265,9 @@ func (p *parser) call() (Call, error) {
 		return Call{}, p.errAt(start, "expected a call name(...), found %q without arguments", name)
 	}
 	p.pos++
-	p.out = append(p.out[:0], '{')
-	var keys keySet
+	p.out.begin(true)
+	var room [8]string // the first keys, where they cost no allocation
+	keys := keySet{list: room[:0]}
 	p.space()
 	for p.peek() != ')' {
 		kwStart := p.pos
@@ -241,16 +276,13 @@ func (p *parser) call() (Call, error) {
 		if kw == "" || p.peek() != '=' || strings.HasPrefix(p.src[p.pos:], "==") {
 			return Call{}, p.errAt(kwStart, "call of %s: expected a keyword argument name=value (positional arguments are not supported)", name)
 		}
-		if !keys.add(kw) {
+		var fresh bool
+		if keys, fresh = keys.add(kw); !fresh {
 			return Call{}, p.errAt(kwStart, "call of %s: keyword argument %q repeated", name, kw)
 		}
 		p.pos++
 		p.space()
-		if len(p.out) > 1 {
-			p.out = append(p.out, ',')
-		}
-		p.out = value.AppendQuote(p.out, kw)
-		p.out = append(p.out, ':')
+		p.out.key(kw)
 		if _, err := p.value(); err != nil {
 			return Call{}, err
 		}
@@ -259,8 +291,9 @@ func (p *parser) call() (Call, error) {
 		}
 	}
 	p.pos++
-	p.out = append(p.out, '}')
-	return Call{Name: name, Args: string(p.out), Start: start, End: p.pos}, nil
+	p.out.end()
+	args, v := p.out.finish()
+	return Call{Name: name, Args: args, Value: v, Start: start, End: p.pos}, nil
 }
 
 // The kinds of value, for messages.
@@ -275,7 +308,7 @@ const (
 
 var kindNames = [...]string{"null", "a boolean", "a number", "a string", "a list", "an object"}
 
-// value reads a literal, appends its JSON to p.out and returns its kind.
+// value reads a literal into p.out and returns its kind.
 func (p *parser) value() (int, error) {
 	if p.depth >= MaxDepth {
 		return 0, p.errf("nested deeper than %d levels", MaxDepth)
@@ -305,14 +338,11 @@ func (p *parser) value() (int, error) {
 		return kindString, p.stringValue()
 	}
 	switch word {
-	case "True":
-		p.out = append(p.out, "true"...)
-		return kindBool, nil
-	case "False":
-		p.out = append(p.out, "false"...)
+	case "True", "False":
+		p.out.boolean(word == "True")
 		return kindBool, nil
 	case "None":
-		p.out = append(p.out, "null"...)
+		p.out.null()
 		return kindNull, nil
 	}
 	p.space()
@@ -324,40 +354,38 @@ func (p *parser) value() (int, error) {
 
 // tuple reads a tuple as a list; (x) is x.
 func (p *parser) tuple() (int, error) {
-	at := len(p.out)
 	n, comma, kind, err := p.elements('(', ')')
 	if err != nil {
 		return 0, err
 	}
 	if n == 1 && !comma {
-		// Drop the brackets around the one value.
-		inner := p.out[at+1 : len(p.out)-1]
-		p.out = p.out[:at+copy(p.out[at:], inner)]
+		p.out.unwrap()
 		return kind, nil
 	}
+	p.out.end()
 	return kindList, nil
 }
 
 // sequence reads a list.
 func (p *parser) sequence(open, close byte) error {
-	_, _, _, err := p.elements(open, close)
-	return err
+	if _, _, _, err := p.elements(open, close); err != nil {
+		return err
+	}
+	p.out.end()
+	return nil
 }
 
-// elements reads the elements of a list or tuple into a JSON array, and
-// says how many there were, whether a comma followed the last, and the
-// kind of the last.
+// elements reads the elements of a list or tuple into an array, which it
+// leaves open, and says how many there were, whether a comma followed the
+// last, and the kind of the last.
 func (p *parser) elements(open, close byte) (n int, comma bool, kind int, err error) {
 	start := p.pos
 	p.pos++
 	p.depth++
 	defer func() { p.depth-- }()
-	p.out = append(p.out, '[')
+	p.out.begin(false)
 	p.space()
 	for p.peek() != close {
-		if n > 0 {
-			p.out = append(p.out, ',')
-		}
 		if kind, err = p.value(); err != nil {
 			return 0, false, 0, err
 		}
@@ -372,7 +400,6 @@ func (p *parser) elements(open, close byte) (n int, comma bool, kind int, err er
 		}
 	}
 	p.pos++
-	p.out = append(p.out, ']')
 	return n, comma, kind, nil
 }
 
@@ -381,36 +408,34 @@ func (p *parser) dict() error {
 	p.pos++
 	p.depth++
 	defer func() { p.depth-- }()
-	p.out = append(p.out, '{')
-	var keys keySet
+	p.out.begin(true)
+	var room [8]string // the first keys, where they cost no allocation
+	keys := keySet{list: room[:0]}
 	p.space()
-	for n := 0; p.peek() != '}'; n++ {
+	for p.peek() != '}' {
 		kpos := p.pos
 		if !p.atString() {
-			mark := len(p.out)
+			// Read the key only to name its kind.
+			p.out = discard{}
 			kind, err := p.value()
 			if err != nil {
 				return err
 			}
-			p.out = p.out[:mark]
 			return p.errAt(kpos, "a dict key must be a string, got %s", kindNames[kind])
 		}
 		k, err := p.text()
 		if err != nil {
 			return err
 		}
-		if !keys.add(k) {
+		var fresh bool
+		if keys, fresh = keys.add(k); !fresh {
 			return p.errAt(kpos, "dict key %q repeated", k)
 		}
-		if n > 0 {
-			p.out = append(p.out, ',')
-		}
-		p.out = value.AppendQuote(p.out, k)
+		p.out.key(k)
 		p.space()
 		if p.peek() != ':' {
 			return p.errf("expected ':' after a dict key, found %s", p.found())
 		}
-		p.out = append(p.out, ':')
 		p.pos++
 		p.space()
 		if _, err := p.value(); err != nil {
@@ -424,7 +449,7 @@ func (p *parser) dict() error {
 		}
 	}
 	p.pos++
-	p.out = append(p.out, '}')
+	p.out.end()
 	return nil
 }
 
@@ -459,12 +484,19 @@ func (p *parser) stringValue() error {
 	if err != nil {
 		return err
 	}
-	p.out = value.AppendQuote(p.out, s)
+	p.out.str(s)
 	return nil
 }
 
 // text reads one or more adjacent string literals and concatenates them.
 func (p *parser) text() (string, error) {
+	start := p.pos
+	if s, ok := p.plain(); ok {
+		if !p.adjacent() {
+			return s, nil
+		}
+		p.pos = start // a concatenation: the general way
+	}
 	var b strings.Builder
 	for {
 		if err := p.stringLit(&b); err != nil {
@@ -486,6 +518,40 @@ func (p *parser) text() (string, error) {
 	}
 }
 
+// plain reads the common string literal, without a prefix, an escape or
+// a third quote, as the text it is; for any other, ok is false and
+// nothing is read.
+func (p *parser) plain() (s string, ok bool) {
+	q := p.peek()
+	if q != '"' && q != '\'' || len(p.src)-p.pos >= 3 && p.src[p.pos+1] == q && p.src[p.pos+2] == q {
+		return "", false
+	}
+	for end := p.pos + 1; end < len(p.src); end++ {
+		switch p.src[end] {
+		case q:
+			s = p.src[p.pos+1 : end]
+			if !utf8.ValidString(s) {
+				return "", false
+			}
+			p.pos = end + 1
+			return s, true
+		case '\\', '\n':
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// adjacent reports whether a string literal follows, to be joined to
+// the one before.
+func (p *parser) adjacent() bool {
+	save := p.pos
+	p.space()
+	ok := p.atString()
+	p.pos = save
+	return ok
+}
+
 // stringLit reads one string literal with its prefix into b.
 func (p *parser) stringLit(b *strings.Builder) error {
 	start := p.pos
@@ -498,9 +564,9 @@ func (p *parser) stringLit(b *strings.Builder) error {
 	if q != '"' && q != '\'' {
 		return p.errf("expected a string, found %s", p.found())
 	}
-	delim := string(q)
-	if strings.HasPrefix(p.src[p.pos:], strings.Repeat(delim, 3)) {
-		delim = strings.Repeat(delim, 3)
+	delim := p.src[p.pos : p.pos+1]
+	if len(p.src)-p.pos >= 3 && p.src[p.pos+1] == q && p.src[p.pos+2] == q {
+		delim = p.src[p.pos : p.pos+3]
 	}
 	p.pos += len(delim)
 	for {
@@ -616,10 +682,7 @@ func (p *parser) number() error {
 	if err != nil {
 		return p.errAt(numStart, "%s", err)
 	}
-	if neg && lit != "0" {
-		p.out = append(p.out, '-')
-	}
-	p.out = append(p.out, lit...)
+	p.out.num(neg && lit != "0", lit)
 	return nil
 }
 
@@ -627,6 +690,9 @@ func isHex(s string) bool { return len(s) > 1 && s[0] == '0' && (s[1] == 'x' || 
 
 // pyNumber converts a Python number literal to a JSON one.
 func pyNumber(s string) (string, error) {
+	if digits(s, false) && (len(s) == 1 || s[0] != '0') {
+		return s, nil // a decimal int, the common case, is JSON already
+	}
 	if strings.HasSuffix(s, "j") || strings.HasSuffix(s, "J") {
 		return "", fmt.Errorf("complex number %s is not a JSON value", s)
 	}

@@ -3,6 +3,8 @@ package pycall
 import (
 	"errors"
 	"testing"
+
+	"github.com/callgrade/callgrade/value"
 )
 
 // The BFCL importer's tests (bfcl/pycall_test.go) cover the syntax; these
@@ -60,4 +62,50 @@ func TestLiteral(t *testing.T) {
 			t.Errorf("Literal(%q) = %s, want an error", src, got)
 		}
 	}
+}
+
+// ParseValues reads what Parse reads: the same calls, their arguments the
+// same values, and the same errors.
+func TestParseValuesAgrees(t *testing.T) {
+	for _, src := range parseSeeds {
+		checkAgree(t, src)
+	}
+}
+
+var parseSeeds = []string{
+	`[f(a=1, b="x"), g.h(c=[1, (2, 3)], d={'k': None, "n": (5)}, e=())]`,
+	`f(a=-1.5e3, b=True, c='\x41' "b", d=[[], {}, [()]], e=(((1,),),))`,
+	`[f(a={'x': {'y': [1, {'z': 'w'}]}}, b=-0, c=0x1F, d=1_000)]`,
+	`[f(a=1), g(b=)]`,
+	`[f(a={1: 2})]`,
+	`[f(a=1, a=2)]`,
+	`[]`,
+}
+
+func checkAgree(t *testing.T, src string) {
+	t.Helper()
+	want, wantErr := Parse(src)
+	got, gotErr := ParseValues(src)
+	if (wantErr == nil) != (gotErr == nil) || wantErr != nil && wantErr.Error() != gotErr.Error() || len(got) != len(want) {
+		t.Fatalf("%q: Parse = %v, %v; ParseValues = %v, %v", src, want, wantErr, got, gotErr)
+	}
+	for i := range want {
+		w, err := value.Parse(want[i].Args)
+		if err != nil {
+			t.Fatalf("%q: Parse wrote arguments that do not parse: %s: %v", src, want[i].Args, err)
+		}
+		g := got[i]
+		if g.Name != want[i].Name || g.Start != want[i].Start || g.End != want[i].End || !value.Equal(g.Value, w) || g.Value.String() != w.String() {
+			t.Fatalf("%q: call %d: Parse %s %s, ParseValues %s %s", src, i, want[i].Name, w, g.Name, g.Value)
+		}
+	}
+}
+
+// FuzzParseValues checks that the two readings agree on any text, and
+// that Parse writes JSON.
+func FuzzParseValues(f *testing.F) {
+	for _, s := range parseSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkAgree)
 }
