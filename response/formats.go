@@ -35,6 +35,9 @@ type format struct {
 	// stream, for a format whose calls span several events (a recorded
 	// stream of deltas), reads the whole list in place of emits and read.
 	stream *streamer
+	// text, for a format of a model's raw text, reads the calls written
+	// out in it (text.go); read then fails what a list holds instead.
+	text func(t *textReader)
 }
 
 // formats are the formats of ParseFormat, Formats and the element table,
@@ -47,6 +50,8 @@ var formats = [...]*format{
 	&bedrockFormat, &bedrockStreamFormat,
 	&cohereFormat, &ollamaFormat, &langchainFormat, &mcpFormat,
 	&callsFormat,
+	&hermesFormat, &qwenCoderFormat, &llamaFormat, &mistralFormat,
+	&deepseekFormat, &harmonyFormat, &pythonicFormat,
 }
 
 // shape is a row of the object table: an object that passes is of format
@@ -91,6 +96,15 @@ var objectShapes = [...]shape{
 	// whose message is shaped as openai's.
 	{&cohereFormat, isMessage, toolCallsPlan},
 	{&ollamaFormat, isMessage, toolCallsPlan},
+	// A text format reads the content of an openai completion or
+	// message; Auto has taken all of those above, as openai.
+	{&hermesFormat, holdsText, textPlan},
+	{&qwenCoderFormat, holdsText, textPlan},
+	{&llamaFormat, holdsText, textPlan},
+	{&mistralFormat, holdsText, textPlan},
+	{&deepseekFormat, holdsText, textPlan},
+	{&harmonyFormat, holdsText, textPlan},
+	{&pythonicFormat, holdsText, textPlan},
 }
 
 // itemKeys is the detection table for a list element that has no string
@@ -137,6 +151,9 @@ func detect(r value.Value, x extraction) (plan, error) {
 		return plan{}, nil
 	case value.String:
 		if !isSSE(r.Str()) {
+			if f := textFormatOf(r.Str()); f != nil {
+				return plan{f: f, text: r}, nil
+			}
 			return plan{}, nil
 		}
 		evs := sseEvents(r.Str(), x)
@@ -185,6 +202,9 @@ func force(r value.Value, f *format, x extraction) (plan, error) {
 	case value.Null:
 		return plan{f: f}, nil
 	case value.String:
+		if f.text != nil {
+			return plan{f: f, text: r}, nil
+		}
 		if f.stream != nil && isSSE(r.Str()) {
 			return plan{f: f, events: sseEvents(r.Str(), x)}, nil
 		}

@@ -2,7 +2,9 @@
 // API produced it, so that the scorer compares structure and never text.
 // NewReader opens the responses file they come in, compressed or not.
 // ExtractWith reads with a value.Parser, for a caller that reads response
-// after response and can drop each one's calls before the next.
+// after response and can drop each one's calls before the next;
+// Options.Extract takes the tools' schemas too, with which a text format
+// types the parameters a model wrote as text.
 //
 // # Detection
 //
@@ -64,11 +66,22 @@
 // the format; Auto then reports Auto as the format read. Numbers and
 // booleans are a *ShapeError in every format.
 //
-// The exception is a string that is an SSE transcript: every line blank,
-// a comment (":…") or a field "data:", "event:", "id:" or "retry:", and the
-// first data a JSON object. Its events, each its data parsed, decide the
-// stream format as an array's elements do; a transcript whose events are
-// of no stream is a *ShapeError.
+// The exceptions are two kinds of string. One is an SSE transcript: every
+// line blank, a comment (":…") or a field "data:", "event:", "id:" or
+// "retry:", and the first data a JSON object. Its events, each its data
+// parsed, decide the stream format as an array's elements do; a transcript
+// whose events are of no stream is a *ShapeError. The other is a model's
+// raw text that holds a special token of a text format (see below); the
+// first such marker in the text decides:
+//
+//	marker                                            format
+//	<tool_call>, then {                               hermes
+//	<tool_call>, then <function=                      qwen-coder
+//	<|python_tag|>                                    llama-json
+//	[TOOL_CALLS]                                      mistral
+//	<｜tool▁calls▁begin｜> or <｜tool▁call▁begin｜>       deepseek
+//	<|channel|> or <|start|>, and <|message|>         harmony
+//	<|python_start|>                                  pythonic
 //
 // A forced format accepts an object that matches one of its own rows of the
 // object table, each row read on its own (the openai text-answer row then
@@ -112,6 +125,21 @@
 // args and MCP arguments must be objects. Gemini leaves args out of a call
 // that has no arguments, and MCP arguments are optional, so there no
 // arguments are the empty object; an explicit null is still an error.
+//
+// # Text
+//
+// A text format reads the calls a model wrote out in its raw text, as the
+// tool parsers of inference servers read them: see Hermes, QwenCoder,
+// LlamaJSON, Mistral, DeepSeek, Harmony and Pythonic. The text is a
+// response that is a string or, when the format is forced, the content of
+// an openai completion or message (Auto reads those as openai), or the
+// text of a legacy completion. Text around the calls is the answer's and
+// is passed over. A call that does not read (a block never closed, JSON
+// that does not parse, a syntax the format does not have) is a failed
+// call whose message gives its span in the text, as text[from:to], and
+// quotes it; calls the server already parsed into tool_calls are failed
+// calls too, since they are openai's. Qwen3-Coder's parameter values are
+// text, typed by the tool's schema, which Options.Params gives.
 //
 // # Streams
 //
@@ -268,6 +296,9 @@ func ExtractWith(p *value.Parser, r value.Value, f Format, lim value.Limits) ([]
 type extraction struct {
 	lim value.Limits
 	p   *value.Parser // nil: each arguments string gets memory of its own
+	// params are the tools' parameters schemas by tool name, which type
+	// the parameters of calls written out as text (Options.Params).
+	params map[string]value.Value
 }
 
 // maxDepth is the nesting an arguments object may have.
@@ -319,6 +350,9 @@ func extract(r value.Value, f Format, x extraction) ([]Call, Format, error) {
 	if p.f != nil && p.f.stream != nil {
 		return p.f.stream.assemble(&p, x), p.name(), nil
 	}
+	if p.f != nil && p.f.text != nil && p.text.Kind() != value.Null {
+		return readText(p.f, p.text, x), p.name(), nil
+	}
 	// Two passes over the same elements, so that the result is allocated
 	// once at its exact size.
 	n := p.count()
@@ -353,6 +387,9 @@ type plan struct {
 	// bad, when set, says which container on the way to the calls has the
 	// wrong type; the response is then one failed call.
 	bad string
+	// text is what a text format reads its calls out of: the model's
+	// text, or the completion or message whose content it is.
+	text value.Value
 }
 
 func (p *plan) name() Format {

@@ -1,0 +1,24 @@
+package response
+
+import "github.com/callgrade/callgrade/value"
+
+// Options are what Extract may need besides a response and its format.
+// The zero Options read as Extract does.
+type Options struct {
+	// Limits bound the parsing of arguments; the zero value means
+	// value.DefaultLimits.
+	Limits value.Limits
+	// Parser, when set, parses the arguments into memory that it hands
+	// out again after its Reset, as ExtractWith does.
+	Parser *value.Parser
+	// Params maps a tool's name to the JSON Schema of its parameters (an
+	// object schema with properties). Qwen3-Coder's text writes every
+	// parameter's value as plain text, which is typed from the schema of
+	// the parameter: a number's "5" is 5. Without one, values are strings.
+	Params map[string]value.Value
+}
+
+// Extract is Extract with the options o.
+func (o Options) Extract(r value.Value, f Format) ([]Call, Format, error) {
+	return extract(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params})
+}

@@ -1,0 +1,80 @@
+package response
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/callgrade/callgrade/internal/pycall"
+	"github.com/callgrade/callgrade/value"
+)
+
+// Pythonic is a model's text of calls in Python syntax, a list
+// [get_weather(city="Berlin"), get_time(tz="CET")] or one call, as
+// Llama 3.2 and 4 write them (and BFCL's prompting models): read as
+// vLLM's pythonic and llama4_pythonic tool parsers read it
+// (vllm/entrypoints/openai/tool_parsers/pythonic_tool_parser.py), by the
+// parser callgrade import bfcl uses. Llama 4's <|python_start|> and
+// <|python_end|> around the calls are passed over. A text that begins
+// with neither "[" nor name( is a text answer; anything else that does
+// not read fails from the call it is in on, the calls before it kept.
+const Pythonic Format = "pythonic"
+
+var pythonicFormat = textFormat(Pythonic, "a model's text of Python calls [f(a=1), …]", readPythonic)
+
+func readPythonic(t *textReader) {
+	s := t.src
+	from, to := 0, len(s)
+	if k := strings.Index(s, pythonStart); k >= 0 {
+		from = k + len(pythonStart)
+		if e := strings.Index(s[from:], pythonEnd); e >= 0 {
+			to = from + e
+		}
+	}
+	from, to = trimSpan(s, from, to)
+	if from == to || s[from] != '[' && !startsCall(s[from:to]) {
+		return
+	}
+	calls, err := pycall.ParseValues(s[from:to])
+	rest := from
+	for _, c := range calls {
+		// The JSON routes hold arguments to the limits as they parse them.
+		switch {
+		case c.End-c.Start > t.x.maxBytes():
+			t.fail(c.Name, from+c.Start, from+c.End, "has arguments beyond the limits", &value.Error{Reason: value.ReasonTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
+		case tooDeep(c.Value, t.x.maxDepth()):
+			t.fail(c.Name, from+c.Start, from+c.End, "has arguments beyond the limits", &value.Error{Reason: value.ReasonTooDeep, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxDepth()) + " levels"})
+		default:
+			t.add(c.Name, c.Value)
+		}
+		rest = from + c.End
+	}
+	if err != nil {
+		t.pythonError(err, from, rest, to)
+	}
+}
+
+// pythonError fails what follows the calls that read, up to to: the
+// call that err is in, and any after it.
+func (t *textReader) pythonError(err error, from, rest, to int) {
+	s := t.src
+	for rest < to && (s[rest] == ',' || s[rest] == ' ' || s[rest] == '\n' || s[rest] == '\t' || s[rest] == '\r') {
+		rest++
+	}
+	reason := "not Python calls: " + err.Error()
+	var se *pycall.SyntaxError
+	if errors.As(err, &se) {
+		reason = "not Python calls: at byte " + strconv.Itoa(from+se.Offset) + ": " + se.Msg
+	}
+	t.fail("", rest, to, reason, nil)
+}
+
+// startsCall reports whether s begins with a call's name and its "(".
+func startsCall(s string) bool {
+	i := 0
+	for i < len(s) && (s[i] == '_' || s[i] == '.' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || i > 0 && s[i] >= '0' && s[i] <= '9' || s[i] >= utf8.RuneSelf) {
+		i++
+	}
+	return i > 0 && i < len(s) && s[i] == '('
+}

@@ -1,0 +1,506 @@
+package response
+
+import (
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// textExamples are raw model texts of each text format that Auto tells
+// by their markers, each holding the call f({"x":1}); TestDetectionExamples
+// reads them with the other formats' examples.
+var textExamples = map[Format][]string{
+	Hermes:    {"<tool_call>\n{\"name\": \"f\", \"arguments\": {\"x\": 1}}\n</tool_call>"},
+	QwenCoder: {"<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>"},
+	LlamaJSON: {`<|python_tag|>{"name": "f", "parameters": {"x": 1}}<|eom_id|>`},
+	Mistral:   {`[TOOL_CALLS][{"name": "f", "arguments": {"x": 1}}]`, `[TOOL_CALLS]f[ARGS]{"x": 1}`},
+	DeepSeek: {
+		"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"x\": 1}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+		`<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"x": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+	},
+	Harmony:  {`<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"x":1}<|call|>`},
+	Pythonic: {`<|python_start|>[f(x=1)]<|python_end|>`},
+}
+
+func init() {
+	for f, texts := range textExamples {
+		for _, s := range texts {
+			q, _ := json.Marshal(s)
+			formatExamples[f] = append(formatExamples[f], string(q))
+		}
+	}
+}
+
+// textTests read raw text in a forced text format. A call is written
+// `name {arguments}`, a failed one `!name: part of its message`. auto
+// says what Auto reads the same text as: the format (its markers tell
+// it), or Auto for a text answer.
+var textTests = []struct {
+	name   string
+	f      Format
+	in     string
+	params string // the tools' parameters schemas, by tool name
+	want   []string
+	auto   Format
+}{
+	// Qwen's function calling guide, Hermes-style tool use: two calls,
+	// each in a block of its own, with text before them.
+	// https://qwen.readthedocs.io/en/latest/framework/function_call.html
+	{name: "hermes qwen guide", f: Hermes, auto: Hermes,
+		in: "I'll check both.\n<tool_call>\n{\"name\": \"get_current_temperature\", \"arguments\": {\"location\": \"San Francisco, CA, USA\"}}\n</tool_call>\n" +
+			"<tool_call>\n{\"name\": \"get_temperature_date\", \"arguments\": {\"location\": \"San Francisco, CA, USA\", \"date\": \"2024-10-01\"}}\n</tool_call>",
+		want: []string{`get_current_temperature {"location":"San Francisco, CA, USA"}`, `get_temperature_date {"date":"2024-10-01","location":"San Francisco, CA, USA"}`}},
+	// NousResearch's Hermes 2 Pro model card: arguments before the name.
+	{name: "hermes 2 pro", f: Hermes, auto: Hermes,
+		in:   "<tool_call>\n{\"arguments\": {\"symbol\": \"TSLA\"}, \"name\": \"get_stock_fundamentals\"}\n</tool_call>",
+		want: []string{`get_stock_fundamentals {"symbol":"TSLA"}`}},
+	{name: "hermes no call", f: Hermes, auto: Auto, in: "The weather is fine.", want: nil},
+	{name: "hermes unclosed", f: Hermes, auto: Hermes,
+		in:   "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"x\": 1}}\n",
+		want: []string{`!: text[0:49] "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"x\": 1}}\n": never closed: no </tool_call> follows`}},
+	{name: "hermes unclosed then a call", f: Hermes, auto: Hermes,
+		in:   "<tool_call>{\"name\": \"f\"<tool_call>{\"name\": \"g\", \"arguments\": {}}</tool_call>",
+		want: []string{`!: text[0:23] "<tool_call>{\"name\": \"f\"": never closed`, `g {}`}},
+	{name: "hermes bad JSON", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {"x": 1,}}</tool_call>`,
+		want: []string{`!: text[11:48] "{\"name\": \"f\", \"arguments\": {\"x\": 1,}}": not a usable JSON object: invalid JSON at byte 46`}},
+	{name: "hermes arguments a string", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": "{\"x\": 1}"}</tool_call>`,
+		want: []string{`!f: "arguments" is a string, not an object`}},
+	{name: "hermes no name", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"arguments": {}}</tool_call><tool_call>{"name": 5}</tool_call><tool_call>{"name": "h"}</tool_call>`,
+		want: []string{`!: "name" is missing`, `!: "name" is a number, not a string`, `!h: "arguments" is missing`}},
+	{name: "hermes empty block", f: Hermes, auto: Hermes, in: `<tool_call></tool_call>`,
+		want: []string{`!: text[11:11] "": not a usable JSON object`}},
+	{name: "hermes duplicate key", f: Hermes, auto: Hermes, in: `<tool_call>{"name": "f", "arguments": {"x": 1, "x": 2}}</tool_call>`,
+		want: []string{`!: not a usable JSON object: duplicate key`}},
+
+	// vLLM's Qwen3-Coder parser tests
+	// (tests/tool_use/test_qwen3coder_tool_parser.py): typed parameters,
+	// a multi-line object, text before the call, two calls.
+	{name: "qwen coder typed", f: QwenCoder, auto: QwenCoder,
+		params: `{"calculate_area": {"type": "object", "properties": {"shape": {"type": "string"}, "dimensions": {"type": "object"}, "precision": {"type": "integer"}}}}`,
+		in:     "Let me calculate that area for you.<tool_call>\n<function=calculate_area>\n<parameter=shape>\nrectangle\n</parameter>\n<parameter=dimensions>\n{\"width\": 10, \n \"height\": 20}\n</parameter>\n<parameter=precision>\n2\n</parameter>\n</function>\n</tool_call>",
+		want:   []string{`calculate_area {"dimensions":{"height":20,"width":10},"precision":2,"shape":"rectangle"}`}},
+	{name: "qwen coder untyped", f: QwenCoder, auto: QwenCoder,
+		in:   "<tool_call>\n<function=calculate_area>\n<parameter=shape>\nrectangle\n</parameter>\n<parameter=precision>\n2\n</parameter>\n</function>\n</tool_call>",
+		want: []string{`calculate_area {"precision":"2","shape":"rectangle"}`}},
+	{name: "qwen coder parallel", f: QwenCoder, auto: QwenCoder,
+		in: "<tool_call>\n<function=get_current_weather>\n<parameter=city>\nDallas\n</parameter>\n<parameter=state>\nTX\n</parameter>\n</function>\n</tool_call>\n" +
+			"<tool_call>\n<function=get_current_weather>\n<parameter=city>\nOrlando\n</parameter>\n<parameter=state>\nFL\n</parameter>\n</function>\n</tool_call>",
+		want: []string{`get_current_weather {"city":"Dallas","state":"TX"}`, `get_current_weather {"city":"Orlando","state":"FL"}`}},
+	// test_extract_tool_calls_type_conversion, float being vLLM's name.
+	{name: "qwen coder type conversion", f: QwenCoder, auto: QwenCoder,
+		params: `{"test_types": {"properties": {"int_param": {"type": "integer"}, "float_param": {"type": "float"}, "bool_param": {"type": "boolean"}, "str_param": {"type": "string"}, "obj_param": {"type": "object"}}}}`,
+		in:     "<tool_call>\n<function=test_types>\n<parameter=int_param>\n42\n</parameter>\n<parameter=float_param>\n3.14\n</parameter>\n<parameter=bool_param>\ntrue\n</parameter>\n<parameter=str_param>\nhello world\n</parameter>\n<parameter=obj_param>\n{\"key\": \"value\"}\n</parameter>\n</function>\n</tool_call>",
+		want:   []string{`test_types {"bool_param":true,"float_param":3.14,"int_param":42,"obj_param":{"key":"value"},"str_param":"hello world"}`}},
+	// test_extract_tool_calls_fallback_no_tags: no <tool_call> around.
+	{name: "qwen coder bare function", f: QwenCoder, auto: Auto,
+		in:   "<function=get_current_weather>\n<parameter=city>\nDallas\n</parameter>\n</function>",
+		want: []string{`get_current_weather {"city":"Dallas"}`}},
+	{name: "qwen coder unclosed parameter", f: QwenCoder, auto: QwenCoder,
+		in:   "<tool_call>\n<function=f>\n<parameter=x>\n1\n<parameter=y>\n2\n</function>\n</tool_call>",
+		want: []string{`!f: text[25:57] "<parameter=x>\n1\n<parameter=y>\n2\n": never closed: no </parameter> follows`}},
+	{name: "qwen coder unclosed function", f: QwenCoder, auto: QwenCoder,
+		in:   "<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</tool_call>",
+		want: []string{`!: text[12:54] "<function=f>\n<parameter=x>\n1\n</parameter>\n": never closed: no </function> follows`}},
+	{name: "qwen coder unclosed tool call", f: QwenCoder, auto: QwenCoder,
+		in:   "<tool_call>\n<function=f>\n</function>",
+		want: []string{`!: never closed: no </tool_call> follows`}},
+	{name: "qwen coder JSON inside", f: QwenCoder, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {}}</tool_call>`,
+		want: []string{`!: text[11:41] "{\"name\": \"f\", \"arguments\": {}}": not a <function=…> block`}},
+	{name: "qwen coder text between parameters", f: QwenCoder, auto: QwenCoder,
+		in:   "<tool_call><function=f>\n<parameter=x>1</parameter> and <parameter=y>2</parameter></function></tool_call>",
+		want: []string{`!f: "and <parameter=y>2</parameter>": not a <parameter=…> block`}},
+	{name: "qwen coder parameter twice", f: QwenCoder, auto: QwenCoder,
+		in:   "<tool_call><function=f><parameter=x>1</parameter><parameter=x>2</parameter></function></tool_call>",
+		want: []string{`!f: gives a parameter twice: duplicate key`}},
+	{name: "qwen coder no name", f: QwenCoder, auto: QwenCoder,
+		in:   "<tool_call><function=></function><function=g</function></tool_call>",
+		want: []string{`!: names no function`, `!: has no '>' after the function's name`}},
+
+	// The JSON-based tool calling of Llama 3.1's model card
+	// (meta-llama/llama-models, models/llama3_1/prompt_format.md), and
+	// several calls joined by ";" as vLLM's llama3_json parser reads them.
+	{name: "llama model card", f: LlamaJSON, auto: Auto,
+		in:   `{"name": "get_current_conditions", "parameters": {"location": "San Francisco, CA", "unit": "Fahrenheit"}}`,
+		want: []string{`get_current_conditions {"location":"San Francisco, CA","unit":"Fahrenheit"}`}},
+	{name: "llama python tag", f: LlamaJSON, auto: LlamaJSON,
+		in:   `<|python_tag|>{"name": "f", "parameters": {"x": 1}}; {"name": "g", "arguments": {}}<|eom_id|>`,
+		want: []string{`f {"x":1}`, `g {}`}},
+	// The JSON of llama-stack's decoder test has a type key; with text
+	// before it, as there, it is a text answer.
+	{name: "llama type key", f: LlamaJSON, auto: Auto,
+		in:   "{\"type\": \"function\", \"name\": \"get_weather\", \"parameters\": {\"location\": \"San Francisco, CA\"}}",
+		want: []string{`get_weather {"location":"San Francisco, CA"}`}},
+	{name: "llama after text", f: LlamaJSON, auto: Auto,
+		in:   "I'll help you get the weather information.\n\n{\"type\": \"function\", \"name\": \"get_weather\", \"parameters\": {\"location\": \"San Francisco, CA\"}}",
+		want: nil},
+	{name: "llama text answer", f: LlamaJSON, auto: Auto, in: "It is sunny {today}.", want: nil},
+	{name: "llama builtin tool", f: LlamaJSON, auto: LlamaJSON,
+		in:   `<|python_tag|>brave_search.call(query="Menlo Park")<|eom_id|>`,
+		want: []string{`!: text[14:61] "brave_search.call(query=\"Menlo Park\")<|eom_id|>": not a JSON call`}},
+	{name: "llama both keys", f: LlamaJSON, auto: Auto,
+		in:   `{"name": "f", "parameters": {}, "arguments": {}}`,
+		want: []string{`!f: has both "parameters" and "arguments"`}},
+	{name: "llama unclosed", f: LlamaJSON, auto: Auto,
+		in:   `{"name": "f", "parameters": {"x": 1}`,
+		want: []string{`!: text[0:36] "{\"name\": \"f\", \"parameters\": {\"x\": 1}": never closed`}},
+	{name: "llama dangling separator", f: LlamaJSON, auto: Auto,
+		in:   `{"name": "f", "parameters": {}}; and then`,
+		want: []string{`f {}`, `!: text[33:41] "and then": not a JSON call`}},
+
+	// mistral-common's decoder (tokens/tokenizers/tools.py): the JSON
+	// list of tokenizers v2 to v7, and NAME[ARGS] and NAME[CALL_ID]ID[ARGS]
+	// of v11 on, several calls one after another.
+	{name: "mistral v3 list", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS] [{"name": "get_current_weather", "arguments": {"location": "Boston, MA", "unit": "fahrenheit"}}]`,
+		want: []string{`get_current_weather {"location":"Boston, MA","unit":"fahrenheit"}`}},
+	// SGLang's mistral detector doc: the answer's text follows the list.
+	{name: "mistral list then text", f: Mistral, auto: Mistral,
+		in:   "[TOOL_CALLS] [{\"name\": \"get_current_weather\", \"arguments\": {\"location\": \"Boston, MA\"}}, {\"id\": \"abcdef123\", \"name\": \"g\", \"arguments\": {}}]\n\nToday's weather in Boston is :{function call result} (in Fahrenheit)",
+		want: []string{`get_current_weather {"location":"Boston, MA"}`, `g {}`}},
+	{name: "mistral v11", f: Mistral, auto: Mistral,
+		in:   `Sure.[TOOL_CALLS]add[ARGS]{"a": 3.5, "b": 4}[TOOL_CALLS]get_weather[CALL_ID]a1b2c3d4e[ARGS]{"city": "Paris"}</s>`,
+		want: []string{`add {"a":3.5,"b":4}`, `get_weather {"city":"Paris"}`}},
+	// vLLM's mistral parser: [ARGS] dropped as a control token.
+	{name: "mistral without args token", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS]add{"a": 3.5, "b": 4}`,
+		want: []string{`add {"a":3.5,"b":4}`}},
+	{name: "mistral bad list", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS][{"name": "f", "arguments": {"x": 1}}, {"name": "g"}, 5]`,
+		want: []string{`f {"x":1}`, `!g: element 1: "arguments" is missing`, `!: element 2: is a number, not an object`}},
+	{name: "mistral unclosed list", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS][{"name": "f", "arguments": {"x": 1}}`,
+		want: []string{`!: text[0:49] "[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"x\": 1}}": never closed`}},
+	{name: "mistral no arguments", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS]f[ARGS]hello[TOOL_CALLS]g[CALL_ID]123`,
+		want: []string{`!f: text[0:24] "[TOOL_CALLS]f[ARGS]hello": has no JSON object of arguments`, `!g: has no [ARGS] after its [CALL_ID]`}},
+	{name: "mistral not a call", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS] I cannot call tools.`,
+		want: []string{`!: not a call: want NAME[ARGS]{…} or a JSON list of calls`}},
+
+	// vLLM's DeepSeek V3 parser doc, two calls, and its V3.1 parser tests
+	// (tests/tool_use/test_deepseekv31_tool_parser.py).
+	{name: "deepseek v3", f: DeepSeek, auto: DeepSeek,
+		in: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_current_weather\n```json\n{\"location\": \"Beijing\"}\n```<｜tool▁call▁end｜>\n" +
+			"<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_current_weather\n```json\n{\"location\": \"Shanghai\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜><｜end▁of▁sentence｜>",
+		want: []string{`get_current_weather {"location":"Beijing"}`, `get_current_weather {"location":"Shanghai"}`}},
+	{name: "deepseek v3.1", f: DeepSeek, auto: DeepSeek,
+		in:   `some prefix text<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>foo<｜tool▁sep｜>{"x":1}<｜tool▁call▁end｜><｜tool▁call▁begin｜>bar<｜tool▁sep｜>{"y":2}<｜tool▁call▁end｜><｜tool▁calls▁end｜> some suffix text`,
+		want: []string{`foo {"x":1}`, `bar {"y":2}`}},
+	{name: "deepseek unclosed", f: DeepSeek, auto: DeepSeek,
+		in:   `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>foo<｜tool▁sep｜>{"x":1}`,
+		want: []string{`!: never closed: no <｜tool▁call▁end｜> follows`}},
+	{name: "deepseek bad", f: DeepSeek, auto: DeepSeek,
+		in: `<｜tool▁call▁begin｜>foo{"x":1}<｜tool▁call▁end｜>` +
+			"<｜tool▁call▁begin｜>function<｜tool▁sep｜>foo\n{\"x\":1}<｜tool▁call▁end｜>" +
+			`<｜tool▁call▁begin｜>foo<｜tool▁sep｜>{"x":}<｜tool▁call▁end｜>`,
+		want: []string{`!: has no <｜tool▁sep｜>`, "!foo: not a ```json block", `!foo: not a usable JSON object`}},
+
+	// The harmony format's guide (openai/harmony, docs/format.md): a call
+	// after the chain of thought, the recipient in the channel section,
+	// and in the role section; a preamble; a final answer.
+	{name: "harmony guide", f: Harmony, auto: Harmony,
+		in:   `<|channel|>analysis<|message|>Need to use function get_weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"location":"San Francisco"}<|call|>`,
+		want: []string{`get_weather {"location":"San Francisco"}`}},
+	{name: "harmony role header", f: Harmony, auto: Harmony,
+		in:   `<|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{"location":"Tokyo"}`,
+		want: []string{`get_weather {"location":"Tokyo"}`}},
+	{name: "harmony preamble", f: Harmony, auto: Harmony,
+		in:   `<|channel|>analysis<|message|>{long chain of thought}<|end|><|start|>assistant<|channel|>commentary<|message|>**Action plan**: generate a file<|end|><|start|>assistant<|channel|>commentary to=functions.generate_file<|constrain|>json<|message|>{"template": "basic_html", "path": "index.html"}<|call|>`,
+		want: []string{`generate_file {"path":"index.html","template":"basic_html"}`}},
+	{name: "harmony final answer", f: Harmony, auto: Harmony,
+		in:   `<|channel|>analysis<|message|>User asks: "What is 2 + 2?" Simple arithmetic.<|end|><|start|>assistant<|channel|>final<|message|>2 + 2 = 4.<|return|>`,
+		want: nil},
+	{name: "harmony builtin and tool output", f: Harmony, auto: Harmony,
+		in:   `<|channel|>analysis to=browser.search<|message|>{"query": "weather"}<|call|><|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>{"sunny": true}<|end|>`,
+		want: []string{`browser.search {"query":"weather"}`}},
+	{name: "harmony bad", f: Harmony, auto: Harmony,
+		in:   `<|channel|>commentary to=functions.f json<|message|>{"x": <|call|><|start|>assistant<|channel|>commentary to=functions.g`,
+		want: []string{`!f: text[52:57] "{\"x\":": not a usable JSON object: invalid JSON at byte 57`, `!g: never reaches <|message|>`}},
+
+	// vLLM's tool calling guide, pythonic calls (Llama 3.2), and Llama
+	// 4's <|python_start|>.
+	{name: "pythonic", f: Pythonic, auto: Auto,
+		in:   `[get_weather(city='San Francisco', metric='celsius'), get_weather(city='Seattle', metric='celsius')]`,
+		want: []string{`get_weather {"city":"San Francisco","metric":"celsius"}`, `get_weather {"city":"Seattle","metric":"celsius"}`}},
+	{name: "pythonic llama 4", f: Pythonic, auto: Pythonic,
+		in:   `<|python_start|>[get_weather(location="San Francisco, CA")]<|python_end|><|eot|>`,
+		want: []string{`get_weather {"location":"San Francisco, CA"}`}},
+	{name: "pythonic one call", f: Pythonic, auto: Auto, in: `math.hypot(x=3, y=4.0)`, want: []string{`math.hypot {"x":3,"y":4.0}`}},
+	{name: "pythonic text answer", f: Pythonic, auto: Auto, in: `It is sunny (mostly).`, want: nil},
+	{name: "pythonic bad second call", f: Pythonic, auto: Auto,
+		in:   `[f(x=1), g(y=), h(z=2)]`,
+		want: []string{`f {"x":1}`, `!: text[9:23] "g(y=), h(z=2)]": not Python calls: at byte 13: expected a value`}},
+	{name: "pythonic positional", f: Pythonic, auto: Auto, in: `f(1)`,
+		want: []string{`!: text[0:4] "f(1)": not Python calls: at byte 2: call of f: expected a keyword argument`}},
+}
+
+func TestTextFormats(t *testing.T) {
+	for _, tt := range textTests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := Options{}
+			if tt.params != "" {
+				p, err := value.Parse(tt.params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o.Params = map[string]value.Value{}
+				for _, m := range p.Members() {
+					o.Params[m.Key] = m.Value
+				}
+			}
+			r := value.StringOf(tt.in)
+			calls, got, err := o.Extract(r, tt.f)
+			if err != nil || got != tt.f {
+				t.Fatalf("Extract(%s) = %q, %v", tt.f, got, err)
+			}
+			checkCalls(t, calls, tt.want)
+			if _, got, err := o.Extract(r, Auto); err != nil || got != tt.auto {
+				t.Errorf("Auto reads it as %q, %v; want %q", got, err, tt.auto)
+			}
+		})
+	}
+}
+
+// checkCalls checks calls against want, written as textTests write them.
+func checkCalls(t *testing.T, calls []Call, want []string) {
+	t.Helper()
+	if len(calls) != len(want) {
+		t.Errorf("got %d calls, want %d: %v", len(calls), len(want), calls)
+		return
+	}
+	for i, c := range calls {
+		w := want[i]
+		if rest, failed := strings.CutPrefix(w, "!"); failed {
+			name, msg, _ := strings.Cut(rest, ": ")
+			var ae *ArgumentsError
+			if c.Err == nil || !errors.As(c.Err, &ae) || ae.Index != i || c.Name != name || !strings.Contains(c.Err.Error(), msg) {
+				t.Errorf("call %d = %q %s %v, want it to fail: %q", i, c.Name, c.Args, c.Err, w)
+			}
+			continue
+		}
+		if got := c.Name + " " + c.Args.String(); c.Err != nil || got != w {
+			t.Errorf("call %d = %q, %v; want %s", i, got, c.Err, w)
+		}
+	}
+}
+
+// A forced text format reads the text where a server without the tool
+// parser leaves it: the content of a chat completion's message (a string,
+// or text parts), a message, or the text of a legacy completion. Calls
+// the server did parse are failed calls, read as openai's.
+func TestTextInMessages(t *testing.T) {
+	text := strconv.Quote("<tool_call>{\"name\": \"f\", \"arguments\": {\"x\": 1}}</tool_call>")
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{`{"choices":[{"index":0,"message":{"role":"assistant","content":` + text + `},"finish_reason":"stop"}]}`, []string{`f {"x":1}`}},
+		{`{"role":"assistant","content":` + text + `}`, []string{`f {"x":1}`}},
+		{`{"role":"assistant","content":[{"type":"text","text":"Sure."},{"type":"text","text":` + text + `}]}`, []string{`f {"x":1}`}},
+		{`{"choices":[{"index":0,"text":` + text + `,"finish_reason":"stop"}]}`, []string{`f {"x":1}`}},
+		{`{"choices":[]}`, nil},
+		{`{"role":"assistant","content":null}`, nil},
+		{`{"choices":[{"index":0,"message":{"role":"assistant","content":"<tool_call>{\"name\": \"f\"}</tool_call>"}}]}`,
+			[]string{`!f: choices[0].message.content[11:24] "{\"name\": \"f\"}": "arguments" is missing`}},
+		{`{"choices":[{"index":0,"message":{"role":"assistant","content":` + text + `,"tool_calls":[{"id":"c","type":"function","function":{"name":"g","arguments":"{}"}}]}}]}`,
+			[]string{`f {"x":1}`, `!: choices[0].message.tool_calls[0] is a call the server parsed already`}},
+		{`{"role":"assistant","content":null,"function_call":{"name":"g","arguments":"{}"}}`, []string{`!: function_call is a call the server parsed already`}},
+		{`{"role":"assistant","content":5}`, []string{`!: content is a number, not a string`}},
+		{`{"choices":[{"index":0}]}`, []string{`!: choices[0] has no message object and no text`}},
+		{`{"role":"assistant","content":[{"type":"tool_use","name":"f","input":{}},{"type":"refusal","refusal":"no"}]}`, []string{`!: content[0] is not a text part`}},
+		{`{"choices":5}`, []string{`!: choices is a number, not an array`}},
+		{`[{"name":"f","arguments":{"x":1}}]`, []string{`!: [0] is an element of a list, not a model's text`}},
+	} {
+		r, err := value.Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls, got, err := Extract(r, Hermes, value.Limits{})
+		if err != nil || got != Hermes {
+			t.Errorf("Extract(%s) = %q, %v", tt.in, got, err)
+			continue
+		}
+		checkCalls(t, calls, tt.want)
+	}
+	for _, in := range []string{`{"candidates":[]}`, `{"role":"model","parts":[]}`, `{"jsonrpc":"2.0"}`, `5`} {
+		r, _ := value.Parse(in)
+		var se *ShapeError
+		if _, _, err := Extract(r, Hermes, value.Limits{}); !errors.As(err, &se) || !strings.Contains(err.Error(), "not a model's text with <tool_call>") {
+			t.Errorf("Extract(%s) = %v, want a ShapeError", in, err)
+		}
+	}
+}
+
+// Auto reads a string as a text format only by its markers; any other
+// string is a text answer, whatever it holds, and a transcript of a
+// stream stays one even when its deltas carry the markers.
+func TestTextDetection(t *testing.T) {
+	for _, s := range []string{
+		"",
+		"The weather in Berlin is sunny.",
+		`{"name": "f", "parameters": {"x": 1}}`,
+		`[f(x=1)]`,
+		`<function=f>{"x": 1}</function>`,
+		"<|channel|>final", // no message
+		"a [TOOL_CALL] b",
+		"Use <tool_calls> or [TOOLS].",
+	} {
+		calls, got, err := Extract(value.StringOf(s), Auto, value.Limits{})
+		if calls != nil || got != Auto || err != nil {
+			t.Errorf("Auto(%q) = %v, %q, %v; want a text answer", s, calls, got, err)
+		}
+	}
+	// The first marker decides.
+	for s, want := range map[string]Format{
+		"[TOOL_CALLS]f[ARGS]{} <tool_call>":       Mistral,
+		"<tool_call>\n  <function=f></function>":  QwenCoder,
+		"<tool_call>  {}</tool_call>[TOOL_CALLS]": Hermes,
+		"<|start|>assistant<|message|>hi<|end|>":  Harmony,
+		"x<|python_tag|>{}":                       LlamaJSON,
+		"<｜tool▁call▁begin｜>":                     DeepSeek,
+	} {
+		if got := textFormatOf(s); got == nil || got.name != want {
+			t.Errorf("textFormatOf(%q) = %v, want %s", s, got, want)
+		}
+	}
+	sse := "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"<tool_call>\"}}]}\n\ndata: [DONE]\n\n"
+	if _, got, err := Extract(value.StringOf(sse), Auto, value.Limits{}); got != OpenAIStream || err != nil {
+		t.Errorf("a stream of text deltas read as %q, %v", got, err)
+	}
+}
+
+// Every failed call of a text format names its span as text[from:to],
+// within the text, and quotes it shortened.
+func TestTextSpans(t *testing.T) {
+	long := "<tool_call>{\"name\": \"f\", \"arguments\": {\"text\": \"" + strings.Repeat("é", 100) + "\"}"
+	calls, _, _ := Extract(value.StringOf(long), Hermes, value.Limits{})
+	if len(calls) != 1 || calls[0].Err == nil {
+		t.Fatalf("calls = %v", calls)
+	}
+	msg := calls[0].Err.Error()
+	if !strings.HasPrefix(msg, "call 0: text[0:"+strconv.Itoa(len(long))+`] "<tool_call>{\"name\": \"f\"`) ||
+		!strings.Contains(msg, `…é`) || !strings.HasSuffix(msg, `é\"}": never closed: no </tool_call> follows`) || len(msg) > 200 {
+		t.Errorf("message = %s", msg)
+	}
+}
+
+var spanRE = regexp.MustCompile(`^(?:text|[a-z0-9_.\[\]]*(?:content|text))\[(\d+):(\d+)\] "`)
+
+// FuzzText feeds arbitrary text to every text format, as a string and as
+// a message's content. Besides checkExtract's rules: a failed call that
+// names a span names one inside the text, and the calls read from the
+// content are those read from the string.
+func FuzzText(f *testing.F) {
+	for _, tt := range textTests {
+		f.Add(tt.in)
+	}
+	for _, texts := range textExamples {
+		for _, s := range texts {
+			f.Add(s)
+			f.Add(s[:len(s)/2])
+		}
+	}
+	var texts []Format
+	for _, ft := range formats {
+		if ft.text != nil {
+			texts = append(texts, ft.name)
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r := value.StringOf(s)
+		checkExtract(t, r, Auto)
+		msg, _ := value.ObjectOf(value.Member{Key: "role", Value: value.StringOf("assistant")}, value.Member{Key: "content", Value: r})
+		for _, format := range texts {
+			calls, _ := checkExtract(t, r, format)
+			for _, c := range calls {
+				var ae *ArgumentsError
+				if !errors.As(c.Err, &ae) {
+					continue
+				}
+				m := spanRE.FindStringSubmatch(ae.Reason)
+				if m == nil {
+					t.Fatalf("Extract(%q) call %d names no span: %s", format, ae.Index, ae.Reason)
+				}
+				from, _ := strconv.Atoi(m[1])
+				to, _ := strconv.Atoi(m[2])
+				if from > to || to > len(s) {
+					t.Fatalf("Extract(%q) call %d: span [%d:%d] of a text of %d bytes", format, ae.Index, from, to, len(s))
+				}
+			}
+			inMsg, _ := checkExtract(t, msg, format)
+			if !sameCalls(calls, inMsg) {
+				t.Fatalf("Extract(%q) of the text = %v, of a message holding it = %v", format, calls, inMsg)
+			}
+		}
+	})
+}
+
+// Qwen3-Coder's values are typed from the parameter's schema, as vLLM's
+// parser types them, but text that is not of the type stays a string for
+// the schema check to report.
+func TestQwenCoderTypes(t *testing.T) {
+	params, err := value.Parse(`{"properties": {
+		"n": {"type": "integer"}, "x": {"type": "number"}, "b": {"type": "boolean"},
+		"s": {"type": "string"}, "ns": {"type": ["string", "null"]}, "o": {"type": "object"},
+		"a": {"type": "array"}, "opt": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+		"d": {"type": "dict"}, "untyped": {"description": "no type"}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Params: map[string]value.Value{"f": params}}
+	for _, tt := range []struct{ key, text, want string }{
+		{"n", "5", `5`},
+		{"n", " 5.0 ", `5.0`},
+		{"n", "+5", `5`},
+		{"n", "five", `"five"`},
+		{"n", "NULL", `null`},
+		{"x", "1e3", `1e3`},
+		{"b", "True", `true`},
+		{"b", "false", `false`},
+		{"b", "yes", `"yes"`},
+		{"s", "null", `"null"`},
+		{"s", " 5 ", `" 5 "`},
+		{"ns", "null", `null`},
+		{"o", `{"k": [1, 2]}`, `{"k":[1,2]}`},
+		{"o", `{'k': None}`, `{"k":null}`},
+		{"o", `{"k": }`, `"{\"k\": }"`},
+		{"o", `[1]`, `"[1]"`},
+		{"a", `["x", 'y']`, `["x","y"]`},
+		{"opt", "7", `7`},
+		{"opt", "null", `null`},
+		{"d", `{"k": 1}`, `{"k":1}`},
+		{"untyped", "5", `"5"`},
+		{"unknown", "5", `"5"`},
+		{"s", "two\nlines", `"two\nlines"`},
+	} {
+		text := "<tool_call>\n<function=f>\n<parameter=" + tt.key + ">\n" + tt.text + "\n</parameter>\n</function>\n</tool_call>"
+		calls, _, err := o.Extract(value.StringOf(text), QwenCoder)
+		if err != nil || len(calls) != 1 || calls[0].Err != nil {
+			t.Errorf("%s=%q: %v, %v", tt.key, tt.text, calls, err)
+			continue
+		}
+		if got, _ := calls[0].Args.Get(tt.key); got.String() != tt.want {
+			t.Errorf("%s=%q read as %s, want %s", tt.key, tt.text, got, tt.want)
+		}
+	}
+	// Without the tool's schema, every value is a string.
+	calls, _, _ := Extract(value.StringOf("<tool_call><function=f><parameter=n>5</parameter></function></tool_call>"), QwenCoder, value.Limits{})
+	if len(calls) != 1 || calls[0].Args.String() != `{"n":"5"}` {
+		t.Errorf("without a schema: %v", calls)
+	}
+	// Each value is held to the limits, and so is the object around them.
+	deep := "<tool_call><function=f><parameter=a>" + strings.Repeat("[", 4) + strings.Repeat("]", 4) + "</parameter></function></tool_call>"
+	calls, _, _ = Options{Params: map[string]value.Value{"f": params}, Limits: value.Limits{MaxDepth: 4}}.Extract(value.StringOf(deep), QwenCoder)
+	if len(calls) != 1 || !errors.Is(calls[0].Err, value.ErrTooDeep) {
+		t.Errorf("too deep: %v", calls)
+	}
+}
