@@ -37,8 +37,17 @@ var qwenCoderFormat = textFormat(QwenCoder, "a model's text with <tool_call><fun
 func readQwenCoder(t *textReader) {
 	s := t.src
 	if strings.Contains(s, hermesOpen) {
-		t.blocks(hermesOpen, hermesClose, t.qwenToolCall)
-		return
+		for i := 0; ; {
+			j := strings.Index(s[i:], hermesOpen)
+			if j < 0 {
+				return
+			}
+			start := i + j
+			var ok bool
+			if i, ok = t.qwenQuick(start); !ok {
+				i = t.qwenBlock(start)
+			}
+		}
 	}
 	// vLLM's fallback: a text without <tool_call> has bare functions.
 	for i := 0; ; {
@@ -48,6 +57,69 @@ func readQwenCoder(t *textReader) {
 		}
 		i = t.qwenFunction(i+k, len(s))
 	}
+}
+
+// qwenQuick reads the <tool_call> at start in one pass, when it is as
+// the template writes it: one function, and values without a "<". For
+// anything else ok is false, and nothing read: qwenBlock, which looks for
+// the ends of the blocks first, reads it and says what is wrong. A value
+// with a "<" may hold an end tag, which ends the block there as in vLLM.
+func (t *textReader) qwenQuick(start int) (next int, ok bool) {
+	s := t.src
+	k := skipSpace(s, start+len(hermesOpen))
+	if !strings.HasPrefix(s[k:], qwenFunction) {
+		return 0, false
+	}
+	fn := k
+	nameAt := k + len(qwenFunction)
+	gt := strings.IndexByte(s[nameAt:], '>')
+	if gt < 0 {
+		return 0, false
+	}
+	name := strings.TrimSpace(s[nameAt : nameAt+gt])
+	if name == "" || strings.IndexByte(name, '<') >= 0 {
+		return 0, false
+	}
+	var room [8]value.Member
+	members := room[:0]
+	props, _ := t.x.params[name].Get("properties")
+	for k = skipSpace(s, nameAt+gt+1); !strings.HasPrefix(s[k:], qwenFunctionClose); k = skipSpace(s, k) {
+		if !strings.HasPrefix(s[k:], qwenParameter) {
+			return 0, false
+		}
+		keyAt := k + len(qwenParameter)
+		pgt := strings.IndexByte(s[keyAt:], '>')
+		if pgt < 0 {
+			return 0, false
+		}
+		valueAt := keyAt + pgt + 1
+		lt := strings.IndexByte(s[valueAt:], '<')
+		if lt < 0 || !strings.HasPrefix(s[valueAt+lt:], qwenParamClose) || strings.IndexByte(s[keyAt:keyAt+pgt], '<') >= 0 {
+			return 0, false
+		}
+		members = append(members, t.qwenParam(props, s[keyAt:keyAt+pgt], s[valueAt:valueAt+lt]))
+		k = valueAt + lt + len(qwenParamClose)
+	}
+	end := k + len(qwenFunctionClose)
+	k = skipSpace(s, end)
+	if !strings.HasPrefix(s[k:], hermesClose) {
+		return 0, false
+	}
+	t.qwenCall(name, fn, end, members)
+	return k + len(hermesClose), true
+}
+
+// qwenBlock reads the <tool_call> block at start, and returns where the
+// text goes on.
+func (t *textReader) qwenBlock(start int) int {
+	body := start + len(hermesOpen)
+	end, stop := block(t.src, body, hermesOpen, hermesClose)
+	if end < 0 {
+		t.fail("", start, stop, "never closed: no "+hermesClose+" follows", nil)
+		return stop
+	}
+	t.qwenToolCall(start, body, end)
+	return end + len(hermesClose)
 }
 
 // qwenToolCall reads the <tool_call> block at start, whose body is
@@ -108,25 +180,36 @@ func (t *textReader) qwenFunction(start, limit int) int {
 			t.fail(name, k, keyAt+pc+len(qwenParamClose), "has no '>' after the parameter's name", nil)
 			return next
 		}
-		key := strings.TrimSpace(s[keyAt : keyAt+pgt])
-		text := s[keyAt+pgt+1 : keyAt+pc]
-		// The template puts each value on lines of its own.
-		text = strings.TrimPrefix(text, "\n")
-		text = strings.TrimSuffix(text, "\n")
-		members = append(members, value.Member{Key: key, Value: t.qwenValue(props, key, text)})
+		members = append(members, t.qwenParam(props, s[keyAt:keyAt+pgt], s[keyAt+pgt+1:keyAt+pc]))
 		k = keyAt + pc + len(qwenParamClose)
 	}
+	t.qwenCall(name, start, next, members)
+	return next
+}
+
+// qwenParam is the parameter whose key and value are written key and
+// text, of a tool whose parameters' properties are props.
+func (t *textReader) qwenParam(props value.Value, key, text string) value.Member {
+	key = strings.TrimSpace(key)
+	// The template puts each value on lines of its own.
+	text = strings.TrimPrefix(text, "\n")
+	text = strings.TrimSuffix(text, "\n")
+	return value.Member{Key: key, Value: t.qwenValue(props, key, text)}
+}
+
+// qwenCall adds the call of name, written at [start, end), whose
+// parameters are members.
+func (t *textReader) qwenCall(name string, start, end int, members []value.Member) {
 	args, err := value.ObjectOf(members...)
 	switch {
 	case err != nil:
-		t.fail(name, start, next, "gives a parameter twice", err)
+		t.fail(name, start, end, "gives a parameter twice", err)
 	case tooDeep(args, t.x.maxDepth()):
 		// Each value kept to the limit, the object around them may not be.
-		t.fail(name, start, next, "nests too deep", &value.Error{Reason: value.ReasonTooDeep, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxDepth()) + " levels"})
+		t.fail(name, start, end, "nests too deep", &value.Error{Reason: value.ReasonTooDeep, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxDepth()) + " levels"})
 	default:
 		t.add(name, args)
 	}
-	return next
 }
 
 // qwenValue types the text of parameter key as its JSON Schema in props,

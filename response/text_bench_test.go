@@ -1,0 +1,69 @@
+package response
+
+import (
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// benchTexts are benchCompletion's call as each text format writes it,
+// and as the calls format's JSON, the route they are measured against.
+var benchTexts = []struct {
+	name string
+	f    Format
+	text string // the model's text; "" for JSON
+	json string
+}{
+	{name: "calls-json", f: Calls, json: `[{"name":"search_flights","arguments":` + benchArguments + `}]`},
+	{name: "calls-json-string", f: Calls, json: `[{"name":"search_flights","arguments":` + quote(benchArguments) + `}]`},
+	{name: "hermes", f: Hermes, text: "<tool_call>\n{\"name\": \"search_flights\", \"arguments\": " + benchArguments + "}\n</tool_call>"},
+	{name: "qwen-coder", f: QwenCoder, text: "<tool_call>\n<function=search_flights>\n<parameter=origin>\nBER\n</parameter>\n<parameter=destination>\nSFO\n</parameter>\n" +
+		"<parameter=date>\n2025-03-14\n</parameter>\n<parameter=passengers>\n2\n</parameter>\n<parameter=cabins>\n[\"economy\",\"business\"]\n</parameter>\n</function>\n</tool_call>"},
+	{name: "llama-json", f: LlamaJSON, text: `<|python_tag|>{"name": "search_flights", "parameters": ` + benchArguments + `}<|eom_id|>`},
+	{name: "mistral", f: Mistral, text: `[TOOL_CALLS]search_flights[ARGS]` + benchArguments},
+	{name: "deepseek", f: DeepSeek, text: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search_flights\n```json\n" + benchArguments + "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
+	{name: "harmony", f: Harmony, text: `<|channel|>analysis<|message|>Search the flights.<|end|><|start|>assistant<|channel|>commentary to=functions.search_flights <|constrain|>json<|message|>` + benchArguments + `<|call|>`},
+	{name: "pythonic", f: Pythonic, text: `[search_flights(origin="BER", destination="SFO", date="2025-03-14", passengers=2, cabins=["economy", "business"])]`},
+}
+
+// benchParams is search_flights' schema, which Qwen3-Coder's text needs
+// to read the same arguments.
+const benchParams = `{"type":"object","properties":{"origin":{"type":"string"},"destination":{"type":"string"},"date":{"type":"string"},"passengers":{"type":"integer"},"cabins":{"type":"array","items":{"type":"string"}}}}`
+
+// quote writes s as a JSON string as Python's json.dumps does, without
+// escaping "<" and ">" as encoding/json does for HTML.
+func quote(s string) string { return string(value.AppendQuote(nil, s)) }
+
+// BenchmarkText reads the response line of each, from its JSON text to
+// the calls, with one Parser reset after each line as the engine reads
+// them: the raw text's route against the JSON's.
+func BenchmarkText(b *testing.B) {
+	params, err := value.Parse(benchParams)
+	if err != nil {
+		b.Fatal(err)
+	}
+	want, _ := value.Parse(benchArguments)
+	for _, bench := range benchTexts {
+		line := bench.json
+		if bench.text != "" {
+			line = quote(bench.text)
+		}
+		b.Run(bench.name, func(b *testing.B) {
+			var p value.Parser
+			o := Options{Parser: &p, Params: map[string]value.Value{"search_flights": params}}
+			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := p.Parse(line, value.Limits{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				calls, _, err := o.Extract(r, bench.f)
+				if err != nil || len(calls) != 1 || calls[0].Err != nil || !value.Equal(calls[0].Args, want) {
+					b.Fatal(calls, err)
+				}
+				p.Reset()
+			}
+		})
+	}
+}
