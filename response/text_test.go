@@ -418,6 +418,7 @@ func FuzzText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		r := value.StringOf(s)
 		checkExtract(t, r, Auto)
+		checkQwenQuick(t, s)
 		msg, _ := value.ObjectOf(value.Member{Key: "role", Value: value.StringOf("assistant")}, value.Member{Key: "content", Value: r})
 		for _, format := range texts {
 			calls, _ := checkExtract(t, r, format)
@@ -502,5 +503,26 @@ func TestQwenCoderTypes(t *testing.T) {
 	calls, _, _ = Options{Params: map[string]value.Value{"f": params}, Limits: value.Limits{MaxDepth: 4}}.Extract(value.StringOf(deep), QwenCoder)
 	if len(calls) != 1 || !errors.Is(calls[0].Err, value.ErrTooDeep) {
 		t.Errorf("too deep: %v", calls)
+	}
+}
+
+// checkQwenQuick checks that the one-pass reading of a Qwen3-Coder
+// <tool_call> reads what the careful one does, wherever it reads at all.
+func checkQwenQuick(t *testing.T, s string) {
+	for i := 0; ; {
+		j := strings.Index(s[i:], hermesOpen)
+		if j < 0 {
+			return
+		}
+		start := i + j
+		quick := &textReader{x: extraction{lim: fuzzLimits}, src: s, at: "text"}
+		if next, ok := quick.qwenQuick(start); ok {
+			careful := &textReader{x: quick.x, src: s, at: "text"}
+			if got := careful.qwenBlock(start); got != next || !sameCalls(quick.out, careful.out) ||
+				len(quick.out) == 1 && quick.out[0].Err != nil && quick.out[0].Err.Error() != careful.out[0].Err.Error() {
+				t.Fatalf("%q at %d: quick reading %v to %d, careful %v to %d", s, start, quick.out, next, careful.out, got)
+			}
+		}
+		i = start + 1
 	}
 }
