@@ -20,10 +20,14 @@ import (
 // compiledCase is a case ready to score: every rule compiled, every path
 // parsed, every schema compiled.
 type compiledCase struct {
-	id           string
-	tool         string // first expected call's name, for summaries
-	mode         suite.CallMatch
-	format       response.Format // the suite's; Options.Format, when set, wins
+	id     string
+	tool   string // first expected call's name, for summaries
+	mode   suite.CallMatch
+	format response.Format // the suite's; Options.Format, when set, wins
+	// params are the parameters schemas of the case's tools by name, with
+	// which a text format types what a model wrote as text (Qwen3-Coder's
+	// parameters); shared by the cases that share their tools.
+	params       map[string]value.Value
 	expected     []compiledCall
 	alternatives [][]compiledCall
 }
@@ -62,7 +66,8 @@ type compiler struct {
 	warnings []suite.Problem
 	defaults []pathRule
 	rulesets map[string][]pathRule
-	tools    map[string]*tool // the suite's tools by name
+	tools    map[string]*tool       // the suite's tools by name
+	params   map[string]value.Value // their parameters schemas by name
 
 	// Large suites repeat the same few rules over and over: each distinct
 	// rule and path compiles once, and calls whose rules are the same share
@@ -84,6 +89,7 @@ func newCompiler(s *suite.Suite, opts Options) *compiler {
 		c.rulesets[name] = c.compileRuleSet(s.Rulesets[name], "")
 	}
 	c.tools = c.compileTools(s.Tools, "")
+	c.params = toolParams(s.Tools)
 	return c
 }
 
@@ -272,8 +278,10 @@ func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
 		nullIsMissing = *sc.NullIsMissing
 	}
 	k := caseCompiler{c: c, sc: sc, tools: c.tools, ctx: rules.Context{AllowExtra: extra == suite.ExtraAllow, NullIsMissing: nullIsMissing}}
+	cc.params = c.params
 	if sc.Tools != nil {
 		k.tools = c.compileTools(sc.Tools, sc.ID)
+		cc.params = toolParams(sc.Tools)
 	}
 	cc.expected = k.calls(sc.Expected)
 	if len(sc.Expected) > 0 {

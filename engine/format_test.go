@@ -34,3 +34,44 @@ cases:
 		t.Errorf("Options.Format wins over defaults.format: %s", r.AppendJSON(nil))
 	}
 }
+
+// Qwen3-Coder writes every parameter as text; the case's tools type it, so
+// that an array parameter is an array, whether the tools are the suite's
+// or the case's own.
+func TestTextFormatTypedByTools(t *testing.T) {
+	e := load(t, `version: 1
+defaults: {format: qwen-coder}
+tools:
+  - name: tag
+    parameters:
+      type: object
+      properties:
+        ids: {type: array, items: {type: integer}}
+        urgent: {type: boolean}
+      required: [ids]
+cases:
+  - {id: suite-tools, expected: {name: tag, arguments: {ids: [1, 2], urgent: true}}}
+  - id: case-tools
+    tools:
+      - name: tag
+        parameters: {type: object, properties: {ids: {type: string}}}
+    expected: {name: tag, arguments: {ids: "[1, 2]"}}
+  - id: no-tools
+    tools: []
+    expected: {name: tag, arguments: {ids: "[1, 2]", urgent: "true"}}
+`)
+	text := mustParse(t, `"<tool_call>\n<function=tag>\n<parameter=ids>\n[1, 2]\n</parameter>\n<parameter=urgent>\ntrue\n</parameter>\n</function>\n</tool_call>"`)
+	if r := e.Score(0, text); !r.Pass {
+		t.Errorf("suite tools: %s", r.AppendJSON(nil))
+	}
+	caseText := mustParse(t, `"<tool_call>\n<function=tag>\n<parameter=ids>\n[1, 2]\n</parameter>\n</function>\n</tool_call>"`)
+	if r := e.Score(1, caseText); !r.Pass {
+		t.Errorf("case tools: a string parameter stays text: %s", r.AppendJSON(nil))
+	}
+	if r := e.Score(2, text); !r.Pass {
+		t.Errorf("no tools: every parameter is text: %s", r.AppendJSON(nil))
+	}
+	if r := e.Score(0, caseText); r.Pass || len(r.Diffs) == 0 {
+		t.Errorf("suite tools, urgent missing: want a failure: %s", r.AppendJSON(nil))
+	}
+}

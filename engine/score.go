@@ -14,11 +14,13 @@ import (
 // scoreResponse scores a whole response document into r, with w's memory
 // when w is not nil: r is then valid only until w is reused.
 func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, w *work) {
+	c := &e.cases[i]
 	format := e.opts.Format
 	if format == response.Auto {
-		format = e.cases[i].format
+		format = c.format
 	}
-	calls, _, err := response.ExtractWith(w.parserOrNil(), resp, format, e.opts.Limits)
+	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.params}
+	calls, _, err := o.Extract(resp, format)
 	if err != nil {
 		e.unreadable(r, i, err.Error())
 		return
