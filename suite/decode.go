@@ -22,7 +22,7 @@ const (
 	topKeys      = "version, tools, tools_file, defaults, rulesets, plugins, cases"
 	defaultsKeys = "extra_fields, calls, null_is_missing, format, rules"
 	pluginKeys   = "command, sha256, timeout"
-	caseKeys     = "id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives"
+	caseKeys     = "id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives, steps, never, max_calls, final"
 	callKeys     = "name, arguments, rules, assert"
 	toolKeys     = "name, description, parameters"
 )
@@ -338,13 +338,13 @@ func (d *dec) extraFields(x value.Value, loc Loc) ExtraFields {
 func (d *dec) callMatch(x value.Value, loc Loc) CallMatch {
 	if x.Kind() == value.String {
 		switch c := CallMatch(x.Str()); c {
-		case CallsOrdered, CallsUnordered, CallsSuperset, CallsSubset, CallsGreedy:
+		case CallsOrdered, CallsUnordered, CallsSuperset, CallsSubset, CallsGreedy, CallsInOrder:
 			return c
 		}
-		d.fail(loc, "must be ordered, unordered, superset, subset or greedy, not "+strconv.Quote(x.Str()))
+		d.fail(loc, "must be ordered, unordered, superset, subset, in_order or greedy, not "+strconv.Quote(x.Str()))
 		return ""
 	}
-	d.wrongKind(loc, "ordered, unordered, superset, subset or greedy", x)
+	d.wrongKind(loc, "ordered, unordered, superset, subset, in_order or greedy", x)
 	return ""
 }
 
@@ -755,6 +755,8 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 			c.Expected = d.callList(v, loc, "expected")
 		case "alternatives":
 			c.Alternatives = d.alternatives(v, loc)
+		case "steps", "never", "max_calls", "final":
+			d.runKey(c, m.Key, v, loc) // steps.go
 		default:
 			d.unknown(sub(loc, m.Key), caseKeys)
 		}
@@ -762,7 +764,8 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 	if !hasID {
 		d.missing(loc, "id")
 	}
-	if !hasExpected {
+	d.checkRunCase(c, x, hasExpected, loc) // steps.go
+	if !hasExpected && c.Steps == nil {
 		d.fail(sub(loc, "expected"), "required key is missing; write [] for a case that expects no call")
 	}
 	if toolsFileKey {

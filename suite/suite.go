@@ -74,6 +74,7 @@ const (
 	CallsSuperset  CallMatch = "superset"  // the actual calls include the expected ones; more are allowed
 	CallsSubset    CallMatch = "subset"    // every actual call is expected; expected ones may be missing
 	CallsGreedy    CallMatch = "greedy"    // each expected call in order takes the first unused actual call that passes
+	CallsInOrder   CallMatch = "in_order"  // the expected calls in this order; other calls may come between
 )
 
 // RuleSet is a list of PATH -> RULE entries, in the order written.
@@ -149,6 +150,45 @@ type Case struct {
 	Expected      []Call          // empty: no call expected
 	Alternatives  [][]Call        // other acceptable lists of calls
 	Loc           Loc             // the file and key path of the case, e.g. "cases[3]"
+
+	// A case of an agent's run (docs/trajectories.md): the expected steps
+	// instead of Expected, and what the run must not do or say.
+	Steps    []Step  // non-nil (maybe empty) for a case written with `steps:`
+	Never    []Never // calls that must not happen
+	MaxCalls *int    // the most calls the run may make; nil when not given
+	// Final is the RULE the run's final assistant text must pass; Null
+	// when not given.
+	Final    value.Value
+	FinalLoc Loc
+}
+
+// IsRun reports whether the case is scored as an agent's run: it has
+// steps, or says what a run must not do (never, max_calls) or must end
+// with (final).
+func (c *Case) IsRun() bool {
+	return c.Steps != nil || len(c.Never) > 0 || c.MaxCalls != nil || c.Final.Kind() != value.Null
+}
+
+// Step is one expected step of a run: a call, and rules on what its tool
+// returned.
+type Step struct {
+	Call
+	// Result holds the PATH -> RULE entries on the tool's result.
+	Result RuleSet
+	// Error, when HasError, is what the tool's error flag must be
+	// (`result: {error: false}`).
+	Error    bool
+	HasError bool
+}
+
+// Never is a call that must not happen: by name, or by name and
+// arguments, which an actual call matches when each given argument
+// passes under its rules (others are not looked at).
+type Never struct {
+	Name      string
+	Arguments value.Value // an object; empty when only the name is given
+	Rules     RuleSet
+	Loc       Loc
 }
 
 // Call is one expected call.

@@ -1,0 +1,193 @@
+package suite
+
+import (
+	"strconv"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// The keys of an expected step and of a never entry, for the message
+// about an unknown one.
+const (
+	stepKeys  = "name, arguments, rules, assert, result"
+	neverKeys = "name, arguments, rules"
+)
+
+// runKey decodes the keys of a case that make it an agent's run: steps,
+// never, max_calls and final (docs/trajectories.md).
+func (d *dec) runKey(c *Case, key string, v value.Value, loc Loc) {
+	switch key {
+	case "steps":
+		c.Steps = d.steps(v, loc)
+	case "never":
+		c.Never = d.never(v, loc)
+	case "max_calls":
+		kloc := sub(loc, key)
+		if v.Kind() != value.Number {
+			d.wrongKind(kloc, "a whole number >= 0", v)
+			return
+		}
+		n, err := strconv.Atoi(v.Str())
+		if err != nil || n < 0 {
+			d.fail(kloc, "must be a whole number >= 0, not "+v.Str())
+			return
+		}
+		c.MaxCalls = &n
+	case "final":
+		kloc := sub(loc, key)
+		if k := v.Kind(); k != value.String && k != value.Object {
+			d.wrongKind(kloc, "a rule (a string or an object)", v)
+			return
+		}
+		c.Final, c.FinalLoc = v, kloc
+	}
+}
+
+// checkRunCase rejects what a run case cannot combine: steps with expected
+// or alternatives.
+func (d *dec) checkRunCase(c *Case, x value.Value, hasExpected bool, loc Loc) {
+	if _, ok := x.Get("steps"); !ok {
+		return
+	}
+	if hasExpected {
+		d.fail(sub(loc, "steps"), "steps and expected are both set; a case gives one")
+	}
+	if alt, ok := x.Get("alternatives"); ok && !alt.IsNull() {
+		d.fail(sub(loc, "alternatives"), "alternatives cannot be combined with steps")
+	}
+	if c.Steps == nil {
+		c.Steps = []Step{} // steps: null is no step expected
+	}
+}
+
+// steps decodes `steps`: one step or a list of them, each a call with an
+// optional `result`.
+func (d *dec) steps(x value.Value, parent Loc) []Step {
+	var elems []value.Value
+	switch x.Kind() {
+	case value.Object:
+		elems = []value.Value{x}
+	case value.Array:
+		elems = x.Elems()
+	default:
+		d.wrongKind(sub(parent, "steps"), "a step or a list of steps", x)
+		return []Step{}
+	}
+	out := make([]Step, len(elems))
+	for j, e := range elems {
+		loc := parent
+		loc.Key = d.keys.index(parent.Key, "steps", j)
+		st := &out[j]
+		st.Loc = loc
+		if e.Kind() != value.Object {
+			d.wrongKind(loc, "a step object", e)
+			continue
+		}
+		// The call's own keys go to call, which would call result unknown.
+		rest := make([]value.Member, 0, e.Len())
+		for _, m := range e.Members() {
+			switch m.Key {
+			case "result":
+				d.result(st, m.Value, loc)
+			case "name", "arguments", "rules", "assert":
+				rest = append(rest, m)
+			default:
+				d.unknown(sub(loc, m.Key), stepKeys)
+			}
+		}
+		call, _ := value.ObjectOf(rest...)
+		d.call(call, loc, &st.Call)
+	}
+	return out
+}
+
+// result decodes a step's `result`: PATH -> RULE on the tool's result,
+// where `error: true|false` is the tool's error flag (a rule is never a
+// boolean, so a result field named error takes a rule object).
+func (d *dec) result(st *Step, x value.Value, step Loc) {
+	switch x.Kind() {
+	case value.Null:
+		return
+	case value.Object:
+	default:
+		d.wrongKind(sub(step, "result"), "an object of PATH: RULE", x)
+		return
+	}
+	for _, m := range x.Members() {
+		loc := step
+		loc.Key = d.keys.field2(step.Key, "result", m.Key)
+		if m.Key == "error" && m.Value.Kind() == value.Bool {
+			st.Error, st.HasError = m.Value.Bool(), true
+			continue
+		}
+		if k := m.Value.Kind(); k != value.String && k != value.Object {
+			d.wrongKind(loc, "a rule (a string or an object), or for error true or false", m.Value)
+			continue
+		}
+		st.Result = append(st.Result, PathRule{Path: m.Key, Rule: m.Value, Loc: loc})
+	}
+}
+
+// never decodes `never`: a list of calls that must not happen, each a tool
+// name or {name, arguments, rules}.
+func (d *dec) never(x value.Value, parent Loc) []Never {
+	var elems []value.Value
+	switch x.Kind() {
+	case value.String, value.Object:
+		elems = []value.Value{x}
+	case value.Array:
+		elems = x.Elems()
+	default:
+		d.wrongKind(sub(parent, "never"), "a list of calls (a tool name or {name, arguments, rules})", x)
+		return nil
+	}
+	out := make([]Never, 0, len(elems))
+	for j, e := range elems {
+		loc := parent
+		loc.Key = d.keys.index(parent.Key, "never", j)
+		n := Never{Arguments: d.empty, Loc: loc}
+		switch e.Kind() {
+		case value.String:
+			if e.Str() == "" {
+				d.wrongKind(loc, "a tool name", e)
+				continue
+			}
+			n.Name = e.Str()
+		case value.Object:
+			hasName := false
+			for _, m := range e.Members() {
+				v := m.Value
+				switch m.Key {
+				case "name":
+					hasName = true
+					if v.Kind() != value.String || v.Str() == "" {
+						d.wrongKind(sub(loc, "name"), "a tool name", v)
+						continue
+					}
+					n.Name = v.Str()
+				case "arguments":
+					switch v.Kind() {
+					case value.Object:
+						n.Arguments = v
+					case value.Null:
+					default:
+						d.wrongKind(sub(loc, "arguments"), "an object", v)
+					}
+				case "rules":
+					n.Rules = d.callRules(v, loc)
+				default:
+					d.unknown(sub(loc, m.Key), neverKeys)
+				}
+			}
+			if !hasName {
+				d.missing(loc, "name")
+				continue
+			}
+		default:
+			d.wrongKind(loc, "a tool name or {name, arguments, rules}", e)
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
