@@ -4,16 +4,25 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/value"
 )
 
 // ConvertResults reads a BFCL results file of model outputs (JSON Lines,
 // {"id", "result"}, as BFCL writes result/<model>/BFCL_v4_<category>_result.json)
 // and writes the responses file for it: {"id", "response"} lines whose
 // response is a list of {name, arguments} calls. A result is a list of
-// {function_name: {arguments}} dicts, or a string of Python call syntax
-// such as `[f(a=1, b="x")]` (ParsePythonCalls), or a list of such strings.
-// An empty result (or an empty string) is no call.
+// {function_name: {arguments}} dicts, or a string, or a list of such
+// strings. A string is Python call syntax such as `[f(a=1, b="x")]`
+// (ParsePythonCalls) or, when it is not and holds a special token of a
+// text format of package response (<tool_call>, <|python_tag|>,
+// [TOOL_CALLS], ...), a local model's raw text, read in that format. An
+// empty result (or an empty string) is no call. ConvertResultsWith says
+// more, and takes the options that ConvertResults leaves at their zero
+// value.
 //
 // A result the model wrote so badly that it cannot be decoded fails its
 // case, as in BFCL, instead of stopping the conversion: its response is one
@@ -22,6 +31,47 @@ import (
 // that is not a result at all (no id, not JSON, an id twice) is an error
 // naming the file and the line.
 func ConvertResults(r io.Reader, name string, w io.Writer) (Converted, error) {
+	return ConvertResultsWith(r, name, w, ResultOptions{})
+}
+
+// ResultOptions say how ConvertResultsWith reads the results that are
+// strings. The zero ResultOptions read them as ConvertResults does.
+type ResultOptions struct {
+	// Format, when not Auto, is the text format of package response
+	// (one of TextFormats; ParseTextFormat reads a name) that every
+	// string result is read in, Python call syntax included: "pythonic"
+	// reads that. Auto, the zero value, reads a string that is Python
+	// call syntax as Python, as it always was (a marker inside one of
+	// its string literals is the argument's text); any other string
+	// that holds a text format's special token in that format
+	// (response's detection: the first marker in the text decides); and
+	// what is left as Python, which fails it.
+	Format response.Format
+	// Params gives, by result id, the parameters schemas of the
+	// question's functions, by function name, in JSON Schema
+	// (QuestionParams reads them from a question file). A text format
+	// whose parameters are text, Qwen3-Coder's, types them with these:
+	// the "5" of an integer parameter is 5. Without them such values are
+	// strings.
+	Params map[string]map[string]value.Value
+}
+
+// ConvertResultsWith is ConvertResults reading string results as o says.
+//
+// A call of a model's text that does not read (a <tool_call> never
+// closed, JSON that does not parse, a syntax its format does not have) is
+// not left out: it is a call, with the name it was given if any, whose
+// arguments are the string that says why (not JSON, so that it scores as
+// invalid_arguments): the format, and response's message, which names the
+// call's span in the text as text[from:to] (byte offsets) and quotes it.
+// Converted.Undecodable has the same message. The calls around it that
+// read are kept. The text around the calls (the answer's words, a chain
+// of thought) is no call, and a text with a marker and no call (an
+// answer) is no call either.
+func ConvertResultsWith(r io.Reader, name string, w io.Writer, o ResultOptions) (Converted, error) {
+	if o.Format != response.Auto && !slices.Contains(textFormats[:], o.Format) {
+		return Converted{}, textFormatError(o.Format)
+	}
 	bw := bufio.NewWriter(w)
 	var conv Converted
 	seen := map[string]int{}
@@ -38,10 +88,15 @@ func ConvertResults(r io.Reader, name string, w io.Writer) (Converted, error) {
 		if !ok {
 			return fmt.Errorf("result %s has no \"result\"", id)
 		}
-		calls, err := resultCalls(res)
+		rd := resultReader{format: o.Format, params: o.Params[id]}
+		calls, err := rd.calls(res)
 		if err != nil {
 			conv.Undecodable = append(conv.Undecodable, fmt.Sprintf("%s line %d: result %s: %v", name, no, id, err))
 			calls = []pyCall{{Name: "", Args: str(string(res.AppendJSON(nil)))}}
+		} else {
+			for _, f := range rd.failed {
+				conv.Undecodable = append(conv.Undecodable, fmt.Sprintf("%s line %d: result %s: %s", name, no, id, f))
+			}
 		}
 		resp := arr()
 		for _, c := range calls {
@@ -62,11 +117,51 @@ func ConvertResults(r io.Reader, name string, w io.Writer) (Converted, error) {
 // Converted says what ConvertResults wrote.
 type Converted struct {
 	Written     int      // responses written, one per result
-	Undecodable []string // why each undecodable result fails its case
+	Undecodable []string // why each undecodable result, or call of a model's text, fails its case
 }
 
-// resultCalls reads the calls of one result.
-func resultCalls(res *node) ([]pyCall, error) {
+// textFormats are the formats of package response that read a model's
+// raw text, in the order response.Formats lists them.
+var textFormats = [...]response.Format{
+	response.Hermes, response.QwenCoder, response.LlamaJSON, response.Mistral,
+	response.DeepSeek, response.Harmony, response.Pythonic,
+}
+
+// TextFormats returns the text formats of package response that
+// ResultOptions.Format may name. The slice is the caller's.
+func TextFormats() []response.Format { return slices.Clone(textFormats[:]) }
+
+// ParseTextFormat reads the name of a text format, as --text-format
+// gives it: one of TextFormats, in any case, or "" or "auto" for Auto.
+// Any other name is an error that lists the text formats.
+func ParseTextFormat(s string) (response.Format, error) {
+	f, err := response.ParseFormat(s)
+	if err != nil || f != response.Auto && !slices.Contains(textFormats[:], f) {
+		return response.Auto, textFormatError(s)
+	}
+	return f, nil
+}
+
+type textFormatError string
+
+func (e textFormatError) Error() string {
+	names := make([]string, len(textFormats))
+	for i, f := range textFormats {
+		names[i] = string(f)
+	}
+	return fmt.Sprintf("unknown text format %q: want one of %s (or auto)", string(e), strings.Join(names, ", "))
+}
+
+// resultReader reads the calls of one result.
+type resultReader struct {
+	format response.Format        // a text format for every string; Auto: by marker, else Python
+	params map[string]value.Value // the question's parameters schemas, by function name
+	failed []string               // why each call of a text that did not read failed
+}
+
+// calls reads the calls of one result; an error means none of it is
+// decodable.
+func (rd *resultReader) calls(res *node) ([]pyCall, error) {
 	switch res.Kind {
 	case kindNull:
 		return nil, nil
@@ -74,7 +169,7 @@ func resultCalls(res *node) ([]pyCall, error) {
 		if strings.TrimSpace(res.Text) == "" {
 			return nil, nil
 		}
-		return parsePython(res.Text)
+		return rd.text(res.Text, "")
 	case kindObject:
 		return dictCalls(arr(res))
 	case kindArray:
@@ -84,7 +179,7 @@ func resultCalls(res *node) ([]pyCall, error) {
 			var err error
 			switch e.Kind {
 			case kindString:
-				calls, err = parsePython(e.Text)
+				calls, err = rd.text(e.Text, fmt.Sprintf("result[%d]: ", i))
 			case kindObject:
 				calls, err = dictCalls(arr(e))
 			default:
@@ -98,6 +193,84 @@ func resultCalls(res *node) ([]pyCall, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("want a list of calls or a string of Python calls, got %s", kindName(res))
+}
+
+// text reads a string of the result, found at the place at names ("" for
+// the result itself, else "result[i]: "): Python call syntax, or a model's
+// text in a text format. A call of the text that does not read is a call
+// whose arguments, a string, say why; rd.failed says so too.
+func (rd *resultReader) text(s, at string) ([]pyCall, error) {
+	f := rd.format
+	var pyErr error
+	if f == response.Auto {
+		calls, err := parsePython(s)
+		if err == nil {
+			return calls, nil
+		}
+		pyErr = err
+	}
+	opts := response.Options{Params: rd.params}
+	got, read, err := opts.Extract(value.StringOf(s), f)
+	if f == response.Auto && (err != nil || !slices.Contains(textFormats[:], read)) {
+		// No text format's marker: Python it was meant to be.
+		return nil, pyErr
+	}
+	if err != nil {
+		return nil, err // a string is never in no shape for a text format
+	}
+	out := make([]pyCall, 0, len(got))
+	for _, c := range got {
+		if c.Err == nil {
+			args, perr := parseJSON(c.Args.AppendJSON(nil))
+			if perr == nil {
+				out = append(out, pyCall{Name: c.Name, Args: args})
+				continue
+			}
+			c.Err = fmt.Errorf("call %d: the arguments read are not JSON here: %w", len(out), perr)
+		}
+		msg := fmt.Sprintf("%s%s: %v", at, read, c.Err)
+		rd.failed = append(rd.failed, msg)
+		// Arguments that are not JSON (the message starts with a word
+		// that no JSON value does): invalid_arguments, and the response
+		// line says why.
+		out = append(out, pyCall{Name: c.Name, Args: str(msg)})
+	}
+	return out, nil
+}
+
+// QuestionParams reads a BFCL question file (JSON Lines, as for Import)
+// and returns, by question id, the parameters schema of each of its
+// functions by name, in JSON Schema as the imported suite's tools have
+// them ("dict" is "object", "float" "number", ...): ResultOptions.Params
+// for the results of those questions. A function without parameters has
+// no entry. The file's errors are Import's.
+func QuestionParams(r io.Reader, name string) (map[string]map[string]value.Value, error) {
+	qs, err := readQuestions(r, name)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]map[string]value.Value, len(qs))
+	for _, q := range qs {
+		byName := map[string]value.Value{}
+		for _, f := range q.funcs {
+			fn, _ := f.Get("name")
+			params, ok := f.Get("parameters")
+			if _, dup := byName[fn.Text]; dup || !ok {
+				continue // the first of a name, as the suite's expected calls take it
+			}
+			m, err := mapSchema(params, "function "+fn.Text+": parameters")
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: question %s: %w", name, q.line, q.id, err)
+			}
+			v, err := value.Parse(string(m.AppendJSON(nil)))
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: question %s: function %s: %w", name, q.line, q.id, fn.Text, err)
+			}
+			byName[fn.Text] = v
+		}
+		out[q.id] = byName
+	}
+	return out, nil
 }
 
 // dictCalls reads [{function_name: {arguments}}, ...]. Arguments given as
