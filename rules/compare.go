@@ -55,7 +55,13 @@ func (f *failedSet) has(j int) bool {
 // compare is Compare, and says which of the actual arguments failed.
 // Without report, no diff is put into words.
 func (s *Set) compare(expected, actual value.Value, c *Context, report func(Diff)) (Result, failedSet) {
-	w := walker{report: report, eArgs: expected, aArgs: actual}
+	return s.walk(expected, actual, c, report, false)
+}
+
+// walk is compare; slow turns off the equality shortcut (see
+// walker.value), for the tests that hold the shortcut to the full walk.
+func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), slow bool) (Result, failedSet) {
+	w := walker{report: report, eArgs: expected, aArgs: actual, slow: slow}
 	if c != nil {
 		w.ctx = *c
 	}
@@ -100,6 +106,8 @@ type walker struct {
 	msg     string
 
 	failed failedSet // the top-level members of actual that failed
+
+	slow bool // no equality shortcut (see value)
 
 	defaulted uint8 // which sides of the field being compared are a rule's default
 	absent    bool  // the expected side of the field being reported is absent
@@ -250,6 +258,15 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 		if r.ignore {
 			return true
 		}
+		if r.from != nil {
+			// The expected value is the one the reference names, whether
+			// or not the expected call gives one.
+			ref, why := r.from.Resolve(w.ctx.Steps)
+			if why != "" {
+				return w.unresolved(st, f, r, av, why, quiet)
+			}
+			ev = &ref
+		}
 		if r.hasDef {
 			if ev == nil {
 				ev, defaulted = &r.def, expectedDefaulted
@@ -315,6 +332,12 @@ func (w *walker) unexpected(st *state, f *eff, r *Rule, av *value.Value, quiet b
 
 // value compares two present values at one path.
 func (w *walker) value(st *state, f *eff, e, a *value.Value, quiet bool) bool {
+	if st.isReflexive() && !w.slow && value.Equal(*e, *a) {
+		// Equal values pass under rules that cannot refuse them: one
+		// walk of value.Equal instead of the walk under the rules,
+		// which is left for the values that differ.
+		return true
+	}
 	var r *Rule
 	if st != nil {
 		f, r = st.eff, st.rule
@@ -426,6 +449,7 @@ func (w *walker) comparator(f *eff, r *Rule, e, a *value.Value) (equal bool) {
 		Tool:         w.ctx.Tool,
 		Args:         w.aArgs,
 		ExpectedArgs: w.eArgs,
+		Steps:        w.ctx.Steps,
 	}
 	defer func() {
 		if x := recover(); x != nil {

@@ -97,6 +97,10 @@ type state struct {
 	// compare (see Rule.settingsOnly): equality here is an equivalence,
 	// which canonical keys decide.
 	plain bool
+	// reflexive says that at this path and below, no rule can refuse two
+	// equal values (see Rule.reflexive): there, value.Equal passing is the
+	// walk passing, with no diff and nothing else to record.
+	reflexive bool
 	// typed, on the root state only, says that a rule of the set has a
 	// `type` property (see CompareChecked).
 	typed  bool
@@ -264,16 +268,34 @@ func build(nodes []*node, parent *eff) *state {
 	st.anyIdx = build(anyIdx, st.eff)
 	st.plain = (st.rule == nil || st.rule.settingsOnly(false)) && !st.declared &&
 		st.anyKey.isPlain() && st.anyIdx.isPlain()
+	st.reflexive = (st.rule == nil || st.rule.reflexive()) &&
+		st.anyKey.isReflexive() && st.anyIdx.isReflexive()
 	for _, k := range st.keys {
 		st.plain = st.plain && k.st.isPlain()
+		st.reflexive = st.reflexive && k.st.isReflexive()
 	}
 	for _, i := range st.idx {
 		st.plain = st.plain && i.st.isPlain()
+		st.reflexive = st.reflexive && i.st.isReflexive()
 	}
 	return st
 }
 
 func (st *state) isPlain() bool { return st == nil || st.plain }
+
+func (st *state) isReflexive() bool { return st == nil || st.reflexive }
+
+// reflexive reports whether the rule passes any value compared with an
+// equal one (value.Equal), given that the rules below it do: settings
+// (case folding, normalisers, numeric, tolerance, exact) are equivalences,
+// unordered tries the same order first, ignore, optional, default and
+// extra_fields only loosen or fill in an absent side, and type is checked
+// apart from the comparison. A matcher that decides by itself (a
+// comparator, regex, one_of) need not accept equal values. A property
+// added to Rule that can refuse equal values must be added here.
+func (r *Rule) reflexive() bool {
+	return r.cmp == nil && r.re == nil && r.oneOf == nil
+}
 
 // overlay returns the settings below a rule: the inherited ones with what
 // the rule sets replacing them; exact: true starts again from the defaults.

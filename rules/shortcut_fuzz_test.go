@@ -1,0 +1,102 @@
+package rules
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// shortcutRules are the entries FuzzShortcut draws its sets from: rules
+// that cannot refuse equal values (settings, presence, unordered) and
+// matchers that can (regex, one_of, a comparator), at the paths a fuzzed
+// document is likely to have.
+var shortcutRules = []rs{
+	call("a", `"numeric"`),
+	call("a", `{"regex":"^x"}`),
+	call("b", `{"default":{"c":1}}`),
+	call("b", `"optional"`),
+	call("b.c", `{"one_of":[1,"x"]}`),
+	call("b.*", `{"tolerance":0.5}`),
+	call("*", `"case_insensitive"`),
+	call("*.#", `"unordered"`),
+	call("#", `{"default":"d","optional":true}`),
+	call("c", `{"extra_fields":"reject"}`),
+	call("c.*", `"ignore"`),
+	call("*.*", `{"expr":"x"}`),
+	call("a.#", `{"normalize":["trim"]}`),
+	declare("d"),
+	call("*", `{"type":["string","object"]}`),
+}
+
+// FuzzShortcut holds the equality shortcut of the comparison (equal values
+// pass where no rule can refuse them) to the full walk under the rules:
+// the same result, the same diffs in the same order, the same failed
+// arguments, for any two documents and any set of rules drawn from
+// shortcutRules, with or without null_is_missing and allow_extra.
+func FuzzShortcut(f *testing.F) {
+	for _, s := range [][2]string{
+		{`{"a":"5","b":{"c":1,"e":[1,2]},"c":{"x":1}}`, `{"a":5,"b":{"c":1,"e":[2,1]},"c":{"x":2}}`},
+		{`{"a":["x","y"],"b":{"c":"X"}}`, `{"a":["x","y"],"b":{"c":"X"}}`},
+		{`[{"a":1},{"b":2}]`, `[{"a":1},{"b":2}]`},
+		{`{"d":null,"a":null}`, `{"d":null,"a":null,"z":1}`},
+		{`{"b":{"c":1}}`, `{}`},
+	} {
+		f.Add(s[0], s[1], uint16(0xffff), uint8(0))
+		f.Add(s[0], s[1], uint16(0x5555), uint8(3))
+		f.Add(s[0], s[0], uint16(0x0f0f), uint8(1))
+	}
+	ext := Extensions{Expr: func(src string) (Comparator, error) {
+		return comparatorFunc(func(in *Input) Outcome {
+			// Refuses some equal values, accepts some different ones.
+			e, a := in.Expected.String(), in.Actual.String()
+			return Outcome{Equal: len(e)%3 != 0 && len(e) == len(a), Message: "lengths " + e + " " + a}
+		}), nil
+	}}
+	f.Fuzz(func(t *testing.T, expected, actual string, pick uint16, flags uint8) {
+		e, err := value.Parse(expected)
+		if err != nil {
+			return
+		}
+		a, err := value.Parse(actual)
+		if err != nil {
+			return
+		}
+		var entries []rs
+		for i, r := range shortcutRules {
+			if pick&(1<<i) != 0 {
+				entries = append(entries, r)
+			}
+		}
+		s := newSet(t, ext, entries...)
+		if pick&(1<<15) != 0 {
+			// A rule for the arguments object itself (the empty Path).
+			r, err := Compile(mustParse(t, `{"extra_fields":"allow","case_insensitive":true}`), ext)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Add(LevelCall, Path{}, r)
+		}
+		ctx := &Context{NullIsMissing: flags&1 != 0, AllowExtra: flags&2 != 0}
+		for _, pair := range [][2]value.Value{{e, a}, {e, e}, {a, a}} {
+			fast, fastRes, fastFailed := shortcutRun(s, pair[0], pair[1], ctx, false)
+			slow, slowRes, slowFailed := shortcutRun(s, pair[0], pair[1], ctx, true)
+			if fastRes != slowRes || !reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(fastFailed, slowFailed) {
+				t.Fatalf("%s vs %s under %v:\n shortcut %+v %+v%s\n full     %+v %+v%s",
+					pair[0], pair[1], entries, fastRes, fastFailed, describeDiffs(fast), slowRes, slowFailed, describeDiffs(slow))
+			}
+			// Quietly, as a pairing is weighed, the verdict is the same.
+			qf, _ := s.walk(pair[0], pair[1], ctx, nil, false)
+			qs, _ := s.walk(pair[0], pair[1], ctx, nil, true)
+			if qf != qs {
+				t.Fatalf("%s vs %s quietly: shortcut %+v, full %+v", pair[0], pair[1], qf, qs)
+			}
+		}
+	})
+}
+
+func shortcutRun(s *Set, e, a value.Value, ctx *Context, slow bool) ([]Diff, Result, failedSet) {
+	var diffs []Diff
+	res, failed := s.walk(e, a, ctx, func(d Diff) { diffs = append(diffs, d) }, slow)
+	return diffs, res, failed
+}
