@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/callgrade/callgrade/bfcl"
+	"github.com/callgrade/callgrade/value"
 )
 
 func newImportCmd() *cobra.Command {
@@ -29,13 +30,13 @@ func newImportCmd() *cobra.Command {
 
 type importBFCLFlags struct {
 	questions, answers, out, semantics string
-	results, responsesOut              string
+	results, responsesOut, textFormat  string
 }
 
 func newImportBFCLCmd() *cobra.Command {
 	var f importBFCLFlags
 	cmd := &cobra.Command{
-		Use:   "bfcl --questions Q [--answers A] --out SUITE [--semantics bfcl|callgrade] [--results R --responses-out OUT]",
+		Use:   "bfcl --questions Q [--answers A] --out SUITE [--semantics bfcl|callgrade] [--results R --responses-out OUT [--text-format NAME]]",
 		Short: "Import BFCL questions and possible answers as a suite, and BFCL results as responses",
 		Long: `Import reads a BFCL question file and its possible-answer file (JSON Lines, as
 BFCL ships them) and writes a suite with one case per question: YAML, or JSON
@@ -48,8 +49,13 @@ cases expect no call.
 
 --results R --responses-out OUT also converts a BFCL results file of model
 outputs ({"id", "result"} lines, the result a list of {name: {args}} or a
-string of Python calls) into a responses file for callgrade score. With
---results, --questions and --out may be left out.
+string) into a responses file for callgrade score. A string is Python calls,
+or a local model's raw text, read in the text format whose special token it
+holds (<tool_call>, <|python_tag|>, [TOOL_CALLS], ...); --text-format NAME
+reads every string in that one. With --results, --out may be left out, and
+--questions too; given, with or without --out, its functions' parameter
+types type the values of Qwen3-Coder's text (the "5" of an integer
+parameter is 5).
 
 Exit status: 0 on success, 2 when a file cannot be read or the files do not
 correspond; nothing is written then.`,
@@ -63,6 +69,8 @@ correspond; nothing is written then.`,
 	fl.StringVar(&f.semantics, "semantics", "bfcl", "bfcl (BFCL's checker, verdict for verdict) or callgrade")
 	fl.StringVar(&f.results, "results", "", "BFCL results file of model outputs to convert")
 	fl.StringVar(&f.responsesOut, "responses-out", "", "responses file to write from --results (JSON Lines)")
+	fl.StringVar(&f.textFormat, "text-format", "auto", "text format of every string result of --results, one of "+textFormatNames()+
+		"; auto reads a string with a text format's special token in that format, any other as Python calls")
 	return cmd
 }
 
@@ -77,17 +85,27 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 	if f.questions == "" && f.results == "" {
 		return usageErr("import bfcl needs --questions (and --out), or --results and --responses-out")
 	}
-	if (f.questions == "") != (f.out == "") {
-		return usageErr("--questions and --out go together")
+	textFormat, err := bfcl.ParseTextFormat(f.textFormat)
+	if err != nil {
+		return usageErr("--text-format: %w", err)
 	}
-	if f.answers != "" && f.questions == "" {
-		return usageErr("--answers needs --questions")
+	if cmd.Flags().Changed("text-format") && f.results == "" {
+		return usageErr("--text-format needs --results")
+	}
+	if f.out != "" && f.questions == "" {
+		return usageErr("--out needs --questions")
+	}
+	if f.questions != "" && f.out == "" && f.results == "" {
+		return usageErr("--questions needs --out (or --results, whose values it types)")
+	}
+	if f.answers != "" && f.out == "" {
+		return usageErr("--answers needs --questions and --out")
 	}
 	if err := checkOutputs("out", f.out, "responses-out", f.responsesOut); err != nil {
 		return err
 	}
 	var suiteData, respData []byte
-	if f.questions != "" {
+	if f.out != "" {
 		ext := strings.ToLower(filepath.Ext(f.out))
 		if ext != ".yaml" && ext != ".yml" && ext != ".json" {
 			return usageErr("--out %s: the suite is written as YAML (.yaml, .yml) or JSON (.json)", f.out)
@@ -102,8 +120,14 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 			return &exitError{code: 2, err: err}
 		}
 		defer in.Close()
+		opts := bfcl.ResultOptions{Format: textFormat}
+		if f.questions != "" {
+			if opts.Params, err = questionParams(f.questions); err != nil {
+				return &exitError{code: 2, err: err}
+			}
+		}
 		var b bytes.Buffer
-		conv, err := bfcl.ConvertResults(in, f.results, &b)
+		conv, err := bfcl.ConvertResultsWith(in, f.results, &b, opts)
 		if err != nil {
 			return &exitError{code: 2, err: err}
 		}
@@ -124,6 +148,26 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 		}
 	}
 	return nil
+}
+
+// questionParams reads the parameters schemas of a question file's
+// functions, which type the values of a model's text.
+func questionParams(path string) (map[string]map[string]value.Value, error) {
+	q, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer q.Close()
+	return bfcl.QuestionParams(q, path)
+}
+
+// textFormatNames lists the values --text-format takes.
+func textFormatNames() string {
+	names := []string{"auto"}
+	for _, tf := range bfcl.TextFormats() {
+		names = append(names, string(tf))
+	}
+	return strings.Join(names, ", ")
 }
 
 func importSuite(f *importBFCLFlags, sem bfcl.Semantics, asJSON bool) ([]byte, error) {
