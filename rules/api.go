@@ -17,6 +17,7 @@ type Input struct {
 	Tool         string      // the call's name
 	Args         value.Value // every actual argument of the call
 	ExpectedArgs value.Value // every expected argument of the call
+	Steps        Steps       // the run's steps before the call's (rules/steps.go)
 }
 
 // Outcome is a Comparator's answer. A non-nil Err means the comparison could
@@ -83,6 +84,9 @@ type Context struct {
 	AllowExtra    bool   // extra_fields: allow, unless a rule at a path says otherwise
 	NullIsMissing bool   // an argument set to null counts as omitted
 	Tool          string // the call's name, for comparators
+	// Steps are the run's actual steps before the one being compared,
+	// which `from` references and expressions read; none outside a run.
+	Steps Steps
 }
 
 // Result sums up a comparison of two argument objects for scoring: Matched

@@ -80,13 +80,13 @@ func TestCompileContradictions(t *testing.T) {
 
 // fingerprint shows what a compiled Rule holds, but for its functions.
 func (r *Rule) fingerprint() string {
-	return fmt.Sprintf("reset=%v fold=%v/%v norm=%d/%v num=%d/%v tol=%q rel=%q unordered=%v one_of=%v/%d re=%v/%v cmp=%v params=%s ignore=%v optional=%v default=%v/%s extra=%d types=%d leaf=%v inherit=%v compare=%v",
+	return fmt.Sprintf("reset=%v fold=%v/%v norm=%d/%v num=%d/%v tol=%q rel=%q unordered=%v one_of=%v/%d re=%v/%v cmp=%v params=%s ignore=%v optional=%v default=%v/%s extra=%d types=%d from=%v leaf=%v inherit=%v compare=%v",
 		r.reset, r.fold, r.setFold, len(r.norm), r.setNorm, r.num, r.setNum, r.tol, r.rel, r.unordered, r.oneOf != nil, len(r.oneOf),
-		r.re, r.reFold, r.cmp != nil, r.params, r.ignore, r.optional, r.hasDef, r.def, r.extra, r.types, r.leaf, r.inherit, r.compare)
+		r.re, r.reFold, r.cmp != nil, r.params, r.ignore, r.optional, r.hasDef, r.def, r.extra, r.types, r.from, r.leaf, r.inherit, r.compare)
 }
 
 var propertyNamesForTest = []string{"exact", "numeric", "tolerance", "relative", "case_insensitive", "normalize",
-	"unordered", "one_of", "regex", "ignore", "optional", "default", "type", "expr", "plugin", "params", "extra_fields"}
+	"unordered", "one_of", "regex", "ignore", "optional", "default", "type", "from", "expr", "plugin", "params", "extra_fields"}
 
 // combinationSamples are values of every property, both of a boolean's.
 var combinationSamples = []struct{ key, val string }{
@@ -103,6 +103,7 @@ var combinationSamples = []struct{ key, val string }{
 	{"optional", "true"}, {"optional", "false"},
 	{"default", "1"},
 	{"type", `["string","null"]`},
+	{"from", `"steps[0].result.id"`},
 	{"expr", `"x"`},
 	{"plugin", `"a.b"`},
 	{"params", "{}"},

@@ -132,6 +132,20 @@ var properties = []property{
 			r.types, err = typeProp(v)
 			return err
 		}},
+	{name: "from", show: showLiteral,
+		parse: func(r *Rule, v value.Value) error {
+			if v.Kind() != value.String {
+				return errorf("from", "want a reference such as \"steps[0].result.id\", got "+describeKind(v))
+			}
+			ref, err := ParseRef(v.Str())
+			r.from = ref
+			return err
+		},
+		// from gives the expected value; these say what the actual may be
+		// without one, or give another.
+		excludes: []exclusion{
+			{with: []string{"one_of", "regex", "default"}, msg: "from cannot be combined with %s: from gives the expected value"},
+		}},
 	{name: "expr",
 		parse: func(r *Rule, v value.Value) error {
 			if v.Kind() != value.String || strings.TrimSpace(v.Str()) == "" {

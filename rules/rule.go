@@ -42,6 +42,7 @@ type Rule struct {
 	hasDef    bool
 	extra     extraMode
 	types     typeSet // 0: no type property
+	from      *Ref    // the expected value is an earlier step's (steps.go)
 
 	leaf    bool // decides at its path without reporting below it
 	inherit bool // sets something descendants inherit
@@ -181,7 +182,7 @@ func (r *Rule) standalone() bool { return r.re != nil || r.oneOf != nil || r.cmp
 // does not depend on which side is the expected one or on presence.
 func (r *Rule) settingsOnly(tolerance bool) bool {
 	return !r.ignore && !r.optional && !r.hasDef && r.extra == extraInherit &&
-		r.re == nil && r.oneOf == nil && r.cmp == nil && !r.unordered &&
+		r.re == nil && r.oneOf == nil && r.cmp == nil && !r.unordered && r.from == nil &&
 		(tolerance || r.tol == "" && r.rel == "")
 }
 

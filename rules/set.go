@@ -291,10 +291,11 @@ func (st *state) isReflexive() bool { return st == nil || st.reflexive }
 // unordered tries the same order first, ignore, optional, default and
 // extra_fields only loosen or fill in an absent side, and type is checked
 // apart from the comparison. A matcher that decides by itself (a
-// comparator, regex, one_of) need not accept equal values. A property
+// comparator, regex, one_of) need not accept equal values, nor one whose
+// expected value is another (from). A property
 // added to Rule that can refuse equal values must be added here.
 func (r *Rule) reflexive() bool {
-	return r.cmp == nil && r.re == nil && r.oneOf == nil
+	return r.cmp == nil && r.re == nil && r.oneOf == nil && r.from == nil
 }
 
 // overlay returns the settings below a rule: the inherited ones with what
