@@ -164,3 +164,17 @@ func TestFromContradictions(t *testing.T) {
 		}
 	}
 }
+
+// TestFromBelowEqualObjects checks that equal objects do not pass by
+// their equality where a `from` below them names another value.
+func TestFromBelowEqualObjects(t *testing.T) {
+	var s Set
+	p, _ := ParsePath("order.id")
+	r, _ := Compile(mustValue(t, `{"from":"find_order.result.id"}`), Extensions{})
+	s.Add(LevelCall, p, r)
+	ctx := &Context{Steps: Steps{Src: testSteps(t), N: 3}}
+	v := mustValue(t, `{"order":{"id":"O-1"}}`)
+	if res := s.Compare(v, v, ctx, nil); res.Matched != 0 {
+		t.Errorf("equal arguments passed against the reference: %+v", res)
+	}
+}
