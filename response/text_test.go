@@ -395,11 +395,51 @@ func TestTextSpans(t *testing.T) {
 
 var spanRE = regexp.MustCompile(`^(?:text|[a-z0-9_.\[\]]*(?:content|text))\[(\d+):(\d+)\] "`)
 
-// FuzzText feeds arbitrary text to every text format, as a string and as
-// a message's content. Besides checkExtract's rules: a failed call that
-// names a span names one inside the text, and the calls read from the
-// content are those read from the string.
+// FuzzText feeds arbitrary text to Auto and to every text format at once,
+// so that an input one parser's coverage found is tried on the others;
+// FuzzHermes and the rest below fuzz one parser each, guided by its own
+// coverage. Besides checkExtract's rules: a failed call that names a span
+// names one inside the text, and the calls read from the content are those
+// read from the string.
 func FuzzText(f *testing.F) {
+	addTextSeeds(f)
+	var texts []Format
+	for _, ft := range formats {
+		if ft.text != nil {
+			texts = append(texts, ft.name)
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkExtract(t, value.StringOf(s), Auto)
+		checkQwenQuick(t, s)
+		for _, format := range texts {
+			checkText(t, s, format)
+		}
+	})
+}
+
+func FuzzHermes(f *testing.F)    { fuzzText(f, Hermes) }
+func FuzzQwenCoder(f *testing.F) { fuzzText(f, QwenCoder) }
+func FuzzLlamaJSON(f *testing.F) { fuzzText(f, LlamaJSON) }
+func FuzzMistral(f *testing.F)   { fuzzText(f, Mistral) }
+func FuzzDeepSeek(f *testing.F)  { fuzzText(f, DeepSeek) }
+func FuzzHarmony(f *testing.F)   { fuzzText(f, Harmony) }
+func FuzzPythonic(f *testing.F)  { fuzzText(f, Pythonic) }
+
+// fuzzText fuzzes the one text format's parser.
+func fuzzText(f *testing.F, format Format) {
+	addTextSeeds(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		checkText(t, s, format)
+		if format == QwenCoder {
+			checkQwenQuick(t, s)
+		}
+	})
+}
+
+// addTextSeeds seeds a text fuzzer with every text test and example, whole
+// and cut in half.
+func addTextSeeds(f *testing.F) {
 	for _, tt := range textTests {
 		f.Add(tt.in)
 	}
@@ -409,40 +449,32 @@ func FuzzText(f *testing.F) {
 			f.Add(s[:len(s)/2])
 		}
 	}
-	var texts []Format
-	for _, ft := range formats {
-		if ft.text != nil {
-			texts = append(texts, ft.name)
+}
+
+// checkText reads s in format, as a string and as a message's content.
+func checkText(t *testing.T, s string, format Format) {
+	r := value.StringOf(s)
+	calls, _ := checkExtract(t, r, format)
+	for _, c := range calls {
+		var ae *ArgumentsError
+		if !errors.As(c.Err, &ae) {
+			continue
+		}
+		m := spanRE.FindStringSubmatch(ae.Reason)
+		if m == nil {
+			t.Fatalf("Extract(%q) call %d names no span: %s", format, ae.Index, ae.Reason)
+		}
+		from, _ := strconv.Atoi(m[1])
+		to, _ := strconv.Atoi(m[2])
+		if from > to || to > len(s) {
+			t.Fatalf("Extract(%q) call %d: span [%d:%d] of a text of %d bytes", format, ae.Index, from, to, len(s))
 		}
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		r := value.StringOf(s)
-		checkExtract(t, r, Auto)
-		checkQwenQuick(t, s)
-		msg, _ := value.ObjectOf(value.Member{Key: "role", Value: value.StringOf("assistant")}, value.Member{Key: "content", Value: r})
-		for _, format := range texts {
-			calls, _ := checkExtract(t, r, format)
-			for _, c := range calls {
-				var ae *ArgumentsError
-				if !errors.As(c.Err, &ae) {
-					continue
-				}
-				m := spanRE.FindStringSubmatch(ae.Reason)
-				if m == nil {
-					t.Fatalf("Extract(%q) call %d names no span: %s", format, ae.Index, ae.Reason)
-				}
-				from, _ := strconv.Atoi(m[1])
-				to, _ := strconv.Atoi(m[2])
-				if from > to || to > len(s) {
-					t.Fatalf("Extract(%q) call %d: span [%d:%d] of a text of %d bytes", format, ae.Index, from, to, len(s))
-				}
-			}
-			inMsg, _ := checkExtract(t, msg, format)
-			if !sameCalls(calls, inMsg) {
-				t.Fatalf("Extract(%q) of the text = %v, of a message holding it = %v", format, calls, inMsg)
-			}
-		}
-	})
+	msg, _ := value.ObjectOf(value.Member{Key: "role", Value: value.StringOf("assistant")}, value.Member{Key: "content", Value: r})
+	inMsg, _ := checkExtract(t, msg, format)
+	if !sameCalls(calls, inMsg) {
+		t.Fatalf("Extract(%q) of the text = %v, of a message holding it = %v", format, calls, inMsg)
+	}
 }
 
 // Qwen3-Coder's values are typed from the parameter's schema, as vLLM's
