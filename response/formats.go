@@ -38,6 +38,12 @@ type format struct {
 	// text, for a format of a model's raw text, reads the calls written
 	// out in it (text.go); read then fails what a list holds instead.
 	text func(t *textReader)
+	// message, for a format of whole conversations (run_conv.go), reads
+	// one message of the list in order: its calls, results and text.
+	message func(b *runBuilder, m value.Value)
+	// isRun, when set, says which of the format's lists are
+	// conversations; without it every list is one.
+	isRun func(elems []value.Value) bool
 }
 
 // formats are the formats of ParseFormat, Formats and the element table,
@@ -52,6 +58,7 @@ var formats = [...]*format{
 	&callsFormat,
 	&hermesFormat, &qwenCoderFormat, &llamaFormat, &mistralFormat,
 	&deepseekFormat, &harmonyFormat, &pythonicFormat,
+	&openaiMessagesFormat, &anthropicMessagesFormat, &geminiContentsFormat, &langchainMessagesFormat,
 }
 
 // shape is a row of the object table: an object that passes is of format
@@ -74,6 +81,15 @@ type shape struct {
 var objectShapes = [...]shape{
 	{&openaiFormat, hasChoices, completionPlan},
 	{&geminiFormat, hasCandidates, candidatesPlan},
+	// A whole conversation, as the request or state that holds it: no
+	// response has these keys, so these rows take nothing from the
+	// others. A Responses input goes before the output row, which would
+	// read the output alone.
+	{&responsesFormat, hasInputList, inputPlan},
+	{&openaiMessagesFormat, isOpenAIMessages, messagesPlan},
+	{&anthropicMessagesFormat, isAnthropicMessages, messagesPlan},
+	{&langchainMessagesFormat, isLangChainMessages, messagesPlan},
+	{&geminiContentsFormat, hasContentsList, contentsPlan},
 	{&responsesFormat, isResponsesObject, outputPlan},
 	{&bedrockFormat, hasOutputObject, conversePlan},
 	{&cohereFormat, isCohereResponse, messageCallsPlan},
@@ -105,6 +121,16 @@ var objectShapes = [...]shape{
 	{&deepseekFormat, holdsText, textPlan},
 	{&harmonyFormat, holdsText, textPlan},
 	{&pythonicFormat, holdsText, textPlan},
+}
+
+// forcedShapes are rows that only a forced format tries, after its rows
+// of objectShapes: a forced conversation format reads any messages list
+// by its own rules, as it reads any array, where Auto lets the list's
+// messages decide which format holds it.
+var forcedShapes = [...]shape{
+	{&openaiMessagesFormat, hasMessagesList, messagesPlan},
+	{&anthropicMessagesFormat, hasMessagesList, messagesPlan},
+	{&langchainMessagesFormat, hasMessagesList, messagesPlan},
 }
 
 // itemKeys is the detection table for a list element that has no string
@@ -168,19 +194,8 @@ func detect(r value.Value, x extraction) (plan, error) {
 		if len(elems) == 0 {
 			return plan{}, nil
 		}
-		var weak *format
-		for _, e := range elems {
-			f, isWeak := itemFormat(e)
-			switch {
-			case f == nil:
-			case !isWeak:
-				return plan{f: f, list: elems}, nil
-			case weak == nil:
-				weak = f
-			}
-		}
-		if weak != nil {
-			return plan{f: weak, list: elems}, nil
+		if f, _ := listFormat(elems); f != nil {
+			return listOf(f, elems, ""), nil
 		}
 	case value.Object:
 		for _, s := range objectShapes {
@@ -210,9 +225,16 @@ func force(r value.Value, f *format, x extraction) (plan, error) {
 		}
 		return plan{f: f}, nil
 	case value.Array:
-		return plan{f: f, list: r.Elems()}, nil
+		return listOf(f, r.Elems(), ""), nil
 	case value.Object:
 		for _, s := range objectShapes {
+			if s.format == f && s.is(r) {
+				p := s.plan(r)
+				p.f = f
+				return p, nil
+			}
+		}
+		for _, s := range forcedShapes {
 			if s.format == f && s.is(r) {
 				p := s.plan(r)
 				p.f = f
@@ -223,21 +245,63 @@ func force(r value.Value, f *format, x extraction) (plan, error) {
 	return plan{}, &ShapeError{Want: f.name, Found: describe(r)}
 }
 
-// itemFormat is the format list element e says it belongs to, or nil;
-// weak says it is a guess that another element may overrule.
-func itemFormat(e value.Value) (f *format, weak bool) {
+// listFormat is the format of the list elems, from the first element
+// that says which format it belongs to; a message that a role tells
+// (openai's or anthropic's) decides only when no element decides by its
+// type or keys, and one that says no more than its role only when no
+// message says more. rank is how the list was told.
+func listFormat(elems []value.Value) (f *format, rank itemRank) {
+	var best *format
+	bestRank := noRank
+	for _, e := range elems {
+		g, r := itemFormat(e)
+		switch {
+		case g == nil:
+		case r == decides:
+			return g, r
+		case r < bestRank:
+			best, bestRank = g, r
+		}
+	}
+	return best, bestRank
+}
+
+// itemRank is how surely a list element tells its list's format: the
+// lowest rank among the elements decides, the first element of that rank
+// winning.
+type itemRank uint8
+
+const (
+	decides  itemRank = iota // a type or key of one format's items
+	byRole                   // a message whose shape tells its API
+	byRoleOf                 // a message that says no more than its role
+	weakly                   // a key two formats share (a bare text part)
+	noRank
+)
+
+// itemFormat is the format list element e says it belongs to, or nil,
+// and how surely. A message (a role, or Gemini's parts) is told by
+// messageFormat, before the keys of itemKeys, since a chat message may
+// have a name; one with arguments is a call that also has a role.
+func itemFormat(e value.Value) (f *format, rank itemRank) {
 	if e.Kind() != value.Object {
-		return nil, false
+		return nil, noRank
 	}
 	if t, ok := e.Get("type"); ok && t.Kind() == value.String {
-		return typeFormat(t.Str()), false
+		return typeFormat(t.Str()), decides
+	}
+	if (e.Has("role") || e.Has("parts")) && !e.Has("arguments") {
+		return messageFormat(e)
 	}
 	for _, k := range itemKeys {
 		if v, ok := e.Get(k.key); ok && (k.is == "" || v.Kind() == value.String && v.Str() == k.is) {
-			return k.format, k.weak
+			if k.weak {
+				return k.format, weakly
+			}
+			return k.format, decides
 		}
 	}
-	return nil, false
+	return nil, noRank
 }
 
 // typeFormat is the format whose items are of type t, or nil: another

@@ -299,6 +299,9 @@ type extraction struct {
 	// params are the tools' parameters schemas by tool name, which type
 	// the parameters of calls written out as text (Options.Params).
 	params map[string]value.Value
+	// onMatch, when set, hears of each result a conversation pairs with
+	// a call, so that a test can check the pairing against the rules.
+	onMatch func(step int, m match)
 }
 
 // maxDepth is the nesting an arguments object may have.
@@ -335,33 +338,49 @@ func tooDeep(v value.Value, max int) bool {
 }
 
 func extract(r value.Value, f Format, x extraction) ([]Call, Format, error) {
-	var p plan
-	var err error
-	if f == Auto {
-		p, err = detect(r, x)
-	} else if ft := lookup(f); ft != nil {
-		p, err = force(r, ft, x)
-	} else {
-		return nil, f, formatError(f)
-	}
+	p, err := planFor(r, f, x)
 	if err != nil {
 		return nil, f, err
 	}
-	if p.f != nil && p.f.stream != nil {
-		return p.f.stream.assemble(&p, x), p.name(), nil
+	calls, err := p.calls(x, f)
+	if err != nil {
+		return nil, f, err
 	}
-	if p.f != nil && p.f.text != nil && p.text.Kind() != value.Null {
-		return readText(p.f, p.text, x), p.name(), nil
+	return calls, p.name(), nil
+}
+
+// planFor finds where the calls of r are, read as f.
+func planFor(r value.Value, f Format, x extraction) (plan, error) {
+	if f == Auto {
+		return detect(r, x)
+	}
+	if ft := lookup(f); ft != nil {
+		return force(r, ft, x)
+	}
+	return plan{}, formatError(f)
+}
+
+// calls reads the calls p found; want is the format asked for, which a
+// conversation that turns out not to be a list of messages names in its
+// *ShapeError.
+func (p *plan) calls(x extraction, want Format) ([]Call, error) {
+	switch {
+	case p.conv && p.bad == "":
+		return readConversation(p, x, want)
+	case p.f != nil && p.f.stream != nil:
+		return p.f.stream.assemble(p, x), nil
+	case p.f != nil && p.f.text != nil && p.text.Kind() != value.Null:
+		return readText(p.f, p.text, x), nil
 	}
 	// Two passes over the same elements, so that the result is allocated
 	// once at its exact size.
 	n := p.count()
 	if n == 0 {
-		return nil, p.name(), nil
+		return nil, nil
 	}
 	calls := make([]Call, n)
 	p.fill(calls, x)
-	return calls, p.name(), nil
+	return calls, nil
 }
 
 // plan is where the calls of a response are, found without allocating.
@@ -390,6 +409,12 @@ type plan struct {
 	// text is what a text format reads its calls out of: the model's
 	// text, or the completion or message whose content it is.
 	text value.Value
+	// conv says the response is a whole conversation: its messages are
+	// turns, read in order by f.message (run_conv.go), and then more, the
+	// output of a Responses run after its input.
+	conv                bool
+	turns, more         []value.Value
+	turnsPath, morePath string
 }
 
 func (p *plan) name() Format {
@@ -397,6 +422,17 @@ func (p *plan) name() Format {
 		return Auto
 	}
 	return p.f.name
+}
+
+// listOf reads elems, a list of format f found at path: a conversation
+// when f reads them (every list of a conversation format, a Responses
+// list that holds a tool's output or an input message), else item by
+// item.
+func listOf(f *format, elems []value.Value, path string) plan {
+	if f.message != nil && (f.isRun == nil || f.isRun(elems)) {
+		return plan{f: f, conv: true, turns: elems, turnsPath: path}
+	}
+	return plan{f: f, list: elems, prefix: path}
 }
 
 // listPlan reads the list l found at path: absent or null is no calls,

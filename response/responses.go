@@ -9,9 +9,13 @@ const Responses Format = "responses"
 var responsesFormat = format{
 	name:      Responses,
 	about:     "an openai responses object or output list",
-	itemTypes: []string{"function_call", "message", "reasoning"},
+	itemTypes: []string{"function_call", "message", "reasoning", "function_call_output"},
 	emits:     emitsTyped,
 	read:      readOutputItem,
+	// A list with a tool's output, or a request's input, is a run
+	// (run_responses.go).
+	message: responsesItem,
+	isRun:   isResponsesRun,
 }
 
 func isResponsesObject(o value.Value) bool {

@@ -1,6 +1,10 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"strings"
+
+	"github.com/callgrade/callgrade/value"
+)
 
 // Run is what an agent did over a whole conversation: the calls its model
 // made, in the order it made them, each with the result its tool gave
@@ -48,8 +52,14 @@ func (r *Run) Calls() []Call {
 	return out
 }
 
-// ExtractRun reads r as a run. A response of any format that Extract reads
-// is a run of one turn: its calls, without results.
+// ExtractRun reads r as a run. A conversation (a format whose responses
+// are whole conversations: openai-messages, anthropic-messages,
+// gemini-contents, langchain-messages, and a Responses run) gives each of
+// its calls as a step, in order, with the result its tool gave back, its
+// turn and the answer the model ended with (see the package doc). A
+// response of any other format is a run of one turn: its calls with
+// their ids and no results, and its text answer as Final when it has no
+// calls. The steps' calls are the calls Extract returns for r.
 func ExtractRun(r value.Value, f Format) (Run, Format, error) {
 	return extractRun(r, f, extraction{})
 }
@@ -60,13 +70,147 @@ func (o Options) ExtractRun(r value.Value, f Format) (Run, Format, error) {
 }
 
 func extractRun(r value.Value, f Format, x extraction) (Run, Format, error) {
-	calls, got, err := extract(r, f, x)
+	p, err := planFor(r, f, x)
 	if err != nil {
-		return Run{}, got, err
+		return Run{}, f, err
 	}
-	run := Run{Steps: make([]Step, len(calls))}
-	for i := range calls {
-		run.Steps[i] = Step{Call: calls[i]}
+	if !p.conv && p.f != nil && p.f.message != nil && p.list != nil && p.bad == "" && !p.f.isRun(p.list) {
+		// A Responses output list reads alike item by item and as a
+		// run, which also gives the turn's text.
+		p.conv, p.turns, p.turnsPath, p.list = true, p.list, p.prefix, nil
 	}
-	return run, got, nil
+	if p.conv && p.bad == "" {
+		run, err := runConversation(&p, x, f)
+		if err != nil {
+			return Run{}, f, err
+		}
+		return run, p.name(), nil
+	}
+	calls, err := p.calls(x, f)
+	if err != nil {
+		return Run{}, f, err
+	}
+	var run Run
+	if len(calls) > 0 {
+		run.Steps = make([]Step, len(calls))
+		for i := range calls {
+			run.Steps[i] = Step{Call: calls[i]}
+		}
+		p.ids(run.Steps)
+	} else if p.f == nil || p.f.stream == nil {
+		// A stream's text comes in deltas, which are not put together.
+		run.Final = answerText(r, 0)
+		run.HasFinal = run.Final != ""
+	}
+	return run, p.name(), nil
+}
+
+// ids gives the steps read from p's list the ids of their calls, as
+// count and fill walk the list; a stream's or a text's calls have none.
+func (p *plan) ids(steps []Step) {
+	if p.bad != "" || p.f == nil || p.f.stream != nil || p.f.text != nil {
+		return
+	}
+	i := 0
+	for _, e := range p.list {
+		switch {
+		case e.Kind() != value.Object:
+		case !p.f.emits(e):
+			continue
+		default:
+			steps[i].ID = callID(p.f, e)
+		}
+		i++
+	}
+	if p.hasOne {
+		i++
+	}
+	for _, e := range p.rest {
+		steps[i].ID = stringAt(e, "id")
+		i++
+	}
+}
+
+// callID is the id of call entry e of format f, "" when it has none.
+func callID(f *format, e value.Value) string {
+	switch f {
+	case &geminiFormat:
+		fc, _ := e.Get("functionCall")
+		return stringAt(fc, "id")
+	case &bedrockFormat:
+		tu, _ := e.Get("toolUse")
+		return stringAt(tu, "toolUseId")
+	case &responsesFormat:
+		return stringAt(e, "call_id")
+	case &mcpFormat, &callsFormat:
+		// An MCP id is the request's, not the call's.
+		return ""
+	}
+	return stringAt(e, "id")
+}
+
+// maxAnswerDepth bounds how deep answerText looks for the message of a
+// response; the wrappers it unwraps are a few levels at most.
+const maxAnswerDepth = 4
+
+// answerText is the text answer of a single response: a string itself,
+// or the text of the message the response holds (choices[0].message, a
+// candidate's content, a Converse output's message, a Cohere or Ollama
+// message, a LangChain dict's fields), which is its content string or
+// its text blocks or parts joined, or the output_text of a Responses
+// output's messages. It follows the wrappers that detection reads the
+// calls of, so it finds the message where the calls would be.
+func answerText(v value.Value, depth int) string {
+	if depth > maxAnswerDepth {
+		return ""
+	}
+	switch v.Kind() {
+	case value.String:
+		return v.Str()
+	case value.Array:
+		var b strings.Builder
+		s, _ := joinText(v)
+		for _, e := range v.Elems() {
+			if stringAt(e, "type") == "message" && roleOf(e) == "assistant" {
+				b.WriteString(messageText(e, "content"))
+			}
+		}
+		return s + b.String()
+	case value.Object:
+	default:
+		return ""
+	}
+	for _, key := range [...]string{"choices", "candidates"} {
+		if l, ok := v.Get(key); ok {
+			first, _, ok := firstOf(v, key)
+			if !ok || l.Kind() != value.Array {
+				return ""
+			}
+			if key == "candidates" {
+				c, _ := first.Get("content")
+				return answerText(c, depth+1)
+			}
+			if m, ok := first.Get("message"); ok {
+				return answerText(m, depth+1)
+			}
+			return stringAt(first, "text") // a legacy completion
+		}
+	}
+	if out, ok := v.Get("output"); ok {
+		if out.Kind() == value.Object {
+			out, _ = out.Get("message")
+		}
+		return answerText(out, depth+1)
+	}
+	if m, ok := v.Get("message"); ok && m.Kind() == value.Object {
+		return answerText(m, depth+1)
+	}
+	if inner, form, _ := langchainDict(v); form > 0 {
+		return answerText(inner, depth+1)
+	}
+	if parts, ok := v.Get("parts"); ok {
+		s, _ := joinText(parts)
+		return s
+	}
+	return messageText(v, "content")
 }

@@ -1,0 +1,71 @@
+package response
+
+import (
+	"strconv"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// AnthropicMessages is a conversation in the Messages API's shape: its
+// messages list, or the request that holds it as messages beside its
+// system prompt. The assistant messages' tool_use blocks are the calls; a
+// user message's tool_result block answers the call its tool_use_id
+// names, and is_error: true says the tool failed.
+const AnthropicMessages Format = "anthropic-messages"
+
+var anthropicMessagesFormat = format{
+	name:  AnthropicMessages,
+	about: "an anthropic messages list, or a request that holds one",
+	// As openai-messages: what a call block of an assistant message is.
+	emits:   emitsTyped,
+	read:    readContentBlock,
+	message: anthropicMessage,
+}
+
+func anthropicMessage(b *runBuilder, m value.Value) {
+	if m.Kind() != value.Object {
+		b.notMessage(m)
+		return
+	}
+	switch role := roleOf(m); role {
+	case "assistant":
+		b.turn()
+		c, _ := m.Get("content")
+		if c.Kind() == value.Array {
+			for j, e := range c.Elems() {
+				switch {
+				case e.Kind() != value.Object:
+					b.fail("", "content["+strconv.Itoa(j)+"]", "is "+kindPhrase(e)+", not an object")
+				case emitsTyped(e):
+					b.call(readContentBlock, e, loc{"content", j}, stringAt(e, "id"))
+				}
+			}
+		}
+		for _, key := range [...]string{"tool_calls", "function_call", "parts"} {
+			if v, ok := m.Get(key); ok && v.Kind() != value.Null && (v.Kind() != value.Array || v.Len() > 0) {
+				b.fail("", key, "holds calls in another API's shape, in an anthropic message")
+			}
+		}
+		if b.n == b.first && b.wantsText() {
+			b.said(messageText(m, "content"))
+		}
+	case "user":
+		b.other()
+		c, _ := m.Get("content")
+		for j, e := range c.Elems() {
+			if t := stringAt(e, "type"); t == "tool_result" {
+				rc, _ := e.Get("content")
+				failed, _ := e.Get("is_error")
+				b.result(stringAt(e, "tool_use_id"), "", rc, failed.Kind() == value.Bool && failed.Bool())
+			} else if isCallShaped(e) {
+				b.fail("", "content["+strconv.Itoa(j)+"]", "is a call, in a user message")
+			}
+		}
+		if isCallShaped(m) {
+			b.failHere(roleWhat(role))
+		}
+	default:
+		b.other()
+		b.failHeld(m, role)
+	}
+}

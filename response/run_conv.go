@@ -1,0 +1,598 @@
+package response
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// A conversation is read by one pass of its format's message reader over
+// its messages in order, twice: the first pass counts the steps, so that
+// the second writes them into memory of their exact size. The reader
+// tells a runBuilder what each message is (the model's turn, a tool's
+// result, anything else) and hands it the calls, results and text; the
+// builder numbers the steps, keeps the turns and pairs each result with
+// its call.
+//
+// A result is paired, in this order:
+//
+//  1. by its id (tool_call_id, tool_use_id, call_id, a functionResponse
+//     id), with the latest call of that id, since some servers number
+//     their calls afresh each turn;
+//  2. without an id, or with one that no call has, by its place: a result
+//     with a name (a Gemini functionResponse, a legacy openai function
+//     message) answers the first call of that name in the last turn that
+//     has no result yet, and a result without one answers the n-th call
+//     of the last turn when it is the n-th result since that turn. A
+//     result whose id matches no call pairs by place only with a call
+//     that has no id, for it answers a call the run does not show;
+//  3. a result that pairs with no call, or with one that already has a
+//     result (the first result wins), is passed over: it says nothing
+//     about the calls the run shows.
+
+// buildMode is what a pass over a conversation gathers.
+type buildMode uint8
+
+const (
+	counting  buildMode = iota // the number of steps only
+	callsOnly                  // the calls, for Extract
+	wholeRun                   // steps with results, turns and the final answer
+)
+
+// runBuilder gathers the steps of a conversation as its format's message
+// reader walks the messages.
+type runBuilder struct {
+	x    extraction
+	f    *format
+	want Format // the format asked for, which a ShapeError names
+	mode buildMode
+	// at is the message being read: the calls' messages name it.
+	at loc
+
+	n     int // steps so far
+	calls []Call
+	steps []Step
+
+	turns  int  // the model's turns begun so far
+	inTurn bool // the message or item being read is the model's
+	// first and end bound the steps of the last turn; after counts the
+	// results read since it began, for pairing by place.
+	first, end, after int
+
+	final    string
+	hasFinal bool
+
+	// ids indexes the steps by id once a run has many, so that pairing
+	// stays linear however long the run.
+	ids map[string]int
+	err error
+}
+
+// match is how a result was paired with a step, for tests.
+type match struct {
+	id, name string
+	// first and end bound the last turn when the result came; ord is
+	// the result's place among those read since.
+	first, end, ord int
+}
+
+// manyIDs is the number of steps past which results find their call
+// through a map rather than by looking back.
+const manyIDs = 32
+
+// readConversation returns the calls of the conversation p.
+func readConversation(p *plan, x extraction, want Format) ([]Call, error) {
+	// The readers are called through the format, so the builder escapes:
+	// one serves both passes.
+	b := &runBuilder{x: x, f: p.f, want: want, mode: counting}
+	b.walk(p)
+	if b.err != nil || b.n == 0 {
+		return nil, b.err
+	}
+	*b = runBuilder{x: x, f: p.f, want: want, mode: callsOnly, calls: make([]Call, b.n)}
+	b.walk(p)
+	return b.calls, nil
+}
+
+// runConversation returns the conversation p as a run.
+func runConversation(p *plan, x extraction, want Format) (Run, error) {
+	b := &runBuilder{x: x, f: p.f, want: want, mode: counting}
+	b.walk(p)
+	if b.err != nil {
+		return Run{}, b.err
+	}
+	var steps []Step
+	if b.n > 0 {
+		steps = make([]Step, b.n)
+	}
+	*b = runBuilder{x: x, f: p.f, want: want, mode: wholeRun, steps: steps}
+	b.walk(p)
+	return Run{Steps: b.steps, Final: b.final, HasFinal: b.hasFinal}, nil
+}
+
+func (b *runBuilder) walk(p *plan) {
+	for i, m := range p.turns {
+		b.at = loc{p.turnsPath, i}
+		b.f.message(b, m)
+		if b.err != nil {
+			return
+		}
+	}
+	for i, m := range p.more {
+		b.at = loc{p.morePath, i}
+		b.f.message(b, m)
+		if b.err != nil {
+			return
+		}
+	}
+}
+
+// notMessage ends the read: a conversation is a list of objects, and an
+// element that is none leaves the turns and the pairing in doubt.
+func (b *runBuilder) notMessage(m value.Value) {
+	b.err = &ShapeError{Want: b.want, Found: "a conversation whose element " + b.at.at("") + " is " + kindPhrase(m) + ", not a message object"}
+}
+
+// turn begins a turn of the model: an assistant message.
+func (b *runBuilder) turn() {
+	b.turns++
+	b.first, b.end, b.after = b.n, b.n, 0
+	b.inTurn = true
+}
+
+// modelItem marks an item of the model's (a Responses function call,
+// reasoning or message), which begins a turn unless the item before was
+// the model's too.
+func (b *runBuilder) modelItem() {
+	if !b.inTurn {
+		b.turn()
+	}
+}
+
+// other marks a message or item that is not the model's: the user's, a
+// tool's, a system prompt, one of unknown role.
+func (b *runBuilder) other() { b.inTurn = false }
+
+// wantsText says whether the text of the model's messages is wanted:
+// only a whole run has a final answer.
+func (b *runBuilder) wantsText() bool { return b.mode == wholeRun }
+
+// readFunc reads a call entry e of a message, found at at, as call i: a
+// format's read.
+type readFunc func(x extraction, e value.Value, at loc, i int) Call
+
+// call reads the call entry e, found at at within the message being
+// read, as the next step, with the call's id.
+func (b *runBuilder) call(read readFunc, e value.Value, at loc, id string) {
+	if b.mode == counting {
+		b.add(Call{}, "")
+		return
+	}
+	c := read(b.x, e, at, b.n)
+	if ae, ok := c.Err.(*ArgumentsError); ok {
+		// The reader names the place within the message; put the
+		// message's place before it.
+		ae.Reason = join(b.at.at(""), ae.Reason)
+	}
+	b.add(c, id)
+}
+
+// item reads e, the item being read, as the next step: an item of a
+// Responses list is a call itself.
+func (b *runBuilder) item(read readFunc, e value.Value, id string) {
+	if b.mode == counting {
+		b.add(Call{}, "")
+		return
+	}
+	b.add(read(b.x, e, b.at, b.n), id)
+}
+
+// fail adds a failed step: the thing at sub of the message being read
+// is what why says. name is the call's, when known.
+func (b *runBuilder) fail(name, sub, why string) {
+	if b.mode == counting {
+		b.add(Call{}, "")
+		return
+	}
+	b.add(fail(b.n, name, b.at.at(sub)+" "+why), "")
+}
+
+func (b *runBuilder) add(c Call, id string) {
+	turn := b.turns
+	if b.inTurn {
+		turn--
+	}
+	switch b.mode {
+	case callsOnly:
+		b.calls[b.n] = c
+	case wholeRun:
+		b.steps[b.n] = Step{Call: c, ID: id, Turn: turn}
+		if b.ids != nil && id != "" {
+			b.ids[id] = b.n
+		}
+	}
+	b.n++
+	if b.inTurn {
+		b.end = b.n
+	}
+	b.final, b.hasFinal = "", false
+}
+
+// said records text the model wrote in a message or item without calls:
+// the run's answer, unless a call follows.
+func (b *runBuilder) said(text string) {
+	if text != "" {
+		b.final, b.hasFinal = text, true
+	}
+}
+
+// result pairs a tool's result with its call (see the top of this file).
+// id and name are the result's, "" when it has none; content is what the
+// tool returned, read by resultValue; failed says the tool reported an
+// error.
+func (b *runBuilder) result(id, name string, content value.Value, failed bool) {
+	if b.mode != wholeRun {
+		return
+	}
+	ord := b.after
+	b.after++
+	k := -1
+	if id != "" {
+		k = b.byID(id)
+	}
+	if k < 0 {
+		if name != "" {
+			k = b.byName(name)
+		} else if j := b.first + ord; j < b.end {
+			k = j
+		}
+		if k >= 0 && id != "" && b.steps[k].ID != "" {
+			k = -1 // it answers a call the run does not show
+		}
+	}
+	if k < 0 || b.steps[k].HasResult {
+		return
+	}
+	s := &b.steps[k]
+	s.Result, s.HasResult, s.Error = b.resultValue(content), true, failed
+	if b.x.onMatch != nil {
+		b.x.onMatch(k, match{id: id, name: name, first: b.first, end: b.end, ord: ord})
+	}
+}
+
+// byID is the latest step whose id is id, or -1.
+func (b *runBuilder) byID(id string) int {
+	if b.ids == nil && b.n > manyIDs {
+		b.ids = make(map[string]int, b.n)
+		for i := range b.n {
+			if s := b.steps[i].ID; s != "" {
+				b.ids[s] = i
+			}
+		}
+	}
+	if b.ids != nil {
+		if k, ok := b.ids[id]; ok {
+			return k
+		}
+		return -1
+	}
+	for k := b.n - 1; k >= 0; k-- {
+		if b.steps[k].ID == id {
+			return k
+		}
+	}
+	return -1
+}
+
+// byName is the first step of the last turn named name that has no
+// result yet, or -1.
+func (b *runBuilder) byName(name string) int {
+	for k := b.first; k < b.end; k++ {
+		if s := &b.steps[k]; !s.HasResult && s.Err == nil && s.Name == name {
+			return k
+		}
+	}
+	return -1
+}
+
+// resultValue is a tool's result: JSON text parsed, other text as a
+// string, a list of text blocks as their text joined, and anything else
+// (Gemini's response object, a list of images) as it is.
+func (b *runBuilder) resultValue(c value.Value) value.Value {
+	switch c.Kind() {
+	case value.String:
+		return b.jsonOrText(c.Str())
+	case value.Array:
+		if s, ok := joinText(c); ok {
+			return b.jsonOrText(s)
+		}
+	}
+	return c
+}
+
+// jsonOrText parses s when it is JSON text, within the arguments' limits:
+// a tool's result that is too large or repeats a key stays text, as it is
+// no usable JSON.
+func (b *runBuilder) jsonOrText(s string) value.Value {
+	if mayBeJSON(s) {
+		if v, err := b.x.parse(s); err == nil {
+			return v
+		}
+	}
+	return value.StringOf(s)
+}
+
+// mayBeJSON reports whether s may be JSON text by its first byte that is
+// not white space, so that a tool's prose is not parsed in vain.
+func mayBeJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case ' ', '\t', '\n', '\r':
+		case '{', '[', '"', '-', 't', 'f', 'n':
+			return true
+		default:
+			return c >= '0' && c <= '9'
+		}
+	}
+	return false
+}
+
+// joinText is the text of content list l, its text blocks (typed text,
+// output_text or input_text, an untyped block's text, a plain string)
+// put together with nothing between them, as Anthropic's citations split
+// one answer into consecutive blocks and LangChain's text joins them; ok
+// is false when l has no text.
+func joinText(l value.Value) (s string, ok bool) {
+	var sb strings.Builder
+	n := 0
+	for _, e := range l.Elems() {
+		t, is := blockText(e)
+		if !is {
+			continue
+		}
+		switch n {
+		case 0:
+			s = t
+		case 1:
+			sb.WriteString(s)
+			fallthrough
+		default:
+			sb.WriteString(t)
+		}
+		n++
+	}
+	if n > 1 {
+		s = sb.String()
+	}
+	return s, n > 0
+}
+
+// blockText is the text of a content block or part, if it is text.
+func blockText(e value.Value) (string, bool) {
+	if e.Kind() == value.String {
+		return e.Str(), true
+	}
+	t, typed := e.Get("type")
+	if typed {
+		switch t.Str() {
+		case "text", "output_text", "input_text":
+		default:
+			return "", false
+		}
+	}
+	if th, _ := e.Get("thought"); th.Kind() == value.Bool && th.Bool() {
+		return "", false // a Gemini thought is not the answer
+	}
+	x, ok := e.Get("text")
+	if !ok || x.Kind() != value.String {
+		return "", false
+	}
+	return x.Str(), true
+}
+
+// messageText is the text of a message's content: a string, or its text
+// blocks joined.
+func messageText(m value.Value, key string) string {
+	c, _ := m.Get(key)
+	switch c.Kind() {
+	case value.String:
+		return c.Str()
+	case value.Array:
+		s, _ := joinText(c)
+		return s
+	}
+	return ""
+}
+
+// roleOf is m's role, "" when it has none that is a string.
+func roleOf(m value.Value) string {
+	r, _ := m.Get("role")
+	if r.Kind() != value.String {
+		return ""
+	}
+	return r.Str()
+}
+
+// stringAt is the string at key of o, "" when it is not one.
+func stringAt(o value.Value, key string) string {
+	v, _ := o.Get(key)
+	if v.Kind() != value.String {
+		return ""
+	}
+	return v.Str()
+}
+
+// heldCall reports whether message m, which its reader does not read
+// for calls (it is not the model's, or its role is unknown), holds
+// something shaped as a call of some API: such a message is a failed
+// step, since a call must not vanish because it sits where no call
+// should.
+func heldCall(m value.Value) bool {
+	if isCallShaped(m) {
+		return true
+	}
+	for _, key := range [...]string{"content", "parts"} {
+		if callIn(m, key) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// callIn is the index of the first element of the list at key of m that
+// is shaped as a call, or -1.
+func callIn(m value.Value, key string) int {
+	l, _ := m.Get(key)
+	for i, e := range l.Elems() {
+		if isCallShaped(e) {
+			return i
+		}
+	}
+	return -1
+}
+
+// isCallShaped reports whether e is a call, or holds calls, in the shape
+// of some API: a call type, a key that holds a call (function,
+// functionCall, toolUse, function_call), a non-empty tool_calls, or a
+// name with arguments.
+func isCallShaped(e value.Value) bool {
+	if e.Kind() != value.Object {
+		return false
+	}
+	if t, ok := e.Get("type"); ok && t.Kind() == value.String {
+		switch t.Str() {
+		case "function_call", "tool_use", "function", "tool_call", "invalid_tool_call":
+			return true
+		}
+	}
+	for _, key := range [...]string{"function", "functionCall", "toolUse", "function_call"} {
+		if v, ok := e.Get(key); ok && v.Kind() != value.Null {
+			return true
+		}
+	}
+	if tc, ok := e.Get("tool_calls"); ok && tc.Kind() != value.Null && (tc.Kind() != value.Array || tc.Len() > 0) {
+		return true
+	}
+	return e.Has("name") && e.Has("arguments")
+}
+
+// failHeld fails message m, not read for calls, when it holds one; role
+// is its role, which the failure names.
+func (b *runBuilder) failHeld(m value.Value, role string) {
+	if heldCall(m) {
+		b.failHere(roleWhat(role))
+	}
+}
+
+// failHere fails the message being read, which holds a call though it is
+// what says.
+func (b *runBuilder) failHere(what string) {
+	b.fail("", "", "holds a call, but is "+what+", whose calls are not read")
+}
+
+// roleWhat names a message by its role, for a message.
+func roleWhat(role string) string {
+	if role == "" {
+		return "a message without a role"
+	}
+	return "a message of role " + strconv.Quote(role)
+}
+
+// messageFormat is the conversation format of message e, told by its
+// shape, and how surely (itemFormat's ranks): Gemini's parts; openai's
+// tool_calls, tool_call_id, function_call, its roles tool, function,
+// developer and system, and its content parts; Anthropic's content
+// blocks; a user or assistant message of text alone says only that it
+// is a chat message, which is openai's unless another message says more.
+// A message whose content blocks have no type (Bedrock Converse's) is no
+// message of these formats.
+func messageFormat(e value.Value) (*format, itemRank) {
+	if e.Has("parts") {
+		return &geminiContentsFormat, byRole
+	}
+	if e.Has("tool_calls") || e.Has("tool_call_id") || e.Has("function_call") {
+		return &openaiMessagesFormat, byRole
+	}
+	switch roleOf(e) {
+	case "tool", "function", "developer", "system":
+		return &openaiMessagesFormat, byRole
+	case "model":
+		return &geminiContentsFormat, byRole
+	}
+	c, _ := e.Get("content")
+	for _, blk := range c.Elems() {
+		if blk.Kind() != value.Object {
+			continue
+		}
+		t, ok := blk.Get("type")
+		if !ok || t.Kind() != value.String {
+			return nil, noRank
+		}
+		switch t.Str() {
+		case "tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document", "server_tool_use":
+			return &anthropicMessagesFormat, byRole
+		case "image_url", "input_audio", "file", "refusal":
+			return &openaiMessagesFormat, byRole
+		}
+	}
+	return &openaiMessagesFormat, byRoleOf
+}
+
+// messagesFormat is the format of the conversation at messages of o, a
+// request or an agent's state, or nil. Anthropic's request has its
+// system prompt beside the messages, where openai's is one of them, so a
+// list of plain messages with a system key is Anthropic's.
+func messagesFormat(o value.Value) *format {
+	l, ok := o.Get("messages")
+	if !ok || l.Kind() != value.Array {
+		return nil
+	}
+	f, rank := listFormat(l.Elems())
+	switch {
+	case f == nil && l.Len() > 0:
+		return nil
+	case (f == nil || rank == byRoleOf) && o.Has("system"):
+		return &anthropicMessagesFormat
+	case f == nil:
+		return &openaiMessagesFormat
+	}
+	return f
+}
+
+func isOpenAIMessages(o value.Value) bool    { return messagesFormat(o) == &openaiMessagesFormat }
+func isAnthropicMessages(o value.Value) bool { return messagesFormat(o) == &anthropicMessagesFormat }
+func isLangChainMessages(o value.Value) bool { return messagesFormat(o) == &langchainMessagesFormat }
+
+func hasMessagesList(o value.Value) bool { return hasList(o, "messages") }
+func hasContentsList(o value.Value) bool { return hasList(o, "contents") }
+
+// hasInputList is a Responses request, or a run: its input list, and
+// perhaps its output.
+func hasInputList(o value.Value) bool { return hasList(o, "input") }
+
+func hasList(o value.Value, key string) bool {
+	l, ok := o.Get(key)
+	return ok && l.Kind() == value.Array
+}
+
+func messagesPlan(o value.Value) plan {
+	l, _ := o.Get("messages")
+	return plan{conv: true, turns: l.Elems(), turnsPath: "messages"}
+}
+
+func contentsPlan(o value.Value) plan {
+	l, _ := o.Get("contents")
+	return plan{conv: true, turns: l.Elems(), turnsPath: "contents"}
+}
+
+// inputPlan reads a Responses input and then its output, the items the
+// model added.
+func inputPlan(o value.Value) plan {
+	in, _ := o.Get("input")
+	out, ok := o.Get("output")
+	if ok && out.Kind() != value.Array && out.Kind() != value.Null {
+		return plan{bad: "output is " + kindPhrase(out) + ", not an array"}
+	}
+	return plan{conv: true, turns: in.Elems(), turnsPath: "input", more: out.Elems(), morePath: "output"}
+}

@@ -1,0 +1,88 @@
+package response
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// FuzzRun feeds arbitrary JSON to ExtractRun in every format: it must not
+// panic, must fail only with a *ShapeError and exactly when Extract does,
+// must give a step for each call Extract reads (the same calls), and must
+// pair each result with a call by the rules: its id, or its name or place
+// in the last turn, only one result a step.
+func FuzzRun(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "runs", "*.json"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	for _, examples := range formatExamples {
+		for _, ex := range examples {
+			f.Add(ex)
+		}
+	}
+	for _, tt := range extractTests {
+		f.Add(tt.in)
+	}
+	all := everyFormat()
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := value.Parse(s)
+		if err != nil {
+			return
+		}
+		for _, format := range all {
+			checkRunRules(t, r, format)
+		}
+	})
+}
+
+func checkRunRules(t *testing.T, r value.Value, format Format) {
+	t.Helper()
+	type paired struct {
+		step int
+		m    match
+	}
+	var pairs []paired
+	x := extraction{lim: fuzzLimits, onMatch: func(step int, m match) { pairs = append(pairs, paired{step, m}) }}
+	run, got, err := extractRun(r, format, x)
+	calls, gotCalls, callsErr := Extract(r, format, fuzzLimits)
+	if (err == nil) != (callsErr == nil) || got != gotCalls {
+		t.Fatalf("ExtractRun(%q) = %q, %v; Extract = %q, %v", format, got, err, gotCalls, callsErr)
+	}
+	if err != nil {
+		var se *ShapeError
+		if !errors.As(err, &se) || run.Steps != nil || got != format {
+			t.Fatalf("ExtractRun(%q) = %d steps, %q, %v", format, len(run.Steps), got, err)
+		}
+		return
+	}
+	if len(run.Steps) != len(calls) || !sameCalls(calls, run.Calls()) {
+		t.Fatalf("ExtractRun(%q) has %d steps, Extract %d calls: %v, %v", format, len(run.Steps), len(calls), run.Calls(), calls)
+	}
+	if run.HasFinal != (run.Final != "") {
+		t.Fatalf("ExtractRun(%q) final %q, HasFinal %v", format, run.Final, run.HasFinal)
+	}
+	answered := map[int]bool{}
+	for _, p := range pairs {
+		s := run.Steps[p.step]
+		m := p.m
+		placed := (m.id == "" || s.ID == "") && p.step >= m.first && p.step < m.end &&
+			(m.name != "" && s.Name == m.name || m.name == "" && p.step == m.first+m.ord)
+		if !(m.id != "" && s.ID == m.id || placed) || answered[p.step] {
+			t.Fatalf("ExtractRun(%q) paired result %+v with step %d (id %q, name %q), answered before: %v", format, m, p.step, s.ID, s.Name, answered[p.step])
+		}
+		answered[p.step] = true
+	}
+	for i, s := range run.Steps {
+		if s.HasResult != answered[i] || !s.HasResult && (s.Error || s.Result.Kind() != value.Null) {
+			t.Fatalf("ExtractRun(%q) step %d has a result %v that no pairing gave (error %v)", format, i, s.HasResult, s.Error)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package response
+
+import (
+	"strconv"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// GeminiContents is a conversation in the generateContent API's shape:
+// its contents list, or the request that holds it as contents. The parts
+// of the model's contents (role "model") are the calls, as functionCall;
+// a functionResponse part answers the call its id names or, without one,
+// the first call of its name in the model's last turn that has no result
+// yet. Gemini's documentation asks a failed function to answer with an
+// "error" key in its response, so a response that has one is the tool's
+// error; the result is the whole response object.
+const GeminiContents Format = "gemini-contents"
+
+var geminiContentsFormat = format{
+	name:  GeminiContents,
+	about: "a gemini contents list, or a request that holds one",
+	// As openai-messages: what a call part of the model's content is.
+	emits:   callLike,
+	read:    readPart,
+	message: geminiContent,
+}
+
+func geminiContent(b *runBuilder, m value.Value) {
+	if m.Kind() != value.Object {
+		b.notMessage(m)
+		return
+	}
+	role := roleOf(m)
+	if role == "" && callIn(m, "parts") >= 0 {
+		// Gemini lets a single turn leave the role out; a content that
+		// calls a function is the model's whatever it says.
+		role = "model"
+	}
+	switch role {
+	case "model":
+		b.turn()
+		parts, ok := m.Get("parts")
+		switch {
+		case !ok || parts.Kind() == value.Null:
+		case parts.Kind() != value.Array:
+			b.fail("", "parts", "is "+kindPhrase(parts)+", not an array")
+		default:
+			for j, e := range parts.Elems() {
+				switch {
+				case e.Kind() != value.Object:
+					b.fail("", "parts["+strconv.Itoa(j)+"]", "is "+kindPhrase(e)+", not an object")
+				case callLike(e):
+					fc, _ := e.Get("functionCall")
+					b.call(readPart, e, loc{"parts", j}, stringAt(fc, "id"))
+				}
+			}
+		}
+		for _, key := range [...]string{"tool_calls", "function_call", "content"} {
+			if callIn(m, key) >= 0 || key != "content" && m.Has(key) {
+				b.fail("", key, "holds calls in another API's shape, in a gemini content")
+			}
+		}
+		if b.n == b.first && b.wantsText() {
+			b.said(messageText(m, "parts"))
+		}
+	case "user", "function", "tool", "":
+		// Gemini's own examples answer a call in a user content; older
+		// ones use the role function.
+		b.other()
+		parts, _ := m.Get("parts")
+		for j, e := range parts.Elems() {
+			if fr, ok := e.Get("functionResponse"); ok && fr.Kind() == value.Object {
+				resp, _ := fr.Get("response")
+				b.result(stringAt(fr, "id"), stringAt(fr, "name"), resp, resp.Has("error"))
+			} else if isCallShaped(e) {
+				b.fail("", "parts["+strconv.Itoa(j)+"]", "is a call, in a content of role "+strconv.Quote(role))
+			}
+		}
+		if isCallShaped(m) || callIn(m, "content") >= 0 {
+			b.failHere(roleWhat(role))
+		}
+	default:
+		b.other()
+		b.failHeld(m, role)
+	}
+}

@@ -1,0 +1,83 @@
+package response
+
+import (
+	"strconv"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// OpenAIMessages is a conversation in the Chat Completions API's shape:
+// its messages list, or the request or agent state that holds it as
+// messages. The assistant messages' tool_calls (then a legacy
+// function_call) are the calls; a tool message answers the call its
+// tool_call_id names, a legacy function message the call its name names.
+// OpenAI has no error flag for a tool's result.
+const OpenAIMessages Format = "openai-messages"
+
+var openaiMessagesFormat = format{
+	name:  OpenAIMessages,
+	about: "an openai chat messages list, or a request or state that holds one",
+	// A conversation format reads its lists message by message, never
+	// item by item; emits and read say what a call entry of its
+	// assistant messages is.
+	emits:   every,
+	read:    readToolCall,
+	message: openaiMessage,
+}
+
+func openaiMessage(b *runBuilder, m value.Value) {
+	if m.Kind() != value.Object {
+		b.notMessage(m)
+		return
+	}
+	switch role := roleOf(m); role {
+	case "assistant":
+		b.turn()
+		openaiCalls(b, m)
+		// A content part in another API's call shape would be a call
+		// this format does not read.
+		c, _ := m.Get("content")
+		for j, e := range c.Elems() {
+			if isCallShaped(e) {
+				b.fail("", "content["+strconv.Itoa(j)+"]", "is a call in another API's shape, in an openai message")
+			}
+		}
+		if b.n == b.first && b.wantsText() {
+			b.said(messageText(m, "content"))
+		}
+	case "tool":
+		b.other()
+		c, _ := m.Get("content")
+		b.result(stringAt(m, "tool_call_id"), stringAt(m, "name"), c, false)
+	case "function":
+		b.other()
+		c, _ := m.Get("content")
+		b.result("", stringAt(m, "name"), c, false)
+	default:
+		b.other()
+		b.failHeld(m, role)
+	}
+}
+
+// openaiCalls reads an assistant message's tool_calls, then its legacy
+// function_call, as messageAt does for a single message.
+func openaiCalls(b *runBuilder, m value.Value) {
+	tc, ok := m.Get("tool_calls")
+	switch {
+	case !ok || tc.Kind() == value.Null:
+	case tc.Kind() != value.Array:
+		b.fail("", "tool_calls", "is "+kindPhrase(tc)+", not an array")
+	default:
+		for j, e := range tc.Elems() {
+			b.call(readToolCall, e, loc{"tool_calls", j}, stringAt(e, "id"))
+		}
+	}
+	if fc, ok := m.Get("function_call"); ok && fc.Kind() != value.Null {
+		b.call(readLegacyCall, fc, loc{"function_call", -1}, "")
+	}
+}
+
+// readLegacyCall reads an openai message's function_call.
+func readLegacyCall(x extraction, e value.Value, at loc, i int) Call {
+	return readCall(e, at, "", "arguments", textOrObject, i, x)
+}

@@ -1,0 +1,340 @@
+package response
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// wantStep is one expected Step: a good call has args, a failed one a
+// reason (a substring of its message); result is the result's JSON, ""
+// for none.
+type wantStep struct {
+	name, args, reason string
+	id                 string
+	turn               int
+	result             string
+	toolErr            bool
+}
+
+func checkRun(t *testing.T, what string, run Run, steps []wantStep, final string) {
+	t.Helper()
+	if len(run.Steps) != len(steps) {
+		t.Fatalf("%s: %d steps, want %d: %+v", what, len(run.Steps), len(steps), run.Steps)
+	}
+	for i, w := range steps {
+		s := run.Steps[i]
+		switch {
+		case s.Name != w.name:
+			t.Errorf("%s: step %d name = %q, want %q", what, i, s.Name, w.name)
+		case w.reason == "" && (s.Err != nil || s.Args.String() != w.args):
+			t.Errorf("%s: step %d = %s, %v, want %s", what, i, s.Args, s.Err, w.args)
+		case w.reason != "" && (s.Err == nil || !strings.Contains(s.Err.Error(), w.reason)):
+			t.Errorf("%s: step %d error = %v, want %q", what, i, s.Err, w.reason)
+		}
+		if s.ID != w.id || s.Turn != w.turn {
+			t.Errorf("%s: step %d id %q turn %d, want %q %d", what, i, s.ID, s.Turn, w.id, w.turn)
+		}
+		if got := ""; s.HasResult != (w.result != "") || s.HasResult && s.Result.String() != w.result || s.Error != w.toolErr {
+			if s.HasResult {
+				got = s.Result.String()
+			}
+			t.Errorf("%s: step %d result %q (error %v), want %q (error %v)", what, i, got, s.Error, w.result, w.toolErr)
+		}
+	}
+	if run.HasFinal != (final != "") || run.Final != final {
+		t.Errorf("%s: final %q (%v), want %q", what, run.Final, run.HasFinal, final)
+	}
+}
+
+// TestRunExamples reads each provider's documented conversation, as
+// the files in testdata/runs hold it:
+//   - openai: the function calling guide's get_weather turn, a tool
+//     message with tool_call_id answering it
+//     (https://platform.openai.com/docs/guides/function-calling), and
+//     parallel calls answered out of order, one with content parts;
+//   - ollama: its chat API's tool messages, which carry no tool_call_id
+//     (https://github.com/ollama/ollama/blob/main/docs/api.md);
+//   - responses: the same guide's input list, the function_call item and
+//     its function_call_output, and the output message after them;
+//   - anthropic: the tool use guide's get_weather, a tool_result with
+//     is_error (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use),
+//     then one with a list of text blocks;
+//   - gemini: the function calling guide's set_light_values, answered by
+//     a functionResponse without an id
+//     (https://ai.google.dev/gemini-api/docs/function-calling), and a
+//     functionResponse with an "error" key, which the FunctionResponse
+//     reference documents for a failed call;
+//   - langchain: messages_to_dict of the tool calling guide's multiply
+//     and add (langchain_core/messages/base.py), a LangGraph state of
+//     dumpd constructors with an error ToolMessage, and model_dump dicts.
+func TestRunExamples(t *testing.T) {
+	weather := `{"location":"Paris, France"}`
+	sf := `{"location":"San Francisco, CA","unit":"celsius"}`
+	tests := []struct {
+		file  string
+		steps []wantStep
+		final string
+	}{
+		{"openai-request.json", []wantStep{{name: "get_weather", args: weather, id: "call_12345xyz", result: `14`}},
+			"The current temperature in Paris is 14°C."},
+		{"openai-parallel.json", []wantStep{
+			{name: "get_weather", args: weather, id: "call_1", result: `{"temperature":14,"unit":"C"}`},
+			{name: "get_weather", args: `{"location":"Bogotá, Colombia"}`, id: "call_2", result: `{"temperature":18,"unit":"C"}`},
+			{name: "send_email", reason: "call 2: [4].tool_calls[0].function.arguments is not a usable JSON object", id: "call_3", turn: 1,
+				result: `"Error: the arguments did not parse"`},
+		}, ""},
+		{"ollama-positional.json", []wantStep{
+			{name: "get_current_weather", args: `{"format":"celsius","location":"Paris, FR"}`, result: `22`},
+			{name: "get_current_weather", args: `{"format":"celsius","location":"Toronto, CA"}`, result: `11`},
+		}, "It is 22°C in Paris and 11°C in Toronto."},
+		{"responses-run.json", []wantStep{{name: "get_weather", args: weather, id: "call_12345xyz", result: `14`}},
+			"The current temperature in Paris is 14°C."},
+		{"responses-items.json", []wantStep{
+			{name: "get_weather", args: weather, id: "call_1", result: `{"temperature":14}`},
+			{name: "get_weather", args: `{"location":"Bogotá, Colombia"}`, id: "call_2", result: `{"temperature":18}`},
+		}, "Paris is 14°C, Bogotá 18°C."},
+		{"anthropic-request.json", []wantStep{
+			{name: "get_weather", args: sf, id: "toolu_01A09q90qw90lq917835lq9",
+				result: `"ConnectionError: the weather service API is not available (HTTP 500)"`, toolErr: true},
+			{name: "get_weather", args: sf, id: "toolu_02B", turn: 1, result: `"15 degrees"`},
+		}, "It is 15 degrees in San Francisco."},
+		{"gemini-request.json", []wantStep{{name: "set_light_values", args: `{"brightness":25,"color_temp":"warm"}`,
+			result: `{"brightness":25,"colorTemperature":"warm"}`}},
+			"I've dimmed the lights to 25% and set a warm color temperature."},
+		{"gemini-contents.json", []wantStep{
+			{name: "get_weather", args: `{"location":"London"}`, id: "fc-weather", result: `{"output":{"temperature":12,"unit":"C"}}`},
+			{name: "schedule_meeting", args: `{"attendees":["Bob"],"date":"2025-03-27","time":"10:00","topic":"Q3 planning"}`,
+				result: `{"error":"calendar unavailable"}`, toolErr: true},
+		}, ""},
+		{"langchain-messages-to-dict.json", []wantStep{
+			{name: "multiply", args: `{"a":3,"b":12}`, id: "call_1", result: `36`},
+			{name: "add", args: `{"a":11,"b":49}`, id: "call_2", result: `60`},
+		}, "3 * 12 = 36 and 11 + 49 = 60."},
+		{"langchain-state.json", []wantStep{
+			{name: "delete_file", args: `{"path":"report.pdf"}`, id: "toolu_1",
+				result: `"Error: PermissionError('report.pdf is read-only')\n Please fix your mistakes."`, toolErr: true},
+			{name: "log", reason: `messages[1].kwargs.invalid_tool_calls[0] is a call langchain could not read`, id: "toolu_2"},
+		}, ""},
+		{"langchain-model-dump.json", []wantStep{{name: "multiply", args: `{"a":3,"b":12}`, id: "call_1", result: `36`}}, "36."},
+	}
+	for _, tt := range tests {
+		r := readRunFile(t, tt.file)
+		for _, f := range []Format{Auto, runFiles[tt.file]} {
+			run, got, err := ExtractRun(r, f)
+			if err != nil || got != runFiles[tt.file] {
+				t.Fatalf("%s: ExtractRun(%q) = %q, %v", tt.file, f, got, err)
+			}
+			checkRun(t, tt.file, run, tt.steps, tt.final)
+			// Extract reads the same calls, so that an expected: case
+			// scores a conversation's calls.
+			calls, _, _ := Extract(r, f, value.Limits{})
+			if !sameCalls(calls, run.Calls()) {
+				t.Errorf("%s: Extract = %v, the run's calls %v", tt.file, calls, run.Calls())
+			}
+		}
+	}
+}
+
+// TestRunPairing checks the rules by which a result finds its call.
+func TestRunPairing(t *testing.T) {
+	call := func(id, name string) string {
+		return `{"id":"` + id + `","type":"function","function":{"name":"` + name + `","arguments":"{}"}}`
+	}
+	asst := func(calls ...string) string {
+		return `{"role":"assistant","tool_calls":[` + strings.Join(calls, ",") + `]}`
+	}
+	tool := func(id, content string) string {
+		if id == "" {
+			return `{"role":"tool","content":"` + content + `"}`
+		}
+		return `{"role":"tool","tool_call_id":"` + id + `","content":"` + content + `"}`
+	}
+	tests := []struct {
+		name  string
+		in    []string
+		steps []wantStep
+		final string
+	}{
+		{"by id, out of order", []string{asst(call("a", "f"), call("b", "g")), tool("b", "2"), tool("a", "1")},
+			[]wantStep{{name: "f", args: `{}`, id: "a", result: `1`}, {name: "g", args: `{}`, id: "b", result: `2`}}, ""},
+		{"by place without ids", []string{asst(call("", "f"), call("", "g")), tool("", "1"), tool("", "2")},
+			[]wantStep{{name: "f", args: `{}`, result: `1`}, {name: "g", args: `{}`, result: `2`}}, ""},
+		{"a place counts the results before it", []string{asst(call("a", "f"), call("", "g")), tool("a", "1"), tool("", "2")},
+			[]wantStep{{name: "f", args: `{}`, id: "a", result: `1`}, {name: "g", args: `{}`, result: `2`}}, ""},
+		{"an unknown id does not take a call that has one", []string{asst(call("a", "f")), tool("zzz", "1")},
+			[]wantStep{{name: "f", args: `{}`, id: "a"}}, ""},
+		{"an unknown id takes its place when the call has none", []string{asst(call("", "f")), tool("zzz", "1")},
+			[]wantStep{{name: "f", args: `{}`, result: `1`}}, ""},
+		{"the first result wins", []string{asst(call("a", "f")), tool("a", "1"), tool("a", "2")},
+			[]wantStep{{name: "f", args: `{}`, id: "a", result: `1`}}, ""},
+		{"a result before any turn is passed over", []string{tool("", "1"), asst(call("", "f"))},
+			[]wantStep{{name: "f", args: `{}`}}, ""},
+		{"a place is in the last turn", []string{asst(call("", "f")), `{"role":"assistant","content":"ok"}`, tool("", "1")},
+			[]wantStep{{name: "f", args: `{}`}}, "ok"},
+		{"an id reaches an earlier turn", []string{asst(call("a", "f")), asst(call("b", "g")), tool("a", "1")},
+			[]wantStep{{name: "f", args: `{}`, id: "a", result: `1`}, {name: "g", args: `{}`, id: "b", turn: 1}}, ""},
+		{"a reused id is the latest call's", []string{asst(call("c0", "f")), tool("c0", "1"), asst(call("c0", "g")), tool("c0", "2")},
+			[]wantStep{{name: "f", args: `{}`, id: "c0", result: `1`}, {name: "g", args: `{}`, id: "c0", turn: 1, result: `2`}}, ""},
+		{"text that is no JSON stays text", []string{asst(call("a", "f")), tool("a", "sunny, 14")},
+			[]wantStep{{name: "f", args: `{}`, id: "a", result: `"sunny, 14"`}}, ""},
+		{"a result repeating a key stays text", []string{asst(call("a", "f")), tool("a", `{\"k\":1,\"k\":2}`)},
+			[]wantStep{{name: "f", args: `{}`, id: "a", result: `"{\"k\":1,\"k\":2}"`}}, ""},
+		{"the final answer follows the last call", []string{`{"role":"assistant","content":"let me see"}`, asst(call("a", "f")), tool("a", "1"),
+			`{"role":"assistant","content":"done"}`, `{"role":"user","content":"thanks"}`},
+			[]wantStep{{name: "f", args: `{}`, id: "a", turn: 1, result: `1`}}, "done"},
+		{"text beside calls is no final answer", []string{`{"role":"assistant","content":"calling","tool_calls":[` + call("a", "f") + `]}`},
+			[]wantStep{{name: "f", args: `{}`, id: "a"}}, ""},
+	}
+	for _, tt := range tests {
+		r, err := value.Parse("[" + strings.Join(tt.in, ",") + "]")
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		run, f, err := ExtractRun(r, Auto)
+		if err != nil || f != OpenAIMessages {
+			t.Fatalf("%s: %q, %v", tt.name, f, err)
+		}
+		checkRun(t, tt.name, run, tt.steps, tt.final)
+	}
+	// Gemini pairs a response without an id by its name, in order.
+	r, _ := value.Parse(`{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{"n":1}}},{"functionCall":{"name":"g","args":{}}},{"functionCall":{"name":"f","args":{"n":2}}}]},
+		{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"r":1}}},{"functionResponse":{"name":"f","response":{"r":2}}},{"functionResponse":{"name":"h","response":{}}}]}]}`)
+	run, _, err := ExtractRun(r, Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRun(t, "gemini by name", run, []wantStep{
+		{name: "f", args: `{"n":1}`, result: `{"r":1}`}, {name: "g", args: `{}`}, {name: "f", args: `{"n":2}`, result: `{"r":2}`},
+	}, "")
+}
+
+// TestRunMalformed: a call that does not read is its step's failed call,
+// a message of unknown role is passed over unless it holds a call, and a
+// conversation that is not a list of objects is a ShapeError.
+func TestRunMalformed(t *testing.T) {
+	tests := []struct {
+		name, in string
+		f        Format
+		steps    []wantStep
+	}{
+		{"openai bad arguments", `[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{"}}]},{"role":"tool","tool_call_id":"a","content":"x"}]`, Auto,
+			[]wantStep{{name: "f", reason: "call 0: [0].tool_calls[0].function.arguments is not a usable JSON object", id: "a", result: `"x"`}}},
+		{"openai tool_calls not a list", `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":"f"}]}`, Auto,
+			[]wantStep{{reason: "call 0: messages[1].tool_calls is a string, not an array"}}},
+		{"unknown role skipped", `[{"role":"critic","content":"no"},{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]}]`, Auto,
+			[]wantStep{{name: "f", args: `{}`, id: "a"}}},
+		{"unknown role with a call fails", `[{"role":"critic","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"user","content":"hi"}]`, Auto,
+			[]wantStep{{reason: `call 0: [0] holds a call, but is a message of role "critic"`}}},
+		{"anthropic bad input", `{"system":"s","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":"x"}]}]}`, Auto,
+			[]wantStep{{name: "f", reason: "messages[0].content[0].input is a string, not an object", id: "t"}}},
+		{"anthropic block without type", `[{"role":"assistant","content":[{"type":"text","text":"x"},{"name":"f","input":{}}]}]`, AnthropicMessages,
+			[]wantStep{{reason: "[0].content[1] has no type"}}},
+		{"anthropic tool_use in a user message", `[{"role":"user","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}]`, Auto,
+			[]wantStep{{reason: "[0].content[0] is a call, in a user message"}}},
+		{"gemini args null", `{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":null}}]}]}`, Auto,
+			[]wantStep{{name: "f", reason: "contents[0].parts[0].functionCall.args is null, not an object"}}},
+		{"langchain args not an object", `[{"type":"ai","data":{"tool_calls":[{"name":"f","args":"{}","id":"c"}]}}]`, Auto,
+			[]wantStep{{name: "f", reason: "[0].data.tool_calls[0].args is a string, not an object", id: "c"}}},
+		{"langchain data not an object", `[{"type":"ai","data":"x"}]`, Auto, []wantStep{{reason: "[0].data is a string, not an object"}}},
+		{"responses bad arguments", `{"input":[{"type":"function_call","call_id":"c","name":"f","arguments":"{,}"}]}`, Auto,
+			[]wantStep{{name: "f", reason: "input[0].arguments is not a usable JSON object", id: "c"}}},
+		{"responses item not an object", `[{"type":"function_call_output","call_id":"c","output":"1"},7]`, Auto,
+			[]wantStep{{reason: "[1] is a number, not an object"}}},
+		{"openai forced on an anthropic list", `[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}]`, OpenAIMessages,
+			[]wantStep{{reason: "[0].content[0] is a call in another API's shape"}}},
+		{"anthropic forced on an openai list", `[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]}]`, AnthropicMessages,
+			[]wantStep{{reason: "[0].tool_calls holds calls in another API's shape"}}},
+	}
+	for _, tt := range tests {
+		r, err := value.Parse(tt.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		run, _, err := ExtractRun(r, tt.f)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		checkRun(t, tt.name, run, tt.steps, "")
+		calls, _, _ := Extract(r, tt.f, value.Limits{})
+		if !sameCalls(calls, run.Calls()) {
+			t.Errorf("%s: Extract = %v, the run's calls %v", tt.name, calls, run.Calls())
+		}
+	}
+	for _, tt := range []struct {
+		in   string
+		f    Format
+		want string
+	}{
+		{`[{"role":"user","content":"hi"},5]`, Auto, "response is a conversation whose element [1] is a number, not a message object, not a known format"},
+		{`{"messages":[{"role":"user","content":"hi"},"x"]}`, Auto, "element messages[1] is a string"},
+		{`{"contents":[null]}`, GeminiContents, "not a gemini contents list, or a request that holds one"},
+		{`[{"type":"human","data":{}},[]]`, Auto, "element [1] is an array"},
+		{`{"messages":"hi"}`, OpenAIMessages, "response is an object with keys [messages], not an openai chat messages list"},
+		{`{"role":"assistant","content":"x"}`, AnthropicMessages, "not an anthropic messages list, or a request that holds one"},
+	} {
+		r, _ := value.Parse(tt.in)
+		for _, read := range []func() error{
+			func() error { _, _, err := ExtractRun(r, tt.f); return err },
+			func() error { _, _, err := Extract(r, tt.f, value.Limits{}); return err },
+		} {
+			var se *ShapeError
+			if err := read(); !errors.As(err, &se) || se.Want != tt.f || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%s as %q: %v, want a ShapeError saying %q", tt.in, tt.f, err, tt.want)
+			}
+		}
+	}
+}
+
+// A single response is a run of one turn: its calls with their ids, and
+// its text answer when it has no calls.
+func TestRunSingleResponse(t *testing.T) {
+	tests := []struct {
+		in    string
+		f     Format
+		steps []wantStep
+		final string
+	}{
+		{`{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}]}}]}`,
+			OpenAI, []wantStep{{name: "f", args: `{}`, id: "call_1"}}, ""},
+		{`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}],"function_call":{"name":"g","arguments":"{}"}}`,
+			OpenAI, []wantStep{{name: "f", args: `{}`, id: "call_1"}, {name: "g", args: `{}`}}, ""},
+		{`{"choices":[{"message":{"role":"assistant","content":"It is sunny."}}]}`, OpenAI, nil, "It is sunny."},
+		{`{"choices":[{"message":{"role":"assistant","content":[{"type":"text","text":"It is "},{"type":"text","text":"sunny."}]}}]}`, OpenAI, nil, "It is sunny."},
+		{`{"choices":[{"message":{"role":"assistant","content":""}}]}`, OpenAI, nil, ""},
+		{`"It is sunny."`, Auto, nil, "It is sunny."},
+		{`{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"f","input":{}}]}`,
+			Anthropic, []wantStep{{name: "f", args: `{}`, id: "toolu_1"}}, ""},
+		{`{"type":"message","role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"Hi "},{"type":"text","text":"there."}]}`, Anthropic, nil, "Hi there."},
+		{`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"g1","name":"f","args":{}}}]}}]}`,
+			Gemini, []wantStep{{name: "f", args: `{}`, id: "g1"}}, ""},
+		{`{"candidates":[{"content":{"role":"model","parts":[{"text":"hm","thought":true},{"text":"Sunny."}]}}]}`, Gemini, nil, "Sunny."},
+		{`{"object":"response","output":[{"type":"reasoning","summary":[]},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"}]}`,
+			Responses, []wantStep{{name: "f", args: `{}`, id: "c1"}}, ""},
+		{`{"object":"response","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Sunny."}]}]}`, Responses, nil, "Sunny."},
+		{`[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Checking."}]},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"}]`,
+			Responses, []wantStep{{name: "f", args: `{}`, id: "c1"}}, ""},
+		{`{"output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"tu1","name":"f","input":{}}}]}}}`,
+			Bedrock, []wantStep{{name: "f", args: `{}`, id: "tu1"}}, ""},
+		{`{"output":{"message":{"role":"assistant","content":[{"text":"Sunny."}]}},"stopReason":"end_turn"}`, Bedrock, nil, "Sunny."},
+		{`{"type":"ai","content":"","tool_calls":[{"name":"f","args":{},"id":"lc1"}],"invalid_tool_calls":[{"name":"g","args":"{","id":"lc2","error":"bad"}]}`,
+			LangChain, []wantStep{{name: "f", args: `{}`, id: "lc1"}, {name: "g", reason: "could not read", id: "lc2"}}, ""},
+		{`{"type":"ai","data":{"content":"Sunny.","tool_calls":[]}}`, LangChain, nil, "Sunny."},
+		{`{"model":"llama3.2","message":{"role":"assistant","content":"Sunny."},"done":true}`, Ollama, nil, "Sunny."},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"f","arguments":{}}}`, MCP, []wantStep{{name: "f", args: `{}`}}, ""},
+		{`"<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>"`, Hermes, []wantStep{{name: "f", args: `{}`}}, ""},
+	}
+	for _, tt := range tests {
+		r, err := value.Parse(tt.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		run, f, err := ExtractRun(r, Auto)
+		if err != nil || f != tt.f {
+			t.Fatalf("%s: %q, %v", tt.in, f, err)
+		}
+		checkRun(t, tt.in, run, tt.steps, tt.final)
+	}
+}
