@@ -30,6 +30,7 @@ type compiledCase struct {
 	params       map[string]value.Value
 	expected     []compiledCall
 	alternatives [][]compiledCall
+	run          *compiledRun // nil unless the case is an agent's run (steps.go)
 }
 
 // compiledCall is one expected call.
@@ -44,6 +45,7 @@ type compiledCall struct {
 	ctx       rules.Context
 	tool      *tool // the schema of the tool named name, nil when the case has none
 	asserts   []compiledAssert
+	result    *compiledResult // a step's rules on its tool's result (steps.go)
 }
 
 type compiledAssert struct {
@@ -283,7 +285,14 @@ func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
 		k.tools = c.compileTools(sc.Tools, sc.ID)
 		cc.params = toolParams(sc.Tools)
 	}
-	cc.expected = k.calls(sc.Expected)
+	if sc.Steps != nil {
+		cc.expected = k.stepCalls(sc.Steps) // steps.go
+		if len(sc.Steps) > 0 {
+			cc.tool = sc.Steps[0].Name
+		}
+	} else {
+		cc.expected = k.calls(sc.Expected)
+	}
 	if len(sc.Expected) > 0 {
 		cc.tool = sc.Expected[0].Name
 	}
@@ -293,6 +302,7 @@ func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
 			cc.alternatives[i] = k.calls(alt)
 		}
 	}
+	k.compileRun(sc, cc, k.refs) // steps.go
 }
 
 // caseCompiler compiles the calls of one case.
@@ -303,6 +313,7 @@ type caseCompiler struct {
 	ctx    rules.Context
 	used   []pathRule
 	useSet bool // used is computed
+	refs   bool // a rule or assert reads the run's steps
 }
 
 // calls compiles a list of expected calls into a slice cut from the
@@ -364,6 +375,10 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 		}
 		out.rules = set
 	}
+	if out.rules.UsesSteps() {
+		k.refs = true
+		out.args = refPlaceholders(out.args, ec.Rules) // steps.go
+	}
 	k.lint(ec, t, out)
 	for _, a := range ec.Assert {
 		if c.opts.Extensions.Assert == nil {
@@ -376,6 +391,9 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 			continue
 		}
 		out.asserts = append(out.asserts, compiledAssert{src: a.Expr, cmp: cmp})
+		if u, ok := cmp.(rules.StepsUser); ok && u.UsesSteps() {
+			k.refs = true
+		}
 	}
 }
 

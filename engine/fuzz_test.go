@@ -93,7 +93,7 @@ func checkWeighAgrees(t *testing.T, e *Engine, resp value.Value) {
 		for _, list := range append([][]compiledCall{c.expected}, c.alternatives...) {
 			for a := range list {
 				for b := range calls {
-					w, p := e.weigh(&list[a], &calls[b]), e.compare(&list[a], &calls[b], nil)
+					w, p := e.weigh(&list[a], &calls[b], nil, b), e.compare(&list[a], &calls[b], nil, nil, b)
 					if w.pass != p.pass || w.score != p.score {
 						t.Fatalf("case %s: expected %d, actual %d: weigh %+v, compare pass=%v score=%v %+v",
 							c.id, a, b, w, p.pass, p.score, p.diffs)

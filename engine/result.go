@@ -46,6 +46,10 @@ type Result struct {
 	Tool string
 
 	hasAlternatives bool
+	// sum and den are the summed call scores and the count they are
+	// divided by, which a run's checks add to (steps.go).
+	sum float64
+	den int
 }
 
 // CallResult pairs one expected call with one actual call. Expected or
@@ -65,6 +69,11 @@ type Diff struct {
 	// Call is the index into Result.Calls of the pair the diff is about, or
 	// -1 when it concerns the case as a whole.
 	Call int
+	// Step and Turn, when HasStep, are the index of the actual step of a
+	// run that the diff belongs to and the turn of that step; only the
+	// diffs of run cases (docs/trajectories.md) have them.
+	Step, Turn int
+	HasStep    bool
 }
 
 // AppendJSON appends r as one line of the results file (without the
@@ -113,6 +122,12 @@ func (d *Diff) AppendJSON(dst []byte) []byte {
 	dst = value.AppendQuote(dst, string(d.Kind))
 	dst = append(dst, `,"call":`...)
 	dst = appendIndex(dst, d.Call)
+	if d.HasStep {
+		dst = append(dst, `,"step":`...)
+		dst = strconv.AppendInt(dst, int64(d.Step), 10)
+		dst = append(dst, `,"turn":`...)
+		dst = strconv.AppendInt(dst, int64(d.Turn), 10)
+	}
 	dst = append(dst, `,"path":`...)
 	dst = value.AppendQuote(dst, d.Path)
 	if d.HasExpected {
@@ -180,6 +195,10 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		x := &out.Diffs[i]
 		x.Kind = Kind(lr.member(d, "diffs.kind", value.String).Str())
 		x.Call = lr.indexOrNull(d, "diffs.call")
+		if d.Has("step") {
+			x.Step, x.HasStep = lr.index(lr.member(d, "diffs.step", value.Number), "diffs.step"), true
+			x.Turn = lr.index(lr.member(d, "diffs.turn", value.Number), "diffs.turn")
+		}
 		x.Path = lr.member(d, "diffs.path", value.String).Str()
 		x.Expected, x.HasExpected = d.Get("expected")
 		x.Actual, x.HasActual = d.Get("actual")

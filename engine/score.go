@@ -20,6 +20,15 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, w *work) {
 		format = c.format
 	}
 	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.params}
+	if c.run != nil {
+		run, _, err := o.ExtractRun(resp, format)
+		if err != nil {
+			e.unreadable(r, i, err.Error())
+			return
+		}
+		e.scoreRun(r, i, &run, w) // steps.go
+		return
+	}
 	calls, _, err := o.Extract(resp, format)
 	if err != nil {
 		e.unreadable(r, i, err.Error())
@@ -55,16 +64,22 @@ func (r *Result) reset(c *compiledCase) {
 // scoreCalls scores against the expected calls and each alternative, and
 // keeps the best: a pass first, then the higher score, then the earlier list.
 func (e *Engine) scoreCalls(r *Result, i int, calls []response.Call, w *work) {
+	e.scoreCallsIn(r, i, calls, w, nil)
+}
+
+// scoreCallsIn is scoreCalls, with the run the calls are of when the case
+// is a run case (rv not nil).
+func (e *Engine) scoreCallsIn(r *Result, i int, calls []response.Call, w *work, rv *runView) {
 	c := &e.cases[i]
 	r.reset(c)
-	e.evaluate(r, c.mode, c.expected, calls, w)
+	e.evaluate(r, c.mode, c.expected, calls, w, rv)
 	if len(c.alternatives) == 0 {
 		return
 	}
 	alt := w.altResult()
 	for k, exp := range c.alternatives {
 		alt.reset(c)
-		e.evaluate(alt, c.mode, exp, calls, w)
+		e.evaluate(alt, c.mode, exp, calls, w, rv)
 		if alt.Pass && !r.Pass || alt.Pass == r.Pass && alt.Score > r.Score {
 			alt.Alternative = k + 1
 			*r, *alt = *alt, *r
@@ -79,8 +94,9 @@ type pairing struct {
 	diffs []Diff // Call left at -1; set once the pair has its place
 }
 
-// evaluate scores one list of expected calls against the actual calls.
-func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, calls []response.Call, w *work) {
+// evaluate scores one list of expected calls against the actual calls, of
+// run rv when the case is a run case.
+func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, calls []response.Call, w *work, rv *runView) {
 	n, m := len(exp), len(calls)
 	if w != nil {
 		w.diffs = w.diffs[:0] // the pairings of the last evaluate are written out
@@ -96,23 +112,25 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 	pairs, pr, matched = pairs[:n], pr[:n], matched[:m] // pairs[i] = actual index of expected i, or -1
 	// One call against one: every mode pairs them (greedy's leftover
 	// assignment too), and the pair is compared once, as in order.
-	if mode == suite.CallsOrdered || n == 0 || m == 0 || n == 1 && m == 1 && mode != suite.CallsSuperset && mode != suite.CallsSubset {
+	if mode == suite.CallsInOrder || mode == suite.CallsOrdered && rv != nil && rv.steps() {
+		e.align(exp, calls, pairs, pr, w, rv) // align.go
+	} else if mode == suite.CallsOrdered || n == 0 || m == 0 || n == 1 && m == 1 && mode != suite.CallsSuperset && mode != suite.CallsSubset {
 		for k := range pairs {
 			pairs[k] = -1
 			if k < m {
 				pairs[k] = k
-				pr[k] = e.compare(&exp[k], &calls[k], w)
+				pr[k] = e.compare(&exp[k], &calls[k], w, rv, k)
 			}
 		}
 	} else if mode == suite.CallsGreedy {
-		e.greedy(exp, calls, pairs, pr, w)
-	} else if n > m || e.exhaustive || !e.allPass(exp, calls, pairs, pr, w) {
+		e.greedy(exp, calls, pairs, pr, w, rv)
+	} else if n > m || e.exhaustive || !e.allPass(exp, calls, pairs, pr, w, rv) {
 		// Every pair is weighed, quietly; only the pairs chosen are
 		// compared again to say what is wrong with them.
 		all := w.verdicts(n * m)
 		for a := range n {
 			for b := range m {
-				all[a*m+b] = e.weigh(&exp[a], &calls[b])
+				all[a*m+b] = e.weigh(&exp[a], &calls[b], rv, b)
 			}
 		}
 		// The summed score decides; between equal sums, more passing pairs,
@@ -140,7 +158,7 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 			case all[a*m+b].pass:
 				pr[a] = pairing{pass: true, score: all[a*m+b].score}
 			default:
-				pr[a] = e.compare(&exp[a], &calls[b], w)
+				pr[a] = e.compare(&exp[a], &calls[b], w, rv, b)
 			}
 		}
 	}
@@ -167,6 +185,7 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 		r.Calls = append(r.Calls, CallResult{Expected: a, Actual: b, Pass: p.pass, Score: p.score})
 		for _, d := range p.diffs {
 			d.Call = idx
+			rv.mark(&d, b)
 			r.Diffs = append(r.Diffs, d)
 		}
 		sum += p.score
@@ -176,23 +195,27 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 	for b := range m {
 		// superset tolerates calls beyond the expected ones, but a list
 		// that expects no call passes only with none (spec 3).
-		if matched[b] || mode == suite.CallsSuperset && n > 0 {
+		if matched[b] || (mode == suite.CallsSuperset || mode == suite.CallsInOrder) && n > 0 {
 			continue
 		}
 		extra++
 		idx := len(r.Calls)
 		r.Calls = append(r.Calls, CallResult{Expected: -1, Actual: b})
-		r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: UnexpectedCall,
+		d := Diff{Diff: rules.Diff{Kind: UnexpectedCall,
 			Actual: value.StringOf(calls[b].Name), HasActual: true, Rule: string(mode),
-			Message: unexpectedCallMessage(&calls[b], n)}, Call: idx})
+			Message: unexpectedCallMessage(&calls[b], n)}, Call: idx}
+		rv.mark(&d, b)
+		r.Diffs = append(r.Diffs, d)
 	}
 	// The case's score: summed call scores over max(expected, actual), with
 	// the calls the mode tolerates left out of both counts.
-	if den := max(counted, matchedCount(matched)+extra); den == 0 {
+	den := max(counted, matchedCount(matched)+extra)
+	if den == 0 {
 		r.Score = 1
 	} else {
 		r.Score = sum / float64(den)
 	}
+	r.sum, r.den = sum, den
 	r.Pass = len(r.Diffs) == 0
 }
 
@@ -206,7 +229,7 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 // here does. Then pairs and pr hold it and allPass reports true; n weighs
 // when the calls come in the expected order, instead of n·m and an
 // assignment.
-func (e *Engine) allPass(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, w *work) bool {
+func (e *Engine) allPass(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, w *work, rv *runView) bool {
 	used, _ := w.greedyBufs(len(calls), 0)
 	for a := range exp {
 		pairs[a] = -1
@@ -214,7 +237,7 @@ func (e *Engine) allPass(exp []compiledCall, calls []response.Call, pairs []int,
 			if used[b] || exp[a].name != calls[b].Name {
 				continue
 			}
-			if v := e.weigh(&exp[a], &calls[b]); v.pass {
+			if v := e.weigh(&exp[a], &calls[b], rv, b); v.pass {
 				pairs[a], pr[a], used[b] = b, pairing{pass: true, score: v.score}, true
 				break
 			}
@@ -230,7 +253,7 @@ func (e *Engine) allPass(exp []compiledCall, calls []response.Call, pairs []int,
 // the first actual call not yet taken that passes against it. The expected
 // calls left without one are then paired with the actual calls left over
 // as `unordered` pairs them, only to report what is wrong with them.
-func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, w *work) {
+func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, w *work, rv *runView) {
 	n, m := len(exp), len(calls)
 	used, rest := w.greedyBufs(m, n+m)
 	restA := rest[:0:n]
@@ -240,7 +263,7 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 			if used[b] {
 				continue
 			}
-			if v := e.weigh(&exp[a], &calls[b]); v.pass {
+			if v := e.weigh(&exp[a], &calls[b], rv, b); v.pass {
 				pairs[a], pr[a], used[b] = b, pairing{pass: true, score: v.score}, true
 				break
 			}
@@ -261,7 +284,7 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 	all := w.verdicts(len(restA) * len(restB))
 	for i, a := range restA {
 		for j, b := range restB {
-			all[i*len(restB)+j] = e.weigh(&exp[a], &calls[b])
+			all[i*len(restB)+j] = e.weigh(&exp[a], &calls[b], rv, b)
 		}
 	}
 	best, _ := w.assign(len(restA), len(restB), func(i, j int) float64 {
@@ -274,7 +297,7 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 	for i, j := range best {
 		if j >= 0 {
 			a, b := restA[i], restB[j]
-			pairs[a], pr[a] = b, e.compare(&exp[a], &calls[b], w)
+			pairs[a], pr[a] = b, e.compare(&exp[a], &calls[b], w, rv, b)
 		}
 	}
 }
@@ -329,11 +352,22 @@ type verdict struct {
 // weigh compares one expected call with one actual call as compare does,
 // without saying what differs: for the pairs a matching mode considers and
 // may not choose.
-func (e *Engine) weigh(ec *compiledCall, ac *response.Call) verdict {
+func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int) verdict {
 	if ac.Name != ec.name || ac.Err != nil {
 		return verdict{}
 	}
-	res := ec.rules.CompareChecked(ec.args, ac.Args, &ec.ctx, nil)
+	ctx := &ec.ctx
+	var local rules.Context
+	if rv != nil { // a run: references see the steps before b
+		local = ec.ctx
+		local.Steps = rv.at(b)
+		ctx = &local
+	}
+	res := ec.rules.CompareChecked(ec.args, ac.Args, ctx, nil)
+	if ec.result != nil {
+		ok, n := rv.checkResult(ec, b, nil)
+		res.Matched, res.Total = res.Matched+ok, res.Total+n
+	}
 	v := verdict{pass: res.Matched == res.Total, score: 1}
 	if res.Total > 0 {
 		v.score = float64(res.Matched) / float64(res.Total)
@@ -342,7 +376,7 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call) verdict {
 		v.pass = ec.tool.schema.Valid(ac.Args, ec.check())
 	}
 	for i := 0; v.pass && i < len(ec.asserts); i++ {
-		out := ec.asserts[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args})
+		out := ec.asserts[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: ctx.Steps})
 		v.pass = out.Err == nil && out.Equal
 	}
 	return v
@@ -350,7 +384,7 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call) verdict {
 
 // compare compares one expected call with one actual call. The pairing's
 // diffs are carved from w's buffer, valid until w's next evaluate.
-func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work) pairing {
+func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runView, b int) pairing {
 	var local []Diff
 	buf := &local
 	if w != nil {
@@ -371,8 +405,19 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work) pairing {
 		return pairing{diffs: carve()}
 	}
 	var p pairing
+	ctx := &ec.ctx
+	var runCtx rules.Context
+	if rv != nil { // a run: references see the steps before b
+		runCtx = ec.ctx
+		runCtx.Steps = rv.at(b)
+		ctx = &runCtx
+	}
 	sc := scratchPool.Get().(*scratch)
-	res := ec.rules.CompareChecked(ec.args, ac.Args, &ec.ctx, sc.report)
+	res := ec.rules.CompareChecked(ec.args, ac.Args, ctx, sc.report)
+	if ec.result != nil {
+		ok, n := rv.checkResult(ec, b, sc.report)
+		res.Matched, res.Total = res.Matched+ok, res.Total+n
+	}
 	for _, d := range sc.diffs {
 		*buf = append(*buf, Diff{Diff: d, Call: -1})
 	}
@@ -387,7 +432,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work) pairing {
 	}
 	*buf = ec.tool.validate(ac.Args, ec.check(), -1, *buf)
 	for _, a := range ec.asserts {
-		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args})
+		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: ctx.Steps})
 		switch {
 		case out.Err != nil:
 			kind := out.ErrKind

@@ -1,0 +1,497 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
+
+// The diff kinds only runs have (docs/trajectories.md). They appear only
+// in the results of cases that use steps, never, max_calls or final.
+const (
+	ForbiddenCall Kind = "forbidden_call" // an actual call matches a `never` entry
+	TooManyCalls  Kind = "too_many_calls" // the run made more calls than max_calls
+	MissingResult Kind = "missing_result" // a step's result rules, but the run has no result for it
+	MissingFinal  Kind = "missing_final"  // final is given, but the run ends without a final text
+)
+
+// compiledRun is what makes a case an agent's run: scored from the whole
+// run, not only its calls.
+type compiledRun struct {
+	steps    bool // written with steps: `ordered` aligns in order
+	never    []compiledNever
+	maxCalls int // -1: no limit
+	final    *rules.Set
+	rule     *rules.Rule // final's
+}
+
+type compiledNever struct {
+	name  string
+	args  value.Value
+	rules *rules.Set
+	ctx   rules.Context
+}
+
+// compiledResult holds a step's rules on its tool's result.
+type compiledResult struct {
+	checks    []resultCheck
+	hasError  bool
+	wantError bool
+}
+
+type resultCheck struct {
+	text string // the path as written
+	segs []rules.Segment
+	rule *rules.Rule
+	set  *rules.Set // the rule at the root, to compare one value under
+}
+
+func (cr *compiledResult) items() int {
+	n := len(cr.checks)
+	if cr.hasError {
+		n++
+	}
+	return n
+}
+
+// compileRun compiles what makes sc a run. refs says that the case's rules
+// read the run's steps, which alone makes an `expected` case a run.
+func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
+	if !sc.IsRun() && !refs {
+		return
+	}
+	c := k.c
+	run := &compiledRun{steps: sc.Steps != nil, maxCalls: -1}
+	if sc.MaxCalls != nil {
+		run.maxCalls = *sc.MaxCalls
+	}
+	for i := range sc.Never {
+		n := &sc.Never[i]
+		cn := compiledNever{name: n.Name, args: n.Arguments, rules: &rules.Set{},
+			ctx: rules.Context{AllowExtra: true, NullIsMissing: k.ctx.NullIsMissing, Tool: n.Name}}
+		if cn.args.Kind() != value.Object {
+			cn.args, _ = value.ObjectOf()
+		}
+		for _, pr := range c.compileRuleSet(n.Rules, sc.ID) {
+			cn.rules.Add(rules.LevelCall, pr.path, pr.rule)
+		}
+		if len(k.tools) > 0 && k.tools[n.Name] == nil {
+			c.warn(n.Loc, sc.ID, fmt.Sprintf("never names tool %q, which the case's tools do not define", n.Name))
+		}
+		run.never = append(run.never, cn)
+	}
+	if sc.Final.Kind() != value.Null {
+		r, err := c.compileRule(sc.Final)
+		if err != nil {
+			c.problem(sc.FinalLoc, sc.ID, err.Error())
+		} else {
+			run.final, run.rule = &rules.Set{}, r
+			run.final.Add(rules.LevelCall, rules.Path{}, r)
+		}
+	}
+	cc.run = run
+}
+
+// stepCalls compiles a case's expected steps: their calls as expected
+// calls, with their result rules.
+func (k *caseCompiler) stepCalls(steps []suite.Step) []compiledCall {
+	list := make([]suite.Call, len(steps))
+	for i := range steps {
+		list[i] = steps[i].Call
+	}
+	out := k.calls(list)
+	for i := range steps {
+		st := &steps[i]
+		if len(st.Result) == 0 && !st.HasError {
+			continue
+		}
+		cr := &compiledResult{hasError: st.HasError, wantError: st.Error}
+		for _, pr := range k.c.compileRuleSet(st.Result, k.sc.ID) {
+			set := &rules.Set{}
+			set.Add(rules.LevelCall, rules.Path{}, pr.rule)
+			cr.checks = append(cr.checks, resultCheck{text: pr.path.String(), segs: pr.path.Segments(), rule: pr.rule, set: set})
+		}
+		out[i].result = cr
+	}
+	return out
+}
+
+// refPlaceholders makes sure that the expected arguments have a member at
+// each literal path of a `from` rule, so that the comparison visits it
+// (and a missing argument is one) even when the expected call leaves it
+// out: the reference gives its expected value.
+func refPlaceholders(args value.Value, rs suite.RuleSet) value.Value {
+	for _, pr := range rs {
+		if pr.Rule.Kind() != value.Object || !pr.Rule.Has("from") {
+			continue
+		}
+		p, err := rules.ParsePath(pr.Path)
+		if err != nil {
+			continue
+		}
+		var keys []string
+		literal := true
+		for _, s := range p.Segments() {
+			literal = literal && !s.Star && !s.Hash
+			keys = append(keys, s.Key)
+		}
+		if literal {
+			args = withPlaceholder(args, keys)
+		}
+	}
+	return args
+}
+
+// withPlaceholder returns obj with a null at keys, unless something is
+// there already or a list is in the way.
+func withPlaceholder(obj value.Value, keys []string) value.Value {
+	if obj.Kind() != value.Object {
+		return obj
+	}
+	v, ok := obj.Get(keys[0])
+	switch {
+	case ok && len(keys) == 1:
+		return obj
+	case ok && v.Kind() != value.Object:
+		return obj
+	case len(keys) == 1:
+		v = value.Value{}
+	default:
+		if !ok {
+			v, _ = value.ObjectOf()
+		}
+		v = withPlaceholder(v, keys[1:])
+	}
+	members := make([]value.Member, 0, obj.Len()+1)
+	for _, m := range obj.Members() {
+		if m.Key != keys[0] {
+			members = append(members, m)
+		}
+	}
+	members = append(members, value.Member{Key: keys[0], Value: v})
+	out, _ := value.ObjectOf(members...)
+	return out
+}
+
+// runView is a run being scored: its steps for references
+// (rules.StepSource), built into values only when a reference reads them.
+type runView struct {
+	run     *response.Run
+	isSteps bool // the case is written with steps
+	calls   []response.Call
+	vals    []value.Value
+	built   []bool
+}
+
+var runViewPool = sync.Pool{New: func() any { return new(runView) }}
+
+func newRunView(run *response.Run, steps bool) *runView {
+	rv := runViewPool.Get().(*runView)
+	rv.run, rv.isSteps = run, steps
+	rv.calls = rv.calls[:0]
+	for i := range run.Steps {
+		rv.calls = append(rv.calls, run.Steps[i].Call)
+	}
+	rv.vals = grow(rv.vals, len(run.Steps))
+	rv.built = grow(rv.built, len(run.Steps))
+	clear(rv.built)
+	return rv
+}
+
+func (rv *runView) release() {
+	clear(rv.calls)
+	clear(rv.vals)
+	rv.run = nil
+	runViewPool.Put(rv)
+}
+
+// StepCount implements rules.StepSource.
+func (rv *runView) StepCount() int { return len(rv.run.Steps) }
+
+// StepName implements rules.StepSource.
+func (rv *runView) StepName(i int) string { return rv.run.Steps[i].Name }
+
+// StepValue implements rules.StepSource: {name, arguments, result, error,
+// id, turn}, result only when the run has the tool's result, id only when
+// the run gives one.
+func (rv *runView) StepValue(i int) value.Value {
+	if rv.built[i] {
+		return rv.vals[i]
+	}
+	st := &rv.run.Steps[i]
+	args := st.Args
+	if st.Err != nil {
+		args = value.Value{}
+	}
+	m := make([]value.Member, 0, 6)
+	m = append(m, value.Member{Key: "name", Value: value.StringOf(st.Name)}, value.Member{Key: "arguments", Value: args})
+	if st.HasResult {
+		m = append(m, value.Member{Key: "result", Value: st.Result})
+	}
+	m = append(m, value.Member{Key: "error", Value: value.BoolOf(st.Error)})
+	if st.ID != "" {
+		m = append(m, value.Member{Key: "id", Value: value.StringOf(st.ID)})
+	}
+	m = append(m, value.Member{Key: "turn", Value: value.Int(int64(st.Turn))})
+	rv.vals[i], _ = value.ObjectOf(m...)
+	rv.built[i] = true
+	return rv.vals[i]
+}
+
+// steps reports whether the case is written with steps.
+func (rv *runView) steps() bool { return rv.isSteps }
+
+// at is the view of the steps before step b.
+func (rv *runView) at(b int) rules.Steps {
+	if rv == nil {
+		return rules.Steps{}
+	}
+	return rules.Steps{Src: rv, N: b}
+}
+
+// mark says that d belongs to actual step b.
+func (rv *runView) mark(d *Diff, b int) {
+	if rv != nil && b >= 0 && b < len(rv.run.Steps) {
+		d.Step, d.Turn, d.HasStep = b, rv.run.Steps[b].Turn, true
+	}
+}
+
+// checkResult holds actual step b's result to ec's result rules, reporting
+// each failure when report is not nil; it returns how many of the rules
+// passed and how many there are.
+func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff)) (ok, n int) {
+	cr := ec.result
+	n = cr.items()
+	if rv == nil || !rv.run.Steps[b].HasResult {
+		if report != nil {
+			report(rules.Diff{Kind: MissingResult, Path: "result", Rule: "result",
+				Message: "the run has no result of this call to " + ec.name + ", which the step's result rules need"})
+		}
+		return 0, n
+	}
+	st := &rv.run.Steps[b]
+	if cr.hasError {
+		if st.Error == cr.wantError {
+			ok++
+		} else if report != nil {
+			msg := "expected the tool to succeed, but it reported an error"
+			if cr.wantError {
+				msg = "expected the tool to report an error, but it succeeded"
+			}
+			report(rules.Diff{Kind: Mismatch, Path: "result.error", Expected: value.BoolOf(cr.wantError), Actual: value.BoolOf(st.Error),
+				HasExpected: true, HasActual: true, Rule: "error", Message: msg})
+		}
+	}
+	ctx := rules.Context{AllowExtra: true, NullIsMissing: ec.ctx.NullIsMissing, Tool: ec.name, Steps: rv.at(b)}
+	for i := range cr.checks {
+		chk := &cr.checks[i]
+		if chk.rule.Ignore() {
+			ok++
+			continue
+		}
+		good, found := true, false
+		eachAt(st.Result, chk.segs, "result", func(path string, v value.Value) {
+			found = true
+			exp := v // no expected value: presence and type alone
+			if ref := chk.rule.From(); ref != nil {
+				var why string
+				if exp, why = ref.Resolve(ctx.Steps); why != "" {
+					good = false
+					if report != nil {
+						report(rules.Diff{Kind: Mismatch, Path: path, Actual: v, HasActual: true, Rule: chk.rule.String(),
+							Message: "expected the value of " + ref.String() + ", but " + why})
+					}
+					return
+				}
+			} else if chk.rule.Standalone() {
+				exp = value.Value{}
+			}
+			var sub func(rules.Diff)
+			if report != nil {
+				sub = func(d rules.Diff) {
+					if d.Path == "" {
+						d.Path = path
+					} else {
+						d.Path = path + "." + d.Path
+					}
+					report(d)
+				}
+			}
+			res := chk.set.CompareChecked(exp, v, &ctx, sub)
+			good = good && res.Matched == res.Total
+		})
+		switch {
+		case !found && chk.rule.Optional():
+			ok++
+		case !found:
+			if report != nil {
+				report(rules.Diff{Kind: MissingArgument, Path: "result." + chk.text, Rule: chk.rule.String(),
+					Message: "the result of " + ec.name + " has nothing at " + chk.text})
+			}
+		case good:
+			ok++
+		}
+	}
+	return ok, n
+}
+
+// eachAt calls f with each value at segs inside v, and its path.
+func eachAt(v value.Value, segs []rules.Segment, path string, f func(string, value.Value)) {
+	if len(segs) == 0 {
+		f(path, v)
+		return
+	}
+	s := segs[0]
+	switch v.Kind() {
+	case value.Object:
+		if s.Hash {
+			return
+		}
+		for _, m := range v.Members() {
+			if s.Star || m.Key == s.Key {
+				eachAt(m.Value, segs[1:], path+"."+m.Key, f)
+			}
+		}
+	case value.Array:
+		for i, e := range v.Elems() {
+			if s.Star || s.Hash || s.Index == i {
+				eachAt(e, segs[1:], path+"."+strconv.Itoa(i), f)
+			}
+		}
+	}
+}
+
+// matches reports whether actual call ac is one the never entry forbids.
+func (n *compiledNever) matches(ac *response.Call, steps rules.Steps) bool {
+	if ac.Name != n.name {
+		return false
+	}
+	if n.args.Len() == 0 {
+		return true
+	}
+	if ac.Err != nil {
+		return false
+	}
+	ctx := n.ctx
+	ctx.Steps = steps
+	res := n.rules.CompareChecked(n.args, ac.Args, &ctx, nil)
+	return res.Matched == res.Total
+}
+
+// scoreRun scores a run against case i, which is a run case.
+func (e *Engine) scoreRun(r *Result, i int, run *response.Run, w *work) {
+	rv := newRunView(run, e.cases[i].run.steps)
+	defer rv.release()
+	e.scoreCallsIn(r, i, rv.calls, w, rv)
+	e.checkRun(r, &e.cases[i], rv)
+}
+
+// checkRun adds what a run case says of the whole run to r, which holds
+// the verdict on its calls: calls that must not happen (never), too many
+// calls (max_calls) and the final text (final). The score counts the
+// final text as one more expected item, and each forbidden call (unless
+// already counted as an unexpected one) and too many calls as one more
+// miss.
+func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
+	run := c.run
+	sum, den := r.sum, r.den
+	if len(run.never) > 0 {
+		for b := range rv.calls {
+			for k := range run.never {
+				if !run.never[k].matches(&rv.calls[b], rv.at(b)) {
+					continue
+				}
+				call, counted := -1, false
+				for j, cr := range r.Calls {
+					if cr.Actual == b {
+						call, counted = j, cr.Expected < 0
+					}
+				}
+				if !counted {
+					den++
+				}
+				d := Diff{Diff: rules.Diff{Kind: ForbiddenCall, Actual: value.StringOf(rv.calls[b].Name), HasActual: true,
+					Rule: "never", Message: fmt.Sprintf("%s must not be called (never[%d])", rv.calls[b].Name, k)}, Call: call}
+				rv.mark(&d, b)
+				r.Diffs = append(r.Diffs, d)
+				break
+			}
+		}
+	}
+	if run.maxCalls >= 0 && len(rv.calls) > run.maxCalls {
+		den++
+		d := Diff{Diff: rules.Diff{Kind: TooManyCalls, Expected: value.Int(int64(run.maxCalls)), Actual: value.Int(int64(len(rv.calls))),
+			HasExpected: true, HasActual: true, Rule: "max_calls",
+			Message: fmt.Sprintf("the run made %d calls; at most %d are allowed", len(rv.calls), run.maxCalls)}, Call: -1}
+		rv.mark(&d, run.maxCalls)
+		r.Diffs = append(r.Diffs, d)
+	}
+	if run.final != nil {
+		den++
+		text := rv.run.Final
+		switch {
+		case !rv.run.HasFinal:
+			r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: MissingFinal, Path: "final", Rule: run.rule.String(),
+				Message: "the run ends without a final answer"}, Call: -1})
+		default:
+			actual := value.StringOf(text)
+			exp := actual
+			steps := rv.at(len(rv.calls))
+			ok := true
+			if ref := run.rule.From(); ref != nil {
+				var why string
+				if exp, why = ref.Resolve(steps); why != "" {
+					ok = false
+					r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: Mismatch, Path: "final", Actual: actual, HasActual: true,
+						Rule: run.rule.String(), Message: "expected the value of " + ref.String() + ", but " + why}, Call: -1})
+				}
+			} else if run.rule.Standalone() {
+				exp = value.Value{}
+			}
+			if ok {
+				ctx := rules.Context{Steps: steps}
+				res := run.final.CompareChecked(exp, actual, &ctx, func(d rules.Diff) {
+					d.Path = "final"
+					r.Diffs = append(r.Diffs, Diff{Diff: d, Call: -1})
+				})
+				ok = res.Matched == res.Total
+			}
+			if ok {
+				sum++
+			}
+		}
+	}
+	if den == 0 {
+		r.Score = 1
+	} else {
+		r.Score = sum / float64(den)
+	}
+	r.Pass = len(r.Diffs) == 0
+}
+
+// ScoreRun scores a run already read (response.ExtractRun) against case
+// i. A case that is not a run case is scored on the run's calls.
+func (e *Engine) ScoreRun(i int, run *response.Run) *Result {
+	r := new(Result)
+	e.scoreRunOrCalls(r, i, run, nil)
+	return r
+}
+
+// ScoreRun is Engine.ScoreRun in the Scorer's memory.
+func (s *Scorer) ScoreRun(i int, run *response.Run) *Result {
+	s.e.scoreRunOrCalls(&s.res, i, run, &s.w)
+	return &s.res
+}
+
+func (e *Engine) scoreRunOrCalls(r *Result, i int, run *response.Run, w *work) {
+	if e.cases[i].run != nil {
+		e.scoreRun(r, i, run, w)
+		return
+	}
+	e.scoreCalls(r, i, run.Calls(), w)
+}

@@ -1,0 +1,209 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/value"
+)
+
+// runOf builds a run from {"steps": [{name, arguments, result, error, id,
+// turn}], "final": text}.
+func runOf(t testing.TB, src string) *response.Run {
+	t.Helper()
+	doc := mustParse(t, src)
+	run := &response.Run{}
+	steps, _ := doc.Get("steps")
+	for _, s := range steps.Elems() {
+		var st response.Step
+		n, _ := s.Get("name")
+		st.Name = n.Str()
+		st.Args, _ = value.ObjectOf()
+		if a, ok := s.Get("arguments"); ok {
+			st.Args = a
+		}
+		st.Result, st.HasResult = s.Get("result")
+		if e, ok := s.Get("error"); ok {
+			st.Error = e.Bool()
+		}
+		if id, ok := s.Get("id"); ok {
+			st.ID = id.Str()
+		}
+		if tn, ok := s.Get("turn"); ok {
+			st.Turn = int(mustInt(tn))
+		}
+		run.Steps = append(run.Steps, st)
+	}
+	if f, ok := doc.Get("final"); ok {
+		run.Final, run.HasFinal = f.Str(), true
+	}
+	return run
+}
+
+func mustInt(v value.Value) int64 {
+	var n int64
+	for _, c := range v.Str() {
+		n = n*10 + int64(c-'0')
+	}
+	return n
+}
+
+const agentCase = `
+cases:
+  - id: t
+    calls: %s
+    steps:
+      - name: find_order
+        arguments: {email: a@b.c}
+        result: {error: false, id: {type: string}}
+      - name: refund
+        rules: {order_id: {from: "find_order.result.id"}}
+    never: [delete_account]
+`
+
+type runTest struct {
+	name  string
+	mode  string
+	suite string // default agentCase
+	run   string
+	pass  bool
+	score float64
+	kinds []Kind
+	json  string // a part of the result line
+}
+
+func runRunTests(t *testing.T, tests []runTest) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := tt.suite
+			if src == "" {
+				mode := tt.mode
+				if mode == "" {
+					mode = "ordered"
+				}
+				src = strings.Replace(agentCase, "%s", mode, 1)
+			}
+			e := load(t, "version: 1\n"+src)
+			i, _ := e.Lookup("t")
+			run := runOf(t, tt.run)
+			for _, r := range []*Result{e.ScoreRun(i, run), e.NewScorer().ScoreRun(i, run)} {
+				line := string(r.AppendJSON(nil))
+				if r.Pass != tt.pass || r.Score != tt.score || !slices.Equal(kinds(r), tt.kinds) || !strings.Contains(line, tt.json) {
+					t.Errorf("pass=%v score=%v kinds=%v, want pass=%v score=%v kinds=%v ...%s...\n%s",
+						r.Pass, r.Score, kinds(r), tt.pass, tt.score, tt.kinds, tt.json, line)
+				}
+				var back Result
+				if err := back.UnmarshalJSON([]byte(line)); err != nil || string(back.AppendJSON(nil)) != line {
+					t.Errorf("round trip: %v\n%s\n%s", err, line, back.AppendJSON(nil))
+				}
+			}
+		})
+	}
+}
+
+const (
+	findO1   = `{"name":"find_order","arguments":{"email":"a@b.c"},"result":{"id":"O-1"},"error":false,"turn":0}`
+	refundO1 = `{"name":"refund","arguments":{"order_id":"O-1"},"result":{"ok":true},"turn":1}`
+	refundO9 = `{"name":"refund","arguments":{"order_id":"O-9"},"result":{"ok":true},"turn":1}`
+	deleteAc = `{"name":"delete_account","arguments":{},"turn":1}`
+)
+
+func steps(s ...string) string { return `{"steps":[` + strings.Join(s, ",") + `]}` }
+
+func TestScoreRunAgent(t *testing.T) {
+	runRunTests(t, []runTest{
+		{name: "pass", run: steps(findO1, refundO1), pass: true, score: 1},
+		{name: "pass in_order", mode: "in_order", run: steps(findO1, refundO1), pass: true, score: 1},
+		{name: "pass unordered", mode: "unordered", run: steps(findO1, refundO1), pass: true, score: 1},
+		{name: "wrong reference", run: steps(findO1, refundO9), score: 0.5, kinds: []Kind{Mismatch},
+			json: `{"kind":"mismatch","call":1,"step":1,"turn":1,"path":"order_id","expected":"O-1","actual":"O-9"`},
+		{name: "reference to a step that did not happen", run: steps(refundO1), score: 0, kinds: []Kind{MissingCall, Mismatch},
+			json: `but no call to find_order happened before this one`},
+		{name: "reference to a later step", mode: "unordered", run: steps(refundO1, findO1), score: 0.5, kinds: []Kind{Mismatch},
+			json: `"step":0,"turn":1`},
+		{name: "forbidden call, ordered", run: steps(findO1, deleteAc, refundO1), score: 2.0 / 3, kinds: []Kind{UnexpectedCall, ForbiddenCall},
+			json: `{"kind":"forbidden_call","call":2,"step":1,"turn":1,"path":"","actual":"delete_account","rule":"never"`},
+		{name: "forbidden call, in_order", mode: "in_order", run: steps(findO1, deleteAc, refundO1), score: 2.0 / 3, kinds: []Kind{ForbiddenCall},
+			json: `"call":null,"step":1`},
+		{name: "extra call, in_order", mode: "in_order", run: steps(findO1, `{"name":"lookup"}`, refundO1), pass: true, score: 1},
+		{name: "extra call, ordered", run: steps(`{"name":"lookup"}`, findO1, refundO1), score: 2.0 / 3, kinds: []Kind{UnexpectedCall},
+			json: `"calls":[{"expected":0,"actual":1,"pass":true,"score":1},{"expected":1,"actual":2,"pass":true,"score":1},{"expected":null,"actual":0`},
+		{name: "no result", run: steps(`{"name":"find_order","arguments":{"email":"a@b.c"}}`, refundO1), score: 1.0 / 6,
+			kinds: []Kind{MissingResult, Mismatch}},
+		{name: "tool error", run: steps(`{"name":"find_order","arguments":{"email":"a@b.c"},"result":{"id":"O-1"},"error":true}`, refundO1),
+			score: 0.8333333333333333, kinds: []Kind{Mismatch}, json: `"path":"result.error","expected":false,"actual":true,"rule":"error"`},
+		{name: "result field of the wrong type", run: steps(`{"name":"find_order","arguments":{"email":"a@b.c"},"result":{"id":7}}`, `{"name":"refund","arguments":{"order_id":7}}`),
+			score: 0.8333333333333333, kinds: []Kind{Mismatch}, json: `"path":"result.id"`},
+		{name: "result field missing", run: steps(`{"name":"find_order","arguments":{"email":"a@b.c"},"result":{"ID":"O-1"}}`, refundO1),
+			score: (2.0 / 3) / 2, kinds: []Kind{MissingArgument, Mismatch}, json: `"path":"result.id"`},
+		{name: "zero steps", run: steps(), score: 0, kinds: []Kind{MissingCall, MissingCall}},
+		{name: "zero steps, unordered", mode: "unordered", run: steps(), score: 0, kinds: []Kind{MissingCall, MissingCall}},
+		{name: "refund twice", run: steps(findO1, refundO9, refundO1), score: 2.0 / 3, kinds: []Kind{UnexpectedCall},
+			json: `{"expected":1,"actual":2,"pass":true`},
+	})
+}
+
+func TestScoreRunChecks(t *testing.T) {
+	const base = `
+cases:
+  - id: t
+    steps: [{name: a}]
+    calls: in_order
+`
+	runRunTests(t, []runTest{
+		{name: "max_calls", suite: base + "    max_calls: 2\n", run: steps(`{"name":"a"}`, `{"name":"b"}`, `{"name":"c","turn":3}`),
+			score: 0.5, kinds: []Kind{TooManyCalls}, json: `{"kind":"too_many_calls","call":null,"step":2,"turn":3,"path":"","expected":2,"actual":3`},
+		{name: "max_calls kept", suite: base + "    max_calls: 2\n", run: steps(`{"name":"a"}`, `{"name":"b"}`), pass: true, score: 1},
+		{name: "final passes", suite: base + "    final: {regex: \"(?i)refund\"}\n", run: `{"steps":[{"name":"a"}],"final":"Your Refund is on its way"}`, pass: true, score: 1},
+		{name: "final fails", suite: base + "    final: {regex: \"refund\"}\n", run: `{"steps":[{"name":"a"}],"final":"Sorry"}`, score: 0.5,
+			kinds: []Kind{Mismatch}, json: `"path":"final","expected":null,"actual":"Sorry"`},
+		{name: "final missing", suite: base + "    final: {regex: \"refund\"}\n", run: steps(`{"name":"a"}`), score: 0.5, kinds: []Kind{MissingFinal}},
+		{name: "final one_of Unicode", suite: base + "    final: {one_of: [\"Straße\"], case_insensitive: true}\n", run: `{"steps":[{"name":"a"}],"final":"STRASSE"}`, pass: true, score: 1},
+		{name: "final from", suite: base + "    final: {from: \"a.result.msg\"}\n", run: `{"steps":[{"name":"a","result":{"msg":"done"}}],"final":"done"}`, pass: true, score: 1},
+		{name: "final from missing", suite: base + "    final: {from: \"a.result.msg\"}\n", run: `{"steps":[{"name":"a"}],"final":"done"}`, score: 0.5,
+			kinds: []Kind{Mismatch}, json: "a (step 0) has no result"},
+		{name: "never with arguments", suite: base + "    never: [{name: b, arguments: {n: 5}, rules: {n: numeric}}]\n",
+			run: steps(`{"name":"a"}`, `{"name":"b","arguments":{"n":"5","x":1}}`, `{"name":"b","arguments":{"n":6}}`), score: 0.5, kinds: []Kind{ForbiddenCall}},
+		{name: "nested result paths", suite: "cases:\n  - id: t\n    steps: [{name: a, result: {\"items.#.sku\": {regex: \"^S\"}, \"meta.ünï\": {one_of: [1]}}}]\n",
+			run: steps(`{"name":"a","result":{"items":[{"sku":"S1"},{"sku":"X2"}],"meta":{"ünï":1}}}`), score: 0.5, kinds: []Kind{Mismatch},
+			json: `"path":"result.items.1.sku"`},
+		{name: "null result", suite: "cases:\n  - id: t\n    steps: [{name: a, result: {\"x\": {type: string}}}]\n",
+			run: steps(`{"name":"a","result":null}`), score: 0, kinds: []Kind{MissingArgument}},
+		{name: "optional result field", suite: "cases:\n  - id: t\n    steps: [{name: a, result: {\"x\": {type: string, optional: true}}}]\n",
+			run: steps(`{"name":"a","result":{}}`), pass: true, score: 1},
+		{name: "empty steps, no call", suite: "cases:\n  - id: t\n    steps: []\n", run: steps(), pass: true, score: 1},
+		{name: "empty steps, in_order, a call", suite: "cases:\n  - id: t\n    steps: []\n    calls: in_order\n", run: steps(`{"name":"a"}`),
+			score: 0, kinds: []Kind{UnexpectedCall}},
+		{name: "expected case with never", suite: "cases:\n  - id: t\n    expected: [{name: a}]\n    never: [b]\n",
+			run: steps(`{"name":"b"}`), score: 0, kinds: []Kind{WrongTool, ForbiddenCall}, json: `"kind":"wrong_tool","call":0,"step":0,"turn":0`},
+		{name: "expected case in_order", suite: "cases:\n  - id: t\n    expected: [{name: a}, {name: b}]\n    calls: in_order\n",
+			run: steps(`{"name":"b"}`, `{"name":"a"}`, `{"name":"c"}`, `{"name":"b"}`), pass: true, score: 1},
+	})
+}
+
+// TestOrdinaryCaseLineUnchanged checks that a case without run keys gets
+// no step in its diffs.
+func TestOrdinaryCaseLineUnchanged(t *testing.T) {
+	e := load(t, "cases:\n  - id: t\n    expected: [{name: a, arguments: {x: 1}}]\n")
+	r := e.Score(0, mustParse(t, `[{"name":"a","arguments":{"x":2}}]`))
+	if line := string(r.AppendJSON(nil)); strings.Contains(line, `"step"`) {
+		t.Errorf("line = %s", line)
+	}
+}
+
+// TestScoreRunFromResponse scores a run case from a response of the calls
+// format: a run of one turn, without results.
+func TestScoreRunFromResponse(t *testing.T) {
+	e := load(t, "cases:\n  - id: t\n    steps: [{name: a, arguments: {x: 1}}, {name: b, rules: {x: {from: \"a.arguments.x\"}}}]\n    never: [c]\n")
+	r := e.Score(0, mustParse(t, `[{"name":"a","arguments":{"x":1}},{"name":"b","arguments":{"x":1}}]`))
+	if !r.Pass {
+		t.Errorf("%s", r.AppendJSON(nil))
+	}
+	r = e.Score(0, mustParse(t, `{"choices":[{"message":{"tool_calls":[{"function":{"name":"a","arguments":"{\"x\":1}"}},{"function":{"name":"c","arguments":"{}"}},{"function":{"name":"b","arguments":"{\"x\":2}"}}]}}]}`))
+	if got := kinds(r); !slices.Equal(got, []Kind{Mismatch, UnexpectedCall, ForbiddenCall}) {
+		t.Errorf("kinds = %v\n%s", got, r.AppendJSON(nil))
+	}
+}
