@@ -94,6 +94,9 @@ type env struct {
 	Args         map[string]any `expr:"args"`
 	ExpectedArgs map[string]any `expr:"expected_args"`
 	Tool         string         `expr:"tool"`
+	// Steps are the run's actual steps before the call's, each
+	// {name, arguments, result, error, id, turn}; empty outside a run.
+	Steps []any `expr:"steps"`
 
 	// Hidden from expressions (names starting with "__" are rejected in
 	// the source); used by the code the compiler inserts.
@@ -320,6 +323,11 @@ func byteOffset(s string, runes int) int {
 func (e *Expr) Compare(in *rules.Input) rules.Outcome {
 	ok, err := e.Eval(in)
 	if err != nil {
+		if e.uses.steps && isStepRange(err) {
+			// A step that did not happen is the agent's failure, not the
+			// rule's: a mismatch.
+			return rules.Outcome{Err: err, ErrKind: rules.Mismatch}
+		}
 		return rules.Outcome{Err: err}
 	}
 	if !ok {
@@ -401,6 +409,9 @@ func (e *Expr) evalVM(in *rules.Input) (result bool, err error) {
 	}
 	if u.expectedArgs {
 		w.env.ExpectedArgs = toMap(in.ExpectedArgs)
+	}
+	if u.steps {
+		w.env.Steps = stepsAny(in.Steps)
 	}
 	out, rerr := w.vm.Run(e.prog, &w.env)
 	w.env = env{} // drop references to this input

@@ -181,6 +181,8 @@ func (u *usage) Visit(node *ast.Node) {
 		u.uses.args = true
 	case "expected_args":
 		u.uses.expectedArgs = true
+	case "steps":
+		u.uses.steps = true
 	case "$env":
 		u.all = true
 	}
