@@ -192,6 +192,10 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 			c = 1
 		case j == len(am):
 			c = -1
+		case em[i].Key == am[j].Key:
+			// The common case, and == looks at the lengths first: most
+			// keys that differ differ in length, and need no ordering.
+			c = 0
 		default:
 			c = strings.Compare(em[i].Key, am[j].Key)
 		}

@@ -315,11 +315,17 @@ func (v *validator) object(n *node, x value.Value, known *value.Value) {
 	p, k := 0, 0
 	for i := range ms {
 		m := &ms[i]
-		for p < len(n.props) && n.props[p].key < m.Key {
-			p++
+		// == first: it looks at the lengths before the bytes, and the
+		// keys usually agree.
+		if p < len(n.props) && n.props[p].key != m.Key {
+			for p < len(n.props) && n.props[p].key < m.Key {
+				p++
+			}
 		}
-		for k < len(kms) && kms[k].Key < m.Key {
-			k++
+		if k < len(kms) && kms[k].Key != m.Key {
+			for k < len(kms) && kms[k].Key < m.Key {
+				k++
+			}
 		}
 		if v.nullIsMissing && m.Value.IsNull() {
 			continue
@@ -357,8 +363,10 @@ func (v *validator) object(n *node, x value.Value, known *value.Value) {
 func (v *validator) allRequired(n *node, ms []value.Member) bool {
 	j := 0
 	for _, r := range n.sortedRequired {
-		for j < len(ms) && ms[j].Key < r {
-			j++
+		if j < len(ms) && ms[j].Key != r {
+			for j < len(ms) && ms[j].Key < r {
+				j++
+			}
 		}
 		if j == len(ms) || ms[j].Key != r || v.nullIsMissing && ms[j].Value.IsNull() {
 			return false
