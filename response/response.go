@@ -14,6 +14,11 @@
 //	object has                                        format     calls are read from
 //	choices                                           openai     choices[0].message (as below)
 //	candidates                                        gemini     candidates[0].content.parts
+//	an input array                                    responses  input, then output: a run
+//	a messages array that the list table below tells  openai-messages, anthropic-messages
+//	(a list of plain messages beside a system key is  or langchain-messages: messages,
+//	anthropic's; an empty one openai's)               a conversation
+//	a contents array                                  gemini-contents  contents, a conversation
 //	object: "response", or an output array            responses  output
 //	an output object                                  bedrock    output.message.content
 //	a message object and finish_reason                cohere     message.tool_calls
@@ -36,11 +41,28 @@
 // an object with an unknown "type") are passed over when deciding, and then
 // read by that format's rules like the others. An element with only a text
 // key (of those below) is a Gemini part or a Bedrock block alike, and
-// decides only when no other element does:
+// decides only when no other element does. A message (an element with no
+// type and a role or parts, and no arguments) decides only when no element
+// decides by its type or keys, and a message that says no more than its
+// role (a user's or assistant's text) only when no message says more:
 //
 //	element                                           format
 //	type "function", or no type and a function key    openai     (a tool_calls list)
 //	type "function_call", "message" or "reasoning"    responses  (an output list)
+//	type "function_call_output"                       responses  (a run)
+//	type "human", "ai", "tool", "system", "chat",
+//	"generic", "remove", "constructor" or a
+//	chunk's ("AIMessageChunk", …)                     langchain-messages
+//	no type, and parts or role "model"                gemini-contents
+//	no type, a role, and tool_calls, tool_call_id or
+//	function_call, or the role tool, function,
+//	developer or system, or an openai content part
+//	(image_url, input_audio, file, refusal)           openai-messages
+//	no type, a role, and an anthropic content block
+//	(tool_use, tool_result, thinking, image, …)       anthropic-messages
+//	no type, a role and text alone                    openai-messages  (unless another message says more)
+//	no type, a role, and content blocks without a
+//	type (Bedrock Converse's)                         says nothing
 //	type "tool_use", "text", "thinking" or
 //	"redacted_thinking"                               anthropic  (a content list)
 //	type "tool_call" or "invalid_tool_call"           langchain  (a tool_calls list)
@@ -125,6 +147,61 @@
 // args and MCP arguments must be objects. Gemini leaves args out of a call
 // that has no arguments, and MCP arguments are optional, so there no
 // arguments are the empty object; an explicit null is still an error.
+//
+// # Conversations
+//
+// A response may be a whole conversation: OpenAIMessages,
+// AnthropicMessages, GeminiContents and LangChainMessages, each as a list
+// or as the request or state that holds it, and a Responses run (its
+// input and output items, or an item list with a function_call_output).
+// Extract returns the calls of all the model's turns in order, so that an
+// ordinary case scores them; ExtractRun returns them as a Run's steps,
+// each with:
+//
+//   - ID: the call's id (tool_calls id, tool_use id, call_id, a
+//     functionCall's or tool_call's id), "" without one;
+//   - Turn: the index of the model's message that made it, counting the
+//     model's messages alone from 0 (in a Responses run, the model's items
+//     that follow each other are one turn);
+//   - Result: what the tool returned, paired by its id (tool_call_id,
+//     tool_use_id, call_id, a functionResponse id) with the latest call of
+//     that id; without an id, a result with a name (a Gemini
+//     functionResponse, a legacy function message) answers the first call
+//     of that name in the last turn that has none yet, and one without
+//     answers by its place: the n-th result after a turn answers the
+//     turn's n-th call. A result whose id no call has pairs by place only
+//     with a call that has no id; a result that pairs with nothing, or
+//     with a call already answered (the first result wins), is passed over.
+//     Text that is JSON is parsed, within the arguments' limits (text that
+//     does not parse, repeats a key or is too large stays a string); a
+//     list of text blocks is their text joined with nothing between; a
+//     Gemini response object, or a list of blocks without text, is kept
+//     as it is;
+//   - Error: the tool reported an error: Anthropic's is_error,
+//     LangChain's status "error", a Gemini response with an "error" key
+//     (the key Gemini's documentation asks a failed function to answer
+//     with). OpenAI's chat and Responses APIs have no such flag.
+//
+// The Run's Final is the text of the model's last message when it comes
+// after the last call and has text and no calls (in a Responses run, an
+// assistant message item after the last function_call). A single response
+// is a run of one turn whose Final is its text answer when it has no
+// calls: an openai message's content, Anthropic's text blocks or
+// Gemini's text parts joined (thoughts aside), a Responses output's
+// output_text, a plain string.
+//
+// Each message is read by its role: the model's ("assistant", Gemini's
+// "model", LangChain's "ai") for calls and text, a tool's for results
+// (openai's "tool" and "function", Anthropic's tool_result blocks in a
+// "user" message, Gemini's functionResponse parts, LangChain's "tool"),
+// and any other is passed over, unless it holds something shaped as a
+// call, which is then a failed step rather than a call that vanishes. A
+// call that does not read is its step's failed call, whose message names
+// the message and the place in it (messages[3].tool_calls[0].function.
+// arguments). A conversation with an element that is not an object is a
+// *ShapeError: its turns and pairing would be in doubt. A Responses list
+// keeps the rules of its output items (a non-object item is a failed
+// call).
 //
 // # Text
 //

@@ -74,7 +74,7 @@ func extractRun(r value.Value, f Format, x extraction) (Run, Format, error) {
 	if err != nil {
 		return Run{}, f, err
 	}
-	if !p.conv && p.f != nil && p.f.message != nil && p.list != nil && p.bad == "" && !p.f.isRun(p.list) {
+	if !p.conv && p.f != nil && p.f.message != nil && p.list != nil && p.bad == "" && (p.f.isRun == nil || !p.f.isRun(p.list)) {
 		// A Responses output list reads alike item by item and as a
 		// run, which also gives the turn's text.
 		p.conv, p.turns, p.turnsPath, p.list = true, p.list, p.prefix, nil
