@@ -69,7 +69,8 @@ type ResultOptions struct {
 // of thought) is no call, and a text with a marker and no call (an
 // answer) is no call either.
 func ConvertResultsWith(r io.Reader, name string, w io.Writer, o ResultOptions) (Converted, error) {
-	if o.Format != response.Auto && !slices.Contains(textFormats[:], o.Format) {
+	texts := TextFormats()
+	if o.Format != response.Auto && !slices.Contains(texts, o.Format) {
 		return Converted{}, textFormatError(o.Format)
 	}
 	bw := bufio.NewWriter(w)
@@ -88,7 +89,7 @@ func ConvertResultsWith(r io.Reader, name string, w io.Writer, o ResultOptions) 
 		if !ok {
 			return fmt.Errorf("result %s has no \"result\"", id)
 		}
-		rd := resultReader{format: o.Format, params: o.Params[id]}
+		rd := resultReader{format: o.Format, texts: texts, params: o.Params[id]}
 		calls, err := rd.calls(res)
 		if err != nil {
 			conv.Undecodable = append(conv.Undecodable, fmt.Sprintf("%s line %d: result %s: %v", name, no, id, err))
@@ -120,23 +121,25 @@ type Converted struct {
 	Undecodable []string // why each undecodable result, or call of a model's text, fails its case
 }
 
-// textFormats are the formats of package response that read a model's
-// raw text, in the order response.Formats lists them.
-var textFormats = [...]response.Format{
-	response.Hermes, response.QwenCoder, response.LlamaJSON, response.Mistral,
-	response.DeepSeek, response.Harmony, response.Pythonic,
-}
-
 // TextFormats returns the text formats of package response that
-// ResultOptions.Format may name. The slice is the caller's.
-func TextFormats() []response.Format { return slices.Clone(textFormats[:]) }
+// ResultOptions.Format may name, in the order response.Formats lists
+// them. The slice is the caller's.
+func TextFormats() []response.Format {
+	var out []response.Format
+	for _, f := range response.Formats() {
+		if f.Text {
+			out = append(out, response.Format(f.Name))
+		}
+	}
+	return out
+}
 
 // ParseTextFormat reads the name of a text format, as --text-format
 // gives it: one of TextFormats, in any case, or "" or "auto" for Auto.
 // Any other name is an error that lists the text formats.
 func ParseTextFormat(s string) (response.Format, error) {
 	f, err := response.ParseFormat(s)
-	if err != nil || f != response.Auto && !slices.Contains(textFormats[:], f) {
+	if err != nil || f != response.Auto && !slices.Contains(TextFormats(), f) {
 		return response.Auto, textFormatError(s)
 	}
 	return f, nil
@@ -145,9 +148,9 @@ func ParseTextFormat(s string) (response.Format, error) {
 type textFormatError string
 
 func (e textFormatError) Error() string {
-	names := make([]string, len(textFormats))
-	for i, f := range textFormats {
-		names[i] = string(f)
+	var names []string
+	for _, f := range TextFormats() {
+		names = append(names, string(f))
 	}
 	return fmt.Sprintf("unknown text format %q: want one of %s (or auto)", string(e), strings.Join(names, ", "))
 }
@@ -155,6 +158,7 @@ func (e textFormatError) Error() string {
 // resultReader reads the calls of one result.
 type resultReader struct {
 	format response.Format        // a text format for every string; Auto: by marker, else Python
+	texts  []response.Format      // the text formats, which Auto may read a string in
 	params map[string]value.Value // the question's parameters schemas, by function name
 	failed []string               // why each call of a text that did not read failed
 }
@@ -211,7 +215,7 @@ func (rd *resultReader) text(s, at string) ([]pyCall, error) {
 	}
 	opts := response.Options{Params: rd.params}
 	got, read, err := opts.Extract(value.StringOf(s), f)
-	if f == response.Auto && (err != nil || !slices.Contains(textFormats[:], read)) {
+	if f == response.Auto && (err != nil || !slices.Contains(rd.texts, read)) {
 		// No text format's marker: Python it was meant to be.
 		return nil, pyErr
 	}

@@ -142,12 +142,12 @@ func TestDetectionExamples(t *testing.T) {
 func TestFormatTable(t *testing.T) {
 	infos := Formats()
 	if len(infos) != 1+len(formats) || infos[0].Name != "auto" || infos[0].Description == "" {
-		t.Fatalf("Formats() = %q", infos)
+		t.Fatalf("Formats() = %+v", infos)
 	}
 	types := map[string]Format{}
 	for i, f := range formats {
-		if infos[i+1] != (FormatInfo{string(f.name), f.about}) || f.about == "" {
-			t.Errorf("Formats()[%d] = %q, want %s described", i+1, infos[i+1], f.name)
+		if infos[i+1] != (FormatInfo{Name: string(f.name), Description: f.about, Text: f.text != nil}) || f.about == "" {
+			t.Errorf("Formats()[%d] = %+v, want %s described", i+1, infos[i+1], f.name)
 		}
 		if got, err := ParseFormat(string(f.name)); got != f.name || err != nil || lookup(f.name) != f {
 			t.Errorf("ParseFormat(%q) = %q, %v", f.name, got, err)

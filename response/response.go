@@ -267,6 +267,10 @@ func ParseFormat(s string) (Format, error) {
 type FormatInfo struct {
 	Name        string // as ParseFormat reads it: "auto" or a Format
 	Description string // what a response in the format is, in one line
+	// Text says the format reads a model's raw text (hermes, …): the
+	// formats a caller holding such text, and no API response, chooses
+	// among.
+	Text bool
 }
 
 // Formats returns auto and then every Format that Extract reads, in the
@@ -274,9 +278,9 @@ type FormatInfo struct {
 // caller's.
 func Formats() []FormatInfo {
 	out := make([]FormatInfo, 0, 1+len(formats))
-	out = append(out, FormatInfo{autoName, "any of these, told apart by its shape"})
+	out = append(out, FormatInfo{Name: autoName, Description: "any of these, told apart by its shape"})
 	for _, f := range formats {
-		out = append(out, FormatInfo{string(f.name), f.about})
+		out = append(out, FormatInfo{Name: string(f.name), Description: f.about, Text: f.text != nil})
 	}
 	return out
 }
