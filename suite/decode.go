@@ -19,7 +19,7 @@ import (
 // The keys each level of a suite accepts, for the message about an
 // unknown one.
 const (
-	topKeys      = "version, tools, tools_file, defaults, rulesets, plugins, cases"
+	topKeys      = "version, tools, tools_file, defaults, rulesets, plugins, samples, cases"
 	defaultsKeys = "extra_fields, calls, null_is_missing, format, rules"
 	pluginKeys   = "command, sha256, timeout"
 	caseKeys     = "id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives, steps, never, max_calls, final"
@@ -213,6 +213,8 @@ func (l *loader) decodeTop(s *Suite, rest value.Value) {
 			}
 		case "tools":
 			s.Tools = d.tools(x, loc)
+		case "samples":
+			s.Samples = d.samples(x, loc)
 		case "tools_file":
 			if hasTools {
 				d.fail(loc, "tools and tools_file are both set; keep one")
@@ -267,6 +269,22 @@ func (l *loader) decodeTop(s *Suite, rest value.Value) {
 	}
 	l.probs = append(l.probs, d.probs...)
 	l.rulesets = s.Rulesets
+}
+
+// samples reads `samples: n`, the number of response lines of each case:
+// an integer from 1 to MaxSamples.
+func (d *dec) samples(x value.Value, loc Loc) int {
+	want := "an integer from 1 to " + strconv.Itoa(MaxSamples)
+	if x.Kind() != value.Number {
+		d.wrongKind(loc, want, x)
+		return 0
+	}
+	n, err := strconv.Atoi(x.Str())
+	if err != nil || n < 1 || n > MaxSamples {
+		d.fail(loc, "must be "+want+", not "+x.Str())
+		return 0
+	}
+	return n
 }
 
 func (l *loader) decodeDefaults(d *dec, out *Defaults, x value.Value, loc Loc) {

@@ -41,7 +41,14 @@ type Suite struct {
 	// nil when none. With Files, they are every file a change to which
 	// changes the suite.
 	ToolsFiles []string
+	// Samples is the number of response lines each case has, told apart
+	// by their "sample" (0 to Samples-1), when the suite says `samples:
+	// n`; 0 when it does not (docs/trajectories.md, Samples).
+	Samples int
 }
+
+// MaxSamples is the most samples per case a suite (or a run) may ask for.
+const MaxSamples = 10000
 
 // Defaults are the settings every case inherits unless it overrides them.
 type Defaults struct {
