@@ -217,11 +217,16 @@ func force(r value.Value, f *format, x extraction) (plan, error) {
 	case value.Null:
 		return plan{f: f}, nil
 	case value.String:
-		if f.text != nil {
+		if f.text != nil && !isSSE(r.Str()) {
 			return plan{f: f, text: r}, nil
 		}
-		if f.stream != nil && isSSE(r.Str()) {
-			return plan{f: f, events: sseEvents(r.Str(), x)}, nil
+		if isSSE(r.Str()) {
+			if f.stream != nil {
+				return plan{f: f, events: sseEvents(r.Str(), x)}, nil
+			}
+			// A recorded stream is no answer in words: read as one, the
+			// calls in it would vanish, and a case expecting none pass.
+			return plan{}, &ShapeError{Want: f.name, Found: "an SSE transcript (a recorded stream; its stream format reads it)"}
 		}
 		return plan{f: f}, nil
 	case value.Array:

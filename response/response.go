@@ -111,7 +111,9 @@
 // and ollama also take an openai-shaped message, with a role or
 // tool_calls), and any array, read element by element by that format's
 // rules. A forced stream format takes an array or an SSE transcript, read
-// as its events, and no object.
+// as its events, and no object; any other forced format takes no SSE
+// transcript (a *ShapeError), so that a recorded stream's calls never
+// vanish into a text answer.
 //
 // # What counts as a call
 //

@@ -269,7 +269,6 @@ var streamTests = []extractTest{
 	// what is and is not a stream
 	{name: "text that starts like SSE", in: `"data: it is sunny"`, wantF: Auto},
 	{name: "text with an SSE line", in: sseString("Here is the stream:\ndata: {}\n"), wantF: Auto},
-	{name: "SSE forced to a format that is no stream is text", in: transcript(anthropicEvents, false), f: Anthropic, wantF: Anthropic},
 	{name: "text forced to a stream", in: `"It is sunny."`, f: AnthropicStream, wantF: AnthropicStream},
 	{name: "events forced to another stream", in: array(openaiChunks), f: AnthropicStream, wantF: AnthropicStream,
 		calls: []wantCall{bad("", "[0] has no type"), bad("", "[1] has no type"), bad("", "[2] has no type"), bad("", "[3] has no type")}},
@@ -286,6 +285,26 @@ func TestStreamShapeError(t *testing.T) {
 	var se *ShapeError
 	if !errors.As(err, &se) || err.Error() != "response is an SSE transcript of 2 events, none of them of a known stream, not a known format" {
 		t.Errorf("error = %v", err)
+	}
+}
+
+// A recorded stream forced to a format that is no stream is an error, not
+// a text answer: read as words, its calls would vanish and a case
+// expecting no call would pass.
+func TestSSEForcedToAFormatThatIsNoStream(t *testing.T) {
+	r, err := value.Parse(transcript(anthropicEvents, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []Format{Anthropic, OpenAI, Calls, Hermes} {
+		calls, _, err := Extract(r, f, value.Limits{})
+		var se *ShapeError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), "an SSE transcript") || calls != nil {
+			t.Errorf("Extract(SSE, %s) = %v, %v; want a ShapeError", f, calls, err)
+		}
+	}
+	if calls, _, err := Extract(r, AnthropicStream, value.Limits{}); err != nil || len(calls) == 0 {
+		t.Errorf("Extract(SSE, anthropic-stream) = %v, %v", calls, err)
 	}
 }
 
