@@ -185,35 +185,47 @@ func TestEndpoints(t *testing.T) {
 }
 
 // TestResultsEqualEngine: /v1/score and /v1/score/batch answer exactly the
-// lines callgrade score writes for the same responses.
+// lines callgrade score writes for the same responses: single responses
+// (weather), and agents' whole conversations scored against steps (agent).
 func TestResultsEqualEngine(t *testing.T) {
-	want := engineLines(t, weatherSuite, weatherResponses)
-	base, _ := start(t, newHandler(t, Options{}))
-	data, err := os.ReadFile(weatherResponses)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	var ids []string
-	for _, line := range lines {
-		var r struct{ ID string }
-		json.Unmarshal([]byte(line), &r)
-		ids = append(ids, r.ID)
-		a := do(t, "POST", base+"/v1/score", "", "application/json", line)
-		if a.status != 200 || a.body != want[r.ID] {
-			t.Errorf("%s: /v1/score answered %d\n%s\nwant\n%s", r.ID, a.status, a.body, want[r.ID])
-		}
-	}
-	a := do(t, "POST", base+"/v1/score/batch", "", "application/x-ndjson", string(data))
-	got := strings.SplitAfter(a.body, "\n")
-	got = got[:len(got)-1]
-	if len(got) != len(ids) {
-		t.Fatalf("batch answered %d lines for %d:\n%s", len(got), len(ids), a.body)
-	}
-	for i, id := range ids {
-		if got[i] != want[id] {
-			t.Errorf("batch line %d:\n%s\nwant\n%s", i+1, got[i], want[id])
-		}
+	for _, ex := range []struct{ suite, responses string }{
+		{weatherSuite, weatherResponses},
+		{"../examples/agent/suite.yaml", "../examples/agent/responses.jsonl"},
+	} {
+		t.Run(filepath.Base(filepath.Dir(ex.suite)), func(t *testing.T) {
+			want := engineLines(t, ex.suite, ex.responses)
+			if ex.suite != weatherSuite && (!strings.Contains(want["refund-pass"], `"pass":true`) ||
+				!strings.Contains(want["refund-forbidden-call"], `"kind":"forbidden_call","call":null,"step":1`)) {
+				t.Fatalf("the agent example is not scored as a run:\n%s\n%s", want["refund-pass"], want["refund-forbidden-call"])
+			}
+			base, _ := start(t, newHandler(t, Options{}, ex.suite))
+			data, err := os.ReadFile(ex.responses)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			var ids []string
+			for _, line := range lines {
+				var r struct{ ID string }
+				json.Unmarshal([]byte(line), &r)
+				ids = append(ids, r.ID)
+				a := do(t, "POST", base+"/v1/score", "", "application/json", line)
+				if a.status != 200 || a.body != want[r.ID] {
+					t.Errorf("%s: /v1/score answered %d\n%s\nwant\n%s", r.ID, a.status, a.body, want[r.ID])
+				}
+			}
+			a := do(t, "POST", base+"/v1/score/batch", "", "application/x-ndjson", string(data))
+			got := strings.SplitAfter(a.body, "\n")
+			got = got[:len(got)-1]
+			if len(got) != len(ids) {
+				t.Fatalf("batch answered %d lines for %d:\n%s", len(got), len(ids), a.body)
+			}
+			for i, id := range ids {
+				if got[i] != want[id] {
+					t.Errorf("batch line %d:\n%s\nwant\n%s", i+1, got[i], want[id])
+				}
+			}
+		})
 	}
 }
 
