@@ -12,6 +12,14 @@ import (
 // Scorer.ScoreLine); guess is the case the line most likely is. With w, the
 // line is parsed into w's memory, and r is valid until w is reused.
 func (e *Engine) scoreLine(r *Result, text string, line, guess int, w *work) (int, *InputError) {
+	i, _, err := e.scoreSampleLine(r, text, line, guess, 0, w)
+	return i, err
+}
+
+// scoreSampleLine is scoreLine in a run with samples samples per case (0
+// for none): the line must then carry "sample", from 0 to samples-1, which
+// it returns and sets in r, also for a line whose id names no case.
+func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples int, w *work) (int, int, *InputError) {
 	// The line as a whole may be as long as it needs; the limits that guard
 	// against hostile output apply to each arguments string.
 	depth := e.opts.Limits.MaxDepth
@@ -25,11 +33,11 @@ func (e *Engine) scoreLine(r *Result, text string, line, guess int, w *work) (in
 	noResponse := false
 	if perr == nil {
 		if doc.Kind() != value.Object {
-			return 0, &InputError{Line: line, Msg: "a response line must be a JSON object with an id, not " + doc.Kind().String()}
+			return 0, 0, &InputError{Line: line, Msg: "a response line must be a JSON object with an id, not " + doc.Kind().String()}
 		}
 		idv, ok := doc.Get("id")
 		if !ok || idv.Kind() != value.String && idv.Kind() != value.Number {
-			return 0, &InputError{Line: line, Msg: `a response line needs "id", a string (or a number, read as written)`}
+			return 0, 0, &InputError{Line: line, Msg: `a response line needs "id", a string (or a number, read as written)`}
 		}
 		id = idv.Str()
 		resp, ok = doc.Get("response")
@@ -44,14 +52,28 @@ func (e *Engine) scoreLine(r *Result, text string, line, guess int, w *work) (in
 			idr = gjson.Result{Type: gjson.String, Str: idr.Raw}
 		}
 		if idr.Type != gjson.String {
-			return 0, &InputError{Line: line, Msg: "not a JSON response line", Err: perr}
+			return 0, 0, &InputError{Line: line, Msg: "not a JSON response line", Err: perr}
 		}
 		id = idr.String()
+	}
+	k := 0
+	if samples > 0 {
+		var err *InputError
+		if perr == nil {
+			k, err = sampleOf(doc, samples)
+		} else {
+			k, err = rawSampleOf(text, samples)
+		}
+		if err != nil {
+			err.Line = line
+			return 0, 0, err
+		}
 	}
 	i, ok := e.lookup(id, guess)
 	if !ok {
 		*r = *UnknownCaseResult(id)
-		return -1, nil
+		r.Sample, r.Sampled = k, samples > 0
+		return -1, k, nil
 	}
 	switch {
 	case perr != nil:
@@ -62,5 +84,8 @@ func (e *Engine) scoreLine(r *Result, text string, line, guess int, w *work) (in
 	default:
 		e.scoreResponse(r, i, resp, w)
 	}
-	return i, nil
+	if samples > 0 {
+		r.Sample, r.Sampled = k, true
+	}
+	return i, k, nil
 }

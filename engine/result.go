@@ -44,6 +44,12 @@ type Result struct {
 	// Tool is the name of the case's first expected call, "" when it
 	// expects none; summaries group by it.
 	Tool string
+	// Sample says which of the case's response lines this is, from 0, in
+	// a run with several samples per case (RunOptions.Samples); Sampled
+	// says that the run has samples. Lines of runs without samples carry
+	// neither.
+	Sample  int
+	Sampled bool
 
 	hasAlternatives bool
 	// sum and den are the summed call scores and the count they are
@@ -82,6 +88,10 @@ type Diff struct {
 func (r *Result) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"id":`...)
 	dst = value.AppendQuote(dst, r.ID)
+	if r.Sampled {
+		dst = append(dst, `,"sample":`...)
+		dst = strconv.AppendInt(dst, int64(r.Sample), 10)
+	}
 	dst = append(dst, `,"pass":`...)
 	dst = strconv.AppendBool(dst, r.Pass)
 	dst = append(dst, `,"score":`...)
@@ -175,6 +185,9 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 	diffs := lr.member(doc, "diffs", value.Array).Elems()
 	if lr.missing && doc.Has("response") {
 		return fmt.Errorf("%w (is this a responses file?)", lr.err)
+	}
+	if doc.Has("sample") {
+		out.Sample, out.Sampled = lr.index(lr.member(doc, "sample", value.Number), "sample"), true
 	}
 	if doc.Has("alternative") {
 		out.Alternative, out.hasAlternatives = lr.index(lr.member(doc, "alternative", value.Number), "alternative"), true

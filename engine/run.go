@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/callgrade/callgrade/response"
@@ -22,10 +21,22 @@ type RunOptions struct {
 	Name string
 	// Workers is the number of goroutines scoring; 0 means GOMAXPROCS.
 	Workers int
+	// Samples is the number of response lines each case has, told apart
+	// by their "sample", from 0 to Samples-1; 0 for one line per case, as
+	// without samples. Run writes a result line per (case, sample), and
+	// its Summary estimates pass@k and pass^k. Run does not read the
+	// suite's `samples:`; callgrade.Grader.Run does.
+	Samples int
+	// PassK are the values of k for which a run with samples estimates
+	// pass@k and pass^k, each from 1 to Samples; Samples alone when
+	// empty.
+	PassK []int
 }
 
 // InputError is a responses file that cannot be read: a line that is not a
-// JSON object with an id, or two lines for one case. Run stops at the first.
+// JSON object with an id, or two lines for one case (for one case and
+// sample, in a run with samples), or in a run with samples a line without
+// a "sample" from 0 to RunOptions.Samples-1. Run stops at the first.
 type InputError struct {
 	File string
 	Line int // 1-based; 0 when the error is not about one line
@@ -52,7 +63,9 @@ func (e *InputError) Error() string {
 // Unwrap returns the underlying error.
 func (e *InputError) Unwrap() error { return e.Err }
 
-// Summary totals a run.
+// Summary totals a run. In a run with samples, the counts are of result
+// lines, one per case and sample, and so is the pass rate that
+// --fail-under reads; Samples, PerCase and PassK are per case.
 type Summary struct {
 	Cases    int // results written for the suite's cases
 	Passed   int
@@ -63,6 +76,15 @@ type Summary struct {
 	ScoreSum float64
 	ByTool   map[string]*Tally // by the case's first expected tool; "" for cases expecting no call
 	ByKind   map[Kind]int      // diffs of each kind
+
+	// Samples is the number of samples of each case in a run with
+	// samples (RunOptions.Samples), 0 otherwise; then PerCase counts each
+	// case's samples and passing ones, in the order of the cases, and
+	// PassK has, for each k asked, the means over the cases of pass@k and
+	// pass^k. Both are nil without samples.
+	Samples int
+	PerCase []SampleTally
+	PassK   []Estimate
 }
 
 // Tally counts the cases of one tool.
@@ -229,7 +251,24 @@ type outBuf struct {
 // caller that must not leave a partial file writes to a temporary one.
 // When ctx is cancelled, Run stops and returns ctx's error. Whatever ends
 // it, Run has stopped reading r when it returns.
+//
+// With RunOptions.Samples n, every line carries "sample", from 0 to n-1,
+// and the results file has a line per case and sample, in the order of the
+// cases and then of the samples, each with its "sample"; a sample without
+// a line gets a missing_response line. A line without "sample", with one
+// out of range, or a second line for one case and sample stops the run
+// with an *InputError.
 func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) (*Summary, error) {
+	if opts.Samples < 0 || opts.Samples > MaxSamples {
+		return nil, fmt.Errorf("samples per case must be from 1 to %d, or 0 for none; got %d", MaxSamples, opts.Samples)
+	}
+	var ks []int
+	if opts.Samples > 0 {
+		var err error
+		if ks, err = CheckPassK(opts.PassK, opts.Samples); err != nil {
+			return nil, err
+		}
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -238,7 +277,7 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	seen := make([]atomic.Int32, len(e.cases)) // line number of each case's response
+	st := newRunState(len(e.cases), opts.Samples, opts.Name)
 	todo := make(chan batch, workers*2)
 	results := make(chan done, workers*2)
 	bufs := newBuffers(workers*4 + 4)
@@ -264,9 +303,9 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 		go func() {
 			defer wg.Done()
 			sc := e.NewScorer()
-			score := func(b batch) done { return e.scoreBatch(b, sc, seen, &sums[k], opts.Name, bufs) }
+			score := func(b batch) done { return e.scoreBatch(b, sc, st, &sums[k], bufs) }
 			if e.blocking {
-				score = func(b batch) done { return e.scoreBatchAtOnce(b, seen, &sums[k], opts.Name, bufs) }
+				score = func(b batch) done { return e.scoreBatchAtOnce(b, st, &sums[k], bufs) }
 			}
 			for b := range todo {
 				select {
@@ -284,7 +323,7 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 		out []byte
 		buf *outBuf
 	}
-	slots := make([]slot, len(e.cases))
+	slots := make([]slot, len(st.seen)) // one per case and sample
 	next := 0
 	var later laterLines
 	defer later.close()
@@ -356,7 +395,7 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	var buf []byte
 	for ; next < len(slots); next++ {
 		if slots[next].out == nil {
-			e.missingResponse(&res, next)
+			st.missingResponse(e, &res, next)
 			sum.add(&res)
 			sum.Missing++
 			buf = append(res.AppendJSON(buf[:0]), '\n')
@@ -371,6 +410,9 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	sum.Unknown = later.lines
 	if err := bw.Flush(); err != nil {
 		return nil, fmt.Errorf("writing results: %w", err)
+	}
+	if opts.Samples > 0 {
+		st.summarize(e, &sum, ks)
 	}
 	return &sum, nil
 }
@@ -431,7 +473,7 @@ func readBatches(ctx context.Context, r io.Reader, todo chan<- batch, bufs *buff
 }
 
 // scoreBatch scores every line of b.
-func (e *Engine) scoreBatch(b batch, sc *Scorer, seen []atomic.Int32, sum *Summary, name string, bufs *buffers) done {
+func (e *Engine) scoreBatch(b batch, sc *Scorer, st *runState, sum *Summary, bufs *buffers) done {
 	res := &sc.res
 	defer putBuf(bufs.lines, b.data)
 	// The lines are read as a string without a copy: b.data is not written
@@ -450,13 +492,13 @@ func (e *Engine) scoreBatch(b batch, sc *Scorer, seen []atomic.Int32, sum *Summa
 			d.lines = append(d.lines, line)
 			continue
 		}
-		c, err := e.runLine(text, line, guess, sc, seen, name)
+		c, err := e.runLine(text, line, guess, sc, st)
 		if err != nil {
 			d.err = err
 			return d
 		}
 		if c >= 0 {
-			guess = c + 1
+			guess = st.guess(c)
 		}
 		if c >= 0 {
 			sum.add(res)
@@ -470,21 +512,28 @@ func (e *Engine) scoreBatch(b batch, sc *Scorer, seen []atomic.Int32, sum *Summa
 	return d
 }
 
-// runLine scores one line of a run into res and returns its case index, or
-// -1 when its id names no case; a second line for a case stops the run.
-func (e *Engine) runLine(text string, line, guess int, sc *Scorer, seen []atomic.Int32, name string) (int, *InputError) {
+// runLine scores one line of a run into res and returns its slot (its
+// case index, or in a run with samples its case's and sample's, see
+// runState), or -1 when its id names no case; a second line for a slot
+// stops the run.
+func (e *Engine) runLine(text string, line, guess int, sc *Scorer, st *runState) (int, *InputError) {
 	res := &sc.res
-	i, err := e.scoreLine(res, text, line, guess, &sc.w)
+	i, k, err := e.scoreSampleLine(res, text, line, guess, st.samples, &sc.w)
 	if err != nil {
-		err.File = name
+		err.File = st.name
 		return 0, err
 	}
-	if i >= 0 && !seen[i].CompareAndSwap(0, int32(line)) {
-		other := int(seen[i].Load())
-		return 0, &InputError{File: name, Line: max(line, other),
-			Msg: fmt.Sprintf("a second response for case %q (lines %d and %d)", res.ID, min(line, other), max(line, other))}
+	if i < 0 {
+		return i, nil
 	}
-	return i, nil
+	slot := i*st.per + k
+	if !st.seen[slot].CompareAndSwap(0, int32(line)) {
+		return 0, st.second(slot, res.ID, k, line, text)
+	}
+	if st.passed != nil && res.Pass {
+		st.passed[i].Add(1)
+	}
+	return slot, nil
 }
 
 // linesAtOnce is how many lines of a batch are scored at the same time when
@@ -495,7 +544,7 @@ const linesAtOnce = 256
 // comparators wait on I/O (a plugin's batches the comparisons pending at
 // once, so one line at a time per core would make batches of one). It
 // returns the same results as scoreBatch, in line order.
-func (e *Engine) scoreBatchAtOnce(b batch, seen []atomic.Int32, sum *Summary, name string, bufs *buffers) done {
+func (e *Engine) scoreBatchAtOnce(b batch, st *runState, sum *Summary, bufs *buffers) done {
 	defer putBuf(bufs.lines, b.data)
 	data := unsafe.String(unsafe.SliceData(b.data), len(b.data))
 	type scored struct {
@@ -521,7 +570,7 @@ func (e *Engine) scoreBatchAtOnce(b batch, seen []atomic.Int32, sum *Summary, na
 			defer func() { <-slots; wg.Done() }()
 			sc := e.NewScorer()
 			res := &sc.res
-			c, err := e.runLine(text, b.first+j, -1, sc, seen, name)
+			c, err := e.runLine(text, b.first+j, -1, sc, st)
 			lines[j] = scored{c: c, err: err}
 			if err != nil {
 				return

@@ -3,13 +3,81 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
 )
 
-// MaxSamples bounds the number of samples per case of a run. Each
-// (case, sample) takes a slot while the run waits for lines in the order of
-// the cases, so memory grows with cases times samples; pass@k is estimated
-// well from far fewer samples than this.
-const MaxSamples = 10000
+// MaxSamples bounds the number of samples per case of a run, as it bounds
+// a suite's `samples:`. Each (case, sample) takes a slot while a run waits
+// for lines in the order of the cases, so memory grows with cases times
+// samples; pass@k is estimated well from far fewer samples than this.
+const MaxSamples = suite.MaxSamples
+
+// sampleOf reads the "sample" of a response line in a run with samples
+// samples per case: an integer from 0 to samples-1, written as an integer.
+// The error's Line is left for the caller to set.
+func sampleOf(doc value.Value, samples int) (int, *InputError) {
+	v, ok := doc.Get("sample")
+	if !ok {
+		return 0, noSample(samples)
+	}
+	raw := ""
+	if v.Kind() == value.Number {
+		raw = v.Str()
+	}
+	return checkSample(raw, string(v.AppendJSON(nil)), samples)
+}
+
+// rawSampleOf is sampleOf for a line that is not valid JSON but whose id
+// could still be read: its "sample" is read as its id was.
+func rawSampleOf(text string, samples int) (int, *InputError) {
+	v := gjson.Get(text, "sample")
+	if !v.Exists() {
+		return 0, noSample(samples)
+	}
+	raw := ""
+	if v.Type == gjson.Number {
+		raw = v.Raw
+	}
+	return checkSample(raw, v.Raw, samples)
+}
+
+func noSample(samples int) *InputError {
+	return &InputError{Msg: fmt.Sprintf(`the line has no "sample"; with %d samples per case, each line needs one, from 0 to %d`, samples, samples-1)}
+}
+
+// checkSample reads raw, a number's text ("" for a value that is not a
+// number), as a sample of samples; shown is the value as written, for the
+// message.
+func checkSample(raw, shown string, samples int) (int, *InputError) {
+	k, err := strconv.Atoi(raw)
+	if err != nil || k < 0 || k >= samples || raw != strconv.Itoa(k) {
+		if len(shown) > 40 {
+			shown = shown[:37] + "..."
+		}
+		return 0, &InputError{Msg: fmt.Sprintf(`"sample" must be an integer from 0 to %d (%d samples per case), not %s`, samples-1, samples, shown)}
+	}
+	return k, nil
+}
+
+// ScoreSampleLine is ScoreLine for a stream with samples samples per case
+// (see RunOptions.Samples): the line must carry "sample", an integer from
+// 0 to samples-1, which the result carries too (Result.Sample) and which
+// is returned with the case's index. A line without it, or with one out
+// of range, is an *InputError. With samples 0 it is ScoreLine.
+func (s *Scorer) ScoreSampleLine(text string, line, samples int) (*Result, int, int, error) {
+	s.w.parser.Reset()
+	i, k, err := s.e.scoreSampleLine(&s.res, text, line, -1, samples, &s.w)
+	if err != nil {
+		return nil, i, k, err
+	}
+	return &s.res, i, k, nil
+}
 
 // PassAtK returns the unbiased estimate of pass@k of a case of which c of n
 // samples passed: the chance that at least one of k samples drawn without
@@ -104,4 +172,72 @@ func CheckPassK(ks []int, n int) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// runState is what the workers of a Run share about the lines seen so
+// far. A run has a slot per case, or in a run with samples one per case
+// and sample: slot case*per + sample.
+type runState struct {
+	name    string         // the responses file's, for errors
+	samples int            // RunOptions.Samples; 0 without samples
+	per     int            // slots per case: samples, or 1 without
+	seen    []atomic.Int32 // per slot, the line number of its response; 0 for none yet
+	passed  []atomic.Int32 // per case, its passing samples; nil without samples
+}
+
+func newRunState(cases, samples int, name string) *runState {
+	st := &runState{name: name, samples: samples, per: max(1, samples)}
+	st.seen = make([]atomic.Int32, cases*st.per)
+	if samples > 0 {
+		st.passed = make([]atomic.Int32, cases)
+	}
+	return st
+}
+
+// guess returns the case the line after the one for slot most likely
+// names: the next case, or the same one while its samples last.
+func (st *runState) guess(slot int) int {
+	if st.per == 1 {
+		return slot + 1
+	}
+	if slot%st.per < st.per-1 {
+		return slot / st.per
+	}
+	return slot/st.per + 1
+}
+
+// second is the error for line, a second line for slot, whose case has
+// id and whose sample is k.
+func (st *runState) second(slot int, id string, k, line int, text string) *InputError {
+	other := int(st.seen[slot].Load())
+	lo, hi := min(line, other), max(line, other)
+	msg := fmt.Sprintf("a second response for case %q (lines %d and %d)", id, lo, hi)
+	switch {
+	case st.samples > 0:
+		msg = fmt.Sprintf("a second response for case %q sample %d (lines %d and %d)", id, k, lo, hi)
+	case gjson.Get(text, "sample").Exists():
+		msg += `; the lines carry "sample": for several samples per case, say how many with samples: in the suite or --samples`
+	}
+	return &InputError{File: st.name, Line: hi, Msg: msg}
+}
+
+// missingResponse sets r to the result of slot when no line came for it.
+func (st *runState) missingResponse(e *Engine, r *Result, slot int) {
+	e.missingResponse(r, slot/st.per)
+	if st.samples > 0 {
+		k := slot % st.per
+		r.Sample, r.Sampled = k, true
+		r.Diffs[0].Message = fmt.Sprintf("the responses have no line for sample %d of this case", k)
+	}
+}
+
+// summarize adds to sum what a run with samples reports per case: the
+// tallies and the estimates for each of ks.
+func (st *runState) summarize(e *Engine, sum *Summary, ks []int) {
+	sum.Samples = st.samples
+	sum.PerCase = make([]SampleTally, len(st.passed))
+	for i := range st.passed {
+		sum.PerCase[i] = SampleTally{ID: e.cases[i].id, N: st.samples, Passed: int(st.passed[i].Load())}
+	}
+	sum.PassK = Estimates(sum.PerCase, ks)
 }
