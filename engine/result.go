@@ -28,6 +28,10 @@ const (
 	UnknownCase        Kind = "unknown_case"
 	RuleError               = rules.RuleError
 	PluginError             = rules.PluginError
+	// NotEvaluable, callgrade's own, fails a case whose response is a
+	// trace recorded without the content of its calls (docs/formats.md,
+	// Traces): there is nothing to compare, and no evidence to pass on.
+	NotEvaluable Kind = "not_evaluable"
 )
 
 // Result is the verdict on one case: one line of the results file.

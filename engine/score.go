@@ -26,15 +26,39 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, w *work) {
 			e.unreadable(r, i, err.Error())
 			return
 		}
+		if run.NotEvaluable != "" {
+			e.notEvaluable(r, i, run.NotEvaluable)
+			return
+		}
 		e.scoreRun(r, i, &run, w) // steps.go
 		return
 	}
-	calls, _, err := o.Extract(resp, format)
+	calls, got, err := o.Extract(resp, format)
 	if err != nil {
 		e.unreadable(r, i, err.Error())
 		return
 	}
+	if got == response.OTLP {
+		// A trace is read as a run, which says whether it was recorded
+		// with the content of its calls; one without is not scored.
+		if run, _, err := o.ExtractRun(resp, got); err == nil && run.NotEvaluable != "" {
+			e.notEvaluable(r, i, run.NotEvaluable)
+			return
+		}
+	}
 	e.scoreCalls(r, i, calls, w)
+}
+
+// notEvaluable fails case i because its response, a trace, does not hold
+// what scoring needs: a failure of the case with a kind of its own, never
+// a silent pass.
+func (e *Engine) notEvaluable(r *Result, i int, msg string) {
+	c := &e.cases[i]
+	r.reset(c)
+	r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: NotEvaluable, Message: msg}, Call: -1})
+	for k := range c.expected {
+		r.Calls = append(r.Calls, CallResult{Expected: k, Actual: -1})
+	}
 }
 
 // unreadable fails case i because its response could not be read at all: a

@@ -59,6 +59,7 @@ var formats = [...]*format{
 	&hermesFormat, &qwenCoderFormat, &llamaFormat, &mistralFormat,
 	&deepseekFormat, &harmonyFormat, &pythonicFormat,
 	&openaiMessagesFormat, &anthropicMessagesFormat, &geminiContentsFormat, &langchainMessagesFormat,
+	&otlpFormat,
 }
 
 // shape is a row of the object table: an object that passes is of format
@@ -106,6 +107,9 @@ var objectShapes = [...]shape{
 	{&geminiFormat, hasParts, partsPlan},
 	{&bedrockFormat, isBedrockMessage, contentPlan},
 	{&anthropicFormat, contentIsArray, contentPlan},
+	// A trace export has resourceSpans and none of the keys above, so
+	// that the responses of other formats never pay for this row.
+	{&otlpFormat, isOTLPExport, tracePlan},
 	{&openaiFormat, isTextMessage, messagePlan},
 	// Auto gets here only with objects that no row above takes, none of
 	// which has a role or tool_calls: these rows serve a forced format,

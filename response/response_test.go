@@ -560,7 +560,7 @@ func TestErrorStrings(t *testing.T) {
 		}
 	}
 	if _, _, err := Extract(r, Format("xml"), value.Limits{}); err == nil ||
-		err.Error() != `unknown response format "xml": want one of auto, openai, openai-stream, responses, responses-stream, anthropic, anthropic-stream, gemini, bedrock, bedrock-stream, cohere, ollama, langchain, mcp, calls, hermes, qwen-coder, llama-json, mistral, deepseek, harmony, pythonic, openai-messages, anthropic-messages, gemini-contents, langchain-messages` {
+		err.Error() != `unknown response format "xml": want one of auto, openai, openai-stream, responses, responses-stream, anthropic, anthropic-stream, gemini, bedrock, bedrock-stream, cohere, ollama, langchain, mcp, calls, hermes, qwen-coder, llama-json, mistral, deepseek, harmony, pythonic, openai-messages, anthropic-messages, gemini-contents, langchain-messages, otlp` {
 		t.Errorf("unknown format error = %v", err)
 	}
 }

@@ -70,6 +70,9 @@ func (o Options) ExtractRun(r value.Value, f Format) (Run, Format, error) {
 }
 
 func extractRun(r value.Value, f Format, x extraction) (Run, Format, error) {
+	if isTrace(r, f) {
+		return readTrace(r, x)
+	}
 	p, err := planFor(r, f, x)
 	if err != nil {
 		return Run{}, f, err

@@ -1,0 +1,501 @@
+package response
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// The otlp examples of TestDetectionExamples, each holding f({"x":1}): an
+// execute_tool span alone, and a chat span whose tool call an
+// execute_tool span ran.
+func init() {
+	formatExamples[OTLP] = []string{
+		tExport(tSpan("execute_tool f", 1, tStr("gen_ai.operation.name", "execute_tool"), tStr("gen_ai.tool.name", "f"),
+			tStr("gen_ai.tool.call.arguments", `{"x":1}`))),
+		tExport(tSpan("chat m", 1, tStr("gen_ai.operation.name", "chat"),
+			tStr("gen_ai.output.messages", `[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"f","arguments":{"x":1}}],"finish_reason":"tool_call"}]`)),
+			tSpan("execute_tool f", 2, tStr("gen_ai.operation.name", "execute_tool"), tStr("gen_ai.tool.name", "f"), tStr("gen_ai.tool.call.id", "c1"))),
+	}
+}
+
+// export is an OTLP/JSON export of spans, under one resource and scope.
+func tExport(spans ...string) string {
+	return `{"resourceSpans":[{"resource":{"attributes":[]},"scopeSpans":[{"scope":{"name":"test"},"spans":[` +
+		strings.Join(spans, ",") + `]}]}]}`
+}
+
+// span is a span of trace t1 named name that starts at start, with its
+// attributes and any more members of its own.
+func tSpan(name string, start int, attrs ...string) string {
+	var more []string
+	var as []string
+	for _, a := range attrs {
+		if strings.HasPrefix(a, `"`) {
+			more = append(more, a) // a member, such as "status":{…}
+		} else {
+			as = append(as, a)
+		}
+	}
+	s := fmt.Sprintf(`{"traceId":"t1","spanId":"s%d","name":%q,"kind":1,"startTimeUnixNano":"%d","attributes":[%s]`,
+		start, name, start, strings.Join(as, ","))
+	for _, m := range more {
+		s += "," + m
+	}
+	return s + "}"
+}
+
+// str is a string attribute; attr one of any AnyValue.
+func tStr(key, v string) string { return tAttr(key, `{"stringValue":`+strconv.Quote(v)+`}`) }
+func tAttr(key, any string) string {
+	return `{"key":` + strconv.Quote(key) + `,"value":` + any + `}`
+}
+
+// Spans of the GenAI conventions.
+func tChat(start int, msgs string, more ...string) string {
+	return tSpan("chat m", start, append([]string{tStr("gen_ai.operation.name", "chat"), tStr("gen_ai.output.messages", msgs)}, more...)...)
+}
+func tTool(start int, name, id, args string, more ...string) string {
+	attrs := []string{tStr("gen_ai.operation.name", "execute_tool"), tStr("gen_ai.tool.name", name)}
+	if id != "" {
+		attrs = append(attrs, tStr("gen_ai.tool.call.id", id))
+	}
+	if args != "" {
+		attrs = append(attrs, tStr("gen_ai.tool.call.arguments", args))
+	}
+	return tSpan("execute_tool "+name, start, append(attrs, more...)...)
+}
+
+// msg is gen_ai.output.messages of one assistant message of parts.
+func tMsg(parts ...string) string {
+	return `[{"role":"assistant","parts":[` + strings.Join(parts, ",") + `],"finish_reason":"stop"}]`
+}
+func tCall(id, name, args string) string {
+	return `{"type":"tool_call","id":` + strconv.Quote(id) + `,"name":` + strconv.Quote(name) + `,"arguments":` + args + `}`
+}
+func tText(s string) string { return `{"type":"text","content":` + strconv.Quote(s) + `}` }
+
+// traceWant is one expected Step: a good one has args (canonical JSON), a
+// failed one a substring of its message.
+type traceWant struct {
+	name, args, id string
+	turn           int
+	result         string // canonical JSON; "" for none
+	isErr          bool
+	fails          string
+}
+
+func readFixture(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "traces", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+var traceTests = []struct {
+	name  string
+	in    string // a trace, or @file of testdata/traces
+	steps []traceWant
+	final string // "-" for none
+	// notEvaluable is a substring of Run.NotEvaluable.
+	notEvaluable string
+}{
+	{name: "the semantic conventions' tool call example", in: "@genai_weather.json",
+		steps: []traceWant{{name: "get_weather", args: `{"location":"Paris"}`, id: "call_VSPygqKTWdrhaFErNvMV18Yl", result: `"rainy, 57°F"`}},
+		final: "The weather in Paris is currently rainy with a temperature of 57°F."},
+	{name: "OpenInference's tool call flow", in: "@openinference_boston.json",
+		steps: []traceWant{{name: "get_weather", args: `{"location":"Boston, MA"}`, id: "call_123", result: `{"condition":"cloudy","temperature":65}`}},
+		final: "The current weather in Boston is 65°F and cloudy."},
+	{name: "recorded without content", in: "@genai_no_content.json",
+		steps:        []traceWant{{name: "get_weather", id: "call_VSPygqKTWdrhaFErNvMV18Yl", fails: "gen_ai.tool.call.arguments is not recorded"}},
+		final:        "-",
+		notEvaluable: "the trace has 2 chat spans and 1 execute_tool span but no gen_ai.output.messages and no gen_ai.tool.call.arguments: it was recorded without the opt-in content of the calls (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true"},
+	{name: "a tool span alone, arguments as a kvlist",
+		in: tExport(tTool(5, "f", "c1", "", tAttr("gen_ai.tool.call.arguments",
+			`{"kvlistValue":{"values":[{"key":"city","value":{"stringValue":"Paris"}},{"key":"days","value":{"intValue":"3"}},{"key":"units","value":{"arrayValue":{"values":[{"stringValue":"c"},{"doubleValue":1.5},{"boolValue":true}]}}}]}}`))),
+		steps: []traceWant{{name: "f", args: `{"city":"Paris","days":3,"units":["c",1.5,true]}`, id: "c1"}}, final: "-"},
+	{name: "output messages as a structured value, arguments as JSON text",
+		in: tExport(tSpan("chat m", 1, tStr("gen_ai.operation.name", "chat"), tAttr("gen_ai.output.messages",
+			`{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"role","value":{"stringValue":"assistant"}},{"key":"parts","value":{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"type","value":{"stringValue":"tool_call"}},{"key":"name","value":{"stringValue":"f"}},{"key":"id","value":{"stringValue":"c1"}},{"key":"arguments","value":{"stringValue":"{\"x\": 1}"}}]}}]}}}]}}]}}`))),
+		steps: []traceWant{{name: "f", args: `{"x":1}`, id: "c1"}}, final: "-"},
+	{name: "one step for a call and the tool span of its id, in the model's order",
+		in: tExport(tChat(1, tMsg(tCall("a", "f", `{"x":1}`), tCall("b", "g", `{"y":2}`))),
+			tTool(3, "g", "b", `{"y":2}`, tStr("gen_ai.tool.call.result", `{"ok":true}`)),
+			tTool(2, "f", "a", `{"x":1}`, tStr("gen_ai.tool.call.result", "5")),
+			tChat(4, tMsg(tText("done")))),
+		steps: []traceWant{{name: "f", args: `{"x":1}`, id: "a", result: `5`}, {name: "g", args: `{"y":2}`, id: "b", result: `{"ok":true}`}},
+		final: "done"},
+	{name: "the model's arguments win over the tool span's",
+		in:    tExport(tChat(1, tMsg(tCall("a", "f", `{"x":1}`))), tTool(2, "f", "a", `{"x":2}`)),
+		steps: []traceWant{{name: "f", args: `{"x":1}`, id: "a"}}, final: "-"},
+	{name: "without ids, a tool span goes with the first call of its name before it",
+		in: tExport(tChat(1, tMsg(`{"type":"tool_call","name":"f","arguments":{"x":1}}`, `{"type":"tool_call","name":"f","arguments":{"x":2}}`)),
+			tTool(2, "f", "", `{"x":1}`, tStr("gen_ai.tool.call.result", "one")), tTool(3, "f", "", `{"x":2}`, tStr("gen_ai.tool.call.result", "two"))),
+		steps: []traceWant{{name: "f", args: `{"x":1}`, result: `"one"`}, {name: "f", args: `{"x":2}`, result: `"two"`}}, final: "-"},
+	{name: "ids that differ are two steps",
+		in:    tExport(tChat(1, tMsg(tCall("a", "f", `{"x":1}`))), tTool(2, "f", "b", `{"x":1}`)),
+		steps: []traceWant{{name: "f", args: `{"x":1}`, id: "a"}, {name: "f", args: `{"x":1}`, id: "b"}}, final: "-"},
+	{name: "turns count the model spans",
+		in: tExport(tChat(1, tMsg(tCall("a", "f", `{}`))), tTool(2, "f", "a", `{}`),
+			tChat(3, tMsg(tText("now g"), tCall("b", "g", `{}`))), tTool(4, "g", "b", `{}`),
+			tTool(5, "h", "", `{}`), tChat(6, tMsg(tText("the answer"), tText(" in two parts")))),
+		steps: []traceWant{{name: "f", args: `{}`, id: "a"}, {name: "g", args: `{}`, id: "b", turn: 1}, {name: "h", args: `{}`, turn: 1}},
+		final: "the answer in two parts"},
+	{name: "no answer after a call that no model span shows",
+		in:    tExport(tChat(1, tMsg(tText("let me see"))), tTool(2, "f", "", `{}`)),
+		steps: []traceWant{{name: "f", args: `{}`}}, final: "-"},
+	{name: "text before the last call is no answer",
+		in:    tExport(tChat(1, tMsg(tText("calling f"), tCall("a", "f", `{}`)))),
+		steps: []traceWant{{name: "f", args: `{}`, id: "a"}}, final: "-"},
+	{name: "start times order the spans, ties the file",
+		in:    tExport(tTool(7, "c", "", `{}`), tTool(3, "a", "", `{}`), tTool(7, "d", "", `{}`), tTool(5, "b", "", `{}`)),
+		steps: []traceWant{{name: "a", args: `{}`}, {name: "b", args: `{}`}, {name: "c", args: `{}`}, {name: "d", args: `{}`}}, final: "-"},
+	{name: "errors: status code 2, STATUS_CODE_ERROR, error.type",
+		in: tExport(tTool(1, "f", "", `{}`, `"status":{"code":2,"message":"city not found"}`),
+			tTool(2, "g", "", `{}`, `"status":{"code":"STATUS_CODE_ERROR"}`, tStr("gen_ai.tool.call.result", `{"error":"x"}`)),
+			tTool(3, "h", "", `{}`, tStr("error.type", "TimeoutError")),
+			tTool(4, "i", "", `{}`, `"status":{"code":1}`)),
+		steps: []traceWant{{name: "f", args: `{}`, result: `"city not found"`, isErr: true}, {name: "g", args: `{}`, result: `{"error":"x"}`, isErr: true},
+			{name: "h", args: `{}`, isErr: true}, {name: "i", args: `{}`}}, final: "-"},
+	{name: "the tool's name from the span name",
+		in:    tExport(tSpan("execute_tool f", 1, tStr("gen_ai.operation.name", "execute_tool"), tStr("gen_ai.tool.call.arguments", `{}`))),
+		steps: []traceWant{{name: "f", args: `{}`}}, final: "-"},
+	{name: "a tool call part with null or no arguments has none",
+		in:    tExport(tChat(1, tMsg(tCall("a", "f", `null`), `{"type":"tool_call","id":"b","name":"g"}`))),
+		steps: []traceWant{{name: "f", args: `{}`, id: "a"}, {name: "g", args: `{}`, id: "b"}}, final: "-"},
+	{name: "built-in tools and other parts are passed over",
+		in: tExport(tChat(1, tMsg(`{"type":"reasoning","content":"hm"}`, `{"type":"server_tool_call","id":"s","name":"code_interpreter","server_tool_call":{"type":"code_interpreter"}}`,
+			tCall("a", "f", `{}`), `{"type":"server_tool_call_response","id":"s"}`, tText("ok")))),
+		steps: []traceWant{{name: "f", args: `{}`, id: "a"}}, final: "ok"},
+	{name: "arguments that do not parse",
+		in:    tExport(tTool(1, "f", "", `{"x":`)),
+		steps: []traceWant{{name: "f", fails: `("execute_tool f") attribute gen_ai.tool.call.arguments is not a usable JSON object`}}, final: "-"},
+	{name: "arguments that are no object",
+		in:    tExport(tTool(1, "f", "", `[1]`), tTool(2, "g", "", "", tAttr("gen_ai.tool.call.arguments", `{"intValue":"5"}`))),
+		steps: []traceWant{{name: "f", fails: "holds an array, not a JSON object"}, {name: "g", fails: "is a number, not a JSON string or object"}}, final: "-"},
+	{name: "an attribute twice",
+		in:    tExport(tTool(1, "f", "", `{"x":1}`, tStr("gen_ai.tool.call.arguments", `{"x":2}`))),
+		steps: []traceWant{{name: "f", fails: "has attribute gen_ai.tool.call.arguments twice"}}, final: "-"},
+	{name: "a kvlist with a key twice",
+		in: tExport(tTool(1, "f", "", "", tAttr("gen_ai.tool.call.arguments",
+			`{"kvlistValue":{"values":[{"key":"x","value":{"intValue":1}},{"key":"x","value":{"intValue":2}}]}}`))),
+		steps: []traceWant{{name: "f", fails: `attribute gen_ai.tool.call.arguments: kvlistValue: duplicate key "x"`}}, final: "-"},
+	{name: "a tool call part without a name, or of no type",
+		in:    tExport(tChat(1, tMsg(`{"type":"tool_call","id":"a","arguments":{}}`, `{"name":"g","arguments":{}}`, `"x"`))),
+		steps: []traceWant{{id: "a", fails: "parts[0].name is missing"}, {fails: "parts[1] has no type"}, {fails: "parts[2] is a string, not an object"}}, final: "-"},
+	{name: "output messages that are not JSON",
+		in:    tExport(tChat(1, `[{"role"`)),
+		steps: []traceWant{{fails: `("chat m") gen_ai.output.messages is not JSON`}}, final: "-"},
+	{name: "a tool span without content beside a chat span with it",
+		in:    tExport(tChat(1, tMsg(tCall("a", "f", `{"x":1}`))), tTool(2, "f", "a", ""), tTool(3, "g", "", "")),
+		steps: []traceWant{{name: "f", args: `{"x":1}`, id: "a"}, {name: "g", fails: "gen_ai.tool.call.arguments is not recorded"}}, final: "-"},
+	{name: "OpenInference, calls in their index order, a text content",
+		in: tExport(tSpan("llm", 1, tStr("openinference.span.kind", "LLM"),
+			tStr("llm.output_messages.0.message.tool_calls.10.tool_call.function.name", "g"),
+			tStr("llm.output_messages.0.message.tool_calls.10.tool_call.function.arguments", `{"b":2}`),
+			tStr("llm.output_messages.0.message.tool_calls.2.tool_call.function.name", "f"),
+			tStr("llm.output_messages.0.message.tool_calls.2.tool_call.function.arguments", `{"a":1}`),
+			tStr("llm.output_messages.0.message.tool_calls.2.tool_call.id", "c2"),
+			tStr("llm.output_messages.1.message.tool_calls.0.tool_call.function.name", "other_choice")),
+			tSpan("llm", 2, tStr("openinference.span.kind", "LLM"),
+				tStr("llm.output_messages.0.message.contents.1.message_content.type", "text"),
+				tStr("llm.output_messages.0.message.contents.1.message_content.text", " there"),
+				tStr("llm.output_messages.0.message.contents.0.message_content.type", "text"),
+				tStr("llm.output_messages.0.message.contents.0.message_content.text", "hello"))),
+		steps: []traceWant{{name: "f", args: `{"a":1}`, id: "c2"}, {name: "g", args: `{"b":2}`}}, final: "hello there"},
+	{name: "OpenInference, arguments redacted: not evaluable",
+		in: tExport(tSpan("llm", 1, tStr("openinference.span.kind", "LLM"),
+			tStr("llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "f"),
+			tStr("llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", "__REDACTED__")),
+			tSpan("tool", 2, tStr("openinference.span.kind", "TOOL"), tStr("tool.name", "f"), tStr("input.value", "__REDACTED__"))),
+		steps: []traceWant{{name: "f", fails: "tool_call.function.arguments is not recorded"}, {name: "f", fails: "input.value is not recorded"}},
+		final: "-", notEvaluable: "the trace has 1 LLM span and 1 TOOL span but no llm.output_messages content or tool call arguments and no input.value: it was recorded without the opt-in content of the calls (OpenInference records it unless"},
+	{name: "OpenInference, a TOOL span's input that is no JSON",
+		in:    tExport(tSpan("tool", 1, tStr("openinference.span.kind", "TOOL"), tStr("tool.name", "f"), tStr("input.value", "{'query': 'weather'}"), tStr("output.value", "sunny"))),
+		steps: []traceWant{{name: "f", fails: "input.value is not a usable JSON object", result: `"sunny"`}}, final: "-"},
+	{name: "no span of a model or a tool", in: tExport(tSpan("GET /", 1, tStr("http.request.method", "GET"))),
+		final: "-", notEvaluable: "the trace has no span of a model or a tool"},
+	{name: "an empty export", in: `{"resourceSpans":[]}`, final: "-", notEvaluable: "no span of a model or a tool"},
+	{name: "resourceSpans that is no list", in: `{"resourceSpans":"x"}`,
+		steps: []traceWant{{fails: "resourceSpans is a string, not an array"}}, final: "-"},
+	{name: "a span that is no object", in: `{"resourceSpans":[{"scopeSpans":[{"spans":[1]}]}]}`,
+		steps: []traceWant{{fails: "resourceSpans[0].scopeSpans[0].spans[0] is a number, not an object"}}, final: "-"},
+	{name: "a start time that is no time", in: tExport(`{"name":"x","startTimeUnixNano":"soon"}`),
+		steps: []traceWant{{fails: "startTimeUnixNano is not a time in nanoseconds"}}, final: "-"},
+	{name: "an attribute without a key", in: tExport(`{"name":"x","attributes":[{"value":{}}]}`),
+		steps: []traceWant{{fails: "spans[0].attributes[0] is not a key and a value"}}, final: "-"},
+}
+
+func TestTraceRuns(t *testing.T) {
+	for _, tt := range traceTests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := tt.in
+			if f, ok := strings.CutPrefix(in, "@"); ok {
+				in = readFixture(t, f)
+			}
+			r, err := value.Parse(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run, got, err := ExtractRun(r, Auto)
+			if err != nil || got != OTLP {
+				t.Fatalf("ExtractRun = %q, %v", got, err)
+			}
+			checkTraceSteps(t, run.Steps, tt.steps)
+			if final := run.Final; !run.HasFinal && final == "" {
+				final = "-"
+			}
+			if want := tt.final; (want == "-") == run.HasFinal || run.HasFinal && run.Final != want {
+				t.Errorf("Final = %q, %v; want %q", run.Final, run.HasFinal, want)
+			}
+			if tt.notEvaluable == "" && run.NotEvaluable != "" || !strings.Contains(run.NotEvaluable, tt.notEvaluable) {
+				t.Errorf("NotEvaluable = %q, want %q in it", run.NotEvaluable, tt.notEvaluable)
+			}
+			// Extract reads the same calls, and a trace that is not
+			// evaluable as one failed call, so that it never passes.
+			calls, got, err := Extract(r, Auto, value.Limits{})
+			if err != nil || got != OTLP {
+				t.Fatalf("Extract = %q, %v", got, err)
+			}
+			if run.NotEvaluable != "" {
+				if len(calls) != 1 || calls[0].Err == nil || !strings.Contains(calls[0].Err.Error(), "not evaluable: "+run.NotEvaluable) {
+					t.Errorf("Extract of a trace that is not evaluable = %v", calls)
+				}
+			} else if !sameCalls(calls, run.Calls()) {
+				t.Errorf("Extract = %v, ExtractRun = %v", calls, run.Calls())
+			}
+			// Forced, the same.
+			forced, _, err := ExtractRun(r, OTLP)
+			if err != nil || len(forced.Steps) != len(run.Steps) || forced.NotEvaluable != run.NotEvaluable {
+				t.Errorf("forced otlp reads %v, %v", forced, err)
+			}
+		})
+	}
+}
+
+func checkTraceSteps(t *testing.T, steps []Step, want []traceWant) {
+	t.Helper()
+	if len(steps) != len(want) {
+		t.Fatalf("%d steps, want %d: %+v", len(steps), len(want), steps)
+	}
+	for i, w := range want {
+		s := steps[i]
+		if s.Name != w.name || s.ID != w.id || s.Turn != w.turn || s.Error != w.isErr {
+			t.Errorf("step %d = %q id %q turn %d error %v; want %q id %q turn %d error %v", i, s.Name, s.ID, s.Turn, s.Error, w.name, w.id, w.turn, w.isErr)
+		}
+		if w.fails != "" {
+			var ae *ArgumentsError
+			if s.Err == nil || !errors.As(s.Err, &ae) || ae.Index != i || !strings.Contains(s.Err.Error(), w.fails) {
+				t.Errorf("step %d error = %v, want %q in it", i, s.Err, w.fails)
+			}
+		} else if s.Err != nil || string(s.Args.AppendCanonical(nil)) != w.args {
+			t.Errorf("step %d = %s, %v; want %s", i, s.Args, s.Err, w.args)
+		}
+		if got := ""; s.HasResult || w.result != "" {
+			if s.HasResult {
+				got = string(s.Result.AppendCanonical(nil))
+			}
+			if got != w.result {
+				t.Errorf("step %d result = %s, want %s", i, got, w.result)
+			}
+		}
+	}
+}
+
+// Detection takes an object with resourceSpans for a trace, unless an
+// earlier row claims it; a forced otlp fails what is not a trace.
+func TestTraceDetection(t *testing.T) {
+	for _, tt := range []struct {
+		in    string
+		f     Format
+		want  Format
+		trace bool
+	}{
+		{`{"resourceSpans":[]}`, Auto, OTLP, true},
+		{`{"resourceSpans":[],"choices":[]}`, Auto, OpenAI, false},
+		{`{"resourceSpans":[],"choices":[]}`, OTLP, OTLP, true},
+		{`{"resourceSpans":[],"name":"f","arguments":{}}`, Auto, Calls, false},
+		{`[{"name":"f","arguments":{}}]`, OTLP, OTLP, false},
+		{`{"choices":[]}`, OTLP, OTLP, false},
+	} {
+		r, _ := value.Parse(tt.in)
+		if got := isTrace(r, tt.f); got != tt.trace {
+			t.Errorf("isTrace(%s, %q) = %v", tt.in, tt.f, got)
+		}
+		_, got, _ := ExtractRun(r, tt.f)
+		if got != tt.want {
+			t.Errorf("ExtractRun(%s, %q) read as %q, want %q", tt.in, tt.f, got, tt.want)
+		}
+	}
+	// A list forced as otlp: every element fails, whatever it holds.
+	r, _ := value.Parse(`[{"name":"f","arguments":{"x":1}},{"resourceSpans":[]}]`)
+	calls, _, err := Extract(r, OTLP, value.Limits{})
+	if err != nil || len(calls) != 2 || calls[0].Err == nil || calls[1].Err == nil ||
+		!strings.Contains(calls[0].Err.Error(), "call 0: [0] is an element of a list: an otlp response is an OTLP/JSON export object") {
+		t.Errorf("a list forced as otlp = %v, %v", calls, err)
+	}
+	// An object of no trace, forced: a ShapeError, as for every format.
+	r, _ = value.Parse(`{"spans":[]}`)
+	var se *ShapeError
+	if _, _, err := ExtractRun(r, OTLP); !errors.As(err, &se) || !strings.Contains(err.Error(), "not an OTLP/JSON trace export") {
+		t.Errorf("ExtractRun of an object that is no trace = %v", err)
+	}
+}
+
+// A collector's export: the spans of each case go together, whichever
+// lines they come in, and each reads as the trace it came from.
+func TestSplitTraces(t *testing.T) {
+	text := readFixture(t, "collector.jsonl")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(text))
+	zw.Close()
+	for _, in := range []struct {
+		name string
+		data []byte
+	}{{"collector.jsonl", []byte(text)}, {"collector.jsonl.gz", gz.Bytes()}} {
+		cases, err := SplitTraces(bytes.NewReader(in.data), in.name, CaseAttribute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []struct {
+			id, fixture string
+			line        int
+			traces      string
+		}{
+			{"weather-paris", "genai_weather.json", 1, "4bf92f3577b34da6a3ce929d0e0e4736"},
+			{"weather-rome", "genai_no_content.json", 2, "5b8efff798038103d269b633813fc60c"},
+			{"weather-boston", "openinference_boston.json", 3, "0af7651916cd43dd8448eb211c80319c"},
+		}
+		if len(cases) != len(want) {
+			t.Fatalf("%d cases, want %d: %v", len(cases), len(want), cases)
+		}
+		for i, w := range want {
+			c := cases[i]
+			if c.ID != w.id || c.Line != w.line || strings.Join(c.Traces, " ") != w.traces {
+				t.Errorf("case %d = %q line %d traces %v, want %q line %d %s", i, c.ID, c.Line, c.Traces, w.id, w.line, w.traces)
+			}
+			fr, _ := value.Parse(readFixture(t, w.fixture))
+			wantRun, _, _ := ExtractRun(fr, Auto)
+			gotRun, got, err := ExtractRun(c.Export, Auto)
+			if err != nil || got != OTLP || gotRun.Final != wantRun.Final || gotRun.NotEvaluable != wantRun.NotEvaluable ||
+				!sameCalls(gotRun.Calls(), wantRun.Calls()) || len(gotRun.Steps) != len(wantRun.Steps) {
+				t.Errorf("case %s reads as %+v, %v; its trace alone as %+v", c.ID, gotRun, err, wantRun)
+			}
+		}
+	}
+	// Without the attribute, a case is a trace, named by its id.
+	cases, err := SplitTraces(strings.NewReader(text), "collector.jsonl", "")
+	if err != nil || len(cases) != 3 || cases[0].ID != "4bf92f3577b34da6a3ce929d0e0e4736" || cases[2].ID != "0af7651916cd43dd8448eb211c80319c" {
+		t.Errorf("by trace id: %v, %v", cases, err)
+	}
+	// Traces that name one case make one response.
+	two := tExport(tSpan("invoke_agent", 1, tStr(CaseAttribute, "a"))) + "\n" +
+		strings.ReplaceAll(tExport(tSpan("invoke_agent", 2, tAttr(CaseAttribute, `{"intValue":"7"}`))), `"t1"`, `"t2"`) + "\n\n" +
+		strings.ReplaceAll(tExport(tSpan("invoke_agent", 3, tStr(CaseAttribute, "a"))), `"t1"`, `"t3"`) + "\n"
+	cases, err = SplitTraces(strings.NewReader(two), "two.jsonl", CaseAttribute)
+	if err != nil || len(cases) != 2 || cases[0].ID != "a" || strings.Join(cases[0].Traces, " ") != "t1 t3" || cases[1].ID != "7" {
+		t.Errorf("traces of one case: %+v, %v", cases, err)
+	}
+	if rss, _ := cases[0].Export.Get("resourceSpans"); rss.Len() != 2 {
+		t.Errorf("case a holds %s", cases[0].Export)
+	}
+}
+
+func TestSplitTracesErrors(t *testing.T) {
+	child := `{"traceId":"t1","spanId":"c","parentSpanId":"r","name":"x","attributes":[` + tStr(CaseAttribute, "b") + `]}`
+	for _, tt := range []struct{ in, want string }{
+		{tExport(tSpan("x", 1)) + "\n{\"resourceSpans\":\n", "f.jsonl:2: not JSON: "},
+		{"\n" + `{"spans":[]}`, "f.jsonl:2: not an OTLP/JSON trace export: an object with keys [spans], not an object with resourceSpans"},
+		{`[1]`, "f.jsonl:1: not an OTLP/JSON trace export: an array of 1 elements"},
+		{`{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"x"}]}]}]}`, "f.jsonl:1: resourceSpans[0].scopeSpans[0].spans[0] has no traceId"},
+		{`{"resourceSpans":[{"scopeSpans":{}}]}`, "f.jsonl:1: resourceSpans[0].scopeSpans is an object, not an array"},
+		{tExport(tSpan("x", 1, tStr(CaseAttribute, "a"))) + "\n" + tExport(strings.Replace(tSpan("y", 2, tStr(CaseAttribute, "b")), `"s2"`, `"s2","parentSpanId":"elsewhere"`, 1)),
+			`f.jsonl:2: trace t1 names two cases, "a" (line 1) and "b"`},
+		{tExport(tSpan("x", 1, tAttr(CaseAttribute, `{"boolValue":true}`))), "f.jsonl:1: trace t1: attribute callgrade.case.id is a boolean, not a case id"},
+	} {
+		_, err := SplitTraces(strings.NewReader(tt.in), "f.jsonl", CaseAttribute)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("SplitTraces(%.60q) = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+	// A child span's attribute names no case: only a root's does.
+	root := strings.Replace(tSpan("r", 1, tStr(CaseAttribute, "a")), `"s1"`, `"r"`, 1)
+	cases, err := SplitTraces(strings.NewReader(tExport(root, child)), "f.jsonl", CaseAttribute)
+	if err != nil || len(cases) != 1 || cases[0].ID != "a" {
+		t.Errorf("a child's attribute: %v, %v", cases, err)
+	}
+}
+
+// FuzzTrace feeds arbitrary JSON to the otlp reading: it must not panic,
+// every step has a name or an error, a trace that is evaluable gives
+// Extract the run's calls and one that is not one failed call, and the
+// export split into cases reads too.
+func FuzzTrace(f *testing.F) {
+	for _, name := range []string{"genai_weather.json", "genai_no_content.json", "openinference_boston.json"} {
+		f.Add(readFixture(f, name))
+	}
+	for _, tt := range traceTests {
+		if !strings.HasPrefix(tt.in, "@") {
+			f.Add(tt.in)
+		}
+	}
+	for _, ex := range formatExamples[OTLP] {
+		f.Add(ex)
+	}
+	o := Options{Limits: fuzzLimits}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := value.Parse(s)
+		if err != nil {
+			return
+		}
+		for _, format := range []Format{Auto, OTLP} {
+			calls, got := checkExtract(t, r, format)
+			run, rgot, err := o.ExtractRun(r, format)
+			if err != nil {
+				var se *ShapeError
+				if !errors.As(err, &se) {
+					t.Fatalf("ExtractRun(%q) = %v", format, err)
+				}
+				continue
+			}
+			for i, st := range run.Steps {
+				if st.Err == nil && (st.Name == "" || st.Args.Kind() != value.Object) {
+					t.Fatalf("ExtractRun(%q) step %d has no error, name %q, arguments %s", format, i, st.Name, st.Args)
+				}
+			}
+			if rgot != OTLP || !isTrace(r, format) {
+				continue
+			}
+			switch {
+			case run.NotEvaluable == "" && !sameCalls(calls, run.Calls()):
+				t.Fatalf("Extract(%q) = %v, ExtractRun = %v", format, calls, run.Calls())
+			case run.NotEvaluable != "" && (len(calls) != 1 || calls[0].Err == nil):
+				t.Fatalf("Extract(%q) of a trace that is not evaluable = %v", format, calls)
+			case got != OTLP:
+				t.Fatalf("Extract(%q) read a trace as %q", format, got)
+			}
+		}
+		if r.Kind() == value.Object && isOTLPExport(r) {
+			cases, err := SplitTraces(strings.NewReader(r.String()), "fuzz", CaseAttribute)
+			if err != nil {
+				return
+			}
+			for _, c := range cases {
+				if _, got, err := o.ExtractRun(c.Export, Auto); err != nil || got != OTLP {
+					t.Fatalf("case %q of the split reads as %q, %v", c.ID, got, err)
+				}
+			}
+		}
+	})
+}
