@@ -25,6 +25,7 @@ func newImportCmd() *cobra.Command {
 		},
 	}
 	cmd.AddCommand(newImportBFCLCmd())
+	cmd.AddCommand(newImportOTLPCmd())
 	return cmd
 }
 
