@@ -141,12 +141,13 @@ func (s *Summary) add(r *Result) {
 }
 
 // IsError reports whether a diff of kind k means that the case could not be
-// scored as it stands (no response, unreadable arguments, a rule or a plugin
-// that failed) rather than that the model answered wrongly. Summaries count
-// such cases as errored, a subset of the failed ones.
+// scored as it stands (no response, unreadable arguments, a trace recorded
+// without its content, a rule or a plugin that failed) rather than that
+// the model answered wrongly. Summaries count such cases as errored, a
+// subset of the failed ones.
 func IsError(k Kind) bool {
 	switch k {
-	case MissingResponse, InvalidArguments, RuleError, PluginError:
+	case MissingResponse, InvalidArguments, NotEvaluable, RuleError, PluginError:
 		return true
 	}
 	return false

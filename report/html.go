@@ -71,9 +71,7 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 	}
 	d := htmlData{Tools: []string{}, Kinds: []string{}, Suites: []string{""}, Cases: make([]htmlCase, len(cases))}
 	tools, kinds, suites := map[string]int{}, map[engine.Kind]int{}, map[string]int{"": 0}
-	for _, k := range []engine.Kind{engine.MissingResponse, engine.InvalidArguments, engine.RuleError, engine.PluginError} {
-		d.ErrorKinds = append(d.ErrorKinds, string(k))
-	}
+	d.ErrorKinds = []string{}
 	intern := func(m map[string]int, list *[]string, s string) int {
 		i, ok := m[s]
 		if !ok {
@@ -106,6 +104,11 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 				k = len(d.Kinds)
 				kinds[df.Kind] = k
 				d.Kinds = append(d.Kinds, string(df.Kind))
+				if engine.IsError(df.Kind) {
+					// The page tells errored cases by these; engine
+					// decides which kinds they are.
+					d.ErrorKinds = append(d.ErrorKinds, string(df.Kind))
+				}
 			}
 			hc.Diffs[j] = htmlDiff{Kind: k, Call: indexRef(df.Call), Path: df.Path,
 				Expected: sideJSON(df.HasExpected, df.Expected), Actual: sideJSON(df.HasActual, df.Actual),
