@@ -33,6 +33,7 @@
 //	content: blocks without a type, each with a
 //	key of Converse's (text, toolUse, …)              bedrock    content
 //	content that is an array                          anthropic  content
+//	resourceSpans                                     otlp       an OTLP/JSON trace export: a run
 //	role or content (content not an array)            openai     (a text answer: no calls)
 //	anything else                                     *ShapeError
 //

@@ -18,10 +18,10 @@ import (
 func newImportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import",
-		Short: "Write a suite from another benchmark's files",
+		Short: "Write a suite or responses from another tool's files (BFCL, OpenTelemetry traces)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usageErr("import needs a subcommand: bfcl")
+			return usageErr("import needs a subcommand: bfcl or otlp")
 		},
 	}
 	cmd.AddCommand(newImportBFCLCmd())
