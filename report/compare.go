@@ -22,6 +22,12 @@ type Comparison struct {
 	// drop in pass rate first.
 	All    ToolChange
 	ByTool []ToolChange
+	// Samples says that a run has samples: its cases are then compared by
+	// their samples (see Compare), and OldPassK and NewPassK are each
+	// run's pass@k and pass^k over its cases, for k the fewest samples of
+	// a case in either run.
+	Samples            bool
+	OldPassK, NewPassK []engine.Estimate
 }
 
 // Change is one case whose verdict changed.
@@ -31,6 +37,9 @@ type Change struct {
 	// Diffs are the new run's diffs, for a regression; the old run's, for a
 	// fix.
 	Diffs []engine.Diff
+	// With samples, each run's samples of the case and the passing ones;
+	// the scores are then the means of the samples'.
+	OldSamples, OldPassed, NewSamples, NewPassed int
 }
 
 // ToolChange is the pass rate of one tool's cases in both runs.
@@ -47,7 +56,82 @@ func (t ToolChange) Delta() float64 { return t.NewPassRate - t.OldPassRate }
 // Compare compares an old run with a new one, case by case by id. Lines for
 // responses that name no case are left out. A case's tool is the new run's
 // when it has one, else the old run's.
+//
+// When either run has samples (a line carries "sample"), a case stands for
+// all its lines: it passes when every sample passes, as in JUnit XML, so a
+// case regressed when all its samples passed before and one fails now; its
+// score is the mean of its samples'. A run without samples counts as one
+// sample a case. The pass rates are then of cases, by that verdict, and
+// OldPassK and NewPassK estimate pass@k and pass^k.
 func Compare(old, new []Case) *Comparison {
+	so, sn := Samples(old), Samples(new)
+	if so == nil && sn == nil {
+		return compare(old, new)
+	}
+	if so == nil {
+		so = Samples(asSamples(old))
+	}
+	if sn == nil {
+		sn = Samples(asSamples(new))
+	}
+	oc, nc := collapse(old, so), collapse(new, sn)
+	cmp := compare(oc, nc)
+	cmp.Samples = true
+	byID := func(cs []SampledCase) map[string]*SampledCase {
+		m := make(map[string]*SampledCase, len(cs))
+		for i := range cs {
+			m[cs[i].ID] = &cs[i]
+		}
+		return m
+	}
+	om, nm := byID(so), byID(sn)
+	for _, list := range [][]Change{cmp.Regressed, cmp.Fixed} {
+		for i := range list {
+			o, n := om[list[i].ID], nm[list[i].ID]
+			list[i].OldSamples, list[i].OldPassed, list[i].NewSamples, list[i].NewPassed = o.N, o.Passed, n.N, n.Passed
+		}
+	}
+	ot, nt := tallies(so), tallies(sn)
+	k := min(fewestSamples(ot), fewestSamples(nt))
+	if k > 0 {
+		cmp.OldPassK, cmp.NewPassK = engine.Estimates(ot, []int{k}), engine.Estimates(nt, []int{k})
+	}
+	return cmp
+}
+
+// asSamples returns the lines of a run without samples as a run of one
+// sample a case.
+func asSamples(cases []Case) []Case {
+	out := make([]Case, len(cases))
+	for i := range cases {
+		out[i] = cases[i]
+		out[i].Sampled = true
+	}
+	return out
+}
+
+// collapse makes one Case of each case's samples: it passes when every
+// sample passes, its score is their mean, its diffs are those of its first
+// failing sample, and the rest is its first sample's.
+func collapse(cases []Case, sc []SampledCase) []Case {
+	out := make([]Case, len(sc))
+	for i := range sc {
+		s := &sc[i]
+		c := cases[s.Lines[0]]
+		c.Pass, c.Score, c.Diffs = s.Pass(), 0, nil
+		for _, j := range s.Lines {
+			c.Score += cases[j].Score
+			if c.Diffs == nil && !cases[j].Pass {
+				c.Diffs = cases[j].Diffs
+			}
+		}
+		c.Score /= float64(s.N)
+		out[i] = c
+	}
+	return out
+}
+
+func compare(old, new []Case) *Comparison {
 	cmp := &Comparison{All: ToolChange{Tool: "all cases"}}
 	before := make(map[string]*Case, len(old))
 	for i := range old {
@@ -154,6 +238,15 @@ func (c *Comparison) WriteText(w io.Writer, opts TableOptions) error {
 		row(tc)
 	}
 	t.write(bw)
+	if c.Samples {
+		fmt.Fprintln(bw, "\na case with samples passes when all its samples pass")
+		for i := range c.OldPassK {
+			o, n := c.OldPassK[i], c.NewPassK[i]
+			fmt.Fprintf(bw, "pass@%d %.1f%% -> %.1f%% (%s), pass^%d %.1f%% -> %.1f%% (%s)\n",
+				o.K, 100*o.PassAt, 100*n.PassAt, paintDelta(opts.Color, n.PassAt-o.PassAt),
+				o.K, 100*o.PassHat, 100*n.PassHat, paintDelta(opts.Color, n.PassHat-o.PassHat))
+		}
+	}
 	fmt.Fprintf(bw, "\n%d regressed, %d fixed, %d added, %d removed\n", len(c.Regressed), len(c.Fixed), len(c.Added), len(c.Removed))
 	list := func(title, style string, changes []Change) {
 		if len(changes) == 0 {
@@ -162,6 +255,9 @@ func (c *Comparison) WriteText(w io.Writer, opts TableOptions) error {
 		fmt.Fprintf(bw, "\n%s:\n", paint(opts.Color, style, title))
 		for _, ch := range changes {
 			fmt.Fprintf(bw, "  %s  score %.3f -> %.3f", ch.ID, ch.OldScore, ch.NewScore)
+			if c.Samples {
+				fmt.Fprintf(bw, "  passed %d/%d -> %d/%d", ch.OldPassed, ch.OldSamples, ch.NewPassed, ch.NewSamples)
+			}
 			if len(ch.Diffs) > 0 {
 				d := ch.Diffs[0]
 				fmt.Fprintf(bw, "  %s", d.Kind)
@@ -189,6 +285,12 @@ func deltaCell(d float64) cell {
 		c.style = ansiGreen
 	}
 	return c
+}
+
+// paintDelta is a change of a share in points, coloured as deltaCell's.
+func paintDelta(color bool, d float64) string {
+	c := deltaCell(d)
+	return paint(color && c.style != "", c.style, c.text)
 }
 
 func paint(color bool, style, s string) string {

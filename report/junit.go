@@ -16,6 +16,10 @@ type JUnitOptions struct {
 	// Suite names the <testsuite> of cases whose Suite is "" (no suite was
 	// given to Annotate); "callgrade" when empty.
 	Suite string
+	// PassK are the values of k of the pass@k and pass^k properties of a
+	// results file with samples (see PassK); the number of samples when
+	// empty.
+	PassK []int
 }
 
 // JUnit XML in the shape GitLab, Jenkins and the GitHub test reporters read
@@ -31,21 +35,25 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name       string           `xml:"name,attr"`
+	Tests      int              `xml:"tests,attr"`
+	Failures   int              `xml:"failures,attr"`
+	Errors     int              `xml:"errors,attr"`
+	Skipped    int              `xml:"skipped,attr"`
+	Time       string           `xml:"time,attr"`
+	Properties *junitProperties `xml:"properties,omitempty"`
+	Cases      []junitCase      `xml:"testcase"`
+
+	tallies []engine.SampleTally // of its cases with samples
 }
 
 type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitProblem `xml:"failure,omitempty"`
-	Error     *junitProblem `xml:"error,omitempty"`
+	Name       string           `xml:"name,attr"`
+	Classname  string           `xml:"classname,attr"`
+	Time       string           `xml:"time,attr"`
+	Properties *junitProperties `xml:"properties,omitempty"`
+	Failure    *junitProblem    `xml:"failure,omitempty"`
+	Error      *junitProblem    `xml:"error,omitempty"`
 }
 
 // junitProblem is a <failure> (the case was scored and is wrong) or an
@@ -78,8 +86,29 @@ func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
 	out := junitSuites{Name: name, Time: "0"}
 	index := map[string]int{}
 	const unknownSuite = "responses that name no case"
+	sampled := Samples(cases)
+	var ks []int
+	var first map[int]*SampledCase // a case's first line -> its samples
+	if sampled != nil {
+		var err error
+		if ks, err = PassK(sampled, opts.PassK); err != nil {
+			return err
+		}
+		first = make(map[int]*SampledCase, len(sampled))
+		for k := range sampled {
+			first[sampled[k].Lines[0]] = &sampled[k]
+		}
+	}
 	for i := range cases {
 		c := &cases[i]
+		var sc *SampledCase
+		if sampled != nil && !c.Unknown {
+			// One testcase per case, at its first sample's line.
+			if sc = first[i]; sc == nil {
+				continue
+			}
+			c = &cases[sc.Lines[0]]
+		}
 		sname := c.Suite
 		switch {
 		case c.Unknown:
@@ -100,6 +129,8 @@ func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
 		}
 		tc := junitCase{Name: c.ID, Classname: class, Time: "0"}
 		switch {
+		case sc != nil:
+			sampledCase(&tc, s, sc, cases, ks)
 		case c.Pass:
 		case c.Errored():
 			tc.Error = problemOf(c, true)
@@ -115,6 +146,11 @@ func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
 	if k, ok := index[unknownSuite]; ok && k != len(out.Suites)-1 {
 		u := out.Suites[k]
 		out.Suites = append(append(out.Suites[:k:k], out.Suites[k+1:]...), u)
+	}
+	for k := range out.Suites {
+		if s := &out.Suites[k]; s.tallies != nil {
+			s.Properties = estimateProperties(engine.Estimates(s.tallies, ks))
+		}
 	}
 	for _, s := range out.Suites {
 		out.Tests += s.Tests
@@ -146,16 +182,21 @@ func problemOf(c *Case, errored bool) *junitProblem {
 		if !typed && (!errored || engine.IsError(d.Kind)) {
 			f.Type, typed = string(d.Kind), true
 		}
-		line := string(d.Kind)
-		if d.Path != "" {
-			line += " " + d.Path
-		}
-		if d.Message != "" {
-			line += ": " + d.Message
-		}
-		lines = append(lines, line)
+		lines = append(lines, diffLine(d))
 	}
 	f.Message = strings.Join(lines, "; ")
 	f.Text = fmt.Sprintf("case %s: score %g\n%s", c.ID, c.Score, strings.Join(lines, "\n"))
 	return f
+}
+
+// diffLine is one diff as a <failure> lists it: "kind path: message".
+func diffLine(d engine.Diff) string {
+	line := string(d.Kind)
+	if d.Path != "" {
+		line += " " + d.Path
+	}
+	if d.Message != "" {
+		line += ": " + d.Message
+	}
+	return line
 }

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
@@ -163,12 +164,15 @@ func appendCall(b []byte, name string, args value.Value) []byte {
 // section 2; gzip-compressed or not, see response.NewReader), read in
 // format f (response.Auto detects each). A call whose arguments cannot be
 // read is shown with its error as a string. Lines that do not parse are
-// skipped: scoring has reported them already.
+// skipped: scoring has reported them already. In a results file with
+// samples, a response line goes to the line of its case and its "sample".
 func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 	index := make(map[string]int, len(cases))
+	sampled := false
 	for i := range cases {
 		if !cases[i].Unknown {
-			index[cases[i].ID] = i
+			index[sampleKey(cases[i].ID, cases[i].Sampled, cases[i].Sample)] = i
+			sampled = sampled || cases[i].Sampled
 		}
 	}
 	text, err := response.NewReader(r)
@@ -187,7 +191,13 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 		if !ok || idv.Kind() != value.String && idv.Kind() != value.Number {
 			continue
 		}
-		i, ok := index[idv.Str()]
+		key := idv.Str()
+		if sv, ok := doc.Get("sample"); ok && sampled && sv.Kind() == value.Number {
+			if k, err := strconv.Atoi(sv.Str()); err == nil {
+				key = sampleKey(key, true, k)
+			}
+		}
+		i, ok := index[key]
 		if !ok {
 			continue
 		}
@@ -212,12 +222,24 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 	return sc.Err()
 }
 
+// sampleKey is the key of a results line in AttachResponses' index: its
+// id, and its sample when it has one.
+func sampleKey(id string, sampled bool, k int) string {
+	if !sampled {
+		return id
+	}
+	return id + "\x00" + strconv.Itoa(k)
+}
+
 // UnknownTool is the tool Summarize counts a case under when Annotate has
 // not told it the case's tool.
 const UnknownTool = "(tool unknown)"
 
 // Summarize totals cases the way a run's engine.Summary does, so that a
 // results file read back prints the same table as the run that wrote it.
+// For a results file with samples it also counts each case's samples and
+// estimates pass@k and pass^k for k the number of samples (SetPassK
+// chooses others).
 func Summarize(cases []Case) *engine.Summary {
 	s := &engine.Summary{ByTool: map[string]*engine.Tally{}, ByKind: map[engine.Kind]int{}}
 	for i := range cases {
@@ -257,5 +279,6 @@ func Summarize(cases []Case) *engine.Summary {
 			s.Errored++
 		}
 	}
+	summarizeSamples(s, cases)
 	return s
 }

@@ -32,6 +32,10 @@ const (
 // tool, worst pass rate first, then the number of diffs of each kind, most
 // frequent first.
 //
+// A summary with samples (Summary.Samples) counts samples where the others
+// count cases, and has a fourth table after the totals: pass@k and pass^k
+// for each k, means over the cases.
+//
 // With colour, a pass rate is green from 90%, yellow from 50% and red
 // below; a non-zero failed count is red, a non-zero errored count and the
 // kinds that mean a case could not be scored (engine.IsError) are yellow;
@@ -39,8 +43,12 @@ const (
 func WriteTable(w io.Writer, s *engine.Summary, opts TableOptions) error {
 	bw := bufio.NewWriter(w)
 	t := table{color: opts.Color}
-	t.header("", "cases", "passed", "failed", "errored", "pass rate", "mean score")
-	t.row(cell{text: "all cases"}, cell{text: strconv.Itoa(s.Cases)},
+	what, all := "cases", "all cases"
+	if s.Samples > 0 {
+		what, all = "samples", "all samples"
+	}
+	t.header("", what, "passed", "failed", "errored", "pass rate", "mean score")
+	t.row(cell{text: all}, cell{text: strconv.Itoa(s.Cases)},
 		cell{text: strconv.Itoa(s.Passed)},
 		countCell(s.Failed, ansiRed),
 		countCell(s.Errored, ansiYellow),
@@ -48,7 +56,10 @@ func WriteTable(w io.Writer, s *engine.Summary, opts TableOptions) error {
 		cell{text: fmt.Sprintf("%.3f", s.MeanScore())})
 	t.write(bw)
 	if s.Missing > 0 || s.Unknown > 0 {
-		fmt.Fprintf(bw, "responses missing for %d cases; %d responses name no case\n", s.Missing, s.Unknown)
+		fmt.Fprintf(bw, "responses missing for %d %s; %d responses name no case\n", s.Missing, what, s.Unknown)
+	}
+	if s.Samples > 0 {
+		writePassK(bw, s, opts.Color)
 	}
 
 	if len(s.ByTool) > 0 {
@@ -69,7 +80,7 @@ func WriteTable(w io.Writer, s *engine.Summary, opts TableOptions) error {
 		})
 		fmt.Fprintln(bw)
 		t = table{color: opts.Color}
-		t.header("tool", "cases", "passed", "failed", "pass rate", "mean score")
+		t.header("tool", what, "passed", "failed", "pass rate", "mean score")
 		for _, name := range tools {
 			ta := s.ByTool[name]
 			if name == "" {

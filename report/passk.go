@@ -1,0 +1,281 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/callgrade/callgrade/engine"
+)
+
+// SampledCase is one case of a results file with samples (lines with
+// "sample", written by a run with several samples per case): its lines and
+// how many of them passed.
+type SampledCase struct {
+	ID string
+	// Lines are the indices of the case's lines in the list given to
+	// Samples, in the order of their sample.
+	Lines   []int
+	N       int  // samples: the case's lines
+	Passed  int  // of them, the passing ones
+	Errored bool // a failing sample errored (Case.Errored)
+}
+
+// Pass reports whether every sample of the case passed: the verdict of a
+// case with samples in JUnit XML and in a comparison of two runs, pass^n
+// rather than pass@n, so that a case that fails one sample in n is not
+// reported as passing.
+func (s *SampledCase) Pass() bool { return s.Passed == s.N }
+
+// Samples groups the lines of a results file with samples by case, in the
+// order the cases first appear; each case's lines are in the order of
+// their sample. Lines for responses that name no case are left out. It
+// returns nil when no case's line carries a sample: a run without samples.
+func Samples(cases []Case) []SampledCase {
+	sampled := false
+	for i := range cases {
+		if cases[i].Sampled && !cases[i].Unknown {
+			sampled = true
+			break
+		}
+	}
+	if !sampled {
+		return nil
+	}
+	var out []SampledCase
+	index := map[string]int{}
+	for i := range cases {
+		c := &cases[i]
+		if c.Unknown {
+			continue
+		}
+		k, ok := index[c.ID]
+		if !ok {
+			k = len(out)
+			index[c.ID] = k
+			out = append(out, SampledCase{ID: c.ID})
+		}
+		s := &out[k]
+		s.Lines = append(s.Lines, i)
+		s.N++
+		if c.Pass {
+			s.Passed++
+		} else if c.Errored() {
+			s.Errored = true
+		}
+	}
+	for k := range out {
+		slices.SortStableFunc(out[k].Lines, func(a, b int) int { return cases[a].Sample - cases[b].Sample })
+	}
+	return out
+}
+
+// tallies returns the engine's per-case counts of sampled cases.
+func tallies(sc []SampledCase) []engine.SampleTally {
+	out := make([]engine.SampleTally, len(sc))
+	for i, s := range sc {
+		out[i] = engine.SampleTally{ID: s.ID, N: s.N, Passed: s.Passed}
+	}
+	return out
+}
+
+// fewestSamples returns the smallest N of the cases: the largest k that
+// pass@k can be estimated for.
+func fewestSamples(t []engine.SampleTally) int {
+	n := 0
+	for i, c := range t {
+		if i == 0 || c.N < n {
+			n = c.N
+		}
+	}
+	return n
+}
+
+// PassK returns the values of k to estimate pass@k and pass^k for in a
+// results file with samples: ks sorted without repeats, or, when ks is
+// empty, the number of samples (the fewest any case has). A k beyond that
+// is an error.
+func PassK(sc []SampledCase, ks []int) ([]int, error) {
+	return engine.CheckPassK(ks, fewestSamples(tallies(sc)))
+}
+
+// SetPassK estimates pass@k and pass^k for each of ks (see PassK) into a
+// summary of a results file with samples that Summarize made, replacing the
+// default k. It does nothing to a summary without samples.
+func SetPassK(s *engine.Summary, ks []int) error {
+	if s.Samples == 0 {
+		return nil
+	}
+	ks, err := engine.CheckPassK(ks, fewestSamples(s.PerCase))
+	if err != nil {
+		return err
+	}
+	s.PassK = engine.Estimates(s.PerCase, ks)
+	return nil
+}
+
+// summarizeSamples sets what Summarize adds for a results file with
+// samples: the per-case tallies and pass@k and pass^k for k the number of
+// samples. Samples is the fewest samples any case has; for a run's
+// results, the number of samples of every case.
+func summarizeSamples(s *engine.Summary, cases []Case) {
+	sc := Samples(cases)
+	if sc == nil {
+		return
+	}
+	s.PerCase = tallies(sc)
+	s.Samples = fewestSamples(s.PerCase)
+	if s.Samples > 0 {
+		s.PassK = engine.Estimates(s.PerCase, []int{s.Samples})
+	}
+}
+
+// writePassK writes the estimates of a summary with samples: a line that
+// says over what, then k, pass@k and pass^k, one row per k.
+func writePassK(w io.Writer, s *engine.Summary, color bool) {
+	lo, hi := 0, 0
+	for i, c := range s.PerCase {
+		if i == 0 || c.N < lo {
+			lo = c.N
+		}
+		hi = max(hi, c.N)
+	}
+	each := strconv.Itoa(lo)
+	if hi != lo {
+		each = fmt.Sprintf("%d to %d", lo, hi)
+	}
+	fmt.Fprintf(w, "\n%d cases, %s samples each\n", len(s.PerCase), each)
+	t := table{color: color}
+	t.header("k", "pass@k", "pass^k")
+	for _, e := range s.PassK {
+		t.row(cell{text: strconv.Itoa(e.K)}, shareCell(e.PassAt), shareCell(e.PassHat))
+	}
+	t.write(w)
+}
+
+// shareCell is a share as a percentage, coloured as a pass rate.
+func shareCell(r float64) cell {
+	c := cell{text: fmt.Sprintf("%.1f%%", 100*r)}
+	switch {
+	case r >= 0.9:
+		c.style = ansiGreen
+	case r >= 0.5:
+		c.style = ansiYellow
+	default:
+		c.style = ansiRed
+	}
+	return c
+}
+
+// WriteSamples writes a results file's cases with samples for a person,
+// one row per case in the order of the results: its samples, how many
+// passed, pass@k and pass^k for each of ks (see PassK; an error when a k
+// is too large), and the samples that failed ("-" for none). It writes
+// nothing for a results file without samples.
+func WriteSamples(w io.Writer, cases []Case, ks []int, opts TableOptions) error {
+	sc := Samples(cases)
+	if sc == nil {
+		return nil
+	}
+	ks, err := PassK(sc, ks)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	t := table{color: opts.Color}
+	head := []string{"case", "samples", "passed"}
+	for _, k := range ks {
+		head = append(head, fmt.Sprintf("pass@%d", k), fmt.Sprintf("pass^%d", k))
+	}
+	t.header(append(head, "failed samples")...)
+	for i := range sc {
+		s := &sc[i]
+		row := []cell{{text: s.ID}, {text: strconv.Itoa(s.N)}, {text: strconv.Itoa(s.Passed)}}
+		for _, k := range ks {
+			row = append(row, shareCell(engine.PassAtK(s.N, s.Passed, k)), shareCell(engine.PassHatK(s.N, s.Passed, k)))
+		}
+		failed := ""
+		if s.Pass() {
+			failed = "-"
+		}
+		for _, j := range s.Lines {
+			if !cases[j].Pass {
+				if failed != "" {
+					failed += " "
+				}
+				failed += strconv.Itoa(cases[j].Sample)
+			}
+		}
+		t.row(append(row, cell{text: failed})...)
+	}
+	t.write(bw)
+	return bw.Flush()
+}
+
+// junitProperties are the <properties> of a <testsuite> or a <testcase>.
+type junitProperties struct {
+	List []junitProperty `xml:"property"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+func estimateProperties(es []engine.Estimate) *junitProperties {
+	p := &junitProperties{}
+	for _, e := range es {
+		p.List = append(p.List,
+			junitProperty{fmt.Sprintf("pass@%d", e.K), strconv.FormatFloat(e.PassAt, 'g', -1, 64)},
+			junitProperty{fmt.Sprintf("pass^%d", e.K), strconv.FormatFloat(e.PassHat, 'g', -1, 64)})
+	}
+	return p
+}
+
+// sampledCase fills the testcase of a case with samples, in suite s: its
+// properties (samples, passed, and pass@k and pass^k for each of ks), and,
+// unless every sample passed, an <error> when a failing sample errored or
+// else a <failure>, listing each failing sample's diffs.
+func sampledCase(tc *junitCase, s *junitSuite, sc *SampledCase, cases []Case, ks []int) {
+	s.tallies = append(s.tallies, engine.SampleTally{ID: sc.ID, N: sc.N, Passed: sc.Passed})
+	es := engine.Estimates([]engine.SampleTally{{N: sc.N, Passed: sc.Passed}}, ks)
+	tc.Properties = estimateProperties(es)
+	tc.Properties.List = append([]junitProperty{{"samples", strconv.Itoa(sc.N)}, {"passed", strconv.Itoa(sc.Passed)}}, tc.Properties.List...)
+	if sc.Pass() {
+		return
+	}
+	p := &junitProblem{Type: "failure"}
+	if sc.Errored {
+		p.Type = "error"
+	}
+	var lines []string
+	typed := false
+	for _, j := range sc.Lines {
+		c := &cases[j]
+		if c.Pass {
+			continue
+		}
+		for _, d := range c.Diffs {
+			if !typed && (!sc.Errored || engine.IsError(d.Kind)) {
+				p.Type, typed = string(d.Kind), true
+			}
+			lines = append(lines, fmt.Sprintf("sample %d: %s", c.Sample, diffLine(d)))
+		}
+	}
+	p.Message = strings.Join(lines, "; ")
+	summary := fmt.Sprintf("case %s: %d of %d samples passed", sc.ID, sc.Passed, sc.N)
+	for _, e := range es {
+		summary += fmt.Sprintf("; pass@%d %.4g, pass^%d %.4g", e.K, e.PassAt, e.K, e.PassHat)
+	}
+	p.Text = summary + "\n" + strings.Join(lines, "\n")
+	if sc.Errored {
+		tc.Error = p
+		s.Errors++
+	} else {
+		tc.Failure = p
+		s.Failures++
+	}
+}
