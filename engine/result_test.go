@@ -10,6 +10,7 @@ import (
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/value"
 )
 
 // exampleRuns are the suites and responses whose results the round trip
@@ -20,6 +21,7 @@ var exampleRuns = []struct{ suite, responses string }{
 	{"../examples/weather/suite.yaml", "../examples/reports/responses-old.jsonl"},
 	{"../examples/dsl/suite.yaml", "../examples/dsl/responses.jsonl"},
 	{"../report/testdata/suite.yaml", "../report/testdata/responses.jsonl"},
+	{"../examples/agent/suite.yaml", "../examples/agent/responses.jsonl"},
 }
 
 // exampleResults scores the example runs line by line, as Run does, and
@@ -66,10 +68,11 @@ func exampleResults(t testing.TB) []*engine.Result {
 
 // TestResultRoundTrip: every results line of the examples, read back,
 // is the Result that wrote it (less Tool, which the line does not carry),
-// and writes the same line again.
+// and writes the same line again; the agent's runs give diffs with a step
+// and a turn.
 func TestResultRoundTrip(t *testing.T) {
 	results := exampleResults(t)
-	alternatives, absent := 0, 0
+	alternatives, absent, stepped := 0, 0, 0
 	for _, want := range results {
 		line := want.AppendJSON(nil)
 		var got engine.Result
@@ -91,10 +94,14 @@ func TestResultRoundTrip(t *testing.T) {
 			if !d.HasExpected || !d.HasActual {
 				absent++
 			}
+			if d.HasStep {
+				stepped++
+			}
 		}
 	}
-	if len(results) < 30 || alternatives == 0 || absent == 0 {
-		t.Errorf("%d lines, %d with an alternative, %d diffs with a side absent: the examples no longer cover the round trip", len(results), alternatives, absent)
+	if len(results) < 30 || alternatives == 0 || absent == 0 || stepped < 2 {
+		t.Errorf("%d lines, %d with an alternative, %d diffs with a side absent, %d with a step: the examples no longer cover the round trip",
+			len(results), alternatives, absent, stepped)
 	}
 }
 
@@ -166,7 +173,9 @@ func TestResultUnmarshalJSONSides(t *testing.T) {
 
 // FuzzResultRoundTrip: whatever UnmarshalJSON accepts writes a line that
 // reads back as the same Result and writes the same line again; nothing
-// makes it panic.
+// makes it panic. The same bytes also generate a Result (genResult), run
+// cases' steps and turns among its diffs, which written and read back is
+// itself.
 func FuzzResultRoundTrip(f *testing.F) {
 	for _, r := range exampleResults(f) {
 		f.Add(string(r.AppendJSON(nil)))
@@ -177,10 +186,30 @@ func FuzzResultRoundTrip(f *testing.F) {
 		`{"id":"a","pass":false,"score":0.30000000000000004,"calls":[],"diffs":[{"kind":"x","call":0,"path":"a.0","expected":-0.0e+00,"actual":[{}],"rule":"tolerance=0.01","message":""}]}`,
 		`{"diffs":[],"calls":[],"score":1E-7,"pass":true,"id":"a","extra":null}`,
 		`{"id":"a","pass":true,"score":1,"calls":[],"diffs":[]}`,
+		// Runs: diffs with a step and a turn, beside diffs without; a
+		// sample; a turn without a step, which is not read.
+		`{"id":"r","pass":false,"score":0.75,"calls":[{"expected":0,"actual":1,"pass":true,"score":1},{"expected":null,"actual":0,"pass":false,"score":0}],` +
+			`"diffs":[{"kind":"unexpected_call","call":1,"step":0,"turn":0,"path":"","actual":"lookup","rule":"ordered","message":"unexpected call to lookup"},` +
+			`{"kind":"forbidden_call","call":null,"step":2,"turn":7,"path":"","actual":"delete_account","rule":"never","message":"delete_account must not be called (never[0])"},` +
+			`{"kind":"missing_final","call":null,"path":"final","rule":"regex","message":"the run ends without a final answer"}]}`,
+		`{"id":"r","sample":3,"pass":false,"score":0.5,"calls":[],"diffs":[{"kind":"too_many_calls","call":null,"step":12,"turn":4,"path":"","expected":2,"actual":3,"rule":"max_calls","message":"m"}]}`,
+		`{"id":"r","pass":false,"score":0,"calls":[],"diffs":[{"kind":"mismatch","call":0,"turn":3,"path":"result.error","expected":false,"actual":true,"rule":"error","message":"m"}]}`,
+		`{"id":"r","pass":false,"score":0,"calls":[],"diffs":[{"turn":0,"step":0,"kind":"missing_result","call":0,"path":"result","rule":"result","message":"m"}]}`,
 	} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
+		// The bytes also build a Result, with steps and turns as run
+		// cases give them, that must read back as itself.
+		gen := genResult([]byte(line))
+		genLine := gen.AppendJSON(nil)
+		var back engine.Result
+		if err := back.UnmarshalJSON(genLine); err != nil {
+			t.Fatalf("generated %s does not read back: %v", genLine, err)
+		}
+		if d := resultDiff(gen, &back); d != "" {
+			t.Fatalf("generated %s reads back otherwise: %s", genLine, d)
+		}
 		var first engine.Result
 		if err := first.UnmarshalJSON([]byte(line)); err != nil {
 			return
@@ -199,6 +228,82 @@ func FuzzResultRoundTrip(f *testing.F) {
 	})
 }
 
+// fuzzResultSides are the values a generated diff's sides take.
+var fuzzResultSides = func() []value.Value {
+	var out []value.Value
+	for _, src := range []string{`null`, `"A-1001"`, `0`, `-0.0e+00`, `1e400`, `3`, `true`, `[1.50,"\u00e9"]`, `{"id":{"x":[]}}`, `"\u2028"`} {
+		v, err := value.Parse(src)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, v)
+	}
+	return out
+}()
+
+var fuzzResultKinds = []engine.Kind{engine.Mismatch, engine.MissingArgument, engine.UnexpectedCall, engine.MissingCall, engine.WrongTool,
+	engine.ForbiddenCall, engine.TooManyCalls, engine.MissingResult, engine.MissingFinal, "a later kind"}
+
+// genResult builds a Result from bytes as a run's scoring could give it:
+// calls with either side absent, diffs with or without a step and a turn
+// (as run cases' diffs have them), sides absent, null or nested, a sample,
+// text that is not ASCII. Each byte read past the end is 0.
+func genResult(data []byte) *engine.Result {
+	pos := 0
+	next := func() int {
+		if pos >= len(data) {
+			pos++
+			return 0
+		}
+		pos++
+		return int(data[pos-1])
+	}
+	text := func() string {
+		n := next() % 6
+		var b strings.Builder
+		for range n {
+			b.WriteRune([]rune{'a', '.', '0', '"', '\\', '\n', 'é', '\u2028', '\x00', '😀'}[next()%10])
+		}
+		return b.String()
+	}
+	score := func() float64 {
+		switch k := next(); k % 4 {
+		case 0:
+			return 0
+		case 1:
+			return 1
+		default:
+			return float64(k<<8|next()) / 65535
+		}
+	}
+	r := &engine.Result{ID: text(), Pass: next()%2 == 0, Score: score()}
+	if k := next(); k%3 == 0 {
+		r.Sample, r.Sampled = k/3, true
+	}
+	r.Calls = make([]engine.CallResult, next()%4)
+	for i := range r.Calls {
+		r.Calls[i] = engine.CallResult{Expected: next()%5 - 1, Actual: next()%5 - 1, Pass: next()%2 == 0, Score: score()}
+	}
+	r.Diffs = make([]engine.Diff, next()%5)
+	for i := range r.Diffs {
+		d := &r.Diffs[i]
+		d.Kind = fuzzResultKinds[next()%len(fuzzResultKinds)]
+		d.Call = next()%(len(r.Calls)+1) - 1
+		if k := next(); k%4 != 0 {
+			d.HasStep, d.Step, d.Turn = true, k%4-1+next()*(k/4), next()
+		}
+		d.Path = text()
+		if k := next() % (len(fuzzResultSides) + 1); k > 0 {
+			d.Expected, d.HasExpected = fuzzResultSides[k-1], true
+		}
+		if k := next() % (len(fuzzResultSides) + 1); k > 0 {
+			d.Actual, d.HasActual = fuzzResultSides[k-1], true
+		}
+		d.Rule, d.Message = text(), text()
+	}
+	return r
+}
+
 // resultDiff says how b differs from a, "" when it does not. Values are
 // compared by their JSON text, numbers as written: a Value holds pointers,
 // so neither == nor reflect.DeepEqual would do.
@@ -206,6 +311,9 @@ func resultDiff(a, b *engine.Result) string {
 	if a.ID != b.ID || a.Pass != b.Pass || a.Score != b.Score || a.Alternative != b.Alternative || a.Tool != b.Tool {
 		return fmt.Sprintf("id, pass, score, alternative, tool %q %v %v %d %q, want %q %v %v %d %q",
 			b.ID, b.Pass, b.Score, b.Alternative, b.Tool, a.ID, a.Pass, a.Score, a.Alternative, a.Tool)
+	}
+	if a.Sample != b.Sample || a.Sampled != b.Sampled {
+		return fmt.Sprintf("sample %d (%v), want %d (%v)", b.Sample, b.Sampled, a.Sample, a.Sampled)
 	}
 	if len(a.Calls) != len(b.Calls) || len(a.Diffs) != len(b.Diffs) {
 		return fmt.Sprintf("%d calls and %d diffs, want %d and %d", len(b.Calls), len(b.Diffs), len(a.Calls), len(a.Diffs))
@@ -230,6 +338,12 @@ func diffText(d *engine.Diff) string {
 		}
 		return v.String()
 	}
-	return fmt.Sprintf("%q call=%d path=%q expected=%s actual=%s rule=%q message=%q",
-		d.Kind, d.Call, d.Path, side(d.HasExpected, d.Expected), side(d.HasActual, d.Actual), d.Rule, d.Message)
+	step := "none"
+	if d.HasStep {
+		step = fmt.Sprintf("%d turn=%d", d.Step, d.Turn)
+	} else if d.Step != 0 || d.Turn != 0 {
+		step = fmt.Sprintf("none, yet %d turn=%d", d.Step, d.Turn)
+	}
+	return fmt.Sprintf("%q call=%d step=%s path=%q expected=%s actual=%s rule=%q message=%q",
+		d.Kind, d.Call, step, d.Path, side(d.HasExpected, d.Expected), side(d.HasActual, d.Actual), d.Rule, d.Message)
 }
