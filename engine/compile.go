@@ -81,6 +81,7 @@ type compiler struct {
 	key       []byte                // setKey's buffer
 	rkey      []byte                // compileRule's buffer
 	calls     []compiledCall        // slab the cases' calls are cut from
+	refs      map[string]*rules.Ref // parsed `from` references, for lintRefs
 }
 
 func newCompiler(s *suite.Suite, opts Options) *compiler {

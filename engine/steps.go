@@ -95,6 +95,7 @@ func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
 			run.final.Add(rules.LevelCall, rules.Path{}, r)
 		}
 	}
+	k.lintRefs(sc, cc.mode) // steps_lint.go
 	cc.run = run
 }
 

@@ -63,6 +63,10 @@ func (r *Ref) String() string { return r.src }
 // Tool returns the tool a reference names, "" for steps[I].
 func (r *Ref) Tool() string { return r.tool }
 
+// Index returns the index a reference gives, I of steps[I] or TOOL[I],
+// and false when it gives none (TOOL alone).
+func (r *Ref) Index() (int, bool) { return r.index, r.indexed }
+
 // ParseRef parses a reference (see Ref).
 func ParseRef(s string) (*Ref, error) {
 	bad := func(off int, msg string) error {
