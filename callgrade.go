@@ -141,8 +141,16 @@ func (g *Grader) Score(id string, resp value.Value) (*engine.Result, error) {
 }
 
 // Run scores a JSON Lines responses stream and writes the results file to
-// w, as `callgrade score` does (see engine.Engine.Run).
+// w, as `callgrade score` does (see engine.Engine.Run). opts.Samples 0
+// means the suite's `samples:` (none when it has none), as without
+// --samples; a negative opts.Samples means none, whatever the suite says.
 func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts engine.RunOptions) (*engine.Summary, error) {
+	switch {
+	case opts.Samples == 0:
+		opts.Samples = g.suite.Samples
+	case opts.Samples < 0:
+		opts.Samples = 0
+	}
 	return g.engine.Run(ctx, r, w, opts)
 }
 

@@ -18,6 +18,9 @@ var page string
 type HTMLOptions struct {
 	// Title heads the page; "callgrade report" when empty.
 	Title string
+	// PassK are the values of k of pass@k and pass^k for a results file
+	// with samples (see PassK); the number of samples when empty.
+	PassK []int
 }
 
 // htmlCase is a case as the page's script reads it: short keys, because a
@@ -29,6 +32,7 @@ type htmlCase struct {
 	Tool     int             `json:"t"`
 	Suite    int             `json:"f"`
 	Unknown  bool            `json:"u,omitempty"`
+	Sample   *int            `json:"k,omitempty"`
 	Pairs    [][2]*int       `json:"c"`
 	Diffs    []htmlDiff      `json:"d"`
 	Expected json.RawMessage `json:"x,omitempty"`
@@ -46,11 +50,23 @@ type htmlDiff struct {
 }
 
 type htmlData struct {
-	Tools      []string   `json:"tools"`
-	Kinds      []string   `json:"kinds"`
-	Suites     []string   `json:"suites"`
-	ErrorKinds []string   `json:"errorKinds"`
-	Cases      []htmlCase `json:"cases"`
+	Tools      []string     `json:"tools"`
+	Kinds      []string     `json:"kinds"`
+	Suites     []string     `json:"suites"`
+	ErrorKinds []string     `json:"errorKinds"`
+	Cases      []htmlCase   `json:"cases"`
+	Samples    *htmlSamples `json:"samples,omitempty"`
+}
+
+// htmlSamples are the run's estimates, for a results file with samples;
+// the page works out each case's from its lines.
+type htmlSamples struct {
+	Cases   int       `json:"cases"`
+	Fewest  int       `json:"n"`   // the fewest samples of a case
+	Most    int       `json:"max"` // the most
+	K       []int     `json:"ks"`
+	PassAt  []float64 `json:"at"`
+	PassHat []float64 `json:"hat"`
 }
 
 // WriteHTML writes cases as one self-contained HTML page: no request leaves
@@ -95,6 +111,9 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 			Suite: intern(suites, &d.Suites, c.Suite),
 			Pairs: make([][2]*int, len(c.Calls)), Diffs: make([]htmlDiff, len(c.Diffs)),
 			Expected: c.Expected, Actual: c.Actual}
+		if c.Sampled {
+			hc.Sample = &c.Sample
+		}
 		for j, p := range c.Calls {
 			hc.Pairs[j] = [2]*int{indexRef(p.Expected), indexRef(p.Actual)}
 		}
@@ -115,6 +134,21 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 				Rule: df.Rule, Message: df.Message}
 		}
 		d.Cases[i] = hc
+	}
+	if sc := Samples(cases); sc != nil {
+		ks, err := PassK(sc, opts.PassK)
+		if err != nil {
+			return err
+		}
+		t := tallies(sc)
+		hs := &htmlSamples{Cases: len(sc), Fewest: fewestSamples(t), K: ks}
+		for _, c := range t {
+			hs.Most = max(hs.Most, c.N)
+		}
+		for _, e := range engine.Estimates(t, ks) {
+			hs.PassAt, hs.PassHat = append(hs.PassAt, e.PassAt), append(hs.PassHat, e.PassHat)
+		}
+		d.Samples = hs
 	}
 	// encoding/json escapes <, > and &, so the data cannot end the script
 	// element it sits in.

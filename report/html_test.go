@@ -54,6 +54,14 @@ type selftest struct {
 	FailedRows, PageRows                       int
 	FilterMs                                   float64
 	DetailOpen, Marks                          int
+	// Samples, for a results file with samples: the cases, the run's
+	// pass@k and pass^k as the page shows them, and the text of the
+	// samples strip of the case opened.
+	Samples *struct {
+		Cases   string
+		At, Hat []string
+		Strip   string
+	}
 }
 
 var selftestRE = regexp.MustCompile(`<pre id="selftest-result"[^>]*>([^<]*)</pre>`)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -17,6 +18,7 @@ type reportFlags struct {
 	html      string
 	junit     string
 	quiet     bool
+	passK     []int
 }
 
 func newReportCmd() *cobra.Command {
@@ -29,6 +31,11 @@ on stdout; --html and --junit write the HTML page and the JUnit XML as score
 does. The results file does not name each case's tool, suite file or calls:
 give --suite (the suite it was scored against) for the tools, the suite
 files and the expected calls, and --responses for the calls the model made.
+
+For a results file with samples (lines with "sample"), the table adds
+pass@k and pass^k over the cases, and a table of the cases follows: each
+one's samples, passing samples, pass@k and pass^k, and failed samples.
+--pass-k chooses k (default: the number of samples).
 
 Exit status: 0, or 2 when a file cannot be read or written.`,
 		Args: cobra.ExactArgs(1),
@@ -43,6 +50,7 @@ Exit status: 0, or 2 when a file cannot be read or written.`,
 	fl.StringVar(&f.html, "html", "", "write the HTML report to this file")
 	fl.StringVar(&f.junit, "junit", "", "write JUnit XML to this file")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no table")
+	passKFlag(fl, &f.passK)
 	return cmd
 }
 
@@ -63,12 +71,26 @@ func runReport(cmd *cobra.Command, results string, f *reportFlags) error {
 			return &exitError{code: 2, err: err}
 		}
 	}
-	if err := writeReports(cases, f.html, f.junit); err != nil {
+	sum := report.Summarize(cases)
+	if len(f.passK) > 0 {
+		if sum.Samples == 0 {
+			return usageErr("--pass-k: %s has no samples (no line carries \"sample\")", results)
+		}
+		if err := report.SetPassK(sum, f.passK); err != nil {
+			return usageErr("--pass-k: %v", err)
+		}
+	}
+	if err := writeReports(cases, f.html, f.junit, f.passK); err != nil {
 		return &exitError{code: 2, err: err}
 	}
 	if !f.quiet {
 		out := cmd.OutOrStdout()
-		report.WriteTable(out, report.Summarize(cases), report.TableOptions{Color: wantColor(out)})
+		opts := report.TableOptions{Color: wantColor(out)}
+		report.WriteTable(out, sum, opts)
+		if sum.Samples > 0 {
+			fmt.Fprintln(out)
+			report.WriteSamples(out, cases, f.passK, opts)
+		}
 	}
 	return nil
 }
@@ -106,14 +128,14 @@ func attachResponses(cases []report.Case, name string, format response.Format) e
 
 // writeReports writes the HTML page and the JUnit XML, each when its file
 // is named.
-func writeReports(cases []report.Case, html, junit string) error {
+func writeReports(cases []report.Case, html, junit string, passK []int) error {
 	if html != "" {
-		if err := writeFileWith(html, func(w *os.File) error { return report.WriteHTML(w, cases, report.HTMLOptions{}) }); err != nil {
+		if err := writeFileWith(html, func(w *os.File) error { return report.WriteHTML(w, cases, report.HTMLOptions{PassK: passK}) }); err != nil {
 			return outputErr("html", html, err)
 		}
 	}
 	if junit != "" {
-		if err := writeFileWith(junit, func(w *os.File) error { return report.WriteJUnit(w, cases, report.JUnitOptions{}) }); err != nil {
+		if err := writeFileWith(junit, func(w *os.File) error { return report.WriteJUnit(w, cases, report.JUnitOptions{PassK: passK}) }); err != nil {
 			return outputErr("junit", junit, err)
 		}
 	}

@@ -28,6 +28,8 @@ type scoreFlags struct {
 	quiet     bool
 	junit     string
 	html      string
+	samples   int
+	passK     []int
 }
 
 func newScoreCmd() *cobra.Command {
@@ -38,9 +40,14 @@ func newScoreCmd() *cobra.Command {
 		Long: `Score reads a suite (YAML, JSON or TOML; several --suite files are layered)
 and a JSON Lines responses file, and writes one result line per case.
 
+With --samples N (or samples: N in the suite) each case has N response
+lines, told apart by "sample" (0 to N-1): one result line is written per
+case and sample, and the summary adds pass@k and pass^k (--pass-k).
+
 Exit status: 0 when every case was scored, whatever passed; 1 when
---fail-under is given and the pass rate is below it; 2 when the suite or the
-responses could not be read. Nothing is written to --out or stdout on exit 2.`,
+--fail-under is given and the pass rate is below it (with samples, the
+share of passing result lines); 2 when the suite or the responses could not
+be read. Nothing is written to --out or stdout on exit 2.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runScore(cmd, &f)
@@ -56,6 +63,8 @@ responses could not be read. Nothing is written to --out or stdout on exit 2.`,
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress bar")
 	fl.StringVar(&f.junit, "junit", "", "also write the results as JUnit XML to this file")
 	fl.StringVar(&f.html, "html", "", "also write the HTML report to this file")
+	fl.IntVar(&f.samples, "samples", 0, `response lines per case, told apart by "sample" from 0 (default: the suite's samples:; 0 for one line per case)`)
+	passKFlag(fl, &f.passK)
 	cmd.MarkFlagRequired("suite")
 	cmd.MarkFlagRequired("responses")
 	return cmd
@@ -86,6 +95,13 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	}
 	defer c.Close()
 	eng := c.Engine()
+	samples := c.Suite().Samples
+	if cmd.Flags().Changed("samples") {
+		samples = f.samples
+	}
+	if err := checkSamples(samples, f.passK); err != nil {
+		return err
+	}
 
 	var in io.Reader = os.Stdin
 	name := "<stdin>"
@@ -134,7 +150,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	// Ctrl-C stops the plugins at once, which also unblocks workers waiting
 	// on one of them.
 	go func() { <-ctx.Done(); c.Close() }()
-	sum, err := eng.Run(ctx, in, tmp, engine.RunOptions{Name: name, Workers: f.workers})
+	sum, err := eng.Run(ctx, in, tmp, engine.RunOptions{Name: name, Workers: f.workers, Samples: samples, PassK: f.passK})
 	if bar != nil {
 		bar.Stop()
 	}
@@ -179,7 +195,7 @@ func writeScoreReports(tmp *os.File, c *callgrade.Grader, f *scoreFlags, format 
 			return err
 		}
 	}
-	return writeReports(cases, f.html, f.junit)
+	return writeReports(cases, f.html, f.junit, f.passK)
 }
 
 // publish moves the finished results into place: a rename over a regular
