@@ -34,7 +34,8 @@ func stepsOf(run *response.Run) string {
 
 // FuzzAlign scores runs against the steps of another run in every mode:
 // no panic, a score in [0, 1], a run against its own steps passes with 1,
-// and alignWeights agrees with the brute force on the pair weights.
+// ScoreRun under ordered and in_order agrees with bruteScoreRun, and
+// alignWeights agrees with the brute force on the pair weights.
 func FuzzAlign(f *testing.F) {
 	f.Add([]byte{0, 1, 1, 2}, []byte{2, 0, 0, 1, 1, 2})
 	f.Add([]byte{}, []byte{0, 0})
@@ -60,6 +61,12 @@ func FuzzAlign(f *testing.F) {
 			}
 			if self := e.ScoreRun(0, want); !self.Pass || self.Score != 1 {
 				t.Fatalf("%s: a run against its own steps: %s", mode, self.AppendJSON(nil))
+			}
+			if (mode == "ordered" || mode == "in_order") && len(want.Steps) <= 6 && len(got.Steps) <= 6 {
+				calls, score, pass := bruteScoreRun(e, 0, got, suite.CallMatch(mode))
+				if !slices.Equal(r.Calls, calls) || r.Score != score || r.Pass != pass {
+					t.Fatalf("%s: brute force %v %v %+v\n%s", mode, pass, score, calls, r.AppendJSON(nil))
+				}
 			}
 		}
 		n, m := len(want.Steps), len(got.Steps)
