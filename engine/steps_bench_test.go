@@ -53,6 +53,61 @@ func agentConversation(n int) string {
 	return b.String()
 }
 
+// agentResponses writes a responses file in dir of one passing
+// conversation of n calls for each of agentSuite's cases, and returns its
+// path.
+func agentResponses(tb testing.TB, dir string, cases, n int) string {
+	path := filepath.Join(dir, "responses.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	conv := agentConversation(n)
+	for c := range cases {
+		fmt.Fprintf(w, "{\"id\":\"c%d\",\"response\":%s}\n", c, conv)
+	}
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// TestWriteAgentFiles writes BenchmarkRunFile's suite and responses for
+// callgrade score to be measured on (docs/performance.md), when
+// CALLGRADE_AGENT_FILES is DIR,CASES[,STEPS]:
+//
+//	CALLGRADE_AGENT_FILES=/tmp/agent,100000 go test -run TestWriteAgentFiles ./engine/
+//	callgrade score --suite /tmp/agent/suite.json --responses /tmp/agent/responses.jsonl
+func TestWriteAgentFiles(t *testing.T) {
+	spec := os.Getenv("CALLGRADE_AGENT_FILES")
+	if spec == "" {
+		t.Skip("CALLGRADE_AGENT_FILES=DIR,CASES[,STEPS] is not set")
+	}
+	var dir string
+	cases, n := 0, 10
+	parts := strings.Split(spec, ",")
+	dir = parts[0]
+	if len(parts) < 2 || len(parts) > 3 {
+		t.Fatalf("CALLGRADE_AGENT_FILES=%s: want DIR,CASES[,STEPS]", spec)
+	}
+	if _, err := fmt.Sscan(parts[1], &cases); err != nil || cases < 1 {
+		t.Fatalf("CALLGRADE_AGENT_FILES=%s: cases %q", spec, parts[1])
+	}
+	if len(parts) == 3 {
+		if _, err := fmt.Sscan(parts[2], &n); err != nil || n < 1 {
+			t.Fatalf("CALLGRADE_AGENT_FILES=%s: steps %q", spec, parts[2])
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s, %s", agentSuite(t, dir, cases, n), agentResponses(t, dir, cases, n))
+}
+
 func loadAgent(tb testing.TB, cases, n int) *Engine {
 	s, err := suite.Load(agentSuite(tb, tb.TempDir(), cases, n))
 	if err != nil {
@@ -116,18 +171,7 @@ func BenchmarkScoreRun20Line(b *testing.B) {
 func BenchmarkRunFile(b *testing.B) {
 	const cases, n = 100_000, 10
 	e := loadAgent(b, cases, n)
-	path := filepath.Join(b.TempDir(), "responses.jsonl")
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w := bufio.NewWriter(f)
-	conv := agentConversation(n)
-	for c := range cases {
-		fmt.Fprintf(w, "{\"id\":\"c%d\",\"response\":%s}\n", c, conv)
-	}
-	w.Flush()
-	f.Close()
+	path := agentResponses(b, b.TempDir(), cases, n)
 	b.ReportAllocs()
 	start := cpuTime()
 	for b.Loop() {

@@ -18,40 +18,38 @@ import (
 // expressions, which can guard an index, are not looked at.
 func (k *caseCompiler) lintRefs(sc *suite.Case, mode suite.CallMatch) {
 	rl := refLint{k: k, sc: sc, mode: mode, tolerant: mode == suite.CallsInOrder || mode == suite.CallsSuperset}
-	var lists [][]*suite.Call
 	if sc.Steps != nil {
-		lists = append(lists, make([]*suite.Call, len(sc.Steps)))
+		l := make([]*suite.Call, len(sc.Steps))
 		for i := range sc.Steps {
-			lists[0][i] = &sc.Steps[i].Call
+			l[i] = &sc.Steps[i].Call
 		}
+		rl.lists = append(rl.lists, l)
 	} else {
-		lists = append(lists, make([]*suite.Call, len(sc.Expected)))
+		l := make([]*suite.Call, len(sc.Expected))
 		for i := range sc.Expected {
-			lists[0][i] = &sc.Expected[i]
+			l[i] = &sc.Expected[i]
 		}
+		rl.lists = append(rl.lists, l)
 	}
 	for _, alt := range sc.Alternatives {
 		l := make([]*suite.Call, len(alt))
 		for i := range alt {
 			l[i] = &alt[i]
 		}
-		lists = append(lists, l)
+		rl.lists = append(rl.lists, l)
 	}
-	rl.names = map[string]bool{}
-	for _, l := range lists {
-		for _, c := range l {
-			rl.names[c.Name] = true
-		}
-	}
-	for _, l := range lists {
+	for li, l := range rl.lists {
 		for i, c := range l {
-			rs := c.Rules
-			if sc.Steps != nil {
-				rs = append(rs[:len(rs):len(rs)], sc.Steps[i].Result...)
-			}
-			for _, pr := range rs {
+			for _, pr := range c.Rules {
 				if ref := k.c.ref(pr.Rule); ref != nil {
-					rl.check(ref, pr.Loc, rl.before(l, i), false)
+					rl.check(ref, pr.Loc, li, i)
+				}
+			}
+			if sc.Steps != nil {
+				for _, pr := range sc.Steps[i].Result {
+					if ref := k.c.ref(pr.Rule); ref != nil {
+						rl.check(ref, pr.Loc, li, i)
+					}
 				}
 			}
 		}
@@ -59,7 +57,9 @@ func (k *caseCompiler) lintRefs(sc *suite.Case, mode suite.CallMatch) {
 	for i := range sc.Never {
 		for _, pr := range sc.Never[i].Rules {
 			if ref := k.c.ref(pr.Rule); ref != nil {
-				rl.check(ref, pr.Loc, nil, false)
+				if msg := rl.reason(ref, -1, 0, false); msg != "" {
+					rl.warn(ref, pr.Loc, msg)
+				}
 			}
 		}
 	}
@@ -67,15 +67,8 @@ func (k *caseCompiler) lintRefs(sc *suite.Case, mode suite.CallMatch) {
 		// The final text sees every step: a warning only when no list of
 		// expected calls leaves the reference a step to name.
 		var msg string
-		for _, l := range lists {
-			var before []string
-			if !rl.tolerant {
-				before = make([]string, 0, len(l))
-				for _, c := range l {
-					before = append(before, c.Name)
-				}
-			}
-			m := rl.reason(ref, before, !rl.tolerant, true)
+		for li := range rl.lists {
+			m := rl.reason(ref, li, -1, true)
 			if m == "" {
 				return
 			}
@@ -93,30 +86,41 @@ type refLint struct {
 	sc       *suite.Case
 	mode     suite.CallMatch
 	tolerant bool            // the mode allows calls besides the expected ones
-	names    map[string]bool // the tools the case's expected calls name
+	lists    [][]*suite.Call // the expected calls, then each alternative
 }
 
-// before returns the names of the expected calls of list l that a run
-// that passes can have before the call paired with l[i], and whether the
-// mode bounds them: in `ordered` the calls before it, in the other modes
-// without calls besides the expected ones the others; in `in_order` and
-// `superset` any call may come before, and nothing is bounded.
-func (rl *refLint) before(l []*suite.Call, i int) []string {
-	if rl.tolerant {
-		return nil
-	}
-	out := make([]string, 0, len(l))
-	for j, c := range l {
-		if j < i || j > i && rl.mode != suite.CallsOrdered {
-			out = append(out, c.Name)
+// named reports whether an expected call of the case names tool.
+func (rl *refLint) named(tool string) bool {
+	for _, l := range rl.lists {
+		for _, c := range l {
+			if c.Name == tool {
+				return true
+			}
 		}
 	}
-	return out
+	return false
 }
 
-// check warns of ref, written at loc, when it cannot resolve.
-func (rl *refLint) check(ref *rules.Ref, loc suite.Loc, before []string, final bool) {
-	if msg := rl.reason(ref, before, before != nil, final); msg != "" {
+// before counts the expected calls of list li, and those to tool, that a
+// run that passes can have before the call paired with its call i (every
+// call, for i < 0: the final text): in `ordered` the calls before it, in
+// the other modes without calls besides the expected ones the others.
+func (rl *refLint) before(li, i int, tool string) (steps, calls int) {
+	for j, c := range rl.lists[li] {
+		if i < 0 || j < i || j > i && rl.mode != suite.CallsOrdered {
+			steps++
+			if c.Name == tool {
+				calls++
+			}
+		}
+	}
+	return steps, calls
+}
+
+// check warns of ref, written at loc in the rules of call i of list li,
+// when it cannot resolve.
+func (rl *refLint) check(ref *rules.Ref, loc suite.Loc, li, i int) {
+	if msg := rl.reason(ref, li, i, false); msg != "" {
 		rl.warn(ref, loc, msg)
 	}
 }
@@ -125,12 +129,12 @@ func (rl *refLint) warn(ref *rules.Ref, loc suite.Loc, msg string) {
 	rl.k.c.warn(loc, rl.sc.ID, "from: reference "+strconv.Quote(ref.String())+" can never resolve in a run that passes: "+msg)
 }
 
-// reason says why ref cannot resolve, "" when it can: bounded says that
-// a run that passes has at most the steps before, by name, before the
-// call (every step, for final).
-func (rl *refLint) reason(ref *rules.Ref, before []string, bounded, final bool) string {
+// reason says why ref cannot resolve in the rules of call i of list li
+// (li < 0: a never entry, which matches any call; final: the final text),
+// "" when it can.
+func (rl *refLint) reason(ref *rules.Ref, li, i int, final bool) string {
 	tool := ref.Tool()
-	if tool != "" && !rl.names[tool] {
+	if tool != "" && !rl.named(tool) {
 		if len(rl.k.tools) > 0 && rl.k.tools[tool] == nil {
 			return fmt.Sprintf("the case's tools do not define %s, and no expected call names it", tool)
 		}
@@ -138,17 +142,18 @@ func (rl *refLint) reason(ref *rules.Ref, before []string, bounded, final bool) 
 			return fmt.Sprintf("no expected call names %s, and calls: %s allows no other call", tool, rl.mode)
 		}
 	}
-	if !bounded {
-		return ""
+	if rl.tolerant || li < 0 {
+		return "" // any call may come before it
 	}
 	where := " before this one"
 	if final {
-		where = ""
+		where, i = "", -1
 	}
+	steps, calls := rl.before(li, i, tool)
 	idx, indexed := ref.Index()
 	if tool == "" {
-		if n := len(before); idx >= n || idx < -n {
-			return fmt.Sprintf("it has at most %s%s (calls: %s)", plural(n, "step"), where, rl.mode)
+		if idx >= steps || idx < -steps {
+			return fmt.Sprintf("it has at most %s%s (calls: %s)", plural(steps, "step"), where, rl.mode)
 		}
 		return ""
 	}
@@ -159,14 +164,8 @@ func (rl *refLint) reason(ref *rules.Ref, before []string, bounded, final bool) 
 	case indexed:
 		need = -idx
 	}
-	have := 0
-	for _, name := range before {
-		if name == tool {
-			have++
-		}
-	}
-	if have < need {
-		return fmt.Sprintf("it has at most %s to %s%s (calls: %s)", plural(have, "call"), tool, where, rl.mode)
+	if calls < need {
+		return fmt.Sprintf("it has at most %s to %s%s (calls: %s)", plural(calls, "call"), tool, where, rl.mode)
 	}
 	return ""
 }
