@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -37,6 +38,32 @@ type htmlCase struct {
 	Diffs    []htmlDiff      `json:"d"`
 	Expected json.RawMessage `json:"x,omitempty"`
 	Actual   json.RawMessage `json:"a,omitempty"`
+	// Run is the run of a run case whose response was read as one; the
+	// page then shows the case as a timeline. PairPass and PairScore are
+	// then each pair's verdict and score, in the order of Pairs.
+	Run       *htmlRun  `json:"r,omitempty"`
+	PairPass  []bool    `json:"cp,omitempty"`
+	PairScore []float64 `json:"cs,omitempty"`
+}
+
+// htmlRun is a run as the page reads it: its steps, in order, and its
+// final answer.
+type htmlRun struct {
+	Steps []htmlStep `json:"s"`
+	Final *string    `json:"f,omitempty"` // nil: the run has no final answer
+}
+
+// htmlStep is one actual step of a run.
+type htmlStep struct {
+	Name string          `json:"n"`
+	Args json.RawMessage `json:"a,omitempty"`  // absent when they cannot be read
+	Bad  string          `json:"ae,omitempty"` // why the arguments cannot be read
+	ID   string          `json:"id,omitempty"`
+	Turn int             `json:"t"`
+	// Result is what the tool returned (absent when the run has none);
+	// Error its error flag.
+	Result json.RawMessage `json:"r,omitempty"`
+	Error  bool            `json:"e,omitempty"`
 }
 
 type htmlDiff struct {
@@ -47,6 +74,10 @@ type htmlDiff struct {
 	Actual   json.RawMessage `json:"v,omitempty"`
 	Rule     string          `json:"r,omitempty"`
 	Message  string          `json:"m"`
+	// Step and Turn, for a diff of a run's step: the actual step it
+	// belongs to and that step's turn.
+	Step *int `json:"st,omitempty"`
+	Turn *int `json:"tn,omitempty"`
 }
 
 type htmlData struct {
@@ -75,7 +106,11 @@ type htmlSamples struct {
 // and a table of cases (50 a page) that filters by result, tool, diff kind
 // and id; clicking a case opens its expected calls, actual calls and diffs
 // side by side, with the differing paths marked. Expected and actual calls
-// show only when Annotate and AttachResponses have set them.
+// show only when Annotate and AttachResponses have set them. A case with a
+// Run opens as a timeline instead: one row per actual step (its turn,
+// call, result and error flag) with the expected step paired with it and
+// the pair's verdict, expected steps paired with no call as gaps, the
+// diffs on their steps' rows, and the final answer (docs/reports.md).
 //
 // The page computes its figures from the embedded cases; opened with the
 // fragment #selftest it clicks its own "Failed" filter and writes what it
@@ -85,6 +120,30 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 	if title == "" {
 		title = "callgrade report"
 	}
+	d, err := newHTMLData(cases, opts)
+	if err != nil {
+		return err
+	}
+	// encoding/json escapes <, > and &, so the data cannot end the script
+	// element it sits in.
+	data, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	before, after, _ := strings.Cut(page, "{{.Data}}")
+	r := strings.NewReplacer("{{.Title}}", html.EscapeString(title))
+	if _, err := r.WriteString(w, before); err != nil {
+		return err
+	}
+	if _, err := w.Write(data); err != nil {
+		return err
+	}
+	_, err = r.WriteString(w, after)
+	return err
+}
+
+// newHTMLData is cases as the page's script reads them.
+func newHTMLData(cases []Case, opts HTMLOptions) (*htmlData, error) {
 	d := htmlData{Tools: []string{}, Kinds: []string{}, Suites: []string{""}, Cases: make([]htmlCase, len(cases))}
 	tools, kinds, suites := map[string]int{}, map[engine.Kind]int{}, map[string]int{"": 0}
 	d.ErrorKinds = []string{}
@@ -132,13 +191,28 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 			hc.Diffs[j] = htmlDiff{Kind: k, Call: indexRef(df.Call), Path: df.Path,
 				Expected: sideJSON(df.HasExpected, df.Expected), Actual: sideJSON(df.HasActual, df.Actual),
 				Rule: df.Rule, Message: df.Message}
+			if df.HasStep {
+				hc.Diffs[j].Step, hc.Diffs[j].Turn = &df.Step, &df.Turn
+			}
+		}
+		if c.Run != nil {
+			// The timeline shows the run's steps, which are its calls.
+			hc.Actual, hc.Run = nil, newHTMLRun(c.Run)
+			hc.PairPass, hc.PairScore = make([]bool, len(c.Calls)), make([]float64, len(c.Calls))
+			for j, p := range c.Calls {
+				hc.PairPass[j], hc.PairScore[j] = p.Pass, p.Score
+			}
+			if len(c.Calls) == 0 {
+				// Present, so that the page tells a run without pairs.
+				hc.PairPass, hc.PairScore = []bool{}, []float64{}
+			}
 		}
 		d.Cases[i] = hc
 	}
 	if sc := Samples(cases); sc != nil {
 		ks, err := PassK(sc, opts.PassK)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		t := tallies(sc)
 		hs := &htmlSamples{Cases: len(sc), Fewest: fewestSamples(t), K: ks}
@@ -150,22 +224,29 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 		}
 		d.Samples = hs
 	}
-	// encoding/json escapes <, > and &, so the data cannot end the script
-	// element it sits in.
-	data, err := json.Marshal(&d)
-	if err != nil {
-		return err
+	return &d, nil
+}
+
+// newHTMLRun is run as the page reads it.
+func newHTMLRun(run *response.Run) *htmlRun {
+	hr := &htmlRun{Steps: make([]htmlStep, len(run.Steps))}
+	for i := range run.Steps {
+		st := &run.Steps[i]
+		hs := htmlStep{Name: st.Name, ID: st.ID, Turn: st.Turn, Error: st.Error}
+		if st.Err != nil {
+			hs.Bad = st.Err.Error()
+		} else {
+			hs.Args = st.Args.AppendJSON(nil)
+		}
+		if st.HasResult {
+			hs.Result = st.Result.AppendJSON(nil)
+		}
+		hr.Steps[i] = hs
 	}
-	before, after, _ := strings.Cut(page, "{{.Data}}")
-	r := strings.NewReplacer("{{.Title}}", html.EscapeString(title))
-	if _, err := r.WriteString(w, before); err != nil {
-		return err
+	if run.HasFinal {
+		hr.Final = &run.Final
 	}
-	if _, err := w.Write(data); err != nil {
-		return err
-	}
-	_, err = r.WriteString(w, after)
-	return err
+	return hr
 }
 
 // indexRef is an index as the page reads it: null for none.

@@ -41,6 +41,21 @@ type Case struct {
 	Actual   json.RawMessage
 	// Unknown says that the line is for a response whose id names no case.
 	Unknown bool
+
+	// IsRun says that the case is scored as an agent's run
+	// (docs/trajectories.md): Annotate sets it for a case the suite
+	// writes with steps, never, max_calls or final. A case whose diffs
+	// carry a step is read as a run too.
+	IsRun bool
+	// Format is the format the case's response is in as the suite says
+	// (the case's, else the suite's default); Annotate sets it, and
+	// AttachResponses reads the response in it unless told another.
+	Format response.Format
+	// Run is the run read from the response of a run case, with each
+	// step's turn, result and error flag and the final answer;
+	// AttachResponses sets it. Nil when unknown, or when the response
+	// cannot be read as a run.
+	Run *response.Run
 }
 
 // Errored reports whether the case could not be scored as it stands: one of
@@ -133,6 +148,27 @@ func Annotate(cases []Case, s *suite.Suite) {
 			continue
 		}
 		c.Suite = sc.Loc.File
+		c.IsRun = sc.IsRun()
+		c.Format = sc.Format
+		if c.Format == response.Auto {
+			c.Format = s.Defaults.Format
+		}
+		if sc.Steps != nil {
+			// A steps case: its expected calls are its steps, and the
+			// page shows each one's rules on its tool's result.
+			if len(sc.Steps) > 0 {
+				c.Tool = sc.Steps[0].Name
+			}
+			b := []byte{'['}
+			for j := range sc.Steps {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = appendStep(b, &sc.Steps[j])
+			}
+			c.Expected = append(b, ']')
+			continue
+		}
 		list := sc.Expected
 		if c.Alternative > 0 && c.Alternative <= len(sc.Alternatives) {
 			list = sc.Alternatives[c.Alternative-1]
@@ -152,6 +188,42 @@ func Annotate(cases []Case, s *suite.Suite) {
 	}
 }
 
+// appendStep appends an expected step as {"name","arguments"}, with
+// "rules", its PATH -> RULE entries on the arguments, and "result", those
+// on the tool's result (and "error", the error flag it must have), when it
+// has some.
+func appendStep(b []byte, st *suite.Step) []byte {
+	b = appendCall(b, st.Name, st.Arguments)
+	b = b[:len(b)-1]
+	if len(st.Rules) > 0 {
+		b = appendRules(append(b, `,"rules":{`...), st.Rules, false)
+	}
+	if len(st.Result) > 0 || st.HasError {
+		b = append(b, `,"result":{`...)
+		if st.HasError {
+			b = append(b, `"error":`...)
+			b = strconv.AppendBool(b, st.Error)
+		}
+		b = appendRules(b, st.Result, st.HasError)
+	}
+	return append(b, '}')
+}
+
+// appendRules appends rs as the members of an object, and the object's
+// "}"; comma says that a member comes before them.
+func appendRules(b []byte, rs suite.RuleSet, comma bool) []byte {
+	for _, pr := range rs {
+		if comma {
+			b = append(b, ',')
+		}
+		comma = true
+		b = value.AppendQuote(b, pr.Path)
+		b = append(b, ':')
+		b = pr.Rule.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
 func appendCall(b []byte, name string, args value.Value) []byte {
 	b = append(b, `{"name":`...)
 	b = value.AppendQuote(b, name)
@@ -162,10 +234,13 @@ func appendCall(b []byte, name string, args value.Value) []byte {
 
 // AttachResponses sets each case's Actual from a responses file (spec
 // section 2; gzip-compressed or not, see response.NewReader), read in
-// format f (response.Auto detects each). A call whose arguments cannot be
-// read is shown with its error as a string. Lines that do not parse are
-// skipped: scoring has reported them already. In a results file with
-// samples, a response line goes to the line of its case and its "sample".
+// format f, or when f is response.Auto in the case's Format (as the
+// scorer reads it; Auto detects each). A call whose arguments cannot be
+// read is shown with its error as a string. For a run case (IsRun, or a
+// case whose diffs carry a step) it also sets Run, the response read as a
+// run. Lines that do not parse are skipped: scoring has reported them
+// already. In a results file with samples, a response line goes to the
+// line of its case and its "sample".
 func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 	index := make(map[string]int, len(cases))
 	sampled := false
@@ -201,25 +276,63 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 		if !ok {
 			continue
 		}
+		c := &cases[i]
 		resp, _ := doc.Get("response")
-		calls, _, err := response.Extract(resp, f, value.Limits{})
-		b := []byte{'['}
-		if err != nil {
-			b = appendCall(b, "", value.StringOf(err.Error()))
+		format := f
+		if format == response.Auto {
+			format = c.Format
 		}
-		for j, call := range calls {
-			if j > 0 {
-				b = append(b, ',')
+		var calls []response.Call
+		if c.isRun() {
+			// As the scorer reads a run case's response: its calls are
+			// the run's steps.
+			run, _, err := response.ExtractRun(resp, format)
+			if err == nil && run.NotEvaluable == "" {
+				c.Run = &run
+				c.Actual = appendCalls(run.Calls(), nil)
+				continue
 			}
-			args := call.Args
-			if call.Err != nil {
-				args = value.StringOf(call.Err.Error())
-			}
-			b = appendCall(b, call.Name, args)
 		}
-		cases[i].Actual = append(b, ']')
+		calls, _, err = response.Extract(resp, format, value.Limits{})
+		c.Actual = appendCalls(calls, err)
 	}
 	return sc.Err()
+}
+
+// isRun reports whether c is read as a run: the suite says so, or a diff
+// carries a step, which only a run's diffs do.
+func (c *Case) isRun() bool {
+	if c.IsRun {
+		return true
+	}
+	for i := range c.Diffs {
+		if c.Diffs[i].HasStep {
+			return true
+		}
+	}
+	return false
+}
+
+// appendCalls is calls as the page reads them, [{"name","arguments"}],
+// with err, when not nil, as a call of no name whose arguments are the
+// error's text, and a call's arguments that cannot be read as their
+// error's text.
+func appendCalls(calls []response.Call, err error) []byte {
+	b := []byte{'['}
+	if err != nil {
+		b = appendCall(b, "", value.StringOf(err.Error()))
+	}
+	for j, call := range calls {
+		if j > 0 || err != nil {
+			b = append(b, ',')
+		}
+		args := call.Args
+		if call.Err != nil {
+			args = value.StringOf(call.Err.Error())
+		}
+		b = appendCall(b, call.Name, args)
+	}
+	return append(b, ']')
 }
 
 // sampleKey is the key of a results line in AttachResponses' index: its
