@@ -286,10 +286,10 @@ func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
 		k.tools = c.compileTools(sc.Tools, sc.ID)
 		cc.params = toolParams(sc.Tools)
 	}
-	if sc.Steps != nil {
-		cc.expected = k.stepCalls(sc.Steps) // steps.go
-		if len(sc.Steps) > 0 {
-			cc.tool = sc.Steps[0].Name
+	if sc.HasSteps() {
+		cc.expected = k.stepCalls(sc.Run.Steps) // steps.go
+		if len(sc.Run.Steps) > 0 {
+			cc.tool = sc.Run.Steps[0].Name
 		}
 	} else {
 		cc.expected = k.calls(sc.Expected)

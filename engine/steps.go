@@ -67,12 +67,16 @@ func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
 		return
 	}
 	c := k.c
-	run := &compiledRun{steps: sc.Steps != nil, maxCalls: -1}
-	if sc.MaxCalls != nil {
-		run.maxCalls = *sc.MaxCalls
+	run := &compiledRun{steps: sc.HasSteps(), maxCalls: -1}
+	sr := sc.Run
+	if sr == nil {
+		sr = &suite.Run{} // a case whose rules read the steps, and no more
 	}
-	for i := range sc.Never {
-		n := &sc.Never[i]
+	if sr.MaxCalls != nil {
+		run.maxCalls = *sr.MaxCalls
+	}
+	for i := range sr.Never {
+		n := &sr.Never[i]
 		cn := compiledNever{name: n.Name, args: n.Arguments, rules: &rules.Set{},
 			ctx: rules.Context{AllowExtra: true, NullIsMissing: k.ctx.NullIsMissing, Tool: n.Name}}
 		if cn.args.Kind() != value.Object {
@@ -86,10 +90,10 @@ func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
 		}
 		run.never = append(run.never, cn)
 	}
-	if sc.Final.Kind() != value.Null {
-		r, err := c.compileRule(sc.Final)
+	if sr.Final.Kind() != value.Null {
+		r, err := c.compileRule(sr.Final)
 		if err != nil {
-			c.problem(sc.FinalLoc, sc.ID, err.Error())
+			c.problem(sr.FinalLoc, sc.ID, err.Error())
 		} else {
 			run.final, run.rule = &rules.Set{}, r
 			run.final.Add(rules.LevelCall, rules.Path{}, r)

@@ -17,11 +17,15 @@ import (
 // it. References in defaults and rulesets, shared by every case, and
 // expressions, which can guard an index, are not looked at.
 func (k *caseCompiler) lintRefs(sc *suite.Case, mode suite.CallMatch) {
+	sr := sc.Run
+	if sr == nil {
+		sr = &suite.Run{}
+	}
 	rl := refLint{k: k, sc: sc, mode: mode, tolerant: mode == suite.CallsInOrder || mode == suite.CallsSuperset}
-	if sc.Steps != nil {
-		l := make([]*suite.Call, len(sc.Steps))
-		for i := range sc.Steps {
-			l[i] = &sc.Steps[i].Call
+	if sr.Steps != nil {
+		l := make([]*suite.Call, len(sr.Steps))
+		for i := range sr.Steps {
+			l[i] = &sr.Steps[i].Call
 		}
 		rl.lists = append(rl.lists, l)
 	} else {
@@ -45,8 +49,8 @@ func (k *caseCompiler) lintRefs(sc *suite.Case, mode suite.CallMatch) {
 					rl.check(ref, pr.Loc, li, i)
 				}
 			}
-			if sc.Steps != nil {
-				for _, pr := range sc.Steps[i].Result {
+			if sr.Steps != nil {
+				for _, pr := range sr.Steps[i].Result {
 					if ref := k.c.ref(pr.Rule); ref != nil {
 						rl.check(ref, pr.Loc, li, i)
 					}
@@ -54,8 +58,8 @@ func (k *caseCompiler) lintRefs(sc *suite.Case, mode suite.CallMatch) {
 			}
 		}
 	}
-	for i := range sc.Never {
-		for _, pr := range sc.Never[i].Rules {
+	for i := range sr.Never {
+		for _, pr := range sr.Never[i].Rules {
 			if ref := k.c.ref(pr.Rule); ref != nil {
 				if msg := rl.reason(ref, -1, 0, false); msg != "" {
 					rl.warn(ref, pr.Loc, msg)
@@ -63,7 +67,7 @@ func (k *caseCompiler) lintRefs(sc *suite.Case, mode suite.CallMatch) {
 			}
 		}
 	}
-	if ref := k.c.ref(sc.Final); ref != nil {
+	if ref := k.c.ref(sr.Final); ref != nil {
 		// The final text sees every step: a warning only when no list of
 		// expected calls leaves the reference a step to name.
 		var msg string
@@ -76,7 +80,7 @@ func (k *caseCompiler) lintRefs(sc *suite.Case, mode suite.CallMatch) {
 				msg = m
 			}
 		}
-		rl.warn(ref, sc.FinalLoc, msg)
+		rl.warn(ref, sr.FinalLoc, msg)
 	}
 }
 

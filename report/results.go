@@ -153,18 +153,19 @@ func Annotate(cases []Case, s *suite.Suite) {
 		if c.Format == response.Auto {
 			c.Format = s.Defaults.Format
 		}
-		if sc.Steps != nil {
+		if sc.HasSteps() {
+			steps := sc.Run.Steps
 			// A steps case: its expected calls are its steps, and the
 			// page shows each one's rules on its tool's result.
-			if len(sc.Steps) > 0 {
-				c.Tool = sc.Steps[0].Name
+			if len(steps) > 0 {
+				c.Tool = steps[0].Name
 			}
 			b := []byte{'['}
-			for j := range sc.Steps {
+			for j := range steps {
 				if j > 0 {
 					b = append(b, ',')
 				}
-				b = appendStep(b, &sc.Steps[j])
+				b = appendStep(b, &steps[j])
 			}
 			c.Expected = append(b, ']')
 			continue

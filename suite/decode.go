@@ -783,7 +783,7 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 		d.missing(loc, "id")
 	}
 	d.checkRunCase(c, x, hasExpected, loc) // steps.go
-	if !hasExpected && c.Steps == nil {
+	if !hasExpected && !c.HasSteps() {
 		d.fail(sub(loc, "expected"), "required key is missing; write [] for a case that expects no call")
 	}
 	if toolsFileKey {

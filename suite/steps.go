@@ -16,11 +16,15 @@ const (
 // runKey decodes the keys of a case that make it an agent's run: steps,
 // never, max_calls and final (docs/trajectories.md).
 func (d *dec) runKey(c *Case, key string, v value.Value, loc Loc) {
+	if c.Run == nil {
+		c.Run = &Run{}
+	}
+	r := c.Run
 	switch key {
 	case "steps":
-		c.Steps = d.steps(v, loc)
+		r.Steps = d.steps(v, loc)
 	case "never":
-		c.Never = d.never(v, loc)
+		r.Never = d.never(v, loc)
 	case "max_calls":
 		kloc := sub(loc, key)
 		if v.Kind() != value.Number {
@@ -32,14 +36,14 @@ func (d *dec) runKey(c *Case, key string, v value.Value, loc Loc) {
 			d.fail(kloc, "must be a whole number >= 0, not "+v.Str())
 			return
 		}
-		c.MaxCalls = &n
+		r.MaxCalls = &n
 	case "final":
 		kloc := sub(loc, key)
 		if k := v.Kind(); k != value.String && k != value.Object {
 			d.wrongKind(kloc, "a rule (a string or an object)", v)
 			return
 		}
-		c.Final, c.FinalLoc = v, kloc
+		r.Final, r.FinalLoc = v, kloc
 	}
 }
 
@@ -55,8 +59,11 @@ func (d *dec) checkRunCase(c *Case, x value.Value, hasExpected bool, loc Loc) {
 	if alt, ok := x.Get("alternatives"); ok && !alt.IsNull() {
 		d.fail(sub(loc, "alternatives"), "alternatives cannot be combined with steps")
 	}
-	if c.Steps == nil {
-		c.Steps = []Step{} // steps: null is no step expected
+	if c.Run == nil {
+		c.Run = &Run{}
+	}
+	if c.Run.Steps == nil {
+		c.Run.Steps = []Step{} // steps: null is no step expected
 	}
 }
 

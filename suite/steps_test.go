@@ -35,36 +35,36 @@ cases:
 		t.Fatal(err)
 	}
 	c := s.Cases[0]
-	if c.Calls != CallsInOrder || len(c.Steps) != 2 || c.Expected != nil || !c.IsRun() {
+	if c.Calls != CallsInOrder || len(c.Run.Steps) != 2 || c.Expected != nil || !c.IsRun() {
 		t.Fatalf("case 0 = %+v", c)
 	}
-	st := c.Steps[0]
+	st := c.Run.Steps[0]
 	if st.Name != "find_order" || !st.HasError || st.Error || len(st.Result) != 2 || st.Result[1].Path != "items.#.sku" {
 		t.Errorf("step 0 = %+v", st)
 	}
 	if st.Result[0].Loc.Key != "cases[0].steps[0].result.id" || st.Loc.Key != "cases[0].steps[0]" || st.Loc.Case != "refund" {
 		t.Errorf("locs = %+v, %+v", st.Result[0].Loc, st.Loc)
 	}
-	if r := c.Steps[1].Rules; len(r) != 1 || r[0].Loc.Key != "cases[0].steps[1].rules.order_id" {
+	if r := c.Run.Steps[1].Rules; len(r) != 1 || r[0].Loc.Key != "cases[0].steps[1].rules.order_id" {
 		t.Errorf("step 1 rules = %+v", r)
 	}
-	if len(c.Never) != 2 || c.Never[0].Name != "delete_account" || c.Never[1].Name != "refund" || len(c.Never[1].Rules) != 1 ||
-		c.Never[1].Loc.Key != "cases[0].never[1]" {
-		t.Errorf("never = %+v", c.Never)
+	if len(c.Run.Never) != 2 || c.Run.Never[0].Name != "delete_account" || c.Run.Never[1].Name != "refund" || len(c.Run.Never[1].Rules) != 1 ||
+		c.Run.Never[1].Loc.Key != "cases[0].never[1]" {
+		t.Errorf("never = %+v", c.Run.Never)
 	}
-	if c.MaxCalls == nil || *c.MaxCalls != 5 || c.Final.Kind() != value.Object || c.FinalLoc.Key != "cases[0].final" {
-		t.Errorf("max_calls, final = %v, %v", c.MaxCalls, c.Final)
+	if c.Run.MaxCalls == nil || *c.Run.MaxCalls != 5 || c.Run.Final.Kind() != value.Object || c.Run.FinalLoc.Key != "cases[0].final" {
+		t.Errorf("max_calls, final = %v, %v", c.Run.MaxCalls, c.Run.Final)
 	}
-	if c := s.Cases[1]; len(c.Steps) != 1 || c.Steps[0].Name != "f" || c.Steps[0].Arguments.Kind() != value.Object {
+	if c := s.Cases[1]; len(c.Run.Steps) != 1 || c.Run.Steps[0].Name != "f" || c.Run.Steps[0].Arguments.Kind() != value.Object {
 		t.Errorf("case one = %+v", c)
 	}
-	if c := s.Cases[2]; c.Steps == nil || len(c.Steps) != 0 || !c.IsRun() || c.Final.Str() != "case_insensitive" {
+	if c := s.Cases[2]; c.Run.Steps == nil || len(c.Run.Steps) != 0 || !c.IsRun() || c.Run.Final.Str() != "case_insensitive" {
 		t.Errorf("case none = %+v", c)
 	}
-	if c := s.Cases[3]; c.Steps != nil || c.Expected == nil || len(c.Never) != 1 || !c.IsRun() {
+	if c := s.Cases[3]; c.Run.Steps != nil || c.Expected == nil || len(c.Run.Never) != 1 || !c.IsRun() {
 		t.Errorf("case plain = %+v", c)
 	}
-	if s.Cases[3].MaxCalls != nil {
+	if s.Cases[3].Run.MaxCalls != nil {
 		t.Error("max_calls set without the key")
 	}
 }
@@ -129,7 +129,7 @@ func TestRunCaseJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := s.Cases[0]
-	if c.Calls != CallsInOrder || len(c.Steps) != 1 || !c.Steps[0].Error || c.MaxCalls == nil || *c.MaxCalls != 0 {
+	if c.Calls != CallsInOrder || len(c.Run.Steps) != 1 || !c.Run.Steps[0].Error || c.Run.MaxCalls == nil || *c.Run.MaxCalls != 0 {
 		t.Errorf("case = %+v", c)
 	}
 }

@@ -157,9 +157,16 @@ type Case struct {
 	Expected      []Call          // empty: no call expected
 	Alternatives  [][]Call        // other acceptable lists of calls
 	Loc           Loc             // the file and key path of the case, e.g. "cases[3]"
+	// Run holds what a case of an agent's run says of the whole run; nil
+	// when the case has none of its keys, as most cases, which then do not
+	// carry its fields (a suite may hold millions of cases).
+	Run *Run
+}
 
-	// A case of an agent's run (docs/trajectories.md): the expected steps
-	// instead of Expected, and what the run must not do or say.
+// Run is what a case of an agent's run (docs/trajectories.md) says: the
+// expected steps instead of Expected, and what the run must not do or
+// say.
+type Run struct {
 	Steps    []Step  // non-nil (maybe empty) for a case written with `steps:`
 	Never    []Never // calls that must not happen
 	MaxCalls *int    // the most calls the run may make; nil when not given
@@ -173,8 +180,12 @@ type Case struct {
 // steps, or says what a run must not do (never, max_calls) or must end
 // with (final).
 func (c *Case) IsRun() bool {
-	return c.Steps != nil || len(c.Never) > 0 || c.MaxCalls != nil || c.Final.Kind() != value.Null
+	r := c.Run
+	return r != nil && (r.Steps != nil || len(r.Never) > 0 || r.MaxCalls != nil || r.Final.Kind() != value.Null)
 }
+
+// HasSteps reports whether the case was written with `steps:`.
+func (c *Case) HasSteps() bool { return c.Run != nil && c.Run.Steps != nil }
 
 // Step is one expected step of a run: a call, and rules on what its tool
 // returned.
