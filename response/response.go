@@ -449,7 +449,7 @@ func planFor(r value.Value, f Format, x extraction) (plan, error) {
 // *ShapeError.
 func (p *plan) calls(x extraction, want Format) ([]Call, error) {
 	switch {
-	case p.conv && p.bad == "":
+	case p.conv != nil && p.bad == "":
 		return readConversation(p, x, want)
 	case p.f != nil && p.f.stream != nil:
 		return p.f.stream.assemble(p, x), nil
@@ -493,10 +493,16 @@ type plan struct {
 	// text is what a text format reads its calls out of: the model's
 	// text, or the completion or message whose content it is.
 	text value.Value
-	// conv says the response is a whole conversation: its messages are
-	// turns, read in order by f.message (run_conv.go), and then more, the
-	// output of a Responses run after its input.
-	conv                bool
+	// conv, when set, says the response is a whole conversation (kept
+	// behind a pointer: plans are passed by value on every response's
+	// path, and few responses are conversations).
+	conv *convPlan
+}
+
+// convPlan is where a conversation's messages are: its turns, read in
+// order by f.message (run_conv.go), and then more, the output of a
+// Responses run after its input.
+type convPlan struct {
 	turns, more         []value.Value
 	turnsPath, morePath string
 }
@@ -514,7 +520,7 @@ func (p *plan) name() Format {
 // item.
 func listOf(f *format, elems []value.Value, path string) plan {
 	if f.message != nil && (f.isRun == nil || f.isRun(elems)) {
-		return plan{f: f, conv: true, turns: elems, turnsPath: path}
+		return plan{f: f, conv: &convPlan{turns: elems, turnsPath: path}}
 	}
 	return plan{f: f, list: elems, prefix: path}
 }

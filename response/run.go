@@ -77,12 +77,12 @@ func extractRun(r value.Value, f Format, x extraction) (Run, Format, error) {
 	if err != nil {
 		return Run{}, f, err
 	}
-	if !p.conv && p.f != nil && p.f.message != nil && p.list != nil && p.bad == "" && (p.f.isRun == nil || !p.f.isRun(p.list)) {
+	if p.conv == nil && p.f != nil && p.f.message != nil && p.list != nil && p.bad == "" && (p.f.isRun == nil || !p.f.isRun(p.list)) {
 		// A Responses output list reads alike item by item and as a
 		// run, which also gives the turn's text.
-		p.conv, p.turns, p.turnsPath, p.list = true, p.list, p.prefix, nil
+		p.conv, p.list = &convPlan{turns: p.list, turnsPath: p.prefix}, nil
 	}
-	if p.conv && p.bad == "" {
+	if p.conv != nil && p.bad == "" {
 		run, err := runConversation(&p, x, f)
 		if err != nil {
 			return Run{}, f, err

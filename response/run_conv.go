@@ -112,15 +112,15 @@ func runConversation(p *plan, x extraction, want Format) (Run, error) {
 }
 
 func (b *runBuilder) walk(p *plan) {
-	for i, m := range p.turns {
-		b.at = loc{p.turnsPath, i}
+	for i, m := range p.conv.turns {
+		b.at = loc{p.conv.turnsPath, i}
 		b.f.message(b, m)
 		if b.err != nil {
 			return
 		}
 	}
-	for i, m := range p.more {
-		b.at = loc{p.morePath, i}
+	for i, m := range p.conv.more {
+		b.at = loc{p.conv.morePath, i}
 		b.f.message(b, m)
 		if b.err != nil {
 			return
@@ -578,12 +578,12 @@ func hasList(o value.Value, key string) bool {
 
 func messagesPlan(o value.Value) plan {
 	l, _ := o.Get("messages")
-	return plan{conv: true, turns: l.Elems(), turnsPath: "messages"}
+	return plan{conv: &convPlan{turns: l.Elems(), turnsPath: "messages"}}
 }
 
 func contentsPlan(o value.Value) plan {
 	l, _ := o.Get("contents")
-	return plan{conv: true, turns: l.Elems(), turnsPath: "contents"}
+	return plan{conv: &convPlan{turns: l.Elems(), turnsPath: "contents"}}
 }
 
 // inputPlan reads a Responses input and then its output, the items the
@@ -594,5 +594,5 @@ func inputPlan(o value.Value) plan {
 	if ok && out.Kind() != value.Array && out.Kind() != value.Null {
 		return plan{bad: "output is " + kindPhrase(out) + ", not an array"}
 	}
-	return plan{conv: true, turns: in.Elems(), turnsPath: "input", more: out.Elems(), morePath: "output"}
+	return plan{conv: &convPlan{turns: in.Elems(), turnsPath: "input", more: out.Elems(), morePath: "output"}}
 }
