@@ -874,7 +874,11 @@ func (d *dec) alternatives(x value.Value, parent Loc) [][]Call {
 	return out
 }
 
-func (d *dec) call(x value.Value, loc Loc, c *Call) {
+func (d *dec) call(x value.Value, loc Loc, c *Call) { d.callObject(x, loc, c, callKeys) }
+
+// callObject decodes call object x into c, taking the keys that known
+// lists (a never entry takes no assert); it reports whether x has a name.
+func (d *dec) callObject(x value.Value, loc Loc, c *Call, known string) bool {
 	c.Loc = loc
 	c.Arguments = d.empty
 	hasName := false
@@ -899,14 +903,19 @@ func (d *dec) call(x value.Value, loc Loc, c *Call) {
 		case "rules":
 			c.Rules = d.callRules(v, loc)
 		case "assert":
+			if known != callKeys {
+				d.unknown(sub(loc, m.Key), known)
+				continue
+			}
 			c.Assert = d.asserts(v, loc)
 		default:
-			d.unknown(sub(loc, m.Key), callKeys)
+			d.unknown(sub(loc, m.Key), known)
 		}
 	}
 	if !hasName {
 		d.missing(loc, "name")
 	}
+	return hasName
 }
 
 // callRules decodes a call's PATH -> RULE map, keeping each rule as written.

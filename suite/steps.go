@@ -161,35 +161,11 @@ func (d *dec) never(x value.Value, parent Loc) []Never {
 			}
 			n.Name = e.Str()
 		case value.Object:
-			hasName := false
-			for _, m := range e.Members() {
-				v := m.Value
-				switch m.Key {
-				case "name":
-					hasName = true
-					if v.Kind() != value.String || v.Str() == "" {
-						d.wrongKind(sub(loc, "name"), "a tool name", v)
-						continue
-					}
-					n.Name = v.Str()
-				case "arguments":
-					switch v.Kind() {
-					case value.Object:
-						n.Arguments = v
-					case value.Null:
-					default:
-						d.wrongKind(sub(loc, "arguments"), "an object", v)
-					}
-				case "rules":
-					n.Rules = d.callRules(v, loc)
-				default:
-					d.unknown(sub(loc, m.Key), neverKeys)
-				}
-			}
-			if !hasName {
-				d.missing(loc, "name")
+			var c Call
+			if !d.callObject(e, loc, &c, neverKeys) {
 				continue
 			}
+			n.Name, n.Arguments, n.Rules = c.Name, c.Arguments, c.Rules
 		default:
 			d.wrongKind(loc, "a tool name or {name, arguments, rules}", e)
 			continue
