@@ -147,18 +147,10 @@ func countCell(n int, style string) cell {
 }
 
 func rateCell(passed, cases int) cell {
-	r := rate(passed, cases)
-	c := cell{text: fmt.Sprintf("%.1f%%", 100*r)}
-	switch {
-	case cases == 0:
-	case r >= 0.9:
-		c.style = ansiGreen
-	case r >= 0.5:
-		c.style = ansiYellow
-	default:
-		c.style = ansiRed
+	if cases == 0 {
+		return cell{text: fmt.Sprintf("%.1f%%", 0.0)}
 	}
-	return c
+	return shareCell(rate(passed, cases))
 }
 
 // table aligns cells in columns: the first left-aligned, the others right.
