@@ -63,13 +63,16 @@ func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
 		}
 	}
 	// A Scorer of its own: the result outlives the request's scoring.
-	r, i, err := l.g.Engine().NewScorer().ScoreLine(text, 1)
+	r, i, _, err := l.g.Engine().NewScorer().ScoreSampleLine(text, 1, l.g.Suite().Samples)
 	switch {
 	case err != nil && perr != nil:
 		return http.StatusBadRequest, nil, "the request is not valid JSON: " + perr.Error()
 	case err != nil:
 		var ie *engine.InputError
-		if errors.As(err, &ie) {
+		switch {
+		case errors.As(err, &ie) && perr == nil && doc.Has("id"):
+			return http.StatusBadRequest, nil, ie.Msg // its sample, in a suite with samples
+		case errors.As(err, &ie):
 			return http.StatusBadRequest, nil, `the request needs "id", a string or a number, or "case", an inline case: ` + ie.Msg
 		}
 		return http.StatusBadRequest, nil, err.Error()
@@ -141,10 +144,11 @@ type chunk struct {
 
 // lineOut is one scored line.
 type lineOut struct {
-	c    int // case index; -1 an unknown case, -2 a blank line, -3 an error line
-	pass bool
-	id   string
-	out  []byte // the line to write, with its newline
+	c      int // case index; -1 an unknown case, -2 a blank line, -3 an error line
+	sample int // the line's sample, when the suite has samples
+	pass   bool
+	id     string
+	out    []byte // the line to write, with its newline
 }
 
 const (
@@ -180,6 +184,7 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	samples := l.g.Suite().Samples
 	order := make(chan *chunk, 2*workers)
 	jobs := make(chan *chunk, 2*workers)
 	go func() {
@@ -193,13 +198,16 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 			for c := range jobs {
 				c.out = make([]lineOut, len(c.lines))
 				for j, text := range c.lines {
-					c.out[j] = scoreLine(sc, text, c.first+j)
+					c.out[j] = scoreLine(sc, text, c.first+j, samples)
 				}
 				close(c.done)
 			}
 		}()
 	}
-	seen := map[int]int{} // case index -> line of its first response
+	// A case's response, or each of its samples' when the suite has
+	// samples, comes once, as in callgrade score.
+	type key struct{ c, sample int }
+	seen := map[key]int{} // -> line of its first response
 	failed := false
 	for c := range order {
 		<-c.done
@@ -213,10 +221,13 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 			case o.c == blankLine:
 				continue
 			case o.c >= 0:
-				if first, dup := seen[o.c]; dup {
+				k := key{o.c, o.sample}
+				if first, dup := seen[k]; dup && samples > 0 {
+					*o = errorOut(line, o.id, fmt.Sprintf("a second response for sample %d of case %q (lines %d and %d)", o.sample, o.id, first, line))
+				} else if dup {
 					*o = errorOut(line, o.id, fmt.Sprintf("a second response for case %q (lines %d and %d)", o.id, first, line))
 				} else {
-					seen[o.c] = line
+					seen[k] = line
 				}
 			}
 			if o.c == errorLine {
@@ -293,11 +304,11 @@ func send(ctx context.Context, c *chunk, order, jobs chan<- *chunk) bool {
 
 // scoreLine scores one line of a batch as callgrade score does, with the
 // worker's Scorer, and encodes its answer before the Scorer's next line.
-func scoreLine(sc *engine.Scorer, text string, line int) lineOut {
+func scoreLine(sc *engine.Scorer, text string, line, samples int) lineOut {
 	if strings.TrimSpace(text) == "" {
 		return lineOut{c: blankLine}
 	}
-	res, i, err := sc.ScoreLine(text, line)
+	res, i, k, err := sc.ScoreSampleLine(text, line, samples)
 	if err != nil {
 		var ie *engine.InputError
 		if errors.As(err, &ie) {
@@ -306,9 +317,11 @@ func scoreLine(sc *engine.Scorer, text string, line int) lineOut {
 		return errorOut(line, "", err.Error())
 	}
 	if i < 0 {
-		return resultOut(unknownCase, res)
+		i = unknownCase
 	}
-	return resultOut(i, res)
+	o := resultOut(i, res)
+	o.sample = k
+	return o
 }
 
 func resultOut(c int, r *engine.Result) lineOut {

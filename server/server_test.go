@@ -698,3 +698,93 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestBatchSamples: with a suite that has samples, the service reads lines
+// as callgrade score does: each carries its sample, one line per (case,
+// sample), and the result lines are those score writes for them.
+func TestBatchSamples(t *testing.T) {
+	const suiteFile, responses = "../examples/samples/suite.yaml", "../examples/samples/responses.jsonl"
+	g, err := callgrade.Open([]string{suiteFile}, callgrade.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := os.Open(responses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ran bytes.Buffer
+	_, err = g.Run(context.Background(), in, &ran, engine.RunOptions{Name: "responses"})
+	in.Close()
+	g.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{} // by id and sample
+	for _, line := range strings.SplitAfter(ran.String(), "\n") {
+		var r struct {
+			ID     string
+			Sample *int
+		}
+		if line == "" {
+			continue
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil || r.Sample == nil {
+			t.Fatalf("score wrote %q (%v)", line, err)
+		}
+		want[fmt.Sprintf("%s/%d", r.ID, *r.Sample)] = line
+	}
+
+	base, _ := start(t, newHandler(t, Options{}, suiteFile))
+	data, err := os.ReadFile(responses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	a := do(t, "POST", base+"/v1/score/batch", "", "", string(data))
+	got := strings.SplitAfter(a.body, "\n")
+	got = got[:len(got)-1]
+	if a.status != 200 || len(got) != len(lines) {
+		t.Fatalf("batch answered %d with %d lines for %d:\n%s", a.status, len(got), len(lines), a.body)
+	}
+	for i, line := range lines {
+		var r struct {
+			ID     string
+			Sample int
+		}
+		json.Unmarshal([]byte(line), &r)
+		if w := want[fmt.Sprintf("%s/%d", r.ID, r.Sample)]; got[i] != w {
+			t.Errorf("batch line %d:\n%s\nwant\n%s", i+1, got[i], w)
+		}
+		// A single request for an unknown case is a 404, not a result.
+		one := do(t, "POST", base+"/v1/score", "", "application/json", line)
+		if w := want[fmt.Sprintf("%s/%d", r.ID, r.Sample)]; strings.Contains(w, `"kind":"unknown_case"`) && one.status != 404 ||
+			!strings.Contains(w, `"kind":"unknown_case"`) && one.body != w {
+			t.Errorf("/v1/score of line %d answered %d:\n%s", i+1, one.status, one.body)
+		}
+	}
+
+	// The same (case, sample) twice, a line without its sample, and one
+	// out of range are error lines naming the line.
+	first := lines[0]
+	noSample := `{"id": "weather-berlin", "response": []}`
+	outOfRange := `{"id": "weather-berlin", "sample": 3, "response": []}`
+	a = do(t, "POST", base+"/v1/score/batch", "", "", strings.Join([]string{first, first, noSample, outOfRange}, "\n"))
+	got = strings.Split(strings.TrimSuffix(a.body, "\n"), "\n")
+	wantPrefix := []string{
+		`{"id":"weather-berlin","sample":0,`,
+		`{"line":2,"id":"weather-berlin","error":"line 2: a second response for sample 0 of case \"weather-berlin\" (lines 1 and 2)"}`,
+		`{"line":3,"error":"line 3: `,
+		`{"line":4,"error":"line 4: `,
+	}
+	if len(got) != len(wantPrefix) {
+		t.Fatalf("batch answered:\n%s", a.body)
+	}
+	for i, w := range wantPrefix {
+		if !strings.HasPrefix(got[i], w) || i >= 2 && !strings.Contains(got[i], "sample") {
+			t.Errorf("line %d:\n%s\nwant a line starting\n%s", i+1, got[i], w)
+		}
+	}
+	if one := do(t, "POST", base+"/v1/score", "", "application/json", noSample); one.status != 400 || !strings.Contains(one.body, "sample") {
+		t.Errorf("/v1/score without its sample answered %d: %s", one.status, one.body)
+	}
+}
