@@ -51,6 +51,10 @@ type Case struct {
 	// (the case's, else the suite's default); Annotate sets it, and
 	// AttachResponses reads the response in it unless told another.
 	Format response.Format
+	// Params are the parameters schemas of the case's tools, with which
+	// AttachResponses types what a model wrote out as text, as the scorer
+	// does (Qwen3-Coder's parameters); Annotate sets them.
+	Params map[string]value.Value
 	// Run is the run read from the response of a run case, with each
 	// step's turn, result and error flag and the final answer;
 	// AttachResponses sets it. Nil when unknown, or when the response
@@ -138,6 +142,7 @@ func parseResult(text []byte) (Case, error) {
 // scored against. Cases the suite does not have are left as they are.
 func Annotate(cases []Case, s *suite.Suite) {
 	index := make(map[string]*suite.Case, len(s.Cases))
+	params := suite.Params(s.Tools)
 	for i := range s.Cases {
 		index[s.Cases[i].ID] = &s.Cases[i]
 	}
@@ -149,6 +154,10 @@ func Annotate(cases []Case, s *suite.Suite) {
 		}
 		c.Suite = sc.Loc.File
 		c.IsRun = sc.IsRun()
+		c.Params = params
+		if sc.Tools != nil {
+			c.Params = suite.Params(sc.Tools)
+		}
 		c.Format = sc.Format
 		if c.Format == response.Auto {
 			c.Format = s.Defaults.Format
@@ -284,17 +293,18 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 			format = c.Format
 		}
 		var calls []response.Call
+		o := response.Options{Params: c.Params}
 		if c.isRun() {
 			// As the scorer reads a run case's response: its calls are
 			// the run's steps.
-			run, _, err := response.ExtractRun(resp, format)
+			run, _, err := o.ExtractRun(resp, format)
 			if err == nil && run.NotEvaluable == "" {
 				c.Run = &run
 				c.Actual = appendCalls(run.Calls(), nil)
 				continue
 			}
 		}
-		calls, _, err = response.Extract(resp, format, value.Limits{})
+		calls, _, err = o.Extract(resp, format)
 		c.Actual = appendCalls(calls, err)
 	}
 	return sc.Err()

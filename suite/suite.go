@@ -137,6 +137,23 @@ type Tool struct {
 	Loc         Loc
 }
 
+// Params maps each of ts that declares parameters to their JSON Schema,
+// as response.Options.Params takes them (a text format types the
+// parameters a model wrote out as text); nil when none does.
+func Params(ts []Tool) map[string]value.Value {
+	var out map[string]value.Value
+	for i := range ts {
+		if ts[i].Parameters.Kind() != value.Object {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]value.Value, len(ts))
+		}
+		out[ts[i].Name] = ts[i].Parameters
+	}
+	return out
+}
+
 // Plugin declares an out-of-process comparator program.
 type Plugin struct {
 	Command []string // argv
