@@ -23,9 +23,13 @@ const Harmony Format = "harmony"
 
 var harmonyFormat = textFormat(Harmony, "a gpt-oss model's text in the harmony format", readHarmony)
 
-// harmonyStops end a message's content; <|start|> ends one that lacks
-// them.
-var harmonyStops = [...]string{"<|end|>", "<|call|>", "<|return|>", harmonyStart}
+// A message's content ends at one of these; <|start|> ends one that
+// lacks them.
+const (
+	harmonyEnd    = "<|end|>"
+	harmonyCall   = "<|call|>"
+	harmonyReturn = "<|return|>"
+)
 
 func readHarmony(t *textReader) {
 	s := t.src
@@ -42,34 +46,18 @@ func readHarmony(t *textReader) {
 			i += k
 			continue
 		}
-		m := strings.Index(s[head:], harmonyMessage)
-		within := len(s) - head // where the header may end
-		if m >= 0 {
-			within = m
-		}
-		if n := strings.Index(s[head:head+within], harmonyStart); m < 0 || n >= 0 {
+		m, fits := harmonyHeaderEnd(s, head)
+		if !fits {
 			// A header that never reaches its content.
-			end := len(s)
-			if n >= 0 {
-				end = head + n
+			if role, to, ok := harmonyHeader(s[head:m], roleGiven); ok && role == "assistant" {
+				t.fail(to, i, m, "never reaches "+harmonyMessage, nil)
 			}
-			if role, to, ok := harmonyHeader(s[head:end], roleGiven); ok && role == "assistant" {
-				t.fail(to, i, end, "never reaches "+harmonyMessage, nil)
-			}
-			i = end
+			i = m
 			continue
 		}
-		from := head + m + len(harmonyMessage)
-		to, next := len(s), len(s)
-		for _, stop := range harmonyStops {
-			if k := strings.Index(s[from:to], stop); k >= 0 {
-				to, next = from+k, from+k+len(stop)
-				if stop == harmonyStart {
-					next = to
-				}
-			}
-		}
-		if role, name, ok := harmonyHeader(s[head:from-len(harmonyMessage)], roleGiven); ok && role == "assistant" {
+		from := m + len(harmonyMessage)
+		to, next := harmonyContentEnd(s, from)
+		if role, name, ok := harmonyHeader(s[head:m], roleGiven); ok && role == "assistant" {
 			if name == "" {
 				t.fail("", i, next, "names no recipient after to=", nil)
 			} else {
@@ -78,6 +66,49 @@ func readHarmony(t *textReader) {
 			}
 		}
 		i = next
+	}
+}
+
+// harmonyHeaderEnd finds the end of the header that starts at head: the
+// index of its <|message|>, fits true, or, when a <|start|> comes first or
+// the text ends, where the header stops.
+func harmonyHeaderEnd(s string, head int) (end int, fits bool) {
+	for k := head; ; k += 2 {
+		j := strings.Index(s[k:], "<|")
+		if j < 0 {
+			return len(s), false
+		}
+		k += j
+		switch {
+		case strings.HasPrefix(s[k:], harmonyMessage):
+			return k, true
+		case strings.HasPrefix(s[k:], harmonyStart):
+			return k, false
+		}
+	}
+}
+
+// harmonyContentEnd finds the end of the content that starts at from:
+// where its first <|end|>, <|call|> or <|return|> is and where the next
+// message starts, after it; or a <|start|>, which ends a content that
+// lacks them and starts the next message; or the end of the text.
+func harmonyContentEnd(s string, from int) (to, next int) {
+	for k := from; ; k += 2 {
+		j := strings.Index(s[k:], "<|")
+		if j < 0 {
+			return len(s), len(s)
+		}
+		k += j
+		switch rest := s[k:]; {
+		case strings.HasPrefix(rest, harmonyEnd):
+			return k, k + len(harmonyEnd)
+		case strings.HasPrefix(rest, harmonyCall):
+			return k, k + len(harmonyCall)
+		case strings.HasPrefix(rest, harmonyReturn):
+			return k, k + len(harmonyReturn)
+		case strings.HasPrefix(rest, harmonyStart):
+			return k, k
+		}
 	}
 }
 
@@ -90,6 +121,9 @@ func readHarmony(t *textReader) {
 // when joined to the word before.
 func harmonyHeader(h string, roleGiven bool) (role, to string, ok bool) {
 	role = "assistant"
+	if !strings.Contains(h, "to=") {
+		return role, "", false // no recipient, whatever the role: not a call
+	}
 	for first := true; ; first = false {
 		var word string
 		if word, h = headerWord(h); word == "" {
@@ -125,7 +159,7 @@ func headerWord(h string) (word, rest string) {
 		case strings.HasPrefix(h, harmonyConstrain):
 			end = len(harmonyConstrain)
 		}
-		for end < len(h) && !isSpace(h[end]) && h[end] != '<' {
+		for end < len(h) && !wordBreak[h[end]] {
 			end++
 		}
 		if !channel {
@@ -134,5 +168,8 @@ func headerWord(h string) (word, rest string) {
 		h = h[end:]
 	}
 }
+
+// wordBreak holds the bytes that end a header's word.
+var wordBreak = [256]bool{' ': true, '\n': true, '\t': true, '\r': true, '<': true}
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }

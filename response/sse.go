@@ -13,25 +13,20 @@ import "strings"
 func isSSE(s string) bool {
 	first := true
 	for rest := s; rest != ""; {
-		var line string
-		line, rest = nextLine(rest)
-		if line == "" || line[0] == ':' {
-			continue
-		}
-		name, val, ok := strings.Cut(line, ":")
-		if !ok {
-			return false
-		}
-		switch name {
-		case "data":
-			if first && !strings.HasPrefix(strings.TrimLeft(val, " \t"), "{") {
+		// A line is told by its start: a text that is no transcript is
+		// refused at its first line, without a search for its end.
+		switch c := rest[0]; {
+		case c == '\r' || c == '\n' || c == ':':
+		case strings.HasPrefix(rest, "data:"):
+			if first && !strings.HasPrefix(strings.TrimLeft(rest[len("data:"):], " \t"), "{") {
 				return false
 			}
 			first = false
-		case "event", "id", "retry":
+		case strings.HasPrefix(rest, "event:"), strings.HasPrefix(rest, "id:"), strings.HasPrefix(rest, "retry:"):
 		default:
 			return false
 		}
+		_, rest = nextLine(rest)
 	}
 	return !first
 }
