@@ -36,7 +36,10 @@ func readPythonic(t *textReader) {
 	if from == to || s[from] != '[' && !startsCall(s[from:to]) {
 		return
 	}
-	calls, err := pycall.ParseValues(s[from:to])
+	// The calls' values are the Parser's, as the JSON formats' are; the
+	// one call most texts have is read into room.
+	var room [1]pycall.Call
+	calls, err := pycall.AppendValues(room[:0], s[from:to], t.x.p)
 	rest := from
 	for _, c := range calls {
 		// The JSON routes hold arguments to the limits as they parse them.

@@ -200,7 +200,7 @@ func (t *textReader) qwenParam(props value.Value, key, text string) value.Member
 // qwenCall adds the call of name, written at [start, end), whose
 // parameters are members.
 func (t *textReader) qwenCall(name string, start, end int, members []value.Member) {
-	args, err := value.ObjectOf(members...)
+	args, err := t.x.p.Object(members) // the Parser's memory, as a JSON object's
 	switch {
 	case err != nil:
 		t.fail(name, start, end, "gives a parameter twice", err)

@@ -1,6 +1,9 @@
 package value
 
-import "unsafe"
+import (
+	"slices"
+	"unsafe"
+)
 
 // Parser parses JSON documents into memory that it hands out again after
 // Reset, for a caller that parses document after document and is done with
@@ -36,6 +39,28 @@ func (p *Parser) Reset() {
 	if p != nil {
 		p.a.reset()
 	}
+}
+
+// Array returns a JSON array of a copy of elems, taking its memory from p,
+// for a reader of another syntax that builds its values as the JSON
+// parser does: valid until p's next Reset, like the Values p parses.
+func (p *Parser) Array(elems []Value) Value {
+	if p == nil {
+		return arrayValue(slices.Clone(elems))
+	}
+	a := p.a.newVals(len(elems))
+	copy(a, elems)
+	return arrayValue(a)
+}
+
+// Object is ObjectOf taking the memory of the object from p, as Array.
+func (p *Parser) Object(members []Member) (Value, error) {
+	if p == nil {
+		return ObjectOf(members...)
+	}
+	m := p.a.newMems(len(members))
+	copy(m, members)
+	return objectOf(m)
 }
 
 // arena hands out parts of a few chunks, then, after reset, the same

@@ -142,7 +142,11 @@ func ArrayOf(elems ...Value) Value { return arrayValue(elems) }
 // ObjectOf returns a JSON object of the given members, in any order. A key
 // given twice is an error, as it is when parsing.
 func ObjectOf(members ...Member) (Value, error) {
-	m := slices.Clone(members)
+	return objectOf(slices.Clone(members))
+}
+
+// objectOf is ObjectOf keeping m, which it sorts.
+func objectOf(m []Member) (Value, error) {
 	sortMembers(m)
 	for i := 1; i < len(m); i++ {
 		if m[i].Key == m[i-1].Key {

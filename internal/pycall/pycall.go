@@ -54,22 +54,29 @@ const MaxDepth = 256
 // before it, so that a caller can keep them.
 func Parse(src string) ([]Call, error) {
 	// The JSON of the arguments is about as long as their Python.
-	return parse(src, &jsonSink{out: make([]byte, 0, len(src))})
+	return parse(nil, src, &jsonSink{out: make([]byte, 0, len(src))})
 }
 
 // ParseValues is Parse with each call's arguments as Value, for a reader
 // that compares them: it does without the JSON text, and the order of
 // the keys.
-func ParseValues(src string) ([]Call, error) {
+func ParseValues(src string) ([]Call, error) { return AppendValues(nil, src, nil) }
+
+// AppendValues is ParseValues appending the calls to dst, the memory of
+// their arguments taken from vp (value.Parser's Array and Object): a
+// reader that parses its JSON with vp, and resets it when done with the
+// values, reads Python calls as cheaply. A nil vp allocates.
+func AppendValues(dst []Call, src string, vp *value.Parser) ([]Call, error) {
 	v := valueSinks.Get().(*valueSink)
+	v.p = vp
 	defer v.release()
-	return parse(src, v)
+	return parse(dst, src, v)
 }
 
-func parse(src string, out sink) ([]Call, error) {
+// parse appends the calls of src to calls.
+func parse(calls []Call, src string, out sink) ([]Call, error) {
 	p := &parser{src: src, out: out}
 	p.space()
-	var calls []Call
 	if p.peek() == '[' {
 		p.pos++
 		p.space()
@@ -87,7 +94,7 @@ func parse(src string, out sink) ([]Call, error) {
 	} else {
 		c, err := p.call()
 		if err != nil {
-			return nil, err
+			return calls, err
 		}
 		calls = append(calls, c)
 	}
@@ -153,11 +160,21 @@ func (p *parser) found() string {
 
 // space skips white space, line continuations and comments.
 func (p *parser) space() {
-	if p.pos < len(p.src) && p.src[p.pos] > ' ' && p.src[p.pos] != '#' && p.src[p.pos] != '\\' {
-		return // nothing to skip, as between most tokens
+	// Nothing to skip, as between most tokens, costs no call.
+	if p.pos >= len(p.src) || spaceStart[p.src[p.pos]] {
+		p.skipSpace()
 	}
-	p.skipSpace()
 }
+
+// spaceStart holds the bytes that may start white space, a line
+// continuation or a comment: all those up to ' ', '#' and '\\'.
+var spaceStart = func() (t [256]bool) {
+	for c := 0; c <= ' '; c++ {
+		t[c] = true
+	}
+	t['#'], t['\\'] = true, true
+	return t
+}()
 
 func (p *parser) skipSpace() {
 	for p.pos < len(p.src) {
@@ -193,23 +210,24 @@ func isIdentPart(r rune) bool  { return r == '_' || unicode.IsLetter(r) || unico
 
 // ident reads a Python identifier, or returns "".
 func (p *parser) ident() string {
-	start := p.pos
-	for p.pos < len(p.src) {
-		if c := p.src[p.pos]; c < utf8.RuneSelf {
+	src, start, i := p.src, p.pos, p.pos
+	for i < len(src) {
+		if c := src[i]; c < utf8.RuneSelf {
 			// ASCII, most names, without decoding.
-			if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || p.pos > start && c >= '0' && c <= '9' {
-				p.pos++
+			if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > start && c >= '0' && c <= '9' {
+				i++
 				continue
 			}
 			break
 		}
-		r, n := utf8.DecodeRuneInString(p.src[p.pos:])
-		if p.pos == start && !isIdentStart(r) || p.pos > start && !isIdentPart(r) {
+		r, n := utf8.DecodeRuneInString(src[i:])
+		if i == start && !isIdentStart(r) || i > start && !isIdentPart(r) {
 			break
 		}
-		p.pos += n
+		i += n
 	}
-	return p.src[start:p.pos]
+	p.pos = i
+	return src[start:i]
 }
 
 // keySet tells the keys of one object apart, to refuse a repeated one; a
@@ -526,17 +544,20 @@ func (p *parser) plain() (s string, ok bool) {
 	if q != '"' && q != '\'' || len(p.src)-p.pos >= 3 && p.src[p.pos+1] == q && p.src[p.pos+2] == q {
 		return "", false
 	}
+	ascii := true
 	for end := p.pos + 1; end < len(p.src); end++ {
-		switch p.src[end] {
+		switch c := p.src[end]; c {
 		case q:
 			s = p.src[p.pos+1 : end]
-			if !utf8.ValidString(s) {
+			if !ascii && !utf8.ValidString(s) {
 				return "", false
 			}
 			p.pos = end + 1
 			return s, true
 		case '\\', '\n':
 			return "", false
+		default:
+			ascii = ascii && c < utf8.RuneSelf
 		}
 	}
 	return "", false
@@ -547,7 +568,14 @@ func (p *parser) plain() (s string, ok bool) {
 func (p *parser) adjacent() bool {
 	save := p.pos
 	p.space()
-	ok := p.atString()
+	ok := false
+	switch p.peek() {
+	case '"', '\'':
+		ok = true
+	case 'r', 'R', 'u', 'U', 'b', 'B', 'f', 'F':
+		// What may start a prefix; after most strings, a ',' or a ')'.
+		ok = p.atString()
+	}
 	p.pos = save
 	return ok
 }
@@ -681,6 +709,10 @@ func (p *parser) number() error {
 	lit, err := pyNumber(text)
 	if err != nil {
 		return p.errAt(numStart, "%s", err)
+	}
+	if neg && lit != "0" && numStart == start+1 && lit == text {
+		// -5 as written is its JSON literal: no "-" to join to it.
+		neg, lit = false, p.src[start:p.pos]
 	}
 	p.out.num(neg && lit != "0", lit)
 	return nil

@@ -1,7 +1,6 @@
 package pycall
 
 import (
-	"slices"
 	"sync"
 
 	"github.com/callgrade/callgrade/value"
@@ -119,6 +118,7 @@ type valueSink struct {
 	vals   []value.Value  // the elements of the open arrays
 	mems   []value.Member // the members of the open objects
 	top    value.Value    // the last outermost value
+	p      *value.Parser  // where the values' memory comes from
 	// highVals and highMems are how far vals and mems have held values,
 	// which release clears.
 	highVals, highMems int
@@ -149,7 +149,7 @@ func (v *valueSink) release() {
 	clear(v.vals[:v.highVals])
 	clear(v.mems[:v.highMems])
 	v.highVals, v.highMems = 0, 0
-	v.frames, v.vals, v.mems, v.top = v.frames[:0], v.vals[:0], v.mems[:0], value.Value{}
+	v.frames, v.vals, v.mems, v.top, v.p = v.frames[:0], v.vals[:0], v.mems[:0], value.Value{}, nil
 	valueSinks.Put(v)
 }
 
@@ -185,13 +185,13 @@ func (v *valueSink) pop() valueFrame {
 func (v *valueSink) end() {
 	f := v.pop()
 	if f.obj {
-		// ObjectOf copies the members; the parser has refused repeated keys.
-		o, _ := value.ObjectOf(v.mems[f.start:]...)
+		// Object copies the members; the parser has refused repeated keys.
+		o, _ := v.p.Object(v.mems[f.start:])
 		v.mems = v.mems[:f.start]
 		v.put(o)
 		return
 	}
-	a := value.ArrayOf(slices.Clone(v.vals[f.start:])...)
+	a := v.p.Array(v.vals[f.start:])
 	v.vals = v.vals[:f.start]
 	v.put(a)
 }
