@@ -26,7 +26,7 @@ import (
 //
 // Comparing two equal calls allocates nothing.
 func (s *Set) Compare(expected, actual value.Value, c *Context, report func(Diff)) Result {
-	res, _ := s.compare(expected, actual, c, report)
+	res, _ := s.compare(expected, actual, c, report, nil)
 	return res
 }
 
@@ -54,14 +54,18 @@ func (f *failedSet) has(j int) bool {
 
 // compare is Compare, and says which of the actual arguments failed.
 // Without report, no diff is put into words.
-func (s *Set) compare(expected, actual value.Value, c *Context, report func(Diff)) (Result, failedSet) {
-	return s.walk(expected, actual, c, report, false)
+// eq, when not nil, records what the equality shortcut finds.
+func (s *Set) compare(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities) (Result, failedSet) {
+	return s.walk(expected, actual, c, report, false, eq)
 }
 
 // walk is compare; slow turns off the equality shortcut (see
 // walker.value), for the tests that hold the shortcut to the full walk.
-func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), slow bool) (Result, failedSet) {
-	w := walker{report: report, eArgs: expected, aArgs: actual, slow: slow}
+func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), slow bool, eq *Equalities) (Result, failedSet) {
+	if eq != nil {
+		eq.Reset()
+	}
+	w := walker{report: report, eArgs: expected, aArgs: actual, slow: slow, eq: eq}
 	if c != nil {
 		w.ctx = *c
 	}
@@ -107,7 +111,8 @@ type walker struct {
 
 	failed failedSet // the top-level members of actual that failed
 
-	slow bool // no equality shortcut (see value)
+	slow bool        // no equality shortcut (see value)
+	eq   *Equalities // records the shortcut's findings when not nil
 
 	defaulted uint8 // which sides of the field being compared are a rule's default
 	absent    bool  // the expected side of the field being reported is absent
@@ -336,11 +341,28 @@ func (w *walker) unexpected(st *state, f *eff, r *Rule, av *value.Value, quiet b
 
 // value compares two present values at one path.
 func (w *walker) value(st *state, f *eff, e, a *value.Value, quiet bool) bool {
-	if st.isReflexive() && !w.slow && value.Equal(*e, *a) {
+	from := 0 // the elements before it are equal
+	if st.isReflexive() && !w.slow {
 		// Equal values pass under rules that cannot refuse them: one
 		// walk of value.Equal instead of the walk under the rules,
-		// which is left for the values that differ.
-		return true
+		// which is left for the values that differ. Two lists of one
+		// length are compared element by element, so that the walk
+		// under the rules starts at the first that differs, and the
+		// ones before it are not compared again.
+		if e.Kind() == value.Array && a.Kind() == value.Array && e.Len() == a.Len() {
+			from = w.equalPrefix(e, a)
+			if from == e.Len() {
+				return true
+			}
+		} else {
+			equal := value.Equal(*e, *a)
+			if w.eq != nil {
+				w.eq.record(a, e, equal)
+			}
+			if equal {
+				return true
+			}
+		}
 	}
 	var r *Rule
 	if st != nil {
@@ -362,12 +384,45 @@ func (w *walker) value(st *state, f *eff, e, a *value.Value, quiet bool) bool {
 			return false
 		}
 	}
-	return w.structure(st, f, e, a, quiet)
+	return w.structureFrom(st, f, e, a, quiet, from)
+}
+
+// equalPrefix returns how many elements of two lists of one length are
+// equal (value.Equal) before the first that differ, recording (when w
+// does) the lists' and those elements' equality.
+func (w *walker) equalPrefix(e, a *value.Value) int {
+	ee, ae := e.Elems(), a.Elems()
+	at := -1
+	if w.eq != nil {
+		at = w.eq.record(a, e, false) // until all elements are found equal
+	}
+	i := 0
+	for i < len(ee) {
+		equal := value.Equal(ee[i], ae[i])
+		if w.eq != nil {
+			w.eq.record(&ae[i], &ee[i], equal)
+		}
+		if !equal {
+			break
+		}
+		i++
+	}
+	if i == len(ee) && at >= 0 {
+		w.eq.pairs[at].equal = true
+	}
+	return i
 }
 
 // structure compares objects member by member, arrays element by element
 // and scalars under the settings in force.
 func (w *walker) structure(st *state, f *eff, e, a *value.Value, quiet bool) bool {
+	return w.structureFrom(st, f, e, a, quiet, 0)
+}
+
+// structureFrom is structure, for two values whose elements before from,
+// when they are lists, are equal under rules that cannot refuse them, so
+// pass (see value).
+func (w *walker) structureFrom(st *state, f *eff, e, a *value.Value, quiet bool, from int) bool {
 	switch e.Kind() {
 	case value.Object:
 		if a.Kind() == value.Object {
@@ -377,7 +432,7 @@ func (w *walker) structure(st *state, f *eff, e, a *value.Value, quiet bool) boo
 		if a.Kind() == value.Array && e.Len() == a.Len() {
 			ee, ae := e.Elems(), a.Elems()
 			ok := true
-			for i := range ee {
+			for i := from; i < len(ee); i++ {
 				w.push("", i)
 				good := w.value(st.index(i), f, &ee[i], &ae[i], quiet)
 				w.pop()

@@ -86,17 +86,67 @@ func FuzzShortcut(f *testing.F) {
 					pair[0], pair[1], entries, fastRes, fastFailed, describeDiffs(fast), slowRes, slowFailed, describeDiffs(slow))
 			}
 			// Quietly, as a pairing is weighed, the verdict is the same.
-			qf, _ := s.walk(pair[0], pair[1], ctx, nil, false)
-			qs, _ := s.walk(pair[0], pair[1], ctx, nil, true)
+			var eq Equalities
+			qf, _ := s.walk(pair[0], pair[1], ctx, nil, false, &eq)
+			qs, _ := s.walk(pair[0], pair[1], ctx, nil, true, nil)
 			if qf != qs {
 				t.Fatalf("%s vs %s quietly: shortcut %+v, full %+v", pair[0], pair[1], qf, qs)
 			}
+			checkEqualities(t, &eq, pair[0], pair[1])
 		}
 	})
 }
 
 func shortcutRun(s *Set, e, a value.Value, ctx *Context, slow bool) ([]Diff, Result, failedSet) {
 	var diffs []Diff
-	res, failed := s.walk(e, a, ctx, func(d Diff) { diffs = append(diffs, d) }, slow)
+	var eq *Equalities
+	if !slow {
+		eq = new(Equalities) // recording changes nothing of the comparison
+	}
+	res, failed := s.walk(e, a, ctx, func(d Diff) { diffs = append(diffs, d) }, slow, eq)
 	return diffs, res, failed
+}
+
+// checkEqualities holds what a comparison of e and a recorded to
+// value.Equal, and each lookup of a recorded pair to the record. Pairs at
+// addresses outside the two trees (a rule's default) are not looked at.
+func checkEqualities(t *testing.T, eq *Equalities, e, a value.Value) {
+	t.Helper()
+	if len(eq.pairs) > maxEqualities {
+		t.Fatalf("%d pairs recorded, more than %d", len(eq.pairs), maxEqualities)
+	}
+	es, as := map[uintptr]*value.Value{}, map[uintptr]*value.Value{}
+	subValues(&e, es)
+	subValues(&a, as)
+	for _, p := range eq.pairs {
+		pa, pe := as[p.a], es[p.e]
+		if pa == nil || pe == nil {
+			continue
+		}
+		want := value.Equal(*pa, *pe)
+		if p.equal != want {
+			t.Fatalf("recorded %s == %s as %v, value.Equal says %v", *pa, *pe, p.equal, want)
+		}
+		if eq.Equal(pa, pe) != want {
+			t.Fatalf("lookup of %s == %s disagrees with value.Equal", *pa, *pe)
+		}
+	}
+}
+
+// subValues maps the address of every value below v to it.
+func subValues(v *value.Value, out map[uintptr]*value.Value) {
+	switch v.Kind() {
+	case value.Array:
+		es := v.Elems()
+		for i := range es {
+			out[addr(&es[i])] = &es[i]
+			subValues(&es[i], out)
+		}
+	case value.Object:
+		ms := v.Members()
+		for i := range ms {
+			out[addr(&ms[i].Value)] = &ms[i].Value
+			subValues(&ms[i].Value, out)
+		}
+	}
 }

@@ -109,11 +109,24 @@ func (t typeSet) String() string {
 // is a Mismatch at its path, reported after the comparison's diffs, and its
 // top-level argument counts as not matched in the Result.
 func (s *Set) CompareChecked(expected, actual value.Value, c *Context, report func(Diff)) Result {
+	return s.compareChecked(expected, actual, c, report, nil)
+}
+
+// CompareCheckedRecording is CompareChecked, and records in eq (after
+// resetting it) what value.Equal found of the pairs of expected and actual
+// values the comparison compared whole, for a later walk of the same
+// arguments to look up (Equalities.Equal).
+func (s *Set) CompareCheckedRecording(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities) Result {
+	return s.compareChecked(expected, actual, c, report, eq)
+}
+
+func (s *Set) compareChecked(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities) Result {
 	root := s.compiled()
 	if !typedRules.Load() || !root.typed {
-		return s.Compare(expected, actual, c, report)
+		res, _ := s.compare(expected, actual, c, report, eq)
+		return res
 	}
-	res, failed := s.compare(expected, actual, c, report)
+	res, failed := s.compare(expected, actual, c, report, eq)
 	t := typeWalk{report: report, path: pathPool.Get().(*[]string)}
 	defer func() {
 		clear(*t.path)
