@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -65,6 +66,8 @@ func FuzzValidateKnown(f *testing.F) {
 		`{"a":"y","b":2}`, `{"a":"y","b":1}`)
 	f.Add(`{"oneOf":[{"type":"integer"},{"minimum":3}]}`, `2`, `4`)
 	f.Add(`{"type":"array","items":{"type":"string","maxLength":2}}`, `["ab","c"]`, `["ab","cde","c"]`)
+	f.Add(`{"type":"object","properties":{"l":{"type":"array","items":{"type":"object","properties":{"a":{"enum":["x","y"]},"b":{"type":"integer"}},"required":["a"],"additionalProperties":false}},"n":{"type":"integer","maximum":3}},"required":["l","n"],"maxProperties":2}`,
+		`{"l":[{"a":"x","b":1},{"a":"y"}],"n":2}`, `{"l":[{"a":"x","b":1},{"b":"2","c":null}],"n":"3","z":null}`)
 	f.Fuzz(func(t *testing.T, schemaText, knownText, instance string) {
 		doc, err := value.Parse(schemaText)
 		if err != nil {
@@ -90,6 +93,19 @@ func FuzzValidateKnown(f *testing.F) {
 			}
 			if sch.Valid(x, Check{NullIsMissing: nim, Valid: &known}) != (len(want) == 0) {
 				t.Fatalf("Valid disagrees with Validate: schema %s known %s instance %s", schemaText, knownText, instance)
+			}
+			// Knowing the value's plan, and what comparing the two found
+			// equal, as the engine validates an actual call.
+			var eq rules.Equalities
+			var set rules.Set
+			set.CompareCheckedRecording(known, x, &rules.Context{NullIsMissing: nim}, nil, &eq)
+			c := Check{NullIsMissing: nim, Known: sch.Known(known), Equal: &eq}
+			if got := brief(sch.Validate(nil, x, c)); !slices.Equal(got, want) {
+				t.Fatalf("null_is_missing=%v\nschema %s\nknown %s\ninstance %s\n with plan %q\n without  %q", nim, schemaText, knownText, instance, got, want)
+			}
+			set.CompareCheckedRecording(known, x, &rules.Context{NullIsMissing: nim}, nil, &eq)
+			if sch.Valid(x, c) != (len(want) == 0) {
+				t.Fatalf("Valid with plan disagrees with Validate: schema %s known %s instance %s", schemaText, knownText, instance)
 			}
 		}
 	})

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -42,6 +43,13 @@ type Check struct {
 	// checked: there, a member that a valid value need not match is tried
 	// too.
 	Valid *value.Value
+	// Equal, when not nil, holds what a comparison of the arguments
+	// with Valid found equal or not (rules.Set.CompareCheckedRecording),
+	// so that the values it compared are not compared again.
+	Equal *rules.Equalities
+	// Known, when not nil, is Valid made ready (Schema.Known), and
+	// takes its place.
+	Known *Known
 }
 
 // Validate appends to dst each violation of args and returns the result;
@@ -56,8 +64,9 @@ func (s *Schema) Validate(dst []Violation, args value.Value, c Check) []Violatio
 		return s.validateLib(dst, args, c.NullIsMissing)
 	}
 	v := validators.Get().(*validator)
-	*v = validator{nullIsMissing: c.NullIsMissing, out: dst, path: v.path[:0]}
-	v.validate(s.root, args, c.Valid)
+	*v = validator{nullIsMissing: c.NullIsMissing, out: dst, path: v.path[:0], eq: c.Equal}
+	known, pl := c.known()
+	v.validate(s.root, args, nil, known, pl)
 	out := v.out
 	v.out = nil // the pool must not keep the caller's violations
 	validators.Put(v)
@@ -72,11 +81,20 @@ func (s *Schema) Valid(args value.Value, c Check) bool {
 		return len(s.validateLib(nil, args, c.NullIsMissing)) == 0
 	}
 	v := validators.Get().(*validator)
-	*v = validator{nullIsMissing: c.NullIsMissing, path: v.path[:0], quiet: 1}
-	v.validate(s.root, args, c.Valid)
+	*v = validator{nullIsMissing: c.NullIsMissing, path: v.path[:0], quiet: 1, eq: c.Equal}
+	known, pl := c.known()
+	v.validate(s.root, args, nil, known, pl)
 	ok := v.failures == 0
 	validators.Put(v)
 	return ok
+}
+
+// known returns the known valid value and its plan.
+func (c *Check) known() (*value.Value, *plan) {
+	if c.Known != nil {
+		return &c.Known.v, c.Known.plan
+	}
+	return c.Valid, nil
 }
 
 // validators keeps validators, with their path stacks, between calls.
@@ -103,6 +121,7 @@ type validator struct {
 	// trial is above zero inside anyOf and oneOf, where a known valid
 	// value proves nothing (see Check.Valid).
 	trial int
+	eq    *rules.Equalities // see Check.Equal
 }
 
 // failing counts a violation and reports whether to word it.
@@ -157,9 +176,11 @@ func coerce(n *node, x value.Value) value.Value {
 // type, const and enum (each ending the check at this node when it fails),
 // $ref, the keywords of x's type, then allOf, anyOf and oneOf. It reports
 // whether x is valid. known, when not nil, is the known valid value at
-// the same place (see Check.Valid).
-func (v *validator) validate(n *node, x value.Value, known *value.Value) bool {
-	if known != nil && v.trial == 0 && value.Equal(x, *known) {
+// the same place (see Check.Valid). xp, when not nil, is where x is in
+// the arguments, for looking up what the comparison found (Check.Equal);
+// pl, when not nil, is known's plan for n (see Known).
+func (v *validator) validate(n *node, x value.Value, xp *value.Value, known *value.Value, pl *plan) bool {
+	if known != nil && v.trial == 0 && v.equal(x, xp, known) {
 		return true // a whole subtree the same as a valid one is as valid
 	}
 	if n.never {
@@ -168,7 +189,9 @@ func (v *validator) validate(n *node, x value.Value, known *value.Value) bool {
 		}
 		return false
 	}
-	x = coerce(n, x)
+	if y := coerce(n, x); y.Kind() != x.Kind() {
+		x, xp = y, nil // no longer the value at xp
+	}
 	if n.types != 0 {
 		t, name := jsonType(x)
 		ok := n.types&t != 0 || (n.types&tInteger != 0 && t == tNumber && x.IsInteger())
@@ -193,20 +216,20 @@ func (v *validator) validate(n *node, x value.Value, known *value.Value) bool {
 	}
 	mark := v.failures
 	if n.ref != nil {
-		v.validate(n.ref, x, known)
+		v.validate(n.ref, x, xp, known, nil)
 	}
 	switch x.Kind() {
 	case value.Object:
-		v.object(n, x, known)
+		v.object(n, x, known, pl)
 	case value.Array:
-		v.array(n, x, known)
+		v.array(n, x, known, pl)
 	case value.String:
 		v.str(n, x.Str())
 	case value.Number:
 		v.number(n, x.Str())
 	}
 	for _, b := range n.allOf {
-		v.validate(b, x, known)
+		v.validate(b, x, xp, known, nil)
 	}
 	if len(n.anyOf) > 0 || len(n.oneOf) > 0 {
 		v.trial++
@@ -219,6 +242,20 @@ func (v *validator) validate(n *node, x value.Value, known *value.Value) bool {
 		v.trial--
 	}
 	return v.failures == mark
+}
+
+// equal reports value.Equal(x, *known), as the comparison found it when
+// it compared the two.
+func (v *validator) equal(x value.Value, xp, known *value.Value) bool {
+	switch known.Kind() {
+	case value.String:
+		return x.Kind() == value.String && x.Str() == known.Str()
+	case value.Array, value.Object, value.Number:
+		if xp != nil && v.eq != nil {
+			return v.eq.Equal(xp, known)
+		}
+	}
+	return value.Equal(x, *known)
 }
 
 func inEnum(enum []value.Value, x value.Value) bool {
@@ -234,7 +271,7 @@ func inEnum(enum []value.Value, x value.Value) bool {
 func (v *validator) valid(n *node, x value.Value) bool {
 	v.quiet++
 	before := v.failures
-	v.validate(n, x, nil)
+	v.validate(n, x, nil, nil, nil)
 	v.quiet--
 	ok := v.failures == before
 	v.failures = before
@@ -279,12 +316,16 @@ func (v *validator) explain(list []*node, x value.Value) {
 		if b.types == tNull && x.Kind() != value.Null && len(list) > 1 {
 			continue
 		}
-		v.validate(b, x, nil)
+		v.validate(b, x, nil, nil, nil)
 	}
 }
 
-func (v *validator) object(n *node, x value.Value, known *value.Value) {
+func (v *validator) object(n *node, x value.Value, known *value.Value, pl *plan) {
 	ms := x.Members()
+	if pl != nil && pl.subs != nil && len(ms) <= maxPlanned && known != nil && known.Kind() == value.Object {
+		v.planned(n, x, known.Members(), pl)
+		return
+	}
 	count := len(ms)
 	if v.nullIsMissing {
 		for _, m := range ms {
@@ -347,7 +388,90 @@ func (v *validator) object(n *node, x value.Value, known *value.Value) {
 			kv = &kms[k].Value
 		}
 		v.path = append(v.path, step{key: m.Key, idx: -1})
-		v.validate(sub, m.Value, kv)
+		v.validate(sub, m.Value, &m.Value, kv, nil)
+		v.path = v.path[:len(v.path)-1]
+	}
+	if extra != nil {
+		if v.failing() {
+			v.fail(additionalMessage(extra))
+		}
+	}
+}
+
+// planned is object with the known value's plan: one walk of the
+// members and the known value's members, both in key order, finds each
+// member's schema and known value, and which required properties are
+// there; object merges the properties and the required ones too. What it
+// reports, and in which order, is object's.
+func (v *validator) planned(n *node, x value.Value, kms []value.Member, pl *plan) {
+	ms := x.Members()
+	count := len(ms)
+	var at [maxPlanned]int8 // the known member of each member, or -1
+	var present uint64
+	k := 0
+	for i := range ms {
+		m := &ms[i]
+		if k < len(kms) && kms[k].Key != m.Key {
+			for k < len(kms) && kms[k].Key < m.Key {
+				k++
+			}
+		}
+		at[i] = -1
+		if k < len(kms) && kms[k].Key == m.Key {
+			at[i] = int8(k)
+		}
+		if v.nullIsMissing && m.Value.IsNull() {
+			count--
+			continue
+		}
+		if at[i] >= 0 {
+			present |= 1 << k
+		}
+	}
+	v.count(count, n.minProps, n.maxProps, "Properties")
+	if present&pl.req != pl.req {
+		// Every required property is a known member: the ones missing
+		// are among those.
+		var missing []string
+		for _, r := range n.required {
+			if m, ok := x.Get(r); !ok || v.nullIsMissing && m.IsNull() {
+				missing = append(missing, r)
+			}
+		}
+		if v.failing() {
+			v.fail(requiredMessage(missing))
+		}
+	}
+	var extra []string
+	for i := range ms {
+		m := &ms[i]
+		if v.nullIsMissing && m.Value.IsNull() {
+			continue
+		}
+		var sub *node
+		var kv *value.Value
+		var kp *plan
+		if k := at[i]; k >= 0 {
+			if pl.extra[k] {
+				extra = append(extra, m.Key)
+				continue
+			}
+			sub, kv, kp = pl.subs[k], &kms[k].Value, pl.kids[k]
+			if v.trial == 0 && sub != nil && v.equal(m.Value, &m.Value, kv) {
+				continue // validate's first test, without the call
+			}
+		} else if sub = n.prop(m.Key); sub == nil {
+			if n.noExtra {
+				extra = append(extra, m.Key)
+				continue
+			}
+			sub = n.additional
+		}
+		if sub == nil {
+			continue
+		}
+		v.path = append(v.path, step{key: m.Key, idx: -1})
+		v.validate(sub, m.Value, &m.Value, kv, kp)
 		v.path = v.path[:len(v.path)-1]
 	}
 	if extra != nil {
@@ -375,7 +499,7 @@ func (v *validator) allRequired(n *node, ms []value.Member) bool {
 	return true
 }
 
-func (v *validator) array(n *node, x value.Value, known *value.Value) {
+func (v *validator) array(n *node, x value.Value, known *value.Value, pl *plan) {
 	es := x.Elems()
 	v.count(len(es), n.minItems, n.maxItems, "Items")
 	if n.uniqueItems && len(es) > 1 {
@@ -394,11 +518,15 @@ func (v *validator) array(n *node, x value.Value, known *value.Value) {
 	}
 	for i := range es {
 		var kv *value.Value
+		var kp *plan
 		if i < len(kes) {
-			kv = &kes[i]
+			kv, kp = &kes[i], pl.kid(i)
+			if v.trial == 0 && v.equal(es[i], &es[i], kv) {
+				continue // validate's first test, without the call
+			}
 		}
 		v.path = append(v.path, step{idx: i})
-		v.validate(n.items, es[i], kv)
+		v.validate(n.items, es[i], &es[i], kv, kp)
 		v.path = v.path[:len(v.path)-1]
 	}
 }
