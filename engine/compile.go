@@ -41,7 +41,8 @@ type compiledCall struct {
 	// that an actual argument equal to the expected one need not be
 	// checked again (schema.Check.Valid).
 	argsValid bool
-	rules     *rules.Set // shared between calls whose rules are the same
+	known     *schema.Known // args made ready for validations, when argsValid
+	rules     *rules.Set    // shared between calls whose rules are the same
 	ctx       rules.Context
 	tool      *tool // the schema of the tool named name, nil when the case has none
 	asserts   []compiledAssert
@@ -388,7 +389,7 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 		// The placeholders are not the author's: lint has not seen them,
 		// and an actual null equal to one is no valid argument.
 		out.args = refPlaceholders(out.args, ec.Rules) // steps.go
-		out.argsValid = false
+		out.argsValid, out.known = false, nil
 	}
 	for _, a := range ec.Assert {
 		if c.opts.Extensions.Assert == nil {
@@ -423,6 +424,9 @@ func (k *caseCompiler) lint(ec *suite.Call, t *tool, out *compiledCall) {
 	}
 	violations := t.schema.Validate(nil, out.args, schema.Check{NullIsMissing: out.ctx.NullIsMissing})
 	out.argsValid = len(violations) == 0
+	if out.argsValid {
+		out.known = t.schema.Known(out.args)
+	}
 	for _, v := range violations {
 		if fromViolation(ec.Rules, instancePath(v.Path), v.Message) { // steps.go
 			continue // the reference gives the value

@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"reflect"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -80,6 +83,26 @@ func checkAllPassAgrees(t *testing.T, e *Engine, resp value.Value) {
 	}
 }
 
+// checkFastValidation holds the validation of an actual call knowing the
+// expected arguments valid (their plan, and what comparing them with the
+// actual ones found equal) to the validation knowing nothing.
+func checkFastValidation(t *testing.T, id string, ec *compiledCall, ac *response.Call) {
+	t.Helper()
+	if ac.Err != nil || ec.tool == nil || ec.tool.schema == nil {
+		return
+	}
+	slow := ec.tool.validate(ac.Args, schema.Check{NullIsMissing: ec.ctx.NullIsMissing}, -1, nil)
+	var eq rules.Equalities
+	ec.rules.CompareCheckedRecording(ec.args, ac.Args, &ec.ctx, nil, &eq)
+	fast := ec.tool.validate(ac.Args, ec.check(&eq), -1, nil)
+	if !reflect.DeepEqual(fast, slow) {
+		t.Fatalf("case %s: validating %s knowing %s valid (%v):\n fast %+v\n slow %+v", id, ac.Args, ec.args, ec.argsValid, fast, slow)
+	}
+	if v := ec.tool.schema.Valid(ac.Args, ec.check(&eq)); v != (len(slow) == 0) {
+		t.Fatalf("case %s: Valid %v knowing %s, violations %+v", id, v, ec.args, slow)
+	}
+}
+
 // checkWeighAgrees holds weigh, which pairs quietly, to compare's verdict
 // on every pair of expected and actual calls of every case.
 func checkWeighAgrees(t *testing.T, e *Engine, resp value.Value) {
@@ -93,11 +116,15 @@ func checkWeighAgrees(t *testing.T, e *Engine, resp value.Value) {
 		for _, list := range append([][]compiledCall{c.expected}, c.alternatives...) {
 			for a := range list {
 				for b := range calls {
-					w, p := e.weigh(&list[a], &calls[b], nil, b), e.compare(&list[a], &calls[b], nil, nil, b)
+					w, p := e.weigh(&list[a], &calls[b], nil, b, nil), e.compare(&list[a], &calls[b], nil, nil, b)
 					if w.pass != p.pass || w.score != p.score {
 						t.Fatalf("case %s: expected %d, actual %d: weigh %+v, compare pass=%v score=%v %+v",
 							c.id, a, b, w, p.pass, p.score, p.diffs)
 					}
+					if wr := e.weigh(&list[a], &calls[b], nil, b, new(work)); wr != w {
+						t.Fatalf("case %s: expected %d, actual %d: weigh %+v, recording %+v", c.id, a, b, w, wr)
+					}
+					checkFastValidation(t, c.id, &list[a], &calls[b])
 				}
 			}
 		}

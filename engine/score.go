@@ -154,7 +154,7 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 		all := w.verdicts(n * m)
 		for a := range n {
 			for b := range m {
-				all[a*m+b] = e.weigh(&exp[a], &calls[b], rv, b)
+				all[a*m+b] = e.weigh(&exp[a], &calls[b], rv, b, w)
 			}
 		}
 		// The summed score decides; between equal sums, more passing pairs,
@@ -261,7 +261,7 @@ func (e *Engine) allPass(exp []compiledCall, calls []response.Call, pairs []int,
 			if used[b] || exp[a].name != calls[b].Name {
 				continue
 			}
-			if v := e.weigh(&exp[a], &calls[b], rv, b); v.pass {
+			if v := e.weigh(&exp[a], &calls[b], rv, b, w); v.pass {
 				pairs[a], pr[a], used[b] = b, pairing{pass: true, score: v.score}, true
 				break
 			}
@@ -287,7 +287,7 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 			if used[b] {
 				continue
 			}
-			if v := e.weigh(&exp[a], &calls[b], rv, b); v.pass {
+			if v := e.weigh(&exp[a], &calls[b], rv, b, w); v.pass {
 				pairs[a], pr[a], used[b] = b, pairing{pass: true, score: v.score}, true
 				break
 			}
@@ -308,7 +308,7 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 	all := w.verdicts(len(restA) * len(restB))
 	for i, a := range restA {
 		for j, b := range restB {
-			all[i*len(restB)+j] = e.weigh(&exp[a], &calls[b], rv, b)
+			all[i*len(restB)+j] = e.weigh(&exp[a], &calls[b], rv, b, w)
 		}
 	}
 	best, _ := w.assign(len(restA), len(restB), func(i, j int) float64 {
@@ -348,6 +348,7 @@ func unexpectedCallMessage(c *response.Call, expected int) string {
 type scratch struct {
 	diffs  []rules.Diff
 	report func(rules.Diff)
+	eq     rules.Equalities // what the comparison found equal, for validation
 }
 
 var scratchPool = sync.Pool{New: func() any {
@@ -358,13 +359,20 @@ var scratchPool = sync.Pool{New: func() any {
 
 // check is how an actual call's arguments are validated against the
 // expected call's tool: with the case's null_is_missing, and knowing the
-// expected arguments valid when they are.
-func (ec *compiledCall) check() schema.Check {
+// expected arguments valid when they are, with eq (when not nil) holding
+// what comparing them with the actual ones found equal.
+func (ec *compiledCall) check(eq *rules.Equalities) schema.Check {
 	c := schema.Check{NullIsMissing: ec.ctx.NullIsMissing}
 	if ec.argsValid {
-		c.Valid = &ec.args
+		c.Valid, c.Known, c.Equal = &ec.args, ec.known, eq
 	}
 	return c
+}
+
+// validates says whether the actual arguments are validated knowing the
+// expected ones valid, so that the comparison records what it finds equal.
+func (ec *compiledCall) validates() bool {
+	return ec.argsValid && ec.tool != nil && ec.tool.schema != nil
 }
 
 // verdict is what weighing a pair gives: whether it passes, and its score.
@@ -375,8 +383,8 @@ type verdict struct {
 
 // weigh compares one expected call with one actual call as compare does,
 // without saying what differs: for the pairs a matching mode considers and
-// may not choose.
-func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int) verdict {
+// may not choose. w may be nil.
+func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, w *work) verdict {
 	if ac.Name != ec.name || ac.Err != nil {
 		return verdict{}
 	}
@@ -387,7 +395,14 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int) 
 		local.Steps = rv.at(b)
 		ctx = &local
 	}
-	res := ec.rules.CompareChecked(ec.args, ac.Args, ctx, nil)
+	var res rules.Result
+	var eq *rules.Equalities
+	if w != nil && ec.validates() {
+		eq = &w.eq
+		res = ec.rules.CompareCheckedRecording(ec.args, ac.Args, ctx, nil, eq)
+	} else {
+		res = ec.rules.CompareChecked(ec.args, ac.Args, ctx, nil)
+	}
 	if ec.result != nil {
 		ok, n := rv.checkResult(ec, b, nil)
 		res.Matched, res.Total = res.Matched+ok, res.Total+n
@@ -397,7 +412,7 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int) 
 		v.score = float64(res.Matched) / float64(res.Total)
 	}
 	if v.pass && ec.tool != nil && ec.tool.schema != nil {
-		v.pass = ec.tool.schema.Valid(ac.Args, ec.check())
+		v.pass = ec.tool.schema.Valid(ac.Args, ec.check(eq))
 	}
 	for i := 0; v.pass && i < len(ec.asserts); i++ {
 		out := ec.asserts[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: ctx.Steps})
@@ -437,7 +452,14 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 		ctx = &runCtx
 	}
 	sc := scratchPool.Get().(*scratch)
-	res := ec.rules.CompareChecked(ec.args, ac.Args, ctx, sc.report)
+	var res rules.Result
+	var eq *rules.Equalities
+	if ec.validates() {
+		eq = &sc.eq
+		res = ec.rules.CompareCheckedRecording(ec.args, ac.Args, ctx, sc.report, eq)
+	} else {
+		res = ec.rules.CompareChecked(ec.args, ac.Args, ctx, sc.report)
+	}
 	if ec.result != nil {
 		ok, n := rv.checkResult(ec, b, sc.report)
 		res.Matched, res.Total = res.Matched+ok, res.Total+n
@@ -447,14 +469,14 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	}
 	clear(sc.diffs)
 	sc.diffs = sc.diffs[:0]
-	scratchPool.Put(sc)
 	switch {
 	case res.Total == 0:
 		p.score = 1
 	default:
 		p.score = float64(res.Matched) / float64(res.Total)
 	}
-	*buf = ec.tool.validate(ac.Args, ec.check(), -1, *buf)
+	*buf = ec.tool.validate(ac.Args, ec.check(eq), -1, *buf)
+	scratchPool.Put(sc)
 	for _, a := range ec.asserts {
 		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: ctx.Steps})
 		switch {

@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/callgrade/callgrade/internal/assign"
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -77,7 +78,8 @@ type work struct {
 	used   []bool
 	rest   []int
 	alt    Result
-	diffs  []Diff // the pairings' diffs, until they are written into a Result
+	diffs  []Diff           // the pairings' diffs, until they are written into a Result
+	eq     rules.Equalities // what weighing a pair found equal, for its validation
 }
 
 func (w *work) parserOrNil() *value.Parser {
