@@ -348,7 +348,7 @@ func unexpectedCallMessage(c *response.Call, expected int) string {
 type scratch struct {
 	diffs  []rules.Diff
 	report func(rules.Diff)
-	eq     rules.Equalities // what the comparison found equal, for validation
+	eq     rules.Equalities // what the comparison found equal, for validation, without a work
 }
 
 var scratchPool = sync.Pool{New: func() any {
@@ -456,6 +456,9 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	var eq *rules.Equalities
 	if ec.validates() {
 		eq = &sc.eq
+		if w != nil {
+			eq = &w.eq // kept with the Scorer, where the pool's scratch goes at each GC
+		}
 		res = ec.rules.CompareCheckedRecording(ec.args, ac.Args, ctx, sc.report, eq)
 	} else {
 		res = ec.rules.CompareChecked(ec.args, ac.Args, ctx, sc.report)

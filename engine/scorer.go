@@ -79,7 +79,7 @@ type work struct {
 	rest   []int
 	alt    Result
 	diffs  []Diff           // the pairings' diffs, until they are written into a Result
-	eq     rules.Equalities // what weighing a pair found equal, for its validation
+	eq     rules.Equalities // what comparing a pair found equal, for its validation
 }
 
 func (w *work) parserOrNil() *value.Parser {

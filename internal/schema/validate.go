@@ -451,24 +451,22 @@ func (v *validator) planned(n *node, x value.Value, kms []value.Member, pl *plan
 		var sub *node
 		var kv *value.Value
 		var kp *plan
+		rejected := false
 		if k := at[i]; k >= 0 {
-			if pl.extra[k] {
-				extra = append(extra, m.Key)
-				continue
-			}
+			rejected = pl.extra[k]
 			sub, kv, kp = pl.subs[k], &kms[k].Value, pl.kids[k]
-			if v.trial == 0 && sub != nil && v.equal(m.Value, &m.Value, kv) {
-				continue // validate's first test, without the call
-			}
 		} else if sub = n.prop(m.Key); sub == nil {
-			if n.noExtra {
-				extra = append(extra, m.Key)
-				continue
-			}
+			rejected = n.noExtra
 			sub = n.additional
 		}
-		if sub == nil {
+		if rejected {
+			// One append: the compiler keeps the first few keys of a
+			// single append site on the stack.
+			extra = append(extra, m.Key)
 			continue
+		}
+		if sub == nil || kv != nil && v.trial == 0 && v.equal(m.Value, &m.Value, kv) {
+			continue // the last: validate's first test, without the call
 		}
 		v.path = append(v.path, step{key: m.Key, idx: -1})
 		v.validate(sub, m.Value, &m.Value, kv, kp)
