@@ -93,7 +93,7 @@ func newCompiler(s *suite.Suite, opts Options) *compiler {
 		c.rulesets[name] = c.compileRuleSet(s.Rulesets[name], "")
 	}
 	c.tools = c.compileTools(s.Tools, "")
-	c.params = toolParams(s.Tools)
+	c.params = suite.Params(s.Tools)
 	return c
 }
 
@@ -285,7 +285,7 @@ func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
 	cc.params = c.params
 	if sc.Tools != nil {
 		k.tools = c.compileTools(sc.Tools, sc.ID)
-		cc.params = toolParams(sc.Tools)
+		cc.params = suite.Params(sc.Tools)
 	}
 	if sc.HasSteps() {
 		cc.expected = k.stepCalls(sc.Run.Steps) // steps.go

@@ -42,22 +42,6 @@ func (c *compiler) compileTools(ts []suite.Tool, caseID string) map[string]*tool
 	return out
 }
 
-// toolParams maps each tool that declares parameters to their schema, for
-// response.Options.Params; nil when none does.
-func toolParams(ts []suite.Tool) map[string]value.Value {
-	var out map[string]value.Value
-	for i := range ts {
-		if ts[i].Parameters.Kind() != value.Object {
-			continue
-		}
-		if out == nil {
-			out = make(map[string]value.Value, len(ts))
-		}
-		out[ts[i].Name] = ts[i].Parameters
-	}
-	return out
-}
-
 func compileTool(st *suite.Tool) (*tool, error) {
 	t := &tool{name: st.Name}
 	params := st.Parameters
