@@ -52,32 +52,24 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, w *work) {
 // notEvaluable fails case i because its response, a trace, does not hold
 // what scoring needs: a failure of the case with a kind of its own, never
 // a silent pass.
-func (e *Engine) notEvaluable(r *Result, i int, msg string) {
-	c := &e.cases[i]
-	r.reset(c)
-	r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: NotEvaluable, Message: msg}, Call: -1})
-	for k := range c.expected {
-		r.Calls = append(r.Calls, CallResult{Expected: k, Actual: -1})
-	}
-}
+func (e *Engine) notEvaluable(r *Result, i int, msg string) { e.failCase(r, i, NotEvaluable, msg) }
 
 // unreadable fails case i because its response could not be read at all: a
 // hard failure of the case, never a silent pass.
-func (e *Engine) unreadable(r *Result, i int, msg string) {
-	c := &e.cases[i]
-	r.reset(c)
-	r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: InvalidArguments, Message: msg}, Call: -1})
-	for k := range c.expected {
-		r.Calls = append(r.Calls, CallResult{Expected: k, Actual: -1})
-	}
-}
+func (e *Engine) unreadable(r *Result, i int, msg string) { e.failCase(r, i, InvalidArguments, msg) }
 
 func (e *Engine) missingResponse(r *Result, i int) {
+	e.failCase(r, i, MissingResponse, "the responses have no line for this case")
+}
+
+// failCase fails case i as a whole with one diff of kind k: every expected
+// call is left without a call.
+func (e *Engine) failCase(r *Result, i int, k Kind, msg string) {
 	c := &e.cases[i]
 	r.reset(c)
-	r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: MissingResponse, Message: "the responses have no line for this case"}, Call: -1})
-	for k := range c.expected {
-		r.Calls = append(r.Calls, CallResult{Expected: k, Actual: -1})
+	r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: k, Message: msg}, Call: -1})
+	for j := range c.expected {
+		r.Calls = append(r.Calls, CallResult{Expected: j, Actual: -1})
 	}
 }
 
