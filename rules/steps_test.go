@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,6 +126,36 @@ func TestFromRule(t *testing.T) {
 		{`{"from":"find_order.result.id"}`, `{"order_id":null}`, `{}`, 0, []Kind{MissingArgument}, "no call to find_order happened before this one, and the argument is missing"},
 		{`{"from":"find_order.result.id","optional":true}`, `{"order_id":null}`, `{}`, 0, nil, ""},
 		{`{"from":"steps[0].turn","numeric":true}`, `{"order_id":null}`, `{"order_id":"0"}`, 3, nil, ""},
+	}
+	// With null_is_missing the expected call's null placeholder is no
+	// omission: the argument still counts and must be there.
+	nullTests := []struct {
+		act   string
+		kinds []Kind
+	}{
+		{`{"order_id":"O-2"}`, nil},
+		{`{"order_id":"O-1"}`, []Kind{Mismatch}},
+		{`{}`, []Kind{MissingArgument}},
+		{`{"order_id":null}`, []Kind{MissingArgument}},
+	}
+	for _, tt := range nullTests {
+		var s Set
+		p, _ := ParsePath("order_id")
+		r, err := Compile(mustValue(t, `{"from":"find_order.result.id"}`), Extensions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Add(LevelCall, p, r)
+		var kinds []Kind
+		ctx := &Context{NullIsMissing: true, Steps: Steps{Src: run, N: 3}}
+		res := s.Compare(mustValue(t, `{"order_id":null}`), mustValue(t, tt.act), ctx, func(d Diff) { kinds = append(kinds, d.Kind) })
+		want := Result{Matched: 1, Total: 1}
+		if tt.kinds != nil {
+			want.Matched = 0
+		}
+		if res != want || !slices.Equal(kinds, tt.kinds) {
+			t.Errorf("null_is_missing, actual %s: %+v with %v, want %+v with %v", tt.act, res, kinds, want, tt.kinds)
+		}
 	}
 	for _, tt := range tests {
 		var s Set
