@@ -259,26 +259,17 @@ func (w *walker) unresolved(st *state, f *eff, r *Rule, av *value.Value, why str
 		return true
 	}
 	if !quiet {
-		d := Diff{Kind: Mismatch, Path: w.pathString(), Rule: nameAt(st, f),
-			Message: "expected the value of " + r.from.String() + ", but " + why}
+		d := Diff{Kind: Mismatch, Path: w.pathString(), Rule: nameAt(st, f)}
 		if av != nil {
 			d.Actual, d.HasActual = *av, true
-			d.Message = "got " + showShort(*av) + "; " + d.Message
+			d.Message = message("got ").show(*av).s("; expected the value of ").s(r.from.String()).s(", but ").s(why).done()
 		} else {
 			d.Kind = MissingArgument
-			d.Message += ", and the " + w.what() + " is missing"
+			d.Message = message("expected the value of ").s(r.from.String()).s(", but ").s(why).s(", and the ").s(w.what()).s(" is missing").done()
 		}
 		w.emit(d)
 	}
 	return false
-}
-
-func showShort(v value.Value) string {
-	s := v.String()
-	if len(s) > 80 {
-		s = s[:77] + "..."
-	}
-	return s
 }
 
 // UsesSteps reports whether a comparison under s reads the run's steps.

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/callgrade/callgrade/value"
 )
@@ -207,5 +208,23 @@ func TestFromBelowEqualObjects(t *testing.T) {
 	v := mustValue(t, `{"order":{"id":"O-1"}}`)
 	if res := s.Compare(v, v, ctx, nil); res.Matched != 0 {
 		t.Errorf("equal arguments passed against the reference: %+v", res)
+	}
+}
+
+// A long actual value in the message of an unresolved reference is cut
+// on a character boundary, as every other message's.
+func TestFromUnresolvedMessageIsUTF8(t *testing.T) {
+	var s Set
+	p, _ := ParsePath("order_id")
+	r, err := Compile(mustValue(t, `{"from":"find_order.result.id"}`), Extensions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Add(LevelCall, p, r)
+	act := `{"order_id":"a` + strings.Repeat("é", 200) + `"}`
+	var msgs []string
+	s.Compare(mustValue(t, `{"order_id":null}`), mustValue(t, act), &Context{Steps: Steps{Src: testSteps(t), N: 0}}, func(d Diff) { msgs = append(msgs, d.Message) })
+	if len(msgs) != 1 || !utf8.ValidString(msgs[0]) || !strings.HasPrefix(msgs[0], `got "aé`) {
+		t.Errorf("messages %q", msgs)
 	}
 }
