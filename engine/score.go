@@ -26,11 +26,7 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, w *work) {
 			e.unreadable(r, i, err.Error())
 			return
 		}
-		if run.NotEvaluable != "" {
-			e.notEvaluable(r, i, run.NotEvaluable)
-			return
-		}
-		e.scoreRun(r, i, &run, w) // steps.go
+		e.scoreRunOrCalls(r, i, &run, w) // steps.go
 		return
 	}
 	calls, got, err := o.Extract(resp, format)

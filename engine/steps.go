@@ -32,10 +32,11 @@ type compiledRun struct {
 }
 
 type compiledNever struct {
-	name  string
-	args  value.Value
-	rules *rules.Set
-	ctx   rules.Context
+	name     string
+	args     value.Value
+	rules    *rules.Set
+	hasRules bool // the entry has rules: a name alone forbids every call to it
+	ctx      rules.Context
 }
 
 // compiledResult holds a step's rules on its tool's result.
@@ -78,12 +79,18 @@ func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
 	for i := range sr.Never {
 		n := &sr.Never[i]
 		cn := compiledNever{name: n.Name, args: n.Arguments, rules: &rules.Set{},
-			ctx: rules.Context{AllowExtra: true, NullIsMissing: k.ctx.NullIsMissing, Tool: n.Name}}
+			ctx: rules.Context{AllowExtra: true, Tool: n.Name}}
 		if cn.args.Kind() != value.Object {
 			cn.args, _ = value.ObjectOf()
 		}
+		// A field the entry's rules name must be there to be compared:
+		// an entry that gives rules and no arguments forbids the calls
+		// the rules match. Its placeholders are no user's nulls, so the
+		// comparison (ctx above) does not read nulls as omissions.
+		cn.args = placeholders(cn.args, n.Rules, false)
 		for _, pr := range c.compileRuleSet(n.Rules, sc.ID) {
 			cn.rules.Add(rules.LevelCall, pr.path, pr.rule)
+			cn.hasRules = true
 		}
 		if len(k.tools) > 0 && k.tools[n.Name] == nil {
 			c.warn(n.Loc, sc.ID, fmt.Sprintf("never names tool %q, which the case's tools do not define", n.Name))
@@ -132,8 +139,14 @@ func (k *caseCompiler) stepCalls(steps []suite.Step) []compiledCall {
 // (and a missing argument is one) even when the expected call leaves it
 // out: the reference gives its expected value.
 func refPlaceholders(args value.Value, rs suite.RuleSet) value.Value {
+	return placeholders(args, rs, true)
+}
+
+// placeholders is refPlaceholders for the paths of from rules, or with
+// fromOnly false for the literal path of every rule.
+func placeholders(args value.Value, rs suite.RuleSet, fromOnly bool) value.Value {
 	for _, pr := range rs {
-		if pr.Rule.Kind() != value.Object || !pr.Rule.Has("from") {
+		if fromOnly && (pr.Rule.Kind() != value.Object || !pr.Rule.Has("from")) {
 			continue
 		}
 		p, err := rules.ParsePath(pr.Path)
@@ -377,7 +390,7 @@ func (n *compiledNever) matches(ac *response.Call, steps rules.Steps) bool {
 	if ac.Name != n.name {
 		return false
 	}
-	if n.args.Len() == 0 {
+	if n.args.Len() == 0 && !n.hasRules {
 		return true
 	}
 	if ac.Err != nil {
@@ -495,6 +508,10 @@ func (s *Scorer) ScoreRun(i int, run *response.Run) *Result {
 }
 
 func (e *Engine) scoreRunOrCalls(r *Result, i int, run *response.Run, w *work) {
+	if run.NotEvaluable != "" {
+		e.notEvaluable(r, i, run.NotEvaluable)
+		return
+	}
 	if e.cases[i].run != nil {
 		e.scoreRun(r, i, run, w)
 		return
