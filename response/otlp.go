@@ -432,7 +432,11 @@ func collectTrace(o value.Value, x extraction) trace {
 			finalText, finalOK = t.llm(s)
 			t.chats++
 		case toolSpan, oiToolSpan:
-			tools = append(tools, t.tool(s))
+			// Made by the last model span that started before it, if its
+			// own call is not found: the spans are in start order.
+			st := t.tool(s)
+			st.turn = max(t.chats-1, 0)
+			tools = append(tools, st)
 			t.tools++
 		}
 	}
@@ -443,7 +447,7 @@ func collectTrace(o value.Value, x extraction) trace {
 		t.notEvaluable = unrecordedMessage(&t.n)
 	}
 	if t.notEvaluable == "" {
-		t.merge(tools, spans)
+		t.merge(tools)
 	} else {
 		// The calls' names may still be known; nothing else is.
 		t.steps = append(t.steps, tools...)
@@ -515,16 +519,17 @@ func andList(items []string, prefix string) string {
 }
 
 // merge puts the tool spans' steps with the calls of the model spans:
-// a tool span gives its result to the call of the same id, or, when
-// either has no id, to the first call of its name made before it that
-// has none yet. A tool span that finds no call is a call of its own.
-func (t *trace) merge(tools []traceStep, spans []span) {
+// a tool span gives its result to the model's call of the same id, or,
+// when either has no id, to the model's first call of its name made
+// before it that has none yet. A tool span that finds no call is a call
+// of its own, which no later tool span takes for its call.
+func (t *trace) merge(tools []traceStep) {
 	for k := range tools {
 		ts := &tools[k]
 		m := -1
 		for i := range t.steps {
 			c := &t.steps[i]
-			if !c.merged && ts.id != "" && c.id == ts.id {
+			if c.model && !c.merged && ts.id != "" && c.id == ts.id {
 				m = i
 				break
 			}
@@ -532,24 +537,13 @@ func (t *trace) merge(tools []traceStep, spans []span) {
 		if m < 0 {
 			for i := range t.steps {
 				c := &t.steps[i]
-				if !c.merged && (c.id == "" || ts.id == "") && c.name == ts.name && c.before(ts) {
+				if c.model && !c.merged && (c.id == "" || ts.id == "") && c.name == ts.name && c.before(ts) {
 					m = i
 					break
 				}
 			}
 		}
 		if m < 0 {
-			// Made by the last model span that started before it.
-			ts.turn = 0
-			n := -1
-			for i := range spans {
-				if s := &spans[i]; s.start < ts.start || s.start == ts.start && s.seq < ts.seq {
-					if s.k == chatSpan || s.k == llmSpan {
-						n++
-					}
-				}
-			}
-			ts.turn = max(n, 0)
 			t.steps = append(t.steps, *ts)
 			continue
 		}

@@ -499,3 +499,27 @@ func FuzzTrace(f *testing.F) {
 		}
 	})
 }
+
+// A tool span that finds no model's call is a call of its own, which a
+// later tool span never takes for its call: two calls to one tool, no
+// ids, no chat span, are two calls, each with its arguments and turn.
+func TestTraceToolSpansAreNotMergedIntoEachOther(t *testing.T) {
+	for _, id := range []string{"", "call_1"} {
+		r, err := value.Parse(tExport(
+			tTool(1, "get_weather", id, `{"city":"Berlin"}`),
+			tTool(2, "get_weather", id, `{"city":"Paris"}`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, _, err := ExtractRun(r, Auto)
+		calls, _, err2 := Extract(r, Auto, value.Limits{})
+		if err != nil || err2 != nil || len(run.Steps) != 2 || len(calls) != 2 {
+			t.Fatalf("id %q: run %+v (%v), calls %v (%v)", id, run.Steps, err, calls, err2)
+		}
+		for i, city := range []string{"Berlin", "Paris"} {
+			if got, _ := run.Steps[i].Args.Get("city"); got.Str() != city || run.Steps[i].Turn != 0 {
+				t.Errorf("id %q: step %d = %+v", id, i, run.Steps[i])
+			}
+		}
+	}
+}
