@@ -342,8 +342,9 @@ func textFormatOf(s string) *format {
 	}
 	switch {
 	case f == &harmonyFormat && !strings.Contains(s[first:], harmonyMessage):
-		// The header markers of harmony alone are no message.
-		return nil
+		// The header markers of harmony alone are no message; another
+		// format's marker after them still decides.
+		return textFormatOf(s[first+1:])
 	case f == &hermesFormat && strings.HasPrefix(s[skipSpace(s, first+len(hermesOpen)):], qwenFunction):
 		return &qwenCoderFormat
 	}

@@ -558,3 +558,13 @@ func checkQwenQuick(t *testing.T, s string) {
 		i = start + 1
 	}
 }
+
+// A harmony header that starts no message does not hide a later call of
+// another format: Auto still reads it.
+func TestTextHarmonyHeaderAloneDoesNotHideACall(t *testing.T) {
+	r := value.StringOf("<|start|>assistant<|channel|>analysis thinking <tool_call>\n{\"name\": \"f\", \"arguments\": {\"x\": 1}}\n</tool_call>")
+	calls, f, err := Extract(r, Auto, value.Limits{})
+	if err != nil || f != Hermes || len(calls) != 1 || calls[0].Name != "f" || calls[0].Err != nil {
+		t.Errorf("Extract = %v, %s, %v", calls, f, err)
+	}
+}
