@@ -20,33 +20,82 @@ import (
 // compiledCase is a case ready to score: every rule compiled, every path
 // parsed, every schema compiled.
 type compiledCase struct {
-	id     string
-	tool   string // first expected call's name, for summaries
-	mode   suite.CallMatch
-	format response.Format // the suite's; Options.Format, when set, wins
-	// params are the parameters schemas of the case's tools by name, with
-	// which a text format types what a model wrote as text (Qwen3-Coder's
-	// parameters); shared by the cases that share their tools.
-	params       map[string]value.Value
+	id           string
+	mode         suite.CallMatch
+	input        *caseInput // shared by the cases that read their responses alike
 	expected     []compiledCall
 	alternatives [][]compiledCall
 	run          *compiledRun // nil unless the case is an agent's run (steps.go)
 }
 
-// compiledCall is one expected call.
+// tool is the first expected call's name, for summaries.
+func (c *compiledCase) tool() string {
+	if len(c.expected) > 0 {
+		return c.expected[0].name
+	}
+	return ""
+}
+
+// caseInput is how a case's responses are read.
+type caseInput struct {
+	format response.Format // the suite's or the case's; Options.Format, when set, wins
+	// params are the parameters schemas of the case's tools by name, with
+	// which a text format types what a model wrote as text (Qwen3-Coder's
+	// parameters).
+	params map[string]value.Value
+}
+
+// compiledCall is one expected call. A suite holds one per expected call,
+// so what few calls have sits behind more.
 type compiledCall struct {
 	name string
 	args value.Value
-	// argsValid says that args are valid against the tool's schema, so
-	// that an actual argument equal to the expected one need not be
-	// checked again (schema.Check.Valid).
-	argsValid bool
-	known     *schema.Known // args made ready for validations, when argsValid
-	rules     *rules.Set    // shared between calls whose rules are the same
-	ctx       rules.Context
-	tool      *tool // the schema of the tool named name, nil when the case has none
-	asserts   []compiledAssert
-	result    *compiledResult // a step's rules on its tool's result (steps.go)
+	// known is args made ready for validations against the tool's schema,
+	// set only when args are valid against it, so that an actual argument
+	// equal to the expected one need not be checked again
+	// (schema.Check.Known).
+	known *schema.Known
+	rules *rules.Set // shared between calls whose rules are the same
+	tool  *tool      // the schema of the tool named name, nil when the case has none
+	more  *callChecks
+	// The case's extra_fields: allow and null_is_missing (rules.Context).
+	allowExtra, nullIsMissing bool
+}
+
+// callChecks are an expected call's checks beyond its arguments' rules.
+type callChecks struct {
+	asserts []compiledAssert
+	result  *compiledResult // a step's rules on its tool's result (steps.go)
+}
+
+// ctx is the rules' context of a comparison with ec; steps are a run's
+// steps before the one compared, none outside a run.
+func (ec *compiledCall) ctx(steps rules.Steps) rules.Context {
+	return rules.Context{AllowExtra: ec.allowExtra, NullIsMissing: ec.nullIsMissing, Tool: ec.name, Steps: steps}
+}
+
+// asserts returns the call's asserts.
+func (ec *compiledCall) asserts() []compiledAssert {
+	if ec.more == nil {
+		return nil
+	}
+	return ec.more.asserts
+}
+
+// result returns the call's result rules, nil when it has none.
+func (ec *compiledCall) result() *compiledResult {
+	if ec.more == nil {
+		return nil
+	}
+	return ec.more.result
+}
+
+// checks returns ec.more, made when ec has none.
+func (ec *compiledCall) checks() *callChecks {
+	if ec.more == nil {
+		ec.more = new(callChecks)
+	}
+	return ec.more
 }
 
 type compiledAssert struct {
@@ -78,16 +127,18 @@ type compiler struct {
 	// them instead of once per call.
 	ruleCache map[string]*rules.Rule // by the rule's JSON text; pure rules only
 	pathCache map[string]rules.Path
-	sets      map[string]*rules.Set // by setKey
-	key       []byte                // setKey's buffer
-	rkey      []byte                // compileRule's buffer
-	calls     []compiledCall        // slab the cases' calls are cut from
-	refs      map[string]*rules.Ref // parsed `from` references, for lintRefs
+	sets      map[string]*rules.Set          // by setKey
+	key       []byte                         // setKey's buffer
+	rkey      []byte                         // compileRule's buffer
+	calls     []compiledCall                 // slab the cases' calls are cut from
+	inputs    map[response.Format]*caseInput // for the cases without tools of their own
+	refs      map[string]*rules.Ref          // parsed `from` references, for lintRefs
 }
 
 func newCompiler(s *suite.Suite, opts Options) *compiler {
 	c := &compiler{s: s, opts: opts, rulesets: make(map[string][]pathRule, len(s.Rulesets)),
-		ruleCache: map[string]*rules.Rule{}, pathCache: map[string]rules.Path{}, sets: map[string]*rules.Set{}}
+		ruleCache: map[string]*rules.Rule{}, pathCache: map[string]rules.Path{}, sets: map[string]*rules.Set{},
+		inputs: map[response.Format]*caseInput{}}
 	c.defaults = c.compileRuleSet(s.Defaults.Rules, "")
 	for _, name := range slices.Sorted(maps.Keys(s.Rulesets)) {
 		c.rulesets[name] = c.compileRuleSet(s.Rulesets[name], "")
@@ -139,8 +190,9 @@ func (c *compiler) compileAll(sc []suite.Case, cases []compiledCase) (index idIn
 	}
 	subs := make([]*compiler, workers)
 	for w := range workers {
-		sub := &compiler{s: c.s, opts: opts, defaults: c.defaults, rulesets: c.rulesets, tools: c.tools,
-			ruleCache: map[string]*rules.Rule{}, pathCache: map[string]rules.Path{}, sets: map[string]*rules.Set{}}
+		sub := &compiler{s: c.s, opts: opts, defaults: c.defaults, rulesets: c.rulesets, tools: c.tools, params: c.params,
+			ruleCache: map[string]*rules.Rule{}, pathCache: map[string]rules.Path{}, sets: map[string]*rules.Set{},
+			inputs: map[response.Format]*caseInput{}}
 		subs[w] = sub
 		lo, hi := len(sc)*w/workers, len(sc)*(w+1)/workers
 		wg.Go(func() {
@@ -263,9 +315,10 @@ func (c *compiler) setKey(t *tool, use []string, rs suite.RuleSet) ([]byte, bool
 }
 
 func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
-	*cc = compiledCase{id: sc.ID, mode: sc.Calls, format: sc.Format}
-	if cc.format == response.Auto {
-		cc.format = c.s.Defaults.Format
+	*cc = compiledCase{id: sc.ID, mode: sc.Calls}
+	format := sc.Format
+	if format == response.Auto {
+		format = c.s.Defaults.Format
 	}
 	if cc.mode == "" {
 		cc.mode = c.s.Defaults.Calls
@@ -282,21 +335,17 @@ func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
 		nullIsMissing = *sc.NullIsMissing
 	}
 	k := caseCompiler{c: c, sc: sc, tools: c.tools, ctx: rules.Context{AllowExtra: extra == suite.ExtraAllow, NullIsMissing: nullIsMissing}}
-	cc.params = c.params
 	if sc.Tools != nil {
 		k.tools = c.compileTools(sc.Tools, sc.ID)
-		cc.params = suite.Params(sc.Tools)
+		cc.input = &caseInput{format: format, params: suite.Params(sc.Tools)}
+	} else if cc.input = c.inputs[format]; cc.input == nil {
+		cc.input = &caseInput{format: format, params: c.params}
+		c.inputs[format] = cc.input
 	}
 	if sc.HasSteps() {
 		cc.expected = k.stepCalls(sc.Run.Steps) // steps.go
-		if len(sc.Run.Steps) > 0 {
-			cc.tool = sc.Run.Steps[0].Name
-		}
 	} else {
 		cc.expected = k.calls(sc.Expected)
-	}
-	if len(sc.Expected) > 0 {
-		cc.tool = sc.Expected[0].Name
 	}
 	if len(sc.Alternatives) > 0 {
 		cc.alternatives = make([][]compiledCall, len(sc.Alternatives))
@@ -346,8 +395,7 @@ func (k *caseCompiler) calls(list []suite.Call) []compiledCall {
 func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 	c, sc := k.c, k.sc
 	t := k.tools[ec.Name]
-	*out = compiledCall{name: ec.Name, args: ec.Arguments, tool: t, ctx: k.ctx}
-	out.ctx.Tool = ec.Name
+	*out = compiledCall{name: ec.Name, args: ec.Arguments, tool: t, allowExtra: k.ctx.AllowExtra, nullIsMissing: k.ctx.NullIsMissing}
 	if out.args.Kind() != value.Object {
 		out.args, _ = value.ObjectOf()
 	}
@@ -389,7 +437,7 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 		// The placeholders are not the author's: lint has not seen them,
 		// and an actual null equal to one is no valid argument.
 		out.args = refPlaceholders(out.args, ec.Rules) // steps.go
-		out.argsValid, out.known = false, nil
+		out.known = nil
 	}
 	for _, a := range ec.Assert {
 		if c.opts.Extensions.Assert == nil {
@@ -401,7 +449,8 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 			c.problem(a.Loc, sc.ID, err.Error())
 			continue
 		}
-		out.asserts = append(out.asserts, compiledAssert{src: a.Expr, cmp: cmp})
+		m := out.checks()
+		m.asserts = append(m.asserts, compiledAssert{src: a.Expr, cmp: cmp})
 		if u, ok := cmp.(rules.StepsUser); ok && u.UsesSteps() {
 			k.refs = true
 		}
@@ -422,9 +471,8 @@ func (k *caseCompiler) lint(ec *suite.Call, t *tool, out *compiledCall) {
 	if t.schema == nil {
 		return
 	}
-	violations := t.schema.Validate(nil, out.args, schema.Check{NullIsMissing: out.ctx.NullIsMissing})
-	out.argsValid = len(violations) == 0
-	if out.argsValid {
+	violations := t.schema.Validate(nil, out.args, schema.Check{NullIsMissing: out.nullIsMissing})
+	if len(violations) == 0 {
 		out.known = t.schema.Known(out.args)
 	}
 	for _, v := range violations {

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/response"
@@ -73,5 +76,29 @@ cases:
 	}
 	if r := e.Score(0, caseText); r.Pass || len(r.Diffs) == 0 {
 		t.Errorf("suite tools, urgent missing: want a failure: %s", r.AppendJSON(nil))
+	}
+}
+
+// A suite large enough to compile on several cores types a text format's
+// parameters by the suite's tools in every case, not only in those the
+// first core compiles (each core's compiler lost the suite's schemas).
+func TestTextFormatTypedByToolsInALargeSuite(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	var b strings.Builder
+	b.WriteString(`{"version": 1, "defaults": {"format": "qwen-coder"}, "tools": [{"name": "tag", "parameters": {"type": "object", "properties": {"ids": {"type": "array", "items": {"type": "integer"}}}}}], "cases": [`)
+	const n = 3 * 4096
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id": "c%d", "expected": {"name": "tag", "arguments": {"ids": [%d]}}}`, i, i)
+	}
+	b.WriteString("]}")
+	e := load(t, b.String())
+	for _, i := range []int{0, n / 2, n - 1} {
+		text := mustParse(t, fmt.Sprintf(`"<tool_call>\n<function=tag>\n<parameter=ids>\n[%d]\n</parameter>\n</function>\n</tool_call>"`, i))
+		if r := e.Score(i, text); !r.Pass {
+			t.Errorf("case %d: %s", i, r.AppendJSON(nil))
+		}
 	}
 }

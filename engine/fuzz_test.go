@@ -91,12 +91,13 @@ func checkFastValidation(t *testing.T, id string, ec *compiledCall, ac *response
 	if ac.Err != nil || ec.tool == nil || ec.tool.schema == nil {
 		return
 	}
-	slow := ec.tool.validate(ac.Args, schema.Check{NullIsMissing: ec.ctx.NullIsMissing}, -1, nil)
+	slow := ec.tool.validate(ac.Args, schema.Check{NullIsMissing: ec.nullIsMissing}, -1, nil)
 	var eq rules.Equalities
-	ec.rules.CompareCheckedRecording(ec.args, ac.Args, &ec.ctx, nil, &eq)
+	ctx := ec.ctx(rules.Steps{})
+	ec.rules.CompareCheckedRecording(ec.args, ac.Args, &ctx, nil, &eq)
 	fast := ec.tool.validate(ac.Args, ec.check(&eq), -1, nil)
 	if !reflect.DeepEqual(fast, slow) {
-		t.Fatalf("case %s: validating %s knowing %s valid (%v):\n fast %+v\n slow %+v", id, ac.Args, ec.args, ec.argsValid, fast, slow)
+		t.Fatalf("case %s: validating %s knowing %s valid (%v):\n fast %+v\n slow %+v", id, ac.Args, ec.args, ec.known != nil, fast, slow)
 	}
 	if v := ec.tool.schema.Valid(ac.Args, ec.check(&eq)); v != (len(slow) == 0) {
 		t.Fatalf("case %s: Valid %v knowing %s, violations %+v", id, v, ec.args, slow)

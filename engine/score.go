@@ -17,9 +17,9 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, w *work) {
 	c := &e.cases[i]
 	format := e.opts.Format
 	if format == response.Auto {
-		format = c.format
+		format = c.input.format
 	}
-	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.params}
+	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.input.params}
 	if c.run != nil {
 		run, _, err := o.ExtractRun(resp, format)
 		if err != nil {
@@ -70,7 +70,7 @@ func (e *Engine) failCase(r *Result, i int, k Kind, msg string) {
 }
 
 func (r *Result) reset(c *compiledCase) {
-	*r = Result{ID: c.id, Tool: c.tool, Calls: r.Calls[:0], Diffs: r.Diffs[:0], hasAlternatives: len(c.alternatives) > 0}
+	*r = Result{ID: c.id, Tool: c.tool(), Calls: r.Calls[:0], Diffs: r.Diffs[:0], hasAlternatives: len(c.alternatives) > 0}
 }
 
 // scoreCalls scores against the expected calls and each alternative, and
@@ -350,8 +350,8 @@ var scratchPool = sync.Pool{New: func() any {
 // expected arguments valid when they are, with eq (when not nil) holding
 // what comparing them with the actual ones found equal.
 func (ec *compiledCall) check(eq *rules.Equalities) schema.Check {
-	c := schema.Check{NullIsMissing: ec.ctx.NullIsMissing}
-	if ec.argsValid {
+	c := schema.Check{NullIsMissing: ec.nullIsMissing}
+	if ec.known != nil {
 		c.Valid, c.Known, c.Equal = &ec.args, ec.known, eq
 	}
 	return c
@@ -360,7 +360,7 @@ func (ec *compiledCall) check(eq *rules.Equalities) schema.Check {
 // validates says whether the actual arguments are validated knowing the
 // expected ones valid, so that the comparison records what it finds equal.
 func (ec *compiledCall) validates() bool {
-	return ec.argsValid && ec.tool != nil && ec.tool.schema != nil
+	return ec.known != nil && ec.tool != nil && ec.tool.schema != nil
 }
 
 // verdict is what weighing a pair gives: whether it passes, and its score.
@@ -376,22 +376,16 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 	if ac.Name != ec.name || ac.Err != nil {
 		return verdict{}
 	}
-	ctx := &ec.ctx
-	var local rules.Context
-	if rv != nil { // a run: references see the steps before b
-		local = ec.ctx
-		local.Steps = rv.at(b)
-		ctx = &local
-	}
+	ctx := ec.ctx(rv.at(b)) // a run: references see the steps before b
 	var res rules.Result
 	var eq *rules.Equalities
 	if w != nil && ec.validates() {
 		eq = &w.eq
-		res = ec.rules.CompareCheckedRecording(ec.args, ac.Args, ctx, nil, eq)
+		res = ec.rules.CompareCheckedRecording(ec.args, ac.Args, &ctx, nil, eq)
 	} else {
-		res = ec.rules.CompareChecked(ec.args, ac.Args, ctx, nil)
+		res = ec.rules.CompareChecked(ec.args, ac.Args, &ctx, nil)
 	}
-	if ec.result != nil {
+	if ec.result() != nil {
 		ok, n := rv.checkResult(ec, b, nil)
 		res.Matched, res.Total = res.Matched+ok, res.Total+n
 	}
@@ -402,8 +396,8 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 	if v.pass && ec.tool != nil && ec.tool.schema != nil {
 		v.pass = ec.tool.schema.Valid(ac.Args, ec.check(eq))
 	}
-	for i := 0; v.pass && i < len(ec.asserts); i++ {
-		out := ec.asserts[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: ctx.Steps})
+	for i, as := 0, ec.asserts(); v.pass && i < len(as); i++ {
+		out := as[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: ctx.Steps})
 		v.pass = out.Err == nil && out.Equal
 	}
 	return v
@@ -432,13 +426,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 		return pairing{diffs: carve()}
 	}
 	var p pairing
-	ctx := &ec.ctx
-	var runCtx rules.Context
-	if rv != nil { // a run: references see the steps before b
-		runCtx = ec.ctx
-		runCtx.Steps = rv.at(b)
-		ctx = &runCtx
-	}
+	ctx := ec.ctx(rv.at(b)) // a run: references see the steps before b
 	sc := scratchPool.Get().(*scratch)
 	var res rules.Result
 	var eq *rules.Equalities
@@ -447,11 +435,11 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 		if w != nil {
 			eq = &w.eq // kept with the Scorer, where the pool's scratch goes at each GC
 		}
-		res = ec.rules.CompareCheckedRecording(ec.args, ac.Args, ctx, sc.report, eq)
+		res = ec.rules.CompareCheckedRecording(ec.args, ac.Args, &ctx, sc.report, eq)
 	} else {
-		res = ec.rules.CompareChecked(ec.args, ac.Args, ctx, sc.report)
+		res = ec.rules.CompareChecked(ec.args, ac.Args, &ctx, sc.report)
 	}
-	if ec.result != nil {
+	if ec.result() != nil {
 		ok, n := rv.checkResult(ec, b, sc.report)
 		res.Matched, res.Total = res.Matched+ok, res.Total+n
 	}
@@ -468,7 +456,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	}
 	*buf = ec.tool.validate(ac.Args, ec.check(eq), -1, *buf)
 	scratchPool.Put(sc)
-	for _, a := range ec.asserts {
+	for _, a := range ec.asserts() {
 		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: ctx.Steps})
 		switch {
 		case out.Err != nil:

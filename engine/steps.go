@@ -129,7 +129,7 @@ func (k *caseCompiler) stepCalls(steps []suite.Step) []compiledCall {
 			set.Add(rules.LevelCall, rules.Path{}, pr.rule)
 			cr.checks = append(cr.checks, resultCheck{text: pr.path.String(), segs: pr.path.Segments(), rule: pr.rule, set: set})
 		}
-		out[i].result = cr
+		out[i].checks().result = cr
 	}
 	return out
 }
@@ -284,7 +284,7 @@ func (rv *runView) mark(d *Diff, b int) {
 // each failure when report is not nil; it returns how many of the rules
 // passed and how many there are.
 func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff)) (ok, n int) {
-	cr := ec.result
+	cr := ec.result()
 	n = cr.items()
 	if rv == nil || !rv.run.Steps[b].HasResult {
 		if report != nil {
@@ -306,7 +306,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 				HasExpected: true, HasActual: true, Rule: "error", Message: msg})
 		}
 	}
-	ctx := rules.Context{AllowExtra: true, NullIsMissing: ec.ctx.NullIsMissing, Tool: ec.name, Steps: rv.at(b)}
+	ctx := rules.Context{AllowExtra: true, NullIsMissing: ec.nullIsMissing, Tool: ec.name, Steps: rv.at(b)}
 	for i := range cr.checks {
 		chk := &cr.checks[i]
 		if chk.rule.Ignore() {
