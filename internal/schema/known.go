@@ -11,6 +11,7 @@ import "github.com/callgrade/callgrade/value"
 type Known struct {
 	v    value.Value
 	plan *plan
+	root *node // the schema's, when this package validates it (Same)
 }
 
 // plan is what Known holds for one value of it, validated against one
@@ -37,6 +38,7 @@ func (s *Schema) Known(v value.Value) *Known {
 	k := &Known{v: v}
 	if s.fast {
 		k.plan = makePlan(s.root, v)
+		k.root = s.root
 	}
 	return k
 }

@@ -106,6 +106,12 @@ type node struct {
 
 	def    value.Value
 	hasDef bool
+
+	// defOf is the default Implications gives a field of this schema:
+	// its own, or the first of what it stands for; nil when none.
+	// defValid says that it is valid against this schema (Known.Same).
+	defOf    *value.Value
+	defValid bool
 }
 
 type prop struct {
@@ -145,6 +151,11 @@ func Compile(name string, doc value.Value) (*Schema, error) {
 	root := c.node(doc, "")
 	if c.fast && hasSelfLoop(root) {
 		c.fast = false // the library reports the cycle
+	}
+	if c.fast {
+		for _, n := range c.byPtr {
+			n.prepareDefault()
+		}
 	}
 	return &Schema{root: root, lib: lib, fast: c.fast}, nil
 }
@@ -415,6 +426,23 @@ func hasSelfLoop(root *node) bool {
 		}
 	}
 	return false
+}
+
+// prepareDefault finds n's default as Implications reads it, and whether
+// it is valid against n.
+func (n *node) prepareDefault() {
+	for _, m := range standsFor(n, nil) {
+		if m.hasDef {
+			d := m.def
+			n.defOf = &d
+			break
+		}
+	}
+	if n.defOf != nil {
+		v := validator{quiet: 1}
+		v.validate(n, *n.defOf, nil, nil, nil)
+		n.defValid = v.failures == 0
+	}
 }
 
 // successors are the nodes that validate the same instance as n.
