@@ -1,6 +1,12 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
+)
 
 func TestScoreGreedy(t *testing.T) {
 	two := `cases: [{id: t, calls: greedy, expected: [{name: f, arguments: {a: 1}}, {name: g, arguments: {b: 2}}]}]`
@@ -34,4 +40,56 @@ func TestScoreTypeRule(t *testing.T) {
 		{"integer", one, `[{"name":"f","arguments":{"n":5,"s":"x"}}]`, true, 1, nil},
 		{"float for integer", one, `[{"name":"f","arguments":{"n":5.0,"s":"x"}}]`, false, 0.5, []Kind{Mismatch}},
 	})
+}
+
+// countingEqual is a comparator that counts its comparisons.
+type countingEqual struct{ n int }
+
+func (c *countingEqual) Compare(in *rules.Input) rules.Outcome {
+	c.n++
+	return rules.Outcome{Equal: value.Equal(in.Expected, in.Actual)}
+}
+
+// Pairing weighs each pair of calls once: the pairs a first pass weighed
+// (greedy's, or unordered's try at passing every call) are not weighed
+// again when the calls left over are paired; the pairs chosen are then
+// compared once more, to say what is wrong with them.
+func TestPairingWeighsEachPairOnce(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		want int
+	}{
+		// Two expected calls, two wrong calls to the same tool: four
+		// pairs weighed, two compared.
+		{"greedy", 6},
+		{"unordered", 6},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			cmp := &countingEqual{}
+			path := t.TempDir() + "/suite.yaml"
+			writeTestFile(t, path, `version: 1
+cases:
+  - id: c
+    calls: `+tc.mode+`
+    expected:
+      - {name: f, arguments: {x: 1}, rules: {x: {plugin: count.eq}}}
+      - {name: f, arguments: {x: 2}, rules: {x: {plugin: count.eq}}}
+`)
+			s, err := suite.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := New(s, Options{Extensions: rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := e.Score(0, mustParse(t, `[{"name":"f","arguments":{"x":3}},{"name":"f","arguments":{"x":4}}]`))
+			if r.Pass || len(r.Diffs) != 2 {
+				t.Fatalf("want two mismatches: %s", r.AppendJSON(nil))
+			}
+			if cmp.n != tc.want {
+				t.Errorf("%d comparisons, want %d", cmp.n, tc.want)
+			}
+		})
+	}
 }

@@ -136,13 +136,15 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 		}
 	} else if mode == suite.CallsGreedy {
 		e.greedy(exp, calls, pairs, pr, w, rv)
-	} else if n > m || e.exhaustive || !e.allPass(exp, calls, pairs, pr, w, rv) {
-		// Every pair is weighed, quietly; only the pairs chosen are
-		// compared again to say what is wrong with them.
-		all := w.verdicts(n * m)
+	} else if all := w.verdicts(n * m); n > m || e.exhaustive || !e.allPass(exp, calls, pairs, pr, all, w, rv) {
+		// Every pair is weighed, quietly (those allPass weighed once);
+		// only the pairs chosen are compared again to say what is wrong
+		// with them.
 		for a := range n {
 			for b := range m {
-				all[a*m+b] = e.weigh(&exp[a], &calls[b], rv, b, w)
+				if p := &all[a*m+b]; !p.weighed {
+					*p = e.weigh(&exp[a], &calls[b], rv, b, w)
+				}
 			}
 		}
 		// The summed score decides; between equal sums, more passing pairs,
@@ -241,15 +243,18 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 // here does. Then pairs and pr hold it and allPass reports true; n weighs
 // when the calls come in the expected order, instead of n·m and an
 // assignment.
-func (e *Engine) allPass(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, w *work, rv *runView) bool {
+func (e *Engine) allPass(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, all []verdict, w *work, rv *runView) bool {
 	used, _ := w.greedyBufs(len(calls), 0)
+	m := len(calls)
 	for a := range exp {
 		pairs[a] = -1
 		for b := range calls {
 			if used[b] || exp[a].name != calls[b].Name {
 				continue
 			}
-			if v := e.weigh(&exp[a], &calls[b], rv, b, w); v.pass {
+			v := e.weigh(&exp[a], &calls[b], rv, b, w)
+			all[a*m+b] = v
+			if v.pass {
 				pairs[a], pr[a], used[b] = b, pairing{pass: true, score: v.score}, true
 				break
 			}
@@ -268,6 +273,10 @@ func (e *Engine) allPass(exp []compiledCall, calls []response.Call, pairs []int,
 func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, w *work, rv *runView) {
 	n, m := len(exp), len(calls)
 	used, rest := w.greedyBufs(m, n+m)
+	// all keeps what the first pass weighs: an expected call left without
+	// a call has been weighed against every call left over, so the
+	// pairing of the rest weighs nothing again.
+	all := w.verdicts(n * m)
 	restA := rest[:0:n]
 	for a := range n {
 		pairs[a] = -1
@@ -275,7 +284,9 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 			if used[b] {
 				continue
 			}
-			if v := e.weigh(&exp[a], &calls[b], rv, b, w); v.pass {
+			v := e.weigh(&exp[a], &calls[b], rv, b, w)
+			all[a*m+b] = v
+			if v.pass {
 				pairs[a], pr[a], used[b] = b, pairing{pass: true, score: v.score}, true
 				break
 			}
@@ -293,15 +304,10 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 	if len(restA) == 0 || len(restB) == 0 {
 		return
 	}
-	all := w.verdicts(len(restA) * len(restB))
-	for i, a := range restA {
-		for j, b := range restB {
-			all[i*len(restB)+j] = e.weigh(&exp[a], &calls[b], rv, b, w)
-		}
-	}
 	best, _ := w.assign(len(restA), len(restB), func(i, j int) float64 {
-		w := all[i*len(restB)+j].score
-		if exp[restA[i]].name == calls[restB[j]].Name {
+		a, b := restA[i], restB[j]
+		w := all[a*m+b].score
+		if exp[a].name == calls[b].Name {
 			w += 1e-7
 		}
 		return w
@@ -365,8 +371,9 @@ func (ec *compiledCall) validates() bool {
 
 // verdict is what weighing a pair gives: whether it passes, and its score.
 type verdict struct {
-	pass  bool
-	score float64
+	pass    bool
+	weighed bool // set by weigh, so that a matrix of verdicts knows the pairs weighed
+	score   float64
 }
 
 // weigh compares one expected call with one actual call as compare does,
@@ -374,10 +381,10 @@ type verdict struct {
 // may not choose. w may be nil.
 func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, w *work) verdict {
 	if ac.Name != ec.name || ac.Err != nil {
-		return verdict{}
+		return verdict{weighed: true}
 	}
 	if ec.proven(ac) {
-		return verdict{pass: true, score: 1}
+		return verdict{pass: true, weighed: true, score: 1}
 	}
 	ctx := ec.ctx(rv.at(b)) // a run: references see the steps before b
 	var res rules.Result
@@ -392,7 +399,7 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 		ok, n := rv.checkResult(ec, b, nil)
 		res.Matched, res.Total = res.Matched+ok, res.Total+n
 	}
-	v := verdict{pass: res.Matched == res.Total, score: 1}
+	v := verdict{pass: res.Matched == res.Total, weighed: true, score: 1}
 	if res.Total > 0 {
 		v.score = float64(res.Matched) / float64(res.Total)
 	}

@@ -89,7 +89,7 @@ func (w *work) parserOrNil() *value.Parser {
 	return &w.parser
 }
 
-// verdicts returns n verdicts to fill.
+// verdicts returns n zero verdicts to fill.
 func (w *work) verdicts(n int) []verdict {
 	if w == nil {
 		return make([]verdict, n)
@@ -97,6 +97,7 @@ func (w *work) verdicts(n int) []verdict {
 	if cap(w.verd) < n {
 		w.verd = make([]verdict, n)
 	}
+	clear(w.verd[:n])
 	return w.verd[:n]
 }
 
