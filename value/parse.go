@@ -106,12 +106,22 @@ func ParseLimits(s string, lim Limits) (Value, error) {
 
 // parse is ParseLimits taking memory from a when it is not nil.
 func parse(s string, lim Limits, a *arena) (Value, error) {
+	p := parserPool.Get().(*parser)
+	v, err := p.parse(s, lim, a)
+	parserPool.Put(p)
+	return v, err
+}
+
+var parserPool = sync.Pool{New: func() any { return new(parser) }}
+
+// parse parses s with p's scratch stacks, taking memory from a when it is
+// not nil.
+func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 	lim = lim.withDefaults()
 	if len(s) > lim.MaxBytes {
 		return Value{}, &Error{Reason: ReasonTooLarge, Offset: lim.MaxBytes,
 			Detail: strconv.Itoa(len(s)) + " bytes, the limit is " + strconv.Itoa(lim.MaxBytes)}
 	}
-	p := parserPool.Get().(*parser)
 	p.s, p.maxDepth, p.err, p.a = s, lim.MaxDepth, nil, a
 	i := p.skip(0)
 	v, i := p.value(i, 0)
@@ -122,21 +132,20 @@ func parse(s string, lim Limits, a *arena) (Value, error) {
 	}
 	err := p.err
 	p.s, p.err, p.a = "", nil, nil
-	// A parser that grew for a huge document is left to the collector
-	// rather than kept in the pool.
+	// Stacks that grew for a huge document are left to the collector
+	// rather than kept for the next.
 	if cap(p.vals) <= 4096 && cap(p.mems) <= 4096 && cap(p.buf) <= 64<<10 {
 		clear(p.vals)
 		clear(p.mems)
 		p.vals, p.mems, p.buf = p.vals[:0], p.mems[:0], p.buf[:0]
-		parserPool.Put(p)
+	} else {
+		p.vals, p.mems, p.buf = nil, nil, nil
 	}
 	if err != nil {
 		return Value{}, err
 	}
 	return v, nil
 }
-
-var parserPool = sync.Pool{New: func() any { return new(parser) }}
 
 // parser is a recursive-descent scanner. Containers are built on two
 // scratch stacks and copied out once complete, so each array or object
@@ -322,12 +331,7 @@ func (p *parser) object(start, depth int) (Value, int) {
 	if p.err != nil {
 		return Value{}, i
 	}
-	var carve func(int) []Member
-	if p.a != nil {
-		carve = p.a.newMems
-	}
-	obj := pop(&p.mems, base, carve)
-	sortMembers(obj)
+	obj := p.popMembers(base)
 	for k := 1; k < len(obj); k++ {
 		if obj[k].Key == obj[k-1].Key {
 			p.fail(ReasonDuplicateKey, p.keyOffset(start, obj[k].Key), "key "+strconv.Quote(obj[k].Key)+" appears twice")
@@ -335,6 +339,48 @@ func (p *parser) object(start, depth int) (Value, int) {
 		}
 	}
 	return objectValue(obj), i
+}
+
+// smallObject is the most members an object may have for popMembers to
+// sort it through an array of indices; tool arguments nearly always fit.
+const smallObject = 16
+
+// popMembers moves the members an object pushed onto p.mems since base
+// into a slice of their own, sorted by key, as pop and sortMembers would.
+// A small object's members are sorted as indices and then each written
+// once, to its place: moving the wide members about in the result would
+// cost a copy each, and a write barrier each while the collector runs.
+func (p *parser) popMembers(base int) []Member {
+	stack := p.mems[base:]
+	n := len(stack)
+	var out []Member
+	if p.a != nil {
+		out = p.a.newMems(n)
+	} else {
+		out = make([]Member, n)
+	}
+	if n > smallObject {
+		copy(out, stack)
+		sortMembers(out)
+	} else {
+		// An insertion sort, stable as sortMembers' is, though only
+		// the order of unequal keys can matter: equal ones are an error.
+		var idx [smallObject]uint8
+		for k := range n {
+			key := stack[k].Key
+			j := k
+			for ; j > 0 && keyLess(key, stack[idx[j-1]].Key); j-- {
+				idx[j] = idx[j-1]
+			}
+			idx[j] = uint8(k)
+		}
+		for k, x := range idx[:n] {
+			out[k] = stack[x]
+		}
+	}
+	clear(stack)
+	p.mems = p.mems[:base]
+	return out
 }
 
 // keyOffset finds where key appears the second time among the members of
@@ -363,14 +409,38 @@ func (p *parser) keyOffset(start int, key string) int {
 	return start
 }
 
+// plainByte marks the bytes a string literal holds as they are: ASCII
+// other than '"', '\\' and the control characters. Testing them with one
+// load keeps the loops over the common strings (keys, short values) tight.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// plainRun is the length of the run of plain bytes that s starts with.
+// It is a function of its own so that its loop keeps to registers.
+func plainRun(s string) int {
+	for i := 0; i < len(s); i++ {
+		if !plainByte[s[i]] {
+			return i
+		}
+	}
+	return len(s)
+}
+
 // str reads the string literal at s[i] == '"'.
 func (p *parser) str(i int) (string, int) {
 	s := p.s
 	start := i + 1
 	j := start
 	for j < len(s) {
-		c := s[j]
-		switch {
+		j += plainRun(s[j:])
+		if j >= len(s) {
+			break
+		}
+		switch c := s[j]; {
 		case c == '"':
 			return s[start:j], j + 1
 		case c == '\\':
@@ -378,8 +448,6 @@ func (p *parser) str(i int) (string, int) {
 		case c < 0x20:
 			p.fail(ReasonSyntax, j, "control character in string")
 			return "", j
-		case c < utf8.RuneSelf:
-			j++
 		default:
 			r, size := utf8.DecodeRuneInString(s[j:])
 			if r == utf8.RuneError && size <= 1 {
@@ -400,6 +468,13 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 	for j < len(s) {
 		c := s[j]
 		switch {
+		case plainByte[c]:
+			// Copy the whole run up to the next byte that needs a look,
+			// not byte by byte: an arguments string inside a response
+			// line is mostly such runs between its escaped quotes.
+			k := j + 1 + plainRun(s[j+1:])
+			b = append(b, s[j:k]...)
+			j = k
 		case c == '"':
 			p.buf = b
 			if p.a != nil {
@@ -440,9 +515,6 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 		case c < 0x20:
 			p.fail(ReasonSyntax, j, "control character in string")
 			return "", j
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			j++
 		default:
 			r, size := utf8.DecodeRuneInString(s[j:])
 			if r == utf8.RuneError && size <= 1 {

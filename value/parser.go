@@ -23,6 +23,11 @@ import (
 // does. A Parser must not be used by two goroutines at once.
 type Parser struct {
 	a arena
+	// sc is the scanner and its scratch stacks, kept here rather than
+	// taken from the pool each parse: a Parser parses document after
+	// document on one goroutine, and the pool's trip costs about as much
+	// as scanning a small arguments object.
+	sc parser
 }
 
 // Parse is ParseLimits, taking the memory of the Value from p.
@@ -30,7 +35,7 @@ func (p *Parser) Parse(s string, lim Limits) (Value, error) {
 	if p == nil {
 		return parse(s, lim, nil)
 	}
-	return parse(s, lim, &p.a)
+	return p.sc.parse(s, lim, &p.a)
 }
 
 // Reset makes all the memory of p's Values reusable, which ends their
