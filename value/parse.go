@@ -167,13 +167,14 @@ func (p *parser) fail(r Reason, off int, detail string) {
 }
 
 func (p *parser) skip(i int) int {
-	for i < len(p.s) {
-		switch p.s[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
+	s := p.s
+	for i < len(s) {
+		// Most bytes that end a run of whitespace are above the space,
+		// which one comparison tells.
+		if c := s[i]; c > ' ' || c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 			return i
 		}
+		i++
 	}
 	return i
 }
@@ -430,11 +431,21 @@ func plainRun(s string) int {
 	return len(s)
 }
 
-// str reads the string literal at s[i] == '"'.
+// str reads the string literal at s[i] == '"': the keys and short values
+// that are one run of plain bytes at once, the others with strRest.
 func (p *parser) str(i int) (string, int) {
 	s := p.s
-	start := i + 1
-	j := start
+	j := i + 1 + plainRun(s[i+1:])
+	if j < len(s) && s[j] == '"' {
+		return s[i+1 : j], j + 1
+	}
+	return p.strRest(i+1, j)
+}
+
+// strRest reads on a string literal that starts at start, from j, the
+// first byte of it that is not plain.
+func (p *parser) strRest(start, j int) (string, int) {
+	s := p.s
 	for j < len(s) {
 		j += plainRun(s[j:])
 		if j >= len(s) {
