@@ -49,6 +49,32 @@ func BenchmarkExtractWith(b *testing.B) {
 	}
 }
 
+// benchCalls is benchCompletion's call as a harness that took it out of
+// the completion writes it, forced as Calls: the arguments are JSON text
+// spelled as Python's json.dumps spells it, as in BFCL's candidates.
+const benchCalls = `[{"name": "search_flights", "arguments": "{\"origin\": \"BER\", \"destination\": \"SFO\", \"date\": \"2025-03-14\", \"passengers\": 2, \"cabins\": [\"economy\", \"business\"]}"}]`
+
+// BenchmarkExtractCalls reads benchCalls with Options.Extract and one
+// Parser reset after each response, as the engine scores a response
+// already parsed: extraction alone, the arguments text parsed on every
+// iteration.
+func BenchmarkExtractCalls(b *testing.B) {
+	r, err := value.Parse(benchCalls)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var p value.Parser
+	o := Options{Parser: &p}
+	b.ReportAllocs()
+	for b.Loop() {
+		calls, _, err := o.Extract(r, Calls)
+		if err != nil || len(calls) != 1 || calls[0].Err != nil || calls[0].Args.Len() != 5 {
+			b.Fatal(calls, err)
+		}
+		p.Reset()
+	}
+}
+
 // benchArguments are benchCompletion's arguments, which a stream sends in
 // fragments of a few tokens each.
 const benchArguments = `{"origin":"BER","destination":"SFO","date":"2025-03-14","passengers":2,"cabins":["economy","business"]}`

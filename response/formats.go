@@ -165,7 +165,7 @@ var itemKeys = [...]struct {
 
 // lookup returns the format named f, or nil.
 func lookup(f Format) *format {
-	for _, ft := range formats {
+	for _, ft := range formats[:] {
 		if ft.name == f {
 			return ft
 		}
@@ -173,85 +173,96 @@ func lookup(f Format) *format {
 	return nil
 }
 
-// detect finds the format and the calls of r by its shape. A string is a
-// text answer unless it is an SSE transcript of a stream format's events.
-func detect(r value.Value, x extraction) (plan, error) {
+// detect finds the format and the calls of r by its shape, and puts
+// them in *p, which is zero. A string is a text answer unless it is an
+// SSE transcript of a stream format's events.
+func detect(p *plan, r value.Value, x extraction) error {
 	switch r.Kind() {
 	case value.Null:
-		return plan{}, nil
+		return nil
 	case value.String:
 		if !isSSE(r.Str()) {
 			if f := textFormatOf(r.Str()); f != nil {
-				return plan{f: f, text: r}, nil
+				p.f, p.text = f, r
 			}
-			return plan{}, nil
+			return nil
 		}
 		evs := sseEvents(r.Str(), x)
 		for _, ev := range evs {
 			if f, _ := itemFormat(ev.v); f != nil && f.stream != nil {
-				return plan{f: f, events: evs}, nil
+				p.f, p.events = f, evs
+				return nil
 			}
 		}
-		return plan{}, &ShapeError{Found: "an SSE transcript of " + strconv.Itoa(len(evs)) + " events, none of them of a known stream"}
+		return &ShapeError{Found: "an SSE transcript of " + strconv.Itoa(len(evs)) + " events, none of them of a known stream"}
 	case value.Array:
 		elems := r.Elems()
 		if len(elems) == 0 {
-			return plan{}, nil
+			return nil
 		}
 		if f, _ := listFormat(elems); f != nil {
-			return listOf(f, elems, ""), nil
+			p.listOf(f, elems, "")
+			return nil
 		}
 	case value.Object:
-		for _, s := range objectShapes {
+		// The tables are ranged over as slices: ranging over the array
+		// itself would copy all of it on every response.
+		for _, s := range objectShapes[:] {
 			if s.is(r) {
-				p := s.plan(r)
+				*p = s.plan(r)
 				p.f = s.format
-				return p, nil
+				return nil
 			}
 		}
 	}
-	return plan{}, &ShapeError{Found: describe(r)}
+	return &ShapeError{Found: describe(r)}
 }
 
-// force reads r as format f: an object must pass one of f's rows; an
-// array is read element by element, or as the events of f's stream; a
-// string is a text answer, or for a stream format its SSE transcript.
-func force(r value.Value, f *format, x extraction) (plan, error) {
+// force reads r as format f into *p, which is zero: an object must pass
+// one of f's rows; an array is read element by element, or as the events
+// of f's stream; a string is a text answer, or for a stream format its
+// SSE transcript.
+func force(p *plan, r value.Value, f *format, x extraction) error {
 	switch r.Kind() {
 	case value.Null:
-		return plan{f: f}, nil
+		p.f = f
+		return nil
 	case value.String:
 		if f.text != nil && !isSSE(r.Str()) {
-			return plan{f: f, text: r}, nil
+			p.f, p.text = f, r
+			return nil
 		}
 		if isSSE(r.Str()) {
 			if f.stream != nil {
-				return plan{f: f, events: sseEvents(r.Str(), x)}, nil
+				p.f, p.events = f, sseEvents(r.Str(), x)
+				return nil
 			}
 			// A recorded stream is no answer in words: read as one, the
 			// calls in it would vanish, and a case expecting none pass.
-			return plan{}, &ShapeError{Want: f.name, Found: "an SSE transcript (a recorded stream; its stream format reads it)"}
+			return &ShapeError{Want: f.name, Found: "an SSE transcript (a recorded stream; its stream format reads it)"}
 		}
-		return plan{f: f}, nil
+		p.f = f
+		return nil
 	case value.Array:
-		return listOf(f, r.Elems(), ""), nil
+		p.listOf(f, r.Elems(), "")
+		return nil
 	case value.Object:
-		for _, s := range objectShapes {
+		for _, s := range objectShapes[:] {
 			if s.format == f && s.is(r) {
-				p := s.plan(r)
+				*p = s.plan(r)
 				p.f = f
-				return p, nil
+				return nil
 			}
 		}
-		for _, s := range forcedShapes {
+		for _, s := range forcedShapes[:] {
 			if s.format == f && s.is(r) {
-				p := s.plan(r)
+				*p = s.plan(r)
 				p.f = f
-				return p, nil
+				return nil
 			}
 		}
 	}
-	return plan{}, &ShapeError{Want: f.name, Found: describe(r)}
+	return &ShapeError{Want: f.name, Found: describe(r)}
 }
 
 // listFormat is the format of the list elems, from the first element
@@ -302,7 +313,7 @@ func itemFormat(e value.Value) (f *format, rank itemRank) {
 	if (e.Has("role") || e.Has("parts")) && !e.Has("arguments") {
 		return messageFormat(e)
 	}
-	for _, k := range itemKeys {
+	for _, k := range itemKeys[:] {
 		if v, ok := e.Get(k.key); ok && (k.is == "" || v.Kind() == value.String && v.Str() == k.is) {
 			if k.weak {
 				return k.format, weakly
@@ -317,7 +328,7 @@ func itemFormat(e value.Value) (f *format, rank itemRank) {
 // API's item with a name (Anthropic's server_tool_use, say) must not
 // make the list a calls list.
 func typeFormat(t string) *format {
-	for _, f := range formats {
+	for _, f := range formats[:] {
 		for _, it := range f.itemTypes {
 			if t == it {
 				return f

@@ -53,7 +53,7 @@ func isTrace(r value.Value, f Format) bool {
 	if f == OTLP {
 		return true
 	}
-	for _, s := range objectShapes {
+	for _, s := range objectShapes[:] {
 		if s.is(r) {
 			return s.format == &otlpFormat
 		}

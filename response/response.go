@@ -257,7 +257,7 @@ func ParseFormat(s string) (Format, error) {
 	if s == "" || strings.EqualFold(s, autoName) {
 		return Auto, nil
 	}
-	for _, f := range formats {
+	for _, f := range formats[:] {
 		if strings.EqualFold(s, string(f.name)) {
 			return f.name, nil
 		}
@@ -282,7 +282,7 @@ type FormatInfo struct {
 func Formats() []FormatInfo {
 	out := make([]FormatInfo, 0, 1+len(formats))
 	out = append(out, FormatInfo{Name: autoName, Description: "any of these, told apart by its shape"})
-	for _, f := range formats {
+	for _, f := range formats[:] {
 		out = append(out, FormatInfo{Name: string(f.name), Description: f.about, Text: f.text != nil})
 	}
 	return out
@@ -422,8 +422,8 @@ func tooDeep(v value.Value, max int) bool {
 }
 
 func extract(r value.Value, f Format, x extraction) ([]Call, Format, error) {
-	p, err := planFor(r, f, x)
-	if err != nil {
+	var p plan
+	if err := planFor(&p, r, f, x); err != nil {
 		return nil, f, err
 	}
 	calls, err := p.calls(x, f)
@@ -433,15 +433,17 @@ func extract(r value.Value, f Format, x extraction) ([]Call, Format, error) {
 	return calls, p.name(), nil
 }
 
-// planFor finds where the calls of r are, read as f.
-func planFor(r value.Value, f Format, x extraction) (plan, error) {
+// planFor finds where the calls of r are, read as f, and puts them in
+// *p, which is zero. The plan is filled in place, not returned: it is
+// some two hundred bytes, which each return would copy again.
+func planFor(p *plan, r value.Value, f Format, x extraction) error {
 	if f == Auto {
-		return detect(r, x)
+		return detect(p, r, x)
 	}
 	if ft := lookup(f); ft != nil {
-		return force(r, ft, x)
+		return force(p, r, ft, x)
 	}
-	return plan{}, formatError(f)
+	return formatError(f)
 }
 
 // calls reads the calls p found; want is the format asked for, which a
@@ -514,15 +516,18 @@ func (p *plan) name() Format {
 	return p.f.name
 }
 
-// listOf reads elems, a list of format f found at path: a conversation
-// when f reads them (every list of a conversation format, a Responses
-// list that holds a tool's output or an input message), else item by
-// item.
-func listOf(f *format, elems []value.Value, path string) plan {
+// listOf makes p, which is zero, read elems, a list of format f found at
+// path: a conversation when f reads them (every list of a conversation
+// format, a Responses list that holds a tool's output or an input
+// message), else item by item. It sets the fields it needs rather than
+// building a whole plan to copy into p.
+func (p *plan) listOf(f *format, elems []value.Value, path string) {
+	p.f = f
 	if f.message != nil && (f.isRun == nil || f.isRun(elems)) {
-		return plan{f: f, conv: &convPlan{turns: elems, turnsPath: path}}
+		p.conv = &convPlan{turns: elems, turnsPath: path}
+		return
 	}
-	return plan{f: f, list: elems, prefix: path}
+	p.list, p.prefix = elems, path
 }
 
 // listPlan reads the list l found at path: absent or null is no calls,

@@ -73,8 +73,8 @@ func extractRun(r value.Value, f Format, x extraction) (Run, Format, error) {
 	if isTrace(r, f) {
 		return readTrace(r, x)
 	}
-	p, err := planFor(r, f, x)
-	if err != nil {
+	var p plan
+	if err := planFor(&p, r, f, x); err != nil {
 		return Run{}, f, err
 	}
 	if p.conv == nil && p.f != nil && p.f.message != nil && p.list != nil && p.bad == "" && (p.f.isRun == nil || !p.f.isRun(p.list)) {
