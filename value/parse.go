@@ -240,13 +240,25 @@ func (p *parser) array(i, depth int) (Value, int) {
 	if i < len(p.s) && p.s[i] == ']' {
 		return arrayValue([]Value{}), i + 1
 	}
+	// As object gathers its first members, for the same reason.
+	var small [smallGather]Value
+	n := 0
 	for {
 		var v Value
 		v, i = p.value(i, depth)
 		if p.err != nil {
 			return Value{}, i
 		}
-		p.vals = append(p.vals, v)
+		switch {
+		case n < len(small):
+			small[n] = v
+		case n == len(small):
+			p.vals = append(p.vals, small[:]...)
+			fallthrough
+		default:
+			p.vals = append(p.vals, v)
+		}
+		n++
 		var more bool
 		if i, more = p.next(i, ']', "array"); !more {
 			break
@@ -258,6 +270,9 @@ func (p *parser) array(i, depth int) (Value, int) {
 	var carve func(int) []Value
 	if p.a != nil {
 		carve = p.a.newVals
+	}
+	if n <= len(small) {
+		return arrayValue(keep(small[:n], carve)), i
 	}
 	return arrayValue(pop(&p.vals, base, carve)), i
 }
@@ -280,16 +295,22 @@ func (p *parser) next(i int, closing byte, what string) (_ int, more bool) {
 // pop moves what a container pushed onto stack since base into a slice of
 // its own, carved from the arena when carve is not nil.
 func pop[T any](stack *[]T, base int, carve func(int) []T) []T {
-	n := len(*stack) - base
-	var out []T
-	if carve != nil {
-		out = carve(n)
-	} else {
-		out = make([]T, n)
-	}
-	copy(out, (*stack)[base:])
+	out := keep((*stack)[base:], carve)
 	clear((*stack)[base:])
 	*stack = (*stack)[:base]
+	return out
+}
+
+// keep copies elems into a slice of their own, carved from the arena
+// when carve is not nil.
+func keep[T any](elems []T, carve func(int) []T) []T {
+	var out []T
+	if carve != nil {
+		out = carve(len(elems))
+	} else {
+		out = make([]T, len(elems))
+	}
+	copy(out, elems)
 	return out
 }
 
@@ -303,6 +324,12 @@ func (p *parser) object(start, depth int) (Value, int) {
 	if i < len(p.s) && p.s[i] == '}' {
 		return objectValue([]Member{}), i + 1
 	}
+	// The first members are gathered in an array on the goroutine's
+	// stack, and only a larger object's go on to p.mems: writing them
+	// there, and clearing them after, each took a write barrier while
+	// the collector ran, and an arguments object is mostly small.
+	var small [smallGather]Member
+	n := 0
 	for {
 		if i >= len(p.s) || p.s[i] != '"' {
 			p.fail(ReasonSyntax, i, "expected a string key, found "+describe(p.s, i))
@@ -323,7 +350,16 @@ func (p *parser) object(start, depth int) (Value, int) {
 		if p.err != nil {
 			return Value{}, i
 		}
-		p.mems = append(p.mems, Member{Key: key, Value: v})
+		switch {
+		case n < len(small):
+			small[n] = Member{Key: key, Value: v}
+		case n == len(small):
+			p.mems = append(p.mems, small[:]...)
+			fallthrough
+		default:
+			p.mems = append(p.mems, Member{Key: key, Value: v})
+		}
+		n++
 		var more bool
 		if i, more = p.next(i, '}', "object"); !more {
 			break
@@ -332,7 +368,14 @@ func (p *parser) object(start, depth int) (Value, int) {
 	if p.err != nil {
 		return Value{}, i
 	}
-	obj := p.popMembers(base)
+	var obj []Member
+	if n <= len(small) {
+		obj = p.sortedMembers(small[:n])
+	} else {
+		obj = p.sortedMembers(p.mems[base:])
+		clear(p.mems[base:])
+		p.mems = p.mems[:base]
+	}
 	for k := 1; k < len(obj); k++ {
 		if obj[k].Key == obj[k-1].Key {
 			p.fail(ReasonDuplicateKey, p.keyOffset(start, obj[k].Key), "key "+strconv.Quote(obj[k].Key)+" appears twice")
@@ -342,17 +385,20 @@ func (p *parser) object(start, depth int) (Value, int) {
 	return objectValue(obj), i
 }
 
-// smallObject is the most members an object may have for popMembers to
-// sort it through an array of indices; tool arguments nearly always fit.
+// smallGather is how many members object gathers on the goroutine's
+// stack; tool arguments nearly always fit.
+const smallGather = 8
+
+// smallObject is the most members an object may have for sortedMembers
+// to sort it through an array of indices.
 const smallObject = 16
 
-// popMembers moves the members an object pushed onto p.mems since base
-// into a slice of their own, sorted by key, as pop and sortMembers would.
-// A small object's members are sorted as indices and then each written
-// once, to its place: moving the wide members about in the result would
-// cost a copy each, and a write barrier each while the collector runs.
-func (p *parser) popMembers(base int) []Member {
-	stack := p.mems[base:]
+// sortedMembers copies the members of an object into a slice of their
+// own, sorted by key, as pop and sortMembers would. A small object's
+// members are sorted as indices and then each written once, to its
+// place: moving the wide members about in the result would cost a copy
+// each, and a write barrier each while the collector runs.
+func (p *parser) sortedMembers(stack []Member) []Member {
 	n := len(stack)
 	var out []Member
 	if p.a != nil {
@@ -379,8 +425,6 @@ func (p *parser) popMembers(base int) []Member {
 			out[k] = stack[x]
 		}
 	}
-	clear(stack)
-	p.mems = p.mems[:base]
 	return out
 }
 
