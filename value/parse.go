@@ -147,9 +147,10 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 	return v, nil
 }
 
-// parser is a recursive-descent scanner. Containers are built on two
-// scratch stacks and copied out once complete, so each array or object
-// costs one allocation of exactly its size.
+// parser is a recursive-descent scanner. Containers gather their first
+// elements on the goroutine's stack and any more on two scratch stacks,
+// and are copied out once complete, so each array or object costs one
+// allocation of exactly its size.
 type parser struct {
 	s        string
 	maxDepth int
