@@ -56,3 +56,45 @@ func BenchmarkScoreCandidates(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScoreCategories is BenchmarkScoreCandidates by category, under
+// BFCL's semantics: where a candidate's time goes (the parallel categories
+// hold two to four calls each).
+//
+//	go test -run '^$' -bench ScoreCategories -benchmem ./bfcl/
+func BenchmarkScoreCategories(b *testing.B) {
+	cands := readCandidates(b)
+	for _, cat := range categories {
+		b.Run(cat, func(b *testing.B) {
+			e := importEngine(b, cat, SemanticsBFCL)
+			sc := e.NewScorer()
+			type item struct {
+				i    int
+				resp value.Value
+			}
+			var items []item
+			for _, c := range cands {
+				if c.Category != cat {
+					continue
+				}
+				i, ok := e.Lookup(c.QuestionID)
+				if !ok {
+					b.Fatalf("%s: no case %s", c.ID, c.QuestionID)
+				}
+				resp, err := value.Parse(string(c.Response))
+				if err != nil {
+					b.Fatal(err)
+				}
+				items = append(items, item{i, resp})
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				for _, it := range items {
+					sc.Score(it.i, it.resp)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(items)*b.N), "ns/candidate")
+		})
+	}
+}
