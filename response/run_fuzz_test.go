@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/value"
@@ -60,6 +61,14 @@ func checkRunRules(t *testing.T, r value.Value, format Format) {
 		var se *ShapeError
 		if !errors.As(err, &se) || run.Steps != nil || got != format {
 			t.Fatalf("ExtractRun(%q) = %d steps, %q, %v", format, len(run.Steps), got, err)
+		}
+		return
+	}
+	if run.NotEvaluable != "" {
+		// A trace without the content of its calls: Extract gives it one
+		// failed call, so that it never passes for want of evidence.
+		if len(calls) != 1 || calls[0].Err == nil || !strings.Contains(calls[0].Err.Error(), "not evaluable") {
+			t.Fatalf("ExtractRun(%q) is not evaluable (%s), Extract gives %v", format, run.NotEvaluable, calls)
 		}
 		return
 	}
