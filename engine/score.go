@@ -19,7 +19,7 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, w *work) {
 	if format == response.Auto {
 		format = c.input.format
 	}
-	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.input.params}
+	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.input.params, Calls: w.callsOrNil()}
 	if c.run != nil {
 		run, _, err := o.ExtractRun(resp, format)
 		if err != nil {
@@ -34,6 +34,7 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, w *work) {
 		e.unreadable(r, i, err.Error())
 		return
 	}
+	w.keepCalls(calls)
 	if got == response.OTLP {
 		// A trace is read as a run, which says whether it was recorded
 		// with the content of its calls; one without is not scored.

@@ -80,6 +80,23 @@ type work struct {
 	alt    Result
 	diffs  []Diff           // the pairings' diffs, until they are written into a Result
 	eq     rules.Equalities // what comparing a pair found equal, for its validation
+	calls  []response.Call  // the last response's calls (response.Options.Calls)
+}
+
+// callsOrNil returns the calls buffer to read a response into.
+func (w *work) callsOrNil() []response.Call {
+	if w == nil {
+		return nil
+	}
+	return w.calls
+}
+
+// keepCalls keeps the memory of calls for the next response, when it is
+// more than w has.
+func (w *work) keepCalls(calls []response.Call) {
+	if w != nil && cap(calls) > cap(w.calls) {
+		w.calls = calls[:0]
+	}
 }
 
 func (w *work) parserOrNil() *value.Parser {

@@ -16,9 +16,15 @@ type Options struct {
 	// parameter's value as plain text, which is typed from the schema of
 	// the parameter: a number's "5" is 5. Without one, values are strings.
 	Params map[string]value.Value
+	// Calls, when it has room for the calls of a response, is where
+	// Extract puts them (what it holds is overwritten), so that reading
+	// response after response into the slice the last Extract returned
+	// allocates nothing; the calls are then valid until that slice is
+	// used again. Without room, Extract allocates, as it does without.
+	Calls []Call
 }
 
 // Extract is Extract with the options o.
 func (o Options) Extract(r value.Value, f Format) ([]Call, Format, error) {
-	return extract(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params})
+	return extract(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params}, o.Calls)
 }

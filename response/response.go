@@ -362,7 +362,7 @@ func (e *ArgumentsError) Unwrap() error { return e.Err }
 // bounds the parsing of arguments strings; its zero value means
 // value.DefaultLimits. Args shares memory with r.
 func Extract(r value.Value, f Format, lim value.Limits) ([]Call, Format, error) {
-	return extract(r, f, extraction{lim: lim})
+	return extract(r, f, extraction{lim: lim}, nil)
 }
 
 // ExtractWith is Extract parsing the arguments strings with p, so that
@@ -370,7 +370,7 @@ func Extract(r value.Value, f Format, lim value.Limits) ([]Call, Format, error) 
 // it. The calls' Args are then valid only until p's next Reset, as
 // everything p parses. A nil p makes it Extract.
 func ExtractWith(p *value.Parser, r value.Value, f Format, lim value.Limits) ([]Call, Format, error) {
-	return extract(r, f, extraction{lim: lim, p: p})
+	return extract(r, f, extraction{lim: lim, p: p}, nil)
 }
 
 // extraction is what reading the calls of a response needs besides the
@@ -421,12 +421,14 @@ func tooDeep(v value.Value, max int) bool {
 	return false
 }
 
-func extract(r value.Value, f Format, x extraction) ([]Call, Format, error) {
+// extract reads the calls of r, into dst when it has room (see
+// Options.Calls).
+func extract(r value.Value, f Format, x extraction, dst []Call) ([]Call, Format, error) {
 	var p plan
 	if err := planFor(&p, r, f, x); err != nil {
 		return nil, f, err
 	}
-	calls, err := p.calls(x, f)
+	calls, err := p.calls(x, f, dst)
 	if err != nil {
 		return nil, f, err
 	}
@@ -449,7 +451,7 @@ func planFor(p *plan, r value.Value, f Format, x extraction) error {
 // calls reads the calls p found; want is the format asked for, which a
 // conversation that turns out not to be a list of messages names in its
 // *ShapeError.
-func (p *plan) calls(x extraction, want Format) ([]Call, error) {
+func (p *plan) calls(x extraction, want Format, dst []Call) ([]Call, error) {
 	switch {
 	case p.conv != nil && p.bad == "":
 		return readConversation(p, x, want)
@@ -464,7 +466,13 @@ func (p *plan) calls(x extraction, want Format) ([]Call, error) {
 	if n == 0 {
 		return nil, nil
 	}
-	calls := make([]Call, n)
+	calls := dst[:0]
+	if cap(calls) < n {
+		calls = make([]Call, n)
+	} else {
+		calls = calls[:n]
+		clear(calls) // fill writes every call; nothing of the last response may be left
+	}
 	p.fill(calls, x)
 	return calls, nil
 }

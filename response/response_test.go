@@ -626,3 +626,41 @@ func TestExtractWithAllocatesOnlyTheResult(t *testing.T) {
 		t.Errorf("ExtractWith allocates %v times, want 1", allocs)
 	}
 }
+
+// With Options.Calls holding the last response's calls, reading the next
+// allocates nothing at all, and nothing of the last response is left in
+// what it returns: a call that failed before, or one more call, does not
+// stay behind.
+func TestOptionsCallsReused(t *testing.T) {
+	three, _ := value.Parse(completion(oai("a", berlin), oai("b", `"not json"`), oai("c", `{}`)))
+	two, _ := value.Parse(completion(oai("d", `"{\"n\":[1,2]}"`), oai("e", berlin)))
+	var p value.Parser
+	o := Options{Parser: &p}
+	for range 3 {
+		for _, r := range []value.Value{three, two} {
+			want, _, _ := Extract(r, Auto, value.Limits{})
+			p.Reset()
+			calls, _, err := o.Extract(r, Auto)
+			if err != nil || len(calls) != len(want) {
+				t.Fatalf("%d calls, %v; want %d", len(calls), err, len(want))
+			}
+			for i := range want {
+				if calls[i].Name != want[i].Name || (calls[i].Err == nil) != (want[i].Err == nil) || !value.Equal(calls[i].Args, want[i].Args) {
+					t.Errorf("call %d: %+v, want %+v", i, calls[i], want[i])
+				}
+			}
+			if cap(calls) > cap(o.Calls) {
+				o.Calls = calls
+			}
+		}
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		p.Reset()
+		if _, _, err := o.Extract(two, Auto); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Extract into Options.Calls allocates %v times, want 0", allocs)
+	}
+}

@@ -89,7 +89,7 @@ func extractRun(r value.Value, f Format, x extraction) (Run, Format, error) {
 		}
 		return run, p.name(), nil
 	}
-	calls, err := p.calls(x, f)
+	calls, err := p.calls(x, f, nil)
 	if err != nil {
 		return Run{}, f, err
 	}
