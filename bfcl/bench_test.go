@@ -21,37 +21,8 @@ func BenchmarkScoreCandidates(b *testing.B) {
 			for _, cat := range categories {
 				engines[cat] = importEngine(b, cat, sem)
 			}
-			// One Scorer per engine, as a worker scoring a stream has:
-			// each result is read before the next response is scored.
-			scorers := map[*engine.Engine]*engine.Scorer{}
-			for _, e := range engines {
-				scorers[e] = e.NewScorer()
-			}
-			type item struct {
-				sc   *engine.Scorer
-				i    int
-				resp value.Value
-			}
-			items := make([]item, 0, len(cands))
-			for _, c := range cands {
-				e := engines[c.Category]
-				i, ok := e.Lookup(c.QuestionID)
-				if !ok {
-					b.Fatalf("%s: no case %s", c.ID, c.QuestionID)
-				}
-				resp, err := value.Parse(string(c.Response))
-				if err != nil {
-					b.Fatal(err)
-				}
-				items = append(items, item{scorers[e], i, resp})
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				for _, it := range items {
-					it.sc.Score(it.i, it.resp)
-				}
-			}
+			items := readyItems(b, cands, engines)
+			scoreItems(b, items)
 			b.ReportMetric(float64(len(items)*b.N)/b.Elapsed().Seconds(), "candidates/s")
 		})
 	}
@@ -66,35 +37,56 @@ func BenchmarkScoreCategories(b *testing.B) {
 	cands := readCandidates(b)
 	for _, cat := range categories {
 		b.Run(cat, func(b *testing.B) {
-			e := importEngine(b, cat, SemanticsBFCL)
-			sc := e.NewScorer()
-			type item struct {
-				i    int
-				resp value.Value
-			}
-			var items []item
-			for _, c := range cands {
-				if c.Category != cat {
-					continue
-				}
-				i, ok := e.Lookup(c.QuestionID)
-				if !ok {
-					b.Fatalf("%s: no case %s", c.ID, c.QuestionID)
-				}
-				resp, err := value.Parse(string(c.Response))
-				if err != nil {
-					b.Fatal(err)
-				}
-				items = append(items, item{i, resp})
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				for _, it := range items {
-					sc.Score(it.i, it.resp)
-				}
-			}
+			items := readyItems(b, cands, map[string]*engine.Engine{cat: importEngine(b, cat, SemanticsBFCL)})
+			scoreItems(b, items)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(items)*b.N), "ns/candidate")
 		})
+	}
+}
+
+// item is a candidate made ready to score: the Scorer of its category's
+// engine, its case and its parsed response.
+type item struct {
+	sc   *engine.Scorer
+	i    int
+	resp value.Value
+}
+
+// readyItems makes the candidates of the categories engines has ready to
+// score, so that the benchmarks time the engine alone. Each engine gets
+// one Scorer, as a worker scoring a stream has: each result is read
+// before the next response is scored.
+func readyItems(b *testing.B, cands []candidate, engines map[string]*engine.Engine) []item {
+	scorers := map[string]*engine.Scorer{}
+	var items []item
+	for _, c := range cands {
+		e := engines[c.Category]
+		if e == nil {
+			continue
+		}
+		if scorers[c.Category] == nil {
+			scorers[c.Category] = e.NewScorer()
+		}
+		sc := scorers[c.Category]
+		i, ok := e.Lookup(c.QuestionID)
+		if !ok {
+			b.Fatalf("%s: no case %s", c.ID, c.QuestionID)
+		}
+		resp, err := value.Parse(string(c.Response))
+		if err != nil {
+			b.Fatal(err)
+		}
+		items = append(items, item{sc, i, resp})
+	}
+	return items
+}
+
+func scoreItems(b *testing.B, items []item) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, it := range items {
+			it.sc.Score(it.i, it.resp)
+		}
 	}
 }

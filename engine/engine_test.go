@@ -15,6 +15,12 @@ import (
 // load compiles a suite written as YAML.
 func load(t testing.TB, yaml string) *Engine {
 	t.Helper()
+	return loadWith(t, yaml, Options{})
+}
+
+// loadWith compiles a suite written as YAML with opts.
+func loadWith(t testing.TB, yaml string, opts Options) *Engine {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "suite.yaml")
 	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
@@ -23,7 +29,7 @@ func load(t testing.TB, yaml string) *Engine {
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	e, err := New(s, Options{})
+	e, err := New(s, opts)
 	if err != nil {
 		t.Fatalf("compile: %v", err)
 	}

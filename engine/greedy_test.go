@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/rules"
-	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -66,23 +65,14 @@ func TestPairingWeighsEachPairOnce(t *testing.T) {
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			cmp := &countingEqual{}
-			path := t.TempDir() + "/suite.yaml"
-			writeTestFile(t, path, `version: 1
+			e := loadWith(t, `version: 1
 cases:
   - id: c
     calls: `+tc.mode+`
     expected:
       - {name: f, arguments: {x: 1}, rules: {x: {plugin: count.eq}}}
       - {name: f, arguments: {x: 2}, rules: {x: {plugin: count.eq}}}
-`)
-			s, err := suite.Load(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e, err := New(s, Options{Extensions: rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}})
-			if err != nil {
-				t.Fatal(err)
-			}
+`, Options{Extensions: rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}})
 			r := e.Score(0, mustParse(t, `[{"name":"f","arguments":{"x":3}},{"name":"f","arguments":{"x":4}}]`))
 			if r.Pass || len(r.Diffs) != 2 {
 				t.Fatalf("want two mismatches: %s", r.AppendJSON(nil))
