@@ -63,3 +63,34 @@ func ExampleNewReader() {
 	}
 	// Output: calls get_weather {"city":"Berlin"}
 }
+
+// A loop that reads response after response reuses the parser's memory
+// and the last response's calls: after the first responses, reading one
+// allocates nothing. What a response's calls hold is valid until the next
+// one is read.
+func ExampleOptions_Extract() {
+	var p value.Parser
+	o := response.Options{Parser: &p}
+	for _, line := range []string{
+		`[{"name": "get_weather", "arguments": "{\"city\": \"Berlin\"}"}]`,
+		`[{"name": "get_time", "arguments": "{\"zone\": \"CET\"}"}, {"name": "get_weather", "arguments": "{}"}]`,
+	} {
+		r, err := value.Parse(line)
+		if err != nil {
+			panic(err)
+		}
+		p.Reset()
+		calls, _, err := o.Extract(r, response.Calls)
+		if err != nil {
+			panic(err)
+		}
+		o.Calls = calls // the next response's calls go here when they fit
+		for _, c := range calls {
+			fmt.Println(c.Name, c.Args)
+		}
+	}
+	// Output:
+	// get_weather {"city":"Berlin"}
+	// get_time {"zone":"CET"}
+	// get_weather {}
+}
