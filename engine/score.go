@@ -246,11 +246,19 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 // assignment.
 func (e *Engine) allPass(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, all []verdict, w *work, rv *runView) bool {
 	used, _ := w.greedyBufs(len(calls), 0)
-	m := len(calls)
+	return e.takeFirst(exp, calls, pairs, pr, all, used, true, w, rv) == 0
+}
+
+// takeFirst gives each expected call in order the first actual call not
+// yet used that passes against it (with sameName, only the calls to its
+// tool are tried), keeping each verdict it weighs in all (expected-major),
+// and returns how many expected calls it left without one (pairs -1).
+func (e *Engine) takeFirst(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, all []verdict, used []bool, sameName bool, w *work, rv *runView) int {
+	m, left := len(calls), 0
 	for a := range exp {
 		pairs[a] = -1
 		for b := range calls {
-			if used[b] || exp[a].name != calls[b].Name {
+			if used[b] || sameName && exp[a].name != calls[b].Name {
 				continue
 			}
 			v := e.weigh(&exp[a], &calls[b], rv, b, w)
@@ -261,10 +269,10 @@ func (e *Engine) allPass(exp []compiledCall, calls []response.Call, pairs []int,
 			}
 		}
 		if pairs[a] < 0 {
-			return false
+			left++
 		}
 	}
-	return true
+	return left
 }
 
 // greedy pairs in `calls: greedy` mode: each expected call in order takes
@@ -278,20 +286,9 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 	// a call has been weighed against every call left over, so the
 	// pairing of the rest weighs nothing again.
 	all := w.verdicts(n * m)
+	e.takeFirst(exp, calls, pairs, pr, all, used, false, w, rv)
 	restA := rest[:0:n]
 	for a := range n {
-		pairs[a] = -1
-		for b := range m {
-			if used[b] {
-				continue
-			}
-			v := e.weigh(&exp[a], &calls[b], rv, b, w)
-			all[a*m+b] = v
-			if v.pass {
-				pairs[a], pr[a], used[b] = b, pairing{pass: true, score: v.score}, true
-				break
-			}
-		}
 		if pairs[a] < 0 {
 			restA = append(restA, a)
 		}
