@@ -21,9 +21,9 @@ import (
 // reports false whenever it cannot tell, which says nothing: a schema the
 // library validates, a keyword beside $ref, allOf, anyOf or oneOf other
 // than the forms Implications reads through, a recursive schema where it
-// would repeat itself, minProperties or uniqueItems where x differs, and
-// every other difference. Nulls are values here: it is not for
-// comparisons that count a null member as an omission.
+// would repeat itself, minProperties, maxProperties or uniqueItems where x
+// differs, and every other difference. Nulls are values here: it is not
+// for comparisons that count a null member as an omission.
 func (k *Known) Same(x value.Value) bool {
 	if k.root == nil {
 		return false
@@ -54,7 +54,7 @@ func (s *sameWalk) same(n *node, e, a *value.Value) bool {
 
 // differ is same for two values not equal.
 func (s *sameWalk) differ(n *node, e, a *value.Value) bool {
-	if n = s.standIn(n); n == nil {
+	if n = standIn(n); n == nil {
 		return false
 	}
 	switch e.Kind() {
@@ -138,7 +138,7 @@ func (s *sameWalk) members(n *node, em, am []value.Member) bool {
 // nothing else: n itself, or through n's only $ref, the only member of
 // its allOf, or the non-null member of its nullable anyOf or oneOf, as
 // Implications reads them; nil for any other node, and for nil.
-func (s *sameWalk) standIn(n *node) *node {
+func standIn(n *node) *node {
 	for range 8 { // a chain of aliases; a longer one is left to the comparison
 		switch {
 		case n == nil || n.never:
