@@ -184,13 +184,16 @@ func (p *proc) compare(batch []*call) {
 	timedOut := ctx.Err() == context.DeadlineExceeded
 	cancel()
 	if err != nil {
+		// The restart begins before the callers hear of the failure, so
+		// that a call they make next waits for the new process instead of
+		// going to the dead one.
 		switch {
 		case timedOut:
-			fail(pluginErr("plugin %s: no answer within %s (the suite's timeout); restarting it", p.name, p.timeout))
 			p.restart(gen, "hung")
+			fail(pluginErr("plugin %s: no answer within %s (the suite's timeout); restarting it", p.name, p.timeout))
 		case status.Code(err) == codes.Unavailable || client.Exited():
-			fail(pluginErr("plugin %s crashed: %s; restarting it", p.name, status.Convert(err).Message()))
 			p.restart(gen, "crashed")
+			fail(pluginErr("plugin %s crashed: %s; restarting it", p.name, status.Convert(err).Message()))
 		default:
 			fail(pluginErr("plugin %s: %s", p.name, status.Convert(err).Message()))
 		}
