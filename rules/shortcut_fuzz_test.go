@@ -29,6 +29,34 @@ var shortcutRules = []rs{
 	call("*", `{"type":["string","object"]}`),
 }
 
+// fromRules are the references FuzzShortcut adds to a set when its flags
+// say so: to a step's scalar, to a list, and by tool name.
+var fromRules = []struct {
+	path Path
+	rule string
+}{
+	{mustPathT("a"), `{"from":"steps[0].result.id"}`},
+	{mustPathT("b.e"), `{"from":"find_order.result.items"}`},
+	{mustPathT("c.x"), `{"from":"steps[-1].arguments.email"}`},
+}
+
+func mustPathT(s string) Path {
+	p, err := ParsePath(s)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+func mustRule(t *testing.T, ext Extensions, src string) *Rule {
+	t.Helper()
+	r, err := Compile(mustParse(t, src), ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // FuzzShortcut holds the equality shortcut of the comparison (equal values
 // pass where no rule can refuse them) to the full walk under the rules:
 // the same result, the same diffs in the same order, the same failed
@@ -45,6 +73,8 @@ func FuzzShortcut(f *testing.F) {
 		f.Add(s[0], s[1], uint16(0xffff), uint8(0))
 		f.Add(s[0], s[1], uint16(0x5555), uint8(3))
 		f.Add(s[0], s[0], uint16(0x0f0f), uint8(1))
+		f.Add(s[0], s[1], uint16(0x0101), uint8(4|1<<4))
+		f.Add(s[0], s[0], uint16(0), uint8(4|3<<4))
 	}
 	ext := Extensions{Expr: func(src string) (Comparator, error) {
 		return comparatorFunc(func(in *Input) Outcome {
@@ -77,7 +107,15 @@ func FuzzShortcut(f *testing.F) {
 			}
 			s.Add(LevelCall, Path{}, r)
 		}
-		ctx := &Context{NullIsMissing: flags&1 != 0, AllowExtra: flags&2 != 0}
+		if flags&4 != 0 {
+			// References: the expected value is a step's, which equal
+			// values need not match (flags' high bits say how many of
+			// the run's steps come before, none leaving them unresolved).
+			for _, r := range fromRules {
+				s.Add(LevelCall, r.path, mustRule(t, ext, r.rule))
+			}
+		}
+		ctx := &Context{NullIsMissing: flags&1 != 0, AllowExtra: flags&2 != 0, Steps: Steps{Src: testSteps(t), N: int(flags>>4) % 4}}
 		for _, pair := range [][2]value.Value{{e, a}, {e, e}, {a, a}} {
 			fast, fastRes, fastFailed := shortcutRun(s, pair[0], pair[1], ctx, false)
 			slow, slowRes, slowFailed := shortcutRun(s, pair[0], pair[1], ctx, true)
