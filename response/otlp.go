@@ -562,40 +562,57 @@ func (t *trace) merge(tools []traceStep) {
 // exportSpans returns the spans of export o in the order of the file, or
 // says what in it is malformed.
 func exportSpans(o value.Value) ([]span, string) {
-	rss, bad := list(o, "resourceSpans", "")
+	var spans []span
+	bad := eachSpan(o, func(_, _, x value.Value, at string) string {
+		s, bad := readSpan(x, at)
+		if bad != "" {
+			return bad
+		}
+		s.seq = len(spans)
+		spans = append(spans, s)
+		return ""
+	})
 	if bad != "" {
 		return nil, bad
 	}
-	var spans []span
+	return spans, ""
+}
+
+// eachSpan calls f with each element of the spans lists of export o, in
+// the file's order, with the resourceSpans and scopeSpans objects it sits
+// in and its place for messages. It stops at the first problem of shape,
+// the export's or one f returns, and returns it.
+func eachSpan(o value.Value, f func(rs, ss, s value.Value, at string) string) string {
+	rss, bad := list(o, "resourceSpans", "")
+	if bad != "" {
+		return bad
+	}
 	for i, rs := range rss {
 		at := "resourceSpans[" + strconv.Itoa(i) + "]"
 		if rs.Kind() != value.Object {
-			return nil, at + " is " + kindPhrase(rs) + ", not an object"
+			return at + " is " + kindPhrase(rs) + ", not an object"
 		}
 		sss, bad := list(rs, "scopeSpans", at)
 		if bad != "" {
-			return nil, bad
+			return bad
 		}
 		for j, ss := range sss {
 			at := at + ".scopeSpans[" + strconv.Itoa(j) + "]"
 			if ss.Kind() != value.Object {
-				return nil, at + " is " + kindPhrase(ss) + ", not an object"
+				return at + " is " + kindPhrase(ss) + ", not an object"
 			}
 			l, bad := list(ss, "spans", at)
 			if bad != "" {
-				return nil, bad
+				return bad
 			}
-			for k, sp := range l {
-				s, bad := readSpan(sp, at+".spans["+strconv.Itoa(k)+"]")
-				if bad != "" {
-					return nil, bad
+			for k, s := range l {
+				if bad := f(rs, ss, s, at+".spans["+strconv.Itoa(k)+"]"); bad != "" {
+					return bad
 				}
-				s.seq = len(spans)
-				spans = append(spans, s)
 			}
 		}
 	}
-	return spans, ""
+	return ""
 }
 
 // list returns the array at key of o (at names o): absent or null is

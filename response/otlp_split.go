@@ -103,58 +103,33 @@ func (sp *splitter) line(b []byte, line int) string {
 	case doc.Kind() != value.Object || !isOTLPExport(doc):
 		return "not an OTLP/JSON trace export: " + describe(doc) + ", not an object with resourceSpans"
 	}
-	rss, bad := list(doc, "resourceSpans", "")
-	if bad != "" {
-		return bad
-	}
-	for i, rs := range rss {
-		at := "resourceSpans[" + strconv.Itoa(i) + "]"
-		if rs.Kind() != value.Object {
-			return at + " is " + kindPhrase(rs) + ", not an object"
+	return eachSpan(doc, func(rs, ss, s value.Value, at string) string {
+		if s.Kind() != value.Object {
+			return at + " is " + kindPhrase(s) + ", not an object"
 		}
-		sss, bad := list(rs, "scopeSpans", at)
-		if bad != "" {
-			return bad
+		tid, _ := s.Get("traceId")
+		if tid.Kind() != value.String || tid.Str() == "" {
+			return at + " has no traceId"
 		}
-		for j, ss := range sss {
-			at := at + ".scopeSpans[" + strconv.Itoa(j) + "]"
-			if ss.Kind() != value.Object {
-				return at + " is " + kindPhrase(ss) + ", not an object"
-			}
-			spans, bad := list(ss, "spans", at)
-			if bad != "" {
-				return bad
-			}
-			for k, s := range spans {
-				at := at + ".spans[" + strconv.Itoa(k) + "]"
-				if s.Kind() != value.Object {
-					return at + " is " + kindPhrase(s) + ", not an object"
-				}
-				tid, _ := s.Get("traceId")
-				if tid.Kind() != value.String || tid.Str() == "" {
-					return at + " has no traceId"
-				}
-				t := sp.byTrace[tid.Str()]
-				if t == nil {
-					t = &splitTrace{id: tid.Str(), line: line, ids: map[string]bool{}}
-					sp.byTrace[t.id] = t
-					sp.traces = append(sp.traces, t)
-				}
-				if sid, _ := s.Get("spanId"); sid.Kind() == value.String {
-					t.ids[sid.Str()] = true
-				}
-				n := len(t.chunks)
-				if n == 0 || t.chunks[n-1].lines[0] != line || !same(t.chunks[n-1].rs, rs) || !same(t.chunks[n-1].ss, ss) {
-					t.chunks = append(t.chunks, splitChunk{rs: rs, ss: ss})
-					n++
-				}
-				c := &t.chunks[n-1]
-				c.spans = append(c.spans, s)
-				c.lines = append(c.lines, line)
-			}
+		t := sp.byTrace[tid.Str()]
+		if t == nil {
+			t = &splitTrace{id: tid.Str(), line: line, ids: map[string]bool{}}
+			sp.byTrace[t.id] = t
+			sp.traces = append(sp.traces, t)
 		}
-	}
-	return ""
+		if sid, _ := s.Get("spanId"); sid.Kind() == value.String {
+			t.ids[sid.Str()] = true
+		}
+		n := len(t.chunks)
+		if n == 0 || t.chunks[n-1].lines[0] != line || !same(t.chunks[n-1].rs, rs) || !same(t.chunks[n-1].ss, ss) {
+			t.chunks = append(t.chunks, splitChunk{rs: rs, ss: ss})
+			n++
+		}
+		c := &t.chunks[n-1]
+		c.spans = append(c.spans, s)
+		c.lines = append(c.lines, line)
+		return ""
+	})
 }
 
 // same reports whether a and b are the same element of a parsed line:
