@@ -336,15 +336,7 @@ func (v *validator) object(n *node, x value.Value, known *value.Value, pl *plan)
 	}
 	v.count(count, n.minProps, n.maxProps, "Properties")
 	if len(n.required) > 0 && !v.allRequired(n, ms) {
-		var missing []string
-		for _, r := range n.required {
-			if m, ok := x.Get(r); !ok || v.nullIsMissing && m.IsNull() {
-				missing = append(missing, r)
-			}
-		}
-		if v.failing() {
-			v.fail(requiredMessage(missing))
-		}
+		v.missing(n, x)
 	}
 	// The members, the properties and the known value's members are all
 	// in key order: one walk finds each member's schema and known value.
@@ -432,15 +424,7 @@ func (v *validator) planned(n *node, x value.Value, kms []value.Member, pl *plan
 	if present&pl.req != pl.req {
 		// Every required property is a known member: the ones missing
 		// are among those.
-		var missing []string
-		for _, r := range n.required {
-			if m, ok := x.Get(r); !ok || v.nullIsMissing && m.IsNull() {
-				missing = append(missing, r)
-			}
-		}
-		if v.failing() {
-			v.fail(requiredMessage(missing))
-		}
+		v.missing(n, x)
 	}
 	var extra []string
 	for i := range ms {
@@ -477,6 +461,20 @@ func (v *validator) planned(n *node, x value.Value, kms []value.Member, pl *plan
 			v.fail(additionalMessage(extra))
 		}
 	}
+}
+
+// missing reports the properties n requires that x, an object, lacks.
+func (v *validator) missing(n *node, x value.Value) {
+	if !v.failing() {
+		return // quiet: only counted, so not listed either
+	}
+	var missing []string
+	for _, r := range n.required {
+		if m, ok := x.Get(r); !ok || v.nullIsMissing && m.IsNull() {
+			missing = append(missing, r)
+		}
+	}
+	v.fail(requiredMessage(missing))
 }
 
 // allRequired reports whether the members (in key order) hold every
