@@ -43,18 +43,7 @@ func FuzzAlign(f *testing.F) {
 	f.Fuzz(func(t *testing.T, exp, act []byte) {
 		want, got := fuzzRun(exp), fuzzRun(act)
 		for _, mode := range []string{"ordered", "in_order", "unordered", "superset", "subset", "greedy"} {
-			doc, err := value.Parse(`{"cases":[{"id":"t","calls":"` + mode + `","steps":` + stepsOf(want) + `}]}`)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := suite.FromValue("f.json", doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e, err := New(s, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			e := loadJSON(t, `{"cases":[{"id":"t","calls":"`+mode+`","steps":`+stepsOf(want)+`}]}`)
 			r := e.ScoreRun(0, got)
 			if !(r.Score >= 0 && r.Score <= 1) || r.Pass != (len(r.Diffs) == 0) || r.Pass && r.Score != 1 {
 				t.Fatalf("%s: %s", mode, r.AppendJSON(nil))
@@ -90,4 +79,22 @@ func FuzzAlign(f *testing.F) {
 			t.Fatalf("align %v (%v), brute force %v (%v)", pairs, sum, bp, bs)
 		}
 	})
+}
+
+// loadJSON compiles a suite written as JSON.
+func loadJSON(t testing.TB, doc string) *Engine {
+	t.Helper()
+	v, err := value.Parse(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.FromValue("suite.json", v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

@@ -159,18 +159,7 @@ func TestScoreRunAgainstBruteForce(t *testing.T) {
 			}
 			runs, stepsOf = append(runs, run), append(stepsOf, steps)
 		}
-		doc, err := value.Parse(`{"cases":[` + strings.Join(cases, ",") + `]}`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := suite.FromValue("r.json", doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := New(s, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := loadJSON(t, `{"cases":[`+strings.Join(cases, ",")+`]}`)
 		sc := e.NewScorer()
 		for i := range cases {
 			run, mode := runs[i/2], modes[i%2]

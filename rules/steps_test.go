@@ -140,13 +140,7 @@ func TestFromRule(t *testing.T) {
 		{`{"order_id":null}`, []Kind{MissingArgument}},
 	}
 	for _, tt := range nullTests {
-		var s Set
-		p, _ := ParsePath("order_id")
-		r, err := Compile(mustValue(t, `{"from":"find_order.result.id"}`), Extensions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Add(LevelCall, p, r)
+		s := orderIDFrom(t)
 		var kinds []Kind
 		ctx := &Context{NullIsMissing: true, Steps: Steps{Src: run, N: 3}}
 		res := s.Compare(mustValue(t, `{"order_id":null}`), mustValue(t, tt.act), ctx, func(d Diff) { kinds = append(kinds, d.Kind) })
@@ -214,6 +208,19 @@ func TestFromBelowEqualObjects(t *testing.T) {
 // A long actual value in the message of an unresolved reference is cut
 // on a character boundary, as every other message's.
 func TestFromUnresolvedMessageIsUTF8(t *testing.T) {
+	s := orderIDFrom(t)
+	act := `{"order_id":"a` + strings.Repeat("é", 200) + `"}`
+	var msgs []string
+	s.Compare(mustValue(t, `{"order_id":null}`), mustValue(t, act), &Context{Steps: Steps{Src: testSteps(t), N: 0}}, func(d Diff) { msgs = append(msgs, d.Message) })
+	if len(msgs) != 1 || !utf8.ValidString(msgs[0]) || !strings.HasPrefix(msgs[0], `got "aé`) {
+		t.Errorf("messages %q", msgs)
+	}
+}
+
+// orderIDFrom is a set with one rule: order_id is the last find_order
+// call's result id.
+func orderIDFrom(t *testing.T) *Set {
+	t.Helper()
 	var s Set
 	p, _ := ParsePath("order_id")
 	r, err := Compile(mustValue(t, `{"from":"find_order.result.id"}`), Extensions{})
@@ -221,10 +228,5 @@ func TestFromUnresolvedMessageIsUTF8(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Add(LevelCall, p, r)
-	act := `{"order_id":"a` + strings.Repeat("é", 200) + `"}`
-	var msgs []string
-	s.Compare(mustValue(t, `{"order_id":null}`), mustValue(t, act), &Context{Steps: Steps{Src: testSteps(t), N: 0}}, func(d Diff) { msgs = append(msgs, d.Message) })
-	if len(msgs) != 1 || !utf8.ValidString(msgs[0]) || !strings.HasPrefix(msgs[0], `got "aé`) {
-		t.Errorf("messages %q", msgs)
-	}
+	return &s
 }
