@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/callgrade/callgrade/response"
@@ -63,20 +64,29 @@ func FuzzProven(f *testing.F) {
 			if !ec.proven(ac) {
 				continue
 			}
-			var diffs []rules.Diff
-			ctx := ec.ctx(rules.Steps{})
-			res := ec.rules.CompareChecked(ec.args, a, &ctx, func(d rules.Diff) { diffs = append(diffs, d) })
-			if res.Matched != res.Total || len(diffs) > 0 {
-				t.Fatalf("proven, but the comparison of %s with %s finds %d of %d: %+v", a, ec.args, res.Matched, res.Total, diffs)
-			}
-			if v := ec.tool.validate(a, ec.check(nil), -1, nil); len(v) > 0 {
-				t.Fatalf("proven, but %s is not valid: %+v", a, v)
+			if err := fullPass(ec, a); err != nil {
+				t.Fatalf("proven, but %v", err)
 			}
 			if r := e.Score(0, mustParse(t, `[{"name":"f","arguments":`+a.String()+`}]`)); !r.Pass || r.Score != 1 {
 				t.Fatalf("proven, but scored %s", r.AppendJSON(nil))
 			}
 		}
 	})
+}
+
+// fullPass says why the comparison and the validation that proven skips
+// would not pass actual arguments a, or nil when they would.
+func fullPass(ec *compiledCall, a value.Value) error {
+	var diffs []rules.Diff
+	ctx := ec.ctx(rules.Steps{})
+	res := ec.rules.CompareChecked(ec.args, a, &ctx, func(d rules.Diff) { diffs = append(diffs, d) })
+	if res.Matched != res.Total || len(diffs) > 0 {
+		return fmt.Errorf("the comparison of %s with %s finds %d of %d: %+v", a, ec.args, res.Matched, res.Total, diffs)
+	}
+	if v := ec.tool.validate(a, ec.check(nil), -1, nil); len(v) > 0 {
+		return fmt.Errorf("%s is not valid: %+v", a, v)
+	}
+	return nil
 }
 
 // variants returns v with every number written as a string, once as is

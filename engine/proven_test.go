@@ -65,3 +65,51 @@ func TestProven(t *testing.T) {
 		t.Errorf("the benchmark's call is not proven: %s", strings.TrimSpace(calls[0].Args.String()))
 	}
 }
+
+// The shortcut's corners, against the contract's words: numbers by their
+// exact decimal value whatever their size (a numeric string is its number
+// where the schema says number), Unicode keys, nested lists, an empty
+// list, a null where the schema allows one. The full comparison and
+// validation agree on each.
+func TestProvenCorners(t *testing.T) {
+	e := load(t, `version: 1
+tools:
+  - name: f
+    parameters:
+      type: object
+      properties:
+        big: {type: number}
+        città: {type: integer}
+        rows: {type: array, items: {type: array, items: {type: number}}}
+        tags: {type: array, items: {type: string}}
+        note: {anyOf: [{type: string}, {type: "null"}], default: null}
+      required: [big, città, rows, tags]
+cases:
+  - {id: a, expected: {name: f, arguments: {big: 1e400, città: 3, rows: [[1, 2], [3]], tags: []}}}
+`)
+	ec := &e.cases[0].expected[0]
+	for _, tc := range []struct {
+		actual string
+		want   bool
+	}{
+		{`{"big":"1e400","città":"3","rows":[["1",2.0],[" 3 "]],"tags":[]}`, true},
+		{`{"big":"10e399","città":3,"rows":[[1,2],[3]],"tags":[],"note":null}`, true},
+		{`{"big":"1e401","città":3,"rows":[[1,2],[3]],"tags":[]}`, false},
+		{`{"big":1e400,"città":"3.5","rows":[[1,2],[3]],"tags":[]}`, false},
+		{`{"big":1e400,"citta":3,"rows":[[1,2],[3]],"tags":[]}`, false},
+		{`{"big":1e400,"città":3,"rows":[[1,2],[3],[]],"tags":[]}`, false},
+		{`{"big":1e400,"città":3,"rows":[[1,2],[3]],"tags":[""]}`, false},
+		{`{"big":1e400,"città":3,"rows":[[1,2],[3]],"tags":[],"note":"x"}`, false},
+		{`{"big":1e400,"città":3,"rows":[[1,2],[3]]}`, false},
+	} {
+		a := mustParse(t, tc.actual)
+		if got := ec.proven(&response.Call{Name: "f", Args: a}); got != tc.want {
+			t.Errorf("proven(%s) = %v, want %v", tc.actual, got, tc.want)
+		}
+		// Proven or not, the comparison and the validation it skips say
+		// the same.
+		if err := fullPass(ec, a); (err == nil) != tc.want {
+			t.Errorf("%s: the full path says %v, want pass %v", tc.actual, err, tc.want)
+		}
+	}
+}
