@@ -471,7 +471,9 @@ func (p *plan) calls(x extraction, want Format, dst []Call) ([]Call, error) {
 		calls = make([]Call, n)
 	} else {
 		calls = calls[:n]
-		clear(calls) // fill writes every call; nothing of the last response may be left
+		// fill writes each call whole; cleared anyway, a call it missed
+		// would be empty, never the last response's
+		clear(calls)
 	}
 	p.fill(calls, x)
 	return calls, nil
