@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/suite"
 )
 
@@ -20,31 +19,7 @@ import (
 // each of four cases, one sample missing, one line naming no case).
 func loadSamples(t testing.TB, annotate bool) []Case {
 	t.Helper()
-	f, err := os.Open("testdata/samples/results.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	cases, err := ReadResults(f, "results.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if annotate {
-		s, err := suite.Load("testdata/samples/suite.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		Annotate(cases, s)
-		r, err := os.Open("testdata/samples/responses.jsonl")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		if err := AttachResponses(cases, r, response.Auto); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return cases
+	return loadDir(t, "testdata/samples", annotate)
 }
 
 // The fixture's results are what a run writes today, and the summary read

@@ -24,7 +24,14 @@ var update = flag.Bool("update", false, "rewrite the golden files (and the scree
 // suite and the responses.
 func loadFixture(t testing.TB, annotate bool) []Case {
 	t.Helper()
-	f, err := os.Open("testdata/results.jsonl")
+	return loadDir(t, "testdata", annotate)
+}
+
+// loadDir reads dir/results.jsonl; annotate adds dir/suite.yaml and
+// dir/responses.jsonl, from which it was written.
+func loadDir(t testing.TB, dir string, annotate bool) []Case {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "results.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,12 +41,12 @@ func loadFixture(t testing.TB, annotate bool) []Case {
 		t.Fatal(err)
 	}
 	if annotate {
-		s, err := suite.Load("testdata/suite.yaml")
+		s, err := suite.Load(filepath.Join(dir, "suite.yaml"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		Annotate(cases, s)
-		r, err := os.Open("testdata/responses.jsonl")
+		r, err := os.Open(filepath.Join(dir, "responses.jsonl"))
 		if err != nil {
 			t.Fatal(err)
 		}
