@@ -79,14 +79,7 @@ func runSelftest(t *testing.T, cases []Case) (page string, st selftest) {
 		t.Fatal(err)
 	}
 	f.Close()
-	dom := chromium(t, "file://"+page+"#selftest", "--dump-dom")
-	m := selftestRE.FindSubmatch(dom)
-	if m == nil {
-		t.Fatalf("the page wrote no #selftest-result: its script did not run to the end (%d bytes of DOM)", len(dom))
-	}
-	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &st); err != nil {
-		t.Fatalf("#selftest-result: %v: %s", err, m[1])
-	}
+	readSelftest(t, page, "selftest", &st)
 	return page, st
 }
 
@@ -170,4 +163,19 @@ func generate(n int) []Case {
 		cases[i] = c
 	}
 	return cases
+}
+
+// readSelftest opens page in Chromium at #fragment, whose script checks the
+// page and writes what it found into #selftest-result, and decodes that
+// into out.
+func readSelftest(t *testing.T, page, fragment string, out any) {
+	t.Helper()
+	dom := chromium(t, "file://"+page+"#"+fragment, "--dump-dom")
+	m := selftestRE.FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the page wrote no #selftest-result: its script did not run to the end (%d bytes of DOM)", len(dom))
+	}
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), out); err != nil {
+		t.Fatalf("#selftest-result: %v: %s", err, m[1])
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"html"
 	"os"
 	"path/filepath"
 	"strings"
@@ -188,14 +187,7 @@ func runTimelines(t *testing.T, cases []Case) (page string, rep timelineReport) 
 		t.Fatal(err)
 	}
 	f.Close()
-	dom := chromium(t, "file://"+page+"#selftest-timeline", "--dump-dom")
-	m := selftestRE.FindSubmatch(dom)
-	if m == nil {
-		t.Fatalf("the page wrote no #selftest-result: its script did not run to the end (%d bytes of DOM)", len(dom))
-	}
-	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &rep); err != nil {
-		t.Fatalf("#selftest-result: %v: %s", err, m[1])
-	}
+	readSelftest(t, page, "selftest-timeline", &rep)
 	return page, rep
 }
 
