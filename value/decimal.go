@@ -178,7 +178,7 @@ func CompareNumbers(a, b string) int {
 	if a == b {
 		return 0
 	}
-	if c, ok := compareIntegers(a, b); ok {
+	if c, ok := comparePlain(a, b); ok {
 		return c
 	}
 	x, y := decompose(a), decompose(b)
@@ -201,29 +201,29 @@ func CompareNumbers(a, b string) int {
 	return c
 }
 
-// compareIntegers compares two literals that are plain integers (digits,
-// perhaps a minus, no fraction or exponent), the common case of bounds and
-// counts, without decomposing them; ok is false for anything else.
-func compareIntegers(a, b string) (c int, ok bool) {
-	an, ad, aok := plainInteger(a)
-	bn, bd, bok := plainInteger(b)
+// comparePlain compares two literals without an exponent (digits, perhaps
+// a minus and a fraction), the common case of bounds, counts and prices,
+// without decomposing them; ok is false for a literal with an exponent.
+func comparePlain(a, b string) (c int, ok bool) {
+	an, ai, af, aok := splitPlain(a)
+	bn, bi, bf, bok := splitPlain(b)
 	if !aok || !bok {
 		return 0, false
 	}
 	switch {
-	case ad == "0" && bd == "0":
-		return 0, true
 	case an != bn:
 		if an {
 			return -1, true
 		}
 		return 1, true
-	}
-	switch {
-	case len(ad) != len(bd):
-		c = len(ad) - len(bd)
+	case len(ai) != len(bi):
+		// JSON integer parts have no leading zero: the longer is larger.
+		c = len(ai) - len(bi)
 	default:
-		c = strings.Compare(ad, bd)
+		if c = strings.Compare(ai, bi); c == 0 {
+			// Without trailing zeros, fractions compare as text.
+			c = strings.Compare(af, bf)
+		}
 	}
 	if c > 0 {
 		c = 1
@@ -236,22 +236,41 @@ func compareIntegers(a, b string) (c int, ok bool) {
 	return c, true
 }
 
-// plainInteger splits a JSON integer literal into its sign and digits
-// (which have no leading zero, JSON being strict); ok is false for a
-// literal with a fraction or an exponent.
-func plainInteger(s string) (neg bool, digits string, ok bool) {
-	if s != "" && s[0] == '-' {
-		neg, s = true, s[1:]
+// splitPlain splits a JSON number literal without exponent into its sign,
+// its integer digits and its fractional digits without trailing zeros, in
+// one pass; zero is never negative. ok is false for a literal with an
+// exponent.
+func splitPlain(s string) (neg bool, integer, fraction string, ok bool) {
+	i := 0
+	if s[0] == '-' {
+		neg, i = true, 1
 	}
-	if s == "" {
-		return false, "", false
+	start := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
 	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false, "", false
+	integer = s[start:i]
+	if i < len(s) {
+		if s[i] != '.' {
+			return false, "", "", false
 		}
+		j := i + 1
+		k := j
+		for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			k++
+		}
+		if k < len(s) {
+			return false, "", "", false
+		}
+		for k > j && s[k-1] == '0' {
+			k--
+		}
+		fraction = s[j:k]
 	}
-	return neg, s, true
+	if len(integer) == 1 && integer[0] == '0' && len(fraction) == 0 {
+		neg = false
+	}
+	return neg, integer, fraction, true
 }
 
 // CanonicalNumber returns the shortest exact spelling of a number literal:
