@@ -120,6 +120,17 @@ type prop struct {
 }
 
 func (n *node) prop(key string) *node {
+	if len(n.props) <= 8 {
+		// A tool's few properties: == looks at the lengths first, and
+		// calls no comparison of the bytes but for a key of the same
+		// length, where a binary search compares at every step.
+		for i := range n.props {
+			if n.props[i].key == key {
+				return n.props[i].n
+			}
+		}
+		return nil
+	}
 	lo, hi := 0, len(n.props)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
