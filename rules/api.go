@@ -87,6 +87,10 @@ type Context struct {
 	// Steps are the run's actual steps before the one being compared,
 	// which `from` references and expressions read; none outside a run.
 	Steps Steps
+	// Passes, when not nil, holds pairs of actual and expected values
+	// known to pass under the set's rules, which the comparison takes as
+	// passing without walking them.
+	Passes *Passes
 }
 
 // Result sums up a comparison of two argument objects for scoring: Matched

@@ -77,3 +77,55 @@ func (q *Equalities) Equal(a, e *value.Value) bool {
 }
 
 func addr(v *value.Value) uintptr { return uintptr(unsafe.Pointer(v)) }
+
+// Passes records pairs of actual and expected values that a caller knows,
+// before a comparison, to pass under the set's rules (Context.Passes):
+// schema.Known.Prove finds them where the rules are only those a tool's
+// schema implies, such as a list of objects whose members are the
+// expected ones but for a default given. The comparison then walks only
+// the parts of the arguments that differ. It takes each pair on trust: a
+// pair that the rules would refuse passes all the same.
+//
+// Pairs are kept by address, as in Equalities: members and elements of
+// the arguments, not the argument objects themselves, which a comparison
+// receives by value. A caller keeps only the outermost of nested pairs
+// (Mark, Cut), since the comparison does not look inside a pair it takes
+// as passing.
+type Passes struct {
+	pairs [maxPasses]equality
+	n     int
+}
+
+// maxPasses bounds the pairs a Passes holds: each value the comparison
+// meets is looked up among them.
+const maxPasses = 16
+
+// Reset forgets every pair.
+func (p *Passes) Reset() { p.n = 0 }
+
+// Mark returns what Add has added so far, for Cut.
+func (p *Passes) Mark() int { return p.n }
+
+// Cut forgets the pairs added since Mark returned m: the pairs inside a
+// pair that is added next.
+func (p *Passes) Cut(m int) { p.n = min(p.n, m) }
+
+// Add records that the pair passes; past the bound it is not recorded,
+// and the comparison walks it.
+func (p *Passes) Add(a, e *value.Value) {
+	if p.n < maxPasses {
+		p.pairs[p.n] = equality{a: addr(a), e: addr(e), equal: true}
+		p.n++
+	}
+}
+
+// has reports whether the pair was added.
+func (p *Passes) has(a, e *value.Value) bool {
+	pa, pe := addr(a), addr(e)
+	for i := range p.n {
+		if q := &p.pairs[i]; q.a == pa && q.e == pe {
+			return true
+		}
+	}
+	return false
+}
