@@ -61,17 +61,24 @@ type compiledCall struct {
 	// The case's extra_fields: allow and null_is_missing (rules.Context).
 	allowExtra, nullIsMissing bool
 	// impliedOnly says that the tool's schema is all that rules the
-	// comparison, and args are valid against it (see proven).
+	// comparison, and args are valid against it (see prove).
 	impliedOnly bool
 }
 
-// proven reports whether ac's arguments are the expected ones up to what
-// the tool's schema implies (schema.Known.Same), so that the pair passes
-// without a diff and with score 1, valid: the comparison and the
-// validation, which would find as much, are skipped. Most right calls of a
-// suite whose strictness is its tools' schemas take this way.
-func (ec *compiledCall) proven(ac *response.Call) bool {
-	return ec.impliedOnly && ec.more == nil && ec.known.Same(ac.Args)
+// prove reads ac's arguments against the expected ones under the tool's
+// schema (schema.Known.Prove). Same: the pair passes without a diff and
+// with score 1, valid, and the comparison and the validation, which would
+// find as much, are skipped; most right calls of a suite whose strictness
+// is its tools' schemas take this way. Valid: the arguments differ, and
+// are valid, so only the comparison is left; most wrong calls of such a
+// suite take this way. Whatever it proves, it returns the parts of the
+// arguments that the comparison need not walk, in passes (which may be
+// nil), or nil when it reads nothing.
+func (ec *compiledCall) prove(ac *response.Call, passes *rules.Passes) (schema.Proof, *rules.Passes) {
+	if !ec.impliedOnly || ec.more != nil {
+		return schema.Unproven, nil
+	}
+	return ec.known.Prove(ac.Args, passes), passes
 }
 
 // callChecks are an expected call's checks beyond its arguments' rules.

@@ -4,16 +4,19 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 
-// FuzzProven holds the shortcut of compiledCall.proven to what it skips:
-// whenever it proves an actual call the expected one up to the schema's
-// implications, the comparison under the case's rules passes every
-// argument without a diff and the validation finds no violation. The
+// FuzzProven holds the shortcuts of compiledCall.prove to what they skip:
+// a call scores as it would without them, byte for byte; whenever it
+// proves an actual call the expected one up to the schema's implications
+// (Same), the comparison under the case's rules passes every argument
+// without a diff and the validation finds no violation; whenever it proves
+// the call valid (Valid), the validation finds none. The
 // actual arguments are the fuzzer's, and variants of the expected ones
 // that the shortcut is for: numbers written as strings (with white space
 // too), each member left out.
@@ -55,27 +58,47 @@ func FuzzProven(f *testing.F) {
 			return
 		}
 		ec := &e.cases[0].expected[0]
+		// ref scores as e would without the proofs: with the whole
+		// comparison and validation every time.
+		ref, _ := New(s, Options{})
+		ref.cases[0].expected[0].impliedOnly = false
 		actuals := variants(exp)
 		if a, err := value.Parse(actualText); err == nil {
 			actuals = append(actuals, a)
 		}
 		for _, a := range actuals {
-			ac := &response.Call{Name: "f", Args: a}
-			if !ec.proven(ac) {
-				continue
+			resp := mustParse(t, `[{"name":"f","arguments":`+a.String()+`}]`)
+			got, want := e.Score(0, resp).AppendJSON(nil), ref.Score(0, resp).AppendJSON(nil)
+			if string(got) != string(want) {
+				t.Fatalf("with the proofs\n%s\nwithout\n%s", got, want)
 			}
-			if err := fullPass(ec, a); err != nil {
-				t.Fatalf("proven, but %v", err)
-			}
-			if r := e.Score(0, mustParse(t, `[{"name":"f","arguments":`+a.String()+`}]`)); !r.Pass || r.Score != 1 {
-				t.Fatalf("proven, but scored %s", r.AppendJSON(nil))
+			p, _ := ec.prove(&response.Call{Name: "f", Args: a}, nil)
+			if err := agrees(ec, a, p); err != nil {
+				t.Fatal(err)
 			}
 		}
 	})
 }
 
-// fullPass says why the comparison and the validation that proven skips
-// would not pass actual arguments a, or nil when they would.
+// agrees says how the comparison and the validation that a proof p skips
+// disagree with it, or nil when they agree: Same passes both, Valid passes
+// the validation, Unproven says nothing.
+func agrees(ec *compiledCall, a value.Value, p schema.Proof) error {
+	switch p {
+	case schema.Same:
+		if err := fullPass(ec, a); err != nil {
+			return fmt.Errorf("proven the same, but %w", err)
+		}
+	case schema.Valid:
+		if v := ec.tool.validate(a, ec.check(nil), -1, nil); len(v) > 0 {
+			return fmt.Errorf("proven valid, but %s is not: %+v", a, v)
+		}
+	}
+	return nil
+}
+
+// fullPass says why the comparison and the validation that a proof of
+// Same skips would not pass actual arguments a, or nil when they would.
 func fullPass(ec *compiledCall, a value.Value) error {
 	var diffs []rules.Diff
 	ctx := ec.ctx(rules.Steps{})

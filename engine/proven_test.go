@@ -4,14 +4,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 
-// TestProven says where the shortcut of compiledCall.proven applies: a
-// right call written as the schema lets it be written, in a case ruled by
-// its tool's schema alone. Everywhere else the comparison decides (and
-// FuzzProven holds the shortcut to it where it does apply).
+// TestProven says where the shortcuts of compiledCall.prove apply, in a
+// case ruled by its tool's schema alone: Same for a right call written as
+// the schema lets it be written, Valid for a valid call that differs.
+// Everywhere else the comparison and the validation decide (and
+// FuzzProven holds the shortcuts to them where they do apply).
 func TestProven(t *testing.T) {
 	const tool = `tools:
   - name: f
@@ -32,26 +34,39 @@ func TestProven(t *testing.T) {
 `
 	for _, tc := range []struct {
 		name, extra, actual string
-		want                bool
+		want                schema.Proof
 	}{
-		{"equal", "", `{"n":2,"k":"x","loc":{"lat":1.5}}`, true},
-		{"numbers as strings", "", `{"n":"2","k":"x","loc":{"lat":" 1.50 "}}`, true},
-		{"default given", "", `{"n":2,"k":"x","loc":{"lat":1.5},"unit":"c"}`, true},
-		{"another value", "", `{"n":3,"k":"x","loc":{"lat":1.5}}`, false},
-		{"another default", "", `{"n":2,"k":"x","loc":{"lat":1.5},"unit":"f"}`, false},
-		{"required default left out", "", `{"n":2,"loc":{"lat":1.5}}`, false},
-		{"not a number", "", `{"n":"two","k":"x","loc":{"lat":1.5}}`, false},
-		{"extra member", "", `{"n":2,"k":"x","loc":{"lat":1.5},"tags":[]}`, false},
-		{"a rule of the suite's", "defaults: {rules: {k: case_insensitive}}\n", `{"n":"2","k":"x","loc":{"lat":1.5}}`, false},
-		{"null_is_missing", "defaults: {null_is_missing: true}\n", `{"n":"2","k":"x","loc":{"lat":1.5}}`, false},
+		{"equal", "", `{"n":2,"k":"x","loc":{"lat":1.5}}`, schema.Same},
+		{"numbers as strings", "", `{"n":"2","k":"x","loc":{"lat":" 1.50 "}}`, schema.Same},
+		{"default given", "", `{"n":2,"k":"x","loc":{"lat":1.5},"unit":"c"}`, schema.Same},
+		{"another value", "", `{"n":3,"k":"x","loc":{"lat":1.5}}`, schema.Valid},
+		{"another value as a string", "", `{"n":" 3","k":"x","loc":{"lat":1.5}}`, schema.Valid},
+		{"another default", "", `{"n":2,"k":"x","loc":{"lat":1.5},"unit":"f"}`, schema.Valid},
+		{"extra member", "", `{"n":2,"k":"x","loc":{"lat":1.5},"tags":[]}`, schema.Valid},
+		{"unknown member", "", `{"n":2,"k":"x","loc":{"lat":1.5},"zz":[1]}`, schema.Valid},
+		{"optional member left out", "", `{"n":2,"k":"x"}`, schema.Valid},
+		{"null where the schema allows it", "", `{"n":2,"k":"x","loc":null}`, schema.Valid},
+		{"nested value", "", `{"n":2,"k":"x","loc":{"lat":-7,"lon":"e"}}`, schema.Valid},
+		{"required default left out", "", `{"n":2,"loc":{"lat":1.5}}`, schema.Unproven},
+		{"not a number", "", `{"n":"two","k":"x","loc":{"lat":1.5}}`, schema.Unproven},
+		{"below the minimum", "", `{"n":0,"k":"x","loc":{"lat":1.5}}`, schema.Unproven},
+		{"not in the enum", "", `{"n":2,"k":"x","unit":"k"}`, schema.Unproven},
+		{"nested not a number", "", `{"n":2,"k":"x","loc":{"lat":"north"}}`, schema.Unproven},
+		{"an element not a number", "", `{"n":2,"k":"x","tags":[1,"x"]}`, schema.Unproven},
+		{"a rule of the suite's", "defaults: {rules: {k: case_insensitive}}\n", `{"n":"2","k":"x","loc":{"lat":1.5}}`, schema.Unproven},
+		{"null_is_missing", "defaults: {null_is_missing: true}\n", `{"n":"2","k":"x","loc":{"lat":1.5}}`, schema.Unproven},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := load(t, "version: 1\n"+tc.extra+tool+`cases:
   - {id: a, expected: {name: f, arguments: {n: 2, k: x, loc: {lat: 1.5}}}}
 `)
 			ec := &e.cases[0].expected[0]
-			if got := ec.proven(&response.Call{Name: "f", Args: mustParse(t, tc.actual)}); got != tc.want {
-				t.Errorf("proven(%s) = %v, want %v", tc.actual, got, tc.want)
+			a := mustParse(t, tc.actual)
+			if got, _ := ec.prove(&response.Call{Name: "f", Args: a}, nil); got != tc.want {
+				t.Errorf("prove(%s) = %v, want %v", tc.actual, got, tc.want)
+			}
+			if err := agrees(ec, a, tc.want); err != nil {
+				t.Error(err)
 			}
 		})
 	}
@@ -61,7 +76,7 @@ func TestProven(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.cases[0].expected[0].proven(&calls[0]) {
+	if p, _ := e.cases[0].expected[0].prove(&calls[0], nil); p != schema.Same {
 		t.Errorf("the benchmark's call is not proven: %s", strings.TrimSpace(calls[0].Args.String()))
 	}
 }
@@ -90,26 +105,74 @@ cases:
 	ec := &e.cases[0].expected[0]
 	for _, tc := range []struct {
 		actual string
-		want   bool
+		want   schema.Proof
 	}{
-		{`{"big":"1e400","città":"3","rows":[["1",2.0],[" 3 "]],"tags":[]}`, true},
-		{`{"big":"10e399","città":3,"rows":[[1,2],[3]],"tags":[],"note":null}`, true},
-		{`{"big":"1e401","città":3,"rows":[[1,2],[3]],"tags":[]}`, false},
-		{`{"big":1e400,"città":"3.5","rows":[[1,2],[3]],"tags":[]}`, false},
-		{`{"big":1e400,"citta":3,"rows":[[1,2],[3]],"tags":[]}`, false},
-		{`{"big":1e400,"città":3,"rows":[[1,2],[3],[]],"tags":[]}`, false},
-		{`{"big":1e400,"città":3,"rows":[[1,2],[3]],"tags":[""]}`, false},
-		{`{"big":1e400,"città":3,"rows":[[1,2],[3]],"tags":[],"note":"x"}`, false},
-		{`{"big":1e400,"città":3,"rows":[[1,2],[3]]}`, false},
+		{`{"big":"1e400","città":"3","rows":[["1",2.0],[" 3 "]],"tags":[]}`, schema.Same},
+		{`{"big":"10e399","città":3,"rows":[[1,2],[3]],"tags":[],"note":null}`, schema.Same},
+		{`{"big":"1e401","città":3,"rows":[[1,2],[3]],"tags":[]}`, schema.Valid},
+		{`{"big":-1e-400,"città":-3,"rows":[[1,2],[3]],"tags":[]}`, schema.Valid},
+		{`{"big":1e400,"città":3,"rows":[[1,2],[3],[]],"tags":[]}`, schema.Valid},
+		{`{"big":1e400,"città":3,"rows":[[1,2],[3,"4"]],"tags":[]}`, schema.Valid},
+		{`{"big":1e400,"città":3,"rows":[[1,2],[3]],"tags":["日本"]}`, schema.Valid},
+		{`{"big":1e400,"città":3,"rows":[[1,2],[3]],"tags":[],"note":"x"}`, schema.Valid},
+		{`{"big":1e400,"città":"3.5","rows":[[1,2],[3]],"tags":[]}`, schema.Unproven},
+		{`{"big":1e400,"città":1e400,"rows":[[1,2],[3]],"tags":[]}`, schema.Valid},
+		{`{"big":1e400,"citta":3,"rows":[[1,2],[3]],"tags":[]}`, schema.Unproven},
+		{`{"big":1e400,"città":3,"rows":[[1,2],[3,"x"]],"tags":[]}`, schema.Unproven},
+		{`{"big":1e400,"città":3,"rows":[[1,2],[3]],"tags":[null]}`, schema.Unproven},
+		{`{"big":1e400,"città":3,"rows":[[1,2],[3]],"tags":[],"note":1}`, schema.Unproven},
+		{`{"big":1e400,"città":3,"rows":[[1,2],[3]]}`, schema.Unproven},
 	} {
 		a := mustParse(t, tc.actual)
-		if got := ec.proven(&response.Call{Name: "f", Args: a}); got != tc.want {
-			t.Errorf("proven(%s) = %v, want %v", tc.actual, got, tc.want)
+		if got, _ := ec.prove(&response.Call{Name: "f", Args: a}, nil); got != tc.want {
+			t.Errorf("prove(%s) = %v, want %v", tc.actual, got, tc.want)
 		}
 		// Proven or not, the comparison and the validation it skips say
-		// the same.
-		if err := fullPass(ec, a); (err == nil) != tc.want {
-			t.Errorf("%s: the full path says %v, want pass %v", tc.actual, err, tc.want)
+		// the same; and where it proves less than Same, the full path
+		// finds a difference or a violation.
+		if err := agrees(ec, a, tc.want); err != nil {
+			t.Error(err)
+		}
+		if err := fullPass(ec, a); err == nil && tc.want != schema.Same {
+			t.Errorf("%s: the full path passes, but prove says %v", tc.actual, tc.want)
+		}
+	}
+}
+
+// Below the root, a member whose schema the shortcut does not read (an
+// anyOf that is not the nullable idiom) is the same when it is equal, and
+// validated whole when it is not.
+func TestProvenUnreadSchema(t *testing.T) {
+	e := load(t, `version: 1
+tools:
+  - name: f
+    parameters:
+      type: object
+      properties:
+        n: {type: integer}
+        shape:
+          anyOf:
+            - {type: object, properties: {r: {type: number}}, required: [r]}
+            - {type: object, properties: {w: {type: number}}, required: [w]}
+cases:
+  - {id: a, expected: {name: f, arguments: {n: 1, shape: {r: 1}}}}
+`)
+	ec := &e.cases[0].expected[0]
+	for _, tc := range []struct {
+		actual string
+		want   schema.Proof
+	}{
+		{`{"n":"1","shape":{"r":1}}`, schema.Same},
+		{`{"n":1,"shape":{"r":2}}`, schema.Valid},
+		{`{"n":1,"shape":{"w":2}}`, schema.Valid},
+		{`{"n":1,"shape":{"r":"x"}}`, schema.Unproven},
+	} {
+		a := mustParse(t, tc.actual)
+		if got, _ := ec.prove(&response.Call{Name: "f", Args: a}, nil); got != tc.want {
+			t.Errorf("prove(%s) = %v, want %v", tc.actual, got, tc.want)
+		}
+		if err := agrees(ec, a, tc.want); err != nil {
+			t.Error(err)
 		}
 	}
 }

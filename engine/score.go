@@ -341,6 +341,7 @@ type scratch struct {
 	diffs  []rules.Diff
 	report func(rules.Diff)
 	eq     rules.Equalities // what the comparison found equal, for validation, without a work
+	passes rules.Passes     // what the schema proves passes, for the comparison
 }
 
 var scratchPool = sync.Pool{New: func() any {
@@ -381,13 +382,19 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 	if ac.Name != ec.name || ac.Err != nil {
 		return verdict{weighed: true}
 	}
-	if ec.proven(ac) {
+	var passes *rules.Passes
+	if w != nil {
+		passes = &w.passes
+	}
+	proof, passes := ec.prove(ac, passes)
+	if proof == schema.Same {
 		return verdict{pass: true, weighed: true, score: 1}
 	}
 	ctx := ec.ctx(rv.at(b)) // a run: references see the steps before b
+	ctx.Passes = passes
 	var res rules.Result
 	var eq *rules.Equalities
-	if w != nil && ec.validates() {
+	if w != nil && ec.validates() && proof != schema.Valid {
 		eq = &w.eq
 		res = ec.rules.CompareCheckedRecording(ec.args, ac.Args, &ctx, nil, eq)
 	} else {
@@ -401,7 +408,7 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 	if res.Total > 0 {
 		v.score = float64(res.Matched) / float64(res.Total)
 	}
-	if v.pass && ec.tool != nil && ec.tool.schema != nil {
+	if v.pass && ec.tool != nil && ec.tool.schema != nil && proof != schema.Valid {
 		v.pass = ec.tool.schema.Valid(ac.Args, ec.check(eq))
 	}
 	for i, as := 0, ec.asserts(); v.pass && i < len(as); i++ {
@@ -433,15 +440,18 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	if len(*buf) > start {
 		return pairing{diffs: carve()}
 	}
-	if ec.proven(ac) {
+	sc := scratchPool.Get().(*scratch)
+	proof, passes := ec.prove(ac, &sc.passes)
+	if proof == schema.Same {
+		scratchPool.Put(sc)
 		return pairing{pass: true, score: 1, diffs: carve()}
 	}
 	var p pairing
 	ctx := ec.ctx(rv.at(b)) // a run: references see the steps before b
-	sc := scratchPool.Get().(*scratch)
+	ctx.Passes = passes
 	var res rules.Result
 	var eq *rules.Equalities
-	if ec.validates() {
+	if ec.validates() && proof != schema.Valid {
 		eq = &sc.eq
 		if w != nil {
 			eq = &w.eq // kept with the Scorer, where the pool's scratch goes at each GC
@@ -465,7 +475,9 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	default:
 		p.score = float64(res.Matched) / float64(res.Total)
 	}
-	*buf = ec.tool.validate(ac.Args, ec.check(eq), -1, *buf)
+	if proof != schema.Valid {
+		*buf = ec.tool.validate(ac.Args, ec.check(eq), -1, *buf)
+	}
 	scratchPool.Put(sc)
 	for _, a := range ec.asserts() {
 		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: ctx.Steps})

@@ -80,6 +80,7 @@ type work struct {
 	alt    Result
 	diffs  []Diff           // the pairings' diffs, until they are written into a Result
 	eq     rules.Equalities // what comparing a pair found equal, for its validation
+	passes rules.Passes     // what the schema proves of a pair, for its comparison
 	calls  []response.Call  // the last response's calls (response.Options.Calls)
 }
 

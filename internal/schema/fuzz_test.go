@@ -59,7 +59,8 @@ func FuzzValidate(f *testing.F) {
 // FuzzValidateKnown: validating with a known valid value (Check.Valid)
 // finds exactly what validating without it finds, whatever the two
 // values; in particular inside anyOf and oneOf, where a member the known
-// value need not match is tried too.
+// value need not match is tried too. Known.Prove proves nothing valid
+// that is not.
 func FuzzValidateKnown(f *testing.F) {
 	f.Add(toolSchema, `{"city":"Berlin","days":3,"one":5,"maybe":1}`, `{"city":"Berlin","days":"3","one":5.5,"maybe":"x","tags":["a"]}`)
 	f.Add(`{"anyOf":[{"properties":{"a":{"pattern":"^x"},"b":{"const":1}}},{"properties":{"a":{"pattern":"^y"},"b":{"const":2}}}]}`,
@@ -93,6 +94,12 @@ func FuzzValidateKnown(f *testing.F) {
 			}
 			if sch.Valid(x, Check{NullIsMissing: nim, Valid: &known}) != (len(want) == 0) {
 				t.Fatalf("Valid disagrees with Validate: schema %s known %s instance %s", schemaText, knownText, instance)
+			}
+			// A proof of Valid or Same (which reads nulls as values) is
+			// held to the validation it lets the engine skip.
+			var passes rules.Passes
+			if p := sch.Known(known).Prove(x, &passes); !nim && p != Unproven && len(want) > 0 {
+				t.Fatalf("proven %v, but %q\nschema %s\nknown %s\ninstance %s", p, want, schemaText, knownText, instance)
 			}
 			// Knowing the value's plan, and what comparing the two found
 			// equal, as the engine validates an actual call.

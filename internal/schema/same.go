@@ -3,11 +3,39 @@ package schema
 import (
 	"strings"
 
+	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
-// Same reports whether x is the known value up to what the schema implies
-// for a comparison with it (Implications): equal (value.Equal), but for
+// Proof is what Known.Prove proves of arguments.
+type Proof uint8
+
+const (
+	// Unproven proves nothing: the arguments may differ from the known
+	// value, and may be invalid.
+	Unproven Proof = iota
+	// Valid proves the arguments valid (Validate with Check.NullIsMissing
+	// off finds no violation); they may differ from the known value.
+	Valid
+	// Same proves the arguments the known value up to what the schema
+	// implies for a comparison with it, and valid.
+	Same
+)
+
+// String names the proof, for messages.
+func (p Proof) String() string {
+	switch p {
+	case Valid:
+		return "valid"
+	case Same:
+		return "same"
+	}
+	return "unproven"
+}
+
+// Prove reads x against the known value, and reports Same when x is the
+// known value up to what the schema implies for a comparison with it
+// (Implications): equal (value.Equal), but for
 //   - a number the known value has where x has a string that is that number
 //     (white space trimmed), at a field of type number or integer;
 //   - a member the known value has and x leaves out, whose property is not
@@ -15,123 +43,278 @@ import (
 //   - a member x has and the known value leaves out, whose property has a
 //     default that x holds, valid against the property's schema.
 //
-// When it reports true, a comparison of the known value with x under the
+// When it reports Same, a comparison of the known value with x under the
 // implied rules alone (numeric, default, optional; no rule of the suite's)
-// passes every argument, and x is valid: the caller may skip both. It
-// reports false whenever it cannot tell, which says nothing: a schema the
-// library validates, a keyword beside $ref, allOf, anyOf or oneOf other
-// than the forms Implications reads through, a recursive schema where it
-// would repeat itself, minProperties, maxProperties or uniqueItems where x
-// differs, and every other difference. Nulls are values here: it is not
-// for comparisons that count a null member as an omission.
-func (k *Known) Same(x value.Value) bool {
-	if k.root == nil {
-		return false
+// passes every argument, and x is valid: the caller may skip both.
+//
+// Otherwise it validates, quietly, the parts of x where the two differ
+// (the rest is the valid known value, up to implications that keep it
+// valid), and reports Valid when they are valid: the caller compares, but
+// need not validate. It reports Unproven when a part is invalid, and
+// whenever it cannot tell: a schema the library validates, a keyword
+// beside $ref, allOf, anyOf or oneOf other than the forms Implications
+// reads through at the root, and a required member left out. Below the
+// root it validates a whole part where it cannot read through: a
+// recursive schema where Implications would repeat itself, an object
+// under minProperties or maxProperties, an array under uniqueItems, an
+// object or array under enum or const. Nulls are values here: it is not
+// for comparisons or validations that count a null member as an omission.
+func (k *Known) Prove(x value.Value, passes *rules.Passes) Proof {
+	if passes != nil {
+		passes.Reset()
+	}
+	if k.root == nil || standIn(k.root) == nil {
+		return Unproven
 	}
 	if value.Equal(k.v, x) {
-		return true
+		return Same
 	}
-	var s sameWalk
-	return s.differ(k.root, &k.v, &x)
+	s := sameWalk{passes: passes}
+	same := s.differ(k.root, &k.v, &x)
+	if s.v != nil {
+		validators.Put(s.v)
+	}
+	switch {
+	case same:
+		return Same
+	case s.unproven:
+		return Unproven
+	}
+	return Valid
 }
 
 // maxSameDepth bounds the objects sameWalk keeps on its path; a deeper
-// difference is left to the comparison.
+// difference is validated whole.
 const maxSameDepth = 16
 
-// sameWalk is one Same in progress: the schemas of the objects it is in,
-// since Implications stops where a schema would repeat itself.
+// sameWalk is one Prove in progress: the schemas of the objects it is in,
+// since Implications stops where a schema would repeat itself, and the
+// validation of the parts that differ.
 type sameWalk struct {
 	onPath [maxSameDepth]*node
 	depth  int
+	// unproven says that a part that differs is invalid, or that
+	// the walk cannot tell; nothing is validated after it.
+	unproven bool
+	v        *validator // quiet, taken from the pool at the first part validated
+	passes   *rules.Passes
 }
 
-// same reports Same of e and a at n: equal values pass under rules that
-// only add what they let pass, and are as valid as each other.
+// same reports whether a is e up to implications at n: equal values pass
+// under rules that only add what they let pass, and are as valid as each
+// other. Where they differ, a is validated. Two objects or two lists are
+// walked at once, their equal members or elements found on the way, where
+// value.Equal first would walk the equal ones twice.
 func (s *sameWalk) same(n *node, e, a *value.Value) bool {
+	if k := e.Kind(); k == a.Kind() && (k == value.Object || k == value.Array) {
+		return s.differ(n, e, a)
+	}
 	return value.Equal(*e, *a) || s.differ(n, e, a)
 }
 
-// differ is same for two values not equal.
+// differ is same for two values not equal, or two objects or two lists.
 func (s *sameWalk) differ(n *node, e, a *value.Value) bool {
-	if n = standIn(n); n == nil {
-		return false
+	// Reading through n to what it stands for keeps its verdict: n says
+	// nothing else, and a non-null instance is valid against a nullable
+	// anyOf or oneOf exactly when it is valid against its non-null member.
+	sn := standIn(n)
+	if sn == nil {
+		return s.whole(n, e, a)
 	}
 	switch e.Kind() {
 	case value.Number:
 		// The comparison reads a numeric string as its number (numeric),
 		// and the validation coerces it to that number first: equal
 		// numbers are as valid as each other.
-		if a.Kind() != value.String || n.types&(tNumber|tInteger) == 0 {
-			return false
+		if a.Kind() == value.String && sn.types&(tNumber|tInteger) != 0 {
+			t := strings.TrimSpace(a.Str())
+			if value.IsNumber(t) && value.SameNumber(e.Str(), t) {
+				s.pass(-1, e, a)
+				return true
+			}
 		}
-		t := strings.TrimSpace(a.Str())
-		return value.IsNumber(t) && value.SameNumber(e.Str(), t)
 	case value.Array:
-		if a.Kind() != value.Array || a.Len() != e.Len() || n.items == nil || n.uniqueItems {
-			return false
-		}
-		ee, ae := e.Elems(), a.Elems()
-		for i := range ee {
-			if !s.same(n.items, &ee[i], &ae[i]) {
-				return false
+		// Two lists of one length meet the same length bounds: the list
+		// is valid when its elements are.
+		if a.Kind() == value.Array && a.Len() == e.Len() && sn.items != nil && !sn.uniqueItems && !sn.hasEnum && !sn.hasConst {
+			ee, ae := e.Elems(), a.Elems()
+			same, mark := true, s.mark()
+			for i := range ee {
+				if !s.same(sn.items, &ee[i], &ae[i]) {
+					if same = false; s.unproven {
+						return false
+					}
+				}
 			}
+			if same {
+				s.pass(mark, e, a)
+			}
+			return same
 		}
-		return true
 	case value.Object:
-		if a.Kind() != value.Object || n.minProps >= 0 || n.maxProps >= 0 {
-			return false
-		}
-		for i := range s.depth {
-			if s.onPath[i] == n {
-				return false // Implications implies nothing below here
+		if a.Kind() == value.Object && sn.minProps < 0 && sn.maxProps < 0 && !sn.hasEnum && !sn.hasConst && s.enter(sn) {
+			mark := s.mark()
+			same := s.members(sn, e.Members(), a.Members())
+			s.depth--
+			if same {
+				s.pass(mark, e, a)
 			}
+			return same
 		}
-		if s.depth == maxSameDepth {
-			return false
-		}
-		s.onPath[s.depth] = n
-		s.depth++
-		ok := s.members(n, e.Members(), a.Members())
-		s.depth--
-		return ok
 	}
+	return s.whole(n, e, a)
+}
+
+// whole is differ where the walk does not read n: two objects or two
+// lists that are equal are the same (same's caller did not ask), and
+// anything else is validated whole.
+func (s *sameWalk) whole(n *node, e, a *value.Value) bool {
+	if k := e.Kind(); (k == value.Object || k == value.Array) && value.Equal(*e, *a) {
+		s.pass(-1, e, a)
+		return true
+	}
+	s.check(n, e, a)
 	return false
 }
 
-// members compares two objects' members, both in key order, under n.
+// mark returns what the walk has passed so far, for pass.
+func (s *sameWalk) mark() int {
+	if s.passes == nil {
+		return -1
+	}
+	return s.passes.Mark()
+}
+
+// pass records that a passes against e, for the comparison that follows
+// (rules.Passes), in place of the pairs inside it passed since mark
+// (-1: none).
+func (s *sameWalk) pass(mark int, e, a *value.Value) {
+	if s.passes == nil {
+		return
+	}
+	if mark >= 0 {
+		s.passes.Cut(mark)
+	}
+	s.passes.Add(a, e)
+}
+
+// enter puts n on the path of objects, unless it is there already
+// (Implications implies nothing below there) or the path is full.
+func (s *sameWalk) enter(n *node) bool {
+	for i := range s.depth {
+		if s.onPath[i] == n {
+			return false
+		}
+	}
+	if s.depth == maxSameDepth {
+		return false
+	}
+	s.onPath[s.depth] = n
+	s.depth++
+	return true
+}
+
+// members compares two objects' members, both in key order, under n. An
+// object is valid when its members are and it holds every property n
+// requires: n bounds no count, and names no property whose presence
+// requires another.
 func (s *sameWalk) members(n *node, em, am []value.Member) bool {
+	same := true
 	i, j := 0, 0
-	for i < len(em) || j < len(am) {
+	for (i < len(em) || j < len(am)) && (same || !s.unproven) {
+		// == first: it looks at the lengths before the bytes, and the
+		// keys usually agree.
+		c := 0
 		switch {
-		case j == len(am) || i < len(em) && em[i].Key < am[j].Key:
+		case j == len(am):
+			c = -1
+		case i == len(em):
+			c = 1
+		case em[i].Key == am[j].Key:
+		case em[i].Key < am[j].Key:
+			c = -1
+		default:
+			c = 1
+		}
+		switch c {
+		case -1:
 			// Left out by x: the comparison gives it the default, and an
 			// object need not hold a property it does not require.
 			p := n.prop(em[i].Key)
-			if p == nil || p.defOf == nil || slicesContains(n.required, em[i].Key) || !value.Equal(em[i].Value, *p.defOf) {
-				return false
+			if required := slicesContains(n.required, em[i].Key); required || p == nil || p.defOf == nil || !value.Equal(em[i].Value, *p.defOf) {
+				same = false
+				s.unproven = s.unproven || required
 			}
 			i++
-		case i == len(em) || em[i].Key > am[j].Key:
+		case 1:
 			// Given by x alone: the comparison gives the known value the
 			// default, and the default is valid.
 			p := n.prop(am[j].Key)
 			if p == nil || p.defOf == nil || !p.defValid || !value.Equal(am[j].Value, *p.defOf) {
-				return false
+				same = false
+				s.member(n, p, nil, &am[j].Value)
 			}
 			j++
 		default:
-			// Most members are equal: the schema is looked up only for
-			// one that is not (additionalProperties implies nothing,
-			// so there nil says that it is not the same).
-			if !value.Equal(em[i].Value, am[j].Value) && !s.differ(n.prop(em[i].Key), &em[i].Value, &am[j].Value) {
-				return false
+			// The schema is looked up only for a member that is not
+			// equal. additionalProperties implies nothing, so a member it
+			// rules is not the same when it differs.
+			if e, a := &em[i].Value, &am[j].Value; !equalScalars(e, a) {
+				if p := n.prop(em[i].Key); p != nil {
+					same = s.differ(p, e, a) && same
+				} else if !value.Equal(*e, *a) {
+					same = false
+					s.member(n, nil, e, a)
+				}
 			}
 			i++
 			j++
 		}
 	}
-	return true
+	return same
+}
+
+// equalScalars reports whether e and a are equal and not two objects or
+// two lists, which the walk compares member by member: the strings most
+// arguments are without a call.
+func equalScalars(e, a *value.Value) bool {
+	switch k := e.Kind(); {
+	case k != a.Kind():
+		return false
+	case k == value.String:
+		return e.Str() == a.Str()
+	case k == value.Object, k == value.Array:
+		return false
+	}
+	return value.Equal(*e, *a)
+}
+
+// member validates a, the value of a member of an object under n whose
+// property is p (nil: none), and e the known value's (nil: none).
+func (s *sameWalk) member(n, p *node, e, a *value.Value) {
+	switch {
+	case p != nil:
+		s.check(p, e, a)
+	case n.noExtra:
+		s.unproven = true
+	case n.additional != nil:
+		s.check(n.additional, e, a)
+	}
+}
+
+// check validates a, a part of x that differs from e, the known value's at
+// the same place (nil when it has none), against n.
+func (s *sameWalk) check(n *node, e, a *value.Value) {
+	if s.unproven {
+		return
+	}
+	if s.v == nil {
+		s.v = validators.Get().(*validator)
+		*s.v = validator{path: s.v.path[:0], quiet: 1}
+	}
+	if !s.v.validate(n, *a, a, e, nil) {
+		s.unproven = true
+	}
 }
 
 // standIn returns the schema that says what n's instance is when n says
