@@ -78,8 +78,13 @@ func typeOf(v value.Value) typeSet {
 	case value.String:
 		return typeString
 	case value.Number:
-		if strings.ContainsAny(v.Str(), ".eE") {
-			return typeFloat
+		// A loop rather than strings.ContainsAny, which builds a set of
+		// the three bytes at every call: this runs for every typed
+		// argument.
+		for _, c := range []byte(v.Str()) {
+			if c == '.' || c == 'e' || c == 'E' {
+				return typeFloat
+			}
 		}
 		return typeInteger
 	case value.Bool:
