@@ -12,7 +12,8 @@ import (
 )
 
 // FuzzProven holds the shortcuts of compiledCall.prove to what they skip:
-// a call scores as it would without them, byte for byte; whenever it
+// a call, and a pair of calls in any order, scores as it would without
+// them, byte for byte; whenever it
 // proves an actual call the expected one up to the schema's implications
 // (Same), the comparison under the case's rules passes every argument
 // without a diff and the validation finds no violation; whenever it proves
@@ -49,9 +50,14 @@ func FuzzProven(f *testing.F) {
 		if err != nil || exp.Kind() != value.Object {
 			return
 		}
+		// The second case pairs two calls in any order, which weighs each
+		// pair before it compares the chosen ones.
 		s := &suite.Suite{
 			Tools: []suite.Tool{{Name: "f", Parameters: params}},
-			Cases: []suite.Case{{ID: "c", Expected: []suite.Call{{Name: "f", Arguments: exp}}}},
+			Cases: []suite.Case{
+				{ID: "c", Expected: []suite.Call{{Name: "f", Arguments: exp}}},
+				{ID: "pair", Calls: suite.CallsUnordered, Expected: []suite.Call{{Name: "f", Arguments: exp}, {Name: "f", Arguments: exp}}},
+			},
 		}
 		e, err := New(s, Options{})
 		if err != nil {
@@ -61,16 +67,30 @@ func FuzzProven(f *testing.F) {
 		// ref scores as e would without the proofs: with the whole
 		// comparison and validation every time.
 		ref, _ := New(s, Options{})
-		ref.cases[0].expected[0].impliedOnly = false
+		for i := range ref.cases {
+			for j := range ref.cases[i].expected {
+				ref.cases[i].expected[j].impliedOnly = false
+			}
+		}
+		scorer, refScorer := e.NewScorer(), ref.NewScorer()
 		actuals := variants(exp)
 		if a, err := value.Parse(actualText); err == nil {
 			actuals = append(actuals, a)
 		}
 		for _, a := range actuals {
-			resp := mustParse(t, `[{"name":"f","arguments":`+a.String()+`}]`)
-			got, want := e.Score(0, resp).AppendJSON(nil), ref.Score(0, resp).AppendJSON(nil)
-			if string(got) != string(want) {
-				t.Fatalf("with the proofs\n%s\nwithout\n%s", got, want)
+			for i, text := range []string{
+				`[{"name":"f","arguments":` + a.String() + `}]`,
+				`[{"name":"f","arguments":` + a.String() + `},{"name":"f","arguments":` + exp.String() + `}]`,
+			} {
+				resp := mustParse(t, text)
+				got, want := e.Score(i, resp).AppendJSON(nil), ref.Score(i, resp).AppendJSON(nil)
+				if string(got) != string(want) {
+					t.Fatalf("with the proofs\n%s\nwithout\n%s", got, want)
+				}
+				got, want = scorer.Score(i, resp).AppendJSON(nil), refScorer.Score(i, resp).AppendJSON(nil)
+				if string(got) != string(want) {
+					t.Fatalf("a Scorer, with the proofs\n%s\nwithout\n%s", got, want)
+				}
 			}
 			p, _ := ec.prove(&response.Call{Name: "f", Args: a}, nil)
 			if err := agrees(ec, a, p); err != nil {
