@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -60,5 +62,47 @@ cases:
 				t.Errorf("case %d: %s", i, r.AppendJSON(nil))
 			}
 		}
+	}
+}
+
+// A trace is read once when it holds its calls' content, and read again
+// as a run only when it does not, to say why: the response fails with
+// not_evaluable, and a malformed trace with invalid_arguments, through
+// Engine.Score as through a Scorer.
+func TestScoreTraceResponse(t *testing.T) {
+	e := load(t, `version: 1
+cases:
+  - {id: a, expected: {name: get_weather, arguments: {location: Paris}}}
+`)
+	for _, tc := range []struct {
+		file string
+		kind Kind // "": passes
+	}{
+		{"genai_weather.json", ""},
+		{"openinference_boston.json", Mismatch},
+		{"genai_no_content.json", NotEvaluable},
+	} {
+		text, err := os.ReadFile(filepath.Join("../response/testdata/traces", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp := mustParse(t, string(text))
+		for _, r := range []*Result{e.Score(0, resp), e.NewScorer().Score(0, resp)} {
+			switch {
+			case tc.kind == "" && !r.Pass:
+				t.Errorf("%s: %s", tc.file, r.AppendJSON(nil))
+			case tc.kind != "" && (r.Pass || len(r.Diffs) == 0 || r.Diffs[0].Kind != tc.kind):
+				t.Errorf("%s: want %s, got %s", tc.file, tc.kind, r.AppendJSON(nil))
+			}
+		}
+	}
+	bad := mustParse(t, `{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"chat","attributes":7}]}]}]}`)
+	r := e.Score(0, bad)
+	has := false
+	for _, d := range r.Diffs {
+		has = has || d.Kind == InvalidArguments && strings.Contains(d.Message, "attributes is a number")
+	}
+	if r.Pass || !has {
+		t.Errorf("a malformed trace: %s", r.AppendJSON(nil))
 	}
 }

@@ -35,9 +35,10 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, w *work) {
 		return
 	}
 	w.keepCalls(calls)
-	if got == response.OTLP {
-		// A trace is read as a run, which says whether it was recorded
-		// with the content of its calls; one without is not scored.
+	if got == response.OTLP && len(calls) == 1 && calls[0].Err != nil {
+		// A trace recorded without the content of its calls is one
+		// failed call to Extract; read as a run, it says why, and is not
+		// scored. Any other trace is read once.
 		if run, _, err := o.ExtractRun(resp, got); err == nil && run.NotEvaluable != "" {
 			e.notEvaluable(r, i, run.NotEvaluable)
 			return

@@ -1,0 +1,35 @@
+package engine
+
+import (
+	"os"
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// BenchmarkScoreTrace scores an OTLP trace export (GenAI conventions, with
+// content) against the call its run made: the trace is read once.
+func BenchmarkScoreTrace(b *testing.B) {
+	text, err := os.ReadFile("../response/testdata/traces/genai_weather.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	resp, err := value.Parse(string(text))
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := load(b, `version: 1
+cases:
+  - id: weather-paris
+    expected: {name: get_weather, arguments: {location: Paris}}
+`)
+	sc := e.NewScorer()
+	var r *Result
+	b.ReportAllocs()
+	for b.Loop() {
+		r = sc.Score(0, resp)
+	}
+	if !r.Pass {
+		b.Fatalf("the trace does not pass: %s", r.AppendJSON(nil))
+	}
+}
