@@ -109,7 +109,7 @@ var objectShapes = [...]shape{
 	{&anthropicFormat, contentIsArray, contentPlan},
 	// A trace export has resourceSpans and none of the keys above, so
 	// that the responses of other formats never pay for this row.
-	{&otlpFormat, isOTLPExport, tracePlan},
+	{&otlpFormat, isOTLPExport, pendingTrace},
 	{&openaiFormat, isTextMessage, messagePlan},
 	// Auto gets here only with objects that no row above takes, none of
 	// which has a role or tool_calls: these rows serve a forced format,

@@ -89,11 +89,16 @@ func readTrace(r value.Value, x extraction) (Run, Format, error) {
 // tracePlan found, and any other element is a failed call.
 const traceMark = "\x00trace"
 
+// pendingTrace is the detection tables' plan of a trace, whose planners
+// get the response alone: extract collects the trace itself, with the
+// extraction's parser and limits (tracePlan).
+func pendingTrace(value.Value) plan { return plan{} }
+
 // tracePlan reads the steps of trace o for Extract, as objects of
 // readTraceStep's: {"at", "name", "arguments", "why"}. A trace that is not
 // evaluable is one failed call.
-func tracePlan(o value.Value) plan {
-	t := collectTrace(o, extraction{})
+func tracePlan(o value.Value, x extraction) plan {
+	t := collectTrace(o, x)
 	switch {
 	case t.bad != "":
 		return plan{bad: t.bad}

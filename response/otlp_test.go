@@ -523,3 +523,47 @@ func TestTraceToolSpansAreNotMergedIntoEachOther(t *testing.T) {
 		}
 	}
 }
+
+// Extract reads a trace with the caller's limits, as ExtractRun does: a
+// model's messages nested deeper than the caller allows fail both alike,
+// where Extract read them with the default limits and failed the call
+// for another reason than ExtractRun's.
+func TestTraceReadWithTheCallersLimits(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "traces", "genai_weather.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := strings.Repeat(`{\"a\":`, 12) + "1" + strings.Repeat("}", 12)
+	text := strings.Replace(string(b), `\"arguments\": {\"location\": \"Paris\"}`, `\"arguments\": `+deep, -1)
+	if text == string(b) {
+		t.Fatal("test bug: the trace's arguments were not replaced")
+	}
+	r, err := value.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Limits: value.Limits{MaxDepth: 4}}
+	calls, _, err := o.Extract(r, Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _, err := o.ExtractRun(r, Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) == 0 || len(calls) != len(run.Steps) {
+		t.Fatalf("Extract gives %d calls, ExtractRun %d steps", len(calls), len(run.Steps))
+	}
+	failed := 0
+	for i := range calls {
+		if got, want := fmt.Sprint(calls[i].Err), fmt.Sprint(run.Steps[i].Call.Err); got != want {
+			t.Errorf("call %d: Extract says %s, ExtractRun %s", i, got, want)
+		}
+		if calls[i].Err != nil {
+			failed++
+		}
+	}
+	if failed == 0 {
+		t.Errorf("no call failed: %+v", calls)
+	}
+}
