@@ -47,6 +47,11 @@ func (k *caseCompiler) lintRefs(sc *suite.Case, mode suite.CallMatch) {
 			for _, pr := range c.Rules {
 				if ref := k.c.ref(pr.Rule); ref != nil {
 					rl.check(ref, pr.Loc, li, i)
+					if at := listNotHeld(c.Arguments, pr.Path); at != "" {
+						k.c.warn(pr.Loc, sc.ID, "from: the path "+strconv.Quote(pr.Path)+" indexes into "+strconv.Quote(at)+
+							", which the expected arguments do not hold, so the comparison expects an object there, not a list: "+
+							"write the list in the expected arguments")
+					}
 				}
 			}
 			if sr.Steps != nil {
@@ -82,6 +87,38 @@ func (k *caseCompiler) lintRefs(sc *suite.Case, mode suite.CallMatch) {
 		}
 		rl.warn(ref, sr.FinalLoc, msg)
 	}
+}
+
+// listNotHeld returns the key of a list that path, a from rule's, indexes
+// into and the expected arguments args do not hold (items in items.0.sku
+// when args have no items), or "" when there is none. The reference
+// gives the value at the path, and the comparison builds what leads to it
+// as objects (refPlaceholders), so such a rule fails every actual call
+// that writes items as a list.
+func listNotHeld(args value.Value, path string) string {
+	p, err := rules.ParsePath(path)
+	if err != nil {
+		return ""
+	}
+	segs := p.Segments()
+	cur := args
+	for i, sg := range segs {
+		if sg.Star || sg.Hash || cur.Kind() != value.Object {
+			return "" // a wildcard, or a list (or value) in the way: no placeholder
+		}
+		v, ok := cur.Get(sg.Key)
+		if ok {
+			cur = v
+			continue
+		}
+		for j := i + 1; j < len(segs); j++ {
+			if segs[j].Index >= 0 {
+				return segs[j-1].Key
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 // refLint checks the references of one case.

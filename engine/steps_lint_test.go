@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -150,5 +151,39 @@ cases:
 				t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
+	}
+}
+
+// TestFromThroughAMissingList: a from rule whose path indexes into a list
+// that the expected arguments do not hold is a warning, since the
+// comparison then expects an object there; with the list written out, a
+// wildcard, or a key that is a number at the top, there is none.
+func TestFromThroughAMissingList(t *testing.T) {
+	const step = "      - {name: find_order}\n"
+	for _, tc := range []struct {
+		args, path, want string // want: the list named, "" for no warning
+	}{
+		{`{}`, "items.0.sku", "items"},
+		{`{q: 1}`, "tags.1", "tags"},
+		{`{a: {x: 1}}`, "a.b.0.c", "b"},
+		{`{items: [{qty: 1}]}`, "items.0.sku", ""},
+		{`{}`, "items.*.sku", ""},
+		{`{}`, "0.sku", ""},
+		{`{}`, "order.id", ""},
+	} {
+		e := load(t, "version: 1\ncases:\n  - id: a\n    steps:\n"+step+
+			"      - {name: ship, arguments: "+tc.args+", rules: {"+strconv.Quote(tc.path)+": {from: \"find_order.result.sku\"}}}\n")
+		var got []string
+		for _, w := range e.Warnings() {
+			if strings.Contains(w.Msg, "indexes into") {
+				got = append(got, w.Msg)
+			}
+		}
+		switch {
+		case tc.want == "" && len(got) > 0:
+			t.Errorf("%s %s: %q", tc.args, tc.path, got)
+		case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], "indexes into "+strconv.Quote(tc.want)+", which the expected arguments do not hold")):
+			t.Errorf("%s %s: %q, want a warning naming %s", tc.args, tc.path, got, tc.want)
+		}
 	}
 }
