@@ -23,13 +23,5 @@ cases:
   - id: weather-paris
     expected: {name: get_weather, arguments: {location: Paris}}
 `)
-	sc := e.NewScorer()
-	var r *Result
-	b.ReportAllocs()
-	for b.Loop() {
-		r = sc.Score(0, resp)
-	}
-	if !r.Pass {
-		b.Fatalf("the trace does not pass: %s", r.AppendJSON(nil))
-	}
+	scoreResponseLoop(b, e, resp)
 }
