@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/callgrade/callgrade/value"
 )
@@ -66,6 +67,7 @@ func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), 
 		eq.Reset()
 	}
 	w := walker{report: report, eArgs: expected, aArgs: actual, slow: slow, eq: eq}
+	defer w.release()
 	if c != nil {
 		w.ctx = *c
 	}
@@ -113,6 +115,9 @@ type walker struct {
 
 	slow bool        // no equality shortcut (see value)
 	eq   *Equalities // records the shortcut's findings when not nil
+
+	nb    *normBufs // the normalisers' buffers, from the first string normalised to the end
+	normA normMemo  // the last actual string normalised
 
 	defaulted uint8 // which sides of the field being compared are a rule's default
 	absent    bool  // the expected side of the field being reported is absent
@@ -452,7 +457,7 @@ func (w *walker) structureFrom(st *state, f *eff, e, a *value.Value, quiet bool,
 			return ok
 		}
 	default:
-		if scalarEqual(f, e, a) {
+		if w.scalarEqual(f, e, a) {
 			return true
 		}
 	}
@@ -626,7 +631,7 @@ func nameAt(st *state, f *eff) string {
 
 // scalarEqual compares two values of which e is a scalar, under the
 // settings in force.
-func scalarEqual(f *eff, e, a *value.Value) bool {
+func (w *walker) scalarEqual(f *eff, e, a *value.Value) bool {
 	if f.num != numExact {
 		en, eok := numberText(f, e)
 		an, aok := numberText(f, a)
@@ -643,7 +648,7 @@ func scalarEqual(f *eff, e, a *value.Value) bool {
 	}
 	switch e.Kind() {
 	case value.String:
-		return stringsEqual(f, e.Str(), a.Str())
+		return w.stringsEqual(f, e.Str(), a.Str())
 	case value.Number:
 		return value.SameNumber(e.Str(), a.Str())
 	case value.Bool:
@@ -654,18 +659,48 @@ func scalarEqual(f *eff, e, a *value.Value) bool {
 	return false
 }
 
-func stringsEqual(f *eff, x, y string) bool {
+func (w *walker) stringsEqual(f *eff, x, y string) bool {
 	if x == y {
 		return true // the same text normalises the same way
 	}
 	if f.norm == nil {
 		return f.fold && foldEqual(x, y)
 	}
-	nb := normPool.Get().(*normBufs)
-	x, y = nb.apply(f.norm, x, 0), nb.apply(f.norm, y, 1)
-	equal := x == y || f.fold && foldEqual(x, y)
-	normPool.Put(nb)
-	return equal
+	if w.nb == nil {
+		w.nb = normPool.Get().(*normBufs)
+	}
+	x, y = w.nb.apply(f.norm, x, 0), w.normActual(f.norm, y)
+	return x == y || f.fold && foldEqual(x, y)
+}
+
+// normActual returns y, an actual string, under fns: the last result
+// again when y and fns are the last ones, as they are for each possible
+// value of a one_of, where the actual value is normalised once.
+func (w *walker) normActual(fns []normalizer, y string) string {
+	m := &w.normA
+	if m.fns != nil && unsafe.StringData(m.in) == unsafe.StringData(y) && len(m.in) == len(y) &&
+		&m.fns[0] == &fns[0] && len(m.fns) == len(fns) {
+		return m.out
+	}
+	out := w.nb.apply(fns, y, 1)
+	*m = normMemo{in: y, fns: fns, out: out}
+	return out
+}
+
+// normMemo is the last actual string a walker normalised: the string, the
+// normalisers, and the result, which lives in the walker's buffers until
+// the next actual string is normalised.
+type normMemo struct {
+	in, out string
+	fns     []normalizer
+}
+
+// release gives back the walker's normalisation buffers.
+func (w *walker) release() {
+	if w.nb != nil {
+		normPool.Put(w.nb)
+		w.nb = nil
+	}
 }
 
 // numberText returns the number literal a value stands for under numeric
