@@ -376,6 +376,51 @@ type verdict struct {
 	score   float64
 }
 
+// judgement is what comparing the arguments of a pair finds, before the
+// validation and the asserts, which weigh and compare read alike.
+type judgement struct {
+	proof schema.Proof // Unproven: the validation is still to be done
+	res   rules.Result // the arguments' rules and the step's result rules
+	// eq holds what the comparison found equal, for the validation; nil
+	// when it recorded nothing.
+	eq    *rules.Equalities
+	steps rules.Steps // the run's steps before the call, for the asserts
+}
+
+// score is the share of the counted arguments that matched; 1 when none
+// are counted.
+func (j *judgement) score() float64 {
+	if j.res.Total == 0 {
+		return 1
+	}
+	return float64(j.res.Matched) / float64(j.res.Total)
+}
+
+// judge compares ac's arguments with ec's into j: first what the tool's schema
+// proves (prove, into passes when not nil), then, unless it proves them
+// the same, the rules, recording in eq (when not nil, and a validation
+// follows) what they find equal, and a step's result rules. report, when
+// not nil, hears of each failure.
+func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b int, passes *rules.Passes, eq *rules.Equalities, report func(rules.Diff)) {
+	*j = judgement{steps: rv.at(b)} // a run: references see the steps before b
+	j.proof, passes = ec.prove(ac, passes)
+	if j.proof == schema.Same {
+		return
+	}
+	ctx := ec.ctx(j.steps)
+	ctx.Passes = passes
+	if eq != nil && ec.validates() && j.proof == schema.Unproven {
+		j.eq = eq
+		j.res = ec.rules.CompareCheckedRecording(ec.args, ac.Args, &ctx, report, eq)
+	} else {
+		j.res = ec.rules.CompareChecked(ec.args, ac.Args, &ctx, report)
+	}
+	if ec.result() != nil {
+		ok, n := rv.checkResult(ec, b, report)
+		j.res.Matched, j.res.Total = j.res.Matched+ok, j.res.Total+n
+	}
+}
+
 // weigh compares one expected call with one actual call as compare does,
 // without saying what differs: for the pairs a matching mode considers and
 // may not choose. w may be nil.
@@ -384,36 +429,21 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 		return verdict{weighed: true}
 	}
 	var passes *rules.Passes
+	var eq *rules.Equalities
 	if w != nil {
-		passes = &w.passes
+		passes, eq = &w.passes, &w.eq
 	}
-	proof, passes := ec.prove(ac, passes)
-	if proof == schema.Same {
+	var j judgement
+	ec.judge(&j, ac, rv, b, passes, eq, nil)
+	if j.proof == schema.Same {
 		return verdict{pass: true, weighed: true, score: 1}
 	}
-	ctx := ec.ctx(rv.at(b)) // a run: references see the steps before b
-	ctx.Passes = passes
-	var res rules.Result
-	var eq *rules.Equalities
-	if w != nil && ec.validates() && proof != schema.Valid {
-		eq = &w.eq
-		res = ec.rules.CompareCheckedRecording(ec.args, ac.Args, &ctx, nil, eq)
-	} else {
-		res = ec.rules.CompareChecked(ec.args, ac.Args, &ctx, nil)
-	}
-	if ec.result() != nil {
-		ok, n := rv.checkResult(ec, b, nil)
-		res.Matched, res.Total = res.Matched+ok, res.Total+n
-	}
-	v := verdict{pass: res.Matched == res.Total, weighed: true, score: 1}
-	if res.Total > 0 {
-		v.score = float64(res.Matched) / float64(res.Total)
-	}
-	if v.pass && ec.tool != nil && ec.tool.schema != nil && proof != schema.Valid {
-		v.pass = ec.tool.schema.Valid(ac.Args, ec.check(eq))
+	v := verdict{pass: j.res.Matched == j.res.Total, weighed: true, score: j.score()}
+	if v.pass && ec.tool != nil && ec.tool.schema != nil && j.proof == schema.Unproven {
+		v.pass = ec.tool.schema.Valid(ac.Args, ec.check(j.eq))
 	}
 	for i, as := 0, ec.asserts(); v.pass && i < len(as); i++ {
-		out := as[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: ctx.Steps})
+		out := as[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: j.steps})
 		v.pass = out.Err == nil && out.Equal
 	}
 	return v
@@ -442,46 +472,28 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 		return pairing{diffs: carve()}
 	}
 	sc := scratchPool.Get().(*scratch)
-	proof, passes := ec.prove(ac, &sc.passes)
-	if proof == schema.Same {
+	eq := &sc.eq
+	if w != nil {
+		eq = &w.eq // kept with the Scorer, where the pool's scratch goes at each GC
+	}
+	var j judgement
+	ec.judge(&j, ac, rv, b, &sc.passes, eq, sc.report)
+	if j.proof == schema.Same {
 		scratchPool.Put(sc)
 		return pairing{pass: true, score: 1, diffs: carve()}
-	}
-	var p pairing
-	ctx := ec.ctx(rv.at(b)) // a run: references see the steps before b
-	ctx.Passes = passes
-	var res rules.Result
-	var eq *rules.Equalities
-	if ec.validates() && proof != schema.Valid {
-		eq = &sc.eq
-		if w != nil {
-			eq = &w.eq // kept with the Scorer, where the pool's scratch goes at each GC
-		}
-		res = ec.rules.CompareCheckedRecording(ec.args, ac.Args, &ctx, sc.report, eq)
-	} else {
-		res = ec.rules.CompareChecked(ec.args, ac.Args, &ctx, sc.report)
-	}
-	if ec.result() != nil {
-		ok, n := rv.checkResult(ec, b, sc.report)
-		res.Matched, res.Total = res.Matched+ok, res.Total+n
 	}
 	for _, d := range sc.diffs {
 		*buf = append(*buf, Diff{Diff: d, Call: -1})
 	}
 	clear(sc.diffs)
 	sc.diffs = sc.diffs[:0]
-	switch {
-	case res.Total == 0:
-		p.score = 1
-	default:
-		p.score = float64(res.Matched) / float64(res.Total)
-	}
-	if proof != schema.Valid {
-		*buf = ec.tool.validate(ac.Args, ec.check(eq), -1, *buf)
+	p := pairing{score: j.score()}
+	if j.proof == schema.Unproven {
+		*buf = ec.tool.validate(ac.Args, ec.check(j.eq), -1, *buf)
 	}
 	scratchPool.Put(sc)
 	for _, a := range ec.asserts() {
-		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: ctx.Steps})
+		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: j.steps})
 		switch {
 		case out.Err != nil:
 			kind := out.ErrKind
