@@ -475,7 +475,7 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 		}
 	}
 	// Only the schema's implications rule the comparison: no rule of the
-	// suite's, and nulls are values (schema.Known.Same).
+	// suite's, and nulls are values (schema.Known.Prove).
 	out.impliedOnly = out.known != nil && !out.nullIsMissing && len(c.defaults) == 0 && len(sc.Use) == 0 && len(ec.Rules) == 0
 }
 

@@ -11,7 +11,7 @@ import "github.com/callgrade/callgrade/value"
 type Known struct {
 	v    value.Value
 	plan *plan
-	root *node // the schema's, when this package validates it (Same)
+	root *node // the schema's, when this package validates it (Prove)
 }
 
 // plan is what Known holds for one value of it, validated against one

@@ -109,7 +109,7 @@ type node struct {
 
 	// defOf is the default Implications gives a field of this schema:
 	// its own, or the first of what it stands for; nil when none.
-	// defValid says that it is valid against this schema (Known.Same).
+	// defValid says that it is valid against this schema (Known.Prove).
 	defOf    *value.Value
 	defValid bool
 }
