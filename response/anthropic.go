@@ -18,7 +18,7 @@ func contentIsArray(o value.Value) bool {
 	return ok && c.Kind() == value.Array
 }
 
-func contentPlan(o value.Value) plan {
+func contentPlan(o value.Value, _ extraction) plan {
 	c, _ := o.Get("content")
 	return plan{list: c.Elems(), prefix: "content"}
 }

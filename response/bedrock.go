@@ -56,7 +56,7 @@ func isBedrockBlock(b value.Value) bool {
 }
 
 // conversePlan reads output.message.content.
-func conversePlan(o value.Value) plan {
+func conversePlan(o value.Value, _ extraction) plan {
 	out, _ := o.Get("output")
 	return nestedListPlan(out, "message", "output.message", "content", "output.message.content")
 }

@@ -16,7 +16,7 @@ var callsFormat = format{
 
 func isCallObject(o value.Value) bool { return o.Has("name") || o.Has("arguments") }
 
-func callPlan(o value.Value) plan { return plan{one: o, hasOne: true} }
+func callPlan(o value.Value, _ extraction) plan { return plan{one: o, hasOne: true} }
 
 func readCallObject(x extraction, e value.Value, at loc, i int) Call {
 	return readCall(e, at, "", "arguments", textOrObject, i, x)

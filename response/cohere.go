@@ -28,13 +28,13 @@ func hasToolPlan(o value.Value) bool { return o.Has("tool_plan") }
 
 // messageCallsPlan reads the tool_calls of a response's message (cohere,
 // ollama), which the row has found to be an object.
-func messageCallsPlan(o value.Value) plan {
+func messageCallsPlan(o value.Value, _ extraction) plan {
 	return nestedListPlan(o, "message", "message", "tool_calls", "message.tool_calls")
 }
 
 // toolCallsPlan reads the tool_calls of a message without the legacy
 // function_call, which only openai has.
-func toolCallsPlan(o value.Value) plan {
+func toolCallsPlan(o value.Value, _ extraction) plan {
 	tc, ok := o.Get("tool_calls")
 	return listPlan(tc, ok, "tool_calls")
 }

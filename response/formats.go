@@ -63,11 +63,13 @@ var formats = [...]*format{
 }
 
 // shape is a row of the object table: an object that passes is of format
-// and has its calls where plan says. plan leaves plan.f to the caller.
+// and has its calls where plan says, which may read them with the
+// extraction's parser and limits (a trace's). plan leaves plan.f to the
+// caller.
 type shape struct {
 	format *format
 	is     func(o value.Value) bool
-	plan   func(o value.Value) plan
+	plan   func(o value.Value, x extraction) plan
 }
 
 // objectShapes is the detection table for an object, which the package
@@ -109,7 +111,7 @@ var objectShapes = [...]shape{
 	{&anthropicFormat, contentIsArray, contentPlan},
 	// A trace export has resourceSpans and none of the keys above, so
 	// that the responses of other formats never pay for this row.
-	{&otlpFormat, isOTLPExport, pendingTrace},
+	{&otlpFormat, isOTLPExport, tracePlan},
 	{&openaiFormat, isTextMessage, messagePlan},
 	// Auto gets here only with objects that no row above takes, none of
 	// which has a role or tool_calls: these rows serve a forced format,
@@ -209,7 +211,7 @@ func detect(p *plan, r value.Value, x extraction) error {
 		// itself would copy all of it on every response.
 		for _, s := range objectShapes[:] {
 			if s.is(r) {
-				*p = s.plan(r)
+				*p = s.plan(r, x)
 				p.f = s.format
 				return nil
 			}
@@ -249,14 +251,14 @@ func force(p *plan, r value.Value, f *format, x extraction) error {
 	case value.Object:
 		for _, s := range objectShapes[:] {
 			if s.format == f && s.is(r) {
-				*p = s.plan(r)
+				*p = s.plan(r, x)
 				p.f = f
 				return nil
 			}
 		}
 		for _, s := range forcedShapes[:] {
 			if s.format == f && s.is(r) {
-				*p = s.plan(r)
+				*p = s.plan(r, x)
 				p.f = f
 				return nil
 			}

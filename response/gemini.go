@@ -19,7 +19,7 @@ func hasParts(o value.Value) bool { return o.Has("parts") }
 
 // candidatesPlan reads candidates[0] alone. A candidate without content is
 // no calls: Gemini leaves it out when it blocks an answer.
-func candidatesPlan(o value.Value) plan {
+func candidatesPlan(o value.Value, _ extraction) plan {
 	cand, p, ok := firstOf(o, "candidates")
 	if !ok {
 		return p
@@ -46,7 +46,7 @@ func nestedListPlan(o value.Value, key, path, listKey, listPath string) plan {
 	return listPlan(l, ok, listPath)
 }
 
-func partsPlan(o value.Value) plan {
+func partsPlan(o value.Value, _ extraction) plan {
 	parts, ok := o.Get("parts")
 	return listPlan(parts, ok, "parts")
 }

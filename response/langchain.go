@@ -54,7 +54,7 @@ func isAIConstructor(o value.Value) bool {
 // langchainPlan reads tool_calls, then invalid_tool_calls, of the message
 // or of the dict that holds it. The paths are constants so that the happy
 // path does not build strings.
-func langchainPlan(o value.Value) plan {
+func langchainPlan(o value.Value, _ extraction) plan {
 	if kw, ok := o.Get("kwargs"); ok && isAIConstructor(o) {
 		return aiMessageAt(kw, "kwargs", "kwargs.tool_calls", "kwargs.invalid_tool_calls")
 	}

@@ -19,7 +19,7 @@ func isJSONRPC(o value.Value) bool { return o.Has("jsonrpc") }
 
 // requestPlan reads the params of a tools/call request; another JSON-RPC
 // message (a notification, a response, another method) has no call.
-func requestPlan(o value.Value) plan {
+func requestPlan(o value.Value, _ extraction) plan {
 	if !isToolsCall(o) {
 		return plan{}
 	}

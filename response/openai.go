@@ -26,7 +26,7 @@ func isTextMessage(o value.Value) bool {
 }
 
 // completionPlan reads the message of choices[0].
-func completionPlan(o value.Value) plan {
+func completionPlan(o value.Value, _ extraction) plan {
 	choice, p, ok := firstOf(o, "choices")
 	if !ok {
 		return p
@@ -38,7 +38,9 @@ func completionPlan(o value.Value) plan {
 	return messageAt(msg, "choices[0].message.tool_calls", "choices[0].message.function_call")
 }
 
-func messagePlan(o value.Value) plan { return messageAt(o, "tool_calls", "function_call") }
+func messagePlan(o value.Value, _ extraction) plan {
+	return messageAt(o, "tool_calls", "function_call")
+}
 
 // messageAt reads an openai message's tool_calls, then its legacy
 // function_call; the paths are constants so that the happy path does not

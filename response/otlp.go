@@ -89,11 +89,6 @@ func readTrace(r value.Value, x extraction) (Run, Format, error) {
 // tracePlan found, and any other element is a failed call.
 const traceMark = "\x00trace"
 
-// pendingTrace is the detection tables' plan of a trace, whose planners
-// get the response alone: extract collects the trace itself, with the
-// extraction's parser and limits (tracePlan).
-func pendingTrace(value.Value) plan { return plan{} }
-
 // tracePlan reads the steps of trace o for Extract, as objects of
 // readTraceStep's: {"at", "name", "arguments", "why"}. A trace that is not
 // evaluable is one failed call.

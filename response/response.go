@@ -428,12 +428,6 @@ func extract(r value.Value, f Format, x extraction, dst []Call) ([]Call, Format,
 	if err := planFor(&p, r, f, x); err != nil {
 		return nil, f, err
 	}
-	if p.f == &otlpFormat && r.Kind() == value.Object && isOTLPExport(r) {
-		// The detection tables' row of a trace left it to be collected
-		// here, with x (pendingTrace).
-		p = tracePlan(r, x)
-		p.f = &otlpFormat
-	}
 	calls, err := p.calls(x, f, dst)
 	if err != nil {
 		return nil, f, err

@@ -26,7 +26,7 @@ func isResponsesObject(o value.Value) bool {
 	return ok && out.Kind() == value.Array
 }
 
-func outputPlan(o value.Value) plan {
+func outputPlan(o value.Value, _ extraction) plan {
 	out, ok := o.Get("output")
 	return listPlan(out, ok, "output")
 }

@@ -576,19 +576,19 @@ func hasList(o value.Value, key string) bool {
 	return ok && l.Kind() == value.Array
 }
 
-func messagesPlan(o value.Value) plan {
+func messagesPlan(o value.Value, _ extraction) plan {
 	l, _ := o.Get("messages")
 	return plan{conv: &convPlan{turns: l.Elems(), turnsPath: "messages"}}
 }
 
-func contentsPlan(o value.Value) plan {
+func contentsPlan(o value.Value, _ extraction) plan {
 	l, _ := o.Get("contents")
 	return plan{conv: &convPlan{turns: l.Elems(), turnsPath: "contents"}}
 }
 
 // inputPlan reads a Responses input and then its output, the items the
 // model added.
-func inputPlan(o value.Value) plan {
+func inputPlan(o value.Value, _ extraction) plan {
 	in, _ := o.Get("input")
 	out, ok := o.Get("output")
 	if ok && out.Kind() != value.Array && out.Kind() != value.Null {

@@ -176,7 +176,7 @@ func holdsText(o value.Value) bool {
 	return hasChoices(o) || hasCalls(o) || (o.Has("role") || o.Has("content")) && !o.Has("parts")
 }
 
-func textPlan(o value.Value) plan { return plan{text: o} }
+func textPlan(o value.Value, _ extraction) plan { return plan{text: o} }
 
 // message reads the text of completion or message o. A completion of the
 // legacy completions API has the text of choices[0] as its text.
