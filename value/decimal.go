@@ -241,6 +241,9 @@ func comparePlain(a, b string) (c int, ok bool) {
 // one pass; zero is never negative. ok is false for a literal with an
 // exponent.
 func splitPlain(s string) (neg bool, integer, fraction string, ok bool) {
+	if s == "" {
+		return false, "", "", false // no literal: decompose reads it as zero
+	}
 	i := 0
 	if s[0] == '-' {
 		neg, i = true, 1

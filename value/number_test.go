@@ -69,3 +69,17 @@ func BenchmarkSameNumber(b *testing.B) {
 		}
 	}
 }
+
+// TestCompareNumbersEmpty: an empty string is no literal, outside
+// CompareNumbers' contract, and still no panic: it compares as zero, as it
+// did before plain decimals took their shortcut.
+func TestCompareNumbersEmpty(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{{"", "1", -1}, {"1", "", 1}, {"", "0", 0}, {"-2", "", -1}} {
+		if got := CompareNumbers(tc.a, tc.b); got != tc.want {
+			t.Errorf("CompareNumbers(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
