@@ -9,18 +9,17 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
+// fTool begins the tools of a suite with one tool, f, whose parameters
+// are an object: its properties follow.
+const fTool = "tools:\n  - name: f\n    parameters:\n      type: object\n      properties:\n"
+
 // TestProven says where the shortcuts of compiledCall.prove apply, in a
 // case ruled by its tool's schema alone: Same for a right call written as
 // the schema lets it be written, Valid for a valid call that differs.
 // Everywhere else the comparison and the validation decide (and
 // FuzzProven holds the shortcuts to them where they do apply).
 func TestProven(t *testing.T) {
-	const tool = `tools:
-  - name: f
-    parameters:
-      type: object
-      properties:
-        n: {type: integer, minimum: 1}
+	const tool = fTool + `        n: {type: integer, minimum: 1}
         unit: {type: string, enum: [c, f], default: c}
         loc:
           anyOf:
@@ -87,13 +86,7 @@ func TestProven(t *testing.T) {
 // list, a null where the schema allows one. The full comparison and
 // validation agree on each.
 func TestProvenCorners(t *testing.T) {
-	e := load(t, `version: 1
-tools:
-  - name: f
-    parameters:
-      type: object
-      properties:
-        big: {type: number}
+	e := load(t, "version: 1\n"+fTool+`        big: {type: number}
         città: {type: integer}
         rows: {type: array, items: {type: array, items: {type: number}}}
         tags: {type: array, items: {type: string}}
@@ -125,13 +118,7 @@ cases:
 // anyOf that is not the nullable idiom) is the same when it is equal, and
 // validated whole when it is not.
 func TestProvenUnreadSchema(t *testing.T) {
-	e := load(t, `version: 1
-tools:
-  - name: f
-    parameters:
-      type: object
-      properties:
-        n: {type: integer}
+	e := load(t, "version: 1\n"+fTool+`        n: {type: integer}
         shape:
           anyOf:
             - {type: object, properties: {r: {type: number}}, required: [r]}
