@@ -61,7 +61,8 @@ func (s *Set) compare(expected, actual value.Value, c *Context, report func(Diff
 }
 
 // walk is compare; slow turns off the equality shortcut (see
-// walker.value), for the tests that hold the shortcut to the full walk.
+// walker.value) and the one_of values normalised at load (see leaf), for
+// the tests that hold the shortcuts to the full walk.
 func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), slow bool, eq *Equalities) (Result, failedSet) {
 	if eq != nil {
 		eq.Reset()
@@ -113,7 +114,7 @@ type walker struct {
 
 	failed failedSet // the top-level members of actual that failed
 
-	slow bool        // no equality shortcut (see value)
+	slow bool        // no shortcuts (see walk)
 	eq   *Equalities // records the shortcut's findings when not nil
 
 	nb    *normBufs // the normalisers' buffers, from the first string normalised to the end
@@ -484,7 +485,15 @@ func (w *walker) leaf(st *state, f *eff, r *Rule, e, a *value.Value) bool {
 		return re.MatchString(applyNorm(f.norm, a.Str()))
 	case r.oneOf != nil:
 		for k := range r.oneOf {
-			if w.core(st, f, r, &r.oneOf[k], a) {
+			alt := &r.oneOf[k]
+			if st.oneOfNorm != nil && !w.slow && alt.Kind() == value.String && a.Kind() == value.String && f.num == numExact {
+				// stringsEqual, with the possible value normalised at load
+				if alt.Str() == a.Str() || w.normsEqual(f, st.oneOfNorm[k], a.Str()) {
+					return true
+				}
+				continue
+			}
+			if w.core(st, f, r, alt, a) {
 				return true
 			}
 		}
@@ -669,8 +678,14 @@ func (w *walker) stringsEqual(f *eff, x, y string) bool {
 	if w.nb == nil {
 		w.nb = normPool.Get().(*normBufs)
 	}
-	x, y = w.nb.apply(f.norm, x, 0), w.normActual(f.norm, y)
-	return x == y || f.fold && foldEqual(x, y)
+	return w.normsEqual(f, w.nb.apply(f.norm, x, 0), y)
+}
+
+// normsEqual is stringsEqual for xn, an expected string already under
+// f's normalisers, and y, an actual one not yet.
+func (w *walker) normsEqual(f *eff, xn, y string) bool {
+	y = w.normActual(f.norm, y)
+	return xn == y || f.fold && foldEqual(xn, y)
 }
 
 // normActual returns y, an actual string, under fns: the last result
@@ -681,6 +696,9 @@ func (w *walker) normActual(fns []normalizer, y string) string {
 	if m.fns != nil && unsafe.StringData(m.in) == unsafe.StringData(y) && len(m.in) == len(y) &&
 		&m.fns[0] == &fns[0] && len(m.fns) == len(fns) {
 		return m.out
+	}
+	if w.nb == nil {
+		w.nb = normPool.Get().(*normBufs)
 	}
 	out := w.nb.apply(fns, y, 1)
 	*m = normMemo{in: y, fns: fns, out: out}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -30,6 +31,56 @@ func TestNormalisedOnce(t *testing.T) {
 		}
 		if pass := len(tc.diffs) == 0; (res.Matched == res.Total) != pass {
 			t.Errorf("%s: result %+v", tc.actual, res)
+		}
+	}
+}
+
+// TestOneOfNormalisedAtLoad gives the verdicts of a one_of whose strings
+// are normalised at load, and holds each to the walk that normalises them
+// at every comparison: with case folding, under a numeric mode (where the
+// strings are not used), with normalisers inherited from the object
+// above, and with possible values that are not strings.
+func TestOneOfNormalisedAtLoad(t *testing.T) {
+	const norm = `"normalize":[{"delete":"- "},"lower"]`
+	plain := []rs{call("x", `{"one_of":["a-b","C D",5,"ß",null],`+norm+`}`)}
+	folded := []rs{call("x", `{"one_of":["a-b","C D",5,"ß",null],"case_insensitive":true,`+norm+`}`)}
+	numeric := []rs{call("x", `{"one_of":["a-b","C D",5,"ß",null],"numeric":true,`+norm+`}`)}
+	inherited := []rs{call("o", `{`+norm+`}`), call("o.x", `{"one_of":["a-b","ß"]}`)}
+	for _, tc := range []struct {
+		name   string
+		rules  []rs
+		actual string
+		pass   bool
+	}{
+		{"the same text", plain, `{"x":"a-b"}`, true},
+		{"normalised", plain, `{"x":"A B"}`, true},
+		{"the second", plain, `{"x":"cd"}`, true},
+		{"none", plain, `{"x":"abc"}`, false},
+		{"a number string for a number", plain, `{"x":"5"}`, false},
+		{"a number", plain, `{"x":5}`, true},
+		{"null", plain, `{"x":null}`, true},
+		{"lower is no folding", plain, `{"x":"SS"}`, false},
+		{"folded", folded, `{"x":"SS"}`, true},
+		{"folded, normalised", folded, `{"x":"A-B"}`, true},
+		{"numeric: a number string", numeric, `{"x":" 5.0"}`, true},
+		{"numeric: normalised", numeric, `{"x":"c--d"}`, true},
+		{"numeric: none", numeric, `{"x":"5x"}`, false},
+		{"inherited", inherited, `{"o":{"x":"A B"}}`, true},
+		{"inherited, none", inherited, `{"o":{"x":"SS"}}`, false},
+		{"an object for a string", plain, `{"x":{"a":"b"}}`, false},
+	} {
+		set := newSet(t, Extensions{}, tc.rules...)
+		expected := `{"x":"a-b"}`
+		if strings.HasPrefix(tc.actual, `{"o"`) {
+			expected = `{"o":{"x":"a-b"}}`
+		}
+		e, a := mustParse(t, expected), mustParse(t, tc.actual)
+		for _, slow := range []bool{false, true} {
+			var diffs []Diff
+			res, _ := set.walk(e, a, &Context{}, func(d Diff) { diffs = append(diffs, d) }, slow, nil)
+			if pass := res.Matched == res.Total && len(diffs) == 0; pass != tc.pass {
+				t.Errorf("%s (slow %v): %s passes %v, want %v%s", tc.name, slow, tc.actual, pass, tc.pass, describeDiffs(diffs))
+			}
 		}
 	}
 }

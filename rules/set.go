@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/callgrade/callgrade/value"
 )
 
 // Set is the compiled PATH -> RULE entries of one expected call, from every
@@ -103,14 +105,18 @@ type state struct {
 	reflexive bool
 	// typed, on the root state only, says that a rule of the set has a
 	// `type` property (see CompareChecked).
-	typed  bool
-	eff    *eff   // the settings in force here
-	name   string // what a diff here shows as its rule
-	keys   []keyState
-	keyMap map[string]*state // keys, when there are many
-	idx    []idxState
-	anyKey *state // object keys not in keys
-	anyIdx *state // array indices not in idx
+	typed bool
+	eff   *eff // the settings in force here
+	// oneOfNorm holds the rule's one_of values that are strings under
+	// the normalisers in force, when some are: each comparison would
+	// otherwise normalise them again.
+	oneOfNorm []string
+	name      string // what a diff here shows as its rule
+	keys      []keyState
+	keyMap    map[string]*state // keys, when there are many
+	idx       []idxState
+	anyKey    *state // object keys not in keys
+	anyIdx    *state // array indices not in idx
 }
 
 type keyState struct {
@@ -209,6 +215,15 @@ func build(nodes []*node, parent *eff) *state {
 			st.name = r.String()
 		} else {
 			st.name = st.eff.name
+		}
+	}
+
+	if r := st.rule; r != nil && r.oneOf != nil && len(st.eff.norm) > 0 {
+		st.oneOfNorm = make([]string, len(r.oneOf))
+		for k, v := range r.oneOf {
+			if v.Kind() == value.String {
+				st.oneOfNorm[k] = applyNorm(st.eff.norm, v.Str())
+			}
 		}
 	}
 
