@@ -123,11 +123,7 @@ type walker struct {
 	defaulted uint8 // which sides of the field being compared are a rule's default
 	absent    bool  // the expected side of the field being reported is absent
 
-	// The path being compared: its first steps in an array inside the
-	// walker, so that walking allocates nothing, deeper ones in more.
-	path  [12]step
-	depth int
-	more  []step
+	pathStack // the path being compared
 }
 
 const (
@@ -135,46 +131,54 @@ const (
 	actualDefaulted
 )
 
-// step is one step of the path being compared. The walker keeps the path
+// step is one step of the path being compared. A walk keeps the path
 // as a stack of steps; its text is built only for a Diff.
 type step struct {
 	key string
 	idx int // >= 0: an array index; -1: key
 }
 
-func (w *walker) push(key string, idx int) {
-	if w.depth < len(w.path) {
-		w.path[w.depth] = step{key, idx}
+// pathStack is the path a walk is at: its first steps in an array inside
+// the walk's state, so that walking allocates nothing, deeper ones in more.
+type pathStack struct {
+	path  [12]step
+	depth int
+	more  []step
+}
+
+func (p *pathStack) push(key string, idx int) {
+	if p.depth < len(p.path) {
+		p.path[p.depth] = step{key, idx}
 	} else {
-		w.more = append(w.more[:w.depth-len(w.path)], step{key, idx})
+		p.more = append(p.more[:p.depth-len(p.path)], step{key, idx})
 	}
-	w.depth++
+	p.depth++
 }
 
-func (w *walker) pop() { w.depth-- }
+func (p *pathStack) pop() { p.depth-- }
 
-func (w *walker) step(i int) step {
-	if i < len(w.path) {
-		return w.path[i]
+func (p *pathStack) step(i int) step {
+	if i < len(p.path) {
+		return p.path[i]
 	}
-	return w.more[i-len(w.path)]
+	return p.more[i-len(p.path)]
 }
 
-// pathString returns the path being compared in PATH syntax.
-func (w *walker) pathString() string {
+// pathString returns the path in PATH syntax.
+func (p *pathStack) pathString() string {
 	// A top-level key that needs no escaping is its own path: no
 	// allocation for the common case of a comparator on an argument.
-	if w.depth == 1 {
-		if s := w.step(0); s.idx < 0 && !needsEscape(s.key) {
+	if p.depth == 1 {
+		if s := p.step(0); s.idx < 0 && !needsEscape(s.key) {
 			return s.key
 		}
 	}
 	var b []byte
-	for i := 0; i < w.depth; i++ {
+	for i := 0; i < p.depth; i++ {
 		if i > 0 {
 			b = append(b, '.')
 		}
-		if s := w.step(i); s.idx >= 0 {
+		if s := p.step(i); s.idx >= 0 {
 			b = strconv.AppendInt(b, int64(s.idx), 10)
 		} else {
 			b = appendKey(b, s.key)

@@ -1,9 +1,7 @@
 package rules
 
 import (
-	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/callgrade/callgrade/value"
@@ -132,12 +130,7 @@ func (s *Set) compareChecked(expected, actual value.Value, c *Context, report fu
 		return res
 	}
 	res, failed := s.compare(expected, actual, c, report, eq)
-	t := typeWalk{report: report, path: pathPool.Get().(*[]string)}
-	defer func() {
-		clear(*t.path)
-		*t.path = (*t.path)[:0]
-		pathPool.Put(t.path)
-	}()
+	t := typeWalk{report: report}
 	if c != nil {
 		t.nullIsMissing = c.NullIsMissing
 	}
@@ -151,8 +144,10 @@ func (s *Set) compareChecked(expected, actual value.Value, c *Context, report fu
 			if t.nullIsMissing && m.Value.IsNull() {
 				continue
 			}
-			*t.path = append((*t.path)[:0], m.Key)
-			if t.walk(root.key(m.Key), m.Value) || failed.has(j) {
+			t.push(m.Key, -1)
+			good := t.walk(root.key(m.Key), m.Value)
+			t.pop()
+			if good || failed.has(j) {
 				continue
 			}
 			if expected.Kind() == value.Object && expected.Has(m.Key) {
@@ -181,15 +176,11 @@ func (n *node) typed() bool {
 	return n.star.typed() || n.hash.typed()
 }
 
-// pathPool keeps typeWalk's path stacks, which every typed comparison
-// needs and few keep.
-var pathPool = sync.Pool{New: func() any { return new([]string) }}
-
 // typeWalk checks the `type` properties along the actual arguments.
 type typeWalk struct {
 	report        func(Diff)
 	nullIsMissing bool
-	path          *[]string // unescaped keys; array indices as decimal text
+	pathStack     // unescaped keys and array indices
 }
 
 // walk checks v at the state st and below; it reports whether all is well.
@@ -207,15 +198,15 @@ func (t *typeWalk) walk(st *state, v value.Value) bool {
 			if t.nullIsMissing && m.Value.IsNull() {
 				continue
 			}
-			*t.path = append(*t.path, m.Key)
+			t.push(m.Key, -1)
 			ok = t.walk(st.key(m.Key), m.Value) && ok
-			*t.path = (*t.path)[:len(*t.path)-1]
+			t.pop()
 		}
 	case value.Array:
 		for i, e := range v.Elems() {
-			*t.path = append(*t.path, strconv.Itoa(i))
+			t.push("", i)
 			ok = t.walk(st.index(i), e) && ok
-			*t.path = (*t.path)[:len(*t.path)-1]
+			t.pop()
 		}
 	}
 	return ok
@@ -232,14 +223,7 @@ func (t *typeWalk) check(st *state, v value.Value) bool {
 		return true
 	}
 	if t.report != nil {
-		var b []byte
-		for i, k := range *t.path {
-			if i > 0 {
-				b = append(b, '.')
-			}
-			b = appendKey(b, k)
-		}
-		t.report(Diff{Kind: Mismatch, Path: string(b), Actual: v, HasActual: true, Rule: r.String(),
+		t.report(Diff{Kind: Mismatch, Path: t.pathString(), Actual: v, HasActual: true, Rule: r.String(),
 			Message: "expected a value of type " + r.types.String() + ", got " + show(v) + " (" + got.String() + ") (" + r.String() + ")"})
 	}
 	return false

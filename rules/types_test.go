@@ -141,3 +141,31 @@ func checkedText(tb testing.TB, s *Set, expected, actual string) (Result, []Diff
 	res := s.CompareChecked(mustParse(tb, expected), mustParse(tb, actual), nil, func(d Diff) { diffs = append(diffs, d) })
 	return res, diffs
 }
+
+// TestTypePaths gives the path of a type diff in PATH syntax: keys
+// escaped, list indices in place, deeper than the walk keeps in its
+// array, and the arguments object itself as "".
+func TestTypePaths(t *testing.T) {
+	deep := `{"d":{"d":{"d":{"d":{"d":{"d":{"d":{"d":{"d":{"d":{"d":{"d":{"d":{"d":1}}}}}}}}}}}}}}`
+	for _, tc := range []struct {
+		rule, at, actual, want string
+	}{
+		{`a\.b`, `{"type":"integer"}`, `{"a.b":"x"}`, `a\.b`},
+		{`\*`, `{"type":"integer"}`, `{"*":"x"}`, `\*`},
+		{"o.l.#.k", `{"type":"string"}`, `{"o":{"l":[{"k":"s"},{"k":1}]}}`, "o.l.1.k"},
+		{"d.d.d.d.d.d.d.d.d.d.d.d.d.d", `{"type":"string"}`, deep, "d.d.d.d.d.d.d.d.d.d.d.d.d.d"},
+		{"", `{"type":"array"}`, `{"x":1}`, ""},
+	} {
+		var p Path
+		if tc.rule != "" {
+			p = mustPathT(tc.rule)
+		}
+		s := &Set{}
+		s.Add(LevelCall, p, mustRule(t, Extensions{}, tc.at))
+		// Expected as actual: the type diff is the only one.
+		_, diffs := checkedText(t, s, tc.actual, tc.actual)
+		if len(diffs) != 1 || diffs[0].Path != tc.want || !strings.HasPrefix(diffs[0].Message, "expected a value of type") {
+			t.Errorf("%s %s on %s: diffs %v, want one at %q%s", tc.rule, tc.at, tc.actual, brief(diffs), tc.want, describeDiffs(diffs))
+		}
+	}
+}
