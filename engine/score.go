@@ -341,15 +341,35 @@ func unexpectedCallMessage(c *response.Call, expected int) string {
 type scratch struct {
 	diffs  []rules.Diff
 	report func(rules.Diff)
-	eq     rules.Equalities // what the comparison found equal, for validation, without a work
+	eq     rules.Equalities // what the comparison found equal, for validation
 	passes rules.Passes     // what the schema proves passes, for the comparison
 }
 
-var scratchPool = sync.Pool{New: func() any {
+func newScratch() *scratch {
 	sc := new(scratch)
 	sc.report = func(d rules.Diff) { sc.diffs = append(sc.diffs, d) }
 	return sc
-}}
+}
+
+var scratchPool = sync.Pool{New: func() any { return newScratch() }}
+
+// scratch returns w's scratch, or one from the pool when w is nil; give it
+// back with putScratch.
+func (w *work) scratch() *scratch {
+	if w == nil {
+		return scratchPool.Get().(*scratch)
+	}
+	if w.sc == nil {
+		w.sc = newScratch()
+	}
+	return w.sc
+}
+
+func (w *work) putScratch(sc *scratch) {
+	if w == nil {
+		scratchPool.Put(sc)
+	}
+}
 
 // check is how an actual call's arguments are validated against the
 // expected call's tool: with the case's null_is_missing, and knowing the
@@ -471,15 +491,11 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	if len(*buf) > start {
 		return pairing{diffs: carve()}
 	}
-	sc := scratchPool.Get().(*scratch)
-	eq := &sc.eq
-	if w != nil {
-		eq = &w.eq // kept with the Scorer, where the pool's scratch goes at each GC
-	}
+	sc := w.scratch()
 	var j judgement
-	ec.judge(&j, ac, rv, b, &sc.passes, eq, sc.report)
+	ec.judge(&j, ac, rv, b, &sc.passes, &sc.eq, sc.report)
 	if j.proof == schema.Same {
-		scratchPool.Put(sc)
+		w.putScratch(sc)
 		return pairing{pass: true, score: 1, diffs: carve()}
 	}
 	for _, d := range sc.diffs {
@@ -491,7 +507,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	if j.proof == schema.Unproven {
 		*buf = ec.tool.validate(ac.Args, ec.check(j.eq), -1, *buf)
 	}
-	scratchPool.Put(sc)
+	w.putScratch(sc)
 	for _, a := range ec.asserts() {
 		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: j.steps})
 		switch {

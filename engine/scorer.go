@@ -79,8 +79,9 @@ type work struct {
 	rest   []int
 	alt    Result
 	diffs  []Diff           // the pairings' diffs, until they are written into a Result
-	eq     rules.Equalities // what comparing a pair found equal, for its validation
-	passes rules.Passes     // what the schema proves of a pair, for its comparison
+	eq     rules.Equalities // what weighing a pair found equal, for its validation
+	passes rules.Passes     // what the schema proves of a pair, for weighing it
+	sc     *scratch         // compare's (see work.scratch)
 	calls  []response.Call  // the last response's calls (response.Options.Calls)
 }
 
