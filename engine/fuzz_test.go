@@ -95,12 +95,17 @@ func checkFastValidation(t *testing.T, id string, ec *compiledCall, ac *response
 	var eq rules.Equalities
 	ctx := ec.ctx(rules.Steps{})
 	ec.rules.CompareCheckedRecording(ec.args, ac.Args, &ctx, nil, &eq)
-	fast := ec.tool.validate(ac.Args, ec.check(&eq), -1, nil)
-	if !reflect.DeepEqual(fast, slow) {
-		t.Fatalf("case %s: validating %s knowing %s valid (%v):\n fast %+v\n slow %+v", id, ac.Args, ec.args, ec.known != nil, fast, slow)
-	}
-	if v := ec.tool.schema.Valid(ac.Args, ec.check(&eq)); v != (len(slow) == 0) {
-		t.Fatalf("case %s: Valid %v knowing %s, violations %+v", id, v, ec.args, slow)
+	// From the pool, then twice in a Scorer's memory, which the first
+	// validation must leave as it found it.
+	w := new(work)
+	for _, wk := range []*work{nil, w, w} {
+		fast := ec.tool.validate(ac.Args, ec.check(&eq, wk), -1, nil)
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("case %s: validating %s knowing %s valid (%v):\n fast %+v\n slow %+v", id, ac.Args, ec.args, ec.known != nil, fast, slow)
+		}
+		if v := ec.tool.schema.Valid(ac.Args, ec.check(&eq, wk)); v != (len(slow) == 0) {
+			t.Fatalf("case %s: Valid %v knowing %s, violations %+v", id, v, ec.args, slow)
+		}
 	}
 }
 

@@ -374,9 +374,13 @@ func (w *work) putScratch(sc *scratch) {
 // check is how an actual call's arguments are validated against the
 // expected call's tool: with the case's null_is_missing, and knowing the
 // expected arguments valid when they are, with eq (when not nil) holding
-// what comparing them with the actual ones found equal.
-func (ec *compiledCall) check(eq *rules.Equalities) schema.Check {
+// what comparing them with the actual ones found equal, in w's memory
+// (w may be nil).
+func (ec *compiledCall) check(eq *rules.Equalities, w *work) schema.Check {
 	c := schema.Check{NullIsMissing: ec.nullIsMissing}
+	if w != nil {
+		c.Scratch = &w.validation
+	}
 	if ec.known != nil {
 		c.Valid, c.Known, c.Equal = &ec.args, ec.known, eq
 	}
@@ -460,7 +464,7 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 	}
 	v := verdict{pass: j.res.Matched == j.res.Total, weighed: true, score: j.score()}
 	if v.pass && ec.tool != nil && ec.tool.schema != nil && j.proof == schema.Unproven {
-		v.pass = ec.tool.schema.Valid(ac.Args, ec.check(j.eq))
+		v.pass = ec.tool.schema.Valid(ac.Args, ec.check(j.eq, w))
 	}
 	for i, as := 0, ec.asserts(); v.pass && i < len(as); i++ {
 		out := as[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: j.steps})
@@ -505,7 +509,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	sc.diffs = sc.diffs[:0]
 	p := pairing{score: j.score()}
 	if j.proof == schema.Unproven {
-		*buf = ec.tool.validate(ac.Args, ec.check(j.eq), -1, *buf)
+		*buf = ec.tool.validate(ac.Args, ec.check(j.eq, w), -1, *buf)
 	}
 	w.putScratch(sc)
 	for _, a := range ec.asserts() {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/callgrade/callgrade/internal/assign"
+	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
@@ -82,7 +83,9 @@ type work struct {
 	eq     rules.Equalities // what weighing a pair found equal, for its validation
 	passes rules.Passes     // what the schema proves of a pair, for weighing it
 	sc     *scratch         // compare's (see work.scratch)
-	calls  []response.Call  // the last response's calls (response.Options.Calls)
+
+	validation schema.Scratch  // the validations' memory
+	calls      []response.Call // the last response's calls (response.Options.Calls)
 }
 
 // callsOrNil returns the calls buffer to read a response into.

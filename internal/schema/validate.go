@@ -50,6 +50,34 @@ type Check struct {
 	// Known, when not nil, is Valid made ready (Schema.Known), and
 	// takes its place.
 	Known *Known
+	// Scratch, when not nil, is the memory the validation works in, kept
+	// by a caller that validates one set of arguments after another;
+	// nil takes it from a pool.
+	Scratch *Scratch
+}
+
+// Scratch is the memory of a validation (see Check.Scratch). The zero
+// Scratch is ready to use; it must not serve two validations at once.
+type Scratch struct{ v validator }
+
+// validator returns the validator c's validation works in, set up for it.
+func (c *Check) validator(out []Violation, quiet int) *validator {
+	var v *validator
+	if c.Scratch != nil {
+		v = &c.Scratch.v
+	} else {
+		v = validators.Get().(*validator)
+	}
+	*v = validator{nullIsMissing: c.NullIsMissing, out: out, path: v.path[:0], quiet: quiet, eq: c.Equal}
+	return v
+}
+
+// done gives back the validator that validator returned.
+func (c *Check) done(v *validator) {
+	v.out, v.eq = nil, nil // not to keep the caller's violations and equalities
+	if c.Scratch == nil {
+		validators.Put(v)
+	}
 }
 
 // Validate appends to dst each violation of args and returns the result;
@@ -63,13 +91,11 @@ func (s *Schema) Validate(dst []Violation, args value.Value, c Check) []Violatio
 	if !s.fast {
 		return s.validateLib(dst, args, c.NullIsMissing)
 	}
-	v := validators.Get().(*validator)
-	*v = validator{nullIsMissing: c.NullIsMissing, out: dst, path: v.path[:0], eq: c.Equal}
+	v := c.validator(dst, 0)
 	known, pl := c.known()
 	v.validate(s.root, args, nil, known, pl)
 	out := v.out
-	v.out = nil // the pool must not keep the caller's violations
-	validators.Put(v)
+	c.done(v)
 	return out
 }
 
@@ -80,12 +106,11 @@ func (s *Schema) Valid(args value.Value, c Check) bool {
 	if !s.fast {
 		return len(s.validateLib(nil, args, c.NullIsMissing)) == 0
 	}
-	v := validators.Get().(*validator)
-	*v = validator{nullIsMissing: c.NullIsMissing, path: v.path[:0], quiet: 1, eq: c.Equal}
+	v := c.validator(nil, 1)
 	known, pl := c.known()
 	v.validate(s.root, args, nil, known, pl)
 	ok := v.failures == 0
-	validators.Put(v)
+	c.done(v)
 	return ok
 }
 
