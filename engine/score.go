@@ -191,7 +191,7 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 			r.Calls = append(r.Calls, CallResult{Expected: a, Actual: -1})
 			r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: MissingCall,
 				Expected: value.StringOf(exp[a].name), HasExpected: true, Rule: string(mode),
-				Message: fmt.Sprintf("expected a call to %s, got none", exp[a].name)}, Call: idx})
+				Message: "expected a call to " + exp[a].name + ", got none"}, Call: idx})
 			counted++
 			continue
 		}
@@ -331,9 +331,9 @@ func matchedCount(m []bool) int {
 
 func unexpectedCallMessage(c *response.Call, expected int) string {
 	if expected == 0 {
-		return fmt.Sprintf("expected no call, got a call to %s", c.Name)
+		return "expected no call, got a call to " + c.Name
 	}
-	return fmt.Sprintf("unexpected call to %s", c.Name)
+	return "unexpected call to " + c.Name
 }
 
 // scratch collects the diffs of one comparison. Its report func is bound
