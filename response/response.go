@@ -697,15 +697,25 @@ func readCall(o value.Value, at loc, sub, argKey string, mode argMode, i int, x 
 	if o.Kind() != value.Object {
 		return fail(i, "", at.at(sub)+" is "+kindPhrase(o)+", not an object")
 	}
-	n, ok := o.Get("name")
-	if !ok {
+	// One walk of the members finds both: a call object is small, and
+	// each lookup would walk them.
+	var n, a value.Value
+	var hasName, hasArgs bool
+	for _, m := range o.Members() {
+		if m.Key == "name" {
+			n, hasName = m.Value, true
+		}
+		if m.Key == argKey {
+			a, hasArgs = m.Value, true
+		}
+	}
+	if !hasName {
 		return fail(i, "", at.at(join(sub, "name"))+" is missing")
 	}
 	if n.Kind() != value.String {
 		return fail(i, "", at.at(join(sub, "name"))+" is "+kindPhrase(n)+", not a string")
 	}
-	a, ok := o.Get(argKey)
-	return readArgs(n.Str(), a, ok, at, sub, argKey, mode, i, x)
+	return readArgs(n.Str(), a, hasArgs, at, sub, argKey, mode, i, x)
 }
 
 // readArgs reads a, the arguments of the call named name, found at
