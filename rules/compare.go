@@ -679,10 +679,7 @@ func (w *walker) stringsEqual(f *eff, x, y string) bool {
 	if f.norm == nil {
 		return f.fold && foldEqual(x, y)
 	}
-	if w.nb == nil {
-		w.nb = normPool.Get().(*normBufs)
-	}
-	return w.normsEqual(f, w.nb.apply(f.norm, x, 0), y)
+	return w.normsEqual(f, w.bufs().apply(f.norm, x, 0), y)
 }
 
 // normsEqual is stringsEqual for xn, an expected string already under
@@ -701,10 +698,7 @@ func (w *walker) normActual(fns []normalizer, y string) string {
 		&m.fns[0] == &fns[0] && len(m.fns) == len(fns) {
 		return m.out
 	}
-	if w.nb == nil {
-		w.nb = normPool.Get().(*normBufs)
-	}
-	out := w.nb.apply(fns, y, 1)
+	out := w.bufs().apply(fns, y, 1)
 	*m = normMemo{in: y, fns: fns, out: out}
 	return out
 }
@@ -715,6 +709,15 @@ func (w *walker) normActual(fns []normalizer, y string) string {
 type normMemo struct {
 	in, out string
 	fns     []normalizer
+}
+
+// bufs returns the walker's normalisation buffers, taken from the pool
+// at the first string normalised.
+func (w *walker) bufs() *normBufs {
+	if w.nb == nil {
+		w.nb = normPool.Get().(*normBufs)
+	}
+	return w.nb
 }
 
 // release gives back the walker's normalisation buffers.

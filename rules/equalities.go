@@ -92,7 +92,7 @@ func addr(v *value.Value) uintptr { return uintptr(unsafe.Pointer(v)) }
 // (Mark, Cut), since the comparison does not look inside a pair it takes
 // as passing.
 type Passes struct {
-	pairs [maxPasses]equality
+	pairs [maxPasses]struct{ a, e uintptr }
 	n     int
 }
 
@@ -114,7 +114,7 @@ func (p *Passes) Cut(m int) { p.n = min(p.n, m) }
 // and the comparison walks it.
 func (p *Passes) Add(a, e *value.Value) {
 	if p.n < maxPasses {
-		p.pairs[p.n] = equality{a: addr(a), e: addr(e), equal: true}
+		p.pairs[p.n].a, p.pairs[p.n].e = addr(a), addr(e)
 		p.n++
 	}
 }
