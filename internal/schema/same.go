@@ -72,7 +72,7 @@ func (k *Known) Prove(x value.Value, passes *rules.Passes) Proof {
 	s := sameWalk{passes: passes}
 	same := s.differ(k.root, &k.v, &x)
 	if s.v != nil {
-		validators.Put(s.v)
+		s.c.done(s.v)
 	}
 	switch {
 	case same:
@@ -96,7 +96,8 @@ type sameWalk struct {
 	// unproven says that a part that differs is invalid, or that
 	// the walk cannot tell; nothing is validated after it.
 	unproven bool
-	v        *validator // quiet, taken from the pool at the first part validated
+	c        Check      // the parts' validation: nulls are values, nothing known
+	v        *validator // quiet, c's, taken at the first part validated
 	passes   *rules.Passes
 }
 
@@ -309,8 +310,7 @@ func (s *sameWalk) check(n *node, e, a *value.Value) {
 		return
 	}
 	if s.v == nil {
-		s.v = validators.Get().(*validator)
-		*s.v = validator{path: s.v.path[:0], quiet: 1}
+		s.v = s.c.validator(nil, 1)
 	}
 	if !s.v.validate(n, *a, a, e, nil) {
 		s.unproven = true
