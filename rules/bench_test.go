@@ -96,3 +96,39 @@ func benchUnordered(b *testing.B, s *Set, n int, elem func(i int) string) {
 		}
 	}
 }
+
+// BenchmarkNormalize normalises the strings of a BFCL-like call under
+// BFCL's pipeline (delete, lower, replace): fused into one pass, as a
+// rule compiles it, and one normaliser after another.
+func BenchmarkNormalize(b *testing.B) {
+	pipeline := mustParse(b, `[{"delete":" ,./-_*^"},"lower",{"replace":{"'":"\""}}]`)
+	var steps []normStep
+	for _, e := range pipeline.Elems() {
+		st := stepByName(e.Str())
+		if e.Kind() == value.Object {
+			var err error
+			if st, err = paramStep(e); err != nil {
+				b.Fatal(err)
+			}
+		}
+		steps = append(steps, st)
+	}
+	var oneByOne []normalizer
+	for _, st := range steps {
+		oneByOne = append(oneByOne, st.fn)
+	}
+	in := []string{"San Francisco, CA", "kilometers", "New York's", "2023-10-01", "Müller-Lüdenscheid"}
+	for _, tc := range []struct {
+		name string
+		fns  []normalizer
+	}{{"fused", fuse(steps)}, {"steps", oneByOne}} {
+		b.Run(tc.name, func(b *testing.B) {
+			var nb normBufs
+			for b.Loop() {
+				for _, s := range in {
+					nb.apply(tc.fns, s, 0)
+				}
+			}
+		})
+	}
+}

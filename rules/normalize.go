@@ -23,40 +23,66 @@ type normalizer func(dst []byte, s string) []byte
 
 const normalizerNames = "trim, lower, collapse_space, strip_punct, nfc, {delete: CHARS}, {replace: {FROM: TO, ...}}"
 
-func normalizerByName(name string) normalizer {
-	switch name {
-	case "trim":
-		return func(dst []byte, s string) []byte { return append(dst, strings.TrimSpace(s)...) }
-	case "lower":
-		return appendLower
-	case "collapse_space":
-		return collapseSpace
-	case "strip_punct":
-		return stripPunct
-	case "nfc":
-		return nfc
-	}
-	return nil
+// normStep is one normaliser as the suite writes it: how it appends a
+// string's normal form and, for the normalisers that map each character
+// on its own, that map, by which a run of them becomes one pass (see
+// fuse).
+type normStep struct {
+	fn normalizer
+	cm charMap // nil: the normal form of a character depends on others
 }
 
-// paramNormalizer compiles a normaliser written as an object with one
+// A charMap maps one character to its normal form: itself, another, or
+// none (a negative rune).
+type charMap func(rune) rune
+
+func normalizerByName(name string) normalizer { return stepByName(name).fn }
+
+func stepByName(name string) normStep {
+	switch name {
+	case "trim":
+		return normStep{fn: func(dst []byte, s string) []byte { return append(dst, strings.TrimSpace(s)...) }}
+	case "lower":
+		return normStep{appendLower, unicode.ToLower}
+	case "collapse_space":
+		return normStep{fn: collapseSpace}
+	case "strip_punct":
+		return normStep{stripPunct, dropping(unicode.IsPunct)}
+	case "nfc":
+		// NFC composes a character with the ones after it.
+		return normStep{fn: nfc}
+	}
+	return normStep{}
+}
+
+// dropping returns the charMap that drops the characters drop reports.
+func dropping(drop func(rune) bool) charMap {
+	return func(c rune) rune {
+		if drop(c) {
+			return -1
+		}
+		return c
+	}
+}
+
+// paramStep compiles a normaliser written as an object with one
 // property: {delete: CHARS} removes every character of CHARS;
 // {replace: {FROM: TO, ...}} replaces each FROM with its TO, scanning the
 // string once from the left (at one place, the longest FROM wins).
-func paramNormalizer(v value.Value) (normalizer, error) {
+func paramStep(v value.Value) (normStep, error) {
 	if v.Len() != 1 {
-		return nil, errorf("normalize", "a normaliser object has exactly one property, delete or replace; got "+describeKind(v))
+		return normStep{}, errorf("normalize", "a normaliser object has exactly one property, delete or replace; got "+describeKind(v))
 	}
 	m := v.Members()[0]
 	switch m.Key {
 	case "delete":
 		if m.Value.Kind() != value.String || m.Value.Str() == "" {
-			return nil, errorf("normalize", "delete: want a non-empty string of the characters to delete, got "+describeKind(m.Value))
+			return normStep{}, errorf("normalize", "delete: want a non-empty string of the characters to delete, got "+describeKind(m.Value))
 		}
 		return deleteChars(m.Value.Str()), nil
 	case "replace":
 		if m.Value.Kind() != value.Object || m.Value.Len() == 0 {
-			return nil, errorf("normalize", "replace: want a non-empty object of FROM: TO strings, got "+describeKind(m.Value))
+			return normStep{}, errorf("normalize", "replace: want a non-empty object of FROM: TO strings, got "+describeKind(m.Value))
 		}
 		rs := slices.Clone(m.Value.Members())
 		// At one place the longest FROM wins: NewReplacer tries them in order.
@@ -64,18 +90,18 @@ func paramNormalizer(v value.Value) (normalizer, error) {
 		var pairs []string
 		for _, r := range rs {
 			if r.Key == "" || r.Value.Kind() != value.String {
-				return nil, errorf("normalize", "replace: want non-empty FROM keys and string TO values, got "+describeKind(m.Value))
+				return normStep{}, errorf("normalize", "replace: want non-empty FROM keys and string TO values, got "+describeKind(m.Value))
 			}
 			pairs = append(pairs, r.Key, r.Value.Str())
 		}
 		rep := strings.NewReplacer(pairs...)
-		return func(dst []byte, s string) []byte { return append(dst, rep.Replace(s)...) }, nil
+		return normStep{func(dst []byte, s string) []byte { return append(dst, rep.Replace(s)...) }, replacing(pairs)}, nil
 	}
-	return nil, errorf("normalize", "unknown normaliser "+strconv.Quote(m.Key)+"; the normalisers are "+normalizerNames)
+	return normStep{}, errorf("normalize", "unknown normaliser "+strconv.Quote(m.Key)+"; the normalisers are "+normalizerNames)
 }
 
 // deleteChars returns a normaliser that removes every character of set.
-func deleteChars(set string) normalizer {
+func deleteChars(set string) normStep {
 	ascii := isASCII(set)
 	var table [128]bool
 	for i := 0; i < len(set); i++ {
@@ -89,7 +115,128 @@ func deleteChars(set string) normalizer {
 		}
 		return !ascii && strings.ContainsRune(set, c)
 	}
-	return func(dst []byte, s string) []byte { return appendWithout(dst, s, del) }
+	return normStep{func(dst []byte, s string) []byte { return appendWithout(dst, s, del) }, dropping(del)}
+}
+
+// replacing returns the charMap of a replace normaliser whose FROM strings
+// are each one character and whose TO strings are each one character or
+// none, given as FROM, TO pairs; nil for any other. A FROM of one
+// character matches only whole characters of UTF-8 text, so such a
+// replacement maps each character on its own.
+func replacing(pairs []string) charMap {
+	to := make(map[rune]rune, len(pairs)/2)
+	for i := 0; i < len(pairs); i += 2 {
+		from, ok := oneRune(pairs[i])
+		if !ok {
+			return nil
+		}
+		r := rune(-1)
+		if pairs[i+1] != "" {
+			if r, ok = oneRune(pairs[i+1]); !ok {
+				return nil
+			}
+		}
+		to[from] = r
+	}
+	return func(c rune) rune {
+		if r, ok := to[c]; ok {
+			return r
+		}
+		return c
+	}
+}
+
+// oneRune returns the character s is, when s is one valid character.
+func oneRune(s string) (rune, bool) {
+	r, n := utf8.DecodeRuneInString(s)
+	return r, n == len(s) && (r != utf8.RuneError || n > 1)
+}
+
+// fuse compiles a pipeline of normalisers: each run of those that map
+// each character on its own becomes one normaliser, which writes the
+// run's result in one pass over the string (BFCL's delete, lower and
+// replace, for one, read each string once, not three times into three
+// buffers). nil for none.
+func fuse(steps []normStep) []normalizer {
+	var fns []normalizer
+	for i := 0; i < len(steps); {
+		if steps[i].cm == nil {
+			fns = append(fns, steps[i].fn)
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(steps) && steps[j].cm != nil {
+			j++
+		}
+		fns = append(fns, newFused(steps[i:j]).append)
+		i = j
+	}
+	return fns
+}
+
+// fused is a run of charMap normalisers made one.
+type fused struct {
+	ascii [utf8.RuneSelf]rune // each ASCII character's normal form
+	maps  []charMap           // the run's maps, in order, for the others
+	steps []normalizer        // the run as written, for text that is not UTF-8
+}
+
+func newFused(run []normStep) *fused {
+	f := &fused{}
+	for _, st := range run {
+		f.maps = append(f.maps, st.cm)
+		f.steps = append(f.steps, st.fn)
+	}
+	for c := range f.ascii {
+		f.ascii[c] = f.mapRune(rune(c))
+	}
+	return f
+}
+
+func (f *fused) mapRune(r rune) rune {
+	for _, m := range f.maps {
+		if r = m(r); r < 0 {
+			break
+		}
+	}
+	return r
+}
+
+func (f *fused) append(dst []byte, s string) []byte {
+	start := len(dst)
+	for i := 0; i < len(s); {
+		r := rune(s[i])
+		if r < utf8.RuneSelf {
+			r = f.ascii[r]
+			i++
+		} else {
+			var n int
+			if r, n = utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && n == 1 {
+				// The normalisers read invalid UTF-8 each its own way.
+				return f.slow(dst[:start], s)
+			}
+			r = f.mapRune(r)
+			i += n
+		}
+		switch {
+		case r < 0:
+		case r < utf8.RuneSelf:
+			dst = append(dst, byte(r))
+		default:
+			dst = utf8.AppendRune(dst, r)
+		}
+	}
+	return dst
+}
+
+// slow runs the steps one after another.
+func (f *fused) slow(dst []byte, s string) []byte {
+	last := len(f.steps) - 1
+	for _, fn := range f.steps[:last] {
+		s = string(fn(nil, s))
+	}
+	return f.steps[last](dst, s)
 }
 
 // appendWithout appends s without the runes drop reports.

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/value"
 )
 
 // TestNormalisedOnce: a walk normalises an actual string once for all the
@@ -83,4 +85,74 @@ func TestOneOfNormalisedAtLoad(t *testing.T) {
 			}
 		}
 	}
+}
+
+// fuseSteps are the normalisers FuzzFuse builds its pipelines from: each
+// that maps characters on its own, with sets and replacements of ASCII
+// and other characters, and some that do not, which end a fused run.
+var fuseSteps = []string{
+	`"lower"`, `"strip_punct"`, `{"delete":" ,./-_*^"}`, `{"delete":"é\t"}`,
+	`{"replace":{"'":"\""}}`, `{"replace":{"a":"","ß":"s","K":"Ω"}}`,
+	`{"replace":{"ab":"c"}}`, `"trim"`, `"nfc"`, `"collapse_space"`,
+}
+
+// FuzzFuse holds a fused pipeline of normalisers (see fuse) to the same
+// normalisers run one after another, on any text, invalid UTF-8 included.
+func FuzzFuse(f *testing.F) {
+	for _, seed := range []struct {
+		pick []byte
+		s    string
+	}{
+		{[]byte{2, 0, 4}, "New-York's *Best*"},
+		{[]byte{0, 5}, "KELVIN K ßtraße Ä"},
+		{[]byte{3, 1, 7, 0}, " Été, \tà  l'ouest! "},
+		{[]byte{0, 8, 0}, "E\u0301 İstanbul"},
+		{[]byte{6, 0}, "AB ab\xffA"},
+		{[]byte{1}, "\xe2\x80"},
+	} {
+		f.Add(seed.pick, seed.s)
+	}
+	f.Fuzz(func(t *testing.T, pick []byte, s string) {
+		if len(pick) > 6 {
+			pick = pick[:6]
+		}
+		var steps []normStep
+		var src []string
+		for _, p := range pick {
+			text := fuseSteps[int(p)%len(fuseSteps)]
+			src = append(src, text)
+			v := mustParse(t, text)
+			var st normStep
+			if v.Kind() == value.String {
+				st = stepByName(v.Str())
+			} else {
+				var err error
+				if st, err = paramStep(v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			steps = append(steps, st)
+		}
+		want := s
+		for _, st := range steps {
+			want = string(st.fn(nil, want))
+		}
+		var nb normBufs
+		fns := fuse(steps)
+		if got := nb.apply(fns, s, 0); got != want {
+			t.Fatalf("normalize %s of %q: fused %q, one by one %q", src, s, got, want)
+		}
+		// Each normaliser appends to what dst holds, and keeps it.
+		got := s
+		for _, fn := range fns {
+			out := string(fn([]byte("kept:"), got))
+			if !strings.HasPrefix(out, "kept:") {
+				t.Fatalf("normalize %s of %q: %q lost what dst held", src, s, out)
+			}
+			got = out[len("kept:"):]
+		}
+		if got != want {
+			t.Fatalf("normalize %s of %q, appended: %q, one by one %q", src, s, got, want)
+		}
+	})
 }

@@ -422,23 +422,23 @@ func normalizeProp(v value.Value) ([]normalizer, error) {
 	if v.Kind() != value.Array {
 		return nil, errorf("normalize", "want a list of normalisers ("+normalizerNames+"), got "+describeKind(v))
 	}
-	var fns []normalizer
+	var steps []normStep
 	for _, e := range v.Elems() {
-		var fn normalizer
+		var st normStep
 		switch e.Kind() {
 		case value.String:
-			if fn = normalizerByName(e.Str()); fn == nil {
+			if st = stepByName(e.Str()); st.fn == nil {
 				return nil, errorf("normalize", "unknown normaliser "+strconv.Quote(e.Str())+"; the normalisers are "+normalizerNames)
 			}
 		case value.Object:
 			var err error
-			if fn, err = paramNormalizer(e); err != nil {
+			if st, err = paramStep(e); err != nil {
 				return nil, err
 			}
 		default:
 			return nil, errorf("normalize", "want normaliser names ("+normalizerNames+"), got "+describeKind(e))
 		}
-		fns = append(fns, fn)
+		steps = append(steps, st)
 	}
-	return fns, nil
+	return fuse(steps), nil
 }
