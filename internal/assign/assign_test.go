@@ -26,6 +26,9 @@ func TestMax(t *testing.T) {
 		{name: "no columns", w: [][]float64{{}, {}}, pairs: []int{-1, -1}, total: 0},
 		{name: "no rows with columns", w: nil, m: 3, pairs: []int{}, total: 0},
 		{name: "one", w: [][]float64{{0.5}}, pairs: []int{0}, total: 0.5},
+		{name: "one of weight zero", w: [][]float64{{0}}, pairs: []int{0}, total: 0},
+		{name: "one negative", w: [][]float64{{-3}}, pairs: []int{0}, total: 0},
+		{name: "one NaN", w: [][]float64{{nan()}}, pairs: []int{0}, total: 0},
 		{name: "identity", w: [][]float64{{1, 0}, {0, 1}}, pairs: []int{0, 1}, total: 2},
 		{name: "swap", w: [][]float64{{0, 1}, {1, 0}}, pairs: []int{1, 0}, total: 2},
 		{
