@@ -100,6 +100,23 @@ func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), 
 	return Result{Total: 1}, w.failed
 }
 
+// accepts is walk's verdict, quietly, from the first failure on: the
+// comparison of Accepts.
+func (s *Set) accepts(root *state, expected, actual value.Value, c *Context, eq *Equalities) bool {
+	if eq != nil {
+		eq.Reset()
+	}
+	w := walker{eArgs: expected, aArgs: actual, eq: eq}
+	defer w.release()
+	if c != nil {
+		w.ctx = *c
+	}
+	if r := root.rule; (r == nil || !r.ignore && !r.leaf) && expected.Kind() == value.Object && actual.Kind() == value.Object {
+		return w.members(root, root.eff, &expected, &actual, true, nil)
+	}
+	return w.value(root, root.eff, &expected, &actual, true)
+}
+
 // walker is one comparison in progress.
 type walker struct {
 	ctx          Context

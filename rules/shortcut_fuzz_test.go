@@ -62,7 +62,8 @@ func mustRule(t *testing.T, ext Extensions, src string) *Rule {
 // load) to the full walk under the rules:
 // the same result, the same diffs in the same order, the same failed
 // arguments, for any two documents and any set of rules drawn from
-// shortcutRules, with or without null_is_missing and allow_extra.
+// shortcutRules, with or without null_is_missing and allow_extra; and
+// Accepts to CompareChecked's verdict.
 func FuzzShortcut(f *testing.F) {
 	for _, s := range [][2]string{
 		{`{"a":"5","b":{"c":1,"e":[1,2]},"c":{"x":1}}`, `{"a":5,"b":{"c":1,"e":[2,1]},"c":{"x":2}}`},
@@ -109,6 +110,11 @@ func FuzzShortcut(f *testing.F) {
 			}
 			s.Add(LevelCall, Path{}, r)
 		}
+		if flags&8 != 0 {
+			// A type rule for the arguments object itself, which an
+			// object of arguments fails.
+			s.Add(LevelCall, Path{}, mustRule(t, ext, `{"type":"array","extra_fields":"allow"}`))
+		}
 		if flags&4 != 0 {
 			// References: the expected value is a step's, which equal
 			// values need not match (flags' high bits say how many of
@@ -133,6 +139,11 @@ func FuzzShortcut(f *testing.F) {
 				t.Fatalf("%s vs %s quietly: shortcut %+v, full %+v", pair[0], pair[1], qf, qs)
 			}
 			checkEqualities(t, &eq, pair[0], pair[1])
+			// Accepts gives CompareChecked's verdict.
+			checked := s.CompareChecked(pair[0], pair[1], ctx, nil)
+			if got := s.Accepts(pair[0], pair[1], ctx, &eq); got != (checked.Matched == checked.Total) {
+				t.Fatalf("%s vs %s: Accepts %v, CompareChecked %+v", pair[0], pair[1], got, checked)
+			}
 		}
 	})
 }

@@ -123,6 +123,45 @@ func (s *Set) CompareCheckedRecording(expected, actual value.Value, c *Context, 
 	return s.compareChecked(expected, actual, c, report, eq)
 }
 
+// Accepts reports whether CompareChecked would find every argument
+// matched (Result.Matched == Result.Total), and stops at the first that is
+// not: for a caller that needs the verdict of a pair, not its score. eq,
+// when not nil, records as in CompareCheckedRecording; when Accepts
+// returns false, it may hold less than that would.
+func (s *Set) Accepts(expected, actual value.Value, c *Context, eq *Equalities) bool {
+	root := s.compiled()
+	if !s.accepts(root, expected, actual, c, eq) {
+		return false
+	}
+	if !typedRules.Load() || !root.typed {
+		return true
+	}
+	t := typeWalk{}
+	if c != nil {
+		t.nullIsMissing = c.NullIsMissing
+	}
+	if !t.check(root, actual) {
+		// Where no argument is counted, compareChecked still passes the
+		// pair: count as it does.
+		res := s.compareChecked(expected, actual, c, nil, eq)
+		return res.Matched == res.Total
+	}
+	if actual.Kind() == value.Object && root != nil {
+		for _, m := range actual.Members() {
+			if t.nullIsMissing && m.Value.IsNull() {
+				continue
+			}
+			t.push(m.Key, -1)
+			good := t.walk(root.key(m.Key), m.Value)
+			t.pop()
+			if !good {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func (s *Set) compareChecked(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities) Result {
 	root := s.compiled()
 	if !typedRules.Load() || !root.typed {
