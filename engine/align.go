@@ -101,7 +101,7 @@ func (e *Engine) align(exp []compiledCall, calls []response.Call, pairs []int, p
 			if calls[b].Name != exp[a].name {
 				continue
 			}
-			if v := e.weigh(&exp[a], &calls[b], rv, b, w); v.pass {
+			if v := e.weigh(&exp[a], &calls[b], rv, b, w, true); v.pass {
 				pairs[a], pr[a] = b, pairing{pass: true, score: v.score}
 				b++
 				break
@@ -124,7 +124,7 @@ func (e *Engine) align(exp []compiledCall, calls []response.Call, pairs []int, p
 				buf.weight[k] = -1
 				continue
 			}
-			v := e.weigh(&exp[a], &calls[b], rv, b, w)
+			v := e.weigh(&exp[a], &calls[b], rv, b, w, false)
 			buf.verd[k] = v
 			buf.weight[k] = v.score + 1e-7
 			if v.pass {

@@ -94,7 +94,7 @@ func bruteScoreRun(e *Engine, i int, run *response.Run, mode suite.CallMatch) (c
 	for a := range n {
 		for b := range m {
 			if exp[a].name == rv.calls[b].Name {
-				verd[a*m+b] = e.weigh(&exp[a], &rv.calls[b], rv, b, nil)
+				verd[a*m+b] = e.weigh(&exp[a], &rv.calls[b], rv, b, nil, false)
 			}
 		}
 	}

@@ -110,7 +110,8 @@ func checkFastValidation(t *testing.T, id string, ec *compiledCall, ac *response
 }
 
 // checkWeighAgrees holds weigh, which pairs quietly, to compare's verdict
-// on every pair of expected and actual calls of every case.
+// on every pair of expected and actual calls of every case, and quick
+// weighing to its verdict.
 func checkWeighAgrees(t *testing.T, e *Engine, resp value.Value) {
 	t.Helper()
 	calls, _, err := response.Extract(resp, e.opts.Format, e.opts.Limits)
@@ -122,13 +123,19 @@ func checkWeighAgrees(t *testing.T, e *Engine, resp value.Value) {
 		for _, list := range append([][]compiledCall{c.expected}, c.alternatives...) {
 			for a := range list {
 				for b := range calls {
-					w, p := e.weigh(&list[a], &calls[b], nil, b, nil), e.compare(&list[a], &calls[b], nil, nil, b)
+					w, p := e.weigh(&list[a], &calls[b], nil, b, nil, false), e.compare(&list[a], &calls[b], nil, nil, b)
 					if w.pass != p.pass || w.score != p.score {
 						t.Fatalf("case %s: expected %d, actual %d: weigh %+v, compare pass=%v score=%v %+v",
 							c.id, a, b, w, p.pass, p.score, p.diffs)
 					}
-					if wr := e.weigh(&list[a], &calls[b], nil, b, new(work)); wr != w {
+					if wr := e.weigh(&list[a], &calls[b], nil, b, new(work), false); wr != w {
 						t.Fatalf("case %s: expected %d, actual %d: weigh %+v, recording %+v", c.id, a, b, w, wr)
+					}
+					// Quickly, only the verdict, and a pass scores 1.
+					for _, wk := range []*work{nil, new(work)} {
+						if q := e.weigh(&list[a], &calls[b], nil, b, wk, true); q.pass != w.pass || q.pass && q.score != w.score {
+							t.Fatalf("case %s: expected %d, actual %d: weigh %+v, quickly %+v", c.id, a, b, w, q)
+						}
 					}
 					checkFastValidation(t, c.id, &list[a], &calls[b])
 				}

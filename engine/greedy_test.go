@@ -50,32 +50,45 @@ func (c *countingEqual) Compare(in *rules.Input) rules.Outcome {
 }
 
 // Pairing weighs each pair of calls once: the pairs a first pass weighed
-// (greedy's, or unordered's try at passing every call) are not weighed
-// again when the calls left over are paired; the pairs chosen are then
-// compared once more, to say what is wrong with them.
+// (unordered's try at passing every call) are not weighed again when the
+// calls left over are paired; the pairs chosen are then compared once
+// more, to say what is wrong with them. Greedy's first pass needs only
+// verdicts, so it stops at each pair's first failing argument, and weighs
+// the pairs left over in full only where there is a choice among them.
 func TestPairingWeighsEachPairOnce(t *testing.T) {
+	const three = `[{name: f, arguments: {a: 1, b: 1, c: 1}, rules: {"*": {plugin: count.eq}}},
+      {name: f, arguments: {a: 2, b: 2, c: 2}, rules: {"*": {plugin: count.eq}}}]`
 	for _, tc := range []struct {
-		mode string
-		want int
+		name, mode, expected, actual string
+		diffs, want                  int
 	}{
 		// Two expected calls, two wrong calls to the same tool: four
 		// pairs weighed, two compared.
-		{"greedy", 6},
-		{"unordered", 6},
+		{"unordered", "unordered", `[{name: f, arguments: {x: 1}, rules: {x: {plugin: count.eq}}},
+      {name: f, arguments: {x: 2}, rules: {x: {plugin: count.eq}}}]`,
+			`[{"name":"f","arguments":{"x":3}},{"name":"f","arguments":{"x":4}}]`, 2, 6},
+		// The first call passes (3 comparisons); the second fails at its
+		// first argument (1), and, alone with the one call left over, is
+		// compared (3).
+		{"greedy, one left over", "greedy", three,
+			`[{"name":"f","arguments":{"a":1,"b":1,"c":1}},{"name":"f","arguments":{"a":9,"b":2,"c":2}}]`, 1, 7},
+		// Both fail at their first argument against both calls (4), so
+		// the four pairs are weighed in full to choose (12), and the two
+		// chosen compared (6).
+		{"greedy, a choice left over", "greedy", three,
+			`[{"name":"f","arguments":{"a":3,"b":1,"c":1}},{"name":"f","arguments":{"a":4,"b":2,"c":2}}]`, 2, 22},
 	} {
-		t.Run(tc.mode, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			cmp := &countingEqual{}
 			e := loadWith(t, `version: 1
 cases:
   - id: c
     calls: `+tc.mode+`
-    expected:
-      - {name: f, arguments: {x: 1}, rules: {x: {plugin: count.eq}}}
-      - {name: f, arguments: {x: 2}, rules: {x: {plugin: count.eq}}}
+    expected: `+tc.expected+`
 `, Options{Extensions: rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}})
-			r := e.Score(0, mustParse(t, `[{"name":"f","arguments":{"x":3}},{"name":"f","arguments":{"x":4}}]`))
-			if r.Pass || len(r.Diffs) != 2 {
-				t.Fatalf("want two mismatches: %s", r.AppendJSON(nil))
+			r := e.Score(0, mustParse(t, tc.actual))
+			if r.Pass || len(r.Diffs) != tc.diffs {
+				t.Fatalf("want %d mismatches: %s", tc.diffs, r.AppendJSON(nil))
 			}
 			if cmp.n != tc.want {
 				t.Errorf("%d comparisons, want %d", cmp.n, tc.want)

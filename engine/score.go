@@ -145,7 +145,7 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 		for a := range n {
 			for b := range m {
 				if p := &all[a*m+b]; !p.weighed {
-					*p = e.weigh(&exp[a], &calls[b], rv, b, w)
+					*p = e.weigh(&exp[a], &calls[b], rv, b, w, false)
 				}
 			}
 		}
@@ -247,14 +247,15 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 // assignment.
 func (e *Engine) allPass(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, all []verdict, w *work, rv *runView) bool {
 	used, _ := w.greedyBufs(len(calls), 0)
-	return e.takeFirst(exp, calls, pairs, pr, all, used, true, w, rv) == 0
+	return e.takeFirst(exp, calls, pairs, pr, all, used, true, false, w, rv) == 0
 }
 
 // takeFirst gives each expected call in order the first actual call not
 // yet used that passes against it (with sameName, only the calls to its
 // tool are tried), keeping each verdict it weighs in all (expected-major),
 // and returns how many expected calls it left without one (pairs -1).
-func (e *Engine) takeFirst(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, all []verdict, used []bool, sameName bool, w *work, rv *runView) int {
+// quick weighs each pair only as far as its verdict (see weigh).
+func (e *Engine) takeFirst(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, all []verdict, used []bool, sameName, quick bool, w *work, rv *runView) int {
 	m, left := len(calls), 0
 	for a := range exp {
 		pairs[a] = -1
@@ -262,7 +263,7 @@ func (e *Engine) takeFirst(exp []compiledCall, calls []response.Call, pairs []in
 			if used[b] || sameName && exp[a].name != calls[b].Name {
 				continue
 			}
-			v := e.weigh(&exp[a], &calls[b], rv, b, w)
+			v := e.weigh(&exp[a], &calls[b], rv, b, w, quick)
 			all[a*m+b] = v
 			if v.pass {
 				pairs[a], pr[a], used[b] = b, pairing{pass: true, score: v.score}, true
@@ -284,10 +285,11 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 	n, m := len(exp), len(calls)
 	used, rest := w.greedyBufs(m, n+m)
 	// all keeps what the first pass weighs: an expected call left without
-	// a call has been weighed against every call left over, so the
-	// pairing of the rest weighs nothing again.
+	// a call has been found failing against every call left over, quickly,
+	// so the pairing of the rest weighs those pairs in full only when it
+	// has a choice to make.
 	all := w.verdicts(n * m)
-	e.takeFirst(exp, calls, pairs, pr, all, used, false, w, rv)
+	e.takeFirst(exp, calls, pairs, pr, all, used, false, true, w, rv)
 	restA := rest[:0:n]
 	for a := range n {
 		if pairs[a] < 0 {
@@ -300,16 +302,26 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 			restB = append(restB, b)
 		}
 	}
-	if len(restA) == 0 || len(restB) == 0 {
+	switch {
+	case len(restA) == 0 || len(restB) == 0:
+		return
+	case len(restA) == 1 && len(restB) == 1:
+		// The only pairing there is, as assign would find it.
+		a, b := restA[0], restB[0]
+		pairs[a], pr[a] = b, e.compare(&exp[a], &calls[b], w, rv, b)
 		return
 	}
 	best, _ := w.assign(len(restA), len(restB), func(i, j int) float64 {
 		a, b := restA[i], restB[j]
-		w := all[a*m+b].score
-		if exp[a].name == calls[b].Name {
-			w += 1e-7
+		v := &all[a*m+b]
+		if !v.weighed {
+			*v = e.weigh(&exp[a], &calls[b], rv, b, w, false)
 		}
-		return w
+		s := v.score
+		if exp[a].name == calls[b].Name {
+			s += 1e-7
+		}
+		return s
 	})
 	for i, j := range best {
 		if j >= 0 {
@@ -424,8 +436,10 @@ func (j *judgement) score() float64 {
 // proves (prove, into passes when not nil), then, unless it proves them
 // the same, the rules, recording in eq (when not nil, and a validation
 // follows) what they find equal, and a step's result rules. report, when
-// not nil, hears of each failure.
-func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b int, passes *rules.Passes, eq *rules.Equalities, report func(rules.Diff)) {
+// not nil, hears of each failure. quick judges only whether the
+// arguments pass, from their first failure on (rules.Set.Accepts): j.res
+// then counts them as one argument, so that its score is 1 or 0.
+func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b int, passes *rules.Passes, eq *rules.Equalities, report func(rules.Diff), quick bool) {
 	*j = judgement{steps: rv.at(b)} // a run: references see the steps before b
 	j.proof, passes = ec.prove(ac, passes)
 	if j.proof == schema.Same {
@@ -433,10 +447,19 @@ func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b in
 	}
 	ctx := ec.ctx(j.steps)
 	ctx.Passes = passes
-	if eq != nil && ec.validates() && j.proof == schema.Unproven {
-		j.eq = eq
+	if eq == nil || !ec.validates() || j.proof != schema.Unproven {
+		eq = nil
+	}
+	j.eq = eq
+	switch {
+	case quick:
+		j.res.Total = 1
+		if ec.rules.Accepts(ec.args, ac.Args, &ctx, eq) {
+			j.res.Matched = 1
+		}
+	case eq != nil:
 		j.res = ec.rules.CompareCheckedRecording(ec.args, ac.Args, &ctx, report, eq)
-	} else {
+	default:
 		j.res = ec.rules.CompareChecked(ec.args, ac.Args, &ctx, report)
 	}
 	if ec.result() != nil {
@@ -447,8 +470,10 @@ func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b in
 
 // weigh compares one expected call with one actual call as compare does,
 // without saying what differs: for the pairs a matching mode considers and
-// may not choose. w may be nil.
-func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, w *work) verdict {
+// may not choose. w may be nil. quick weighs only whether the pair passes,
+// which a failing pair shows at its first failing argument: the verdict
+// then has no score but 1 for a pass, and is not marked weighed.
+func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, w *work, quick bool) verdict {
 	if ac.Name != ec.name || ac.Err != nil {
 		return verdict{weighed: true}
 	}
@@ -458,11 +483,11 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 		passes, eq = &w.passes, &w.eq
 	}
 	var j judgement
-	ec.judge(&j, ac, rv, b, passes, eq, nil)
+	ec.judge(&j, ac, rv, b, passes, eq, nil, quick)
 	if j.proof == schema.Same {
 		return verdict{pass: true, weighed: true, score: 1}
 	}
-	v := verdict{pass: j.res.Matched == j.res.Total, weighed: true, score: j.score()}
+	v := verdict{pass: j.res.Matched == j.res.Total, weighed: !quick, score: j.score()}
 	if v.pass && ec.tool != nil && ec.tool.schema != nil && j.proof == schema.Unproven {
 		v.pass = ec.tool.schema.Valid(ac.Args, ec.check(j.eq, w))
 	}
@@ -497,7 +522,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	}
 	sc := w.scratch()
 	var j judgement
-	ec.judge(&j, ac, rv, b, &sc.passes, &sc.eq, sc.report)
+	ec.judge(&j, ac, rv, b, &sc.passes, &sc.eq, sc.report, false)
 	if j.proof == schema.Same {
 		w.putScratch(sc)
 		return pairing{pass: true, score: 1, diffs: carve()}
