@@ -60,6 +60,12 @@ func take[T any](buf *[]T, used *int, n int) []T {
 
 // Max is the package's Max, in the Solver's memory.
 func (s *Solver) Max(n, m int, weight func(i, j int) float64) (pairs []int, total float64) {
+	return s.max(n, m, weight, true)
+}
+
+// max is Max; small says whether a small square problem may be solved by
+// trying every assignment (see byPermutation).
+func (s *Solver) max(n, m int, weight func(i, j int) float64, small bool) (pairs []int, total float64) {
 	if n <= 0 {
 		return []int{}, 0
 	}
@@ -108,6 +114,11 @@ func (s *Solver) Max(n, m int, weight func(i, j int) float64) (pairs []int, tota
 			top = max(top, x)
 		}
 	}
+	if small && n == m && k <= maxSmall {
+		if total, ok := byPermutation(k, w, top, pairs); ok {
+			return pairs, total
+		}
+	}
 	// Minimise cost = top - weight, which is >= 0.
 	cost := take(&s.floats, &f, k*k)
 	for r := range cost {
@@ -140,6 +151,71 @@ func (s *Solver) Max(n, m int, weight func(i, j int) float64) (pairs []int, tota
 		}
 	}
 	return pairs, total
+}
+
+// maxSmall is the largest side of a square problem byPermutation solves:
+// 24 assignments of four rows, against the general method's set-up, which
+// costs more than trying them all for the few calls of a case.
+const maxSmall = 4
+
+// permutations lists the assignments of a square problem of side k, for
+// each k up to maxSmall.
+var permutations = [maxSmall + 1][][maxSmall]uint8{1: permute(1), 2: permute(2), 3: permute(3), 4: permute(4)}
+
+// permute returns every ordering of 0..k-1.
+func permute(k int) [][maxSmall]uint8 {
+	var out [][maxSmall]uint8
+	var p [maxSmall]uint8
+	var used [maxSmall]bool
+	var rec func(r int)
+	rec = func(r int) {
+		if r == k {
+			out = append(out, p)
+			return
+		}
+		for c := range k {
+			if !used[c] {
+				used[c], p[r] = true, uint8(c)
+				rec(r + 1)
+				used[c] = false
+			}
+		}
+	}
+	rec(0)
+	return out
+}
+
+// byPermutation solves a square problem of side k <= maxSmall, its
+// weights w (clamped, row-major) at most top, by summing every
+// assignment, when one sums more than every other by a clear margin: then
+// it is the general method's answer too, since every other assignment
+// holds an edge that is not tight under optimal duals (its reduced costs
+// sum to the margin, more than k times the tolerance). Otherwise ok is
+// false, and the ties are left to the general method's tie-breaking.
+func byPermutation(k int, w []float64, top float64, pairs []int) (total float64, ok bool) {
+	best, second, at := math.Inf(-1), math.Inf(-1), 0
+	for i, p := range permutations[k] {
+		sum := 0.0
+		for r := range k {
+			sum += w[r*k+int(p[r])]
+		}
+		switch {
+		case sum > best:
+			best, second, at = sum, best, i
+		case sum > second:
+			second = sum
+		}
+	}
+	// The general method's tolerance (see max), four times over.
+	if k > 1 && best-second <= 4*float64(k)*1e-9*max(top, 1)*float64(k) {
+		return 0, false
+	}
+	p := permutations[k][at]
+	for r := range k {
+		pairs[r] = int(p[r])
+		total += w[r*k+pairs[r]]
+	}
+	return total, true
 }
 
 // hungarianWork is hungarian's memory: five slices of k+1 and one of k.
