@@ -67,7 +67,10 @@ func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), 
 	if eq != nil {
 		eq.Reset()
 	}
-	w := walker{report: report, eArgs: expected, aArgs: actual, slow: slow, eq: eq}
+	// Set field by field: a composite literal of the walker's size is
+	// built aside and copied in whole.
+	var w walker
+	w.report, w.eArgs, w.aArgs, w.slow, w.eq = report, expected, actual, slow, eq
 	defer w.release()
 	if c != nil {
 		w.ctx = *c
@@ -106,7 +109,8 @@ func (s *Set) accepts(root *state, expected, actual value.Value, c *Context, eq 
 	if eq != nil {
 		eq.Reset()
 	}
-	w := walker{eArgs: expected, aArgs: actual, eq: eq}
+	var w walker // field by field, as in walk
+	w.eArgs, w.aArgs, w.eq = expected, actual, eq
 	defer w.release()
 	if c != nil {
 		w.ctx = *c

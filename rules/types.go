@@ -136,7 +136,7 @@ func (s *Set) Accepts(expected, actual value.Value, c *Context, eq *Equalities) 
 	if !typedRules.Load() || !root.typed {
 		return true
 	}
-	t := typeWalk{}
+	var t typeWalk
 	if c != nil {
 		t.nullIsMissing = c.NullIsMissing
 	}
@@ -169,7 +169,8 @@ func (s *Set) compareChecked(expected, actual value.Value, c *Context, report fu
 		return res
 	}
 	res, failed := s.compare(expected, actual, c, report, eq)
-	t := typeWalk{report: report}
+	var t typeWalk // field by field, as the walker is set up in walk
+	t.report = report
 	if c != nil {
 		t.nullIsMissing = c.NullIsMissing
 	}
