@@ -217,7 +217,7 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 	}
 	em, am := e.Members(), a.Members()
 	ok := true
-	i, j := 0, 0
+	i, j, next := 0, 0, 0
 	for i < len(em) || j < len(am) {
 		var key string
 		var ev, av *value.Value // nil: absent
@@ -247,7 +247,7 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 			i++
 			j++
 		}
-		ks := st.key(key)
+		ks := st.keyNext(key, &next)
 		if w.ctx.NullIsMissing {
 			// A from rule's expected value is the step it names; the null
 			// the expected call holds in its place is no omission.

@@ -158,6 +158,30 @@ func (s *state) key(k string) *state {
 	return s.anyKey
 }
 
+// keyNext is key for keys looked up in ascending order, as a walk of an
+// object's members meets them: *next is where the last lookup ended, and
+// the key sought is most often the one there, found by one comparison
+// where key's search would make several.
+func (s *state) keyNext(k string, next *int) *state {
+	if s == nil {
+		return nil
+	}
+	if i := *next; i < len(s.keys) && s.keys[i].key == k {
+		*next = i + 1
+		return s.keys[i].st
+	}
+	if s.keyMap == nil {
+		for i := range s.keys {
+			if s.keys[i].key == k {
+				*next = i + 1
+				return s.keys[i].st
+			}
+		}
+		return s.anyKey
+	}
+	return s.key(k)
+}
+
 func (s *state) index(i int) *state {
 	if s == nil {
 		return nil

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"math"
+	"slices"
 	"sync"
 	"testing"
 
@@ -270,5 +271,35 @@ func TestManyLiteralKeys(t *testing.T) {
 	res, d := compareText(t, s, nil, e+`,"z":"1"}`, a+`,"z":1}`)
 	if res != (Result{21, 21}) {
 		t.Errorf("%+v%s", res, describeDiffs(d))
+	}
+}
+
+// keyNext finds what key finds, from any cursor, for keys in and out of
+// a state's list, with the list searched in turn and through its map.
+func TestKeyNext(t *testing.T) {
+	for _, n := range []int{3, 12} {
+		var set Set
+		var keys []string
+		for i := range n {
+			k := string(rune('a' + i))
+			keys = append(keys, k)
+			set.Add(LevelCall, mustPathT(k), mustRule(t, Extensions{}, `"case_insensitive"`))
+		}
+		set.Add(LevelCall, mustPathT("*"), mustRule(t, Extensions{}, `"numeric"`))
+		root := set.compiled()
+		if (root.keyMap != nil) != (n > 8) {
+			t.Fatalf("%d keys: map %v", n, root.keyMap != nil)
+		}
+		for _, k := range append(keys, "", "zz", "a0") {
+			for start := 0; start <= len(root.keys); start++ {
+				next := start
+				if got, want := root.keyNext(k, &next), root.key(k); got != want {
+					t.Errorf("%d keys, %q from %d: %p, key gives %p", n, k, start, got, want)
+				}
+				if i := slices.Index(keys, k); i >= 0 && root.keyMap == nil && next != i+1 {
+					t.Errorf("%d keys, %q from %d: next %d, want %d", n, k, start, next, i+1)
+				}
+			}
+		}
 	}
 }

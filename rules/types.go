@@ -147,12 +147,13 @@ func (s *Set) Accepts(expected, actual value.Value, c *Context, eq *Equalities) 
 		return res.Matched == res.Total
 	}
 	if actual.Kind() == value.Object && root != nil {
+		next := 0
 		for _, m := range actual.Members() {
 			if t.nullIsMissing && m.Value.IsNull() {
 				continue
 			}
 			t.push(m.Key, -1)
-			good := t.walk(root.key(m.Key), m.Value)
+			good := t.walk(root.keyNext(m.Key, &next), m.Value)
 			t.pop()
 			if !good {
 				return false
@@ -180,12 +181,13 @@ func (s *Set) compareChecked(expected, actual value.Value, c *Context, report fu
 		return res
 	}
 	if actual.Kind() == value.Object && root != nil {
+		next := 0
 		for j, m := range actual.Members() {
 			if t.nullIsMissing && m.Value.IsNull() {
 				continue
 			}
 			t.push(m.Key, -1)
-			good := t.walk(root.key(m.Key), m.Value)
+			good := t.walk(root.keyNext(m.Key, &next), m.Value)
 			t.pop()
 			if good || failed.has(j) {
 				continue
@@ -234,12 +236,13 @@ func (t *typeWalk) walk(st *state, v value.Value) bool {
 	ok := true
 	switch v.Kind() {
 	case value.Object:
+		next := 0
 		for _, m := range v.Members() {
 			if t.nullIsMissing && m.Value.IsNull() {
 				continue
 			}
 			t.push(m.Key, -1)
-			ok = t.walk(st.key(m.Key), m.Value) && ok
+			ok = t.walk(st.keyNext(m.Key, &next), m.Value) && ok
 			t.pop()
 		}
 	case value.Array:
