@@ -14,10 +14,26 @@ import (
 
 // quote is the library's quoting: Go's, in single quotes.
 func quote(s string) string {
+	if plainQuoted(s) {
+		// What strconv.Quote leaves as it is, and the replacements
+		// below then leave too: most keys and values.
+		return "'" + s + "'"
+	}
 	q := strconv.Quote(s)
 	q = strings.ReplaceAll(q, `\"`, `"`)
 	q = strings.ReplaceAll(q, `'`, `\'`)
 	return "'" + q[1:len(q)-1] + "'"
+}
+
+// plainQuoted says whether quote writes s as it is: printable ASCII
+// without a backslash or a single quote.
+func plainQuoted(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '\\' || c == '\'' {
+			return false
+		}
+	}
+	return true
 }
 
 func joinQuoted(list []string) string {

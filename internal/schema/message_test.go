@@ -53,3 +53,17 @@ func TestMessagesMatchTheLibrary(t *testing.T) {
 		}
 	}
 }
+
+// FuzzQuote holds quote, with its shortcut for plain text, to the
+// library's wording of a missing property, on any text.
+func FuzzQuote(f *testing.F) {
+	for _, s := range []string{"city", `a"b`, "a'b", `a\b`, "é", "\x7f", "tab\there", "\xff", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := (&kind.Required{Missing: []string{s}}).LocalizedString(printer)
+		if got := requiredMessage([]string{s}); got != want {
+			t.Fatalf("%q: %q, the library %q", s, got, want)
+		}
+	})
+}
