@@ -306,6 +306,42 @@ cases:
 	}
 }
 
+// A schema diff names its argument by the PATH a rule's diff uses for
+// the same argument (rules.EscapeKey): keys with dots, backslashes and
+// wildcard characters included.
+func TestSchemaDiffPathsAreRulePaths(t *testing.T) {
+	e := load(t, `version: 1
+tools:
+  - name: f
+    parameters:
+      type: object
+      properties:
+        "a*b": {type: integer}
+        "a.b": {type: integer}
+        "*": {type: integer}
+        "x#": {type: integer}
+        'c\d': {type: integer}
+cases:
+  - id: t
+    expected: {name: f, arguments: {"a*b": 1, "a.b": 1, "*": 1, "x#": 1, 'c\d': 1}}
+`)
+	r := e.Score(0, mustParse(t, `[{"name":"f","arguments":{"a*b":"x","a.b":"x","*":"x","x#":"x","c\\d":"x"}}]`))
+	paths := map[Kind][]string{}
+	for _, d := range r.Diffs {
+		paths[d.Kind] = append(paths[d.Kind], d.Path)
+	}
+	want := []string{`\*`, "a*b", `a\.b`, `c\\d`, "x#"}
+	for _, k := range []Kind{Mismatch, Schema} {
+		got := slices.Clone(paths[k])
+		slices.Sort(got)
+		want := slices.Clone(want)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s diffs at %q, want %q\n%s", k, got, want, r.AppendJSON(nil))
+		}
+	}
+}
+
 func TestLineWithoutResponseFailsItsCase(t *testing.T) {
 	e := load(t, "version: 1\ncases:\n  - {id: a, expected: []}\n  - {id: b, expected: []}\n")
 	var out strings.Builder

@@ -95,7 +95,7 @@ func pathText(steps []schema.Step) string {
 		if s.Items {
 			b.WriteByte('#')
 		} else {
-			b.WriteString(escapeKey(s.Key))
+			b.WriteString(rules.EscapeKey(s.Key))
 		}
 	}
 	return b.String()
@@ -113,21 +113,6 @@ func (t *tool) implyRules(set *rules.Set) {
 			set.Declare(ir.path)
 		}
 	}
-}
-
-// escapeKey turns an object key into a one-segment PATH.
-func escapeKey(k string) string {
-	if !strings.ContainsAny(k, `.\*#`) {
-		return k
-	}
-	var b strings.Builder
-	for _, r := range k {
-		if r == '.' || r == '\\' || r == '*' || r == '#' {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // validate checks actual arguments against the tool's schema, after the
@@ -153,7 +138,7 @@ func (t *tool) validate(args value.Value, c schema.Check, call int, dst []Diff) 
 func instancePath(loc []string) string {
 	parts := make([]string, len(loc))
 	for i, s := range loc {
-		parts[i] = escapeKey(s)
+		parts[i] = rules.EscapeKey(s)
 	}
 	return strings.Join(parts, ".")
 }

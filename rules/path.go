@@ -141,11 +141,30 @@ func (p Path) String() string {
 	return string(b)
 }
 
+// EscapeKey writes an object key as one literal segment of a PATH, as
+// Path.String writes it: '.' and '\' escaped, and a key that is exactly
+// "*" or "#", which would otherwise be a wildcard. A diff's path and a
+// schema violation's are spelled alike through it.
+func EscapeKey(key string) string {
+	if !needsEscape(key) {
+		return key
+	}
+	return string(appendKey(nil, key))
+}
+
 // appendKey appends a literal key escaped for PATH syntax: '.' and '\' are
 // escaped, and a key that is exactly "*" or "#" too.
 // needsEscape reports whether appendKey would change key.
 func needsEscape(key string) bool {
-	return key == "*" || key == "#" || strings.ContainsAny(key, `.\`)
+	if key == "*" || key == "#" {
+		return true
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c == '.' || c == '\\' {
+			return true
+		}
+	}
+	return false
 }
 
 func appendKey(b []byte, key string) []byte {
