@@ -148,14 +148,9 @@ func (s *Set) Accepts(expected, actual value.Value, c *Context, eq *Equalities) 
 	}
 	if actual.Kind() == value.Object && root != nil {
 		next := 0
-		for _, m := range actual.Members() {
-			if t.nullIsMissing && m.Value.IsNull() {
-				continue
-			}
-			t.push(m.Key, -1)
-			good := t.walk(root.keyNext(m.Key, &next), m.Value)
-			t.pop()
-			if !good {
+		ms := actual.Members()
+		for j := range ms {
+			if !t.arg(root, &ms[j], &next) {
 				return false
 			}
 		}
@@ -182,17 +177,12 @@ func (s *Set) compareChecked(expected, actual value.Value, c *Context, report fu
 	}
 	if actual.Kind() == value.Object && root != nil {
 		next := 0
-		for j, m := range actual.Members() {
-			if t.nullIsMissing && m.Value.IsNull() {
+		ms := actual.Members()
+		for j := range ms {
+			if t.arg(root, &ms[j], &next) || failed.has(j) {
 				continue
 			}
-			t.push(m.Key, -1)
-			good := t.walk(root.keyNext(m.Key, &next), m.Value)
-			t.pop()
-			if good || failed.has(j) {
-				continue
-			}
-			if expected.Kind() == value.Object && expected.Has(m.Key) {
+			if expected.Kind() == value.Object && expected.Has(ms[j].Key) {
 				res.Matched--
 			} else {
 				res.Total++
@@ -200,6 +190,19 @@ func (s *Set) compareChecked(expected, actual value.Value, c *Context, report fu
 		}
 	}
 	return res
+}
+
+// arg checks the types of m, an argument of the arguments object whose
+// rules root holds, looking its key up from *next (see state.keyNext). An
+// argument that counts as absent (null, with null_is_missing) passes.
+func (t *typeWalk) arg(root *state, m *value.Member, next *int) bool {
+	if t.nullIsMissing && m.Value.IsNull() {
+		return true
+	}
+	t.push(m.Key, -1)
+	good := t.walk(root.keyNext(m.Key, next), m.Value)
+	t.pop()
+	return good
 }
 
 // typed reports whether a rule at or below n has a `type` property.
