@@ -49,6 +49,42 @@ func Equal(a, b Value) bool {
 	}
 }
 
+// Identical reports whether a and b are the same document as written:
+// Equal, with each number spelt the same way too (5 and 5.0 are Equal,
+// not Identical). Object keys are compared in their sorted order, as
+// Equal compares them. Whatever reads a Value (its kind, its text, its
+// keys and elements) finds two Identical values alike, which Equal alone
+// does not promise: a rule may read how a number is written.
+func Identical(a, b Value) bool {
+	if a.kind != b.kind || a.n != b.n {
+		return false
+	}
+	switch a.kind {
+	case Null:
+		return true
+	case Bool:
+		return a.b == b.b
+	case Number, String:
+		return a.str() == b.str()
+	case Array:
+		x, y := a.elems(), b.elems()
+		for i := range x {
+			if !Identical(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		x, y := a.members(), b.members()
+		for i := range x {
+			if x[i].Key != y[i].Key || !Identical(x[i].Value, y[i].Value) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
 // FromAny converts a Go value, as YAML, TOML or encoding/json decoders
 // produce them, into a Value: nil, bool, the integer and float types,
 // json.Number, string, time.Time (as RFC 3339 text), slices and maps with

@@ -549,6 +549,42 @@ func FuzzEqual(f *testing.F) {
 	})
 }
 
+// FuzzIdentical holds Identical to its definition, the same compact JSON
+// text (keys sorted, numbers as written), on documents and their
+// re-spellings, and to Equal, which it implies.
+func FuzzIdentical(f *testing.F) {
+	for _, s := range []string{`{"a":5,"b":[1.0,"x"]}`, `[5e0, 5, 5.0]`, `{"k":{"z":null,"a":true}}`, `"\u00e9"`} {
+		f.Add([]byte(s), uint64(1))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, spell uint64) {
+		v, err := ParseLimits(string(data), fuzzLimits)
+		if err != nil {
+			return
+		}
+		if !Identical(v, v) {
+			t.Fatalf("Identical(v, v) is false for %q", data)
+		}
+		same, err := Parse(string(v.AppendJSON(nil)))
+		if err != nil || !Identical(v, same) || !Identical(same, v) {
+			t.Fatalf("%q and its own JSON text: not Identical (%v)", data, err)
+		}
+		for _, perturb := range []bool{false, true} {
+			r := &respeller{rng: rand.New(rand.NewPCG(spell, spell>>7|1)), pretty: spell&1 != 0, perturb: perturb}
+			w, err := Parse(string(r.emit(nil, v, 0)))
+			if err != nil {
+				t.Fatalf("re-spelt %q does not parse: %v", data, err)
+			}
+			want := string(v.AppendJSON(nil)) == string(w.AppendJSON(nil))
+			if got := Identical(v, w); got != want || Identical(w, v) != want {
+				t.Fatalf("Identical(%s, %s) = %v, want %v", v.String(), w.String(), got, want)
+			}
+			if want && !Equal(v, w) {
+				t.Fatalf("%s and %s are Identical, not Equal", v.String(), w.String())
+			}
+		}
+	})
+}
+
 // respeller writes a Value as JSON text that means the same: object keys in
 // reverse order, each number spelt one of several equal ways, strings
 // escaped differently, optional whitespace. With perturb it changes the
