@@ -273,19 +273,29 @@ func (w *walker) unresolved(st *state, f *eff, r *Rule, av *value.Value, why str
 }
 
 // UsesSteps reports whether a comparison under s reads the run's steps.
-func (s *Set) UsesSteps() bool { return s.root.usesSteps() }
+func (s *Set) UsesSteps() bool { return s.root.anyRule((*Rule).UsesSteps) }
 
-func (n *node) usesSteps() bool {
+// DecidesByValues reports whether a comparison under s depends on the
+// two values alone (and the Context's settings): no rule calls a
+// comparator, an expression or a plugin, which may keep state or fail,
+// or names a run's step. Under such a set an actual value Identical to
+// the expected one is judged as the expected one against itself is.
+func (s *Set) DecidesByValues() bool {
+	return !s.root.anyRule(func(r *Rule) bool { return r.cmp != nil || r.from != nil })
+}
+
+// anyRule reports whether f holds for a rule at or below n.
+func (n *node) anyRule(f func(*Rule) bool) bool {
 	if n == nil {
 		return false
 	}
-	if n.rule != nil && n.rule.UsesSteps() {
+	if n.rule != nil && f(n.rule) {
 		return true
 	}
 	for _, c := range n.lit {
-		if c.usesSteps() {
+		if c.anyRule(f) {
 			return true
 		}
 	}
-	return n.star.usesSteps() || n.hash.usesSteps()
+	return n.star.anyRule(f) || n.hash.anyRule(f)
 }

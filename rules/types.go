@@ -206,20 +206,7 @@ func (t *typeWalk) arg(root *state, m *value.Member, next *int) bool {
 }
 
 // typed reports whether a rule at or below n has a `type` property.
-func (n *node) typed() bool {
-	if n == nil {
-		return false
-	}
-	if n.rule != nil && n.rule.types != 0 {
-		return true
-	}
-	for _, c := range n.lit {
-		if c.typed() {
-			return true
-		}
-	}
-	return n.star.typed() || n.hash.typed()
-}
+func (n *node) typed() bool { return n.anyRule(func(r *Rule) bool { return r.types != 0 }) }
 
 // typeWalk checks the `type` properties along the actual arguments.
 type typeWalk struct {
