@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/prefault"
@@ -63,7 +64,18 @@ type compiledCall struct {
 	// impliedOnly says that the tool's schema is all that rules the
 	// comparison, and args are valid against it (see prove).
 	impliedOnly bool
+	// itself caches whether args pass against themselves with nothing but
+	// the two values deciding (see passesItself): selfUnknown until the
+	// first actual call Identical to them asks.
+	itself atomic.Uint32
 }
+
+// The states of compiledCall.itself.
+const (
+	selfUnknown uint32 = iota
+	selfPasses
+	selfNot // they fail, or something besides the values decides
+)
 
 // prove reads ac's arguments against the expected ones under the tool's
 // schema (schema.Known.Prove). Same: the pair passes without a diff and
@@ -74,11 +86,47 @@ type compiledCall struct {
 // suite take this way. Whatever it proves, it returns the parts of the
 // arguments that the comparison need not walk, in passes (which may be
 // nil), or nil when it reads nothing.
+//
+// Outside the schema's proofs, an actual call Identical to the expected
+// one is judged as the expected one against itself: where that passes,
+// and only the two values decide (passesItself), it is Same too.
 func (ec *compiledCall) prove(ac *response.Call, passes *rules.Passes) (schema.Proof, *rules.Passes) {
 	if !ec.impliedOnly || ec.more != nil {
+		if ec.itself.Load() != selfNot && value.Identical(ac.Args, ec.args) && ec.passesItself() {
+			return schema.Same, nil
+		}
 		return schema.Unproven, nil
 	}
 	return ec.known.Prove(ac.Args, passes), passes
+}
+
+// passesItself reports whether ec's arguments pass against themselves,
+// with nothing but the two values deciding: no assert or result rule, no
+// rule calling a comparator or naming a step (rules.Set.DecidesByValues),
+// and the arguments valid against the tool's schema. Then an actual call
+// Identical to them passes as they do: every rule, and the validation,
+// reads the two values alone, and cannot tell the actual ones from the
+// expected ones. It compares them once, at the first such call, and keeps
+// the answer; two goroutines that ask at once both find the same.
+func (ec *compiledCall) passesItself() bool {
+	switch ec.itself.Load() {
+	case selfPasses:
+		return true
+	case selfNot:
+		return false
+	}
+	ok := ec.more == nil && (ec.tool == nil || ec.tool.schema == nil || ec.known != nil) && ec.rules.DecidesByValues()
+	if ok {
+		ctx := ec.ctx(rules.Steps{})
+		res := ec.rules.CompareChecked(ec.args, ec.args, &ctx, nil)
+		ok = res.Matched == res.Total
+	}
+	state := selfNot
+	if ok {
+		state = selfPasses
+	}
+	ec.itself.Store(state)
+	return ok
 }
 
 // callChecks are an expected call's checks beyond its arguments' rules.

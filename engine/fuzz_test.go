@@ -24,12 +24,16 @@ cases:
   - {id: superset, calls: superset, expected: [{name: f, arguments: {a: 1}}]}
   - {id: subset, calls: subset, expected: [{name: f, arguments: {a: 1}}, {name: g, arguments: {}}]}
   - {id: none, expected: []}
+  - {id: itself, calls: unordered, expected: [{name: f, arguments: {a: 1}, rules: {a: {one_of: [2]}}}, {name: g, arguments: {s: x}, rules: {s: {regex: "^y"}}}]}
   - id: alt
     expected: {name: f, arguments: {a: 1}}
     alternatives: [[{name: g, arguments: {x: {y: [1]}}, rules: {x.y: {tolerance: 0.5}}}]]
 `)
 	for _, seed := range []string{
 		`[{"name":"f","arguments":"{\"a\":1,\"b\":[2,1]}"},{"name":"g","arguments":{}}]`,
+		`[{"name":"f","arguments":"{\"a\":1,\"b\":[1,2]}"},{"name":"g","arguments":{}}]`,
+		`[{"name":"g","arguments":{"x":{"y":[1]}}},{"name":"f","arguments":{"a":2}}]`,
+		`[{"name":"f","arguments":{"a":1}},{"name":"g","arguments":{"s":"x"}}]`,
 		`{"choices":[{"message":{"tool_calls":[{"type":"function","function":{"name":"f","arguments":"{\"a\":\"1\"}"}}]}}]}`,
 		`{"content":[{"type":"tool_use","name":"f","input":{"a":1.0}}]}`,
 		`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"g","args":{"x":{"y":[1.4]}}}}]}}]}`,
@@ -109,6 +113,30 @@ func checkFastValidation(t *testing.T, id string, ec *compiledCall, ac *response
 	}
 }
 
+// checkItself holds the identical-call shortcut (compiledCall.prove) to
+// what it skips: where an actual call Identical to an expected one that
+// passes against itself takes it, the comparison and the validation find
+// nothing wrong, and there is no assert or result rule to run.
+func checkItself(t *testing.T, id string, ec *compiledCall, ac *response.Call) {
+	t.Helper()
+	if ac.Err != nil || ac.Name != ec.name || ec.impliedOnly && ec.more == nil ||
+		!value.Identical(ac.Args, ec.args) || !ec.passesItself() {
+		return
+	}
+	var diffs []rules.Diff
+	ctx := ec.ctx(rules.Steps{})
+	res := ec.rules.CompareChecked(ec.args, ac.Args, &ctx, func(d rules.Diff) { diffs = append(diffs, d) })
+	if res.Matched != res.Total || len(diffs) > 0 {
+		t.Fatalf("case %s: %s passes itself, yet its identical call compares %+v %+v", id, ec.args, res, diffs)
+	}
+	if vs := ec.tool.validate(ac.Args, schema.Check{NullIsMissing: ec.nullIsMissing}, -1, nil); len(vs) > 0 {
+		t.Fatalf("case %s: %s passes itself, yet its identical call is invalid: %+v", id, ec.args, vs)
+	}
+	if ec.more != nil {
+		t.Fatalf("case %s: a call with asserts or result rules passes itself", id)
+	}
+}
+
 // checkWeighAgrees holds weigh, which pairs quietly, to compare's verdict
 // on every pair of expected and actual calls of every case, and quick
 // weighing to its verdict.
@@ -138,6 +166,7 @@ func checkWeighAgrees(t *testing.T, e *Engine, resp value.Value) {
 						}
 					}
 					checkFastValidation(t, c.id, &list[a], &calls[b])
+					checkItself(t, c.id, &list[a], &calls[b])
 				}
 			}
 		}

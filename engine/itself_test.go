@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/callgrade/callgrade/dsl"
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/value"
+)
+
+// An actual call Identical to the expected one is judged as the expected
+// one against itself: it passes where that passes, and where the expected
+// arguments fail their own rules, their tool's schema or an assert, or
+// something besides the two values decides, the identical call is judged
+// in full and fails as it would without the shortcut. Each case is
+// scored twice, so that the second finds the first's answer kept.
+func TestIdenticalCallIsJudgedAsItself(t *testing.T) {
+	const tools = `
+tools:
+  - name: f
+    parameters:
+      type: object
+      properties: {n: {type: integer}, s: {type: string, enum: [a, b]}}
+`
+	for _, tc := range []struct {
+		name, call, response string
+		pass                 bool
+		kinds                []Kind
+		self                 uint32
+	}{
+		// The schema alone rules: schema.Known.Prove's way, not this one.
+		{"the schema alone", `{name: f, arguments: {n: 5, s: a}}`, `{"n":5,"s":"a"}`, true, nil, selfUnknown},
+		{"rules that pass it", `{name: f, arguments: {n: 5, s: a}, rules: {s: {one_of: [a, b]}, n: {type: integer}}}`, `{"n":5,"s":"a"}`, true, nil, selfPasses},
+		{"a one_of without it", `{name: f, arguments: {n: 5, s: a}, rules: {s: {one_of: [b]}}}`, `{"n":5,"s":"a"}`, false, []Kind{Mismatch}, selfNot},
+		{"a regex it does not match", `{name: f, arguments: {n: 5, s: a}, rules: {s: {regex: "^b"}}}`, `{"n":5,"s":"a"}`, false, []Kind{Mismatch}, selfNot},
+		{"a type rule it breaks", `{name: f, arguments: {n: 5.0, s: a}, rules: {n: {type: integer}}}`, `{"n":5.0,"s":"a"}`, false, []Kind{Mismatch}, selfNot},
+		{"arguments the schema refuses", `{name: f, arguments: {n: 5, s: c}}`, `{"n":5,"s":"c"}`, false, []Kind{Schema}, selfNot},
+		{"a false assert", `{name: f, arguments: {n: 5, s: a}, assert: ["actual.n > 9"]}`, `{"n":5,"s":"a"}`, false, []Kind{AssertFailed}, selfNot},
+		{"an expression that refuses", `{name: f, arguments: {n: 5, s: a}, rules: {n: {expr: "actual > 9"}}}`, `{"n":5,"s":"a"}`, false, []Kind{Mismatch}, selfNot},
+		{"an expression that accepts", `{name: f, arguments: {n: 5, s: a}, rules: {n: {expr: "actual < 9"}}}`, `{"n":5,"s":"a"}`, true, nil, selfNot},
+		{"spelt otherwise, so judged in full", `{name: f, arguments: {n: 5, s: a}, rules: {n: {type: integer}}}`, `{"n":5.0,"s":"a"}`, false, []Kind{Mismatch}, selfUnknown},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := loadWith(t, "version: 1\n"+tools+"cases:\n  - id: t\n    expected: "+tc.call+"\n",
+				Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
+			resp := mustParse(t, `[{"name":"f","arguments":`+tc.response+`}]`)
+			for range 2 {
+				r := e.Score(0, resp)
+				if r.Pass != tc.pass || !slices.Equal(kinds(r), tc.kinds) {
+					t.Fatalf("pass=%v kinds=%v, want pass=%v kinds=%v\n%s", r.Pass, kinds(r), tc.pass, tc.kinds, r.AppendJSON(nil))
+				}
+			}
+			if got := e.cases[0].expected[0].itself.Load(); got != tc.self {
+				t.Errorf("itself = %d, want %d", got, tc.self)
+			}
+		})
+	}
+}
+
+// A comparator decides each time: a plugin may keep state or fail, so an
+// identical call is still put to it.
+func TestIdenticalCallStillAsksComparators(t *testing.T) {
+	cmp := &countingEqual{}
+	e := loadWith(t, `version: 1
+cases:
+  - id: t
+    expected: {name: f, arguments: {x: 1}, rules: {x: {plugin: count.eq}}}
+`, Options{Extensions: rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}})
+	resp := mustParse(t, `[{"name":"f","arguments":{"x":1}}]`)
+	for range 3 {
+		if r := e.Score(0, resp); !r.Pass {
+			t.Fatalf("fails: %s", r.AppendJSON(nil))
+		}
+	}
+	if cmp.n != 3 {
+		t.Errorf("the comparator was asked %d times for 3 scorings", cmp.n)
+	}
+}
