@@ -11,7 +11,18 @@ import (
 
 // Equal reports canonical equality: key order ignored, numbers by exact
 // decimal value, strict types ("5" is not 5, true is not 1).
-func Equal(a, b Value) bool {
+func Equal(a, b Value) bool { return equal(a, b, false) }
+
+// Identical reports whether a and b are the same document as written:
+// Equal, with each number spelt the same way too (5 and 5.0 are Equal,
+// not Identical). Object keys are compared in their sorted order, as
+// Equal compares them. Whatever reads a Value (its kind, its text, its
+// keys and elements) finds two Identical values alike, which Equal alone
+// does not promise: a rule may read how a number is written.
+func Identical(a, b Value) bool { return equal(a, b, true) }
+
+// equal is Equal, and Identical when written.
+func equal(a, b Value, written bool) bool {
 	if a.kind != b.kind {
 		return false
 	}
@@ -21,6 +32,9 @@ func Equal(a, b Value) bool {
 	case Bool:
 		return a.b == b.b
 	case Number:
+		if written {
+			return a.str() == b.str()
+		}
 		return SameNumber(a.str(), b.str())
 	case String:
 		return a.str() == b.str()
@@ -30,7 +44,7 @@ func Equal(a, b Value) bool {
 			return false
 		}
 		for i := range x {
-			if !Equal(x[i], y[i]) {
+			if !equal(x[i], y[i], written) {
 				return false
 			}
 		}
@@ -41,43 +55,7 @@ func Equal(a, b Value) bool {
 			return false
 		}
 		for i := range x {
-			if x[i].Key != y[i].Key || !Equal(x[i].Value, y[i].Value) {
-				return false
-			}
-		}
-		return true
-	}
-}
-
-// Identical reports whether a and b are the same document as written:
-// Equal, with each number spelt the same way too (5 and 5.0 are Equal,
-// not Identical). Object keys are compared in their sorted order, as
-// Equal compares them. Whatever reads a Value (its kind, its text, its
-// keys and elements) finds two Identical values alike, which Equal alone
-// does not promise: a rule may read how a number is written.
-func Identical(a, b Value) bool {
-	if a.kind != b.kind || a.n != b.n {
-		return false
-	}
-	switch a.kind {
-	case Null:
-		return true
-	case Bool:
-		return a.b == b.b
-	case Number, String:
-		return a.str() == b.str()
-	case Array:
-		x, y := a.elems(), b.elems()
-		for i := range x {
-			if !Identical(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	default:
-		x, y := a.members(), b.members()
-		for i := range x {
-			if x[i].Key != y[i].Key || !Identical(x[i].Value, y[i].Value) {
+			if x[i].Key != y[i].Key || !equal(x[i].Value, y[i].Value, written) {
 				return false
 			}
 		}
