@@ -152,8 +152,6 @@ func EscapeKey(key string) string {
 	return string(appendKey(nil, key))
 }
 
-// appendKey appends a literal key escaped for PATH syntax: '.' and '\' are
-// escaped, and a key that is exactly "*" or "#" too.
 // needsEscape reports whether appendKey would change key.
 func needsEscape(key string) bool {
 	if key == "*" || key == "#" {
@@ -167,6 +165,8 @@ func needsEscape(key string) bool {
 	return false
 }
 
+// appendKey appends a literal key escaped for PATH syntax: '.' and '\' are
+// escaped, and a key that is exactly "*" or "#" too.
 func appendKey(b []byte, key string) []byte {
 	if key == "*" || key == "#" {
 		return append(b, '\\', key[0])

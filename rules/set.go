@@ -140,22 +140,30 @@ type eff struct {
 	name string
 }
 
+// key returns the state of an object's member named k: its own, or that
+// of the keys no literal names.
 func (s *state) key(k string) *state {
+	st, _ := s.find(k)
+	return st
+}
+
+// find is key, and the index in s.keys of the key found there, or -1.
+func (s *state) find(k string) (*state, int) {
 	if s == nil {
-		return nil
+		return nil, -1
 	}
 	if s.keyMap != nil {
 		if st, ok := s.keyMap[k]; ok {
-			return st
+			return st, -1
 		}
-		return s.anyKey
+		return s.anyKey, -1
 	}
 	for i := range s.keys {
 		if s.keys[i].key == k {
-			return s.keys[i].st
+			return s.keys[i].st, i
 		}
 	}
-	return s.anyKey
+	return s.anyKey, -1
 }
 
 // keyNext is key for keys looked up in ascending order, as a walk of an
@@ -163,23 +171,15 @@ func (s *state) key(k string) *state {
 // the key sought is most often the one there, found by one comparison
 // where key's search would make several.
 func (s *state) keyNext(k string, next *int) *state {
-	if s == nil {
-		return nil
-	}
-	if i := *next; i < len(s.keys) && s.keys[i].key == k {
+	if i := *next; s != nil && i < len(s.keys) && s.keys[i].key == k {
 		*next = i + 1
 		return s.keys[i].st
 	}
-	if s.keyMap == nil {
-		for i := range s.keys {
-			if s.keys[i].key == k {
-				*next = i + 1
-				return s.keys[i].st
-			}
-		}
-		return s.anyKey
+	st, i := s.find(k)
+	if i >= 0 {
+		*next = i + 1
 	}
-	return s.key(k)
+	return st
 }
 
 func (s *state) index(i int) *state {
