@@ -64,17 +64,10 @@ func (s *Set) compare(expected, actual value.Value, c *Context, report func(Diff
 // walker.value) and the one_of values normalised at load (see leaf), for
 // the tests that hold the shortcuts to the full walk.
 func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), slow bool, eq *Equalities) (Result, failedSet) {
-	if eq != nil {
-		eq.Reset()
-	}
-	// Set field by field: a composite literal of the walker's size is
-	// built aside and copied in whole.
 	var w walker
-	w.report, w.eArgs, w.aArgs, w.slow, w.eq = report, expected, actual, slow, eq
+	w.start(expected, actual, c, report, eq)
+	w.slow = slow
 	defer w.release()
-	if c != nil {
-		w.ctx = *c
-	}
 	quiet := report == nil
 	root := s.compiled()
 	if r := root.rule; r != nil && (r.ignore || r.leaf) {
@@ -106,19 +99,27 @@ func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), 
 // accepts is walk's verdict, quietly, from the first failure on: the
 // comparison of Accepts.
 func (s *Set) accepts(root *state, expected, actual value.Value, c *Context, eq *Equalities) bool {
-	if eq != nil {
-		eq.Reset()
-	}
-	var w walker // field by field, as in walk
-	w.eArgs, w.aArgs, w.eq = expected, actual, eq
+	var w walker
+	w.start(expected, actual, c, nil, eq)
 	defer w.release()
-	if c != nil {
-		w.ctx = *c
-	}
 	if r := root.rule; (r == nil || !r.ignore && !r.leaf) && expected.Kind() == value.Object && actual.Kind() == value.Object {
 		return w.members(root, root.eff, &expected, &actual, true, nil)
 	}
 	return w.value(root, root.eff, &expected, &actual, true)
+}
+
+// start sets up a zero walker for a comparison of expected and actual,
+// resetting eq when it records. The walker is set field by field, in
+// place: a composite literal of its size is built aside and copied in
+// whole.
+func (w *walker) start(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities) {
+	if eq != nil {
+		eq.Reset()
+	}
+	w.report, w.eArgs, w.aArgs, w.eq = report, expected, actual, eq
+	if c != nil {
+		w.ctx = *c
+	}
 }
 
 // walker is one comparison in progress.
