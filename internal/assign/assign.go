@@ -89,17 +89,6 @@ func (s *Solver) max(n, m int, weight func(i, j int) float64, small bool) (pairs
 		}
 		return pairs, 0
 	}
-	if n == 1 && m == 1 {
-		// The only assignment, which callers meet more than any other
-		// (the one call of a case left without a match and the one call
-		// left over), without the O(k³) machinery's set-up.
-		x := weight(0, 0)
-		if !(x > 0) {
-			x = 0
-		}
-		pairs[0] = 0
-		return pairs, x
-	}
 	// Pad to a k×k square with zero weights: a padding column stands for
 	// "no column", a padding row for "no row".
 	w := take(&s.floats, &f, k*k)
@@ -114,8 +103,10 @@ func (s *Solver) max(n, m int, weight func(i, j int) float64, small bool) (pairs
 			top = max(top, x)
 		}
 	}
+	// Sums that differ by less than eps count as ties (see Max).
+	eps := 1e-9 * max(top, 1) * float64(k)
 	if small && n == m && k <= maxSmall {
-		if total, ok := byPermutation(k, w, top, pairs); ok {
+		if total, ok := byPermutation(k, w, eps, pairs); ok {
 			return pairs, total
 		}
 	}
@@ -138,7 +129,6 @@ func (s *Solver) max(n, m int, weight func(i, j int) float64, small bool) (pairs
 	// reduced cost under the optimal duals is zero (complementary
 	// slackness). Among the perfect matchings of those tight edges, pick
 	// the lexicographically smallest.
-	eps := 1e-9 * max(top, 1) * float64(k)
 	tight := func(r, c int) bool { return cost[r*k+c]-u[r]-v[c] <= eps }
 	lex := lexWork{rowOf: take(&s.ints, &i, k), next: take(&s.ints, &i, k), queue: take(&s.ints, &i, k), reach: take(&s.bools, &b, k)}
 	lexSmallest(k, n, col, tight, &lex)
@@ -186,13 +176,15 @@ func permute(k int) [][maxSmall]uint8 {
 }
 
 // byPermutation solves a square problem of side k <= maxSmall, its
-// weights w (clamped, row-major) at most top, by summing every
-// assignment, when one sums more than every other by a clear margin: then
-// it is the general method's answer too, since every other assignment
-// holds an edge that is not tight under optimal duals (its reduced costs
-// sum to the margin, more than k times the tolerance). Otherwise ok is
-// false, and the ties are left to the general method's tie-breaking.
-func byPermutation(k int, w []float64, top float64, pairs []int) (total float64, ok bool) {
+// weights w (clamped, row-major), by summing every assignment, when one
+// sums more than every other by a clear margin: then it is the general
+// method's answer too, since every other assignment holds an edge that is
+// not tight under optimal duals (its reduced costs sum to the margin, more
+// than k times eps, the general method's tolerance of an edge). Otherwise
+// ok is false, and the ties are left to the general method's
+// tie-breaking. One row and one column, which callers meet most (the one
+// call left without a match and the one call left over), take no more.
+func byPermutation(k int, w []float64, eps float64, pairs []int) (total float64, ok bool) {
 	best, second, at := math.Inf(-1), math.Inf(-1), 0
 	for i, p := range permutations[k] {
 		sum := 0.0
@@ -206,8 +198,8 @@ func byPermutation(k int, w []float64, top float64, pairs []int) (total float64,
 			second = sum
 		}
 	}
-	// The general method's tolerance (see max), four times over.
-	if k > 1 && best-second <= 4*float64(k)*1e-9*max(top, 1)*float64(k) {
+	// Four times the general method's tolerance, for the sums' rounding.
+	if best-second <= 4*float64(k)*eps {
 		return 0, false
 	}
 	p := permutations[k][at]
