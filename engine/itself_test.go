@@ -77,3 +77,55 @@ cases:
 		t.Errorf("the comparator was asked %d times for 3 scorings", cmp.n)
 	}
 }
+
+// Identical calls at the contract's corners pass or fail as the contract
+// says, the first time (judged in full) and the second (as the expected
+// arguments against themselves): a null counted as absent with a default,
+// no arguments at all, integers past float64's precision, Unicode under
+// case folding, and the calls beside them in superset and subset cases.
+func TestIdenticalCallCorners(t *testing.T) {
+	for _, tc := range []struct {
+		name, suite, response string
+		pass                  bool
+		kinds                 []Kind
+	}{
+		{"null with default, null_is_missing",
+			`{id: t, null_is_missing: true, expected: {name: f, arguments: {a: 1, u: null}, rules: {u: {default: c}}}}`,
+			`[{"name":"f","arguments":{"a":1,"u":null}}]`, true, nil},
+		{"no arguments", `{id: t, expected: {name: f, arguments: {}, rules: {"*": case_insensitive}}}`,
+			`[{"name":"f","arguments":{}}]`, true, nil},
+		{"a large integer, identical", `{id: t, expected: {name: f, arguments: {n: 9007199254740993}, rules: {n: numeric}}}`,
+			`[{"name":"f","arguments":{"n":9007199254740993}}]`, true, nil},
+		{"a large integer, one off", `{id: t, expected: {name: f, arguments: {n: 9007199254740993}, rules: {n: numeric}}}`,
+			`[{"name":"f","arguments":{"n":9007199254740992}}]`, false, []Kind{Mismatch}},
+		{"Unicode, identical", `{id: t, expected: {name: f, arguments: {s: "Straße"}, rules: {s: case_insensitive}}}`,
+			`[{"name":"f","arguments":{"s":"Straße"}}]`, true, nil},
+		{"Unicode, folded", `{id: t, expected: {name: f, arguments: {s: "Straße"}, rules: {s: case_insensitive}}}`,
+			`[{"name":"f","arguments":{"s":"STRASSE"}}]`, true, nil},
+		{"superset: the identical call and another", `{id: t, calls: superset, expected: [{name: f, arguments: {a: [1, 2]}, rules: {a: unordered}}]}`,
+			`[{"name":"g","arguments":{}},{"name":"f","arguments":{"a":[1,2]}}]`, true, nil},
+		{"subset: the identical call alone", `{id: t, calls: subset, expected: [{name: f, arguments: {a: 1}, rules: {a: numeric}}, {name: g, arguments: {b: 2}, rules: {b: numeric}}]}`,
+			`[{"name":"f","arguments":{"a":1}}]`, true, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := load(t, "version: 1\ncases:\n  - "+tc.suite+"\n")
+			resp := mustParse(t, tc.response)
+			for range 2 {
+				r := e.Score(0, resp)
+				if r.Pass != tc.pass || !slices.Equal(kinds(r), tc.kinds) {
+					t.Fatalf("pass=%v kinds=%v, want pass=%v kinds=%v\n%s", r.Pass, kinds(r), tc.pass, tc.kinds, r.AppendJSON(nil))
+				}
+			}
+			// The shortcut was asked exactly where an actual call is
+			// identical to the first expected one.
+			identical := false
+			for _, c := range resp.Elems() {
+				a, _ := c.Get("arguments")
+				identical = identical || value.Identical(a, e.cases[0].expected[0].args)
+			}
+			if got := e.cases[0].expected[0].itself.Load(); (got == selfPasses) != identical {
+				t.Errorf("itself = %d with an identical call %v", got, identical)
+			}
+		})
+	}
+}
