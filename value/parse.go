@@ -1,10 +1,13 @@
 package value
 
 import (
+	"encoding/binary"
 	"errors"
+	"math/bits"
 	"strconv"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Limits bound what Parse accepts, so that hostile model output cannot make
@@ -477,15 +480,55 @@ func plainRun(s string) int {
 }
 
 // str reads the string literal at s[i] == '"': the keys and short values
-// that are one run of plain bytes at once, the others with strRest.
+// that are one run of plain bytes at once, the others with strRest. It
+// reads eight bytes at once while eight are left in the document, which
+// they nearly always are, the literal's closing quote and what follows
+// it included (see notPlain); the runs that strRest reads on, between
+// escapes, are too short for that to pay.
 func (p *parser) str(i int) (string, int) {
 	s := p.s
-	j := i + 1 + plainRun(s[i+1:])
+	j := i + 1
+	for ; len(s)-j >= 8; j += 8 {
+		if m := notPlain(word(s, j)); m != 0 {
+			j += bits.TrailingZeros64(m) / 8
+			if s[j] == '"' {
+				return s[i+1 : j], j + 1
+			}
+			return p.strRest(i+1, j)
+		}
+	}
+	j += plainRun(s[j:])
 	if j < len(s) && s[j] == '"' {
 		return s[i+1 : j], j + 1
 	}
 	return p.strRest(i+1, j)
 }
+
+// word is the eight bytes of s from i, the first in the low byte.
+func word(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+}
+
+// notPlain marks with its high bit each byte of the word x that is not
+// plain, or at least the first such byte: the high bit is set in x-spaces
+// when a byte is below ' ', in x when it is not ASCII (the other terms
+// happen to mark those too; this one says so), and in x^quotes-ones
+// and x^backslashes-ones when it is '"' or '\\'. A byte that is not plain
+// may borrow from the byte after it and so mark it, but a plain byte
+// borrows from none, so the first mark is exact and the result is zero
+// only when all eight bytes are plain.
+func notPlain(x uint64) uint64 {
+	return ((x - spaces) | x | ((x ^ quotes) - ones) | ((x ^ backslashes) - ones)) & highs
+}
+
+// Bytes repeated in each byte of a word, for notPlain.
+const (
+	ones        = 0x0101010101010101
+	highs       = 0x80 * ones
+	spaces      = ' ' * ones
+	quotes      = '"' * ones
+	backslashes = '\\' * ones
+)
 
 // strRest reads on a string literal that starts at start, from j, the
 // first byte of it that is not plain.
