@@ -96,6 +96,19 @@ func typeOf(v value.Value) typeSet {
 }
 
 func (t typeSet) String() string {
+	// One name, as an actual value's type always is: no list to build
+	// for every value of the wrong type.
+	for _, n := range typeNames {
+		if t == n.set {
+			return n.name
+		}
+	}
+	return t.list()
+}
+
+// list names the types of t, "number" standing for integer and float
+// together.
+func (t typeSet) list() string {
 	var parts []string
 	for _, n := range typeNames {
 		if t&n.set == n.set && (n.set != typeInteger && n.set != typeFloat || t&typeNumber != typeNumber) {

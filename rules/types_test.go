@@ -169,3 +169,25 @@ func TestTypePaths(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeSetString checks the names of sets of types, and that the
+// shortcut for a set of one name names every set as the whole list does.
+func TestTypeSetString(t *testing.T) {
+	for s := typeSet(1); s < typeNull<<1; s++ {
+		if got, want := s.String(), s.list(); got != want {
+			t.Errorf("typeSet(%#x).String() = %q, want %q", uint16(s), got, want)
+		}
+	}
+	for s, want := range map[typeSet]string{
+		typeInteger:              "integer",
+		typeNumber:               "number",
+		typeString | typeNull:    "string or null",
+		typeNumber | typeBoolean: "number or boolean",
+		typeFloat | typeArray:    "float or array",
+		typeInteger | typeNull:   "integer or null",
+	} {
+		if got := s.String(); got != want {
+			t.Errorf("typeSet(%#x).String() = %q, want %q", uint16(s), got, want)
+		}
+	}
+}
