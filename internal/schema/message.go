@@ -36,14 +36,31 @@ func plainQuoted(s string) bool {
 	return true
 }
 
-func joinQuoted(list []string) string {
+// joinQuoted writes prefix, then each of list quoted and set apart by
+// commas, then suffix: into one string, since each string a message
+// puts together costs an allocation, and a message is written for every
+// call that fails.
+func joinQuoted(prefix string, list []string, suffix string) string {
 	var b strings.Builder
+	n := len(prefix) + len(suffix)
+	for _, s := range list {
+		n += len(s) + 4
+	}
+	b.Grow(n)
+	b.WriteString(prefix)
 	for i, s := range list {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(quote(s))
+		if plainQuoted(s) {
+			b.WriteByte('\'')
+			b.WriteString(s)
+			b.WriteByte('\'')
+		} else {
+			b.WriteString(quote(s))
+		}
 	}
+	b.WriteString(suffix)
 	return b.String()
 }
 
@@ -83,6 +100,11 @@ func display(v value.Value) string {
 }
 
 func typeMessage(got string, want types) string {
+	for _, o := range typeOrder {
+		if want == o.t {
+			return "got " + got + ", want " + o.name // one type: no list to build
+		}
+	}
 	return "got " + got + ", want " + strings.Join(want.names(), " or ")
 }
 
@@ -111,13 +133,13 @@ func enumMessage(want []value.Value) string {
 
 func requiredMessage(missing []string) string {
 	if len(missing) == 1 {
-		return "missing property " + quote(missing[0])
+		return joinQuoted("missing property ", missing, "")
 	}
-	return "missing properties " + joinQuoted(missing)
+	return joinQuoted("missing properties ", missing, "")
 }
 
 func additionalMessage(extra []string) string {
-	return "additional properties " + joinQuoted(extra) + " not allowed"
+	return joinQuoted("additional properties ", extra, " not allowed")
 }
 
 func countMessage(keyword string, got, want int) string {
