@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -188,6 +189,34 @@ func TestValidateAgreesWithLibrary(t *testing.T) {
 				t.Errorf("null_is_missing=%v %s:\n got  %q\n want %q", nim, in, got, want)
 			}
 		}
+	}
+}
+
+// TestValidateWithScratch validates every instance, one after another,
+// with one Scratch, whose memory then holds the violations and their
+// paths, and wants each result, read before the next validation, to be
+// what validating with memory of its own gives, in the same order.
+func TestValidateWithScratch(t *testing.T) {
+	sch := mustCompile(t, toolSchema)
+	var sc Scratch
+	several := 0
+	for round := 0; round < 2; round++ {
+		for _, nim := range []bool{false, true} {
+			for _, in := range instances {
+				x := mustParse(t, in)
+				want := sch.Validate(nil, x, Check{NullIsMissing: nim})
+				got := sch.Validate(nil, x, Check{NullIsMissing: nim, Scratch: &sc})
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("null_is_missing=%v %s:\n got  %q\n want %q", nim, in, got, want)
+				}
+				if len(want) > 1 {
+					several++
+				}
+			}
+		}
+	}
+	if several == 0 {
+		t.Fatal("no instance has two violations: the paths' buffer is not tried")
 	}
 }
 

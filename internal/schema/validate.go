@@ -52,13 +52,18 @@ type Check struct {
 	Known *Known
 	// Scratch, when not nil, is the memory the validation works in, kept
 	// by a caller that validates one set of arguments after another;
-	// nil takes it from a pool.
+	// nil takes it from a pool. With a Scratch, the violations Validate
+	// returns (when dst is nil) and their paths are in its memory too, and
+	// valid only until its next validation.
 	Scratch *Scratch
 }
 
 // Scratch is the memory of a validation (see Check.Scratch). The zero
 // Scratch is ready to use; it must not serve two validations at once.
-type Scratch struct{ v validator }
+type Scratch struct {
+	v   validator
+	out []Violation // Validate's result when dst is nil
+}
 
 // validator returns the validator c's validation works in, set up for it.
 func (c *Check) validator(out []Violation, quiet int) *validator {
@@ -68,7 +73,10 @@ func (c *Check) validator(out []Violation, quiet int) *validator {
 	} else {
 		v = validators.Get().(*validator)
 	}
-	*v = validator{nullIsMissing: c.NullIsMissing, out: out, path: v.path[:0], quiet: quiet, eq: c.Equal}
+	// The caller of a Scratch owns its memory and reads the violations
+	// before the next validation: their paths are carved from one buffer.
+	*v = validator{nullIsMissing: c.NullIsMissing, out: out, path: v.path[:0], quiet: quiet, eq: c.Equal,
+		carve: c.Scratch != nil, paths: v.paths[:0]}
 	return v
 }
 
@@ -91,11 +99,21 @@ func (s *Schema) Validate(dst []Violation, args value.Value, c Check) []Violatio
 	if !s.fast {
 		return s.validateLib(dst, args, c.NullIsMissing)
 	}
+	scratchOut := dst == nil && c.Scratch != nil
+	if scratchOut {
+		dst = c.Scratch.out[:0]
+	}
 	v := c.validator(dst, 0)
 	known, pl := c.known()
 	v.validate(s.root, args, nil, known, pl)
 	out := v.out
 	c.done(v)
+	if scratchOut {
+		if len(out) == 0 {
+			return nil // as without a Scratch
+		}
+		c.Scratch.out = out[:0]
+	}
 	return out
 }
 
@@ -147,6 +165,10 @@ type validator struct {
 	// value proves nothing (see Check.Valid).
 	trial int
 	eq    *rules.Equalities // see Check.Equal
+	// carve says the violations' paths are carved from paths, the
+	// Scratch's, rather than allocated one by one.
+	carve bool
+	paths []string
 }
 
 // failing counts a violation and reports whether to word it.
@@ -156,7 +178,14 @@ func (v *validator) failing() bool {
 }
 
 func (v *validator) fail(msg string) {
-	p := make([]string, len(v.path))
+	var p []string
+	if v.carve {
+		start := len(v.paths)
+		v.paths = append(v.paths, make([]string, len(v.path))...)
+		p = v.paths[start:len(v.paths):len(v.paths)]
+	} else {
+		p = make([]string, len(v.path))
+	}
 	for i, s := range v.path {
 		if s.idx >= 0 {
 			p[i] = strconv.Itoa(s.idx)
