@@ -123,8 +123,10 @@ func (t *tool) validate(args value.Value, c schema.Check, call int, dst []Diff) 
 	}
 	vs := t.schema.Validate(nil, args, c)
 	for _, v := range vs {
-		d := Diff{Diff: rules.Diff{Kind: Schema, Rule: "schema", Path: instancePath(v.Path), Message: "schema: " + v.Message}, Call: call}
-		if d.Path != "" {
+		d := Diff{Diff: rules.Diff{Kind: Schema, Rule: "schema", Path: instancePath(v.Path)}, Call: call}
+		if d.Path == "" {
+			d.Message = "schema: " + v.Message
+		} else {
 			d.Message = d.Path + ": " + v.Message
 			if x, ok := lookup(args, v.Path); ok {
 				d.Actual, d.HasActual = x, true
@@ -136,6 +138,9 @@ func (t *tool) validate(args value.Value, c schema.Check, call int, dst []Diff) 
 }
 
 func instancePath(loc []string) string {
+	if len(loc) == 1 {
+		return rules.EscapeKey(loc[0]) // an argument: no list to join
+	}
 	parts := make([]string, len(loc))
 	for i, s := range loc {
 		parts[i] = rules.EscapeKey(s)

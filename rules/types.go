@@ -270,7 +270,7 @@ func (t *typeWalk) check(st *state, v value.Value) bool {
 	}
 	if t.report != nil {
 		t.report(Diff{Kind: Mismatch, Path: t.pathString(), Actual: v, HasActual: true, Rule: r.String(),
-			Message: "expected a value of type " + r.types.String() + ", got " + show(v) + " (" + got.String() + ") (" + r.String() + ")"})
+			Message: message("expected a value of type ").s(r.types.String()).s(", got ").show(v).s(" (").s(got.String()).s(")").rule(r.String()).done()})
 	}
 	return false
 }
