@@ -205,15 +205,16 @@ func (s *Set) compareChecked(expected, actual value.Value, c *Context, report fu
 	return res
 }
 
-// arg checks the types of m, an argument of the arguments object whose
-// rules root holds, looking its key up from *next (see state.keyNext). An
-// argument that counts as absent (null, with null_is_missing) passes.
-func (t *typeWalk) arg(root *state, m *value.Member, next *int) bool {
+// arg checks the types of m, a member of an object whose state is st (an
+// argument, when st is the root), looking its key up from *next (see
+// state.keyNext). A member that counts as absent (null, with
+// null_is_missing) passes.
+func (t *typeWalk) arg(st *state, m *value.Member, next *int) bool {
 	if t.nullIsMissing && m.Value.IsNull() {
 		return true
 	}
 	t.push(m.Key, -1)
-	good := t.walk(root.keyNext(m.Key, next), m.Value)
+	good := t.walk(st.keyNext(m.Key, next), m.Value)
 	t.pop()
 	return good
 }
@@ -240,13 +241,9 @@ func (t *typeWalk) walk(st *state, v value.Value) bool {
 	switch v.Kind() {
 	case value.Object:
 		next := 0
-		for _, m := range v.Members() {
-			if t.nullIsMissing && m.Value.IsNull() {
-				continue
-			}
-			t.push(m.Key, -1)
-			ok = t.walk(st.keyNext(m.Key, &next), m.Value) && ok
-			t.pop()
+		ms := v.Members()
+		for j := range ms {
+			ok = t.arg(st, &ms[j], &next) && ok
 		}
 	case value.Array:
 		for i, e := range v.Elems() {
