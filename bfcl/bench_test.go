@@ -1,6 +1,7 @@
 package bfcl
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
@@ -38,6 +39,33 @@ func BenchmarkScoreCategories(b *testing.B) {
 	for _, cat := range categories {
 		b.Run(cat, func(b *testing.B) {
 			items := readyItems(b, cands, map[string]*engine.Engine{cat: importEngine(b, cat, SemanticsBFCL)})
+			scoreItems(b, items)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(items)*b.N), "ns/candidate")
+		})
+	}
+}
+
+// BenchmarkScoreVerdicts is BenchmarkScoreCandidates split by BFCL's own
+// verdict, under BFCL's semantics: what a right candidate costs against a
+// wrong one, which is also read, paired and judged, and then says why it
+// is wrong (diffs, their messages, the schema's violations).
+//
+//	go test -run '^$' -bench ScoreVerdicts -benchmem ./bfcl/
+func BenchmarkScoreVerdicts(b *testing.B) {
+	cands := readCandidates(b)
+	engines := map[string]*engine.Engine{}
+	for _, cat := range categories {
+		engines[cat] = importEngine(b, cat, SemanticsBFCL)
+	}
+	for _, valid := range []bool{true, false} {
+		b.Run(fmt.Sprintf("bfcl_valid=%t", valid), func(b *testing.B) {
+			var some []candidate
+			for _, c := range cands {
+				if c.Valid == valid {
+					some = append(some, c)
+				}
+			}
+			items := readyItems(b, some, engines)
 			scoreItems(b, items)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(items)*b.N), "ns/candidate")
 		})
