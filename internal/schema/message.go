@@ -14,15 +14,27 @@ import (
 
 // quote is the library's quoting: Go's, in single quotes.
 func quote(s string) string {
-	if plainQuoted(s) {
-		// What strconv.Quote leaves as it is, and the replacements
-		// below then leave too: most keys and values.
-		return "'" + s + "'"
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	writeQuoted(&b, s)
+	return b.String()
+}
+
+// writeQuoted writes s as quote returns it.
+func writeQuoted(b *strings.Builder, s string) {
+	if !plainQuoted(s) {
+		// What the library does, the replacements on the whole
+		// literal, its double quotes included, as it does them.
+		q := strconv.Quote(s)
+		q = strings.ReplaceAll(q, `\"`, `"`)
+		q = strings.ReplaceAll(q, `'`, `\'`)
+		s = q[1 : len(q)-1]
 	}
-	q := strconv.Quote(s)
-	q = strings.ReplaceAll(q, `\"`, `"`)
-	q = strings.ReplaceAll(q, `'`, `\'`)
-	return "'" + q[1:len(q)-1] + "'"
+	// Otherwise s is what strconv.Quote leaves as it is, and the
+	// replacements then leave too: most keys and values.
+	b.WriteByte('\'')
+	b.WriteString(s)
+	b.WriteByte('\'')
 }
 
 // plainQuoted says whether quote writes s as it is: printable ASCII
@@ -52,13 +64,7 @@ func joinQuoted(prefix string, list []string, suffix string) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		if plainQuoted(s) {
-			b.WriteByte('\'')
-			b.WriteString(s)
-			b.WriteByte('\'')
-		} else {
-			b.WriteString(quote(s))
-		}
+		writeQuoted(&b, s)
 	}
 	b.WriteString(suffix)
 	return b.String()

@@ -220,6 +220,27 @@ func TestValidateWithScratch(t *testing.T) {
 	}
 }
 
+// TestValidateWithScratchIntoDst validates into a dst of the caller's
+// with a Scratch, and wants the violations' paths to outlive the
+// Scratch's next validation: only a result in the Scratch's own memory is
+// valid no longer than that.
+func TestValidateWithScratchIntoDst(t *testing.T) {
+	sch := mustCompile(t, toolSchema)
+	var sc Scratch
+	x := mustParse(t, `{"city":5,"days":"x","unit":1,"tags":[1,1],"loc":{"q":1},"kind":2,"price":1000}`)
+	want := sch.Validate(nil, x, Check{})
+	if len(want) < 2 {
+		t.Fatalf("want an instance with several violations, got %q", want)
+	}
+	got := sch.Validate(make([]Violation, 0, 1), x, Check{Scratch: &sc})
+	// Other paths, longer ones, where the first's were.
+	y := mustParse(t, `{"city":"Berlin","days":3,"items":[{"sku":1,"qty":"x"},{"qty":2}],"loc":{"lat":"a","lon":"b","z":1},"meta":{"a":"x","b":"y","c":"z"}}`)
+	sch.Validate(nil, y, Check{Scratch: &sc})
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("after the Scratch's next validation:\n got  %q\n want %q", got, want)
+	}
+}
+
 func TestValidate(t *testing.T) {
 	sch := mustCompile(t, toolSchema)
 	tests := []struct {

@@ -73,10 +73,7 @@ func (c *Check) validator(out []Violation, quiet int) *validator {
 	} else {
 		v = validators.Get().(*validator)
 	}
-	// The caller of a Scratch owns its memory and reads the violations
-	// before the next validation: their paths are carved from one buffer.
-	*v = validator{nullIsMissing: c.NullIsMissing, out: out, path: v.path[:0], quiet: quiet, eq: c.Equal,
-		carve: c.Scratch != nil, paths: v.paths[:0]}
+	*v = validator{nullIsMissing: c.NullIsMissing, out: out, path: v.path[:0], quiet: quiet, eq: c.Equal, paths: v.paths[:0]}
 	return v
 }
 
@@ -104,6 +101,10 @@ func (s *Schema) Validate(dst []Violation, args value.Value, c Check) []Violatio
 		dst = c.Scratch.out[:0]
 	}
 	v := c.validator(dst, 0)
+	// Violations in the Scratch's memory are read before its next
+	// validation: their paths can be carved from one buffer of it too.
+	// A caller's dst keeps them longer, so they get paths of their own.
+	v.carve = scratchOut
 	known, pl := c.known()
 	v.validate(s.root, args, nil, known, pl)
 	out := v.out
