@@ -15,29 +15,28 @@ import (
 func TestStringBytes(t *testing.T) {
 	for n := 0; n <= 20; n++ {
 		base := strings.Repeat("a", n)
-		for at := -1; at < n; at++ {
-			for c := 0; c < 256; c++ {
+		checkPadded(t, base)
+		for at := range n {
+			for c := range 256 {
 				for _, second := range []int{-1, '"', '\\', 0x80} {
 					body := []byte(base)
-					if at >= 0 {
-						body[at] = byte(c)
-						if second >= 0 && at+1 < n {
-							body[at+1] = byte(second)
-						}
+					body[at] = byte(c)
+					if second >= 0 && at+1 < n {
+						body[at+1] = byte(second)
 					}
-					for _, pad := range []int{0, 1, 7, 8} {
-						doc := `"` + string(body) + `"` + strings.Repeat(" ", pad)
-						checkString(t, doc)
-					}
-					if at < 0 {
-						break
-					}
-				}
-				if at < 0 {
-					break
+					checkPadded(t, string(body))
 				}
 			}
 		}
+	}
+}
+
+// checkPadded checks body as a string literal with 0 to 8 bytes of the
+// document after its closing quote.
+func checkPadded(t *testing.T, body string) {
+	t.Helper()
+	for _, pad := range []int{0, 1, 7, 8} {
+		checkString(t, `"`+body+`"`+strings.Repeat(" ", pad))
 	}
 }
 
