@@ -68,6 +68,11 @@ type Options struct {
 	// Backoff is the wait before the first restart in a window; it doubles
 	// with each further one.
 	Backoff time.Duration
+
+	// now reads the clock RestartWindow is measured on; tests set it (see
+	// export_test.go) so that the window does not depend on how fast a
+	// loaded machine starts a process.
+	now func() time.Time
 }
 
 func (o Options) withDefaults() Options {
@@ -84,6 +89,9 @@ func (o Options) withDefaults() Options {
 	def(&o.Linger, DefaultLinger)
 	def(&o.Backoff, DefaultBackoff)
 	def(&o.RestartWindow, DefaultRestartWindow)
+	if o.now == nil {
+		o.now = time.Now
+	}
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = DefaultMaxBatch
 	}

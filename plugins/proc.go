@@ -269,7 +269,7 @@ func (p *proc) relaunch(why string) {
 	var errs []string
 	for {
 		p.mu.Lock()
-		now := time.Now()
+		now := p.h.opts.now()
 		p.restarts = slices.DeleteFunc(p.restarts, func(t time.Time) bool { return now.Sub(t) >= p.h.opts.RestartWindow })
 		n := len(p.restarts)
 		if n >= p.h.opts.MaxRestarts {
