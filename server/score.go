@@ -261,7 +261,8 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 }
 
 // readChunks splits body into chunks of lines, each sent to order (the
-// writer's queue) and to jobs (the scorers').
+// writer's queue) and to jobs (the scorers'). A chunk ends when it is full
+// or when no more of the body has arrived.
 func readChunks(ctx context.Context, body io.Reader, order, jobs chan<- *chunk) {
 	br := bufio.NewReaderSize(body, 64<<10)
 	line := 1
@@ -284,6 +285,12 @@ func readChunks(ctx context.Context, body io.Reader, order, jobs chan<- *chunk) 
 			if err != nil {
 				send(ctx, c, order, jobs)
 				return
+			}
+			if br.Buffered() == 0 {
+				// The next read may wait on the client: score what came,
+				// so that a client sending line by line is answered line
+				// by line, not a chunk later.
+				break
 			}
 		}
 		if !send(ctx, c, order, jobs) {

@@ -283,6 +283,39 @@ func TestBatchLines(t *testing.T) {
 	}
 }
 
+// TestBatchAnswersLineByLine: a client that sends a line and waits for its
+// answer before the next is answered, not kept waiting for a full chunk.
+func TestBatchAnswersLineByLine(t *testing.T) {
+	base, _ := start(t, newHandler(t, Options{}))
+	pr, pw := io.Pipe()
+	req, _ := http.NewRequest("POST", base+"/v1/score/batch", pr)
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return
+		}
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	defer pw.Close()
+	for i, id := range []string{"no-tool-needed", "ghost", "city-spelled-loosely"} {
+		fmt.Fprintf(pw, `{"id": %q, "response": []}`+"\n", id)
+		select {
+		case got, ok := <-lines:
+			if want := `{"id":"` + id + `"`; !ok || !strings.HasPrefix(got, want) {
+				t.Fatalf("answer %d: %q, want a line starting %s", i+1, got, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no answer to line %d in 10s", i+1)
+		}
+	}
+}
+
 func TestToken(t *testing.T) {
 	base, _ := start(t, newHandler(t, Options{Token: "s3cret"}))
 	tests := []struct {
@@ -427,6 +460,7 @@ func TestShutdownDuringBatch(t *testing.T) {
 		err   error
 	}
 	got := make(chan reply, 1)
+	answered := make(chan struct{})
 	go func() {
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -437,7 +471,9 @@ func TestShutdownDuringBatch(t *testing.T) {
 		var r reply
 		sc := bufio.NewScanner(resp.Body)
 		for sc.Scan() {
-			r.lines = append(r.lines, sc.Text())
+			if r.lines = append(r.lines, sc.Text()); len(r.lines) == 1 {
+				close(answered)
+			}
 		}
 		r.err = sc.Err()
 		got <- r
@@ -446,9 +482,15 @@ func TestShutdownDuringBatch(t *testing.T) {
 	for range 10 {
 		io.WriteString(pw, line)
 	}
-	// The batch is in flight when the answer to its first lines arrives;
-	// wait for the server to count it as active.
-	time.Sleep(100 * time.Millisecond)
+	// The batch is in flight when the answer to its first line arrives:
+	// from then on the server counts it as active, however slow the machine.
+	select {
+	case <-answered:
+	case r := <-got:
+		t.Fatalf("the batch ended before shutdown: %d lines, %v", len(r.lines), r.err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer to the batch's first line in 10s")
+	}
 	shut := make(chan error, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
