@@ -311,8 +311,27 @@ func (comparatorPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *g
 	return pluginpb.NewComparatorsClient(c), nil
 }
 
+// process is one started plugin process.
+type process struct {
+	c *plugin.Client
+	// dir holds the process's Unix socket: go-plugin's servers listen in
+	// the directory PLUGIN_UNIX_SOCKET_DIR names. A process that crashes
+	// cannot remove its socket, and a long-lived host restarting it would
+	// otherwise leave one in $TMPDIR for every crash.
+	dir string
+}
+
+// Exited reports whether the process has exited.
+func (pr *process) Exited() bool { return pr.c.Exited() }
+
+// Kill ends the process and removes its socket's directory.
+func (pr *process) Kill() {
+	pr.c.Kill()
+	os.RemoveAll(pr.dir)
+}
+
 // launch starts one plugin process and connects to it.
-func (p *proc) launch() (*plugin.Client, pluginpb.ComparatorsClient, error) {
+func (p *proc) launch() (*process, pluginpb.ComparatorsClient, error) {
 	cmd := exec.Command(p.path, p.decl.Command[1:]...)
 	cmd.Dir = p.h.opts.Dir
 	setParentDeathSignal(cmd)
@@ -328,12 +347,18 @@ func (p *proc) launch() (*plugin.Client, pluginpb.ComparatorsClient, error) {
 		AutoMTLS:         true,
 		StartTimeout:     p.h.opts.StartTimeout,
 		Logger:           quietLogger{p.log},
+		SkipHostEnv:      true, // cmd.Env has it, and must win
 	}
 	if p.sum != nil {
 		cfg.SecureConfig = &plugin.SecureConfig{Checksum: p.sum, Hash: sha256.New()}
 	}
-	client := plugin.NewClient(cfg)
-	addr, err := client.Start()
+	dir, err := os.MkdirTemp("", "callgrade-plugin-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot make a directory for its socket: %w", err)
+	}
+	cmd.Env = append(os.Environ(), plugin.EnvUnixSocketDir+"="+dir)
+	client := &process{plugin.NewClient(cfg), dir}
+	addr, err := client.c.Start()
 	if err != nil {
 		client.Kill()
 		if errors.Is(err, plugin.ErrChecksumsDoNotMatch) {
@@ -352,7 +377,7 @@ func (p *proc) launch() (*plugin.Client, pluginpb.ComparatorsClient, error) {
 		p.log.Debug("plugin offers no TLS certificate; using its Unix socket without TLS")
 		cfg.TLSConfig = nil
 	}
-	cp, err := client.Client()
+	cp, err := client.c.Client()
 	if err != nil {
 		client.Kill()
 		return nil, nil, fmt.Errorf("cannot connect: %w", err)

@@ -304,6 +304,39 @@ func TestRestartWindowForgetsOldRestarts(t *testing.T) {
 	wantPluginError(t, compare(t, h, "p.eq", `1`, `1`), "restarted once in 300ms, the most allowed")
 }
 
+// TestCrashLeavesNoSocket: the sockets of crashed and closed plugins are
+// gone once the host is closed.
+func TestCrashLeavesNoSocket(t *testing.T) {
+	tp := testPlugin(t)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // the host's and the plugin's
+	h, err := plugins.Open(map[string]suite.Plugin{"p": {Command: []string{tp}}},
+		plugins.Options{Logger: quiet(t), Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		wantPluginError(t, compare(t, h, "p.eq", `1`, `"crash!"`), "crashed")
+		wantEqual(t, compare(t, h, "p.eq", `1`, `1`), true)
+	}
+	h.Close()
+	// The crashed processes are killed (and their directories removed)
+	// on goroutines of their own: wait for them, boundedly.
+	var left []os.DirEntry
+	for range 100 {
+		if left, err = os.ReadDir(tmp); err != nil || len(left) == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range left {
+		t.Errorf("left in TMPDIR: %s", e.Name())
+	}
+}
+
 func TestBatchesManyConcurrentCallers(t *testing.T) {
 	tp := testPlugin(t)
 	// Small batches by bytes: 40 KiB values split a 200-item queue into many.

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/go-plugin"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -45,7 +44,7 @@ type proc struct {
 	sem     chan struct{} // batches in flight
 
 	mu       sync.Mutex
-	client   *plugin.Client
+	client   *process
 	rpc      pluginpb.ComparatorsClient
 	gen      int           // increases with each restart
 	ready    chan struct{} // closed when a restart has finished; nil when none is under way
@@ -226,7 +225,7 @@ func (p *proc) outcome(comp string, r *pluginpb.CompareResult) rules.Outcome {
 }
 
 // current returns the live connection, waiting for a restart under way.
-func (p *proc) current() (pluginpb.ComparatorsClient, *plugin.Client, int, error) {
+func (p *proc) current() (pluginpb.ComparatorsClient, *process, int, error) {
 	for {
 		p.mu.Lock()
 		if p.dead != nil {

@@ -97,6 +97,27 @@ func TestPythonPlugin(t *testing.T) {
 	}
 }
 
+// TestPythonPluginSocket: the example listens in the directory the host
+// made for it, and nothing is left once the host is closed.
+func TestPythonPluginSocket(t *testing.T) {
+	s := durationSuite(t)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	h, err := plugins.Open(s.Plugins, plugins.Options{Logger: quiet(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	socks, _ := filepath.Glob(filepath.Join(tmp, "*", "plugin.sock"))
+	if dirs, _ := os.ReadDir(tmp); len(dirs) != 1 || len(socks) != 1 {
+		h.Close()
+		t.Fatalf("in TMPDIR: %d entries, sockets %v; want the host's directory with the socket in it", len(dirs), socks)
+	}
+	h.Close()
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left in TMPDIR after Close: %v", left)
+	}
+}
+
 func TestPythonPluginScoresExample(t *testing.T) {
 	s := durationSuite(t)
 	h := open(t, s.Plugins, plugins.Options{})

@@ -210,7 +210,12 @@ def serve():
         }),
     ))
 
-    sock_dir = tempfile.mkdtemp(prefix="callgrade-plugin-")  # mode 0700
+    # The host names a directory for the socket, which it removes once the
+    # plugin has exited, crashed or not; without one, make our own (mode 0700).
+    sock_dir = os.environ.get("PLUGIN_UNIX_SOCKET_DIR")
+    own_dir = not sock_dir
+    if own_dir:
+        sock_dir = tempfile.mkdtemp(prefix="callgrade-plugin-")
     sock = os.path.join(sock_dir, "plugin.sock")
     server.add_insecure_port("unix:" + sock)
     server.start()
@@ -235,7 +240,8 @@ def serve():
         stop.set()
         try:
             os.unlink(sock)
-            os.rmdir(sock_dir)
+            if own_dir:
+                os.rmdir(sock_dir)
         except OSError:
             pass
 
