@@ -78,7 +78,9 @@ func TestNoOrphanWhenHostIsKilled(t *testing.T) {
 	tp := testPlugin(t)
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CALLGRADE_TEST_HOST="+tp+" -pidfile "+pidfile)
+	// A host killed outright cannot remove its plugin's socket directory:
+	// let the test's own TMPDIR take it.
+	cmd.Env = append(os.Environ(), "CALLGRADE_TEST_HOST="+tp+" -pidfile "+pidfile, "TMPDIR="+t.TempDir())
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
