@@ -65,7 +65,8 @@ type Options struct {
 	Logger *slog.Logger
 	// Watch, when positive, is how often the served suite's files (its
 	// Files and ToolsFiles) are checked for a change of size or time; a
-	// change reloads the suite as Reload does. 0: only Reload reloads.
+	// change that has held for one whole interval reloads the suite as
+	// Reload does. 0: only Reload reloads.
 	Watch time.Duration
 }
 
@@ -170,31 +171,55 @@ func (h *Handler) files() []fileState {
 	return out
 }
 
-// watch reloads the suite when its files change from last, their state
-// when New had loaded it. The state that a reload answers is taken before
-// the reload reads the files, so that a change made while it runs is seen
-// at the next tick; a suite that does not load is tried again only after
-// its files change again.
+// watch reloads the suite when its files have changed from last, their
+// state when New had loaded it, as settled decides.
 func (h *Handler) watch(every time.Duration, last []fileState) {
 	defer h.stopped.Done()
 	t := time.NewTicker(every)
 	defer t.Stop()
+	w := settled{loaded: last, seen: last}
 	for {
 		select {
 		case <-h.stop:
 			return
 		case <-t.C:
 		}
-		now := h.files()
-		if slices.EqualFunc(now, last, func(a, b fileState) bool {
-			return a.path == b.path && a.size == b.size && a.mod.Equal(b.mod) && a.missing == b.missing
-		}) {
+		if !w.tick(h.files()) {
 			continue
 		}
-		last = now
 		h.opts.Logger.Info("suite files changed; reloading")
 		h.Reload()
 	}
+}
+
+// settled decides when watched files are reloaded: once they differ from
+// the state last loaded and have kept their new state for a whole tick. A
+// file is not loaded while it is being written (os.WriteFile and most
+// editors truncate it first, and a tick between truncation and write would
+// otherwise serve an empty suite). The state a reload answers is the one
+// taken before it reads the files, so that a change made while it runs is
+// seen later; a suite that does not load is tried again only after its
+// files change again.
+type settled struct {
+	loaded []fileState // what the last reload (or New) read, whether it loaded or not
+	seen   []fileState // the state at the last tick
+}
+
+// tick takes the files' state now and reports whether to reload.
+func (w *settled) tick(now []fileState) bool {
+	moving := !sameFiles(now, w.seen)
+	w.seen = now
+	if moving || sameFiles(now, w.loaded) {
+		return false
+	}
+	w.loaded = now
+	return true
+}
+
+func sameFiles(a, b []fileState) bool {
+	return slices.EqualFunc(a, b, func(a, b fileState) bool {
+		return a.path == b.path && a.size == b.size && a.mod.Equal(b.mod) && a.missing == b.missing
+	})
 }
 
 // Reload loads the suite again and serves it from the next request on.

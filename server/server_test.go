@@ -723,6 +723,41 @@ func TestWatch(t *testing.T) {
 	}
 }
 
+// TestSettled: a change reloads once it has held for a whole tick; a file
+// seen half-written is not loaded, and a failed state is not retried.
+func TestSettled(t *testing.T) {
+	at := time.Unix(1700000000, 0)
+	state := func(size int64, sec int) []fileState {
+		return []fileState{{path: "suite.yaml", size: size, mod: at.Add(time.Duration(sec) * time.Second)}}
+	}
+	gone := []fileState{{path: "suite.yaml", missing: true}}
+	tests := []struct {
+		name  string
+		ticks [][]fileState
+		want  []bool
+	}{
+		{"unchanged", [][]fileState{state(10, 0), state(10, 0)}, []bool{false, false}},
+		{"a change, then still", [][]fileState{state(12, 1), state(12, 1), state(12, 1)}, []bool{false, true, false}},
+		// Truncated at one tick, written at the next: only the written
+		// file, once still, is loaded.
+		{"caught half-written", [][]fileState{state(0, 1), state(30, 1), state(30, 1)}, []bool{false, false, true}},
+		{"written at every tick", [][]fileState{state(11, 1), state(12, 2), state(13, 3), state(13, 3)}, []bool{false, false, false, true}},
+		{"changed and changed back", [][]fileState{state(0, 1), state(10, 0), state(10, 0)}, []bool{false, false, false}},
+		{"removed", [][]fileState{gone, gone, gone}, []bool{false, true, false}},
+		{"same size, new time", [][]fileState{state(10, 5), state(10, 5)}, []bool{false, true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := settled{loaded: state(10, 0), seen: state(10, 0)}
+			for i, now := range tt.ticks {
+				if got := w.tick(now); got != tt.want[i] {
+					t.Errorf("tick %d: reload %t, want %t", i+1, got, tt.want[i])
+				}
+			}
+		})
+	}
+}
+
 // syncBuffer is a bytes.Buffer for a logger on another goroutine.
 type syncBuffer struct {
 	mu sync.Mutex

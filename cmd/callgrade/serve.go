@@ -66,7 +66,7 @@ finish the requests in flight before exiting.`,
 	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", time.Minute, "time allowed for the requests in flight on SIGINT or SIGTERM")
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate (chain), with --tls-key; SIGHUP reloads both")
 	fl.StringVar(&f.tlsKey, "tls-key", "", "the PEM private key of --tls-cert")
-	fl.DurationVar(&f.watch, "watch", 0, "check the suite's files this often and reload on a change (0: only on SIGHUP)")
+	fl.DurationVar(&f.watch, "watch", 0, "check the suite's files this often and reload once a change has held this long (0: only on SIGHUP)")
 	cmd.MarkFlagRequired("suite")
 	return cmd
 }
