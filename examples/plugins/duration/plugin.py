@@ -238,12 +238,16 @@ def serve():
         server.wait_for_termination()
     finally:
         stop.set()
+        # gRPC may have removed the socket already.
         try:
             os.unlink(sock)
-            if own_dir:
-                os.rmdir(sock_dir)
         except OSError:
             pass
+        if own_dir:
+            try:
+                os.rmdir(sock_dir)
+            except OSError:
+                pass
 
 
 if __name__ == "__main__":
