@@ -289,7 +289,7 @@ func TestBatchAnswersLineByLine(t *testing.T) {
 	base, _ := start(t, newHandler(t, Options{}))
 	pr, pw := io.Pipe()
 	req, _ := http.NewRequest("POST", base+"/v1/score/batch", pr)
-	lines := make(chan string)
+	lines := make(chan string, 16) // never blocks the reader, even when the test has failed
 	go func() {
 		defer close(lines)
 		resp, err := http.DefaultClient.Do(req)
