@@ -436,9 +436,12 @@ func readBatches(ctx context.Context, r io.Reader, todo chan<- batch, bufs *buff
 			}
 			chunk, err := br.ReadSlice('\n')
 			if errors.Is(err, bufio.ErrBufferFull) {
-				// A line longer than the buffer: gather it whole.
+				// A line longer than the buffer: gather it whole. chunk
+				// is the buffer itself, which the next read overwrites,
+				// so it is copied first.
+				head := slices.Clone(chunk)
 				rest, err2 := br.ReadBytes('\n')
-				chunk = append(slices.Clone(chunk), rest...)
+				chunk = append(head, rest...)
 				err = err2
 			}
 			if len(chunk) > 0 {

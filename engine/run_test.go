@@ -83,6 +83,43 @@ func TestRunManyBatches(t *testing.T) {
 	}
 }
 
+// Lines longer than the reader's buffer (1 MiB), just under, at and past
+// it and several times it, arrive whole and unchanged: each scores as it
+// does on its own, and the short lines around them too.
+func TestRunLongLines(t *testing.T) {
+	sizes := []int{10, 1<<20 - 100, 1 << 20, 1<<20 + 100, 3<<20 + 7, 20}
+	var sb strings.Builder
+	sb.WriteString("version: 1\ncases:\n")
+	for i := range sizes {
+		fmt.Fprintf(&sb, "  - {id: c%d, expected: {name: f, arguments: {x: v%d}, rules: {pad: ignore}}}\n", i, i)
+	}
+	e := load(t, sb.String())
+	var rb, want strings.Builder
+	for i, n := range sizes {
+		// A pad of counted text, not one repeated byte, so that a part of
+		// the line put in the wrong place cannot read the same.
+		var pad strings.Builder
+		for k := 0; pad.Len() < n; k++ {
+			fmt.Fprintf(&pad, "%08d", k)
+		}
+		resp := fmt.Sprintf(`[{"name":"f","arguments":{"pad":%q,"x":"v%d"}}]`, pad.String()[:n], i)
+		fmt.Fprintf(&rb, `{"id":"c%d","response":%s}`+"\n", i, resp)
+		r := e.Score(i, mustParse(t, resp))
+		if !r.Pass {
+			t.Fatalf("c%d does not pass on its own: %s", i, r.AppendJSON(nil))
+		}
+		want.Write(r.AppendJSON(nil))
+		want.WriteByte('\n')
+	}
+	var out bytes.Buffer
+	if _, err := e.Run(context.Background(), strings.NewReader(rb.String()), &out, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != want.String() {
+		t.Errorf("got\n%s\nwant\n%s", got, want.String())
+	}
+}
+
 // A Suite built by hand may repeat an id; the line for it then scores the
 // case the index names (the last one), whatever order it comes in.
 func TestRunDuplicateIDs(t *testing.T) {
