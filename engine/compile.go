@@ -21,12 +21,15 @@ import (
 // compiledCase is a case ready to score: every rule compiled, every path
 // parsed, every schema compiled.
 type compiledCase struct {
-	id           string
-	mode         suite.CallMatch
-	input        *caseInput // shared by the cases that read their responses alike
-	expected     []compiledCall
-	alternatives [][]compiledCall
-	run          *compiledRun // nil unless the case is an agent's run (steps.go)
+	id   string
+	mode suite.CallMatch
+	// nullIsMissing is the case's null_is_missing, for validating the
+	// actual calls that pair with no expected one.
+	nullIsMissing bool
+	input         *caseInput // shared by the cases that read their responses alike
+	expected      []compiledCall
+	alternatives  [][]compiledCall
+	run           *compiledRun // nil unless the case is an agent's run (steps.go)
 }
 
 // tool is the first expected call's name, for summaries.
@@ -44,6 +47,9 @@ type caseInput struct {
 	// which a text format types what a model wrote as text (Qwen3-Coder's
 	// parameters).
 	params map[string]value.Value
+	// tools are the case's tools by name, with which an actual call that
+	// pairs with no expected call is still validated.
+	tools map[string]*tool
 }
 
 // compiledCall is one expected call. A suite holds one per expected call,
@@ -401,12 +407,13 @@ func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
 	if sc.NullIsMissing != nil {
 		nullIsMissing = *sc.NullIsMissing
 	}
+	cc.nullIsMissing = nullIsMissing
 	k := caseCompiler{c: c, sc: sc, tools: c.tools, ctx: rules.Context{AllowExtra: extra == suite.ExtraAllow, NullIsMissing: nullIsMissing}}
 	if sc.Tools != nil {
 		k.tools = c.compileTools(sc.Tools, sc.ID)
-		cc.input = &caseInput{format: format, params: suite.Params(sc.Tools)}
+		cc.input = &caseInput{format: format, params: suite.Params(sc.Tools), tools: k.tools}
 	} else if cc.input = c.inputs[format]; cc.input == nil {
-		cc.input = &caseInput{format: format, params: c.params}
+		cc.input = &caseInput{format: format, params: c.params, tools: c.tools}
 		c.inputs[format] = cc.input
 	}
 	if sc.HasSteps() {

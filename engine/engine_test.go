@@ -186,6 +186,61 @@ func TestScoreMatching(t *testing.T) {
 	})
 }
 
+// An actual call that pairs with no expected call is still read and
+// validated: unusable arguments are an invalid_arguments diff on it in
+// every mode (spec 2: never a silent pass), and so are the schema's
+// rejections (spec 1.2), even where the mode tolerates the call itself.
+func TestScoreUnpairedCalls(t *testing.T) {
+	one := func(mode string) string {
+		return weatherTools + `cases: [{id: t, calls: ` + mode + `, expected: [{name: get_weather, arguments: {city: Oslo}}]}]`
+	}
+	oslo := `{"name":"get_weather","arguments":{"city":"Oslo"}}`
+	broken := `{"name":"get_weather","arguments":"{\"city\": oops"}`
+	twice := `{"name":"get_weather","arguments":"{\"city\":\"Oslo\",\"city\":\"Rome\"}"}`
+	nan := `{"name":"get_weather","arguments":"{\"city\":NaN}"}`
+	wrongType := `{"name":"get_weather","arguments":{"city":"Oslo","days":5.5}}`
+	noCity := `{"name":"get_weather","arguments":{"days":2}}`
+	other := `{"name":"look_up","arguments":{"anything":[1,"x"]}}`
+	brokenOther := `{"name":"look_up","arguments":"[1,2]"}`
+	nullUnit := `{"name":"get_weather","arguments":{"city":"Rome","unit":null}}`
+	runScoreTests(t, []scoreTest{
+		{"superset tolerates a good extra call", one("superset"), "[" + oslo + "," + oslo + "]", true, 1, nil},
+		{"superset tolerates a call to a tool it has no schema for", one("superset"), "[" + other + "," + oslo + "]", true, 1, nil},
+		{"superset: extra call not JSON", one("superset"), "[" + oslo + "," + broken + "]", false, 0.5, []Kind{InvalidArguments}},
+		{"superset: extra call with a duplicated key", one("superset"), "[" + oslo + "," + twice + "]", false, 0.5, []Kind{InvalidArguments}},
+		{"superset: extra call with NaN", one("superset"), "[" + nan + "," + oslo + "]", false, 0.5, []Kind{InvalidArguments}},
+		{"superset: extra call to an unknown tool, not an object", one("superset"), "[" + oslo + "," + brokenOther + "]", false, 0.5, []Kind{InvalidArguments}},
+		{"superset: extra call of the wrong type", one("superset"), "[" + oslo + "," + wrongType + "]", false, 0.5, []Kind{Schema}},
+		{"superset: extra call without a required argument", one("superset"), "[" + noCity + "," + oslo + "]", false, 0.5, []Kind{Schema}},
+		{"superset: extra call with a null outside the enum", one("superset"), "[" + oslo + "," + nullUnit + "]", false, 0.5, []Kind{Schema}},
+		{"superset: that null is missing with null_is_missing", weatherTools + `cases: [{id: t, calls: superset, null_is_missing: true, expected: [{name: get_weather, arguments: {city: Oslo}}]}]`,
+			"[" + oslo + "," + nullUnit + "]", true, 1, nil},
+		{"in_order: broken call between", one("in_order"), "[" + broken + "," + oslo + "]", false, 0.5, []Kind{InvalidArguments}},
+		{"ordered: unexpected broken call", one("ordered"), "[" + oslo + "," + broken + "]", false, 0.5, []Kind{UnexpectedCall, InvalidArguments}},
+		{"unordered: unexpected call of the wrong type", one("unordered"), "[" + wrongType + "," + oslo + "]", false, 0.5, []Kind{UnexpectedCall, Schema}},
+		{"subset: unexpected broken call", one("subset"), "[" + oslo + "," + twice + "]", false, 0.5, []Kind{UnexpectedCall, InvalidArguments}},
+		{"greedy: unexpected broken call", one("greedy"), "[" + oslo + "," + nan + "]", false, 0.5, []Kind{UnexpectedCall, InvalidArguments}},
+		{"no call expected, a broken one made", weatherTools + `cases: [{id: t, calls: superset, expected: []}]`,
+			"[" + broken + "]", false, 0, []Kind{UnexpectedCall, InvalidArguments}},
+	})
+
+	// The diffs point at the result of the call they are about.
+	e := load(t, "version: 1\n"+one("superset"))
+	r := e.Score(0, mustParse(t, "["+broken+","+oslo+","+wrongType+"]"))
+	if len(r.Diffs) != 2 {
+		t.Fatalf("got %d diffs, want 2\n%s", len(r.Diffs), r.AppendJSON(nil))
+	}
+	for k, want := range []int{0, 2} {
+		d := r.Diffs[k]
+		if d.Call < 0 || d.Call >= len(r.Calls) || r.Calls[d.Call].Actual != want || r.Calls[d.Call].Expected != -1 {
+			t.Errorf("diff %d (%s) is on call result %d, want the result of actual call %d\n%s", k, d.Kind, d.Call, want, r.AppendJSON(nil))
+		}
+	}
+	if r.Score != 1.0/3 {
+		t.Errorf("score %v, want 1/3: the two wrong extra calls count", r.Score)
+	}
+}
+
 func TestUnorderedCallsDoNotDependOnOrder(t *testing.T) {
 	// Greedy pairing would give the first actual call to the first expected
 	// call it half matches; optimal pairing finds the full matches.

@@ -86,14 +86,14 @@ func (e *Engine) scoreCalls(r *Result, i int, calls []response.Call, w *work) {
 func (e *Engine) scoreCallsIn(r *Result, i int, calls []response.Call, w *work, rv *runView) {
 	c := &e.cases[i]
 	r.reset(c)
-	e.evaluate(r, c.mode, c.expected, calls, w, rv)
+	e.evaluate(r, c, c.expected, calls, w, rv)
 	if len(c.alternatives) == 0 {
 		return
 	}
 	alt := w.altResult()
 	for k, exp := range c.alternatives {
 		alt.reset(c)
-		e.evaluate(alt, c.mode, exp, calls, w, rv)
+		e.evaluate(alt, c, exp, calls, w, rv)
 		if alt.Pass && !r.Pass || alt.Pass == r.Pass && alt.Score > r.Score {
 			alt.Alternative = k + 1
 			*r, *alt = *alt, *r
@@ -108,9 +108,10 @@ type pairing struct {
 	diffs []Diff // Call left at -1; set once the pair has its place
 }
 
-// evaluate scores one list of expected calls against the actual calls, of
-// run rv when the case is a run case.
-func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, calls []response.Call, w *work, rv *runView) {
+// evaluate scores one list of expected calls of case c against the actual
+// calls, of run rv when the case is a run case.
+func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls []response.Call, w *work, rv *runView) {
+	mode := c.mode
 	n, m := len(exp), len(calls)
 	if w != nil {
 		w.diffs = w.diffs[:0] // the pairings of the last evaluate are written out
@@ -209,19 +210,33 @@ func (e *Engine) evaluate(r *Result, mode suite.CallMatch, exp []compiledCall, c
 	}
 	extra := 0
 	for b := range m {
+		if matched[b] {
+			continue
+		}
 		// superset tolerates calls beyond the expected ones, but a list
-		// that expects no call passes only with none (spec 3).
-		if matched[b] || (mode == suite.CallsSuperset || mode == suite.CallsInOrder) && n > 0 {
+		// that expects no call passes only with none (spec 3). A call it
+		// tolerates must still be usable and valid for its tool: spec 2
+		// makes unusable arguments a failure of the call whatever the
+		// mode, never a silent pass, and 1.2 reports every actual
+		// argument the schema rejects.
+		tolerated := (mode == suite.CallsSuperset || mode == suite.CallsInOrder) && n > 0
+		start := len(r.Diffs)
+		if !tolerated {
+			r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: UnexpectedCall,
+				Actual: value.StringOf(calls[b].Name), HasActual: true, Rule: string(mode),
+				Message: unexpectedCallMessage(&calls[b], n)}})
+		}
+		r.Diffs = c.unpaired(&calls[b], w, r.Diffs)
+		if len(r.Diffs) == start {
 			continue
 		}
 		extra++
 		idx := len(r.Calls)
 		r.Calls = append(r.Calls, CallResult{Expected: -1, Actual: b})
-		d := Diff{Diff: rules.Diff{Kind: UnexpectedCall,
-			Actual: value.StringOf(calls[b].Name), HasActual: true, Rule: string(mode),
-			Message: unexpectedCallMessage(&calls[b], n)}, Call: idx}
-		rv.mark(&d, b)
-		r.Diffs = append(r.Diffs, d)
+		for k := start; k < len(r.Diffs); k++ {
+			r.Diffs[k].Call = idx
+			rv.mark(&r.Diffs[k], b)
+		}
 	}
 	// The case's score: summed call scores over max(expected, actual), with
 	// the calls the mode tolerates left out of both counts.
@@ -339,6 +354,30 @@ func matchedCount(m []bool) int {
 		}
 	}
 	return k
+}
+
+// unpaired appends to dst what is wrong with ac, an actual call that pairs
+// with no expected call, besides being there: its arguments unusable, or
+// rejected by the schema of the case's tool of its name.
+func (c *compiledCase) unpaired(ac *response.Call, w *work, dst []Diff) []Diff {
+	if ac.Err != nil {
+		return append(dst, invalidArguments(ac))
+	}
+	t := c.input.tools[ac.Name]
+	if t == nil || t.schema == nil {
+		return dst
+	}
+	ck := schema.Check{NullIsMissing: c.nullIsMissing}
+	if w != nil {
+		ck.Scratch = &w.validation
+	}
+	return t.validate(ac.Args, ck, -1, dst)
+}
+
+// invalidArguments is the diff of a call whose arguments cannot be used.
+func invalidArguments(ac *response.Call) Diff {
+	return Diff{Diff: rules.Diff{Kind: InvalidArguments, Rule: "json",
+		Message: "arguments of " + ac.Name + ": " + ac.Err.Error()}, Call: -1}
 }
 
 func unexpectedCallMessage(c *response.Call, expected int) string {
@@ -514,8 +553,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 			Rule: "exact", Message: "expected a call to " + ec.name + ", got " + ac.Name}, Call: -1})
 	}
 	if ac.Err != nil {
-		*buf = append(*buf, Diff{Diff: rules.Diff{Kind: InvalidArguments, Rule: "json",
-			Message: "arguments of " + ac.Name + ": " + ac.Err.Error()}, Call: -1})
+		*buf = append(*buf, invalidArguments(ac))
 	}
 	if len(*buf) > start {
 		return pairing{diffs: carve()}

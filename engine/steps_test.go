@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -23,6 +24,18 @@ func runOf(t testing.TB, src string) *response.Run {
 		st.Args, _ = value.ObjectOf()
 		if a, ok := s.Get("arguments"); ok {
 			st.Args = a
+			if a.Kind() == value.String {
+				// Text, as a run's format gives it: unusable unless it
+				// holds an object, as the formats read it.
+				v, err := value.Parse(a.Str())
+				if err == nil && v.Kind() != value.Object {
+					err = errors.New("not an object")
+				}
+				st.Args = v
+				if err != nil {
+					st.Args, st.Err = value.Value{}, &response.ArgumentsError{Index: len(run.Steps), Reason: "arguments are not a JSON object", Err: err}
+				}
+			}
 		}
 		st.Result, st.HasResult = s.Get("result")
 		if e, ok := s.Get("error"); ok {
@@ -129,6 +142,8 @@ func TestScoreRunAgent(t *testing.T) {
 		{name: "forbidden call, in_order", mode: "in_order", run: steps(findO1, deleteAc, refundO1), score: 2.0 / 3, kinds: []Kind{ForbiddenCall},
 			json: `"call":null,"step":1`},
 		{name: "extra call, in_order", mode: "in_order", run: steps(findO1, `{"name":"lookup"}`, refundO1), pass: true, score: 1},
+		{name: "extra call with unusable arguments, in_order", mode: "in_order", run: steps(findO1, `{"name":"lookup","arguments":"{oops","turn":1}`, refundO1),
+			score: 2.0 / 3, kinds: []Kind{InvalidArguments}, json: `{"kind":"invalid_arguments","call":2,"step":1,"turn":1,"path":"","rule":"json"`},
 		{name: "extra call, ordered", run: steps(`{"name":"lookup"}`, findO1, refundO1), score: 2.0 / 3, kinds: []Kind{UnexpectedCall},
 			json: `"calls":[{"expected":0,"actual":1,"pass":true,"score":1},{"expected":1,"actual":2,"pass":true,"score":1},{"expected":null,"actual":0`},
 		{name: "no result", run: steps(`{"name":"find_order","arguments":{"email":"a@b.c"}}`, refundO1), score: 1.0 / 6,
