@@ -1,9 +1,11 @@
 package rules
 
 import (
+	"encoding/binary"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/callgrade/callgrade/value"
 )
@@ -204,10 +206,30 @@ func (s *Set) compiled() *state {
 	if st := s.built.Load(); st != nil {
 		return st
 	}
-	st := build([]*node{&s.root}, &eff{name: "exact"})
+	b := builder{built: map[string]*state{}}
+	st := b.build([]*node{&s.root}, &eff{name: "exact"})
 	st.typed = s.root.typed()
 	s.built.Store(st)
 	return st
+}
+
+// builder builds a Set's walk structure, each state once: the same
+// patterns under the same settings make the same state, which the walk
+// may reach by several ways (a `*` matches keys and indices alike), and
+// building it once per way took 2^n states for a path of n wildcards.
+type builder struct {
+	built map[string]*state // by buildKey
+	key   []byte
+}
+
+// buildKey names what a state is made of: its patterns and the settings
+// it inherits, by address (a state shares both, never copies them).
+func (b *builder) buildKey(nodes []*node, parent *eff) string {
+	b.key = binary.LittleEndian.AppendUint64(b.key[:0], uint64(uintptr(unsafe.Pointer(parent))))
+	for _, n := range nodes {
+		b.key = binary.LittleEndian.AppendUint64(b.key, uint64(uintptr(unsafe.Pointer(n))))
+	}
+	return string(b.key)
 }
 
 // build makes the state for a set of patterns that all match the same
@@ -215,9 +237,13 @@ func (s *Set) compiled() *state {
 // that order: for each pattern, its literal child before its `#` child
 // before its `*` child, which is "compare segment by segment from the left;
 // a literal beats a wildcard".
-func build(nodes []*node, parent *eff) *state {
+func (b *builder) build(nodes []*node, parent *eff) *state {
 	if len(nodes) == 0 {
 		return nil
+	}
+	key := b.buildKey(nodes, parent)
+	if st, ok := b.built[key]; ok {
+		return st
 	}
 	st := &state{eff: parent, name: parent.name}
 	for _, n := range nodes {
@@ -270,7 +296,7 @@ func build(nodes []*node, parent *eff) *state {
 				kids = append(kids, n.star)
 			}
 		}
-		st.keys = append(st.keys, keyState{k, build(kids, st.eff)})
+		st.keys = append(st.keys, keyState{k, b.build(kids, st.eff)})
 		if i := arrayIndex(k); i >= 0 {
 			kids = kids[:0:0]
 			for _, n := range nodes {
@@ -284,7 +310,7 @@ func build(nodes []*node, parent *eff) *state {
 					kids = append(kids, n.star)
 				}
 			}
-			st.idx = append(st.idx, idxState{i, build(kids, st.eff)})
+			st.idx = append(st.idx, idxState{i, b.build(kids, st.eff)})
 		}
 	}
 	if len(st.keys) > 8 {
@@ -303,8 +329,8 @@ func build(nodes []*node, parent *eff) *state {
 			anyIdx = append(anyIdx, n.star)
 		}
 	}
-	st.anyKey = build(anyKey, st.eff)
-	st.anyIdx = build(anyIdx, st.eff)
+	st.anyKey = b.build(anyKey, st.eff)
+	st.anyIdx = b.build(anyIdx, st.eff)
 	st.plain = (st.rule == nil || st.rule.settingsOnly(false)) && !st.declared &&
 		st.anyKey.isPlain() && st.anyIdx.isPlain()
 	st.reflexive = (st.rule == nil || st.rule.reflexive()) &&
@@ -317,6 +343,7 @@ func build(nodes []*node, parent *eff) *state {
 		st.plain = st.plain && i.st.isPlain()
 		st.reflexive = st.reflexive && i.st.isReflexive()
 	}
+	b.built[key] = st
 	return st
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -302,4 +303,61 @@ func TestKeyNext(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A path of many wildcards builds one state per depth, not two per state
+// at every depth (a `*` matches object keys and array elements alike, and
+// both children of a state once built the same state each): 16 of them
+// took 2^17 states, 30 a minute and gigabytes. Mixed with `#` and with
+// other paths, it stays small.
+func TestWildcardPathsBuildFewStates(t *testing.T) {
+	const depth = 16
+	stars := strings.TrimSuffix(strings.Repeat("*.", depth), ".")
+	mixed := strings.TrimSuffix(strings.Repeat("*.#.", depth/2), ".")
+	hashes := strings.TrimSuffix(strings.Repeat("#.", depth), ".")
+	for _, paths := range [][]string{{stars}, {mixed}, {stars, hashes}, {stars, mixed, hashes}} {
+		var entries []rs
+		for _, p := range paths {
+			entries = append(entries, call(p, `"case_insensitive"`))
+		}
+		s := newSet(t, Extensions{}, entries...)
+		if n := countStates(s.compiled(), map[*state]bool{}); n > 4*len(paths)*depth {
+			t.Errorf("%d paths of %d segments: %d states, want at most %d", len(paths), depth, n, 4*len(paths)*depth)
+		}
+		// And the rule still applies at the depth it names, in objects
+		// and in arrays, and not above it.
+		nest := func(leaf string, array bool) string {
+			s := leaf
+			for i := range depth {
+				if array && i%2 == 0 {
+					s = "[" + s + "]"
+				} else {
+					s = `{"k":` + s + "}"
+				}
+			}
+			return s
+		}
+		for _, array := range []bool{false, true} {
+			res, diffs := compareText(t, s, &Context{}, nest(`"Oslo"`, array), nest(`"OSLO"`, array))
+			// `*` matches list elements too (docs/rules.md); `#` only them.
+			if applies := paths[0] == stars || array; applies != (res.Matched == res.Total) {
+				t.Errorf("paths %.20q…, arrays %v: matched %d of %d, want the rule to apply: %v%s", paths, array, res.Matched, res.Total, applies, describeDiffs(diffs))
+			}
+		}
+	}
+}
+
+func countStates(st *state, seen map[*state]bool) int {
+	if st == nil || seen[st] {
+		return 0
+	}
+	seen[st] = true
+	n := 1 + countStates(st.anyKey, seen) + countStates(st.anyIdx, seen)
+	for _, k := range st.keys {
+		n += countStates(k.st, seen)
+	}
+	for _, i := range st.idx {
+		n += countStates(i.st, seen)
+	}
+	return n
 }
