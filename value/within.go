@@ -98,8 +98,15 @@ func within(x, y, t decimal) bool {
 	if t.neg || t.isZero() {
 		return false
 	}
-	if far(x) || far(y) || far(t) {
+	if far(x) || far(y) {
 		return false
+	}
+	if far(t) {
+		// x and y are below 10^farPoint, so their difference is below
+		// twice that: within a tolerance of 10^(farPoint+1) or more. A
+		// tolerance below 10^-farPoint holds only equal numbers, as
+		// farPoint promises (no pass that is not real).
+		return t.bigPoint().Cmp(big.NewInt(farPoint+1)) > 0
 	}
 	if ok, decided := withinSmall(x, y, t); decided {
 		return ok
@@ -170,14 +177,21 @@ func withinBig(x, y, t decimal) bool {
 		}
 		top, finest = max(top, d.point), min(finest, d.low())
 	}
-	c := max(finest, top-maxSpan)
+	// A leading digit of 10^(point-1); maxSpan places below it.
+	c := max(finest, top-1-maxSpan)
 	xs, ys, ts := scaled(x, c), scaled(y, c), scaled(t, c)
 	diff := xs.Sub(xs, ys)
 	diff.Abs(diff)
 	if finest < c {
-		// Each of x and y lost less than one unit: the exact difference is
-		// below diff + 2, and t is at least ts.
-		diff.Add(diff, big.NewInt(2))
+		// Each of x and y lost less than one unit toward zero, and t is at
+		// least ts. Of the same sign, they lost it in the same direction:
+		// the exact difference is below diff + 1; of opposite signs, below
+		// diff + 2.
+		lost := int64(2)
+		if x.neg == y.neg || x.isZero() || y.isZero() {
+			lost = 1
+		}
+		diff.Add(diff, big.NewInt(lost))
 	}
 	return diff.Cmp(ts) <= 0
 }

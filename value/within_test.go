@@ -62,7 +62,21 @@ func TestWithinAbs(t *testing.T) {
 		{long, "1", "0.5", true},
 		{"1." + strings.Repeat("9", 20000), "2", "1e-30", true},
 		{"1." + strings.Repeat("9", 20000), "1", "1.000001", true},
-		{"1." + strings.Repeat("9", 20000), "1", "1", false}, // true, but at the bound past 4096 places
+		{"1." + strings.Repeat("9", 20000), "1", "1", true},   // the cut digits of one number cannot reach the bound
+		{"-1." + strings.Repeat("9", 20000), "1", "3", false}, // true, but two numbers cut may reach it
+		{"-1." + strings.Repeat("9", 20000), "1", "3.0000000001", true},
+		// Exact down to 4096 places below the leading digit (docs/rules.md).
+		{"1." + strings.Repeat("9", 4096), "1", "1", true},
+		{"1", "0." + strings.Repeat("9", 4096), "1", true},
+		{"1", "1." + strings.Repeat("0", 4095) + "1", "1e-4096", true},
+		{"1", "1." + strings.Repeat("0", 4095) + "1", "0.9e-4096", false},
+		{"1", "1." + strings.Repeat("0", 4096) + "1", "1e-4097", false}, // true, but past 4096 places
+		// A tolerance beyond 10^2^40 holds any two numbers this side of it.
+		{"1", "5", "1e2000000000000", true},
+		{"-9e300", "9e300", "1e99999999999999999999", true},
+		{"1", "5", "1e1099511627777", true},
+		{"1", "5", "1e1099511627776", false}, // true, but decided conservatively at the edge
+		{"1", "5", "1e-2000000000000", false},
 		{"1." + strings.Repeat("9", 20000), "1", "0.9999", false},
 	}
 	for _, tt := range tests {
