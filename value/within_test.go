@@ -1,6 +1,7 @@
 package value
 
 import (
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"strconv"
@@ -236,4 +237,63 @@ func TestAppendCanonical(t *testing.T) {
 			t.Errorf("%s: %s, want %s", tt.in, got, tt.want)
 		}
 	}
+}
+
+// FuzzWithin holds WithinAbs and WithinRel to exact rational arithmetic: a
+// pass is always real, and within maxSpan places of the largest number's
+// leading digit the answer is exact.
+func FuzzWithin(f *testing.F) {
+	nines := "1." + strings.Repeat("9", 4096)
+	for _, s := range [][3]string{
+		{"21.5", "21", "0.5"}, {"-0.25", "0.25", "0.5"}, {"1e400", "1.0e400", "0.5"},
+		{nines, "1", "1"}, {nines + "9", "1", "1"}, {"-" + nines, "1", "3"},
+		{"1", "1." + strings.Repeat("0", 4095) + "1", "1e-4096"}, {"0.30000000000000004", "0.3", "4e-17"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	rat := func(s string) (*big.Rat, bool) {
+		d := decompose(s)
+		if d.huge || d.point > 5000 || d.point < -5000 || len(s) > 10000 {
+			return nil, false // big.Rat would spell out the power of ten
+		}
+		return new(big.Rat).SetString(s)
+	}
+	f.Fuzz(func(t *testing.T, a, b, tol string) {
+		for _, s := range []string{a, b, tol} {
+			if _, err := NumberOf(s); err != nil {
+				return
+			}
+		}
+		x, ok1 := rat(a)
+		y, ok2 := rat(b)
+		z, ok3 := rat(tol)
+		if !ok1 || !ok2 || !ok3 {
+			return
+		}
+		// Exact when every digit lies within maxSpan places below the
+		// largest number's leading digit.
+		exact := true
+		var top int64 = math.MinInt64
+		for _, s := range []string{a, b, tol} {
+			if d := decompose(s); !d.isZero() {
+				top = max(top, d.point)
+			}
+		}
+		for _, s := range []string{a, b, tol} {
+			if d := decompose(s); !d.isZero() && d.low() < top-1-maxSpan {
+				exact = false
+			}
+		}
+		d := new(big.Rat).Sub(x, y)
+		want := d.Abs(d).Cmp(z) <= 0
+		got := WithinAbs(a, b, tol)
+		if got && !want || exact && got != want {
+			t.Fatalf("WithinAbs(%.60s, %.60s, %.60s) = %v, want %v (exact: %v)", a, b, tol, got, want, exact)
+		}
+		bound := new(big.Rat).Mul(z, new(big.Rat).Abs(y))
+		d = new(big.Rat).Sub(x, y)
+		if WithinRel(a, b, tol) && d.Abs(d).Cmp(bound) > 0 {
+			t.Fatalf("WithinRel(%.60s, %.60s, %.60s) passes, |a-b| > tol·|b|", a, b, tol)
+		}
+	})
 }
