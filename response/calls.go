@@ -14,7 +14,12 @@ var callsFormat = format{
 	read:  readCallObject,
 }
 
-func isCallObject(o value.Value) bool { return o.Has("name") || o.Has("arguments") }
+// isCallObject is a call: what has arguments, or a name without being a
+// message (a role, or Gemini's parts), since a chat message may have a
+// name (the itemFormat rule for one object).
+func isCallObject(o value.Value) bool {
+	return o.Has("arguments") || o.Has("name") && !o.Has("role") && !o.Has("parts")
+}
 
 func callPlan(o value.Value, _ extraction) plan { return plan{one: o, hasOne: true} }
 

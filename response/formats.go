@@ -159,6 +159,7 @@ var itemKeys = [...]struct {
 	{key: "messageStop", format: &bedrockStreamFormat},
 	{key: "function", format: &openaiFormat},
 	{key: "functionCall", format: &geminiFormat},
+	{key: "function_call", format: &geminiFormat},
 	{key: "toolUse", format: &bedrockFormat},
 	{key: "name", format: &callsFormat},
 	{key: "arguments", format: &callsFormat},

@@ -51,10 +51,16 @@ func partsPlan(o value.Value, _ extraction) plan {
 	return listPlan(parts, ok, "parts")
 }
 
-// readPart reads a part's functionCall. Gemini leaves args out of a call
-// without arguments, so absent args are the empty object.
+// readPart reads a part's functionCall, or function_call as the Python
+// SDK's model_dump spells it (an openai legacy function_call, which has
+// arguments, is not one). Gemini leaves args out of a call without
+// arguments, so absent args are the empty object.
 func readPart(x extraction, e value.Value, at loc, i int) Call {
-	return readKeyed(x, e, at, i, "functionCall", "args", optionalObject, "a gemini part")
+	key := "functionCall"
+	if fc, ok := e.Get("function_call"); ok && !e.Has(key) && !fc.Has("arguments") {
+		key = "function_call"
+	}
+	return readKeyed(x, e, at, i, key, "args", optionalObject, "a gemini part")
 }
 
 // callLike is emits for a list of untyped parts or blocks (gemini,
@@ -63,7 +69,7 @@ func readPart(x extraction, e value.Value, at loc, i int) Call {
 // such format, or with a type, name or function key, is a call or
 // another API's call, which must not vanish silently.
 func callLike(e value.Value) bool {
-	return e.Has("functionCall") || e.Has("toolUse") || e.Has("type") || e.Has("name") || e.Has("function")
+	return e.Has("functionCall") || e.Has("function_call") || e.Has("toolUse") || e.Has("type") || e.Has("name") || e.Has("function")
 }
 
 // readKeyed reads the call held at key of part or block e, whose

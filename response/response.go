@@ -28,7 +28,7 @@
 //	jsonrpc                                           mcp        params, of a tools/call request
 //	tool_plan                                         cohere     tool_calls
 //	tool_calls or function_call                       openai     tool_calls, then function_call
-//	name or arguments                                 calls      the object itself
+//	arguments, or name without role or parts          calls      the object itself
 //	parts                                             gemini     parts
 //	content: blocks without a type, each with a
 //	key of Converse's (text, toolUse, …)              bedrock    content
@@ -49,7 +49,8 @@
 //
 //	element                                           format
 //	type "function", or no type and a function key    openai     (a tool_calls list)
-//	type "function_call", "message" or "reasoning"    responses  (an output list)
+//	type "function_call", "custom_tool_call",
+//	"message" or "reasoning"                          responses  (an output list)
 //	type "function_call_output"                       responses  (a run)
 //	type "human", "ai", "tool", "system", "chat",
 //	"generic", "remove", "constructor" or a
@@ -76,7 +77,7 @@
 //	no type, and a contentBlockStart,
 //	contentBlockDelta, contentBlockStop,
 //	messageStart or messageStop key                   bedrock-stream
-//	no type, and a functionCall key                   gemini     (a parts list)
+//	no type, and a functionCall or function_call key  gemini     (a parts list)
 //	no type, and a toolUse key                        bedrock    (a content list)
 //	no type, and a name or arguments key              calls
 //	no type, and a text key                           gemini     (unless another element decides)
@@ -640,7 +641,11 @@ func holdsCall(e value.Value) bool {
 // format: openai's tool_calls entries, responses' output items,
 // anthropic's content blocks.
 func isCallType(t string) bool {
-	return t == "function_call" || t == "tool_use" || t == "function"
+	// custom_tool_call is a Responses call of a custom (free-form) tool:
+	// not a function call, but a call the model made to the caller's
+	// tool, which must fail rather than vanish; the built-in tools' calls
+	// (web_search_call, …) run on the provider's side and are passed over.
+	return t == "function_call" || t == "tool_use" || t == "function" || t == "custom_tool_call"
 }
 
 // typedCall fails an item of a typed list whose type is missing or not

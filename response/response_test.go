@@ -209,6 +209,20 @@ var extractTests = []extractTest{
 	{name: "anthropic message in a forced anthropic list", in: `[{"type":"message","content":[{"type":"text","text":"x"},{"type":"tool_use","name":"a","input":{}}]}]`, f: Anthropic,
 		wantF: Anthropic, calls: []wantCall{bad("", `[0] is of type "message", not "tool_use"`)}},
 	{name: "responses item not an object", in: `{"output":[null]}`, wantF: Responses, calls: []wantCall{bad("", "output[0] is null, not an object")}},
+	{name: "responses custom tool call fails", in: `{"object":"response","output":[{"type":"custom_tool_call","call_id":"c1","name":"f","input":"x"},` +
+		`{"type":"function_call","name":"a","arguments":"{}"}]}`, wantF: Responses,
+		calls: []wantCall{bad("", `output[0] is of type "custom_tool_call", not "function_call"`), ok("a", `{}`)}},
+	{name: "responses custom tool call list", in: `[{"type":"custom_tool_call","name":"f","input":"x"}]`, wantF: Responses,
+		calls: []wantCall{bad("", `[0] is of type "custom_tool_call", not "function_call"`)}},
+	{name: "responses built-in tool call passed over", in: `{"output":[{"type":"web_search_call","id":"ws","status":"completed"},{"type":"function_call","name":"a","arguments":"{}"}]}`,
+		wantF: Responses, calls: []wantCall{ok("a", `{}`)}},
+	{name: "openai message with a name and no call", in: `{"role":"assistant","name":"helper","content":"It is sunny."}`, wantF: OpenAI},
+	{name: "a call object with a role is still a call", in: `{"role":"assistant","name":"f","arguments":"{\"x\":1}"}`, wantF: Calls, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "gemini function_call as the python sdk dumps it", in: `{"candidates":[{"content":{"role":"model","parts":[{"text":"a"},{"function_call":{"name":"f","args":{"x":1}}}]}}]}`,
+		wantF: Gemini, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "gemini parts list in snake case", in: `[{"text":"a"},{"function_call":{"name":"f"}}]`, wantF: Gemini, calls: []wantCall{ok("f", `{}`)}},
+	{name: "gemini part with openai's function_call", in: `{"parts":[{"function_call":{"name":"f","arguments":"{}"}}]}`, wantF: Gemini,
+		calls: []wantCall{bad("", "parts[0] is not a gemini part: it has no functionCall but a key of another API's call")}},
 
 	// anthropic
 	{name: "anthropic content list", in: `[{"type":"text","text":"Let me check."},{"type":"tool_use","id":"t1","name":"a","input":{"n":1}},{"type":"tool_use","id":"t2","name":"b","input":{}}]`,

@@ -9,7 +9,7 @@ const Responses Format = "responses"
 var responsesFormat = format{
 	name:      Responses,
 	about:     "an openai responses object or output list",
-	itemTypes: []string{"function_call", "message", "reasoning", "function_call_output"},
+	itemTypes: []string{"function_call", "message", "reasoning", "function_call_output", "custom_tool_call"},
 	emits:     emitsTyped,
 	read:      readOutputItem,
 	// A list with a tool's output, or a request's input, is a run
