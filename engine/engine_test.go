@@ -241,6 +241,26 @@ func TestScoreUnpairedCalls(t *testing.T) {
 	}
 }
 
+// A call whose shape is broken before its name (tool_calls that is not a
+// list) is an invalid_arguments diff, not a call to a tool named "": no
+// wrong_tool diff, and messages that do not print an empty name.
+func TestScoreNamelessCall(t *testing.T) {
+	broken := `{"choices":[{"message":{"role":"assistant","tool_calls":"x"}}]}`
+	runScoreTests(t, []scoreTest{
+		{"expected a call", `cases: [{id: t, expected: {name: f, arguments: {x: 1}}}]`, broken, false, 0, []Kind{InvalidArguments}},
+		{"expected none", `cases: [{id: t, expected: []}]`, broken, false, 0, []Kind{UnexpectedCall, InvalidArguments}},
+	})
+	for _, src := range []string{`cases: [{id: t, expected: {name: f, arguments: {x: 1}}}]`, `cases: [{id: t, expected: []}]`} {
+		e := load(t, "version: 1\n"+src)
+		line := string(e.Score(0, mustParse(t, broken)).AppendJSON(nil))
+		for _, bad := range []string{"got a call to \"", "got a call to ,", "arguments of :", "got \""} {
+			if strings.Contains(line, bad) {
+				t.Errorf("%s: the result says %q\n%s", src, bad, line)
+			}
+		}
+	}
+}
+
 func TestUnorderedCallsDoNotDependOnOrder(t *testing.T) {
 	// Greedy pairing would give the first actual call to the first expected
 	// call it half matches; optimal pairing finds the full matches.

@@ -376,15 +376,22 @@ func (c *compiledCase) unpaired(ac *response.Call, w *work, dst []Diff) []Diff {
 
 // invalidArguments is the diff of a call whose arguments cannot be used.
 func invalidArguments(ac *response.Call) Diff {
-	return Diff{Diff: rules.Diff{Kind: InvalidArguments, Rule: "json",
-		Message: "arguments of " + ac.Name + ": " + ac.Err.Error()}, Call: -1}
+	msg := ac.Err.Error()
+	if ac.Name != "" {
+		msg = "arguments of " + ac.Name + ": " + msg
+	}
+	return Diff{Diff: rules.Diff{Kind: InvalidArguments, Rule: "json", Message: msg}, Call: -1}
 }
 
 func unexpectedCallMessage(c *response.Call, expected int) string {
-	if expected == 0 {
-		return "expected no call, got a call to " + c.Name
+	what := "call to " + c.Name
+	if c.Name == "" {
+		what = "call without a name" // one whose shape was broken, as a rule
 	}
-	return "unexpected call to " + c.Name
+	if expected == 0 {
+		return "expected no call, got a " + what
+	}
+	return "unexpected " + what
 }
 
 // scratch collects the diffs of one comparison. Its report func is bound
@@ -547,7 +554,9 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	}
 	start := len(*buf)
 	carve := func() []Diff { return (*buf)[start:len(*buf):len(*buf)] }
-	if ac.Name != ec.name {
+	// A call that could not be read far enough to have a name is what
+	// its invalid_arguments diff says, not a call to another tool.
+	if ac.Name != ec.name && (ac.Name != "" || ac.Err == nil) {
 		*buf = append(*buf, Diff{Diff: rules.Diff{Kind: WrongTool,
 			Expected: value.StringOf(ec.name), Actual: value.StringOf(ac.Name), HasExpected: true, HasActual: true,
 			Rule: "exact", Message: "expected a call to " + ec.name + ", got " + ac.Name}, Call: -1})
