@@ -132,6 +132,23 @@ func TestScoreOutFileAndFailUnder(t *testing.T) {
 	}
 }
 
+// --fail-under takes a pass rate: anything else, NaN included (which no
+// rate is below, so it would never fail a run), is a usage error.
+func TestScoreFailUnderRange(t *testing.T) {
+	args := []string{"score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl", "--out", filepath.Join(t.TempDir(), "r.jsonl"), "-q"}
+	for _, v := range []string{"NaN", "-inf", "+Inf", "1.5", "-0.5", "-1"} {
+		r := runCLI(t, append(args, "--fail-under", v)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "--fail-under takes a pass rate from 0 to 1") {
+			t.Errorf("--fail-under %s: exit %d, want 2 naming the flag: %s", v, r.code, r.stderr)
+		}
+	}
+	for v, code := range map[string]int{"0": 0, "1": 1} {
+		if r := runCLI(t, append(args, "--fail-under", v)...); r.code != code {
+			t.Errorf("--fail-under %s: exit %d, want %d: %s", v, r.code, code, r.stderr)
+		}
+	}
+}
+
 func TestScoreExit2NamesFileAndKey(t *testing.T) {
 	dir := t.TempDir()
 	resp := writeFile(t, dir, "responses.jsonl", `{"id":"a","response":[]}`+"\n")

@@ -83,7 +83,9 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.failUnder > 1 {
+	// Written so that NaN, which every comparison fails, is refused too:
+	// it would never fail a run.
+	if cmd.Flags().Changed("fail-under") && !(f.failUnder >= 0 && f.failUnder <= 1) {
 		return usageErr("--fail-under takes a pass rate from 0 to 1, got %v", f.failUnder)
 	}
 	if err := checkOutputs("out", f.out, "junit", f.junit, "html", f.html); err != nil {
