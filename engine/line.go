@@ -5,6 +5,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -26,7 +27,7 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 	if depth <= 0 {
 		depth = value.DefaultLimits.MaxDepth
 	}
-	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + 8}
+	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + response.EnvelopeDepth}
 	doc, perr := w.parserOrNil().Parse(text, lim)
 	var id string
 	var resp value.Value

@@ -218,3 +218,36 @@ func runLaterLines(t *testing.T, tmp string) *spyWriter {
 	}
 	return w
 }
+
+// Arguments given as an object nested past the limit (256 levels) fail
+// that call, whatever the wrappers around them add to the line's depth,
+// and the response's other calls are still scored (docs/formats.md).
+func TestScoreLineDeepObjectArguments(t *testing.T) {
+	e := load(t, `version: 1
+cases:
+  - id: t
+    expected: [{name: f, arguments: {x: 1}}, {name: g, arguments: {y: 2}}]
+`)
+	deep := strings.Repeat(`{"a":`, 257) + "1" + strings.Repeat("}", 257)
+	for name, resp := range map[string]string{
+		"gemini": `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f","args":{"x":1,"d":` + deep + `}}},` +
+			`{"functionCall":{"name":"g","args":{"y":2}}}]}}]}`,
+		"openai object arguments": `{"choices":[{"message":{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"f","arguments":{"x":1,"d":` + deep + `}}},` +
+			`{"type":"function","function":{"name":"g","arguments":{"y":2}}}]}}]}`,
+		"anthropic": `{"type":"message","role":"assistant","content":[{"type":"tool_use","name":"f","input":{"x":1,"d":` + deep + `}},{"type":"tool_use","name":"g","input":{"y":2}}]}`,
+		"bedrock": `{"output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"1","name":"f","input":{"x":1,"d":` + deep + `}}},` +
+			`{"toolUse":{"toolUseId":"2","name":"g","input":{"y":2}}}]}}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			r, _, err := e.NewScorer().ScoreLine(`{"id":"t","response":`+resp+`}`, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := string(r.AppendJSON(nil))
+			if r.Pass || r.Score != 0.5 || len(r.Diffs) != 1 || r.Diffs[0].Kind != InvalidArguments || r.Diffs[0].Call != 0 ||
+				!strings.Contains(r.Diffs[0].Message, "nesting too deep") {
+				t.Errorf("want call 0 failed as too deep and call 1 passing, score 0.5\n%s", line)
+			}
+		})
+	}
+}

@@ -28,3 +28,11 @@ type Options struct {
 func (o Options) Extract(r value.Value, f Format) ([]Call, Format, error) {
 	return extract(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params}, o.Calls)
 }
+
+// EnvelopeDepth is the nesting that a response line's wrappers may add
+// around a call's arguments (a Gemini part's functionCall sits eight
+// levels down its line, a conversation's deeper): a line is parsed with
+// this much more than the arguments' own limit, so that arguments given
+// as an object past that limit fail their call, as a string would, and
+// not the whole line.
+const EnvelopeDepth = 64

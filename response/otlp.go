@@ -700,7 +700,7 @@ func (t *trace) chat(s *span, x extraction) (text []string, ok bool) {
 	if msgs.Kind() == value.String {
 		// Recorded as JSON text where structured attributes are not
 		// supported, as most SDKs do.
-		v, err := x.p.Parse(msgs.Str(), value.Limits{MaxBytes: len(msgs.Str()) + 1, MaxDepth: x.maxDepth() + 8})
+		v, err := x.p.Parse(msgs.Str(), value.Limits{MaxBytes: len(msgs.Str()) + 1, MaxDepth: x.maxDepth() + EnvelopeDepth})
 		if err != nil {
 			return fails(at + " is not JSON: " + err.Error())
 		}

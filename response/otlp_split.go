@@ -96,7 +96,7 @@ type splitChunk struct {
 // line reads one line of the export; the result says what is wrong with
 // it.
 func (sp *splitter) line(b []byte, line int) string {
-	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: value.DefaultLimits.MaxDepth + 8})
+	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: value.DefaultLimits.MaxDepth + EnvelopeDepth})
 	switch {
 	case err != nil:
 		return "not JSON: " + err.Error()

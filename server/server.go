@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/callgrade/callgrade"
+	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
@@ -394,7 +395,7 @@ func (h *Handler) newLoaded(g *callgrade.Grader) *loaded {
 	if l.depth <= 0 {
 		l.depth = value.DefaultLimits.MaxDepth
 	}
-	l.depth += 8
+	l.depth += response.EnvelopeDepth
 	return l
 }
 
