@@ -386,20 +386,31 @@ func eachAt(v value.Value, segs []rules.Segment, path string, f func(string, val
 }
 
 // matches reports whether actual call ac is one the never entry forbids.
-func (n *compiledNever) matches(ac *response.Call, steps rules.Steps) bool {
+// When a rule of the entry cannot decide (an expression or a plugin
+// fails), it returns that failure instead: the call may be the forbidden
+// one, and a guard that a wrong type gets past must not pass the run.
+func (n *compiledNever) matches(ac *response.Call, steps rules.Steps) (bool, *rules.Diff) {
 	if ac.Name != n.name {
-		return false
+		return false, nil
 	}
 	if n.args.Len() == 0 && !n.hasRules {
-		return true
+		return true, nil
 	}
 	if ac.Err != nil {
-		return false
+		return false, nil // its own invalid_arguments diff fails the case
 	}
 	ctx := n.ctx
 	ctx.Steps = steps
-	res := n.rules.CompareChecked(n.args, ac.Args, &ctx, nil)
-	return res.Matched == res.Total
+	var failed *rules.Diff
+	res := n.rules.CompareChecked(n.args, ac.Args, &ctx, func(d rules.Diff) {
+		if failed == nil && (d.Kind == RuleError || d.Kind == PluginError) {
+			failed = &d
+		}
+	})
+	if failed != nil {
+		return false, failed
+	}
+	return res.Matched == res.Total, nil
 }
 
 // scoreRun scores a run against case i, which is a run case.
@@ -422,7 +433,8 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 	if len(run.never) > 0 {
 		for b := range rv.calls {
 			for k := range run.never {
-				if !run.never[k].matches(&rv.calls[b], rv.at(b)) {
+				forbidden, failed := run.never[k].matches(&rv.calls[b], rv.at(b))
+				if !forbidden && failed == nil {
 					continue
 				}
 				call, counted := -1, false
@@ -436,6 +448,10 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 				}
 				d := Diff{Diff: rules.Diff{Kind: ForbiddenCall, Actual: value.StringOf(rv.calls[b].Name), HasActual: true,
 					Rule: "never", Message: fmt.Sprintf("%s must not be called (never[%d])", rv.calls[b].Name, k)}, Call: call}
+				if failed != nil {
+					d.Kind, d.Path = failed.Kind, failed.Path
+					d.Message = fmt.Sprintf("never[%d] cannot tell whether this call to %s is forbidden: %s", k, rv.calls[b].Name, failed.Message)
+				}
 				rv.mark(&d, b)
 				r.Diffs = append(r.Diffs, d)
 				break

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/dsl"
@@ -53,6 +54,48 @@ cases:
 		// steps[0].result is absent: comparing nil is false, not an error
 		if !slices.Equal(got, []Kind{Mismatch}) {
 			t.Errorf("kinds = %v\n%s", got, r.AppendJSON(nil))
+		}
+	}
+}
+
+// A never entry whose expression cannot decide (a string where it
+// compares numbers) fails the run with that rule_error: a wrong type must
+// not get a forbidden call past the guard.
+func TestNeverWithExpressions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	src := `
+cases:
+  - id: t
+    calls: in_order
+    steps: [{name: a}]
+    never: [{name: b, rules: {n: {expr: "actual > 1000"}}}]
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(s, Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		n     string
+		pass  bool
+		kinds []Kind
+		json  string
+	}{
+		{"5000", false, []Kind{ForbiddenCall}, `"kind":"forbidden_call","call":null,"step":1`},
+		{"5", true, nil, `"diffs":[]`},
+		{`"5000"`, false, []Kind{RuleError},
+			`{"kind":"rule_error","call":null,"step":1,"turn":1,"path":"n","actual":"b","rule":"never","message":"never[0] cannot tell whether this call to b is forbidden: `},
+	} {
+		r := e.ScoreRun(0, runOf(t, steps(`{"name":"a"}`, `{"name":"b","arguments":{"n":`+tt.n+`},"turn":1}`)))
+		line := string(r.AppendJSON(nil))
+		if r.Pass != tt.pass || !slices.Equal(kinds(r), tt.kinds) || !strings.Contains(line, tt.json) {
+			t.Errorf("n = %s: pass=%v kinds=%v, want pass=%v kinds=%v ...%s...\n%s", tt.n, r.Pass, kinds(r), tt.pass, tt.kinds, tt.json, line)
 		}
 	}
 }
