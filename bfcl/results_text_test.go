@@ -46,12 +46,12 @@ var localTests = []struct {
 	{name: "hermes unclosed", id: "simple_python_0",
 		result:  "<tool_call>\n{\"name\": \"calculate_triangle_area\", \"arguments\": {\"base\": 10, \"height\": 5}}\n",
 		want:    `[{"name":"","arguments":"hermes: call 0: text[0:88] \"\u003ctool_call\u003e\\n{\\\"name\\\": \\\"calculate_triangle_area\\\", …, \\\"height\\\": 5}}\\n\": never closed: no \u003c/tool_call\u003e follows"}]`,
-		verdict: "wrong_tool invalid_arguments", failed: `result simple_python_0: hermes: call 0: text[0:88] "<tool_call>\n{\"name\": \"calculate_triangle_area\"`},
+		verdict: "invalid_arguments", failed: `result simple_python_0: hermes: call 0: text[0:88] "<tool_call>\n{\"name\": \"calculate_triangle_area\"`},
 	{name: "hermes second call broken", id: "parallel_0",
 		result: "<tool_call>\n{\"name\": \"spotify.play\", \"arguments\": {\"artist\": \"Taylor Swift\", \"duration\": 20}}\n</tool_call>\n" +
 			"<tool_call>\n{\"name\": \"spotify.play\", \"arguments\": {\"artist\": \"Maroon 5\", \"duration\": 15,}}\n</tool_call>",
 		want:    `[{"name":"spotify.play","arguments":{"artist":"Taylor Swift","duration":20}},{"name":"","arguments":"hermes: call 1: text[119:197] \"{\\\"name\\\": \\\"spotify.play\\\", \\\"arguments\\\": {\\\"artist\\\":…duration\\\": 15,}}\": not a usable JSON object: invalid JSON at byte 195: expected a string key, found '}'"}]`,
-		verdict: "wrong_tool invalid_arguments", failed: "invalid JSON at byte 195"},
+		verdict: "invalid_arguments", failed: "invalid JSON at byte 195"},
 
 	// Qwen3-Coder: XML parameters, each value text that the question's
 	// schema types.
@@ -93,7 +93,7 @@ var localTests = []struct {
 	{name: "llama-json unclosed", id: "simple_python_0",
 		result:  `<|python_tag|>{"name": "calculate_triangle_area", "parameters": {"base": 10, "height": 5}`,
 		want:    `[{"name":"","arguments":"llama-json: call 0: text[14:89] \"{\\\"name\\\": \\\"calculate_triangle_area\\\", \\\"parameters\\\"…10, \\\"height\\\": 5}\": never closed: the text ends inside the JSON object"}]`,
-		verdict: "wrong_tool invalid_arguments", failed: "llama-json: call 0: text[14:89]"},
+		verdict: "invalid_arguments", failed: "llama-json: call 0: text[14:89]"},
 
 	// Mistral: a JSON list after [TOOL_CALLS] (tokenizers v2-v7), and
 	// NAME[ARGS]{...} (v11 on).
@@ -149,7 +149,7 @@ var localTests = []struct {
 	{name: "pythonic positional", id: "simple_python_1",
 		result:  `<|python_start|>[math.factorial(5)]<|python_end|>`,
 		want:    `[{"name":"","arguments":"pythonic: call 0: text[16:35] \"[math.factorial(5)]\": not Python calls: at byte 32: call of math.factorial: expected a keyword argument name=value (positional arguments are not supported)"}]`,
-		verdict: "wrong_tool invalid_arguments", failed: "pythonic: call 0: text[16:35]"},
+		verdict: "invalid_arguments", failed: "pythonic: call 0: text[16:35]"},
 
 	// Python call syntax, and what is neither, as they always were read.
 	{name: "python", id: "simple_python_1", result: `[math.factorial(number=5)]`,
@@ -159,7 +159,7 @@ var localTests = []struct {
 		want:   `[{"name":"calculate_triangle_area","arguments":{"base":10,"height":5,"unit":"\u003ctool_call\u003e{"}}]`, verdict: "mismatch"},
 	{name: "words", id: "simple_python_1", result: `The factorial of 5 is 120.`,
 		want:    `[{"name":"","arguments":"\"The factorial of 5 is 120.\""}]`,
-		verdict: "wrong_tool invalid_arguments", failed: `line 1, column 1: expected a call name(...), found "The"`},
+		verdict: "invalid_arguments", failed: `line 1, column 1: expected a call name(...), found "The"`},
 	{name: "empty", id: "simple_python_1", result: ``, want: `[]`, verdict: "missing_call"},
 
 	// A list of strings, each read on its own.
@@ -170,7 +170,7 @@ var localTests = []struct {
 	{name: "list with a broken text", id: "simple_python_1",
 		list:    `["<|python_tag|>{\"name\": \"math.factorial\", \"parameters\": {\"number\": 5}"]`,
 		want:    `[{"name":"","arguments":"result[0]: llama-json: call 0: text[14:68] \"{\\\"name\\\": \\\"math.factorial\\\", \\\"parameters\\\": {\\\"number\\\": 5}\": never closed: the text ends inside the JSON object"}]`,
-		verdict: "wrong_tool invalid_arguments", failed: "result simple_python_1: result[0]: llama-json: call 0"},
+		verdict: "invalid_arguments", failed: "result simple_python_1: result[0]: llama-json: call 0"},
 
 	// A forced format reads every string in it: Hermes reads Python as
 	// an answer, and Qwen3-Coder's text as a block that is not JSON.
@@ -179,7 +179,7 @@ var localTests = []struct {
 	{name: "forced hermes, Qwen3-Coder", id: "simple_python_1", format: response.Hermes,
 		result:  "<tool_call>\n<function=math.factorial>\n<parameter=number>\n5\n</parameter>\n</function>\n</tool_call>",
 		want:    `[{"name":"","arguments":"hermes: call 0: text[12:83] \"\u003cfunction=math.factorial\u003e\\n\u003cparameter=number\u003e\\n5\\n\u003c…ter\u003e\\n\u003c/function\u003e\": not a usable JSON object: invalid JSON at byte 12: unexpected '\u003c'"}]`,
-		verdict: "wrong_tool invalid_arguments", failed: "hermes: call 0: text[12:83]"},
+		verdict: "invalid_arguments", failed: "hermes: call 0: text[12:83]"},
 	{name: "forced llama-json, no tag", id: "simple_python_1", format: response.LlamaJSON,
 		result: `{"name": "math.factorial", "parameters": {"number": 5}}`,
 		want:   `[{"name":"math.factorial","arguments":{"number":5}}]`, verdict: "pass"},
