@@ -331,9 +331,12 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 		}
 		return false
 	case ev == nil:
-		if r != nil && r.optional && r.standalone() {
-			// "If present it is compared": a matcher that needs no
-			// expected value still decides.
+		if r != nil && r.standalone() {
+			// A matcher that needs no expected value decides a field the
+			// expected call leaves out, optional or not ("regex: the
+			// actual string matches; the expected value is ignored"):
+			// neither extra_fields: allow nor the schema's declaration
+			// lets a value past the rule written for it.
 			return w.unexpected(st, f, r, av, quiet)
 		}
 		if allow || (r != nil && r.optional) || (st != nil && st.declared) {
@@ -355,9 +358,9 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 	return ok
 }
 
-// unexpected decides an optional field that the expected call leaves out
-// and the actual call gives, under a rule whose matcher needs no expected
-// value: one_of, regex, or a comparator, which sees a null expected value.
+// unexpected decides a field that the expected call leaves out and the
+// actual call gives, under a rule whose matcher needs no expected value:
+// one_of, regex, or a comparator, which sees a null expected value.
 func (w *walker) unexpected(st *state, f *eff, r *Rule, av *value.Value, quiet bool) bool {
 	f = st.eff // r is st's rule: its own settings are in force
 	var none value.Value

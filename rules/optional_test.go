@@ -30,6 +30,34 @@ func TestCompareOptionalExpectedAbsent(t *testing.T) {
 	})
 }
 
+// TestCompareMatcherExpectedAbsent: a one_of, a regex or a comparator
+// decides a field the expected call leaves out without being optional
+// too: extra_fields: allow, a schema's declaration and extra_fields:
+// reject all gave way to the rule written for the field, which had let
+// {regex: "^Berlin$"} pass "Paris" under allow.
+func TestCompareMatcherExpectedAbsent(t *testing.T) {
+	allow := Context{AllowExtra: true}
+	runCompareCases(t, []compareCase{
+		{name: "regex holds under allow", rules: []rs{call("city", `{"regex":"^Berlin$"}`)}, ctx: allow, e: `{}`, a: `{"city":"Paris"}`,
+			want: []string{"mismatch city"}, result: &Result{0, 1}},
+		{name: "regex passes under allow", rules: []rs{call("city", `{"regex":"^Berlin$"}`)}, ctx: allow, e: `{}`, a: `{"city":"Berlin"}`, result: &Result{0, 0}},
+		{name: "regex holds under reject", rules: []rs{call("city", `{"regex":"^Berlin$"}`)}, e: `{}`, a: `{"city":"Paris"}`, want: []string{"mismatch city"}},
+		{name: "regex passes under reject", rules: []rs{call("city", `{"regex":"^Berlin$"}`)}, e: `{}`, a: `{"city":"Berlin"}`},
+		{name: "one_of holds", rules: []rs{call("u", `{"one_of":["c","f"]}`)}, ctx: allow, e: `{"a":1}`, a: `{"a":1,"u":"k"}`,
+			want: []string{"mismatch u"}, result: &Result{1, 2}},
+		{name: "one_of with case folding", rules: []rs{call("u", `{"one_of":["c","f"],"case_insensitive":true}`)}, ctx: allow, e: `{}`, a: `{"u":"F"}`},
+		{name: "declared by the schema", rules: []rs{declare("u"), call("u", `{"one_of":["c"]}`)}, e: `{}`, a: `{"u":"k"}`, want: []string{"mismatch u"}},
+		{name: "absent on both sides", rules: []rs{call("u", `{"one_of":["c"]}`)}, e: `{}`, a: `{}`, result: &Result{0, 0}},
+		{name: "absent from the actual call, given by the expected one", rules: []rs{call("u", `{"one_of":["c"]}`)}, e: `{"u":"c"}`, a: `{}`,
+			want: []string{"missing_argument u"}},
+		{name: "nested under a wildcard", rules: []rs{call("l.#.q", `{"regex":"^a"}`)}, ctx: allow, e: `{"l":[{},{}]}`, a: `{"l":[{"q":"ab"},{"q":"zz"}]}`,
+			want: []string{"mismatch l.1.q"}},
+		{name: "defaults level", rules: []rs{{LevelDefaults, "u", `{"one_of":[1,2]}`}}, ctx: allow, e: `{}`, a: `{"u":3}`, want: []string{"mismatch u"}},
+		// Settings alone have nothing to compare with: allow accepts.
+		{name: "settings only", rules: []rs{call("u", `"case_insensitive"`)}, ctx: allow, e: `{}`, a: `{"u":"k"}`},
+	})
+}
+
 func TestCompareOptionalExpectedAbsentDiff(t *testing.T) {
 	s := newSet(t, Extensions{}, call("u", `{"optional":true,"one_of":["c","f"]}`))
 	_, diffs := compareText(t, s, nil, `{}`, `{"u":"k"}`)
