@@ -515,6 +515,14 @@ func (g *guard) Visit(node *ast.Node) {
 	var name string
 	switch n := (*node).(type) {
 	case *ast.CallNode:
+		if m, ok := n.Callee.(*ast.MemberNode); ok {
+			// A time's Local method reads the machine's time zone, which
+			// would make a verdict depend on TZ, as timezone() would.
+			if p, ok := m.Property.(*ast.StringNode); ok && p.Value == "Local" {
+				g.err = &posError{loc: m.Property.Location(), msg: "Local() is not available in callgrade expressions: " + disabledWhy["timezone"]}
+				return
+			}
+		}
 		id, ok := n.Callee.(*ast.IdentifierNode)
 		if !ok {
 			break

@@ -26,6 +26,8 @@ func TestCompileErrorPositions(t *testing.T) {
 		{"now() > date(actual)", 1, 1, "now() is not available", "\n | now() > date(actual)\n | ^"},
 		{"repeat(actual, 3) == \"x\"", 1, 1, "repeat() is not available", ""},
 		{"timezone(\"UTC\") == nil", 1, 1, "timezone() is not available", ""},
+		{"date(actual).Local().Day() == 5", 1, 14, "Local() is not available", ""},
+		{"date(actual).UTC().Local().Format(\"MST\") == \"UTC\"", 1, 20, "Local() is not available", ""},
 		{"__budget == nil", 1, 1, "names starting with __ are reserved", ""},
 		{"actual == 1 && $env.__in == nil", 1, 21, "reserved", ""},
 		{"len(actual) == \"x\"", 1, 13, "invalid operation: == (mismatched types int and string)", ""},
