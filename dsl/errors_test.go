@@ -254,6 +254,8 @@ func TestLimits(t *testing.T) {
 		{"string: toJSON of shared parts", Options{}, `let a = [actual, actual]; let b = [a, a]; let c = [b, b]; let d = [c, c]; let e = [d, d]; let f = [e, e]; let g = [f, f]; let h = [g, g]; let i = [h, h]; let j = [i, i]; let k = [j, j]; let l = [k, k]; let m = [l, l]; let n = [m, m]; len(toJSON(n)) > 0`, `"` + strings.Repeat("x", 100) + `"`, "toJSON would build"},
 		{"string: canon of shared parts", Options{MaxStringLen: 1000}, `let a = [actual, actual]; let b = [a, a]; let c = [b, b]; let d = [c, c]; canon(d) != ""`, `"` + strings.Repeat("x", 100) + `"`, "too large"},
 		{"edit length", Options{MaxEditLen: 5}, `levenshtein(actual, "abc") < 2`, `"abcdef"`, "longer than 5 characters"},
+		{"contains_all: searches", Options{MaxStringLen: 1000}, `contains_all(actual, map(1..40, "ab"))`, `"` + strings.Repeat("x", 2000) + `"`,
+			"contains_all would search a string of 2000 bytes for 40 substrings; the limit is 64000 bytes searched"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := NewCompiler(tc.opts)

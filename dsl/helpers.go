@@ -542,6 +542,10 @@ func setEq(a, b any, maxStr int) (bool, error) {
 // containsAll: every element of b has its own equal element in a (a
 // multiset inclusion); or, when a is a string and b a string or a list of
 // strings, a contains each of them.
+// scanFactor times MaxStringLen bounds the bytes contains_all searches in
+// one call.
+const scanFactor = 64
+
 func containsAll(a, b any, maxStr int) (bool, error) {
 	if s, ok := plainString(a); ok {
 		if t, ok := plainString(b); ok {
@@ -550,6 +554,13 @@ func containsAll(a, b any, maxStr int) (bool, error) {
 		subs, ok, err := canonList(b, maxStr)
 		if err != nil || !ok {
 			return false, err
+		}
+		// Each search may read all of s: bound their sum, as building a
+		// string is bounded, or a long string and a long list from the
+		// model's own arguments keep one line busy for a minute.
+		if maxScan := scanFactor * maxStr; len(subs) > 0 && len(s) > maxScan/len(subs) {
+			return false, fmt.Errorf("contains_all would search a string of %d bytes for %d substrings; the limit is %d bytes searched (%d × MaxStringLen)",
+				len(s), len(subs), maxScan, scanFactor)
 		}
 		list, _ := toValue(b, maxStr)
 		for i := range subs {
