@@ -13,7 +13,12 @@ import (
 
 // toAny converts a Value to what expressions see: nil, bool, float64,
 // string, []any and map[string]any.
-func toAny(v value.Value) any {
+func toAny(v value.Value) any { return toAnyFar(v, nil) }
+
+// toAnyFar is toAny noting in *far (when far is not nil and *far is "")
+// the first number beyond float64's range, which becomes ±Inf: 1e400 and
+// 1e401 would then be equal.
+func toAnyFar(v value.Value, far *string) any {
 	switch v.Kind() {
 	case value.Null:
 		return nil
@@ -21,28 +26,31 @@ func toAny(v value.Value) any {
 		return v.Bool()
 	case value.Number:
 		f, _ := v.Float()
+		if far != nil && *far == "" && math.IsInf(f, 0) {
+			*far = v.Str()
+		}
 		return f
 	case value.String:
 		return v.Str()
 	case value.Array:
 		out := make([]any, v.Len())
 		for i, e := range v.Elems() {
-			out[i] = toAny(e)
+			out[i] = toAnyFar(e, far)
 		}
 		return out
 	default:
-		return toMap(v)
+		return toMapFar(v, far)
 	}
 }
 
-// toMap converts an object; nil for anything else.
-func toMap(v value.Value) map[string]any {
+// toMapFar converts an object as toAnyFar does; nil for anything else.
+func toMapFar(v value.Value, far *string) map[string]any {
 	if v.Kind() != value.Object {
 		return nil
 	}
 	out := make(map[string]any, v.Len())
 	for _, m := range v.Members() {
-		out[m.Key] = toAny(m.Value)
+		out[m.Key] = toAnyFar(m.Value, far)
 	}
 	return out
 }

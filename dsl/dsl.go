@@ -395,20 +395,39 @@ func (e *Expr) evalVM(in *rules.Input) (result bool, err error) {
 		u = uses{true, true, true, true, true, true}
 	}
 	w.env = env{Path: in.Path, Tool: in.Tool, Budget: w, In: in}
+	// A number beyond float64 would be ±Inf, equal to any other as far:
+	// where the expression reads it as a float64, it is an error, and
+	// decimal() reads it exactly.
+	var far string
+	farIn := func(name string) error {
+		if far == "" {
+			return nil
+		}
+		return &RuntimeError{Src: e.src, Msg: name + " holds the number " + far + ", beyond float64's range; read it with decimal()"}
+	}
 	if u.actual {
-		w.env.Actual = toAny(in.Actual)
+		w.env.Actual = toAnyFar(in.Actual, &far)
+		err = farIn("actual")
 	}
-	if u.expected {
-		w.env.Expected = toAny(in.Expected)
+	if u.expected && err == nil {
+		w.env.Expected = toAnyFar(in.Expected, &far)
+		err = farIn("expected")
 	}
-	if u.params {
-		w.env.Params = toAny(in.Params)
+	if u.params && err == nil {
+		w.env.Params = toAnyFar(in.Params, &far)
+		err = farIn("params")
 	}
-	if u.args {
-		w.env.Args = toMap(in.Args)
+	if u.args && err == nil {
+		w.env.Args = toMapFar(in.Args, &far)
+		err = farIn("args")
 	}
-	if u.expectedArgs {
-		w.env.ExpectedArgs = toMap(in.ExpectedArgs)
+	if u.expectedArgs && err == nil {
+		w.env.ExpectedArgs = toMapFar(in.ExpectedArgs, &far)
+		err = farIn("expected_args")
+	}
+	if err != nil {
+		w.env = env{}
+		return false, err
 	}
 	if u.steps {
 		w.env.Steps = stepsAny(in.Steps)

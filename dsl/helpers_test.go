@@ -235,6 +235,31 @@ func TestHelpers(t *testing.T) {
 	})
 }
 
+// TestBeyondFloat64: a number that float64 cannot hold would be ±Inf,
+// equal to any other as large; an expression that reads it as a float64
+// fails, and decimal() reads it exactly.
+func TestBeyondFloat64(t *testing.T) {
+	c := NewCompiler(Options{})
+	runCases(t, c, []evalCase{
+		{src: `actual == expected`, actual: `1e400`, expected: `1e401`, wantErr: "actual holds the number 1e400"},
+		{src: `!(abs(actual - expected) > 0.5)`, actual: `1e400`, expected: `1e401`, wantErr: "beyond float64's range"},
+		{src: `actual > 1000`, actual: `-1e999`, wantErr: "actual holds the number -1e999"},
+		{src: `expected < actual`, actual: `1`, expected: `1e400`, wantErr: "expected holds the number 1e400"},
+		{src: `decimal(actual) == decimal(expected)`, actual: `1e400`, expected: `1e401`, want: false},
+		{src: `decimal(actual) == decimal(expected)`, actual: `1e400`, expected: `10e399`, want: true},
+		{src: `actual == 1e308`, actual: `1e308`, want: true},
+	})
+	e, err := c.Compile(`args.x == 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := input(t, `1`, ``)
+	in.Args = mustParse(t, `{"x": 1, "y": [1e400]}`)
+	if _, err := e.Eval(in); err == nil || !strings.Contains(err.Error(), "args holds the number 1e400") {
+		t.Errorf("args with 1e400: %v", err)
+	}
+}
+
 func TestNonBoolResult(t *testing.T) {
 	c := NewCompiler(Options{})
 	runCases(t, c, []evalCase{
@@ -257,9 +282,10 @@ func TestApproxExact(t *testing.T) {
 		{src: `approx(actual, 1, 0.5)`, actual: `"1e999"`, want: false},
 		{src: `approx(actual, expected, 0.5)`, actual: `1e400`, expected: `1e400`, want: true},
 		{src: `approx(actual, expected, 0.5)`, actual: `1e400`, expected: `1e401`, want: false},
-		{src: `approx(actual, expected, actual)`, actual: `1e400`, expected: `1`, want: true},       // exactly: |1e400 - 1| <= 1e400
-		{src: `approx(actual * 1, expected, 0.5)`, actual: `1e400`, expected: `1e400`, want: false}, // +Inf
-		{src: `approx(actual - actual, 0, 1)`, actual: `1e400`, want: false},                        // NaN
+		{src: `approx(actual, expected, actual)`, actual: `1e400`, expected: `1`, want: true}, // exactly: |1e400 - 1| <= 1e400
+		// Read as a float64, a number beyond its range is an error.
+		{src: `approx(actual * 1, expected, 0.5)`, actual: `1e400`, expected: `1e400`, wantErr: "actual holds the number 1e400, beyond float64's range"},
+		{src: `approx(actual - actual, 0, 1)`, actual: `1e400`, wantErr: "beyond float64's range; read it with decimal()"},
 		{src: `approx(actual, expected, 0.5)`, actual: `1e-400`, expected: `0`, want: true},
 		// Exact at the bound, and just past it.
 		{src: `approx(actual, expected, 0.5)`, actual: `21.5`, expected: `21`, want: true},

@@ -159,12 +159,12 @@ func (n *native) eval(actual, expected value.Value) (result, ok bool) {
 	}
 	var a, e float64
 	if n.actual {
-		if a, ok = actual.Float(); !ok {
-			return false, false
+		if a, ok = actual.Float(); !ok || math.IsInf(a, 0) {
+			return false, false // the VM says why (evalVM)
 		}
 	}
 	if n.expected {
-		if e, ok = expected.Float(); !ok {
+		if e, ok = expected.Float(); !ok || math.IsInf(e, 0) {
 			return false, false
 		}
 	}
