@@ -313,28 +313,83 @@ func (comparatorPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *g
 
 // process is one started plugin process.
 type process struct {
-	c *plugin.Client
+	c   *plugin.Client
+	cmd *exec.Cmd
 	// dir holds the process's Unix socket: go-plugin's servers listen in
 	// the directory PLUGIN_UNIX_SOCKET_DIR names. A process that crashes
 	// cannot remove its socket, and a long-lived host restarting it would
 	// otherwise leave one in $TMPDIR for every crash.
-	dir string
+	dir    string
+	stderr *tail // the end of what it wrote to stderr, for a failed start
 }
 
 // Exited reports whether the process has exited.
 func (pr *process) Exited() bool { return pr.c.Exited() }
 
-// Kill ends the process and removes its socket's directory.
+// stopGrace bounds a graceful stop: go-plugin asks the plugin to shut
+// down and waits up to 2s for it, but the asking itself waits for an
+// answer that a frozen process never gives.
+const stopGrace = 5 * time.Second
+
+// Stop ends a process that is working: it is asked to shut down, and its
+// process group is killed if it has not within stopGrace. Its socket's
+// directory is removed.
+func (pr *process) Stop() {
+	done := make(chan struct{})
+	go func() {
+		pr.c.Kill()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(stopGrace):
+		killGroup(pr.cmd)
+		<-done
+	}
+	os.RemoveAll(pr.dir)
+}
+
+// Kill ends a process that has failed (it crashed, hangs, or did not
+// start) without asking it: its process group is killed first, so that
+// neither go-plugin's shutdown request nor its wait for the plugin's
+// output (which a child of a wrapper script holds open) can block.
 func (pr *process) Kill() {
+	killGroup(pr.cmd)
 	pr.c.Kill()
 	os.RemoveAll(pr.dir)
+}
+
+// tail keeps the last tailSize bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailSize = 1024
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - tailSize; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// String returns what was kept, its lines joined by " | ".
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(string(t.buf)), "\n", " | ")), " ")
 }
 
 // launch starts one plugin process and connects to it.
 func (p *proc) launch() (*process, pluginpb.ComparatorsClient, error) {
 	cmd := exec.Command(p.path, p.decl.Command[1:]...)
 	cmd.Dir = p.h.opts.Dir
-	setParentDeathSignal(cmd)
+	setProcAttr(cmd)
+	stderr := new(tail)
 	cfg := &plugin.ClientConfig{
 		HandshakeConfig: plugin.HandshakeConfig{
 			ProtocolVersion:  pluginpb.ProtocolVersion,
@@ -347,6 +402,7 @@ func (p *proc) launch() (*process, pluginpb.ComparatorsClient, error) {
 		AutoMTLS:         true,
 		StartTimeout:     p.h.opts.StartTimeout,
 		Logger:           quietLogger{p.log},
+		Stderr:           stderr,
 		SkipHostEnv:      true, // cmd.Env has it, and must win
 	}
 	if p.sum != nil {
@@ -357,12 +413,17 @@ func (p *proc) launch() (*process, pluginpb.ComparatorsClient, error) {
 		return nil, nil, fmt.Errorf("cannot make a directory for its socket: %w", err)
 	}
 	cmd.Env = append(os.Environ(), plugin.EnvUnixSocketDir+"="+dir)
-	client := &process{plugin.NewClient(cfg), dir}
+	client := &process{c: plugin.NewClient(cfg), cmd: cmd, dir: dir, stderr: stderr}
 	addr, err := client.c.Start()
 	if err != nil {
 		client.Kill()
 		if errors.Is(err, plugin.ErrChecksumsDoNotMatch) {
 			return nil, nil, errors.New("sha256 mismatch; not started")
+		}
+		if s := stderr.String(); s != "" {
+			// What the plugin said of itself (a missing module, a file it
+			// cannot open) says more than go-plugin's guesses.
+			return nil, nil, fmt.Errorf("does not start: %w; its stderr ends: %s", err, s)
 		}
 		return nil, nil, fmt.Errorf("does not start: %w", err)
 	}

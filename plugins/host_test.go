@@ -1,6 +1,7 @@
 package plugins_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -334,6 +336,88 @@ func TestCrashLeavesNoSocket(t *testing.T) {
 	}
 	for _, e := range left {
 		t.Errorf("left in TMPDIR: %s", e.Name())
+	}
+}
+
+// endsSoon reports whether process pid is gone, or a zombie (a killed
+// orphan waits for whoever reaps orphans here), within 5s.
+func endsSoon(pid int) bool {
+	for range 250 {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return true
+		}
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+			// pid (comm) S ...: the state follows the last ')'.
+			if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && b[i+2] == 'Z' {
+				return true
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
+}
+
+// A plugin that stops answering altogether (frozen: not even go-plugin's
+// shutdown request gets an answer) is killed when it is replaced, not
+// left running beside its successor with its socket's directory.
+func TestFrozenPluginIsKilled(t *testing.T) {
+	tp := testPlugin(t)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	h := open(t, map[string]suite.Plugin{"p": {Command: []string{tp, "-pidfile", pidfile}, Timeout: "300ms"}},
+		plugins.Options{Backoff: time.Millisecond})
+	wantEqual(t, compare(t, h, "p.eq", `1`, `1`), true)
+	b, err := os.ReadFile(pidfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(string(b))
+	wantPluginError(t, compare(t, h, "p.eq", `1`, `"freeze!"`), "no answer within 300ms")
+	wantEqual(t, compare(t, h, "p.eq", `1`, `1`), true) // its successor
+	if !endsSoon(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the frozen plugin (pid %d) still runs after it was replaced", pid)
+	}
+	h.Close()
+	if left, err := os.ReadDir(tmp); err != nil || len(left) != 0 {
+		t.Errorf("left in TMPDIR: %v %v", left, err)
+	}
+}
+
+// A plugin started through a wrapper script that does not exec it (the
+// script's child holds the plugin's output open) and never shakes hands
+// fails to start within StartTimeout, and leaves nothing running. What a
+// plugin wrote to stderr before failing is in the error.
+func TestStartFailuresEndWhole(t *testing.T) {
+	dir := t.TempDir()
+	pidfile := filepath.Join(dir, "pid")
+	hang := filepath.Join(dir, "hang.sh")
+	if err := os.WriteFile(hang, []byte("#!/bin/sh\nsleep 60 &\necho $! > "+pidfile+"\nwait\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err := plugins.Open(map[string]suite.Plugin{"p": {Command: []string{hang}}},
+		plugins.Options{Logger: quiet(t), StartTimeout: 500 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "does not start") {
+		t.Fatalf("got %v, want a failure to start", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Open returned after %v; the start timeout is 500ms", d)
+	}
+	b, _ := os.ReadFile(pidfile)
+	if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 0 && !endsSoon(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the wrapper's child (pid %d) still runs", pid)
+	}
+
+	says := filepath.Join(dir, "says.sh")
+	if err := os.WriteFile(says, []byte("#!/bin/sh\necho 'FATAL: cannot open model file /x.db' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err = plugins.Open(map[string]suite.Plugin{"p": {Command: []string{says}}}, plugins.Options{Logger: quiet(t)})
+	if err == nil || !strings.Contains(err.Error(), "its stderr ends: FATAL: cannot open model file /x.db") {
+		t.Errorf("got %v, want the plugin's own words", err)
 	}
 }
 

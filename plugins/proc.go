@@ -331,7 +331,7 @@ func (p *proc) close() {
 	}
 	p.mu.Unlock()
 	if client != nil {
-		client.Kill()
+		client.Stop()
 	}
 }
 

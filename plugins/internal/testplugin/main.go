@@ -1,7 +1,8 @@
 // Command testplugin is a comparator plugin that misbehaves on request, for
 // the plugins package's fault tests. Its comparator "eq" compares by
 // value.Equal, except that an actual value of "crash!" makes the process
-// exit, and "hang!" makes it never answer. -mode changes the whole plugin:
+// exit, "hang!" makes it never answer, and "freeze!" stops the whole
+// process (SIGSTOP). -mode changes the whole plugin:
 //
 //	ok          behave (the default)
 //	wrongcount  answer one result more than asked
@@ -17,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"syscall"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -37,13 +39,18 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	eq := sdk.Comparator("eq", "equal values; \"crash!\" crashes, \"hang!\" hangs",
+	eq := sdk.Comparator("eq", "equal values; \"crash!\" crashes, \"hang!\" hangs, \"freeze!\" stops the process",
 		func(ctx context.Context, in sdk.Input, _ map[string]any) (sdk.Result, error) {
 			switch in.Actual.Str() {
 			case "crash!":
 				os.Exit(7)
 			case "hang!":
 				<-make(chan struct{})
+			case "freeze!":
+				// The whole process stops, as one stuck holding a
+				// lock (a Python plugin in a regex) does: it answers
+				// nothing more, its shutdown request included.
+				syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 			}
 			return sdk.Result{Equal: value.Equal(in.Expected, in.Actual)}, nil
 		})
