@@ -7,12 +7,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/callgrade/callgrade/internal/testenv"
 )
@@ -145,6 +148,41 @@ func TestScoreFailUnderRange(t *testing.T) {
 	for v, code := range map[string]int{"0": 0, "1": 1} {
 		if r := runCLI(t, append(args, "--fail-under", v)...); r.code != code {
 			t.Errorf("--fail-under %s: exit %d, want %d: %s", v, r.code, code, r.stderr)
+		}
+	}
+}
+
+// SIGINT or SIGTERM during a run exits 130 with nothing written, not 2
+// with "context canceled" as if the input were bad. The responses come
+// from a pipe kept open, so the run is still going when the signal comes.
+func TestScoreInterrupted(t *testing.T) {
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		out := filepath.Join(t.TempDir(), "r.jsonl")
+		cmd := exec.Command(bin, "score", "--suite", "examples/weather/suite.yaml", "--responses", "-", "--out", out, "-q")
+		cmd.Dir = "../.."
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(stdin, `{"id":"weather-berlin","response":[]}`+"\n")
+		time.Sleep(300 * time.Millisecond) // the line read, the run waiting for more
+		cmd.Process.Signal(sig)
+		// Bounded: a command that waits for its input to end gets it.
+		timer := time.AfterFunc(10*time.Second, func() { stdin.Close() })
+		err = cmd.Wait()
+		timer.Stop()
+		stdin.Close()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 130 || !strings.Contains(errb.String(), "interrupted: no results written") {
+			t.Errorf("%v: %v, stderr %q; want exit 130 saying it was interrupted", sig, err, errb.String())
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: --out was written", sig)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,7 +48,8 @@ case and sample, and the summary adds pass@k and pass^k (--pass-k).
 Exit status: 0 when every case was scored, whatever passed; 1 when
 --fail-under is given and the pass rate is below it (with samples, the
 share of passing result lines); 2 when the suite or the responses could not
-be read. Nothing is written to --out or stdout on exit 2.`,
+be read. Nothing is written to --out or stdout on exit 2, nor on exit 130,
+when SIGINT (Ctrl-C) or SIGTERM stops the run.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runScore(cmd, &f)
@@ -69,6 +71,10 @@ be read. Nothing is written to --out or stdout on exit 2.`,
 	cmd.MarkFlagRequired("responses")
 	return cmd
 }
+
+// interruptGrace is how long an interrupted run may take to stop by
+// itself before the command exits without it.
+const interruptGrace = 2 * time.Second
 
 func usageErr(format string, a ...any) error {
 	return &exitError{code: 2, err: fmt.Errorf(format, a...)}
@@ -149,12 +155,37 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// Ctrl-C stops the plugins at once, which also unblocks workers waiting
-	// on one of them.
-	go func() { <-ctx.Done(); c.Close() }()
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case <-finished:
+			return
+		case <-ctx.Done():
+		}
+		// Ctrl-C stops the plugins at once, which also unblocks workers
+		// waiting on one of them.
+		c.Close()
+		select {
+		case <-finished:
+		case <-time.After(interruptGrace):
+			// Run waits for its reader, which input that stays open (a
+			// pipe whose writer goes on) holds in a read that nothing
+			// interrupts: exit without it.
+			tmp.Close()
+			os.Remove(tmp.Name())
+			fmt.Fprintln(stderr, "callgrade: interrupted: no results written")
+			os.Exit(130)
+		}
+	}()
 	sum, err := eng.Run(ctx, in, tmp, engine.RunOptions{Name: name, Workers: f.workers, Samples: samples, PassK: f.passK})
+	close(finished)
 	if bar != nil {
 		bar.Stop()
+	}
+	if err != nil && ctx.Err() != nil && cmd.Context().Err() == nil {
+		// Stopped by a signal, not by bad input: the shell's status for
+		// an interrupt, and nothing written, as on exit 2.
+		return &exitError{code: 130, err: errors.New("interrupted: no results written")}
 	}
 	if err != nil {
 		return &exitError{code: 2, err: err}
