@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"runtime"
 	"strings"
 
@@ -246,6 +247,9 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 			var mb *http.MaxBytesError
 			if errors.As(c.err, &mb) {
 				msg = fmt.Sprintf("the request body is larger than the limit of %d bytes; lines from %d on were not read", mb.Limit, c.first+len(c.lines))
+			}
+			if errors.Is(c.err, os.ErrDeadlineExceeded) {
+				msg = fmt.Sprintf("the batch ran out of its time (%v, --batch-timeout); lines from %d on were not read", h.opts.BatchTimeout, c.first+len(c.lines))
 			}
 			h.metrics.lineError()
 			w.Write(errorOut(c.first+len(c.lines), "", msg).out)

@@ -308,7 +308,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		rc := http.NewResponseController(sw)
 		deadline := start.Add(timeout)
-		_ = rc.SetReadDeadline(deadline) // not every ResponseWriter has a connection
+		// Reading stops a little before writing must: a request whose
+		// body is still coming at its deadline is then told so (a batch's
+		// error line, a single request's 408), not cut off unanswered.
+		_ = rc.SetReadDeadline(deadline.Add(-min(timeout/10, time.Second))) // not every ResponseWriter has a connection
 		_ = rc.SetWriteDeadline(deadline)
 		serve(sw, r)
 		return
@@ -488,6 +491,10 @@ func bodyError(w http.ResponseWriter, err error) {
 	var enc encodingError
 	if errors.As(err, &enc) {
 		writeError(w, http.StatusUnsupportedMediaType, "%v", err)
+		return
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		writeError(w, http.StatusRequestTimeout, "the request body did not arrive in time (--timeout)")
 		return
 	}
 	writeError(w, http.StatusBadRequest, "cannot read the request body: %v", err)

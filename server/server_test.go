@@ -316,6 +316,53 @@ func TestBatchAnswersLineByLine(t *testing.T) {
 	}
 }
 
+// A batch whose body is still coming at its deadline ends with an error
+// line that says so, and a whole response; a single request whose body
+// is late gets 408. Neither is cut off unanswered.
+func TestBodyPastItsTime(t *testing.T) {
+	base, _ := start(t, newHandler(t, Options{BatchTimeout: time.Second, Timeout: time.Second}))
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go func() {
+		fmt.Fprintf(pw, `{"id": "no-tool-needed", "response": []}`+"\n")
+		time.Sleep(3 * time.Second) // past the deadline
+		pw.Close()                  // bounded, whatever the server does
+	}()
+	req, _ := http.NewRequest("POST", base+"/v1/score/batch", pr)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatalf("the response was cut off: %v\n%s", err, body)
+	}
+	lines := strings.Split(strings.TrimSpace(string(body)), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], `{"id":"no-tool-needed"`) ||
+		!strings.Contains(lines[1], `"error":"line 2: the batch ran out of its time (1s, --batch-timeout); lines from 2 on were not read"`) {
+		t.Errorf("got %d lines:\n%s", len(lines), body)
+	}
+
+	pr2, pw2 := io.Pipe()
+	defer pw2.Close()
+	go func() {
+		fmt.Fprintf(pw2, `{"id": "no-tool-needed",`)
+		time.Sleep(3 * time.Second)
+		pw2.Close()
+	}()
+	req2, _ := http.NewRequest("POST", base+"/v1/score", pr2)
+	resp2, err := http.DefaultClient.Do(req2)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	b2, _ := io.ReadAll(resp2.Body)
+	resp2.Body.Close()
+	if resp2.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(b2), "did not arrive in time") {
+		t.Errorf("%d %s, want 408", resp2.StatusCode, b2)
+	}
+}
+
 func TestToken(t *testing.T) {
 	base, _ := start(t, newHandler(t, Options{Token: "s3cret"}))
 	tests := []struct {
