@@ -39,20 +39,12 @@ func toAnyFar(v value.Value, far *string) any {
 		}
 		return out
 	default:
-		return toMapFar(v, far)
+		out := make(map[string]any, v.Len())
+		for _, m := range v.Members() {
+			out[m.Key] = toAnyFar(m.Value, far)
+		}
+		return out
 	}
-}
-
-// toMapFar converts an object as toAnyFar does; nil for anything else.
-func toMapFar(v value.Value, far *string) map[string]any {
-	if v.Kind() != value.Object {
-		return nil
-	}
-	out := make(map[string]any, v.Len())
-	for _, m := range v.Members() {
-		out[m.Key] = toAnyFar(m.Value, far)
-	}
-	return out
 }
 
 // toValue converts what an expression computed back into a Value, for the

@@ -399,32 +399,21 @@ func (e *Expr) evalVM(in *rules.Input) (result bool, err error) {
 	// where the expression reads it as a float64, it is an error, and
 	// decimal() reads it exactly.
 	var far string
-	farIn := func(name string) error {
-		if far == "" {
+	read := func(use bool, name string, v value.Value) any {
+		if !use || err != nil {
 			return nil
 		}
-		return &RuntimeError{Src: e.src, Msg: name + " holds the number " + far + ", beyond float64's range; read it with decimal()"}
+		x := toAnyFar(v, &far)
+		if far != "" {
+			err = &RuntimeError{Src: e.src, Msg: name + " holds the number " + far + ", beyond float64's range; read it with decimal()"}
+		}
+		return x
 	}
-	if u.actual {
-		w.env.Actual = toAnyFar(in.Actual, &far)
-		err = farIn("actual")
-	}
-	if u.expected && err == nil {
-		w.env.Expected = toAnyFar(in.Expected, &far)
-		err = farIn("expected")
-	}
-	if u.params && err == nil {
-		w.env.Params = toAnyFar(in.Params, &far)
-		err = farIn("params")
-	}
-	if u.args && err == nil {
-		w.env.Args = toMapFar(in.Args, &far)
-		err = farIn("args")
-	}
-	if u.expectedArgs && err == nil {
-		w.env.ExpectedArgs = toMapFar(in.ExpectedArgs, &far)
-		err = farIn("expected_args")
-	}
+	w.env.Actual = read(u.actual, "actual", in.Actual)
+	w.env.Expected = read(u.expected, "expected", in.Expected)
+	w.env.Params = read(u.params, "params", in.Params)
+	w.env.Args, _ = read(u.args, "args", in.Args).(map[string]any)
+	w.env.ExpectedArgs, _ = read(u.expectedArgs, "expected_args", in.ExpectedArgs).(map[string]any)
 	if err != nil {
 		w.env = env{}
 		return false, err

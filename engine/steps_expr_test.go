@@ -27,17 +27,7 @@ cases:
         arguments: {order_id: null}
         assert: ["len(steps) >= 1"]
 `
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := suite.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(s, Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := loadDSL(t, path, src)
 	if e.cases[0].run == nil {
 		t.Fatal("a case whose rules read steps is not a run case")
 	}
@@ -70,17 +60,7 @@ cases:
     steps: [{name: a}]
     never: [{name: b, rules: {n: {expr: "actual > 1000"}}}]
 `
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := suite.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(s, Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := loadDSL(t, path, src)
 	for _, tt := range []struct {
 		n     string
 		pass  bool
@@ -98,4 +78,21 @@ cases:
 			t.Errorf("n = %s: pass=%v kinds=%v, want pass=%v kinds=%v ...%s...\n%s", tt.n, r.Pass, kinds(r), tt.pass, tt.kinds, tt.json, line)
 		}
 	}
+}
+
+// loadDSL writes src to path and compiles it with the expression language.
+func loadDSL(t *testing.T, path, src string) *Engine {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(s, Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
