@@ -1,8 +1,7 @@
 // Command testplugin is a comparator plugin that misbehaves on request, for
 // the plugins package's fault tests. Its comparator "eq" compares by
 // value.Equal, except that an actual value of "crash!" makes the process
-// exit, "hang!" makes it never answer, and "freeze!" stops the whole
-// process (SIGSTOP). -mode changes the whole plugin:
+// exit, and "hang!" makes it never answer. -mode changes the whole plugin:
 //
 //	ok          behave (the default)
 //	wrongcount  answer one result more than asked
@@ -18,7 +17,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"syscall"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -39,18 +37,13 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	eq := sdk.Comparator("eq", "equal values; \"crash!\" crashes, \"hang!\" hangs, \"freeze!\" stops the process",
+	eq := sdk.Comparator("eq", "equal values; \"crash!\" crashes, \"hang!\" hangs",
 		func(ctx context.Context, in sdk.Input, _ map[string]any) (sdk.Result, error) {
 			switch in.Actual.Str() {
 			case "crash!":
 				os.Exit(7)
 			case "hang!":
 				<-make(chan struct{})
-			case "freeze!":
-				// The whole process stops, as one stuck holding a
-				// lock (a Python plugin in a regex) does: it answers
-				// nothing more, its shutdown request included.
-				syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 			}
 			return sdk.Result{Equal: value.Equal(in.Expected, in.Actual)}, nil
 		})
