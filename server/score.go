@@ -277,8 +277,11 @@ func readChunks(ctx context.Context, body io.Reader, order, jobs chan<- *chunk) 
 			text, err := br.ReadString('\n')
 			if err != nil && err != io.EOF {
 				// A line cut short is not scored: the error line names it.
+				// It is sent even though the request's context has ended,
+				// as net/http ends it when reading the connection fails:
+				// the writer drains order until it is closed.
 				c.err = err
-				send(ctx, c, order, jobs)
+				send(context.Background(), c, order, jobs)
 				return
 			}
 			if text != "" {
