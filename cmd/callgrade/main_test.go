@@ -170,7 +170,15 @@ func TestScoreInterrupted(t *testing.T) {
 			t.Fatal(err)
 		}
 		io.WriteString(stdin, `{"id":"weather-berlin","response":[]}`+"\n")
-		time.Sleep(300 * time.Millisecond) // the line read, the run waiting for more
+		// The run has begun once its temporary results file exists (the
+		// signals are caught from just after): wait for it, boundedly.
+		for range 500 {
+			if m, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".callgrade-results-*")); len(m) > 0 {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(200 * time.Millisecond)
 		cmd.Process.Signal(sig)
 		// Bounded: a command that waits for its input to end gets it.
 		timer := time.AfterFunc(10*time.Second, func() { stdin.Close() })
