@@ -539,13 +539,13 @@ func setEq(a, b any, maxStr int) (bool, error) {
 	return slices.Equal(x, y), nil
 }
 
-// containsAll: every element of b has its own equal element in a (a
-// multiset inclusion); or, when a is a string and b a string or a list of
-// strings, a contains each of them.
 // scanFactor times MaxStringLen bounds the bytes contains_all searches in
 // one call.
 const scanFactor = 64
 
+// containsAll: every element of b has its own equal element in a (a
+// multiset inclusion); or, when a is a string and b a string or a list of
+// strings, a contains each of them.
 func containsAll(a, b any, maxStr int) (bool, error) {
 	if s, ok := plainString(a); ok {
 		if t, ok := plainString(b); ok {

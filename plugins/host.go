@@ -319,8 +319,7 @@ type process struct {
 	// the directory PLUGIN_UNIX_SOCKET_DIR names. A process that crashes
 	// cannot remove its socket, and a long-lived host restarting it would
 	// otherwise leave one in $TMPDIR for every crash.
-	dir    string
-	stderr *tail // the end of what it wrote to stderr, for a failed start
+	dir string
 }
 
 // Exited reports whether the process has exited.
@@ -377,11 +376,17 @@ func (t *tail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// String returns what was kept, its lines joined by " | ".
+// String returns the lines kept that are not blank, joined by " | ".
 func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(string(t.buf)), "\n", " | ")), " ")
+	var lines []string
+	for l := range strings.Lines(string(t.buf)) {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, " | ")
 }
 
 // launch starts one plugin process and connects to it.
@@ -413,7 +418,7 @@ func (p *proc) launch() (*process, pluginpb.ComparatorsClient, error) {
 		return nil, nil, fmt.Errorf("cannot make a directory for its socket: %w", err)
 	}
 	cmd.Env = append(os.Environ(), plugin.EnvUnixSocketDir+"="+dir)
-	client := &process{c: plugin.NewClient(cfg), cmd: cmd, dir: dir, stderr: stderr}
+	client := &process{c: plugin.NewClient(cfg), cmd: cmd, dir: dir}
 	addr, err := client.c.Start()
 	if err != nil {
 		client.Kill()

@@ -411,7 +411,10 @@ func TestStartFailuresEndWhole(t *testing.T) {
 		t.Errorf("Open returned after %v; the start timeout is 500ms", d)
 	}
 	b, _ := os.ReadFile(pidfile)
-	if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 0 && !endsSoon(pid) {
+	switch pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); {
+	case pid <= 0:
+		t.Errorf("the wrapper did not start its child (pidfile %q)", b)
+	case !endsSoon(pid):
 		syscall.Kill(pid, syscall.SIGKILL)
 		t.Errorf("the wrapper's child (pid %d) still runs", pid)
 	}

@@ -76,6 +76,9 @@ when SIGINT (Ctrl-C) or SIGTERM stops the run.`,
 // itself before the command exits without it.
 const interruptGrace = 2 * time.Second
 
+// interrupted is what an interrupted run says, by either way it ends.
+const interrupted = "interrupted: no results written"
+
 func usageErr(format string, a ...any) error {
 	return &exitError{code: 2, err: fmt.Errorf(format, a...)}
 }
@@ -173,7 +176,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 			// interrupts: exit without it.
 			tmp.Close()
 			os.Remove(tmp.Name())
-			fmt.Fprintln(stderr, "callgrade: interrupted: no results written")
+			fmt.Fprintln(stderr, "callgrade: "+interrupted)
 			os.Exit(130)
 		}
 	}()
@@ -185,7 +188,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if err != nil && ctx.Err() != nil && cmd.Context().Err() == nil {
 		// Stopped by a signal, not by bad input: the shell's status for
 		// an interrupt, and nothing written, as on exit 2.
-		return &exitError{code: 130, err: errors.New("interrupted: no results written")}
+		return &exitError{code: 130, err: errors.New(interrupted)}
 	}
 	if err != nil {
 		return &exitError{code: 2, err: err}
