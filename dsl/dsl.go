@@ -414,12 +414,15 @@ func (e *Expr) evalVM(in *rules.Input) (result bool, err error) {
 	w.env.Params = read(u.params, "params", in.Params)
 	w.env.Args, _ = read(u.args, "args", in.Args).(map[string]any)
 	w.env.ExpectedArgs, _ = read(u.expectedArgs, "expected_args", in.ExpectedArgs).(map[string]any)
+	if u.steps && err == nil {
+		w.env.Steps = make([]any, in.Steps.Len())
+		for i := range w.env.Steps {
+			w.env.Steps[i] = read(true, "steps["+strconv.Itoa(i)+"]", in.Steps.Value(i))
+		}
+	}
 	if err != nil {
 		w.env = env{}
 		return false, err
-	}
-	if u.steps {
-		w.env.Steps = stepsAny(in.Steps)
 	}
 	out, rerr := w.vm.Run(e.prog, &w.env)
 	w.env = env{} // drop references to this input

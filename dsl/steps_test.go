@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/rules"
@@ -50,5 +51,41 @@ func TestStepsInExpressions(t *testing.T) {
 	}
 	if e, _ := c.Compile(`actual == expected`); e.UsesSteps() {
 		t.Error("actual == expected uses steps")
+	}
+}
+
+// TestStepsBeyondFloat64: a step's number beyond float64's range, read as
+// a float64, is an error as it is in actual, not ±Inf equal to any other
+// as far.
+func TestStepsBeyondFloat64(t *testing.T) {
+	step, _ := value.Parse(`{"name":"quote","arguments":{},"result":{"total":1e400,"paid":1e401,"n":2},"error":false,"turn":0}`)
+	run := stepList{step}
+	two, _ := value.Parse(`2`)
+	c := NewCompiler(Options{})
+	for _, tt := range []struct {
+		src   string
+		n     int
+		equal bool
+		err   string
+	}{
+		{`steps[0].result.total == steps[0].result.paid`, 1, false, "steps[0] holds the number 1e40"},
+		{`!(steps[0].result.total != steps[0].result.paid)`, 1, false, "beyond float64's range"},
+		{`actual == steps[0].result.n`, 1, false, "beyond float64's range"}, // the step holds one, read or not
+		{`len(steps) == 0`, 0, true, ""}, // the step is not in view
+	} {
+		e, err := c.Compile(tt.src)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.src, err)
+		}
+		out := e.Compare(&rules.Input{Path: "x", Actual: two, Steps: rules.Steps{Src: run, N: tt.n}})
+		if tt.err == "" {
+			if out.Err != nil || out.Equal != tt.equal {
+				t.Errorf("%s (n=%d) = %+v, want equal %t", tt.src, tt.n, out, tt.equal)
+			}
+			continue
+		}
+		if out.Equal || out.Err == nil || !strings.Contains(out.Err.Error(), tt.err) || out.ErrKind != "" && out.ErrKind != rules.RuleError {
+			t.Errorf("%s (n=%d) = %+v, want a rule_error saying %q", tt.src, tt.n, out, tt.err)
+		}
 	}
 }
