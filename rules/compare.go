@@ -339,6 +339,12 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 			// lets a value past the rule written for it.
 			return w.unexpected(st, f, r, av, quiet)
 		}
+		if r != nil && r.types != 0 {
+			// A `type` needs no expected value either: the type walk
+			// that follows the comparison checks the value and counts
+			// it (CompareChecked); here it is no extra field.
+			return true
+		}
 		if allow || (r != nil && r.optional) || (st != nil && st.declared) {
 			return true
 		}

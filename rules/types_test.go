@@ -69,6 +69,21 @@ func TestTypeBelowLeaf(t *testing.T) {
 	if len(diffs) != 1 || res.Matched != 0 || res.Total != 1 {
 		t.Errorf("result %+v, diffs %v", res, brief(diffs))
 	}
+	// So does one with a type and nothing else, which is no extra field:
+	// the type decides, under extra_fields reject as under allow.
+	s2 := newSet(t, Extensions{}, call("n", `{"type":"integer"}`))
+	for _, ctx := range []Context{{}, {AllowExtra: true}} {
+		var got []Diff
+		res = s2.CompareChecked(mustParse(t, `{}`), mustParse(t, `{"n":5}`), &ctx, func(d Diff) { got = append(got, d) })
+		if len(got) != 0 || res.Matched != res.Total || !s2.Accepts(mustParse(t, `{}`), mustParse(t, `{"n":5}`), &ctx, nil) {
+			t.Errorf("type alone, allow %t, of the right type: %+v %v", ctx.AllowExtra, res, describeDiffs(got))
+		}
+		got = nil
+		res = s2.CompareChecked(mustParse(t, `{}`), mustParse(t, `{"n":"5"}`), &ctx, func(d Diff) { got = append(got, d) })
+		if b := brief(got); len(b) != 1 || b[0] != "mismatch n" || res.Matched != 0 || res.Total != 1 || s2.Accepts(mustParse(t, `{}`), mustParse(t, `{"n":"5"}`), &ctx, nil) {
+			t.Errorf("type alone, allow %t, of the wrong type: %+v %v", ctx.AllowExtra, res, describeDiffs(got))
+		}
+	}
 	// Absent, ignored and (with null_is_missing) null values are not checked.
 	res, diffs = checkedText(t, s, `{}`, `{}`)
 	if len(diffs) != 0 || res.Matched != res.Total {
