@@ -114,6 +114,23 @@ cases:
 	})
 }
 
+// A numeric string is its number only where the schema's type does not
+// also allow strings: there it is a string, held to maxLength, so that
+// "5" for an expected 5 is neither the same nor valid.
+func TestProvenStringInUnion(t *testing.T) {
+	e := load(t, "version: 1\n"+fTool+`        tag: {type: [integer, string], maxLength: 0}
+cases:
+  - {id: a, expected: {name: f, arguments: {tag: 5}}}
+`)
+	proveEach(t, &e.cases[0].expected[0], []proofCase{
+		{`{"tag":5}`, schema.Same},
+		{`{"tag":6}`, schema.Valid},
+		{`{"tag":"5"}`, schema.Unproven},
+		{`{"tag":""}`, schema.Valid},
+		{`{"tag":"x"}`, schema.Unproven},
+	})
+}
+
 // Below the root, a member whose schema the shortcut does not read (an
 // anyOf that is not the nullable idiom) is the same when it is equal, and
 // validated whole when it is not.

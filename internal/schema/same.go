@@ -127,7 +127,7 @@ func (s *sameWalk) differ(n *node, e, a *value.Value) bool {
 		// The comparison reads a numeric string as its number (numeric),
 		// and the validation coerces it to that number first: equal
 		// numbers are as valid as each other.
-		if a.Kind() == value.String && sn.types&(tNumber|tInteger) != 0 {
+		if a.Kind() == value.String && sn.coerces() {
 			t := strings.TrimSpace(a.Str())
 			if value.IsNumber(t) && value.SameNumber(e.Str(), t) {
 				s.pass(-1, e, a)

@@ -286,6 +286,52 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// TestValidateStringInUnion: a parameter whose type allows strings as
+// well as numbers takes a numeric string as the string it is, held to
+// enum, const, maxLength and pattern as written, here and in the library
+// (whose instance coerceTree makes); "5" is no number to coerce to. A
+// parameter of numbers alone still reads "5" as 5.
+func TestValidateStringInUnion(t *testing.T) {
+	sch := mustCompile(t, `{"type":"object","properties":{
+		"code": {"type":["string","integer"],"enum":["5","x",7]},
+		"tag": {"type":["integer","string"],"maxLength":3,"pattern":"^[0-9]+$"},
+		"one": {"type":["string","number"],"const":"5"},
+		"n": {"type":"integer","enum":[5]}}}`)
+	lib := libOnly(sch)
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{in: `{"code":"5"}`},
+		{in: `{"code":7}`},
+		{in: `{"code":"7"}`, want: []string{"code: value must be one of '5', 'x', 7"}},
+		{in: `{"code":5}`, want: []string{"code: value must be one of '5', 'x', 7"}},
+		{in: `{"tag":"123"}`},
+		{in: `{"tag":"123456"}`, want: []string{"tag: maxLength: got 6, want 3"}},
+		{in: `{"tag":"1a"}`, want: []string{"tag: '1a' does not match pattern '^[0-9]+$'"}},
+		{in: `{"tag":123456}`},
+		{in: `{"one":"5"}`},
+		{in: `{"one":5}`, want: []string{"one: value must be '5'"}},
+		{in: `{"n":"5"}`},
+		{in: `{"n":"6"}`, want: []string{"n: value must be 5"}},
+	} {
+		x := mustParse(t, tt.in)
+		want := tt.want
+		if want == nil {
+			want = []string{}
+		}
+		if got := brief(sch.Validate(nil, x, Check{})); !slices.Equal(got, want) {
+			t.Errorf("%s:\n got  %q\n want %q", tt.in, got, want)
+		}
+		if got := libBrief(lib.Validate(nil, x, Check{})); !slices.Equal(got, want) {
+			t.Errorf("%s, the library:\n got  %q\n want %q", tt.in, got, want)
+		}
+		if valid := sch.Valid(x, Check{}); valid != (len(want) == 0) {
+			t.Errorf("%s: Valid = %t", tt.in, valid)
+		}
+	}
+}
+
 func TestValidateOrderIsStable(t *testing.T) {
 	sch := mustCompile(t, toolSchema)
 	x := mustParse(t, `{"city":5,"days":"x","unit":1,"tags":[1,1],"loc":{"q":1,"r":2},"kind":2}`)

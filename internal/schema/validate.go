@@ -215,10 +215,16 @@ func jsonType(x value.Value) (types, string) {
 	return tObject, "object"
 }
 
-// coerce returns the number a numeric string stands for where n's type is
-// number or integer.
+// coerces reports whether n reads a numeric string as its number: its
+// type is number or integer, and not also string, which the string is
+// valid as, to be held to maxLength, pattern and enum as written.
+func (n *node) coerces() bool {
+	return n.types&(tNumber|tInteger) != 0 && n.types&tString == 0
+}
+
+// coerce returns the number a numeric string stands for where n coerces.
 func coerce(n *node, x value.Value) value.Value {
-	if x.Kind() != value.String || n.types&(tNumber|tInteger) == 0 {
+	if x.Kind() != value.String || !n.coerces() {
 		return x
 	}
 	if num, err := value.NumberOf(strings.TrimSpace(x.Str())); err == nil {
