@@ -326,8 +326,18 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 			return true
 		}
 		if !quiet {
+			// What the rule wants, where it ignores the expected value.
+			m := message("expected ")
+			switch {
+			case r != nil && r.re != nil:
+				m = m.s("a string matching ").s(r.re.String())
+			case r != nil && r.oneOf != nil:
+				m = m.s("one of ").showList(r.oneOf)
+			default:
+				m = m.show(*ev)
+			}
 			w.emit(Diff{Kind: MissingArgument, Path: w.pathString(), Expected: *ev, HasExpected: true,
-				Rule: nameAt(st, f), Message: message("expected ").show(*ev).s(", but the ").s(w.what()).s(" is missing").done()})
+				Rule: nameAt(st, f), Message: m.s(", but the ").s(w.what()).s(" is missing").done()})
 		}
 		return false
 	case ev == nil:

@@ -62,6 +62,22 @@ func TestCompareMatcherExpectedAbsent(t *testing.T) {
 	})
 }
 
+// TestCompareMissingNamesTheMatcher: a missing argument whose rule
+// ignores the expected value says what the rule wants, not that value.
+func TestCompareMissingNamesTheMatcher(t *testing.T) {
+	for _, tc := range []struct{ rule, want string }{
+		{`{"one_of":["celsius","fahrenheit"]}`, `expected one of ["celsius","fahrenheit"], but the argument is missing`},
+		{`{"regex":"^B"}`, `expected a string matching ^B, but the argument is missing`},
+		{`"exact"`, `expected "x", but the argument is missing`},
+	} {
+		s := newSet(t, Extensions{}, call("unit", tc.rule))
+		_, diffs := compareText(t, s, nil, `{"unit":"x"}`, `{}`)
+		if len(diffs) != 1 || diffs[0].Kind != MissingArgument || diffs[0].Message != tc.want || diffs[0].Expected.Str() != "x" {
+			t.Errorf("%s: %s, want %q", tc.rule, describeDiffs(diffs), tc.want)
+		}
+	}
+}
+
 func TestCompareOptionalExpectedAbsentDiff(t *testing.T) {
 	s := newSet(t, Extensions{}, call("u", `{"optional":true,"one_of":["c","f"]}`))
 	_, diffs := compareText(t, s, nil, `{}`, `{"u":"k"}`)
