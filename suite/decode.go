@@ -248,7 +248,7 @@ func (l *loader) decodeTop(s *Suite, rest value.Value) {
 			}
 			s.Plugins = make(map[string]Plugin, x.Len())
 			for _, p := range x.Members() {
-				ploc := Loc{File: o("plugins", p.Key), Key: joinKey("plugins", p.Key)}
+				ploc := Loc{File: o("plugins", p.Key, "command"), Key: joinKey("plugins", p.Key)} // the file whose command starts it
 				if p.Key == "" || strings.ContainsAny(p.Key, ".") {
 					d.fail(ploc, "a plugin name must be non-empty and have no dot")
 					continue

@@ -26,9 +26,10 @@ import (
 // be unique across them. A tools_file is read relative to the directory of
 // the file that names it, and holds a JSON or YAML list of tools.
 //
-// version may be left out; when present it must be the number 1. An
-// optional key set to null (in YAML, a key with nothing after it) counts as
-// left out; expected is required, [] for a case that expects no call, and
+// version may be left out; when present in any file it must be the
+// number 1. An optional key set to null (in YAML, a key with nothing after
+// it) counts as left out, in a later file too, where it keeps what an
+// earlier file wrote; expected is required, [] for a case that expects no call, and
 // a call's arguments default to {}. Unless a file says otherwise,
 // extra_fields is reject, calls is ordered and null_is_missing is false.
 // Numbers keep the text they were written with (YAML spellings such as 0x1F
@@ -309,11 +310,11 @@ type merger struct {
 func newMerger() *merger { return &merger{origin: map[string]string{}} }
 
 func (m *merger) merge(src, dest map[string]any) error {
-	if _, ok := src["tools"]; ok {
-		if _, ok := src["tools_file"]; !ok {
+	if src["tools"] != nil {
+		if src["tools_file"] == nil {
 			delete(dest, "tools_file")
 		}
-	} else if _, ok := src["tools_file"]; ok {
+	} else if src["tools_file"] != nil {
 		delete(dest, "tools")
 	}
 	m.mergeAt(src, dest, "", 0)
@@ -322,6 +323,14 @@ func (m *merger) merge(src, dest map[string]any) error {
 
 func (m *merger) mergeAt(src, dest map[string]any, prefix string, depth int) {
 	for k, v := range src {
+		if _, set := dest[k]; set && v == nil {
+			// A key set to null counts as left out, in a later file as
+			// in one: it keeps what an earlier file wrote.
+			continue
+		}
+		if depth == 0 && k == "version" && dest[k] != nil && !versionOne(dest[k]) {
+			continue // a file's version other than 1 is an error no later file undoes
+		}
 		key := k
 		if depth > 0 {
 			key = prefix + "\x00" + k
@@ -342,6 +351,12 @@ func (m *merger) mergeAt(src, dest map[string]any, prefix string, depth int) {
 		dest[k] = v
 		m.origin[key] = m.file
 	}
+}
+
+// versionOne reports whether x, a version as a parser gave it, is 1.
+func versionOne(x any) bool {
+	v, err := value.FromAny(x)
+	return err == nil && v.Kind() == value.Number && value.CompareNumbers(v.Str(), "1") == 0
 }
 
 // atomic reports whether the key at depth is a RULE, which replaces rather

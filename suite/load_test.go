@@ -222,6 +222,62 @@ func caseIDs(s *Suite) []string {
 	return ids
 }
 
+// TestLayeringNulls: a key set to null in a later file counts as left
+// out, as it does in one file (a YAML key whose children are all
+// commented out is one), so it keeps what an earlier file wrote; a
+// version other than 1 is an error that no later file undoes; a plugin's
+// problem names the file its command came from.
+func TestLayeringNulls(t *testing.T) {
+	files := memFiles{
+		"base.yaml": []byte("defaults:\n  extra_fields: allow\n  calls: unordered\ntools: [{name: f, parameters: {type: object}}]\n" +
+			"rulesets:\n  rs: {city: case_insensitive}\nplugins:\n  geo: {command: ./geo}\ncases: [{id: a, use: [rs], expected: []}]\n"),
+		"field.yaml":    []byte("defaults:\n  extra_fields:\n"),
+		"all.yaml":      []byte("defaults:\n  # extra_fields: reject\ntools:\nrulesets:\nplugins:\n"),
+		"all.json":      []byte(`{"defaults": null, "tools": null, "tools_file": null, "rulesets": {"rs": null}}`),
+		"all.toml":      []byte("[defaults]\n"),
+		"calls.yaml":    []byte("defaults: {calls: ordered}\n"),
+		"v2.yaml":       []byte("version: 2\n"),
+		"v1.yaml":       []byte("version: 1\n"),
+		"team.yaml":     []byte("plugins:\n  geo: {command: ./team-geo}\n"),
+		"teamtime.yaml": []byte("plugins:\n  geo: {timeout: 1s}\n"),
+	}
+	for _, layer := range []string{"field.yaml", "all.yaml", "all.json", "all.toml"} {
+		s, err := load(files, []string{"base.yaml", layer})
+		if err != nil {
+			t.Fatalf("%s: %v", layer, err)
+		}
+		if s.Defaults.ExtraFields != ExtraAllow || s.Defaults.Calls != CallsUnordered || len(s.Tools) != 1 || len(s.Rulesets["rs"]) != 1 || len(s.Plugins) != 1 {
+			t.Errorf("base then %s: defaults %+v, %d tools, rulesets %v, plugins %v", layer, s.Defaults, len(s.Tools), s.Rulesets, s.Plugins)
+		}
+	}
+	// A value still overrides.
+	if s, err := load(files, []string{"base.yaml", "calls.yaml"}); err != nil || s.Defaults.Calls != CallsOrdered || s.Defaults.ExtraFields != ExtraAllow {
+		t.Errorf("base then calls.yaml: %+v, %v", s.Defaults, err)
+	}
+	for _, order := range [][]string{{"v2.yaml", "v1.yaml"}, {"v1.yaml", "v2.yaml"}} {
+		_, err := load(files, order)
+		if err == nil || !strings.Contains(err.Error(), "v2.yaml: version: unsupported version 2") {
+			t.Errorf("%v: %v", order, err)
+		}
+	}
+	for _, tc := range []struct {
+		layers []string
+		file   string
+	}{
+		{[]string{"base.yaml"}, "base.yaml"},
+		{[]string{"base.yaml", "team.yaml"}, "team.yaml"},
+		{[]string{"base.yaml", "teamtime.yaml"}, "base.yaml"},
+	} {
+		s, err := load(files, tc.layers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Plugins["geo"].Loc.File; got != tc.file {
+			t.Errorf("%v: the plugin's file is %q, want %q", tc.layers, got, tc.file)
+		}
+	}
+}
+
 func TestLayeringThreeFormats(t *testing.T) {
 	files := memFiles{
 		"a.toml": []byte("version = 1\n[defaults]\nextra_fields = \"allow\"\n[[cases]]\nid = \"a\"\nexpected = []\n"),
