@@ -55,7 +55,7 @@ func anthropicEvent(a *assembly, e value.Value, j int) {
 			c.closed = true
 		}
 	case "error":
-		a.note = errorText(e)
+		a.reportError(j, errorText(e))
 	default:
 		if isCallType(t.Str()) {
 			a.foreign(e, j, "a message stream event")

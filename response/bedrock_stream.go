@@ -62,7 +62,7 @@ func bedrockEvent(a *assembly, e value.Value, j int) {
 	}
 	for _, k := range bedrockErrors {
 		if ex, ok := e.Get(k); ok {
-			a.note = errorText(ex)
+			a.reportError(j, errorText(ex))
 			return
 		}
 	}

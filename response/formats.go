@@ -107,19 +107,27 @@ var objectShapes = [...]shape{
 	{&openaiFormat, hasCalls, messagePlan},
 	{&callsFormat, isCallObject, callPlan},
 	{&geminiFormat, hasParts, partsPlan},
+	{&geminiFormat, isCandidate, candidatePlan},
 	{&bedrockFormat, isBedrockMessage, contentPlan},
 	{&anthropicFormat, contentIsArray, contentPlan},
 	// A trace export has resourceSpans and none of the keys above, so
 	// that the responses of other formats never pay for this row.
 	{&otlpFormat, isOTLPExport, tracePlan},
 	{&openaiFormat, isTextMessage, messagePlan},
-	// Auto gets here only with objects that no row above takes, none of
-	// which has a role or tool_calls: these rows serve a forced format,
-	// whose message is shaped as openai's.
+}
+
+// forcedShapes are rows that only a forced format tries, after its rows
+// of objectShapes, so that Auto never reads an object by them: what no
+// row of objectShapes takes is in no known shape. A forced conversation
+// format reads any messages list by its own rules, as it reads any
+// array, where Auto lets the list's messages decide which format holds
+// it.
+var forcedShapes = [...]shape{
+	// A forced cohere or ollama takes a message shaped as openai's.
 	{&cohereFormat, isMessage, toolCallsPlan},
 	{&ollamaFormat, isMessage, toolCallsPlan},
 	// A text format reads the content of an openai completion or
-	// message; Auto has taken all of those above, as openai.
+	// message, which Auto reads as openai.
 	{&hermesFormat, holdsText, textPlan},
 	{&qwenCoderFormat, holdsText, textPlan},
 	{&llamaFormat, holdsText, textPlan},
@@ -127,13 +135,6 @@ var objectShapes = [...]shape{
 	{&deepseekFormat, holdsText, textPlan},
 	{&harmonyFormat, holdsText, textPlan},
 	{&pythonicFormat, holdsText, textPlan},
-}
-
-// forcedShapes are rows that only a forced format tries, after its rows
-// of objectShapes: a forced conversation format reads any messages list
-// by its own rules, as it reads any array, where Auto lets the list's
-// messages decide which format holds it.
-var forcedShapes = [...]shape{
 	{&openaiMessagesFormat, hasMessagesList, messagesPlan},
 	{&anthropicMessagesFormat, hasMessagesList, messagesPlan},
 	{&langchainMessagesFormat, hasMessagesList, messagesPlan},

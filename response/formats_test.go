@@ -168,22 +168,22 @@ func TestFormatTable(t *testing.T) {
 			}
 		}
 		rows := 0
-		for _, s := range objectShapes {
+		for _, s := range append(objectShapes[:], forcedShapes[:]...) {
 			if s.format == f {
 				rows++
 			}
 		}
 		if rows == 0 && f.stream == nil {
-			t.Errorf("format %s has no row in objectShapes", f.name)
+			t.Errorf("format %s has no row in objectShapes or forcedShapes", f.name)
 		}
 		if rows > 0 && f.stream != nil {
-			t.Errorf("stream format %s has a row in objectShapes", f.name)
+			t.Errorf("stream format %s has a row in objectShapes or forcedShapes", f.name)
 		}
 		if (f.stream == nil) == (f.read == nil) {
 			t.Errorf("format %s reads elements and streams, or neither", f.name)
 		}
 	}
-	for _, s := range objectShapes {
+	for _, s := range append(objectShapes[:], forcedShapes[:]...) {
 		if lookup(s.format.name) != s.format {
 			t.Errorf("objectShapes names %s, which formats does not list", s.format.name)
 		}

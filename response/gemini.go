@@ -17,8 +17,7 @@ func hasCandidates(o value.Value) bool { return o.Has("candidates") }
 
 func hasParts(o value.Value) bool { return o.Has("parts") }
 
-// candidatesPlan reads candidates[0] alone. A candidate without content is
-// no calls: Gemini leaves it out when it blocks an answer.
+// candidatesPlan reads candidates[0] alone.
 func candidatesPlan(o value.Value, _ extraction) plan {
 	cand, p, ok := firstOf(o, "candidates")
 	if !ok {
@@ -27,7 +26,44 @@ func candidatesPlan(o value.Value, _ extraction) plan {
 	if cand.Kind() != value.Object {
 		return plan{bad: "candidates[0] is " + kindPhrase(cand) + ", not an object"}
 	}
-	return nestedListPlan(cand, "content", "candidates[0].content", "parts", "candidates[0].content.parts")
+	return readCandidate(cand, "candidates[0].")
+}
+
+// isCandidate is a candidate on its own: a content object that holds
+// parts. No openai message has an object content.
+func isCandidate(o value.Value) bool {
+	c, ok := o.Get("content")
+	return ok && c.Kind() == value.Object && c.Has("parts")
+}
+
+func candidatePlan(o value.Value, _ extraction) plan { return readCandidate(o, "") }
+
+// readCandidate reads a candidate, found at path (its parts at
+// path+"content.parts"). A candidate without content is no calls: Gemini
+// leaves it out when it blocks an answer. One that ended because the
+// model's call could not be read (finishReason MALFORMED_FUNCTION_CALL or
+// UNEXPECTED_TOOL_CALL, with empty content) is one failed call, as an
+// openai call whose arguments do not parse is, never zero calls.
+func readCandidate(cand value.Value, path string) plan {
+	for _, key := range [...]string{"finishReason", "finish_reason"} {
+		r, _ := cand.Get(key)
+		if r.Kind() != value.String {
+			continue
+		}
+		for _, bad := range [...]string{"MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL"} {
+			if r.Str() == bad || r.Str() == "FinishReason."+bad {
+				msg := path + key + " is " + bad + ": the model's call could not be read"
+				for _, mk := range [...]string{"finishMessage", "finish_message"} {
+					if m, _ := cand.Get(mk); m.Kind() == value.String && m.Str() != "" {
+						msg += " (" + clipText(m.Str(), 200) + ")"
+						break
+					}
+				}
+				return plan{bad: msg}
+			}
+		}
+	}
+	return nestedListPlan(cand, "content", path+"content", "parts", path+"content.parts")
 }
 
 // nestedListPlan reads the list at listKey of the object at key of o,
@@ -57,7 +93,7 @@ func partsPlan(o value.Value, _ extraction) plan {
 // arguments, so absent args are the empty object.
 func readPart(x extraction, e value.Value, at loc, i int) Call {
 	key := "functionCall"
-	if fc, ok := e.Get("function_call"); ok && !e.Has(key) && !fc.Has("arguments") {
+	if fc, ok := e.Get("function_call"); ok && fc.Kind() != value.Null && !hasSome(e, key) && !fc.Has("arguments") {
 		key = "function_call"
 	}
 	return readKeyed(x, e, at, i, key, "args", optionalObject, "a gemini part")
@@ -68,8 +104,16 @@ func readPart(x extraction, e value.Value, at loc, i int) Call {
 // text part, a thought) is passed over, but one with a call key of any
 // such format, or with a type, name or function key, is a call or
 // another API's call, which must not vanish silently.
+// A key set to null is as absent: the Python SDKs' model_dump() writes
+// every field a part does not use as null.
 func callLike(e value.Value) bool {
-	return e.Has("functionCall") || e.Has("function_call") || e.Has("toolUse") || e.Has("type") || e.Has("name") || e.Has("function")
+	return hasSome(e, "functionCall") || hasSome(e, "function_call") || hasSome(e, "toolUse") || hasSome(e, "type") || hasSome(e, "name") || hasSome(e, "function")
+}
+
+// hasSome reports whether o has key set to something other than null.
+func hasSome(o value.Value, key string) bool {
+	v, ok := o.Get(key)
+	return ok && v.Kind() != value.Null
 }
 
 // readKeyed reads the call held at key of part or block e, whose

@@ -18,11 +18,20 @@ func hasChoices(o value.Value) bool { return o.Has("choices") }
 
 func hasCalls(o value.Value) bool { return o.Has("tool_calls") || o.Has("function_call") }
 
-// isTextMessage is a message without calls: a plain answer. Auto tries
-// it last, after the rows that claim parts and an array content; the
-// test says so itself for a forced openai.
+// isTextMessage is a message without calls: a plain answer, whose content
+// is text or null. Auto tries it last, after the rows that claim parts and
+// an array content; the test says so itself for a forced openai. No
+// openai message has an object content: such an object is in no known
+// shape, lest what it holds (a Gemini candidate's calls) vanish.
 func isTextMessage(o value.Value) bool {
-	return (o.Has("role") || o.Has("content")) && !o.Has("parts") && !contentIsArray(o)
+	return (o.Has("role") || o.Has("content")) && !o.Has("parts") && textContent(o)
+}
+
+// textContent reports whether o's content, if any, is text or null, as an
+// openai message's is.
+func textContent(o value.Value) bool {
+	c, ok := o.Get("content")
+	return !ok || c.Kind() == value.String || c.Kind() == value.Null
 }
 
 // completionPlan reads the message of choices[0].
@@ -62,8 +71,12 @@ func readToolCall(x extraction, e value.Value, at loc, i int) Call {
 	return readFunction(x, e, at, i, textOrObject)
 }
 
-// isMessage is an openai-shaped message, for a format forced on one.
-func isMessage(o value.Value) bool { return o.Has("role") || o.Has("tool_calls") }
+// isMessage is an openai-shaped message, for a format forced on one: an
+// Anthropic message (an array content) or a Gemini content (parts) is
+// not one, lest its calls vanish.
+func isMessage(o value.Value) bool {
+	return (o.Has("role") || o.Has("tool_calls")) && !o.Has("parts") && textContent(o)
+}
 
 // readFunction reads a tool_calls entry of openai's shape, whose
 // arguments mode allows.

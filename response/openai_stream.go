@@ -31,6 +31,10 @@ var openaiStreamer = streamer{unit: "tool_calls index", stop: "finish_reason", e
 func chunkEvent(a *assembly, e value.Value, j int) {
 	cs, ok := e.Get("choices")
 	if !ok {
+		if er, _ := e.Get("error"); er.Kind() == value.Object {
+			a.reportError(j, errorText(er)) // a server error in mid-stream
+			return
+		}
 		a.foreign(e, j, "a chat completion chunk")
 		return
 	}

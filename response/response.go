@@ -30,11 +30,12 @@
 //	tool_calls or function_call                       openai     tool_calls, then function_call
 //	arguments, or name without role or parts          calls      the object itself
 //	parts                                             gemini     parts
+//	a content object with parts (a candidate alone)   gemini     content.parts
 //	content: blocks without a type, each with a
 //	key of Converse's (text, toolUse, …)              bedrock    content
 //	content that is an array                          anthropic  content
 //	resourceSpans                                     otlp       an OTLP/JSON trace export: a run
-//	role or content (content not an array)            openai     (a text answer: no calls)
+//	role or content (content text or null)            openai     (a text answer: no calls)
 //	anything else                                     *ShapeError
 //
 // A non-empty array is read in the format of its first element that says
@@ -109,9 +110,10 @@
 //
 // A forced format accepts an object that matches one of its own rows of the
 // object table, each row read on its own (the openai text-answer row then
-// also asks for no parts and content that is not an array; forced cohere
+// also asks for no parts and content that is text or null; forced cohere
 // and ollama also take an openai-shaped message, with a role or
-// tool_calls), and any array, read element by element by that format's
+// tool_calls and such a content; a forced text format, an openai
+// completion or message whose text it reads), and any array, read element by element by that format's
 // rules. A forced stream format takes an array or an SSE transcript, read
 // as its events, and no object; any other forced format takes no SSE
 // transcript (a *ShapeError), so that a recorded stream's calls never
@@ -728,7 +730,9 @@ func readCall(o value.Value, at loc, sub, argKey string, mode argMode, i int, x 
 // comes in parts so that it is put together only for a message.
 func readArgs(name string, a value.Value, present bool, at loc, sub, key string, mode argMode, i int, x extraction) Call {
 	switch {
-	case !present && mode == optionalObject:
+	case (!present || a.Kind() == value.Null) && mode == optionalObject:
+		// Null is as absent: the Python SDKs' model_dump() writes a call
+		// without arguments so.
 		return Call{Name: name, Args: emptyObject}
 	case !present:
 		return fail(i, name, at.at(join(sub, key))+" is missing")
@@ -773,15 +777,18 @@ const maxKeys = 10
 // maxKeyLen bounds each key a ShapeError lists, for the same reason.
 const maxKeyLen = 40
 
-func clip(k string) string {
-	if len(k) <= maxKeyLen {
-		return k
+func clip(k string) string { return clipText(k, maxKeyLen) }
+
+// clipText cuts s to at most n bytes, at a rune's start, marking the cut.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	i := maxKeyLen
-	for i > 0 && !utf8.RuneStart(k[i]) {
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
 		i--
 	}
-	return k[:i] + "…"
+	return s[:i] + "…"
 }
 
 // maxExcerpt bounds the bytes of a response that a message quotes.

@@ -192,7 +192,14 @@ var extractTests = []extractTest{
 	{name: "responses output list", in: `[{"type":"message","role":"assistant","content":[]},{"type":"function_call","name":"a","arguments":"{\"x\":true}"}]`,
 		wantF: Responses, calls: []wantCall{ok("a", `{"x":true}`)}},
 	{name: "responses text only", in: `{"object":"response","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hi"}]}]}`, wantF: Responses},
-	{name: "responses output missing", in: `{"object":"response","status":"failed"}`, wantF: Responses},
+	{name: "responses output missing", in: `{"object":"response","status":"completed"}`, wantF: Responses},
+	// A response the model gave no answer in is no answer with zero calls.
+	{name: "responses failed", in: `{"object":"response","status":"failed"}`, wantF: Responses, calls: []wantCall{bad("", "status is failed: the response holds no answer")}},
+	{name: "responses failed with its error", in: `{"id":"resp_1","object":"response","status":"failed","error":{"code":"server_error","message":"The model failed to generate a response."},"output":[]}`,
+		wantF: Responses, calls: []wantCall{bad("", `status is failed: the response holds no answer; its error: "The model failed to generate a response."`)}},
+	{name: "responses queued", in: `{"id":"resp_1","object":"response","status":"queued"}`, wantF: Responses, calls: []wantCall{bad("", "status is queued")}},
+	{name: "responses incomplete keeps its calls", in: `{"object":"response","status":"incomplete","output":[{"type":"function_call","name":"f","arguments":"{}"}]}`,
+		wantF: Responses, calls: []wantCall{ok("f", `{}`)}},
 	{name: "responses output null", in: `{"object":"response","output":null}`, wantF: Responses},
 	{name: "responses output not an array", in: `{"object":"response","output":"x"}`, wantF: Responses, calls: []wantCall{bad("", "output is a string, not an array")}},
 	{name: "responses arguments object", in: `{"output":[{"type":"function_call","name":"a","arguments":{"k":"v"}}]}`, wantF: Responses, calls: []wantCall{ok("a", `{"k":"v"}`)}},
@@ -258,7 +265,22 @@ var extractTests = []extractTest{
 	{name: "gemini parts list", in: `[{"text":"Sure."},{"functionCall":{"name":"a","args":{"k":[1]}},"thoughtSignature":"x"}]`, wantF: Gemini, calls: []wantCall{ok("a", `{"k":[1]}`)}},
 	{name: "gemini parts list text only", in: `[{"text":"Sure."}]`, wantF: Gemini},
 	{name: "gemini args omitted", in: `[{"functionCall":{"name":"now"}}]`, wantF: Gemini, calls: []wantCall{ok("now", `{}`)}},
-	{name: "gemini args null", in: `[{"functionCall":{"name":"a","args":null}}]`, wantF: Gemini, calls: []wantCall{bad("a", "[0].functionCall.args is null, not an object")}},
+	// The Python SDK's model_dump() writes what a call or part lacks as null.
+	{name: "gemini args null", in: `[{"functionCall":{"name":"a","args":null}}]`, wantF: Gemini, calls: []wantCall{ok("a", `{}`)}},
+	{name: "gemini SDK dump text only", in: `{"candidates":[{"content":{"parts":[{"function_call":null,"function_response":null,"text":"Hello","thought":null}],"role":"model"},"finish_reason":"STOP"}]}`, wantF: Gemini},
+	{name: "gemini SDK dump text then call", in: `{"candidates":[{"content":{"parts":[{"function_call":null,"text":"Sure.","thought":null},{"function_call":{"id":null,"args":{"city":"Berlin"},"name":"get_weather"},"text":null,"thought":null}],"role":"model"}}]}`,
+		wantF: Gemini, calls: []wantCall{ok("get_weather", berlin)}},
+	{name: "gemini SDK dump camelCase", in: `[{"functionCall":null,"text":"Hi"},{"functionCall":{"name":"now","args":null}}]`, wantF: Gemini, calls: []wantCall{ok("now", `{}`)}},
+	// A call the model wrote but Gemini could not read is a failed call.
+	{name: "gemini malformed function call", in: `{"candidates":[{"content":{},"finishReason":"MALFORMED_FUNCTION_CALL","finishMessage":"Malformed function call: print(x"}]}`,
+		wantF: Gemini, calls: []wantCall{bad("", "candidates[0].finishReason is MALFORMED_FUNCTION_CALL: the model's call could not be read (Malformed function call: print(x)")}},
+	{name: "gemini unexpected tool call, SDK dump", in: `{"candidates":[{"finish_reason":"UNEXPECTED_TOOL_CALL","content":null}]}`,
+		wantF: Gemini, calls: []wantCall{bad("", "candidates[0].finish_reason is UNEXPECTED_TOOL_CALL")}},
+	// A candidate on its own.
+	{name: "gemini candidate alone", in: `{"content":{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Berlin"}}}]},"finishReason":"STOP","index":0}`,
+		wantF: Gemini, calls: []wantCall{ok("get_weather", berlin)}},
+	{name: "gemini candidate alone, malformed", in: `{"content":{"parts":[]},"finishReason":"MALFORMED_FUNCTION_CALL"}`,
+		wantF: Gemini, calls: []wantCall{bad("", "finishReason is MALFORMED_FUNCTION_CALL")}},
 	{name: "gemini args string", in: `[{"functionCall":{"name":"a","args":"{}"}}]`, wantF: Gemini, calls: []wantCall{bad("a", "args is a string, not an object")}},
 	{name: "gemini args array", in: `[{"functionCall":{"name":"a","args":[]}}]`, wantF: Gemini, calls: []wantCall{bad("a", "args is an array, not an object")}},
 	{name: "gemini args number", in: `[{"functionCall":{"name":"a","args":0}}]`, wantF: Gemini, calls: []wantCall{bad("a", "args is a number, not an object")}},
@@ -510,6 +532,15 @@ func TestShapeErrors(t *testing.T) {
 		{`{"choices":[]}`, OpenAIStream, "not an openai chat completion stream, as chunks or SSE"},
 		{`{"role":"assistant","content":"x"}`, Bedrock, "not a bedrock converse response, message or content list"},
 		{`{"role":"assistant","content":"x"}`, MCP, "not an mcp tools/call request or batch of them"},
+		// No openai message has an object content: not a text answer.
+		{`{"role":"assistant","content":{"x":1}}`, Auto, "response is an object with keys [content role], not a known format"},
+		{`{"content":{"role":"model"},"finishReason":"STOP"}`, Auto, "not a known format"},
+		// A format forced on another API's message does not read it as
+		// a message without calls.
+		{`{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}`, Cohere, "not a cohere"},
+		{`{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}`, Ollama, "not an ollama"},
+		{`{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}}]}`, Ollama, "not an ollama"},
+		{`{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}}]}`, Cohere, "not a cohere"},
 	}
 	for _, tt := range tests {
 		r, err := value.Parse(tt.in)

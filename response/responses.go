@@ -26,7 +26,21 @@ func isResponsesObject(o value.Value) bool {
 	return ok && out.Kind() == value.Array
 }
 
+// outputPlan reads the output of a Responses object. One whose status
+// says the model gave no answer (failed, cancelled, or not run yet) is one
+// failed call, quoting its error: its empty output is no answer with zero
+// calls.
 func outputPlan(o value.Value, _ extraction) plan {
+	if st, _ := o.Get("status"); st.Kind() == value.String {
+		switch st.Str() {
+		case "failed", "cancelled", "queued", "in_progress":
+			msg := "status is " + st.Str() + ": the response holds no answer"
+			if er, _ := o.Get("error"); er.Kind() == value.Object {
+				msg += "; its error: " + errorText(er)
+			}
+			return plan{bad: msg}
+		}
+	}
 	out, ok := o.Get("output")
 	return listPlan(out, ok, "output")
 }

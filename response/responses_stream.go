@@ -67,7 +67,11 @@ func responsesEvent(a *assembly, e value.Value, j int) {
 			c.final, c.closed = true, true
 		}
 	case "error":
-		a.note = errorText(e)
+		a.reportError(j, errorText(e))
+	case "response.failed":
+		r, _ := e.Get("response")
+		er, _ := r.Get("error")
+		a.reportError(j, errorText(er))
 	default:
 		if isCallType(t.Str()) {
 			a.foreign(e, j, "a responses stream event")

@@ -79,9 +79,20 @@ type assembly struct {
 	events []event
 	prefix string // the path of a JSON array of events in the response
 	calls  []*pending
-	// note is an error the stream reported, for the message of a call it
-	// leaves unfinished.
-	note string
+	// note is the first error the stream reported, at event noteAt, for
+	// the message of a call it leaves unfinished.
+	note   string
+	noteAt int
+}
+
+// reportError notes the error that event j reports. A call the stream
+// leaves unfinished quotes it; with none, it is a failed call of its own
+// (see assemble): a stream that ends in an error gave no answer, and a
+// case that expects no call must not pass on it.
+func (a *assembly) reportError(j int, msg string) {
+	if a.note == "" {
+		a.note, a.noteAt = msg, j
+	}
 }
 
 // assemble reads the events of p, a JSON array or an SSE transcript, into
@@ -105,11 +116,16 @@ func (s *streamer) assemble(p *plan, x extraction) []Call {
 			s.event(&a, ev.v, j)
 		}
 	}
-	n := 0
+	n, open := 0, false
 	for _, c := range a.calls {
 		if !c.skip {
 			n++
+			open = open || !c.closed && c.bad == ""
 		}
+	}
+	if a.note != "" && !open {
+		a.fail(a.noteAt, a.where(a.noteAt)+" reports an error, and the stream gives no answer: "+a.note)
+		n++
 	}
 	if n == 0 {
 		return nil

@@ -246,6 +246,18 @@ var streamTests = []extractTest{
 		calls: []wantCall{{name: "f", reason: `the arguments put together from 1 fragment (the error is in fragment 1, of [7]: "{\"x\"") are not a usable JSON object`, is: value.ErrSyntax}}},
 	{name: "anthropic overloaded", in: array(append(anthropicEvents[:8:8], `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)), wantF: AnthropicStream,
 		calls: []wantCall{bad("f", `the stream reported an error: "Overloaded"`)}},
+	// An error with no call open is a failed call of its own: the stream
+	// gave no answer, which zero calls would pass for one.
+	{name: "anthropic error before any block", in: array([]string{anthropicEvents[0], `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`}), wantF: AnthropicStream,
+		calls: []wantCall{bad("", `[1] reports an error, and the stream gives no answer: "Overloaded"`)}},
+	{name: "anthropic error after a whole call", in: array(append(anthropicEvents[:10:10], `{"type":"error","error":{"type":"api_error","message":"boom"}}`)), wantF: AnthropicStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", `[10] reports an error, and the stream gives no answer: "boom"`)}},
+	{name: "responses failed", in: array([]string{responsesEvents[0], `{"type":"response.failed","sequence_number":1,"response":{"id":"r","object":"response","status":"failed","error":{"code":"server_error","message":"boom"},"output":[]}}`}),
+		wantF: ResponsesStream, calls: []wantCall{bad("", `[1] reports an error, and the stream gives no answer: "boom"`)}},
+	{name: "openai error chunk", in: array([]string{chunk(`{"role":"assistant","content":""}`, "null"), `{"error":{"message":"The server had an error while processing your request.","type":"server_error"}}`}),
+		wantF: OpenAIStream, calls: []wantCall{bad("", `[1] reports an error, and the stream gives no answer: "The server had an error`)}},
+	{name: "openai error chunk with a call open", in: array(append(openaiChunks[:2:2], `{"error":{"message":"gone"}}`)),
+		wantF: OpenAIStream, calls: []wantCall{bad("f", `the stream reported an error: "gone"`)}},
 	{name: "anthropic delta of no block", in: array([]string{anthropicEvents[7]}), wantF: AnthropicStream,
 		calls: []wantCall{bad("", "[0] continues a call that no content_block_start began")}},
 	{name: "anthropic partial_json not a string", in: array(with(anthropicEvents, 7, `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":7}}`)),
