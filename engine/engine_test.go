@@ -308,6 +308,27 @@ cases:
 	}
 }
 
+// TestAlternativesTieInTheLastBits: two lists whose scores are equal but
+// sum to floats apart in their last bit ((0.3+0)/2 against (0.1+0.2)/2)
+// tie, and the earlier list counts.
+func TestAlternativesTieInTheLastBits(t *testing.T) {
+	e := load(t, `version: 1
+cases:
+  - id: t
+    expected:
+      - {name: t, arguments: {k0: 0, k1: 0, k2: 0, k3: 1, k4: 1, k5: 1, k6: 1, k7: 1, k8: 1, k9: 1}}
+      - {name: u, arguments: {k0: 1, k1: 1, k2: 1, k3: 1, k4: 1, k5: 1, k6: 1, k7: 1, k8: 1, k9: 1}}
+    alternatives:
+      - - {name: t, arguments: {k0: 0, k1: 1, k2: 1, k3: 1, k4: 1, k5: 1, k6: 1, k7: 1, k8: 1, k9: 1}}
+        - {name: u, arguments: {k0: 0, k1: 0, k2: 1, k3: 1, k4: 1, k5: 1, k6: 1, k7: 1, k8: 1, k9: 1}}
+`)
+	zeros := `{"k0":0,"k1":0,"k2":0,"k3":0,"k4":0,"k5":0,"k6":0,"k7":0,"k8":0,"k9":0}`
+	r := e.Score(0, mustParse(t, `[{"name":"t","arguments":`+zeros+`},{"name":"u","arguments":`+zeros+`}]`))
+	if r.Pass || r.Alternative != 0 || r.Score != 0.15 {
+		t.Errorf("pass=%v alternative=%d score=%v, want a fail scored by the expected calls at 0.15", r.Pass, r.Alternative, r.Score)
+	}
+}
+
 func TestNullIsMissing(t *testing.T) {
 	runScoreTests(t, []scoreTest{
 		{"null is a value by default", `cases: [{id: t, expected: {name: f, arguments: {a: 1}}}]`,

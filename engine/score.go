@@ -75,6 +75,11 @@ func (r *Result) reset(c *compiledCase) {
 	*r = Result{ID: c.id, Tool: c.tool(), Calls: r.Calls[:0], Diffs: r.Diffs[:0], hasAlternatives: len(c.alternatives) > 0}
 }
 
+// scoreEps is how much higher a list's score must be to beat an earlier
+// list's: sums of shares that are equal can differ in their last bits
+// ((0.3+0)/2 against (0.1+0.2)/2), and a real difference is far larger.
+const scoreEps = 1e-9
+
 // scoreCalls scores against the expected calls and each alternative, and
 // keeps the best: a pass first, then the higher score, then the earlier list.
 func (e *Engine) scoreCalls(r *Result, i int, calls []response.Call, w *work) {
@@ -94,7 +99,7 @@ func (e *Engine) scoreCallsIn(r *Result, i int, calls []response.Call, w *work, 
 	for k, exp := range c.alternatives {
 		alt.reset(c)
 		e.evaluate(alt, c, exp, calls, w, rv)
-		if alt.Pass && !r.Pass || alt.Pass == r.Pass && alt.Score > r.Score {
+		if alt.Pass && !r.Pass || alt.Pass == r.Pass && alt.Score > r.Score+scoreEps {
 			alt.Alternative = k + 1
 			*r, *alt = *alt, *r
 		}
