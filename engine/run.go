@@ -130,10 +130,15 @@ func (s *Summary) add(r *Result) {
 	if r.Pass {
 		t.Passed++
 	}
-	errored := false
+	errored, missing := false, false
 	for i := range r.Diffs {
 		s.ByKind[r.Diffs[i].Kind]++
 		errored = errored || IsError(r.Diffs[i].Kind)
+		missing = missing || r.Diffs[i].Kind == MissingResponse
+	}
+	if missing {
+		// A case with no line, and one whose line has no response.
+		s.Missing++
 	}
 	if errored {
 		s.Errored++
@@ -157,6 +162,7 @@ func (s *Summary) merge(o *Summary) {
 	s.Cases += o.Cases
 	s.Passed += o.Passed
 	s.Failed += o.Failed
+	s.Missing += o.Missing
 	s.Errored += o.Errored
 	s.ScoreSum += o.ScoreSum
 	if s.ByTool == nil {
@@ -398,7 +404,6 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 		if slots[next].out == nil {
 			st.missingResponse(e, &res, next)
 			sum.add(&res)
-			sum.Missing++
 			buf = append(res.AppendJSON(buf[:0]), '\n')
 			bw.Write(buf)
 			continue

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -217,6 +218,24 @@ func runLaterLines(t *testing.T, tmp string) *spyWriter {
 		t.Errorf("summary: %d unknown, %d missing; want %d and 1", sum.Unknown, sum.Missing, len(later))
 	}
 	return w
+}
+
+// TestRunCountsMissingResponses: the summary counts every case with a
+// missing_response, those with no line and those whose line has no
+// response, whichever worker scored them.
+func TestRunCountsMissingResponses(t *testing.T) {
+	e := load(t, "version: 1\ncases:\n  - {id: a, expected: []}\n  - {id: b, expected: []}\n  - {id: c, expected: []}\n  - {id: d, expected: []}\n")
+	for _, workers := range []int{1, 3} {
+		in := `{"id":"a","response":[]}` + "\n" + `{"id":"d"}` + "\n" + `{"id":"c","response":null}` + "\n"
+		sum, err := e.Run(context.Background(), strings.NewReader(in), io.Discard, RunOptions{Name: "r", Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// b has no line, d no response; c's null response is zero calls.
+		if sum.Missing != 2 || sum.ByKind[MissingResponse] != 2 || sum.Passed != 2 {
+			t.Errorf("%d workers: %d missing, %d missing_response diffs, %d passed; want 2, 2 and 2", workers, sum.Missing, sum.ByKind[MissingResponse], sum.Passed)
+		}
+	}
 }
 
 // Arguments given as an object nested past the limit (256 levels) fail

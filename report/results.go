@@ -393,11 +393,13 @@ func Summarize(cases []Case) *engine.Summary {
 		if c.Pass {
 			t.Passed++
 		}
+		missing := false
 		for _, d := range c.Diffs {
 			s.ByKind[d.Kind]++
-			if d.Kind == engine.MissingResponse {
-				s.Missing++
-			}
+			missing = missing || d.Kind == engine.MissingResponse
+		}
+		if missing {
+			s.Missing++ // cases, as the run's summary counts them
 		}
 		if c.Errored() {
 			s.Errored++
