@@ -329,6 +329,23 @@ cases:
 	}
 }
 
+// TestInOrderMissingCallMessage: in in_order, a call made out of its
+// order is not "none": the missing_call says where it is.
+func TestInOrderMissingCallMessage(t *testing.T) {
+	e := load(t, `version: 1
+cases: [{id: t, calls: in_order, expected: [{name: t, arguments: {a: 1}}, {name: u, arguments: {a: 1}}]}]
+`)
+	for _, tc := range []struct{ resp, want string }{
+		{`[{"name":"u","arguments":{"a":1}},{"name":"t","arguments":{"a":1}}]`, "expected a call to u in its order, got none there (call 0 is to u, out of that order)"},
+		{`[{"name":"t","arguments":{"a":1}}]`, "expected a call to u, got none"},
+	} {
+		r := e.Score(0, mustParse(t, tc.resp))
+		if len(r.Diffs) != 1 || r.Diffs[0].Kind != MissingCall || r.Diffs[0].Message != tc.want || r.Score != 0.5 {
+			t.Errorf("%s: %s, want one missing_call saying %q", tc.resp, r.AppendJSON(nil), tc.want)
+		}
+	}
+}
+
 func TestNullIsMissing(t *testing.T) {
 	runScoreTests(t, []scoreTest{
 		{"null is a value by default", `cases: [{id: t, expected: {name: f, arguments: {a: 1}}}]`,

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/callgrade/callgrade/internal/schema"
@@ -195,9 +197,16 @@ func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls 
 			}
 			idx := len(r.Calls)
 			r.Calls = append(r.Calls, CallResult{Expected: a, Actual: -1})
+			msg := "expected a call to " + exp[a].name + ", got none"
+			if mode == suite.CallsInOrder {
+				if b := unpairedCall(exp[a].name, calls, pairs); b >= 0 {
+					// The call was made, where the order does not let it count.
+					msg = "expected a call to " + exp[a].name + " in its order, got none there (call " + strconv.Itoa(b) + " is to " + exp[a].name + ", out of that order)"
+				}
+			}
 			r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: MissingCall,
 				Expected: value.StringOf(exp[a].name), HasExpected: true, Rule: string(mode),
-				Message: "expected a call to " + exp[a].name + ", got none"}, Call: idx})
+				Message: msg}, Call: idx})
 			counted++
 			continue
 		}
@@ -349,6 +358,17 @@ func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, 
 			pairs[a], pr[a] = b, e.compare(&exp[a], &calls[b], w, rv, b)
 		}
 	}
+}
+
+// unpairedCall returns the first of calls to name that pairs holds no
+// expected call with, or -1.
+func unpairedCall(name string, calls []response.Call, pairs []int) int {
+	for b := range calls {
+		if calls[b].Name == name && !slices.Contains(pairs, b) {
+			return b
+		}
+	}
+	return -1
 }
 
 func matchedCount(m []bool) int {
