@@ -33,8 +33,8 @@ import (
 // a call's arguments default to {}. Unless a file says otherwise,
 // extra_fields is reject, calls is ordered and null_is_missing is false.
 // Numbers keep the text they were written with (YAML spellings such as 0x1F
-// or 1_000 become the same number in JSON spelling; TOML numbers pass
-// through int64 and float64). Rules are kept as written, in the order of
+// or 1_000 become the same number in JSON spelling, as do TOML's; a TOML
+// date or time is a string of its text as written). Rules are kept as written, in the order of
 // their PATHs.
 //
 // Every problem found in any of the files is returned at once, as an

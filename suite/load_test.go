@@ -353,6 +353,58 @@ func TestExactNumbers(t *testing.T) {
 	}
 }
 
+// TestTOMLLiterals: a TOML float is the number written, and an offset
+// date-time the text written, wherever it stands (a table, an array of
+// tables and a table below its last element, an inline table in an
+// array, a dotted key), as the same values in YAML are; the decoder
+// alone would give the nearest float64 and RFC 3339 rewritten.
+func TestTOMLLiterals(t *testing.T) {
+	toml := `version = 1
+[defaults.rules]
+x = {tolerance = 0.10000000000000000001}
+[[cases]]
+id = "a"
+expected = [{name = "f", arguments = {big = 9007199254740993.0, frac = 1.00000000000000000001, plus = +1.5e3, at = 2024-05-01 10:00:00.500+00:00, list = [1.0, {when = 2024-05-01T10:00:00Z, n = 2.50}], d.e = 3.0, local = 2024-05-01T10:00:00, int = 0x1F}}]
+[[cases]]
+id = "b"
+[[cases.expected]]
+name = "g"
+[cases.expected.arguments]
+z = 0.1e-400
+inf_free = -0.0
+`
+	yaml := `version: 1
+defaults: {rules: {x: {tolerance: 0.10000000000000000001}}}
+cases:
+  - id: a
+    expected: [{name: f, arguments: {big: 9007199254740993.0, frac: 1.00000000000000000001, plus: 1.5e3, at: "2024-05-01 10:00:00.500+00:00", list: [1.0, {when: "2024-05-01T10:00:00Z", n: 2.50}], d: {e: 3.0}, local: "2024-05-01T10:00:00", int: 31}}]
+  - id: b
+    expected: [{name: g, arguments: {z: 0.1e-400, inf_free: -0.0}}]
+`
+	files := memFiles{"s.toml": []byte(toml), "s.yaml": []byte(yaml)}
+	st, err := load(files, []string{"s.toml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sy, err := load(files, []string{"s.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range sy.Cases {
+		g, w := st.Cases[i].Expected[0].Arguments.String(), sy.Cases[i].Expected[0].Arguments.String()
+		if g != w {
+			t.Errorf("case %d: TOML gives\n %s\nYAML gives\n %s", i, g, w)
+		}
+	}
+	if g, w := st.Defaults.Rules[0].Rule.String(), sy.Defaults.Rules[0].Rule.String(); g != w {
+		t.Errorf("the rule: TOML gives %s, YAML %s", g, w)
+	}
+	big, _ := st.Cases[0].Expected[0].Arguments.Get("big")
+	if value.Equal(big, value.Int(9007199254740992)) {
+		t.Error("9007199254740993.0 lost precision")
+	}
+}
+
 func TestYAMLAliasesAndMergeKeys(t *testing.T) {
 	src := `call: &call {name: get_weather, arguments: {city: Berlin, unit: celsius}}
 args: &args {city: Paris}

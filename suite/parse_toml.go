@@ -4,8 +4,10 @@ import (
 	"encoding"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/knadh/koanf/parsers/toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/callgrade/callgrade/value"
 )
@@ -23,7 +25,7 @@ func (p *tomlParser) Unmarshal(b []byte) (map[string]any, error) {
 		return nil, &Error{Problems: []Problem{tomlSyntaxProblem(p.f.name, err)}}
 	}
 	var probs []Problem
-	doc := tomlValue(m, "", p.f.name, &probs)
+	doc := tomlValue(m, "", p.f.name, tomlLiterals(b), &probs)
 	if len(probs) > 0 {
 		return nil, &Error{Problems: probs}
 	}
@@ -42,29 +44,44 @@ func tomlSyntaxProblem(name string, err error) Problem {
 	return Problem{Loc: loc, Msg: "invalid TOML: " + msg, Err: err}
 }
 
-// tomlValue converts what the TOML decoder produced. Local dates and times
-// become their TOML text.
-func tomlValue(x any, key, file string, probs *[]Problem) value.Value {
+// tomlValue converts what the TOML decoder produced, the value at key.
+// Dates and times become their TOML text; a float and an offset date-time
+// take the text they were written with from lits (see tomlLiterals).
+func tomlValue(x any, key, file string, lits map[string]string, probs *[]Problem) value.Value {
 	switch t := x.(type) {
 	case map[string]any:
 		ms := make([]value.Member, 0, len(t))
 		for k, e := range t {
-			ms = append(ms, value.Member{Key: k, Value: tomlValue(e, joinKey(key, k), file, probs)})
+			ms = append(ms, value.Member{Key: k, Value: tomlValue(e, joinKey(key, k), file, lits, probs)})
 		}
 		v, _ := value.ObjectOf(ms...) // a Go map has no duplicate keys
 		return v
 	case []any:
 		arr := make([]value.Value, len(t))
 		for i, e := range t {
-			arr[i] = tomlValue(e, key+"["+strconv.Itoa(i)+"]", file, probs)
+			arr[i] = tomlValue(e, key+"["+strconv.Itoa(i)+"]", file, lits, probs)
 		}
 		return value.ArrayOf(arr...)
 	case []map[string]any:
 		arr := make([]value.Value, len(t))
 		for i, e := range t {
-			arr[i] = tomlValue(e, key+"["+strconv.Itoa(i)+"]", file, probs)
+			arr[i] = tomlValue(e, key+"["+strconv.Itoa(i)+"]", file, lits, probs)
 		}
 		return value.ArrayOf(arr...)
+	case float64:
+		// 9007199254740993.0 is that number, as in a JSON or YAML suite,
+		// not the float64 nearest it.
+		if lit, ok := lits[key]; ok {
+			if n, err := value.NumberOf(strings.TrimPrefix(strings.ReplaceAll(lit, "_", ""), "+")); err == nil {
+				return n
+			}
+		}
+	case time.Time:
+		// As written: 10:00:00.500+00:00 is not rewritten as 10:00:00.5Z,
+		// which a model's "…500+00:00" would then not equal.
+		if lit, ok := lits[key]; ok {
+			return value.StringOf(lit)
+		}
 	}
 	v, err := value.FromAny(x)
 	if err != nil {
@@ -76,6 +93,79 @@ func tomlValue(x any, key, file string, probs *[]Problem) value.Value {
 		*probs = append(*probs, Problem{Loc: Loc{File: file, Key: key}, Msg: "no JSON spelling for this value: " + err.Error(), Err: err})
 	}
 	return v
+}
+
+// tomlLiterals maps the key path (as tomlValue names it) of every float
+// and offset date-time in the TOML document b to its text, which the
+// decoder turns into a float64 or a time.Time. b has decoded, so it
+// parses; should it not, the map holds what was read before.
+func tomlLiterals(b []byte) map[string]string {
+	w := tomlWalk{lits: map[string]string{}, count: map[string]int{}, last: map[string]int{}}
+	var p unstable.Parser
+	p.Reset(b)
+	table := ""
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.Table:
+			table = w.resolve(keyParts(e), "")
+		case unstable.ArrayTable:
+			parts := keyParts(e)
+			at := joinKey(w.resolve(parts[:len(parts)-1], ""), parts[len(parts)-1])
+			i := w.count[at]
+			w.count[at], w.last[at] = i+1, i
+			table = at + "[" + strconv.Itoa(i) + "]"
+		case unstable.KeyValue:
+			w.value(w.resolve(keyParts(e), table), e.Value())
+		}
+	}
+	return w.lits
+}
+
+type tomlWalk struct {
+	lits  map[string]string
+	count map[string]int // elements of each array of tables so far
+	last  map[string]int // the index of its last element
+}
+
+// resolve is the key path of parts below base: a part that names an
+// array of tables stands for its last element, as TOML reads it.
+func (w *tomlWalk) resolve(parts []string, base string) string {
+	for _, k := range parts {
+		base = joinKey(base, k)
+		if i, ok := w.last[base]; ok {
+			base += "[" + strconv.Itoa(i) + "]"
+		}
+	}
+	return base
+}
+
+func (w *tomlWalk) value(key string, v *unstable.Node) {
+	switch v.Kind {
+	case unstable.Float, unstable.DateTime:
+		w.lits[key] = string(v.Data)
+	case unstable.Array:
+		it, i := v.Children(), 0
+		for it.Next() {
+			w.value(key+"["+strconv.Itoa(i)+"]", it.Node())
+			i++
+		}
+	case unstable.InlineTable:
+		it := v.Children()
+		for it.Next() {
+			kv := it.Node()
+			w.value(joinKey(key, strings.Join(keyParts(kv), ".")), kv.Value())
+		}
+	}
+}
+
+func keyParts(n *unstable.Node) []string {
+	var out []string
+	it := n.Key()
+	for it.Next() {
+		out = append(out, string(it.Node().Data))
+	}
+	return out
 }
 
 // joinKey appends a key to a key path.
