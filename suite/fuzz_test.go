@@ -50,6 +50,22 @@ func FuzzLoadYAML(f *testing.F) {
 	})
 }
 
+// FuzzLoadTOML loads TOML suites, whose floats and date-times take their
+// text from a second walk of the file (tomlLiterals): never a panic, and
+// never an empty text.
+func FuzzLoadTOML(f *testing.F) {
+	f.Add([]byte("version = 1\n[[cases]]\nid = \"a\"\nexpected = {name = \"f\", arguments = {x = 1.50, at = 2024-05-01 10:00:00.5+01:00}}\n"))
+	f.Add([]byte("[[cases]]\nid = \"b\"\n[[cases.expected]]\nname = \"g\"\n[cases.expected.arguments]\nl = [1e3, {d.e = -0.0}]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzLoad(t, "s.toml", data)
+		for k, lit := range tomlLiterals(data) {
+			if lit == "" {
+				t.Fatalf("an empty literal at key %q", k)
+			}
+		}
+	})
+}
+
 func FuzzFromJSON(f *testing.F) {
 	f.Add([]byte(`{"version": 1, "cases": [{"id": "a", "expected": {"name": "f", "arguments": {"x": 1}}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
