@@ -105,8 +105,17 @@ func within(x, y, t decimal) bool {
 		// x and y are below 10^farPoint, so their difference is below
 		// twice that: within a tolerance of 10^(farPoint+1) or more. A
 		// tolerance below 10^-farPoint holds only equal numbers, as
-		// farPoint promises (no pass that is not real).
-		return t.bigPoint().Cmp(big.NewInt(farPoint+1)) > 0
+		// farPoint promises (no pass that is not real). A tolerance of
+		// 10^farPoint or more (its point farPoint+1) holds two numbers
+		// below 10^(farPoint-1), whose difference is below 10^farPoint;
+		// others it may not, and then nothing is promised but no pass.
+		switch t.bigPoint().Cmp(big.NewInt(farPoint + 1)) {
+		case 1:
+			return true
+		case 0:
+			return x.point < farPoint && y.point < farPoint
+		}
+		return false
 	}
 	if ok, decided := withinSmall(x, y, t); decided {
 		return ok
