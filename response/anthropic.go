@@ -6,11 +6,17 @@ import "github.com/callgrade/callgrade/value"
 const Anthropic Format = "anthropic"
 
 var anthropicFormat = format{
-	name:      Anthropic,
-	about:     "an anthropic message or content list",
-	itemTypes: []string{"tool_use", "text", "thinking", "redacted_thinking"},
-	emits:     emitsTyped,
-	read:      readContentBlock,
+	name:  Anthropic,
+	about: "an anthropic message or content list",
+	// The server tools' blocks (web search, web fetch, code execution,
+	// the MCP connector) are passed over, as text is, but they tell a
+	// content list that holds nothing else.
+	itemTypes: []string{"tool_use", "text", "thinking", "redacted_thinking",
+		"server_tool_use", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result",
+		"bash_code_execution_tool_result", "text_editor_code_execution_tool_result",
+		"mcp_tool_use", "mcp_tool_result", "container_upload"},
+	emits: emitsTyped,
+	read:  readContentBlock,
 }
 
 func contentIsArray(o value.Value) bool {

@@ -165,6 +165,11 @@ var itemKeys = [...]struct {
 	{key: "name", format: &callsFormat},
 	{key: "arguments", format: &callsFormat},
 	{key: "text", format: &geminiFormat, weak: true},
+	// Gemini's code execution parts, which a parts list may hold alone.
+	{key: "executableCode", format: &geminiFormat, weak: true},
+	{key: "codeExecutionResult", format: &geminiFormat, weak: true},
+	{key: "executable_code", format: &geminiFormat, weak: true},
+	{key: "code_execution_result", format: &geminiFormat, weak: true},
 }
 
 // lookup returns the format named f, or nil.

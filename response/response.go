@@ -51,7 +51,8 @@
 //	element                                           format
 //	type "function", or no type and a function key    openai     (a tool_calls list)
 //	type "function_call", "custom_tool_call",
-//	"message" or "reasoning"                          responses  (an output list)
+//	"message" or "reasoning", or a built-in tool's
+//	item ("web_search_call", "mcp_call", …)           responses  (an output list)
 //	type "function_call_output"                       responses  (a run)
 //	type "human", "ai", "tool", "system", "chat",
 //	"generic", "remove", "constructor" or a
@@ -67,7 +68,8 @@
 //	no type, a role, and content blocks without a
 //	type (Bedrock Converse's)                         says nothing
 //	type "tool_use", "text", "thinking" or
-//	"redacted_thinking"                               anthropic  (a content list)
+//	"redacted_thinking", or a server tool's block
+//	("server_tool_use", "web_search_tool_result", …)  anthropic  (a content list)
 //	type "tool_call" or "invalid_tool_call"           langchain  (a tool_calls list)
 //	type "response.…"                                 responses-stream
 //	type "message_start", "content_block_start",
@@ -81,7 +83,8 @@
 //	no type, and a functionCall or function_call key  gemini     (a parts list)
 //	no type, and a toolUse key                        bedrock    (a content list)
 //	no type, and a name or arguments key              calls
-//	no type, and a text key                           gemini     (unless another element decides)
+//	no type, and a text, executableCode or
+//	codeExecutionResult key                           gemini     (unless another element decides)
 //	no element says anything                          *ShapeError
 //
 // A string "type" decides alone: {"type": "function", "name": …,

@@ -276,6 +276,13 @@ var extractTests = []extractTest{
 		wantF: Gemini, calls: []wantCall{bad("", "candidates[0].finishReason is MALFORMED_FUNCTION_CALL: the model's call could not be read (Malformed function call: print(x)")}},
 	{name: "gemini unexpected tool call, SDK dump", in: `{"candidates":[{"finish_reason":"UNEXPECTED_TOOL_CALL","content":null}]}`,
 		wantF: Gemini, calls: []wantCall{bad("", "candidates[0].finish_reason is UNEXPECTED_TOOL_CALL")}},
+	// A list of nothing but built-in tools' items is a list of its
+	// format, with no call in it.
+	{name: "anthropic content of server tool blocks only", in: `[{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"x"}},{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[]}]`, wantF: Anthropic},
+	{name: "responses output of built-in items only", in: `[{"type":"image_generation_call","id":"ig_1","status":"completed","result":"aGVsbG8="}]`, wantF: Responses},
+	{name: "responses output of an MCP approval turn", in: `[{"type":"mcp_list_tools","id":"l","server_label":"s","tools":[]},{"type":"mcp_approval_request","id":"a","server_label":"s","name":"f","arguments":"{}"}]`, wantF: Responses},
+	{name: "gemini code execution parts only", in: `[{"executableCode":{"language":"PYTHON","code":"print(1)"}},{"codeExecutionResult":{"outcome":"OUTCOME_OK","output":"1"}}]`, wantF: Gemini},
+	{name: "gemini code execution parts and a call", in: `[{"executableCode":{"language":"PYTHON","code":"print(1)"}},{"functionCall":{"name":"f","args":{"x":1}}}]`, wantF: Gemini, calls: []wantCall{ok("f", `{"x":1}`)}},
 	// A candidate on its own.
 	{name: "gemini candidate alone", in: `{"content":{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Berlin"}}}]},"finishReason":"STOP","index":0}`,
 		wantF: Gemini, calls: []wantCall{ok("get_weather", berlin)}},
@@ -516,7 +523,7 @@ func TestShapeErrors(t *testing.T) {
 		{`{}`, Auto, "response is an empty object, not a known format"},
 		{`{"foo":1,"bar":2}`, Auto, "response is an object with keys [bar foo], not a known format"},
 		{`[1,2]`, Auto, "response is an array of 2 elements, none of them a call or an item of a known format, not a known format"},
-		{`[[],{"type":"web_search_call"},{"type":7}]`, Auto, "response is an array of 3 elements"},
+		{`[[],{"type":"zz_unknown_item"},{"type":7}]`, Auto, "response is an array of 3 elements"},
 		{`{"id":"x","choices":[]}`, Anthropic, "response is an object with keys [choices id], not an anthropic message or content list"},
 		{`{"type":"message","content":[]}`, OpenAI, "response is an object with keys [content type], not an openai chat completion, message or tool_calls list"},
 		{`{"role":"model","parts":[]}`, OpenAI, "not an openai chat completion"},

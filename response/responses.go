@@ -7,11 +7,15 @@ import "github.com/callgrade/callgrade/value"
 const Responses Format = "responses"
 
 var responsesFormat = format{
-	name:      Responses,
-	about:     "an openai responses object or output list",
-	itemTypes: []string{"function_call", "message", "reasoning", "function_call_output", "custom_tool_call"},
-	emits:     emitsTyped,
-	read:      readOutputItem,
+	name:  Responses,
+	about: "an openai responses object or output list",
+	// The built-in tools' items are passed over, but they tell an output
+	// list that holds nothing else.
+	itemTypes: []string{"function_call", "message", "reasoning", "function_call_output", "custom_tool_call",
+		"web_search_call", "file_search_call", "computer_call", "image_generation_call", "code_interpreter_call",
+		"local_shell_call", "mcp_call", "mcp_list_tools", "mcp_approval_request"},
+	emits: emitsTyped,
+	read:  readOutputItem,
 	// A list with a tool's output, or a request's input, is a run
 	// (run_responses.go).
 	message: responsesItem,
