@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -199,6 +198,7 @@ func importSuite(f *importBFCLFlags, sem bfcl.Semantics, asJSON bool) ([]byte, e
 // writeAtomic writes a file through a temporary file beside it, so that a
 // failure leaves no half-written file.
 func writeAtomic(path string, data []byte) error {
+	path = outputTarget(path)
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".callgrade-import-*")
 	if err != nil {
 		return err
@@ -211,11 +211,5 @@ func writeAtomic(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return errors.Join(err)
-	}
-	return nil
+	return place(tmp.Name(), path)
 }

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -396,6 +397,48 @@ func TestScoreOutToDevice(t *testing.T) {
 	after, err := os.Stat(os.DevNull)
 	if err != nil || after.Mode() != before.Mode() {
 		t.Fatalf("%s changed from %v to %v (%v)", os.DevNull, before.Mode(), after.Mode(), err)
+	}
+}
+
+// --out through a symbolic link writes the file it points to and keeps
+// the link; a file replaced keeps its permissions, and a new one gets the
+// umask's, as a shell's > gives them (not a fixed 0644).
+func TestScoreOutLinkAndMode(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no symbolic links and umask here")
+	}
+	dir := t.TempDir()
+	target := writeFile(t, dir, "target.jsonl", "old\n")
+	if err := os.Chmod(target, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink("target.jsonl", link); err != nil {
+		t.Fatal(err)
+	}
+	score := []string{"score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl", "--quiet"}
+	if r := runCLI(t, append(score, "--out", link)...); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	data, _ := os.ReadFile(target)
+	if n := len(resultLines(t, string(data))); n != 9 {
+		t.Errorf("the link's target holds %d result lines, want 9: %.60q", n, data)
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o600 {
+		t.Errorf("the replaced file's mode is %v, want -rw-------", fi.Mode().Perm())
+	}
+	// A new file under umask 077, set for the child process by a shell.
+	fresh := filepath.Join(dir, "fresh.jsonl")
+	cmd := exec.Command("sh", append([]string{"-c", `umask 077 && exec "$0" "$@"`, bin}, append(score, "--out", fresh)...)...)
+	cmd.Dir = "../.."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if fi, err := os.Stat(fresh); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("a new file under umask 077 has mode %v (%v), want -rw-------", fi.Mode().Perm(), err)
 	}
 }
 

@@ -53,3 +53,31 @@ func outputErr(flag, path string, err error) error {
 	}
 	return fmt.Errorf("--%s %s: %w", flag, path, err)
 }
+
+// outputTarget is the file a path given to write names: the file a
+// symbolic link points to, so that the link is written through rather
+// than replaced by a file of its own; the path itself when it is no link,
+// or does not resolve.
+func outputTarget(path string) string {
+	if path == "" {
+		return "" // standard output
+	}
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		return t
+	}
+	return path
+}
+
+// place renames tmp, a finished file beside target, over target, with the
+// permissions of the file it replaces, or, for a new file, those a file
+// created now gets (0666 less the umask), as a shell's > would give.
+func place(tmp, target string) error {
+	mode := newFileMode()
+	if fi, err := os.Stat(target); err == nil && fi.Mode().IsRegular() {
+		mode = fi.Mode().Perm()
+	}
+	if err := os.Chmod(tmp, mode); err != nil {
+		return err
+	}
+	return os.Rename(tmp, target)
+}

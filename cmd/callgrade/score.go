@@ -141,10 +141,11 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	// A regular --out file is replaced by a rename from its own directory;
 	// a device or pipe (/dev/null, /dev/stdout, a FIFO) is written at the
 	// end instead, never renamed over.
-	replace := f.out != "" && isFileOrAbsent(f.out)
+	out := outputTarget(f.out)
+	replace := out != "" && isFileOrAbsent(out)
 	dir := os.TempDir()
 	if replace {
-		dir = filepath.Dir(f.out)
+		dir = filepath.Dir(out)
 	}
 	tmp, err := os.CreateTemp(dir, ".callgrade-results-*")
 	if err != nil {
@@ -198,7 +199,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 			return &exitError{code: 2, err: err}
 		}
 	}
-	if err := publish(tmp, f.out, replace, cmd.OutOrStdout()); err != nil {
+	if err := publish(tmp, out, replace, cmd.OutOrStdout()); err != nil {
 		if f.out != "" {
 			err = outputErr("out", f.out, err)
 		}
@@ -241,10 +242,7 @@ func publish(tmp *os.File, out string, replace bool, stdout io.Writer) error {
 		if err := tmp.Close(); err != nil {
 			return err
 		}
-		if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-			return err
-		}
-		return os.Rename(tmp.Name(), out)
+		return place(tmp.Name(), out)
 	}
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return err
