@@ -107,3 +107,33 @@ func parseFormat(s string) (response.Format, error) {
 	}
 	return f, nil
 }
+
+// onceString is a string flag that may be given once. A second value
+// would silently win over the first, where a user may well mean both:
+// --suite layers its files, and --responses a b would score b alone.
+type onceString struct {
+	p   *string
+	set bool
+}
+
+func (o *onceString) Set(s string) error {
+	if o.set {
+		return fmt.Errorf("given twice (%q, then %q); it takes one", *o.p, s)
+	}
+	*o.p, o.set = s, true
+	return nil
+}
+
+func (o *onceString) String() string {
+	if o.p == nil {
+		return ""
+	}
+	return *o.p
+}
+
+func (o *onceString) Type() string { return "string" }
+
+// onceStringVar defines a string flag that may be given once.
+func onceStringVar(fl *pflag.FlagSet, p *string, name, usage string) {
+	fl.Var(&onceString{p: p}, name, usage)
+}

@@ -442,6 +442,53 @@ func TestScoreOutLinkAndMode(t *testing.T) {
 	}
 }
 
+// An output that is an input, or another output, would lose it: exit 2
+// before anything is written, the input untouched. A flag that takes one
+// file, given twice, is a usage error rather than the last value winning.
+func TestScoreOutputsNeverOverwriteInputs(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../examples/weather/responses.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := writeFile(t, dir, "responses.jsonl", string(data))
+	// A copy of the suite, so that a regression overwrites nothing kept.
+	suiteText, err := os.ReadFile("../../examples/weather/suite.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	suite := writeFile(t, dir, "suite.yaml", string(suiteText))
+	out := filepath.Join(dir, "out.jsonl")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"--out the responses", []string{"--out", resp}, "--out " + resp + ": is " + resp + ", an input"},
+		{"--out the suite by another path", []string{"--out", filepath.Join(dir, ".", "suite.yaml")}, "an input; writing it would lose it"},
+		{"--junit the responses by another path", []string{"--junit", filepath.Join(dir, ".", "..", filepath.Base(dir), "responses.jsonl")}, "an input"},
+		{"--junit the --out file", []string{"--out", out, "--junit", out}, "--junit " + out + ": is also --out's file"},
+		{"--responses twice", []string{"--responses", resp}, `"--responses" flag: given twice`},
+		{"--out twice", []string{"--out", out, "--out", out + "2"}, `"--out" flag: given twice`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, append([]string{"score", "--suite", suite, "--responses", resp, "--quiet"}, tc.args...)...)
+			if r.code != 2 || !strings.Contains(r.stderr, tc.want) || r.stdout != "" {
+				t.Errorf("exit %d, stderr %q; want exit 2 saying %q", r.code, r.stderr, tc.want)
+			}
+			if got, _ := os.ReadFile(resp); string(got) != string(data) {
+				t.Error("the responses file changed")
+			}
+			if got, _ := os.ReadFile(suite); string(got) != string(suiteText) {
+				t.Error("the suite changed")
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("--out was written")
+			}
+		})
+	}
+}
+
 // A gzip-compressed responses file scores as its text does, from a file
 // and from stdin; a truncated one is exit 2 naming the file.
 func TestScoreGzipResponses(t *testing.T) {

@@ -14,13 +14,45 @@ import (
 // it before any work, so that nothing is written, and so that the message
 // names the path as the user gave it: creating the file later would name the
 // temporary file written beside it instead.
-func checkOutputs(flagPaths ...string) error {
+//
+// inputs are the files the command reads: an output that is one of them,
+// or that another output names too, is refused, since writing it would
+// lose the input, or the other output ("-" reads standard input).
+func checkOutputs(inputs []string, flagPaths ...string) error {
 	for i := 0; i+1 < len(flagPaths); i += 2 {
-		if err := checkOutput(flagPaths[i], flagPaths[i+1]); err != nil {
+		flag, path := flagPaths[i], flagPaths[i+1]
+		if err := checkOutput(flag, path); err != nil {
 			return &exitError{code: 2, err: err}
+		}
+		if path == "" {
+			continue
+		}
+		for _, in := range inputs {
+			if in != "" && in != "-" && sameFile(path, in) {
+				return &exitError{code: 2, err: outputErr(flag, path, fmt.Errorf("is %s, an input; writing it would lose it", in))}
+			}
+		}
+		for j := 0; j < i; j += 2 {
+			if other := flagPaths[j+1]; other != "" && sameFile(path, other) {
+				return &exitError{code: 2, err: outputErr(flag, path, fmt.Errorf("is also --%s's file", flagPaths[j]))}
+			}
 		}
 	}
 	return nil
+}
+
+// sameFile reports whether a and b name one file: the same path, or two
+// paths of one existing file.
+func sameFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 func checkOutput(flag, path string) error {

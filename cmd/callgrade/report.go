@@ -59,7 +59,7 @@ func runReport(cmd *cobra.Command, results string, f *reportFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutputs("html", f.html, "junit", f.junit); err != nil {
+	if err := checkOutputs(append([]string{results, f.responses}, f.suites...), "html", f.html, "junit", f.junit); err != nil {
 		return err
 	}
 	cases, err := readResults(results, f.suites)

@@ -57,14 +57,14 @@ when SIGINT (Ctrl-C) or SIGTERM stops the run.`,
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.suites, "suite", nil, "suite file (repeat to layer files; later ones override earlier ones)")
-	fl.StringVar(&f.responses, "responses", "", `responses file, JSON Lines, gzip-compressed or not ("-" for standard input)`)
-	fl.StringVar(&f.out, "out", "", "results file (default: standard output)")
+	onceStringVar(fl, &f.responses, "responses", `responses file, JSON Lines, gzip-compressed or not ("-" for standard input)`)
+	onceStringVar(fl, &f.out, "out", "results file (default: standard output)")
 	formatFlag(fl, &f.format, "response format")
 	fl.Float64Var(&f.failUnder, "fail-under", -1, "exit 1 when the pass rate (0 to 1) is below this")
 	fl.IntVar(&f.workers, "workers", 0, "goroutines that score (default: one per core)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress bar")
-	fl.StringVar(&f.junit, "junit", "", "also write the results as JUnit XML to this file")
-	fl.StringVar(&f.html, "html", "", "also write the HTML report to this file")
+	onceStringVar(fl, &f.junit, "junit", "also write the results as JUnit XML to this file")
+	onceStringVar(fl, &f.html, "html", "also write the HTML report to this file")
 	fl.IntVar(&f.samples, "samples", 0, `response lines per case, told apart by "sample" from 0 (default: the suite's samples:; 0 for one line per case)`)
 	passKFlag(fl, &f.passK)
 	cmd.MarkFlagRequired("suite")
@@ -97,7 +97,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if cmd.Flags().Changed("fail-under") && !(f.failUnder >= 0 && f.failUnder <= 1) {
 		return usageErr("--fail-under takes a pass rate from 0 to 1, got %v", f.failUnder)
 	}
-	if err := checkOutputs("out", f.out, "junit", f.junit, "html", f.html); err != nil {
+	if err := checkOutputs(append([]string{f.responses}, f.suites...), "out", f.out, "junit", f.junit, "html", f.html); err != nil {
 		return err
 	}
 	c, err := open(f.suites, format)
