@@ -60,7 +60,21 @@ func toTime(x any) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("date: %s is not a string", brief(x))
 }
 
+// parseDate reads s as a date, in a zone that is its offset alone:
+// time.Parse gives the machine's zone (its name, its location) to a time
+// whose offset the machine's zone uses, which an expression could read
+// through Zone, Location or Format("MST"), making its verdict depend on
+// the machine.
 func parseDate(s string) (time.Time, error) {
+	t, err := parseDateLocal(s)
+	if err == nil && t.Location() != time.UTC {
+		_, off := t.Zone()
+		t = t.In(time.FixedZone("", off))
+	}
+	return t, err
+}
+
+func parseDateLocal(s string) (time.Time, error) {
 	if t, ok := fastDate(s); ok {
 		return t, nil
 	}

@@ -185,6 +185,10 @@ func (c *Compiler) exprOptions() []expr.Option {
 			if !ok {
 				return nil, fmt.Errorf("num: %s is not a number or a numeric string", brief(args[0]))
 			}
+			if math.IsInf(f, 0) {
+				// ±Inf would equal any other number as far.
+				return nil, fmt.Errorf("num: %s is beyond float64's range; compare it with decimal()", brief(args[0]))
+			}
 			return f, nil
 		}, new(func(any) float64)),
 		fn("decimal", func(args ...any) (any, error) {

@@ -3,6 +3,7 @@ package dsl
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
@@ -127,6 +128,10 @@ func TestHelpers(t *testing.T) {
 		{src: `num(actual) == num(expected)`, actual: `"1e3"`, expected: `1000`, want: true},
 		{src: `num(actual) == 5`, actual: `5`, want: true},
 		{src: `num(actual) > 0`, actual: `"five"`, wantErr: `num: "five" is not a number`},
+		// Beyond float64, num would give ±Inf, equal to any other as far.
+		{src: `num(actual) == num(expected)`, actual: `"1e401"`, expected: `"1e400"`, wantErr: `beyond float64's range`},
+		{src: `num(decimal(actual)) == num(decimal(expected))`, actual: `1e401`, expected: `1e400`, wantErr: `beyond float64's range`},
+		{src: `num(actual) < 0`, actual: `"-1e999"`, wantErr: `beyond float64's range`},
 		{src: `num(actual) > 0`, actual: `"0x10"`, wantErr: "not a number"},
 		// decimal(x): exact decimal values.
 		{src: `decimal(actual) == decimal(expected)`, actual: `9007199254740993`, expected: `9007199254740992`, want: false},
@@ -258,6 +263,24 @@ func TestBeyondFloat64(t *testing.T) {
 	if _, err := e.Eval(in); err == nil || !strings.Contains(err.Error(), "args holds the number 1e400") {
 		t.Errorf("args with 1e400: %v", err)
 	}
+}
+
+// TestDatesReadNoMachineZone: a date's zone is its offset alone, named
+// nothing, whatever zone the machine is in; time.Parse would give a time
+// whose offset the machine's zone uses that zone, name and location, and
+// the verdict would depend on the machine. The machine's zone here is one
+// whose offset is the dates' (no time zone database needed).
+func TestDatesReadNoMachineZone(t *testing.T) {
+	old := time.Local
+	time.Local = time.FixedZone("CET", 3600)
+	defer func() { time.Local = old }()
+	c := NewCompiler(Options{})
+	runCases(t, c, []evalCase{
+		{src: `date(actual).Location().String() == ""`, actual: `"2024-01-05T10:00:00+01:00"`, want: true},
+		{src: `date(actual).Format("MST") == "+0100"`, actual: `"2024-01-05T10:00:00+01:00"`, want: true},
+		{src: `date(actual).Location().String() == "UTC"`, actual: `"2024-01-05T10:00:00Z"`, want: true},
+		{src: `same_day(actual, expected)`, actual: `"2024-01-05T23:30:00+01:00"`, expected: `"2024-01-05"`, want: true},
+	})
 }
 
 func TestNonBoolResult(t *testing.T) {
