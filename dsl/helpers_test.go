@@ -128,6 +128,11 @@ func TestHelpers(t *testing.T) {
 		{src: `num(actual) == num(expected)`, actual: `"1e3"`, expected: `1000`, want: true},
 		{src: `num(actual) == 5`, actual: `5`, want: true},
 		{src: `num(actual) > 0`, actual: `"five"`, wantErr: `num: "five" is not a number`},
+		// A constant path with a negative index is read exactly too.
+		{src: `decimal(actual[-1]) == decimal(expected[-1])`, actual: `[1, 9007199254740992]`, expected: `[9007199254740993]`, want: false},
+		{src: `approx(actual[-1], expected[-1], 0)`, actual: `[9007199254740992]`, expected: `[9007199254740993]`, want: false},
+		{src: `approx(actual[-2], expected[0], 0)`, actual: `[1e400, 2]`, expected: `[1e400]`, want: true},
+		{src: `decimal(actual[-1]) == decimal(expected[0])`, actual: `[9007199254740993]`, expected: `[9007199254740993]`, want: true},
 		// Beyond float64, num would give ±Inf, equal to any other as far.
 		{src: `num(actual) == num(expected)`, actual: `"1e401"`, expected: `"1e400"`, wantErr: `beyond float64's range`},
 		{src: `num(decimal(actual)) == num(decimal(expected))`, actual: `1e401`, expected: `1e400`, wantErr: `beyond float64's range`},

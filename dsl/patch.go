@@ -149,6 +149,13 @@ func memberPath(n ast.Node) (string, []ast.Node, bool) {
 				keys = append(keys, &ast.StringNode{Value: p.Value})
 			case *ast.IntegerNode:
 				keys = append(keys, &ast.IntegerNode{Value: p.Value})
+			case *ast.UnaryNode:
+				// actual[-1], the last element, is a constant path too.
+				in, ok := p.Node.(*ast.IntegerNode)
+				if !ok || p.Operator != "-" {
+					return "", nil, false
+				}
+				keys = append(keys, &ast.IntegerNode{Value: -in.Value})
 			default:
 				return "", nil, false
 			}
