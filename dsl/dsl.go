@@ -255,8 +255,16 @@ func (c *Compiler) compile(src string) (*Expr, error) {
 	opts := make([]expr.Option, 0, len(c.conf)+6)
 	opts = append(opts, expr.Patch(g), expr.Patch(r))
 	opts = append(opts, c.conf...)
+	base := len(opts)
 	opts = append(opts, expr.Patch(&stepPatch{}), expr.Patch(&concatPatch{}), expr.Patch(absPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(u))
 	prog, err := compileSafely(src, opts)
+	if err == nil && g.err == nil {
+		// Again with the comparisons that refuse ±Inf and NaN: only on a
+		// tree that checks, since the checker does not report an
+		// unknown name below the calls finitePatch makes.
+		opts = append(opts[:base:base], expr.Patch(&stepPatch{}), expr.Patch(&concatPatch{}), expr.Patch(absPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(finitePatch{}), expr.Patch(u))
+		prog, err = compileSafely(src, opts)
+	}
 	if g.err != nil {
 		return nil, g.err.bind(src)
 	}

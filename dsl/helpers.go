@@ -249,6 +249,15 @@ func (c *Compiler) exprOptions() []expr.Option {
 			// smallest duration is itself.
 			return !a.Before(b.Add(-d)) && !a.After(b.Add(d)), nil
 		}, new(func(any, any, string) bool), new(func(any, any, time.Duration) bool)),
+		fn("__cmp", func(args ...any) (any, error) {
+			return finiteCompare(args[0].(string), args[1], args[2])
+		}, new(func(string, any, any) bool)),
+		fn("__int", func(args ...any) (any, error) {
+			if f, ok := args[0].(float64); ok && !(f >= math.MinInt64 && f < math.MaxInt64) {
+				return nil, fmt.Errorf("int: %s is beyond an int's range", brief(f))
+			}
+			return runtime.ToInt(args[0]), nil
+		}, new(func(any) int)),
 		fn("__abs_duration", func(args ...any) (any, error) {
 			d := args[0].(time.Duration)
 			switch {
@@ -648,4 +657,27 @@ func brief(x any) string {
 		return fmt.Sprint(t)
 	}
 	return describe(x)
+}
+
+// finiteCompare compares a and b with op as expr's VM does, unless one is
+// a float that is ±Inf or NaN: then it is an error (finitePatch).
+func finiteCompare(op string, a, b any) (bool, error) {
+	for _, x := range [2]any{a, b} {
+		if f, ok := x.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
+			return false, fmt.Errorf("a comparison (%s) of %s: the arithmetic before it went beyond float64's range, or divided by zero; compare with decimal() or approx()", op, brief(f))
+		}
+	}
+	switch op {
+	case "==":
+		return runtime.Equal(a, b), nil
+	case "!=":
+		return !runtime.Equal(a, b), nil
+	case "<":
+		return runtime.Less(a, b), nil
+	case "<=":
+		return runtime.LessOrEqual(a, b), nil
+	case ">":
+		return runtime.More(a, b), nil
+	}
+	return runtime.MoreOrEqual(a, b), nil
 }

@@ -133,6 +133,17 @@ func TestHelpers(t *testing.T) {
 		{src: `approx(actual[-1], expected[-1], 0)`, actual: `[9007199254740992]`, expected: `[9007199254740993]`, want: false},
 		{src: `approx(actual[-2], expected[0], 0)`, actual: `[1e400, 2]`, expected: `[1e400]`, want: true},
 		{src: `decimal(actual[-1]) == decimal(expected[0])`, actual: `[9007199254740993]`, expected: `[9007199254740993]`, want: true},
+		// Arithmetic past float64's range, or by zero, is no value a
+		// comparison may take: ±Inf equals any other as far, NaN fails
+		// every comparison (so that !(x > 0.1) held).
+		{src: `actual * actual == expected * expected`, actual: `1e200`, expected: `2e200`, wantErr: `beyond float64's range, or divided by zero`},
+		{src: `actual / expected >= 0.9`, actual: `5`, expected: `0`, wantErr: `a comparison (>=) of +Inf`},
+		{src: `!(abs(actual / expected - 1) > 0.1)`, actual: `0`, expected: `0`, wantErr: `of NaN`},
+		{src: `let r = [actual / expected]; r[0] < 1`, actual: `-1`, expected: `0`, wantErr: `of -Inf`},
+		{src: `actual / expected >= 0.9`, actual: `5`, expected: `5`, want: true},
+		{src: `int(actual) <= 100`, actual: `1e300`, wantErr: `int: 1e+300 is beyond an int's range`},
+		{src: `int(actual) == 5`, actual: `5.7`, want: true},
+		{src: `"a" < "b" && actual == "x"`, actual: `"x"`, want: true},
 		// Beyond float64, num would give ±Inf, equal to any other as far.
 		{src: `num(actual) == num(expected)`, actual: `"1e401"`, expected: `"1e400"`, wantErr: `beyond float64's range`},
 		{src: `num(decimal(actual)) == num(decimal(expected))`, actual: `1e401`, expected: `1e400`, wantErr: `beyond float64's range`},

@@ -25,7 +25,31 @@ import (
 // compares the two on generated expressions and values.
 
 type numFn func(a, e float64) float64
-type boolFn func(a, e float64) bool
+
+// boolFn is a boolean of the subset: yes, no, or undecided when a
+// comparison met ±Inf or NaN, which the VM reports as an error (see
+// finitePatch) and the closures leave to it.
+type boolFn func(a, e float64) tri
+
+type tri int8
+
+const (
+	no tri = iota
+	yes
+	undecided
+)
+
+func triOf(b bool) tri {
+	if b {
+		return yes
+	}
+	return no
+}
+
+// finite reports whether neither x nor y is ±Inf or NaN.
+func finite(x, y float64) bool {
+	return !math.IsInf(x, 0) && !math.IsNaN(x) && !math.IsInf(y, 0) && !math.IsNaN(y)
+}
 
 // native is an expression of the numeric subset compiled to closures.
 type native struct {
@@ -168,7 +192,13 @@ func (n *native) eval(actual, expected value.Value) (result, ok bool) {
 			return false, false
 		}
 	}
-	return n.fn(a, e), true
+	switch n.fn(a, e) {
+	case yes:
+		return true, true
+	case no:
+		return false, true
+	}
+	return false, false // the VM says why (evalVM)
 }
 
 func (n *native) numNode(node ast.Node) (numFn, bool) {
@@ -291,8 +321,8 @@ func (r *reads) Visit(node *ast.Node) {
 func (n *native) boolNode(node ast.Node) (boolFn, bool) {
 	switch t := node.(type) {
 	case *ast.BoolNode:
-		c := t.Value
-		return func(_, _ float64) bool { return c }, true
+		c := triOf(t.Value)
+		return func(_, _ float64) tri { return c }, true
 	case *ast.UnaryNode:
 		if t.Operator != "!" && t.Operator != "not" {
 			return nil, false
@@ -301,7 +331,15 @@ func (n *native) boolNode(node ast.Node) (boolFn, bool) {
 		if !ok {
 			return nil, false
 		}
-		return func(a, e float64) bool { return !x(a, e) }, true
+		return func(a, e float64) tri {
+			switch x(a, e) {
+			case yes:
+				return no
+			case no:
+				return yes
+			}
+			return undecided
+		}, true
 	case *ast.BinaryNode:
 		switch t.Operator {
 		case "&&", "and", "||", "or":
@@ -310,30 +348,52 @@ func (n *native) boolNode(node ast.Node) (boolFn, bool) {
 			if !okx || !oky {
 				return nil, false
 			}
+			// As the VM: the right side only when the left does not
+			// decide.
 			if t.Operator == "&&" || t.Operator == "and" {
-				return func(a, e float64) bool { return x(a, e) && y(a, e) }, true
+				return func(a, e float64) tri {
+					if l := x(a, e); l != yes {
+						return l
+					}
+					return y(a, e)
+				}, true
 			}
-			return func(a, e float64) bool { return x(a, e) || y(a, e) }, true
+			return func(a, e float64) tri {
+				if l := x(a, e); l != no {
+					return l
+				}
+				return y(a, e)
+			}, true
 		}
 		x, okx := n.numNode(t.Left)
 		y, oky := n.numNode(t.Right)
 		if !okx || !oky {
 			return nil, false
 		}
+		var cmp func(u, v float64) bool
 		switch t.Operator {
 		case "<":
-			return func(a, e float64) bool { return x(a, e) < y(a, e) }, true
+			cmp = func(u, v float64) bool { return u < v }
 		case "<=":
-			return func(a, e float64) bool { return x(a, e) <= y(a, e) }, true
+			cmp = func(u, v float64) bool { return u <= v }
 		case ">":
-			return func(a, e float64) bool { return x(a, e) > y(a, e) }, true
+			cmp = func(u, v float64) bool { return u > v }
 		case ">=":
-			return func(a, e float64) bool { return x(a, e) >= y(a, e) }, true
+			cmp = func(u, v float64) bool { return u >= v }
 		case "==":
-			return func(a, e float64) bool { return x(a, e) == y(a, e) }, true
+			cmp = func(u, v float64) bool { return u == v }
 		case "!=":
-			return func(a, e float64) bool { return x(a, e) != y(a, e) }, true
+			cmp = func(u, v float64) bool { return u != v }
+		default:
+			return nil, false
 		}
+		return func(a, e float64) tri {
+			u, v := x(a, e), y(a, e)
+			if !finite(u, v) {
+				return undecided
+			}
+			return triOf(cmp(u, v))
+		}, true
 	}
 	return nil, false
 }

@@ -194,3 +194,74 @@ func (u *usage) Visit(node *ast.Node) {
 		u.all = true
 	}
 }
+
+// finitePatch rewrites a comparison of numbers (or of values whose type
+// the checker does not know) to `__cmp(op, left, right)`, which refuses
+// an operand that is ±Inf or NaN: a number computed past float64's range
+// (actual * actual, 5 / 0) would otherwise equal any other as far, and
+// compare as greater than every bound, and NaN fail every comparison, so
+// that !(x > 0.1) held. Comparisons of other types (decimals, times,
+// strings) stay the VM's. int(x) becomes `__int(x)`, which refuses a
+// float beyond an int's range rather than wrapping it.
+type finitePatch struct{}
+
+var comparisons = map[string]bool{"==": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}
+
+func (finitePatch) Visit(node *ast.Node) {
+	switch t := (*node).(type) {
+	case *ast.BinaryNode:
+		l, r := t.Left.Type(), t.Right.Type()
+		if !comparisons[t.Operator] || !numeric(l) || !numeric(r) || !mayFloat(l) && !mayFloat(r) || !typed(t) {
+			return
+		}
+		op := &ast.StringNode{Value: t.Operator}
+		call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: "__cmp"}, Arguments: []ast.Node{op, t.Left, t.Right}}
+		call.Callee.SetLocation(t.Location())
+		op.SetLocation(t.Location())
+		ast.Patch(node, call)
+	case *ast.BuiltinNode:
+		if t.Name != "int" || len(t.Arguments) != 1 || !mayFloat(t.Arguments[0].Type()) {
+			return
+		}
+		call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: "__int"}, Arguments: t.Arguments}
+		call.Callee.SetLocation(t.Location())
+		ast.Patch(node, call)
+	}
+}
+
+// typed reports whether the checker typed every node of n: one it could
+// not (an unknown name) is left as it is, for the final check to report,
+// which it does not below a call this patch makes.
+func typed(n ast.Node) bool {
+	v := &untyped{}
+	ast.Walk(&n, v)
+	return !v.found
+}
+
+type untyped struct{ found bool }
+
+func (u *untyped) Visit(node *ast.Node) {
+	if (*node).Type() == nil {
+		u.found = true
+	}
+}
+
+// numeric reports whether a value of static type t may be a number at run
+// time: a number type, or any value (actual, a list's element); mayFloat,
+// whether it may be a float64. A node the checker could not type (nil: an
+// unknown name) is neither, and is left as it is, for the final check to
+// report.
+func numeric(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Interface, reflect.Float64, reflect.Float32, reflect.Int, reflect.Int64, reflect.Int32:
+		return t != durationType // a duration compares as itself
+	}
+	return false
+}
+
+func mayFloat(t reflect.Type) bool {
+	return t != nil && (t.Kind() == reflect.Interface || t.Kind() == reflect.Float64 || t.Kind() == reflect.Float32)
+}
