@@ -140,6 +140,9 @@ func langchainMessage(b *runBuilder, e value.Value) {
 		b.other()
 		c, _ := m.Get("content")
 		b.result(stringAt(m, "tool_call_id"), stringAt(m, "name"), c, stringAt(m, "status") == "error")
+		if heldCall(m) {
+			b.failHere("a langchain message of type " + describeKind(kind))
+		}
 	default:
 		b.other()
 		if heldCall(m) {

@@ -49,10 +49,12 @@ func openaiMessage(b *runBuilder, m value.Value) {
 		b.other()
 		c, _ := m.Get("content")
 		b.result(stringAt(m, "tool_call_id"), stringAt(m, "name"), c, false)
+		b.failHeld(m, role) // a result is no place for a call, which must not vanish
 	case "function":
 		b.other()
 		c, _ := m.Get("content")
 		b.result("", stringAt(m, "name"), c, false)
+		b.failHeld(m, role)
 	default:
 		b.other()
 		b.failHeld(m, role)
