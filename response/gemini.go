@@ -107,7 +107,8 @@ func readPart(x extraction, e value.Value, at loc, i int) Call {
 // A key set to null is as absent: the Python SDKs' model_dump() writes
 // every field a part does not use as null.
 func callLike(e value.Value) bool {
-	return hasSome(e, "functionCall") || hasSome(e, "function_call") || hasSome(e, "toolUse") || hasSome(e, "type") || hasSome(e, "name") || hasSome(e, "function")
+	return hasSome(e, "functionCall") || hasSome(e, "function_call") || hasSome(e, "toolUse") || hasSome(e, "type") || hasSome(e, "name") || hasSome(e, "function") ||
+		heldByMessage(e)
 }
 
 // hasSome reports whether o has key set to something other than null.

@@ -632,6 +632,25 @@ func emitsTyped(e value.Value) bool {
 		(t.Str() == "message" && holdsCall(e))
 }
 
+// heldByMessage reports whether e is a message of some API (a role, parts,
+// or LangChain's data or kwargs) that holds a call: a list of such
+// messages read under a format it is not of (--format gemini on a
+// conversation) must not lose its calls.
+func heldByMessage(e value.Value) bool {
+	if !e.Has("role") && !e.Has("parts") && !e.Has("data") && !e.Has("kwargs") {
+		return false
+	}
+	if heldCall(e) {
+		return true
+	}
+	for _, k := range [...]string{"data", "kwargs"} {
+		if d, ok := e.Get(k); ok && d.Kind() == value.Object && heldCall(d) {
+			return true
+		}
+	}
+	return false
+}
+
 func holdsCall(e value.Value) bool {
 	c, _ := e.Get("content")
 	for _, b := range c.Elems() {

@@ -283,6 +283,14 @@ var extractTests = []extractTest{
 	{name: "responses output of an MCP approval turn", in: `[{"type":"mcp_list_tools","id":"l","server_label":"s","tools":[]},{"type":"mcp_approval_request","id":"a","server_label":"s","name":"f","arguments":"{}"}]`, wantF: Responses},
 	{name: "gemini code execution parts only", in: `[{"executableCode":{"language":"PYTHON","code":"print(1)"}},{"codeExecutionResult":{"outcome":"OUTCOME_OK","output":"1"}}]`, wantF: Gemini},
 	{name: "gemini code execution parts and a call", in: `[{"executableCode":{"language":"PYTHON","code":"print(1)"}},{"functionCall":{"name":"f","args":{"x":1}}}]`, wantF: Gemini, calls: []wantCall{ok("f", `{"x":1}`)}},
+	// A conversation forced to gemini or bedrock: a message holding a
+	// call is no part or block of theirs, and fails, rather than being
+	// passed over with its call.
+	{name: "gemini forced on a gemini conversation", in: `[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"functionCall":{"name":"delete","args":{}}}]}]`, f: Gemini,
+		wantF: Gemini, calls: []wantCall{bad("", "[1] is not a gemini part: it has no functionCall but a key of another API's call")}},
+	{name: "bedrock forced on an openai conversation", in: `[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"delete","arguments":"{}"}}]}]`, f: Bedrock,
+		wantF: Bedrock, calls: []wantCall{bad("", "[1] is not a bedrock content block")}},
+	{name: "gemini forced on a conversation without calls", in: `[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"text":"no"}]}]`, f: Gemini, wantF: Gemini},
 	// A candidate on its own.
 	{name: "gemini candidate alone", in: `{"content":{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Berlin"}}}]},"finishReason":"STOP","index":0}`,
 		wantF: Gemini, calls: []wantCall{ok("get_weather", berlin)}},
