@@ -88,6 +88,12 @@ func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
 		// the rules match. Its placeholders are no user's nulls, so the
 		// comparison (ctx above) does not read nulls as omissions.
 		cn.args = placeholders(cn.args, n.Rules, false)
+		if t := k.tools[n.Name]; t != nil {
+			// What the tool's schema implies, as for an expected call:
+			// "1000" for a number parameter is the forbidden 1000, so
+			// that a wrong type never gets a call past the guard.
+			t.implyRules(cn.rules)
+		}
 		for _, pr := range c.compileRuleSet(n.Rules, sc.ID) {
 			cn.rules.Add(rules.LevelCall, pr.path, pr.rule)
 			cn.hasRules = true

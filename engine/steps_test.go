@@ -182,6 +182,12 @@ cases:
 			kinds: []Kind{Mismatch}, json: "a (step 0) has no result"},
 		{name: "never with arguments", suite: base + "    never: [{name: b, arguments: {n: 5}, rules: {n: numeric}}]\n",
 			run: steps(`{"name":"a"}`, `{"name":"b","arguments":{"n":"5","x":1}}`, `{"name":"b","arguments":{"n":6}}`), score: 0.5, kinds: []Kind{ForbiddenCall}},
+		// The tool's schema implies what it does for an expected call:
+		// "1000" for a number parameter is the forbidden 1000.
+		{name: "never under the schema", suite: "tools: [{name: b, parameters: {type: object, properties: {n: {type: number}, k: {type: integer}}}}]\n" + base +
+			"    never: [{name: b, arguments: {n: 1000}}, {name: b, arguments: {k: 5}}]\n",
+			run: steps(`{"name":"a"}`, `{"name":"b","arguments":{"n":"1000"}}`, `{"name":"b","arguments":{"k":"5"}}`, `{"name":"b","arguments":{"n":"999"}}`),
+			score: 1.0 / 3, kinds: []Kind{ForbiddenCall, ForbiddenCall}},
 		{name: "nested result paths", suite: "cases:\n  - id: t\n    steps: [{name: a, result: {\"items.#.sku\": {regex: \"^S\"}, \"meta.ünï\": {one_of: [1]}}}]\n",
 			run: steps(`{"name":"a","result":{"items":[{"sku":"S1"},{"sku":"X2"}],"meta":{"ünï":1}}}`), score: 0.5, kinds: []Kind{Mismatch},
 			json: `"path":"result.items.1.sku"`},
