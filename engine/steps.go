@@ -333,12 +333,18 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 					}
 					return
 				}
-			} else if chk.rule.Standalone() {
+			}
+			none := chk.rule.From() == nil && chk.rule.Standalone()
+			if none {
 				exp = value.Value{}
 			}
 			var sub func(rules.Diff)
 			if report != nil {
 				sub = func(d rules.Diff) {
+					if none && d.Path == "" {
+						// The rule has no expected value: that side is absent, not null.
+						d.Expected, d.HasExpected = value.Value{}, false
+					}
 					if d.Path == "" {
 						d.Path = path
 					} else {
@@ -491,13 +497,19 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 					r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: Mismatch, Path: "final", Actual: actual, HasActual: true,
 						Rule: run.rule.String(), Message: "expected the value of " + ref.String() + ", but " + why}, Call: -1})
 				}
-			} else if run.rule.Standalone() {
+			}
+			none := run.rule.From() == nil && run.rule.Standalone()
+			if none {
 				exp = value.Value{}
 			}
 			if ok {
 				ctx := rules.Context{Steps: steps}
 				res := run.final.CompareChecked(exp, actual, &ctx, func(d rules.Diff) {
 					d.Path = "final"
+					if none {
+						// The rule has no expected value: that side is absent, not null.
+						d.Expected, d.HasExpected = value.Value{}, false
+					}
 					r.Diffs = append(r.Diffs, Diff{Diff: d, Call: -1})
 				})
 				ok = res.Matched == res.Total
