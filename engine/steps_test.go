@@ -186,7 +186,7 @@ cases:
 		// "1000" for a number parameter is the forbidden 1000.
 		{name: "never under the schema", suite: "tools: [{name: b, parameters: {type: object, properties: {n: {type: number}, k: {type: integer}}}}]\n" + base +
 			"    never: [{name: b, arguments: {n: 1000}}, {name: b, arguments: {k: 5}}]\n",
-			run: steps(`{"name":"a"}`, `{"name":"b","arguments":{"n":"1000"}}`, `{"name":"b","arguments":{"k":"5"}}`, `{"name":"b","arguments":{"n":"999"}}`),
+			run:   steps(`{"name":"a"}`, `{"name":"b","arguments":{"n":"1000"}}`, `{"name":"b","arguments":{"k":"5"}}`, `{"name":"b","arguments":{"n":"999"}}`),
 			score: 1.0 / 3, kinds: []Kind{ForbiddenCall, ForbiddenCall}},
 		{name: "result regex fails, no expected side", suite: "cases:\n  - id: t\n    steps: [{name: a, result: {sku: {regex: \"^S\"}}}]\n",
 			run: steps(`{"name":"a","result":{"sku":"X1"}}`), score: 0, kinds: []Kind{Mismatch}, json: `"path":"result.sku","actual":"X1","rule":"regex=^S"`},
