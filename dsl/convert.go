@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"time"
 
@@ -166,7 +167,28 @@ func weighN(x any, limit, depth int, n *int) bool {
 			}
 		}
 	default:
-		*n += 24
+		// Any other list or map (a range is an []int, groupBy gives a
+		// map[any][]any) is weighed element by element too, or a string
+		// of it would escape the bound.
+		switch v := reflect.ValueOf(x); v.Kind() {
+		case reflect.Slice, reflect.Array:
+			*n += 2
+			for i := range v.Len() {
+				if *n > limit || !weighN(v.Index(i).Interface(), limit, depth+1, n) {
+					return false
+				}
+			}
+		case reflect.Map:
+			*n += 2
+			it := v.MapRange()
+			for it.Next() {
+				if *n > limit || !weighN(it.Key().Interface(), limit, depth+1, n) || !weighN(it.Value().Interface(), limit, depth+1, n) {
+					return false
+				}
+			}
+		default:
+			*n += 24
+		}
 	}
 	return *n <= limit
 }

@@ -252,6 +252,11 @@ func TestLimits(t *testing.T) {
 		{"string: join", Options{MaxStringLen: 100}, `join(map(1..60, actual), ",") == ""`, `"ab"`, "join would build"},
 		{"string: replace", Options{MaxStringLen: 100}, `replace(actual, "", "xxxxxxxxxx") == ""`, `"abcdefghij"`, "replace would build"},
 		{"string: toJSON of shared parts", Options{}, `let a = [actual, actual]; let b = [a, a]; let c = [b, b]; let d = [c, c]; let e = [d, d]; let f = [e, e]; let g = [f, f]; let h = [g, g]; let i = [h, h]; let j = [i, i]; let k = [j, j]; let l = [k, k]; let m = [l, l]; let n = [m, m]; len(toJSON(n)) > 0`, `"` + strings.Repeat("x", 100) + `"`, "toJSON would build"},
+		// A range is an []int, a groupBy a map: weighed element by element.
+		{"string: string of a range", Options{}, `len(string(1..999999)) > 1048576`, `1`, "string would build a string of"},
+		{"string: toJSON of a range", Options{}, `len(toJSON(1..999999)) > 0`, `1`, "toJSON would build"},
+		{"string: string of shared ranges", Options{}, `let r = 1..99999; let a = [r,r,r,r,r,r,r,r,r,r]; let b = [a,a,a,a,a,a,a,a,a,a]; len(string(b)) > 0`, `1`, "string would build"},
+		{"string: string of a groupBy", Options{MaxStringLen: 1000}, `len(string(groupBy(1..500, # % 7))) > 0`, `1`, "string would build"},
 		{"string: canon of shared parts", Options{MaxStringLen: 1000}, `let a = [actual, actual]; let b = [a, a]; let c = [b, b]; let d = [c, c]; canon(d) != ""`, `"` + strings.Repeat("x", 100) + `"`, "too large"},
 		{"edit length", Options{MaxEditLen: 5}, `levenshtein(actual, "abc") < 2`, `"abcdef"`, "longer than 5 characters"},
 		{"contains_all: searches", Options{MaxStringLen: 1000}, `contains_all(actual, map(1..40, "ab"))`, `"` + strings.Repeat("x", 2000) + `"`,
