@@ -244,6 +244,8 @@ func TestLimits(t *testing.T) {
 		msg    string
 	}{
 		{"memory budget: range", Options{}, `len(1..2000000) > 0`, `1`, "memory budget exceeded"},
+		// flatten of lists sharing a part counts as it builds.
+		{"memory budget: flatten", Options{}, `let r = 1..99999; len(flatten(map(1..2000, r))) > 0`, `1`, "flatten: memory budget exceeded"},
 		{"memory budget: small", Options{MemoryBudget: 100}, `len(map(1..50, [#, #])) > 0`, `1`, "memory budget exceeded"},
 		{"steps: nested loops", Options{}, `all(actual, all(actual, all(actual, # == 1)))`, list, "more than 1000000 closure steps"},
 		{"steps: option", Options{MaxSteps: 10}, `all(actual, # == 1)`, list, "more than 10 closure steps"},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -249,6 +250,20 @@ func (c *Compiler) exprOptions() []expr.Option {
 			// smallest duration is itself.
 			return !a.Before(b.Add(-d)) && !a.After(b.Add(d)), nil
 		}, new(func(any, any, string) bool), new(func(any, any, time.Duration) bool)),
+		fn("flatten", func(args ...any) (any, error) {
+			// expr's flatten builds the whole list before the memory
+			// budget sees it, and lists that share parts flatten to far
+			// more elements than they hold: count as it builds.
+			v := reflect.ValueOf(args[0])
+			if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
+				return nil, fmt.Errorf("flatten: %s is not a list", brief(args[0]))
+			}
+			out := []any{}
+			if err := flattenInto(&out, v, 0, int(o.MemoryBudget)); err != nil {
+				return nil, err
+			}
+			return out, nil
+		}, new(func(any) []any)),
 		fn("__cmp", func(args ...any) (any, error) {
 			return finiteCompare(args[0].(string), args[1], args[2])
 		}, new(func(string, any, any) bool)),
@@ -680,4 +695,32 @@ func finiteCompare(op string, a, b any) (bool, error) {
 		return runtime.More(a, b), nil
 	}
 	return runtime.MoreOrEqual(a, b), nil
+}
+
+// flattenInto appends the elements of v to *out, lists flattened, as
+// expr's flatten does, failing once *out would pass limit elements.
+func flattenInto(out *[]any, v reflect.Value, depth, limit int) error {
+	if depth > 64 {
+		return errors.New("flatten: the list is nested too deep")
+	}
+	for i := range v.Len() {
+		e := v.Index(i)
+		for e.Kind() == reflect.Interface || e.Kind() == reflect.Pointer {
+			if e.IsNil() {
+				break
+			}
+			e = e.Elem()
+		}
+		if e.Kind() == reflect.Slice || e.Kind() == reflect.Array {
+			if err := flattenInto(out, e, depth+1, limit); err != nil {
+				return err
+			}
+			continue
+		}
+		if len(*out) >= limit {
+			return errors.New("flatten: memory budget exceeded")
+		}
+		*out = append(*out, v.Index(i).Interface())
+	}
+	return nil
 }

@@ -144,6 +144,9 @@ func TestHelpers(t *testing.T) {
 		{src: `int(actual) <= 100`, actual: `1e300`, wantErr: `int: 1e+300 is beyond an int's range`},
 		{src: `int(actual) == 5`, actual: `5.7`, want: true},
 		{src: `"a" < "b" && actual == "x"`, actual: `"x"`, want: true},
+		// flatten, bounded, flattens as expr's does.
+		{src: `flatten([1, [2, [3, [actual]]], [], [nil]]) == [1, 2, 3, actual, nil]`, actual: `"x"`, want: true},
+		{src: `len(flatten(map(1..3, 1..4))) == 12`, actual: `1`, want: true},
 		// Beyond float64, num would give ±Inf, equal to any other as far.
 		{src: `num(actual) == num(expected)`, actual: `"1e401"`, expected: `"1e400"`, wantErr: `beyond float64's range`},
 		{src: `num(decimal(actual)) == num(decimal(expected))`, actual: `1e401`, expected: `1e400`, wantErr: `beyond float64's range`},
