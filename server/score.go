@@ -25,7 +25,7 @@ func (h *Handler) serveScore(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.withSuite(w, func(l *loaded) {
-		status, res, msg := l.scoreRequest(string(body))
+		status, res, msg := l.scoreRequest(strings.TrimPrefix(string(body), byteOrderMark))
 		if res == nil {
 			writeError(w, status, "%s", msg)
 			return
@@ -264,6 +264,10 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 	}
 }
 
+// byteOrderMark is UTF-8's, which some editors write at the start of a
+// file and which no JSON text has a place for.
+const byteOrderMark = "\ufeff"
+
 // readChunks splits body into chunks of lines, each sent to order (the
 // writer's queue) and to jobs (the scorers'). A chunk ends when it is full
 // or when no more of the body has arrived.
@@ -283,6 +287,11 @@ func readChunks(ctx context.Context, body io.Reader, order, jobs chan<- *chunk) 
 				c.err = err
 				send(context.Background(), c, order, jobs)
 				return
+			}
+			if line == 1 {
+				// As callgrade score reads a responses file: a byte order
+				// mark at the start is skipped.
+				text = strings.TrimPrefix(text, byteOrderMark)
 			}
 			if text != "" {
 				c.lines = append(c.lines, strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r"))

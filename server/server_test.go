@@ -283,6 +283,23 @@ func TestBatchLines(t *testing.T) {
 	}
 }
 
+// TestByteOrderMark: a byte order mark at the start of a batch, or of a
+// single request, is skipped, as callgrade score skips it at the start of
+// a responses file (and, as it does, at the start of a later line).
+func TestByteOrderMark(t *testing.T) {
+	base, _ := start(t, newHandler(t, Options{}))
+	want := `{"id":"no-tool-needed","pass":true,"score":1,"calls":[],"diffs":[]}`
+	a := do(t, "POST", base+"/v1/score/batch", "", "", "\ufeff"+`{"id": "no-tool-needed", "response": []}`+"\n"+"\ufeff"+`{"id": "ghost", "response": []}`+"\n")
+	lines := strings.Split(strings.TrimSuffix(a.body, "\n"), "\n")
+	if a.status != 200 || len(lines) != 2 || lines[0] != want || !strings.HasPrefix(lines[1], `{"id":"ghost","pass":false,"score":0,"calls":[],"diffs":[{"kind":"unknown_case"`) {
+		t.Errorf("batch: status %d\n%s\nwant the first line %s and ghost's unknown_case", a.status, a.body, want)
+	}
+	a = do(t, "POST", base+"/v1/score", "", "", "\ufeff"+`{"id": "no-tool-needed", "response": []}`)
+	if a.status != 200 || strings.TrimSpace(a.body) != want {
+		t.Errorf("single: status %d\n%s\nwant %s", a.status, a.body, want)
+	}
+}
+
 // TestBatchAnswersLineByLine: a client that sends a line and waits for its
 // answer before the next is answered, not kept waiting for a full chunk.
 func TestBatchAnswersLineByLine(t *testing.T) {
