@@ -18,8 +18,9 @@ var version = ""
 
 // exitError carries an exit status through cobra.
 type exitError struct {
-	code int
-	err  error
+	code  int
+	err   error
+	quiet bool // exit with code, saying nothing
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -39,11 +40,14 @@ func main() {
 	root.AddCommand(newServeCmd())
 	root.SetFlagErrorFunc(flagError)
 	if err := root.Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "callgrade:", err)
 		var ee *exitError
 		if errors.As(err, &ee) {
+			if !ee.quiet {
+				fmt.Fprintln(os.Stderr, "callgrade:", err)
+			}
 			os.Exit(ee.code)
 		}
+		fmt.Fprintln(os.Stderr, "callgrade:", err)
 		var ue *usageError
 		if errors.As(err, &ue) {
 			fmt.Fprint(os.Stderr, "\n", ue.cmd.UsageString())

@@ -196,6 +196,47 @@ func TestScoreInterrupted(t *testing.T) {
 	}
 }
 
+// TestScoreReaderGoesAway: results piped to a reader that stops early
+// (| head -1) end the command quietly with the shell's status for SIGPIPE,
+// 141, and the temporary results file is removed, where a death by
+// SIGPIPE left it in $TMPDIR every time.
+func TestScoreReaderGoesAway(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGPIPE here")
+	}
+	dir, tmp := t.TempDir(), t.TempDir()
+	var lines strings.Builder
+	for i := range 20000 { // results well past a pipe's buffer
+		fmt.Fprintf(&lines, `{"id":"stray-%d","response":[]}`+"\n", i)
+	}
+	resp := writeFile(t, dir, "responses.jsonl", lines.String())
+	cmd := exec.Command(bin, "score", "--suite", "examples/weather/suite.yaml", "--responses", resp, "-q")
+	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || !strings.HasPrefix(first, `{"id":`) {
+		t.Fatalf("first line %q, %v", first, err)
+	}
+	out.Close()
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 141 || errb.String() != "" {
+		t.Errorf("%v, stderr %q; want exit 141 and nothing said", err, errb.String())
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left %s in $TMPDIR", left[0].Name())
+	}
+}
+
 func TestScoreExit2NamesFileAndKey(t *testing.T) {
 	dir := t.TempDir()
 	resp := writeFile(t, dir, "responses.jsonl", `{"id":"a","response":[]}`+"\n")

@@ -88,6 +88,15 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	// memory for less collector work is the right default for a batch job.
 	debug.SetGCPercent(400)
 
+	// Signals are heard from the start, so that one that comes while the
+	// suite loads is an interrupt too (exit 130), not a death by signal;
+	// and a reader that goes away (| head) makes writing fail with EPIPE,
+	// which exits quietly after the temporary file is removed, where
+	// SIGPIPE would kill the process and leave it.
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+
 	format, err := parseFormat(f.format)
 	if err != nil {
 		return err
@@ -157,8 +166,6 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
 
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	finished := make(chan struct{})
 	go func() {
 		select {
@@ -200,6 +207,11 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 		}
 	}
 	if err := publish(tmp, out, replace, cmd.OutOrStdout()); err != nil {
+		if errors.Is(err, syscall.EPIPE) {
+			// The reader took what it wanted and left (| head): the
+			// shell's status for SIGPIPE, and nothing to say.
+			return &exitError{code: 128 + 13, err: err, quiet: true}
+		}
 		if f.out != "" {
 			err = outputErr("out", f.out, err)
 		}
