@@ -41,7 +41,8 @@
 // Options bounds the text (MaxLength), the syntax tree (MaxNodes), what one
 // evaluation allocates (MemoryBudget), how many closure steps it runs
 // (MaxSteps), the strings it builds (MaxStringLen) and the inputs of the
-// edit distance (MaxEditLen). An expression cannot reach files, the
+// edit distance (MaxEditLen), and the work of its string and list helpers
+// together (MaxWork). An expression cannot reach files, the
 // network, the environment or the clock.
 //
 // # Errors

@@ -42,6 +42,12 @@ type Options struct {
 	// MaxEditLen is the longest string, in runes, that levenshtein and
 	// similarity accept. Default 4096.
 	MaxEditLen int
+	// MaxWork bounds the work of the string and list helpers of one
+	// evaluation together, in bytes and elements read (levenshtein and
+	// similarity: the product of their lengths), which MaxSteps alone
+	// does not: a thousand steps of levenshtein on long strings run for
+	// minutes. Default 200,000,000.
+	MaxWork int
 }
 
 // DefaultOptions returns the default limits.
@@ -53,6 +59,7 @@ func DefaultOptions() Options {
 		MaxSteps:     1_000_000,
 		MaxStringLen: 1 << 20,
 		MaxEditLen:   4096,
+		MaxWork:      200_000_000,
 	}
 }
 
@@ -72,6 +79,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxStringLen <= 0 {
 		o.MaxStringLen = d.MaxStringLen
+	}
+	if o.MaxWork <= 0 {
+		o.MaxWork = d.MaxWork
 	}
 	if o.MaxEditLen <= 0 {
 		o.MaxEditLen = d.MaxEditLen
@@ -134,10 +144,12 @@ type worker struct {
 	env   env
 	steps int
 	max   int
+	work  int // the helpers' work so far (see workPatch)
+	maxW  int
 }
 
 func (c *Compiler) newWorker() *worker {
-	return &worker{vm: vm.VM{MemoryBudget: c.opts.MemoryBudget}, max: c.opts.MaxSteps}
+	return &worker{vm: vm.VM{MemoryBudget: c.opts.MemoryBudget}, max: c.opts.MaxSteps, maxW: c.opts.MaxWork}
 }
 
 // NewCompiler returns a Compiler with the given limits (zero fields take
@@ -262,7 +274,7 @@ func (c *Compiler) compile(src string) (*Expr, error) {
 		// Again with the comparisons that refuse ±Inf and NaN: only on a
 		// tree that checks, since the checker does not report an
 		// unknown name below the calls finitePatch makes.
-		opts = append(opts[:base:base], expr.Patch(&stepPatch{}), expr.Patch(&concatPatch{}), expr.Patch(absPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(finitePatch{}), expr.Patch(u))
+		opts = append(opts[:base:base], expr.Patch(&stepPatch{}), expr.Patch(&concatPatch{}), expr.Patch(absPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(finitePatch{}), expr.Patch(&workPatch{}), expr.Patch(u))
 		prog, err = compileSafely(src, opts)
 	}
 	if g.err != nil {
@@ -397,7 +409,7 @@ func (e *Expr) evalVM(in *rules.Input) (result bool, err error) {
 		}
 		e.c.pool.Put(w)
 	}()
-	w.steps = 0
+	w.steps, w.work = 0, 0
 	u := e.uses
 	if e.isAll {
 		u = uses{true, true, true, true, true, true}

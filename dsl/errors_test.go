@@ -260,6 +260,11 @@ func TestLimits(t *testing.T) {
 		{"string: string of shared ranges", Options{}, `let r = 1..99999; let a = [r,r,r,r,r,r,r,r,r,r]; let b = [a,a,a,a,a,a,a,a,a,a]; len(string(b)) > 0`, `1`, "string would build"},
 		{"string: string of a groupBy", Options{MaxStringLen: 1000}, `len(string(groupBy(1..500, # % 7))) > 0`, `1`, "string would build"},
 		{"string: canon of shared parts", Options{MaxStringLen: 1000}, `let a = [actual, actual]; let b = [a, a]; let c = [b, b]; let d = [c, c]; canon(d) != ""`, `"` + strings.Repeat("x", 100) + `"`, "too large"},
+		// The helpers' work, which steps alone do not bound.
+		{"work: levenshtein in a loop", Options{}, `all(1..1000, levenshtein(actual, actual) >= 0)`, `"` + strings.Repeat("a", 4096) + `"`, "the limit is MaxWork"},
+		{"work: upper in a loop", Options{MaxWork: 100000}, `all(1..1000, len(upper(actual)) > 0)`, `"` + strings.Repeat("a", 1000) + `"`, "more than 100000 bytes and elements"},
+		{"work: contains in a loop", Options{MaxWork: 100000}, `none(1..1000, actual contains "z")`, `"` + strings.Repeat("a", 1000) + `"`, "the limit is MaxWork"},
+		{"work: similarity over the model's list", Options{MaxWork: 1000000}, `any(actual, similarity(#, "` + strings.Repeat("b", 100) + `") > 0.9)`, `[` + strings.Repeat(`"`+strings.Repeat("a", 100)+`",`, 200) + `"a"]`, "the limit is MaxWork"},
 		{"edit length", Options{MaxEditLen: 5}, `levenshtein(actual, "abc") < 2`, `"abcdef"`, "longer than 5 characters"},
 		{"contains_all: searches", Options{MaxStringLen: 1000}, `contains_all(actual, map(1..40, "ab"))`, `"` + strings.Repeat("x", 2000) + `"`,
 			"contains_all would search a string of 2000 bytes for 40 substrings; the limit is 64000 bytes searched"},

@@ -76,6 +76,14 @@ func (c *Compiler) exprOptions() []expr.Option {
 			}
 			return true, nil
 		}, new(func(*worker) bool)),
+		fn("__work", func(args ...any) (any, error) {
+			w := args[0].(*worker)
+			w.work += workOf(args[1].(string), args[2:])
+			if w.work > w.maxW {
+				return nil, fmt.Errorf("the expression's string and list helpers would read more than %d bytes and elements; the limit is MaxWork", w.maxW)
+			}
+			return true, nil
+		}, new(func(*worker, string, ...any) bool)),
 		fn("__cat", func(args ...any) (any, error) {
 			a, b := args[0].(string), args[1].(string)
 			if len(a)+len(b) > maxStr {
@@ -723,4 +731,50 @@ func flattenInto(out *[]any, v reflect.Value, depth, limit int) error {
 		*out = append(*out, v.Index(i).Interface())
 	}
 	return nil
+}
+
+// workOf is the work a helper does on args (workPatch): the product of
+// the two lengths for the edit distances and contains_all, else the sum
+// of their lengths, a string's in bytes and a list's in elements (its
+// strings' bytes too).
+func workOf(name string, args []any) int {
+	switch name {
+	case "levenshtein", "similarity", "contains_all":
+		if len(args) == 2 {
+			return (size(args[0]) + 1) * (size(args[1]) + 1)
+		}
+	}
+	n := 1
+	for _, a := range args {
+		n += size(a)
+	}
+	return n
+}
+
+// size is a value's length for workOf.
+func size(x any) int {
+	switch t := x.(type) {
+	case string:
+		return len(t)
+	case raw:
+		return size(toAny(t.v))
+	case []string:
+		n := len(t)
+		for _, s := range t {
+			n += len(s)
+		}
+		return n
+	case []any:
+		n := len(t)
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				n += len(s)
+			}
+		}
+		return n
+	}
+	if v := reflect.ValueOf(x); v.Kind() == reflect.Slice || v.Kind() == reflect.Map {
+		return v.Len()
+	}
+	return 1
 }

@@ -144,6 +144,11 @@ func TestHelpers(t *testing.T) {
 		{src: `int(actual) <= 100`, actual: `1e300`, wantErr: `int: 1e+300 is beyond an int's range`},
 		{src: `int(actual) == 5`, actual: `5.7`, want: true},
 		{src: `"a" < "b" && actual == "x"`, actual: `"x"`, want: true},
+		// A helper's argument that is not a name is computed once, its
+		// work charged, and the result is the helper's as ever.
+		{src: `levenshtein(upper(actual), "ABD") == 1 && lower(upper(actual)) == actual`, actual: `"abc"`, want: true},
+		{src: `actual matches "^a.c$" && upper(actual) startsWith "A" && split(actual, "b")[1] == "c"`, actual: `"abc"`, want: true},
+		{src: `all(map(actual, upper(#)), # contains "B")`, actual: `["ab", "bc"]`, want: true},
 		// flatten, bounded, flattens as expr's does.
 		{src: `flatten([1, [2, [3, [actual]]], [], [nil]]) == [1, 2, 3, actual, nil]`, actual: `"x"`, want: true},
 		{src: `len(flatten(map(1..3, 1..4))) == 12`, actual: `1`, want: true},

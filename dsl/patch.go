@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"reflect"
+	"strconv"
 	"time"
 
 	"github.com/expr-lang/expr/ast"
@@ -264,4 +265,94 @@ func numeric(t reflect.Type) bool {
 
 func mayFloat(t reflect.Type) bool {
 	return t != nil && (t.Kind() == reflect.Interface || t.Kind() == reflect.Float64 || t.Kind() == reflect.Float32)
+}
+
+// workPatch charges the work of a string or list helper to the
+// evaluation's MaxWork before it runs: `levenshtein(f(a), b)` becomes
+// `let __w0 = f(a); __work(__budget, "levenshtein", __w0, b);
+// levenshtein(__w0, b)`, whose value and type are the call's. An argument
+// that is a name, a member of one or a constant is read twice as it is;
+// any other is computed once, into a variable.
+type workPatch struct{ n int }
+
+// workHelpers are the helpers charged, by name: functions of the package
+// and expr's builtins that read a whole string or list.
+var workHelpers = map[string]bool{
+	"levenshtein": true, "similarity": true, "norm": true, "strip_punct": true, "canon": true,
+	"contains_all": true, "set_eq": true, "join": true, "replace": true, "string": true, "toJSON": true,
+	"upper": true, "lower": true, "trim": true, "trimPrefix": true, "trimSuffix": true, "split": true,
+	"splitAfter": true, "indexOf": true, "lastIndexOf": true, "hasPrefix": true, "hasSuffix": true,
+}
+
+// workOperators are the string operators charged likewise.
+var workOperators = map[string]bool{"contains": true, "matches": true, "startsWith": true, "endsWith": true}
+
+func (p *workPatch) Visit(node *ast.Node) {
+	var name string
+	var args []*ast.Node
+	switch t := (*node).(type) {
+	case *ast.CallNode:
+		id, ok := t.Callee.(*ast.IdentifierNode)
+		if !ok || !workHelpers[id.Value] {
+			return
+		}
+		name = id.Value
+		for i := range t.Arguments {
+			args = append(args, &t.Arguments[i])
+		}
+	case *ast.BuiltinNode:
+		if !workHelpers[t.Name] {
+			return
+		}
+		name = t.Name
+		for i := range t.Arguments {
+			args = append(args, &t.Arguments[i])
+		}
+	case *ast.BinaryNode:
+		if !workOperators[t.Operator] {
+			return
+		}
+		name, args = t.Operator, []*ast.Node{&t.Left, &t.Right}
+	default:
+		return
+	}
+	loc := (*node).Location()
+	at := func(n ast.Node) ast.Node { n.SetLocation(loc); return n }
+	// Arguments that are not cheap to read twice go into variables.
+	var lets []*ast.VariableDeclaratorNode
+	read := make([]ast.Node, 0, len(args))
+	for _, a := range args {
+		if cheap(*a) {
+			read = append(read, *a)
+			continue
+		}
+		v := "__w" + strconv.Itoa(p.n)
+		p.n++
+		lets = append(lets, &ast.VariableDeclaratorNode{Name: v, Value: *a})
+		*a = at(&ast.IdentifierNode{Value: v})
+		read = append(read, at(&ast.IdentifierNode{Value: v}))
+	}
+	charge := at(&ast.CallNode{Callee: at(&ast.IdentifierNode{Value: "__work"}),
+		Arguments: append([]ast.Node{at(&ast.IdentifierNode{Value: "__budget"}), at(&ast.StringNode{Value: name})}, read...)})
+	var out ast.Node = at(&ast.SequenceNode{Nodes: []ast.Node{charge, *node}})
+	for i := len(lets) - 1; i >= 0; i-- {
+		lets[i].Expr = out
+		out = at(lets[i])
+	}
+	ast.Patch(node, out)
+}
+
+// cheap reports whether n is read twice at no cost: a constant, a name,
+// the closure's element, or a constant member of one of these.
+func cheap(n ast.Node) bool {
+	switch t := n.(type) {
+	case *ast.StringNode, *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.NilNode, *ast.IdentifierNode, *ast.PointerNode:
+		return true
+	case *ast.MemberNode:
+		switch t.Property.(type) {
+		case *ast.StringNode, *ast.IntegerNode:
+			return cheap(t.Node)
+		}
+	}
+	return false
 }
