@@ -629,15 +629,15 @@ func every(value.Value) bool { return true }
 func emitsTyped(e value.Value) bool {
 	t, ok := e.Get("type")
 	return !ok || t.Kind() != value.String || isCallType(t.Str()) ||
-		(t.Str() == "message" && holdsCall(e))
+		(t.Str() == "message" && holdsCall(e)) || heldByMessage(e)
 }
 
 // heldByMessage reports whether e is a message of some API (a role, parts,
-// or LangChain's data or kwargs) that holds a call: a list of such
+// tool_calls, or LangChain's data or kwargs) that holds a call: a list of such
 // messages read under a format it is not of (--format gemini on a
 // conversation) must not lose its calls.
 func heldByMessage(e value.Value) bool {
-	if !e.Has("role") && !e.Has("parts") && !e.Has("data") && !e.Has("kwargs") {
+	if !e.Has("role") && !e.Has("parts") && !e.Has("data") && !e.Has("kwargs") && !e.Has("tool_calls") {
 		return false
 	}
 	if heldCall(e) {

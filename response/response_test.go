@@ -290,6 +290,11 @@ var extractTests = []extractTest{
 		wantF: Gemini, calls: []wantCall{bad("", "[1] is not a gemini part: it has no functionCall but a key of another API's call")}},
 	{name: "bedrock forced on an openai conversation", in: `[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"delete","arguments":"{}"}}]}]`, f: Bedrock,
 		wantF: Bedrock, calls: []wantCall{bad("", "[1] is not a bedrock content block")}},
+	{name: "anthropic forced on a langchain list", in: `[{"type":"human","content":"hi"},{"type":"ai","content":"","tool_calls":[{"name":"delete","args":{},"id":"c1","type":"tool_call"}]}]`, f: Anthropic,
+		wantF: Anthropic, calls: []wantCall{bad("", `[1] is of type "ai"`)}},
+	{name: "responses forced on a wrapped langchain list", in: `[{"type":"ai","data":{"content":"","tool_calls":[{"name":"delete","args":{},"id":"c1"}]}}]`, f: Responses,
+		wantF: Responses, calls: []wantCall{bad("", `[0] is of type "ai"`)}},
+	{name: "responses forced on a langchain list without calls", in: `[{"type":"human","content":"hi"},{"type":"ai","content":"no"}]`, f: Responses, wantF: Responses},
 	{name: "gemini forced on a conversation without calls", in: `[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"text":"no"}]}]`, f: Gemini, wantF: Gemini},
 	// A candidate on its own.
 	{name: "gemini candidate alone", in: `{"content":{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Berlin"}}}]},"finishReason":"STOP","index":0}`,

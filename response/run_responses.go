@@ -77,5 +77,10 @@ func responsesItem(b *runBuilder, e value.Value) {
 		b.modelItem()
 	default:
 		b.other()
+		if heldByMessage(e) {
+			// Another API's message holding a call (a LangChain "ai"
+			// message): read as an item, it fails, never vanishes.
+			b.item(readOutputItem, e, "")
+		}
 	}
 }
