@@ -277,7 +277,11 @@ e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
 		{"toml syntax", memFiles{"s.toml": []byte("version = 1\n[defaults\n")},
 			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Line: 2, Column: 10}, "invalid TOML"}}},
 		{"toml duplicate keys", memFiles{"s.toml": []byte("version = 1\nversion = 1\n")},
-			[]string{"s.toml"}, []want{{Loc{File: "s.toml"}, "invalid TOML: key version is already defined"}}},
+			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Line: 2, Column: 1}, "invalid TOML: key version is already defined"}}},
+		{"toml duplicate keys inline", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\nexpected = {name = \"f\", arguments = {v = 1, v = 2}}\n")},
+			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Line: 3, Column: 45}, "invalid TOML: key v is already defined"}}},
+		{"toml table twice", memFiles{"s.toml": []byte("[defaults]\ncalls = \"ordered\"\n\n[defaults]\nextra_fields = \"allow\"\n")},
+			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Line: 4, Column: 2}, "invalid TOML: table defaults already exists"}}},
 		{"toml non-finite", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\nexpected = {name = \"f\", arguments = {x = inf}}\n")},
 			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "cases[0].expected.arguments.x"}, "no JSON spelling"}}},
 	}

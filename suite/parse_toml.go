@@ -22,7 +22,12 @@ type tomlParser struct{ f *file }
 func (p *tomlParser) Unmarshal(b []byte) (map[string]any, error) {
 	m, err := toml.Parser().Unmarshal(b)
 	if err != nil {
-		return nil, &Error{Problems: []Problem{tomlSyntaxProblem(p.f.name, err)}}
+		pr := tomlSyntaxProblem(p.f.name, err)
+		if pr.Loc.Line == 0 {
+			// The decoder names a key defined twice but not where.
+			pr.Loc.Line, pr.Loc.Column = tomlRedefined(b)
+		}
+		return nil, &Error{Problems: []Problem{pr}}
 	}
 	var probs []Problem
 	doc := tomlValue(m, "", p.f.name, tomlLiterals(b), &probs)
@@ -120,6 +125,78 @@ func tomlLiterals(b []byte) map[string]string {
 		}
 	}
 	return w.lits
+}
+
+// tomlRedefined returns where the TOML document b first defines a key or
+// a table again, as the decoder's "key X is already defined" and "table
+// X already exists" report without a place; 0, 0 when the walk finds
+// none (then the message goes without it).
+func tomlRedefined(b []byte) (line, col int) {
+	w := tomlWalk{count: map[string]int{}, last: map[string]int{}}
+	seen := map[string]bool{}
+	var p unstable.Parser
+	p.Reset(b)
+	at := func(n *unstable.Node) (int, int) {
+		s := p.Shape(n.Raw)
+		return s.Start.Line, s.Start.Column
+	}
+	var pairs func(key string, v *unstable.Node) (int, int)
+	pairs = func(key string, v *unstable.Node) (int, int) {
+		if v.Kind != unstable.InlineTable {
+			return 0, 0
+		}
+		it := v.Children()
+		for it.Next() {
+			kv := it.Node()
+			k := joinKey(key, strings.Join(keyParts(kv), "."))
+			if seen[k] {
+				return at(lastKey(kv))
+			}
+			seen[k] = true
+			if l, c := pairs(k, kv.Value()); l > 0 {
+				return l, c
+			}
+		}
+		return 0, 0
+	}
+	table := ""
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.Table:
+			table = w.resolve(keyParts(e), "")
+			if seen["["+table+"]"] || seen[table] {
+				return at(lastKey(e))
+			}
+			seen["["+table+"]"] = true
+		case unstable.ArrayTable:
+			parts := keyParts(e)
+			arr := joinKey(w.resolve(parts[:len(parts)-1], ""), parts[len(parts)-1])
+			i := w.count[arr]
+			w.count[arr], w.last[arr] = i+1, i
+			table = arr + "[" + strconv.Itoa(i) + "]"
+		case unstable.KeyValue:
+			k := w.resolve(keyParts(e), table)
+			if seen[k] {
+				return at(lastKey(e))
+			}
+			seen[k] = true
+			if l, c := pairs(k, e.Value()); l > 0 {
+				return l, c
+			}
+		}
+	}
+	return 0, 0
+}
+
+// lastKey is the last part of n's key, the one a message points at.
+func lastKey(n *unstable.Node) *unstable.Node {
+	var last *unstable.Node
+	it := n.Key()
+	for it.Next() {
+		last = it.Node()
+	}
+	return last
 }
 
 type tomlWalk struct {
