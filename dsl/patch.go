@@ -296,18 +296,12 @@ func (p *workPatch) Visit(node *ast.Node) {
 		if !ok || !workHelpers[id.Value] {
 			return
 		}
-		name = id.Value
-		for i := range t.Arguments {
-			args = append(args, &t.Arguments[i])
-		}
+		name, args = id.Value, pointers(t.Arguments)
 	case *ast.BuiltinNode:
 		if !workHelpers[t.Name] {
 			return
 		}
-		name = t.Name
-		for i := range t.Arguments {
-			args = append(args, &t.Arguments[i])
-		}
+		name, args = t.Name, pointers(t.Arguments)
 	case *ast.BinaryNode:
 		if !workOperators[t.Operator] {
 			return
@@ -340,6 +334,15 @@ func (p *workPatch) Visit(node *ast.Node) {
 		out = at(lets[i])
 	}
 	ast.Patch(node, out)
+}
+
+// pointers returns a pointer to each of nodes, so that a patch can set it.
+func pointers(nodes []ast.Node) []*ast.Node {
+	out := make([]*ast.Node, len(nodes))
+	for i := range nodes {
+		out[i] = &nodes[i]
+	}
+	return out
 }
 
 // cheap reports whether n is read twice at no cost: a constant, a name,

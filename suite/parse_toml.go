@@ -140,20 +140,22 @@ func tomlRedefined(b []byte) (line, col int) {
 		s := p.Shape(n.Raw)
 		return s.Start.Line, s.Start.Column
 	}
-	var pairs func(key string, v *unstable.Node) (int, int)
-	pairs = func(key string, v *unstable.Node) (int, int) {
+	// define marks key k, which kv defines, and the keys of an inline
+	// table it holds, and returns where one of them was defined again.
+	var define func(k string, kv *unstable.Node) (int, int)
+	define = func(k string, kv *unstable.Node) (int, int) {
+		if seen[k] {
+			return at(lastKey(kv))
+		}
+		seen[k] = true
+		v := kv.Value()
 		if v.Kind != unstable.InlineTable {
 			return 0, 0
 		}
 		it := v.Children()
 		for it.Next() {
-			kv := it.Node()
-			k := joinKey(key, strings.Join(keyParts(kv), "."))
-			if seen[k] {
-				return at(lastKey(kv))
-			}
-			seen[k] = true
-			if l, c := pairs(k, kv.Value()); l > 0 {
+			in := it.Node()
+			if l, c := define(joinKey(k, strings.Join(keyParts(in), ".")), in); l > 0 {
 				return l, c
 			}
 		}
@@ -176,12 +178,7 @@ func tomlRedefined(b []byte) (line, col int) {
 			w.count[arr], w.last[arr] = i+1, i
 			table = arr + "[" + strconv.Itoa(i) + "]"
 		case unstable.KeyValue:
-			k := w.resolve(keyParts(e), table)
-			if seen[k] {
-				return at(lastKey(e))
-			}
-			seen[k] = true
-			if l, c := pairs(k, e.Value()); l > 0 {
+			if l, c := define(w.resolve(keyParts(e), table), e); l > 0 {
 				return l, c
 			}
 		}
