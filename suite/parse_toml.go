@@ -107,23 +107,10 @@ func tomlValue(x any, key, file string, lits map[string]string, probs *[]Problem
 func tomlLiterals(b []byte) map[string]string {
 	w := tomlWalk{lits: map[string]string{}, count: map[string]int{}, last: map[string]int{}}
 	var p unstable.Parser
-	p.Reset(b)
-	table := ""
-	for p.NextExpression() {
-		e := p.Expression()
-		switch e.Kind {
-		case unstable.Table:
-			table = w.resolve(keyParts(e), "")
-		case unstable.ArrayTable:
-			parts := keyParts(e)
-			at := joinKey(w.resolve(parts[:len(parts)-1], ""), parts[len(parts)-1])
-			i := w.count[at]
-			w.count[at], w.last[at] = i+1, i
-			table = at + "[" + strconv.Itoa(i) + "]"
-		case unstable.KeyValue:
-			w.value(w.resolve(keyParts(e), table), e.Value())
-		}
-	}
+	w.walk(&p, b, nil, func(k string, e *unstable.Node) bool {
+		w.value(k, e.Value())
+		return true
+	})
 	return w.lits
 }
 
@@ -135,7 +122,6 @@ func tomlRedefined(b []byte) (line, col int) {
 	w := tomlWalk{count: map[string]int{}, last: map[string]int{}}
 	seen := map[string]bool{}
 	var p unstable.Parser
-	p.Reset(b)
 	at := func(n *unstable.Node) (int, int) {
 		s := p.Shape(n.Raw)
 		return s.Start.Line, s.Start.Column
@@ -161,29 +147,18 @@ func tomlRedefined(b []byte) (line, col int) {
 		}
 		return 0, 0
 	}
-	table := ""
-	for p.NextExpression() {
-		e := p.Expression()
-		switch e.Kind {
-		case unstable.Table:
-			table = w.resolve(keyParts(e), "")
-			if seen["["+table+"]"] || seen[table] {
-				return at(lastKey(e))
-			}
-			seen["["+table+"]"] = true
-		case unstable.ArrayTable:
-			parts := keyParts(e)
-			arr := joinKey(w.resolve(parts[:len(parts)-1], ""), parts[len(parts)-1])
-			i := w.count[arr]
-			w.count[arr], w.last[arr] = i+1, i
-			table = arr + "[" + strconv.Itoa(i) + "]"
-		case unstable.KeyValue:
-			if l, c := define(w.resolve(keyParts(e), table), e); l > 0 {
-				return l, c
-			}
+	w.walk(&p, b, func(t string, e *unstable.Node) bool {
+		if seen["["+t+"]"] || seen[t] {
+			line, col = at(lastKey(e))
+			return false
 		}
-	}
-	return 0, 0
+		seen["["+t+"]"] = true
+		return true
+	}, func(k string, e *unstable.Node) bool {
+		line, col = define(k, e)
+		return line == 0
+	})
+	return line, col
 }
 
 // lastKey is the last part of n's key, the one a message points at.
@@ -200,6 +175,39 @@ type tomlWalk struct {
 	lits  map[string]string
 	count map[string]int // elements of each array of tables so far
 	last  map[string]int // the index of its last element
+}
+
+// walk reads the TOML document b with p, expression by expression: table,
+// when not nil, hears of each [table] header and key of each key-value,
+// each with its resolved key path, until one returns false.
+func (w *tomlWalk) walk(p *unstable.Parser, b []byte, table, key func(path string, e *unstable.Node) bool) {
+	p.Reset(b)
+	cur := ""
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.Table:
+			cur = w.resolve(keyParts(e), "")
+			if table != nil && !table(cur, e) {
+				return
+			}
+		case unstable.ArrayTable:
+			cur = w.element(keyParts(e))
+		case unstable.KeyValue:
+			if !key(w.resolve(keyParts(e), cur), e) {
+				return
+			}
+		}
+	}
+}
+
+// element is the key path of a new element of the array of tables parts
+// names ([[parts]]), which later keys and tables below it resolve to.
+func (w *tomlWalk) element(parts []string) string {
+	arr := joinKey(w.resolve(parts[:len(parts)-1], ""), parts[len(parts)-1])
+	i := w.count[arr]
+	w.count[arr], w.last[arr] = i+1, i
+	return arr + "[" + strconv.Itoa(i) + "]"
 }
 
 // resolve is the key path of parts below base: a part that names an

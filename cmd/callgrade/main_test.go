@@ -63,6 +63,20 @@ func runCLI(t *testing.T, args ...string) run {
 	return run{out.String(), errb.String(), code}
 }
 
+// startCLI starts cmd, a run of the built binary, from the repository
+// root, and returns the buffer its standard error fills as it runs (read
+// it after cmd.Wait).
+func startCLI(t *testing.T, cmd *exec.Cmd) *bytes.Buffer {
+	t.Helper()
+	cmd.Dir = "../.."
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return &errb
+}
+
 func writeFile(t *testing.T, dir, name, text string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
@@ -160,16 +174,11 @@ func TestScoreInterrupted(t *testing.T) {
 	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
 		out := filepath.Join(t.TempDir(), "r.jsonl")
 		cmd := exec.Command(bin, "score", "--suite", "examples/weather/suite.yaml", "--responses", "-", "--out", out, "-q")
-		cmd.Dir = "../.."
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
 			t.Fatal(err)
 		}
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		errb := startCLI(t, cmd)
 		io.WriteString(stdin, `{"id":"weather-berlin","response":[]}`+"\n")
 		// The run has begun once its temporary results file exists (the
 		// signals are caught from just after): wait for it, boundedly.
@@ -211,17 +220,12 @@ func TestScoreReaderGoesAway(t *testing.T) {
 	}
 	resp := writeFile(t, dir, "responses.jsonl", lines.String())
 	cmd := exec.Command(bin, "score", "--suite", "examples/weather/suite.yaml", "--responses", resp, "-q")
-	cmd.Dir = "../.."
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	errb := startCLI(t, cmd)
 	first, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil || !strings.HasPrefix(first, `{"id":`) {
 		t.Fatalf("first line %q, %v", first, err)
