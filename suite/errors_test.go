@@ -283,7 +283,11 @@ e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
 		{"toml table twice", memFiles{"s.toml": []byte("[defaults]\ncalls = \"ordered\"\n\n[defaults]\nextra_fields = \"allow\"\n")},
 			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Line: 4, Column: 2}, "invalid TOML: table defaults already exists"}}},
 		{"toml non-finite", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\nexpected = {name = \"f\", arguments = {x = inf}}\n")},
-			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "cases[0].expected.arguments.x"}, "no JSON spelling"}}},
+			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "cases[0].expected.arguments.x", Case: "a", Line: 3, Column: 42}, "no JSON spelling"}}},
+		{"toml nan in an array of a table's case", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\n[[cases]]\nid = \"b\"\n[[cases.expected]]\nname = \"f\"\n[cases.expected.arguments]\nx = [1.5, nan]\n")},
+			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "cases[1].expected[0].arguments.x[1]", Case: "b", Line: 8, Column: 11}, "no JSON spelling"}}},
+		{"toml inf outside the cases", memFiles{"s.toml": []byte("[defaults.rules.x]\ntolerance = -inf\n")},
+			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "defaults.rules.x.tolerance", Line: 2, Column: 13}, "no JSON spelling"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

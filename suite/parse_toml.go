@@ -32,6 +32,9 @@ func (p *tomlParser) Unmarshal(b []byte) (map[string]any, error) {
 	var probs []Problem
 	doc := tomlValue(m, "", p.f.name, tomlLiterals(b), &probs)
 	if len(probs) > 0 {
+		for i := range probs {
+			probs[i].Loc.Case = tomlCaseID(m, probs[i].Loc.Key)
+		}
 		return nil, &Error{Problems: probs}
 	}
 	return splitCases(p.f, doc), nil
@@ -49,10 +52,45 @@ func tomlSyntaxProblem(name string, err error) Problem {
 	return Problem{Loc: loc, Msg: "invalid TOML: " + msg, Err: err}
 }
 
+// tomlCaseID is the id of the case whose part key names ("cases[3].…"),
+// so that a problem there names its case as the other formats' do; ""
+// when key is outside the cases or the case has no string id.
+func tomlCaseID(m map[string]any, key string) string {
+	rest, ok := strings.CutPrefix(key, "cases[")
+	if !ok {
+		return ""
+	}
+	n, _, ok := strings.Cut(rest, "]")
+	i, err := strconv.Atoi(n)
+	if !ok || err != nil {
+		return ""
+	}
+	var c map[string]any
+	switch cases := m["cases"].(type) {
+	case []map[string]any: // [[cases]]
+		if i < len(cases) {
+			c = cases[i]
+		}
+	case []any: // cases = [{…}]
+		if i < len(cases) {
+			c, _ = cases[i].(map[string]any)
+		}
+	}
+	id, _ := c["id"].(string)
+	return id
+}
+
+// tomlLit is a float's or an offset date-time's text in a TOML document,
+// and where it starts.
+type tomlLit struct {
+	text         string
+	line, column int
+}
+
 // tomlValue converts what the TOML decoder produced, the value at key.
 // Dates and times become their TOML text; a float and an offset date-time
 // take the text they were written with from lits (see tomlLiterals).
-func tomlValue(x any, key, file string, lits map[string]string, probs *[]Problem) value.Value {
+func tomlValue(x any, key, file string, lits map[string]tomlLit, probs *[]Problem) value.Value {
 	switch t := x.(type) {
 	case map[string]any:
 		ms := make([]value.Member, 0, len(t))
@@ -77,7 +115,7 @@ func tomlValue(x any, key, file string, lits map[string]string, probs *[]Problem
 		// 9007199254740993.0 is that number, as in a JSON or YAML suite,
 		// not the float64 nearest it.
 		if lit, ok := lits[key]; ok {
-			if n, err := value.NumberOf(strings.TrimPrefix(strings.ReplaceAll(lit, "_", ""), "+")); err == nil {
+			if n, err := value.NumberOf(strings.TrimPrefix(strings.ReplaceAll(lit.text, "_", ""), "+")); err == nil {
 				return n
 			}
 		}
@@ -85,7 +123,7 @@ func tomlValue(x any, key, file string, lits map[string]string, probs *[]Problem
 		// As written: 10:00:00.500+00:00 is not rewritten as 10:00:00.5Z,
 		// which a model's "…500+00:00" would then not equal.
 		if lit, ok := lits[key]; ok {
-			return value.StringOf(lit)
+			return value.StringOf(lit.text)
 		}
 	}
 	v, err := value.FromAny(x)
@@ -95,18 +133,20 @@ func tomlValue(x any, key, file string, lits map[string]string, probs *[]Problem
 				return value.StringOf(string(b))
 			}
 		}
-		*probs = append(*probs, Problem{Loc: Loc{File: file, Key: key}, Msg: "no JSON spelling for this value: " + err.Error(), Err: err})
+		lit := lits[key] // nan and inf are floats: their place is known
+		*probs = append(*probs, Problem{Loc: Loc{File: file, Key: key, Line: lit.line, Column: lit.column}, Msg: "no JSON spelling for this value: " + err.Error(), Err: err})
 	}
 	return v
 }
 
 // tomlLiterals maps the key path (as tomlValue names it) of every float
-// and offset date-time in the TOML document b to its text, which the
-// decoder turns into a float64 or a time.Time. b has decoded, so it
-// parses; should it not, the map holds what was read before.
-func tomlLiterals(b []byte) map[string]string {
-	w := tomlWalk{lits: map[string]string{}, count: map[string]int{}, last: map[string]int{}}
+// and offset date-time in the TOML document b to its text and place,
+// which the decoder turns into a float64 or a time.Time. b has decoded,
+// so it parses; should it not, the map holds what was read before.
+func tomlLiterals(b []byte) map[string]tomlLit {
+	w := tomlWalk{lits: map[string]tomlLit{}, count: map[string]int{}, last: map[string]int{}}
 	var p unstable.Parser
+	w.p = &p
 	w.walk(&p, b, nil, func(k string, e *unstable.Node) bool {
 		w.value(k, e.Value())
 		return true
@@ -172,7 +212,8 @@ func lastKey(n *unstable.Node) *unstable.Node {
 }
 
 type tomlWalk struct {
-	lits  map[string]string
+	p     *unstable.Parser // to place the literals
+	lits  map[string]tomlLit
 	count map[string]int // elements of each array of tables so far
 	last  map[string]int // the index of its last element
 }
@@ -225,7 +266,8 @@ func (w *tomlWalk) resolve(parts []string, base string) string {
 func (w *tomlWalk) value(key string, v *unstable.Node) {
 	switch v.Kind {
 	case unstable.Float, unstable.DateTime:
-		w.lits[key] = string(v.Data)
+		s := w.p.Shape(v.Raw)
+		w.lits[key] = tomlLit{string(v.Data), s.Start.Line, s.Start.Column}
 	case unstable.Array:
 		it, i := v.Children(), 0
 		for it.Next() {
