@@ -134,10 +134,12 @@ func (e *Engine) Lookup(id string) (int, bool) {
 }
 
 // Score scores one response (a document in any supported format) against
-// case i.
+// case i. Its strings are taken to be UTF-8, as value.Parse makes them; a
+// document read with value.Parser.ParseKeepInvalidUTF8 goes through
+// ScoreLine instead, which fails the calls that hold broken text.
 func (e *Engine) Score(i int, resp value.Value) *Result {
 	r := new(Result)
-	e.scoreResponse(r, i, resp, nil)
+	e.scoreResponse(r, i, resp, false, nil)
 	return r
 }
 

@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"errors"
 	"reflect"
+	"slices"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/response"
@@ -43,8 +46,14 @@ cases:
 	} {
 		f.Add(seed)
 	}
+	f.Add(`[{"name":"f","arguments":{"a":1,"b":["\udc00"]}}]`)
+	f.Add("{\"content\":\"\xff\",\"tool_calls\":[{\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":1}\"}}]}")
 	f.Fuzz(func(t *testing.T, doc string) {
 		resp, err := value.Parse(doc)
+		if errors.Is(err, value.ErrInvalidUTF8) {
+			checkInvalidUTF8(t, e, doc)
+			return
+		}
 		if err != nil {
 			return
 		}
@@ -71,6 +80,53 @@ cases:
 		checkWeighAgrees(t, e, resp)
 		checkAllPassAgrees(t, e, resp)
 	})
+}
+
+// checkInvalidUTF8 scores doc, which holds text that is not UTF-8, as the
+// response of a line for each case: a result like any other, and no pass
+// while a call holds such text in its name or arguments.
+func checkInvalidUTF8(t *testing.T, e *Engine, doc string) {
+	resp, err := new(value.Parser).ParseKeepInvalidUTF8(doc, value.DefaultLimits)
+	if err != nil {
+		return
+	}
+	broken := false
+	if calls, _, err := response.Extract(resp, response.Auto, value.Limits{}); err == nil {
+		for _, c := range calls {
+			broken = broken || c.Err == nil && (invalidUTF8In(c.Args) || !utf8.ValidString(c.Name))
+		}
+	}
+	sc := e.NewScorer()
+	for i := range e.Len() {
+		r, j, err := sc.ScoreLine(`{"id":"`+e.cases[i].id+`","response":`+doc+`}`, 1)
+		if err != nil || j != i {
+			t.Fatalf("case %s: line scored as %d, %v", e.cases[i].id, j, err)
+		}
+		if r.Pass != (len(r.Diffs) == 0) || r.Score < 0 || r.Score > 1 || r.Pass && r.Score != 1 {
+			t.Fatalf("case %s: pass %v, score %v, %d diffs", r.ID, r.Pass, r.Score, len(r.Diffs))
+		}
+		if r.Pass && broken {
+			t.Fatalf("case %s passes with a call that holds text that is not UTF-8", r.ID)
+		}
+		if _, err := value.Parse(string(r.AppendJSON(nil))); err != nil {
+			t.Fatalf("case %s: result is not JSON: %v\n%s", r.ID, err, r.AppendJSON(nil))
+		}
+	}
+}
+
+// invalidUTF8In reports whether a key or string in v is not UTF-8.
+func invalidUTF8In(v value.Value) bool {
+	switch v.Kind() {
+	case value.String:
+		return !utf8.ValidString(v.Str())
+	case value.Array:
+		return slices.ContainsFunc(v.Elems(), invalidUTF8In)
+	case value.Object:
+		return slices.ContainsFunc(v.Members(), func(m value.Member) bool {
+			return !utf8.ValidString(m.Key) || invalidUTF8In(m.Value)
+		})
+	}
+	return false
 }
 
 // checkAllPassAgrees holds the allPass shortcut to the exhaustive pairing:

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/tidwall/gjson"
@@ -29,6 +30,15 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 	}
 	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + response.EnvelopeDepth}
 	doc, perr := w.parserOrNil().Parse(text, lim)
+	// Text that is not UTF-8 fails the calls that hold it, not the line:
+	// a model's broken answer text or one broken call must not take the
+	// case's other calls down with it.
+	invalidUTF8 := false
+	if errors.Is(perr, value.ErrInvalidUTF8) {
+		if d, err := w.parserOrNil().ParseKeepInvalidUTF8(text, lim); err == nil {
+			doc, perr, invalidUTF8 = d, nil, true
+		}
+	}
 	var id string
 	var resp value.Value
 	noResponse := false
@@ -83,7 +93,7 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 		e.missingResponse(r, i)
 		r.Diffs[0].Message = fmt.Sprintf(`response line %d has no "response"`, line)
 	default:
-		e.scoreResponse(r, i, resp, w)
+		e.scoreResponse(r, i, resp, invalidUTF8, w)
 	}
 	if samples > 0 {
 		r.Sample, r.Sampled = k, true

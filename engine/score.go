@@ -15,13 +15,13 @@ import (
 
 // scoreResponse scores a whole response document into r, with w's memory
 // when w is not nil: r is then valid only until w is reused.
-func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, w *work) {
+func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, invalidUTF8 bool, w *work) {
 	c := &e.cases[i]
 	format := e.opts.Format
 	if format == response.Auto {
 		format = c.input.format
 	}
-	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.input.params, Calls: w.callsOrNil()}
+	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.input.params, Calls: w.callsOrNil(), InvalidUTF8: invalidUTF8}
 	if c.run != nil {
 		run, _, err := o.ExtractRun(resp, format)
 		if err != nil {

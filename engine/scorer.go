@@ -32,7 +32,7 @@ func (e *Engine) NewScorer() *Scorer { return &Scorer{e: e} }
 // case i, as Engine.Score does.
 func (s *Scorer) Score(i int, resp value.Value) *Result {
 	s.w.parser.Reset()
-	s.e.scoreResponse(&s.res, i, resp, &s.w)
+	s.e.scoreResponse(&s.res, i, resp, false, &s.w)
 	return &s.res
 }
 

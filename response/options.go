@@ -1,6 +1,12 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/callgrade/callgrade/value"
+)
 
 // Options are what Extract may need besides a response and its format.
 // The zero Options read as Extract does.
@@ -22,11 +28,71 @@ type Options struct {
 	// allocates nothing; the calls are then valid until that slice is
 	// used again. Without room, Extract allocates, as it does without.
 	Calls []Call
+	// InvalidUTF8 says that strings in the response may not be UTF-8, as
+	// when its line was read with value.Parser.ParseKeepInvalidUTF8
+	// because a model's output broke the encoding: every call whose name
+	// or arguments hold such a string is then failed as an arguments
+	// string that is not UTF-8 is, and only that call.
+	InvalidUTF8 bool
 }
 
 // Extract is Extract with the options o.
 func (o Options) Extract(r value.Value, f Format) ([]Call, Format, error) {
-	return extract(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params}, o.Calls)
+	calls, got, err := extract(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params}, o.Calls)
+	if o.InvalidUTF8 {
+		for i := range calls {
+			failInvalidUTF8(&calls[i], i)
+		}
+	}
+	return calls, got, err
+}
+
+// failInvalidUTF8 fails c, the i-th call, when its name or its arguments
+// hold a string that is not UTF-8 (Options.InvalidUTF8). An arguments
+// string was parsed strictly and so failed already; arguments that came
+// as an object, or from text, are looked through here.
+func failInvalidUTF8(c *Call, i int) {
+	if c.Err != nil {
+		return
+	}
+	var where string
+	if !utf8.ValidString(c.Name) {
+		where = "the call's name holds"
+	} else if path, ok := invalidUTF8(c.Args, ""); !ok {
+		return
+	} else if path == "" {
+		where = "the arguments hold"
+	} else {
+		where = "the argument " + strconv.Quote(path) + " holds"
+	}
+	c.Err = &ArgumentsError{Index: i, Reason: where + " text that is not UTF-8",
+		Err: &value.Error{Reason: value.ReasonInvalidUTF8, Offset: -1}}
+}
+
+// invalidUTF8 returns the path below at of the first key or string in v
+// that is not UTF-8, and whether there is one.
+func invalidUTF8(v value.Value, at string) (string, bool) {
+	switch v.Kind() {
+	case value.String:
+		return at, !utf8.ValidString(v.Str())
+	case value.Array:
+		for j, e := range v.Elems() {
+			if p, ok := invalidUTF8(e, at+"["+strconv.Itoa(j)+"]"); ok {
+				return p, true
+			}
+		}
+	case value.Object:
+		for _, m := range v.Members() {
+			k := join(at, strings.ToValidUTF8(m.Key, "\uFFFD"))
+			if !utf8.ValidString(m.Key) {
+				return k, true
+			}
+			if p, ok := invalidUTF8(m.Value, k); ok {
+				return p, true
+			}
+		}
+	}
+	return "", false
 }
 
 // EnvelopeDepth is the nesting that a response line's wrappers may add

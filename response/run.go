@@ -66,7 +66,13 @@ func ExtractRun(r value.Value, f Format) (Run, Format, error) {
 
 // ExtractRun is ExtractRun with the options o.
 func (o Options) ExtractRun(r value.Value, f Format) (Run, Format, error) {
-	return extractRun(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params})
+	run, got, err := extractRun(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params})
+	if o.InvalidUTF8 {
+		for i := range run.Steps {
+			failInvalidUTF8(&run.Steps[i].Call, i)
+		}
+	}
+	return run, got, err
 }
 
 func extractRun(r value.Value, f Format, x extraction) (Run, Format, error) {

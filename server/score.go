@@ -42,7 +42,17 @@ func (h *Handler) serveScore(w http.ResponseWriter, r *http.Request) {
 // "response" is refused rather than scored as missing, since a single
 // request is answered at once.
 func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
-	doc, perr := value.ParseLimits(text, value.Limits{MaxBytes: len(text) + 1, MaxDepth: l.depth})
+	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: l.depth}
+	doc, perr := value.ParseLimits(text, lim)
+	if errors.Is(perr, value.ErrInvalidUTF8) {
+		// As in a responses line, text that is not UTF-8 fails only the
+		// calls that hold it (ScoreSampleLine reads the body so); an
+		// inline case is scored from the parsed body, which must be
+		// UTF-8 throughout, and stays refused.
+		if d, err := (*value.Parser)(nil).ParseKeepInvalidUTF8(text, lim); err == nil && !d.Has("case") {
+			doc, perr = d, nil
+		}
+	}
 	if perr == nil {
 		if doc.Kind() != value.Object {
 			return http.StatusBadRequest, nil, `the request must be a JSON object with "id" or "case", and "response"`

@@ -720,3 +720,60 @@ func appendU(dst []byte, c rune) []byte {
 	h := strconv.FormatInt(int64(c)|0x10000, 16)[1:]
 	return append(append(dst, '\\', 'u'), strings.ToUpper(h)...)
 }
+
+// FuzzParseKeepInvalidUTF8 holds ParseKeepInvalidUTF8 to Parse: the same
+// Value where Parse succeeds, the same error where Parse fails for another
+// reason than UTF-8, and, where that was its reason, a document with a
+// string that is still not UTF-8, so that nothing broken passes for valid.
+func FuzzParseKeepInvalidUTF8(f *testing.F) {
+	for _, s := range []string{`{"a":"\ud800"}`, "{\"a\xff\":\"b\xc3\"}", `["\udc00\ud83d\ude00"]`, `{"a":"\ud800","a":1}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := string(data)
+		want, werr := ParseLimits(s, fuzzLimits)
+		var p Parser
+		got, gerr := p.ParseKeepInvalidUTF8(s, fuzzLimits)
+		switch {
+		case werr == nil:
+			if gerr != nil || !Identical(got, want) {
+				t.Fatalf("Parse gives %s; ParseKeepInvalidUTF8 %s, %v", want, got, gerr)
+			}
+		case !errors.Is(werr, ErrInvalidUTF8):
+			if gerr == nil || gerr.Error() != werr.Error() {
+				t.Fatalf("Parse fails with %v; ParseKeepInvalidUTF8 with %v", werr, gerr)
+			}
+		case gerr == nil:
+			if allValidUTF8(got) {
+				t.Fatalf("Parse fails with %v; ParseKeepInvalidUTF8 gives %s, all of it UTF-8", werr, got)
+			}
+			if !json.Valid(data) {
+				t.Fatalf("ParseKeepInvalidUTF8 accepts what encoding/json does not: %q", data)
+			}
+		}
+		// The Parser's next strict parse is strict again.
+		if _, err := p.Parse(s, fuzzLimits); (err == nil) != (werr == nil) {
+			t.Fatalf("Parse after ParseKeepInvalidUTF8: %v, want %v", err, werr)
+		}
+	})
+}
+
+func allValidUTF8(v Value) bool {
+	switch v.Kind() {
+	case String:
+		return utf8.ValidString(v.Str())
+	case Array:
+		for _, e := range v.Elems() {
+			if !allValidUTF8(e) {
+				return false
+			}
+		}
+	case Object:
+		for _, m := range v.Members() {
+			if !utf8.ValidString(m.Key) || !allValidUTF8(m.Value) {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -162,6 +162,10 @@ type parser struct {
 	mems     []Member
 	buf      []byte
 	a        *arena // nil: allocate each container
+	// keepInvalid keeps bytes that are not UTF-8 in strings, and writes
+	// a lone surrogate escape as WTF-8, instead of failing
+	// (Parser.ParseKeepInvalidUTF8).
+	keepInvalid bool
 }
 
 func (p *parser) fail(r Reason, off int, detail string) {
@@ -550,6 +554,10 @@ func (p *parser) strRest(start, j int) (string, int) {
 		default:
 			r, size := utf8.DecodeRuneInString(s[j:])
 			if r == utf8.RuneError && size <= 1 {
+				if p.keepInvalid {
+					j++
+					continue
+				}
 				p.fail(ReasonInvalidUTF8, j, "byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
 				return "", j
 			}
@@ -603,7 +611,13 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 				if p.err != nil {
 					return "", j
 				}
-				b = utf8.AppendRune(b, r)
+				if isSurrogate(r) {
+					// Only with keepInvalid: WTF-8, which is not UTF-8,
+					// where AppendRune would write a valid U+FFFD.
+					b = append(b, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
+				} else {
+					b = utf8.AppendRune(b, r)
+				}
 				j += n
 				continue
 			default:
@@ -616,7 +630,7 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 			return "", j
 		default:
 			r, size := utf8.DecodeRuneInString(s[j:])
-			if r == utf8.RuneError && size <= 1 {
+			if r == utf8.RuneError && size <= 1 && !p.keepInvalid {
 				p.fail(ReasonInvalidUTF8, j, "byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
 				return "", j
 			}
@@ -629,7 +643,8 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 }
 
 // unicodeEscape reads \uXXXX at s[j], and its low surrogate if it is a high
-// one. A lone surrogate has no UTF-8 spelling, so it is invalid UTF-8.
+// one. A lone surrogate has no UTF-8 spelling, so it is invalid UTF-8,
+// or, with keepInvalid, the surrogate itself.
 func (p *parser) unicodeEscape(j int) (rune, int) {
 	r1, ok := hex4(p.s, j+2)
 	if !ok {
@@ -644,9 +659,14 @@ func (p *parser) unicodeEscape(j int) (rune, int) {
 			return 0x10000 + (r1-0xD800)<<10 + (r2 - 0xDC00), 12
 		}
 	}
+	if p.keepInvalid {
+		return r1, 6
+	}
 	p.fail(ReasonInvalidUTF8, j, "lone surrogate \\u"+p.s[j+2:j+6])
 	return 0, 0
 }
+
+func isSurrogate(r rune) bool { return r >= 0xD800 && r <= 0xDFFF }
 
 func hex4(s string, i int) (rune, bool) {
 	if len(s)-i < 4 {

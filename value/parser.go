@@ -38,6 +38,27 @@ func (p *Parser) Parse(s string, lim Limits) (Value, error) {
 	return p.sc.parse(s, lim, &p.a)
 }
 
+// ParseKeepInvalidUTF8 is Parse for a document whose strings may hold
+// text that is not UTF-8, as a model's broken output can: such bytes are
+// kept as they are, and an escaped lone surrogate (\ud800) becomes its
+// three-byte WTF-8 form, which is not UTF-8 either, where Parse refuses
+// the whole document. A reader then finds the broken strings
+// (utf8.ValidString) and fails only what holds them. Everything else is
+// checked as Parse checks it. A nil p allocates, as Parse does.
+func (p *Parser) ParseKeepInvalidUTF8(s string, lim Limits) (Value, error) {
+	var sc *parser
+	var a *arena
+	if p == nil {
+		sc = parserPool.Get().(*parser)
+		defer parserPool.Put(sc)
+	} else {
+		sc, a = &p.sc, &p.a
+	}
+	sc.keepInvalid = true
+	defer func() { sc.keepInvalid = false }()
+	return sc.parse(s, lim, a)
+}
+
 // Reset makes all the memory of p's Values reusable, which ends their
 // validity.
 func (p *Parser) Reset() {

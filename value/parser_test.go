@@ -1,6 +1,7 @@
 package value
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -78,5 +79,53 @@ func TestParserArrayObject(t *testing.T) {
 			t.Fatalf("nil %v: empty array %s", p == nil, e)
 		}
 		p.Reset()
+	}
+}
+
+// ParseKeepInvalidUTF8 keeps what is not UTF-8 as bytes that are not
+// UTF-8 either, in keys and values, escaped or not, and refuses all else
+// that Parse refuses.
+func TestParseKeepInvalidUTF8(t *testing.T) {
+	tests := []struct {
+		in, key, want, err string
+	}{
+		{in: "{\"a\":\"x\xffy\"}", key: "a", want: "x\xffy"},
+		{in: "{\"a\":\"\\n\xc3\"}", key: "a", want: "\n\xc3"},
+		{in: `{"a":"\ud800"}`, key: "a", want: "\xed\xa0\x80"},
+		{in: `{"a":"\ud83d\ude00 \udfff"}`, key: "a", want: "😀 \xed\xbf\xbf"},
+		{in: "{\"k\xfe\":1}", key: "k\xfe", want: "1"},
+		{in: `{"a":"ok"}`, key: "a", want: "ok"},
+		{in: "{\"a\":\"\xff\",\"a\":1}", err: "duplicate key"},
+		{in: "{\"a\":\"\xff\"", err: "invalid JSON"},
+		{in: "{\"a\":\"\xff\",\"b\":NaN}", err: "non-finite number"},
+		{in: `{"a":"\ud800\u12"}`, err: "invalid \\u escape"},
+	}
+	for _, p := range []*Parser{new(Parser), nil} {
+		for _, tt := range tests {
+			v, err := p.ParseKeepInvalidUTF8(tt.in, DefaultLimits)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("%q: error %v, want %q", tt.in, err, tt.err)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%q: %v", tt.in, err)
+			}
+			got, _ := v.Get(tt.key)
+			s := got.Str()
+			if got.Kind() == Number {
+				s = got.String()
+			}
+			if s != tt.want {
+				t.Errorf("%q: %q is %q, want %q", tt.in, tt.key, s, tt.want)
+			}
+		}
+	}
+	// The same Parser parses strictly again afterwards.
+	var p Parser
+	p.ParseKeepInvalidUTF8(`"\ud800"`, DefaultLimits)
+	if _, err := p.Parse(`"\ud800"`, DefaultLimits); !errors.Is(err, ErrInvalidUTF8) {
+		t.Errorf("Parse after ParseKeepInvalidUTF8: %v", err)
 	}
 }
