@@ -284,13 +284,42 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 			ok = false
 		}
 	}
+	if st == nil {
+		return ok
+	}
+	for _, d := range st.defaulted {
+		if hasKey(em, d.key) || hasKey(am, d.key) {
+			continue
+		}
+		// Neither side gives it: both are the default, which the rule
+		// may still refuse ({one_of: [c, f], default: k}).
+		w.push(d.key, -1)
+		good := w.field(d.st, f, nil, nil, allow, quiet)
+		w.pop()
+		if !good {
+			if res != nil {
+				res.Total++
+			}
+			if quiet && res == nil {
+				return false
+			}
+			ok = false
+		}
+	}
+	return ok
+}
+
+// hasKey reports whether the sorted members ms have the key k.
+func hasKey(ms []value.Member, k string) bool {
+	_, ok := slices.BinarySearchFunc(ms, k, func(m value.Member, k string) int { return strings.Compare(m.Key, k) })
 	return ok
 }
 
 // field compares one member of two objects, either of which may lack it.
-// ev or av is nil when that side lacks the member.
+// ev or av is nil when that side lacks the member; both are only where
+// the rule has a default (state.defaulted).
 func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet bool) bool {
-	if ev == nil && av == nil {
+	if ev == nil && av == nil && (st == nil || st.rule == nil || !st.rule.hasDef) {
 		return true
 	}
 	var r *Rule

@@ -118,6 +118,10 @@ type state struct {
 	keyMap    map[string]*state // keys, when there are many
 	idx       []idxState
 	anyKey    *state // object keys not in keys
+	// defaulted are the keys whose rule has a default that the rules
+	// there may refuse (one_of, regex, a comparator): a key that neither
+	// side gives is its default on both, and must be compared too.
+	defaulted []keyState
 	anyIdx    *state // array indices not in idx
 }
 
@@ -338,6 +342,9 @@ func (b *builder) build(nodes []*node, parent *eff) *state {
 	for _, k := range st.keys {
 		st.plain = st.plain && k.st.isPlain()
 		st.reflexive = st.reflexive && k.st.isReflexive()
+		if r := k.st.rule; r != nil && r.hasDef && !r.ignore && !k.st.isReflexive() {
+			st.defaulted = append(st.defaulted, k)
+		}
 	}
 	for _, i := range st.idx {
 		st.plain = st.plain && i.st.isPlain()
