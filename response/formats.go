@@ -84,6 +84,7 @@ type shape struct {
 var objectShapes = [...]shape{
 	{&openaiFormat, hasChoices, completionPlan},
 	{&geminiFormat, hasCandidates, candidatesPlan},
+	{&geminiFormat, hasPromptFeedback, blockedPlan},
 	// A whole conversation, as the request or state that holds it: no
 	// response has these keys, so these rows take nothing from the
 	// others. A Responses input goes before the output row, which would

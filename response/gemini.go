@@ -17,6 +17,18 @@ func hasCandidates(o value.Value) bool { return o.Has("candidates") }
 
 func hasParts(o value.Value) bool { return o.Has("parts") }
 
+// hasPromptFeedback is a response without candidates that says why:
+// Gemini blocked the prompt.
+func hasPromptFeedback(o value.Value) bool {
+	return o.Has("promptFeedback") || o.Has("prompt_feedback")
+}
+
+// blockedPlan reads a response that has no candidates, only the feedback
+// on a prompt Gemini would not answer: no calls, as `candidates: []`
+// beside the same feedback is (a response with no tool call is zero
+// calls), where it would otherwise be in no known shape.
+func blockedPlan(value.Value, extraction) plan { return plan{} }
+
 // candidatesPlan reads candidates[0] alone.
 func candidatesPlan(o value.Value, _ extraction) plan {
 	cand, p, ok := firstOf(o, "candidates")

@@ -14,6 +14,7 @@
 //	object has                                        format     calls are read from
 //	choices                                           openai     choices[0].message (as below)
 //	candidates                                        gemini     candidates[0].content.parts
+//	promptFeedback, without candidates                gemini     (a blocked prompt: no calls)
 //	an input array                                    responses  input, then output: a run
 //	a messages array that the list table below tells  openai-messages, anthropic-messages
 //	(a list of plain messages beside a system key is  or langchain-messages: messages,

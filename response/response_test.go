@@ -299,6 +299,8 @@ var extractTests = []extractTest{
 	// A candidate on its own.
 	{name: "gemini candidate alone", in: `{"content":{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Berlin"}}}]},"finishReason":"STOP","index":0}`,
 		wantF: Gemini, calls: []wantCall{ok("get_weather", berlin)}},
+	{name: "gemini blocked prompt", in: `{"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[]},"usageMetadata":{"promptTokenCount":8}}`, wantF: Gemini},
+	{name: "gemini blocked prompt, SDK dump", in: `{"prompt_feedback":{"block_reason":"PROHIBITED_CONTENT"},"usage_metadata":{}}`, wantF: Gemini},
 	{name: "gemini candidate alone, malformed", in: `{"content":{"parts":[]},"finishReason":"MALFORMED_FUNCTION_CALL"}`,
 		wantF: Gemini, calls: []wantCall{bad("", "finishReason is MALFORMED_FUNCTION_CALL")}},
 	{name: "gemini args string", in: `[{"functionCall":{"name":"a","args":"{}"}}]`, wantF: Gemini, calls: []wantCall{bad("a", "args is a string, not an object")}},
