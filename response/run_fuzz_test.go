@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/callgrade/callgrade/value"
 )
@@ -33,8 +34,17 @@ func FuzzRun(f *testing.F) {
 		f.Add(tt.in)
 	}
 	all := everyFormat()
+	f.Add(`[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{"x":"\ud800"}}]}]`)
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := value.Parse(s)
+		if errors.Is(err, value.ErrInvalidUTF8) {
+			if r, err := new(value.Parser).ParseKeepInvalidUTF8(s, value.DefaultLimits); err == nil {
+				for _, format := range all {
+					checkInvalidUTF8(t, r, format)
+				}
+			}
+			return
+		}
 		if err != nil {
 			return
 		}
@@ -42,6 +52,37 @@ func FuzzRun(f *testing.F) {
 			checkRunRules(t, r, format)
 		}
 	})
+}
+
+// checkInvalidUTF8 reads r, which holds text that is not UTF-8, with
+// Options.InvalidUTF8: ExtractRun's steps fail exactly where Extract's
+// calls do, and no call that is not failed holds such text in its name
+// or arguments.
+func checkInvalidUTF8(t *testing.T, r value.Value, format Format) {
+	t.Helper()
+	o := Options{Limits: fuzzLimits, InvalidUTF8: true}
+	calls, _, err := o.Extract(r, format)
+	run, _, rerr := o.ExtractRun(r, format)
+	if err != nil || rerr != nil {
+		return // which of them reads a shape is FuzzRun's to check
+	}
+	if isTrace(r, format) {
+		return // a trace's run is read apart from its calls
+	}
+	if len(run.Steps) != len(calls) {
+		t.Fatalf("%s: %d steps, %d calls", format, len(run.Steps), len(calls))
+	}
+	for i, c := range calls {
+		if (c.Err == nil) != (run.Steps[i].Err == nil) {
+			t.Fatalf("%s: call %d fails with %v, its step with %v", format, i, c.Err, run.Steps[i].Err)
+		}
+		if c.Err != nil {
+			continue
+		}
+		if _, bad := invalidUTF8(c.Args, ""); bad || !utf8.ValidString(c.Name) {
+			t.Fatalf("%s: call %d holds text that is not UTF-8 and is not failed: %q %s", format, i, c.Name, c.Args)
+		}
+	}
 }
 
 func checkRunRules(t *testing.T, r value.Value, format Format) {
