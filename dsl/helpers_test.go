@@ -197,6 +197,8 @@ func TestHelpers(t *testing.T) {
 		{src: `contains_all(actual, expected)`, actual: `5`, expected: `[5]`, want: false},
 		// date(s), same_day(a, b), same_instant(a, b).
 		{src: `date(actual) == date(expected)`, actual: `"Jan 5 2024"`, expected: `"2024-01-05"`, want: true},
+		{src: `date(actual) == date(expected)`, actual: "\" Jan\u00a0 5\\t2024 \"", expected: `"2024-01-05"`, want: true},
+		{src: `date(actual) == date(expected)`, actual: "\" 2024-01-05\\n\"", expected: `"2024-01-05"`, want: true},
 		{src: `date(actual) < date(expected)`, actual: `"2024-01-05"`, expected: `"2024-01-06T00:00:00Z"`, want: true},
 		{src: `date(actual).Year() == 2024`, actual: `"5 January 2024"`, want: true},
 		{src: `date(actual) - date(expected) == duration("36h")`, actual: `"2024-01-06T12:00:00Z"`, expected: `"2024-01-05"`, want: true},
