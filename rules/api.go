@@ -67,7 +67,9 @@ type Diff struct {
 }
 
 // Level orders the sources of rules. Between two equally specific paths the
-// higher level wins.
+// higher level wins. A rule at LevelSchema, which no one wrote, gives way
+// even to a less specific rule of a higher level, which takes in its
+// numeric mode and default where it says nothing of them.
 type Level uint8
 
 // The levels, lowest first.

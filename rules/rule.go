@@ -40,9 +40,13 @@ type Rule struct {
 	optional  bool
 	def       value.Value
 	hasDef    bool
-	extra     extraMode
-	types     typeSet // 0: no type property
-	from      *Ref    // the expected value is an earlier step's (steps.go)
+	// defImplied says the default is the schema's, taken in by under: it
+	// fills in a side that lacks the field, but a field that neither
+	// side gives is not judged by it (state.defaulted).
+	defImplied bool
+	extra      extraMode
+	types      typeSet // 0: no type property
+	from       *Ref    // the expected value is an earlier step's (steps.go)
 
 	leaf    bool // decides at its path without reporting below it
 	inherit bool // sets something descendants inherit
@@ -184,6 +188,36 @@ func (r *Rule) settingsOnly(tolerance bool) bool {
 	return !r.ignore && !r.optional && !r.hasDef && r.extra == extraInherit &&
 		r.re == nil && r.oneOf == nil && r.cmp == nil && !r.unordered && r.from == nil &&
 		(tolerance || r.tol == "" && r.rel == "")
+}
+
+// under returns r with the numeric mode and the default of im, a rule the
+// tool's schema implies at a path where r applies, taken in where r says
+// nothing of them and may take them: r itself when nothing is added. A
+// regex, expr or plugin rule, or one with a tolerance, keeps its own way
+// with numbers (numeric would contradict the first three, and a tolerance
+// is numeric already); exact: true starts from exact comparison; a rule
+// whose expected value is a step's (from) takes no default; an ignored
+// field takes nothing.
+func (r *Rule) under(im *Rule) *Rule {
+	if r.ignore {
+		return r
+	}
+	m := *r
+	var added []string
+	if im.setNum && !r.setNum && !r.reset && r.tol == "" && r.rel == "" && r.re == nil && r.cmp == nil {
+		m.num, m.setNum = im.num, true
+		added = append(added, "numeric")
+	}
+	if im.hasDef && !r.hasDef && r.from == nil {
+		m.def, m.hasDef, m.defImplied = im.def, true, true
+		added = append(added, "default")
+	}
+	if len(added) == 0 {
+		return r
+	}
+	m.name = r.name + "+" + strings.Join(added, "+")
+	m.finish()
+	return &m
 }
 
 // finish derives the flags the comparison walks on.

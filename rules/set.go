@@ -52,8 +52,9 @@ func (s *Set) Add(level Level, p Path, r *Rule) {
 // call may give it (spec 1.2: a parameter not in required that the expected
 // call omits is optional). Unlike a rule, a declaration does not take the
 // place of the rules of less specific paths (a `*` rule still applies
-// there); a rule written for the same path at a level above LevelSchema
-// overrides it, as an explicit rule overrides what the schema implies.
+// there), and nor does a rule added at LevelSchema; a rule written for the
+// same path at a level above LevelSchema overrides it, as an explicit rule
+// overrides what the schema implies.
 func (s *Set) Declare(p Path) {
 	s.node(p).declared = true
 	s.built.Store(nil)
@@ -118,9 +119,11 @@ type state struct {
 	keyMap    map[string]*state // keys, when there are many
 	idx       []idxState
 	anyKey    *state // object keys not in keys
-	// defaulted are the keys whose rule has a default that the rules
-	// there may refuse (one_of, regex, a comparator): a key that neither
-	// side gives is its default on both, and must be compared too.
+	// defaulted are the keys whose rule has a written default that the
+	// rules there may refuse (one_of, regex, a comparator): a key that
+	// neither side gives is its default on both, and must be compared
+	// too. A default the schema lends a wildcard rule (Rule.under) is
+	// not judged so: neither the author nor the model gave the field.
 	defaulted []keyState
 	anyIdx    *state // array indices not in idx
 }
@@ -224,6 +227,24 @@ func (s *Set) compiled() *state {
 type builder struct {
 	built map[string]*state // by buildKey
 	key   []byte
+	// underRules are the rules builder.under made, by explicit rule and
+	// implied rule.
+	underRules map[[2]*Rule]*Rule
+}
+
+// under is r with what the schema implies at the path, im, taken in where
+// r says nothing of it (Rule.under), made once for each pair.
+func (b *builder) under(r, im *Rule) *Rule {
+	k := [2]*Rule{r, im}
+	if m, ok := b.underRules[k]; ok {
+		return m
+	}
+	if b.underRules == nil {
+		b.underRules = map[[2]*Rule]*Rule{}
+	}
+	m := r.under(im)
+	b.underRules[k] = m
+	return m
 }
 
 // buildKey names what a state is made of: its patterns and the settings
@@ -250,16 +271,31 @@ func (b *builder) build(nodes []*node, parent *eff) *state {
 		return st
 	}
 	st := &state{eff: parent, name: parent.name}
-	for _, n := range nodes {
+	for i, n := range nodes {
 		// A declaration holds unless a rule of a more specific path, or
 		// a rule written for its own path, comes first.
 		if n.declared && (n.rule == nil || n.level == LevelSchema) {
 			st.declared = true
 		}
-		if n.rule != nil {
-			st.rule = n.rule
-			break
+		if n.rule == nil {
+			continue
 		}
+		st.rule = n.rule
+		if n.level == LevelSchema {
+			// What the schema implies at this very path gives way to an
+			// explicit rule of a less specific one (spec 1.2: an
+			// explicit rule overrides what the schema implies there),
+			// which takes the implied numeric and default where it says
+			// nothing of them: a `*` rule is not lost on the fields a
+			// tool's schema types.
+			for _, m := range nodes[i+1:] {
+				if m.rule != nil && m.level > LevelSchema {
+					st.rule = b.under(m.rule, n.rule)
+					break
+				}
+			}
+		}
+		break
 	}
 	if r := st.rule; r != nil {
 		if r.inherit {
@@ -342,7 +378,7 @@ func (b *builder) build(nodes []*node, parent *eff) *state {
 	for _, k := range st.keys {
 		st.plain = st.plain && k.st.isPlain()
 		st.reflexive = st.reflexive && k.st.isReflexive()
-		if r := k.st.rule; r != nil && r.hasDef && !r.ignore && !k.st.isReflexive() {
+		if r := k.st.rule; r != nil && r.hasDef && !r.defImplied && !r.ignore && !k.st.isReflexive() {
 			st.defaulted = append(st.defaulted, k)
 		}
 	}
