@@ -2,6 +2,7 @@ package suite
 
 import (
 	"encoding/hex"
+	"github.com/tidwall/gjson"
 	"hash/maphash"
 	"runtime"
 	"strconv"
@@ -40,7 +41,7 @@ type dec struct {
 	checkUse bool // false when a file failed to load: a ruleset may be in it
 
 	toolsFiles []pendingTools // case tools_file, read after the cases
-	syntax     map[*file]int  // JSON cases that failed to parse: the first offset
+	syntax     []Problem      // of the JSON cases that failed to parse
 
 	seed   maphash.Seed // hashes[g] is the hash of case g's id
 	hashes []uint64     //
@@ -640,13 +641,8 @@ func (l *loader) decodeAllCases(s *Suite) {
 	wg.Wait()
 
 	var syntax []Problem
-	for _, f := range l.files {
-		for _, d := range decs {
-			if _, ok := d.syntax[f]; ok {
-				syntax = append(syntax, jsonSyntaxProblem(f.name, f.src))
-				break
-			}
-		}
+	for _, d := range decs {
+		syntax = append(syntax, d.syntax...)
 	}
 	l.probs = append(syntax, l.probs...)
 	td := newDec()
@@ -694,12 +690,16 @@ func (d *dec) decodeRange(files []*file, starts []int, lo, hi int, out []Case) {
 			out[g] = Case{}
 			var err error
 			if v, err = parseJSON(f.src[sp.start:sp.end], 2); err != nil {
-				if d.syntax == nil {
-					d.syntax = map[*file]int{}
+				// Each broken case is reported, at its place, with its
+				// key and, when it can still be read, its id.
+				loc := Loc{File: f.name, Key: d.keys.index("", "cases", i)}
+				switch id := gjson.Get(f.src[sp.start:sp.end], "id"); id.Type {
+				case gjson.String:
+					loc.Case = id.Str
+				case gjson.Number:
+					loc.Case = id.Raw
 				}
-				if _, ok := d.syntax[f]; !ok {
-					d.syntax[f] = int(sp.start)
-				}
+				d.syntax = append(d.syntax, jsonProblem(loc, f.src, int(sp.start), err))
 				continue
 			}
 		} else {

@@ -240,48 +240,53 @@ cases:
 		}},
 		{"yaml duplicate keys", y("version: 1\ncases:\n  - id: a\n    expected: []\n    id: b\nversion: 1\n"),
 			nil, []want{
-				{Loc{File: "s.yaml", Line: 5, Column: 5}, `duplicate key "id" (first at line 3)`},
-				{Loc{File: "s.yaml", Line: 6, Column: 1}, `duplicate key "version" (first at line 1)`},
+				{Loc{File: "s.yaml", Key: "cases[0].id", Case: "a", Line: 5, Column: 5}, `duplicate key "id" (first at line 3)`},
+				{Loc{File: "s.yaml", Key: "version", Line: 6, Column: 1}, `duplicate key "version" (first at line 1)`},
 			}},
 		{"yaml bad numbers and tags", y("cases:\n  - id: a\n    expected: {name: f, arguments: {x: .inf, y: 017, z: !!int abc, w: !custom 1}}\n"),
 			nil, []want{
-				{Loc{File: "s.yaml", Line: 3, Column: 40}, "the number .inf has no JSON spelling"},
-				{Loc{File: "s.yaml", Line: 3, Column: 49}, "ambiguous number 017"},
-				{Loc{File: "s.yaml", Line: 3, Column: 57}, `invalid number "abc"`},
-				{Loc{File: "s.yaml", Line: 3, Column: 71}, "unsupported tag !custom"},
+				{Loc{File: "s.yaml", Key: "cases[0].expected.arguments.x", Case: "a", Line: 3, Column: 40}, "the number .inf has no JSON spelling"},
+				{Loc{File: "s.yaml", Key: "cases[0].expected.arguments.y", Case: "a", Line: 3, Column: 49}, "ambiguous number 017"},
+				{Loc{File: "s.yaml", Key: "cases[0].expected.arguments.z", Case: "a", Line: 3, Column: 57}, `invalid number "abc"`},
+				{Loc{File: "s.yaml", Key: "cases[0].expected.arguments.w", Case: "a", Line: 3, Column: 71}, "unsupported tag !custom"},
 			}},
 		{"yaml alias bomb", y(`a: &a [x, x, x, x, x, x, x, x, x, x]
 b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]
 c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]
 d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]
 e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
-`), nil, []want{{Loc{File: "s.yaml", Line: 4, Column: 44}, "aliases expand the document to more than"}}},
+`), nil, []want{{Loc{File: "s.yaml", Key: "d[9]", Line: 4, Column: 44}, "aliases expand the document to more than"}}},
 		{"yaml alias cycle", y("a: &a\n  b: *a\n"),
-			nil, []want{{Loc{File: "s.yaml", Line: 2, Column: 6}, "alias *a refers to a value that contains it"}}},
+			nil, []want{{Loc{File: "s.yaml", Key: "a.b", Line: 2, Column: 6}, "alias *a refers to a value that contains it"}}},
 		{"yaml merge of a scalar", y("a: &a 5\nb: {<<: *a}\n"),
-			nil, []want{{Loc{File: "s.yaml", Line: 2, Column: 9}, "a merge key (<<) needs a mapping"}}},
+			nil, []want{{Loc{File: "s.yaml", Key: "b", Line: 2, Column: 9}, "a merge key (<<) needs a mapping"}}},
 		{"yaml two documents", y("version: 1\n---\nversion: 1\n"),
 			nil, []want{{Loc{File: "s.yaml", Line: 2, Column: 1}, "a suite file holds one YAML document"}}},
 		{"yaml syntax", y("cases:\n  - id: a\n   bad: [\n"),
 			nil, []want{{Loc{File: "s.yaml", Line: 3, Column: 4}, "invalid YAML: did not find expected '-' indicator"}}},
 		{"json duplicate keys", memFiles{"s.json": []byte("{\n  \"cases\": [\n    {\"id\": \"a\", \"expected\": [], \"id\": \"b\"}\n  ]\n}\n")},
-			[]string{"s.json"}, []want{{Loc{File: "s.json", Line: 3, Column: 33}, `duplicate key: key "id" appears twice`}}},
+			[]string{"s.json"}, []want{{Loc{File: "s.json", Key: "cases[0]", Case: "a", Line: 3, Column: 33}, `duplicate key: key "id" appears twice`}}},
 		{"json duplicate top-level keys", memFiles{"s.json": []byte("{\"cases\": [],\n \"cases\": []}")},
 			[]string{"s.json"}, []want{{Loc{File: "s.json", Line: 2, Column: 2}, `duplicate key: key "cases" appears twice`}}},
 		{"json syntax in a case", memFiles{"s.json": []byte("{\"cases\": [\n{\"id\": \"a\", \"expected\": []},\n{\"id\": \"b\" \"expected\": []}\n]}")},
-			[]string{"s.json"}, []want{{Loc{File: "s.json", Line: 3, Column: 12}, "invalid JSON: expected ',' or '}' in object"}}},
+			[]string{"s.json"}, []want{{Loc{File: "s.json", Key: "cases[1]", Case: "b", Line: 3, Column: 12}, "invalid JSON: expected ',' or '}' in object"}}},
 		{"json syntax at the top", memFiles{"s.json": []byte("{\"version\": 1,\n\"cases\": []\n")},
 			[]string{"s.json"}, []want{{Loc{File: "s.json", Line: 3, Column: 1}, "invalid JSON"}}},
 		{"json NaN", memFiles{"s.json": []byte(`{"cases": [{"id": "a", "expected": {"name": "f", "arguments": {"x": NaN}}}]}`)},
-			[]string{"s.json"}, []want{{Loc{File: "s.json", Line: 1, Column: 69}, "non-finite number"}}},
+			[]string{"s.json"}, []want{{Loc{File: "s.json", Key: "cases[0]", Case: "a", Line: 1, Column: 69}, "non-finite number"}}},
+		{"json: every broken case", memFiles{"s.json": []byte("{\"cases\": [\n{\"id\": \"a\", \"expected\": {\"name\": \"f\", \"arguments\": {\"x\": 1, \"x\": 2}}},\n{\"id\": \"b\", \"expected\": []},\n{\"id\": 7, \"id\": 8, \"expected\": []}\n]}")},
+			[]string{"s.json"}, []want{
+				{Loc{File: "s.json", Key: "cases[0]", Case: "a", Line: 2, Column: 61}, `duplicate key: key "x" appears twice`},
+				{Loc{File: "s.json", Key: "cases[2]", Case: "7", Line: 4, Column: 11}, `duplicate key: key "id" appears twice`},
+			}},
 		{"toml syntax", memFiles{"s.toml": []byte("version = 1\n[defaults\n")},
 			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Line: 2, Column: 10}, "invalid TOML"}}},
 		{"toml duplicate keys", memFiles{"s.toml": []byte("version = 1\nversion = 1\n")},
-			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Line: 2, Column: 1}, "invalid TOML: key version is already defined"}}},
+			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "version", Line: 2, Column: 1}, "invalid TOML: key version is already defined"}}},
 		{"toml duplicate keys inline", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\nexpected = {name = \"f\", arguments = {v = 1, v = 2}}\n")},
-			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Line: 3, Column: 45}, "invalid TOML: key v is already defined"}}},
+			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "cases[0].expected.arguments.v", Case: "a", Line: 3, Column: 45}, "invalid TOML: key v is already defined"}}},
 		{"toml table twice", memFiles{"s.toml": []byte("[defaults]\ncalls = \"ordered\"\n\n[defaults]\nextra_fields = \"allow\"\n")},
-			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Line: 4, Column: 2}, "invalid TOML: table defaults already exists"}}},
+			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "defaults", Line: 4, Column: 2}, "invalid TOML: table defaults already exists"}}},
 		{"toml non-finite", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\nexpected = {name = \"f\", arguments = {x = inf}}\n")},
 			[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "cases[0].expected.arguments.x", Case: "a", Line: 3, Column: 42}, "no JSON spelling"}}},
 		{"toml nan in an array of a table's case", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\n[[cases]]\nid = \"b\"\n[[cases.expected]]\nname = \"f\"\n[cases.expected.arguments]\nx = [1.5, nan]\n")},
@@ -358,6 +363,9 @@ func TestYAMLSyntaxErrorPositions(t *testing.T) {
 				t.Fatalf("err = %v, want one problem", err)
 			}
 			p := se.Problems[0]
+			// Where it is found is the test; what it is a part of,
+			// TestErrors's.
+			p.Loc.Key, p.Loc.Case = "", ""
 			if want := (Loc{File: "s.yaml", Line: tt.line, Column: tt.col}); p.Loc != want || !strings.Contains(p.Msg, tt.msg) {
 				t.Errorf("got  %s\nwant %s: %s...", p, want, tt.msg)
 			}

@@ -159,7 +159,13 @@ func jsonSyntaxProblem(name, src string) Problem {
 	if err == nil { // the scanner and value.Parse disagree; should not happen
 		err = errSkeleton
 	}
-	loc := Loc{File: name}
+	return jsonProblem(Loc{File: name}, src, 0, err)
+}
+
+// jsonProblem is the problem err, an error of parsing the part of the
+// JSON document src that starts at byte base, at loc with the line and
+// column of the error's offset.
+func jsonProblem(loc Loc, src string, base int, err error) Problem {
 	msg := err.Error()
 	var ve *value.Error
 	if errors.As(err, &ve) {
@@ -168,7 +174,7 @@ func jsonSyntaxProblem(name, src string) Problem {
 			msg += ": " + ve.Detail
 		}
 		if ve.Offset >= 0 {
-			loc.Line, loc.Column = lineCol(src, ve.Offset)
+			loc.Line, loc.Column = lineCol(src, base+ve.Offset)
 		}
 	}
 	return Problem{Loc: loc, Msg: msg, Err: err}

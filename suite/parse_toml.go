@@ -25,7 +25,7 @@ func (p *tomlParser) Unmarshal(b []byte) (map[string]any, error) {
 		pr := tomlSyntaxProblem(p.f.name, err)
 		if pr.Loc.Line == 0 {
 			// The decoder names a key defined twice but not where.
-			pr.Loc.Line, pr.Loc.Column = tomlRedefined(b)
+			pr.Loc.Line, pr.Loc.Column, pr.Loc.Key, pr.Loc.Case = tomlRedefined(b)
 		}
 		return nil, &Error{Problems: []Problem{pr}}
 	}
@@ -56,13 +56,8 @@ func tomlSyntaxProblem(name string, err error) Problem {
 // so that a problem there names its case as the other formats' do; ""
 // when key is outside the cases or the case has no string id.
 func tomlCaseID(m map[string]any, key string) string {
-	rest, ok := strings.CutPrefix(key, "cases[")
+	i, ok := caseIndex(key)
 	if !ok {
-		return ""
-	}
-	n, _, ok := strings.Cut(rest, "]")
-	i, err := strconv.Atoi(n)
-	if !ok || err != nil {
 		return ""
 	}
 	var c map[string]any
@@ -78,6 +73,17 @@ func tomlCaseID(m map[string]any, key string) string {
 	}
 	id, _ := c["id"].(string)
 	return id
+}
+
+// caseIndex is the index of the case whose part key names ("cases[3].…").
+func caseIndex(key string) (int, bool) {
+	rest, ok := strings.CutPrefix(key, "cases[")
+	if !ok {
+		return 0, false
+	}
+	n, _, ok := strings.Cut(rest, "]")
+	i, err := strconv.Atoi(n)
+	return i, ok && err == nil && i >= 0
 }
 
 // tomlLit is a float's or an offset date-time's text in a TOML document,
@@ -156,11 +162,19 @@ func tomlLiterals(b []byte) map[string]tomlLit {
 
 // tomlRedefined returns where the TOML document b first defines a key or
 // a table again, as the decoder's "key X is already defined" and "table
-// X already exists" report without a place; 0, 0 when the walk finds
-// none (then the message goes without it).
-func tomlRedefined(b []byte) (line, col int) {
+// X already exists" report without a place: its line, column and key
+// path, and the id of the case it is in when the case's id came before
+// it; 0, 0 when the walk finds none (then the message goes without it).
+func tomlRedefined(b []byte) (line, col int, key, id string) {
 	w := tomlWalk{count: map[string]int{}, last: map[string]int{}}
 	seen := map[string]bool{}
+	ids := map[int]string{} // case ids read so far
+	found := func(k string) {
+		key = k
+		if i, ok := caseIndex(k); ok {
+			id = ids[i]
+		}
+	}
 	var p unstable.Parser
 	at := func(n *unstable.Node) (int, int) {
 		s := p.Shape(n.Raw)
@@ -171,10 +185,14 @@ func tomlRedefined(b []byte) (line, col int) {
 	var define func(k string, kv *unstable.Node) (int, int)
 	define = func(k string, kv *unstable.Node) (int, int) {
 		if seen[k] {
+			found(k)
 			return at(lastKey(kv))
 		}
 		seen[k] = true
 		v := kv.Value()
+		if i, ok := caseIndex(k); ok && v.Kind == unstable.String && k == "cases["+strconv.Itoa(i)+"].id" {
+			ids[i] = string(v.Data)
+		}
 		if v.Kind != unstable.InlineTable {
 			return 0, 0
 		}
@@ -189,6 +207,7 @@ func tomlRedefined(b []byte) (line, col int) {
 	}
 	w.walk(&p, b, func(t string, e *unstable.Node) bool {
 		if seen["["+t+"]"] || seen[t] {
+			found(t)
 			line, col = at(lastKey(e))
 			return false
 		}
@@ -198,7 +217,7 @@ func tomlRedefined(b []byte) (line, col int) {
 		line, col = define(k, e)
 		return line == 0
 	})
-	return line, col
+	return line, col, key, id
 }
 
 // lastKey is the last part of n's key, the one a message points at.

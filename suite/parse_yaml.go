@@ -75,7 +75,43 @@ func parseYAML(name string, b []byte) (value.Value, []Problem) {
 	c := yamlConv{file: name, memo: map[*yaml.Node]value.Value{}, sizes: map[*yaml.Node]int{},
 		active: map[*yaml.Node]bool{}, budget: 10000 + 10*len(b)}
 	v := c.node(&root)
+	for i := range c.probs {
+		c.probs[i].Loc.Case = yamlCaseID(&root, c.probs[i].Loc.Key)
+	}
 	return v, c.probs
+}
+
+// yamlCaseID is the id of the case whose part key names ("cases[3].…")
+// in the YAML document root, as tomlCaseID is for TOML.
+func yamlCaseID(root *yaml.Node, key string) string {
+	i, ok := caseIndex(key)
+	if !ok || len(root.Content) == 0 {
+		return ""
+	}
+	cases := yamlGet(root.Content[0], "cases")
+	if cases == nil || cases.Kind != yaml.SequenceNode || i >= len(cases.Content) {
+		return ""
+	}
+	if id := yamlGet(cases.Content[i], "id"); id != nil && id.Kind == yaml.ScalarNode {
+		return id.Value
+	}
+	return ""
+}
+
+// yamlGet is the value of the first key k of mapping n, or nil.
+func yamlGet(n *yaml.Node, k string) *yaml.Node {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		if n.Content[j].Value == k {
+			return n.Content[j+1]
+		}
+	}
+	return nil
 }
 
 // yamlSyntaxProblem turns the error of a failed dec.Decode of src into a
@@ -286,10 +322,26 @@ type yamlConv struct {
 	budget   int
 	expanded int
 	overrun  bool
+
+	// at is the key path of the node being converted, as a Problem's
+	// Key names it: "cases", "[0]", "expected", ….
+	at []string
 }
 
 func (c *yamlConv) fail(n *yaml.Node, msg string) {
-	c.probs = append(c.probs, Problem{Loc: Loc{File: c.file, Line: n.Line, Column: n.Column}, Msg: msg})
+	c.probs = append(c.probs, Problem{Loc: Loc{File: c.file, Line: n.Line, Column: n.Column, Key: c.key()}, Msg: msg})
+}
+
+// key is the key path of the node being converted.
+func (c *yamlConv) key() string {
+	var b strings.Builder
+	for _, s := range c.at {
+		if b.Len() > 0 && !strings.HasPrefix(s, "[") {
+			b.WriteByte('.')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 func (c *yamlConv) node(n *yaml.Node) value.Value {
@@ -359,7 +411,9 @@ func (c *yamlConv) convert(n *yaml.Node) value.Value {
 		}
 		arr := make([]value.Value, len(n.Content))
 		for i, e := range n.Content {
+			c.at = append(c.at, "["+strconv.Itoa(i)+"]")
 			arr[i] = c.node(e)
+			c.at = c.at[:len(c.at)-1]
 		}
 		return value.ArrayOf(arr...)
 	case yaml.MappingNode:
@@ -410,11 +464,13 @@ func (c *yamlConv) mapping(n *yaml.Node) value.Value {
 				}
 			}
 		}
+		c.at = append(c.at, key)
 		if first != 0 {
 			c.fail(kn, "duplicate key "+strconv.Quote(key)+" (first at line "+strconv.Itoa(first)+")")
-			continue
+		} else {
+			members = append(members, value.Member{Key: key, Value: c.node(vn)})
 		}
-		members = append(members, value.Member{Key: key, Value: c.node(vn)})
+		c.at = c.at[:len(c.at)-1]
 	}
 	// Merged keys (<<) fill in what the mapping does not say itself; among
 	// several merged mappings the first that has a key wins.
