@@ -570,6 +570,16 @@ func (l *loader) toolsFile(d *dec, rel, dir string, ref Loc) []Tool {
 	}
 	tf := &toolsFile{}
 	l.tools[name] = tf
+	// A problem inside the file names the case that named the file (the
+	// first, when several do), as a problem of its schemas does.
+	start := len(d.probs)
+	defer func() {
+		for i := start; i < len(d.probs); i++ {
+			if d.probs[i].Loc.Case == "" {
+				d.probs[i].Loc.Case = ref.Case
+			}
+		}
+	}()
 	var doc value.Value
 	switch formatOf(name) {
 	case formatJSON:

@@ -207,10 +207,10 @@ cases:
 			"dir/obj.yaml": []byte("name: f\n"),
 		}, []string{"dir/s.yaml"}, []want{
 			{Loc{File: "dir/s.yaml", Key: "tools_file"}, "cannot read tools file dir/missing.json: open: file does not exist"},
-			{Loc{File: "dir/bad.json", Key: "[1].function.name"}, "must be a non-empty string, not a number"},
+			{Loc{File: "dir/bad.json", Key: "[1].function.name", Case: "a"}, "must be a non-empty string, not a number"},
 			{Loc{File: "dir/s.yaml", Key: "cases[2].tools_file", Case: "c"}, "tools and tools_file are both set"},
 			{Loc{File: "dir/s.yaml", Key: "cases[3].tools_file", Case: "d"}, "a tools file must be .json, .yaml or .yml"},
-			{Loc{File: "dir/obj.yaml"}, "a tools file must hold a list of tools, not an object"},
+			{Loc{File: "dir/obj.yaml", Case: "e"}, "a tools file must hold a list of tools, not an object"},
 		}},
 		{"tools and tools_file at the top", memFiles{"s.yaml": []byte("tools: []\ntools_file: t.json\n"), "t.json": []byte("[]")},
 			nil, []want{{Loc{File: "s.yaml", Key: "tools_file"}, "tools and tools_file are both set"}}},
