@@ -30,10 +30,14 @@
 // comparison the plugin cannot answer (a crash, a hang past the timeout, a
 // wrong number of results, bytes that are not the protocol, an error of its
 // own) becomes an Outcome with ErrKind rules.PluginError, for the items of
-// the affected batch only. A plugin that crashed or hung is restarted, at
-// most Options.MaxRestarts times within any Options.RestartWindow (ten
-// minutes), after a backoff that doubles from Options.Backoff; a plugin
-// that needs more is given up on, and its comparisons then fail at once.
+// the affected batch only; after a crash or a hang, those items are sent
+// again one at a time, alone on the restarted process, so that only the
+// one that brings it down again fails. A plugin that crashed or hung is
+// restarted, at most Options.MaxRestarts times within any
+// Options.RestartWindow (ten minutes; the second crash of an item sent
+// again alone is not counted), after a backoff that doubles from
+// Options.Backoff; a plugin that needs more is given up on, and its
+// comparisons then fail at once.
 //
 // # Security
 //

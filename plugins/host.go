@@ -320,6 +320,33 @@ type process struct {
 	// cannot remove its socket, and a long-lived host restarting it would
 	// otherwise leave one in $TMPDIR for every crash.
 	dir string
+	// stderr keeps the end of what the process wrote to stderr, which
+	// says why it crashed better than the broken connection does.
+	stderr *tail
+}
+
+// exitWait bounds how long a crash's message waits for the process to be
+// reaped, so that it can give its exit status and the end of its stderr.
+const exitWait = 250 * time.Millisecond
+
+// crashed says how the process ended, after a call on it broke: its exit
+// status and the end of its stderr, as far as they are known within
+// exitWait; "" when neither is.
+func (pr *process) crashed() string {
+	for deadline := time.Now().Add(exitWait); !pr.c.Exited() && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	var parts []string
+	// Exited is set after the process is reaped and its stderr read to the
+	// end (go-plugin's wait goroutine), under the client's lock: both are
+	// settled when it reports true.
+	if pr.c.Exited() && pr.cmd.ProcessState != nil {
+		parts = append(parts, pr.cmd.ProcessState.String())
+	}
+	if s := pr.stderr.last(3); s != "" {
+		parts = append(parts, "its stderr ends: "+s)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Exited reports whether the process has exited.
@@ -377,16 +404,28 @@ func (t *tail) Write(p []byte) (int, error) {
 }
 
 // String returns the lines kept that are not blank, joined by " | ".
-func (t *tail) String() string {
+func (t *tail) String() string { return strings.Join(t.lines(false), " | ") }
+
+// last returns the last n lines kept that are not blank and not the SDK's
+// own debug log (go-plugin's JSON lines at level debug or trace, which a
+// Go plugin writes as it starts), joined by " | ".
+func (t *tail) last(n int) string {
+	lines := t.lines(true)
+	return strings.Join(lines[max(0, len(lines)-n):], " | ")
+}
+
+func (t *tail) lines(quiet bool) []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var lines []string
 	for l := range strings.Lines(string(t.buf)) {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
+		l = strings.TrimSpace(l)
+		if l == "" || quiet && (strings.HasPrefix(l, `{"@level":"debug"`) || strings.HasPrefix(l, `{"@level":"trace"`)) {
+			continue
 		}
+		lines = append(lines, l)
 	}
-	return strings.Join(lines, " | ")
+	return lines
 }
 
 // launch starts one plugin process and connects to it.
@@ -408,7 +447,10 @@ func (p *proc) launch() (*process, pluginpb.ComparatorsClient, error) {
 		StartTimeout:     p.h.opts.StartTimeout,
 		Logger:           quietLogger{p.log},
 		Stderr:           stderr,
-		SkipHostEnv:      true, // cmd.Env has it, and must win
+		// A Go plugin's own writes to os.Stderr come over go-plugin's
+		// stdio stream rather than the process's stderr.
+		SyncStderr:  stderr,
+		SkipHostEnv: true, // cmd.Env has it, and must win
 	}
 	if p.sum != nil {
 		cfg.SecureConfig = &plugin.SecureConfig{Checksum: p.sum, Hash: sha256.New()}
@@ -418,7 +460,7 @@ func (p *proc) launch() (*process, pluginpb.ComparatorsClient, error) {
 		return nil, nil, fmt.Errorf("cannot make a directory for its socket: %w", err)
 	}
 	cmd.Env = append(os.Environ(), plugin.EnvUnixSocketDir+"="+dir)
-	client := &process{c: plugin.NewClient(cfg), cmd: cmd, dir: dir}
+	client := &process{c: plugin.NewClient(cfg), cmd: cmd, dir: dir, stderr: stderr}
 	addr, err := client.c.Start()
 	if err != nil {
 		client.Kill()
@@ -508,6 +550,26 @@ func compileSchema(name, text string) (*jsonschema.Schema, error) {
 type quietLogger struct{ hclog.Logger }
 
 func (l quietLogger) Info(msg string, args ...any) { l.Logger.Debug(msg, args...) }
+
+// Error and Warn demote go-plugin's words on a process that ended
+// ("plugin process exited" with its status, "plugin failed to exit
+// gracefully" when a crashed one is killed): the comparisons it failed
+// say so, with the status and its stderr, where the case is named.
+func (l quietLogger) Error(msg string, args ...any) {
+	if msg == "plugin process exited" {
+		l.Logger.Debug(msg, args...)
+		return
+	}
+	l.Logger.Error(msg, args...)
+}
+
+func (l quietLogger) Warn(msg string, args ...any) {
+	if msg == "plugin failed to exit gracefully" {
+		l.Logger.Debug(msg, args...)
+		return
+	}
+	l.Logger.Warn(msg, args...)
+}
 
 func (l quietLogger) Log(level hclog.Level, msg string, args ...any) {
 	if level == hclog.Info {

@@ -42,6 +42,9 @@ type proc struct {
 	quit    chan struct{} // closed by close: stop dispatching
 	stopped chan struct{} // closed when dispatch has returned
 	sem     chan struct{} // batches in flight
+	// iso is held shared by each batch in flight, and alone while the
+	// calls of a batch that broke are sent again one by one (compare).
+	iso sync.RWMutex
 
 	mu       sync.Mutex
 	client   *process
@@ -162,8 +165,42 @@ func (p *proc) send(batch []*call) {
 	}()
 }
 
-// compare sends one batch and hands each call its outcome.
+// compare sends one batch and hands each call its outcome. When a batch
+// breaks (the plugin crashes, or hangs past the timeout, on it or on
+// another batch in flight with it), its calls are sent again one by one
+// to the restarted process: only a call that brings it down again fails,
+// and the others get their answers, so that one bad value does not fail
+// the comparisons that happened to be sent with it, and a verdict does
+// not depend on how the calls were batched. The first such call's restart
+// is not counted against MaxRestarts (the batch's was), so that isolating
+// a crash costs a run no more of its restarts than the crash did; any
+// further one is.
+//
+// Calls are sent one by one with nothing else in flight (iso), so that a
+// call that breaks the plugin then is the one that breaks it.
 func (p *proc) compare(batch []*call) {
+	p.iso.RLock()
+	_, broke := p.attempt(batch, true)
+	p.iso.RUnlock()
+	if !broke {
+		return
+	}
+	p.iso.Lock()
+	defer p.iso.Unlock()
+	counted := false
+	for _, c := range batch {
+		if o, broke := p.attempt([]*call{c}, counted); broke {
+			c.finish(o)
+			counted = true
+		}
+	}
+}
+
+// attempt sends one batch and hands each call its outcome, unless the
+// plugin crashed or hung on it: then the process is restarted (counted
+// against MaxRestarts or not) and attempt reports broke with the outcome
+// the calls would have, leaving them unfinished.
+func (p *proc) attempt(batch []*call, counted bool) (_ rules.Outcome, broke bool) {
 	fail := func(o rules.Outcome) {
 		for _, c := range batch {
 			c.finish(o)
@@ -172,7 +209,7 @@ func (p *proc) compare(batch []*call) {
 	rpc, client, gen, err := p.current()
 	if err != nil {
 		fail(rules.Outcome{Err: err, ErrKind: rules.PluginError})
-		return
+		return rules.Outcome{}, false
 	}
 	req := &pluginpb.CompareBatchRequest{Items: make([]*pluginpb.CompareItem, len(batch))}
 	for i, c := range batch {
@@ -188,23 +225,28 @@ func (p *proc) compare(batch []*call) {
 		// going to the dead one.
 		switch {
 		case timedOut:
-			p.restart(gen, "hung")
-			fail(pluginErr("plugin %s: no answer within %s (the suite's timeout); restarting it", p.name, p.timeout))
+			p.restart(gen, "hung", counted)
+			return pluginErr("plugin %s: no answer within %s (the suite's timeout); restarting it", p.name, p.timeout), true
 		case status.Code(err) == codes.Unavailable || client.Exited():
-			p.restart(gen, "crashed")
-			fail(pluginErr("plugin %s crashed: %s; restarting it", p.name, status.Convert(err).Message()))
+			how := client.crashed()
+			if how != "" {
+				how = " (" + how + ")"
+			}
+			p.restart(gen, "crashed", counted)
+			return pluginErr("plugin %s crashed%s: %s; restarting it", p.name, how, status.Convert(err).Message()), true
 		default:
 			fail(pluginErr("plugin %s: %s", p.name, status.Convert(err).Message()))
 		}
-		return
+		return rules.Outcome{}, false
 	}
 	if len(resp.Results) != len(batch) {
 		fail(pluginErr("plugin %s: answered %d results for %d comparisons", p.name, len(resp.Results), len(batch)))
-		return
+		return rules.Outcome{}, false
 	}
 	for i, r := range resp.Results {
 		batch[i].finish(p.outcome(batch[i].item.Comparator, r))
 	}
+	return rules.Outcome{}, false
 }
 
 func (p *proc) outcome(comp string, r *pluginpb.CompareResult) rules.Outcome {
@@ -249,8 +291,10 @@ func (p *proc) current() (pluginpb.ComparatorsClient, *process, int, error) {
 }
 
 // restart replaces the process of generation gen, unless another batch's
-// failure did so already. Restarts are bounded and back off.
-func (p *proc) restart(gen int, why string) {
+// failure did so already. Counted restarts are bounded and back off; one
+// that is not counted (compare's isolation of a crash) waits the first
+// backoff.
+func (p *proc) restart(gen int, why string, counted bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if gen != p.gen || p.dead != nil || p.rpc == nil {
@@ -261,31 +305,36 @@ func (p *proc) restart(gen int, why string) {
 	p.gen++
 	p.ready = make(chan struct{})
 	go old.Kill()
-	go p.relaunch(why)
+	go p.relaunch(why, counted)
 }
 
-func (p *proc) relaunch(why string) {
+func (p *proc) relaunch(why string, counted bool) {
 	var errs []string
 	for {
-		p.mu.Lock()
-		now := p.h.opts.now()
-		p.restarts = slices.DeleteFunc(p.restarts, func(t time.Time) bool { return now.Sub(t) >= p.h.opts.RestartWindow })
-		n := len(p.restarts)
-		if n >= p.h.opts.MaxRestarts {
-			times := fmt.Sprintf("%d times", n)
-			if n == 1 {
-				times = "once"
+		wait := p.h.opts.Backoff
+		// Isolating a crash (compare), the first start is free; should
+		// it fail, the next one counts.
+		if counted || len(errs) > 0 || p.h.opts.MaxRestarts == 0 {
+			p.mu.Lock()
+			now := p.h.opts.now()
+			p.restarts = slices.DeleteFunc(p.restarts, func(t time.Time) bool { return now.Sub(t) >= p.h.opts.RestartWindow })
+			n := len(p.restarts)
+			if n >= p.h.opts.MaxRestarts {
+				times := fmt.Sprintf("%d times", n)
+				if n == 1 {
+					times = "once"
+				}
+				p.dead = fmt.Errorf("plugin %s %s and was restarted %s in %v, the most allowed; %s",
+					p.name, why, times, p.h.opts.RestartWindow, strings.Join(append(errs, "not restarted"), "; "))
+				close(p.ready)
+				p.mu.Unlock()
+				return
 			}
-			p.dead = fmt.Errorf("plugin %s %s and was restarted %s in %v, the most allowed; %s",
-				p.name, why, times, p.h.opts.RestartWindow, strings.Join(append(errs, "not restarted"), "; "))
-			close(p.ready)
+			p.restarts = append(p.restarts, now)
 			p.mu.Unlock()
-			return
+			wait = p.h.opts.Backoff << min(n, 16)
+			p.log.Warn("restarting plugin", "reason", why, "restart", n+1, "after", wait)
 		}
-		p.restarts = append(p.restarts, now)
-		p.mu.Unlock()
-		wait := p.h.opts.Backoff << min(n, 16)
-		p.log.Warn("restarting plugin", "reason", why, "restart", n+1, "after", wait)
 		select {
 		case <-time.After(wait):
 		case <-p.quit:
