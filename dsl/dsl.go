@@ -322,6 +322,15 @@ func explain(msg string) string {
 	if strings.HasPrefix(msg, "expected bool") {
 		return msg + " (an expression must yield true or false)"
 	}
+	// contains(a, b) reads as a function call to anyone who knows other
+	// languages; in expr these are operators.
+	if op, ok := strings.CutPrefix(msg, `unexpected token Operator("`); ok {
+		op, _, _ = strings.Cut(op, `"`)
+		example := map[string]string{"contains": `"x"`, "startsWith": `"x"`, "endsWith": `"x"`, "matches": `"^x"`, "in": `["x", "y"]`}[op]
+		if example != "" {
+			return msg + " (" + op + " is an operator, written between its operands: actual " + op + " " + example + ")"
+		}
+	}
 	return msg
 }
 
