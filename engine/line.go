@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -16,6 +17,20 @@ import (
 func (e *Engine) scoreLine(r *Result, text string, line, guess int, w *work) (int, *InputError) {
 	i, _, err := e.scoreSampleLine(r, text, line, guess, 0, w)
 	return i, err
+}
+
+// lineHint says what a line that is no response line looks like it is
+// instead: a whole JSON array (as the first line), or the first line of
+// an object written over several lines.
+func lineHint(text string, line int) string {
+	t := strings.TrimSpace(text)
+	switch {
+	case line == 1 && strings.HasPrefix(t, "["):
+		return ` (a responses file is JSON Lines: one {"id": …, "response": …} object on each line, not one array)`
+	case strings.HasPrefix(t, "{") && !strings.HasSuffix(t, "}"):
+		return ` (a responses file is JSON Lines: each response object on a line of its own, not pretty-printed over several)`
+	}
+	return ""
 }
 
 // scoreSampleLine is scoreLine in a run with samples samples per case (0
@@ -44,7 +59,7 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 	noResponse := false
 	if perr == nil {
 		if doc.Kind() != value.Object {
-			return 0, 0, &InputError{Line: line, Msg: "a response line must be a JSON object with an id, not " + doc.Kind().String()}
+			return 0, 0, &InputError{Line: line, Msg: "a response line must be a JSON object with an id, not " + doc.Kind().String() + lineHint(text, line)}
 		}
 		idv, ok := doc.Get("id")
 		if !ok || idv.Kind() != value.String && idv.Kind() != value.Number {
@@ -63,7 +78,7 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 			idr = gjson.Result{Type: gjson.String, Str: idr.Raw}
 		}
 		if idr.Type != gjson.String {
-			return 0, 0, &InputError{Line: line, Msg: "not a JSON response line", Err: perr}
+			return 0, 0, &InputError{Line: line, Msg: "not a JSON response line" + lineHint(text, line), Err: perr}
 		}
 		id = idr.String()
 	}
