@@ -226,6 +226,13 @@ func (h *Host) prepare(name string, d suite.Plugin) (*proc, error) {
 		if fi, serr := os.Stat(path); serr == nil && !fi.IsDir() && strings.ContainsRune(path, '/') {
 			err = fmt.Errorf("%s is not executable", path)
 		}
+		if strings.ContainsRune(path, '/') && !filepath.IsAbs(path) {
+			// A relative command is found from where callgrade runs,
+			// which may not be where the suite is.
+			if wd, werr := os.Getwd(); werr == nil {
+				err = fmt.Errorf("%w (a relative command is looked up from the working directory, %s)", err, wd)
+			}
+		}
 		return nil, fmt.Errorf("cannot run: %w", err)
 	}
 	if resolved == "" {

@@ -36,6 +36,8 @@ func TestOpenErrors(t *testing.T) {
 	}{
 		{"missing", suite.Plugin{Command: []string{filepath.Join(dir, "nope")}},
 			[]string{"plugin p", "nope", "no such file"}},
+		{"missing, relative", suite.Plugin{Command: []string{"./bin/callgrade-no-such-plugin"}},
+			[]string{"plugin p", "no such file", "a relative command is looked up from the working directory, /"}},
 		{"missing in PATH", suite.Plugin{Command: []string{"callgrade-no-such-plugin"}},
 			[]string{"plugin p", "callgrade-no-such-plugin", "not found"}},
 		{"not executable", suite.Plugin{Command: []string{notExec}},
