@@ -576,6 +576,16 @@ func (g *guard) Visit(node *ast.Node) {
 		if id.Value == "same_instant_within" && len(n.Arguments) == 3 {
 			g.constWindow(n.Arguments[2])
 		}
+		if (id.Value == "get" || id.Value == "has") && len(n.Arguments) == 2 {
+			// A constant path that does not parse would fail every
+			// evaluation: say so when the suite loads.
+			if s, ok := n.Arguments[1].(*ast.StringNode); ok {
+				if _, err := rules.ParsePath(s.Value); err != nil {
+					g.err = &posError{loc: s.Location(), msg: id.Value + ": " + err.Error()}
+					return
+				}
+			}
+		}
 	case *ast.BuiltinNode:
 		if n.Name == "duration" && len(n.Arguments) == 1 {
 			if s, ok := n.Arguments[0].(*ast.StringNode); ok {

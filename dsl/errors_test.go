@@ -21,6 +21,8 @@ func TestCompileErrorPositions(t *testing.T) {
 		{"abs(acutal - expected) <= 0.5", 1, 5, "unknown name acutal", "\n | abs(acutal - expected) <= 0.5\n | ....^"},
 		{"actual > 1 &&\n  nope(actual)", 2, 3, "unknown name nope", "\n |   nope(actual)\n | ..^"},
 		{"actual == (1", 1, 12, "unexpected token EOF", ""},
+		{`get(args, "a..b") == 1`, 1, 11, `get: path "a..b" at offset 2: empty segment`, ""},
+		{`actual && has(args, "x.")`, 1, 21, `has: path "x." at offset 2: empty segment`, ""},
 		{`contains(actual, "a")`, 1, 1, `unexpected token Operator("contains") (contains is an operator, written between its operands: actual contains "x")`, ""},
 		{`actual > 0 && in(actual, [1])`, 1, 15, `(in is an operator, written between its operands: actual in ["x", "y"])`, ""},
 		{"acutal + 1", 1, 1, "unknown name acutal", ""}, // before what the result yields
