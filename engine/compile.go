@@ -290,6 +290,18 @@ func (c *compiler) problem(loc suite.Loc, caseID, msg string) {
 	c.problems = append(c.problems, suite.Problem{Loc: loc, Msg: msg})
 }
 
+// ruleProblem reports err, the error of compiling a rule at loc: one
+// problem for each of the rule's mistakes (rules.Compile joins them).
+func (c *compiler) ruleProblem(loc suite.Loc, caseID string, err error) {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			c.problem(loc, caseID, e.Error())
+		}
+		return
+	}
+	c.problem(loc, caseID, err.Error())
+}
+
 func (c *compiler) warn(loc suite.Loc, caseID, msg string) {
 	if loc.Case == "" {
 		loc.Case = caseID
@@ -311,7 +323,7 @@ func (c *compiler) compileRuleSet(rs suite.RuleSet, caseID string) []pathRule {
 		}
 		r, err := c.compileRule(pr.Rule)
 		if err != nil {
-			c.problem(pr.Loc, caseID, err.Error())
+			c.ruleProblem(pr.Loc, caseID, err)
 			continue
 		}
 		out = append(out, pathRule{path: p, rule: r})

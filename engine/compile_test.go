@@ -101,3 +101,25 @@ func TestProblemsInCaseOrder(t *testing.T) {
 		t.Errorf("problems for cases %v, want %v", got, want)
 	}
 }
+
+// Each mistake of a rule is a problem of its own, at the rule's key, so
+// that a suite's author fixes them all in one round.
+func TestEveryMistakeOfARule(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "suite.yaml")
+	os.WriteFile(path, []byte("version: 1\ncases:\n  - {id: a, expected: {name: f, arguments: {x: 1}, rules: {x: {tolerence: 1, relativ: 2, normalize: [bogus]}}}}\n"), 0o644)
+	s, err := suite.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(s, Options{})
+	var se *suite.Error
+	if !errors.As(err, &se) || len(se.Problems) != 3 {
+		t.Fatalf("want three problems, got %v", err)
+	}
+	for i, prop := range []string{"normalize", "relativ", "tolerence"} {
+		p := se.Problems[i]
+		if p.Loc.Key != "cases[0].expected[0].rules.x" || p.Loc.Case != "a" || !strings.HasPrefix(p.Msg, prop+": ") || strings.Contains(p.Msg, "\n") {
+			t.Errorf("problem %d: %s, want one of %s at the rule's key", i, p, prop)
+		}
+	}
+}

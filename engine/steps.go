@@ -106,7 +106,7 @@ func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
 	if sr.Final.Kind() != value.Null {
 		r, err := c.compileRule(sr.Final)
 		if err != nil {
-			c.problem(sr.FinalLoc, sc.ID, err.Error())
+			c.ruleProblem(sr.FinalLoc, sc.ID, err)
 		} else {
 			run.final, run.rule = &rules.Set{}, r
 			run.final.Add(rules.LevelCall, rules.Path{}, r)

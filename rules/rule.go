@@ -112,7 +112,9 @@ func errorf(prop, msg string) *CompileError {
 // case_insensitive, unordered, ignore, optional) or an object of
 // properties. ext supplies the expr and plugin properties; a nil func
 // makes that property an error. Every regular expression, normaliser
-// pipeline, one_of list and comparator is prepared here.
+// pipeline, one_of list and comparator is prepared here. The error is a
+// *CompileError, or, when the rule has several mistakes, their
+// errors.Join: each a *CompileError, which errors.As finds the first of.
 func Compile(spec value.Value, ext Extensions) (*Rule, error) {
 	switch spec.Kind() {
 	case value.String:
@@ -135,14 +137,21 @@ func shorthand(s string) (*Rule, error) {
 }
 
 // compileObject reads each property into the Rule, checks the combination,
-// then builds what must wait for the check (see property).
+// then builds what must wait for the check (see property). Every property
+// that is unknown or does not read is reported, as is every one that does
+// not build, so that one rule's mistakes take one round to fix; the
+// combination is checked, and the properties built, only when all read.
+// Several errors come joined (errors.Join), each a *CompileError, in the
+// order of the keys.
 func compileObject(spec value.Value, ext Extensions) (*Rule, error) {
 	r := &Rule{}
 	g := make(given, len(properties))
-	for _, m := range spec.Members() { // sorted by key: the first error is deterministic
+	var errs []error
+	for _, m := range spec.Members() { // sorted by key: the errors' order is deterministic
 		i, ok := propertyIndex[m.Key]
 		if !ok {
-			return nil, errorf(m.Key, "unknown rule property; the properties are "+propertyNames)
+			errs = append(errs, errorf(m.Key, "unknown rule property; the properties are "+propertyNames))
+			continue
 		}
 		g[i].v, g[i].ok = m.Value, true
 		p := &properties[i]
@@ -156,8 +165,11 @@ func compileObject(spec value.Value, ext Extensions) (*Rule, error) {
 			err = p.parse(r, m.Value)
 		}
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
 		}
+	}
+	if len(errs) > 0 {
+		return nil, join(errs)
 	}
 	if err := g.check(); err != nil {
 		return nil, err
@@ -165,13 +177,24 @@ func compileObject(spec value.Value, ext Extensions) (*Rule, error) {
 	for i, p := range properties {
 		if g[i].ok && p.build != nil {
 			if err := p.build(r, g[i].v, ext); err != nil {
-				return nil, err
+				errs = append(errs, err)
 			}
 		}
+	}
+	if len(errs) > 0 {
+		return nil, join(errs)
 	}
 	r.name = g.describe()
 	r.finish()
 	return r, nil
+}
+
+// join is the error of errs: the one, or all joined.
+func join(errs []error) error {
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errors.Join(errs...)
 }
 
 // standalone reports whether the rule's matcher decides without an

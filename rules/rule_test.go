@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"testing"
 
@@ -184,6 +185,41 @@ func TestCompileErrors(t *testing.T) {
 		}
 		if ce.Property != tt.prop || ce.Offset != tt.offset || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("Compile(%s): property %q offset %d error %q; want %q %d containing %q", tt.spec, ce.Property, ce.Offset, err, tt.prop, tt.offset, tt.msg)
+		}
+	}
+}
+
+// A rule with several mistakes reports each, as a *CompileError, in the
+// order of its keys: one round of fixing, not one per mistake.
+func TestCompileEveryMistake(t *testing.T) {
+	tests := []struct {
+		spec  string
+		props []string
+	}{
+		{`{"tolerence":1,"relativ":2,"normalize":["bogus"]}`, []string{"normalize", "relativ", "tolerence"}},
+		{`{"regex":"(","normalize":["trim"],"unordered":"yes"}`, []string{"unordered"}}, // regex is built only once the rest reads
+		{`{"regex":"(","tolerance":-1}`, []string{"tolerance"}},
+		{`{"regex":"(","one_of":["a"]}`, []string{"regex"}}, // a contradiction is reported alone
+		{`{"one_of":[],"type":"nope"}`, []string{"one_of", "type"}},
+	}
+	for _, tt := range tests {
+		_, err := Compile(mustParse(t, tt.spec), Extensions{})
+		var errs []error
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = j.Unwrap()
+		} else if err != nil {
+			errs = []error{err}
+		}
+		var got []string
+		for _, e := range errs {
+			var ce *CompileError
+			if !errors.As(e, &ce) {
+				t.Fatalf("Compile(%s): %T %v is no *CompileError", tt.spec, e, e)
+			}
+			got = append(got, ce.Property)
+		}
+		if !slices.Equal(got, tt.props) {
+			t.Errorf("Compile(%s): mistakes in %q, want %q (%v)", tt.spec, got, tt.props, err)
 		}
 	}
 }
