@@ -243,6 +243,11 @@ cases:
 				{Loc{File: "s.yaml", Key: "cases[0].id", Case: "a", Line: 5, Column: 5}, `duplicate key "id" (first at line 3)`},
 				{Loc{File: "s.yaml", Key: "version", Line: 6, Column: 1}, `duplicate key "version" (first at line 1)`},
 			}},
+		{"yaml duplicate key and the rest of the file", y("version: 1\ncases:\n  - {id: a, expected: [], bogus: 1}\n  - {id: b, expected: {name: f, arguments: {y: 1, y: 2}}}\n"),
+			nil, []want{
+				{Loc{File: "s.yaml", Key: "cases[1].expected.arguments.y", Case: "b", Line: 4, Column: 51}, `duplicate key "y" (first at line 4)`},
+				{Loc{File: "s.yaml", Key: "cases[0].bogus", Case: "a"}, "unknown key"},
+			}},
 		{"yaml bad numbers and tags", y("cases:\n  - id: a\n    expected: {name: f, arguments: {x: .inf, y: 017, z: !!int abc, w: !custom 1}}\n"),
 			nil, []want{
 				{Loc{File: "s.yaml", Key: "cases[0].expected.arguments.x", Case: "a", Line: 3, Column: 40}, "the number .inf has no JSON spelling"},

@@ -154,6 +154,7 @@ type file struct {
 	vals    []value.Value // YAML, TOML, FromValue: the cases
 	notList value.Value   // `cases` when it is not a list
 	hasBad  bool          // notList is set
+	probs   []Problem     // found in reading it, which did not stop its check
 }
 
 // span is a JSON value inside file.src, which is shorter than 4 GiB.
@@ -244,6 +245,7 @@ func (l *loader) load() (*Suite, error) {
 			l.failed = true
 			continue
 		}
+		l.probs = append(l.probs, f.probs...)
 		l.files = append(l.files, f)
 	}
 	rest, err := value.FromAny(k.Raw())

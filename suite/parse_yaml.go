@@ -26,7 +26,13 @@ type yamlParser struct{ f *file }
 func (p *yamlParser) Unmarshal(b []byte) (map[string]any, error) {
 	doc, probs := parseYAML(p.f.name, b)
 	if len(probs) > 0 {
-		return nil, &Error{Problems: probs}
+		if !allDuplicateKeys(probs) || doc.Kind() != value.Object {
+			return nil, &Error{Problems: probs}
+		}
+		// A key written twice is reported, and its first value kept:
+		// the rest of the file is checked too, as a JSON suite's cases
+		// are around one that does not parse.
+		p.f.probs = probs
 	}
 	switch doc.Kind() {
 	case value.Null: // an empty file
@@ -36,6 +42,15 @@ func (p *yamlParser) Unmarshal(b []byte) (map[string]any, error) {
 		return nil, &Error{Problems: []Problem{{Loc: Loc{File: p.f.name}, Msg: "a suite must be a mapping, not " + kindName(doc)}}}
 	}
 	return splitCases(p.f, doc), nil
+}
+
+func allDuplicateKeys(probs []Problem) bool {
+	for _, pr := range probs {
+		if !strings.HasPrefix(pr.Msg, "duplicate key ") {
+			return false
+		}
+	}
+	return true
 }
 
 // Marshal encodes a conf map as YAML.
