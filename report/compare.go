@@ -254,15 +254,15 @@ func (c *Comparison) WriteText(w io.Writer, opts TableOptions) error {
 		}
 		fmt.Fprintf(bw, "\n%s:\n", paint(opts.Color, style, title))
 		for _, ch := range changes {
-			fmt.Fprintf(bw, "  %s  score %.3f -> %.3f", ch.ID, ch.OldScore, ch.NewScore)
+			fmt.Fprintf(bw, "  %s  score %.3f -> %.3f", printable(ch.ID), ch.OldScore, ch.NewScore)
 			if c.Samples {
 				fmt.Fprintf(bw, "  passed %d/%d -> %d/%d", ch.OldPassed, ch.OldSamples, ch.NewPassed, ch.NewSamples)
 			}
 			if len(ch.Diffs) > 0 {
 				d := ch.Diffs[0]
-				fmt.Fprintf(bw, "  %s", d.Kind)
+				fmt.Fprintf(bw, "  %s", printable(string(d.Kind)))
 				if d.Path != "" {
-					fmt.Fprintf(bw, " %s", d.Path)
+					fmt.Fprintf(bw, " %s", printable(d.Path))
 				}
 				if len(ch.Diffs) > 1 {
 					fmt.Fprintf(bw, " (+%d more)", len(ch.Diffs)-1)

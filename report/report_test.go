@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
@@ -348,5 +349,39 @@ func TestAttachResponsesReadsWhatScoringReads(t *testing.T) {
 	}
 	if err := AttachResponses([]Case{{Result: engine.Result{ID: "a"}}}, strings.NewReader("\x1f\x8b\x08"), response.Auto); err == nil {
 		t.Error("a broken gzip header: no error")
+	}
+}
+
+// What a terminal would act on (ESC, CR, LF, BEL, C1, bidi marks, bytes
+// that are not UTF-8) is written escaped in every text table: a model's
+// argument name is a diff's path, and a suite's ids and tool names are
+// anyone's, and neither may clear a screen or forge a line of a report.
+func TestTextIsPrintable(t *testing.T) {
+	evil := "x\x1b[2J\x1b]0;pwn\a\r\nFAKE\u202e\u0085\xff"
+	const want = `x\x1b[2J\x1b]0;pwn\x07\x0d\x0aFAKE\u202e\x85\xff`
+	if got := printable(evil); got != want {
+		t.Fatalf("printable = %s, want %s", got, want)
+	}
+	for _, s := range []string{"plain", "Straße ✓ 😀", ""} {
+		if got := printable(s); got != s {
+			t.Errorf("printable(%q) = %q, want it unchanged", s, got)
+		}
+	}
+	old := []Case{{Result: engine.Result{ID: evil, Tool: evil, Pass: true}, Expected: []byte("[]")}}
+	nw := []Case{{Result: engine.Result{ID: evil, Tool: evil, Diffs: []engine.Diff{{Diff: rules.Diff{Kind: engine.UnexpectedArgument, Path: evil}}}}, Expected: []byte("[]")}}
+	var b bytes.Buffer
+	if err := Compare(old, nw).WriteText(&b, TableOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s := &engine.Summary{Cases: 1, ByTool: map[string]*engine.Tally{evil: {Cases: 1}}}
+	if err := WriteTable(&b, s, TableOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.ContainsAny(out, "\x1b\a\r\u202e\u0085") || strings.Contains(out, "\nFAKE") || !utf8.ValidString(out) {
+		t.Errorf("the text carries what a terminal acts on:\n%q", out)
+	}
+	if strings.Count(out, want) != 4 { // tool rows of both tables, the id and the path
+		t.Errorf("want the escaped text 4 times:\n%s", out)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/callgrade/callgrade/engine"
 )
@@ -168,7 +169,47 @@ func (t *table) header(names ...string) {
 	t.rows = append(t.rows, row)
 }
 
-func (t *table) row(cells ...cell) { t.rows = append(t.rows, cells) }
+// row adds a row, its texts made safe for a terminal (printable): ids,
+// tool names and paths come from suites and model output.
+func (t *table) row(cells ...cell) {
+	for i := range cells {
+		cells[i].text = printable(cells[i].text)
+	}
+	t.rows = append(t.rows, cells)
+}
+
+// printable is s with what a terminal would act on instead of showing
+// escaped as Go escapes it: control characters (ESC, CR, LF, BEL, the C1
+// set), the marks that reorder text (U+202A–U+202E, U+2066–U+2069), the
+// line and paragraph separators, and bytes that are not UTF-8. A model's
+// argument name such as "\x1b[2J" then cannot clear the screen or forge
+// a line of a report.
+func printable(s string) string {
+	i := strings.IndexFunc(s, unsafeRune)
+	if i < 0 && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[0])
+		case unsafeRune(r) && r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unsafeRune(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[:n])
+		}
+		s = s[n:]
+	}
+	return b.String()
+}
+
+func unsafeRune(r rune) bool {
+	return r < 0x20 || r >= 0x7f && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029
+}
 
 func (t *table) write(w io.Writer) {
 	var widths []int
