@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -308,8 +309,24 @@ func TestReadResultsErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ReadResults(strings.NewReader(good+"\n"+good), "r.jsonl"); err != nil {
+	if _, err := ReadResults(strings.NewReader(good+"\n"+strings.Replace(good, `"a"`, `"b"`, 1)), "r.jsonl"); err != nil {
 		t.Errorf("results lines with a blank line between: %v", err)
+	}
+	// A second line for a case, or for a sample of one, is refused; the
+	// lines of responses that name no case may repeat their id.
+	unknown := string(engine.UnknownCaseResult("zz").AppendJSON(nil)) + "\n"
+	sample := func(k int) string {
+		return fmt.Sprintf(`{"id":"s","sample":%d,"pass":true,"score":1,"calls":[],"diffs":[]}`+"\n", k)
+	}
+	for _, tt := range []struct{ text, want string }{
+		{good + unknown + good, `r.jsonl:3: not a results line: a second line for case "a" (the first is line 1)`},
+		{sample(0) + sample(1) + sample(1), `r.jsonl:3: not a results line: a second line for sample 1 of case "s" (the first is line 2)`},
+		{good + unknown + unknown + sample(0) + sample(1), ""},
+	} {
+		_, err := ReadResults(strings.NewReader(tt.text), "r.jsonl")
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || err.Error() != tt.want) {
+			t.Errorf("%q: error %v, want %q", tt.text, err, tt.want)
+		}
 	}
 }
 

@@ -94,8 +94,18 @@ func (e *LineError) Unwrap() error { return e.Err }
 // ReadResults reads a results file. name is used in error messages. A line
 // that is not a results line is a *LineError: read leniently, a responses
 // file would pass for a run in which every case failed.
+//
+// A case (or, with samples, a case's sample) has one line: a second one
+// is a *LineError too, since a run never writes it, and which of the two
+// to count or compare would be a guess. Lines of responses that name no
+// case may repeat their id.
 func ReadResults(r io.Reader, name string) ([]Case, error) {
 	var out []Case
+	type key struct {
+		id     string
+		sample int
+	}
+	first := map[key]int{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
 	line := 0
@@ -108,6 +118,17 @@ func ReadResults(r io.Reader, name string) ([]Case, error) {
 		c, err := parseResult(text)
 		if err != nil {
 			return nil, &LineError{File: name, Line: line, Err: err}
+		}
+		if !c.Unknown {
+			k := key{c.ID, c.Sample}
+			if at, ok := first[k]; ok {
+				what := fmt.Sprintf("case %q", c.ID)
+				if c.Sampled {
+					what = fmt.Sprintf("sample %d of case %q", c.Sample, c.ID)
+				}
+				return nil, &LineError{File: name, Line: line, Err: fmt.Errorf("a second line for %s (the first is line %d)", what, at)}
+			}
+			first[k] = line
 		}
 		out = append(out, c)
 	}
