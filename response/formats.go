@@ -84,7 +84,6 @@ type shape struct {
 var objectShapes = [...]shape{
 	{&openaiFormat, hasChoices, completionPlan},
 	{&geminiFormat, hasCandidates, candidatesPlan},
-	{&geminiFormat, hasPromptFeedback, blockedPlan},
 	// A whole conversation, as the request or state that holds it: no
 	// response has these keys, so these rows take nothing from the
 	// others. A Responses input goes before the output row, which would
@@ -115,6 +114,9 @@ var objectShapes = [...]shape{
 	// that the responses of other formats never pay for this row.
 	{&otlpFormat, isOTLPExport, tracePlan},
 	{&openaiFormat, isTextMessage, messagePlan},
+	// Last: the feedback on a blocked prompt claims only an object that
+	// no row above reads (a conversation may carry it beside its calls).
+	{&geminiFormat, hasPromptFeedback, blockedPlan},
 }
 
 // forcedShapes are rows that only a forced format tries, after its rows

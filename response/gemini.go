@@ -18,7 +18,8 @@ func hasCandidates(o value.Value) bool { return o.Has("candidates") }
 func hasParts(o value.Value) bool { return o.Has("parts") }
 
 // hasPromptFeedback is a response without candidates that says why:
-// Gemini blocked the prompt.
+// Gemini blocked the prompt. Its row comes last, after every shape that
+// could carry the key beside calls.
 func hasPromptFeedback(o value.Value) bool {
 	return o.Has("promptFeedback") || o.Has("prompt_feedback")
 }

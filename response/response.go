@@ -14,7 +14,6 @@
 //	object has                                        format     calls are read from
 //	choices                                           openai     choices[0].message (as below)
 //	candidates                                        gemini     candidates[0].content.parts
-//	promptFeedback, without candidates                gemini     (a blocked prompt: no calls)
 //	an input array                                    responses  input, then output: a run
 //	a messages array that the list table below tells  openai-messages, anthropic-messages
 //	(a list of plain messages beside a system key is  or langchain-messages: messages,
@@ -37,6 +36,7 @@
 //	content that is an array                          anthropic  content
 //	resourceSpans                                     otlp       an OTLP/JSON trace export: a run
 //	role or content (content text or null)            openai     (a text answer: no calls)
+//	promptFeedback (a blocked prompt)                 gemini     (no calls)
 //	anything else                                     *ShapeError
 //
 // A non-empty array is read in the format of its first element that says
