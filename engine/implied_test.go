@@ -7,22 +7,7 @@ import "testing"
 // 1.2, "an explicit rule on a path overrides what the schema implies
 // there"), lending it the schema's numeric and default.
 func TestWildcardRuleOverSchema(t *testing.T) {
-	e := load(t, `
-version: 1
-tools:
-  - name: f
-    parameters:
-      type: object
-      properties:
-        n: {type: number}
-        u: {type: string, default: celsius}
-cases:
-  - {id: one_of, expected: {name: f, arguments: {}, rules: {"*": {one_of: [1, 2]}}}}
-  - {id: ignore, expected: {name: f, arguments: {n: 1}}, use: [loose]}
-  - {id: fold, expected: {name: f, arguments: {u: celsius}, rules: {"*": case_insensitive}}}
-rulesets:
-  loose: {"*": ignore}
-`)
+	e := load(t, wildcardSuite)
 	tests := []struct {
 		id, resp string
 		pass     bool
@@ -44,3 +29,22 @@ rulesets:
 		}
 	}
 }
+
+// wildcardSuite has a tool with a number parameter and a defaulted
+// string one, and cases whose wildcard rules reach both.
+const wildcardSuite = `
+version: 1
+tools:
+  - name: f
+    parameters:
+      type: object
+      properties:
+        n: {type: number}
+        u: {type: string, default: celsius}
+cases:
+  - {id: one_of, expected: {name: f, arguments: {}, rules: {"*": {one_of: [1, 2]}}}}
+  - {id: ignore, expected: {name: f, arguments: {n: 1}}, use: [loose]}
+  - {id: fold, expected: {name: f, arguments: {u: celsius}, rules: {"*": case_insensitive}}}
+rulesets:
+  loose: {"*": ignore}
+`
