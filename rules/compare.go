@@ -317,9 +317,9 @@ func hasKey(ms []value.Member, k string) bool {
 
 // field compares one member of two objects, either of which may lack it.
 // ev or av is nil when that side lacks the member; both are only where
-// the rule has a default (state.defaulted).
+// the rule judges its default (Rule.judgesAbsent, state.defaulted).
 func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet bool) bool {
-	if ev == nil && av == nil && (st == nil || st.rule == nil || !st.rule.hasDef) {
+	if ev == nil && av == nil && (st == nil || st.rule == nil || !st.rule.judgesAbsent()) {
 		return true
 	}
 	var r *Rule

@@ -391,6 +391,8 @@ func TestComparePrecedence(t *testing.T) {
 			e: `{"u":"celsius"}`, a: `{"u":"CELSIUS"}`},
 		{name: "a wildcard regex does not judge the schema's default alone", rules: []rs{{LevelSchema, "u", `{"default":"k"}`}, {LevelCall, "*", `{"regex":"^[cf]$"}`}},
 			e: `{}`, a: `{}`},
+		{name: "nor when both sides are null and null is missing", rules: []rs{{LevelSchema, "u", `{"default":"k"}`}, {LevelCall, "*", `{"regex":"^[cf]$"}`}},
+			ctx: Context{NullIsMissing: true}, e: `{"u":null}`, a: `{"u":null}`},
 		{name: "a wildcard regex judges the schema's default against a value", rules: []rs{{LevelSchema, "u", `{"default":"k"}`}, {LevelCall, "*", `{"regex":"^[cf]$"}`}},
 			e: `{"u":"c"}`, a: `{}`, want: []string{"mismatch u"}},
 		{name: "a wildcard regex takes no numeric", rules: []rs{{LevelSchema, "n", `"numeric"`}, {LevelCall, "*", `{"regex":"^5$"}`}},

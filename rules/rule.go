@@ -243,6 +243,12 @@ func (r *Rule) under(im *Rule) *Rule {
 	return &m
 }
 
+// judgesAbsent reports whether a field that neither call gives (or both
+// give as null, with null_is_missing) is compared as the rule's default
+// on both sides: a default written in the rule, not one the schema lends
+// it (defImplied), on a field that is not ignored.
+func (r *Rule) judgesAbsent() bool { return r.hasDef && !r.defImplied && !r.ignore }
+
 // finish derives the flags the comparison walks on.
 func (r *Rule) finish() {
 	r.leaf = r.re != nil || r.oneOf != nil || r.tol != "" || r.rel != "" || r.cmp != nil || r.unordered

@@ -378,7 +378,7 @@ func (b *builder) build(nodes []*node, parent *eff) *state {
 	for _, k := range st.keys {
 		st.plain = st.plain && k.st.isPlain()
 		st.reflexive = st.reflexive && k.st.isReflexive()
-		if r := k.st.rule; r != nil && r.hasDef && !r.defImplied && !r.ignore && !k.st.isReflexive() {
+		if r := k.st.rule; r != nil && r.judgesAbsent() && !k.st.isReflexive() {
 			st.defaulted = append(st.defaulted, k)
 		}
 	}
