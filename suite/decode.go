@@ -2,7 +2,6 @@ package suite
 
 import (
 	"encoding/hex"
-	"github.com/tidwall/gjson"
 	"hash/maphash"
 	"runtime"
 	"strconv"
@@ -10,6 +9,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/callgrade/callgrade/internal/idtable"
 	"github.com/callgrade/callgrade/internal/prefault"

@@ -44,9 +44,13 @@ func (p *yamlParser) Unmarshal(b []byte) (map[string]any, error) {
 	return splitCases(p.f, doc), nil
 }
 
+// duplicateKey begins the message of a key written twice, the one problem
+// of reading a YAML file that does not stop its check.
+const duplicateKey = "duplicate key "
+
 func allDuplicateKeys(probs []Problem) bool {
 	for _, pr := range probs {
-		if !strings.HasPrefix(pr.Msg, "duplicate key ") {
+		if !strings.HasPrefix(pr.Msg, duplicateKey) {
 			return false
 		}
 	}
@@ -481,7 +485,7 @@ func (c *yamlConv) mapping(n *yaml.Node) value.Value {
 		}
 		c.at = append(c.at, key)
 		if first != 0 {
-			c.fail(kn, "duplicate key "+strconv.Quote(key)+" (first at line "+strconv.Itoa(first)+")")
+			c.fail(kn, duplicateKey+strconv.Quote(key)+" (first at line "+strconv.Itoa(first)+")")
 		} else {
 			members = append(members, value.Member{Key: key, Value: c.node(vn)})
 		}
