@@ -42,8 +42,22 @@ func (h *Handler) serveScore(w http.ResponseWriter, r *http.Request) {
 // "response" is refused rather than scored as missing, since a single
 // request is answered at once.
 func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
+	if strings.TrimSpace(text) == "" {
+		return http.StatusBadRequest, nil, `the request body is empty; send a JSON object with "id" or "case", and "response"`
+	}
 	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: l.depth}
 	doc, perr := value.ParseLimits(text, lim)
+	if perr != nil {
+		// The body is one JSON document, not a line of a responses file
+		// that a model's output may have cut short: a body that is not
+		// JSON at all (cut short, more after it, a stray character) is
+		// the client's mistake, told as such. A body that is JSON in form
+		// but whose model output is broken in content (a duplicated key,
+		// NaN) is scored below, as callgrade score scores such a line.
+		if serr := syntaxError(text); serr != nil {
+			return http.StatusBadRequest, nil, "the request is not valid JSON: " + serr.Error()
+		}
+	}
 	if errors.Is(perr, value.ErrInvalidUTF8) {
 		// As in a responses line, text that is not UTF-8 fails only the
 		// calls that hold it (ScoreSampleLine reads the body so); an

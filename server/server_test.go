@@ -247,6 +247,7 @@ func TestBatchLines(t *testing.T) {
 		`{"id": "ghost", "response": []}`,
 		`{"id": "city-spelled-loosely"}`,
 		`{"id": "duplicate-key-never-passes", "response": NaN}`,
+		`{"id": "forecast-also-fine", "response": [`,
 	}, "\n")
 	// Many more lines, so that several chunks are scored at once.
 	var more []string
@@ -271,6 +272,10 @@ func TestBatchLines(t *testing.T) {
 		`{"id":"ghost","pass":false,"score":0,"calls":[],"diffs":[{"kind":"unknown_case"`,
 		`{"id":"city-spelled-loosely","pass":false,"score":0,"calls":[{"expected":0,"actual":null,"pass":false,"score":0}],"diffs":[{"kind":"missing_response","call":null,"path":"","rule":"","message":"response line 8 has no \"response\""}]}`,
 		`{"id":"duplicate-key-never-passes","pass":false,"score":0,"calls":[{"expected":0,"actual":null,"pass":false,"score":0}],"diffs":[{"kind":"invalid_arguments","call":null,"path":"","rule":"","message":"response line 9 is not valid JSON: `,
+		// A line cut short is a line of a responses file, which a model's
+		// output may break: scored as score scores it, not refused as a
+		// single request's body is (TestScoreBodyNotJSON).
+		`{"id":"forecast-also-fine","pass":false,"score":0,"alternative":0,"calls":[{"expected":0,"actual":null,"pass":false,"score":0}],"diffs":[{"kind":"invalid_arguments","call":null,"path":"","rule":"","message":"response line 10 is not valid JSON: invalid JSON at byte 42: unexpected end of input"}]}`,
 	}
 	if len(got) != len(want)+500 {
 		t.Fatalf("%d lines, want %d:\n%s", len(got), len(want)+500, a.body)
@@ -931,5 +936,78 @@ func TestBatchSamples(t *testing.T) {
 	}
 	if one := do(t, "POST", base+"/v1/score", "", "application/json", noSample); one.status != 400 || !strings.Contains(one.body, "sample") {
 		t.Errorf("/v1/score without its sample answered %d: %s", one.status, one.body)
+	}
+}
+
+// TestScoreBodyNotJSON: a /v1/score body is one JSON document. One that is
+// not JSON at all (empty, cut short, with more after it, a stray
+// character) is a 400 naming the byte where it stops being JSON, whatever
+// its Content-Type, though an id can be read from it; one that is JSON but
+// not an object is a 400 too. A body that is JSON in form whose model
+// output is broken in content is scored, as score scores such a line.
+func TestScoreBodyNotJSON(t *testing.T) {
+	base, _ := start(t, newHandler(t, Options{}))
+	const ok = `{"id": "unit-left-to-its-default", "response": [{"name": "get_weather", "arguments": {"city": "Berlin"}}]}`
+	tests := []struct {
+		name, contentType, body string
+		status                  int
+		want                    string // the whole body, or with a trailing "…" its start
+	}{
+		{"cut short", "application/json", ok[:len(ok)-1], 400,
+			`{"error":"the request is not valid JSON: invalid JSON at byte 105: expected ',' or '}' in object, found end of input"}` + "\n"},
+		{"cut short in the model output", "application/json", `{"id": "unit-left-to-its-default", "response": [{"name": "get_weather", "arguments": {"city": "Berl`, 400,
+			`{"error":"the request is not valid JSON: invalid JSON at byte 94: unterminated string"}` + "\n"},
+		{"text after the object", "application/json", ok + " trailing", 400,
+			`{"error":"the request is not valid JSON: invalid JSON at byte 107: unexpected 't' after the value"}` + "\n"},
+		{"two objects", "application/json", ok + ok, 400,
+			`{"error":"the request is not valid JSON: invalid JSON at byte 106: unexpected '{' after the value"}` + "\n"},
+		{"trailing comma", "application/json", `{"id": "unit-left-to-its-default", "response": [],}`, 400,
+			`{"error":"the request is not valid JSON: invalid JSON at byte 50: expected a string key, found '}'"}` + "\n"},
+		{"missing comma", "application/json", `{"id": "unit-left-to-its-default" "response": []}`, 400,
+			`{"error":"the request is not valid JSON: invalid JSON at byte 34: expected ',' or '}' in object, found '\"'"}` + "\n"},
+		{"duplicated key, then cut short", "application/json", `{"id": "no-tool-needed", "response": {"a": 1, "a": 2}`, 400,
+			`{"error":"the request is not valid JSON: invalid JSON at byte 53: expected ',' or '}' in object, found end of input"}` + "\n"},
+		{"NaN, then more text", "application/json", `{"id": "no-tool-needed", "response": NaN} x`, 400,
+			`{"error":"the request is not valid JSON: invalid JSON at byte 42: unexpected 'x' after the value"}` + "\n"},
+		{"empty", "application/json", "", 400,
+			`{"error":"the request body is empty; send a JSON object with \"id\" or \"case\", and \"response\""}` + "\n"},
+		{"white space", "application/json", " \r\n\t", 400,
+			`{"error":"the request body is empty; send a JSON object with \"id\" or \"case\", and \"response\""}` + "\n"},
+		{"an array", "application/json", `[` + ok + `]`, 400,
+			`{"error":"the request must be a JSON object with \"id\" or \"case\", and \"response\""}` + "\n"},
+		{"a string", "application/json", `"unit-left-to-its-default"`, 400,
+			`{"error":"the request must be a JSON object with \"id\" or \"case\", and \"response\""}` + "\n"},
+		{"null", "application/json", `null`, 400,
+			`{"error":"the request must be a JSON object with \"id\" or \"case\", and \"response\""}` + "\n"},
+		{"form-encoded", "application/x-www-form-urlencoded", `id=unit-left-to-its-default&response=%5B%5D`, 400,
+			`{"error":"the request is not valid JSON: invalid JSON at byte 0: unexpected 'i'"}` + "\n"},
+		// Still scored: JSON in form, the model output broken in content.
+		{"duplicated key in the model output", "application/json", `{"id": "no-tool-needed", "response": {"a": 1, "a": 2}}`, 200,
+			`{"id":"no-tool-needed","pass":false,"score":0,"calls":[],"diffs":[{"kind":"invalid_arguments","call":null,"path":"","rule":"","message":"response line 1 is not valid JSON: duplicate key at byte 46: key \"a\" appears twice"}]}` + "\n"},
+		{"NaN in the model output", "application/json", `{"id": "no-tool-needed", "response": NaN}`, 200,
+			`{"id":"no-tool-needed","pass":false,"score":0,"calls":[],"diffs":[{"kind":"invalid_arguments","call":null,"path":"","rule":"","message":"response line 1 is not valid JSON: non-finite number at byte 37: NaN and Infinity are not JSON numbers"}]}` + "\n"},
+		// The Content-Type is not read: curl -d sends a form's.
+		{"JSON sent as a form, as curl -d sends it", "application/x-www-form-urlencoded", ok, 200, `{"id":"unit-left-to-its-default","pass":true,…`},
+		{"JSON sent as text", "text/plain", ok, 200, `{"id":"unit-left-to-its-default","pass":true,…`},
+		{"JSON with a charset", "application/json; charset=utf-8", ok, 200, `{"id":"unit-left-to-its-default","pass":true,…`},
+		{"no Content-Type", "", ok, 200, `{"id":"unit-left-to-its-default","pass":true,…`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := do(t, "POST", base+"/v1/score", "", tt.contentType, tt.body)
+			if a.status != tt.status {
+				t.Errorf("status %d, want %d", a.status, tt.status)
+			}
+			if ct := a.header.Get("Content-Type"); ct != "application/json" {
+				t.Errorf("Content-Type %q", ct)
+			}
+			if prefix, ok := strings.CutSuffix(tt.want, "…"); ok {
+				if !strings.HasPrefix(a.body, prefix) {
+					t.Errorf("body\n%s\nwant one starting\n%s", a.body, prefix)
+				}
+			} else if a.body != tt.want {
+				t.Errorf("body\n%s\nwant\n%s", a.body, tt.want)
+			}
+		})
 	}
 }
