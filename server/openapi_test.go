@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -35,6 +37,33 @@ func pointer(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
+// openAPIValidator returns a function that validates a JSON text with the
+// schema at a JSON pointer into /openapi.json.
+func openAPIValidator(t *testing.T) func(ptr, body string) error {
+	t.Helper()
+	raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(openAPI()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp := jsonschema.NewCompiler()
+	const url = "mem://openapi.json"
+	if err := comp.AddResource(url, raw); err != nil {
+		t.Fatal(err)
+	}
+	return func(ptr, body string) error {
+		t.Helper()
+		s, err := comp.Compile(url + "#" + ptr)
+		if err != nil {
+			t.Fatalf("schema %s: %v", ptr, err)
+		}
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(body))
+		if err != nil {
+			return err
+		}
+		return s.Validate(v)
+	}
+}
+
 // TestOpenAPI walks every operation of /openapi.json: the handler answers
 // each one, with and without the token, with a status the document lists,
 // and a body that its schema accepts; the example requests are valid; and
@@ -47,30 +76,7 @@ func TestOpenAPI(t *testing.T) {
 	if !strings.HasPrefix(doc.OpenAPI, "3.") {
 		t.Fatalf("openapi %q", doc.OpenAPI)
 	}
-	raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(openAPI()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	comp := jsonschema.NewCompiler()
-	const url = "mem://openapi.json"
-	if err := comp.AddResource(url, raw); err != nil {
-		t.Fatal(err)
-	}
-	schema := func(ptr string) *jsonschema.Schema {
-		t.Helper()
-		s, err := comp.Compile(url + "#" + ptr)
-		if err != nil {
-			t.Fatalf("schema %s: %v", ptr, err)
-		}
-		return s
-	}
-	validate := func(ptr, body string) error {
-		v, err := jsonschema.UnmarshalJSON(strings.NewReader(body))
-		if err != nil {
-			return err
-		}
-		return schema(ptr).Validate(v)
-	}
+	validate := openAPIValidator(t)
 
 	const token = "t0ken"
 	h := newHandler(t, Options{Token: token})
@@ -207,5 +213,82 @@ func TestOpenAPIFormats(t *testing.T) {
 	}
 	if bytes.Contains(openAPI(), []byte(`"enum": [],`)) {
 		t.Errorf("the served document has an empty enum")
+	}
+}
+
+// TestCasesOfRuns: GET /v1/cases shows a case written with steps by its
+// steps' tools (not as "expected": [], which says no call is expected),
+// with what else a run case says, and a case's calls mode when it is not
+// ordered; the answer is valid against the document's Cases schema, for
+// the agent example and for a suite with every key.
+func TestCasesOfRuns(t *testing.T) {
+	validate := openAPIValidator(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "suite.yaml")
+	writeTestFile(t, file, `version: 1
+tools:
+  - {name: find_order, parameters: {type: object, properties: {email: {type: string}}}}
+  - {name: refund, parameters: {type: object, properties: {order_id: {type: string}, amount: {type: number}}}}
+  - {name: delete_account, parameters: {type: object, properties: {}}}
+defaults:
+  calls: in_order
+cases:
+  - id: run
+    steps:
+      - {name: find_order, arguments: {email: a@example.com}, result: {id: {type: string}}}
+      - {name: refund, arguments: {amount: 25}}
+      - {name: refund, arguments: {amount: 5}}
+    never: [delete_account, {name: refund, arguments: {amount: 1000}}]
+    max_calls: 0
+    final: {one_of: [done, "refunded"]}
+  - id: no-steps
+    steps: []
+    calls: ordered
+  - id: never-only
+    expected: {name: find_order, arguments: {email: a@example.com}}
+    never: [delete_account]
+    calls: unordered
+  - id: plain
+    expected: [{name: refund, arguments: {amount: 1}}, {name: find_order, arguments: {email: b@example.com}}]
+`)
+	tests := []struct {
+		name, suite string
+		want        string // the "cases" member
+	}{
+		{"every key", file, `[` +
+			`{"id":"run","steps":["find_order","refund","refund"],"calls":"in_order","never":["delete_account","refund"],"max_calls":0,"final":{"one_of":["done","refunded"]}},` +
+			`{"id":"no-steps","steps":[]},` +
+			`{"id":"never-only","expected":["find_order"],"calls":"unordered","never":["delete_account"]},` +
+			`{"id":"plain","expected":["refund","find_order"],"calls":"in_order"}]`},
+		{"the agent example", "../examples/agent/suite.yaml", `[` +
+			`{"id":"refund-pass","steps":["find_order","refund"],"calls":"in_order","never":["delete_account"],"max_calls":4,"final":{"regex":"(?i)refund"}},` +
+			`{"id":"refund-wrong-reference","steps":["find_order","refund"],"calls":"in_order","never":["delete_account"],"max_calls":4,"final":{"regex":"(?i)refund"}},` +
+			`{"id":"refund-forbidden-call","steps":["find_order","refund"],"calls":"in_order","never":["delete_account"],"max_calls":4,"final":{"regex":"(?i)refund"}}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base, _ := start(t, newHandler(t, Options{}, tt.suite))
+			a := do(t, "GET", base+"/v1/cases", "", "", "")
+			if a.status != 200 {
+				t.Fatalf("status %d: %s", a.status, a.body)
+			}
+			var got struct{ Cases json.RawMessage }
+			if err := json.Unmarshal([]byte(a.body), &got); err != nil {
+				t.Fatal(err)
+			}
+			if string(got.Cases) != tt.want {
+				t.Errorf("cases\n%s\nwant\n%s", got.Cases, tt.want)
+			}
+			if err := validate("/components/schemas/Cases", a.body); err != nil {
+				t.Errorf("the answer does not match the Cases schema: %v\n%s", err, a.body)
+			}
+		})
+	}
+}
+
+func writeTestFile(t *testing.T, name, text string) {
+	t.Helper()
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

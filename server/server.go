@@ -427,14 +427,7 @@ func (l *loaded) casesJSON() []byte {
 			}
 			b = append(b, `{"id":`...)
 			b = value.AppendQuote(b, c.ID)
-			b = append(b, `,"expected":[`...)
-			for k, call := range c.Expected {
-				if k > 0 {
-					b = append(b, ',')
-				}
-				b = value.AppendQuote(b, call.Name)
-			}
-			b = append(b, ']')
+			b = appendCase(b, c, s.Defaults.Calls)
 			if c.Tools != nil {
 				b = append(b, `,"tools":[`...)
 				b = appendTools(b, c.Tools)
@@ -445,6 +438,52 @@ func (l *loaded) casesJSON() []byte {
 		l.cases = append(b, "]}\n"...)
 	})
 	return l.cases
+}
+
+// appendCase appends what /v1/cases says of a case after its id: the
+// names of its expected calls, or of its steps for a case written with
+// steps (an agent's run), then what else a run case says (never,
+// max_calls, final), and how calls pair when that is not ordered.
+func appendCase(b []byte, c *suite.Case, calls suite.CallMatch) []byte {
+	names := func(b []byte, key string, n int, name func(int) string) []byte {
+		b = append(b, `,"`...)
+		b = append(b, key...)
+		b = append(b, `":[`...)
+		for k := range n {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = value.AppendQuote(b, name(k))
+		}
+		return append(b, ']')
+	}
+	if c.HasSteps() {
+		steps := c.Run.Steps
+		b = names(b, "steps", len(steps), func(k int) string { return steps[k].Name })
+	} else {
+		b = names(b, "expected", len(c.Expected), func(k int) string { return c.Expected[k].Name })
+	}
+	if c.Calls != "" {
+		calls = c.Calls
+	}
+	if calls != "" && calls != suite.CallsOrdered {
+		b = append(b, `,"calls":`...)
+		b = value.AppendQuote(b, string(calls))
+	}
+	if r := c.Run; r != nil {
+		if len(r.Never) > 0 {
+			b = names(b, "never", len(r.Never), func(k int) string { return r.Never[k].Name })
+		}
+		if r.MaxCalls != nil {
+			b = append(b, `,"max_calls":`...)
+			b = strconv.AppendInt(b, int64(*r.MaxCalls), 10)
+		}
+		if r.Final.Kind() != value.Null {
+			b = append(b, `,"final":`...)
+			b = r.Final.AppendJSON(b)
+		}
+	}
+	return b
 }
 
 func appendTools(b []byte, tools []suite.Tool) []byte {

@@ -166,7 +166,7 @@ func TestEndpoints(t *testing.T) {
 		{"inline tools_file", "POST", "/v1/score", `{"case": {"id": "inline", "tools_file": "/etc/passwd", "expected": []}, "response": []}`, 400, "application/json", `cannot name a tools_file`},
 		{"score by GET", "GET", "/v1/score", "", 405, "application/json", `"error":"/v1/score takes POST, not GET"`},
 		{"batch", "POST", "/v1/score/batch", score("unit-left-to-its-default") + "\n\n" + score("nope") + "\n", 200, "application/x-ndjson", `"kind":"unknown_case"`},
-		{"cases", "GET", "/v1/cases", "", 200, "application/json", `{"id":"two-cities-any-order","expected":["get_weather","get_weather"]}`},
+		{"cases", "GET", "/v1/cases", "", 200, "application/json", `{"id":"two-cities-any-order","expected":["get_weather","get_weather"],"calls":"unordered"}`},
 		{"health", "GET", "/healthz", "", 200, "application/json", `{"status":"ok","cases":9}`},
 		{"metrics", "GET", "/metrics", "", 200, "text/plain; version=0.0.4; charset=utf-8", `# TYPE callgrade_http_requests_total counter`},
 		{"openapi", "GET", "/openapi.json", "", 200, "application/json", `"openapi": "3.1.0"`},
