@@ -565,14 +565,53 @@ func (k *caseCompiler) lint(ec *suite.Call, t *tool, out *compiledCall) {
 		out.known = t.schema.Known(out.args)
 	}
 	for _, v := range violations {
-		if fromViolation(ec.Rules, instancePath(v.Path), v.Message) { // steps.go
-			continue // the reference gives the value
+		msg, real := realViolation(out.rules, out.args, v)
+		if !real {
+			continue
 		}
 		loc := ec.Loc
 		loc.Key += ".arguments"
 		if p := instancePath(v.Path); p != "" {
 			loc.Key += "." + p
 		}
-		k.c.warn(loc, k.sc.ID, "the expected arguments violate the schema of tool "+ec.Name+" ("+v.Message+"): an actual call equal to them cannot pass")
+		k.c.warn(loc, k.sc.ID, "the expected arguments violate the schema of tool "+ec.Name+" ("+msg+"): an actual call equal to them cannot pass")
 	}
+}
+
+// realViolation reports whether v, a violation of the schema by args, an
+// expected call's arguments, is one that the call's rules do not set
+// aside, and its message. A rule whose matcher needs no expected value
+// (regex, one_of, an expr or a plugin, a from reference) or that ignores
+// the field makes what the expected call writes there, or below, no
+// literal that the actual call must equal: such a field is not ill-typed
+// for the schema, nor missing where the call leaves it out. A field that
+// the call leaves out under a type rule is not missing either: the type
+// rule decides the actual call's value. Of a violation of required, the
+// properties that remain are returned in its message.
+func realViolation(set *rules.Set, args value.Value, v schema.Violation) (string, bool) {
+	freeAt := func(rs []*rules.Rule) bool {
+		for _, r := range rs {
+			if r != nil && (r.Ignore() || r.Standalone()) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(v.Missing) == 0 {
+		return v.Message, !freeAt(set.RulesAlong(args, v.Path))
+	}
+	var still []string
+	for _, name := range v.Missing {
+		rs := set.RulesAlong(args, append(slices.Clip(v.Path), name))
+		if last := rs[len(rs)-1]; !freeAt(rs) && (last == nil || !last.Typed()) {
+			still = append(still, name)
+		}
+	}
+	switch {
+	case len(still) == 0:
+		return "", false
+	case len(still) < len(v.Missing):
+		return schema.MissingMessage(still), true
+	}
+	return v.Message, true
 }

@@ -137,6 +137,10 @@ func enumMessage(want []value.Value) string {
 	return "value must be one of " + strings.Join(parts, ", ")
 }
 
+// MissingMessage is the message of a violation of required that lists
+// missing, in the library's wording: "missing property 'city'".
+func MissingMessage(missing []string) string { return requiredMessage(missing) }
+
 func requiredMessage(missing []string) string {
 	if len(missing) == 1 {
 		return joinQuoted("missing property ", missing, "")

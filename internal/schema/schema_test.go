@@ -445,3 +445,33 @@ func BenchmarkValidateInvalid(b *testing.B) {
 		sch.Validate(nil, x, Check{NullIsMissing: false})
 	}
 }
+
+// TestViolationMissing: a violation of required names the properties
+// missing in Missing, as its message lists them, whether this package
+// validates or the library does; other violations name none.
+func TestViolationMissing(t *testing.T) {
+	sch := mustCompile(t, `{"type": "object", "required": ["a", "b", "c"], "properties": {"a": {"type": "string"}, "o": {"type": "object", "required": ["x"]}}}`)
+	tests := []struct {
+		in   string
+		want []string // "path: missing, ..." per violation
+	}{
+		{`{"a": "x", "b": 1, "c": 2}`, nil},
+		{`{"b": 1}`, []string{": a,c"}},
+		{`{"a": "x", "b": 1, "c": 2, "o": {}}`, []string{"o: x"}},
+		{`{"a": 5, "b": 1, "c": 2}`, []string{"a: "}},
+	}
+	for _, s := range []*Schema{sch, libOnly(sch)} {
+		for _, tt := range tests {
+			var got []string
+			for _, v := range s.Validate(nil, mustParse(t, tt.in), Check{}) {
+				got = append(got, strings.Join(v.Path, "/")+": "+strings.Join(v.Missing, ","))
+				if len(v.Missing) > 0 && v.Message != MissingMessage(v.Missing) {
+					t.Errorf("%s (fast %v): message %q, Missing %q", tt.in, s.fast, v.Message, v.Missing)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%s (fast %v): %q, want %q", tt.in, s.fast, got, tt.want)
+			}
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
@@ -24,6 +25,9 @@ type Violation struct {
 	// Message is the library's wording: "got string, want number",
 	// "missing property 'city'", "maximum: got 120, want 100".
 	Message string
+	// Missing, for a violation of required, names the properties the
+	// object at Path lacks, as the message lists them.
+	Missing []string
 }
 
 // printer formats messages as the library's ErrorKinds do.
@@ -536,6 +540,7 @@ func (v *validator) missing(n *node, x value.Value) {
 		}
 	}
 	v.fail(requiredMessage(missing))
+	v.out[len(v.out)-1].Missing = missing
 }
 
 // allRequired reports whether the members (in key order) hold every
@@ -707,7 +712,11 @@ func appendLeaves(dst []Violation, ve *jsonschema.ValidationError) []Violation {
 		}
 		return dst
 	}
-	return append(dst, Violation{Path: slices.Clone(ve.InstanceLocation), Message: ve.ErrorKind.LocalizedString(printer)})
+	vi := Violation{Path: slices.Clone(ve.InstanceLocation), Message: ve.ErrorKind.LocalizedString(printer)}
+	if r, ok := ve.ErrorKind.(*kind.Required); ok {
+		vi.Missing = slices.Clone(r.Missing)
+	}
+	return append(dst, vi)
 }
 
 // coerceTree makes the coercions the schema implies for the library, and
