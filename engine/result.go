@@ -45,8 +45,10 @@ type Result struct {
 	// the k-th entry of `alternatives`. Written only for cases that have
 	// alternatives.
 	Alternative int
-	// Tool is the name of the case's first expected call, "" when it
-	// expects none; summaries group by it.
+	// Tool is the name of the case's first expected call (its first
+	// step's, for a case written with steps), "" when it expects none;
+	// summaries group by it, and a steps case by each of its steps'
+	// tools (StepVerdicts).
 	Tool string
 	// Sample says which of the case's response lines this is, from 0, in
 	// a run with several samples per case (RunOptions.Samples); Sampled
@@ -56,6 +58,9 @@ type Result struct {
 	Sampled bool
 
 	hasAlternatives bool
+	// steps are the case's steps, for a case written with steps: a
+	// summary counts it under each of their tools (StepVerdicts).
+	steps []compiledCall
 	// sum and den are the summed call scores and the count they are
 	// divided by, which a run's checks add to (steps.go).
 	sum float64

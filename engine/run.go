@@ -74,7 +74,7 @@ type Summary struct {
 	Errored  int // failed cases with a diff of a kind IsError names (counted in Failed)
 	Unknown  int // responses whose id names no case (extra result lines)
 	ScoreSum float64
-	ByTool   map[string]*Tally // by the case's first expected tool; "" for cases expecting no call
+	ByTool   map[string]*Tally // by the case's first expected tool, a steps case's by each tool of its steps (StepVerdicts); "" for cases expecting no call
 	ByKind   map[Kind]int      // diffs of each kind
 
 	// Samples is the number of samples of each case in a run with
@@ -120,15 +120,12 @@ func (s *Summary) add(r *Result) {
 	if s.ByTool == nil {
 		s.ByTool, s.ByKind = map[string]*Tally{}, map[Kind]int{}
 	}
-	t := s.ByTool[r.Tool]
-	if t == nil {
-		t = &Tally{}
-		s.ByTool[r.Tool] = t
-	}
-	t.Cases++
-	t.ScoreSum += r.Score
-	if r.Pass {
-		t.Passed++
+	if len(r.steps) > 0 {
+		stepVerdicts(len(r.steps), func(j int) string { return r.steps[j].name }, r.Calls, func(v ToolVerdict) {
+			countTool(s.ByTool, v)
+		})
+	} else {
+		countTool(s.ByTool, ToolVerdict{Tool: r.Tool, Pass: r.Pass, Score: r.Score})
 	}
 	errored, missing := false, false
 	for i := range r.Diffs {

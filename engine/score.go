@@ -75,6 +75,9 @@ func (e *Engine) failCase(r *Result, i int, k Kind, msg string) {
 
 func (r *Result) reset(c *compiledCase) {
 	*r = Result{ID: c.id, Tool: c.tool(), Calls: r.Calls[:0], Diffs: r.Diffs[:0], hasAlternatives: len(c.alternatives) > 0}
+	if c.run != nil && c.run.steps {
+		r.steps = c.expected
+	}
 }
 
 // scoreEps is how much higher a list's score must be to beat an earlier
