@@ -44,6 +44,18 @@ type htmlCase struct {
 	Run       *htmlRun  `json:"r,omitempty"`
 	PairPass  []bool    `json:"cp,omitempty"`
 	PairScore []float64 `json:"cs,omitempty"`
+	// Tools, for a case written with steps, is how each tool of its
+	// steps fared (Case.ToolVerdicts): the chart of pass rates by tool
+	// counts the case under each, and the tool filter finds it by each.
+	Tools []htmlTool `json:"ts,omitempty"`
+}
+
+// htmlTool is how one tool fared in a case: its index in htmlData.Tools,
+// its verdict and its score.
+type htmlTool struct {
+	Tool  int     `json:"t"`
+	Pass  bool    `json:"p"`
+	Score float64 `json:"s"`
 }
 
 // htmlRun is a run as the page reads it: its steps, in order, and its
@@ -102,7 +114,9 @@ type htmlSamples struct {
 
 // WriteHTML writes cases as one self-contained HTML page: no request leaves
 // it, so it works from file:// and as a CI artifact. It shows the headline
-// figures, the pass rate by tool, the diffs by kind, a histogram of scores,
+// figures, the pass rate by tool (a case written with steps under each
+// tool of its steps, with that tool's verdict), the diffs by kind, a
+// histogram of scores,
 // and a table of cases (50 a page) that filters by result, tool, diff kind
 // and id; clicking a case opens its expected calls, actual calls and diffs
 // side by side, with the differing paths marked. Expected and actual calls
@@ -172,6 +186,11 @@ func newHTMLData(cases []Case, opts HTMLOptions) (*htmlData, error) {
 			Expected: c.Expected, Actual: c.Actual}
 		if c.Sampled {
 			hc.Sample = &c.Sample
+		}
+		if len(c.StepTools) > 0 && !c.Unknown {
+			for _, v := range c.ToolVerdicts() {
+				hc.Tools = append(hc.Tools, htmlTool{Tool: intern(tools, &d.Tools, v.Tool), Pass: v.Pass, Score: v.Score})
+			}
 		}
 		for j, p := range c.Calls {
 			hc.Pairs[j] = [2]*int{indexRef(p.Expected), indexRef(p.Actual)}

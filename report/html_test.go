@@ -53,7 +53,12 @@ type selftest struct {
 	Cases, Passed, Failed, Errored, Rate, Mean string
 	FailedRows, PageRows                       int
 	FilterMs                                   float64
-	DetailOpen, Marks                          int
+	// ToolBars are the bars of the chart of pass rates by tool, "tool
+	// rate"; ToolRows, by tool, the rows the tool filter shows, "case:
+	// tool cell".
+	ToolBars          []string
+	ToolRows          map[string][]string
+	DetailOpen, Marks int
 	// Samples, for a results file with samples: the cases, the run's
 	// pass@k and pass^k as the page shows them, and the text of the
 	// samples strip of the case opened.
@@ -85,9 +90,10 @@ func runSelftest(t *testing.T, cases []Case) (page string, st selftest) {
 
 func wantFigures(t *testing.T, s *engine.Summary, st selftest) {
 	t.Helper()
-	want := selftest{Cases: fmt.Sprint(s.Cases), Passed: fmt.Sprint(s.Passed), Failed: fmt.Sprint(s.Failed),
+	type figures struct{ Cases, Passed, Failed, Errored, Rate, Mean string }
+	want := figures{Cases: fmt.Sprint(s.Cases), Passed: fmt.Sprint(s.Passed), Failed: fmt.Sprint(s.Failed),
 		Errored: fmt.Sprint(s.Errored), Rate: fmt.Sprintf("%.1f%%", 100*s.PassRate()), Mean: fmt.Sprintf("%.3f", s.MeanScore())}
-	got := selftest{Cases: st.Cases, Passed: st.Passed, Failed: st.Failed, Errored: st.Errored, Rate: st.Rate, Mean: st.Mean}
+	got := figures{Cases: st.Cases, Passed: st.Passed, Failed: st.Failed, Errored: st.Errored, Rate: st.Rate, Mean: st.Mean}
 	if got != want {
 		t.Errorf("headline figures on the page %+v, want %+v (from the results file)", got, want)
 	}

@@ -71,7 +71,9 @@ type junitProblem struct {
 // path and message. Errored cases count in the errors attributes, not in
 // failures: a CI system then tells a broken run (a missing response, a
 // crashed plugin) from a wrong answer. The testcase's classname is the
-// case's tool. Responses that name no case form a last testsuite of their
+// case's tool; for a case written with steps, the tools its steps call,
+// each once, in step order, joined by " > " ("find_order > refund"), and
+// for a case that expects no call the suite's name. Responses that name no case form a last testsuite of their
 // own, each a failure. Scoring takes no measurable time per case, so every
 // time is 0.
 func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
@@ -124,6 +126,9 @@ func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
 		}
 		s := &out.Suites[k]
 		class := c.Tool
+		if len(c.StepTools) > 0 {
+			class = stepClass(c.StepTools)
+		}
 		if class == "" {
 			class = sname
 		}

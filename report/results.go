@@ -16,7 +16,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
@@ -60,6 +62,39 @@ type Case struct {
 	// AttachResponses sets it. Nil when unknown, or when the response
 	// cannot be read as a run.
 	Run *response.Run
+	// StepTools are the tools of a case written with steps, one per
+	// step in order; Annotate sets them. Such a case counts under each
+	// of its tools (ToolVerdicts).
+	StepTools []string
+}
+
+// ToolVerdicts returns how each tool fared in the case, as the by-tool
+// rows of the table and the HTML page count it: a case written with steps
+// once under each tool its steps call, with that tool's steps' verdict
+// and mean score (engine.StepVerdicts), any other case once under its
+// first expected tool ("" when it expects none, UnknownTool when Annotate
+// has not told it), with its own.
+func (c *Case) ToolVerdicts() []engine.ToolVerdict {
+	if len(c.StepTools) > 0 {
+		return engine.StepVerdicts(c.StepTools, c.Calls)
+	}
+	tool := c.Tool
+	if c.Expected == nil {
+		tool = UnknownTool
+	}
+	return []engine.ToolVerdict{{Tool: tool, Pass: c.Pass, Score: c.Score}}
+}
+
+// stepClass is the JUnit classname of a case written with steps: the
+// tools its steps call, each once at its first step, in step order.
+func stepClass(tools []string) string {
+	var seen []string
+	for _, t := range tools {
+		if !slices.Contains(seen, t) {
+			seen = append(seen, t)
+		}
+	}
+	return strings.Join(seen, " > ")
 }
 
 // Errored reports whether the case could not be scored as it stands: one of
@@ -189,6 +224,10 @@ func Annotate(cases []Case, s *suite.Suite) {
 			// page shows each one's rules on its tool's result.
 			if len(steps) > 0 {
 				c.Tool = steps[0].Name
+			}
+			c.StepTools = make([]string, len(steps))
+			for j := range steps {
+				c.StepTools[j] = steps[j].Name
 			}
 			b := []byte{'['}
 			for j := range steps {
@@ -400,19 +439,17 @@ func Summarize(cases []Case) *engine.Summary {
 		} else {
 			s.Failed++
 		}
-		tool := c.Tool
-		if c.Expected == nil {
-			tool = UnknownTool
-		}
-		t := s.ByTool[tool]
-		if t == nil {
-			t = &engine.Tally{}
-			s.ByTool[tool] = t
-		}
-		t.Cases++
-		t.ScoreSum += c.Score
-		if c.Pass {
-			t.Passed++
+		for _, v := range c.ToolVerdicts() {
+			t := s.ByTool[v.Tool]
+			if t == nil {
+				t = &engine.Tally{}
+				s.ByTool[v.Tool] = t
+			}
+			t.Cases++
+			t.ScoreSum += v.Score
+			if v.Pass {
+				t.Passed++
+			}
 		}
 		missing := false
 		for _, d := range c.Diffs {
