@@ -3,12 +3,16 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/engine"
 )
 
 // stepToolsSuite has cases written with steps, one that expects a call
@@ -160,5 +164,58 @@ func TestHTMLByStepTool(t *testing.T) {
 	}
 	if !reflect.DeepEqual(st.ToolRows, wantRows) {
 		t.Errorf("rows each tool shows %q, want %q", st.ToolRows, wantRows)
+	}
+}
+
+// TestCompareByStepTool: callgrade diff's rows by tool count a case
+// written with steps under each tool of its steps, with that tool's
+// verdict in each run, as the table does; with samples, a tool passes
+// when it passes in every sample of the case.
+func TestCompareByStepTool(t *testing.T) {
+	cases, _ := stepToolCases(t) // the second refund of two-refunds fails
+	old := slices.Clone(cases)
+	old[0].Pass, old[0].Score, old[0].Diffs = true, 1, nil
+	old[0].Calls = slices.Clone(old[0].Calls)
+	old[0].Calls[2].Pass, old[0].Calls[2].Score = true, 1
+
+	run := func(id string, sample int, refundPasses bool) Case {
+		c := Case{Result: engine.Result{ID: id, Pass: refundPasses, Sampled: true, Sample: sample, Tool: "find_order",
+			Calls: []engine.CallResult{{Expected: 0, Actual: 0, Pass: true, Score: 1}, {Expected: 1, Actual: 1, Pass: refundPasses}}},
+			Expected: []byte("[]"), StepTools: []string{"find_order", "refund"}}
+		if refundPasses {
+			c.Score, c.Calls[1].Score = 1, 1
+		}
+		return c
+	}
+	tests := []struct {
+		name     string
+		old, new []Case
+		want     []string
+	}{
+		{"one line a case", old, cases, []string{
+			"refund: 2 cases 100.0% -> 2 cases 50.0%",
+			"(no call): 1 cases 100.0% -> 1 cases 100.0%",
+			"find_order: 2 cases 50.0% -> 2 cases 50.0%",
+		}},
+		{"samples", []Case{run("r", 0, true), run("r", 1, true)}, []Case{run("r", 0, true), run("r", 1, false)}, []string{
+			"refund: 1 cases 100.0% -> 1 cases 0.0%",
+			"find_order: 1 cases 100.0% -> 1 cases 100.0%",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmp := Compare(tt.old, tt.new)
+			var got []string
+			for _, tc := range cmp.ByTool {
+				name := tc.Tool
+				if name == "" {
+					name = "(no call)"
+				}
+				got = append(got, fmt.Sprintf("%s: %d cases %.1f%% -> %d cases %.1f%%", name, tc.OldCases, 100*tc.OldPassRate, tc.NewCases, 100*tc.NewPassRate))
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("by tool\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
 	}
 }

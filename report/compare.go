@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -126,6 +127,9 @@ func collapse(cases []Case, sc []SampledCase) []Case {
 			}
 		}
 		c.Score /= float64(s.N)
+		if len(c.StepTools) > 0 {
+			c.tools = sampledVerdicts(cases, s.Lines)
+		}
 		out[i] = c
 	}
 	return out
@@ -160,11 +164,19 @@ func compare(old, new []Case) *Comparison {
 		if o != nil && tool == UnknownTool {
 			tool = toolOf(o)
 		}
-		t := tally(tool)
-		t.NewCases++
+		verdicts := n.ToolVerdicts()
+		if len(n.StepTools) == 0 {
+			verdicts = []engine.ToolVerdict{{Tool: tool, Pass: n.Pass}}
+		}
+		for _, v := range verdicts {
+			t := tally(v.Tool)
+			t.NewCases++
+			if v.Pass {
+				t.NewPassed++
+			}
+		}
 		cmp.All.NewCases++
 		if n.Pass {
-			t.NewPassed++
 			cmp.All.NewPassed++
 		}
 		if o == nil {
@@ -189,11 +201,19 @@ func compare(old, new []Case) *Comparison {
 		} else if toolOf(n) != UnknownTool {
 			tool = toolOf(n) // counted under the tool the new run counted it
 		}
-		t := tally(tool)
-		t.OldCases++
+		verdicts := o.ToolVerdicts()
+		if len(o.StepTools) == 0 {
+			verdicts = []engine.ToolVerdict{{Tool: tool, Pass: o.Pass}}
+		}
+		for _, v := range verdicts {
+			t := tally(v.Tool)
+			t.OldCases++
+			if v.Pass {
+				t.OldPassed++
+			}
+		}
 		cmp.All.OldCases++
 		if o.Pass {
-			t.OldPassed++
 			cmp.All.OldPassed++
 		}
 	}
@@ -298,4 +318,23 @@ func paint(color bool, style, s string) string {
 		return s
 	}
 	return style + s + ansiReset
+}
+
+// sampledVerdicts is how each tool of a steps case fared over the samples
+// at lines: it passes when it passes in every sample, and its score is
+// the mean of the samples'.
+func sampledVerdicts(cases []Case, lines []int) []engine.ToolVerdict {
+	var out []engine.ToolVerdict
+	for _, j := range lines {
+		for _, v := range cases[j].ToolVerdicts() {
+			k := slices.IndexFunc(out, func(o engine.ToolVerdict) bool { return o.Tool == v.Tool })
+			if k < 0 {
+				out = append(out, engine.ToolVerdict{Tool: v.Tool, Pass: true})
+				k = len(out) - 1
+			}
+			out[k].Pass = out[k].Pass && v.Pass
+			out[k].Score += v.Score / float64(len(lines))
+		}
+	}
+	return out
 }

@@ -66,6 +66,10 @@ type Case struct {
 	// step in order; Annotate sets them. Such a case counts under each
 	// of its tools (ToolVerdicts).
 	StepTools []string
+
+	// tools, when not nil, are the case's ToolVerdicts: those of all its
+	// samples, for a case that Compare made of them.
+	tools []engine.ToolVerdict
 }
 
 // ToolVerdicts returns how each tool fared in the case, as the by-tool
@@ -75,6 +79,9 @@ type Case struct {
 // first expected tool ("" when it expects none, UnknownTool when Annotate
 // has not told it), with its own.
 func (c *Case) ToolVerdicts() []engine.ToolVerdict {
+	if c.tools != nil {
+		return c.tools
+	}
 	if len(c.StepTools) > 0 {
 		return engine.StepVerdicts(c.StepTools, c.Calls)
 	}
