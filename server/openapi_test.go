@@ -292,3 +292,64 @@ func writeTestFile(t *testing.T, name, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestOpenAPIResultsOfRuns: the answers for agents' runs (diffs with a
+// step and a turn, and the kinds only runs have) and for suites with
+// samples (a "sample" on each line) match the document's schemas, from
+// /v1/score and from a batch.
+func TestOpenAPIResultsOfRuns(t *testing.T) {
+	validate := openAPIValidator(t)
+	// A run with the kinds of diffs only runs have.
+	dir := t.TempDir()
+	runSuite, runResponses := filepath.Join(dir, "suite.yaml"), filepath.Join(dir, "responses.jsonl")
+	writeTestFile(t, runSuite, `version: 1
+cases:
+  - id: r
+    steps: [{name: f, result: {id: {type: string}}}]
+    never: [g]
+    max_calls: 1
+    final: {regex: done}
+`)
+	writeTestFile(t, runResponses, `{"id": "r", "response": [{"name": "f", "arguments": {}}, {"name": "g", "arguments": {}}]}`+"\n")
+	for _, ex := range []struct{ suite, responses string }{
+		{"../examples/agent/suite.yaml", "../examples/agent/responses.jsonl"},
+		{"../report/testdata/runs/suite.yaml", "../report/testdata/runs/responses.jsonl"},
+		{"../examples/samples/suite.yaml", "../examples/samples/responses.jsonl"},
+		{runSuite, runResponses},
+	} {
+		t.Run(ex.suite, func(t *testing.T) {
+			base, _ := start(t, newHandler(t, Options{}, ex.suite))
+			data, err := os.ReadFile(ex.responses)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kinds := map[string]bool{}
+			check := func(what, ptr, line string) {
+				t.Helper()
+				if err := validate(ptr, line); err != nil {
+					t.Errorf("%s: the answer does not match its schema: %v\n%s", what, err, line)
+				}
+				var r struct{ Diffs []struct{ Kind string } }
+				json.Unmarshal([]byte(line), &r)
+				for _, d := range r.Diffs {
+					kinds[d.Kind] = true
+				}
+			}
+			for line := range strings.SplitSeq(strings.TrimSpace(string(data)), "\n") {
+				a := do(t, "POST", base+"/v1/score", "", "application/json", line)
+				check("/v1/score", fmt.Sprintf("/paths/~1v1~1score/post/responses/%d/content/application~1json/schema", a.status), a.body)
+			}
+			a := do(t, "POST", base+"/v1/score/batch", "", "application/x-ndjson", string(data))
+			for line := range strings.SplitSeq(strings.TrimSuffix(a.body, "\n"), "\n") {
+				check("/v1/score/batch", "/paths/~1v1~1score~1batch/post/responses/200/content/application~1x-ndjson/schema", line)
+			}
+			if ex.suite == runSuite {
+				for _, k := range []string{"forbidden_call", "too_many_calls", "missing_result", "missing_final"} {
+					if !kinds[k] {
+						t.Errorf("no %s diff among the answers: the test no longer shows that its kind is documented", k)
+					}
+				}
+			}
+		})
+	}
+}
