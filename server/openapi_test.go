@@ -310,7 +310,8 @@ cases:
     max_calls: 1
     final: {regex: done}
 `)
-	writeTestFile(t, runResponses, `{"id": "r", "response": [{"name": "f", "arguments": {}}, {"name": "g", "arguments": {}}]}`+"\n")
+	writeTestFile(t, runResponses, `{"id": "r", "response": [{"name": "f", "arguments": {}}, {"name": "g", "arguments": {}}]}`+"\n"+
+		`{"id": 5, "response": []}`+"\n") // a number id, as a responses file may have
 	for _, ex := range []struct{ suite, responses string }{
 		{"../examples/agent/suite.yaml", "../examples/agent/responses.jsonl"},
 		{"../report/testdata/runs/suite.yaml", "../report/testdata/runs/responses.jsonl"},
@@ -336,6 +337,9 @@ cases:
 				}
 			}
 			for line := range strings.SplitSeq(strings.TrimSpace(string(data)), "\n") {
+				if err := validate("/paths/~1v1~1score/post/requestBody/content/application~1json/schema", line); err != nil {
+					t.Errorf("the request is not valid against its schema: %v\n%s", err, line)
+				}
 				a := do(t, "POST", base+"/v1/score", "", "application/json", line)
 				check("/v1/score", fmt.Sprintf("/paths/~1v1~1score/post/responses/%d/content/application~1json/schema", a.status), a.body)
 			}
