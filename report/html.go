@@ -116,11 +116,11 @@ type htmlSamples struct {
 // it, so it works from file:// and as a CI artifact. It shows the headline
 // figures, the pass rate by tool (a case written with steps under each
 // tool of its steps, with that tool's verdict), the diffs by kind, a
-// histogram of scores,
-// and a table of cases (50 a page) that filters by result, tool, diff kind
-// and id; clicking a case opens its expected calls, actual calls and diffs
-// side by side, with the differing paths marked. Expected and actual calls
-// show only when Annotate and AttachResponses have set them. A case with a
+// histogram of scores, and a table of cases (50 a page) that filters by
+// result, tool, diff kind and id; clicking a case opens its expected
+// calls, actual calls and diffs side by side, with the differing paths
+// marked. Expected and actual calls show only when Annotate and
+// AttachResponses have set them. A case with a
 // Run opens as a timeline instead: one row per actual step (its turn,
 // call, result and error flag) with the expected step paired with it and
 // the pair's verdict, expected steps paired with no call as gaps, the

@@ -73,9 +73,9 @@ type junitProblem struct {
 // crashed plugin) from a wrong answer. The testcase's classname is the
 // case's tool; for a case written with steps, the tools its steps call,
 // each once, in step order, joined by " > " ("find_order > refund"), and
-// for a case that expects no call the suite's name. Responses that name no case form a last testsuite of their
-// own, each a failure. Scoring takes no measurable time per case, so every
-// time is 0.
+// for a case that expects no call the suite's name. Responses that name
+// no case form a last testsuite of their own, each a failure. Scoring
+// takes no measurable time per case, so every time is 0.
 func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
 	name := opts.Name
 	if name == "" {
