@@ -13,7 +13,9 @@ import (
 // the first call of its name in the model's last turn that has no result
 // yet. Gemini's documentation asks a failed function to answer with an
 // "error" key in its response, so a response that has one is the tool's
-// error; the result is the whole response object.
+// error; the result is the whole response object. A part may be spelt in
+// snake case, as the Python SDK's model_dump writes it: function_call and
+// function_response read as functionCall and functionResponse do.
 const GeminiContents Format = "gemini-contents"
 
 var geminiContentsFormat = format{
@@ -50,7 +52,7 @@ func geminiContent(b *runBuilder, m value.Value) {
 				case e.Kind() != value.Object:
 					b.fail("", "parts["+strconv.Itoa(j)+"]", "is "+kindPhrase(e)+", not an object")
 				case callLike(e):
-					fc, _ := e.Get("functionCall")
+					_, fc := partCall(e)
 					b.call(readPart, e, loc{"parts", j}, stringAt(fc, "id"))
 				}
 			}
@@ -69,7 +71,7 @@ func geminiContent(b *runBuilder, m value.Value) {
 		b.other()
 		parts, _ := m.Get("parts")
 		for j, e := range parts.Elems() {
-			if fr, ok := e.Get("functionResponse"); ok && fr.Kind() == value.Object {
+			if fr, ok := partResult(e); ok && fr.Kind() == value.Object {
 				resp, _ := fr.Get("response")
 				b.result(stringAt(fr, "id"), stringAt(fr, "name"), resp, resp.Has("error"))
 			} else if isCallShaped(e) {

@@ -66,7 +66,10 @@ func checkRun(t *testing.T, what string, run Run, steps []wantStep, final string
 //     a functionResponse without an id
 //     (https://ai.google.dev/gemini-api/docs/function-calling), and a
 //     functionResponse with an "error" key, which the FunctionResponse
-//     reference documents for a failed call;
+//     reference documents for a failed call; and the Python SDK's
+//     chat history as model_dump(mode="json") writes it, every key in
+//     snake case (function_call, function_response, thought_signature)
+//     and every field a part does not use as null;
 //   - langchain: messages_to_dict of the tool calling guide's multiply
 //     and add (langchain_core/messages/base.py), a LangGraph state of
 //     dumpd constructors with an error ToolMessage, and model_dump dicts.
@@ -109,6 +112,10 @@ func TestRunExamples(t *testing.T) {
 			{name: "schedule_meeting", args: `{"attendees":["Bob"],"date":"2025-03-27","time":"10:00","topic":"Q3 planning"}`,
 				result: `{"error":"calendar unavailable"}`, toolErr: true},
 		}, ""},
+		{"gemini-model-dump.json", []wantStep{
+			{name: "find_order", args: `{"email":"ana@example.com"}`, result: `{"result":{"id":"A-1001","status":"delivered","total":25.0}}`},
+			{name: "refund", args: `{"amount":25.0,"order_id":"A-1001"}`, turn: 1, result: `{"error":"refund window closed"}`, toolErr: true},
+		}, "I couldn't refund order A-1001: its refund window has closed."},
 		{"langchain-messages-to-dict.json", []wantStep{
 			{name: "multiply", args: `{"a":3,"b":12}`, id: "call_1", result: `36`},
 			{name: "add", args: `{"a":11,"b":49}`, id: "call_2", result: `60`},
@@ -321,6 +328,8 @@ func TestRunSingleResponse(t *testing.T) {
 		{`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"g1","name":"f","args":{}}}]}}]}`,
 			Gemini, []wantStep{{name: "f", args: `{}`, id: "g1"}}, ""},
 		{`{"candidates":[{"content":{"role":"model","parts":[{"text":"hm","thought":true},{"text":"Sunny."}]}}]}`, Gemini, nil, "Sunny."},
+		{`{"candidates":[{"content":{"role":"model","parts":[{"function_call":{"id":"g1","name":"f","args":{}},"function_response":null,"thought_signature":"c2ln"}]},"finish_reason":"STOP"}]}`,
+			Gemini, []wantStep{{name: "f", args: `{}`, id: "g1"}}, ""},
 		{`{"object":"response","output":[{"type":"reasoning","summary":[]},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"}]}`,
 			Responses, []wantStep{{name: "f", args: `{}`, id: "c1"}}, ""},
 		{`{"object":"response","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Sunny."}]}]}`, Responses, nil, "Sunny."},

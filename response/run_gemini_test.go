@@ -1,0 +1,63 @@
+package response
+
+import (
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// TestRunGeminiSpellings reads Gemini conversations whose parts are
+// written in camel case (the REST API's JSON), in snake case (the Python
+// SDK's model_dump), or both: a function_response answers its call as a
+// functionResponse does, by its id or else by its name.
+func TestRunGeminiSpellings(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		steps []wantStep
+		final string
+	}{
+		{"snake case ids pair out of order",
+			`[{"role":"model","parts":[{"function_call":{"id":"a","name":"f","args":{"n":1}},"function_response":null,"text":null},{"function_call":{"id":"b","name":"f","args":{"n":2}},"function_response":null}]},
+			{"role":"user","parts":[{"function_call":null,"function_response":{"id":"b","name":"f","response":{"r":2}}},{"function_response":{"id":"a","name":"f","response":{"r":1}}}]}]`,
+			[]wantStep{{name: "f", args: `{"n":1}`, id: "a", result: `{"r":1}`}, {name: "f", args: `{"n":2}`, id: "b", result: `{"r":2}`}}, ""},
+		{"a snake case id that no call has does not take a call that has one",
+			`[{"role":"model","parts":[{"function_call":{"id":"a","name":"f","args":{}}}]},{"role":"user","parts":[{"function_response":{"id":"zzz","name":"f","response":{"r":1}}}]}]`,
+			[]wantStep{{name: "f", args: `{}`, id: "a"}}, ""},
+		{"camel and snake case in one conversation",
+			`[{"role":"model","parts":[{"functionCall":{"id":"a","name":"f","args":{}}},{"function_call":{"id":"b","name":"g","args":{}}}]},
+			{"role":"user","parts":[{"function_response":{"id":"a","name":"f","response":{"r":1}}},{"functionResponse":{"id":"b","name":"g","response":{"r":2}}}]},
+			{"role":"model","parts":[{"function_call":{"name":"h","args":{}}}]},
+			{"role":"user","parts":[{"functionResponse":{"name":"h","response":{"error":"down"}}}]},
+			{"role":"model","parts":[{"text":"h is down.","thought_signature":"c2ln"}]}]`,
+			[]wantStep{{name: "f", args: `{}`, id: "a", result: `{"r":1}`}, {name: "g", args: `{}`, id: "b", result: `{"r":2}`},
+				{name: "h", args: `{}`, turn: 1, result: `{"error":"down"}`, toolErr: true}}, "h is down."},
+		{"a null functionResponse gives way to function_response",
+			`[{"role":"model","parts":[{"functionCall":null,"function_call":{"name":"f","args":{}}}]},{"role":"user","parts":[{"functionResponse":null,"function_response":{"name":"f","response":{"r":1}}}]}]`,
+			[]wantStep{{name: "f", args: `{}`, result: `{"r":1}`}}, ""},
+		{"functionResponse wins over function_response beside it",
+			`[{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"r":1}},"function_response":{"name":"f","response":{"r":2}}}]}]`,
+			[]wantStep{{name: "f", args: `{}`, result: `{"r":1}`}}, ""},
+		{"a null response is a null result",
+			`[{"role":"model","parts":[{"function_call":{"name":"f","args":null}}]},{"role":"user","parts":[{"function_response":{"name":"f","response":null}}]}]`,
+			[]wantStep{{name: "f", args: `{}`, result: `null`}}, ""},
+		// Older Gemini examples answer a call in a content of role
+		// function; it carries results as a user content does.
+		{"role function carries results",
+			`[{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}},{"function_call":{"name":"g","args":{}}}]},
+			{"role":"function","parts":[{"functionResponse":{"name":"f","response":{"r":1}}}]},
+			{"role":"function","parts":[{"function_response":{"name":"g","response":{"error":"no"}}}]}]`,
+			[]wantStep{{name: "f", args: `{}`, result: `{"r":1}`}, {name: "g", args: `{}`, result: `{"error":"no"}`, toolErr: true}}, ""},
+	}
+	for _, tt := range tests {
+		r, err := value.Parse(tt.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		run, f, err := ExtractRun(r, Auto)
+		if err != nil || f != GeminiContents {
+			t.Fatalf("%s: %q, %v", tt.name, f, err)
+		}
+		checkRun(t, tt.name, run, tt.steps, tt.final)
+	}
+}
