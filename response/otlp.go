@@ -29,9 +29,11 @@ import (
 // Arguments are a JSON string or a structured value (a kvlistValue is an
 // object). The conventions make the content opt-in: a trace that has chat
 // or tool spans but none of their content is not evaluable
-// (Run.NotEvaluable), and Extract gives it one failed call, so that it
-// never passes for want of evidence. SplitTraces makes a responses file of
-// a collector's export, one response per case.
+// (Run.NotEvaluable), and so is one in which some model span records its
+// output and another does not (it may hide calls), unless that one ended
+// in an error; Extract gives such a trace one failed call, so that it
+// never passes for want of evidence. SplitTraces makes a responses file of a collector's export, one
+// response per case.
 const OTLP Format = "otlp"
 
 var otlpFormat = format{
@@ -178,6 +180,11 @@ type trace struct {
 	chats, tools int                 // chat (and LLM) spans, tool spans
 	n            [oiToolSpan + 1]int // spans by kind
 	content      bool                // some opt-in content was recorded
+	// recorded counts the model spans that record their output; silent
+	// names the first that does not (and did not end in an error), of
+	// nSilent such spans.
+	recorded, nSilent int
+	silent            string
 }
 
 // span is one span of the export.
@@ -445,6 +452,8 @@ func collectTrace(o value.Value, x extraction) trace {
 		t.notEvaluable = "the trace has no span of a model or a tool: no chat or execute_tool span of the GenAI semantic conventions, no LLM or TOOL span of OpenInference"
 	case !t.content:
 		t.notEvaluable = unrecordedMessage(&t.n)
+	case t.nSilent > 0 && t.recorded > 0:
+		t.notEvaluable = t.partlyRecorded()
 	}
 	if t.notEvaluable == "" {
 		t.merge(tools)
@@ -502,6 +511,41 @@ func unrecordedMessage(n *[oiToolSpan + 1]int) string {
 	}
 	return "the trace has " + andList(have, "") + " but " + andList(lack, "no ") +
 		": it was recorded without the opt-in content of the calls (" + hint + ")"
+}
+
+// outputRecorded counts model span s as one that records its output, or,
+// when it does not, as one whose calls the trace may not show: what names
+// says it lacks. A span that ended in an error had no output to record.
+func (t *trace) outputRecorded(s *span, recorded bool, lacks string) {
+	switch {
+	case recorded:
+		t.recorded++
+	case s.isError():
+	default:
+		if t.nSilent == 0 {
+			t.silent = s.where() + " records no output (no " + lacks + ")"
+		}
+		t.nSilent++
+	}
+}
+
+// partlyRecorded says what a trace lacks whose model spans record their
+// output in part.
+func (t *trace) partlyRecorded() string {
+	own := "record theirs"
+	if t.recorded == 1 {
+		own = "records its own"
+	}
+	msg := t.silent + ", while " + plural(t.recorded, "other model span") + " of the trace " + own +
+		": a trace recorded in part may hide calls"
+	if n := t.nSilent - 1; n > 0 {
+		verb := "record"
+		if n == 1 {
+			verb = "records"
+		}
+		msg += " (and " + plural(n, "more model span") + " " + verb + " none)"
+	}
+	return msg
 }
 
 // andList is "a, b and c", each item after prefix.
@@ -686,6 +730,7 @@ func (t *trace) chat(s *span, x extraction) (text []string, ok bool) {
 	turn := t.chats
 	at := s.where() + " " + key
 	msgs, present, why := s.content(key)
+	t.outputRecorded(s, present, key)
 	if !present {
 		return nil, false
 	}
@@ -801,7 +846,7 @@ func (t *trace) llm(s *span) (text []string, ok bool) {
 		return &calls[len(calls)-1]
 	}
 	var content value.Value
-	var hasContent bool
+	var hasContent, recorded bool
 	var contents []struct {
 		k    int
 		text string
@@ -822,18 +867,32 @@ func (t *trace) llm(s *span) (text []string, ok bool) {
 		if !ok {
 			continue
 		}
+		if sv, _ := av.Get("stringValue"); sv.Str() != redacted {
+			// The first message is recorded, whatever it says: hidden,
+			// OpenInference leaves it out, or redacts its text alone.
+			recorded = true
+		}
 		switch {
 		case rest == "content":
-			content, _, _ = s.content(key)
-			hasContent = content.Kind() == value.String
+			var ok bool
+			content, ok, _ = s.content(key)
+			hasContent = ok && content.Kind() == value.String
 		case strings.HasPrefix(rest, "contents."):
 			ks, field, _ := strings.Cut(rest[len("contents."):], ".")
 			n, err := strconv.Atoi(ks)
 			if err == nil && field == "message_content.text" && s.str(oiPrefix+"contents."+ks+".message_content.type") == "text" {
-				contents = append(contents, struct {
-					k    int
-					text string
-				}{n, s.str(key)})
+				if c := s.str(key); c != redacted {
+					contents = append(contents, struct {
+						k    int
+						text string
+					}{n, c})
+				} else {
+					// A part of the answer hidden hides the answer.
+					contents = append(contents, struct {
+						k    int
+						text string
+					}{-1, ""})
+				}
 			}
 		case strings.HasPrefix(rest, "tool_calls."):
 			ms, field, _ := strings.Cut(rest[len("tool_calls."):], ".")
@@ -856,6 +915,7 @@ func (t *trace) llm(s *span) (text []string, ok bool) {
 			}
 		}
 	}
+	t.outputRecorded(s, recorded, "llm.output_messages.0.message attributes")
 	slices.SortFunc(calls, func(a, b oiCall) int { return cmp.Compare(a.m, b.m) })
 	for j, c := range calls {
 		at := s.where() + " " + oiPrefix + "tool_calls." + strconv.Itoa(c.m) + ".tool_call."
@@ -892,6 +952,9 @@ func (t *trace) llm(s *span) (text []string, ok bool) {
 		return cmp.Compare(a.k, b.k)
 	})
 	for _, c := range contents {
+		if c.k < 0 {
+			return nil, true
+		}
 		text = append(text, c.text)
 	}
 	return text, true
