@@ -24,7 +24,7 @@ func spanOf(name string, start int, kv ...string) string {
 }
 
 // TestScoreTraceRulings scores traces whose model spans record their
-// output in part: such a trace does not pass.
+// output in part, or end on a call with text beside it: neither passes.
 func TestScoreTraceRulings(t *testing.T) {
 	e := load(t, `version: 1
 cases:
@@ -62,6 +62,7 @@ cases:
 			json:  `(\"llm\") records no output (no llm.output_messages.0.message attributes)`},
 		{name: "a chat span that failed", pass: true,
 			trace: traceOf(call(1, ""), tool, spanOf("chat m", 3, "gen_ai.operation.name", "chat", "error.type", "RateLimitError"), answer)},
+		{name: "text beside the last call", trace: traceOf(call(1, "Paris is rainy."), tool), kinds: []Kind{MissingFinal}},
 	} {
 		resp := mustParse(t, tc.trace)
 		for _, r := range []*Result{e.Score(0, resp), e.NewScorer().Score(0, resp)} {

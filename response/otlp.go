@@ -32,7 +32,8 @@ import (
 // (Run.NotEvaluable), and so is one in which some model span records its
 // output and another does not (it may hide calls), unless that one ended
 // in an error; Extract gives such a trace one failed call, so that it
-// never passes for want of evidence. SplitTraces makes a responses file of a collector's export, one
+// never passes for want of evidence. Text beside a call is no answer.
+// SplitTraces makes a responses file of a collector's export, one
 // response per case.
 const OTLP Format = "otlp"
 
@@ -766,26 +767,31 @@ func (t *trace) chat(s *span, x extraction) (text []string, ok bool) {
 	case bad != "":
 		return fails(bad)
 	}
+	calls := false
 	for j, p := range parts {
 		pat := at + "[0].parts[" + strconv.Itoa(j) + "]"
 		typ, _ := p.Get("type")
 		switch {
 		case p.Kind() != value.Object:
 			t.addModel(traceStep{why: pat + " is " + kindPhrase(p) + ", not an object"}, s, turn, j)
-			text = nil
+			calls = true
 		case typ.Kind() != value.String:
 			if p.Has("name") || p.Has("arguments") {
 				t.addModel(traceStep{why: pat + " has no type"}, s, turn, j)
-				text = nil
+				calls = true
 			}
 		case typ.Str() == "tool_call":
 			t.addModel(toolCallPart(p, pat), s, turn, j)
-			text = nil
+			calls = true
 		case typ.Str() == "text":
 			if c, _ := p.Get("content"); c.Kind() == value.String {
 				text = append(text, c.Str())
 			}
 		}
+	}
+	if calls {
+		// Text beside a call is no answer, as in a conversation.
+		return nil, true
 	}
 	return text, true
 }
