@@ -96,3 +96,28 @@ func loadDSL(t *testing.T, path, src string) *Engine {
 	}
 	return e
 }
+
+// TestNeverExpressionOverAList: a never entry's list is compared element
+// by element, and an expression forbids any list that holds an element,
+// as docs/trajectories.md advises.
+func TestNeverExpressionOverAList(t *testing.T) {
+	e := loadDSL(t, filepath.Join(t.TempDir(), "s.yaml"), `
+cases:
+  - id: t
+    steps: [{name: a}]
+    calls: in_order
+    never: [{name: ship, rules: {items: {expr: "any(actual, .sku == 'S1')"}}}]
+`)
+	for _, tc := range []struct {
+		items string
+		pass  bool
+	}{
+		{`[{"sku":"S2"},{"sku":"S1"}]`, false},
+		{`[{"sku":"S2"}]`, true},
+	} {
+		r := e.ScoreRun(0, runOf(t, steps(`{"name":"a"}`, `{"name":"ship","arguments":{"items":`+tc.items+`}}`)))
+		if r.Pass != tc.pass || !tc.pass && !slices.Equal(kinds(r), []Kind{ForbiddenCall}) {
+			t.Errorf("%s: %s", tc.items, r.AppendJSON(nil))
+		}
+	}
+}

@@ -274,3 +274,29 @@ cases:
 			json: `"path":"final","actual":"done","rule":"from=a.result.msg","message":"expected the value of a.result.msg, but a (step 0) failed: its tool reported an error`},
 	})
 }
+
+// TestScoreRunPinned pins verdicts kept on purpose: a never entry's
+// nested objects match as a subset of the call's (its lists element by
+// element), and a result rule whose # path finds no element (the list is
+// empty) finds nothing there.
+func TestScoreRunPinned(t *testing.T) {
+	const nested = "cases:\n  - id: t\n    steps: [{name: a}]\n    calls: in_order\n" +
+		"    never: [{name: ship, arguments: {to: {country: FR}, items: [{sku: S1}]}}]\n"
+	const hash = "cases:\n  - id: t\n    steps: [{name: a, result: {\"items.#.sku\": {regex: \"^S\"}}}]\n"
+	runRunTests(t, []runTest{
+		{name: "a nested never entry matches as a subset", suite: nested,
+			run:   steps(`{"name":"a"}`, `{"name":"ship","arguments":{"to":{"country":"FR","city":"Lyon"},"items":[{"sku":"S1","qty":2}],"note":"x"}}`),
+			score: 0.5, kinds: []Kind{ForbiddenCall}, json: `"actual":"ship","rule":"never"`},
+		{name: "a nested never entry that differs does not match", suite: nested,
+			run:  steps(`{"name":"a"}`, `{"name":"ship","arguments":{"to":{"country":"DE","city":"Köln"},"items":[{"sku":"S1"}]}}`),
+			pass: true, score: 1},
+		{name: "a nested never list is compared element by element", suite: nested,
+			run:  steps(`{"name":"a"}`, `{"name":"ship","arguments":{"to":{"country":"FR"},"items":[{"sku":"S1"},{"sku":"S2"}]}}`),
+			pass: true, score: 1},
+		{name: "a # path over an empty list", suite: hash, run: steps(`{"name":"a","result":{"items":[]}}`), score: 0, kinds: []Kind{MissingArgument},
+			json: `"path":"result.items.#.sku","rule":"regex=^S","message":"the result of a has nothing at items.#.sku"`},
+		{name: "a # path over a list", suite: hash, run: steps(`{"name":"a","result":{"items":[{"sku":"S1"},{"sku":"S2"}]}}`), pass: true, score: 1},
+		{name: "an optional # path over an empty list", suite: "cases:\n  - id: t\n    steps: [{name: a, result: {\"items.#.sku\": {regex: \"^S\", optional: true}}}]\n",
+			run: steps(`{"name":"a","result":{"items":[]}}`), pass: true, score: 1},
+	})
+}

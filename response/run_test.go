@@ -192,6 +192,12 @@ func TestRunPairing(t *testing.T) {
 		{"the final answer follows the last call", []string{`{"role":"assistant","content":"let me see"}`, asst(call("a", "f")), tool("a", "1"),
 			`{"role":"assistant","content":"done"}`, `{"role":"user","content":"thanks"}`},
 			[]wantStep{{name: "f", args: `{}`, id: "a", turn: 1, result: `1`}}, "done"},
+		{"a tool's text parts are joined, then parsed", []string{asst(call("a", "f")),
+			`{"role":"tool","tool_call_id":"a","content":[{"type":"text","text":"{\"t\":"},{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"14}"}]}`},
+			[]wantStep{{name: "f", args: `{}`, id: "a", result: `{"t":14}`}}, ""},
+		{"a tool's text parts that are no JSON are their text", []string{asst(call("a", "f")),
+			`{"role":"tool","tool_call_id":"a","content":[{"type":"text","text":"sunny, "},{"type":"text","text":"14"}]}`},
+			[]wantStep{{name: "f", args: `{}`, id: "a", result: `"sunny, 14"`}}, ""},
 		{"text beside calls is no final answer", []string{`{"role":"assistant","content":"calling","tool_calls":[` + call("a", "f") + `]}`},
 			[]wantStep{{name: "f", args: `{}`, id: "a"}}, ""},
 	}
