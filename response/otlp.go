@@ -852,7 +852,7 @@ func (t *trace) llm(s *span) (text []string, ok bool) {
 		return &calls[len(calls)-1]
 	}
 	var content value.Value
-	var hasContent, recorded bool
+	var hasContent, recorded, hidden bool
 	var contents []struct {
 		k    int
 		text string
@@ -887,18 +887,12 @@ func (t *trace) llm(s *span) (text []string, ok bool) {
 			ks, field, _ := strings.Cut(rest[len("contents."):], ".")
 			n, err := strconv.Atoi(ks)
 			if err == nil && field == "message_content.text" && s.str(oiPrefix+"contents."+ks+".message_content.type") == "text" {
-				if c := s.str(key); c != redacted {
-					contents = append(contents, struct {
-						k    int
-						text string
-					}{n, c})
-				} else {
-					// A part of the answer hidden hides the answer.
-					contents = append(contents, struct {
-						k    int
-						text string
-					}{-1, ""})
-				}
+				contents = append(contents, struct {
+					k    int
+					text string
+				}{n, s.str(key)})
+				// A part of the answer hidden hides the answer.
+				hidden = hidden || s.str(key) == redacted
 			}
 		case strings.HasPrefix(rest, "tool_calls."):
 			ms, field, _ := strings.Cut(rest[len("tool_calls."):], ".")
@@ -957,10 +951,10 @@ func (t *trace) llm(s *span) (text []string, ok bool) {
 	}) int {
 		return cmp.Compare(a.k, b.k)
 	})
+	if hidden {
+		return nil, true
+	}
 	for _, c := range contents {
-		if c.k < 0 {
-			return nil, true
-		}
 		text = append(text, c.text)
 	}
 	return text, true
