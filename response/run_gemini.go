@@ -13,7 +13,8 @@ import (
 // the first call of its name in the model's last turn that has no result
 // yet. Gemini's documentation asks a failed function to answer with an
 // "error" key in its response, so a response that has one is the tool's
-// error; the result is the whole response object. A part may be spelt in
+// error (one whose "error" is null or false says there is none); the
+// result is the whole response object. A part may be spelt in
 // snake case, as the Python SDK's model_dump writes it: function_call and
 // function_response read as functionCall and functionResponse do.
 const GeminiContents Format = "gemini-contents"
@@ -73,7 +74,7 @@ func geminiContent(b *runBuilder, m value.Value) {
 		for j, e := range parts.Elems() {
 			if fr, ok := partResult(e); ok && fr.Kind() == value.Object {
 				resp, _ := fr.Get("response")
-				b.result(stringAt(fr, "id"), stringAt(fr, "name"), resp, resp.Has("error"))
+				b.result(stringAt(fr, "id"), stringAt(fr, "name"), resp, geminiFailed(resp))
 			} else if isCallShaped(e) {
 				b.fail("", "parts["+strconv.Itoa(j)+"]", "is a call, in a content of role "+strconv.Quote(role))
 			}
@@ -85,4 +86,12 @@ func geminiContent(b *runBuilder, m value.Value) {
 		b.other()
 		b.failHeld(m, role)
 	}
+}
+
+// geminiFailed reports whether a functionResponse's response says the
+// function failed: it has an "error" that is not null or false, as a
+// function that returns {"output": …, "error": null} did not fail.
+func geminiFailed(resp value.Value) bool {
+	e, ok := resp.Get("error")
+	return ok && e.Kind() != value.Null && (e.Kind() != value.Bool || e.Bool())
 }
