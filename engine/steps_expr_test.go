@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -118,6 +119,30 @@ cases:
 		r := e.ScoreRun(0, runOf(t, steps(`{"name":"a"}`, `{"name":"ship","arguments":{"items":`+tc.items+`}}`)))
 		if r.Pass != tc.pass || !tc.pass && !slices.Equal(kinds(r), []Kind{ForbiddenCall}) {
 			t.Errorf("%s: %s", tc.items, r.AppendJSON(nil))
+		}
+	}
+}
+
+// TestFinalRelaysAFailedToolsError: a from reference to a failed tool's
+// result does not resolve, but an expression reads the result as the tool
+// returned it, so a final answer can be held to relay the error.
+func TestFinalRelaysAFailedToolsError(t *testing.T) {
+	e := loadDSL(t, filepath.Join(t.TempDir(), "s.yaml"), `
+cases:
+  - id: t
+    steps: [{name: refund, result: {error: true}}]
+    final: {expr: "steps[0].error && actual contains steps[0].result.error"}
+`)
+	for _, tc := range []struct {
+		final string
+		pass  bool
+	}{
+		{"Sorry: refund window closed.", true},
+		{"Done, refunded.", false},
+	} {
+		run := runOf(t, `{"steps":[{"name":"refund","result":{"error":"refund window closed"},"error":true}],"final":`+strconv.Quote(tc.final)+`}`)
+		if r := e.ScoreRun(0, run); r.Pass != tc.pass {
+			t.Errorf("%q: %s", tc.final, r.AppendJSON(nil))
 		}
 	}
 }
