@@ -59,3 +59,26 @@ cases:
 		}
 	}
 }
+
+// TestScoreGeminiAFC: the calls a Gemini SDK ran itself (automatic
+// function calling) are in its response's history, not its candidate;
+// they are the run's calls, so never and max_calls see them.
+func TestScoreGeminiAFC(t *testing.T) {
+	e := load(t, `version: 1
+cases:
+  - id: guarded
+    steps: [{name: find_order}]
+    never: [delete_account]
+    max_calls: 1
+    final: {regex: done}
+`)
+	resp := mustParse(t, `{"candidates":[{"content":{"role":"model","parts":[{"text":"All done."}]},"finish_reason":"STOP"}],
+		"automatic_function_calling_history":[{"role":"user","parts":[{"text":"clean up"}]},
+		{"role":"model","parts":[{"function_call":{"name":"find_order","args":{}}},{"function_call":{"name":"delete_account","args":{}}}]},
+		{"role":"user","parts":[{"function_response":{"name":"find_order","response":{"id":"A-1"}}},{"function_response":{"name":"delete_account","response":{"ok":true}}}]}]}`)
+	for _, r := range []*Result{e.Score(0, resp), e.NewScorer().Score(0, resp)} {
+		if got := kinds(r); r.Pass || !slices.Equal(got, []Kind{UnexpectedCall, ForbiddenCall, TooManyCalls}) {
+			t.Errorf("kinds = %v\n%s", got, r.AppendJSON(nil))
+		}
+	}
+}

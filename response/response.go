@@ -13,6 +13,8 @@
 //
 //	object has                                        format     calls are read from
 //	choices                                           openai     choices[0].message (as below)
+//	candidates and automatic_function_calling_history gemini-contents  the history, then
+//	(or automaticFunctionCallingHistory), not empty   candidates[0].content, a conversation
 //	candidates                                        gemini     candidates[0].content.parts
 //	an input array                                    responses  input, then output: a run
 //	a messages array that the list table below tells  openai-messages, anthropic-messages
@@ -524,6 +526,7 @@ type plan struct {
 type convPlan struct {
 	turns, more         []value.Value
 	turnsPath, morePath string
+	moreOne             bool // more is the one message at morePath
 }
 
 func (p *plan) name() Format {

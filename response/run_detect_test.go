@@ -57,6 +57,7 @@ var runFiles = map[string]Format{
 	"gemini-request.json":             GeminiContents,
 	"gemini-contents.json":            GeminiContents,
 	"gemini-model-dump.json":          GeminiContents,
+	"gemini-afc-model-dump.json":      GeminiContents,
 	"langchain-messages-to-dict.json": LangChainMessages,
 	"langchain-state.json":            LangChainMessages,
 	"langchain-model-dump.json":       LangChainMessages,

@@ -95,3 +95,57 @@ func geminiFailed(resp value.Value) bool {
 	e, ok := resp.Get("error")
 	return ok && e.Kind() != value.Null && (e.Kind() != value.Bool || e.Bool())
 }
+
+// The keys of a Gemini SDK's response that ran the model's calls itself
+// (automatic function calling): the conversation up to the last
+// functionResponse, whose calls candidates[0] does not show. The Python
+// SDK's model_dump spells it in snake case, its JSON and the JS SDK in
+// camel case.
+var afcKeys = [...]string{"automatic_function_calling_history", "automaticFunctionCallingHistory"}
+
+// afcHistory is the automatic function calling history of Gemini
+// response o and its key; key is "" when o has none (absent, null or
+// empty: the SDK ran no call).
+func afcHistory(o value.Value) (h value.Value, key string) {
+	for _, k := range afcKeys {
+		if h, ok := o.Get(k); ok && h.Kind() != value.Null && (h.Kind() != value.Array || h.Len() > 0) {
+			return h, k
+		}
+	}
+	return value.Value{}, ""
+}
+
+// hasAFCHistory is a Gemini response whose SDK ran the model's calls: its
+// run is the history, then candidates[0]'s content, so that the calls the
+// SDK ran never vanish behind a final answer.
+func hasAFCHistory(o value.Value) bool {
+	_, key := afcHistory(o)
+	return key != "" && o.Has("candidates")
+}
+
+// afcPlan reads such a response as a conversation: the history's
+// contents, then candidates[0].content, the model's last turn. A
+// candidate that fails as readCandidate says fails the response.
+func afcPlan(o value.Value, _ extraction) plan {
+	h, key := afcHistory(o)
+	if h.Kind() != value.Array {
+		return plan{bad: key + " is " + kindPhrase(h) + ", not an array"}
+	}
+	p := plan{conv: &convPlan{turns: h.Elems(), turnsPath: key}}
+	cand, bad, ok := firstOf(o, "candidates")
+	switch {
+	case bad.bad != "":
+		return bad
+	case !ok:
+		return p
+	case cand.Kind() != value.Object:
+		return plan{bad: "candidates[0] is " + kindPhrase(cand) + ", not an object"}
+	}
+	if rc := readCandidate(cand, "candidates[0]."); rc.bad != "" {
+		return rc
+	}
+	if c, _ := cand.Get("content"); c.Kind() == value.Object {
+		p.conv.more, p.conv.morePath, p.conv.moreOne = []value.Value{c}, "candidates[0].content", true
+	}
+	return p
+}

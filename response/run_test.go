@@ -69,7 +69,10 @@ func checkRun(t *testing.T, what string, run Run, steps []wantStep, final string
 //     reference documents for a failed call; and the Python SDK's
 //     chat history as model_dump(mode="json") writes it, every key in
 //     snake case (function_call, function_response, thought_signature)
-//     and every field a part does not use as null;
+//     and every field a part does not use as null; and a response of
+//     the same SDK that ran the calls itself (automatic function
+//     calling), which keeps them in automatic_function_calling_history
+//     and has the answer alone in its candidate;
 //   - langchain: messages_to_dict of the tool calling guide's multiply
 //     and add (langchain_core/messages/base.py), a LangGraph state of
 //     dumpd constructors with an error ToolMessage, and model_dump dicts.
@@ -116,6 +119,10 @@ func TestRunExamples(t *testing.T) {
 			{name: "find_order", args: `{"email":"ana@example.com"}`, result: `{"result":{"id":"A-1001","status":"delivered","total":25.0}}`},
 			{name: "refund", args: `{"amount":25.0,"order_id":"A-1001"}`, turn: 1, result: `{"error":"refund window closed"}`, toolErr: true},
 		}, "I couldn't refund order A-1001: its refund window has closed."},
+		{"gemini-afc-model-dump.json", []wantStep{
+			{name: "get_weather", args: `{"location":"Paris"}`, result: `{"result":{"temperature":14,"unit":"C"}}`},
+			{name: "get_weather", args: `{"location":"Bogotá"}`, result: `{"result":{"temperature":18,"unit":"C"}}`},
+		}, "It is 14°C in Paris and 18°C in Bogotá."},
 		{"langchain-messages-to-dict.json", []wantStep{
 			{name: "multiply", args: `{"a":3,"b":12}`, id: "call_1", result: `36`},
 			{name: "add", args: `{"a":11,"b":49}`, id: "call_2", result: `60`},
