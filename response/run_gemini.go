@@ -75,7 +75,9 @@ func geminiContent(b *runBuilder, m value.Value) {
 			if fr, ok := partResult(e); ok && fr.Kind() == value.Object {
 				resp, _ := fr.Get("response")
 				b.result(stringAt(fr, "id"), stringAt(fr, "name"), resp, geminiFailed(resp))
-			} else if isCallShaped(e) {
+			}
+			if isCallShaped(e) {
+				// A call beside a result in one part is still a call.
 				b.fail("", "parts["+strconv.Itoa(j)+"]", "is a call, in a content of role "+strconv.Quote(role))
 			}
 		}
