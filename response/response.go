@@ -196,7 +196,8 @@
 //
 // The Run's Final is the text of the model's last message when it comes
 // after the last call and has text and no calls (in a Responses run, an
-// assistant message item after the last function_call). A single response
+// assistant message item after the last function_call, in a turn that
+// makes no call). A single response
 // is a run of one turn whose Final is its text answer when it has no
 // calls: an openai message's content, Anthropic's text blocks or
 // Gemini's text parts joined (thoughts aside), a Responses output's
