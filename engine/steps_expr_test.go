@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -95,4 +96,53 @@ func loadDSL(t *testing.T, path, src string) *Engine {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// TestNeverExpressionOverAList: a never entry's list is compared element
+// by element, and an expression forbids any list that holds an element,
+// as docs/trajectories.md advises.
+func TestNeverExpressionOverAList(t *testing.T) {
+	e := loadDSL(t, filepath.Join(t.TempDir(), "s.yaml"), `
+cases:
+  - id: t
+    steps: [{name: a}]
+    calls: in_order
+    never: [{name: ship, rules: {items: {expr: "any(actual, .sku == 'S1')"}}}]
+`)
+	for _, tc := range []struct {
+		items string
+		pass  bool
+	}{
+		{`[{"sku":"S2"},{"sku":"S1"}]`, false},
+		{`[{"sku":"S2"}]`, true},
+	} {
+		r := e.ScoreRun(0, runOf(t, steps(`{"name":"a"}`, `{"name":"ship","arguments":{"items":`+tc.items+`}}`)))
+		if r.Pass != tc.pass || !tc.pass && !slices.Equal(kinds(r), []Kind{ForbiddenCall}) {
+			t.Errorf("%s: %s", tc.items, r.AppendJSON(nil))
+		}
+	}
+}
+
+// TestFinalRelaysAFailedToolsError: a from reference to a failed tool's
+// result does not resolve, but an expression reads the result as the tool
+// returned it, so a final answer can be held to relay the error.
+func TestFinalRelaysAFailedToolsError(t *testing.T) {
+	e := loadDSL(t, filepath.Join(t.TempDir(), "s.yaml"), `
+cases:
+  - id: t
+    steps: [{name: refund, result: {error: true}}]
+    final: {expr: "steps[0].error && actual contains steps[0].result.error"}
+`)
+	for _, tc := range []struct {
+		final string
+		pass  bool
+	}{
+		{"Sorry: refund window closed.", true},
+		{"Done, refunded.", false},
+	} {
+		run := runOf(t, `{"steps":[{"name":"refund","result":{"error":"refund window closed"},"error":true}],"final":`+strconv.Quote(tc.final)+`}`)
+		if r := e.ScoreRun(0, run); r.Pass != tc.pass {
+			t.Errorf("%q: %s", tc.final, r.AppendJSON(nil))
+		}
+	}
 }

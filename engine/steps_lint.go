@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
@@ -78,6 +79,9 @@ func (k *caseCompiler) lintRefs(sc *suite.Case, mode suite.CallMatch) {
 		var msg string
 		for li := range rl.lists {
 			m := rl.reason(ref, li, -1, true)
+			if m == "" && sr.Steps != nil {
+				m = rl.failedResult(ref, -1, true)
+			}
 			if m == "" {
 				return
 			}
@@ -161,9 +165,70 @@ func (rl *refLint) before(li, i int, tool string) (steps, calls int) {
 // check warns of ref, written at loc in the rules of call i of list li,
 // when it cannot resolve.
 func (rl *refLint) check(ref *rules.Ref, loc suite.Loc, li, i int) {
-	if msg := rl.reason(ref, li, i, false); msg != "" {
+	msg := rl.reason(ref, li, i, false)
+	if msg == "" {
+		msg = rl.failedResult(ref, i, false)
+	}
+	if msg != "" {
 		rl.warn(ref, loc, msg)
 	}
+}
+
+// failedResult says why ref, a reference to a step's result in the rules
+// of step i (or in final), cannot resolve in a run that passes because
+// each step it can name expects its tool to report an error (`result:
+// {error: true}`), whose result gives no value; "" otherwise. Only where
+// the mode fixes the steps before a call: steps[I] in ordered, a tool's
+// calls in every mode but in_order and superset.
+func (rl *refLint) failedResult(ref *rules.Ref, i int, final bool) string {
+	sr := rl.sc.Run
+	if sr == nil || sr.Steps == nil || rl.tolerant || refField(ref) != "result" {
+		return ""
+	}
+	fails := func(j int) bool { return sr.Steps[j].HasError && sr.Steps[j].Error }
+	idx, indexed := ref.Index()
+	tool := ref.Tool()
+	if tool == "" {
+		n := i
+		if final {
+			n = len(sr.Steps)
+		}
+		k := idx
+		if k < 0 {
+			k += n
+		}
+		if rl.mode != suite.CallsOrdered || k < 0 || k >= n || !fails(k) {
+			return ""
+		}
+		return fmt.Sprintf("step %d expects its tool to report an error (result: {error: true}), and a failed tool's result gives no value", k)
+	}
+	seen := 0
+	for j := range sr.Steps {
+		if sr.Steps[j].Name != tool || !final && (j == i || j > i && rl.mode == suite.CallsOrdered) {
+			continue
+		}
+		if !fails(j) {
+			return ""
+		}
+		seen++
+	}
+	if seen == 0 {
+		return ""
+	}
+	which := "the step"
+	if seen > 1 || indexed {
+		which = "each step"
+	}
+	return fmt.Sprintf("%s calling %s before it expects its tool to report an error (result: {error: true}), and a failed tool's result gives no value", which, tool)
+}
+
+// refField is the step field a reference names: result in
+// find_order.result.id.
+func refField(ref *rules.Ref) string {
+	s := ref.String()
+	_, rest, _ := strings.Cut(s, ".")
+	field, _, _ := strings.Cut(rest, ".")
+	return field
 }
 
 func (rl *refLint) warn(ref *rules.Ref, loc suite.Loc, msg string) {

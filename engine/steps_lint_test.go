@@ -128,6 +128,35 @@ cases:
 			`cases[0].final (case a): from: reference "steps[1].result.msg" can never resolve in a run that passes: it has at most 1 step (calls: ordered)`,
 			`cases[1].final (case b): from: reference "refund.result.msg" can never resolve in a run that passes: no expected call names refund, and calls: ordered allows no other call`,
 		}},
+		{"the result of a step expected to fail", `
+cases:
+  - id: a
+    steps:
+      - {name: find_order, result: {error: true}}
+      - {name: refund, rules: {order_id: {from: "find_order.result.id"}, n: {from: "steps[0].result.id"}, e: {from: "find_order.error"}}}
+    final: {from: "find_order.result.msg"}
+  - id: b
+    calls: unordered
+    steps:
+      - {name: refund, rules: {order_id: {from: "find_order[0].result.id"}, n: {from: "steps[-1].result.id"}}}
+      - {name: find_order, result: {error: true}}
+  - id: c
+    steps:
+      - {name: find_order, result: {error: true}}
+      - {name: find_order, result: {error: false}}
+      - {name: refund, rules: {order_id: {from: "find_order.result.id"}, n: {from: "steps[0].result.id"}}}
+  - id: d
+    calls: in_order
+    steps:
+      - {name: find_order, result: {error: true}}
+      - {name: refund, rules: {order_id: {from: "find_order.result.id"}}}
+`, []string{
+			`cases[0].steps[1].rules.n (case a): from: reference "steps[0].result.id" can never resolve in a run that passes: step 0 expects its tool to report an error (result: {error: true}), and a failed tool's result gives no value`,
+			`cases[0].steps[1].rules.order_id (case a): from: reference "find_order.result.id" can never resolve in a run that passes: the step calling find_order before it expects its tool to report an error (result: {error: true}), and a failed tool's result gives no value`,
+			`cases[0].final (case a): from: reference "find_order.result.msg" can never resolve in a run that passes: the step calling find_order before it expects its tool to report an error (result: {error: true}), and a failed tool's result gives no value`,
+			`cases[1].steps[0].rules.order_id (case b): from: reference "find_order[0].result.id" can never resolve in a run that passes: each step calling find_order before it expects its tool to report an error (result: {error: true}), and a failed tool's result gives no value`,
+			`cases[2].steps[2].rules.n (case c): from: reference "steps[0].result.id" can never resolve in a run that passes: step 0 expects its tool to report an error (result: {error: true}), and a failed tool's result gives no value`,
+		}},
 		{"never", tools + `
 cases:
   - id: a

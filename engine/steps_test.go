@@ -149,7 +149,7 @@ func TestScoreRunAgent(t *testing.T) {
 		{name: "no result", run: steps(`{"name":"find_order","arguments":{"email":"a@b.c"}}`, refundO1), score: 1.0 / 6,
 			kinds: []Kind{MissingResult, Mismatch}},
 		{name: "tool error", run: steps(`{"name":"find_order","arguments":{"email":"a@b.c"},"result":{"id":"O-1"},"error":true}`, refundO1),
-			score: 0.8333333333333333, kinds: []Kind{Mismatch}, json: `"path":"result.error","expected":false,"actual":true,"rule":"error"`},
+			score: 1.0 / 3, kinds: []Kind{Mismatch, Mismatch}, json: `"path":"result.error","expected":false,"actual":true,"rule":"error"`},
 		{name: "result field of the wrong type", run: steps(`{"name":"find_order","arguments":{"email":"a@b.c"},"result":{"id":7}}`, `{"name":"refund","arguments":{"order_id":7}}`),
 			score: 0.8333333333333333, kinds: []Kind{Mismatch}, json: `"path":"result.id"`},
 		{name: "result field missing", run: steps(`{"name":"find_order","arguments":{"email":"a@b.c"},"result":{"ID":"O-1"}}`, refundO1),
@@ -229,4 +229,80 @@ func TestScoreRunFromResponse(t *testing.T) {
 	if got := kinds(r); !slices.Equal(got, []Kind{Mismatch, UnexpectedCall, ForbiddenCall}) {
 		t.Errorf("kinds = %v\n%s", got, r.AppendJSON(nil))
 	}
+}
+
+// TestScoreRunReferenceCorners: a reference resolves only to what the run
+// really gave back. The result of a call whose tool reported an error
+// names no value (the error is not what the run went on with); a step
+// with no result, or a result that is text, has nothing at a path.
+func TestScoreRunReferenceCorners(t *testing.T) {
+	const refs = `
+cases:
+  - id: t
+    steps:
+      - name: find_order
+      - name: refund
+        rules: {order_id: {from: "find_order.result.id"}}
+`
+	const whole = `
+cases:
+  - id: t
+    steps:
+      - name: find_order
+      - name: refund
+        rules: {order_id: {from: "find_order.result"}}
+`
+	failed := `{"name":"find_order","result":{"id":"O-1","error":"timeout"},"error":true}`
+	runRunTests(t, []runTest{
+		{name: "a result the tool reported as an error", suite: refs, run: steps(failed, refundO1), score: 0.5, kinds: []Kind{Mismatch},
+			json: `"path":"order_id","actual":"O-1","rule":"exact","message":"got \"O-1\"; expected the value of find_order.result.id, but find_order (step 0) failed: its tool reported an error, so its result gives no value"`},
+		{name: "the whole result of a tool that failed", suite: whole, run: steps(`{"name":"find_order","result":"O-1","error":true}`, refundO1),
+			score: 0.5, kinds: []Kind{Mismatch}, json: `but find_order (step 0) failed: its tool reported an error`},
+		{name: "a failed tool's error flag still resolves", suite: "cases:\n  - id: t\n    steps: [{name: a}, {name: b, rules: {failed: {from: a.error}}}]\n",
+			run: steps(`{"name":"a","error":true}`, `{"name":"b","arguments":{"failed":true}}`), pass: true, score: 1},
+		{name: "a step with no result", suite: refs, run: steps(`{"name":"find_order"}`, refundO1), score: 0.5, kinds: []Kind{Mismatch},
+			json: `but find_order (step 0) has no result"`},
+		{name: "a result that is text has nothing at a path", suite: refs, run: steps(`{"name":"find_order","result":"O-1"}`, refundO1),
+			score: 0.5, kinds: []Kind{Mismatch}, json: `but find_order (step 0).result has nothing at id"`},
+		{name: "a result that is text is the whole result", suite: whole, run: steps(`{"name":"find_order","result":"O-1"}`, refundO1), pass: true, score: 1},
+		{name: "a result rule's reference to a failed tool's result",
+			suite: "cases:\n  - id: t\n    steps: [{name: a}, {name: b, result: {id: {from: a.result.id}}}]\n",
+			run:   steps(`{"name":"a","result":{"id":1},"error":true}`, `{"name":"b","result":{"id":1}}`), score: 0.5, kinds: []Kind{Mismatch},
+			json: `"path":"result.id","actual":1,"rule":"from=a.result.id","message":"expected the value of a.result.id, but a (step 0) failed: its tool reported an error`},
+		{name: "a never entry's reference to a failed tool's result matches no call",
+			suite: "cases:\n  - id: t\n    steps: [{name: find_order}]\n    calls: in_order\n    never: [{name: refund, rules: {order_id: {from: find_order.result.id}}}]\n",
+			run:   steps(`{"name":"find_order","result":{"id":"O-1"},"error":true}`, refundO1), pass: true, score: 1},
+		{name: "a never entry's reference to a result matches the call that uses it",
+			suite: "cases:\n  - id: t\n    steps: [{name: find_order}]\n    calls: in_order\n    never: [{name: refund, rules: {order_id: {from: find_order.result.id}}}]\n",
+			run:   steps(`{"name":"find_order","result":{"id":"O-1"}}`, refundO1), score: 0.5, kinds: []Kind{ForbiddenCall}},
+		{name: "final's reference to a failed tool's result", suite: "cases:\n  - id: t\n    steps: [{name: a}]\n    final: {from: a.result.msg}\n",
+			run: `{"steps":[{"name":"a","result":{"msg":"done"},"error":true}],"final":"done"}`, score: 0.5, kinds: []Kind{Mismatch},
+			json: `"path":"final","actual":"done","rule":"from=a.result.msg","message":"expected the value of a.result.msg, but a (step 0) failed: its tool reported an error`},
+	})
+}
+
+// TestScoreRunPinned pins verdicts kept on purpose: a never entry's
+// nested objects match as a subset of the call's (its lists element by
+// element), and a result rule whose # path finds no element (the list is
+// empty) finds nothing there.
+func TestScoreRunPinned(t *testing.T) {
+	const nested = "cases:\n  - id: t\n    steps: [{name: a}]\n    calls: in_order\n" +
+		"    never: [{name: ship, arguments: {to: {country: FR}, items: [{sku: S1}]}}]\n"
+	const hash = "cases:\n  - id: t\n    steps: [{name: a, result: {\"items.#.sku\": {regex: \"^S\"}}}]\n"
+	runRunTests(t, []runTest{
+		{name: "a nested never entry matches as a subset", suite: nested,
+			run:   steps(`{"name":"a"}`, `{"name":"ship","arguments":{"to":{"country":"FR","city":"Lyon"},"items":[{"sku":"S1","qty":2}],"note":"x"}}`),
+			score: 0.5, kinds: []Kind{ForbiddenCall}, json: `"actual":"ship","rule":"never"`},
+		{name: "a nested never entry that differs does not match", suite: nested,
+			run:  steps(`{"name":"a"}`, `{"name":"ship","arguments":{"to":{"country":"DE","city":"Köln"},"items":[{"sku":"S1"}]}}`),
+			pass: true, score: 1},
+		{name: "a nested never list is compared element by element", suite: nested,
+			run:  steps(`{"name":"a"}`, `{"name":"ship","arguments":{"to":{"country":"FR"},"items":[{"sku":"S1"},{"sku":"S2"}]}}`),
+			pass: true, score: 1},
+		{name: "a # path over an empty list", suite: hash, run: steps(`{"name":"a","result":{"items":[]}}`), score: 0, kinds: []Kind{MissingArgument},
+			json: `"path":"result.items.#.sku","rule":"regex=^S","message":"the result of a has nothing at items.#.sku"`},
+		{name: "a # path over a list", suite: hash, run: steps(`{"name":"a","result":{"items":[{"sku":"S1"},{"sku":"S2"}]}}`), pass: true, score: 1},
+		{name: "an optional # path over an empty list", suite: "cases:\n  - id: t\n    steps: [{name: a, result: {\"items.#.sku\": {regex: \"^S\", optional: true}}}]\n",
+			run: steps(`{"name":"a","result":{"items":[]}}`), pass: true, score: 1},
+	})
 }

@@ -83,6 +83,9 @@ type shape struct {
 // transcript, never one object.
 var objectShapes = [...]shape{
 	{&openaiFormat, hasChoices, completionPlan},
+	// A Gemini SDK's response that ran the calls itself holds them in
+	// its history, not in its candidate: a conversation.
+	{&geminiContentsFormat, hasAFCHistory, afcPlan},
 	{&geminiFormat, hasCandidates, candidatesPlan},
 	// A whole conversation, as the request or state that holds it: no
 	// response has these keys, so these rows take nothing from the

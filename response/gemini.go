@@ -105,11 +105,30 @@ func partsPlan(o value.Value, _ extraction) plan {
 // arguments, is not one). Gemini leaves args out of a call without
 // arguments, so absent args are the empty object.
 func readPart(x extraction, e value.Value, at loc, i int) Call {
+	key, _ := partCall(e)
+	return readKeyed(x, e, at, i, key, "args", optionalObject, "a gemini part")
+}
+
+// partCall is the key of part e that holds its call, functionCall or
+// function_call (see readPart), and what it holds.
+func partCall(e value.Value) (string, value.Value) {
 	key := "functionCall"
 	if fc, ok := e.Get("function_call"); ok && fc.Kind() != value.Null && !hasSome(e, key) && !fc.Has("arguments") {
-		key = "function_call"
+		return "function_call", fc
 	}
-	return readKeyed(x, e, at, i, key, "args", optionalObject, "a gemini part")
+	fc, _ := e.Get(key)
+	return key, fc
+}
+
+// partResult is the functionResponse of part e, or its function_response
+// as the Python SDK's model_dump spells it, when functionResponse is
+// absent or null; ok is false when e has neither.
+func partResult(e value.Value) (fr value.Value, ok bool) {
+	if fr, ok = e.Get("functionResponse"); ok && fr.Kind() != value.Null {
+		return fr, true
+	}
+	fr, ok = e.Get("function_response")
+	return fr, ok && fr.Kind() != value.Null
 }
 
 // callLike is emits for a list of untyped parts or blocks (gemini,

@@ -29,9 +29,12 @@ import (
 // Arguments are a JSON string or a structured value (a kvlistValue is an
 // object). The conventions make the content opt-in: a trace that has chat
 // or tool spans but none of their content is not evaluable
-// (Run.NotEvaluable), and Extract gives it one failed call, so that it
-// never passes for want of evidence. SplitTraces makes a responses file of
-// a collector's export, one response per case.
+// (Run.NotEvaluable), and so is one in which some model span records its
+// output and another does not (it may hide calls), unless that one ended
+// in an error; Extract gives such a trace one failed call, so that it
+// never passes for want of evidence. Text beside a call is no answer.
+// SplitTraces makes a responses file of a collector's export, one
+// response per case.
 const OTLP Format = "otlp"
 
 var otlpFormat = format{
@@ -178,6 +181,11 @@ type trace struct {
 	chats, tools int                 // chat (and LLM) spans, tool spans
 	n            [oiToolSpan + 1]int // spans by kind
 	content      bool                // some opt-in content was recorded
+	// recorded counts the model spans that record their output; silent
+	// names the first that does not (and did not end in an error), of
+	// nSilent such spans.
+	recorded, nSilent int
+	silent            string
 }
 
 // span is one span of the export.
@@ -445,6 +453,8 @@ func collectTrace(o value.Value, x extraction) trace {
 		t.notEvaluable = "the trace has no span of a model or a tool: no chat or execute_tool span of the GenAI semantic conventions, no LLM or TOOL span of OpenInference"
 	case !t.content:
 		t.notEvaluable = unrecordedMessage(&t.n)
+	case t.nSilent > 0 && t.recorded > 0:
+		t.notEvaluable = t.partlyRecorded()
 	}
 	if t.notEvaluable == "" {
 		t.merge(tools)
@@ -502,6 +512,41 @@ func unrecordedMessage(n *[oiToolSpan + 1]int) string {
 	}
 	return "the trace has " + andList(have, "") + " but " + andList(lack, "no ") +
 		": it was recorded without the opt-in content of the calls (" + hint + ")"
+}
+
+// outputRecorded counts model span s as one that records its output, or,
+// when it does not, as one whose calls the trace may not show: what names
+// says it lacks. A span that ended in an error had no output to record.
+func (t *trace) outputRecorded(s *span, recorded bool, lacks string) {
+	switch {
+	case recorded:
+		t.recorded++
+	case s.isError():
+	default:
+		if t.nSilent == 0 {
+			t.silent = s.where() + " records no output (no " + lacks + ")"
+		}
+		t.nSilent++
+	}
+}
+
+// partlyRecorded says what a trace lacks whose model spans record their
+// output in part.
+func (t *trace) partlyRecorded() string {
+	own := "record theirs"
+	if t.recorded == 1 {
+		own = "records its own"
+	}
+	msg := t.silent + ", while " + plural(t.recorded, "other model span") + " of the trace " + own +
+		": a trace recorded in part may hide calls"
+	if n := t.nSilent - 1; n > 0 {
+		verb := "record"
+		if n == 1 {
+			verb = "records"
+		}
+		msg += " (and " + plural(n, "more model span") + " " + verb + " none)"
+	}
+	return msg
 }
 
 // andList is "a, b and c", each item after prefix.
@@ -686,6 +731,7 @@ func (t *trace) chat(s *span, x extraction) (text []string, ok bool) {
 	turn := t.chats
 	at := s.where() + " " + key
 	msgs, present, why := s.content(key)
+	t.outputRecorded(s, present, key)
 	if !present {
 		return nil, false
 	}
@@ -721,26 +767,31 @@ func (t *trace) chat(s *span, x extraction) (text []string, ok bool) {
 	case bad != "":
 		return fails(bad)
 	}
+	calls := false
 	for j, p := range parts {
 		pat := at + "[0].parts[" + strconv.Itoa(j) + "]"
 		typ, _ := p.Get("type")
 		switch {
 		case p.Kind() != value.Object:
 			t.addModel(traceStep{why: pat + " is " + kindPhrase(p) + ", not an object"}, s, turn, j)
-			text = nil
+			calls = true
 		case typ.Kind() != value.String:
 			if p.Has("name") || p.Has("arguments") {
 				t.addModel(traceStep{why: pat + " has no type"}, s, turn, j)
-				text = nil
+				calls = true
 			}
 		case typ.Str() == "tool_call":
 			t.addModel(toolCallPart(p, pat), s, turn, j)
-			text = nil
+			calls = true
 		case typ.Str() == "text":
 			if c, _ := p.Get("content"); c.Kind() == value.String {
 				text = append(text, c.Str())
 			}
 		}
+	}
+	if calls {
+		// Text beside a call is no answer, as in a conversation.
+		return nil, true
 	}
 	return text, true
 }
@@ -801,7 +852,7 @@ func (t *trace) llm(s *span) (text []string, ok bool) {
 		return &calls[len(calls)-1]
 	}
 	var content value.Value
-	var hasContent bool
+	var hasContent, recorded, hidden bool
 	var contents []struct {
 		k    int
 		text string
@@ -822,10 +873,16 @@ func (t *trace) llm(s *span) (text []string, ok bool) {
 		if !ok {
 			continue
 		}
+		if sv, _ := av.Get("stringValue"); sv.Str() != redacted {
+			// The first message is recorded, whatever it says: hidden,
+			// OpenInference leaves it out, or redacts its text alone.
+			recorded = true
+		}
 		switch {
 		case rest == "content":
-			content, _, _ = s.content(key)
-			hasContent = content.Kind() == value.String
+			var ok bool
+			content, ok, _ = s.content(key)
+			hasContent = ok && content.Kind() == value.String
 		case strings.HasPrefix(rest, "contents."):
 			ks, field, _ := strings.Cut(rest[len("contents."):], ".")
 			n, err := strconv.Atoi(ks)
@@ -834,6 +891,8 @@ func (t *trace) llm(s *span) (text []string, ok bool) {
 					k    int
 					text string
 				}{n, s.str(key)})
+				// A part of the answer hidden hides the answer.
+				hidden = hidden || s.str(key) == redacted
 			}
 		case strings.HasPrefix(rest, "tool_calls."):
 			ms, field, _ := strings.Cut(rest[len("tool_calls."):], ".")
@@ -856,6 +915,7 @@ func (t *trace) llm(s *span) (text []string, ok bool) {
 			}
 		}
 	}
+	t.outputRecorded(s, recorded, "llm.output_messages.0.message attributes")
 	slices.SortFunc(calls, func(a, b oiCall) int { return cmp.Compare(a.m, b.m) })
 	for j, c := range calls {
 		at := s.where() + " " + oiPrefix + "tool_calls." + strconv.Itoa(c.m) + ".tool_call."
@@ -891,6 +951,9 @@ func (t *trace) llm(s *span) (text []string, ok bool) {
 	}) int {
 		return cmp.Compare(a.k, b.k)
 	})
+	if hidden {
+		return nil, true
+	}
 	for _, c := range contents {
 		text = append(text, c.text)
 	}

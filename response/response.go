@@ -13,6 +13,8 @@
 //
 //	object has                                        format     calls are read from
 //	choices                                           openai     choices[0].message (as below)
+//	candidates and automatic_function_calling_history gemini-contents  the history, then
+//	(or automaticFunctionCallingHistory), not empty   candidates[0].content, a conversation
 //	candidates                                        gemini     candidates[0].content.parts
 //	an input array                                    responses  input, then output: a run
 //	a messages array that the list table below tells  openai-messages, anthropic-messages
@@ -194,7 +196,8 @@
 //
 // The Run's Final is the text of the model's last message when it comes
 // after the last call and has text and no calls (in a Responses run, an
-// assistant message item after the last function_call). A single response
+// assistant message item after the last function_call, in a turn that
+// makes no call). A single response
 // is a run of one turn whose Final is its text answer when it has no
 // calls: an openai message's content, Anthropic's text blocks or
 // Gemini's text parts joined (thoughts aside), a Responses output's
@@ -524,6 +527,7 @@ type plan struct {
 type convPlan struct {
 	turns, more         []value.Value
 	turnsPath, morePath string
+	moreOne             bool // more is the one message at morePath
 }
 
 func (p *plan) name() Format {

@@ -144,7 +144,7 @@ func (p *plan) ids(steps []Step) {
 func callID(f *format, e value.Value) string {
 	switch f {
 	case &geminiFormat:
-		fc, _ := e.Get("functionCall")
+		_, fc := partCall(e)
 		return stringAt(fc, "id")
 	case &bedrockFormat:
 		tu, _ := e.Get("toolUse")

@@ -121,6 +121,9 @@ func (b *runBuilder) walk(p *plan) {
 	}
 	for i, m := range p.conv.more {
 		b.at = loc{p.conv.morePath, i}
+		if p.conv.moreOne {
+			b.at.index = -1
+		}
 		b.f.message(b, m)
 		if b.err != nil {
 			return

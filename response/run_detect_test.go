@@ -56,6 +56,8 @@ var runFiles = map[string]Format{
 	"anthropic-request.json":          AnthropicMessages,
 	"gemini-request.json":             GeminiContents,
 	"gemini-contents.json":            GeminiContents,
+	"gemini-model-dump.json":          GeminiContents,
+	"gemini-afc-model-dump.json":      GeminiContents,
 	"langchain-messages-to-dict.json": LangChainMessages,
 	"langchain-state.json":            LangChainMessages,
 	"langchain-model-dump.json":       LangChainMessages,

@@ -23,7 +23,8 @@ func isResponsesRun(elems []value.Value) bool {
 // responsesItem reads one item of a Responses run. The model's items
 // that follow each other (reasoning, messages, function calls, its
 // built-in tools' calls) make one turn; a function_call_output answers
-// the call its call_id names. The Responses API has no error flag for a
+// the call its call_id names; a message is the run's answer only in a
+// turn that makes no call. The Responses API has no error flag for a
 // function's output. Items are read as in a response's output: an item
 // without a type, or of another API's call type, is a failed step.
 func responsesItem(b *runBuilder, e value.Value) {
@@ -42,7 +43,7 @@ func responsesItem(b *runBuilder, e value.Value) {
 			b.modelItem()
 			if isCallShaped(e) || callIn(e, "content") >= 0 {
 				b.fail("", "", "holds a call in another API's shape, in a responses input message")
-			} else if b.wantsText() {
+			} else if b.n == b.first && b.wantsText() {
 				b.said(messageText(e, "content"))
 			}
 		default:
@@ -67,7 +68,9 @@ func responsesItem(b *runBuilder, e value.Value) {
 		}
 		if holdsCall(e) {
 			b.item(readOutputItem, e, "") // a message holding a call block is not Responses'
-		} else if b.inTurn && b.wantsText() {
+		} else if b.inTurn && b.n == b.first && b.wantsText() {
+			// A message in a turn that calls is beside the call, no
+			// answer, as in the other conversations.
 			b.said(messageText(e, "content"))
 		}
 	case isCallType(ts):

@@ -66,7 +66,13 @@ func checkRun(t *testing.T, what string, run Run, steps []wantStep, final string
 //     a functionResponse without an id
 //     (https://ai.google.dev/gemini-api/docs/function-calling), and a
 //     functionResponse with an "error" key, which the FunctionResponse
-//     reference documents for a failed call;
+//     reference documents for a failed call; and the Python SDK's
+//     chat history as model_dump(mode="json") writes it, every key in
+//     snake case (function_call, function_response, thought_signature)
+//     and every field a part does not use as null; and a response of
+//     the same SDK that ran the calls itself (automatic function
+//     calling), which keeps them in automatic_function_calling_history
+//     and has the answer alone in its candidate;
 //   - langchain: messages_to_dict of the tool calling guide's multiply
 //     and add (langchain_core/messages/base.py), a LangGraph state of
 //     dumpd constructors with an error ToolMessage, and model_dump dicts.
@@ -109,6 +115,14 @@ func TestRunExamples(t *testing.T) {
 			{name: "schedule_meeting", args: `{"attendees":["Bob"],"date":"2025-03-27","time":"10:00","topic":"Q3 planning"}`,
 				result: `{"error":"calendar unavailable"}`, toolErr: true},
 		}, ""},
+		{"gemini-model-dump.json", []wantStep{
+			{name: "find_order", args: `{"email":"ana@example.com"}`, result: `{"result":{"id":"A-1001","status":"delivered","total":25.0}}`},
+			{name: "refund", args: `{"amount":25.0,"order_id":"A-1001"}`, turn: 1, result: `{"error":"refund window closed"}`, toolErr: true},
+		}, "I couldn't refund order A-1001: its refund window has closed."},
+		{"gemini-afc-model-dump.json", []wantStep{
+			{name: "get_weather", args: `{"location":"Paris"}`, result: `{"result":{"temperature":14,"unit":"C"}}`},
+			{name: "get_weather", args: `{"location":"Bogotá"}`, result: `{"result":{"temperature":18,"unit":"C"}}`},
+		}, "It is 14°C in Paris and 18°C in Bogotá."},
 		{"langchain-messages-to-dict.json", []wantStep{
 			{name: "multiply", args: `{"a":3,"b":12}`, id: "call_1", result: `36`},
 			{name: "add", args: `{"a":11,"b":49}`, id: "call_2", result: `60`},
@@ -185,6 +199,12 @@ func TestRunPairing(t *testing.T) {
 		{"the final answer follows the last call", []string{`{"role":"assistant","content":"let me see"}`, asst(call("a", "f")), tool("a", "1"),
 			`{"role":"assistant","content":"done"}`, `{"role":"user","content":"thanks"}`},
 			[]wantStep{{name: "f", args: `{}`, id: "a", turn: 1, result: `1`}}, "done"},
+		{"a tool's text parts are joined, then parsed", []string{asst(call("a", "f")),
+			`{"role":"tool","tool_call_id":"a","content":[{"type":"text","text":"{\"t\":"},{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"14}"}]}`},
+			[]wantStep{{name: "f", args: `{}`, id: "a", result: `{"t":14}`}}, ""},
+		{"a tool's text parts that are no JSON are their text", []string{asst(call("a", "f")),
+			`{"role":"tool","tool_call_id":"a","content":[{"type":"text","text":"sunny, "},{"type":"text","text":"14"}]}`},
+			[]wantStep{{name: "f", args: `{}`, id: "a", result: `"sunny, 14"`}}, ""},
 		{"text beside calls is no final answer", []string{`{"role":"assistant","content":"calling","tool_calls":[` + call("a", "f") + `]}`},
 			[]wantStep{{name: "f", args: `{}`, id: "a"}}, ""},
 	}
@@ -321,6 +341,8 @@ func TestRunSingleResponse(t *testing.T) {
 		{`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"g1","name":"f","args":{}}}]}}]}`,
 			Gemini, []wantStep{{name: "f", args: `{}`, id: "g1"}}, ""},
 		{`{"candidates":[{"content":{"role":"model","parts":[{"text":"hm","thought":true},{"text":"Sunny."}]}}]}`, Gemini, nil, "Sunny."},
+		{`{"candidates":[{"content":{"role":"model","parts":[{"function_call":{"id":"g1","name":"f","args":{}},"function_response":null,"thought_signature":"c2ln"}]},"finish_reason":"STOP"}]}`,
+			Gemini, []wantStep{{name: "f", args: `{}`, id: "g1"}}, ""},
 		{`{"object":"response","output":[{"type":"reasoning","summary":[]},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"}]}`,
 			Responses, []wantStep{{name: "f", args: `{}`, id: "c1"}}, ""},
 		{`{"object":"response","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Sunny."}]}]}`, Responses, nil, "Sunny."},

@@ -128,7 +128,8 @@ func ParseRef(s string) (*Ref, error) {
 }
 
 // Resolve returns the value r names among the visible steps of s, or why
-// it names none: the step did not happen, or the path leads nowhere in it.
+// it names none: the step did not happen, its tool reported an error (for
+// a reference to its result), or the path leads nowhere in it.
 func (r *Ref) Resolve(s Steps) (value.Value, string) {
 	n := s.Len()
 	k := -1
@@ -172,8 +173,14 @@ func (r *Ref) Resolve(s Steps) (value.Value, string) {
 		}
 		return value.Value{}, r.head() + " did not happen before this one (" + plural(count(s, r.tool), "call") + " to " + r.tool + " before it)"
 	}
-	v, ok := s.Value(k).Get(r.field)
+	step := s.Value(k)
 	where := r.head() + " (step " + strconv.Itoa(k) + ")"
+	if e, _ := step.Get("error"); r.field == "result" && e.Kind() == value.Bool && e.Bool() {
+		// What a failed tool returned is its error, not the value the
+		// run went on with.
+		return value.Value{}, where + " failed: its tool reported an error, so its result gives no value"
+	}
+	v, ok := step.Get(r.field)
 	if !ok {
 		return value.Value{}, where + " has no " + r.field
 	}
