@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
@@ -292,7 +293,7 @@ func TestDefaults(t *testing.T) {
 	if got != DefaultOptions() {
 		t.Errorf("zero Options gave %+v, want %+v", got, DefaultOptions())
 	}
-	if got.MaxLength != 4096 || got.MaxNodes != 1000 || got.MemoryBudget != 1_000_000 || got.MaxSteps != 1_000_000 || got.MaxStringLen != 1<<20 || got.MaxEditLen != 4096 {
+	if got.MaxLength != 4096 || got.MaxNodes != 1000 || got.MemoryBudget != 1_000_000 || got.MaxSteps != 1_000_000 || got.MaxStringLen != 1<<20 || got.MaxEditLen != 4096 || got.Timeout != 10*time.Second {
 		t.Errorf("defaults changed: %+v; update docs/dsl.md", got)
 	}
 }
