@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/rules"
@@ -59,5 +60,16 @@ func BenchmarkEval(b *testing.B) {
 	})
 	b.Run("expr=same_day", func(b *testing.B) {
 		benchEval(b, `same_day(actual, expected)`, &rules.Input{Path: "date", Actual: mustParse(b, `"2024-01-05T10:30:00+01:00"`), Expected: mustParse(b, `"2024-01-05"`)})
+	})
+	// The budgets' own cost: a closure over a list (steps, and the clock
+	// read every 64), string building (work), a split (memory).
+	b.Run("expr=closure", func(b *testing.B) {
+		benchEval(b, `all(actual, # > 0)`, &rules.Input{Path: "xs", Actual: mustParse(b, `[`+strings.Repeat(`1,`, 99)+`1]`)})
+	})
+	b.Run("expr=concat", func(b *testing.B) {
+		benchEval(b, `actual + "-" + expected == "ab-cd"`, &rules.Input{Path: "s", Actual: mustParse(b, `"ab"`), Expected: mustParse(b, `"cd"`)})
+	})
+	b.Run("expr=split", func(b *testing.B) {
+		benchEval(b, `len(split(actual, ",")) == 3`, &rules.Input{Path: "s", Actual: mustParse(b, `"a,b,c"`)})
 	})
 }

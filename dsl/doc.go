@@ -41,8 +41,9 @@
 // Options bounds the text (MaxLength), the syntax tree (MaxNodes), what one
 // evaluation allocates (MemoryBudget), how many closure steps it runs
 // (MaxSteps), the strings it builds (MaxStringLen) and the inputs of the
-// edit distance (MaxEditLen), and the work of its string and list helpers
-// together (MaxWork). An expression cannot reach files, the
+// edit distance (MaxEditLen), the work of its string and list helpers and
+// of `+` in loops together (MaxWork), and, as a backstop for what these do
+// not count, its time (Timeout). An expression cannot reach files, the
 // network, the environment or the clock.
 //
 // # Errors
@@ -52,5 +53,5 @@
 // reports with the file, the key path and the case. A failure while
 // evaluating (a helper refusing its argument, a limit exceeded, a panic) is
 // a *RuntimeError in Outcome.Err, which the engine reports as a rule_error
-// diff on that field.
+// diff on that field; a limit exceeded wraps a *LimitError naming it.
 package dsl

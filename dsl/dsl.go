@@ -3,6 +3,7 @@ package dsl
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -46,8 +47,20 @@ type Options struct {
 	// evaluation together, in bytes and elements read (levenshtein and
 	// similarity: the product of their lengths), which MaxSteps alone
 	// does not: a thousand steps of levenshtein on long strings run for
-	// minutes. Default 200,000,000.
+	// minutes. It counts the bytes each `+` in a closure body builds too,
+	// so that a string grown a byte a step (reduce(..., #acc + "x", "")),
+	// each step copying what came before, ends. Default 200,000,000.
 	MaxWork int
+	// Timeout bounds one evaluation's time, measured from its 64th
+	// closure step or helper call, or from a helper's work of 64 KiB or
+	// more, whichever comes first: a backstop for what the budgets above
+	// do not count (`in` or `==` over a long list, in a loop), which
+	// ends there rather than after minutes. The budgets give the same
+	// verdict on every machine; the timeout does not, and so is set
+	// above what they allow (the slowest, norm up to MaxWork, takes ~7 s
+	// on a 2-core machine), to stop only an expression that nothing
+	// else bounds. Default 10s.
+	Timeout time.Duration
 }
 
 // DefaultOptions returns the default limits.
@@ -60,6 +73,7 @@ func DefaultOptions() Options {
 		MaxStringLen: 1 << 20,
 		MaxEditLen:   4096,
 		MaxWork:      200_000_000,
+		Timeout:      10 * time.Second,
 	}
 }
 
@@ -85,6 +99,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxEditLen <= 0 {
 		o.MaxEditLen = d.MaxEditLen
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = d.Timeout
 	}
 	return o
 }
@@ -146,10 +163,75 @@ type worker struct {
 	max   int
 	work  int // the helpers' work so far (see workPatch)
 	maxW  int
+	// mem counts the elements of the lists and maps that helpers build
+	// outside the VM's count (split, keys, fromJSON, ...), against
+	// MemoryBudget, as the VM counts its own.
+	mem    int
+	maxMem int
+	// events counts the closure steps and helper calls, every few of
+	// which the clock is read; start is its first reading, zero until
+	// then.
+	events  int
+	start   time.Time
+	timeout time.Duration
 }
 
 func (c *Compiler) newWorker() *worker {
-	return &worker{vm: vm.VM{MemoryBudget: c.opts.MemoryBudget}, max: c.opts.MaxSteps, maxW: c.opts.MaxWork}
+	return &worker{vm: vm.VM{MemoryBudget: c.opts.MemoryBudget}, max: c.opts.MaxSteps, maxW: c.opts.MaxWork,
+		maxMem: int(min(c.opts.MemoryBudget, uint(math.MaxInt32))), timeout: c.opts.Timeout}
+}
+
+// LimitError is an evaluation stopped by one of the limits of Options: a
+// RuntimeError wraps it, and it becomes a rule_error diff.
+type LimitError struct {
+	Limit string // the field of Options: "MaxWork", "MemoryBudget", "MaxSteps", "Timeout", "MaxStringLen"
+	Msg   string
+}
+
+func (e *LimitError) Error() string { return e.Msg }
+
+// clockEvery is how many closure steps and helper calls pass between two
+// readings of the clock: a reading costs as much as a few steps.
+const clockEvery = 64
+
+// tick counts one closure step or helper call, and fails once the
+// evaluation has run past its Timeout. The clock is read every
+// clockEvery of them, and at once for a heavy one (a helper that is to do
+// much work); the time is measured from the first reading, so that an
+// evaluation that does little never reads it.
+func (w *worker) tick(heavy bool) error {
+	w.events++
+	if !heavy && w.events%clockEvery != 0 {
+		return nil
+	}
+	now := time.Now()
+	if w.start.IsZero() {
+		w.start = now
+		return nil
+	}
+	if now.Sub(w.start) > w.timeout {
+		return &LimitError{Limit: "Timeout", Msg: fmt.Sprintf("the expression ran for more than %v; the limit is Timeout", w.timeout)}
+	}
+	return nil
+}
+
+// charge adds n to the evaluation's work, failing past MaxWork.
+func (w *worker) charge(n int) error {
+	w.work += n
+	if w.work > w.maxW || w.work < 0 {
+		return &LimitError{Limit: "MaxWork", Msg: fmt.Sprintf("the expression's string and list helpers would read or build more than %d bytes and elements; the limit is MaxWork", w.maxW)}
+	}
+	return w.tick(n >= 1<<16)
+}
+
+// alloc counts n elements a helper is to build, failing past
+// MemoryBudget.
+func (w *worker) alloc(what string, n int) error {
+	w.mem += n
+	if w.mem > w.maxMem || w.mem < 0 {
+		return &LimitError{Limit: "MemoryBudget", Msg: fmt.Sprintf("memory budget exceeded: %s would build %d elements, past MemoryBudget's %d with what the expression built before", what, n, w.maxMem)}
+	}
+	return nil
 }
 
 // NewCompiler returns a Compiler with the given limits (zero fields take
@@ -268,13 +350,19 @@ func (c *Compiler) compile(src string) (*Expr, error) {
 	opts = append(opts, expr.Patch(g), expr.Patch(r))
 	opts = append(opts, c.conf...)
 	base := len(opts)
-	opts = append(opts, expr.Patch(&stepPatch{}), expr.Patch(&concatPatch{}), expr.Patch(absPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(u))
+	loops := func() (ast.Visitor, ast.Visitor) {
+		l := &loopPatch{in: map[*ast.BinaryNode]bool{}}
+		return l, &concatPatch{loops: l}
+	}
+	l, cat := loops()
+	opts = append(opts, expr.Patch(&stepPatch{}), expr.Patch(l), expr.Patch(cat), expr.Patch(absPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(u))
 	prog, err := compileSafely(src, opts)
 	if err == nil && g.err == nil {
 		// Again with the comparisons that refuse ±Inf and NaN: only on a
 		// tree that checks, since the checker does not report an
 		// unknown name below the calls finitePatch makes.
-		opts = append(opts[:base:base], expr.Patch(&stepPatch{}), expr.Patch(&concatPatch{}), expr.Patch(absPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(finitePatch{}), expr.Patch(&workPatch{}), expr.Patch(u))
+		l, cat := loops()
+		opts = append(opts[:base:base], expr.Patch(&stepPatch{}), expr.Patch(l), expr.Patch(cat), expr.Patch(absPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(finitePatch{}), expr.Patch(&workPatch{}), expr.Patch(u))
 		prog, err = compileSafely(src, opts)
 	}
 	if g.err != nil {
@@ -387,7 +475,13 @@ type RuntimeError struct {
 	Line   int // 1-based, 0 when unknown
 	Column int // 1-based
 	Msg    string
+	// Err is the cause when it is one a caller may branch on: a
+	// *LimitError. Nil otherwise.
+	Err error
 }
+
+// Unwrap returns Err.
+func (e *RuntimeError) Unwrap() error { return e.Err }
 
 // Error returns `expr "SRC" at L:C: message`.
 func (e *RuntimeError) Error() string {
@@ -418,7 +512,7 @@ func (e *Expr) evalVM(in *rules.Input) (result bool, err error) {
 		}
 		e.c.pool.Put(w)
 	}()
-	w.steps, w.work = 0, 0
+	w.steps, w.work, w.mem, w.events, w.start = 0, 0, 0, 0, time.Time{}
 	u := e.uses
 	if e.isAll {
 		u = uses{true, true, true, true, true, true}
@@ -467,15 +561,25 @@ func (e *Expr) evalVM(in *rules.Input) (result bool, err error) {
 }
 
 func (e *Expr) runtimeError(err error) error {
+	var le *LimitError
 	var fe *file.Error
-	if errors.As(err, &fe) {
-		re := &RuntimeError{Src: e.src, Msg: fe.Message}
+	isFile := errors.As(err, &fe)
+	if !errors.As(err, &le) && isFile && (fe.Message == "memory budget exceeded" || fe.Message == "flatten: memory budget exceeded") {
+		// The VM's own count, which it reports as a string, and flatten's.
+		le = &LimitError{Limit: "MemoryBudget", Msg: fe.Message}
+	}
+	var cause error
+	if le != nil {
+		cause = le
+	}
+	if isFile {
+		re := &RuntimeError{Src: e.src, Msg: fe.Message, Err: cause}
 		if fe.Snippet != "" {
 			re.Line, re.Column = fe.Line, fe.Column+1
 		}
 		return re
 	}
-	return &RuntimeError{Src: e.src, Msg: err.Error()}
+	return &RuntimeError{Src: e.src, Msg: err.Error(), Err: cause}
 }
 
 // describe names the type of a value as the expression sees it.

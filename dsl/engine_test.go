@@ -209,3 +209,35 @@ func BenchmarkEngineRun(b *testing.B) {
 		}
 	}
 }
+
+// An expression over its budget is a rule_error on its field; the other
+// fields are scored and the run goes on.
+func TestEngineBudgetIsFieldRuleError(t *testing.T) {
+	eng, err := build(t, `version: 1
+cases:
+  - id: c
+    expected:
+      name: f
+      arguments: {a: x, b: y, c: 1}
+      rules:
+        a: {expr: 'len(reduce(1..999999, #acc + "x", "")) > 0'}
+        b: {expr: 'len(split(actual, "")) > 0'}
+  - id: d
+    expected: {name: f, arguments: {c: 1}}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("b", 2<<20)
+	r := eng.Score(0, mustParse(t, `[{"name":"f","arguments":{"a":"x","b":"`+long+`","c":2}}]`))
+	got := map[string]engine.Kind{}
+	for _, d := range r.Diffs {
+		got[d.Path] = d.Kind
+	}
+	if len(r.Diffs) != 3 || got["a"] != engine.RuleError || got["b"] != engine.RuleError || got["c"] != engine.Mismatch {
+		t.Errorf("diffs %v", got)
+	}
+	if r2 := eng.Score(1, mustParse(t, `[{"name":"f","arguments":{"c":1}}]`)); !r2.Pass {
+		t.Errorf("the next case: %+v", r2)
+	}
+}

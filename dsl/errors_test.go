@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
@@ -274,7 +275,12 @@ func TestLimits(t *testing.T) {
 			"contains_all would search a string of 2000 bytes for 40 substrings; the limit is 64000 bytes searched"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := NewCompiler(tc.opts)
+			// The rows hold the budgets, which give the same error on
+			// every machine; on a slow one (-race) the time limit, which
+			// does not, would come first.
+			opts := tc.opts
+			opts.Timeout = time.Hour
+			c := NewCompiler(opts)
 			e, err := c.Compile(tc.src)
 			if err != nil {
 				t.Fatal(err)
@@ -292,7 +298,7 @@ func TestDefaults(t *testing.T) {
 	if got != DefaultOptions() {
 		t.Errorf("zero Options gave %+v, want %+v", got, DefaultOptions())
 	}
-	if got.MaxLength != 4096 || got.MaxNodes != 1000 || got.MemoryBudget != 1_000_000 || got.MaxSteps != 1_000_000 || got.MaxStringLen != 1<<20 || got.MaxEditLen != 4096 {
+	if got.MaxLength != 4096 || got.MaxNodes != 1000 || got.MemoryBudget != 1_000_000 || got.MaxSteps != 1_000_000 || got.MaxStringLen != 1<<20 || got.MaxEditLen != 4096 || got.Timeout != 10*time.Second {
 		t.Errorf("defaults changed: %+v; update docs/dsl.md", got)
 	}
 }

@@ -61,6 +61,25 @@ func (c *Compiler) exprOptions() []expr.Option {
 	tooLong := func(what string, n int) error {
 		return fmt.Errorf("%s would build a string of %d bytes; the limit is %d", what, n, maxStr)
 	}
+	cat := func(w *worker, a, b string) (any, error) {
+		if len(a)+len(b) > maxStr {
+			return nil, tooLong("+", len(a)+len(b))
+		}
+		if w != nil {
+			if err := w.charge(len(a) + len(b)); err != nil {
+				return nil, err
+			}
+		}
+		return a + b, nil
+	}
+	add := func(w *worker, x, y any) (any, error) {
+		a, aok := x.(string)
+		b, bok := y.(string)
+		if aok && bok {
+			return cat(w, a, b)
+		}
+		return runtime.Add(x, y), nil
+	}
 	builtinFunc := func(name string) func(args ...any) (any, error) {
 		return builtin.Builtins[builtin.Index[name]].Func
 	}
@@ -72,36 +91,43 @@ func (c *Compiler) exprOptions() []expr.Option {
 			w := args[0].(*worker)
 			w.steps++
 			if w.steps > w.max {
-				return nil, fmt.Errorf("the expression ran more than %d closure steps (all, map, filter, ...); the limit is MaxSteps", w.max)
+				return nil, &LimitError{Limit: "MaxSteps", Msg: fmt.Sprintf("the expression ran more than %d closure steps (all, map, filter, ...); the limit is MaxSteps", w.max)}
+			}
+			if err := w.tick(false); err != nil {
+				return nil, err
 			}
 			return true, nil
 		}, new(func(*worker) bool)),
 		fn("__work", func(args ...any) (any, error) {
 			w := args[0].(*worker)
-			w.work += workOf(args[1].(string), args[2:])
-			if w.work > w.maxW {
-				return nil, fmt.Errorf("the expression's string and list helpers would read more than %d bytes and elements; the limit is MaxWork", w.maxW)
+			name := args[1].(string)
+			if err := w.charge(workOf(name, args[2:])); err != nil {
+				return nil, err
+			}
+			// What the helper is to build outside the VM's count of
+			// memory, counted before it builds it.
+			if n := builds(name, args[2:]); n > 0 {
+				if err := w.alloc(name, n); err != nil {
+					return nil, err
+				}
 			}
 			return true, nil
 		}, new(func(*worker, string, ...any) bool)),
+		// `+` where a side may be a string (concatPatch); in a loop, the
+		// bytes it builds count as work, since each step of a loop that
+		// grows a string copies all of it.
 		fn("__cat", func(args ...any) (any, error) {
-			a, b := args[0].(string), args[1].(string)
-			if len(a)+len(b) > maxStr {
-				return nil, tooLong("+", len(a)+len(b))
-			}
-			return a + b, nil
+			return cat(nil, args[0].(string), args[1].(string))
 		}, new(func(string, string) string)),
+		fn("__cat_w", func(args ...any) (any, error) {
+			return cat(args[0].(*worker), args[1].(string), args[2].(string))
+		}, new(func(*worker, string, string) string)),
 		fn("__add", func(args ...any) (any, error) {
-			a, aok := args[0].(string)
-			b, bok := args[1].(string)
-			if aok && bok {
-				if len(a)+len(b) > maxStr {
-					return nil, tooLong("+", len(a)+len(b))
-				}
-				return a + b, nil
-			}
-			return runtime.Add(args[0], args[1]), nil
+			return add(nil, args[0], args[1])
 		}, new(func(any, any) any)),
+		fn("__add_w", func(args ...any) (any, error) {
+			return add(args[0].(*worker), args[1], args[2])
+		}, new(func(*worker, any, any) any)),
 		fn("__raw", func(args ...any) (any, error) {
 			return rawAt(args[0].(*rules.Input), args[1].(string), args[2:])
 		}, new(func(*rules.Input, string, ...any) any)),
@@ -734,14 +760,20 @@ func flattenInto(out *[]any, v reflect.Value, depth, limit int) error {
 }
 
 // workOf is the work a helper does on args (workPatch): the product of
-// the two lengths for the edit distances and contains_all, else the sum
-// of their lengths, a string's in bytes and a list's in elements (its
-// strings' bytes too).
+// the two lengths for the edit distances and contains_all, the square of
+// the list's length for uniq (which compares each element with those it
+// kept), else the sum of their lengths, a string's in bytes and a list's
+// in elements (its strings' bytes too).
 func workOf(name string, args []any) int {
 	switch name {
 	case "levenshtein", "similarity", "contains_all":
 		if len(args) == 2 {
 			return (size(args[0]) + 1) * (size(args[1]) + 1)
+		}
+	case "uniq":
+		if len(args) == 1 {
+			n := size(args[0]) + 1
+			return n * n
 		}
 	}
 	n := 1
@@ -777,4 +809,58 @@ func size(x any) int {
 		return v.Len()
 	}
 	return 1
+}
+
+// builds returns how many elements the helper name is to build from
+// args that expr's VM does not count against MemoryBudget itself: the
+// strings of split and splitAfter, the entries of keys, values, toPairs
+// and fromPairs, at most the values of fromJSON. It is called before the
+// helper runs, so that a list too large is never built.
+func builds(name string, args []any) int {
+	switch name {
+	case "split", "splitAfter":
+		s, ok1 := args[0].(string)
+		sep, ok2 := args[1].(string)
+		if !ok1 || !ok2 {
+			return 0
+		}
+		n := strings.Count(s, sep) + 1
+		if sep == "" {
+			n = utf8.RuneCountInString(s) // one string a character
+		}
+		if len(args) == 3 {
+			if limit, ok := args[2].(int); ok && limit >= 0 {
+				n = min(n, limit)
+			}
+		}
+		return n
+	case "keys", "values", "fromPairs":
+		return size(args[0])
+	case "toPairs":
+		return 3 * size(args[0]) // a pair of two for each entry
+	case "fromJSON":
+		if s, ok := args[0].(string); ok {
+			return jsonValues(s)
+		}
+	}
+	return 0
+}
+
+// jsonValues bounds the values and keys a JSON text holds from above,
+// without parsing it: one for each comma, colon and opening bracket
+// outside strings, and one more.
+func jsonValues(s string) int {
+	n, in := 1, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case !in && (c == ',' || c == ':' || c == '[' || c == '{'):
+			n++
+		}
+	}
+	return n
 }

@@ -33,14 +33,40 @@ func (stepPatch) Visit(node *ast.Node) {
 	p.Node = seq
 }
 
+// loopPatch finds the `+` nodes inside closure bodies, which run once an
+// element: there alone can `+` grow a string step by step, each step
+// copying all that came before (reduce(1..999999, #acc + "x", "")), and
+// concatPatch charges their bytes to MaxWork. A `+` outside a loop runs
+// once an evaluation and builds at most MaxStringLen.
+type loopPatch struct {
+	in map[*ast.BinaryNode]bool
+}
+
+func (p *loopPatch) Visit(node *ast.Node) {
+	if pr, ok := (*node).(*ast.PredicateNode); ok {
+		ast.Walk(&pr.Node, plusMarker(p.in))
+	}
+}
+
+type plusMarker map[*ast.BinaryNode]bool
+
+func (m plusMarker) Visit(node *ast.Node) {
+	if b, ok := (*node).(*ast.BinaryNode); ok && b.Operator == "+" {
+		m[b] = true
+	}
+}
+
 // concatPatch routes `+` through a function that refuses to build a
 // string longer than Options.MaxStringLen, wherever either side may be a
 // string: `let a = s + s; let b = a + a; ...` would otherwise double a
-// string a few hundred times within the node limit. Numeric `+` is left
-// alone.
-type concatPatch struct{}
+// string a few hundred times within the node limit. Inside a loop
+// (loops), the function also charges the bytes it builds to MaxWork.
+// Numeric `+` is left alone.
+type concatPatch struct {
+	loops *loopPatch
+}
 
-func (concatPatch) Visit(node *ast.Node) {
+func (p *concatPatch) Visit(node *ast.Node) {
 	b, ok := (*node).(*ast.BinaryNode)
 	if !ok || b.Operator != "+" {
 		return
@@ -62,7 +88,14 @@ func (concatPatch) Visit(node *ast.Node) {
 	default:
 		return
 	}
-	call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: fn}, Arguments: []ast.Node{b.Left, b.Right}}
+	args := []ast.Node{b.Left, b.Right}
+	if p.loops.in[b] {
+		budget := &ast.IdentifierNode{Value: "__budget"}
+		budget.SetLocation(b.Location())
+		fn += "_w"
+		args = []ast.Node{budget, b.Left, b.Right}
+	}
+	call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: fn}, Arguments: args}
 	call.Callee.SetLocation(b.Location())
 	ast.Patch(node, call)
 }
@@ -282,6 +315,10 @@ var workHelpers = map[string]bool{
 	"contains_all": true, "set_eq": true, "join": true, "replace": true, "string": true, "toJSON": true,
 	"upper": true, "lower": true, "trim": true, "trimPrefix": true, "trimSuffix": true, "split": true,
 	"splitAfter": true, "indexOf": true, "lastIndexOf": true, "hasPrefix": true, "hasSuffix": true,
+	// Builtins that read a whole list or map, or build one that the VM
+	// does not count (see builds).
+	"keys": true, "values": true, "toPairs": true, "fromPairs": true, "fromJSON": true, "uniq": true,
+	"sort": true, "max": true, "min": true, "mean": true, "median": true, "toBase64": true, "fromBase64": true,
 }
 
 // workOperators are the string operators charged likewise.

@@ -88,7 +88,7 @@ func noBool(n ast.Node) (ast.Node, string) {
 			return n, "got the result of " + t.Name + "()"
 		}
 	case *ast.CallNode:
-		if id, ok := t.Callee.(*ast.IdentifierNode); ok && id.Value == "__add" { // concatPatch's +
+		if id, ok := t.Callee.(*ast.IdentifierNode); ok && (id.Value == "__add" || id.Value == "__add_w") { // concatPatch's +
 			return n, "got the result of +"
 		}
 	case *ast.VariableDeclaratorNode:

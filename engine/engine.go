@@ -30,7 +30,18 @@ type Options struct {
 	// packages (expressions, plugins). Without them such rules are load
 	// errors.
 	Extensions rules.Extensions
+	// MaxDiffs is the most diffs listed for one call (an expected call
+	// and its actual call, or an actual call paired with none); past it,
+	// one more diff says how many were left out. The score and the
+	// verdict still count every one. Zero or less: DefaultMaxDiffs.
+	MaxDiffs int
 }
+
+// DefaultMaxDiffs is Options.MaxDiffs when none is given: enough to say
+// everything wrong with any call a person reads, and a bound on the
+// results line and the memory of a call with hundreds of thousands of
+// wrong arguments.
+const DefaultMaxDiffs = 100
 
 // Engine is a compiled suite.
 type Engine struct {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/callgrade/callgrade/internal/schema"
@@ -247,6 +248,9 @@ func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls 
 		if len(r.Diffs) == start {
 			continue
 		}
+		var left leftOut
+		r.Diffs = left.trim(r.Diffs, start, e.maxDiffs())
+		r.Diffs = left.summary(r.Diffs, e.maxDiffs())
 		extra++
 		idx := len(r.Calls)
 		r.Calls = append(r.Calls, CallResult{Expected: -1, Actual: b})
@@ -423,18 +427,113 @@ func unexpectedCallMessage(c *response.Call, expected int) string {
 }
 
 // scratch collects the diffs of one comparison. Its report func is bound
-// once, so that comparing does not allocate a closure per call.
+// once, so that comparing does not allocate a closure per call. It keeps
+// at most max+1 diffs (see leftOut) and counts the others in left.
 type scratch struct {
 	diffs  []rules.Diff
 	report func(rules.Diff)
+	max    int
+	left   leftOut
 	eq     rules.Equalities // what the comparison found equal, for validation
 	passes rules.Passes     // what the schema proves passes, for the comparison
 }
 
 func newScratch() *scratch {
 	sc := new(scratch)
-	sc.report = func(d rules.Diff) { sc.diffs = append(sc.diffs, d) }
+	sc.report = func(d rules.Diff) {
+		if len(sc.diffs) > sc.max {
+			sc.left.add(d.Kind, 1)
+			return
+		}
+		sc.diffs = append(sc.diffs, d)
+	}
 	return sc
+}
+
+// maxDiffs is the most diffs listed for one call (Options.MaxDiffs).
+func (e *Engine) maxDiffs() int {
+	if e.opts.MaxDiffs > 0 {
+		return e.opts.MaxDiffs
+	}
+	return DefaultMaxDiffs
+}
+
+// leftOut counts the diffs of one call beyond the most listed, by kind.
+// A call lists at most max diffs and, past them, one that says how many
+// more there are: so a call with 450,000 extra arguments costs a results
+// line and memory of a few hundred diffs, not of 450,000. Up to max+1
+// diffs are kept as they come, since a summary in place of one diff would
+// say less than the diff.
+type leftOut struct {
+	n     int
+	kinds []kindCount // by first occurrence
+}
+
+type kindCount struct {
+	kind Kind
+	n    int
+}
+
+func (l *leftOut) add(k Kind, n int) {
+	l.n += n
+	for i := range l.kinds {
+		if l.kinds[i].kind == k {
+			l.kinds[i].n += n
+			return
+		}
+	}
+	l.kinds = append(l.kinds, kindCount{k, n})
+}
+
+// trim counts the diffs of ds from start on beyond max+1, with those
+// counted already, and returns ds without them (their places cleared, so
+// that the buffer keeps no values alive).
+func (l *leftOut) trim(ds []Diff, start, max int) []Diff {
+	end := start + max + 1
+	if l.n == 0 && len(ds) <= end {
+		return ds
+	}
+	end--
+	for i := end; i < len(ds); i++ {
+		l.add(ds[i].Kind, 1)
+	}
+	if end < len(ds) {
+		clear(ds[end:])
+		ds = ds[:end]
+	}
+	return ds
+}
+
+// summary appends, when diffs were left out, the diff that says how many
+// and of which kinds. Its kind is the kind most of them have, or, when
+// any of them is of a kind that makes a case errored (IsError), the most
+// frequent of those: a case errored by a diff left out stays errored. It
+// adds nothing to the score, which counts every miss already, and its
+// call fails with it as without it.
+func (l *leftOut) summary(ds []Diff, max int) []Diff {
+	if l.n == 0 {
+		return ds
+	}
+	kinds := slices.Clone(l.kinds)
+	slices.SortStableFunc(kinds, func(a, b kindCount) int { return b.n - a.n })
+	kind := kinds[0].kind
+	for _, kc := range kinds {
+		if IsError(kc.kind) {
+			kind = kc.kind
+			break
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d more diffs of this call are not listed: ", l.n)
+	for i, kc := range kinds {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d %s", kc.n, kc.kind)
+	}
+	fmt.Fprintf(&b, " (a call lists at most %d; its score counts them all)", max)
+	*l = leftOut{}
+	return append(ds, Diff{Diff: rules.Diff{Kind: kind, Rule: "max_diffs", Message: b.String()}, Call: -1})
 }
 
 var scratchPool = sync.Pool{New: func() any { return newScratch() }}
@@ -510,10 +609,11 @@ func (j *judgement) score() float64 {
 // proves (prove, into passes when not nil), then, unless it proves them
 // the same, the rules, recording in eq (when not nil, and a validation
 // follows) what they find equal, and a step's result rules. report, when
-// not nil, hears of each failure. quick judges only whether the
+// not nil, hears of each failure, worded in full up to the first worded
+// of them when worded > 0 (rules.Context.MaxWorded). quick judges only whether the
 // arguments pass, from their first failure on (rules.Set.Accepts): j.res
 // then counts them as one argument, so that its score is 1 or 0.
-func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b int, passes *rules.Passes, eq *rules.Equalities, report func(rules.Diff), quick bool) {
+func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b int, passes *rules.Passes, eq *rules.Equalities, report func(rules.Diff), quick bool, worded int) {
 	*j = judgement{steps: rv.at(b)} // a run: references see the steps before b
 	j.proof, passes = ec.prove(ac, passes)
 	if j.proof == schema.Same {
@@ -521,6 +621,7 @@ func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b in
 	}
 	ctx := ec.ctx(j.steps)
 	ctx.Passes = passes
+	ctx.MaxWorded = worded
 	if eq == nil || !ec.validates() || j.proof != schema.Unproven {
 		eq = nil
 	}
@@ -557,7 +658,7 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 		passes, eq = &w.passes, &w.eq
 	}
 	var j judgement
-	ec.judge(&j, ac, rv, b, passes, eq, nil, quick)
+	ec.judge(&j, ac, rv, b, passes, eq, nil, quick, 0)
 	if j.proof == schema.Same {
 		return verdict{pass: true, weighed: true, score: 1}
 	}
@@ -596,8 +697,12 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 		return pairing{diffs: carve()}
 	}
 	sc := w.scratch()
+	max := e.maxDiffs()
+	sc.max = max
 	var j judgement
-	ec.judge(&j, ac, rv, b, &sc.passes, &sc.eq, sc.report, false)
+	ec.judge(&j, ac, rv, b, &sc.passes, &sc.eq, sc.report, false, max+1)
+	left := sc.left
+	sc.left = leftOut{}
 	if j.proof == schema.Same {
 		w.putScratch(sc)
 		return pairing{pass: true, score: 1, diffs: carve()}
@@ -610,6 +715,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	p := pairing{score: j.score()}
 	if j.proof == schema.Unproven {
 		*buf = ec.tool.validate(ac.Args, ec.check(j.eq, w), -1, *buf)
+		*buf = left.trim(*buf, start, max)
 	}
 	w.putScratch(sc)
 	for _, a := range ec.asserts() {
@@ -629,6 +735,8 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 			*buf = append(*buf, Diff{Diff: rules.Diff{Kind: AssertFailed, Rule: "assert", Message: msg}, Call: -1})
 		}
 	}
+	*buf = left.trim(*buf, start, max)
+	*buf = left.summary(*buf, max)
 	p.diffs = carve()
 	p.pass = len(p.diffs) == 0
 	return p

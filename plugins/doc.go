@@ -41,8 +41,10 @@
 //
 // # Security
 //
-// With a sha256 in the suite the executable is hashed before every start,
-// and a mismatch never starts it. Connections use go-plugin's automatic
+// With a sha256 in the suite the executable is read once into a private
+// copy (a directory only the user can enter), hashed as it is copied, and
+// every start runs that copy: a mismatch never starts, and a file swapped
+// in at the command's path after the check never runs. Connections use go-plugin's automatic
 // mutual TLS: the host hands the plugin a client certificate and expects
 // one back in the handshake line. A plugin that answers without one (the
 // Python example does) is accepted only on a Unix socket, whose directory

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -73,6 +75,9 @@ type Options struct {
 	// export_test.go) so that the window does not depend on how fast a
 	// loaded machine starts a process.
 	now func() time.Time
+	// checked, when not nil, is called with a command's path once its
+	// sha256 has been checked, before it starts: tests swap the file there.
+	checked func(path string)
 }
 
 func (o Options) withDefaults() Options {
@@ -157,6 +162,7 @@ func Open(decls map[string]suite.Plugin, opts Options) (*Host, error) {
 		go func() {
 			defer wg.Done()
 			if err := p.first(); err != nil {
+				p.removeCopy()
 				problems[i] = problem(name, decl, err)
 				return
 			}
@@ -247,29 +253,113 @@ func (h *Host) prepare(name string, d suite.Plugin) (*proc, error) {
 		if err != nil || len(want) != sha256.Size {
 			return nil, fmt.Errorf("sha256 %q is not 64 hex digits", d.SHA256)
 		}
-		got, err := fileSHA256(resolved)
+		// What is hashed is what runs: a copy the check reads the file
+		// into, which every start, the first and each restart, executes.
+		// Checking the file and then starting it by its path would run
+		// whatever a writer put there in between.
+		dir, copied, got, err := privateCopy(resolved)
 		if err != nil {
 			return nil, fmt.Errorf("cannot check sha256: %w", err)
 		}
 		if !strings.EqualFold(got, d.SHA256) {
+			os.RemoveAll(dir)
 			return nil, fmt.Errorf("sha256 of %s is %s, not %s as the suite says; not started", resolved, got, strings.ToLower(d.SHA256))
 		}
-		p.sum = want
+		p.sum, p.path, p.copyDir = want, copied, dir
+		if h.opts.checked != nil {
+			h.opts.checked(resolved)
+		}
 	}
 	return p, nil
 }
 
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
+// privateCopy copies the executable at path into a new directory that only
+// this user can enter (mode 0700), hashing the bytes as it copies them, and
+// returns the directory, the copy's path (with path's name) and the
+// digest. The copy is the file that runs: a file swapped in at path after
+// the check is never started. A script (a file that starts with "#!"),
+// which its interpreter reads by its path, finds the files beside it as it
+// would at path: each entry of path's directory is linked into the copy's
+// (the example Python plugin imports its generated modules from gen/,
+// beside __file__). Those files are not covered by the digest, as they
+// never were.
+func privateCopy(path string) (dir, copied, sum string, err error) {
+	src, err := os.Open(path)
 	if err != nil {
-		return "", err
+		return "", "", "", err
 	}
-	defer f.Close()
-	s := sha256.New()
-	if _, err := io.Copy(s, f); err != nil {
-		return "", err
+	defer src.Close()
+	if fi, err := src.Stat(); err != nil {
+		return "", "", "", err
+	} else if !fi.Mode().IsRegular() {
+		return "", "", "", fmt.Errorf("%s is not a regular file", path)
 	}
-	return hex.EncodeToString(s.Sum(nil)), nil
+	dir, err = os.MkdirTemp("", "callgrade-plugin-bin-")
+	if err != nil {
+		return "", "", "", fmt.Errorf("cannot make a directory for its private copy: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(dir)
+		}
+	}()
+	copied = filepath.Join(dir, filepath.Base(path))
+	dst, err := os.OpenFile(copied, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o700)
+	if err != nil {
+		return "", "", "", fmt.Errorf("cannot copy it: %w", err)
+	}
+	hash := sha256.New()
+	var head headBytes
+	_, err = io.Copy(io.MultiWriter(dst, hash, &head), src)
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(copied, 0o500) // read and run; written no more
+	}
+	if err != nil {
+		return "", "", "", fmt.Errorf("cannot copy it: %w", err)
+	}
+	if string(head.b) == "#!" {
+		if err := linkSiblings(filepath.Dir(path), dir, filepath.Base(path)); err != nil {
+			return "", "", "", fmt.Errorf("cannot copy it: %w", err)
+		}
+	}
+	return dir, copied, hex.EncodeToString(hash.Sum(nil)), nil
+}
+
+// headBytes keeps the first two bytes written to it.
+type headBytes struct{ b []byte }
+
+func (h *headBytes) Write(p []byte) (int, error) {
+	if n := 2 - len(h.b); n > 0 {
+		h.b = append(h.b, p[:min(n, len(p))]...)
+	}
+	return len(p), nil
+}
+
+// linkSiblings links each entry of from but the one named except into to.
+func linkSiblings(from, to, except string) error {
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() == except {
+			continue
+		}
+		if err := os.Symlink(filepath.Join(from, e.Name()), filepath.Join(to, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeCopy removes the private copy of a checked command, if any.
+func (p *proc) removeCopy() {
+	if p.copyDir != "" {
+		os.RemoveAll(p.copyDir)
+	}
 }
 
 // Describe lists the plugins and their comparators, sorted by name.
@@ -437,6 +527,20 @@ func (t *tail) lines(quiet bool) []string {
 
 // launch starts one plugin process and connects to it.
 func (p *proc) launch() (*process, pluginpb.ComparatorsClient, error) {
+	for try := 0; ; try++ {
+		client, rpc, err := p.launchOnce()
+		if try == 4 || !errors.Is(err, syscall.ETXTBSY) {
+			return client, rpc, err
+		}
+		// A private copy just written (privateCopy) can be busy for a
+		// moment: a process this program forked elsewhere while the copy
+		// was open for writing holds it open until that process execs.
+		time.Sleep(10 * time.Millisecond << try)
+	}
+}
+
+// launchOnce is one try of launch.
+func (p *proc) launchOnce() (*process, pluginpb.ComparatorsClient, error) {
 	cmd := exec.Command(p.path, p.decl.Command[1:]...)
 	cmd.Dir = p.h.opts.Dir
 	setProcAttr(cmd)
@@ -473,6 +577,9 @@ func (p *proc) launch() (*process, pluginpb.ComparatorsClient, error) {
 		client.Kill()
 		if errors.Is(err, plugin.ErrChecksumsDoNotMatch) {
 			return nil, nil, errors.New("sha256 mismatch; not started")
+		}
+		if p.copyDir != "" && errors.Is(err, fs.ErrPermission) {
+			return nil, nil, fmt.Errorf("does not start: %w (the private copy a sha256 check runs is in %s: is it mounted noexec? set TMPDIR to a directory whose files may run)", err, filepath.Dir(p.copyDir))
 		}
 		if s := stderr.String(); s != "" {
 			// What the plugin said of itself (a missing module, a file it

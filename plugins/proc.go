@@ -27,11 +27,14 @@ import (
 // proc is one declared plugin: its process (restarted after a crash), its
 // comparators and the queue of comparisons waiting to be batched.
 type proc struct {
-	h       *Host
-	name    string
-	decl    suite.Plugin
-	path    string // the resolved executable
-	sum     []byte // the sha256 the suite asks for, or nil
+	h    *Host
+	name string
+	decl suite.Plugin
+	path string // the resolved executable, or its private copy (copyDir)
+	sum  []byte // the sha256 the suite asks for, or nil
+	// copyDir holds the private copy of the executable that a sha256
+	// check hashed and every start runs (privateCopy); "" without one.
+	copyDir string
 	timeout time.Duration
 	log     hclog.Logger
 
@@ -382,6 +385,7 @@ func (p *proc) close() {
 	if client != nil {
 		client.Stop()
 	}
+	p.removeCopy()
 }
 
 // Comparator returns the comparator that ref ("plugin.comparator") names,

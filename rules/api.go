@@ -93,6 +93,11 @@ type Context struct {
 	// known to pass under the set's rules, which the comparison takes as
 	// passing without walking them.
 	Passes *Passes
+	// MaxWorded, when above 0, is how many diffs are reported in full:
+	// past it, an extra argument or a mismatch is reported with its kind
+	// and values but no Path or Message, which a caller that lists only
+	// so many diffs of a call counts without wording each.
+	MaxWorded int
 }
 
 // Result sums up a comparison of two argument objects for scoring: Matched

@@ -134,7 +134,8 @@ type walker struct {
 	errKind Kind
 	msg     string
 
-	failed failedSet // the top-level members of actual that failed
+	failed  failedSet // the top-level members of actual that failed
+	emitted int       // the diffs reported so far (see Context.MaxWorded)
 
 	slow bool        // no shortcuts (see walk)
 	eq   *Equalities // records the shortcut's findings when not nil
@@ -388,8 +389,11 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 			return true
 		}
 		if !quiet {
-			w.emit(Diff{Kind: UnexpectedArgument, Path: w.pathString(), Actual: *av, HasActual: true,
-				Rule: "extra_fields=reject", Message: message("got ").show(*av).s(", but the expected ").s(w.owner()).s(" has no such ").s(w.what()).done()})
+			d := Diff{Kind: UnexpectedArgument, Actual: *av, HasActual: true, Rule: "extra_fields=reject"}
+			if w.words() {
+				d.Path, d.Message = w.pathString(), message("got ").show(*av).s(", but the expected ").s(w.owner()).s(" has no such ").s(w.what()).done()
+			}
+			w.emit(d)
 		}
 		return false
 	}
@@ -537,8 +541,11 @@ func (w *walker) structureFrom(st *state, f *eff, e, a *value.Value, quiet bool,
 		}
 	}
 	if !quiet {
-		w.emit(Diff{Kind: Mismatch, Path: w.pathString(), Expected: *e, Actual: *a, HasExpected: true, HasActual: true,
-			Rule: nameAt(st, f), Message: message("").mismatch(*e, *a).note(w.defaulted).rule(nameAt(st, f)).done()})
+		d := Diff{Kind: Mismatch, Expected: *e, Actual: *a, HasExpected: true, HasActual: true, Rule: nameAt(st, f)}
+		if w.words() {
+			d.Path, d.Message = w.pathString(), message("").mismatch(*e, *a).note(w.defaulted).rule(nameAt(st, f)).done()
+		}
+		w.emit(d)
 	}
 	return false
 }
@@ -700,9 +707,13 @@ func (w *walker) leafDiff(st *state, f *eff, r *Rule, e, a *value.Value) {
 
 func (w *walker) emit(d Diff) {
 	if w.report != nil {
+		w.emitted++
 		w.report(d)
 	}
 }
+
+// words reports whether the next diff is to be worded (Context.MaxWorded).
+func (w *walker) words() bool { return w.ctx.MaxWorded <= 0 || w.emitted < w.ctx.MaxWorded }
 
 // nameAt is the rule a diff at st shows.
 func nameAt(st *state, f *eff) string {
