@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/callgrade/callgrade/response"
@@ -551,23 +550,4 @@ func (e *Engine) scoreRunOrCalls(r *Result, i int, run *response.Run, w *work) {
 		return
 	}
 	e.scoreCalls(r, i, run.Calls(), w)
-}
-
-// fromViolation reports whether a schema violation of the expected
-// arguments, at path with message msg, is about a field whose value a
-// `from` rule gives: the expected call need not write it.
-func fromViolation(rs suite.RuleSet, path, msg string) bool {
-	for _, pr := range rs {
-		if pr.Rule.Kind() != value.Object || !pr.Rule.Has("from") {
-			continue
-		}
-		parent, key := "", pr.Path
-		if i := strings.LastIndexByte(pr.Path, '.'); i >= 0 {
-			parent, key = pr.Path[:i], pr.Path[i+1:]
-		}
-		if path == pr.Path || path == parent && strings.Contains(msg, "'"+key+"'") {
-			return true
-		}
-	}
-	return false
 }
