@@ -145,7 +145,7 @@ var textTests = []struct {
 	{name: "llama text answer", f: LlamaJSON, auto: Auto, in: "It is sunny {today}.", want: nil},
 	{name: "llama builtin tool", f: LlamaJSON, auto: LlamaJSON,
 		in:   `<|python_tag|>brave_search.call(query="Menlo Park")<|eom_id|>`,
-		want: []string{`!: text[14:61] "brave_search.call(query=\"Menlo Park\")<|eom_id|>": not a JSON call`}},
+		want: []string{`!: text[14:51] "brave_search.call(query=\"Menlo Park\")": not a JSON call`}},
 	{name: "llama both keys", f: LlamaJSON, auto: Auto,
 		in:   `{"name": "f", "parameters": {}, "arguments": {}}`,
 		want: []string{`!f: has both "parameters" and "arguments"`}},
@@ -182,7 +182,8 @@ var textTests = []struct {
 	{name: "mistral no arguments", f: Mistral, auto: Mistral,
 		in:   `[TOOL_CALLS]f[ARGS]hello[TOOL_CALLS]g[CALL_ID]123`,
 		want: []string{`!f: text[0:24] "[TOOL_CALLS]f[ARGS]hello": has no JSON object of arguments`, `!g: has no [ARGS] after its [CALL_ID]`}},
-	{name: "mistral not a call", f: Mistral, auto: Mistral,
+	// Prose after the token starts no call: Auto reads a text answer.
+	{name: "mistral not a call", f: Mistral, auto: Auto,
 		in:   `[TOOL_CALLS] I cannot call tools.`,
 		want: []string{`!: not a call: want NAME[ARGS]{…} or a JSON list of calls`}},
 
@@ -264,6 +265,137 @@ func TestTextFormats(t *testing.T) {
 			}
 			checkCalls(t, calls, tt.want)
 			if _, got, err := o.Extract(r, Auto); err != nil || got != tt.auto {
+				t.Errorf("Auto reads it as %q, %v; want %q", got, err, tt.auto)
+			}
+		})
+	}
+}
+
+// Every block that starts a call is read, however many the text has and
+// whatever stands between them: a second block is never dropped.
+var textBlockTests = []struct {
+	name string
+	f    Format
+	in   string
+	want []string
+	auto Format
+}{
+	{name: "pythonic two python_start blocks", f: Pythonic, auto: Pythonic,
+		in:   `<|python_start|>[f(x=1)]<|python_end|> and <|python_start|>g(y=2)<|python_end|><|eot|>`,
+		want: []string{`f {"x":1}`, `g {"y":2}`}},
+	{name: "pythonic block never ended, then another", f: Pythonic, auto: Pythonic,
+		in:   `<|python_start|>[f(x=1)]<|python_start|>[g(y=2)]`,
+		want: []string{`f {"x":1}`, `g {"y":2}`}},
+	{name: "pythonic empty block", f: Pythonic, auto: Pythonic,
+		in:   `<|python_start|><|python_end|>`,
+		want: []string{`!: text[0:30] "<|python_start|><|python_end|>": holds no call`}},
+	{name: "pythonic block of prose", f: Pythonic, auto: Auto,
+		in:   `<|python_start|>hello there<|python_end|>`,
+		want: []string{`!: text[16:27] "hello there": not Python calls`}},
+	{name: "pythonic calls then end of turn", f: Pythonic, auto: Auto,
+		in:   "[f(x=1)]<|eot_id|>\n",
+		want: []string{`f {"x":1}`}},
+	{name: "llama two python tags", f: LlamaJSON, auto: LlamaJSON,
+		in:   `<|python_tag|>{"name": "f", "parameters": {"x": 1}}<|eom_id|><|python_tag|>{"name": "g", "parameters": {}}<|eom_id|>`,
+		want: []string{`f {"x":1}`, `g {}`}},
+	{name: "llama call then a python tag", f: LlamaJSON, auto: LlamaJSON,
+		in:   `{"name": "f", "parameters": {"x": 1}}<|python_tag|>{"name": "g", "parameters": {}}`,
+		want: []string{`f {"x":1}`, `g {}`}},
+	{name: "llama python tag in a string", f: LlamaJSON, auto: LlamaJSON,
+		in:   `<|python_tag|>{"name": "f", "parameters": {"s": "<|python_tag|>"}}`,
+		want: []string{`f {"s":"<|python_tag|>"}`}},
+	{name: "qwen coder bare function before a block", f: QwenCoder, auto: QwenCoder,
+		in:   "<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n<tool_call>\n<function=g>\n<parameter=y>\n2\n</parameter>\n</function>\n</tool_call>",
+		want: []string{`f {"x":"1"}`, `g {"y":"2"}`}},
+	{name: "qwen coder bare function after a block", f: QwenCoder, auto: QwenCoder,
+		in:   "<tool_call>\n<function=g>\n<parameter=y>\n2\n</parameter>\n</function>\n</tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>",
+		want: []string{`g {"y":"2"}`, `f {"x":"1"}`}},
+	{name: "qwen coder bare function never closed", f: QwenCoder, auto: QwenCoder,
+		in:   "<tool_call>\n<function=g>\n</function>\n</tool_call><function=f>",
+		want: []string{`g {}`, `!: text[49:61] "<function=f>": never closed`}},
+	{name: "hermes three blocks, text between", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "a", "arguments": {}}</tool_call> then <tool_call>{"name": "b", "arguments": {}}</tool_call><tool_call>{"name": "c", "arguments": {}}</tool_call>`,
+		want: []string{`a {}`, `b {}`, `c {}`}},
+	{name: "mistral several tool calls tokens", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS][{"name": "a", "arguments": {}}] so [TOOL_CALLS][{"name": "b", "arguments": {}}][TOOL_CALLS]c[ARGS]{}`,
+		want: []string{`a {}`, `b {}`, `c {}`}},
+	{name: "deepseek two sections", f: DeepSeek, auto: DeepSeek,
+		in:   `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>a<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜> and <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>b<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+		want: []string{`a {}`, `b {}`}},
+	// A block reader reads JSON as JSON: an end token in a string of the
+	// arguments does not end the block.
+	{name: "hermes close tag in a string", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {"s": "a </tool_call> b"}}</tool_call><tool_call>{"name": "g", "arguments": {}}</tool_call>`,
+		want: []string{`f {"s":"a </tool_call> b"}`, `g {}`}},
+	{name: "hermes open tag in a string", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {"s": "<tool_call>"}}</tool_call>`,
+		want: []string{`f {"s":"<tool_call>"}`}},
+	{name: "hermes other format's end in a string", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {"s": "[TOOL_CALLS]<|python_tag|></function>"}}</tool_call>`,
+		want: []string{`f {"s":"[TOOL_CALLS]<|python_tag|></function>"}`}},
+	{name: "hermes broken JSON around a close tag", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {"s": "</tool_call>"}</tool_call>`,
+		want: []string{`!: not a usable JSON object`}},
+	{name: "mistral marker in a string", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS][{"name": "f", "arguments": {"s": "[TOOL_CALLS]g[ARGS]{}"}}]`,
+		want: []string{`f {"s":"[TOOL_CALLS]g[ARGS]{}"}`}},
+	{name: "mistral v11 marker in a string", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS]f[ARGS]{"s": "x[TOOL_CALLS]y"}</s>`,
+		want: []string{`f {"s":"x[TOOL_CALLS]y"}`}},
+	{name: "mistral empty list", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS][]`,
+		want: []string{`!: text[0:14] "[TOOL_CALLS][]": holds no call`}},
+	{name: "deepseek end token in a string", f: DeepSeek, auto: DeepSeek,
+		in:   `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"s": "<｜tool▁call▁end｜>"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+		want: []string{`f {"s":"<｜tool▁call▁end｜>"}`}},
+	{name: "deepseek v3 end token in a string", f: DeepSeek, auto: DeepSeek,
+		in:   "<｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"s\": \"<｜tool▁call▁end｜>\"}\n```<｜tool▁call▁end｜>",
+		want: []string{`f {"s":"<｜tool▁call▁end｜>"}`}},
+	// A call-start marker with nothing after it is a failed call.
+	{name: "deepseek calls begin alone", f: DeepSeek, auto: DeepSeek,
+		in:   `<｜tool▁calls▁begin｜>`,
+		want: []string{`!: holds no <｜tool▁call▁begin｜>`}},
+	{name: "deepseek calls begin and end, nothing between", f: DeepSeek, auto: DeepSeek,
+		in:   `Sure.<｜tool▁calls▁begin｜><｜tool▁calls▁end｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜>`,
+		want: []string{`!: holds no <｜tool▁call▁begin｜>`, `f {}`}},
+	{name: "hermes open tag alone", f: Hermes, auto: Hermes, in: "<tool_call><|im_end|>",
+		want: []string{`!: never closed`}},
+	// Trailing end-of-turn tokens are passed over.
+	{name: "llama end of turn tokens", f: LlamaJSON, auto: LlamaJSON,
+		in:   `<|python_tag|>{"name": "f", "parameters": {}}<|eom_id|><|eot_id|>`,
+		want: []string{`f {}`}},
+	{name: "hermes end of turn tokens", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {}}</tool_call><|im_end|></s>`,
+		want: []string{`f {}`}},
+	// Forced llama-json on JSON that is no call is a text answer.
+	{name: "llama JSON answer", f: LlamaJSON, auto: Auto, in: `{"answer": 42, "unit": "m"}`, want: nil},
+	{name: "llama JSON list answer", f: LlamaJSON, auto: Auto, in: `{"items": [1, 2]}; done`, want: nil},
+	{name: "llama name but no parameters", f: LlamaJSON, auto: Auto, in: `{"name": "f"}`,
+		want: []string{`!f: "parameters" is missing`}},
+	{name: "llama JSON after a tag must be a call", f: LlamaJSON, auto: LlamaJSON, in: `<|python_tag|>{"answer": 42}`,
+		want: []string{`!: "name" is missing`}},
+	// Neighbouring corners: empty arguments, an empty name (a call, not
+	// dropped), a marker in another case (no marker).
+	{name: "hermes empty arguments and empty name", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {}}</tool_call><tool_call>{"name": "", "arguments": {}}</tool_call>`,
+		want: []string{`f {}`, ` {}`}},
+	{name: "hermes marker in upper case", f: Hermes, auto: Auto,
+		in: `<TOOL_CALL>{"name": "f", "arguments": {}}</TOOL_CALL>`, want: nil},
+	{name: "harmony two calls", f: Harmony, auto: Harmony,
+		in:   `<|channel|>commentary to=functions.a <|constrain|>json<|message|>{}<|call|><|start|>assistant<|channel|>commentary to=functions.b <|constrain|>json<|message|>{}<|call|>`,
+		want: []string{`a {}`, `b {}`}},
+}
+
+func TestTextEveryBlock(t *testing.T) {
+	for _, tt := range textBlockTests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := value.StringOf(tt.in)
+			calls, got, err := Extract(r, tt.f, value.Limits{})
+			if err != nil || got != tt.f {
+				t.Fatalf("Extract(%s) = %q, %v", tt.f, got, err)
+			}
+			checkCalls(t, calls, tt.want)
+			if _, got, err := Extract(r, Auto, value.Limits{}); err != nil || got != tt.auto {
 				t.Errorf("Auto reads it as %q, %v; want %q", got, err, tt.auto)
 			}
 		})
@@ -353,6 +485,13 @@ func TestTextDetection(t *testing.T) {
 		"<|channel|>final", // no message
 		"a [TOOL_CALL] b",
 		"Use <tool_calls> or [TOOLS].",
+		// Prose that names a marker starts no call.
+		"Llama 4 wraps its calls in <|python_start|> and <|python_end|>.",
+		"DeepSeek begins its calls with <｜tool▁calls▁begin｜> and then each call.",
+		"The [TOOL_CALLS] token starts Mistral's calls.",
+		"Hermes puts a call in <tool_call> tags.",
+		"Llama writes <|python_tag|> before a call.",
+		"<think>I could call <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call></think>No call needed.",
 	} {
 		calls, got, err := Extract(value.StringOf(s), Auto, value.Limits{})
 		if calls != nil || got != Auto || err != nil {
@@ -367,6 +506,13 @@ func TestTextDetection(t *testing.T) {
 		"<|start|>assistant<|message|>hi<|end|>":  Harmony,
 		"x<|python_tag|>{}":                       LlamaJSON,
 		"<｜tool▁call▁begin｜>":                     DeepSeek,
+		// Detection goes on past a marker that starts no call.
+		"Llama 4 writes <|python_start|> first. <tool_call>{}</tool_call>":               Hermes,
+		"The begin token <｜tool▁calls▁begin｜> then [TOOL_CALLS]f[ARGS]{}":                Mistral,
+		"Mention [TOOL_CALLS] here; <|python_tag|>{\"name\": \"f\", \"parameters\": {}}": LlamaJSON,
+		"<|python_tag|>":                 LlamaJSON,
+		"<｜tool▁calls▁begin｜>":           DeepSeek,
+		"<|python_start|><|python_end|>": Pythonic,
 	} {
 		if got := textFormatOf(s); got == nil || got.name != want {
 			t.Errorf("textFormatOf(%q) = %v, want %s", s, got, want)
@@ -441,6 +587,9 @@ func fuzzText(f *testing.F, format Format) {
 // and cut in half.
 func addTextSeeds(f *testing.F) {
 	for _, tt := range textTests {
+		f.Add(tt.in)
+	}
+	for _, tt := range textBlockTests {
 		f.Add(tt.in)
 	}
 	for _, texts := range textExamples {
