@@ -26,8 +26,8 @@ import (
 // (vllm/entrypoints/openai/tool_parsers/qwen3coder_tool_parser.py, after
 // the parser Qwen ships with the model): the value loses one newline at
 // each end and is typed from the parameter's JSON Schema (Options.Params;
-// see qwenValue); a text without <tool_call> is read for bare
-// <function=…> blocks, as vLLM falls back to. Unlike vLLM, a <tool_call>,
+// see qwenValue); a bare <function=…> block, which vLLM reads in a text
+// without <tool_call>, is read wherever it stands. Unlike vLLM, a <tool_call>,
 // <function=…> or <parameter=…> never closed, text between parameters,
 // and a parameter given twice fail the call.
 const QwenCoder Format = "qwen-coder"
@@ -36,26 +36,34 @@ var qwenCoderFormat = textFormat(QwenCoder, "a model's text with <tool_call><fun
 
 func readQwenCoder(t *textReader) {
 	s := t.src
-	if strings.Contains(s, hermesOpen) {
-		for i := 0; ; {
-			j := strings.Index(s[i:], hermesOpen)
-			if j < 0 {
-				return
-			}
-			start := i + j
+	t.qwenSeekers()
+	fns := seeker{s: s, m: qwenFunction}
+	for i := t.from; ; {
+		o, f := t.opens.next(i), fns.next(i)
+		switch {
+		case o < 0 && f < 0:
+			return
+		case o >= 0 && (f < 0 || o < f):
 			var ok bool
-			if i, ok = t.qwenQuick(start); !ok {
-				i = t.qwenBlock(start)
+			if i, ok = t.qwenQuick(o); !ok {
+				i = t.qwenBlock(o)
 			}
+		default:
+			// A bare <function=…> block, which vLLM reads in a text
+			// without <tool_call>: before or after a <tool_call>, it is
+			// a call all the same.
+			i = t.qwenFunction(f, len(s))
 		}
 	}
-	// vLLM's fallback: a text without <tool_call> has bare functions.
-	for i := 0; ; {
-		k := strings.Index(s[i:], qwenFunction)
-		if k < 0 {
-			return
-		}
-		i = t.qwenFunction(i+k, len(s))
+}
+
+// qwenSeekers readies the seekers of the text's <tool_call>,
+// </tool_call> and </function>, once.
+func (t *textReader) qwenSeekers() {
+	if t.opens.s != t.src || t.opens.m != hermesOpen {
+		t.opens = seeker{s: t.src, m: hermesOpen}
+		t.closes = seeker{s: t.src, m: hermesClose}
+		t.fnCloses = seeker{s: t.src, m: qwenFunctionClose}
 	}
 }
 
@@ -112,8 +120,9 @@ func (t *textReader) qwenQuick(start int) (next int, ok bool) {
 // qwenBlock reads the <tool_call> block at start, and returns where the
 // text goes on.
 func (t *textReader) qwenBlock(start int) int {
+	t.qwenSeekers()
 	body := start + len(hermesOpen)
-	end, stop := block(t.src, body, hermesOpen, hermesClose)
+	end, stop := block(t.src, body, &t.opens, &t.closes)
 	if end < 0 {
 		t.fail("", start, stop, "never closed: no "+hermesClose+" follows", nil)
 		return stop
@@ -144,12 +153,12 @@ func (t *textReader) qwenToolCall(start, body, end int) {
 func (t *textReader) qwenFunction(start, limit int) int {
 	s := t.src[:limit]
 	nameAt := start + len(qwenFunction)
-	c := strings.Index(s[nameAt:], qwenFunctionClose)
-	if c < 0 {
+	t.qwenSeekers()
+	end := t.fnCloses.next(nameAt)
+	if end < 0 || end+len(qwenFunctionClose) > limit {
 		t.fail("", start, limit, "never closed: no "+qwenFunctionClose+" follows", nil)
 		return limit
 	}
-	end := nameAt + c
 	next := end + len(qwenFunctionClose)
 	gt := strings.IndexByte(s[nameAt:end], '>')
 	if gt < 0 {
