@@ -54,7 +54,9 @@ func (t *textReader) mistralCalls(start int, marks *seeker) int {
 			t.callObject(i, end, "arguments")
 			return end
 		}
-		list, err := t.x.parse(s[i:end])
+		lim := t.x.lim
+		lim.MaxDepth, lim.MaxBytes = t.x.maxDepth()+2, max(t.x.maxBytes(), end-i)
+		list, err := t.x.p.Parse(s[i:end], lim)
 		if err != nil {
 			t.fail("", i, end, "not a usable JSON list of calls", err)
 			return end
@@ -68,7 +70,7 @@ func (t *textReader) mistralCalls(start int, marks *seeker) int {
 				t.fail("", i, end, sub+"is "+kindPhrase(e)+", not an object", nil)
 				continue
 			}
-			t.call(e, i, end, sub, "arguments")
+			t.call(e, i, end, j, sub, "arguments")
 		}
 		return end
 	}

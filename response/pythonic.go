@@ -3,6 +3,7 @@ package response
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/callgrade/callgrade/internal/pycall"
@@ -76,9 +77,11 @@ func (t *textReader) pythonCalls(from, to int) {
 	calls, err := pycall.AppendValues(room[:0], s[from:to], t.x.p)
 	rest := from
 	for _, c := range calls {
-		// The JSON routes hold arguments to the limits as they parse them.
+		// The JSON routes hold arguments to the limits as they parse them:
+		// the arguments' text is what the parentheses hold, with them.
+		args := strings.IndexByte(s[from+c.Start:from+c.End], '(')
 		switch {
-		case c.End-c.Start > t.x.maxBytes():
+		case c.End-c.Start-args > t.x.maxBytes():
 			t.fail(c.Name, from+c.Start, from+c.End, "has arguments beyond the limits", &value.Error{Reason: value.ReasonTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
 		case tooDeep(c.Value, t.x.maxDepth()):
 			t.fail(c.Name, from+c.Start, from+c.End, "has arguments beyond the limits", &value.Error{Reason: value.ReasonTooDeep, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxDepth()) + " levels"})

@@ -109,11 +109,12 @@ func (t *textReader) qwenQuick(start int) (next int, ok bool) {
 		k = valueAt + lt + len(qwenParamClose)
 	}
 	end := k + len(qwenFunctionClose)
+	size := k - (nameAt + gt + 1)
 	k = skipSpace(s, end)
 	if !strings.HasPrefix(s[k:], hermesClose) {
 		return 0, false
 	}
-	t.qwenCall(name, fn, end, members)
+	t.qwenCall(name, fn, end, members, size)
 	return k + len(hermesClose), true
 }
 
@@ -192,7 +193,7 @@ func (t *textReader) qwenFunction(start, limit int) int {
 		members = append(members, t.qwenParam(props, s[keyAt:keyAt+pgt], s[keyAt+pgt+1:keyAt+pc]))
 		k = keyAt + pc + len(qwenParamClose)
 	}
-	t.qwenCall(name, start, next, members)
+	t.qwenCall(name, start, next, members, end-(nameAt+gt+1))
 	return next
 }
 
@@ -207,10 +208,13 @@ func (t *textReader) qwenParam(props value.Value, key, text string) value.Member
 }
 
 // qwenCall adds the call of name, written at [start, end), whose
-// parameters are members.
-func (t *textReader) qwenCall(name string, start, end int, members []value.Member) {
+// parameters are members, written in size bytes: the arguments' text,
+// held to the size limit as a JSON format's arguments are.
+func (t *textReader) qwenCall(name string, start, end int, members []value.Member, size int) {
 	args, err := t.x.p.Object(members) // the Parser's memory, as a JSON object's
 	switch {
+	case size > t.x.maxBytes():
+		t.fail(name, start, end, "has arguments beyond the limits", &value.Error{Reason: value.ReasonTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
 	case err != nil:
 		t.fail(name, start, end, "gives a parameter twice", err)
 	case tooDeep(args, t.x.maxDepth()):

@@ -79,9 +79,18 @@ func shorten(s string) string {
 }
 
 // object parses the JSON object at [from, to); ok is false when it does
-// not read, and the call has failed.
-func (t *textReader) object(name string, from, to int) (o value.Value, ok bool) {
-	v, err := t.x.parse(t.src[from:to])
+// not read, and the call has failed. wrap is how many levels of JSON the
+// format writes around the arguments there (a call object is one, a list
+// of them two): the arguments are held to the depth limit as the other
+// formats hold them, their own object the first level whatever wraps it,
+// and to the size limit by their own text (see call).
+func (t *textReader) object(name string, from, to, wrap int) (o value.Value, ok bool) {
+	lim := t.x.lim
+	if wrap > 0 {
+		lim.MaxDepth = t.x.maxDepth() + wrap
+		lim.MaxBytes = max(t.x.maxBytes(), to-from)
+	}
+	v, err := t.x.p.Parse(t.src[from:to], lim)
 	switch {
 	case err != nil:
 		// The error's offset is in the span; the message's, in the text.
@@ -102,7 +111,7 @@ func (t *textReader) object(name string, from, to int) (o value.Value, ok bool) 
 // arguments reads the JSON object at [from, to) as the arguments of the
 // call named name.
 func (t *textReader) arguments(name string, from, to int) {
-	if args, ok := t.object(name, from, to); ok {
+	if args, ok := t.object(name, from, to, 0); ok {
 		t.add(name, args)
 	}
 }
@@ -111,15 +120,15 @@ func (t *textReader) arguments(name string, from, to int) {
 // arguments, an object under the first of argKeys it has. A call object
 // with a second of them is ambiguous, and fails.
 func (t *textReader) callObject(from, to int, argKeys ...string) {
-	o, ok := t.object("", from, to)
+	o, ok := t.object("", from, to, 1)
 	if ok {
-		t.call(o, from, to, "", argKeys...)
+		t.call(o, from, to, -1, "", argKeys...)
 	}
 }
 
-// call reads call object o, found at [from, to) (sub, when o is an
-// element there, says which).
-func (t *textReader) call(o value.Value, from, to int, sub string, argKeys ...string) {
+// call reads call object o, found at [from, to), or element elem of the
+// list there (sub says which, for messages).
+func (t *textReader) call(o value.Value, from, to, elem int, sub string, argKeys ...string) {
 	n, ok := o.Get("name")
 	switch {
 	case !ok:
@@ -147,8 +156,79 @@ func (t *textReader) call(o value.Value, from, to int, sub string, argKeys ...st
 		t.fail(name, from, to, sub+strconv.Quote(argKeys[0])+" is missing", nil)
 	case args.Kind() != value.Object:
 		t.fail(name, from, to, sub+strconv.Quote(key)+" is "+kindPhrase(args)+", not an object", nil)
+	case to-from > t.x.maxBytes() && t.tooLarge(from, to, elem, key):
+		t.fail(name, from, to, sub+strconv.Quote(key)+" is beyond the limits", &value.Error{Reason: value.ReasonTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
 	default:
 		t.add(name, args)
+	}
+}
+
+// tooLarge reports whether the text of member key of the call object
+// at [from, to) (of its element elem, when it is a list) is longer than
+// the arguments may be. The JSON there has parsed.
+func (t *textReader) tooLarge(from, to, elem int, key string) bool {
+	if elem >= 0 {
+		var ok bool
+		if from, to, ok = jsonMember(t.src, from, to, elem, ""); !ok {
+			return false
+		}
+	}
+	from, to, ok := jsonMember(t.src, from, to, -1, key)
+	return ok && to-from > t.x.maxBytes()
+}
+
+// jsonMember finds the value, in the JSON object or array at [from, to)
+// of s (JSON that parses), of member key, or of element elem when it is
+// not negative: its span, ok false when there is none.
+func jsonMember(s string, from, to, elem int, key string) (vFrom, vTo int, ok bool) {
+	i := skipSpace(s, from) + 1 // past the { or [
+	for n := 0; ; n++ {
+		i = skipSpace(s[:to], i)
+		if i >= to || s[i] == '}' || s[i] == ']' {
+			return 0, 0, false
+		}
+		match := elem == n
+		if elem < 0 {
+			// A key: its text, unescaped when it has to be.
+			k := i + 1
+			for k < to && s[k] != '"' {
+				if s[k] == '\\' {
+					k++
+				}
+				k++
+			}
+			name := s[i+1 : k]
+			if strings.IndexByte(name, '\\') >= 0 {
+				v, _ := value.Parse(s[i : k+1])
+				name = v.Str()
+			}
+			match = name == key
+			i = skipSpace(s, k+1) + 1 // past the :
+			i = skipSpace(s, i)
+		}
+		end := i
+		switch s[i] {
+		case '{', '[':
+			end, _ = jsonEnd(s, i)
+		case '"':
+			for end++; s[end] != '"'; end++ {
+				if s[end] == '\\' {
+					end++
+				}
+			}
+			end++
+		default:
+			for end < to && s[end] != ',' && s[end] != '}' && s[end] != ']' && !isSpace(s[end]) {
+				end++
+			}
+		}
+		if end < 0 {
+			return 0, 0, false
+		}
+		if match {
+			return i, end, true
+		}
+		i = skipSpace(s, end) + 1 // past the , (or the closing bracket)
 	}
 }
 
