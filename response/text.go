@@ -254,6 +254,23 @@ func (t *textReader) read(f *format, s, at string) {
 	f.text(t)
 }
 
+// textAnswer is the final answer that text s holds, read in text format
+// f (nil for a string Auto reads as a text answer): the text after the
+// model's reasoning, and for harmony the final channel's message; ""
+// when the model was cut off while thinking, and wrote no answer.
+func textAnswer(f *format, s string) string {
+	from, cut := reasoningEnd(s)
+	switch {
+	case cut:
+		return ""
+	case f == &harmonyFormat:
+		return harmonyFinal(s, from)
+	case from > 0:
+		return s[skipSpace(s, from):]
+	}
+	return s
+}
+
 // The tags around a reasoning model's thinking (DeepSeek R1, Qwen3, and
 // the models after their templates).
 const (
