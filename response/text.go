@@ -27,6 +27,9 @@ type textReader struct {
 	// string, else its path in the response.
 	at  string
 	out []Call
+	// msg is fail's buffer, and errs the rest of a slab of errors.
+	msg  []byte
+	errs []ArgumentsError
 	// opens, closes and fnCloses find Qwen3-Coder's markers.
 	opens, closes, fnCloses seeker
 	// buf holds the one call most texts have, so that the reader's one
@@ -40,15 +43,44 @@ func (t *textReader) add(name string, args value.Value) {
 }
 
 // fail adds a failed call for the span [from, to) of the text, which
-// reason, and the parse error err when there is one, explain.
+// reason, and the parse error err when there is one, explain. A text may
+// hold a failed call every few bytes (a marker written over and over),
+// so a failure makes one allocation of its own, its message: its error
+// comes from a slab.
 func (t *textReader) fail(name string, from, to int, reason string, err error) {
-	t.out = append(t.out, Call{Name: name, Err: &ArgumentsError{Index: len(t.out), Reason: t.span(from, to) + ": " + reason, Err: err}})
+	t.msg = append(t.appendSpan(t.msg[:0], from, to), ": "...)
+	t.msg = append(t.msg, reason...)
+	if len(t.errs) == 0 {
+		t.errs = make([]ArgumentsError, min(256, 1+2*len(t.out)))
+	}
+	e := &t.errs[0]
+	t.errs = t.errs[1:]
+	*e = ArgumentsError{Index: len(t.out), Reason: string(t.msg), Err: err}
+	t.out = append(t.out, Call{Name: name, Err: e})
 }
 
-// span names [from, to) of the text and quotes it, shortened: a call's
-// text may be as long as the model made it.
-func (t *textReader) span(from, to int) string {
-	return t.at + "[" + strconv.Itoa(from) + ":" + strconv.Itoa(to) + "] " + strconv.Quote(shorten(t.src[from:to]))
+// appendSpan appends to b the name of [from, to) of the text and its
+// quotation, shortened: a call's text may be as long as the model made
+// it.
+func (t *textReader) appendSpan(b []byte, from, to int) []byte {
+	b = append(b, t.at...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(from), 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(to), 10)
+	b = append(b, "] "...)
+	s := t.src[from:to]
+	head, tail, short := shortened(s)
+	if !short {
+		return strconv.AppendQuote(b, s)
+	}
+	// The quoted head and tail, one quotation with "…" between them.
+	b = strconv.AppendQuote(b, head)
+	b = append(b[:len(b)-1], "…"...)
+	n := len(b)
+	b = strconv.AppendQuote(b, tail)
+	copy(b[n:], b[n+1:])
+	return b[:len(b)-1]
 }
 
 // maxBytes is the size an arguments text may have.
@@ -64,18 +96,28 @@ const maxQuote = 64
 
 // shorten keeps the start and the end of a long s, on rune boundaries.
 func shorten(s string) string {
-	if len(s) <= maxQuote {
+	head, tail, short := shortened(s)
+	if !short {
 		return s
 	}
-	head, tail := maxQuote*3/4, maxQuote/4
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
+	return head + "…" + tail
+}
+
+// shortened is the start and the end of s that shorten keeps, short
+// false when s is short enough to keep whole.
+func shortened(s string) (head, tail string, short bool) {
+	if len(s) <= maxQuote {
+		return s, "", false
 	}
-	tail = len(s) - tail
-	for tail < len(s) && !utf8.RuneStart(s[tail]) {
-		tail++
+	h, k := maxQuote*3/4, maxQuote/4
+	for h > 0 && !utf8.RuneStart(s[h]) {
+		h--
 	}
-	return s[:head] + "…" + s[tail:]
+	k = len(s) - k
+	for k < len(s) && !utf8.RuneStart(s[k]) {
+		k++
+	}
+	return s[:h], s[k:], true
 }
 
 // object parses the JSON object at [from, to); ok is false when it does
@@ -391,6 +433,7 @@ func textFormat(name Format, about string, read func(t *textReader)) format {
 func (t *textReader) blocks(open, close string, jsonAt func(body int) int, read func(start, body, end int), before func(start int)) {
 	s := t.src
 	opens, closes := seeker{s: s, m: open}, seeker{s: s, m: close}
+	unclosed := "never closed: no " + close + " follows"
 	for i := t.from; ; {
 		start := opens.next(i)
 		if start < 0 {
@@ -408,7 +451,7 @@ func (t *textReader) blocks(open, close string, jsonAt func(body int) int, read 
 			end, stop = block(s, body, &opens, &closes)
 		}
 		if end < 0 {
-			t.fail("", start, stop, "never closed: no "+close+" follows", nil)
+			t.fail("", start, stop, unclosed, nil)
 			i = stop
 			continue
 		}

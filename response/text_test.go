@@ -753,7 +753,8 @@ func checkQwenQuick(t *testing.T, s string) {
 		quick := &textReader{x: extraction{lim: fuzzLimits}, src: s, at: "text"}
 		if next, ok := quick.qwenQuick(start); ok {
 			careful := &textReader{x: quick.x, src: s, at: "text"}
-			if got := careful.qwenBlock(start); got != next || !sameCalls(quick.out, careful.out) ||
+			got := careful.qwenBlock(start)
+			if got != next || !sameCalls(quick.out, careful.out) ||
 				len(quick.out) == 1 && quick.out[0].Err != nil && quick.out[0].Err.Error() != careful.out[0].Err.Error() {
 				t.Fatalf("%q at %d: quick reading %v to %d, careful %v to %d", s, start, quick.out, next, careful.out, got)
 			}
