@@ -554,9 +554,15 @@ func textFormatOf(s string) *format {
 		marks[i] = seeker{s: s, m: textMarks[i].mark}
 	}
 	message := seeker{s: s, m: harmonyMessage}
+	// Without a <|message|>, no harmony marker decides: they are passed
+	// over at once rather than one by one.
+	harmony := message.next(from) >= 0
 	for i := from; ; {
 		first, at := -1, len(s)
 		for k := range marks {
+			if !harmony && textMarks[k].f == &harmonyFormat {
+				continue
+			}
 			if j := marks[k].next(i); j >= 0 && j < at {
 				first, at = k, j
 			}
