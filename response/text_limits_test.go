@@ -111,3 +111,43 @@ func checkLimit(t *testing.T, r value.Value, f Format, o Options, n int, pass bo
 		t.Errorf("%s, %d: want %v, got %v", f, n, want, calls[0].Err)
 	}
 }
+
+// jsonMember finds each member's and element's text in JSON that parses,
+// whatever its keys are spelled with and its strings hold: the size limit
+// measures the arguments by it.
+func TestJSONMember(t *testing.T) {
+	for _, in := range []string{
+		`{"name": "f", "arguments": {"x": "}", "y": [1, {"z": "]"}]}}`,
+		` { "a\u0072guments" : { } , "name":"\"}" , "n" : -1.5e3 , "t":true,"u" : null } `,
+		`{"k\"ey": [ ], "arguments": "{\"x\": 1}", "e": {}}`,
+		`[ {"name": "f", "arguments": {"s": "[TOOL_CALLS]"}} , 5, "x", [ ], {"arguments":{"a":[]}} ]`,
+	} {
+		v, err := value.Parse(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Kind() == value.Array {
+			for j, e := range v.Elems() {
+				from, to, ok := jsonMember(in, 0, len(in), j, "")
+				got, err := value.Parse(in[from:to])
+				if !ok || err != nil || !value.Equal(got, e) {
+					t.Errorf("%s element %d: [%d:%d] %v", in, j, from, to, ok)
+				}
+			}
+			if _, _, ok := jsonMember(in, 0, len(in), len(v.Elems()), ""); ok {
+				t.Errorf("%s: an element past the end", in)
+			}
+			continue
+		}
+		for _, m := range v.Members() {
+			from, to, ok := jsonMember(in, 0, len(in), -1, m.Key)
+			got, err := value.Parse(in[from:to])
+			if !ok || err != nil || !value.Equal(got, m.Value) {
+				t.Errorf("%s member %q: [%d:%d] %v", in, m.Key, from, to, ok)
+			}
+		}
+		if _, _, ok := jsonMember(in, 0, len(in), -1, "absent"); ok {
+			t.Errorf("%s: an absent member", in)
+		}
+	}
+}
