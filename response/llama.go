@@ -58,7 +58,11 @@ func (t *textReader) llamaCalls(i int, must bool, tags *seeker) int {
 		}
 		end, stop := jsonEnd(s, i)
 		if end < 0 {
-			t.fail("", i, stop, "never closed: the JSON object breaks off", nil)
+			reason := "never closed: the text ends inside the JSON object"
+			if stop < len(s) {
+				reason = "never closed: the JSON object breaks off at a marker"
+			}
+			t.fail("", i, stop, reason, nil)
 			return stop
 		}
 		if first {

@@ -31,6 +31,10 @@ func readMistral(t *textReader) {
 	}
 }
 
+// mistralUnclosed says that a call's JSON ends before it closes: with
+// the text, or where another [TOOL_CALLS] or a marker begins.
+const mistralUnclosed = "never closed: the JSON ends with the text of the call"
+
 // mistralCalls reads the calls that the [TOOL_CALLS] at start begins,
 // and returns where the text goes on. Their JSON is read as JSON, so
 // that a [TOOL_CALLS] in one of its strings does not end it; a call that
@@ -47,7 +51,7 @@ func (t *textReader) mistralCalls(start int, marks *seeker) int {
 	if i < to && (s[i] == '[' || s[i] == '{') {
 		end, stop := jsonEnd(s, i)
 		if end < 0 {
-			t.fail("", start, max(stop, i), "never closed: the JSON breaks off", nil)
+			t.fail("", start, max(stop, i), mistralUnclosed, nil)
 			return max(stop, i)
 		}
 		if s[i] == '{' {
@@ -104,7 +108,7 @@ func (t *textReader) mistralCalls(start int, marks *seeker) int {
 	}
 	end, stop := jsonEnd(s, k)
 	if end < 0 {
-		t.fail(name, k, stop, "never closed: the JSON breaks off", nil)
+		t.fail(name, k, stop, mistralUnclosed, nil)
 		return stop
 	}
 	t.arguments(name, k, end)
