@@ -53,3 +53,37 @@ cases:
 		})
 	}
 }
+
+// The final answer a case's final rule reads is what the model answered:
+// harmony's final channel, not its analysis; the text after a <think>
+// block, not the thinking; none when the model was cut off thinking.
+func TestTextFinalAnswerIsScored(t *testing.T) {
+	e := load(t, `version: 1
+cases:
+  - id: four
+    steps: []
+    final: {regex: "^It is 4\\.$"}
+  - id: not-thinking
+    steps: []
+    final: {regex: "(?i)delete"}
+`)
+	for _, tt := range []struct {
+		name, text string
+		four, del  bool // whether each case passes
+	}{
+		{"harmony final", `"<|channel|>analysis<|message|>I could delete it.<|end|><|start|>assistant<|channel|>final<|message|>It is 4.<|return|>"`, true, false},
+		{"harmony analysis only", `"<|channel|>analysis<|message|>It is 4.<|end|>"`, false, false},
+		{"think then answer", `"<think>delete everything?</think>\n\nIt is 4."`, true, false},
+		{"cut off thinking", `"<think>It is 4."`, false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			text := mustParse(t, tt.text)
+			if r := e.Score(0, text); r.Pass != tt.four {
+				t.Errorf("final It is 4.: pass %v\n%s", r.Pass, r.AppendJSON(nil))
+			}
+			if r := e.Score(1, text); r.Pass != tt.del {
+				t.Errorf("final delete: pass %v\n%s", r.Pass, r.AppendJSON(nil))
+			}
+		})
+	}
+}
