@@ -33,40 +33,95 @@ const (
 
 func readHarmony(t *textReader) {
 	s := t.src
-	for i := 0; i < len(s); {
-		head, roleGiven := i, false
+	harmonyMessages(s, t.from, func(m harmonyMsg) {
+		role, name, ok := harmonyHeader(s[m.head:m.headEnd], m.roleGiven)
+		switch {
+		case role != "assistant":
+			// Another role's message (a tool's output) is not the model's.
+		case !m.fits:
+			// A header cut before its content: the model stopped before it
+			// said what it writes, which may be a call. A text without a
+			// marker, which Auto reads as an answer, has no header.
+			if ok || m.roleGiven || strings.Contains(s[m.head:m.headEnd], harmonyChannel) {
+				t.fail(name, m.start, m.headEnd, "never reaches "+harmonyMessage, nil)
+			}
+		case !ok:
+			// No recipient: the analysis, a preamble, the final answer.
+		case name == "":
+			t.fail("", m.start, m.next, "names no recipient after to=", nil)
+		default:
+			from, to := trimSpan(s, m.from, m.to)
+			t.arguments(name, from, to)
+		}
+	})
+}
+
+// harmonyMsg is one message of a harmony text: its header is
+// [head, headEnd), which starts at start with the <|start|> that
+// roleGiven says it has; fits says it reaches its <|message|>, and then
+// its content is [from, to). The next message starts at next.
+type harmonyMsg struct {
+	start, head, headEnd int
+	roleGiven, fits      bool
+	from, to, next       int
+}
+
+// harmonyMessages calls each with each message of s from i on. The
+// text may begin inside the first message's header.
+func harmonyMessages(s string, i int, each func(m harmonyMsg)) {
+	starts := seeker{s: s, m: harmonyStart}
+	for first := true; i < len(s); first = false {
+		m := harmonyMsg{start: i, head: i}
 		switch {
 		case strings.HasPrefix(s[i:], harmonyStart):
-			head, roleGiven = i+len(harmonyStart), true
-		case i > 0:
-			k := strings.Index(s[i:], harmonyStart)
+			m.head, m.roleGiven = i+len(harmonyStart), true
+		case !first:
+			k := starts.next(i)
 			if k < 0 {
 				return
 			}
-			i += k
+			i = k
 			continue
 		}
-		m, fits := harmonyHeaderEnd(s, head)
-		if !fits {
-			// A header that never reaches its content.
-			if role, to, ok := harmonyHeader(s[head:m], roleGiven); ok && role == "assistant" {
-				t.fail(to, i, m, "never reaches "+harmonyMessage, nil)
-			}
-			i = m
-			continue
+		m.headEnd, m.fits = harmonyHeaderEnd(s, m.head)
+		if !m.fits {
+			m.next = m.headEnd
+		} else {
+			m.from = m.headEnd + len(harmonyMessage)
+			m.to, m.next = harmonyContentEnd(s, m.from)
 		}
-		from := m + len(harmonyMessage)
-		to, next := harmonyContentEnd(s, from)
-		if role, name, ok := harmonyHeader(s[head:m], roleGiven); ok && role == "assistant" {
-			if name == "" {
-				t.fail("", i, next, "names no recipient after to=", nil)
-			} else {
-				from, to := trimSpan(s, from, to)
-				t.arguments(name, from, to)
-			}
-		}
-		i = next
+		each(m)
+		i = m.next
 	}
+}
+
+// harmonyFinal is the final answer of harmony text s from i on: the
+// content of the model's last message in the final channel, "" when it
+// has none (its analysis and its commentary are not the answer).
+func harmonyFinal(s string, i int) string {
+	var final string
+	harmonyMessages(s, i, func(m harmonyMsg) {
+		h := s[m.head:m.headEnd]
+		if role, _, ok := harmonyHeader(h, m.roleGiven); m.fits && role == "assistant" && !ok && harmonyChannelOf(h) == "final" {
+			final = s[m.from:m.to]
+		}
+	})
+	return final
+}
+
+// harmonyChannelOf is the channel header h names: the word after its
+// <|channel|>.
+func harmonyChannelOf(h string) string {
+	k := strings.Index(h, harmonyChannel)
+	if k < 0 {
+		return ""
+	}
+	h = h[k+len(harmonyChannel):]
+	end := 0
+	for end < len(h) && !wordBreak[h[end]] {
+		end++
+	}
+	return h[:end]
 }
 
 // harmonyHeaderEnd finds the end of the header that starts at head: the

@@ -1,6 +1,6 @@
 package response
 
-import "strings"
+import "github.com/callgrade/callgrade/value"
 
 // LlamaJSON is the raw text of Llama 3.1 to 3.3 (and Llama 4) models
 // calling tools in JSON, as the JSON-based tool calling of their model
@@ -10,8 +10,9 @@ import "strings"
 // it (vllm/entrypoints/openai/tool_parsers/llama_tool_parser.py): the
 // calls begin the text, or follow its <|python_tag|>, and a text that
 // begins otherwise is a text answer, JSON further on included (so that
-// a Hermes or Mistral text forced to this format does not pass). After
-// the calls, text (an <|eom_id|>, say) is passed over. What follows
+// a Hermes or Mistral text forced to this format does not pass), and so
+// is JSON that is no call ({"answer": 42}, without "name"). After the
+// calls, text (an <|eom_id|>, say) is passed over. What follows each
 // <|python_tag|> or a ";" must be a JSON call: Llama's built-in tools,
 // which write Python there, are failed calls.
 const LlamaJSON Format = "llama-json"
@@ -20,27 +21,61 @@ var llamaFormat = textFormat(LlamaJSON, `a Llama 3 model's text of {"name": …,
 
 func readLlama(t *textReader) {
 	s := t.src
-	i, must := skipSpace(s, 0), false // must: a call must come next
-	if k := strings.Index(s, llamaPythonTag); k >= 0 {
-		i, must = skipSpace(s, k+len(llamaPythonTag)), true
+	tags := seeker{s: s, m: llamaPythonTag}
+	i := skipSpace(s, t.from)
+	if tags.next(t.from) != i {
+		i = t.llamaCalls(i, false, &tags)
 	}
+	// Each <|python_tag|> begins calls, however many the text has.
 	for {
-		if i == len(s) || s[i] != '{' {
-			if must {
-				t.fail("", i, len(s), `not a JSON call {"name": …, "parameters": {…}}`, nil)
-			}
+		k := tags.next(i)
+		if k < 0 {
 			return
 		}
-		end := jsonEnd(s, i)
+		i = t.llamaCalls(skipSpace(s, k+len(llamaPythonTag)), true, &tags)
+	}
+}
+
+// llamaCalls reads the calls at i, separated by ";", and returns where
+// the text goes on. must says that a call must come, after a
+// <|python_tag|>; without one, JSON that is no call (an object without
+// "name", say) is a text answer, as in vLLM. tags finds the next tag,
+// which ends what a call that does not read spans.
+func (t *textReader) llamaCalls(i int, must bool, tags *seeker) int {
+	s := t.src
+	for first := !must; ; first = false {
+		if i == len(s) || s[i] != '{' {
+			if must {
+				to := len(s)
+				if k := tags.next(i); k >= 0 {
+					to = k
+				}
+				to = max(i, trimEnd(s, i, to))
+				t.fail("", i, to, `not a JSON call {"name": …, "parameters": {…}}`, nil)
+				return to
+			}
+			return i
+		}
+		end, stop := jsonEnd(s, i)
 		if end < 0 {
-			t.fail("", i, len(s), "never closed: the text ends inside the JSON object", nil)
-			return
+			reason := "never closed: the text ends inside the JSON object"
+			if stop < len(s) {
+				reason = "never closed: the JSON object breaks off at a marker"
+			}
+			t.fail("", i, stop, reason, nil)
+			return stop
+		}
+		if first {
+			if v, err := t.x.parse(s[i:end]); err == nil && (v.Kind() != value.Object || !v.Has("name")) {
+				return end // an answer in JSON, not a call
+			}
 		}
 		t.callObject(i, end, "parameters", "arguments")
 		i = skipSpace(s, end)
 		must = i < len(s) && s[i] == ';'
-		if must {
-			i = skipSpace(s, i+1)
+		if !must {
+			return i
 		}
+		i = skipSpace(s, i+1)
 	}
 }

@@ -21,38 +21,52 @@ const Mistral Format = "mistral"
 var mistralFormat = textFormat(Mistral, "a Mistral model's text with [TOOL_CALLS] calls", readMistral)
 
 func readMistral(t *textReader) {
-	s := t.src
-	start := strings.Index(s, mistralCalls)
-	for start >= 0 {
-		from := start + len(mistralCalls)
-		to, next := len(s), -1
-		if k := strings.Index(s[from:], mistralCalls); k >= 0 {
-			to, next = from+k, from+k
+	marks := seeker{s: t.src, m: mistralCalls}
+	for i := t.from; ; {
+		start := marks.next(i)
+		if start < 0 {
+			return
 		}
-		t.mistralCalls(start, from, to)
-		start = next
+		i = t.mistralCalls(start, &marks)
 	}
 }
 
-// mistralCalls reads the calls that the [TOOL_CALLS] at start begins:
-// [from, to) is what follows it, up to the next one.
-func (t *textReader) mistralCalls(start, from, to int) {
-	s := t.src[:to]
+// mistralUnclosed says that a call's JSON ends before it closes: with
+// the text, or where another [TOOL_CALLS] or a marker begins.
+const mistralUnclosed = "never closed: the JSON ends with the text of the call"
+
+// mistralCalls reads the calls that the [TOOL_CALLS] at start begins,
+// and returns where the text goes on. Their JSON is read as JSON, so
+// that a [TOOL_CALLS] in one of its strings does not end it; a call that
+// does not read spans the text up to the next [TOOL_CALLS] (marks finds
+// it).
+func (t *textReader) mistralCalls(start int, marks *seeker) int {
+	s := t.src
+	from := start + len(mistralCalls)
+	to := len(s)
+	if k := marks.next(from); k >= 0 {
+		to = k
+	}
 	i := skipSpace(s, from)
 	if i < to && (s[i] == '[' || s[i] == '{') {
-		end := jsonEnd(s, i)
+		end, stop := jsonEnd(s, i)
 		if end < 0 {
-			t.fail("", start, to, "never closed: the JSON ends with the text of the call", nil)
-			return
+			t.fail("", start, max(stop, i), mistralUnclosed, nil)
+			return max(stop, i)
 		}
 		if s[i] == '{' {
 			t.callObject(i, end, "arguments")
-			return
+			return end
 		}
-		list, err := t.x.parse(s[i:end])
+		lim := t.x.lim
+		lim.MaxDepth, lim.MaxBytes = t.x.maxDepth()+2, max(t.x.maxBytes(), end-i)
+		list, err := t.x.p.Parse(s[i:end], lim)
 		if err != nil {
 			t.fail("", i, end, "not a usable JSON list of calls", err)
-			return
+			return end
+		}
+		if len(list.Elems()) == 0 {
+			t.fail("", start, end, "holds no call: the list is empty", nil)
 		}
 		for j, e := range list.Elems() {
 			sub := "element " + strconv.Itoa(j) + ": "
@@ -60,9 +74,9 @@ func (t *textReader) mistralCalls(start, from, to int) {
 				t.fail("", i, end, sub+"is "+kindPhrase(e)+", not an object", nil)
 				continue
 			}
-			t.call(e, i, end, sub, "arguments")
+			t.call(e, i, end, j, sub, "arguments")
 		}
-		return
+		return end
 	}
 	// NAME[CALL_ID]ID[ARGS]{…}: the name ends at the first marker or brace.
 	nameEnd := to
@@ -73,29 +87,30 @@ func (t *textReader) mistralCalls(start, from, to int) {
 	}
 	name := strings.TrimSpace(s[i:nameEnd])
 	if nameEnd == to || name == "" || strings.ContainsAny(name, " \t\r\n[]{}") {
-		t.fail("", start, to, "not a call: want NAME[ARGS]{…} or a JSON list of calls", nil)
-		return
+		t.fail("", start, max(from, trimEnd(s, from, to)), "not a call: want NAME[ARGS]{…} or a JSON list of calls", nil)
+		return to
 	}
 	k := nameEnd
 	if strings.HasPrefix(s[k:], mistralCallID) {
-		a := strings.Index(s[k:], mistralArgs)
+		a := strings.Index(s[k:to], mistralArgs)
 		if a < 0 {
 			t.fail(name, start, to, "has no "+mistralArgs+" after its "+mistralCallID, nil)
-			return
+			return to
 		}
 		k += a
 	}
 	if strings.HasPrefix(s[k:], mistralArgs) {
 		k = skipSpace(s, k+len(mistralArgs))
 	}
-	if k == to || s[k] != '{' {
+	if k >= to || s[k] != '{' {
 		t.fail(name, start, to, "has no JSON object of arguments after its name", nil)
-		return
+		return to
 	}
-	end := jsonEnd(s, k)
+	end, stop := jsonEnd(s, k)
 	if end < 0 {
-		t.fail(name, k, to, "never closed: the JSON ends with the text of the call", nil)
-		return
+		t.fail(name, k, stop, mistralUnclosed, nil)
+		return stop
 	}
 	t.arguments(name, k, end)
+	return end
 }

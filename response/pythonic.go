@@ -16,35 +16,72 @@ import (
 // vLLM's pythonic and llama4_pythonic tool parsers read it
 // (vllm/entrypoints/openai/tool_parsers/pythonic_tool_parser.py), by the
 // parser callgrade import bfcl uses. Llama 4's <|python_start|> and
-// <|python_end|> around the calls are passed over. A text that begins
-// with neither "[" nor name( is a text answer; anything else that does
-// not read fails from the call it is in on, the calls before it kept.
+// <|python_end|> around the calls are passed over; each such block holds
+// calls, however many the text has, and one that holds none is a failed
+// call. Without them, a text that begins with neither "[" nor name( is a
+// text answer; anything else that does not read fails from the call it
+// is in on, the calls before it kept. End-of-turn tokens after the calls
+// (<|eot|>, <|eot_id|>) are passed over.
 const Pythonic Format = "pythonic"
 
 var pythonicFormat = textFormat(Pythonic, "a model's text of Python calls [f(a=1), …]", readPythonic)
 
 func readPythonic(t *textReader) {
 	s := t.src
-	from, to := 0, len(s)
-	if k := strings.Index(s, pythonStart); k >= 0 {
-		from = k + len(pythonStart)
-		if e := strings.Index(s[from:], pythonEnd); e >= 0 {
-			to = from + e
+	starts := seeker{s: s, m: pythonStart}
+	k := starts.next(t.from)
+	if k < 0 {
+		from, to := trimSpan(s, t.from, len(s))
+		to = trimEnd(s, from, to)
+		if from == to || s[from] != '[' && !startsCall(s[from:to]) {
+			return
 		}
-	}
-	from, to = trimSpan(s, from, to)
-	if from == to || s[from] != '[' && !startsCall(s[from:to]) {
+		t.pythonCalls(from, to)
 		return
 	}
+	// Each <|python_start|> begins calls, up to its <|python_end|> (or
+	// the next <|python_start|>, or the end of the text).
+	ends := seeker{s: s, m: pythonEnd}
+	for k >= 0 {
+		from := k + len(pythonStart)
+		to, next := len(s), -1
+		if e := ends.next(from); e >= 0 {
+			to, next = e, e+len(pythonEnd)
+		}
+		if n := starts.next(from); n >= 0 && n < to {
+			to, next = n, n
+		}
+		from, to = trimSpan(s, from, to)
+		to = max(from, trimEnd(s, from, to))
+		switch {
+		case from == to:
+			t.fail("", k, max(next, to), "holds no call", nil)
+		case s[from] != '[' && !startsCall(s[from:to]):
+			t.fail("", from, to, "not Python calls: want [f(a=1), …] or f(a=1)", nil)
+		default:
+			t.pythonCalls(from, to)
+		}
+		if next < 0 {
+			return
+		}
+		k = starts.next(next)
+	}
+}
+
+// pythonCalls reads the Python calls of [from, to).
+func (t *textReader) pythonCalls(from, to int) {
+	s := t.src
 	// The calls' values are the Parser's, as the JSON formats' are; the
 	// one call most texts have is read into room.
 	var room [1]pycall.Call
 	calls, err := pycall.AppendValues(room[:0], s[from:to], t.x.p)
 	rest := from
 	for _, c := range calls {
-		// The JSON routes hold arguments to the limits as they parse them.
+		// The JSON routes hold arguments to the limits as they parse them:
+		// the arguments' text is what the parentheses hold, with them.
+		args := strings.IndexByte(s[from+c.Start:from+c.End], '(')
 		switch {
-		case c.End-c.Start > t.x.maxBytes():
+		case c.End-c.Start-args > t.x.maxBytes():
 			t.fail(c.Name, from+c.Start, from+c.End, "has arguments beyond the limits", &value.Error{Reason: value.ReasonTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
 		case tooDeep(c.Value, t.x.maxDepth()):
 			t.fail(c.Name, from+c.Start, from+c.End, "has arguments beyond the limits", &value.Error{Reason: value.ReasonTooDeep, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxDepth()) + " levels"})

@@ -1,6 +1,9 @@
 package response
 
 import (
+	"errors"
+	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -26,8 +29,8 @@ import (
 // (vllm/entrypoints/openai/tool_parsers/qwen3coder_tool_parser.py, after
 // the parser Qwen ships with the model): the value loses one newline at
 // each end and is typed from the parameter's JSON Schema (Options.Params;
-// see qwenValue); a text without <tool_call> is read for bare
-// <function=…> blocks, as vLLM falls back to. Unlike vLLM, a <tool_call>,
+// see qwenValue); a bare <function=…> block, which vLLM reads in a text
+// without <tool_call>, is read wherever it stands. Unlike vLLM, a <tool_call>,
 // <function=…> or <parameter=…> never closed, text between parameters,
 // and a parameter given twice fail the call.
 const QwenCoder Format = "qwen-coder"
@@ -36,26 +39,34 @@ var qwenCoderFormat = textFormat(QwenCoder, "a model's text with <tool_call><fun
 
 func readQwenCoder(t *textReader) {
 	s := t.src
-	if strings.Contains(s, hermesOpen) {
-		for i := 0; ; {
-			j := strings.Index(s[i:], hermesOpen)
-			if j < 0 {
-				return
-			}
-			start := i + j
+	t.qwenSeekers()
+	fns := seeker{s: s, m: qwenFunction}
+	for i := t.from; ; {
+		o, f := t.opens.next(i), fns.next(i)
+		switch {
+		case o < 0 && f < 0:
+			return
+		case o >= 0 && (f < 0 || o < f):
 			var ok bool
-			if i, ok = t.qwenQuick(start); !ok {
-				i = t.qwenBlock(start)
+			if i, ok = t.qwenQuick(o); !ok {
+				i = t.qwenBlock(o)
 			}
+		default:
+			// A bare <function=…> block, which vLLM reads in a text
+			// without <tool_call>: before or after a <tool_call>, it is
+			// a call all the same.
+			i = t.qwenFunction(f, len(s))
 		}
 	}
-	// vLLM's fallback: a text without <tool_call> has bare functions.
-	for i := 0; ; {
-		k := strings.Index(s[i:], qwenFunction)
-		if k < 0 {
-			return
-		}
-		i = t.qwenFunction(i+k, len(s))
+}
+
+// qwenSeekers readies the seekers of the text's <tool_call>,
+// </tool_call> and </function>, once.
+func (t *textReader) qwenSeekers() {
+	if t.opens.s != t.src || t.opens.m != hermesOpen {
+		t.opens = seeker{s: t.src, m: hermesOpen}
+		t.closes = seeker{s: t.src, m: hermesClose}
+		t.fnCloses = seeker{s: t.src, m: qwenFunctionClose}
 	}
 }
 
@@ -82,7 +93,7 @@ func (t *textReader) qwenQuick(start int) (next int, ok bool) {
 	}
 	var room [8]value.Member
 	members := room[:0]
-	props, _ := t.x.params[name].Get("properties")
+	props := qwenProps(t.x.params[name])
 	for k = skipSpace(s, nameAt+gt+1); !strings.HasPrefix(s[k:], qwenFunctionClose); k = skipSpace(s, k) {
 		if !strings.HasPrefix(s[k:], qwenParameter) {
 			return 0, false
@@ -101,19 +112,21 @@ func (t *textReader) qwenQuick(start int) (next int, ok bool) {
 		k = valueAt + lt + len(qwenParamClose)
 	}
 	end := k + len(qwenFunctionClose)
+	size := k - (nameAt + gt + 1)
 	k = skipSpace(s, end)
 	if !strings.HasPrefix(s[k:], hermesClose) {
 		return 0, false
 	}
-	t.qwenCall(name, fn, end, members)
+	t.qwenCall(name, fn, end, members, size)
 	return k + len(hermesClose), true
 }
 
 // qwenBlock reads the <tool_call> block at start, and returns where the
 // text goes on.
 func (t *textReader) qwenBlock(start int) int {
+	t.qwenSeekers()
 	body := start + len(hermesOpen)
-	end, stop := block(t.src, body, hermesOpen, hermesClose)
+	end, stop := block(t.src, body, &t.opens, &t.closes)
 	if end < 0 {
 		t.fail("", start, stop, "never closed: no "+hermesClose+" follows", nil)
 		return stop
@@ -144,12 +157,12 @@ func (t *textReader) qwenToolCall(start, body, end int) {
 func (t *textReader) qwenFunction(start, limit int) int {
 	s := t.src[:limit]
 	nameAt := start + len(qwenFunction)
-	c := strings.Index(s[nameAt:], qwenFunctionClose)
-	if c < 0 {
+	t.qwenSeekers()
+	end := t.fnCloses.next(nameAt)
+	if end < 0 || end+len(qwenFunctionClose) > limit {
 		t.fail("", start, limit, "never closed: no "+qwenFunctionClose+" follows", nil)
 		return limit
 	}
-	end := nameAt + c
 	next := end + len(qwenFunctionClose)
 	gt := strings.IndexByte(s[nameAt:end], '>')
 	if gt < 0 {
@@ -163,7 +176,7 @@ func (t *textReader) qwenFunction(start, limit int) int {
 	}
 	var room [8]value.Member // ObjectOf copies them
 	members := room[:0]
-	props, _ := t.x.params[name].Get("properties")
+	props := qwenProps(t.x.params[name])
 	for k := skipSpace(s, nameAt+gt+1); k < end; k = skipSpace(s, k) {
 		if !strings.HasPrefix(s[k:], qwenParameter) {
 			t.fail(name, k, end, "not a "+qwenParameter+"…> block", nil)
@@ -183,7 +196,7 @@ func (t *textReader) qwenFunction(start, limit int) int {
 		members = append(members, t.qwenParam(props, s[keyAt:keyAt+pgt], s[keyAt+pgt+1:keyAt+pc]))
 		k = keyAt + pc + len(qwenParamClose)
 	}
-	t.qwenCall(name, start, next, members)
+	t.qwenCall(name, start, next, members, end-(nameAt+gt+1))
 	return next
 }
 
@@ -198,10 +211,13 @@ func (t *textReader) qwenParam(props value.Value, key, text string) value.Member
 }
 
 // qwenCall adds the call of name, written at [start, end), whose
-// parameters are members.
-func (t *textReader) qwenCall(name string, start, end int, members []value.Member) {
+// parameters are members, written in size bytes: the arguments' text,
+// held to the size limit as a JSON format's arguments are.
+func (t *textReader) qwenCall(name string, start, end int, members []value.Member, size int) {
 	args, err := t.x.p.Object(members) // the Parser's memory, as a JSON object's
 	switch {
+	case size > t.x.maxBytes():
+		t.fail(name, start, end, "has arguments beyond the limits", &value.Error{Reason: value.ReasonTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
 	case err != nil:
 		t.fail(name, start, end, "gives a parameter twice", err)
 	case tooDeep(args, t.x.maxDepth()):
@@ -212,44 +228,82 @@ func (t *textReader) qwenCall(name string, start, end int, members []value.Membe
 	}
 }
 
-// qwenValue types the text of parameter key as its JSON Schema in props,
-// the properties of the tool's parameters, says: with no schema (no
-// Options.Params for the tool, or no such property) it is a string, as
-// in vLLM, and so is a string parameter's. Otherwise each type the schema
-// allows is tried, the string last: null is "null" in any case (as in
-// vLLM, which reads it so for every type but a string's), a boolean is
-// true or false in any case, an integer or a number is a JSON number (or
-// a Python one), an object or an array is JSON text (or a Python
-// literal, as vLLM falls back to ast.literal_eval). Text that is none of
-// the types stays a string, so that the schema check reports the type
-// the model got wrong, where vLLM would make a bad boolean false.
+// qwenProps is where vLLM looks up the schema of a parameter of a tool
+// whose parameters schema is params: its properties, or, for a schema
+// without "properties", the schema itself (a tool written as a bare map
+// of its parameters).
+func qwenProps(params value.Value) value.Value {
+	if p, ok := params.Get("properties"); ok {
+		return p
+	}
+	return params
+}
+
+// qwenValue types the text of parameter key as vLLM's
+// _convert_param_value does, from its JSON Schema in props, the
+// properties of the tool's parameters:
+//
+//   - "null" in any case is null, whatever the parameter;
+//   - with no schema (no Options.Params for the tool, or no such
+//     property), no "type" in it (an anyOf, say) or a string type, the
+//     text is a string;
+//   - an integer type (int…, uint…, long…, short…, unsigned…) is
+//     Python's int() of the text, and a number type (num…, float…)
+//     float()'s, an integer when it has no fraction (see pyInt, pyFloat);
+//   - a boolean type (boolean, bool, binary) is true or false in any case;
+//   - any other type is the text as JSON for an object or array type
+//     (object, array, arr, dict…, list…), or else as a Python literal
+//     (ast.literal_eval), of whatever kind it is.
+//
+// Text that does not convert stays a string, as in vLLM, so that the
+// schema check reports the type the model got wrong; unlike vLLM, a
+// boolean that is neither true nor false stays a string too, where vLLM
+// makes it false, and text vLLM's Python would convert only by reading
+// digits or spaces outside ASCII stays a string: a conversion callgrade
+// cannot be sure of is not made.
 func (t *textReader) qwenValue(props value.Value, key, text string) value.Value {
+	if strings.EqualFold(text, "null") {
+		return value.NullValue()
+	}
 	prop, ok := props.Get(key)
 	if !ok || prop.Kind() != value.Object {
 		return value.StringOf(text)
 	}
-	types := typesOf(prop)
-	if types == 0 {
+	ty, ok := prop.Get("type")
+	if !ok {
 		return value.StringOf(text)
 	}
-	trimmed := strings.TrimSpace(text)
-	switch {
-	case strings.EqualFold(trimmed, "null"):
-		return value.NullValue()
-	case types&typeBoolean != 0 && strings.EqualFold(trimmed, "true"):
-		return value.BoolOf(true)
-	case types&typeBoolean != 0 && strings.EqualFold(trimmed, "false"):
-		return value.BoolOf(false)
-	case types&typeNumber != 0 && value.IsNumber(trimmed):
-		v, _ := value.NumberOf(trimmed)
-		return v
+	// Python's str() of a list of types, or of any type that is not a
+	// string, names no type of the cases below.
+	name := "[" + ty.Kind().String() + "]"
+	if ty.Kind() == value.String {
+		name = strings.ToLower(strings.TrimSpace(ty.Str()))
 	}
-	for _, k := range [...]struct {
-		set  typeSet
-		kind value.Kind
-	}{{typeNumber, value.Number}, {typeObject, value.Object}, {typeArray, value.Array}} {
-		if types&k.set != 0 {
-			if v, ok := t.literal(trimmed, k.kind); ok {
+	switch {
+	case name == "string" || name == "str" || name == "text" || name == "varchar" || name == "char" || name == "enum":
+	case hasAnyPrefix(name, "int", "uint", "long", "short", "unsigned"):
+		if n, ok := pyInt(text); ok {
+			return n
+		}
+	case hasAnyPrefix(name, "num", "float"):
+		if n, ok := pyFloat(text); ok {
+			return n
+		}
+	case name == "boolean" || name == "bool" || name == "binary":
+		switch {
+		case strings.EqualFold(text, "true"):
+			return value.BoolOf(true)
+		case strings.EqualFold(text, "false"):
+			return value.BoolOf(false)
+		}
+	default:
+		if name == "object" || name == "array" || name == "arr" || hasAnyPrefix(name, "dict", "list") {
+			if v, err := t.x.parse(text); err == nil {
+				return v
+			}
+		}
+		if lit, err := pycall.Literal(text); err == nil {
+			if v, err := t.x.parse(lit); err == nil {
 				return v
 			}
 		}
@@ -257,95 +311,108 @@ func (t *textReader) qwenValue(props value.Value, key, text string) value.Value 
 	return value.StringOf(text)
 }
 
-// typesOf is the types schema s allows, by its "type" or, without one,
-// the types of its anyOf and oneOf.
-func typesOf(s value.Value) typeSet {
-	var ts typeSet
-	ts.of(s)
-	if ts == 0 && !s.Has("type") {
-		for _, alt := range [...]string{"anyOf", "oneOf"} {
-			l, _ := s.Get(alt)
-			for _, e := range l.Elems() {
-				ts.of(e)
-			}
-		}
-	}
-	return ts
-}
+// pySpace is the white space Python's int() and float() strip, of ASCII.
+const pySpace = " \t\n\v\f\r"
 
-// literal reads s as a JSON value of kind k, or else as a Python literal
-// of that kind.
-func (t *textReader) literal(s string, k value.Kind) (value.Value, bool) {
-	if v, err := t.x.parse(s); err == nil {
-		return v, v.Kind() == k
+// maxIntDigits is the most digits Python's int() converts from text
+// (sys.int_info.default_max_str_digits): past it, int() fails.
+const maxIntDigits = 4300
+
+// pyInt is Python's int() of s, in base 10: a sign, digits that single
+// underscores may separate, white space around; ok is false where int()
+// fails (1.0, 1e3, 0x10, inf).
+func pyInt(s string) (value.Value, bool) {
+	s = strings.Trim(s, pySpace)
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
 	}
-	lit, err := pycall.Literal(s)
-	if err != nil {
+	digits, ok := pyDigits(s)
+	if !ok || len(digits) > maxIntDigits {
 		return value.Value{}, false
 	}
-	v, err := t.x.parse(lit)
-	return v, err == nil && v.Kind() == k
-}
-
-// typeSet is the JSON Schema types a parameter allows, of those that
-// type a value written as text; a string, or no type, is none of them.
-type typeSet uint8
-
-const (
-	typeNull typeSet = 1 << iota
-	typeBoolean
-	typeNumber // integer or number
-	typeObject
-	typeArray
-)
-
-// of adds the types of schema s's "type", a name or a list of names.
-func (ts *typeSet) of(s value.Value) {
-	ty, _ := s.Get("type")
-	if ty.Kind() == value.String {
-		ts.add(ty.Str())
-	}
-	for _, e := range ty.Elems() {
-		ts.add(e.Str())
-	}
-}
-
-// add adds the type named name. vLLM's parser also knows the names of
-// other type systems (float, int32, dict, list, …): a tool written for it
-// may use them, so they are read as it reads them.
-func (ts *typeSet) add(name string) {
-	switch name {
-	case "string":
-		return
-	case "integer", "number":
-		*ts |= typeNumber
-		return
-	case "boolean":
-		*ts |= typeBoolean
-		return
-	case "object":
-		*ts |= typeObject
-		return
-	case "array":
-		*ts |= typeArray
-		return
-	case "null":
-		*ts |= typeNull
-		return
-	}
-	name = strings.ToLower(name)
+	digits = strings.TrimLeft(digits, "0")
 	switch {
-	case name == "null":
-		*ts |= typeNull
-	case name == "boolean" || name == "bool" || name == "binary":
-		*ts |= typeBoolean
-	case hasAnyPrefix(name, "int", "uint", "long", "short", "unsigned", "num", "float"):
-		*ts |= typeNumber
-	case name == "object" || strings.HasPrefix(name, "dict"):
-		*ts |= typeObject
-	case name == "array" || name == "arr" || strings.HasPrefix(name, "list"):
-		*ts |= typeArray
+	case digits == "":
+		digits = "0"
+	case neg:
+		digits = "-" + digits
 	}
+	v, err := value.NumberOf(digits)
+	return v, err == nil
+}
+
+// pyDigits is s without its underscores, ok when s is decimal digits
+// that single underscores may separate.
+func pyDigits(s string) (string, bool) {
+	if s == "" || s[0] == '_' || s[len(s)-1] == '_' || strings.Contains(s, "__") {
+		return "", false
+	}
+	for i := 0; i < len(s); i++ {
+		if (s[i] < '0' || s[i] > '9') && s[i] != '_' {
+			return "", false
+		}
+	}
+	return strings.ReplaceAll(s, "_", ""), true
+}
+
+// pyFloat is what vLLM makes of s for a number parameter: Python's
+// float() of it, an integer when it has no fraction (5.0 is 5, 1e3 is
+// 1000). ok is false where float() fails, and for infinities and NaN,
+// which vLLM's int() of them fails on, leaving the text.
+func pyFloat(s string) (value.Value, bool) {
+	s = strings.Trim(s, pySpace)
+	sign := ""
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		sign, s = s[:1], s[1:]
+	}
+	mant, exp, hasExp := s, "", false
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, exp, hasExp = s[:i], s[i+1:], true
+	}
+	intPart, frac, hasPoint := strings.Cut(mant, ".")
+	var ok bool
+	clean := sign
+	if intPart != "" {
+		if intPart, ok = pyDigits(intPart); !ok {
+			return value.Value{}, false
+		}
+		clean += intPart
+	}
+	if hasPoint {
+		clean += "."
+		if frac != "" {
+			if frac, ok = pyDigits(frac); !ok {
+				return value.Value{}, false
+			}
+			clean += frac
+		}
+	}
+	if intPart == "" && frac == "" {
+		return value.Value{}, false // no digits: inf, nan, "", "."
+	}
+	if hasExp {
+		esign := ""
+		if exp != "" && (exp[0] == '+' || exp[0] == '-') {
+			esign, exp = exp[:1], exp[1:]
+		}
+		if exp, ok = pyDigits(exp); !ok {
+			return value.Value{}, false
+		}
+		clean += "e" + esign + exp
+	}
+	f, err := strconv.ParseFloat(clean, 64)
+	if math.IsInf(f, 0) || math.IsNaN(f) || err != nil && !errors.Is(err, strconv.ErrRange) {
+		return value.Value{}, false
+	}
+	text := strconv.FormatFloat(f, 'g', -1, 64)
+	if f == math.Trunc(f) {
+		// int() of the float: its exact value, every digit.
+		n, _ := new(big.Float).SetFloat64(f).Int(nil)
+		text = n.String()
+	}
+	v, err := value.NumberOf(text)
+	return v, err == nil
 }
 
 func hasAnyPrefix(s string, prefixes ...string) bool {

@@ -103,7 +103,8 @@
 // parsed, decide the stream format as an array's elements do; a transcript
 // whose events are of no stream is a *ShapeError. The other is a model's
 // raw text that holds a special token of a text format (see below); the
-// first such marker in the text decides:
+// first such marker in the text that starts a call of its format decides
+// (one that prose names is passed over, as is the model's <think> block):
 //
 //	marker                                            format
 //	<tool_call>, then {                               hermes
@@ -228,8 +229,11 @@
 // that does not parse, a syntax the format does not have) is a failed
 // call whose message gives its span in the text, as text[from:to], and
 // quotes it; calls the server already parsed into tool_calls are failed
-// calls too, since they are openai's. Qwen3-Coder's parameter values are
-// text, typed by the tool's schema, which Options.Params gives.
+// calls too, since they are openai's. Every block that starts a call is
+// read. The <think> blocks a text begins with are neither calls nor
+// answer, and harmony's answer is its final channel's message.
+// Qwen3-Coder's parameter values are text, typed by the tool's schema,
+// which Options.Params gives, as vLLM types them.
 //
 // # Streams
 //

@@ -109,6 +109,11 @@ func extractRun(r value.Value, f Format, x extraction) (Run, Format, error) {
 	} else if p.f == nil || p.f.stream == nil {
 		// A stream's text comes in deltas, which are not put together.
 		run.Final = answerText(r, 0)
+		if r.Kind() == value.String || p.f != nil && p.f.text != nil {
+			// What the model kept out of its answer (its thinking,
+			// harmony's analysis) is not the answer.
+			run.Final = textAnswer(p.f, run.Final)
+		}
 		run.HasFinal = run.Final != ""
 	}
 	return run, p.name(), nil

@@ -20,10 +20,18 @@ import (
 type textReader struct {
 	x   extraction
 	src string // the text
+	// from is where the text after the model's reasoning starts: the
+	// readers look for calls from there on (see reasoningEnd).
+	from int
 	// at names the text in messages: "text" for a response that is a
 	// string, else its path in the response.
 	at  string
 	out []Call
+	// msg is fail's buffer, and errs the rest of a slab of errors.
+	msg  []byte
+	errs []ArgumentsError
+	// opens, closes and fnCloses find Qwen3-Coder's markers.
+	opens, closes, fnCloses seeker
 	// buf holds the one call most texts have, so that the reader's one
 	// allocation (its methods are called through the format) is all.
 	buf [1]Call
@@ -35,15 +43,44 @@ func (t *textReader) add(name string, args value.Value) {
 }
 
 // fail adds a failed call for the span [from, to) of the text, which
-// reason, and the parse error err when there is one, explain.
+// reason, and the parse error err when there is one, explain. A text may
+// hold a failed call every few bytes (a marker written over and over),
+// so a failure makes one allocation of its own, its message: its error
+// comes from a slab.
 func (t *textReader) fail(name string, from, to int, reason string, err error) {
-	t.out = append(t.out, Call{Name: name, Err: &ArgumentsError{Index: len(t.out), Reason: t.span(from, to) + ": " + reason, Err: err}})
+	t.msg = append(t.appendSpan(t.msg[:0], from, to), ": "...)
+	t.msg = append(t.msg, reason...)
+	if len(t.errs) == 0 {
+		t.errs = make([]ArgumentsError, min(256, 1+2*len(t.out)))
+	}
+	e := &t.errs[0]
+	t.errs = t.errs[1:]
+	*e = ArgumentsError{Index: len(t.out), Reason: string(t.msg), Err: err}
+	t.out = append(t.out, Call{Name: name, Err: e})
 }
 
-// span names [from, to) of the text and quotes it, shortened: a call's
-// text may be as long as the model made it.
-func (t *textReader) span(from, to int) string {
-	return t.at + "[" + strconv.Itoa(from) + ":" + strconv.Itoa(to) + "] " + strconv.Quote(shorten(t.src[from:to]))
+// appendSpan appends to b the name of [from, to) of the text and its
+// quotation, shortened: a call's text may be as long as the model made
+// it.
+func (t *textReader) appendSpan(b []byte, from, to int) []byte {
+	b = append(b, t.at...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(from), 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(to), 10)
+	b = append(b, "] "...)
+	s := t.src[from:to]
+	head, tail, short := shortened(s)
+	if !short {
+		return strconv.AppendQuote(b, s)
+	}
+	// The quoted head and tail, one quotation with "…" between them.
+	b = strconv.AppendQuote(b, head)
+	b = append(b[:len(b)-1], "…"...)
+	n := len(b)
+	b = strconv.AppendQuote(b, tail)
+	copy(b[n:], b[n+1:])
+	return b[:len(b)-1]
 }
 
 // maxBytes is the size an arguments text may have.
@@ -59,24 +96,43 @@ const maxQuote = 64
 
 // shorten keeps the start and the end of a long s, on rune boundaries.
 func shorten(s string) string {
-	if len(s) <= maxQuote {
+	head, tail, short := shortened(s)
+	if !short {
 		return s
 	}
-	head, tail := maxQuote*3/4, maxQuote/4
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
+	return head + "…" + tail
+}
+
+// shortened is the start and the end of s that shorten keeps, short
+// false when s is short enough to keep whole.
+func shortened(s string) (head, tail string, short bool) {
+	if len(s) <= maxQuote {
+		return s, "", false
 	}
-	tail = len(s) - tail
-	for tail < len(s) && !utf8.RuneStart(s[tail]) {
-		tail++
+	h, k := maxQuote*3/4, maxQuote/4
+	for h > 0 && !utf8.RuneStart(s[h]) {
+		h--
 	}
-	return s[:head] + "…" + s[tail:]
+	k = len(s) - k
+	for k < len(s) && !utf8.RuneStart(s[k]) {
+		k++
+	}
+	return s[:h], s[k:], true
 }
 
 // object parses the JSON object at [from, to); ok is false when it does
-// not read, and the call has failed.
-func (t *textReader) object(name string, from, to int) (o value.Value, ok bool) {
-	v, err := t.x.parse(t.src[from:to])
+// not read, and the call has failed. wrap is how many levels of JSON the
+// format writes around the arguments there (a call object is one, a list
+// of them two): the arguments are held to the depth limit as the other
+// formats hold them, their own object the first level whatever wraps it,
+// and to the size limit by their own text (see call).
+func (t *textReader) object(name string, from, to, wrap int) (o value.Value, ok bool) {
+	lim := t.x.lim
+	if wrap > 0 {
+		lim.MaxDepth = t.x.maxDepth() + wrap
+		lim.MaxBytes = max(t.x.maxBytes(), to-from)
+	}
+	v, err := t.x.p.Parse(t.src[from:to], lim)
 	switch {
 	case err != nil:
 		// The error's offset is in the span; the message's, in the text.
@@ -97,7 +153,7 @@ func (t *textReader) object(name string, from, to int) (o value.Value, ok bool) 
 // arguments reads the JSON object at [from, to) as the arguments of the
 // call named name.
 func (t *textReader) arguments(name string, from, to int) {
-	if args, ok := t.object(name, from, to); ok {
+	if args, ok := t.object(name, from, to, 0); ok {
 		t.add(name, args)
 	}
 }
@@ -106,15 +162,15 @@ func (t *textReader) arguments(name string, from, to int) {
 // arguments, an object under the first of argKeys it has. A call object
 // with a second of them is ambiguous, and fails.
 func (t *textReader) callObject(from, to int, argKeys ...string) {
-	o, ok := t.object("", from, to)
+	o, ok := t.object("", from, to, 1)
 	if ok {
-		t.call(o, from, to, "", argKeys...)
+		t.call(o, from, to, -1, "", argKeys...)
 	}
 }
 
-// call reads call object o, found at [from, to) (sub, when o is an
-// element there, says which).
-func (t *textReader) call(o value.Value, from, to int, sub string, argKeys ...string) {
+// call reads call object o, found at [from, to), or element elem of the
+// list there (sub says which, for messages).
+func (t *textReader) call(o value.Value, from, to, elem int, sub string, argKeys ...string) {
 	n, ok := o.Get("name")
 	switch {
 	case !ok:
@@ -142,8 +198,79 @@ func (t *textReader) call(o value.Value, from, to int, sub string, argKeys ...st
 		t.fail(name, from, to, sub+strconv.Quote(argKeys[0])+" is missing", nil)
 	case args.Kind() != value.Object:
 		t.fail(name, from, to, sub+strconv.Quote(key)+" is "+kindPhrase(args)+", not an object", nil)
+	case to-from > t.x.maxBytes() && t.tooLarge(from, to, elem, key):
+		t.fail(name, from, to, sub+strconv.Quote(key)+" is beyond the limits", &value.Error{Reason: value.ReasonTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
 	default:
 		t.add(name, args)
+	}
+}
+
+// tooLarge reports whether the text of member key of the call object
+// at [from, to) (of its element elem, when it is a list) is longer than
+// the arguments may be. The JSON there has parsed.
+func (t *textReader) tooLarge(from, to, elem int, key string) bool {
+	if elem >= 0 {
+		var ok bool
+		if from, to, ok = jsonMember(t.src, from, to, elem, ""); !ok {
+			return false
+		}
+	}
+	from, to, ok := jsonMember(t.src, from, to, -1, key)
+	return ok && to-from > t.x.maxBytes()
+}
+
+// jsonMember finds the value, in the JSON object or array at [from, to)
+// of s (JSON that parses), of member key, or of element elem when it is
+// not negative: its span, ok false when there is none.
+func jsonMember(s string, from, to, elem int, key string) (vFrom, vTo int, ok bool) {
+	i := skipSpace(s, from) + 1 // past the { or [
+	for n := 0; ; n++ {
+		i = skipSpace(s[:to], i)
+		if i >= to || s[i] == '}' || s[i] == ']' {
+			return 0, 0, false
+		}
+		match := elem == n
+		if elem < 0 {
+			// A key: its text, unescaped when it has to be.
+			k := i + 1
+			for k < to && s[k] != '"' {
+				if s[k] == '\\' {
+					k++
+				}
+				k++
+			}
+			name := s[i+1 : k]
+			if strings.IndexByte(name, '\\') >= 0 {
+				v, _ := value.Parse(s[i : k+1])
+				name = v.Str()
+			}
+			match = name == key
+			i = skipSpace(s, k+1) + 1 // past the :
+			i = skipSpace(s, i)
+		}
+		end := i
+		switch s[i] {
+		case '{', '[':
+			end, _ = jsonEnd(s, i)
+		case '"':
+			for end++; s[end] != '"'; end++ {
+				if s[end] == '\\' {
+					end++
+				}
+			}
+			end++
+		default:
+			for end < to && s[end] != ',' && s[end] != '}' && s[end] != ']' && !isSpace(s[end]) {
+				end++
+			}
+		}
+		if end < 0 {
+			return 0, 0, false
+		}
+		if match {
+			return i, end, true
+		}
+		i = skipSpace(s, end) + 1 // past the , (or the closing bracket)
 	}
 }
 
@@ -165,7 +292,55 @@ func readText(f *format, r value.Value, x extraction) []Call {
 
 func (t *textReader) read(f *format, s, at string) {
 	t.src, t.at = s, at
+	t.from, _ = reasoningEnd(s)
 	f.text(t)
+}
+
+// textAnswer is the final answer that text s holds, read in text format
+// f (nil for a string Auto reads as a text answer): the text after the
+// model's reasoning, and for harmony the final channel's message; ""
+// when the model was cut off while thinking, and wrote no answer.
+func textAnswer(f *format, s string) string {
+	from, cut := reasoningEnd(s)
+	switch {
+	case cut:
+		return ""
+	case f == &harmonyFormat:
+		return harmonyFinal(s, from)
+	case from > 0:
+		return s[skipSpace(s, from):]
+	}
+	return s
+}
+
+// The tags around a reasoning model's thinking (DeepSeek R1, Qwen3, and
+// the models after their templates).
+const (
+	thinkOpen  = "<think>"
+	thinkClose = "</think>"
+)
+
+// reasoningEnd returns where the text after the model's reasoning
+// starts: after the <think>…</think> blocks the text begins with (white
+// space around them allowed), each ended by its first </think>, as the
+// inference servers' reasoning parsers split them off. What is written
+// there is thinking: no call and no answer. cut says the text ends inside
+// a <think> never closed, a model cut off while thinking, which has
+// written no answer; its calls are still read (from is where that
+// <think> starts), since the reasoning has no end that would bound them.
+// A <think> further on, after an answer's text, is the answer's text.
+func reasoningEnd(s string) (from int, cut bool) {
+	for {
+		i := skipSpace(s, from)
+		if !strings.HasPrefix(s[i:], thinkOpen) {
+			return from, false
+		}
+		e := strings.Index(s[i+len(thinkOpen):], thinkClose)
+		if e < 0 {
+			return from, true
+		}
+		from = i + len(thinkOpen) + e + len(thinkClose)
+	}
 }
 
 // holdsText is an openai completion or message, whose content a forced
@@ -250,25 +425,60 @@ func textFormat(name Format, about string, read func(t *textReader)) format {
 
 // blocks reads each block of open and close in the text with read, given
 // where the block starts and where its body does and ends; a block never
-// closed is a failed call.
-func (t *textReader) blocks(open, close string, read func(start, body, end int)) {
+// closed is a failed call. jsonAt, when not nil, says where the JSON
+// object in a body starting at body begins (-1: none): a close inside
+// its strings does not end the block, which ends at the first close
+// after the object (and, for a fenced block, its "```").
+// before, when not nil, hears where each block starts before it is read.
+func (t *textReader) blocks(open, close string, jsonAt func(body int) int, read func(start, body, end int), before func(start int)) {
 	s := t.src
-	for i := 0; ; {
-		j := strings.Index(s[i:], open)
-		if j < 0 {
+	opens, closes := seeker{s: s, m: open}, seeker{s: s, m: close}
+	unclosed := "never closed: no " + close + " follows"
+	for i := t.from; ; {
+		start := opens.next(i)
+		if start < 0 {
 			return
 		}
-		start := i + j
+		if before != nil {
+			before(start)
+		}
 		body := start + len(open)
-		end, stop := block(s, body, open, close)
+		end, stop := -1, 0
+		if jsonAt != nil {
+			end = jsonBlockEnd(s, jsonAt(body), close)
+		}
 		if end < 0 {
-			t.fail("", start, stop, "never closed: no "+close+" follows", nil)
+			end, stop = block(s, body, &opens, &closes)
+		}
+		if end < 0 {
+			t.fail("", start, stop, unclosed, nil)
 			i = stop
 			continue
 		}
 		read(start, body, end)
 		i = end + len(close)
 	}
+}
+
+// jsonBlockEnd returns the index of the close that follows the JSON
+// object at i (and a "```" that ends its fence), or -1 when there is
+// none there.
+func jsonBlockEnd(s string, i int, close string) int {
+	if i < 0 || i >= len(s) || s[i] != '{' {
+		return -1
+	}
+	e, _ := jsonEnd(s, i)
+	if e < 0 {
+		return -1
+	}
+	k := skipSpace(s, e)
+	if strings.HasPrefix(s[k:], "```") {
+		k = skipSpace(s, k+len("```"))
+	}
+	if !strings.HasPrefix(s[k:], close) {
+		return -1
+	}
+	return k
 }
 
 // readNotText is a text format's read, for a list given to it: a text
@@ -297,6 +507,7 @@ const (
 	// DeepSeek's bars and spaces are U+FF5C and U+2581, as its tokenizer
 	// spells them.
 	deepseekCallsBegin = "<｜tool▁calls▁begin｜>"
+	deepseekCallsEnd   = "<｜tool▁calls▁end｜>"
 	deepseekCallBegin  = "<｜tool▁call▁begin｜>"
 	deepseekCallEnd    = "<｜tool▁call▁end｜>"
 	deepseekSep        = "<｜tool▁sep｜>"
@@ -312,13 +523,15 @@ const (
 
 // textMarks are the markers that make a string a text format's for Auto:
 // special tokens of the model, which no answer in words has. The first
-// in the text decides. A string without one is a text answer, even in
-// the syntax of llama-json or pythonic, which must be forced.
+// in the text that starts a call of its format decides (see startsCall);
+// one that does not, as prose that names the token, is passed over. A
+// string without one is a text answer, even in the syntax of llama-json
+// or pythonic, which must be forced.
 var textMarks = [...]struct {
 	mark string
 	f    *format
 }{
-	{hermesOpen, &hermesFormat}, // or Qwen3-Coder's: see textFormatOf
+	{hermesOpen, &hermesFormat}, // or Qwen3-Coder's: see markStarts
 	{mistralCalls, &mistralFormat},
 	{deepseekCallsBegin, &deepseekFormat},
 	{deepseekCallBegin, &deepseekFormat},
@@ -328,27 +541,182 @@ var textMarks = [...]struct {
 	{pythonStart, &pythonicFormat},
 }
 
-// textFormatOf is the text format whose markers s has, or nil.
+// textFormatOf is the text format whose markers s has, or nil. The
+// model's reasoning (see reasoningEnd) is passed over: a marker written
+// while thinking starts no call.
 func textFormatOf(s string) *format {
 	if !strings.ContainsAny(s, "<[") {
 		return nil
 	}
-	var f *format
-	first := len(s)
-	for _, m := range textMarks {
-		if i := strings.Index(s[:min(len(s), first+len(m.mark))], m.mark); i >= 0 && i < first {
-			f, first = m.f, i
+	from, _ := reasoningEnd(s)
+	var marks [len(textMarks)]seeker
+	for i := range marks {
+		marks[i] = seeker{s: s, m: textMarks[i].mark}
+	}
+	message := seeker{s: s, m: harmonyMessage}
+	// Without a <|message|>, no harmony marker decides: they are passed
+	// over at once rather than one by one.
+	harmony := message.next(from) >= 0
+	for i := from; ; {
+		first, at := -1, len(s)
+		for k := range marks {
+			if !harmony && textMarks[k].f == &harmonyFormat {
+				continue
+			}
+			if j := marks[k].next(i); j >= 0 && j < at {
+				first, at = k, j
+			}
+		}
+		if first < 0 {
+			return nil
+		}
+		if f := markStarts(s, at, first, &message); f != nil {
+			return f
+		}
+		i = at + 1
+	}
+}
+
+// markStarts is the format whose call the marker textMarks[k], at i in
+// s, starts, or nil when it starts none: what follows it must be the
+// format's, or nothing (a call cut off at its start is a failed call of
+// the format). message finds harmony's <|message|>, which a harmony
+// header must reach.
+func markStarts(s string, i, k int, message *seeker) *format {
+	m := textMarks[k]
+	after := i + len(m.mark)
+	j := skipSpace(s, after)
+	if m.f == &harmonyFormat {
+		if message.next(after) < 0 {
+			return nil
+		}
+		return m.f
+	}
+	if endsHere(s, j) {
+		return m.f
+	}
+	switch m.mark {
+	case hermesOpen:
+		switch {
+		case s[j] == '{' || strings.HasPrefix(s[j:], hermesClose):
+			return m.f
+		case strings.HasPrefix(s[j:], qwenFunction):
+			return &qwenCoderFormat
+		}
+	case mistralCalls:
+		if s[j] == '[' || s[j] == '{' {
+			return m.f
+		}
+		// NAME[ARGS]…, NAME[CALL_ID]…, or NAME{…}: a name of one word.
+		n := j
+		for n < len(s) && s[n] != '[' && s[n] != '{' && !isSpace(s[n]) {
+			n++
+		}
+		if n > j && n < len(s) && (s[n] == '{' || strings.HasPrefix(s[n:], mistralArgs) || strings.HasPrefix(s[n:], mistralCallID)) {
+			return m.f
+		}
+	case deepseekCallsBegin:
+		if strings.HasPrefix(s[j:], deepseekCallBegin) || strings.HasPrefix(s[j:], deepseekCallsEnd) {
+			return m.f
+		}
+	case deepseekCallBegin:
+		// A name (or V3's "function"), then the separator.
+		n := j
+		for n < len(s) && s[n] != '<' && s[n] != '\n' {
+			n++
+		}
+		if strings.HasPrefix(s[n:], deepseekSep) {
+			return m.f
+		}
+	case llamaPythonTag:
+		// JSON calls, or the Python of Llama's built-in tools.
+		if s[j] == '{' || startsCall(s[j:]) {
+			return m.f
+		}
+	case pythonStart:
+		if s[j] == '[' || startsCall(s[j:]) || strings.HasPrefix(s[j:], pythonEnd) {
+			return m.f
 		}
 	}
-	switch {
-	case f == &harmonyFormat && !strings.Contains(s[first:], harmonyMessage):
-		// The header markers of harmony alone are no message; another
-		// format's marker after them still decides.
-		return textFormatOf(s[first+1:])
-	case f == &hermesFormat && strings.HasPrefix(s[skipSpace(s, first+len(hermesOpen)):], qwenFunction):
-		return &qwenCoderFormat
+	return nil
+}
+
+// endOfTurn are the tokens that end a model's turn, which a text may
+// keep after its calls: Llama's, Qwen's (ChatML), Mistral's and Llama
+// 4's.
+var endOfTurn = [...]string{"<|eot_id|>", "<|eom_id|>", "<|im_end|>", "</s>", "<|eot|>", "<|end_of_text|>", "<｜end▁of▁sentence｜>"}
+
+// endsHere reports whether nothing but white space and end-of-turn
+// tokens follows i in s.
+func endsHere(s string, i int) bool {
+	return skipEnd(s, i) == len(s)
+}
+
+// skipEnd returns the index of the first byte at or after i that is not
+// white space or in an end-of-turn token.
+func skipEnd(s string, i int) int {
+	for {
+		i = skipSpace(s, i)
+		if i == len(s) || s[i] != '<' {
+			return i
+		}
+		k := i
+		for _, tok := range endOfTurn {
+			if strings.HasPrefix(s[i:], tok) {
+				i += len(tok)
+				break
+			}
+		}
+		if k == i {
+			return i
+		}
 	}
-	return f
+}
+
+// trimEnd returns to, moved back over the white space and end-of-turn
+// tokens that end s[from:to].
+func trimEnd(s string, from, to int) int {
+	for {
+		for to > from && isSpace(s[to-1]) {
+			to--
+		}
+		k := to
+		for _, tok := range endOfTurn {
+			if strings.HasSuffix(s[from:to], tok) {
+				to -= len(tok)
+				break
+			}
+		}
+		if k == to {
+			return to
+		}
+	}
+}
+
+// seeker finds a marker in a text front to back: asked for the first
+// occurrence at or after i, for an i that only grows, it looks at each
+// byte of the text once, however often it is asked.
+type seeker struct {
+	s, m string
+	// at is the occurrence found last (-1: none), by a search that began
+	// at searched; valid is whether there has been one.
+	at, searched int
+	valid        bool
+}
+
+// next returns the index of the first occurrence of the marker at or
+// after i, or -1.
+func (k *seeker) next(i int) int {
+	if k.valid && i >= k.searched && (k.at < 0 || k.at >= i) {
+		return k.at
+	}
+	k.valid, k.searched = true, i
+	if j := strings.Index(k.s[i:], k.m); j >= 0 {
+		k.at = i + j
+	} else {
+		k.at = -1
+	}
+	return k.at
 }
 
 // skipSpace returns the index of the first byte of s at or after i that
@@ -371,26 +739,25 @@ func trimSpan(s string, from, to int) (int, int) {
 
 // block finds the end of the block of open and close whose body starts
 // at body: the index of close, or -1 and where the block stops, when
-// open comes again, or the text ends, before close does.
-func block(s string, body int, open, close string) (end, stop int) {
-	within := len(s) // where open must not come
-	c := strings.Index(s[body:], close)
-	if c >= 0 {
-		within = body + c
-	}
-	if o := strings.Index(s[body:within], open); o >= 0 {
-		return -1, body + o
-	}
-	if c < 0 {
+// open comes again, or the text ends, before close does. opens and
+// closes find the markers.
+func block(s string, body int, opens, closes *seeker) (end, stop int) {
+	c, o := closes.next(body), opens.next(body)
+	switch {
+	case o >= 0 && (c < 0 || o < c):
+		return -1, o
+	case c < 0:
 		return -1, len(s)
 	}
-	return body + c, 0
+	return c, 0
 }
 
 // jsonEnd returns the end of the JSON object or array that starts at
-// s[i], found by its brackets alone (the parser judges the rest), or -1
-// when the text ends before it does.
-func jsonEnd(s string, i int) int {
+// s[i], found by its brackets and strings alone (the parser judges the
+// rest); or -1 and where it stops: at the end of the text, or at a
+// marker no JSON has outside its strings (a "<", Mistral's
+// [TOOL_CALLS]), where the text has gone on to something else.
+func jsonEnd(s string, i int) (end, stop int) {
 	depth := 0
 	for ; i < len(s); i++ {
 		switch s[i] {
@@ -400,13 +767,23 @@ func jsonEnd(s string, i int) int {
 					i++
 				}
 			}
-		case '{', '[':
+			if i >= len(s) {
+				return -1, len(s)
+			}
+		case '{':
+			depth++
+		case '[':
+			if strings.HasPrefix(s[i:], mistralCalls) {
+				return -1, i
+			}
 			depth++
 		case '}', ']':
 			if depth--; depth == 0 {
-				return i + 1
+				return i + 1, 0
 			}
+		case '<':
+			return -1, i
 		}
 	}
-	return -1
+	return -1, len(s)
 }

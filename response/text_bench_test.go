@@ -1,6 +1,8 @@
 package response
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/value"
@@ -65,5 +67,69 @@ func BenchmarkText(b *testing.B) {
 				p.Reset()
 			}
 		})
+	}
+}
+
+// markerTexts are texts of one marker, or the start of a call, written
+// over and over: what a model stuck in a loop, or a hostile tester,
+// sends. Every reader, and Auto's detection, must read them in time
+// linear in their length.
+var markerTexts = []struct {
+	name string
+	f    Format
+	unit string
+}{
+	{"hermes-open", Hermes, "<tool_call>"},
+	{"hermes-open-brace", Hermes, `<tool_call>{"`},
+	{"hermes-closed", Hermes, `<tool_call>{"name":"f","arguments":{}}</tool_call>`},
+	{"qwen-open", QwenCoder, "<tool_call><function="},
+	{"qwen-function", QwenCoder, "<function="},
+	{"qwen-function-named", QwenCoder, "<function=f><parameter="},
+	{"qwen-block-function", QwenCoder, "<tool_call><function=f>"},
+	{"llama-tag", LlamaJSON, "<|python_tag|>"},
+	{"llama-tag-brace", LlamaJSON, "<|python_tag|>{"},
+	{"llama-calls", LlamaJSON, `{"name":"f","parameters":{}};`},
+	{"mistral-marker", Mistral, "[TOOL_CALLS]"},
+	{"mistral-list", Mistral, "[TOOL_CALLS]["},
+	{"mistral-args", Mistral, "[TOOL_CALLS]f[ARGS]{"},
+	{"mistral-call-id", Mistral, "[TOOL_CALLS]f[CALL_ID]"},
+	{"deepseek-calls-begin", DeepSeek, "<｜tool▁calls▁begin｜>"},
+	{"deepseek-call-begin", DeepSeek, "<｜tool▁call▁begin｜>"},
+	{"deepseek-call-sep", DeepSeek, "<｜tool▁call▁begin｜>f<｜tool▁sep｜>{"},
+	{"harmony-channel", Harmony, "<|channel|>"},
+	{"harmony-start", Harmony, "<|start|>"},
+	{"harmony-message", Harmony, "<|start|>assistant<|channel|>commentary to=functions.f<|message|>"},
+	{"pythonic-start", Pythonic, "<|python_start|>"},
+	{"pythonic-start-call", Pythonic, "<|python_start|>[f("},
+	{"pythonic-list", Pythonic, "[f(x=1), "},
+	{"hermes-string", Hermes, `<tool_call>{"a":"`},
+	{"hermes-string-close", Hermes, `<tool_call>{"a":"</tool_call>`},
+	{"llama-string", LlamaJSON, `<|python_tag|>{"a":"`},
+	{"mistral-string", Mistral, `[TOOL_CALLS][{"a":"`},
+	{"deepseek-string", DeepSeek, `<｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a":"`},
+	{"qwen-parameter", QwenCoder, "<tool_call><function=f><parameter=x><"},
+	{"harmony-string", Harmony, `<|start|>assistant to=functions.f<|channel|>commentary<|message|>{"`},
+	{"think", Hermes, "<think>"},
+	{"think-closed", Hermes, "<think></think>"},
+}
+
+// BenchmarkTextMarkers reads each marker text, forced and under Auto, at
+// two sizes, so that ns/op shows how the time grows: linear when 8 MiB
+// take 8 times as long as 1 MiB.
+func BenchmarkTextMarkers(b *testing.B) {
+	for _, m := range markerTexts {
+		for _, size := range []int{1 << 20, 8 << 20} {
+			text := value.StringOf(strings.Repeat(m.unit, size/len(m.unit)))
+			for _, f := range []Format{m.f, Auto} {
+				b.Run(m.name+"/"+string(f)+"/"+strconv.Itoa(size>>20)+"MiB", func(b *testing.B) {
+					b.SetBytes(int64(len(text.Str())))
+					for b.Loop() {
+						if _, _, err := Extract(text, f, value.Limits{}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
 	}
 }

@@ -145,7 +145,7 @@ var textTests = []struct {
 	{name: "llama text answer", f: LlamaJSON, auto: Auto, in: "It is sunny {today}.", want: nil},
 	{name: "llama builtin tool", f: LlamaJSON, auto: LlamaJSON,
 		in:   `<|python_tag|>brave_search.call(query="Menlo Park")<|eom_id|>`,
-		want: []string{`!: text[14:61] "brave_search.call(query=\"Menlo Park\")<|eom_id|>": not a JSON call`}},
+		want: []string{`!: text[14:51] "brave_search.call(query=\"Menlo Park\")": not a JSON call`}},
 	{name: "llama both keys", f: LlamaJSON, auto: Auto,
 		in:   `{"name": "f", "parameters": {}, "arguments": {}}`,
 		want: []string{`!f: has both "parameters" and "arguments"`}},
@@ -182,7 +182,8 @@ var textTests = []struct {
 	{name: "mistral no arguments", f: Mistral, auto: Mistral,
 		in:   `[TOOL_CALLS]f[ARGS]hello[TOOL_CALLS]g[CALL_ID]123`,
 		want: []string{`!f: text[0:24] "[TOOL_CALLS]f[ARGS]hello": has no JSON object of arguments`, `!g: has no [ARGS] after its [CALL_ID]`}},
-	{name: "mistral not a call", f: Mistral, auto: Mistral,
+	// Prose after the token starts no call: Auto reads a text answer.
+	{name: "mistral not a call", f: Mistral, auto: Auto,
 		in:   `[TOOL_CALLS] I cannot call tools.`,
 		want: []string{`!: not a call: want NAME[ARGS]{…} or a JSON list of calls`}},
 
@@ -264,6 +265,137 @@ func TestTextFormats(t *testing.T) {
 			}
 			checkCalls(t, calls, tt.want)
 			if _, got, err := o.Extract(r, Auto); err != nil || got != tt.auto {
+				t.Errorf("Auto reads it as %q, %v; want %q", got, err, tt.auto)
+			}
+		})
+	}
+}
+
+// Every block that starts a call is read, however many the text has and
+// whatever stands between them: a second block is never dropped.
+var textBlockTests = []struct {
+	name string
+	f    Format
+	in   string
+	want []string
+	auto Format
+}{
+	{name: "pythonic two python_start blocks", f: Pythonic, auto: Pythonic,
+		in:   `<|python_start|>[f(x=1)]<|python_end|> and <|python_start|>g(y=2)<|python_end|><|eot|>`,
+		want: []string{`f {"x":1}`, `g {"y":2}`}},
+	{name: "pythonic block never ended, then another", f: Pythonic, auto: Pythonic,
+		in:   `<|python_start|>[f(x=1)]<|python_start|>[g(y=2)]`,
+		want: []string{`f {"x":1}`, `g {"y":2}`}},
+	{name: "pythonic empty block", f: Pythonic, auto: Pythonic,
+		in:   `<|python_start|><|python_end|>`,
+		want: []string{`!: text[0:30] "<|python_start|><|python_end|>": holds no call`}},
+	{name: "pythonic block of prose", f: Pythonic, auto: Auto,
+		in:   `<|python_start|>hello there<|python_end|>`,
+		want: []string{`!: text[16:27] "hello there": not Python calls`}},
+	{name: "pythonic calls then end of turn", f: Pythonic, auto: Auto,
+		in:   "[f(x=1)]<|eot_id|>\n",
+		want: []string{`f {"x":1}`}},
+	{name: "llama two python tags", f: LlamaJSON, auto: LlamaJSON,
+		in:   `<|python_tag|>{"name": "f", "parameters": {"x": 1}}<|eom_id|><|python_tag|>{"name": "g", "parameters": {}}<|eom_id|>`,
+		want: []string{`f {"x":1}`, `g {}`}},
+	{name: "llama call then a python tag", f: LlamaJSON, auto: LlamaJSON,
+		in:   `{"name": "f", "parameters": {"x": 1}}<|python_tag|>{"name": "g", "parameters": {}}`,
+		want: []string{`f {"x":1}`, `g {}`}},
+	{name: "llama python tag in a string", f: LlamaJSON, auto: LlamaJSON,
+		in:   `<|python_tag|>{"name": "f", "parameters": {"s": "<|python_tag|>"}}`,
+		want: []string{`f {"s":"<|python_tag|>"}`}},
+	{name: "qwen coder bare function before a block", f: QwenCoder, auto: QwenCoder,
+		in:   "<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n<tool_call>\n<function=g>\n<parameter=y>\n2\n</parameter>\n</function>\n</tool_call>",
+		want: []string{`f {"x":"1"}`, `g {"y":"2"}`}},
+	{name: "qwen coder bare function after a block", f: QwenCoder, auto: QwenCoder,
+		in:   "<tool_call>\n<function=g>\n<parameter=y>\n2\n</parameter>\n</function>\n</tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>",
+		want: []string{`g {"y":"2"}`, `f {"x":"1"}`}},
+	{name: "qwen coder bare function never closed", f: QwenCoder, auto: QwenCoder,
+		in:   "<tool_call>\n<function=g>\n</function>\n</tool_call><function=f>",
+		want: []string{`g {}`, `!: text[49:61] "<function=f>": never closed`}},
+	{name: "hermes three blocks, text between", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "a", "arguments": {}}</tool_call> then <tool_call>{"name": "b", "arguments": {}}</tool_call><tool_call>{"name": "c", "arguments": {}}</tool_call>`,
+		want: []string{`a {}`, `b {}`, `c {}`}},
+	{name: "mistral several tool calls tokens", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS][{"name": "a", "arguments": {}}] so [TOOL_CALLS][{"name": "b", "arguments": {}}][TOOL_CALLS]c[ARGS]{}`,
+		want: []string{`a {}`, `b {}`, `c {}`}},
+	{name: "deepseek two sections", f: DeepSeek, auto: DeepSeek,
+		in:   `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>a<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜> and <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>b<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+		want: []string{`a {}`, `b {}`}},
+	// A block reader reads JSON as JSON: an end token in a string of the
+	// arguments does not end the block.
+	{name: "hermes close tag in a string", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {"s": "a </tool_call> b"}}</tool_call><tool_call>{"name": "g", "arguments": {}}</tool_call>`,
+		want: []string{`f {"s":"a </tool_call> b"}`, `g {}`}},
+	{name: "hermes open tag in a string", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {"s": "<tool_call>"}}</tool_call>`,
+		want: []string{`f {"s":"<tool_call>"}`}},
+	{name: "hermes other format's end in a string", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {"s": "[TOOL_CALLS]<|python_tag|></function>"}}</tool_call>`,
+		want: []string{`f {"s":"[TOOL_CALLS]<|python_tag|></function>"}`}},
+	{name: "hermes broken JSON around a close tag", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {"s": "</tool_call>"}</tool_call>`,
+		want: []string{`!: not a usable JSON object`}},
+	{name: "mistral marker in a string", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS][{"name": "f", "arguments": {"s": "[TOOL_CALLS]g[ARGS]{}"}}]`,
+		want: []string{`f {"s":"[TOOL_CALLS]g[ARGS]{}"}`}},
+	{name: "mistral v11 marker in a string", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS]f[ARGS]{"s": "x[TOOL_CALLS]y"}</s>`,
+		want: []string{`f {"s":"x[TOOL_CALLS]y"}`}},
+	{name: "mistral empty list", f: Mistral, auto: Mistral,
+		in:   `[TOOL_CALLS][]`,
+		want: []string{`!: text[0:14] "[TOOL_CALLS][]": holds no call`}},
+	{name: "deepseek end token in a string", f: DeepSeek, auto: DeepSeek,
+		in:   `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"s": "<｜tool▁call▁end｜>"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+		want: []string{`f {"s":"<｜tool▁call▁end｜>"}`}},
+	{name: "deepseek v3 end token in a string", f: DeepSeek, auto: DeepSeek,
+		in:   "<｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"s\": \"<｜tool▁call▁end｜>\"}\n```<｜tool▁call▁end｜>",
+		want: []string{`f {"s":"<｜tool▁call▁end｜>"}`}},
+	// A call-start marker with nothing after it is a failed call.
+	{name: "deepseek calls begin alone", f: DeepSeek, auto: DeepSeek,
+		in:   `<｜tool▁calls▁begin｜>`,
+		want: []string{`!: holds no <｜tool▁call▁begin｜>`}},
+	{name: "deepseek calls begin and end, nothing between", f: DeepSeek, auto: DeepSeek,
+		in:   `Sure.<｜tool▁calls▁begin｜><｜tool▁calls▁end｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜>`,
+		want: []string{`!: holds no <｜tool▁call▁begin｜>`, `f {}`}},
+	{name: "hermes open tag alone", f: Hermes, auto: Hermes, in: "<tool_call><|im_end|>",
+		want: []string{`!: never closed`}},
+	// Trailing end-of-turn tokens are passed over.
+	{name: "llama end of turn tokens", f: LlamaJSON, auto: LlamaJSON,
+		in:   `<|python_tag|>{"name": "f", "parameters": {}}<|eom_id|><|eot_id|>`,
+		want: []string{`f {}`}},
+	{name: "hermes end of turn tokens", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {}}</tool_call><|im_end|></s>`,
+		want: []string{`f {}`}},
+	// Forced llama-json on JSON that is no call is a text answer.
+	{name: "llama JSON answer", f: LlamaJSON, auto: Auto, in: `{"answer": 42, "unit": "m"}`, want: nil},
+	{name: "llama JSON list answer", f: LlamaJSON, auto: Auto, in: `{"items": [1, 2]}; done`, want: nil},
+	{name: "llama name but no parameters", f: LlamaJSON, auto: Auto, in: `{"name": "f"}`,
+		want: []string{`!f: "parameters" is missing`}},
+	{name: "llama JSON after a tag must be a call", f: LlamaJSON, auto: LlamaJSON, in: `<|python_tag|>{"answer": 42}`,
+		want: []string{`!: "name" is missing`}},
+	// Neighbouring corners: empty arguments, an empty name (a call, not
+	// dropped), a marker in another case (no marker).
+	{name: "hermes empty arguments and empty name", f: Hermes, auto: Hermes,
+		in:   `<tool_call>{"name": "f", "arguments": {}}</tool_call><tool_call>{"name": "", "arguments": {}}</tool_call>`,
+		want: []string{`f {}`, ` {}`}},
+	{name: "hermes marker in upper case", f: Hermes, auto: Auto,
+		in: `<TOOL_CALL>{"name": "f", "arguments": {}}</TOOL_CALL>`, want: nil},
+	{name: "harmony two calls", f: Harmony, auto: Harmony,
+		in:   `<|channel|>commentary to=functions.a <|constrain|>json<|message|>{}<|call|><|start|>assistant<|channel|>commentary to=functions.b <|constrain|>json<|message|>{}<|call|>`,
+		want: []string{`a {}`, `b {}`}},
+}
+
+func TestTextEveryBlock(t *testing.T) {
+	for _, tt := range textBlockTests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := value.StringOf(tt.in)
+			calls, got, err := Extract(r, tt.f, value.Limits{})
+			if err != nil || got != tt.f {
+				t.Fatalf("Extract(%s) = %q, %v", tt.f, got, err)
+			}
+			checkCalls(t, calls, tt.want)
+			if _, got, err := Extract(r, Auto, value.Limits{}); err != nil || got != tt.auto {
 				t.Errorf("Auto reads it as %q, %v; want %q", got, err, tt.auto)
 			}
 		})
@@ -353,6 +485,13 @@ func TestTextDetection(t *testing.T) {
 		"<|channel|>final", // no message
 		"a [TOOL_CALL] b",
 		"Use <tool_calls> or [TOOLS].",
+		// Prose that names a marker starts no call.
+		"Llama 4 wraps its calls in <|python_start|> and <|python_end|>.",
+		"DeepSeek begins its calls with <｜tool▁calls▁begin｜> and then each call.",
+		"The [TOOL_CALLS] token starts Mistral's calls.",
+		"Hermes puts a call in <tool_call> tags.",
+		"Llama writes <|python_tag|> before a call.",
+		"<think>I could call <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call></think>No call needed.",
 	} {
 		calls, got, err := Extract(value.StringOf(s), Auto, value.Limits{})
 		if calls != nil || got != Auto || err != nil {
@@ -367,6 +506,13 @@ func TestTextDetection(t *testing.T) {
 		"<|start|>assistant<|message|>hi<|end|>":  Harmony,
 		"x<|python_tag|>{}":                       LlamaJSON,
 		"<｜tool▁call▁begin｜>":                     DeepSeek,
+		// Detection goes on past a marker that starts no call.
+		"Llama 4 writes <|python_start|> first. <tool_call>{}</tool_call>":               Hermes,
+		"The begin token <｜tool▁calls▁begin｜> then [TOOL_CALLS]f[ARGS]{}":                Mistral,
+		"Mention [TOOL_CALLS] here; <|python_tag|>{\"name\": \"f\", \"parameters\": {}}": LlamaJSON,
+		"<|python_tag|>":                 LlamaJSON,
+		"<｜tool▁calls▁begin｜>":           DeepSeek,
+		"<|python_start|><|python_end|>": Pythonic,
 	} {
 		if got := textFormatOf(s); got == nil || got.name != want {
 			t.Errorf("textFormatOf(%q) = %v, want %s", s, got, want)
@@ -443,6 +589,9 @@ func addTextSeeds(f *testing.F) {
 	for _, tt := range textTests {
 		f.Add(tt.in)
 	}
+	for _, tt := range textBlockTests {
+		f.Add(tt.in)
+	}
 	for _, texts := range textExamples {
 		for _, s := range texts {
 			f.Add(s)
@@ -490,29 +639,76 @@ func TestQwenCoderTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := Options{Params: map[string]value.Value{"f": params}}
+	// As vLLM's _convert_param_value converts them: Python's int() for an
+	// integer, float() for a number (an integer when it has no fraction),
+	// ast.literal_eval for a type it does not name; what does not
+	// convert stays a string.
 	for _, tt := range []struct{ key, text, want string }{
 		{"n", "5", `5`},
-		{"n", " 5.0 ", `5.0`},
+		{"n", " 5 ", `5`},
 		{"n", "+5", `5`},
+		{"n", "-0", `0`},
+		{"n", "007", `7`},
+		{"n", "1_000", `1000`},
+		{"n", "1__000", `"1__000"`},
+		{"n", "_1", `"_1"`},
+		{"n", "1_", `"1_"`},
+		{"n", "0x10", `"0x10"`},
+		{"n", "0o10", `"0o10"`},
+		{"n", "1e3", `"1e3"`},
+		{"n", " 5.0 ", `" 5.0 "`},
+		{"n", "5.", `"5."`},
+		{"n", "inf", `"inf"`},
+		{"n", "--5", `"--5"`},
+		{"n", "- 5", `"- 5"`},
+		{"n", "٥", `"٥"`}, // a digit outside ASCII: not converted
+		{"n", "9007199254740993", `9007199254740993`},
+		{"n", strings.Repeat("1", 4300), strings.Repeat("1", 4300)},
+		{"n", strings.Repeat("1", 4301), `"` + strings.Repeat("1", 4301) + `"`},
 		{"n", "five", `"five"`},
 		{"n", "NULL", `null`},
-		{"x", "1e3", `1e3`},
+		{"n", " null", `" null"`},
+		{"x", "1e3", `1000`},
+		{"x", "5.0", `5`},
+		{"x", "1.5", `1.5`},
+		{"x", " -2.50 ", `-2.5`},
+		{"x", ".5", `0.5`},
+		{"x", "5.", `5`},
+		{"x", "1_0.2_5", `10.25`},
+		{"x", "1e1_0", `10000000000`},
+		{"x", "0.1", `0.1`},
+		{"x", "9007199254740993", `9007199254740992`}, // a float64, as Python's
+		{"x", "1e-400", `0`},
+		{"x", "inf", `"inf"`},
+		{"x", "-Infinity", `"-Infinity"`},
+		{"x", "nan", `"nan"`},
+		{"x", "1e400", `"1e400"`},
+		{"x", "0x10", `"0x10"`},
+		{"x", "1e", `"1e"`},
+		{"x", ".", `"."`},
+		{"x", "1__0", `"1__0"`},
 		{"b", "True", `true`},
 		{"b", "false", `false`},
 		{"b", "yes", `"yes"`},
-		{"s", "null", `"null"`},
+		{"b", " true", `" true"`},
+		{"s", "null", `null`},
 		{"s", " 5 ", `" 5 "`},
 		{"ns", "null", `null`},
+		{"ns", "5", `5`},     // a list of types: ast.literal_eval
+		{"ns", "0x10", `16`}, // as literal_eval reads it
+		{"ns", "'x'", `"x"`},
+		{"ns", "true", `"true"`},
 		{"o", `{"k": [1, 2]}`, `{"k":[1,2]}`},
 		{"o", `{'k': None}`, `{"k":null}`},
 		{"o", `{"k": }`, `"{\"k\": }"`},
-		{"o", `[1]`, `"[1]"`},
+		{"o", `[1]`, `[1]`}, // JSON of another kind: the schema check says so
 		{"a", `["x", 'y']`, `["x","y"]`},
-		{"opt", "7", `7`},
+		{"opt", "7", `"7"`}, // no type: a string, as in vLLM
 		{"opt", "null", `null`},
 		{"d", `{"k": 1}`, `{"k":1}`},
 		{"untyped", "5", `"5"`},
 		{"unknown", "5", `"5"`},
+		{"unknown", "Null", `null`},
 		{"s", "two\nlines", `"two\nlines"`},
 	} {
 		text := "<tool_call>\n<function=f>\n<parameter=" + tt.key + ">\n" + tt.text + "\n</parameter>\n</function>\n</tool_call>"
@@ -525,8 +721,15 @@ func TestQwenCoderTypes(t *testing.T) {
 			t.Errorf("%s=%q read as %s, want %s", tt.key, tt.text, got, tt.want)
 		}
 	}
-	// Without the tool's schema, every value is a string.
-	calls, _, _ := Extract(value.StringOf("<tool_call><function=f><parameter=n>5</parameter></function></tool_call>"), QwenCoder, value.Limits{})
+	// A tool whose parameters are a bare map of them, with no
+	// "properties", types them from it, as vLLM does.
+	bare, _ := value.Parse(`{"n": {"type": "integer"}}`)
+	calls, _, _ := Options{Params: map[string]value.Value{"f": bare}}.Extract(value.StringOf("<tool_call><function=f><parameter=n>5</parameter></function></tool_call>"), QwenCoder)
+	if len(calls) != 1 || calls[0].Args.String() != `{"n":5}` {
+		t.Errorf("a bare map of parameters: %v", calls)
+	}
+	// Without the tool's schema, every value is a string but null.
+	calls, _, _ = Extract(value.StringOf("<tool_call><function=f><parameter=n>5</parameter></function></tool_call>"), QwenCoder, value.Limits{})
 	if len(calls) != 1 || calls[0].Args.String() != `{"n":"5"}` {
 		t.Errorf("without a schema: %v", calls)
 	}
@@ -550,7 +753,8 @@ func checkQwenQuick(t *testing.T, s string) {
 		quick := &textReader{x: extraction{lim: fuzzLimits}, src: s, at: "text"}
 		if next, ok := quick.qwenQuick(start); ok {
 			careful := &textReader{x: quick.x, src: s, at: "text"}
-			if got := careful.qwenBlock(start); got != next || !sameCalls(quick.out, careful.out) ||
+			got := careful.qwenBlock(start)
+			if got != next || !sameCalls(quick.out, careful.out) ||
 				len(quick.out) == 1 && quick.out[0].Err != nil && quick.out[0].Err.Error() != careful.out[0].Err.Error() {
 				t.Fatalf("%q at %d: quick reading %v to %d, careful %v to %d", s, start, quick.out, next, careful.out, got)
 			}
