@@ -14,6 +14,7 @@ import (
 	"testing/fstest"
 	"weak"
 
+	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -819,4 +820,45 @@ func TestReloadDoesNotKeepTheOldSuite(t *testing.T) {
 		t.Error("the first suite's arguments are still reachable after loading it again")
 	}
 	runtime.KeepAlive(second)
+}
+
+// A case's `format: auto` is a value that wins over defaults.format, as
+// any other name does; a case without format, or with format: null,
+// takes defaults.format.
+func TestFormatOf(t *testing.T) {
+	files := map[string]string{
+		"s.yaml": `version: 1
+defaults: {format: hermes}
+cases:
+  - {id: inherits, expected: []}
+  - {id: "null", format: null, expected: []}
+  - {id: auto, format: auto, expected: []}
+  - {id: AUTO, format: AUTO, expected: []}
+  - {id: openai, format: openai, expected: []}
+`,
+		"s.json": `{"version": 1, "defaults": {"format": "hermes"}, "cases": [
+  {"id": "inherits", "expected": []},
+  {"id": "null", "format": null, "expected": []},
+  {"id": "auto", "format": "auto", "expected": []},
+  {"id": "AUTO", "format": "AUTO", "expected": []},
+  {"id": "openai", "format": "openai", "expected": []}]}`,
+	}
+	want := map[string]response.Format{
+		"inherits": response.Hermes, "null": response.Hermes,
+		"auto": response.Auto, "AUTO": response.Auto, "openai": response.OpenAI,
+	}
+	for name, text := range files {
+		t.Run(name, func(t *testing.T) {
+			s, err := load(memFiles{name: []byte(text)}, []string{name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range s.Cases {
+				c := &s.Cases[i]
+				if got := s.FormatOf(c); got != want[c.ID] {
+					t.Errorf("case %s: FormatOf = %q, want %q", c.ID, got, want[c.ID])
+				}
+			}
+		})
+	}
 }

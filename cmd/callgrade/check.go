@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/suite"
 )
 
@@ -81,7 +81,7 @@ when there are no warnings either), 2 otherwise.`,
 // against what the plugin describes, and returns its number of cases and
 // its warnings.
 func checkSuite(files []string) (int, []suite.Problem, error) {
-	c, err := open(files, response.Auto)
+	c, err := open(files, callgrade.Options{})
 	if err != nil {
 		return 0, nil, err
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/report"
-	"github.com/callgrade/callgrade/response"
 )
 
 type scoreFlags struct {
@@ -97,7 +96,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	defer stop()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 
-	format, err := parseFormat(f.format)
+	format, err := parseFormat(cmd, f.format)
 	if err != nil {
 		return err
 	}
@@ -109,7 +108,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if err := checkOutputs(append([]string{f.responses}, f.suites...), "out", f.out, "junit", f.junit, "html", f.html); err != nil {
 		return err
 	}
-	c, err := open(f.suites, format)
+	c, err := open(f.suites, format.options())
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -230,7 +229,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 // XML and the HTML page, with each case's tool, suite file and expected
 // calls from the suite and, when the responses came from a file, the
 // actual calls.
-func writeScoreReports(tmp *os.File, c *callgrade.Grader, f *scoreFlags, format response.Format) error {
+func writeScoreReports(tmp *os.File, c *callgrade.Grader, f *scoreFlags, format formatChoice) error {
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
