@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -49,9 +50,7 @@ when there are no warnings either), 2 otherwise.`,
 					problems = append(problems, err.Error())
 					continue
 				}
-				for _, w := range warnings {
-					fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
-				}
+				printWarnings(cmd.ErrOrStderr(), warnings)
 				warned += len(warnings)
 				switch len(warnings) {
 				case 0:
@@ -87,4 +86,12 @@ func checkSuite(files []string) (int, []suite.Problem, error) {
 	}
 	defer c.Close()
 	return c.Engine().Len(), c.Warnings(), nil
+}
+
+// printWarnings writes each warning on its own line, as check and score
+// both print them.
+func printWarnings(w io.Writer, warnings []suite.Problem) {
+	for _, p := range warnings {
+		fmt.Fprintln(w, "warning:", p)
+	}
 }

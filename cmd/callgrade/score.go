@@ -44,6 +44,10 @@ With --samples N (or samples: N in the suite) each case has N response
 lines, told apart by "sample" (0 to N-1): one result line is written per
 case and sample, and the summary adds pass@k and pass^k (--pass-k).
 
+What check warns of (an expected call naming a tool the case's tools do not
+define, a reference that can never resolve, ...) is printed first on stderr,
+once, in check's words, and the suite is scored all the same.
+
 Exit status: 0 when every case was scored, whatever passed; 1 when
 --fail-under is given and the pass rate is below it (with samples, the
 share of passing result lines); 2 when the suite or the responses could not
@@ -61,7 +65,7 @@ when SIGINT (Ctrl-C) or SIGTERM stops the run.`,
 	formatFlag(fl, &f.format, "response format")
 	fl.Float64Var(&f.failUnder, "fail-under", -1, "exit 1 when the pass rate (0 to 1) is below this")
 	fl.IntVar(&f.workers, "workers", 0, "goroutines that score (default: one per core)")
-	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress bar")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress bar (warnings still)")
 	onceStringVar(fl, &f.junit, "junit", "also write the results as JUnit XML to this file")
 	onceStringVar(fl, &f.html, "html", "also write the HTML report to this file")
 	fl.IntVar(&f.samples, "samples", 0, `response lines per case, told apart by "sample" from 0 (default: the suite's samples:; 0 for one line per case)`)
@@ -114,6 +118,9 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	}
 	defer c.Close()
 	eng := c.Engine()
+	// What check warns of, said once before the run, in check's words:
+	// a suite that cannot be what its author meant still scores.
+	printWarnings(cmd.ErrOrStderr(), c.Warnings())
 	samples := c.Suite().Samples
 	if cmd.Flags().Changed("samples") {
 		samples = f.samples
