@@ -63,7 +63,7 @@ when SIGINT (Ctrl-C) or SIGTERM stops the run.`,
 	onceStringVar(fl, &f.responses, "responses", `responses file, JSON Lines, gzip-compressed or not ("-" for standard input)`)
 	onceStringVar(fl, &f.out, "out", "results file (default: standard output)")
 	formatFlag(fl, &f.format, "response format")
-	fl.Float64Var(&f.failUnder, "fail-under", -1, "exit 1 when the pass rate (0 to 1) is below this")
+	fl.Float64Var(&f.failUnder, "fail-under", 0, "exit 1 when the pass rate (0 to 1) is below this (default: no threshold)")
 	fl.IntVar(&f.workers, "workers", 0, "goroutines that score (default: one per core)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress bar (warnings still)")
 	onceStringVar(fl, &f.junit, "junit", "also write the results as JUnit XML to this file")
@@ -226,7 +226,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if !f.quiet {
 		report.WriteTable(stderr, sum, report.TableOptions{Color: wantColor(stderr)})
 	}
-	if f.failUnder >= 0 && sum.PassRate() < f.failUnder {
+	if cmd.Flags().Changed("fail-under") && sum.PassRate() < f.failUnder {
 		return &exitError{code: 1, err: fmt.Errorf("pass rate %.4f is below --fail-under %v", sum.PassRate(), f.failUnder)}
 	}
 	return nil
