@@ -52,20 +52,21 @@ when there are no warnings either), 2 otherwise.`,
 				}
 				printWarnings(cmd.ErrOrStderr(), warnings)
 				warned += len(warnings)
-				switch len(warnings) {
-				case 0:
-					fmt.Fprintf(cmd.OutOrStdout(), "%s: %d cases, no problems\n", name, n)
-				case 1:
-					fmt.Fprintf(cmd.OutOrStdout(), "%s: %d cases, 1 warning\n", name, n)
-				default:
-					fmt.Fprintf(cmd.OutOrStdout(), "%s: %d cases, %d warnings\n", name, n, len(warnings))
+				if len(warnings) == 0 {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: %s, no problems\n", name, count(n, "case"))
+				} else {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: %s, %s\n", name, count(n, "case"), count(len(warnings), "warning"))
 				}
 			}
 			if len(problems) > 0 {
 				return &exitError{code: 2, err: errors.New(strings.Join(problems, "\n"))}
 			}
 			if strict && warned > 0 {
-				return &exitError{code: 2, err: fmt.Errorf("%d warnings, and --strict makes them errors", warned)}
+				them := "them errors"
+				if warned == 1 {
+					them = "it an error"
+				}
+				return &exitError{code: 2, err: fmt.Errorf("%s, and --strict makes %s", count(warned, "warning"), them)}
 			}
 			return nil
 		},
