@@ -865,4 +865,17 @@ cases:
 			}
 		})
 	}
+	// A case built in Go that names a format has it without FormatSet,
+	// which only an explicit auto needs.
+	s := &Suite{Defaults: Defaults{Format: response.Hermes}}
+	for c, want := range map[*Case]response.Format{
+		{ID: "go", Format: response.OpenAI}:                   response.OpenAI,
+		{ID: "unset"}:                                         response.Hermes,
+		{ID: "auto", FormatSet: true}:                         response.Auto,
+		{ID: "both", Format: response.Calls, FormatSet: true}: response.Calls,
+	} {
+		if got := s.FormatOf(c); got != want {
+			t.Errorf("case %s built in Go: FormatOf = %q, want %q", c.ID, got, want)
+		}
+	}
 }
