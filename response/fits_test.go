@@ -11,7 +11,8 @@ import (
 // A forced format that does not fit names the format detection reads the
 // response as: in ShapeError.Fits for a response in none of its shapes,
 // in each failed call's reason for one read call by call; none when the
-// forced format is the one that fits or none does.
+// forced format is the one that fits or none does, nor for a call whose
+// arguments do not parse.
 func TestForcedFormatNamesTheFit(t *testing.T) {
 	conv := `[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]}]`
 	for _, tt := range []struct {
@@ -26,6 +27,9 @@ func TestForcedFormatNamesTheFit(t *testing.T) {
 		{conv, Hermes, Auto, "; the response reads as openai-messages: use --format openai-messages or auto"},
 		{`{"choices":[{"message":{"tool_calls":[{"type":"function","function":{"name":"f","arguments":"{"}}]}}]}`, OpenAI, Auto, ""},
 		{`{"what":1}`, OpenAI, Auto, ""},
+		// A call read in the forced format's shape whose arguments do not
+		// parse is a failure of its own: the shape fitted.
+		{`"<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>"`, Hermes, Auto, ""},
 	} {
 		r, err := value.Parse(tt.in)
 		if err != nil {

@@ -357,10 +357,11 @@ func fitting(r value.Value, f Format, x extraction) Format {
 	return p.f.name
 }
 
-// hintFitting adds to each failed call of calls, read from r forced to f,
-// the format detection reads r as, when it is another: a list whose
-// elements are another format's (a conversation forced to openai) fails
-// call by call, and each failure then says which format fits.
+// hintFitting adds to each call of calls, read from r forced to f, that
+// failed for its shape (not for arguments that do not parse), the format
+// detection reads r as, when it is another: a list whose elements are
+// another format's (a conversation forced to openai) fails call by call,
+// and each failure then says which format fits.
 func hintFitting(calls []Call, r value.Value, f Format, x extraction) {
 	if f == Auto {
 		return
@@ -368,7 +369,7 @@ func hintFitting(calls []Call, r value.Value, f Format, x extraction) {
 	fits := Auto
 	for i := range calls {
 		ae, ok := calls[i].Err.(*ArgumentsError)
-		if !ok {
+		if !ok || ae.Err != nil {
 			continue
 		}
 		if fits == Auto {
