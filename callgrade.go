@@ -34,10 +34,13 @@ import (
 // Options configure a Grader. The zero value is ready to use.
 type Options struct {
 	// Format and Limits go to the engine (see engine.Options): a response
-	// format to force instead of detecting each response's, and the bounds
-	// of each arguments string.
+	// format to force over the suite's (a case's format, defaults.format),
+	// and the bounds of each arguments string.
 	Format response.Format
 	Limits value.Limits
+	// ForceFormat makes Format win over the suite's formats even when it
+	// is Auto (engine.Options.ForceFormat), as `--format auto` does.
+	ForceFormat bool
 	// Expr bounds the expressions of `expr` rules and `assert`; the zero
 	// value means dsl's defaults.
 	Expr dsl.Options
@@ -88,7 +91,7 @@ func New(s *suite.Suite, opts Options) (*Grader, error) {
 func engineOptions(opts Options, plugin func(string, value.Value) (rules.Comparator, error)) engine.Options {
 	ext := dsl.NewCompiler(opts.Expr).Extensions()
 	ext.Plugin = plugin
-	return engine.Options{Format: opts.Format, Limits: opts.Limits, Extensions: ext}
+	return engine.Options{Format: opts.Format, ForceFormat: opts.ForceFormat, Limits: opts.Limits, Extensions: ext}
 }
 
 // withCompileProblems adds to a suite's load problems those of compiling

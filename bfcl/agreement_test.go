@@ -14,13 +14,26 @@ import (
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/testenv"
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 
-// shared is BFCL's data and the candidates with BFCL's verdicts, outside
-// the repository.
+// shared is BFCL's data and the candidates with BFCL's verdicts, in the
+// project's shared data beside the repository, which a clone lacks: the
+// tests that read it skip without it (needShared).
 const shared = "../../shared/bfcl"
+
+// needShared skips t, saying how to get the data, when the file name
+// under shared cannot be opened; otherwise it returns it open.
+func needShared(t testing.TB, name string) *os.File {
+	t.Helper()
+	f, err := os.Open(filepath.Join(shared, name))
+	if err != nil {
+		testenv.Skipf(t, "%v: this test needs BFCL's data and verdicts from the project's shared data, ../shared beside the repository; check the project's shared folder out there to run it", err)
+	}
+	return f
+}
 
 var categories = []string{"simple_python", "multiple", "parallel", "parallel_multiple"}
 
@@ -37,15 +50,9 @@ type candidate struct {
 // importEngine imports one category under sem and compiles it.
 func importEngine(t testing.TB, cat string, sem Semantics) *engine.Engine {
 	t.Helper()
-	q, err := os.Open(filepath.Join(shared, "data", "BFCL_v4_"+cat+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := needShared(t, filepath.Join("data", "BFCL_v4_"+cat+".json"))
 	defer q.Close()
-	a, err := os.Open(filepath.Join(shared, "data", "possible_answer", "BFCL_v4_"+cat+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := needShared(t, filepath.Join("data", "possible_answer", "BFCL_v4_"+cat+".json"))
 	defer a.Close()
 	doc, err := Import(Input{Questions: q, QuestionsName: cat, Answers: a, AnswersName: cat + " answers"}, sem)
 	if err != nil {
@@ -65,10 +72,7 @@ func importEngine(t testing.TB, cat string, sem Semantics) *engine.Engine {
 
 func readCandidates(t testing.TB) []candidate {
 	t.Helper()
-	f, err := os.Open(filepath.Join(shared, "candidates.jsonl"))
-	if err != nil {
-		t.Skipf("BFCL candidates not found (%v): this test needs ../shared beside the repository", err)
-	}
+	f := needShared(t, "candidates.jsonl")
 	defer f.Close()
 	var out []candidate
 	sc := bufio.NewScanner(f)

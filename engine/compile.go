@@ -401,10 +401,7 @@ func (c *compiler) setKey(t *tool, use []string, rs suite.RuleSet) ([]byte, bool
 
 func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
 	*cc = compiledCase{id: sc.ID, mode: sc.Calls}
-	format := sc.Format
-	if format == response.Auto {
-		format = c.s.Defaults.Format
-	}
+	format := c.s.FormatOf(sc)
 	if cc.mode == "" {
 		cc.mode = c.s.Defaults.Calls
 	}

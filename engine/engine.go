@@ -20,9 +20,13 @@ import (
 // Options configure an Engine. The zero value is ready to use.
 type Options struct {
 	// Format forces one response format; with Auto, the suite's format
-	// (defaults.format, a case's format) applies, and where it names none
-	// each response's format is detected.
+	// (a case's format, else defaults.format) applies, and where it names
+	// none each response's format is detected.
 	Format response.Format
+	// ForceFormat makes Format win even when it is Auto, as `--format
+	// auto` does: each response's format is then detected, whatever the
+	// suite says. A Format other than Auto wins without it.
+	ForceFormat bool
 	// Limits bound each arguments string; the zero value means
 	// value.DefaultLimits.
 	Limits value.Limits

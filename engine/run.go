@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/callgrade/callgrade/response"
@@ -262,6 +263,10 @@ type outBuf struct {
 // a line gets a missing_response line. A line without "sample", with one
 // out of range, or a second line for one case and sample stops the run
 // with an *InputError.
+//
+// Of the lines that would stop the run, the error is always the first's
+// in the file, however many workers score it: a second line for a case
+// names that line and the case's first.
 func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) (*Summary, error) {
 	if opts.Samples < 0 || opts.Samples > MaxSamples {
 		return nil, fmt.Errorf("samples per case must be from 1 to %d, or 0 for none; got %d", MaxSamples, opts.Samples)
@@ -280,6 +285,13 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// A line that stops the run stops the reading only: the batches read
+	// before it are still scored, so that the run stops at the first such
+	// line in the file, whichever worker found which first (see
+	// runState.see), and later batches are passed over.
+	readCtx, stopReading := context.WithCancel(ctx)
+	defer stopReading()
+	var stopAt atomic.Int64 // the line of the first error found so far; 0 for none
 
 	st := newRunState(len(e.cases), opts.Samples, opts.Name)
 	todo := make(chan batch, workers*2)
@@ -293,7 +305,7 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	go func() {
 		defer close(readDone)
 		defer close(todo)
-		readErr = readBatches(ctx, r, todo, bufs)
+		readErr = readBatches(readCtx, r, todo, bufs)
 	}()
 	defer func() {
 		cancel()
@@ -312,6 +324,10 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 				score = func(b batch) done { return e.scoreBatchAtOnce(b, st, &sums[k], bufs) }
 			}
 			for b := range todo {
+				if at := stopAt.Load(); at > 0 && int64(b.first) > at {
+					putBuf(bufs.lines, b.data) // wholly after the error: no earlier one in it
+					continue
+				}
 				select {
 				case results <- score(b):
 				case <-ctx.Done():
@@ -337,8 +353,9 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 		if d.err != nil {
 			if firstErr == nil || d.err.Line < firstErr.Line {
 				firstErr = d.err
+				stopAt.Store(int64(firstErr.Line))
 			}
-			cancel()
+			stopReading()
 			continue
 		}
 		if firstErr != nil {
@@ -533,8 +550,8 @@ func (e *Engine) runLine(text string, line, guess int, sc *Scorer, st *runState)
 		return i, nil
 	}
 	slot := i*st.per + k
-	if !st.seen[slot].CompareAndSwap(0, int32(line)) {
-		return 0, st.second(slot, res.ID, k, line, text)
+	if first := st.see(slot, line); first != line {
+		return 0, st.second(res.ID, k, first, line, text)
 	}
 	if st.passed != nil && res.Pass {
 		st.passed[i].Add(1)

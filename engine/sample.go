@@ -206,11 +206,31 @@ func (st *runState) guess(slot int) int {
 	return slot/st.per + 1
 }
 
-// second is the error for line, a second line for slot, whose case has
-// id and whose sample is k.
-func (st *runState) second(slot int, id string, k, line int, text string) *InputError {
-	other := int(st.seen[slot].Load())
-	lo, hi := min(line, other), max(line, other)
+// see records line as one for slot and returns the earliest line seen
+// for slot so far, line itself when it is the first: seen keeps the
+// least, so that whichever order the workers score the lines in, once
+// every line up to a slot's second has been scored, that second line has
+// been paired with the slot's first (the error Run returns is then the
+// same from run to run).
+func (st *runState) see(slot, line int) int {
+	for {
+		other := int(st.seen[slot].Load())
+		if other != 0 && other < line {
+			return other
+		}
+		if st.seen[slot].CompareAndSwap(int32(other), int32(line)) {
+			if other == 0 {
+				return line
+			}
+			return other
+		}
+	}
+}
+
+// second is the error for two lines for one slot, first and line in
+// either order, whose case has id and whose sample is k.
+func (st *runState) second(id string, k, first, line int, text string) *InputError {
+	lo, hi := min(line, first), max(line, first)
 	msg := fmt.Sprintf("a second response for case %q (lines %d and %d)", id, lo, hi)
 	switch {
 	case st.samples > 0:

@@ -19,7 +19,7 @@ import (
 func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, invalidUTF8 bool, w *work) {
 	c := &e.cases[i]
 	format := e.opts.Format
-	if format == response.Auto {
+	if format == response.Auto && !e.opts.ForceFormat {
 		format = c.input.format
 	}
 	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.input.params, Calls: w.callsOrNil(), InvalidUTF8: invalidUTF8}

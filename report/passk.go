@@ -147,7 +147,11 @@ func writePassK(w io.Writer, s *engine.Summary, color bool) {
 	if hi != lo {
 		each = fmt.Sprintf("%d to %d", lo, hi)
 	}
-	fmt.Fprintf(w, "\n%d cases, %s samples each\n", len(s.PerCase), each)
+	samples := " samples each"
+	if hi == 1 {
+		samples = " sample each"
+	}
+	fmt.Fprintf(w, "\n%s, %s%s\n", countOf(len(s.PerCase), "case"), each, samples)
 	t := table{color: color}
 	t.header("k", "pass@k", "pass^k")
 	for _, e := range s.PassK {

@@ -221,10 +221,7 @@ func Annotate(cases []Case, s *suite.Suite) {
 		if sc.Tools != nil {
 			c.Params = suite.Params(sc.Tools)
 		}
-		c.Format = sc.Format
-		if c.Format == response.Auto {
-			c.Format = s.Defaults.Format
-		}
+		c.Format = s.FormatOf(sc)
 		if sc.HasSteps() {
 			steps := sc.Run.Steps
 			// A steps case: its expected calls are its steps, and the

@@ -57,7 +57,11 @@ func WriteTable(w io.Writer, s *engine.Summary, opts TableOptions) error {
 		cell{text: fmt.Sprintf("%.3f", s.MeanScore())})
 	t.write(bw)
 	if s.Missing > 0 || s.Unknown > 0 {
-		fmt.Fprintf(bw, "responses missing for %d %s; %d responses name no case\n", s.Missing, what, s.Unknown)
+		names := " name no case"
+		if s.Unknown == 1 {
+			names = " names no case"
+		}
+		fmt.Fprintf(bw, "responses missing for %s; %s%s\n", countOf(s.Missing, strings.TrimSuffix(what, "s")), countOf(s.Unknown, "response"), names)
 	}
 	if s.Samples > 0 {
 		writePassK(bw, s, opts.Color)
@@ -244,4 +248,13 @@ func (t *table) write(w io.Writer) {
 		}
 		fmt.Fprintln(w, b.String())
 	}
+}
+
+// countOf is n and noun, in the plural unless n is 1: "1 case", "2 cases".
+// noun is a regular one, whose plural adds an s.
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -329,15 +329,63 @@ type Call struct {
 type ShapeError struct {
 	Want  Format // the forced format; Auto when detecting
 	Found string // what the response is, e.g. "an object with keys [a b]"
+	// Fits is the format detection reads the response as, when it is not
+	// Want: the format to force instead. Auto when none is.
+	Fits Format
 }
 
-// Error says what was found and what was wanted.
+// Error says what was found and what was wanted, and which format fits.
 func (e *ShapeError) Error() string {
 	want := "a known format"
 	if f := lookup(e.Want); f != nil {
 		want = f.about
 	}
-	return "response is " + e.Found + ", not " + want
+	msg := "response is " + e.Found + ", not " + want
+	if e.Fits != Auto {
+		msg += "; it" + readsAs(e.Fits)
+	}
+	return msg
+}
+
+// readsAs is the end of a message about a response forced to a format
+// that does not fit it, naming fits, the one that does.
+func readsAs(fits Format) string {
+	return " reads as " + string(fits) + ": use --format " + string(fits) + " or auto"
+}
+
+// fitting returns the format detection reads r as, when it is another
+// than the forced f and reads some call or answer; Auto otherwise. It is
+// for the messages of responses that f does not fit.
+func fitting(r value.Value, f Format, x extraction) Format {
+	var p plan
+	if f == Auto || detect(&p, r, x) != nil || p.f == nil || p.f.name == f {
+		return Auto
+	}
+	return p.f.name
+}
+
+// hintFitting adds to each call of calls, read from r forced to f, that
+// failed for its shape (not for arguments that do not parse), the format
+// detection reads r as, when it is another: a list whose elements are
+// another format's (a conversation forced to openai) fails call by call,
+// and each failure then says which format fits.
+func hintFitting(calls []Call, r value.Value, f Format, x extraction) {
+	if f == Auto {
+		return
+	}
+	fits := Auto
+	for i := range calls {
+		ae, ok := calls[i].Err.(*ArgumentsError)
+		if !ok || ae.Err != nil {
+			continue
+		}
+		if fits == Auto {
+			if fits = fitting(r, f, x); fits == Auto {
+				return
+			}
+		}
+		ae.Reason += "; the response" + readsAs(fits)
+	}
 }
 
 // ArgumentsError is why one call cannot be scored: its name or arguments
@@ -446,6 +494,7 @@ func extract(r value.Value, f Format, x extraction, dst []Call) ([]Call, Format,
 	if err != nil {
 		return nil, f, err
 	}
+	hintFitting(calls, r, f, x)
 	return calls, p.name(), nil
 }
 
@@ -457,7 +506,11 @@ func planFor(p *plan, r value.Value, f Format, x extraction) error {
 		return detect(p, r, x)
 	}
 	if ft := lookup(f); ft != nil {
-		return force(p, r, ft, x)
+		err := force(p, r, ft, x)
+		if se, ok := err.(*ShapeError); ok {
+			se.Fits = fitting(r, f, x)
+		}
+		return err
 	}
 	return formatError(f)
 }

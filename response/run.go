@@ -99,6 +99,7 @@ func extractRun(r value.Value, f Format, x extraction) (Run, Format, error) {
 	if err != nil {
 		return Run{}, f, err
 	}
+	hintFitting(calls, r, f, x)
 	var run Run
 	if len(calls) > 0 {
 		run.Steps = make([]Step, len(calls))

@@ -774,7 +774,7 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 			b := v.Bool()
 			c.NullIsMissing = &b
 		case "format":
-			c.Format = d.format(v, sub(loc, "format"))
+			c.Format, c.FormatSet = d.format(v, sub(loc, "format")), true
 		case "expected":
 			hasExpected = true
 			if v.IsNull() {

@@ -14,6 +14,8 @@ import (
 	"testing/fstest"
 	"weak"
 
+	"github.com/callgrade/callgrade/internal/testenv"
+	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -553,10 +555,13 @@ func TestYAMLNumbersBeyondGoTypes(t *testing.T) {
 	}
 }
 
+// TestConformanceSuites loads the contract's conformance suites, from the
+// project's shared data beside the repository (../shared), when it is
+// there.
 func TestConformanceSuites(t *testing.T) {
-	paths, _ := filepath.Glob("/work/shared/conformance/*/suite.yaml")
+	paths, _ := filepath.Glob("../../shared/conformance/*/suite.yaml")
 	if len(paths) == 0 {
-		t.Skip("no conformance suites at /work/shared/conformance")
+		testenv.Skipf(t, "no conformance suites at ../shared/conformance: they are the project's shared data, which a clone lacks; check the project's shared folder out beside the repository to load them")
 	}
 	for _, p := range paths {
 		s := mustLoad(t, p)
@@ -819,4 +824,58 @@ func TestReloadDoesNotKeepTheOldSuite(t *testing.T) {
 		t.Error("the first suite's arguments are still reachable after loading it again")
 	}
 	runtime.KeepAlive(second)
+}
+
+// A case's `format: auto` is a value that wins over defaults.format, as
+// any other name does; a case without format, or with format: null,
+// takes defaults.format.
+func TestFormatOf(t *testing.T) {
+	files := map[string]string{
+		"s.yaml": `version: 1
+defaults: {format: hermes}
+cases:
+  - {id: inherits, expected: []}
+  - {id: "null", format: null, expected: []}
+  - {id: auto, format: auto, expected: []}
+  - {id: AUTO, format: AUTO, expected: []}
+  - {id: openai, format: openai, expected: []}
+`,
+		"s.json": `{"version": 1, "defaults": {"format": "hermes"}, "cases": [
+  {"id": "inherits", "expected": []},
+  {"id": "null", "format": null, "expected": []},
+  {"id": "auto", "format": "auto", "expected": []},
+  {"id": "AUTO", "format": "AUTO", "expected": []},
+  {"id": "openai", "format": "openai", "expected": []}]}`,
+	}
+	want := map[string]response.Format{
+		"inherits": response.Hermes, "null": response.Hermes,
+		"auto": response.Auto, "AUTO": response.Auto, "openai": response.OpenAI,
+	}
+	for name, text := range files {
+		t.Run(name, func(t *testing.T) {
+			s, err := load(memFiles{name: []byte(text)}, []string{name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range s.Cases {
+				c := &s.Cases[i]
+				if got := s.FormatOf(c); got != want[c.ID] {
+					t.Errorf("case %s: FormatOf = %q, want %q", c.ID, got, want[c.ID])
+				}
+			}
+		})
+	}
+	// A case built in Go that names a format has it without FormatSet,
+	// which only an explicit auto needs.
+	s := &Suite{Defaults: Defaults{Format: response.Hermes}}
+	for c, want := range map[*Case]response.Format{
+		{ID: "go", Format: response.OpenAI}:                   response.OpenAI,
+		{ID: "unset"}:                                         response.Hermes,
+		{ID: "auto", FormatSet: true}:                         response.Auto,
+		{ID: "both", Format: response.Calls, FormatSet: true}: response.Calls,
+	} {
+		if got := s.FormatOf(c); got != want {
+			t.Errorf("case %s built in Go: FormatOf = %q, want %q", c.ID, got, want)
+		}
+	}
 }

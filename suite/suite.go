@@ -170,14 +170,29 @@ type Case struct {
 	ExtraFields   ExtraFields     // "": the default
 	Calls         CallMatch       // "": the default
 	NullIsMissing *bool           // nil: the default
-	Format        response.Format // "": the default
+	Format        response.Format // "": the default, unless FormatSet
 	Expected      []Call          // empty: no call expected
 	Alternatives  [][]Call        // other acceptable lists of calls
 	Loc           Loc             // the file and key path of the case, e.g. "cases[3]"
+	// FormatSet says the case names its format even when Format is Auto:
+	// an explicit `format: auto` detects each response's format whatever
+	// defaults.format says (see FormatOf).
+	FormatSet bool
 	// Run holds what a case of an agent's run says of the whole run; nil
 	// when the case has none of its keys, as most cases, which then do not
 	// carry its fields (a suite may hold millions of cases).
 	Run *Run
+}
+
+// FormatOf returns the response format c's responses are in: the case's
+// own format when it names one, auto included, else defaults.format
+// (response.Auto, which detects each response's, when neither says).
+// A forced format (--format, engine.Options.Format) wins over both.
+func (s *Suite) FormatOf(c *Case) response.Format {
+	if c.Format != response.Auto || c.FormatSet {
+		return c.Format
+	}
+	return s.Defaults.Format
 }
 
 // Run is what a case of an agent's run (docs/trajectories.md) says: the

@@ -3,11 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/suite"
 )
 
@@ -49,24 +50,23 @@ when there are no warnings either), 2 otherwise.`,
 					problems = append(problems, err.Error())
 					continue
 				}
-				for _, w := range warnings {
-					fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
-				}
+				printWarnings(cmd.ErrOrStderr(), warnings)
 				warned += len(warnings)
-				switch len(warnings) {
-				case 0:
-					fmt.Fprintf(cmd.OutOrStdout(), "%s: %d cases, no problems\n", name, n)
-				case 1:
-					fmt.Fprintf(cmd.OutOrStdout(), "%s: %d cases, 1 warning\n", name, n)
-				default:
-					fmt.Fprintf(cmd.OutOrStdout(), "%s: %d cases, %d warnings\n", name, n, len(warnings))
+				if len(warnings) == 0 {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: %s, no problems\n", name, count(n, "case"))
+				} else {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: %s, %s\n", name, count(n, "case"), count(len(warnings), "warning"))
 				}
 			}
 			if len(problems) > 0 {
 				return &exitError{code: 2, err: errors.New(strings.Join(problems, "\n"))}
 			}
 			if strict && warned > 0 {
-				return &exitError{code: 2, err: fmt.Errorf("%d warnings, and --strict makes them errors", warned)}
+				them := "them errors"
+				if warned == 1 {
+					them = "it an error"
+				}
+				return &exitError{code: 2, err: fmt.Errorf("%s, and --strict makes %s", count(warned, "warning"), them)}
 			}
 			return nil
 		},
@@ -81,10 +81,18 @@ when there are no warnings either), 2 otherwise.`,
 // against what the plugin describes, and returns its number of cases and
 // its warnings.
 func checkSuite(files []string) (int, []suite.Problem, error) {
-	c, err := open(files, response.Auto)
+	c, err := open(files, callgrade.Options{})
 	if err != nil {
 		return 0, nil, err
 	}
 	defer c.Close()
 	return c.Engine().Len(), c.Warnings(), nil
+}
+
+// printWarnings writes each warning on its own line, as check and score
+// both print them.
+func printWarnings(w io.Writer, warnings []suite.Problem) {
+	for _, p := range warnings {
+		fmt.Fprintln(w, "warning:", p)
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -43,5 +44,38 @@ cases:
 	}
 	if r = runCLI(t, "check", "--strict", "examples/agent/suite.yaml"); r.code != 0 {
 		t.Errorf("--strict on the agent example: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// score prints the warnings check gives, in the same words, once at the
+// start of the run whatever the number of workers, --quiet or not.
+func TestScoreWarnsAsCheck(t *testing.T) {
+	dir := t.TempDir()
+	suite := writeFile(t, dir, "w.yaml", `version: 1
+tools: [{name: find_order}, {name: refund}]
+cases:
+  - id: a
+    steps:
+      - {name: find_order}
+      - {name: refund, rules: {order_id: {from: "find_ordr.result.id"}}}
+  - {id: b, expected: {name: get_wether}}
+  - {id: c, expected: {name: refund}}
+`)
+	responses := writeFile(t, dir, "r.jsonl", `{"id": "c", "response": [{"name": "refund", "arguments": {}}]}`+"\n")
+	check := runCLI(t, "check", suite)
+	if check.code != 0 || strings.Count(check.stderr, "warning: ") != 2 {
+		t.Fatalf("check: exit %d, want 0 with 2 warnings:\n%s", check.code, check.stderr)
+	}
+	for _, args := range [][]string{{"--workers", "1"}, {"--workers", "4"}, {"--workers", "4", "-q"}} {
+		r := runCLI(t, append([]string{"score", "--suite", suite, "--responses", responses, "--out", filepath.Join(dir, "out.jsonl")}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, r.code, r.stderr)
+		}
+		if !strings.HasPrefix(r.stderr, check.stderr) {
+			t.Errorf("%q: stderr does not begin with check's warnings:\n%s\nwant first:\n%s", args, r.stderr, check.stderr)
+		}
+		if n := strings.Count(r.stderr, "warning: "); n != 2 {
+			t.Errorf("%q: %d warnings on stderr, want 2:\n%s", args, n, r.stderr)
+		}
 	}
 }

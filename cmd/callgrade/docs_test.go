@@ -10,17 +10,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/internal/testenv"
 )
 
 // TestDocumentedCommandsWork runs every command that README.md and
 // docs/*.md show in a sh block, as written, with sh from the repository
 // root: a command in the docs that does not work is a bug.
 //
-// `callgrade` is found on PATH, where the binary TestMain built comes first:
-// it is what `go install ./cmd/callgrade` gives the reader. GOPATH is a
-// temporary directory, so that `go install` and `$(go env GOPATH)` work as
-// for the reader without touching this machine's bin directory. A comment
-// `# exits N` on a line sets the exit status it must have; otherwise 0.
+// They run in readerEnv, where `callgrade` is the binary TestMain built. A
+// comment `# exits N` on a line sets the exit status it must have;
+// otherwise 0.
 // Commands run by CI itself or too slow to repeat here are listed in
 // notRunHere, so that a new kind of command has to be looked at.
 func TestDocumentedCommandsWork(t *testing.T) {
@@ -28,22 +28,23 @@ func TestDocumentedCommandsWork(t *testing.T) {
 	// time bin/floor: needs the corpus bench-vs-seed generates; internal/floor's test runs the program.
 	// bash scripts/pgo.sh: it rewrites the committed profile; pgo_test.go runs it into a temporary file.
 	notRunHere := []string{"go test", "bash .ci/run", "python3 ../shared/bin/", "benchstat", "curl ", "time bin/floor ", "bash scripts/pgo.sh"}
-	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := append(os.Environ(),
-		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"GOPATH="+t.TempDir(), "GOBIN=", "GOMODCACHE="+strings.TrimSpace(string(modcache)))
+	env := readerEnv(t)
 	exitsRE := regexp.MustCompile(`#.*\bexits (\d+)`)
 	files, _ := filepath.Glob("../../docs/*.md")
 	files = append([]string{"../../README.md"}, files...)
+	// A command that reads the project's shared data (../shared beside the
+	// checkout, which a clone lacks) runs only where it is, and so does a
+	// later one that reads what such a command writes.
+	_, err := os.Stat("../../../shared")
+	haveShared := err == nil
+	var unrun []string
 	ran := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
+		var unwritten []string // what the commands not run would have written
 		for _, cmd := range shCommands(string(data)) {
 			switch {
 			case strings.HasPrefix(cmd, "go run ./cmd/callgrade"):
@@ -55,6 +56,11 @@ func TestDocumentedCommandsWork(t *testing.T) {
 			if hasAnyPrefix(cmd, notRunHere) {
 				continue
 			}
+			if !haveShared && (strings.Contains(cmd, "../shared/") || containsAny(cmd, unwritten)) {
+				unrun = append(unrun, filepath.Base(f)+": "+cmd)
+				unwritten = append(unwritten, outputsOf(cmd)...)
+				continue
+			}
 			if !hasAnyPrefix(cmd, []string{"callgrade ", "bin/callgrade ", "go install ", "go build ", "export PATH="}) {
 				t.Errorf("%s: sh block command %q is neither run by this test nor listed as run elsewhere", f, cmd)
 				continue
@@ -63,27 +69,127 @@ func TestDocumentedCommandsWork(t *testing.T) {
 			if m := exitsRE.FindStringSubmatch(cmd); m != nil {
 				want, _ = strconv.Atoi(m[1])
 			}
-			sh := exec.Command("sh", "-c", cmd)
-			sh.Dir = "../.."
-			sh.Env = env
-			var out bytes.Buffer
-			sh.Stdout, sh.Stderr = &out, &out
-			err := sh.Run()
-			code := 0
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
+			code, out := runSh(t, env, cmd)
 			ran++
 			if code != want {
-				t.Errorf("%s: %q exited %d, want %d:\n%s", f, cmd, code, want, out.Bytes())
+				t.Errorf("%s: %q exited %d, want %d:\n%s", f, cmd, code, want, out)
 			}
 		}
 	}
 	if ran == 0 {
 		t.Fatal("found no callgrade command in the docs")
+	}
+	if len(unrun) > 0 {
+		t.Run("shared data", func(t *testing.T) {
+			testenv.Skipf(t, "%d documented commands need the project's shared data at ../shared beside the repository (BFCL's data), which this checkout lacks: check out the project's shared folder beside it to run them:\n%s",
+				len(unrun), strings.Join(unrun, "\n"))
+		})
+	}
+}
+
+// outputsOf returns the files a documented command writes: the values of
+// its --out and --responses-out.
+func outputsOf(cmd string) []string {
+	var out []string
+	fields := strings.Fields(cmd)
+	for i, f := range fields {
+		if (f == "--out" || f == "--responses-out") && i+1 < len(fields) {
+			out = append(out, fields[i+1])
+		}
+	}
+	return out
+}
+
+// containsAny reports whether s contains any of subs.
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// readerEnv is the environment documented commands run in: `callgrade`
+// is found on PATH, where the binary TestMain built comes first, as `go
+// install ./cmd/callgrade` gives the reader; GOPATH is a temporary
+// directory, so that `go install` and `$(go env GOPATH)` work as for the
+// reader without touching this machine's bin directory.
+func readerEnv(t *testing.T) []string {
+	t.Helper()
+	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(os.Environ(),
+		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"GOPATH="+t.TempDir(), "GOBIN=", "GOMODCACHE="+strings.TrimSpace(string(modcache)))
+}
+
+// runSh runs cmd with sh from the repository root in env, and returns its
+// exit status and its output, stdout and stderr together.
+func runSh(t *testing.T, env []string, cmd string) (int, []byte) {
+	t.Helper()
+	sh := exec.Command("sh", "-c", cmd)
+	sh.Dir = "../.."
+	sh.Env = env
+	var out bytes.Buffer
+	sh.Stdout, sh.Stderr = &out, &out
+	err := sh.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), out.Bytes()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return 0, out.Bytes()
+}
+
+// TestExampleSuiteCommands runs the commands the example suites' opening
+// comments show, from the repository root as they say: with the built
+// binary, as the README does, never `go run ./cmd/callgrade`, which exits
+// 1 whenever the program fails and so hides exit status 2.
+func TestExampleSuiteCommands(t *testing.T) {
+	env := readerEnv(t)
+	label := regexp.MustCompile(`^[A-Z][a-z ]*:\s+`)
+	suites, _ := filepath.Glob("../../examples/*/suite.yaml")
+	more, _ := filepath.Glob("../../examples/*/*/suite.yaml")
+	suites = append(suites, more...)
+	ran := 0
+	for _, path := range suites {
+		name, _ := filepath.Rel("../..", path)
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cmds []string
+			for _, line := range strings.Split(string(data), "\n") {
+				text, ok := strings.CutPrefix(line, "#")
+				if !ok {
+					break // the opening comment ends
+				}
+				text = label.ReplaceAllString(strings.TrimSpace(text), "")
+				switch {
+				case strings.HasPrefix(text, "go run ./cmd/callgrade"):
+					t.Errorf("%q: show `callgrade ...`, as the README does: go run exits 1 whenever the program fails, hiding exit status 2", text)
+				case strings.HasPrefix(text, "callgrade "), strings.HasPrefix(text, "go build "):
+					cmds = append(cmds, text)
+				}
+			}
+			if strings.Contains(name, "duration") && exec.Command("/usr/bin/python3", "-c", "import grpc, google.protobuf").Run() != nil {
+				testenv.Skipf(t, "the Python plugin needs /usr/bin/python3 with grpcio and protobuf (apt-get install python3-grpcio python3-protobuf)")
+			}
+			for _, cmd := range cmds {
+				if code, out := runSh(t, env, cmd); code != 0 {
+					t.Errorf("%q exited %d:\n%s", cmd, code, out)
+				}
+				ran++
+			}
+		})
+	}
+	if ran == 0 {
+		t.Fatal("found no command in the example suites' comments")
 	}
 }
 

@@ -82,7 +82,7 @@ cases:
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
 	}
-	if !strings.Contains(r.stdout, good+": 1 cases, no problems") {
+	if !strings.Contains(r.stdout, good+": 1 case, no problems") {
 		t.Errorf("stdout: %s", r.stdout)
 	}
 	// Layered files are checked as one suite.

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/response"
 )
 
@@ -93,19 +94,33 @@ func formatNames() []string {
 }
 
 // formatFlag defines --format on fs, its help listing formatNames. what
-// says which responses it applies to.
+// says which responses it applies to. It has no default value: left out,
+// the suite's formats apply (see formatChoice).
 func formatFlag(fs *pflag.FlagSet, p *string, what string) {
-	fs.StringVar(p, "format", "auto", what+", one of "+strings.Join(formatNames(), ", ")+"; auto detects each response's format")
+	fs.StringVar(p, "format", "", what+", one of "+strings.Join(formatNames(), ", ")+"; auto detects each response's format. Given, auto too, it wins over the suite's formats (default: each case's format, else the suite's defaults.format, else auto)")
 }
 
-// parseFormat reads a --format value. Its error is a usage error, which
-// names the flag and lists formatNames as the help does.
-func parseFormat(s string) (response.Format, error) {
+// formatChoice is what --format said: a format, and whether it was given
+// at all. Given, auto included, it wins over the suite's formats (a
+// case's format, defaults.format); left out, they apply.
+type formatChoice struct {
+	format response.Format
+	forced bool
+}
+
+// options returns the callgrade.Options that apply the choice.
+func (c formatChoice) options() callgrade.Options {
+	return callgrade.Options{Format: c.format, ForceFormat: c.forced}
+}
+
+// parseFormat reads the --format flag of cmd. Its error is a usage error,
+// which names the flag and lists formatNames as the help does.
+func parseFormat(cmd *cobra.Command, s string) (formatChoice, error) {
 	f, err := response.ParseFormat(s)
 	if err != nil {
-		return f, usageErr("--format: unknown response format %q: want one of %s", s, strings.Join(formatNames(), ", "))
+		return formatChoice{}, usageErr("--format: unknown response format %q: want one of %s", s, strings.Join(formatNames(), ", "))
 	}
-	return f, nil
+	return formatChoice{format: f, forced: cmd.Flags().Changed("format")}, nil
 }
 
 // onceString is a string flag that may be given once. A second value

@@ -82,3 +82,28 @@ func TestFormatHelpAndErrorAgree(t *testing.T) {
 		})
 	}
 }
+
+// No flag's help shows a default that is only a marker, such as
+// "(default -1)" for "not given": the help says what leaving it out means.
+func TestHelpShowsNoMarkerDefaults(t *testing.T) {
+	marker := regexp.MustCompile(`\(default -[0-9]|\(default ""\)`)
+	for _, args := range [][]string{
+		{"score"}, {"check"}, {"report"}, {"diff"}, {"serve"}, {"plugins", "describe"},
+		{"import", "bfcl"}, {"import", "otlp"}, {"version"},
+	} {
+		r := runCLI(t, append(args, "--help")...)
+		if r.code != 0 {
+			t.Errorf("%s --help: exit %d: %s", strings.Join(args, " "), r.code, r.stderr)
+			continue
+		}
+		for _, line := range strings.Split(r.stdout, "\n") {
+			if marker.MatchString(line) {
+				t.Errorf("%s --help: %s", strings.Join(args, " "), strings.TrimSpace(line))
+			}
+		}
+	}
+	r := runCLI(t, "score", "--help")
+	if !strings.Contains(r.stdout, "(default: no threshold)") {
+		t.Errorf("score --help does not say what leaving --fail-under out means:\n%s", r.stdout)
+	}
+}

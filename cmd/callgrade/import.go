@@ -135,7 +135,7 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 		for _, u := range conv.Undecodable {
 			fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s (the case will fail as invalid_arguments)\n", u)
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d responses\n", f.responsesOut, conv.Written)
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", f.responsesOut, count(conv.Written, "response"))
 	}
 	if suiteData != nil {
 		if err := writeAtomic(f.out, suiteData); err != nil {

@@ -78,10 +78,3 @@ func runImportOTLP(cmd *cobra.Command, f *importOTLPFlags) error {
 	fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s from %s\n", f.out, count(len(cases), "response"), count(traces, "trace"))
 	return nil
 }
-
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}

@@ -33,6 +33,12 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// --version prints what the version command prints. The flag is
+	// defined here so that cobra adds no -v shorthand, which reads as
+	// "verbose" to many.
+	root.Version = buildVersion()
+	root.SetVersionTemplate("{{.Name}} {{.Version}}\n")
+	root.Flags().Bool("version", false, "print the version, as callgrade version does")
 	root.AddCommand(newScoreCmd(), newPluginsCmd(), newCheckCmd(), newVersionCmd())
 	root.AddCommand(newImportCmd())
 	root.AddCommand(newReportCmd())

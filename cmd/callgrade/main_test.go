@@ -321,7 +321,8 @@ func TestScoreEveryCaseGetsALine(t *testing.T) {
 // TestVersion builds callgrade from a clean git checkout of this module's
 // code, then as a release would (-ldflags -X main.version) from the same
 // checkout with a change, and checks that `version` names the commit:
-// its revision (git's HEAD), its time, and -dirty when the tree had changes.
+// its revision (git's HEAD), its time, and -dirty when the tree had changes;
+// --version prints the same.
 // The checkout is a fresh repository of one commit at a known time, so that
 // both the clean and the dirty case are checked wherever the test runs,
 // whatever state the working tree is in.
@@ -383,12 +384,14 @@ func TestVersion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := exec.Command(tt.bin, "version").Output()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(out) != tt.want+"\n" {
-				t.Errorf("version prints %q, want %q", out, tt.want+"\n")
+			for _, arg := range []string{"version", "--version"} {
+				out, err := exec.Command(tt.bin, arg).Output()
+				if err != nil {
+					t.Fatalf("%s: %v", arg, err)
+				}
+				if string(out) != tt.want+"\n" {
+					t.Errorf("%s prints %q, want %q", arg, out, tt.want+"\n")
+				}
 			}
 		})
 	}

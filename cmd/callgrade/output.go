@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // checkOutputs returns an exit-2 error for the first named file (flag name,
@@ -112,4 +113,13 @@ func place(tmp, target string) error {
 		return err
 	}
 	return os.Rename(tmp, target)
+}
+
+// count is n and noun, in the plural unless n is 1: "1 case", "2 cases".
+// noun is a regular one, whose plural adds an s.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/callgrade/callgrade/internal/testenv"
 )
 
 // TestPGOScript runs scripts/pgo.sh, which docs/performance.md shows, with
@@ -17,7 +19,7 @@ func TestPGOScript(t *testing.T) {
 		t.Skip("runs the benchmarks of two packages")
 	}
 	if _, err := os.Stat("../../../shared/bench/gen_corpus.py"); err != nil {
-		t.Skipf("needs ../shared beside the repository: %v", err)
+		testenv.Skipf(t, "%v: scripts/pgo.sh needs the project's shared data (BFCL's data, the corpus generator), ../shared beside the repository; check the project's shared folder out there to run it", err)
 	}
 	out := filepath.Join(t.TempDir(), "default.pgo")
 	cmd := exec.Command("bash", "../../scripts/pgo.sh", out)

@@ -79,7 +79,7 @@ func (p *progress) draw(elapsed time.Duration) {
 	read, lines := p.read.Load(), p.lines.Load()
 	rate := float64(lines) / elapsed.Seconds()
 	if p.total <= 0 {
-		fmt.Fprintf(p.w, "\r\x1b[Kscoring: %d responses, %.0f/s", lines, rate)
+		fmt.Fprintf(p.w, "\r\x1b[Kscoring: %s, %.0f/s", count(int(lines), "response"), rate)
 		return
 	}
 	frac := min(1, float64(read)/float64(p.total))
@@ -90,5 +90,5 @@ func (p *progress) draw(elapsed time.Duration) {
 	if frac > 0 {
 		eta = (time.Duration(float64(elapsed) * (1 - frac) / frac)).Round(time.Second).String()
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K[%s] %3.0f%%  %d responses  %.0f/s  ETA %s", bar, 100*frac, lines, rate, eta)
+	fmt.Fprintf(p.w, "\r\x1b[K[%s] %3.0f%%  %s  %.0f/s  ETA %s", bar, 100*frac, count(int(lines), "response"), rate, eta)
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/callgrade/callgrade/report"
-	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/suite"
 )
 
@@ -55,7 +54,7 @@ Exit status: 0, or 2 when a file cannot be read or written.`,
 }
 
 func runReport(cmd *cobra.Command, results string, f *reportFlags) error {
-	format, err := parseFormat(f.format)
+	format, err := parseFormat(cmd, f.format)
 	if err != nil {
 		return err
 	}
@@ -117,13 +116,21 @@ func readResults(name string, suites []string) ([]report.Case, error) {
 	return cases, nil
 }
 
-func attachResponses(cases []report.Case, name string, format response.Format) error {
+// attachResponses reads each case's actual calls from the responses file
+// name, in the format --format chose: given (auto too), for every case;
+// left out, each case's own (report.Annotate's, from the suite).
+func attachResponses(cases []report.Case, name string, format formatChoice) error {
 	file, err := os.Open(name)
 	if err != nil {
 		return err
 	}
 	defer file.Close()
-	return report.AttachResponses(cases, file, format)
+	if format.forced {
+		for i := range cases {
+			cases[i].Format = format.format
+		}
+	}
+	return report.AttachResponses(cases, file, format.format)
 }
 
 // writeReports writes the HTML page and the JUnit XML, each when its file

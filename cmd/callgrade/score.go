@@ -16,7 +16,6 @@ import (
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/report"
-	"github.com/callgrade/callgrade/response"
 )
 
 type scoreFlags struct {
@@ -45,6 +44,10 @@ With --samples N (or samples: N in the suite) each case has N response
 lines, told apart by "sample" (0 to N-1): one result line is written per
 case and sample, and the summary adds pass@k and pass^k (--pass-k).
 
+What check warns of (an expected call naming a tool the case's tools do not
+define, a reference that can never resolve, ...) is printed first on stderr,
+once, in check's words, and the suite is scored all the same.
+
 Exit status: 0 when every case was scored, whatever passed; 1 when
 --fail-under is given and the pass rate is below it (with samples, the
 share of passing result lines); 2 when the suite or the responses could not
@@ -60,9 +63,9 @@ when SIGINT (Ctrl-C) or SIGTERM stops the run.`,
 	onceStringVar(fl, &f.responses, "responses", `responses file, JSON Lines, gzip-compressed or not ("-" for standard input)`)
 	onceStringVar(fl, &f.out, "out", "results file (default: standard output)")
 	formatFlag(fl, &f.format, "response format")
-	fl.Float64Var(&f.failUnder, "fail-under", -1, "exit 1 when the pass rate (0 to 1) is below this")
+	fl.Float64Var(&f.failUnder, "fail-under", 0, "exit 1 when the pass rate (0 to 1) is below this (default: no threshold)")
 	fl.IntVar(&f.workers, "workers", 0, "goroutines that score (default: one per core)")
-	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress bar")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress bar (warnings still)")
 	onceStringVar(fl, &f.junit, "junit", "also write the results as JUnit XML to this file")
 	onceStringVar(fl, &f.html, "html", "also write the HTML report to this file")
 	fl.IntVar(&f.samples, "samples", 0, `response lines per case, told apart by "sample" from 0 (default: the suite's samples:; 0 for one line per case)`)
@@ -97,7 +100,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	defer stop()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 
-	format, err := parseFormat(f.format)
+	format, err := parseFormat(cmd, f.format)
 	if err != nil {
 		return err
 	}
@@ -109,12 +112,15 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if err := checkOutputs(append([]string{f.responses}, f.suites...), "out", f.out, "junit", f.junit, "html", f.html); err != nil {
 		return err
 	}
-	c, err := open(f.suites, format)
+	c, err := open(f.suites, format.options())
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
 	defer c.Close()
 	eng := c.Engine()
+	// What check warns of, said once before the run, in check's words:
+	// a suite that cannot be what its author meant still scores.
+	printWarnings(cmd.ErrOrStderr(), c.Warnings())
 	samples := c.Suite().Samples
 	if cmd.Flags().Changed("samples") {
 		samples = f.samples
@@ -220,7 +226,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if !f.quiet {
 		report.WriteTable(stderr, sum, report.TableOptions{Color: wantColor(stderr)})
 	}
-	if f.failUnder >= 0 && sum.PassRate() < f.failUnder {
+	if cmd.Flags().Changed("fail-under") && sum.PassRate() < f.failUnder {
 		return &exitError{code: 1, err: fmt.Errorf("pass rate %.4f is below --fail-under %v", sum.PassRate(), f.failUnder)}
 	}
 	return nil
@@ -230,7 +236,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 // XML and the HTML page, with each case's tool, suite file and expected
 // calls from the suite and, when the responses came from a file, the
 // actual calls.
-func writeScoreReports(tmp *os.File, c *callgrade.Grader, f *scoreFlags, format response.Format) error {
+func writeScoreReports(tmp *os.File, c *callgrade.Grader, f *scoreFlags, format formatChoice) error {
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return err
 	}

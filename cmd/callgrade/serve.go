@@ -72,7 +72,7 @@ finish the requests in flight before exiting.`,
 }
 
 func runServe(cmd *cobra.Command, f *serveFlags) error {
-	format, err := parseFormat(f.format)
+	format, err := parseFormat(cmd, f.format)
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	// The same recipe as score: expressions, and the suite's plugins, which
 	// the handler stops once a reload replaced the suite and its last
 	// request is done.
-	load := func() (*callgrade.Grader, error) { return open(f.suites, format) }
+	load := func() (*callgrade.Grader, error) { return open(f.suites, format.options()) }
 	h, err := server.New(load, server.Options{
 		Token: token, MaxBody: f.maxBody, MaxBatchBody: f.maxBatchBody,
 		Timeout: f.timeout, BatchTimeout: f.batchTimeout, Logger: log, Watch: f.watch,
