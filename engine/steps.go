@@ -473,7 +473,7 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 		den++
 		d := Diff{Diff: rules.Diff{Kind: TooManyCalls, Expected: value.Int(int64(run.maxCalls)), Actual: value.Int(int64(len(rv.calls))),
 			HasExpected: true, HasActual: true, Rule: "max_calls",
-			Message: fmt.Sprintf("the run made %d calls; at most %d are allowed", len(rv.calls), run.maxCalls)}, Call: -1}
+			Message: fmt.Sprintf("the run made %s; at most %d allowed", plural(len(rv.calls), "call"), run.maxCalls)}, Call: -1}
 		rv.mark(&d, run.maxCalls)
 		r.Diffs = append(r.Diffs, d)
 	}

@@ -243,7 +243,7 @@ func (p *proc) attempt(batch []*call, counted bool) (_ rules.Outcome, broke bool
 		return rules.Outcome{}, false
 	}
 	if len(resp.Results) != len(batch) {
-		fail(pluginErr("plugin %s: answered %d results for %d comparisons", p.name, len(resp.Results), len(batch)))
+		fail(pluginErr("plugin %s: answered %d result(s) for %d comparison(s)", p.name, len(resp.Results), len(batch)))
 		return rules.Outcome{}, false
 	}
 	for i, r := range resp.Results {
