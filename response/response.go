@@ -240,6 +240,7 @@
 package response
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -629,7 +630,7 @@ func every(value.Value) bool { return true }
 // never does.
 func emitsTyped(e value.Value) bool {
 	t, ok := e.Get("type")
-	return !ok || t.Kind() != value.String || isCallType(t.Str()) ||
+	return !ok || t.Kind() != value.String || isUnknownCall(e) ||
 		(t.Str() == "message" && holdsCall(e)) || heldByMessage(e)
 }
 
@@ -670,19 +671,72 @@ func isCallType(t string) bool {
 	// not a function call, but a call the model made to the caller's
 	// tool, which must fail rather than vanish; the built-in tools' calls
 	// (web_search_call, …) run on the provider's side and are passed over.
-	return t == "function_call" || t == "tool_use" || t == "function" || t == "custom_tool_call"
+	// Any other type that ends in _call (shell_call, apply_patch_call, a
+	// LangChain tool_call) is a call of a kind no format here reads, which
+	// fails for the same reason.
+	switch t {
+	case "function_call", "tool_use", "function", "custom_tool_call":
+		return true
+	}
+	return strings.HasSuffix(t, "_call") && !slices.Contains(responsesBuiltins, t)
+}
+
+// isUnknownCall reports whether e, an item of a typed list, is a call of
+// a type that no format knows: an Anthropic-style block with a name and an
+// input, or an item whose type ends in _call (see isCallType). Such an
+// item fails; passed over, a call would vanish.
+func isUnknownCall(e value.Value) bool {
+	t, ok := e.Get("type")
+	if !ok || t.Kind() != value.String {
+		return false
+	}
+	return isCallType(t.Str()) || e.Has("name") && e.Has("input") && !knownType(t.Str())
+}
+
+// itemTypes and typePrefixes are the item types of every format
+// (format.itemTypes, format.typePrefix), for knownType; they are filled in
+// init, since the formats' tables refer to the functions that read them.
+var (
+	itemTypes    = map[string]bool{}
+	typePrefixes []string
+)
+
+func init() {
+	for _, f := range formats {
+		for _, t := range f.itemTypes {
+			itemTypes[t] = true
+		}
+		if f.typePrefix != "" {
+			typePrefixes = append(typePrefixes, f.typePrefix)
+		}
+	}
+}
+
+// knownType reports whether t is the type of an item of some format.
+func knownType(t string) bool {
+	if itemTypes[t] {
+		return true
+	}
+	for _, p := range typePrefixes {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // typedCall fails an item of a typed list whose type is missing or not
 // want, the format's call type; emitsTyped lets only those and calls
-// through.
+// through. A call of another type keeps its name, when it has one, so
+// that a never entry or an unexpected call names the tool it called, as
+// for a streamed one.
 func typedCall(e value.Value, want string, at loc, i int) (Call, bool) {
 	t, ok := e.Get("type")
 	if !ok || t.Kind() != value.String {
 		return fail(i, "", at.at("")+" has no type"), false
 	}
 	if t.Str() != want {
-		return fail(i, "", at.at("")+" is of type "+strconv.Quote(t.Str())+", not "+strconv.Quote(want)), false
+		return fail(i, stringAt(e, "name"), at.at("")+" is of type "+strconv.Quote(t.Str())+", not "+strconv.Quote(want)), false
 	}
 	return Call{}, true
 }
