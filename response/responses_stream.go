@@ -1,6 +1,10 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"strconv"
+
+	"github.com/callgrade/callgrade/value"
+)
 
 // ResponsesStream is a streamed Responses API response: its events
 // (type "response.…") as a JSON array, or their SSE transcript. A call
@@ -9,6 +13,9 @@ import "github.com/callgrade/callgrade/value"
 // response.function_call_arguments.done or response.output_item.done,
 // whose whole arguments win over the fragments, as in the SDK, which
 // keeps the done item. Events name a call by output_index, or item_id.
+// An item of any other call (a custom_tool_call, a type ending in _call
+// that no format reads) is a failed call that keeps its name, as in a
+// response's output.
 const ResponsesStream Format = "responses-stream"
 
 var responsesStreamFormat = format{
@@ -30,7 +37,18 @@ func responsesEvent(a *assembly, e value.Value, j int) {
 	switch t.Str() {
 	case "response.output_item.added", "response.output_item.done":
 		item, _ := e.Get("item")
-		if it, _ := item.Get("type"); it.Str() != "function_call" {
+		if item.Kind() != value.Object {
+			a.fail(j, a.where(j)+".item is "+kindPhrase(item)+", not an object")
+			return
+		}
+		it, ok := item.Get("type")
+		call := ok && it.Kind() == value.String && it.Str() == "function_call"
+		// Any other call (a custom tool's, one of a type no format reads)
+		// is a failed call, as in a response's output; so is an item
+		// without a type. Messages, reasoning and the built-in tools'
+		// items are passed over.
+		other := !call && (!ok || it.Kind() != value.String || isUnknownCall(item))
+		if !call && !other {
 			return
 		}
 		if alt == "" {
@@ -46,10 +64,22 @@ func responsesEvent(a *assembly, e value.Value, j int) {
 			c.setName(n, j, a, loc{"item", -1}, "name")
 		}
 		done := t.Str() == "response.output_item.done"
+		switch {
+		case other && c.bad == "" && it.Kind() == value.String:
+			c.bad = a.where(j) + ".item is of type " + strconv.Quote(it.Str()) + ", not \"function_call\""
+		case other && c.bad == "":
+			c.bad = a.where(j) + ".item has no type"
+		}
 		if args, ok := item.Get("arguments"); ok {
 			c.whole, c.hasWhole, c.final = args, true, done
 		}
 		c.closed = c.closed || done
+	case "response.custom_tool_call_input.delta", "response.custom_tool_call_input.done":
+		// A custom tool's input: its call, begun by its item, has failed
+		// already; without one, the event is a failed call of its own.
+		if c := a.streamed(key, alt, j, "response.output_item.added"); c != nil && c.bad == "" {
+			c.bad = a.where(j) + " gives a custom tool's input to " + a.label(c) + ", a function_call"
+		}
 	case "response.function_call_arguments.delta":
 		if c := a.streamed(key, alt, j, "response.output_item.added"); c != nil {
 			f, _ := e.Get("delta")

@@ -69,6 +69,24 @@ var bedrockEvents = []string{
 	`{"metadata":{"usage":{"inputTokens":1,"outputTokens":1,"totalTokens":2},"metrics":{"latencyMs":1}}}`,
 }
 
+// customEvents are the stream of a custom tool's call, after the custom
+// tools section of the function calling guide and the streaming events
+// reference (response.custom_tool_call_input.delta and .done): not a
+// function call, so a failed call that keeps its name.
+// https://platform.openai.com/docs/guides/function-calling#custom-tools
+// https://platform.openai.com/docs/api-reference/responses-streaming
+var customEvents = []string{
+	`{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","output":[]}}`,
+	`{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"code_exec","input":"","status":"in_progress"}}`,
+	`{"type":"response.custom_tool_call_input.delta","sequence_number":2,"output_index":0,"item_id":"ctc_1","delta":"print("}`,
+	`{"type":"response.custom_tool_call_input.delta","sequence_number":3,"output_index":0,"item_id":"ctc_1","delta":"1)"}`,
+	`{"type":"response.custom_tool_call_input.done","sequence_number":4,"output_index":0,"item_id":"ctc_1","input":"print(1)"}`,
+	`{"type":"response.output_item.done","sequence_number":5,"output_index":0,"item":{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"code_exec","input":"print(1)","status":"completed"}}`,
+	`{"type":"response.completed","sequence_number":6,"response":{"id":"resp_1","object":"response","status":"completed","output":[{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"code_exec","input":"print(1)","status":"completed"}]}}`,
+}
+
+const customFails = `[1].item is of type "custom_tool_call", not "function_call"`
+
 // chunk is a chat.completion.chunk of choice 0.
 func chunk(delta, finish string) string {
 	return `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":` +
@@ -222,6 +240,36 @@ var streamTests = []extractTest{
 		calls: []wantCall{bad("", "[1] continues a call that no response.output_item.added began")}},
 	{name: "responses done arguments not JSON", in: array(with(responsesEvents, 5, `{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","id":"fc_1","name":"f","arguments":"{\"x\":"}}`)),
 		wantF: ResponsesStream, calls: []wantCall{badIs("f", value.ErrSyntax)}},
+	{name: "responses custom tool call events", in: array(customEvents), wantF: ResponsesStream, calls: []wantCall{bad("code_exec", customFails)}},
+	{name: "responses custom tool call SSE", in: transcript(customEvents, false), wantF: ResponsesStream,
+		calls: []wantCall{bad("code_exec", `the event at line 5.item is of type "custom_tool_call", not "function_call"`)}},
+	{name: "responses custom tool call done alone", in: array([]string{customEvents[0], customEvents[5], customEvents[6]}), wantF: ResponsesStream,
+		calls: []wantCall{bad("code_exec", `[1].item is of type "custom_tool_call"`)}},
+	{name: "responses custom tool call beside a function call", in: array([]string{customEvents[1], customEvents[2],
+		`{"type":"response.output_item.added","output_index":1,"item":{"type":"function_call","id":"fc_1","name":"f","arguments":""}}`,
+		`{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":1,"delta":"{}"}`,
+		customEvents[5],
+		`{"type":"response.output_item.done","output_index":1,"item":{"type":"function_call","id":"fc_1","name":"f","arguments":"{}"}}`}),
+		wantF: ResponsesStream, calls: []wantCall{bad("code_exec", `[0].item is of type "custom_tool_call"`), ok("f", `{}`)}},
+	{name: "responses custom tool input of no call", in: array([]string{customEvents[0], customEvents[2]}), wantF: ResponsesStream,
+		calls: []wantCall{bad("", "[1] continues a call that no response.output_item.added began")}},
+	{name: "responses custom tool input to a function call", in: array([]string{responsesEvents[1], customEvents[2], responsesEvents[5]}), wantF: ResponsesStream,
+		calls: []wantCall{bad("f", "[1] gives a custom tool's input to [0] (output 0), a function_call")}},
+	{name: "responses unknown _call item", in: array([]string{
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"shell_call","id":"sh_1","call_id":"c","action":{"commands":[]}}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"shell_call","id":"sh_1","call_id":"c","action":{"commands":["ls"]}}}`}),
+		wantF: ResponsesStream, calls: []wantCall{bad("", `[0].item is of type "shell_call", not "function_call"`)}},
+	{name: "responses item without a type", in: array([]string{
+		`{"type":"response.output_item.added","output_index":0,"item":{"id":"x","name":"f","arguments":"{}"}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"id":"x","name":"f","arguments":"{}"}}`}),
+		wantF: ResponsesStream, calls: []wantCall{bad("f", "[0].item has no type")}},
+	{name: "responses item not an object", in: array([]string{`{"type":"response.output_item.added","output_index":0,"item":"f"}`}), wantF: ResponsesStream,
+		calls: []wantCall{bad("", "[0].item is a string, not an object")}},
+	{name: "responses built-in tool items passed over", in: array([]string{
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"web_search_call","id":"ws_1","status":"in_progress"}}`,
+		`{"type":"response.web_search_call.completed","output_index":0,"item_id":"ws_1"}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"web_search_call","id":"ws_1","status":"completed"}}`,
+		responsesEvents[1], responsesEvents[5]}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "responses event without type", in: array([]string{responsesEvents[0], `{"item_id":"x"}`}), wantF: ResponsesStream, calls: []wantCall{bad("", "[1] has no type")}},
 
 	// anthropic message events
