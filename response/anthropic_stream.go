@@ -1,13 +1,19 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"strconv"
+
+	"github.com/callgrade/callgrade/value"
+)
 
 // AnthropicStream is a streamed Messages API message: its events as a
 // JSON array, or their SSE transcript. A call begins with a
 // content_block_start of a tool_use block, takes the partial_json of each
 // input_json_delta for its index, and ends with content_block_stop. As in
 // the SDK, a block that gets no fragment keeps the input it started with,
-// {} for a tool without parameters.
+// {} for a tool without parameters. A block of another call type, or of
+// a type no format knows that has a name and an input, is a failed call
+// that keeps its name, as in a message's content.
 const AnthropicStream Format = "anthropic-stream"
 
 var anthropicStreamFormat = format{
@@ -32,9 +38,18 @@ func anthropicEvent(a *assembly, e value.Value, j int) {
 	case "content_block_start":
 		b, _ := e.Get("content_block")
 		c := a.begin(key, j)
-		if bt, _ := b.Get("type"); bt.Str() != "tool_use" {
-			c.skip = true
-			return
+		bt, ok := b.Get("type")
+		if !ok || bt.Kind() != value.String {
+			c.bad = a.where(j) + ".content_block has no type"
+		} else if bt.Str() != "tool_use" {
+			if !isUnknownCall(b) {
+				c.skip = true // text, thinking, a server tool's block
+				return
+			}
+			// A call of another API's type, or of a type no format
+			// knows (a name and an input): a failed call, as in a
+			// message's content.
+			c.bad = a.where(j) + ".content_block is of type " + strconv.Quote(bt.Str()) + ", not \"tool_use\""
 		}
 		n, _ := b.Get("name")
 		c.setName(n, j, a, loc{"content_block", -1}, "name")

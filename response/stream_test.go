@@ -288,6 +288,22 @@ var streamTests = []extractTest{
 		`{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"s","name":"web_search","input":{}}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\":\"x\"}"}}`,
 		`{"type":"content_block_stop","index":0}`}), wantF: AnthropicStream},
+	{name: "anthropic unknown block with a name and an input", in: array([]string{
+		`{"type":"content_block_start","index":0,"content_block":{"type":"bash_tool_use","id":"t","name":"bash","input":{}}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"command\":\"ls\"}"}}`,
+		`{"type":"content_block_stop","index":0}`}), wantF: AnthropicStream,
+		calls: []wantCall{bad("bash", `[0].content_block is of type "bash_tool_use", not "tool_use"`)}},
+	{name: "anthropic custom_tool_call block", in: array([]string{
+		`{"type":"content_block_start","index":0,"content_block":{"type":"custom_tool_call","id":"t","name":"code_exec","input":""}}`,
+		`{"type":"content_block_stop","index":0}`}), wantF: AnthropicStream,
+		calls: []wantCall{bad("code_exec", `[0].content_block is of type "custom_tool_call", not "tool_use"`)}},
+	{name: "anthropic block without a type", in: array([]string{
+		`{"type":"content_block_start","index":0,"content_block":{"name":"f","input":{}}}`,
+		`{"type":"content_block_stop","index":0}`}), wantF: AnthropicStream,
+		calls: []wantCall{bad("f", `[0].content_block has no type`)}},
+	{name: "anthropic unknown block without a name passed over", in: array([]string{
+		`{"type":"content_block_start","index":0,"content_block":{"type":"citations","input":{}}}`,
+		`{"type":"content_block_stop","index":0}`}), wantF: AnthropicStream},
 	{name: "anthropic no content_block_stop", in: array(anthropicEvents[:9]), wantF: AnthropicStream,
 		calls: []wantCall{bad("f", `[5] (content block 1) ends with the stream, before its content_block_stop; the arguments so far, from 2 fragments, end in "{\"x\":1}"`)}},
 	{name: "anthropic fragments incomplete at the stop", in: array(with(anthropicEvents, 8, "")), wantF: AnthropicStream,
