@@ -1,6 +1,7 @@
 package response
 
 import (
+	"cmp"
 	"strconv"
 
 	"github.com/callgrade/callgrade/value"
@@ -24,7 +25,7 @@ var anthropicStreamFormat = format{
 	stream: &anthropicStreamer,
 }
 
-var anthropicStreamer = streamer{unit: "content block", stop: "content_block_stop", emptyIsObject: true, event: anthropicEvent}
+var anthropicStreamer = streamer{unit: "content block", stop: "content_block_stop", end: "message_stop", emptyIsObject: true, event: anthropicEvent}
 
 func anthropicEvent(a *assembly, e value.Value, j int) {
 	t, ok := e.Get("type")
@@ -40,7 +41,7 @@ func anthropicEvent(a *assembly, e value.Value, j int) {
 		c := a.begin(key, j)
 		bt, ok := b.Get("type")
 		if !ok || bt.Kind() != value.String {
-			c.bad = a.where(j) + ".content_block has no type"
+			c.bad = cmp.Or(c.bad, a.where(j)+".content_block has no type")
 		} else if bt.Str() != "tool_use" {
 			if !isUnknownCall(b) {
 				c.skip = true // text, thinking, a server tool's block
@@ -49,7 +50,7 @@ func anthropicEvent(a *assembly, e value.Value, j int) {
 			// A call of another API's type, or of a type no format
 			// knows (a name and an input): a failed call, as in a
 			// message's content.
-			c.bad = a.where(j) + ".content_block is of type " + strconv.Quote(bt.Str()) + ", not \"tool_use\""
+			c.bad = cmp.Or(c.bad, a.where(j)+".content_block is of type "+strconv.Quote(bt.Str())+", not \"tool_use\"")
 		}
 		n, _ := b.Get("name")
 		c.setName(n, j, a, loc{"content_block", -1}, "name")
@@ -67,8 +68,11 @@ func anthropicEvent(a *assembly, e value.Value, j int) {
 		}
 	case "content_block_stop":
 		if c := a.find(key, ""); c != nil {
+			a.late(c, j)
 			c.closed = true
 		}
+	case "message_stop":
+		a.terminal(j)
 	case "error":
 		a.reportError(j, errorText(e))
 	default:

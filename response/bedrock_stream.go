@@ -18,7 +18,7 @@ var bedrockStreamFormat = format{
 	stream: &bedrockStreamer,
 }
 
-var bedrockStreamer = streamer{unit: "contentBlockIndex", stop: "contentBlockStop", emptyIsObject: true, event: bedrockEvent}
+var bedrockStreamer = streamer{unit: "contentBlockIndex", stop: "contentBlockStop", end: "messageStop", emptyIsObject: true, event: bedrockEvent}
 
 // bedrockErrors are the exceptions a ConverseStream may end with.
 var bedrockErrors = [...]string{
@@ -56,8 +56,13 @@ func bedrockEvent(a *assembly, e value.Value, j int) {
 	if ev, ok := e.Get("contentBlockStop"); ok {
 		idx, _ := ev.Get("contentBlockIndex")
 		if c := a.find(idx.Str(), ""); c != nil {
+			a.late(c, j)
 			c.closed = true
 		}
+		return
+	}
+	if e.Has("messageStop") {
+		a.terminal(j)
 		return
 	}
 	for _, k := range bedrockErrors {
@@ -66,7 +71,7 @@ func bedrockEvent(a *assembly, e value.Value, j int) {
 			return
 		}
 	}
-	if !e.Has("messageStart") && !e.Has("messageStop") && !e.Has("metadata") {
+	if !e.Has("messageStart") && !e.Has("metadata") {
 		a.foreign(e, j, "a converse stream event")
 	}
 }

@@ -25,7 +25,7 @@ var openaiStreamFormat = format{
 	stream: &openaiStreamer,
 }
 
-var openaiStreamer = streamer{unit: "tool_calls index", stop: "finish_reason", event: chunkEvent}
+var openaiStreamer = streamer{unit: "tool_calls index", stop: "finish_reason", end: "finish_reason", event: chunkEvent}
 
 // chunkEvent reads one chunk.
 func chunkEvent(a *assembly, e value.Value, j int) {
@@ -62,6 +62,7 @@ func chunkEvent(a *assembly, e value.Value, j int) {
 	}
 	if fr, _ := choice.Get("finish_reason"); fr.Kind() != value.Null {
 		a.closeAll()
+		a.terminal(j)
 	}
 }
 
@@ -132,6 +133,7 @@ func (a *assembly) complete(c *pending) bool {
 // functionDelta adds to c the name and the arguments fragment of fn,
 // found at at.name and at.args of event j.
 func functionDelta(a *assembly, c *pending, fn value.Value, j int, at loc, name, args string) {
+	a.late(c, j)
 	if n, ok := fn.Get("name"); ok {
 		switch {
 		case !c.hasName || n.Kind() != value.String:

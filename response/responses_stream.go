@@ -25,7 +25,7 @@ var responsesStreamFormat = format{
 	stream:     &responsesStreamer,
 }
 
-var responsesStreamer = streamer{unit: "output", stop: "response.output_item.done", event: responsesEvent}
+var responsesStreamer = streamer{unit: "output", stop: "response.output_item.done", end: "response.completed", event: responsesEvent}
 
 func responsesEvent(a *assembly, e value.Value, j int) {
 	t, ok := e.Get("type")
@@ -60,6 +60,7 @@ func responsesEvent(a *assembly, e value.Value, j int) {
 			c = a.begin(key, j)
 			c.alt = alt
 		}
+		a.late(c, j)
 		if n, ok := item.Get("name"); ok {
 			c.setName(n, j, a, loc{"item", -1}, "name")
 		}
@@ -87,6 +88,7 @@ func responsesEvent(a *assembly, e value.Value, j int) {
 		}
 	case "response.function_call_arguments.done":
 		if c := a.streamed(key, alt, j, "response.output_item.added"); c != nil {
+			a.late(c, j)
 			if n, ok := e.Get("name"); ok {
 				c.setName(n, j, a, loc{}, "name")
 			}
@@ -96,6 +98,10 @@ func responsesEvent(a *assembly, e value.Value, j int) {
 			}
 			c.final, c.closed = true, true
 		}
+	case "response.completed", "response.incomplete":
+		// An incomplete response (its max_output_tokens reached) is read
+		// as it is, as a Responses object with that status is.
+		a.terminal(j)
 	case "error":
 		a.reportError(j, errorText(e))
 	case "response.failed":

@@ -87,6 +87,14 @@ var customEvents = []string{
 
 const customFails = `[1].item is of type "custom_tool_call", not "function_call"`
 
+// The terminal events of the streams, for tests whose streams are
+// whole.
+const (
+	responsesEnd = `{"type":"response.completed","sequence_number":99,"response":{"id":"resp_1","object":"response","status":"completed"}}`
+	anthropicEnd = `{"type":"message_stop"}`
+	bedrockEnd   = `{"messageStop":{"stopReason":"tool_use"}}`
+)
+
 // chunk is a chat.completion.chunk of choice 0.
 func chunk(delta, finish string) string {
 	return `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":` +
@@ -215,12 +223,12 @@ var streamTests = []extractTest{
 	{name: "responses SSE", in: transcript(responsesEvents, false), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "responses done arguments win over the deltas", in: array(with(responsesEvents, 3, `{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":0,"delta":":2}"}`)),
 		wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
-	{name: "responses deltas and arguments.done only", in: array(responsesEvents[:5]), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses deltas and arguments.done only", in: array(append(responsesEvents[:5:5], responsesEnd)), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "responses keyed by item_id alone", in: array([]string{
 		`{"type":"response.output_item.added","item":{"type":"function_call","id":"fc_9","name":"f","arguments":""}}`,
 		`{"type":"response.function_call_arguments.delta","item_id":"fc_9","delta":"{\"x\":1}"}`,
-		`{"type":"response.output_item.done","item":{"type":"function_call","id":"fc_9","name":"f"}}`}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
-	{name: "responses output_item.done alone", in: array([]string{responsesEvents[0], responsesEvents[5]}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+		`{"type":"response.output_item.done","item":{"type":"function_call","id":"fc_9","name":"f"}}`, responsesEnd}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses output_item.done alone", in: array([]string{responsesEvents[0], responsesEvents[5], responsesEnd}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "responses two calls and a message", in: array([]string{
 		`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[]}}`,
 		`{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"ok"}`,
@@ -229,9 +237,9 @@ var streamTests = []extractTest{
 		`{"type":"response.function_call_arguments.delta","item_id":"fc_2","output_index":2,"delta":"{}"}`,
 		`{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":1,"delta":"{\"n\":1}"}`,
 		`{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"arguments":"{\"n\":1}"}`,
-		`{"type":"response.function_call_arguments.done","item_id":"fc_2","output_index":2,"arguments":"{}"}`}),
+		`{"type":"response.function_call_arguments.done","item_id":"fc_2","output_index":2,"arguments":"{}"}`, responsesEnd}),
 		wantF: ResponsesStream, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{}`)}},
-	{name: "responses text only", in: array([]string{responsesEvents[0], `{"type":"response.output_text.delta","output_index":0,"delta":"Hi"}`}), wantF: ResponsesStream},
+	{name: "responses text only", in: array([]string{responsesEvents[0], `{"type":"response.output_text.delta","output_index":0,"delta":"Hi"}`, responsesEnd}), wantF: ResponsesStream},
 	{name: "responses ends before done", in: array(responsesEvents[:4]), wantF: ResponsesStream,
 		calls: []wantCall{bad("f", `[1] (output 0) ends with the stream, before its response.output_item.done; the arguments so far, from 2 fragments, end in "{\"x\":1}"`)}},
 	{name: "responses error event", in: array(append(responsesEvents[:3:3], `{"type":"error","code":"server_error","message":"The server had an error"}`)), wantF: ResponsesStream,
@@ -249,7 +257,7 @@ var streamTests = []extractTest{
 		`{"type":"response.output_item.added","output_index":1,"item":{"type":"function_call","id":"fc_1","name":"f","arguments":""}}`,
 		`{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":1,"delta":"{}"}`,
 		customEvents[5],
-		`{"type":"response.output_item.done","output_index":1,"item":{"type":"function_call","id":"fc_1","name":"f","arguments":"{}"}}`}),
+		`{"type":"response.output_item.done","output_index":1,"item":{"type":"function_call","id":"fc_1","name":"f","arguments":"{}"}}`, responsesEnd}),
 		wantF: ResponsesStream, calls: []wantCall{bad("code_exec", `[0].item is of type "custom_tool_call"`), ok("f", `{}`)}},
 	{name: "responses custom tool input of no call", in: array([]string{customEvents[0], customEvents[2]}), wantF: ResponsesStream,
 		calls: []wantCall{bad("", "[1] continues a call that no response.output_item.added began")}},
@@ -269,25 +277,25 @@ var streamTests = []extractTest{
 		`{"type":"response.output_item.added","output_index":0,"item":{"type":"web_search_call","id":"ws_1","status":"in_progress"}}`,
 		`{"type":"response.web_search_call.completed","output_index":0,"item_id":"ws_1"}`,
 		`{"type":"response.output_item.done","output_index":0,"item":{"type":"web_search_call","id":"ws_1","status":"completed"}}`,
-		responsesEvents[1], responsesEvents[5]}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+		responsesEvents[1], responsesEvents[5], responsesEnd}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "responses event without type", in: array([]string{responsesEvents[0], `{"item_id":"x"}`}), wantF: ResponsesStream, calls: []wantCall{bad("", "[1] has no type")}},
 
 	// anthropic message events
 	{name: "anthropic events", in: array(anthropicEvents), wantF: AnthropicStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "anthropic SSE", in: transcript(anthropicEvents, false), wantF: AnthropicStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "anthropic SSE without its last blank line", in: strings.TrimSuffix(transcript(anthropicEvents, false), `\n\n"`) + `"`, wantF: AnthropicStream, calls: []wantCall{ok("f", `{"x":1}`)}},
-	{name: "anthropic tool without input", in: array([]string{anthropicEvents[5], anthropicEvents[6], anthropicEvents[9]}), wantF: AnthropicStream, calls: []wantCall{ok("f", `{}`)}},
+	{name: "anthropic tool without input", in: array([]string{anthropicEvents[5], anthropicEvents[6], anthropicEvents[9], anthropicEnd}), wantF: AnthropicStream, calls: []wantCall{ok("f", `{}`)}},
 	{name: "anthropic two tool_use blocks", in: array([]string{
 		`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"a","input":{}}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"n\":1}"}}`,
 		`{"type":"content_block_stop","index":0}`,
 		`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t2","name":"b","input":{}}}`,
 		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"n\":2}"}}`,
-		`{"type":"content_block_stop","index":1}`}), wantF: AnthropicStream, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{"n":2}`)}},
+		`{"type":"content_block_stop","index":1}`, anthropicEnd}), wantF: AnthropicStream, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{"n":2}`)}},
 	{name: "anthropic server tool block passed over", in: array([]string{
 		`{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"s","name":"web_search","input":{}}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\":\"x\"}"}}`,
-		`{"type":"content_block_stop","index":0}`}), wantF: AnthropicStream},
+		`{"type":"content_block_stop","index":0}`, anthropicEnd}), wantF: AnthropicStream},
 	{name: "anthropic unknown block with a name and an input", in: array([]string{
 		`{"type":"content_block_start","index":0,"content_block":{"type":"bash_tool_use","id":"t","name":"bash","input":{}}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"command\":\"ls\"}"}}`,
@@ -303,7 +311,7 @@ var streamTests = []extractTest{
 		calls: []wantCall{bad("f", `[0].content_block has no type`)}},
 	{name: "anthropic unknown block without a name passed over", in: array([]string{
 		`{"type":"content_block_start","index":0,"content_block":{"type":"citations","input":{}}}`,
-		`{"type":"content_block_stop","index":0}`}), wantF: AnthropicStream},
+		`{"type":"content_block_stop","index":0}`, anthropicEnd}), wantF: AnthropicStream},
 	{name: "anthropic no content_block_stop", in: array(anthropicEvents[:9]), wantF: AnthropicStream,
 		calls: []wantCall{bad("f", `[5] (content block 1) ends with the stream, before its content_block_stop; the arguments so far, from 2 fragments, end in "{\"x\":1}"`)}},
 	{name: "anthropic fragments incomplete at the stop", in: array(with(anthropicEvents, 8, "")), wantF: AnthropicStream,
@@ -333,7 +341,7 @@ var streamTests = []extractTest{
 	// bedrock converse stream events
 	{name: "bedrock events", in: array(bedrockEvents), wantF: BedrockStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "bedrock SSE", in: transcript(bedrockEvents, false), wantF: BedrockStream, calls: []wantCall{ok("f", `{"x":1}`)}},
-	{name: "bedrock tool without input", in: array([]string{bedrockEvents[3], bedrockEvents[6]}), wantF: BedrockStream, calls: []wantCall{ok("f", `{}`)}},
+	{name: "bedrock tool without input", in: array([]string{bedrockEvents[3], bedrockEvents[6], bedrockEnd}), wantF: BedrockStream, calls: []wantCall{ok("f", `{}`)}},
 	{name: "bedrock no contentBlockStop", in: array(bedrockEvents[:6]), wantF: BedrockStream,
 		calls: []wantCall{bad("f", `[3] (contentBlockIndex 1) ends with the stream, before its contentBlockStop; the arguments so far, from 2 fragments, end in "{\"x\":1}"`)}},
 	{name: "bedrock input fragment not a string", in: array(with(bedrockEvents, 4, `{"contentBlockDelta":{"delta":{"toolUse":{"input":{"x":1}}},"contentBlockIndex":1}}`)),
@@ -341,6 +349,67 @@ var streamTests = []extractTest{
 	{name: "bedrock exception", in: array(append(bedrockEvents[:5:5], `{"modelStreamErrorException":{"message":"stream broke","originalStatusCode":500}}`)), wantF: BedrockStream,
 		calls: []wantCall{bad("f", `the stream reported an error: "stream broke"`)}},
 	{name: "bedrock text only", in: array([]string{bedrockEvents[0], bedrockEvents[1], bedrockEvents[2], `{"messageStop":{"stopReason":"end_turn"}}`}), wantF: BedrockStream},
+
+	// A stream that ends without its terminal event broke off: even cut
+	// between two calls, with every call closed, it is no whole answer,
+	// and a failed call of its own.
+	{name: "anthropic cut between two calls", in: array(anthropicEvents[:10]), wantF: AnthropicStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", "the stream ends at [9] without its message_stop: it broke off, and what it holds is no whole answer")}},
+	{name: "anthropic SSE cut between two calls", in: transcript(anthropicEvents[:11], false), wantF: AnthropicStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", "the stream ends at the event at line 32 without its message_stop")}},
+	{name: "anthropic SSE with CRLF cut between two calls", in: sseString(strings.ReplaceAll(sseText(anthropicEvents[:10], false), "\n", "\r\n")), wantF: AnthropicStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", "without its message_stop")}},
+	{name: "anthropic SSE with CRLF", in: sseString(strings.ReplaceAll(sseText(anthropicEvents, false), "\n", "\r\n")), wantF: AnthropicStream,
+		calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "anthropic text only, cut", in: array(anthropicEvents[:4]), wantF: AnthropicStream,
+		calls: []wantCall{bad("", "the stream ends at [3] without its message_stop")}},
+	{name: "anthropic message_stop before a block's stop", in: array(append(anthropicEvents[:9:9], anthropicEnd, anthropicEvents[9])), wantF: AnthropicStream,
+		calls: []wantCall{bad("f", "[5] (content block 1) is still open at the stream's end, [9], before its content_block_stop")}},
+	{name: "anthropic call after message_stop", in: array(append(anthropicEvents[:12:12],
+		`{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_2","name":"g","input":{}}}`,
+		`{"type":"content_block_stop","index":2}`)), wantF: AnthropicStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("g", "[12] (content block 2) begins after the stream's end, [11]")}},
+	{name: "anthropic fragment after message_stop", in: array(append(anthropicEvents[:12:12],
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"x\":2}"}}`)), wantF: AnthropicStream,
+		calls: []wantCall{bad("f", "[12] touches [5] (content block 1) after the stream's end, [11]")}},
+	{name: "anthropic text and ping after message_stop", in: array(append(anthropicEvents[:12:12], `{"type":"ping"}`,
+		`{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}`)), wantF: AnthropicStream,
+		calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses cut between two calls", in: array(responsesEvents[:6]), wantF: ResponsesStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", "the stream ends at [5] without its response.completed")}},
+	{name: "responses SSE cut between two calls", in: transcript(responsesEvents[:6], false), wantF: ResponsesStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", "the stream ends at the event at line 17 without its response.completed")}},
+	{name: "responses incomplete ends the stream", in: array(append(responsesEvents[:6:6],
+		`{"type":"response.incomplete","response":{"id":"resp_1","object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}`)),
+		wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses call after response.completed", in: array(append(responsesEvents[:7:7],
+		`{"type":"response.output_item.done","output_index":1,"item":{"type":"function_call","id":"fc_2","name":"g","arguments":"{}"}}`)),
+		wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`), bad("g", "[7] (output 1) begins after the stream's end, [6]")}},
+	{name: "responses done arguments after response.completed", in: array(append(responsesEvents[:7:7],
+		`{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":0,"arguments":"{\"x\":2}"}`)),
+		wantF: ResponsesStream, calls: []wantCall{bad("f", "[7] touches [1] (output 0) after the stream's end, [6]")}},
+	{name: "bedrock cut between two calls", in: array(bedrockEvents[:7]), wantF: BedrockStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", "the stream ends at [6] without its messageStop")}},
+	{name: "bedrock without its metadata", in: array(bedrockEvents[:8]), wantF: BedrockStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "bedrock text only, cut", in: array(bedrockEvents[:3]), wantF: BedrockStream,
+		calls: []wantCall{bad("", "the stream ends at [2] without its messageStop")}},
+	{name: "bedrock call after messageStop", in: array(append(bedrockEvents[:8:8], bedrockEvents[3], bedrockEvents[6])), wantF: BedrockStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("f", "[8] (contentBlockIndex 1) begins after the stream's end, [7]")}},
+	{name: "openai text only, cut", in: array([]string{chunk(`{"role":"assistant","content":"Hi."}`, "null")}), wantF: OpenAIStream,
+		calls: []wantCall{bad("", "the stream ends at [0] without its finish_reason")}},
+	{name: "openai [DONE] without a finish_reason", in: transcript(openaiChunks[:3], true), wantF: OpenAIStream,
+		calls: []wantCall{bad("f", "(tool_calls index 0) ends with the stream, before its finish_reason")}},
+	{name: "openai text only, [DONE] without a finish_reason", in: transcript([]string{chunk(`{"role":"assistant","content":"Hi."}`, "null")}, true), wantF: OpenAIStream,
+		calls: []wantCall{bad("", "the stream ends at the event at line 3 without its finish_reason")}},
+	{name: "openai call after the finish_reason", in: array(append(openaiChunks[:4:4],
+		tcChunk(`{"index":1,"id":"call_2","type":"function","function":{"name":"g","arguments":"{}"}}`))), wantF: OpenAIStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("g", "[4] (tool_calls index 1) begins after the stream's end, [3]")}},
+	{name: "openai fragment after the finish_reason", in: array(append(openaiChunks[:4:4],
+		tcChunk(`{"index":0,"function":{"arguments":"x"}}`))), wantF: OpenAIStream,
+		calls: []wantCall{bad("f", "[4] touches [0] (tool_calls index 0) after the stream's end, [3]")}},
+	{name: "openai usage chunk after the finish_reason", in: array(append(openaiChunks[:4:4],
+		`{"object":"chat.completion.chunk","choices":[],"usage":{"total_tokens":3}}`)), wantF: OpenAIStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "no events forced to a stream", in: `[]`, f: AnthropicStream, wantF: AnthropicStream},
 
 	// what is and is not a stream
 	{name: "text that starts like SSE", in: `"data: it is sunny"`, wantF: Auto},
