@@ -95,7 +95,7 @@ var objectShapes = [...]shape{
 	{&geminiContentsFormat, hasContentsList, contentsPlan},
 	{&responsesFormat, isResponsesObject, outputPlan},
 	{&bedrockFormat, hasOutputObject, conversePlan},
-	{&cohereFormat, isCohereResponse, messageCallsPlan},
+	{&cohereFormat, isCohereResponse, cohereResponsePlan},
 	{&ollamaFormat, isOllamaResponse, messageCallsPlan},
 	// A LangChain message has tool_calls, a null name and, from
 	// langchain-anthropic, an array content: it goes before the rows

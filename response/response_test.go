@@ -397,6 +397,21 @@ var extractTests = []extractTest{
 		calls: []wantCall{{name: "a", reason: "message.tool_calls[0].function.arguments is not a usable JSON object", is: value.ErrSyntax}}},
 	{name: "cohere tool_calls not an array", in: `{"finish_reason":"TOOL_CALL","message":{"tool_calls":"a"}}`, wantF: Cohere,
 		calls: []wantCall{bad("", "message.tool_calls is a string, not an array")}},
+	// A finish_reason of TOOL_CALL says the model called: with no call
+	// to read, the response is a failed call, never zero calls.
+	{name: "cohere TOOL_CALL without tool_calls", in: `{"id":"r","finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_plan":"I will call f."}}`, wantF: Cohere,
+		calls: []wantCall{bad("", "finish_reason is TOOL_CALL, but message.tool_calls holds no call")}},
+	{name: "cohere TOOL_CALL with empty tool_calls", in: `{"finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_calls":[]}}`, wantF: Cohere,
+		calls: []wantCall{bad("", "finish_reason is TOOL_CALL, but message.tool_calls holds no call")}},
+	{name: "cohere TOOL_CALL with null tool_calls", in: `{"finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_calls":null}}`, wantF: Cohere,
+		calls: []wantCall{bad("", "finish_reason is TOOL_CALL, but message.tool_calls holds no call")}},
+	{name: "cohere TOOL_CALL forced", in: `{"finish_reason":"TOOL_CALL","message":{"role":"assistant"}}`, f: Cohere, wantF: Cohere,
+		calls: []wantCall{bad("", "finish_reason is TOOL_CALL")}},
+	{name: "cohere ERROR", in: `{"finish_reason":"ERROR","message":{"role":"assistant","content":[]}}`, wantF: Cohere,
+		calls: []wantCall{bad("", "finish_reason is ERROR: the generation failed, and the response holds no answer")}},
+	{name: "cohere TIMEOUT with a call", in: `{"finish_reason":"TIMEOUT","message":{"tool_calls":[` + oai("a", `"{}"`) + `]}}`, wantF: Cohere,
+		calls: []wantCall{bad("", "finish_reason is TIMEOUT")}},
+	{name: "cohere MAX_TOKENS without calls", in: `{"finish_reason":"MAX_TOKENS","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}]}}`, wantF: Cohere},
 	{name: "cohere forced on an openai message", in: `{"role":"assistant","tool_calls":[` + oai("a", `"{}"`) + `]}`, f: Cohere, wantF: Cohere, calls: []wantCall{ok("a", `{}`)}},
 
 	// ollama
