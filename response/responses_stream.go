@@ -102,6 +102,11 @@ func responsesEvent(a *assembly, e value.Value, j int) {
 		// An incomplete response (its max_output_tokens reached) is read
 		// as it is, as a Responses object with that status is.
 		a.terminal(j)
+		r, _ := e.Get("response")
+		out, _ := r.Get("output")
+		for k, item := range out.Elems() {
+			finalItem(a, item, k, j)
+		}
 	case "error":
 		a.reportError(j, errorText(e))
 	case "response.failed":
@@ -112,6 +117,41 @@ func responsesEvent(a *assembly, e value.Value, j int) {
 		if isCallType(t.Str()) {
 			a.foreign(e, j, "a responses stream event")
 		}
+	}
+}
+
+// finalItem reads item k of the output of event j, the response the
+// stream ends with, which the SDK hands out as its final response. A call
+// that no event streamed is a call all the same, never dropped; one that
+// was streamed must be the same call there (see pending.echo).
+func finalItem(a *assembly, item value.Value, k, j int) {
+	it, _ := item.Get("type")
+	if item.Kind() != value.Object || it.Kind() != value.String || !isUnknownCall(item) {
+		return // a message, reasoning, a built-in tool's call
+	}
+	key, id := strconv.Itoa(k), stringAt(item, "id")
+	var c *pending
+	if id != "" {
+		c = a.find("", id)
+	}
+	if c == nil {
+		c = a.find(key, "")
+	}
+	switch {
+	case c == nil:
+		c = a.begin(key, j)
+		c.alt, c.closed = id, true
+		if it.Str() != "function_call" {
+			c.bad = a.where(j) + ".response.output[" + key + "] is of type " + strconv.Quote(it.Str()) + ", not \"function_call\""
+		}
+		if n, ok := item.Get("name"); ok {
+			c.setName(n, j, a, loc{"response.output", k}, "name")
+		}
+		if args, ok := item.Get("arguments"); ok {
+			c.whole, c.hasWhole, c.final = args, true, true
+		}
+	case !c.skip && c.bad == "" && it.Str() == "function_call":
+		c.echo, c.echoAt = item, loc{a.where(j) + ".response.output", k}
 	}
 }
 

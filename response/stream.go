@@ -78,6 +78,11 @@ type pending struct {
 	closed   bool
 	start    int    // the event that began it
 	bad      string // why it cannot be read, found on the way
+	// echo is the call as the response a stream ends with gives it
+	// again (the Responses API's response.completed), found at echoAt:
+	// its name and arguments must be those the events put together.
+	echo   value.Value
+	echoAt loc
 }
 
 // frag is where an argument fragment begins in pending.args, and the
@@ -202,7 +207,7 @@ func (a *assembly) where(j int) string {
 func (a *assembly) begin(key string, j int) *pending {
 	c := &pending{key: key, start: j}
 	a.calls = append(a.calls, c)
-	if a.ended > 0 {
+	if a.ended > 0 && j >= a.ended {
 		c.bad = a.label(c) + " begins after the stream's end, " + a.where(a.ended-1)
 	}
 	return c
@@ -270,6 +275,29 @@ func (c *pending) setName(n value.Value, j int, a *assembly, at loc, sub string)
 
 // call is c as call i.
 func (a *assembly) call(c *pending, i int, x extraction) Call {
+	out := a.assembled(c, i, x)
+	if out.Err != nil || c.echo.Kind() != value.Object {
+		return out
+	}
+	// The events and the final response disagree: which is the call is
+	// in doubt, and a call in doubt does not pass.
+	if n := stringAt(c.echo, "name"); n != out.Name {
+		return fail(i, out.Name, a.label(c)+" is named "+strconv.Quote(out.Name)+", and "+c.echoAt.at("name")+" "+strconv.Quote(n))
+	}
+	if args, ok := c.echo.Get("arguments"); ok {
+		e := readArgs(out.Name, args, true, c.echoAt, "", "arguments", textOrObject, i, x)
+		if e.Err != nil {
+			return e
+		}
+		if !value.Equal(e.Args, out.Args) {
+			return fail(i, out.Name, a.label(c)+": the arguments streamed differ from those of "+c.echoAt.at(""))
+		}
+	}
+	return out
+}
+
+// assembled is c as call i, put together from its events.
+func (a *assembly) assembled(c *pending, i int, x extraction) Call {
 	switch {
 	case c.bad != "":
 		return fail(i, c.name, c.bad)
