@@ -73,6 +73,17 @@ func anthropicEvent(a *assembly, e value.Value, j int) {
 		}
 	case "message_stop":
 		a.terminal(j)
+	case "message_start":
+		// The message starts empty; a call block in it (which the SDK
+		// would keep in its final message) must not vanish.
+		m, _ := e.Get("message")
+		c, _ := m.Get("content")
+		for k, b := range c.Elems() {
+			if b.Kind() == value.Object && emitsTyped(b) {
+				a.fail(j, a.where(j)+".message.content["+strconv.Itoa(k)+"] is a call in a message_start, whose content a stream sends in content blocks")
+				a.calls[len(a.calls)-1].name = stringAt(b, "name")
+			}
+		}
 	case "error":
 		a.reportError(j, errorText(e))
 	default:

@@ -46,6 +46,11 @@ func chunkEvent(a *assembly, e value.Value, j int) {
 	if !ok {
 		return
 	}
+	if m, _ := choice.Get("message"); m.Kind() == value.Object && heldCall(m) {
+		// A whole message in a chunk (some gateways send one): its calls
+		// must not vanish, but a chunk's calls come in its delta.
+		a.fail(j, a.where(j)+".choices[0].message holds a call, in a chunk, whose calls come in its delta")
+	}
 	if d, _ := choice.Get("delta"); d.Kind() == value.Object {
 		if tcs, ok := d.Get("tool_calls"); ok && tcs.Kind() != value.Null {
 			if tcs.Kind() != value.Array {

@@ -413,6 +413,12 @@ var streamTests = []extractTest{
 		`{"type":"response.output_item.done","item":{"type":"function_call","id":"fc_9","name":"f"}}`,
 		`{"type":"response.completed","response":{"status":"completed","output":[{"type":"reasoning","id":"rs_1"},{"type":"function_call","id":"fc_9","name":"f","arguments":"{\"x\":1}"}]}}`}),
 		wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "anthropic call in message_start", in: array(with(anthropicEvents, 0,
+		`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"ok"},{"type":"tool_use","id":"t0","name":"g","input":{}}]}}`)),
+		wantF: AnthropicStream, calls: []wantCall{bad("g", "[0].message.content[1] is a call in a message_start, whose content a stream sends in content blocks"), ok("f", `{"x":1}`)}},
+	{name: "openai whole message in a chunk", in: array([]string{
+		`{"object":"chat.completion.chunk","choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`}),
+		wantF: OpenAIStream, calls: []wantCall{bad("", "[0].choices[0].message holds a call, in a chunk, whose calls come in its delta")}},
 	{name: "bedrock cut between two calls", in: array(bedrockEvents[:7]), wantF: BedrockStream,
 		calls: []wantCall{ok("f", `{"x":1}`), bad("", "the stream ends at [6] without its messageStop")}},
 	{name: "bedrock without its metadata", in: array(bedrockEvents[:8]), wantF: BedrockStream, calls: []wantCall{ok("f", `{"x":1}`)}},
