@@ -73,3 +73,60 @@ cases:
 		}
 	}
 }
+
+// anthropicStream is a Messages API stream of f({"x":1}), ending with its
+// message_stop.
+var anthropicStream = []string{
+	`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}`,
+	`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+	`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"ok"}}`,
+	`{"type":"content_block_stop","index":0}`,
+	`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"f","input":{}}}`,
+	`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"x\":1}"}}`,
+	`{"type":"content_block_stop","index":1}`,
+	`{"type":"message_delta","delta":{"stop_reason":"tool_use"}}`,
+	`{"type":"message_stop"}`,
+}
+
+// A response that broke off, or that says a call was made and holds
+// none, or a recorded stream with text before it, fails its case: the
+// calls it shows, or the none it shows, are not the whole answer.
+func TestBrokenResponsesFail(t *testing.T) {
+	const suite = `version: 1
+cases:
+  - id: f
+    expected: [{name: f, arguments: {x: 1}}]
+  - id: none
+    expected: []
+`
+	e := load(t, suite)
+	events := func(evs []string) string { return "[" + strings.Join(evs, ",") + "]" }
+	sse := sseOf(anthropicStream)
+	head := `"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n` + sse[1:]
+	tests := []struct {
+		name, id, resp string
+		pass           bool
+	}{
+		{"whole stream", "f", events(anthropicStream), true},
+		{"whole stream after an http head", "f", head, true},
+		{"whole stream after a byte order mark", "f", `"\ufeff` + sse[1:], true},
+		{"stream cut between two calls", "f", events(anthropicStream[:7]), false},
+		{"transcript cut between two calls", "f", sseOf(anthropicStream[:8]), false},
+		{"stream cut before any call", "none", events(anthropicStream[:4]), false},
+		{"stream with a call after its end", "f", events(append(anthropicStream[:9:9],
+			`{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_2","name":"g","input":{}}}`,
+			`{"type":"content_block_stop","index":2}`)), false},
+		{"transcript after a log line", "none", `"stream opened\n` + sse[1:], false},
+		{"cohere TOOL_CALL without calls", "none", `{"finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_plan":"I will call f."}}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			i, _ := e.Lookup(tt.id)
+			for _, r := range []*Result{e.Score(i, mustParse(t, tt.resp)), e.NewScorer().Score(i, mustParse(t, tt.resp))} {
+				if r.Pass != tt.pass || !tt.pass && !slices.Contains(kinds(r), InvalidArguments) {
+					t.Errorf("pass=%v kinds=%v, want pass=%v (else an invalid_arguments diff)\n%s", r.Pass, kinds(r), tt.pass, r.AppendJSON(nil))
+				}
+			}
+		})
+	}
+}
