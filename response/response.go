@@ -99,7 +99,11 @@
 // line blank, a comment (":…") or a field "data:", "event:", "id:" or
 // "retry:", and the first data a JSON object. Its events, each its data
 // parsed, decide the stream format as an array's elements do; a transcript
-// whose events are of no stream is a *ShapeError. The other is a model's
+// whose events are of no stream is a *ShapeError. A byte order mark and a
+// recorded HTTP response head (curl -i's) before it are skipped; a head
+// whose status is not 2xx, or whose body is no transcript, and any other
+// text before or among a stream's events (a data: line holding an event
+// of a stream format) are a *ShapeError, never a text answer. The other is a model's
 // raw text that holds a special token of a text format (see below); the
 // first such marker in the text decides:
 //
@@ -130,7 +134,11 @@
 // string ("message", "text", "reasoning", …) is skipped, but an element
 // with no type, or with the call type of another format ("function",
 // "function_call", "tool_use"), is a failed call: a call from another API
-// must not vanish silently. For the same reason a "message" item whose
+// must not vanish silently. So is a call of a kind no format reads: a
+// Responses custom_tool_call, an item whose type ends in _call (shell_call;
+// the built-in tools' items, web_search_call and the like, are skipped),
+// and an item of a type no format knows with a name and an input. Such a
+// failed call keeps its name. For the same reason a "message" item whose
 // content holds a call block (an Anthropic message put in a list) is a
 // failed call, not skipped. Likewise a gemini part or a bedrock block
 // without functionCall or toolUse is skipped unless it has the other's
@@ -236,7 +244,10 @@
 // that never gets its stop event, or whose argument fragments do not make
 // one JSON object, is a failed call whose message quotes the span or the
 // fragment at fault; an event that does not read (an SSE data that is not
-// JSON, say) fails the calls it leaves open, or is a failed call itself.
+// JSON, say) fails the calls it leaves open, or is a failed call itself. A
+// stream that ends without its terminal event (message_stop,
+// response.completed, messageStop, a finish_reason) broke off, and is a
+// failed call of its own, even when cut between two calls.
 package response
 
 import (
