@@ -93,25 +93,43 @@ func httpHead(s string) (lines int, status, rest string, ok bool) {
 }
 
 // holdsEvents reports whether s has a "data:" whose line holds, after it,
-// a JSON object that is an event of a stream format.
+// a JSON object that is an event of a stream format. What it parses of
+// the lines may overlap (several data: on one line): past a budget linear
+// in s, a text so built is taken to hold events, so that a model's output
+// cannot make the search quadratic.
 func holdsEvents(s string) bool {
-	for rest := s; ; {
-		i := strings.Index(rest, "data:")
-		if i < 0 {
-			return false
-		}
-		rest = rest[i+len("data:"):]
-		line, _ := nextLine(rest)
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "{") {
-			continue
-		}
-		if v, err := value.Parse(line); err == nil {
+	budget := 2*len(s) + 1<<12
+	for rest := s; rest != ""; {
+		var line string
+		line, rest = nextLine(rest)
+		line = strings.TrimRight(line, " \t")
+		for {
+			i := strings.Index(line, "data:")
+			if i < 0 {
+				break
+			}
+			line = line[i+len("data:"):]
+			obj := strings.TrimLeft(line, " \t")
+			if !strings.HasPrefix(obj, "{") {
+				continue
+			}
+			v, err := value.Parse(obj)
+			if err != nil {
+				off, _ := errOffset(err)
+				if budget -= off; budget < 0 {
+					return true
+				}
+				continue
+			}
+			if budget -= len(obj); budget < 0 {
+				return true
+			}
 			if f, _ := itemFormat(v); f != nil && f.stream != nil {
 				return true
 			}
 		}
 	}
+	return false
 }
 
 // isSSE reports whether s is an SSE transcript: every line is blank, a

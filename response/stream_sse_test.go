@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/callgrade/callgrade/value"
 )
@@ -71,5 +72,24 @@ func TestTranscriptAround(t *testing.T) {
 				checkCall(t, i, calls[i], w)
 			}
 		})
+	}
+}
+
+// Text with many data: on one line was parsed again from each: a model's
+// output of 270 kB took seconds to be found a text answer. The search is
+// linear now (and past a budget linear in the text, text so built is
+// taken to hold events).
+func TestTranscriptSearchIsLinear(t *testing.T) {
+	s := "x\n" + strings.Repeat(`data: {"k":"data: {\"k\":\"`, 10000)
+	t0 := time.Now()
+	calls, _, err := Extract(value.StringOf(s), Auto, value.Limits{})
+	if d := time.Since(t0); err != nil || calls != nil || d > time.Second {
+		t.Errorf("Extract = %v, %v in %v; want a text answer, at once", calls, err, d)
+	}
+	if holdsEvents(strings.Repeat(`data: {"a":"`, 20000)) {
+		t.Errorf("a text whose data: holds no event is taken to hold events")
+	}
+	if !holdsEvents("x data: {} data: " + anthropicEvents[5] + "\n") {
+		t.Errorf("the second data: on a line is not looked at")
 	}
 }
