@@ -99,6 +99,11 @@ func httpHead(s string) (lines int, status, rest string, ok bool) {
 // cannot make the search quadratic.
 func holdsEvents(s string) bool {
 	budget := 2*len(s) + 1<<12
+	i := strings.Index(s, "data:")
+	if i < 0 {
+		return false
+	}
+	s = s[strings.LastIndexAny(s[:i], "\r\n")+1:] // from the line of the first data:
 	for rest := s; rest != ""; {
 		var line string
 		line, rest = nextLine(rest)
