@@ -43,7 +43,7 @@ func anthropicEvent(a *assembly, e value.Value, j int) {
 		if !ok || bt.Kind() != value.String {
 			c.bad = cmp.Or(c.bad, a.where(j)+".content_block has no type")
 		} else if bt.Str() != "tool_use" {
-			if !isUnknownCall(b) {
+			if !emitsTyped(b) {
 				c.skip = true // text, thinking, a server tool's block
 				return
 			}

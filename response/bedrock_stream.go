@@ -1,6 +1,10 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"cmp"
+
+	"github.com/callgrade/callgrade/value"
+)
 
 // BedrockStream is a streamed Converse response (ConverseStream): its
 // events as a JSON array, as boto3 and the other AWS SDKs hand them out
@@ -33,6 +37,15 @@ func bedrockEvent(a *assembly, e value.Value, j int) {
 		tu, ok := start.Get("toolUse")
 		c := a.begin(idx.Str(), j)
 		if !ok {
+			// A start of a kind Converse may add, that names a tool, is
+			// a call no format reads: it fails, never vanishes.
+			for _, m := range start.Members() {
+				if m.Value.Has("name") {
+					c.bad = cmp.Or(c.bad, a.where(j)+".contentBlockStart.start."+clip(m.Key)+" is no toolUse, but names a tool")
+					c.name = stringAt(m.Value, "name")
+					return
+				}
+			}
 			c.skip = true
 			return
 		}

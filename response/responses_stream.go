@@ -43,11 +43,11 @@ func responsesEvent(a *assembly, e value.Value, j int) {
 		}
 		it, ok := item.Get("type")
 		call := ok && it.Kind() == value.String && it.Str() == "function_call"
-		// Any other call (a custom tool's, one of a type no format reads)
-		// is a failed call, as in a response's output; so is an item
-		// without a type. Messages, reasoning and the built-in tools'
-		// items are passed over.
-		other := !call && (!ok || it.Kind() != value.String || isUnknownCall(item))
+		// Any other call (a custom tool's, one of a type no format reads,
+		// a message holding a call) is a failed call, as in a response's
+		// output; so is an item without a type. Messages, reasoning and
+		// the built-in tools' items are passed over.
+		other := !call && emitsTyped(item)
 		if !call && !other {
 			return
 		}
@@ -126,7 +126,7 @@ func responsesEvent(a *assembly, e value.Value, j int) {
 // was streamed must be the same call there (see pending.echo).
 func finalItem(a *assembly, item value.Value, k, j int) {
 	it, _ := item.Get("type")
-	if item.Kind() != value.Object || it.Kind() != value.String || !isUnknownCall(item) {
+	if item.Kind() != value.Object || it.Kind() != value.String || !emitsTyped(item) {
 		return // a message, reasoning, a built-in tool's call
 	}
 	key, id := strconv.Itoa(k), stringAt(item, "id")

@@ -419,6 +419,18 @@ var streamTests = []extractTest{
 	{name: "openai whole message in a chunk", in: array([]string{
 		`{"object":"chat.completion.chunk","choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`}),
 		wantF: OpenAIStream, calls: []wantCall{bad("", "[0].choices[0].message holds a call, in a chunk, whose calls come in its delta")}},
+	{name: "responses message item holding a call", in: array([]string{
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","role":"assistant","content":[{"type":"tool_use","name":"f","input":{}}]}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"message","role":"assistant","content":[{"type":"tool_use","name":"f","input":{}}]}}`,
+		responsesEnd}), wantF: ResponsesStream, calls: []wantCall{bad("", `[0].item is of type "message", not "function_call"`)}},
+	{name: "bedrock start of an unknown kind that names a tool", in: array([]string{
+		`{"contentBlockStart":{"start":{"mcpToolUse":{"toolUseId":"t","name":"f"}},"contentBlockIndex":0}}`,
+		`{"contentBlockStop":{"contentBlockIndex":0}}`, bedrockEnd}), wantF: BedrockStream,
+		calls: []wantCall{bad("f", "[0].contentBlockStart.start.mcpToolUse is no toolUse, but names a tool")}},
+	{name: "bedrock start of an unknown kind passed over", in: array([]string{
+		`{"contentBlockStart":{"start":{"image":{"format":"png"}},"contentBlockIndex":0}}`,
+		`{"contentBlockStop":{"contentBlockIndex":0}}`, bedrockEvents[3], bedrockEvents[6], bedrockEnd}), wantF: BedrockStream,
+		calls: []wantCall{ok("f", `{}`)}},
 	{name: "bedrock cut between two calls", in: array(bedrockEvents[:7]), wantF: BedrockStream,
 		calls: []wantCall{ok("f", `{"x":1}`), bad("", "the stream ends at [6] without its messageStop")}},
 	{name: "bedrock without its metadata", in: array(bedrockEvents[:8]), wantF: BedrockStream, calls: []wantCall{ok("f", `{"x":1}`)}},
