@@ -97,6 +97,18 @@ func toolCallDelta(a *assembly, tc value.Value, j int, at loc) {
 		key = "0"
 	}
 	fn, _ := tc.Get("function")
+	if cu, _ := tc.Get("custom"); cu.Kind() == value.Object && fn.Kind() == value.Null {
+		// A custom tool's call, as in a message's tool_calls: it fails,
+		// and keeps its name.
+		c := a.deltaCall(key, stringAt(tc, "id"), cu, j)
+		if n, ok := cu.Get("name"); ok && !c.hasName {
+			c.setName(n, j, a, at, "custom.name")
+		}
+		if c.bad == "" {
+			c.bad = a.where(j) + "." + at.at("") + " is a custom tool's call, not a function's"
+		}
+		return
+	}
 	id := ""
 	if v, _ := tc.Get("id"); v.Kind() == value.String {
 		id = v.Str()

@@ -412,6 +412,8 @@ var extractTests = []extractTest{
 	{name: "cohere TIMEOUT with a call", in: `{"finish_reason":"TIMEOUT","message":{"tool_calls":[` + oai("a", `"{}"`) + `]}}`, wantF: Cohere,
 		calls: []wantCall{bad("", "finish_reason is TIMEOUT")}},
 	{name: "cohere MAX_TOKENS without calls", in: `{"finish_reason":"MAX_TOKENS","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}]}}`, wantF: Cohere},
+	{name: "openai custom tool call keeps its name", in: completion(`{"id":"c","type":"custom","custom":{"name":"code_exec","input":"print(1)"}}`, oai("b", `"{}"`)), wantF: OpenAI,
+		calls: []wantCall{bad("code_exec", "choices[0].message.tool_calls[0] is a custom tool's call, not a function's"), ok("b", `{}`)}},
 	{name: "cohere forced on an openai message", in: `{"role":"assistant","tool_calls":[` + oai("a", `"{}"`) + `]}`, f: Cohere, wantF: Cohere, calls: []wantCall{ok("a", `{}`)}},
 
 	// ollama

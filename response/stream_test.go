@@ -416,6 +416,12 @@ var streamTests = []extractTest{
 	{name: "anthropic call in message_start", in: array(with(anthropicEvents, 0,
 		`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"ok"},{"type":"tool_use","id":"t0","name":"g","input":{}}]}}`)),
 		wantF: AnthropicStream, calls: []wantCall{bad("g", "[0].message.content[1] is a call in a message_start, whose content a stream sends in content blocks"), ok("f", `{"x":1}`)}},
+	{name: "openai custom tool call", in: array([]string{
+		tcChunk(`{"index":0,"id":"call_1","type":"custom","custom":{"name":"code_exec","input":""}}`),
+		tcChunk(`{"index":0,"custom":{"input":"print(1)"}}`),
+		tcChunk(`{"index":1,"id":"call_2","type":"function","function":{"name":"f","arguments":"{}"}}`),
+		finishChunk}), wantF: OpenAIStream,
+		calls: []wantCall{bad("code_exec", "[0].choices[0].delta.tool_calls[0] is a custom tool's call, not a function's"), ok("f", `{}`)}},
 	{name: "openai whole message in a chunk", in: array([]string{
 		`{"object":"chat.completion.chunk","choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`}),
 		wantF: OpenAIStream, calls: []wantCall{bad("", "[0].choices[0].message holds a call, in a chunk, whose calls come in its delta")}},
