@@ -65,7 +65,9 @@ func chunkEvent(a *assembly, e value.Value, j int) {
 			functionDelta(a, c, fc, j, loc{"choices[0].delta", -1}, "function_call.name", "function_call.arguments")
 		}
 	}
-	if fr, _ := choice.Get("finish_reason"); fr.Kind() != value.Null {
+	// Some servers send an empty finish_reason in every chunk: that is
+	// none, not the end.
+	if fr, _ := choice.Get("finish_reason"); fr.Kind() != value.Null && (fr.Kind() != value.String || fr.Str() != "") {
 		a.closeAll()
 		a.terminal(j)
 	}

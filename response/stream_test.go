@@ -422,6 +422,10 @@ var streamTests = []extractTest{
 		tcChunk(`{"index":1,"id":"call_2","type":"function","function":{"name":"f","arguments":"{}"}}`),
 		finishChunk}), wantF: OpenAIStream,
 		calls: []wantCall{bad("code_exec", "[0].choices[0].delta.tool_calls[0] is a custom tool's call, not a function's"), ok("f", `{}`)}},
+	{name: "openai empty finish_reason in every chunk", in: array([]string{
+		chunk(`{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\""}}]}`, `""`),
+		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":":1}"}}]}`, `""`),
+		finishChunk}), wantF: OpenAIStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "openai whole message in a chunk", in: array([]string{
 		`{"object":"chat.completion.chunk","choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`}),
 		wantF: OpenAIStream, calls: []wantCall{bad("", "[0].choices[0].message holds a call, in a chunk, whose calls come in its delta")}},
