@@ -281,8 +281,12 @@ func (a *assembly) call(c *pending, i int, x extraction) Call {
 	}
 	// The events and the final response disagree: which is the call is
 	// in doubt, and a call in doubt does not pass.
-	if n := stringAt(c.echo, "name"); n != out.Name {
-		return fail(i, out.Name, a.label(c)+" is named "+strconv.Quote(out.Name)+", and "+c.echoAt.at("name")+" "+strconv.Quote(n))
+	if n, ok := c.echo.Get("name"); ok && (n.Kind() != value.String || n.Str() != out.Name) {
+		other := kindPhrase(n)
+		if n.Kind() == value.String {
+			other = excerpt(n.Str(), 0)
+		}
+		return fail(i, out.Name, a.label(c)+" is named "+excerpt(out.Name, 0)+", and "+c.echoAt.at("name")+" "+other)
 	}
 	if args, ok := c.echo.Get("arguments"); ok {
 		e := readArgs(out.Name, args, true, c.echoAt, "", "arguments", textOrObject, i, x)
