@@ -125,9 +125,21 @@ func responsesEvent(a *assembly, e value.Value, j int) {
 // that no event streamed is a call all the same, never dropped; one that
 // was streamed must be the same call there (see pending.echo).
 func finalItem(a *assembly, item value.Value, k, j int) {
-	it, _ := item.Get("type")
-	if item.Kind() != value.Object || it.Kind() != value.String || !emitsTyped(item) {
+	at := loc{a.where(j) + ".response.output", k}
+	if item.Kind() != value.Object {
+		a.fail(j, at.at("")+" is "+kindPhrase(item)+", not an object")
+		return
+	}
+	if !emitsTyped(item) {
 		return // a message, reasoning, a built-in tool's call
+	}
+	it, _ := item.Get("type")
+	wrong := ""
+	switch {
+	case it.Kind() != value.String:
+		wrong = at.at("") + " has no type"
+	case it.Str() != "function_call":
+		wrong = at.at("") + " is of type " + strconv.Quote(it.Str()) + ", not \"function_call\""
 	}
 	key, id := strconv.Itoa(k), stringAt(item, "id")
 	var c *pending
@@ -140,18 +152,20 @@ func finalItem(a *assembly, item value.Value, k, j int) {
 	switch {
 	case c == nil:
 		c = a.begin(key, j)
-		c.alt, c.closed = id, true
-		if it.Str() != "function_call" {
-			c.bad = a.where(j) + ".response.output[" + key + "] is of type " + strconv.Quote(it.Str()) + ", not \"function_call\""
-		}
+		c.alt, c.closed, c.bad = id, true, wrong
 		if n, ok := item.Get("name"); ok {
-			c.setName(n, j, a, loc{"response.output", k}, "name")
+			c.setName(n, j, a, at, "name")
 		}
 		if args, ok := item.Get("arguments"); ok {
 			c.whole, c.hasWhole, c.final = args, true, true
 		}
-	case !c.skip && c.bad == "" && it.Str() == "function_call":
-		c.echo, c.echoAt = item, loc{a.where(j) + ".response.output", k}
+	case c.skip || c.bad != "":
+	case wrong != "":
+		// The events streamed a function call that the response does
+		// not hold as one: which it is, is in doubt.
+		c.bad = wrong + ", where " + a.label(c) + " streams a function_call"
+	default:
+		c.echo, c.echoAt = item, at
 	}
 }
 
