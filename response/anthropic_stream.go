@@ -73,6 +73,11 @@ func anthropicEvent(a *assembly, e value.Value, j int) {
 		}
 	case "message_stop":
 		a.terminal(j)
+	case "message_delta":
+		d, _ := e.Get("delta")
+		if sr, _ := d.Get("stop_reason"); sr.Kind() == value.String && sr.Str() == "tool_use" {
+			a.announce(j, "stop_reason tool_use")
+		}
 	case "message_start":
 		// The message starts empty; a call block in it (which the SDK
 		// would keep in its final message) must not vanish.

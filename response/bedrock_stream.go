@@ -74,8 +74,11 @@ func bedrockEvent(a *assembly, e value.Value, j int) {
 		}
 		return
 	}
-	if e.Has("messageStop") {
+	if ms, ok := e.Get("messageStop"); ok {
 		a.terminal(j)
+		if sr, _ := ms.Get("stopReason"); sr.Kind() == value.String && sr.Str() == "tool_use" {
+			a.announce(j, "stopReason tool_use")
+		}
 		return
 	}
 	for _, k := range bedrockErrors {

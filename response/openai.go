@@ -44,7 +44,14 @@ func completionPlan(o value.Value, _ extraction) plan {
 	if !ok || msg.Kind() != value.Object {
 		return plan{bad: "choices[0] has no message object"}
 	}
-	return messageAt(msg, "choices[0].message.tool_calls", "choices[0].message.function_call")
+	p = messageAt(msg, "choices[0].message.tool_calls", "choices[0].message.function_call")
+	// A finish_reason that says the model called a tool, with no call in
+	// the message: one went missing, and is a failed call.
+	if fr, _ := choice.Get("finish_reason"); p.bad == "" && len(p.list) == 0 && !p.hasOne &&
+		fr.Kind() == value.String && (fr.Str() == "tool_calls" || fr.Str() == "function_call") {
+		return plan{bad: "choices[0].finish_reason is " + fr.Str() + ", but the message holds no call"}
+	}
+	return p
 }
 
 func messagePlan(o value.Value, _ extraction) plan {

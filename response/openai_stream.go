@@ -70,6 +70,9 @@ func chunkEvent(a *assembly, e value.Value, j int) {
 	if fr, _ := choice.Get("finish_reason"); fr.Kind() != value.Null && (fr.Kind() != value.String || fr.Str() != "") {
 		a.closeAll()
 		a.terminal(j)
+		if fr.Str() == "tool_calls" || fr.Str() == "function_call" {
+			a.announce(j, "finish_reason "+fr.Str())
+		}
 	}
 }
 

@@ -414,6 +414,20 @@ var extractTests = []extractTest{
 	{name: "cohere MAX_TOKENS without calls", in: `{"finish_reason":"MAX_TOKENS","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}]}}`, wantF: Cohere},
 	{name: "openai custom tool call keeps its name", in: completion(`{"id":"c","type":"custom","custom":{"name":"code_exec","input":"print(1)"}}`, oai("b", `"{}"`)), wantF: OpenAI,
 		calls: []wantCall{bad("code_exec", "choices[0].message.tool_calls[0] is a custom tool's call, not a function's"), ok("b", `{}`)}},
+	// A stop reason that says the model called a tool, with no call to
+	// read: a failed call, never zero calls.
+	{name: "openai finish_reason tool_calls without a call", in: `{"choices":[{"message":{"role":"assistant","content":"Hi.","tool_calls":[]},"finish_reason":"tool_calls"}]}`, wantF: OpenAI,
+		calls: []wantCall{bad("", "choices[0].finish_reason is tool_calls, but the message holds no call")}},
+	{name: "openai finish_reason function_call without a call", in: `{"choices":[{"message":{"role":"assistant","content":null},"finish_reason":"function_call"}]}`, wantF: OpenAI,
+		calls: []wantCall{bad("", "choices[0].finish_reason is function_call, but the message holds no call")}},
+	{name: "openai finish_reason stop without a call", in: `{"choices":[{"message":{"role":"assistant","content":"Hi."},"finish_reason":"stop"}]}`, wantF: OpenAI},
+	{name: "anthropic stop_reason tool_use without a tool_use block", in: `{"type":"message","role":"assistant","content":[{"type":"text","text":"I will call f."}],"stop_reason":"tool_use"}`,
+		wantF: Anthropic, calls: []wantCall{bad("", "stop_reason is tool_use, but content holds no call")}},
+	{name: "anthropic stop_reason tool_use with a server tool block only", in: `{"type":"message","role":"assistant","content":[{"type":"server_tool_use","id":"s","name":"web_search","input":{}}],"stop_reason":"tool_use"}`,
+		wantF: Anthropic, calls: []wantCall{bad("", "stop_reason is tool_use, but content holds no call")}},
+	{name: "bedrock stopReason tool_use without a toolUse block", in: `{"output":{"message":{"role":"assistant","content":[{"text":"I will call f."}]}},"stopReason":"tool_use"}`,
+		wantF: Bedrock, calls: []wantCall{bad("", "stopReason is tool_use, but output.message.content holds no call")}},
+	{name: "bedrock stopReason end_turn without a toolUse block", in: `{"output":{"message":{"role":"assistant","content":[{"text":"Hi."}]}},"stopReason":"end_turn"}`, wantF: Bedrock},
 	{name: "cohere forced on an openai message", in: `{"role":"assistant","tool_calls":[` + oai("a", `"{}"`) + `]}`, f: Cohere, wantF: Cohere, calls: []wantCall{ok("a", `{}`)}},
 
 	// ollama

@@ -102,6 +102,19 @@ type assembly struct {
 	// ended is 1 + the index of the stream's terminal event; 0 until it
 	// comes.
 	ended int
+	// announced says that an event (at announcedAt) gives the reason the
+	// model stopped as a call (stop_reason tool_use): a stream with no
+	// call at all is then a failed call.
+	announced   string
+	announcedAt int
+}
+
+// announce notes that event j says the model stopped to call a tool, as
+// what says.
+func (a *assembly) announce(j int, what string) {
+	if a.announced == "" {
+		a.announced, a.announcedAt = what, j
+	}
 }
 
 // terminal notes that event j ends the stream: a call still open fails,
@@ -167,6 +180,12 @@ func (s *streamer) assemble(p *plan, x extraction) []Call {
 	}
 	if a.note != "" && !open {
 		a.fail(a.noteAt, a.where(a.noteAt)+" reports an error, and the stream gives no answer: "+a.note)
+		n++
+	}
+	if a.announced != "" && n == 0 {
+		// The model stopped to call a tool, and no call came: one went
+		// missing, and zero calls would pass for an answer.
+		a.fail(a.announcedAt, a.where(a.announcedAt)+" says "+a.announced+", but the stream holds no call")
 		n++
 	}
 	// An error is the end of a stream that broke off; without one, a

@@ -456,6 +456,17 @@ var streamTests = []extractTest{
 		`{"contentBlockStart":{"start":{"image":{"format":"png"}},"contentBlockIndex":0}}`,
 		`{"contentBlockStop":{"contentBlockIndex":0}}`, bedrockEvents[3], bedrockEvents[6], bedrockEnd}), wantF: BedrockStream,
 		calls: []wantCall{ok("f", `{}`)}},
+	// A stream that says the model stopped to call a tool, and holds no
+	// call, lost one: a failed call, as a cohere TOOL_CALL without calls.
+	{name: "anthropic stop_reason tool_use without a tool_use block", in: array([]string{anthropicEvents[0], anthropicEvents[1], anthropicEvents[3], anthropicEvents[4],
+		anthropicEvents[10], anthropicEnd}), wantF: AnthropicStream,
+		calls: []wantCall{bad("", "[4] says stop_reason tool_use, but the stream holds no call")}},
+	{name: "anthropic stop_reason end_turn without a tool_use block", in: array([]string{anthropicEvents[0], anthropicEvents[1], anthropicEvents[3], anthropicEvents[4],
+		`{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`, anthropicEnd}), wantF: AnthropicStream},
+	{name: "bedrock stopReason tool_use without a toolUse block", in: array([]string{bedrockEvents[0], bedrockEvents[1], bedrockEvents[2], bedrockEvents[7], bedrockEvents[8]}),
+		wantF: BedrockStream, calls: []wantCall{bad("", "[3] says stopReason tool_use, but the stream holds no call")}},
+	{name: "openai finish_reason tool_calls without a call", in: array([]string{chunk(`{"role":"assistant","content":"Hi."}`, "null"), finishChunk}),
+		wantF: OpenAIStream, calls: []wantCall{bad("", "[1] says finish_reason tool_calls, but the stream holds no call")}},
 	{name: "bedrock cut between two calls", in: array(bedrockEvents[:7]), wantF: BedrockStream,
 		calls: []wantCall{ok("f", `{"x":1}`), bad("", "the stream ends at [6] without its messageStop")}},
 	{name: "bedrock without its metadata", in: array(bedrockEvents[:8]), wantF: BedrockStream, calls: []wantCall{ok("f", `{"x":1}`)}},
