@@ -98,6 +98,12 @@ cases:
     expected: [{name: f, arguments: {x: 1}}]
   - id: none
     expected: []
+  - id: superset
+    calls: superset
+    expected: [{name: f, arguments: {x: 1}}]
+  - id: in_order
+    calls: in_order
+    steps: [{name: f, arguments: {x: 1}}]
 `
 	e := load(t, suite)
 	events := func(evs []string) string { return "[" + strings.Join(evs, ",") + "]" }
@@ -111,6 +117,10 @@ cases:
 		{"whole stream after an http head", "f", head, true},
 		{"whole stream after a byte order mark", "f", `"\ufeff` + sse[1:], true},
 		{"stream cut between two calls", "f", events(anthropicStream[:7]), false},
+		{"whole stream, superset", "superset", events(anthropicStream), true},
+		{"stream cut between two calls, superset", "superset", events(anthropicStream[:7]), false},
+		{"whole stream, in_order", "in_order", events(anthropicStream), true},
+		{"stream cut between two calls, in_order", "in_order", events(anthropicStream[:7]), false},
 		{"transcript cut between two calls", "f", sseOf(anthropicStream[:8]), false},
 		{"stream cut before any call", "none", events(anthropicStream[:4]), false},
 		{"stream with a call after its end", "f", events(append(anthropicStream[:9:9],
