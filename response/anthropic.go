@@ -1,6 +1,10 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"slices"
+
+	"github.com/callgrade/callgrade/value"
+)
 
 // Anthropic is the Messages API: a message or its content list.
 const Anthropic Format = "anthropic"
@@ -24,10 +28,20 @@ func contentIsArray(o value.Value) bool {
 	return ok && c.Kind() == value.Array
 }
 
+// contentPlan reads a message's content. A stop_reason of tool_use says
+// the model stopped to call a tool: a content with no call block is then
+// one failed call, never zero calls.
 func contentPlan(o value.Value, _ extraction) plan {
 	c, _ := o.Get("content")
+	if sr, _ := o.Get("stop_reason"); sr.Kind() == value.String && sr.Str() == "tool_use" && !slices.ContainsFunc(c.Elems(), emitsTypedOrNot) {
+		return plan{bad: "stop_reason is tool_use, but content holds no call"}
+	}
 	return plan{list: c.Elems(), prefix: "content"}
 }
+
+// emitsTypedOrNot reports whether e, an element of a typed list, is read
+// as a call: an object that emitsTyped lets through, or no object.
+func emitsTypedOrNot(e value.Value) bool { return e.Kind() != value.Object || emitsTyped(e) }
 
 func readContentBlock(x extraction, e value.Value, at loc, i int) Call {
 	if c, ok := typedCall(e, "tool_use", at, i); !ok {

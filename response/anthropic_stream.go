@@ -1,13 +1,20 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"cmp"
+	"strconv"
+
+	"github.com/callgrade/callgrade/value"
+)
 
 // AnthropicStream is a streamed Messages API message: its events as a
 // JSON array, or their SSE transcript. A call begins with a
 // content_block_start of a tool_use block, takes the partial_json of each
 // input_json_delta for its index, and ends with content_block_stop. As in
 // the SDK, a block that gets no fragment keeps the input it started with,
-// {} for a tool without parameters.
+// {} for a tool without parameters. A block of another call type, or of
+// a type no format knows that has a name and an input, is a failed call
+// that keeps its name, as in a message's content.
 const AnthropicStream Format = "anthropic-stream"
 
 var anthropicStreamFormat = format{
@@ -18,7 +25,7 @@ var anthropicStreamFormat = format{
 	stream: &anthropicStreamer,
 }
 
-var anthropicStreamer = streamer{unit: "content block", stop: "content_block_stop", emptyIsObject: true, event: anthropicEvent}
+var anthropicStreamer = streamer{unit: "content block", stop: "content_block_stop", end: "message_stop", emptyIsObject: true, event: anthropicEvent}
 
 func anthropicEvent(a *assembly, e value.Value, j int) {
 	t, ok := e.Get("type")
@@ -32,9 +39,18 @@ func anthropicEvent(a *assembly, e value.Value, j int) {
 	case "content_block_start":
 		b, _ := e.Get("content_block")
 		c := a.begin(key, j)
-		if bt, _ := b.Get("type"); bt.Str() != "tool_use" {
-			c.skip = true
-			return
+		bt, ok := b.Get("type")
+		if !ok || bt.Kind() != value.String {
+			c.bad = cmp.Or(c.bad, a.where(j)+".content_block has no type")
+		} else if bt.Str() != "tool_use" {
+			if !emitsTyped(b) {
+				c.skip = true // text, thinking, a server tool's block
+				return
+			}
+			// A call of another API's type, or of a type no format
+			// knows (a name and an input): a failed call, as in a
+			// message's content.
+			c.bad = cmp.Or(c.bad, a.where(j)+".content_block is of type "+strconv.Quote(bt.Str())+", not \"tool_use\"")
 		}
 		n, _ := b.Get("name")
 		c.setName(n, j, a, loc{"content_block", -1}, "name")
@@ -52,7 +68,26 @@ func anthropicEvent(a *assembly, e value.Value, j int) {
 		}
 	case "content_block_stop":
 		if c := a.find(key, ""); c != nil {
+			a.late(c, j)
 			c.closed = true
+		}
+	case "message_stop":
+		a.terminal(j)
+	case "message_delta":
+		d, _ := e.Get("delta")
+		if sr, _ := d.Get("stop_reason"); sr.Kind() == value.String && sr.Str() == "tool_use" {
+			a.announce(j, "stop_reason tool_use")
+		}
+	case "message_start":
+		// The message starts empty; a call block in it (which the SDK
+		// would keep in its final message) must not vanish.
+		m, _ := e.Get("message")
+		c, _ := m.Get("content")
+		for k, b := range c.Elems() {
+			if b.Kind() == value.Object && emitsTyped(b) {
+				a.fail(j, a.where(j)+".message.content["+strconv.Itoa(k)+"] is a call in a message_start, whose content a stream sends in content blocks")
+				a.calls[len(a.calls)-1].name = stringAt(b, "name")
+			}
 		}
 	case "error":
 		a.reportError(j, errorText(e))

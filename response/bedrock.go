@@ -1,6 +1,10 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"slices"
+
+	"github.com/callgrade/callgrade/value"
+)
 
 // Bedrock is Amazon Bedrock's Converse API: a Converse response, its
 // message, or the message's content list. Its content blocks have no
@@ -56,9 +60,16 @@ func isBedrockBlock(b value.Value) bool {
 }
 
 // conversePlan reads output.message.content.
+// A stopReason of tool_use with no toolUse block is one failed call: the
+// model stopped to call a tool, and the call went missing.
 func conversePlan(o value.Value, _ extraction) plan {
 	out, _ := o.Get("output")
-	return nestedListPlan(out, "message", "output.message", "content", "output.message.content")
+	p := nestedListPlan(out, "message", "output.message", "content", "output.message.content")
+	if sr, _ := o.Get("stopReason"); p.bad == "" && sr.Kind() == value.String && sr.Str() == "tool_use" &&
+		!slices.ContainsFunc(p.list, func(e value.Value) bool { return e.Kind() != value.Object || callLike(e) }) {
+		return plan{bad: "stopReason is tool_use, but output.message.content holds no call"}
+	}
+	return p
 }
 
 // readBlock reads a content block's toolUse.

@@ -1,6 +1,10 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"cmp"
+
+	"github.com/callgrade/callgrade/value"
+)
 
 // BedrockStream is a streamed Converse response (ConverseStream): its
 // events as a JSON array, as boto3 and the other AWS SDKs hand them out
@@ -18,7 +22,7 @@ var bedrockStreamFormat = format{
 	stream: &bedrockStreamer,
 }
 
-var bedrockStreamer = streamer{unit: "contentBlockIndex", stop: "contentBlockStop", emptyIsObject: true, event: bedrockEvent}
+var bedrockStreamer = streamer{unit: "contentBlockIndex", stop: "contentBlockStop", end: "messageStop", emptyIsObject: true, event: bedrockEvent}
 
 // bedrockErrors are the exceptions a ConverseStream may end with.
 var bedrockErrors = [...]string{
@@ -33,6 +37,15 @@ func bedrockEvent(a *assembly, e value.Value, j int) {
 		tu, ok := start.Get("toolUse")
 		c := a.begin(idx.Str(), j)
 		if !ok {
+			// A start of a kind Converse may add, that names a tool, is
+			// a call no format reads: it fails, never vanishes.
+			for _, m := range start.Members() {
+				if m.Value.Has("name") {
+					c.bad = cmp.Or(c.bad, a.where(j)+".contentBlockStart.start."+clip(m.Key)+" is no toolUse, but names a tool")
+					c.name = stringAt(m.Value, "name")
+					return
+				}
+			}
 			c.skip = true
 			return
 		}
@@ -56,7 +69,15 @@ func bedrockEvent(a *assembly, e value.Value, j int) {
 	if ev, ok := e.Get("contentBlockStop"); ok {
 		idx, _ := ev.Get("contentBlockIndex")
 		if c := a.find(idx.Str(), ""); c != nil {
+			a.late(c, j)
 			c.closed = true
+		}
+		return
+	}
+	if ms, ok := e.Get("messageStop"); ok {
+		a.terminal(j)
+		if sr, _ := ms.Get("stopReason"); sr.Kind() == value.String && sr.Str() == "tool_use" {
+			a.announce(j, "stopReason tool_use")
 		}
 		return
 	}
@@ -66,7 +87,7 @@ func bedrockEvent(a *assembly, e value.Value, j int) {
 			return
 		}
 	}
-	if !e.Has("messageStart") && !e.Has("messageStop") && !e.Has("metadata") {
+	if !e.Has("messageStart") && !e.Has("metadata") {
 		a.foreign(e, j, "a converse stream event")
 	}
 }

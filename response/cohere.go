@@ -5,7 +5,9 @@ import "github.com/callgrade/callgrade/value"
 // Cohere is Cohere's v2 Chat API: a chat response, or its message. The
 // message's tool_calls are openai's entries, arguments a JSON string;
 // what tells it apart is the response around it (a finish_reason such
-// as TOOL_CALL beside the message) or the message's tool_plan.
+// as TOOL_CALL beside the message) or the message's tool_plan. A
+// finish_reason of TOOL_CALL with no call, or of ERROR or TIMEOUT, is
+// one failed call.
 const Cohere Format = "cohere"
 
 var cohereFormat = format{
@@ -16,6 +18,24 @@ var cohereFormat = format{
 }
 
 func isCohereResponse(o value.Value) bool { return messageBeside(o, "finish_reason") }
+
+// cohereResponsePlan reads the tool_calls of a chat response's message.
+// A finish_reason of TOOL_CALL says the model called a tool: with no call
+// in the message (no tool_calls, or an empty list) it is one failed call,
+// never zero calls. ERROR and TIMEOUT say the generation failed: the
+// response holds no answer, and is one failed call too.
+func cohereResponsePlan(o value.Value, x extraction) plan {
+	p := messageCallsPlan(o, x)
+	fr, _ := o.Get("finish_reason")
+	switch {
+	case p.bad != "" || fr.Kind() != value.String:
+	case fr.Str() == "ERROR" || fr.Str() == "TIMEOUT":
+		return plan{bad: "finish_reason is " + fr.Str() + ": the generation failed, and the response holds no answer"}
+	case fr.Str() == "TOOL_CALL" && len(p.list) == 0:
+		return plan{bad: "finish_reason is TOOL_CALL, but message.tool_calls holds no call"}
+	}
+	return p
+}
 
 // messageBeside reports whether o is a response that holds a message
 // object beside key, which tells the API (cohere, ollama) apart.

@@ -98,7 +98,7 @@ var objectShapes = [...]shape{
 	{&geminiContentsFormat, hasContentsList, contentsPlan},
 	{&responsesFormat, isResponsesObject, outputPlan},
 	{&bedrockFormat, hasOutputObject, conversePlan},
-	{&cohereFormat, isCohereResponse, messageCallsPlan},
+	{&cohereFormat, isCohereResponse, cohereResponsePlan},
 	{&ollamaFormat, isOllamaResponse, messageCallsPlan},
 	// A LangChain message has tool_calls, a null name and, from
 	// langchain-anthropic, an array content: it goes before the rows
@@ -196,13 +196,17 @@ func detect(p *plan, r value.Value, x extraction) error {
 	case value.Null:
 		return nil
 	case value.String:
-		if !isSSE(r.Str()) {
+		t := readTranscript(r.Str())
+		if t.bad != "" {
+			return &ShapeError{Found: t.bad}
+		}
+		if !t.ok {
 			if f := textFormatOf(r.Str()); f != nil {
 				p.f, p.text = f, r
 			}
 			return nil
 		}
-		evs := sseEvents(r.Str(), x)
+		evs := sseEventsFrom(t.body, t.line, x)
 		for _, ev := range evs {
 			if f, _ := itemFormat(ev.v); f != nil && f.stream != nil {
 				p.f, p.events = f, evs
@@ -243,13 +247,17 @@ func force(p *plan, r value.Value, f *format, x extraction) error {
 		p.f = f
 		return nil
 	case value.String:
-		if f.text != nil && !isSSE(r.Str()) {
+		t := readTranscript(r.Str())
+		if t.bad != "" {
+			return &ShapeError{Want: f.name, Found: t.bad}
+		}
+		if f.text != nil && !t.ok {
 			p.f, p.text = f, r
 			return nil
 		}
-		if isSSE(r.Str()) {
+		if t.ok {
 			if f.stream != nil {
-				p.f, p.events = f, sseEvents(r.Str(), x)
+				p.f, p.events = f, sseEventsFrom(t.body, t.line, x)
 				return nil
 			}
 			// A recorded stream is no answer in words: read as one, the

@@ -51,6 +51,9 @@ func FuzzStream(f *testing.F) {
 	}
 	f.Add("data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"f\",\"arguments\":\"{\"}}]}}]}\r\n\r\ndata: [DONE]\r")
 	f.Add("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\n: comment\ndata: \"content_block\":{\"type\":\"tool_use\",\"name\":\"f\"}}\n\n")
+	// What may come before a transcript, and what may not.
+	f.Add("\ufeffHTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n" + sseText(anthropicEvents[:10], false) + "da")
+	f.Add("log\n  data: " + anthropicEvents[5] + "\n\n")
 	streams := []Format{Auto}
 	for _, ft := range formats {
 		if ft.stream != nil {

@@ -44,7 +44,14 @@ func completionPlan(o value.Value, _ extraction) plan {
 	if !ok || msg.Kind() != value.Object {
 		return plan{bad: "choices[0] has no message object"}
 	}
-	return messageAt(msg, "choices[0].message.tool_calls", "choices[0].message.function_call")
+	p = messageAt(msg, "choices[0].message.tool_calls", "choices[0].message.function_call")
+	// A finish_reason that says the model called a tool, with no call in
+	// the message: one went missing, and is a failed call.
+	if fr, _ := choice.Get("finish_reason"); p.bad == "" && len(p.list) == 0 && !p.hasOne &&
+		fr.Kind() == value.String && (fr.Str() == "tool_calls" || fr.Str() == "function_call") {
+		return plan{bad: "choices[0].finish_reason is " + fr.Str() + ", but the message holds no call"}
+	}
+	return p
 }
 
 func messagePlan(o value.Value, _ extraction) plan {
@@ -82,6 +89,11 @@ func isMessage(o value.Value) bool {
 // arguments mode allows.
 func readFunction(x extraction, e value.Value, at loc, i int, mode argMode) Call {
 	fn, ok := e.Get("function")
+	if cu, _ := e.Get("custom"); !ok && cu.Kind() == value.Object {
+		// A custom tool's call (type "custom"): no function's, but a
+		// call, which keeps its name.
+		return fail(i, stringAt(cu, "name"), at.at("")+" is a custom tool's call, not a function's")
+	}
 	if !ok || fn.Kind() != value.Object {
 		return fail(i, "", at.at("")+" has no function object")
 	}

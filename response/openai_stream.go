@@ -25,7 +25,7 @@ var openaiStreamFormat = format{
 	stream: &openaiStreamer,
 }
 
-var openaiStreamer = streamer{unit: "tool_calls index", stop: "finish_reason", event: chunkEvent}
+var openaiStreamer = streamer{unit: "tool_calls index", stop: "finish_reason", end: "finish_reason", event: chunkEvent}
 
 // chunkEvent reads one chunk.
 func chunkEvent(a *assembly, e value.Value, j int) {
@@ -46,6 +46,11 @@ func chunkEvent(a *assembly, e value.Value, j int) {
 	if !ok {
 		return
 	}
+	if m, _ := choice.Get("message"); m.Kind() == value.Object && heldCall(m) {
+		// A whole message in a chunk (some gateways send one): its calls
+		// must not vanish, but a chunk's calls come in its delta.
+		a.fail(j, a.where(j)+".choices[0].message holds a call, in a chunk, whose calls come in its delta")
+	}
 	if d, _ := choice.Get("delta"); d.Kind() == value.Object {
 		if tcs, ok := d.Get("tool_calls"); ok && tcs.Kind() != value.Null {
 			if tcs.Kind() != value.Array {
@@ -60,8 +65,14 @@ func chunkEvent(a *assembly, e value.Value, j int) {
 			functionDelta(a, c, fc, j, loc{"choices[0].delta", -1}, "function_call.name", "function_call.arguments")
 		}
 	}
-	if fr, _ := choice.Get("finish_reason"); fr.Kind() != value.Null {
+	// Some servers send an empty finish_reason in every chunk: that is
+	// none, not the end.
+	if fr, _ := choice.Get("finish_reason"); fr.Kind() != value.Null && (fr.Kind() != value.String || fr.Str() != "") {
 		a.closeAll()
+		a.terminal(j)
+		if fr.Str() == "tool_calls" || fr.Str() == "function_call" {
+			a.announce(j, "finish_reason "+fr.Str())
+		}
 	}
 }
 
@@ -91,6 +102,18 @@ func toolCallDelta(a *assembly, tc value.Value, j int, at loc) {
 		key = "0"
 	}
 	fn, _ := tc.Get("function")
+	if cu, _ := tc.Get("custom"); cu.Kind() == value.Object && fn.Kind() == value.Null {
+		// A custom tool's call, as in a message's tool_calls: it fails,
+		// and keeps its name.
+		c := a.deltaCall(key, stringAt(tc, "id"), cu, j)
+		if n, ok := cu.Get("name"); ok && !c.hasName {
+			c.setName(n, j, a, at, "custom.name")
+		}
+		if c.bad == "" {
+			c.bad = a.where(j) + "." + at.at("") + " is a custom tool's call, not a function's"
+		}
+		return
+	}
 	id := ""
 	if v, _ := tc.Get("id"); v.Kind() == value.String {
 		id = v.Str()
@@ -132,6 +155,7 @@ func (a *assembly) complete(c *pending) bool {
 // functionDelta adds to c the name and the arguments fragment of fn,
 // found at at.name and at.args of event j.
 func functionDelta(a *assembly, c *pending, fn value.Value, j int, at loc, name, args string) {
+	a.late(c, j)
 	if n, ok := fn.Get("name"); ok {
 		switch {
 		case !c.hasName || n.Kind() != value.String:

@@ -101,7 +101,11 @@
 // line blank, a comment (":…") or a field "data:", "event:", "id:" or
 // "retry:", and the first data a JSON object. Its events, each its data
 // parsed, decide the stream format as an array's elements do; a transcript
-// whose events are of no stream is a *ShapeError. The other is a model's
+// whose events are of no stream is a *ShapeError. A byte order mark and a
+// recorded HTTP response head (curl -i's) before it are skipped; a head
+// whose status is not 2xx, or whose body is no transcript, and any other
+// text before or among a stream's events (a data: line holding an event
+// of a stream format) are a *ShapeError, never a text answer. The other is a model's
 // raw text that holds a special token of a text format (see below); the
 // first such marker in the text that starts a call of its format decides
 // (one that prose names is passed over, as is the model's <think> block):
@@ -133,7 +137,11 @@
 // string ("message", "text", "reasoning", …) is skipped, but an element
 // with no type, or with the call type of another format ("function",
 // "function_call", "tool_use"), is a failed call: a call from another API
-// must not vanish silently. For the same reason a "message" item whose
+// must not vanish silently. So is a call of a kind no format reads: a
+// Responses custom_tool_call, an item whose type ends in _call (shell_call;
+// the built-in tools' items, web_search_call and the like, are skipped),
+// and an item of a type no format knows with a name and an input. Such a
+// failed call keeps its name. For the same reason a "message" item whose
 // content holds a call block (an Anthropic message put in a list) is a
 // failed call, not skipped. Likewise a gemini part or a bedrock block
 // without functionCall or toolUse is skipped unless it has the other's
@@ -243,10 +251,14 @@
 // that never gets its stop event, or whose argument fragments do not make
 // one JSON object, is a failed call whose message quotes the span or the
 // fragment at fault; an event that does not read (an SSE data that is not
-// JSON, say) fails the calls it leaves open, or is a failed call itself.
+// JSON, say) fails the calls it leaves open, or is a failed call itself. A
+// stream that ends without its terminal event (message_stop,
+// response.completed, messageStop, a finish_reason) broke off, and is a
+// failed call of its own, even when cut between two calls.
 package response
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -690,7 +702,7 @@ func every(value.Value) bool { return true }
 // never does.
 func emitsTyped(e value.Value) bool {
 	t, ok := e.Get("type")
-	return !ok || t.Kind() != value.String || isCallType(t.Str()) ||
+	return !ok || t.Kind() != value.String || isUnknownCall(e) ||
 		(t.Str() == "message" && holdsCall(e)) || heldByMessage(e)
 }
 
@@ -731,19 +743,72 @@ func isCallType(t string) bool {
 	// not a function call, but a call the model made to the caller's
 	// tool, which must fail rather than vanish; the built-in tools' calls
 	// (web_search_call, …) run on the provider's side and are passed over.
-	return t == "function_call" || t == "tool_use" || t == "function" || t == "custom_tool_call"
+	// Any other type that ends in _call (shell_call, apply_patch_call, a
+	// LangChain tool_call) is a call of a kind no format here reads, which
+	// fails for the same reason.
+	switch t {
+	case "function_call", "tool_use", "function", "custom_tool_call":
+		return true
+	}
+	return strings.HasSuffix(t, "_call") && !slices.Contains(responsesBuiltins, t)
+}
+
+// isUnknownCall reports whether e, an item of a typed list, is a call of
+// a type that no format knows: an Anthropic-style block with a name and an
+// input, or an item whose type ends in _call (see isCallType). Such an
+// item fails; passed over, a call would vanish.
+func isUnknownCall(e value.Value) bool {
+	t, ok := e.Get("type")
+	if !ok || t.Kind() != value.String {
+		return false
+	}
+	return isCallType(t.Str()) || e.Has("name") && e.Has("input") && !knownType(t.Str())
+}
+
+// itemTypes and typePrefixes are the item types of every format
+// (format.itemTypes, format.typePrefix), for knownType; they are filled in
+// init, since the formats' tables refer to the functions that read them.
+var (
+	itemTypes    = map[string]bool{}
+	typePrefixes []string
+)
+
+func init() {
+	for _, f := range formats {
+		for _, t := range f.itemTypes {
+			itemTypes[t] = true
+		}
+		if f.typePrefix != "" {
+			typePrefixes = append(typePrefixes, f.typePrefix)
+		}
+	}
+}
+
+// knownType reports whether t is the type of an item of some format.
+func knownType(t string) bool {
+	if itemTypes[t] {
+		return true
+	}
+	for _, p := range typePrefixes {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // typedCall fails an item of a typed list whose type is missing or not
 // want, the format's call type; emitsTyped lets only those and calls
-// through.
+// through. A call of another type keeps its name, when it has one, so
+// that a never entry or an unexpected call names the tool it called, as
+// for a streamed one.
 func typedCall(e value.Value, want string, at loc, i int) (Call, bool) {
 	t, ok := e.Get("type")
 	if !ok || t.Kind() != value.String {
 		return fail(i, "", at.at("")+" has no type"), false
 	}
 	if t.Str() != want {
-		return fail(i, "", at.at("")+" is of type "+strconv.Quote(t.Str())+", not "+strconv.Quote(want)), false
+		return fail(i, stringAt(e, "name"), at.at("")+" is of type "+strconv.Quote(t.Str())+", not "+strconv.Quote(want)), false
 	}
 	return Call{}, true
 }

@@ -210,7 +210,7 @@ var extractTests = []extractTest{
 		calls: []wantCall{badIs("a", value.ErrDuplicateKey)}},
 	{name: "responses item without type", in: `{"output":[{"name":"a","arguments":"{}"}]}`, wantF: Responses, calls: []wantCall{bad("", "output[0] has no type")}},
 	{name: "responses item of another call type", in: `{"output":[{"type":"tool_use","name":"a","input":{}}]}`, wantF: Responses,
-		calls: []wantCall{bad("", `output[0] is of type "tool_use", not "function_call"`)}},
+		calls: []wantCall{bad("a", `output[0] is of type "tool_use", not "function_call"`)}},
 	{name: "anthropic message in a list is not skipped", in: `[{"type":"message","role":"assistant","content":[{"type":"tool_use","name":"a","input":{}}]}]`,
 		wantF: Responses, calls: []wantCall{bad("", `[0] is of type "message", not "function_call"`)}},
 	{name: "anthropic message in a forced anthropic list", in: `[{"type":"message","content":[{"type":"text","text":"x"},{"type":"tool_use","name":"a","input":{}}]}]`, f: Anthropic,
@@ -218,9 +218,21 @@ var extractTests = []extractTest{
 	{name: "responses item not an object", in: `{"output":[null]}`, wantF: Responses, calls: []wantCall{bad("", "output[0] is null, not an object")}},
 	{name: "responses custom tool call fails", in: `{"object":"response","output":[{"type":"custom_tool_call","call_id":"c1","name":"f","input":"x"},` +
 		`{"type":"function_call","name":"a","arguments":"{}"}]}`, wantF: Responses,
-		calls: []wantCall{bad("", `output[0] is of type "custom_tool_call", not "function_call"`), ok("a", `{}`)}},
+		calls: []wantCall{bad("f", `output[0] is of type "custom_tool_call", not "function_call"`), ok("a", `{}`)}},
 	{name: "responses custom tool call list", in: `[{"type":"custom_tool_call","name":"f","input":"x"}]`, wantF: Responses,
-		calls: []wantCall{bad("", `[0] is of type "custom_tool_call", not "function_call"`)}},
+		calls: []wantCall{bad("f", `[0] is of type "custom_tool_call", not "function_call"`)}},
+	// A call of a type no format reads (a tool the API added later) is a
+	// failed call that names its type and keeps its name; the built-in
+	// tools' items stay passed over.
+	{name: "responses unknown _call item fails", in: `{"object":"response","output":[{"type":"shell_call","call_id":"c1","name":"shell","action":{"commands":["rm -rf /"]}},` +
+		`{"type":"apply_patch_call","call_id":"c2","operation":{"type":"delete_file","path":"a"}},{"type":"function_call","name":"a","arguments":"{}"}]}`, wantF: Responses,
+		calls: []wantCall{bad("shell", `output[0] is of type "shell_call", not "function_call"`), bad("", `output[1] is of type "apply_patch_call", not "function_call"`), ok("a", `{}`)}},
+	{name: "responses langchain tool_call item fails", in: `{"output":[{"type":"tool_call","name":"a","args":{}}]}`, wantF: Responses,
+		calls: []wantCall{bad("a", `output[0] is of type "tool_call", not "function_call"`)}},
+	{name: "responses unknown item with a name and an input fails", in: `{"output":[{"type":"future_tool_use","name":"a","input":{}}]}`, wantF: Responses,
+		calls: []wantCall{bad("a", `output[0] is of type "future_tool_use", not "function_call"`)}},
+	{name: "responses unknown item without a call passed over", in: `{"output":[{"type":"compaction","summary":"x"},{"type":"function_call","name":"a","arguments":"{}"}]}`, wantF: Responses,
+		calls: []wantCall{ok("a", `{}`)}},
 	{name: "responses built-in tool call passed over", in: `{"output":[{"type":"web_search_call","id":"ws","status":"completed"},{"type":"function_call","name":"a","arguments":"{}"}]}`,
 		wantF: Responses, calls: []wantCall{ok("a", `{}`)}},
 	{name: "openai message with a name and no call", in: `{"role":"assistant","name":"helper","content":"It is sunny."}`, wantF: OpenAI},
@@ -255,8 +267,16 @@ var extractTests = []extractTest{
 	{name: "anthropic name missing", in: `[{"type":"tool_use","input":{}}]`, wantF: Anthropic, calls: []wantCall{bad("", "[0].name is missing")}},
 	{name: "anthropic block without type", in: `[{"type":"tool_use","name":"a","input":{}},{"name":"b","input":{}}]`, wantF: Anthropic,
 		calls: []wantCall{ok("a", `{}`), bad("", "[1] has no type")}},
+	{name: "anthropic unknown block with a name and an input fails", in: `{"role":"assistant","content":[{"type":"text","text":"ok"},{"type":"bash_tool_use","id":"t","name":"bash","input":{"command":"ls"}}]}`,
+		wantF: Anthropic, calls: []wantCall{bad("bash", `content[1] is of type "bash_tool_use", not "tool_use"`)}},
+	{name: "anthropic unknown _call block fails", in: `{"role":"assistant","content":[{"type":"shell_call","name":"shell"}]}`,
+		wantF: Anthropic, calls: []wantCall{bad("shell", `content[0] is of type "shell_call", not "tool_use"`)}},
+	{name: "anthropic unknown block without a name passed over", in: `{"role":"assistant","content":[{"type":"citation","input":{}},{"type":"tool_use","name":"a","input":{}}]}`,
+		wantF: Anthropic, calls: []wantCall{ok("a", `{}`)}},
+	{name: "anthropic server tool block passed over", in: `{"role":"assistant","content":[{"type":"server_tool_use","id":"s","name":"web_search","input":{"query":"x"}},{"type":"tool_use","name":"a","input":{}}]}`,
+		wantF: Anthropic, calls: []wantCall{ok("a", `{}`)}},
 	{name: "anthropic block of another call type", in: `[{"type":"tool_use","name":"a","input":{}},{"type":"function_call","name":"b","arguments":"{}"}]`, wantF: Anthropic,
-		calls: []wantCall{ok("a", `{}`), bad("", `[1] is of type "function_call", not "tool_use"`)}},
+		calls: []wantCall{ok("a", `{}`), bad("b", `[1] is of type "function_call", not "tool_use"`)}},
 
 	// gemini
 	{name: "gemini response two calls", in: `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"a","args":{"n":1}}},{"functionCall":{"name":"b","args":{"n":2}}}]},"finishReason":"STOP"}]}`,
@@ -377,6 +397,37 @@ var extractTests = []extractTest{
 		calls: []wantCall{{name: "a", reason: "message.tool_calls[0].function.arguments is not a usable JSON object", is: value.ErrSyntax}}},
 	{name: "cohere tool_calls not an array", in: `{"finish_reason":"TOOL_CALL","message":{"tool_calls":"a"}}`, wantF: Cohere,
 		calls: []wantCall{bad("", "message.tool_calls is a string, not an array")}},
+	// A finish_reason of TOOL_CALL says the model called: with no call
+	// to read, the response is a failed call, never zero calls.
+	{name: "cohere TOOL_CALL without tool_calls", in: `{"id":"r","finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_plan":"I will call f."}}`, wantF: Cohere,
+		calls: []wantCall{bad("", "finish_reason is TOOL_CALL, but message.tool_calls holds no call")}},
+	{name: "cohere TOOL_CALL with empty tool_calls", in: `{"finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_calls":[]}}`, wantF: Cohere,
+		calls: []wantCall{bad("", "finish_reason is TOOL_CALL, but message.tool_calls holds no call")}},
+	{name: "cohere TOOL_CALL with null tool_calls", in: `{"finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_calls":null}}`, wantF: Cohere,
+		calls: []wantCall{bad("", "finish_reason is TOOL_CALL, but message.tool_calls holds no call")}},
+	{name: "cohere TOOL_CALL forced", in: `{"finish_reason":"TOOL_CALL","message":{"role":"assistant"}}`, f: Cohere, wantF: Cohere,
+		calls: []wantCall{bad("", "finish_reason is TOOL_CALL")}},
+	{name: "cohere ERROR", in: `{"finish_reason":"ERROR","message":{"role":"assistant","content":[]}}`, wantF: Cohere,
+		calls: []wantCall{bad("", "finish_reason is ERROR: the generation failed, and the response holds no answer")}},
+	{name: "cohere TIMEOUT with a call", in: `{"finish_reason":"TIMEOUT","message":{"tool_calls":[` + oai("a", `"{}"`) + `]}}`, wantF: Cohere,
+		calls: []wantCall{bad("", "finish_reason is TIMEOUT")}},
+	{name: "cohere MAX_TOKENS without calls", in: `{"finish_reason":"MAX_TOKENS","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}]}}`, wantF: Cohere},
+	{name: "openai custom tool call keeps its name", in: completion(`{"id":"c","type":"custom","custom":{"name":"code_exec","input":"print(1)"}}`, oai("b", `"{}"`)), wantF: OpenAI,
+		calls: []wantCall{bad("code_exec", "choices[0].message.tool_calls[0] is a custom tool's call, not a function's"), ok("b", `{}`)}},
+	// A stop reason that says the model called a tool, with no call to
+	// read: a failed call, never zero calls.
+	{name: "openai finish_reason tool_calls without a call", in: `{"choices":[{"message":{"role":"assistant","content":"Hi.","tool_calls":[]},"finish_reason":"tool_calls"}]}`, wantF: OpenAI,
+		calls: []wantCall{bad("", "choices[0].finish_reason is tool_calls, but the message holds no call")}},
+	{name: "openai finish_reason function_call without a call", in: `{"choices":[{"message":{"role":"assistant","content":null},"finish_reason":"function_call"}]}`, wantF: OpenAI,
+		calls: []wantCall{bad("", "choices[0].finish_reason is function_call, but the message holds no call")}},
+	{name: "openai finish_reason stop without a call", in: `{"choices":[{"message":{"role":"assistant","content":"Hi."},"finish_reason":"stop"}]}`, wantF: OpenAI},
+	{name: "anthropic stop_reason tool_use without a tool_use block", in: `{"type":"message","role":"assistant","content":[{"type":"text","text":"I will call f."}],"stop_reason":"tool_use"}`,
+		wantF: Anthropic, calls: []wantCall{bad("", "stop_reason is tool_use, but content holds no call")}},
+	{name: "anthropic stop_reason tool_use with a server tool block only", in: `{"type":"message","role":"assistant","content":[{"type":"server_tool_use","id":"s","name":"web_search","input":{}}],"stop_reason":"tool_use"}`,
+		wantF: Anthropic, calls: []wantCall{bad("", "stop_reason is tool_use, but content holds no call")}},
+	{name: "bedrock stopReason tool_use without a toolUse block", in: `{"output":{"message":{"role":"assistant","content":[{"text":"I will call f."}]}},"stopReason":"tool_use"}`,
+		wantF: Bedrock, calls: []wantCall{bad("", "stopReason is tool_use, but output.message.content holds no call")}},
+	{name: "bedrock stopReason end_turn without a toolUse block", in: `{"output":{"message":{"role":"assistant","content":[{"text":"Hi."}]}},"stopReason":"end_turn"}`, wantF: Bedrock},
 	{name: "cohere forced on an openai message", in: `{"role":"assistant","tool_calls":[` + oai("a", `"{}"`) + `]}`, f: Cohere, wantF: Cohere, calls: []wantCall{ok("a", `{}`)}},
 
 	// ollama

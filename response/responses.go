@@ -11,9 +11,8 @@ var responsesFormat = format{
 	about: "an openai responses object or output list",
 	// The built-in tools' items are passed over, but they tell an output
 	// list that holds nothing else.
-	itemTypes: []string{"function_call", "message", "reasoning", "function_call_output", "custom_tool_call",
-		"web_search_call", "file_search_call", "computer_call", "image_generation_call", "code_interpreter_call",
-		"local_shell_call", "mcp_call", "mcp_list_tools", "mcp_approval_request"},
+	itemTypes: append([]string{"function_call", "message", "reasoning", "function_call_output", "custom_tool_call",
+		"mcp_list_tools", "mcp_approval_request"}, responsesBuiltins...),
 	emits: emitsTyped,
 	read:  readOutputItem,
 	// A list with a tool's output, or a request's input, is a run
@@ -21,6 +20,13 @@ var responsesFormat = format{
 	message: responsesItem,
 	isRun:   isResponsesRun,
 }
+
+// responsesBuiltins are the items of the Responses API's built-in tools
+// whose type ends in _call, the calls that are passed over; any other
+// type ending in _call is a call this package does not read, which fails
+// (isCallType).
+var responsesBuiltins = []string{"web_search_call", "file_search_call", "computer_call", "image_generation_call",
+	"code_interpreter_call", "local_shell_call", "mcp_call"}
 
 func isResponsesObject(o value.Value) bool {
 	if t, ok := o.Get("object"); ok && t.Kind() == value.String && t.Str() == "response" {

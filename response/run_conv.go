@@ -468,6 +468,9 @@ func isCallShaped(e value.Value) bool {
 		case "function_call", "tool_use", "function", "tool_call", "invalid_tool_call":
 			return true
 		}
+		if isUnknownCall(e) {
+			return true // a call of a type no format reads (shell_call, …)
+		}
 	}
 	for _, key := range [...]string{"function", "functionCall", "toolUse", "function_call"} {
 		if v, ok := e.Get(key); ok && v.Kind() != value.Null {

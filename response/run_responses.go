@@ -80,9 +80,10 @@ func responsesItem(b *runBuilder, e value.Value) {
 		b.modelItem()
 	default:
 		b.other()
-		if heldByMessage(e) {
+		if heldByMessage(e) || isUnknownCall(e) {
 			// Another API's message holding a call (a LangChain "ai"
-			// message): read as an item, it fails, never vanishes.
+			// message), or a call of a type no format knows (a name and
+			// an input): read as an item, it fails, never vanishes.
 			b.item(readOutputItem, e, "")
 		}
 	}

@@ -15,6 +15,14 @@ import (
 // shows the fragment or the span at fault; so is an event that does not
 // read, which fails the calls it leaves open, or stands for a failed call
 // of its own when none is. Nothing a stream holds is dropped silently.
+//
+// A stream ends with its terminal event (Anthropic's message_stop, the
+// Responses API's response.completed or response.incomplete, Bedrock's
+// messageStop, a chat completion chunk with a finish_reason). One that
+// ends without it broke off, even between two calls: what it holds is no
+// whole answer, so it is a failed call of its own. A call still open at
+// the terminal event fails, and so does one that an event after it
+// begins or extends: what follows the end is no part of the answer.
 
 // streamer is how one API streams its calls.
 type streamer struct {
@@ -23,6 +31,9 @@ type streamer struct {
 	// stop names the event that ends a call, for the message of a call
 	// that never gets one.
 	stop string
+	// end names the terminal event of the stream, for the message of a
+	// stream that ends without one.
+	end string
 	// emptyIsObject says that a call whose arguments came as no fragment
 	// at all has the empty object as arguments: Anthropic and Bedrock
 	// send no input for a tool without parameters, where openai's
@@ -67,6 +78,11 @@ type pending struct {
 	closed   bool
 	start    int    // the event that began it
 	bad      string // why it cannot be read, found on the way
+	// echo is the call as the response a stream ends with gives it
+	// again (the Responses API's response.completed), found at echoAt:
+	// its name and arguments must be those the events put together.
+	echo   value.Value
+	echoAt loc
 }
 
 // frag is where an argument fragment begins in pending.args, and the
@@ -83,6 +99,45 @@ type assembly struct {
 	// the message of a call it leaves unfinished.
 	note   string
 	noteAt int
+	// ended is 1 + the index of the stream's terminal event; 0 until it
+	// comes.
+	ended int
+	// announced says that an event (at announcedAt) gives the reason the
+	// model stopped as a call (stop_reason tool_use): a stream with no
+	// call at all is then a failed call.
+	announced   string
+	announcedAt int
+}
+
+// announce notes that event j says the model stopped to call a tool, as
+// what says.
+func (a *assembly) announce(j int, what string) {
+	if a.announced == "" {
+		a.announced, a.announcedAt = what, j
+	}
+}
+
+// terminal notes that event j ends the stream: a call still open fails,
+// and what comes after fails the calls it touches (late).
+func (a *assembly) terminal(j int) {
+	if a.ended > 0 {
+		return
+	}
+	a.ended = j + 1
+	for _, c := range a.calls {
+		if !c.closed && !c.skip && c.bad == "" {
+			c.bad = a.label(c) + " is still open at the stream's end, " + a.where(j) + ", before its " + a.s.stop
+		}
+	}
+}
+
+// late fails call c when event j, which begins, extends or ends it,
+// comes after the stream's terminal event.
+func (a *assembly) late(c *pending, j int) {
+	if a.ended == 0 || j < a.ended || c.skip || c.bad != "" {
+		return
+	}
+	c.bad = a.where(j) + " touches " + a.label(c) + " after the stream's end, " + a.where(a.ended-1)
 }
 
 // reportError notes the error that event j reports. A call the stream
@@ -127,14 +182,31 @@ func (s *streamer) assemble(p *plan, x extraction) []Call {
 		a.fail(a.noteAt, a.where(a.noteAt)+" reports an error, and the stream gives no answer: "+a.note)
 		n++
 	}
-	if n == 0 {
+	if a.announced != "" && n == 0 {
+		// The model stopped to call a tool, and no call came: one went
+		// missing, and zero calls would pass for an answer.
+		a.fail(a.announcedAt, a.where(a.announcedAt)+" says "+a.announced+", but the stream holds no call")
+		n++
+	}
+	// An error is the end of a stream that broke off; without one, a
+	// stream cut between two calls, or before any, still lacks its end,
+	// and a case must not pass on what it holds: unless a call fails
+	// already, the missing end is a failed call of its own.
+	cut := a.note == "" && a.ended == 0 && len(a.events) > 0
+	if n == 0 && !cut {
 		return nil
 	}
-	out := make([]Call, 0, n)
+	out := make([]Call, 0, n+1)
 	for _, c := range a.calls {
 		if !c.skip {
 			out = append(out, a.call(c, len(out), x))
+			cut = cut && out[len(out)-1].Err == nil
 		}
+	}
+	if cut {
+		last := len(a.events) - 1
+		out = append(out, fail(len(out), "", "the stream ends at "+a.where(last)+" without its "+s.end+
+			": it broke off, and what it holds is no whole answer"))
 	}
 	return out
 }
@@ -149,9 +221,14 @@ func (a *assembly) where(j int) string {
 }
 
 // begin starts a call (or a block to pass over) that event j names key.
+// One begun after the stream's end fails (a block that is not a call
+// is passed over all the same).
 func (a *assembly) begin(key string, j int) *pending {
 	c := &pending{key: key, start: j}
 	a.calls = append(a.calls, c)
+	if a.ended > 0 && j >= a.ended {
+		c.bad = a.label(c) + " begins after the stream's end, " + a.where(a.ended-1)
+	}
 	return c
 }
 
@@ -194,6 +271,7 @@ func (a *assembly) unreadable(j int, reason string) {
 // fragment appends f, the string (or not) at at.sub of event j, to c's
 // arguments.
 func (c *pending) fragment(f value.Value, j int, a *assembly, at loc, sub string) {
+	a.late(c, j)
 	switch {
 	case c.skip || c.bad != "":
 	case f.Kind() != value.String:
@@ -216,6 +294,33 @@ func (c *pending) setName(n value.Value, j int, a *assembly, at loc, sub string)
 
 // call is c as call i.
 func (a *assembly) call(c *pending, i int, x extraction) Call {
+	out := a.assembled(c, i, x)
+	if out.Err != nil || c.echo.Kind() != value.Object {
+		return out
+	}
+	// The events and the final response disagree: which is the call is
+	// in doubt, and a call in doubt does not pass.
+	if n, ok := c.echo.Get("name"); ok && (n.Kind() != value.String || n.Str() != out.Name) {
+		other := kindPhrase(n)
+		if n.Kind() == value.String {
+			other = excerpt(n.Str(), 0)
+		}
+		return fail(i, out.Name, a.label(c)+" is named "+excerpt(out.Name, 0)+", and "+c.echoAt.at("name")+" "+other)
+	}
+	if args, ok := c.echo.Get("arguments"); ok {
+		e := readArgs(out.Name, args, true, c.echoAt, "", "arguments", textOrObject, i, x)
+		if e.Err != nil {
+			return e
+		}
+		if !value.Equal(e.Args, out.Args) {
+			return fail(i, out.Name, a.label(c)+": the arguments streamed differ from those of "+c.echoAt.at(""))
+		}
+	}
+	return out
+}
+
+// assembled is c as call i, put together from its events.
+func (a *assembly) assembled(c *pending, i int, x extraction) Call {
 	switch {
 	case c.bad != "":
 		return fail(i, c.name, c.bad)

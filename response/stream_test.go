@@ -69,6 +69,32 @@ var bedrockEvents = []string{
 	`{"metadata":{"usage":{"inputTokens":1,"outputTokens":1,"totalTokens":2},"metrics":{"latencyMs":1}}}`,
 }
 
+// customEvents are the stream of a custom tool's call, after the custom
+// tools section of the function calling guide and the streaming events
+// reference (response.custom_tool_call_input.delta and .done): not a
+// function call, so a failed call that keeps its name.
+// https://platform.openai.com/docs/guides/function-calling#custom-tools
+// https://platform.openai.com/docs/api-reference/responses-streaming
+var customEvents = []string{
+	`{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","output":[]}}`,
+	`{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"code_exec","input":"","status":"in_progress"}}`,
+	`{"type":"response.custom_tool_call_input.delta","sequence_number":2,"output_index":0,"item_id":"ctc_1","delta":"print("}`,
+	`{"type":"response.custom_tool_call_input.delta","sequence_number":3,"output_index":0,"item_id":"ctc_1","delta":"1)"}`,
+	`{"type":"response.custom_tool_call_input.done","sequence_number":4,"output_index":0,"item_id":"ctc_1","input":"print(1)"}`,
+	`{"type":"response.output_item.done","sequence_number":5,"output_index":0,"item":{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"code_exec","input":"print(1)","status":"completed"}}`,
+	`{"type":"response.completed","sequence_number":6,"response":{"id":"resp_1","object":"response","status":"completed","output":[{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"code_exec","input":"print(1)","status":"completed"}]}}`,
+}
+
+const customFails = `[1].item is of type "custom_tool_call", not "function_call"`
+
+// The terminal events of the streams, for tests whose streams are
+// whole.
+const (
+	responsesEnd = `{"type":"response.completed","sequence_number":99,"response":{"id":"resp_1","object":"response","status":"completed"}}`
+	anthropicEnd = `{"type":"message_stop"}`
+	bedrockEnd   = `{"messageStop":{"stopReason":"tool_use"}}`
+)
+
 // chunk is a chat.completion.chunk of choice 0.
 func chunk(delta, finish string) string {
 	return `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":` +
@@ -197,12 +223,12 @@ var streamTests = []extractTest{
 	{name: "responses SSE", in: transcript(responsesEvents, false), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "responses done arguments win over the deltas", in: array(with(responsesEvents, 3, `{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":0,"delta":":2}"}`)),
 		wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
-	{name: "responses deltas and arguments.done only", in: array(responsesEvents[:5]), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses deltas and arguments.done only", in: array(append(responsesEvents[:5:5], responsesEnd)), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "responses keyed by item_id alone", in: array([]string{
 		`{"type":"response.output_item.added","item":{"type":"function_call","id":"fc_9","name":"f","arguments":""}}`,
 		`{"type":"response.function_call_arguments.delta","item_id":"fc_9","delta":"{\"x\":1}"}`,
-		`{"type":"response.output_item.done","item":{"type":"function_call","id":"fc_9","name":"f"}}`}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
-	{name: "responses output_item.done alone", in: array([]string{responsesEvents[0], responsesEvents[5]}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+		`{"type":"response.output_item.done","item":{"type":"function_call","id":"fc_9","name":"f"}}`, responsesEnd}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses output_item.done alone", in: array([]string{responsesEvents[0], responsesEvents[5], responsesEnd}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "responses two calls and a message", in: array([]string{
 		`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[]}}`,
 		`{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"ok"}`,
@@ -211,9 +237,9 @@ var streamTests = []extractTest{
 		`{"type":"response.function_call_arguments.delta","item_id":"fc_2","output_index":2,"delta":"{}"}`,
 		`{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":1,"delta":"{\"n\":1}"}`,
 		`{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"arguments":"{\"n\":1}"}`,
-		`{"type":"response.function_call_arguments.done","item_id":"fc_2","output_index":2,"arguments":"{}"}`}),
+		`{"type":"response.function_call_arguments.done","item_id":"fc_2","output_index":2,"arguments":"{}"}`, responsesEnd}),
 		wantF: ResponsesStream, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{}`)}},
-	{name: "responses text only", in: array([]string{responsesEvents[0], `{"type":"response.output_text.delta","output_index":0,"delta":"Hi"}`}), wantF: ResponsesStream},
+	{name: "responses text only", in: array([]string{responsesEvents[0], `{"type":"response.output_text.delta","output_index":0,"delta":"Hi"}`, responsesEnd}), wantF: ResponsesStream},
 	{name: "responses ends before done", in: array(responsesEvents[:4]), wantF: ResponsesStream,
 		calls: []wantCall{bad("f", `[1] (output 0) ends with the stream, before its response.output_item.done; the arguments so far, from 2 fragments, end in "{\"x\":1}"`)}},
 	{name: "responses error event", in: array(append(responsesEvents[:3:3], `{"type":"error","code":"server_error","message":"The server had an error"}`)), wantF: ResponsesStream,
@@ -222,24 +248,70 @@ var streamTests = []extractTest{
 		calls: []wantCall{bad("", "[1] continues a call that no response.output_item.added began")}},
 	{name: "responses done arguments not JSON", in: array(with(responsesEvents, 5, `{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","id":"fc_1","name":"f","arguments":"{\"x\":"}}`)),
 		wantF: ResponsesStream, calls: []wantCall{badIs("f", value.ErrSyntax)}},
+	{name: "responses custom tool call events", in: array(customEvents), wantF: ResponsesStream, calls: []wantCall{bad("code_exec", customFails)}},
+	{name: "responses custom tool call SSE", in: transcript(customEvents, false), wantF: ResponsesStream,
+		calls: []wantCall{bad("code_exec", `the event at line 5.item is of type "custom_tool_call", not "function_call"`)}},
+	{name: "responses custom tool call done alone", in: array([]string{customEvents[0], customEvents[5], customEvents[6]}), wantF: ResponsesStream,
+		calls: []wantCall{bad("code_exec", `[1].item is of type "custom_tool_call"`)}},
+	{name: "responses custom tool call beside a function call", in: array([]string{customEvents[1], customEvents[2],
+		`{"type":"response.output_item.added","output_index":1,"item":{"type":"function_call","id":"fc_1","name":"f","arguments":""}}`,
+		`{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":1,"delta":"{}"}`,
+		customEvents[5],
+		`{"type":"response.output_item.done","output_index":1,"item":{"type":"function_call","id":"fc_1","name":"f","arguments":"{}"}}`, responsesEnd}),
+		wantF: ResponsesStream, calls: []wantCall{bad("code_exec", `[0].item is of type "custom_tool_call"`), ok("f", `{}`)}},
+	{name: "responses custom tool input of no call", in: array([]string{customEvents[0], customEvents[2]}), wantF: ResponsesStream,
+		calls: []wantCall{bad("", "[1] continues a call that no response.output_item.added began")}},
+	{name: "responses custom tool input to a function call", in: array([]string{responsesEvents[1], customEvents[2], responsesEvents[5]}), wantF: ResponsesStream,
+		calls: []wantCall{bad("f", "[1] gives a custom tool's input to [0] (output 0), a function_call")}},
+	{name: "responses unknown _call item", in: array([]string{
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"shell_call","id":"sh_1","call_id":"c","action":{"commands":[]}}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"shell_call","id":"sh_1","call_id":"c","action":{"commands":["ls"]}}}`}),
+		wantF: ResponsesStream, calls: []wantCall{bad("", `[0].item is of type "shell_call", not "function_call"`)}},
+	{name: "responses item without a type", in: array([]string{
+		`{"type":"response.output_item.added","output_index":0,"item":{"id":"x","name":"f","arguments":"{}"}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"id":"x","name":"f","arguments":"{}"}}`}),
+		wantF: ResponsesStream, calls: []wantCall{bad("f", "[0].item has no type")}},
+	{name: "responses item not an object", in: array([]string{`{"type":"response.output_item.added","output_index":0,"item":"f"}`}), wantF: ResponsesStream,
+		calls: []wantCall{bad("", "[0].item is a string, not an object")}},
+	{name: "responses built-in tool items passed over", in: array([]string{
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"web_search_call","id":"ws_1","status":"in_progress"}}`,
+		`{"type":"response.web_search_call.completed","output_index":0,"item_id":"ws_1"}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"web_search_call","id":"ws_1","status":"completed"}}`,
+		responsesEvents[1], responsesEvents[5], responsesEnd}), wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "responses event without type", in: array([]string{responsesEvents[0], `{"item_id":"x"}`}), wantF: ResponsesStream, calls: []wantCall{bad("", "[1] has no type")}},
 
 	// anthropic message events
 	{name: "anthropic events", in: array(anthropicEvents), wantF: AnthropicStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "anthropic SSE", in: transcript(anthropicEvents, false), wantF: AnthropicStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "anthropic SSE without its last blank line", in: strings.TrimSuffix(transcript(anthropicEvents, false), `\n\n"`) + `"`, wantF: AnthropicStream, calls: []wantCall{ok("f", `{"x":1}`)}},
-	{name: "anthropic tool without input", in: array([]string{anthropicEvents[5], anthropicEvents[6], anthropicEvents[9]}), wantF: AnthropicStream, calls: []wantCall{ok("f", `{}`)}},
+	{name: "anthropic tool without input", in: array([]string{anthropicEvents[5], anthropicEvents[6], anthropicEvents[9], anthropicEnd}), wantF: AnthropicStream, calls: []wantCall{ok("f", `{}`)}},
 	{name: "anthropic two tool_use blocks", in: array([]string{
 		`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"a","input":{}}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"n\":1}"}}`,
 		`{"type":"content_block_stop","index":0}`,
 		`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t2","name":"b","input":{}}}`,
 		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"n\":2}"}}`,
-		`{"type":"content_block_stop","index":1}`}), wantF: AnthropicStream, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{"n":2}`)}},
+		`{"type":"content_block_stop","index":1}`, anthropicEnd}), wantF: AnthropicStream, calls: []wantCall{ok("a", `{"n":1}`), ok("b", `{"n":2}`)}},
 	{name: "anthropic server tool block passed over", in: array([]string{
 		`{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"s","name":"web_search","input":{}}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\":\"x\"}"}}`,
-		`{"type":"content_block_stop","index":0}`}), wantF: AnthropicStream},
+		`{"type":"content_block_stop","index":0}`, anthropicEnd}), wantF: AnthropicStream},
+	{name: "anthropic unknown block with a name and an input", in: array([]string{
+		`{"type":"content_block_start","index":0,"content_block":{"type":"bash_tool_use","id":"t","name":"bash","input":{}}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"command\":\"ls\"}"}}`,
+		`{"type":"content_block_stop","index":0}`}), wantF: AnthropicStream,
+		calls: []wantCall{bad("bash", `[0].content_block is of type "bash_tool_use", not "tool_use"`)}},
+	{name: "anthropic custom_tool_call block", in: array([]string{
+		`{"type":"content_block_start","index":0,"content_block":{"type":"custom_tool_call","id":"t","name":"code_exec","input":""}}`,
+		`{"type":"content_block_stop","index":0}`}), wantF: AnthropicStream,
+		calls: []wantCall{bad("code_exec", `[0].content_block is of type "custom_tool_call", not "tool_use"`)}},
+	{name: "anthropic block without a type", in: array([]string{
+		`{"type":"content_block_start","index":0,"content_block":{"name":"f","input":{}}}`,
+		`{"type":"content_block_stop","index":0}`}), wantF: AnthropicStream,
+		calls: []wantCall{bad("f", `[0].content_block has no type`)}},
+	{name: "anthropic unknown block without a name passed over", in: array([]string{
+		`{"type":"content_block_start","index":0,"content_block":{"type":"citations","input":{}}}`,
+		`{"type":"content_block_stop","index":0}`, anthropicEnd}), wantF: AnthropicStream},
 	{name: "anthropic no content_block_stop", in: array(anthropicEvents[:9]), wantF: AnthropicStream,
 		calls: []wantCall{bad("f", `[5] (content block 1) ends with the stream, before its content_block_stop; the arguments so far, from 2 fragments, end in "{\"x\":1}"`)}},
 	{name: "anthropic fragments incomplete at the stop", in: array(with(anthropicEvents, 8, "")), wantF: AnthropicStream,
@@ -269,7 +341,7 @@ var streamTests = []extractTest{
 	// bedrock converse stream events
 	{name: "bedrock events", in: array(bedrockEvents), wantF: BedrockStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 	{name: "bedrock SSE", in: transcript(bedrockEvents, false), wantF: BedrockStream, calls: []wantCall{ok("f", `{"x":1}`)}},
-	{name: "bedrock tool without input", in: array([]string{bedrockEvents[3], bedrockEvents[6]}), wantF: BedrockStream, calls: []wantCall{ok("f", `{}`)}},
+	{name: "bedrock tool without input", in: array([]string{bedrockEvents[3], bedrockEvents[6], bedrockEnd}), wantF: BedrockStream, calls: []wantCall{ok("f", `{}`)}},
 	{name: "bedrock no contentBlockStop", in: array(bedrockEvents[:6]), wantF: BedrockStream,
 		calls: []wantCall{bad("f", `[3] (contentBlockIndex 1) ends with the stream, before its contentBlockStop; the arguments so far, from 2 fragments, end in "{\"x\":1}"`)}},
 	{name: "bedrock input fragment not a string", in: array(with(bedrockEvents, 4, `{"contentBlockDelta":{"delta":{"toolUse":{"input":{"x":1}}},"contentBlockIndex":1}}`)),
@@ -277,6 +349,146 @@ var streamTests = []extractTest{
 	{name: "bedrock exception", in: array(append(bedrockEvents[:5:5], `{"modelStreamErrorException":{"message":"stream broke","originalStatusCode":500}}`)), wantF: BedrockStream,
 		calls: []wantCall{bad("f", `the stream reported an error: "stream broke"`)}},
 	{name: "bedrock text only", in: array([]string{bedrockEvents[0], bedrockEvents[1], bedrockEvents[2], `{"messageStop":{"stopReason":"end_turn"}}`}), wantF: BedrockStream},
+
+	// A stream that ends without its terminal event broke off: even cut
+	// between two calls, with every call closed, it is no whole answer,
+	// and a failed call of its own.
+	{name: "anthropic cut between two calls", in: array(anthropicEvents[:10]), wantF: AnthropicStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", "the stream ends at [9] without its message_stop: it broke off, and what it holds is no whole answer")}},
+	{name: "anthropic SSE cut between two calls", in: transcript(anthropicEvents[:11], false), wantF: AnthropicStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", "the stream ends at the event at line 32 without its message_stop")}},
+	{name: "anthropic SSE with CRLF cut between two calls", in: sseString(strings.ReplaceAll(sseText(anthropicEvents[:10], false), "\n", "\r\n")), wantF: AnthropicStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", "without its message_stop")}},
+	{name: "anthropic SSE with CRLF", in: sseString(strings.ReplaceAll(sseText(anthropicEvents, false), "\n", "\r\n")), wantF: AnthropicStream,
+		calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "anthropic text only, cut", in: array(anthropicEvents[:4]), wantF: AnthropicStream,
+		calls: []wantCall{bad("", "the stream ends at [3] without its message_stop")}},
+	{name: "anthropic message_stop before a block's stop", in: array(append(anthropicEvents[:9:9], anthropicEnd, anthropicEvents[9])), wantF: AnthropicStream,
+		calls: []wantCall{bad("f", "[5] (content block 1) is still open at the stream's end, [9], before its content_block_stop")}},
+	{name: "anthropic call after message_stop", in: array(append(anthropicEvents[:12:12],
+		`{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_2","name":"g","input":{}}}`,
+		`{"type":"content_block_stop","index":2}`)), wantF: AnthropicStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("g", "[12] (content block 2) begins after the stream's end, [11]")}},
+	{name: "anthropic fragment after message_stop", in: array(append(anthropicEvents[:12:12],
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"x\":2}"}}`)), wantF: AnthropicStream,
+		calls: []wantCall{bad("f", "[12] touches [5] (content block 1) after the stream's end, [11]")}},
+	{name: "anthropic text and ping after message_stop", in: array(append(anthropicEvents[:12:12], `{"type":"ping"}`,
+		`{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}`)), wantF: AnthropicStream,
+		calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses cut between two calls", in: array(responsesEvents[:6]), wantF: ResponsesStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", "the stream ends at [5] without its response.completed")}},
+	{name: "responses SSE cut between two calls", in: transcript(responsesEvents[:6], false), wantF: ResponsesStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", "the stream ends at the event at line 17 without its response.completed")}},
+	{name: "responses incomplete ends the stream", in: array(append(responsesEvents[:6:6],
+		`{"type":"response.incomplete","response":{"id":"resp_1","object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}`)),
+		wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses call after response.completed", in: array(append(responsesEvents[:7:7],
+		`{"type":"response.output_item.done","output_index":1,"item":{"type":"function_call","id":"fc_2","name":"g","arguments":"{}"}}`)),
+		wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`), bad("g", "[7] (output 1) begins after the stream's end, [6]")}},
+	{name: "responses done arguments after response.completed", in: array(append(responsesEvents[:7:7],
+		`{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":0,"arguments":"{\"x\":2}"}`)),
+		wantF: ResponsesStream, calls: []wantCall{bad("f", "[7] touches [1] (output 0) after the stream's end, [6]")}},
+	// The response a Responses stream ends with holds its output again,
+	// which the SDK hands out as the final response: a call only there
+	// is a call, and one that disagrees with the events fails.
+	{name: "responses call only in response.completed", in: array([]string{responsesEvents[0], responsesEvents[6]}), wantF: ResponsesStream,
+		calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses custom tool call only in response.completed", in: array([]string{customEvents[0], customEvents[6]}), wantF: ResponsesStream,
+		calls: []wantCall{bad("code_exec", `[1].response.output[0] is of type "custom_tool_call", not "function_call"`)}},
+	{name: "responses response.completed with other arguments", in: array(with(responsesEvents, 6,
+		`{"type":"response.completed","response":{"status":"completed","output":[{"type":"function_call","id":"fc_1","name":"f","arguments":"{\"x\":2}"}]}}`)),
+		wantF: ResponsesStream, calls: []wantCall{bad("f", "[1] (output 0): the arguments streamed differ from those of [6].response.output[0]")}},
+	{name: "responses response.completed with another name", in: array(with(responsesEvents, 6,
+		`{"type":"response.completed","response":{"status":"completed","output":[{"type":"function_call","id":"fc_1","name":"g","arguments":"{\"x\":1}"}]}}`)),
+		wantF: ResponsesStream, calls: []wantCall{bad("f", `[1] (output 0) is named "f", and [6].response.output[0].name "g"`)}},
+	{name: "responses response.completed with a name not a string", in: array(with(responsesEvents, 6,
+		`{"type":"response.completed","response":{"status":"completed","output":[{"type":"function_call","id":"fc_1","name":7,"arguments":"{\"x\":1}"}]}}`)),
+		wantF: ResponsesStream, calls: []wantCall{bad("f", `[1] (output 0) is named "f", and [6].response.output[0].name a number`)}},
+	{name: "responses response.completed without a name", in: array(with(responsesEvents, 6,
+		`{"type":"response.completed","response":{"status":"completed","output":[{"type":"function_call","id":"fc_1","arguments":"{\"x\":1}"}]}}`)),
+		wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses response.completed with another type", in: array(with(responsesEvents, 6,
+		`{"type":"response.completed","response":{"status":"completed","output":[{"type":"custom_tool_call","id":"fc_1","name":"f","input":"x"}]}}`)),
+		wantF: ResponsesStream, calls: []wantCall{bad("f", `[6].response.output[0] is of type "custom_tool_call", not "function_call", where [1] (output 0) streams a function_call`)}},
+	{name: "responses response.completed with an item without a type", in: array([]string{responsesEvents[0],
+		`{"type":"response.completed","response":{"status":"completed","output":[{"id":"x","name":"f","arguments":"{}"}]}}`}),
+		wantF: ResponsesStream, calls: []wantCall{bad("f", `[1].response.output[0] has no type`)}},
+	{name: "responses response.completed with an item not an object", in: array([]string{responsesEvents[0],
+		`{"type":"response.completed","response":{"status":"completed","output":[null]}}`}),
+		wantF: ResponsesStream, calls: []wantCall{bad("", `[1].response.output[0] is null, not an object`)}},
+	{name: "responses response.completed with arguments not JSON", in: array(with(responsesEvents, 6,
+		`{"type":"response.completed","response":{"status":"completed","output":[{"type":"function_call","id":"fc_1","name":"f","arguments":"{"}]}}`)),
+		wantF: ResponsesStream, calls: []wantCall{{name: "f", reason: "[6].response.output[0].arguments is not a usable JSON object", is: value.ErrSyntax}}},
+	{name: "responses response.completed with the same arguments spelled otherwise", in: array(with(responsesEvents, 6,
+		`{"type":"response.completed","response":{"status":"completed","output":[{"type":"function_call","id":"fc_1","name":"f","arguments":{"x":1}}]}}`)),
+		wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "responses response.completed matched by item id", in: array([]string{
+		`{"type":"response.output_item.added","item":{"type":"function_call","id":"fc_9","name":"f","arguments":""}}`,
+		`{"type":"response.function_call_arguments.delta","item_id":"fc_9","delta":"{\"x\":1}"}`,
+		`{"type":"response.output_item.done","item":{"type":"function_call","id":"fc_9","name":"f"}}`,
+		`{"type":"response.completed","response":{"status":"completed","output":[{"type":"reasoning","id":"rs_1"},{"type":"function_call","id":"fc_9","name":"f","arguments":"{\"x\":1}"}]}}`}),
+		wantF: ResponsesStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "anthropic call in message_start", in: array(with(anthropicEvents, 0,
+		`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"ok"},{"type":"tool_use","id":"t0","name":"g","input":{}}]}}`)),
+		wantF: AnthropicStream, calls: []wantCall{bad("g", "[0].message.content[1] is a call in a message_start, whose content a stream sends in content blocks"), ok("f", `{"x":1}`)}},
+	{name: "openai custom tool call", in: array([]string{
+		tcChunk(`{"index":0,"id":"call_1","type":"custom","custom":{"name":"code_exec","input":""}}`),
+		tcChunk(`{"index":0,"custom":{"input":"print(1)"}}`),
+		tcChunk(`{"index":1,"id":"call_2","type":"function","function":{"name":"f","arguments":"{}"}}`),
+		finishChunk}), wantF: OpenAIStream,
+		calls: []wantCall{bad("code_exec", "[0].choices[0].delta.tool_calls[0] is a custom tool's call, not a function's"), ok("f", `{}`)}},
+	{name: "openai empty finish_reason in every chunk", in: array([]string{
+		chunk(`{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\""}}]}`, `""`),
+		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":":1}"}}]}`, `""`),
+		finishChunk}), wantF: OpenAIStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "openai whole message in a chunk", in: array([]string{
+		`{"object":"chat.completion.chunk","choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`}),
+		wantF: OpenAIStream, calls: []wantCall{bad("", "[0].choices[0].message holds a call, in a chunk, whose calls come in its delta")}},
+	{name: "responses message item holding a call", in: array([]string{
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","role":"assistant","content":[{"type":"tool_use","name":"f","input":{}}]}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"message","role":"assistant","content":[{"type":"tool_use","name":"f","input":{}}]}}`,
+		responsesEnd}), wantF: ResponsesStream, calls: []wantCall{bad("", `[0].item is of type "message", not "function_call"`)}},
+	{name: "bedrock start of an unknown kind that names a tool", in: array([]string{
+		`{"contentBlockStart":{"start":{"mcpToolUse":{"toolUseId":"t","name":"f"}},"contentBlockIndex":0}}`,
+		`{"contentBlockStop":{"contentBlockIndex":0}}`, bedrockEnd}), wantF: BedrockStream,
+		calls: []wantCall{bad("f", "[0].contentBlockStart.start.mcpToolUse is no toolUse, but names a tool")}},
+	{name: "bedrock start of an unknown kind passed over", in: array([]string{
+		`{"contentBlockStart":{"start":{"image":{"format":"png"}},"contentBlockIndex":0}}`,
+		`{"contentBlockStop":{"contentBlockIndex":0}}`, bedrockEvents[3], bedrockEvents[6], bedrockEnd}), wantF: BedrockStream,
+		calls: []wantCall{ok("f", `{}`)}},
+	// A stream that says the model stopped to call a tool, and holds no
+	// call, lost one: a failed call, as a cohere TOOL_CALL without calls.
+	{name: "anthropic stop_reason tool_use without a tool_use block", in: array([]string{anthropicEvents[0], anthropicEvents[1], anthropicEvents[3], anthropicEvents[4],
+		anthropicEvents[10], anthropicEnd}), wantF: AnthropicStream,
+		calls: []wantCall{bad("", "[4] says stop_reason tool_use, but the stream holds no call")}},
+	{name: "anthropic stop_reason end_turn without a tool_use block", in: array([]string{anthropicEvents[0], anthropicEvents[1], anthropicEvents[3], anthropicEvents[4],
+		`{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`, anthropicEnd}), wantF: AnthropicStream},
+	{name: "bedrock stopReason tool_use without a toolUse block", in: array([]string{bedrockEvents[0], bedrockEvents[1], bedrockEvents[2], bedrockEvents[7], bedrockEvents[8]}),
+		wantF: BedrockStream, calls: []wantCall{bad("", "[3] says stopReason tool_use, but the stream holds no call")}},
+	{name: "openai finish_reason tool_calls without a call", in: array([]string{chunk(`{"role":"assistant","content":"Hi."}`, "null"), finishChunk}),
+		wantF: OpenAIStream, calls: []wantCall{bad("", "[1] says finish_reason tool_calls, but the stream holds no call")}},
+	{name: "bedrock cut between two calls", in: array(bedrockEvents[:7]), wantF: BedrockStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("", "the stream ends at [6] without its messageStop")}},
+	{name: "bedrock without its metadata", in: array(bedrockEvents[:8]), wantF: BedrockStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "bedrock text only, cut", in: array(bedrockEvents[:3]), wantF: BedrockStream,
+		calls: []wantCall{bad("", "the stream ends at [2] without its messageStop")}},
+	{name: "bedrock call after messageStop", in: array(append(bedrockEvents[:8:8], bedrockEvents[3], bedrockEvents[6])), wantF: BedrockStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("f", "[8] (contentBlockIndex 1) begins after the stream's end, [7]")}},
+	{name: "openai text only, cut", in: array([]string{chunk(`{"role":"assistant","content":"Hi."}`, "null")}), wantF: OpenAIStream,
+		calls: []wantCall{bad("", "the stream ends at [0] without its finish_reason")}},
+	{name: "openai [DONE] without a finish_reason", in: transcript(openaiChunks[:3], true), wantF: OpenAIStream,
+		calls: []wantCall{bad("f", "(tool_calls index 0) ends with the stream, before its finish_reason")}},
+	{name: "openai text only, [DONE] without a finish_reason", in: transcript([]string{chunk(`{"role":"assistant","content":"Hi."}`, "null")}, true), wantF: OpenAIStream,
+		calls: []wantCall{bad("", "the stream ends at the event at line 3 without its finish_reason")}},
+	{name: "openai call after the finish_reason", in: array(append(openaiChunks[:4:4],
+		tcChunk(`{"index":1,"id":"call_2","type":"function","function":{"name":"g","arguments":"{}"}}`))), wantF: OpenAIStream,
+		calls: []wantCall{ok("f", `{"x":1}`), bad("g", "[4] (tool_calls index 1) begins after the stream's end, [3]")}},
+	{name: "openai fragment after the finish_reason", in: array(append(openaiChunks[:4:4],
+		tcChunk(`{"index":0,"function":{"arguments":"x"}}`))), wantF: OpenAIStream,
+		calls: []wantCall{bad("f", "[4] touches [0] (tool_calls index 0) after the stream's end, [3]")}},
+	{name: "openai usage chunk after the finish_reason", in: array(append(openaiChunks[:4:4],
+		`{"object":"chat.completion.chunk","choices":[],"usage":{"total_tokens":3}}`)), wantF: OpenAIStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+	{name: "no events forced to a stream", in: `[]`, f: AnthropicStream, wantF: AnthropicStream},
 
 	// what is and is not a stream
 	{name: "text that starts like SSE", in: `"data: it is sunny"`, wantF: Auto},
