@@ -187,7 +187,7 @@ func TestFaults(t *testing.T) {
 	}{
 		{"crash", nil, "", `"crash!"`, "crashed", true},
 		{"hang", nil, "300ms", `"hang!"`, "no answer within 300ms", true},
-		{"wrong count", []string{"-mode", "wrongcount"}, "", `1`, "answered 2 results for 1 comparisons", false},
+		{"wrong count", []string{"-mode", "wrongcount"}, "", `1`, "answered 2 results for 1 comparison", false},
 		{"garbage", []string{"-mode", "garbage"}, "", `1`, "unmarshal", false},
 	}
 	for _, tt := range tests {

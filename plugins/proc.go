@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -243,7 +244,7 @@ func (p *proc) attempt(batch []*call, counted bool) (_ rules.Outcome, broke bool
 		return rules.Outcome{}, false
 	}
 	if len(resp.Results) != len(batch) {
-		fail(pluginErr("plugin %s: answered %d result(s) for %d comparison(s)", p.name, len(resp.Results), len(batch)))
+		fail(pluginErr("plugin %s: answered %s for %s", p.name, count(len(resp.Results), "result"), count(len(batch), "comparison")))
 		return rules.Outcome{}, false
 	}
 	for i, r := range resp.Results {
@@ -478,3 +479,12 @@ func (c *comparator) Blocking() bool { return true }
 
 // String returns "plugin.comparator".
 func (c *comparator) String() string { return c.p.name + "." + c.name }
+
+// count writes n with its noun, singular for one, so that a message never
+// says "1 comparisons".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
