@@ -54,7 +54,7 @@ func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
 		// the client's mistake, told as such. A body that is JSON in form
 		// but whose model output is broken in content (a duplicated key,
 		// NaN) is scored below, as callgrade score scores such a line.
-		if serr := syntaxError(text); serr != nil {
+		if serr := value.CheckSyntax(text); serr != nil {
 			return http.StatusBadRequest, nil, "the request is not valid JSON: " + serr.Error()
 		}
 	}

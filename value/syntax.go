@@ -1,22 +1,15 @@
-package server
+package value
 
-import (
-	"strconv"
-	"unicode/utf8"
-
-	"github.com/callgrade/callgrade/value"
-)
-
-// syntaxError returns the first place where s is not one JSON text, as
-// value.Parse words it (a *value.Error of value.ReasonSyntax, at the same
-// byte), or nil when s is one: a value with nothing but white space around
-// it. Unlike value.Parse it reads on past what is JSON in form but broken
-// in content, which a model's output may be and a request is still scored
-// with: a duplicated key, NaN and ±Infinity, text that is not UTF-8 or a
-// lone surrogate, nesting of any depth. So a request whose model output is
-// broken that way, and whose envelope is cut short or followed by more
-// text, is told as the latter: no JSON at all.
-func syntaxError(s string) *value.Error {
+// CheckSyntax returns the first place where s is not one JSON text, worded
+// as Parse words it (an *Error of ReasonSyntax, at the same byte), or nil
+// when s is one value with nothing but white space around it. Unlike Parse
+// it reads on past what is JSON in form but broken in content, as a
+// model's output may be: a duplicated key, NaN and ±Infinity, text that is
+// not UTF-8 or a lone surrogate, nesting of any depth. A service uses it
+// to tell a request that is no JSON at all (cut short, or followed by more
+// text) from one whose model output inside is broken, which is still
+// scored, as a failed call.
+func CheckSyntax(s string) *Error {
 	sc := scanner{s: s}
 	i := sc.skip(0)
 	i = sc.value(i)
@@ -33,12 +26,12 @@ func syntaxError(s string) *value.Error {
 type scanner struct {
 	s     string
 	stack []byte
-	err   *value.Error
+	err   *Error
 }
 
 func (sc *scanner) fail(off int, detail string) {
 	if sc.err == nil {
-		sc.err = &value.Error{Reason: value.ReasonSyntax, Offset: off, Detail: detail}
+		sc.err = &Error{Reason: ReasonSyntax, Offset: off, Detail: detail}
 	}
 }
 
@@ -202,70 +195,6 @@ func (sc *scanner) str(i int) int {
 }
 
 func isHex4(s string, i int) bool {
-	if len(s)-i < 4 {
-		return false
-	}
-	for _, c := range []byte(s[i : i+4]) {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
-
-func hasWord(s string, i int, w string) bool {
-	return len(s)-i >= len(w) && s[i:i+len(w)] == w
-}
-
-// describe names the character at s[i] as value.Parse does.
-func describe(s string, i int) string {
-	if i >= len(s) {
-		return "end of input"
-	}
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return strconv.QuoteRune(r)
-}
-
-// scanNumber returns the length of the JSON number literal at s[i], or,
-// when there is none, minus the offset from i of the first bad byte, as
-// value.Parse reads one.
-func scanNumber(s string, i int) int {
-	j := i
-	if j < len(s) && s[j] == '-' {
-		j++
-	}
-	switch {
-	case j < len(s) && s[j] == '0':
-		j++
-	case j < len(s) && s[j] >= '1' && s[j] <= '9':
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-	default:
-		return i - j
-	}
-	if j < len(s) && s[j] == '.' {
-		j++
-		k := j
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		if j == k {
-			return i - j
-		}
-	}
-	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
-		j++
-		if j < len(s) && (s[j] == '+' || s[j] == '-') {
-			j++
-		}
-		k := j
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		if j == k {
-			return i - j
-		}
-	}
-	return j - i
+	_, ok := hex4(s, i)
+	return ok
 }

@@ -1,15 +1,13 @@
-package server
+package value
 
 import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/callgrade/callgrade/value"
 )
 
-// syntaxCases are texts for syntaxError: JSON, JSON broken only in
-// content, and JSON broken in form, each as value.Parse sees it.
+// syntaxCases are texts for CheckSyntax: JSON, JSON broken only in
+// content, and JSON broken in form, each as Parse sees it.
 var syntaxCases = []struct {
 	name, in string
 	want     string // the error; "" for none
@@ -54,38 +52,38 @@ var syntaxCases = []struct {
 	{"form-encoded", `id=x&response=%5B%5D`, "invalid JSON at byte 0: unexpected 'i'"},
 }
 
-func TestSyntaxError(t *testing.T) {
+func TestCheckSyntax(t *testing.T) {
 	for _, tt := range syntaxCases {
 		t.Run(tt.name, func(t *testing.T) {
 			got := ""
-			if err := syntaxError(tt.in); err != nil {
+			if err := CheckSyntax(tt.in); err != nil {
 				got = err.Error()
 			}
 			if got != tt.want {
-				t.Errorf("syntaxError(%q) = %q, want %q", tt.in, got, tt.want)
+				t.Errorf("CheckSyntax(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 			agreesWithParse(t, tt.in)
 		})
 	}
 }
 
-// agreesWithParse checks syntaxError against value.Parse on s: where Parse
-// accepts s, so does syntaxError; where Parse's first error is one of
-// form, syntaxError reports that one, at the same byte.
+// agreesWithParse checks CheckSyntax against Parse on s: where Parse
+// accepts s, so does CheckSyntax; where Parse's first error is one of
+// form, CheckSyntax reports that one, at the same byte.
 func agreesWithParse(t *testing.T, s string) {
 	t.Helper()
-	_, perr := value.ParseLimits(s, value.Limits{MaxBytes: len(s) + 1, MaxDepth: 1 << 20})
-	serr := syntaxError(s)
-	var ve *value.Error
+	_, perr := ParseLimits(s, Limits{MaxBytes: len(s) + 1, MaxDepth: 1 << 20})
+	serr := CheckSyntax(s)
+	var ve *Error
 	switch {
 	case perr == nil && serr != nil:
-		t.Errorf("%q: value.Parse accepts it, syntaxError says %v", s, serr)
-	case errors.As(perr, &ve) && ve.Reason == value.ReasonSyntax && (serr == nil || *serr != *ve):
-		t.Errorf("%q: value.Parse says %v, syntaxError %v", s, perr, serr)
+		t.Errorf("%q: Parse accepts it, CheckSyntax says %v", s, serr)
+	case errors.As(perr, &ve) && ve.Reason == ReasonSyntax && (serr == nil || *serr != *ve):
+		t.Errorf("%q: Parse says %v, CheckSyntax %v", s, perr, serr)
 	}
 }
 
-func FuzzSyntaxError(f *testing.F) {
+func FuzzCheckSyntax(f *testing.F) {
 	for _, tt := range syntaxCases {
 		if len(tt.in) < 1000 {
 			f.Add(tt.in)
