@@ -49,6 +49,9 @@ type Options struct {
 	// MaxBatchBody is the largest request body of /v1/score/batch; 0 means
 	// 1 GiB.
 	MaxBatchBody int64
+	// MaxBatchLines is the most lines a /v1/score/batch body may have,
+	// blank ones included; 0 means 1,000,000.
+	MaxBatchLines int
 	// Timeout bounds reading a /v1/score request and writing its answer,
 	// and every request but a batch; 0 means 30 seconds.
 	Timeout time.Duration
@@ -77,6 +80,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBatchBody <= 0 {
 		o.MaxBatchBody = 1 << 30
+	}
+	if o.MaxBatchLines <= 0 {
+		o.MaxBatchLines = 1_000_000
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 30 * time.Second
