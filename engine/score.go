@@ -512,8 +512,9 @@ func (j *judgement) score() float64 {
 // follows) what they find equal, and a step's result rules. report, when
 // not nil, hears of each failure. quick judges only whether the
 // arguments pass, from their first failure on (rules.Set.Accepts): j.res
-// then counts them as one argument, so that its score is 1 or 0.
-func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b int, passes *rules.Passes, eq *rules.Equalities, report func(rules.Diff), quick bool) {
+// then counts them as one argument, so that its score is 1 or 0. w,
+// which may be nil, gives the comparators its context.
+func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b int, passes *rules.Passes, eq *rules.Equalities, report func(rules.Diff), quick bool, w *work) {
 	*j = judgement{steps: rv.at(b)} // a run: references see the steps before b
 	j.proof, passes = ec.prove(ac, passes)
 	if j.proof == schema.Same {
@@ -521,6 +522,7 @@ func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b in
 	}
 	ctx := ec.ctx(j.steps)
 	ctx.Passes = passes
+	ctx.Ctx = w.context()
 	if eq == nil || !ec.validates() || j.proof != schema.Unproven {
 		eq = nil
 	}
@@ -548,8 +550,8 @@ func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b in
 // which a failing pair shows at its first failing argument: the verdict
 // then has no score but 1 for a pass, and is not marked weighed.
 func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, w *work, quick bool) verdict {
-	if ac.Name != ec.name || ac.Err != nil {
-		return verdict{weighed: true}
+	if ac.Name != ec.name || ac.Err != nil || w.stopped() {
+		return verdict{weighed: true} // stopped: a failing pair, which no one reads
 	}
 	var passes *rules.Passes
 	var eq *rules.Equalities
@@ -557,7 +559,7 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 		passes, eq = &w.passes, &w.eq
 	}
 	var j judgement
-	ec.judge(&j, ac, rv, b, passes, eq, nil, quick)
+	ec.judge(&j, ac, rv, b, passes, eq, nil, quick, w)
 	if j.proof == schema.Same {
 		return verdict{pass: true, weighed: true, score: 1}
 	}
@@ -566,7 +568,7 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 		v.pass = ec.tool.schema.Valid(ac.Args, ec.check(j.eq, w))
 	}
 	for i, as := 0, ec.asserts(); v.pass && i < len(as); i++ {
-		out := as[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: j.steps})
+		out := as[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: j.steps, Ctx: w.context()})
 		v.pass = out.Err == nil && out.Equal
 	}
 	return v
@@ -597,7 +599,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	}
 	sc := w.scratch()
 	var j judgement
-	ec.judge(&j, ac, rv, b, &sc.passes, &sc.eq, sc.report, false)
+	ec.judge(&j, ac, rv, b, &sc.passes, &sc.eq, sc.report, false, w)
 	if j.proof == schema.Same {
 		w.putScratch(sc)
 		return pairing{pass: true, score: 1, diffs: carve()}
@@ -613,7 +615,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	}
 	w.putScratch(sc)
 	for _, a := range ec.asserts() {
-		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: j.steps})
+		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: j.steps, Ctx: w.context()})
 		switch {
 		case out.Err != nil:
 			kind := out.ErrKind
