@@ -26,12 +26,14 @@ func (h *Handler) serveScore(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.withSuite(w, func(l *loaded) {
-		status, res, msg := l.scoreRequest(strings.TrimPrefix(string(body), byteOrderMark))
+		status, res, msg := l.scoreRequest(r.Context(), strings.TrimPrefix(string(body), byteOrderMark))
 		if res == nil {
 			writeError(w, status, "%s", msg)
 			return
 		}
-		h.metrics.verdict(res.Pass)
+		if r.Context().Err() == nil { // else the answer is a 503, not this result
+			h.metrics.verdict(res.Pass)
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(append(res.AppendJSON(make([]byte, 0, 512)), '\n'))
 	})
@@ -42,7 +44,9 @@ func (h *Handler) serveScore(w http.ResponseWriter, r *http.Request) {
 // responses file, read as engine.Scorer.ScoreLine reads one; a request without a
 // "response" is refused rather than scored as missing, since a single
 // request is answered at once.
-func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
+//
+// Its scoring stops once ctx is done, the result then not to be used.
+func (l *loaded) scoreRequest(ctx context.Context, text string) (int, *engine.Result, string) {
 	if strings.TrimSpace(text) == "" {
 		return http.StatusBadRequest, nil, `the request body is empty; send a JSON object with "id" or "case", and "response"`
 	}
@@ -85,11 +89,15 @@ func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
 			if err != nil {
 				return http.StatusBadRequest, nil, err.Error()
 			}
-			return http.StatusOK, eng.Score(0, resp), ""
+			sc := eng.NewScorer() // of its own, as below
+			sc.SetContext(ctx)
+			return http.StatusOK, sc.Score(0, resp), ""
 		}
 	}
 	// A Scorer of its own: the result outlives the request's scoring.
-	r, i, _, err := l.g.Engine().NewScorer().ScoreSampleLine(text, 1, l.g.Suite().Samples)
+	sc := l.g.Engine().NewScorer()
+	sc.SetContext(ctx)
+	r, i, _, err := sc.ScoreSampleLine(text, 1, l.g.Suite().Samples)
 	switch {
 	case err != nil && perr != nil:
 		return http.StatusBadRequest, nil, "the request is not valid JSON: " + perr.Error()
@@ -213,7 +221,18 @@ func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request) {
 		_ = rc.EnableFullDuplex()
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		w.WriteHeader(http.StatusOK)
-		if !h.batch(r.Context(), l, body, w, rc) && !drain(r.Body) {
+		// The batch's own context: net/http cancels the request's when
+		// reading its body fails (a body late past the read deadline, cut
+		// short), and the lines read before are still answered. The batch
+		// stops at its deadline, or when the client is gone, which a write
+		// tells.
+		ctx := context.WithoutCancel(r.Context())
+		if deadline, ok := r.Context().Deadline(); ok {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithDeadline(ctx, deadline)
+			defer cancel()
+		}
+		if !h.batch(ctx, l, body, w, rc) && !drain(r.Body) {
 			closeAfterReply(w)
 		}
 	})
@@ -271,9 +290,13 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 	for range workers {
 		go func() {
 			sc := l.g.Engine().NewScorer()
+			sc.SetContext(ctx) // a plugin's comparison stops waiting once the batch is over
 			for c := range jobs {
 				c.out = make([]lineOut, len(c.lines))
 				for j, text := range c.lines {
+					if ctx.Err() != nil {
+						break // the writer writes none of c
+					}
 					if slices.Contains(c.over, j) {
 						c.out[j] = errorOut(c.first+j, "", fmt.Sprintf("the line is longer than the limit of %d bytes (--max-body); it was not read", h.opts.MaxBody))
 						continue
@@ -293,6 +316,18 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 		<-c.done
 		if failed {
 			continue // the client is gone; let the reader and workers finish
+		}
+		if err := ctx.Err(); err != nil {
+			// Past the deadline (or the client is gone): the scoring of
+			// c may have stopped part way, and none of it is written.
+			failed = true
+			if err == context.DeadlineExceeded {
+				h.metrics.lineError()
+				w.Write(h.endOut(c.first, err))
+				rc.Flush()
+			}
+			cancel()
+			continue
 		}
 		for j := range c.out {
 			o := &c.out[j]
@@ -339,7 +374,8 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 // endOut is the line that ends a batch whose body could not be read from
 // line on, err saying why: {"line": N, "status": S, "error": "line N:
 // ..."}, where S is the status a request would have been answered with
-// (413 over a limit, 408 out of time, 400 a body that cannot be read). No
+// (413 over a limit, 408 a body still arriving at the deadline, 503
+// scoring past it, 400 a body that cannot be read). No
 // line follows it: a client tells a batch cut short by its "status".
 func (h *Handler) endOut(line int, err error) []byte {
 	status, msg := http.StatusBadRequest, fmt.Sprintf("cannot read the request body from line %d on: %v", line, err)
@@ -352,6 +388,8 @@ func (h *Handler) endOut(line int, err error) []byte {
 		status, msg = http.StatusRequestEntityTooLarge, fmt.Sprintf("%v; lines from %d on were not read", many, line)
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		status, msg = http.StatusRequestTimeout, fmt.Sprintf("the batch ran out of its time (%v, --batch-timeout); lines from %d on were not read", h.opts.BatchTimeout, line)
+	case errors.Is(err, context.DeadlineExceeded):
+		status, msg = http.StatusServiceUnavailable, fmt.Sprintf("the batch ran out of its time (%v, --batch-timeout) while being scored; lines from %d on were not answered", h.opts.BatchTimeout, line)
 	}
 	b := fmt.Appendf(nil, `{"line":%d,"status":%d,"error":`, line, status)
 	b = value.AppendQuote(b, fmt.Sprintf("line %d: %s", line, msg))

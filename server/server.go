@@ -10,15 +10,19 @@
 package server
 
 import (
+	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -309,20 +313,120 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		timeout := h.opts.Timeout
-		if rt.path == "/v1/score/batch" {
+		batch := rt.path == "/v1/score/batch"
+		if batch {
 			timeout = h.opts.BatchTimeout
 		}
 		rc := http.NewResponseController(sw)
 		deadline := start.Add(timeout)
-		// Reading stops a little before writing must: a request whose
-		// body is still coming at its deadline is then told so (a batch's
-		// error line, a single request's 408), not cut off unanswered.
+		// Reading stops a little before the deadline: a request whose
+		// body is still coming then is told so (a batch's error line, a
+		// single request's 408), not cut off unanswered. At the deadline
+		// the request's context ends, which stops its work; the answer
+		// that says so has answerGrace to be written.
 		_ = rc.SetReadDeadline(deadline.Add(-min(timeout/10, time.Second))) // not every ResponseWriter has a connection
-		_ = rc.SetWriteDeadline(deadline)
-		serve(sw, r)
+		_ = rc.SetWriteDeadline(deadline.Add(answerGrace))
+		ctx, cancel := context.WithDeadline(r.Context(), deadline)
+		defer cancel()
+		r = r.WithContext(ctx)
+		if batch {
+			serve(sw, r) // streamed: it ends itself with an error line at the deadline
+			return
+		}
+		serveTimed(sw, r, serve, deadline, timeout)
 		return
 	}
 	writeError(sw, http.StatusNotFound, "no such endpoint: %s (see /openapi.json)", r.URL.Path)
+}
+
+// answerGrace is the time a request has past its deadline to write the
+// answer that says it ran out of time.
+const answerGrace = time.Second
+
+// serveTimed serves r with serve on a goroutine of its own, holding its
+// answer until it returns; when the deadline comes first the answer is a
+// 503 at once, and the work, whose context (r's, which ServeHTTP ends at
+// the deadline) has ended, stops on its own: a plugin's comparison is
+// cancelled, a scoring loop stops weighing pairs. A panic in serve is
+// raised again here, for net/http to log.
+func serveTimed(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request), deadline time.Time, timeout time.Duration) {
+	tw := &timedWriter{header: make(http.Header)}
+	late := time.NewTimer(time.Until(deadline))
+	defer late.Stop()
+	done := make(chan struct{})
+	panicked := make(chan any, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				panicked <- fmt.Sprintf("%v\n\n%s", p, debug.Stack())
+			}
+		}()
+		serve(tw, r)
+		close(done)
+	}()
+	select {
+	case p := <-panicked:
+		panic(p)
+	case <-done:
+		if r.Context().Err() == context.DeadlineExceeded {
+			// Its work may have been stopped part way (a plugin's
+			// comparison fails when cancelled): the answer is not sent.
+			break
+		}
+		maps.Copy(w.Header(), tw.header)
+		w.WriteHeader(tw.status())
+		w.Write(tw.buf.Bytes())
+		return
+	case <-late.C:
+		// Not r's context, which net/http also ends when reading the
+		// body fails: the handler answers that itself (408, 400).
+		tw.mu.Lock()
+		tw.late = true
+		tw.mu.Unlock()
+	}
+	writeError(w, http.StatusServiceUnavailable, "the request took longer than the limit of %v (--timeout); its work was stopped", timeout)
+}
+
+// timedWriter holds the answer of serveTimed's handler until it returns;
+// once the request is late, what the handler writes is dropped.
+type timedWriter struct {
+	header http.Header
+	mu     sync.Mutex
+	code   int
+	buf    bytes.Buffer
+	late   bool
+}
+
+// errLate is what a late handler's writes return.
+var errLate = errors.New("the request ran out of its time")
+
+func (w *timedWriter) Header() http.Header { return w.header }
+
+func (w *timedWriter) WriteHeader(code int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.code == 0 {
+		w.code = code
+	}
+}
+
+func (w *timedWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.late {
+		return 0, errLate
+	}
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.buf.Write(b)
+}
+
+func (w *timedWriter) status() int {
+	if w.code == 0 {
+		return http.StatusOK
+	}
+	return w.code
 }
 
 // authorized reports whether r carries the token, comparing digests in
