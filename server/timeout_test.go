@@ -131,6 +131,7 @@ func TestTimeoutStopsTheWork(t *testing.T) {
 	if took > 2*time.Second {
 		t.Errorf("answered after %v, more than a second past the deadline", took)
 	}
+	t.Logf("answered %d after %v", a.status, took.Round(time.Millisecond))
 	if !waitFor(func() bool { b, _ := os.ReadFile(cancelled); return string(b) == "cancelled\n" }) {
 		b, _ := os.ReadFile(cancelled)
 		t.Errorf("the plugin's comparison was not cancelled: %q", b)
@@ -173,6 +174,7 @@ func TestBatchTimeoutStopsTheWork(t *testing.T) {
 	if took > 3*time.Second {
 		t.Errorf("answered after %v, more than a second past the deadline", took)
 	}
+	t.Logf("ended after %v", took.Round(time.Millisecond))
 	if !waitFor(func() bool { b, _ := os.ReadFile(cancelled); return string(b) == "cancelled\n" }) {
 		b, _ := os.ReadFile(cancelled)
 		t.Errorf("the plugin's comparison was not cancelled: %q", b)
