@@ -48,19 +48,24 @@ type Options struct {
 	// Token, when not empty, is the bearer token every request to /v1/ and
 	// /metrics must carry; /healthz and /openapi.json stay open.
 	Token string
-	// MaxBody is the largest request body of /v1/score; 0 means 8 MiB.
+	// MaxBody is the largest request body of /v1/score, and the longest
+	// line of a batch (without its newline; a longer one is an error
+	// line); 0 means 8 MiB.
 	MaxBody int64
-	// MaxBatchBody is the largest request body of /v1/score/batch; 0 means
-	// 1 GiB.
+	// MaxBatchBody is the largest request body of /v1/score/batch, as sent
+	// and once decompressed; 0 means 1 GiB.
 	MaxBatchBody int64
 	// MaxBatchLines is the most lines a /v1/score/batch body may have,
 	// blank ones included; 0 means 1,000,000.
 	MaxBatchLines int
 	// Timeout bounds reading a /v1/score request and writing its answer,
-	// and every request but a batch; 0 means 30 seconds.
+	// and every request but a batch; 0 means 30 seconds. A request still
+	// being worked on then is answered 503 and its work is stopped (its
+	// context ends, which cancels its plugin comparisons).
 	Timeout time.Duration
 	// BatchTimeout bounds a whole /v1/score/batch request; 0 means 30
-	// minutes.
+	// minutes. A batch still being scored then ends with an error line of
+	// status 503, its work stopped.
 	BatchTimeout time.Duration
 	// ReadHeaderTimeout and IdleTimeout are the http.Server's that
 	// HTTPServer returns; 0 means 10 seconds and 2 minutes.
