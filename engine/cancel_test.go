@@ -5,9 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/value"
 )
 
 // endlessLines is a responses stream that never ends: line after line for
@@ -89,4 +93,74 @@ func (r *limited) Read(p []byte) (int, error) {
 	r.n--
 	r.l.cancel = func() {}
 	return r.l.Read(p)
+}
+
+// ctxComparator counts its comparisons and notes the context of each.
+type ctxComparator struct {
+	n    int
+	ctxs []context.Context
+}
+
+func (c *ctxComparator) Compare(in *rules.Input) rules.Outcome {
+	c.n++
+	c.ctxs = append(c.ctxs, in.Ctx)
+	return rules.Outcome{Equal: value.Equal(in.Expected, in.Actual)}
+}
+
+// A Scorer's context reaches every comparison (a plugin's waits on it),
+// in a case's calls and in a run's never and final; once it is done, the
+// pairs of an unordered case are no longer weighed.
+func TestScorerContext(t *testing.T) {
+	cmp := &ctxComparator{}
+	ext := rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}
+	var sb strings.Builder
+	sb.WriteString("version: 1\ncases:\n  - id: many\n    calls: unordered\n    expected:\n")
+	var resp []string
+	for i := range 30 {
+		fmt.Fprintf(&sb, "      - {name: f, arguments: {x: %d}, rules: {x: {plugin: p.eq}}}\n", i)
+		resp = append(resp, fmt.Sprintf(`{"name":"f","arguments":{"x":%d}}`, 29-i))
+	}
+	sb.WriteString(`  - id: run
+    steps: [{name: f, arguments: {x: 1}, rules: {x: {plugin: p.eq}}}]
+    never: [{name: g, arguments: {y: 1}, rules: {y: {plugin: p.eq}}}]
+    final: {plugin: p.eq}
+`)
+	e := loadWith(t, sb.String(), Options{Extensions: ext})
+	many := `{"id":"many","response":[` + strings.Join(resp, ",") + `]}`
+	run := `{"id":"run","response":[{"role":"assistant","content":null,"tool_calls":[` +
+		`{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"x\": 1}"}},` +
+		`{"id":"c2","type":"function","function":{"name":"g","arguments":"{\"y\": 1}"}}]},` +
+		`{"role":"tool","tool_call_id":"c1","content":"ok"},{"role":"tool","tool_call_id":"c2","content":"ok"},` +
+		`{"role":"assistant","content":"done"}]}`
+
+	ctx, cancel := context.WithCancel(context.Background())
+	sc := e.NewScorer()
+	sc.SetContext(ctx)
+	if r, _, err := sc.ScoreLine(many, 1); err != nil || !r.Pass {
+		t.Fatalf("%v %+v", err, r)
+	}
+	weighed := cmp.n
+	if _, _, err := sc.ScoreLine(run, 2); err != nil {
+		t.Fatal(err)
+	}
+	if cmp.n < weighed+3 {
+		t.Errorf("the run's calls, never and final were compared %d times, want 3 or more", cmp.n-weighed)
+	}
+	for i, c := range cmp.ctxs {
+		if c != ctx {
+			t.Fatalf("comparison %d had the context %v", i, c)
+		}
+	}
+
+	cancel()
+	cmp.n = 0
+	sc.ScoreLine(many, 1)
+	if cmp.n > 30 || weighed < 100 {
+		t.Errorf("cancelled: %d comparisons, %d before", cmp.n, weighed)
+	}
+	sc.SetContext(nil)
+	cmp.n, cmp.ctxs = 0, nil
+	if r, _, _ := sc.ScoreLine(many, 1); !r.Pass || cmp.n != weighed || cmp.ctxs[0] != nil {
+		t.Errorf("without a context: pass %v, %d comparisons, want %d", r.Pass, cmp.n, weighed)
+	}
 }

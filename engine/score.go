@@ -612,8 +612,10 @@ func (j *judgement) score() float64 {
 // not nil, hears of each failure, worded in full up to the first worded
 // of them when worded > 0 (rules.Context.MaxWorded). quick judges only whether the
 // arguments pass, from their first failure on (rules.Set.Accepts): j.res
-// then counts them as one argument, so that its score is 1 or 0.
-func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b int, passes *rules.Passes, eq *rules.Equalities, report func(rules.Diff), quick bool, worded int) {
+// then counts them as one argument, so that its score is 1 or 0. w,
+// which may be nil, gives the comparators its context; worded is how many
+// diffs get a message (the rest are counted, not listed).
+func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b int, passes *rules.Passes, eq *rules.Equalities, report func(rules.Diff), quick bool, worded int, w *work) {
 	*j = judgement{steps: rv.at(b)} // a run: references see the steps before b
 	j.proof, passes = ec.prove(ac, passes)
 	if j.proof == schema.Same {
@@ -622,6 +624,7 @@ func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b in
 	ctx := ec.ctx(j.steps)
 	ctx.Passes = passes
 	ctx.MaxWorded = worded
+	ctx.Ctx = w.context()
 	if eq == nil || !ec.validates() || j.proof != schema.Unproven {
 		eq = nil
 	}
@@ -649,8 +652,8 @@ func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b in
 // which a failing pair shows at its first failing argument: the verdict
 // then has no score but 1 for a pass, and is not marked weighed.
 func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, w *work, quick bool) verdict {
-	if ac.Name != ec.name || ac.Err != nil {
-		return verdict{weighed: true}
+	if ac.Name != ec.name || ac.Err != nil || w.stopped() {
+		return verdict{weighed: true} // stopped: a failing pair, which no one reads
 	}
 	var passes *rules.Passes
 	var eq *rules.Equalities
@@ -658,7 +661,7 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 		passes, eq = &w.passes, &w.eq
 	}
 	var j judgement
-	ec.judge(&j, ac, rv, b, passes, eq, nil, quick, 0)
+	ec.judge(&j, ac, rv, b, passes, eq, nil, quick, 0, w)
 	if j.proof == schema.Same {
 		return verdict{pass: true, weighed: true, score: 1}
 	}
@@ -667,7 +670,7 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 		v.pass = ec.tool.schema.Valid(ac.Args, ec.check(j.eq, w))
 	}
 	for i, as := 0, ec.asserts(); v.pass && i < len(as); i++ {
-		out := as[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: j.steps})
+		out := as[i].cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: j.steps, Ctx: w.context()})
 		v.pass = out.Err == nil && out.Equal
 	}
 	return v
@@ -700,7 +703,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	max := e.maxDiffs()
 	sc.max = max
 	var j judgement
-	ec.judge(&j, ac, rv, b, &sc.passes, &sc.eq, sc.report, false, max+1)
+	ec.judge(&j, ac, rv, b, &sc.passes, &sc.eq, sc.report, false, max+1, w)
 	left := sc.left
 	sc.left = leftOut{}
 	if j.proof == schema.Same {
@@ -719,7 +722,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	}
 	w.putScratch(sc)
 	for _, a := range ec.asserts() {
-		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: j.steps})
+		out := a.cmp.Compare(&rules.Input{Expected: ec.args, Actual: ac.Args, Tool: ac.Name, Args: ac.Args, ExpectedArgs: ec.args, Steps: j.steps, Ctx: w.context()})
 		switch {
 		case out.Err != nil:
 			kind := out.ErrKind

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+
 	"github.com/callgrade/callgrade/internal/assign"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/response"
@@ -27,6 +29,19 @@ type Scorer struct {
 
 // NewScorer returns a Scorer for e's cases.
 func (e *Engine) NewScorer() *Scorer { return &Scorer{e: e} }
+
+// SetContext makes s score under ctx from its next response on: once ctx
+// is done, a comparison that waits (a plugin's) stops waiting and fails,
+// and the pairs a matching mode would weigh are no longer compared, so
+// that the response is done with at once. Its result is then not the
+// response's verdict: a caller whose context is done drops it. nil is
+// no context, as a new Scorer has.
+func (s *Scorer) SetContext(ctx context.Context) {
+	s.w.ctx, s.w.done = ctx, nil
+	if ctx != nil {
+		s.w.done = ctx.Done()
+	}
+}
 
 // Score scores one response (a document in any supported format) against
 // case i, as Engine.Score does.
@@ -86,6 +101,30 @@ type work struct {
 
 	validation schema.Scratch  // the validations' memory
 	calls      []response.Call // the last response's calls (response.Options.Calls)
+
+	ctx  context.Context // Scorer.SetContext's, or nil
+	done <-chan struct{} // ctx.Done()
+}
+
+// context is the context of w's scoring; nil for none.
+func (w *work) context() context.Context {
+	if w == nil {
+		return nil
+	}
+	return w.ctx
+}
+
+// stopped reports whether w's context is done.
+func (w *work) stopped() bool {
+	if w == nil || w.done == nil {
+		return false
+	}
+	select {
+	case <-w.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // callsOrNil returns the calls buffer to read a response into.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"sync"
@@ -205,6 +206,7 @@ func withPlaceholder(obj value.Value, keys []string) value.Value {
 // runView is a run being scored: its steps for references
 // (rules.StepSource), built into values only when a reference reads them.
 type runView struct {
+	ctx     context.Context // the scoring's (Scorer.SetContext), for the run's comparisons
 	run     *response.Run
 	isSteps bool // the case is written with steps
 	calls   []response.Call
@@ -230,7 +232,7 @@ func newRunView(run *response.Run, steps bool) *runView {
 func (rv *runView) release() {
 	clear(rv.calls)
 	clear(rv.vals)
-	rv.run = nil
+	rv.run, rv.ctx = nil, nil
 	runViewPool.Put(rv)
 }
 
@@ -311,7 +313,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 				HasExpected: true, HasActual: true, Rule: "error", Message: msg})
 		}
 	}
-	ctx := rules.Context{AllowExtra: true, NullIsMissing: ec.nullIsMissing, Tool: ec.name, Steps: rv.at(b)}
+	ctx := rules.Context{AllowExtra: true, NullIsMissing: ec.nullIsMissing, Tool: ec.name, Steps: rv.at(b), Ctx: rv.ctx}
 	for i := range cr.checks {
 		chk := &cr.checks[i]
 		if chk.rule.Ignore() {
@@ -400,7 +402,7 @@ func eachAt(v value.Value, segs []rules.Segment, path string, f func(string, val
 // When a rule of the entry cannot decide (an expression or a plugin
 // fails), it returns that failure instead: the call may be the forbidden
 // one, and a guard that a wrong type gets past must not pass the run.
-func (n *compiledNever) matches(ac *response.Call, steps rules.Steps) (bool, *rules.Diff) {
+func (n *compiledNever) matches(ac *response.Call, steps rules.Steps, cx context.Context) (bool, *rules.Diff) {
 	if ac.Name != n.name {
 		return false, nil
 	}
@@ -411,7 +413,7 @@ func (n *compiledNever) matches(ac *response.Call, steps rules.Steps) (bool, *ru
 		return false, nil // its own invalid_arguments diff fails the case
 	}
 	ctx := n.ctx
-	ctx.Steps = steps
+	ctx.Steps, ctx.Ctx = steps, cx
 	var failed *rules.Diff
 	res := n.rules.CompareChecked(n.args, ac.Args, &ctx, func(d rules.Diff) {
 		if failed == nil && (d.Kind == RuleError || d.Kind == PluginError) {
@@ -428,6 +430,7 @@ func (n *compiledNever) matches(ac *response.Call, steps rules.Steps) (bool, *ru
 func (e *Engine) scoreRun(r *Result, i int, run *response.Run, w *work) {
 	rv := newRunView(run, e.cases[i].run.steps)
 	defer rv.release()
+	rv.ctx = w.context()
 	e.scoreCallsIn(r, i, rv.calls, w, rv)
 	e.checkRun(r, &e.cases[i], rv)
 }
@@ -444,7 +447,7 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 	if len(run.never) > 0 {
 		for b := range rv.calls {
 			for k := range run.never {
-				forbidden, failed := run.never[k].matches(&rv.calls[b], rv.at(b))
+				forbidden, failed := run.never[k].matches(&rv.calls[b], rv.at(b), rv.ctx)
 				if !forbidden && failed == nil {
 					continue
 				}
@@ -502,7 +505,7 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 				exp = value.Value{}
 			}
 			if ok {
-				ctx := rules.Context{Steps: steps}
+				ctx := rules.Context{Steps: steps, Ctx: rv.ctx}
 				res := run.final.CompareChecked(exp, actual, &ctx, func(d rules.Diff) {
 					d.Path = "final"
 					if none {

@@ -68,6 +68,7 @@ type compInfo struct {
 type call struct {
 	item *pluginpb.CompareItem
 	size int
+	ctx  context.Context // the caller's (rules.Input.Ctx); never nil
 	done chan struct{}
 	set  atomic.Bool
 	out  rules.Outcome
@@ -86,19 +87,36 @@ func pluginErr(format string, args ...any) rules.Outcome {
 	return rules.Outcome{Err: fmt.Errorf(format, args...), ErrKind: rules.PluginError}
 }
 
-// do queues one comparison and waits for its outcome.
-func (p *proc) do(item *pluginpb.CompareItem) rules.Outcome {
-	c := &call{item: item, size: proto.Size(item), done: make(chan struct{})}
+// do queues one comparison and waits for its outcome, until ctx is done:
+// the comparison then fails at once, is not sent if it has not been, and
+// the batch it went in is cancelled once all of its comparisons are.
+func (p *proc) do(ctx context.Context, item *pluginpb.CompareItem) rules.Outcome {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	c := &call{item: item, size: proto.Size(item), ctx: ctx, done: make(chan struct{})}
 	if c.size+16 > p.h.opts.MaxBatchBytes {
 		return pluginErr("plugin %s: comparison of %d bytes exceeds the %d-byte message limit", p.name, c.size, p.h.opts.MaxBatchBytes)
+	}
+	cancelled := func() rules.Outcome {
+		c.finish(pluginErr("plugin %s: %s: the comparison was cancelled: %v", p.name, item.Comparator, context.Cause(ctx)))
+		<-c.done // whoever finished c first has set its outcome
+		return c.out
+	}
+	if ctx.Err() != nil {
+		return cancelled()
 	}
 	select {
 	case p.queue <- c:
 	case <-p.quit:
 		return pluginErr("plugin %s: host closed", p.name)
+	case <-ctx.Done():
+		return cancelled()
 	}
 	select {
 	case <-c.done:
+	case <-ctx.Done():
+		return cancelled()
 	case <-p.stopped:
 		// Dispatching ended; c may have been sent (and will finish) or
 		// left in the queue (and would not).
@@ -125,12 +143,18 @@ func (p *proc) dispatch() {
 			p.drain()
 			return
 		}
+		if first.set.Load() {
+			continue // cancelled while queued: not sent
+		}
 		batch, size := []*call{first}, first.size+16
 		timer.Reset(p.h.opts.Linger)
 	gather:
 		for len(batch) < max {
 			select {
 			case c := <-p.queue:
+				if c.set.Load() {
+					continue
+				}
 				if size+c.size+16 > maxBytes {
 					p.send(batch)
 					batch, size = nil, 0
@@ -220,9 +244,16 @@ func (p *proc) attempt(batch []*call, counted bool) (_ rules.Outcome, broke bool
 		req.Items[i] = c.item
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), p.timeout)
+	stop := cancelWithCalls(batch, cancel)
 	resp, err := rpc.CompareBatch(ctx, req)
 	timedOut := ctx.Err() == context.DeadlineExceeded
 	cancel()
+	stop()
+	if err != nil && !timedOut && allDone(batch) {
+		// Cancelled by its callers, each of whom has its outcome: the
+		// plugin neither crashed nor hung.
+		return rules.Outcome{}, false
+	}
 	if err != nil {
 		// The restart begins before the callers hear of the failure, so
 		// that a call they make next waits for the new process instead of
@@ -451,6 +482,40 @@ func schemaMessage(err error) string {
 	return err.Error()
 }
 
+// cancelWithCalls calls cancel once the contexts of all of batch's calls
+// are done, until stop is called: the plugin is not kept at a batch that
+// no one waits for. A batch with a call that cannot be cancelled is left
+// alone.
+func cancelWithCalls(batch []*call, cancel func()) (stop func()) {
+	for _, c := range batch {
+		if c.ctx.Done() == nil {
+			return func() {}
+		}
+	}
+	sent := make(chan struct{})
+	go func() {
+		for _, c := range batch {
+			select {
+			case <-c.ctx.Done():
+			case <-sent:
+				return
+			}
+		}
+		cancel()
+	}()
+	return func() { close(sent) }
+}
+
+// allDone reports whether the contexts of all of batch's calls are done.
+func allDone(batch []*call) bool {
+	for _, c := range batch {
+		if c.ctx.Err() == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // comparator is a plugin comparator with its params.
 type comparator struct {
 	p      *proc
@@ -460,7 +525,7 @@ type comparator struct {
 
 // Compare implements rules.Comparator.
 func (c *comparator) Compare(in *rules.Input) rules.Outcome {
-	o := c.p.do(&pluginpb.CompareItem{
+	o := c.p.do(in.Ctx, &pluginpb.CompareItem{
 		Comparator:   c.name,
 		Path:         in.Path,
 		Expected:     in.Expected.String(),

@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"context"
+
+	"github.com/callgrade/callgrade/value"
+)
 
 // Comparator decides whether an actual value matches an expected value at
 // one path. Implementations must be safe for concurrent use.
@@ -18,6 +22,9 @@ type Input struct {
 	Args         value.Value // every actual argument of the call
 	ExpectedArgs value.Value // every expected argument of the call
 	Steps        Steps       // the run's steps before the call's (rules/steps.go)
+	// Ctx is the scoring's context, nil for none: a comparator that waits
+	// (a plugin's) stops waiting once it is done, its outcome then an Err.
+	Ctx context.Context
 }
 
 // Outcome is a Comparator's answer. A non-nil Err means the comparison could
@@ -83,6 +90,9 @@ const (
 // Context is what a comparison of two calls' arguments depends on besides
 // the rules.
 type Context struct {
+	// Ctx, when not nil, is the scoring's context, which comparators see
+	// as Input.Ctx.
+	Ctx           context.Context
 	AllowExtra    bool   // extra_fields: allow, unless a rule at a path says otherwise
 	NullIsMissing bool   // an argument set to null counts as omitted
 	Tool          string // the call's name, for comparators

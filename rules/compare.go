@@ -610,6 +610,7 @@ func (w *walker) comparator(f *eff, r *Rule, e, a *value.Value) (equal bool) {
 		Args:         w.aArgs,
 		ExpectedArgs: w.eArgs,
 		Steps:        w.ctx.Steps,
+		Ctx:          w.ctx.Ctx,
 	}
 	defer func() {
 		if x := recover(); x != nil {

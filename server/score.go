@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/callgrade/callgrade/engine"
@@ -25,12 +26,14 @@ func (h *Handler) serveScore(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.withSuite(w, func(l *loaded) {
-		status, res, msg := l.scoreRequest(strings.TrimPrefix(string(body), byteOrderMark))
+		status, res, msg := l.scoreRequest(r.Context(), strings.TrimPrefix(string(body), byteOrderMark))
 		if res == nil {
 			writeError(w, status, "%s", msg)
 			return
 		}
-		h.metrics.verdict(res.Pass)
+		if r.Context().Err() == nil { // else the answer is a 503, not this result
+			h.metrics.verdict(res.Pass)
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(append(res.AppendJSON(make([]byte, 0, 512)), '\n'))
 	})
@@ -41,7 +44,9 @@ func (h *Handler) serveScore(w http.ResponseWriter, r *http.Request) {
 // responses file, read as engine.Scorer.ScoreLine reads one; a request without a
 // "response" is refused rather than scored as missing, since a single
 // request is answered at once.
-func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
+//
+// Its scoring stops once ctx is done, the result then not to be used.
+func (l *loaded) scoreRequest(ctx context.Context, text string) (int, *engine.Result, string) {
 	if strings.TrimSpace(text) == "" {
 		return http.StatusBadRequest, nil, `the request body is empty; send a JSON object with "id" or "case", and "response"`
 	}
@@ -84,11 +89,15 @@ func (l *loaded) scoreRequest(text string) (int, *engine.Result, string) {
 			if err != nil {
 				return http.StatusBadRequest, nil, err.Error()
 			}
-			return http.StatusOK, eng.Score(0, resp), ""
+			sc := eng.NewScorer() // of its own, as below
+			sc.SetContext(ctx)
+			return http.StatusOK, sc.Score(0, resp), ""
 		}
 	}
 	// A Scorer of its own: the result outlives the request's scoring.
-	r, i, _, err := l.g.Engine().NewScorer().ScoreSampleLine(text, 1, l.g.Suite().Samples)
+	sc := l.g.Engine().NewScorer()
+	sc.SetContext(ctx)
+	r, i, _, err := sc.ScoreSampleLine(text, 1, l.g.Suite().Samples)
 	switch {
 	case err != nil && perr != nil:
 		return http.StatusBadRequest, nil, "the request is not valid JSON: " + perr.Error()
@@ -161,10 +170,26 @@ const (
 // chunk is a run of consecutive lines of a batch.
 type chunk struct {
 	first int      // line number of the first line
-	lines []string // without their newlines
+	lines []string // without their newlines; "" for a line over the limit
+	over  []int    // the indexes in lines of the lines over the limit
 	err   error    // the body could not be read after these lines
 	out   []lineOut
 	done  chan struct{}
+}
+
+// batchLimits bound what is read of a batch: a line longer than maxLine
+// bytes (without its newline) is discarded as it is read and answered
+// with an error line; the batch ends past maxLines lines.
+type batchLimits struct {
+	maxLine  int64
+	maxLines int
+}
+
+// tooManyLines ends a batch that has more lines than the limit.
+type tooManyLines int
+
+func (e tooManyLines) Error() string {
+	return fmt.Sprintf("the batch has more lines than the limit of %d (--max-batch-lines)", int(e))
 }
 
 // lineOut is one scored line.
@@ -196,13 +221,58 @@ func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request) {
 		_ = rc.EnableFullDuplex()
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		w.WriteHeader(http.StatusOK)
-		h.batch(r.Context(), l, body, w, rc)
+		// The batch's own context: net/http cancels the request's when
+		// reading its body fails (a body late past the read deadline, cut
+		// short), and the lines read before are still answered. The batch
+		// stops at its deadline, or when the client is gone, which a write
+		// tells.
+		ctx := context.WithoutCancel(r.Context())
+		if deadline, ok := r.Context().Deadline(); ok {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithDeadline(ctx, deadline)
+			defer cancel()
+		}
+		if !h.batch(ctx, l, body, w, rc) && !drain(r.Body) {
+			closeAfterReply(w)
+		}
 	})
+}
+
+// drain reads the rest of a body that a batch ended before, up to as much
+// as net/http reads itself to keep a connection (256 KiB, and as sent: a
+// gzip body is not decompressed), and reports whether the body ended. The
+// connection is then kept for the next request; otherwise closeAfterReply
+// closes it.
+//
+// Both are needed because the handler is full duplex: net/http would
+// otherwise read the rest itself once the handler has returned, and a body
+// that ends then starts a background read that the next request's read
+// collides with ("invalid concurrent Body.Read call", the connection
+// reset).
+func drain(body io.Reader) bool {
+	_, err := io.CopyN(io.Discard, body, 256<<10)
+	return err == io.EOF
+}
+
+// closeAfterReply has net/http close the connection once the answer is
+// written, as a body over http.MaxBytesReader's limit does, so that the
+// rest of a body is not read as the next request.
+func closeAfterReply(w http.ResponseWriter) {
+	for {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
+	}
+	// A reader of one byte over a limit of none: the limit is hit at once.
+	http.MaxBytesReader(w, io.NopCloser(strings.NewReader("x")), 0).Read(make([]byte, 1))
 }
 
 // batch scores the lines of body and writes a line for each one that is
 // not blank, in their order: a result line, or {"line": N, "error": ...}.
-func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Writer, rc *http.ResponseController) {
+// It reports whether it read body to its end.
+func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Writer, rc *http.ResponseController) (whole bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	workers := h.opts.Workers
@@ -215,14 +285,22 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 	go func() {
 		defer close(order)
 		defer close(jobs)
-		readChunks(ctx, body, order, jobs)
+		whole = readChunks(ctx, body, order, jobs, batchLimits{maxLine: h.opts.MaxBody, maxLines: h.opts.MaxBatchLines})
 	}()
 	for range workers {
 		go func() {
 			sc := l.g.Engine().NewScorer()
+			sc.SetContext(ctx) // a plugin's comparison stops waiting once the batch is over
 			for c := range jobs {
 				c.out = make([]lineOut, len(c.lines))
 				for j, text := range c.lines {
+					if ctx.Err() != nil {
+						break // the writer writes none of c
+					}
+					if slices.Contains(c.over, j) {
+						c.out[j] = errorOut(c.first+j, "", fmt.Sprintf("the line is longer than the limit of %d bytes (--max-body); it was not read", h.opts.MaxBody))
+						continue
+					}
 					c.out[j] = scoreLine(sc, text, c.first+j, samples)
 				}
 				close(c.done)
@@ -238,6 +316,18 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 		<-c.done
 		if failed {
 			continue // the client is gone; let the reader and workers finish
+		}
+		if err := ctx.Err(); err != nil {
+			// Past the deadline (or the client is gone): the scoring of
+			// c may have stopped part way, and none of it is written.
+			failed = true
+			if err == context.DeadlineExceeded {
+				h.metrics.lineError()
+				w.Write(h.endOut(c.first, err))
+				rc.Flush()
+			}
+			cancel()
+			continue
 		}
 		for j := range c.out {
 			o := &c.out[j]
@@ -267,16 +357,8 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 			}
 		}
 		if c.err != nil && !failed {
-			msg := fmt.Sprintf("cannot read the request body from line %d on: %v", c.first+len(c.lines), c.err)
-			var mb *http.MaxBytesError
-			if errors.As(c.err, &mb) {
-				msg = fmt.Sprintf("the request body is larger than the limit of %d bytes; lines from %d on were not read", mb.Limit, c.first+len(c.lines))
-			}
-			if errors.Is(c.err, os.ErrDeadlineExceeded) {
-				msg = fmt.Sprintf("the batch ran out of its time (%v, --batch-timeout); lines from %d on were not read", h.opts.BatchTimeout, c.first+len(c.lines))
-			}
 			h.metrics.lineError()
-			w.Write(errorOut(c.first+len(c.lines), "", msg).out)
+			w.Write(h.endOut(c.first+len(c.lines), c.err))
 		}
 		if len(order) == 0 && !failed {
 			// Nothing more is ready: send what is written.
@@ -286,6 +368,32 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 			}
 		}
 	}
+	return whole
+}
+
+// endOut is the line that ends a batch whose body could not be read from
+// line on, err saying why: {"line": N, "status": S, "error": "line N:
+// ..."}, where S is the status a request would have been answered with
+// (413 over a limit, 408 a body still arriving at the deadline, 503
+// scoring past it, 400 a body that cannot be read). No
+// line follows it: a client tells a batch cut short by its "status".
+func (h *Handler) endOut(line int, err error) []byte {
+	status, msg := http.StatusBadRequest, fmt.Sprintf("cannot read the request body from line %d on: %v", line, err)
+	var mb *http.MaxBytesError
+	var many tooManyLines
+	switch {
+	case errors.As(err, &mb):
+		status, msg = http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than the limit of %d bytes; lines from %d on were not read", mb.Limit, line)
+	case errors.As(err, &many):
+		status, msg = http.StatusRequestEntityTooLarge, fmt.Sprintf("%v; lines from %d on were not read", many, line)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		status, msg = http.StatusRequestTimeout, fmt.Sprintf("the batch ran out of its time (%v, --batch-timeout); lines from %d on were not read", h.opts.BatchTimeout, line)
+	case errors.Is(err, context.DeadlineExceeded):
+		status, msg = http.StatusServiceUnavailable, fmt.Sprintf("the batch ran out of its time (%v, --batch-timeout) while being scored; lines from %d on were not answered", h.opts.BatchTimeout, line)
+	}
+	b := fmt.Appendf(nil, `{"line":%d,"status":%d,"error":`, line, status)
+	b = value.AppendQuote(b, fmt.Sprintf("line %d: %s", line, msg))
+	return append(b, "}\n"...)
 }
 
 // byteOrderMark is UTF-8's, which some editors write at the start of a
@@ -294,15 +402,34 @@ const byteOrderMark = "\ufeff"
 
 // readChunks splits body into chunks of lines, each sent to order (the
 // writer's queue) and to jobs (the scorers'). A chunk ends when it is full
-// or when no more of the body has arrived.
-func readChunks(ctx context.Context, body io.Reader, order, jobs chan<- *chunk) {
+// or when no more of the body has arrived. A line over lim.maxLine is never
+// held: it is read to its end and dropped, and its chunk says so (over).
+// Past lim.maxLines lines, the chunk after the last one read carries the
+// error that ends the batch, if any more of the body follows. It reports
+// whether it read the body to its end.
+func readChunks(ctx context.Context, body io.Reader, order, jobs chan<- *chunk, lim batchLimits) (whole bool) {
 	br := bufio.NewReaderSize(body, 64<<10)
 	line := 1
 	for {
 		c := &chunk{first: line, done: make(chan struct{})}
+		if line > lim.maxLines {
+			// Waits for the client's next byte, or for its end: the
+			// lines before were sent, so a client that waits for their
+			// answers before ending the body has them.
+			_, err := br.Peek(1)
+			if err == io.EOF {
+				return true
+			}
+			if err == nil {
+				err = tooManyLines(lim.maxLines)
+			}
+			c.err = err
+			send(context.Background(), c, order, jobs)
+			return false
+		}
 		size := 0
-		for len(c.lines) < chunkLines && size < chunkBytes {
-			text, err := br.ReadString('\n')
+		for len(c.lines) < chunkLines && size < chunkBytes && line <= lim.maxLines {
+			text, n, over, err := readLine(br, lim.maxLine)
 			if err != nil && err != io.EOF {
 				// A line cut short is not scored: the error line names it.
 				// It is sent even though the request's context has ended,
@@ -310,21 +437,23 @@ func readChunks(ctx context.Context, body io.Reader, order, jobs chan<- *chunk) 
 				// the writer drains order until it is closed.
 				c.err = err
 				send(context.Background(), c, order, jobs)
-				return
+				return false
 			}
 			if line == 1 {
 				// As callgrade score reads a responses file: a byte order
 				// mark at the start is skipped.
 				text = strings.TrimPrefix(text, byteOrderMark)
 			}
-			if text != "" {
+			if n > 0 {
+				if over {
+					c.over = append(c.over, len(c.lines))
+				}
 				c.lines = append(c.lines, strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r"))
 				size += len(text)
 				line++
 			}
 			if err != nil {
-				send(ctx, c, order, jobs)
-				return
+				return send(ctx, c, order, jobs)
 			}
 			if br.Buffered() == 0 {
 				// The next read may wait on the client: score what came,
@@ -334,8 +463,48 @@ func readChunks(ctx context.Context, body io.Reader, order, jobs chan<- *chunk) 
 			}
 		}
 		if !send(ctx, c, order, jobs) {
-			return
+			return false
 		}
+	}
+}
+
+// readLine reads br's next line with its newline, n bytes, unless it is
+// longer than limit bytes without the newline: it is then read to its end
+// without being kept, and over is set. The longest line held is limit+1
+// bytes, whatever the body holds.
+func readLine(br *bufio.Reader, limit int64) (text string, n int64, over bool, err error) {
+	// Its length without the newline, of n bytes read so far.
+	long := func(n int64, err error) int64 {
+		if err == nil {
+			return n - 1
+		}
+		return n
+	}
+	frag, err := br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull && long(int64(len(frag)), err) <= limit {
+		return string(frag), int64(len(frag)), false, err // most lines: one copy
+	}
+	var buf []byte
+	for {
+		n += int64(len(frag))
+		if !over {
+			if long(n, err) > limit {
+				over, buf = true, nil
+			} else {
+				if len(buf)+len(frag) > cap(buf) {
+					// Doubling, up to the limit: append's gentler growth
+					// of a large slice would allocate several times it.
+					nb := make([]byte, len(buf), max(len(buf)+len(frag), min(2*cap(buf), int(limit)+1)))
+					buf = append(nb[:copy(nb, buf)], frag...)
+				} else {
+					buf = append(buf, frag...)
+				}
+			}
+		}
+		if err != bufio.ErrBufferFull {
+			return string(buf), n, over, err
+		}
+		frag, err = br.ReadSlice('\n')
 	}
 }
 

@@ -10,15 +10,19 @@
 package server
 
 import (
+	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,16 +48,24 @@ type Options struct {
 	// Token, when not empty, is the bearer token every request to /v1/ and
 	// /metrics must carry; /healthz and /openapi.json stay open.
 	Token string
-	// MaxBody is the largest request body of /v1/score; 0 means 8 MiB.
+	// MaxBody is the largest request body of /v1/score, and the longest
+	// line of a batch (without its newline; a longer one is an error
+	// line); 0 means 8 MiB.
 	MaxBody int64
-	// MaxBatchBody is the largest request body of /v1/score/batch; 0 means
-	// 1 GiB.
+	// MaxBatchBody is the largest request body of /v1/score/batch, as sent
+	// and once decompressed; 0 means 1 GiB.
 	MaxBatchBody int64
+	// MaxBatchLines is the most lines a /v1/score/batch body may have,
+	// blank ones included; 0 means 1,000,000.
+	MaxBatchLines int
 	// Timeout bounds reading a /v1/score request and writing its answer,
-	// and every request but a batch; 0 means 30 seconds.
+	// and every request but a batch; 0 means 30 seconds. A request still
+	// being worked on then is answered 503 and its work is stopped (its
+	// context ends, which cancels its plugin comparisons).
 	Timeout time.Duration
 	// BatchTimeout bounds a whole /v1/score/batch request; 0 means 30
-	// minutes.
+	// minutes. A batch still being scored then ends with an error line of
+	// status 503, its work stopped.
 	BatchTimeout time.Duration
 	// ReadHeaderTimeout and IdleTimeout are the http.Server's that
 	// HTTPServer returns; 0 means 10 seconds and 2 minutes.
@@ -77,6 +89,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBatchBody <= 0 {
 		o.MaxBatchBody = 1 << 30
+	}
+	if o.MaxBatchLines <= 0 {
+		o.MaxBatchLines = 1_000_000
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 30 * time.Second
@@ -303,20 +318,120 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		timeout := h.opts.Timeout
-		if rt.path == "/v1/score/batch" {
+		batch := rt.path == "/v1/score/batch"
+		if batch {
 			timeout = h.opts.BatchTimeout
 		}
 		rc := http.NewResponseController(sw)
 		deadline := start.Add(timeout)
-		// Reading stops a little before writing must: a request whose
-		// body is still coming at its deadline is then told so (a batch's
-		// error line, a single request's 408), not cut off unanswered.
+		// Reading stops a little before the deadline: a request whose
+		// body is still coming then is told so (a batch's error line, a
+		// single request's 408), not cut off unanswered. At the deadline
+		// the request's context ends, which stops its work; the answer
+		// that says so has answerGrace to be written.
 		_ = rc.SetReadDeadline(deadline.Add(-min(timeout/10, time.Second))) // not every ResponseWriter has a connection
-		_ = rc.SetWriteDeadline(deadline)
-		serve(sw, r)
+		_ = rc.SetWriteDeadline(deadline.Add(answerGrace))
+		ctx, cancel := context.WithDeadline(r.Context(), deadline)
+		defer cancel()
+		r = r.WithContext(ctx)
+		if batch {
+			serve(sw, r) // streamed: it ends itself with an error line at the deadline
+			return
+		}
+		serveTimed(sw, r, serve, deadline, timeout)
 		return
 	}
 	writeError(sw, http.StatusNotFound, "no such endpoint: %s (see /openapi.json)", r.URL.Path)
+}
+
+// answerGrace is the time a request has past its deadline to write the
+// answer that says it ran out of time.
+const answerGrace = time.Second
+
+// serveTimed serves r with serve on a goroutine of its own, holding its
+// answer until it returns; when the deadline comes first the answer is a
+// 503 at once, and the work, whose context (r's, which ServeHTTP ends at
+// the deadline) has ended, stops on its own: a plugin's comparison is
+// cancelled, a scoring loop stops weighing pairs. A panic in serve is
+// raised again here, for net/http to log.
+func serveTimed(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request), deadline time.Time, timeout time.Duration) {
+	tw := &timedWriter{header: make(http.Header)}
+	late := time.NewTimer(time.Until(deadline))
+	defer late.Stop()
+	done := make(chan struct{})
+	panicked := make(chan any, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				panicked <- fmt.Sprintf("%v\n\n%s", p, debug.Stack())
+			}
+		}()
+		serve(tw, r)
+		close(done)
+	}()
+	select {
+	case p := <-panicked:
+		panic(p)
+	case <-done:
+		if r.Context().Err() == context.DeadlineExceeded {
+			// Its work may have been stopped part way (a plugin's
+			// comparison fails when cancelled): the answer is not sent.
+			break
+		}
+		maps.Copy(w.Header(), tw.header)
+		w.WriteHeader(tw.status())
+		w.Write(tw.buf.Bytes())
+		return
+	case <-late.C:
+		// Not r's context, which net/http also ends when reading the
+		// body fails: the handler answers that itself (408, 400).
+		tw.mu.Lock()
+		tw.late = true
+		tw.mu.Unlock()
+	}
+	writeError(w, http.StatusServiceUnavailable, "the request took longer than the limit of %v (--timeout); its work was stopped", timeout)
+}
+
+// timedWriter holds the answer of serveTimed's handler until it returns;
+// once the request is late, what the handler writes is dropped.
+type timedWriter struct {
+	header http.Header
+	mu     sync.Mutex
+	code   int
+	buf    bytes.Buffer
+	late   bool
+}
+
+// errLate is what a late handler's writes return.
+var errLate = errors.New("the request ran out of its time")
+
+func (w *timedWriter) Header() http.Header { return w.header }
+
+func (w *timedWriter) WriteHeader(code int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.code == 0 {
+		w.code = code
+	}
+}
+
+func (w *timedWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.late {
+		return 0, errLate
+	}
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.buf.Write(b)
+}
+
+func (w *timedWriter) status() int {
+	if w.code == 0 {
+		return http.StatusOK
+	}
+	return w.code
 }
 
 // authorized reports whether r carries the token, comparing digests in

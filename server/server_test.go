@@ -446,7 +446,7 @@ func TestBodyLimit(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	got := strings.Split(strings.TrimSuffix(string(body), "\n"), "\n")
-	if resp.StatusCode != 200 || len(got) != 5 || got[4] != `{"line":5,"error":"line 5: the request body is larger than the limit of 200 bytes; lines from 5 on were not read"}` {
+	if resp.StatusCode != 200 || len(got) != 5 || got[4] != `{"line":5,"status":413,"error":"line 5: the request body is larger than the limit of 200 bytes; lines from 5 on were not read"}` {
 		t.Errorf("chunked batch over the limit: %d\n%s", resp.StatusCode, body)
 	}
 }

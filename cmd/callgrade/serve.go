@@ -27,6 +27,7 @@ type serveFlags struct {
 	format          string
 	maxBody         int64
 	maxBatchBody    int64
+	maxBatchLines   int
 	timeout         time.Duration
 	batchTimeout    time.Duration
 	shutdownTimeout time.Duration
@@ -59,9 +60,10 @@ finish the requests in flight before exiting.`,
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (port 0: any free port)")
 	fl.StringVar(&f.token, "token", "", "bearer token required by /v1/ and /metrics (default: $CALLGRADE_TOKEN)")
 	formatFlag(fl, &f.format, "response format")
-	fl.Int64Var(&f.maxBody, "max-body", 8<<20, "largest /v1/score request body, in bytes")
-	fl.Int64Var(&f.maxBatchBody, "max-batch-body", 1<<30, "largest /v1/score/batch request body, in bytes")
-	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time allowed for a request other than a batch")
+	fl.Int64Var(&f.maxBody, "max-body", 8<<20, "largest /v1/score request body, and longest batch line, in bytes")
+	fl.Int64Var(&f.maxBatchBody, "max-batch-body", 1<<30, "largest /v1/score/batch request body, in bytes, as sent and once decompressed")
+	fl.IntVar(&f.maxBatchLines, "max-batch-lines", 1_000_000, "most lines in a /v1/score/batch request body")
+	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time allowed for a request other than a batch; past it, a 503 and its work stopped")
 	fl.DurationVar(&f.batchTimeout, "batch-timeout", 30*time.Minute, "time allowed for a batch")
 	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", time.Minute, "time allowed for the requests in flight on SIGINT or SIGTERM")
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate (chain), with --tls-key; SIGHUP reloads both")
@@ -96,7 +98,7 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	// request is done.
 	load := func() (*callgrade.Grader, error) { return open(f.suites, format.options()) }
 	h, err := server.New(load, server.Options{
-		Token: token, MaxBody: f.maxBody, MaxBatchBody: f.maxBatchBody,
+		Token: token, MaxBody: f.maxBody, MaxBatchBody: f.maxBatchBody, MaxBatchLines: f.maxBatchLines,
 		Timeout: f.timeout, BatchTimeout: f.batchTimeout, Logger: log, Watch: f.watch,
 	})
 	if err != nil {

@@ -1,7 +1,9 @@
 // Command testplugin is a comparator plugin that misbehaves on request, for
 // the plugins package's fault tests. Its comparator "eq" compares by
 // value.Equal, except that an actual value of "crash!" makes the process
-// exit, and "hang!" makes it never answer. -mode changes the whole plugin:
+// exit, "hang!" makes it never answer, and "slow!" makes it answer after a
+// minute, or at once when the comparison is cancelled: it then appends a
+// line to the file of -cancelled. -mode changes the whole plugin:
 //
 //	ok          behave (the default)
 //	wrongcount  answer one result more than asked
@@ -17,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -30,6 +33,7 @@ import (
 func main() {
 	mode := flag.String("mode", "ok", "ok, wrongcount, garbage or exit")
 	pidfile := flag.String("pidfile", "", "write the process id here")
+	cancelled := flag.String("cancelled", "", "append a line here for each \"slow!\" comparison cancelled")
 	flag.Parse()
 	if *pidfile != "" {
 		if err := os.WriteFile(*pidfile, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
@@ -44,6 +48,19 @@ func main() {
 				os.Exit(7)
 			case "hang!":
 				<-make(chan struct{})
+			case "slow!":
+				select {
+				case <-time.After(time.Minute):
+				case <-ctx.Done():
+					if *cancelled != "" {
+						f, err := os.OpenFile(*cancelled, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+						if err == nil {
+							fmt.Fprintln(f, "cancelled")
+							f.Close()
+						}
+					}
+					return sdk.Result{}, ctx.Err()
+				}
 			}
 			return sdk.Result{Equal: value.Equal(in.Expected, in.Actual)}, nil
 		})
