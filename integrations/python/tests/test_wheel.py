@@ -69,7 +69,7 @@ def venv(wheels, tmp_path_factory):
     r = run([PYTHON, "-m", "venv", "--system-site-packages", str(d)])
     assert r.returncode == 0, r.stderr
     bindir = os.path.join(str(d), "bin")
-    r = run([os.path.join(bindir, "python"), "-m", "pip", "install", "--no-index", "--disable-pip-version-check", wheels[0][0]])
+    r = run([os.path.join(bindir, "python"), "-m", "pip", "--isolated", "install", "--no-index", wheels[0][0]])
     assert r.returncode == 0, r.stdout + r.stderr
     return bindir
 
@@ -241,6 +241,10 @@ def test_plugin(venv, tmp_path, example):
 def test_plugin_selects_and_reports_errors(venv, tmp_path):
     r, _ = pytest_run(venv, tmp_path, WEATHER[0], WEATHER[1], "-k", "berlin")
     assert re.search(r"\b1 failed, 8 deselected\b", r.stdout.splitlines()[-1]), r.stdout
+    # With samples, one item per case and sample.
+    r, _ = pytest_run(venv, tmp_path, os.path.join(REPO, "examples/samples/suite.yaml"),
+                      os.path.join(REPO, "examples/samples/responses.jsonl"), "--collect-only", "-q")
+    assert re.search(r"^\S*suite\.yaml::weather-berlin\[2\]$", r.stdout, re.M), r.stdout
     r, _ = pytest_run(venv, tmp_path, WEATHER[0], WEATHER[0])  # a suite is no responses file
     assert r.returncode == 2, r.stdout
     assert "ERROR collecting" in r.stdout and "callgrade could not score (exit status 2)" in r.stdout
