@@ -208,8 +208,7 @@ def main(argv=None):
         names = [n.strip() for n in args.platform.split(",") if n.strip()]
         unknown = [n for n in names if n not in PLATFORMS]
         if unknown:
-            raise SystemExit("build_wheel.py: unknown platform %s; want host, all or among %s"
-                             % (", ".join(unknown), ", ".join(PLATFORMS)))
+            ap.error("unknown platform %s; want host, all or among %s" % (", ".join(unknown), ", ".join(PLATFORMS)))
     epoch = int(os.environ.get("SOURCE_DATE_EPOCH", DEFAULT_EPOCH))
     go = find_go()
 
