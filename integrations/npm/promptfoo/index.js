@@ -91,7 +91,10 @@ function startScorer(onExit) {
       if (started) return;
       started = true;
       clearTimeout(timer);
-      child.kill();
+      // Closing the pipe has the watchdog stop callgrade; killing the
+      // watchdog would leave callgrade running.
+      if (child.stdin) child.stdin.destroy();
+      else child.kill();
       reject(new Error(`${msg}${stderr.trim() ? `: ${stderr.trim()}` : ''}`));
     }
     child.on('error', (err) => fail(`could not run ${bin}: ${err.message}`));
