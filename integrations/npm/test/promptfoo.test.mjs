@@ -39,6 +39,7 @@ const project = path.join(work, 'project');
 const bare = path.join(work, 'bare');
 let tarballs;
 let statusBefore;
+let statusAfter;
 const gitStatus = () => mustRun('git', ['status', '--porcelain', '--untracked-files=all', '--ignored'], { cwd: root }).stdout;
 
 function run(cmd, args, opts = {}) {
@@ -71,6 +72,7 @@ before(() => {
   // The build, as a user of the repository runs it.
   const out = mustRun(process.execPath, [path.join(harness, 'build.mjs'), '--out', dist], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   tarballs = out.stdout.trim().split('\n');
+  statusAfter = gitStatus();
   // The project: promptfoo and its tree as the harness's lockfile pins them
   // (npm ci), then the install a user runs, naming both tarballs.
   fs.mkdirSync(project);
@@ -98,7 +100,7 @@ test('build writes the main package and the host package, with no install script
   const st = fs.statSync(path.join(project, `node_modules/@callgrade/${host}/bin/${exe}`));
   assert.ok(st.mode & 0o100, 'the binary is executable');
   // Nothing but DIR: the build leaves the checkout as it was.
-  assert.equal(gitStatus(), statusBefore);
+  assert.equal(statusAfter, statusBefore);
 });
 
 test('no callgrade on the user\'s PATH; npx callgrade runs the packaged binary', () => {
@@ -248,4 +250,30 @@ test('the assertion called directly: objects as they are, JSON text, and one sco
   assert.match(rs[4].reason, /^callgrade: score 0: f x: expected 1, got 2/);
   assert.match(rs[5].reason, /f: expected a call to f, got none/);
   assert.equal(new Set(rs.map((x) => x.metadata.callgradePid)).size, 1);
+});
+
+test('docs/promptfoo.md: its config gives the results and the reason it shows', () => {
+  const doc = fs.readFileSync(path.join(root, 'docs/promptfoo.md'), 'utf8');
+  const blocks = [...doc.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], text: m[2] }));
+  const config = blocks.find((b) => b.lang === 'yaml' && b.text.startsWith('# promptfooconfig.yaml')).text;
+  const reason = blocks.find((b) => b.lang === 'text' && b.text.startsWith('callgrade: score')).text.trim();
+  const missing = blocks.find((b) => b.lang === 'text' && b.text.includes('is not installed')).text.trim();
+  // The install command names the tarballs the build writes on this host.
+  const install = blocks.find((b) => b.lang === 'sh' && b.text.startsWith('npm install')).text;
+  for (const t of tarballs) assert.ok(install.includes(`/tmp/callgrade-npm/${path.basename(t)}`) || host !== 'linux-x64', `${path.basename(t)} in ${install}`);
+  assert.ok(install.includes(libsql) || host !== 'linux-x64', `${libsql} in ${install}`);
+  if (host === 'linux-x64') assert.equal(missing, `callgrade: the callgrade binary for linux x64 is in the package @callgrade/linux-x64, which is not installed (npm omits optional dependencies with --omit=optional or --no-optional); install it beside @callgrade/promptfoo: npm install @callgrade/linux-x64@${version}`);
+
+  const dir = path.join(project, 'docs-eval');
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'promptfooconfig.yaml'), config);
+  const env = { ...userEnv(), HOME: path.join(work, 'home'), PROMPTFOO_DISABLE_TELEMETRY: '1', PROMPTFOO_DISABLE_UPDATE: '1' };
+  const r = run('npx', ['--no-install', 'promptfoo', 'eval', '-c', 'promptfooconfig.yaml', '--no-cache', '-o', 'out.json'], { cwd: dir, env });
+  assert.equal(r.status, 100, `promptfoo eval: exit ${r.status}\n${r.stdout}\n${r.stderr}`);
+  const results = JSON.parse(fs.readFileSync(path.join(dir, 'out.json'), 'utf8')).results.results;
+  const [first, second] = [0, 1].map((i) => results.find((x) => x.testIdx === i));
+  assert.equal(first.success, true);
+  assert.equal(second.success, false);
+  assert.equal(second.gradingResult.reason, reason);
+  assert.equal(Math.round(second.score * 1000) / 1000, 0.333);
 });
