@@ -118,14 +118,22 @@ function startScorer(onExit) {
         child.unref();
         child.stderr.unref();
         if (child.stdin) child.stdin.unref();
-        resolve(new Scorer(m[1], token, pid));
+        // retire forgets this scorer when it stops answering (callgrade
+        // gone while the watchdog still waits on the pipe): the watchdog
+        // is told to end, and the next assertion starts another scorer.
+        resolve(new Scorer(m[1], token, pid, () => {
+          onExit();
+          if (child.stdin) child.stdin.destroy();
+          else child.kill();
+        }));
       }
     });
   });
 }
 
 class Scorer {
-  constructor(addr, token, pid) {
+  constructor(addr, token, pid, retire) {
+    this.retire = retire;
     this.url = new URL('/v1/score', addr);
     this.token = token;
     this.pid = pid;
@@ -299,12 +307,17 @@ async function assert(output, context) {
   } catch (err) {
     return failure(err.message);
   }
+  let s;
   try {
-    const s = await scorer();
+    s = await scorer();
     const { status, body } = await s.score({ case: c, response: responseOf(output) });
     if (status !== 200) return failure(body && body.error ? body.error : `status ${status}`);
     return gradingResult(body, c, s.pid);
   } catch (err) {
+    if (s && (err.code === 'ECONNREFUSED' || err.code === 'ECONNRESET')) {
+      s.retire();
+      return failure(`the scorer, callgrade serve (pid ${s.pid}), stopped answering (${err.message}); the next assertion starts another`);
+    }
     return failure(err.message);
   }
 }

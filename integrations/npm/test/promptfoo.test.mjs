@@ -277,3 +277,24 @@ test('docs/promptfoo.md: its config gives the results and the reason it shows', 
   assert.equal(second.gradingResult.reason, reason);
   assert.equal(Math.round(second.score * 1000) / 1000, 0.333);
 });
+
+test('a scorer that is killed is replaced: one assertion fails saying so, the next starts another', () => {
+  const script = `
+    const { assert } = require('@callgrade/promptfoo');
+    const config = { expected: [] };
+    (async () => {
+      const a = await assert('[]', { config });
+      process.kill(a.metadata.callgradePid, 'SIGKILL');
+      await new Promise((res) => setTimeout(res, 300));
+      const b = await assert('[]', { config });
+      const c = await assert('[]', { config });
+      console.log(JSON.stringify([a, b, c]));
+    })();`;
+  const r = mustRun(process.execPath, ['-e', script], { cwd: project, env: userEnv() });
+  const [a, b, c] = JSON.parse(r.stdout);
+  assert.equal(a.pass, true);
+  assert.equal(b.pass, false);
+  assert.match(b.reason, /^callgrade: the scorer, callgrade serve \(pid \d+\), stopped answering \(.*\); the next assertion starts another$/);
+  assert.equal(c.pass, true);
+  assert.notEqual(c.metadata.callgradePid, a.metadata.callgradePid);
+});
