@@ -42,7 +42,7 @@ func readPythonic(t *textReader) {
 	// Each <|python_start|> begins calls, up to its <|python_end|> (or
 	// the next <|python_start|>, or the end of the text).
 	ends := seeker{s: s, m: pythonEnd}
-	for k >= 0 {
+	for k >= 0 && t.room(k) {
 		from := k + len(pythonStart)
 		to, next := len(s), -1
 		if e := ends.next(from); e >= 0 {
@@ -73,8 +73,9 @@ func (t *textReader) pythonCalls(from, to int) {
 	s := t.src
 	// The calls' values are the Parser's, as the JSON formats' are; the
 	// one call most texts have is read into room.
+	// A list is read up to the calls the response has room for.
 	var room [1]pycall.Call
-	calls, err := pycall.AppendValues(room[:0], s[from:to], t.x.p)
+	calls, more, err := pycall.AppendValuesN(room[:0], s[from:to], t.x.p, max(0, MaxTextCalls-len(t.out)))
 	rest := from
 	for _, c := range calls {
 		// The JSON routes hold arguments to the limits as they parse them:
@@ -86,9 +87,13 @@ func (t *textReader) pythonCalls(from, to int) {
 		case tooDeep(c.Value, t.x.maxDepth()):
 			t.fail(c.Name, from+c.Start, from+c.End, "has arguments beyond the limits", &value.Error{Reason: value.ReasonTooDeep, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxDepth()) + " levels"})
 		default:
-			t.add(c.Name, c.Value)
+			t.add(from+c.Start, c.Name, c.Value)
 		}
 		rest = from + c.End
+	}
+	if more >= 0 {
+		t.room(from + more) // none: it says so
+		return
 	}
 	if err != nil {
 		t.pythonError(err, from, rest, to)
