@@ -60,8 +60,8 @@ func (t *textReader) room(from int) bool {
 		return true
 	}
 	t.full = true
-	t.failed("", from, len(t.src), "not read: a response's text yields at most "+strconv.Itoa(MaxTextCalls)+" calls, and this one holds more",
-		&value.Error{Reason: value.ReasonTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(MaxTextCalls) + " calls"})
+	t.failed("", from, len(t.src), "not read", &value.Error{Reason: value.ReasonTooLarge, Offset: -1,
+		Detail: "more than " + strconv.Itoa(MaxTextCalls) + " calls in one response's text"})
 	return false
 }
 
