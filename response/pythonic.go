@@ -107,12 +107,16 @@ func (t *textReader) pythonError(err error, from, rest, to int) {
 	for rest < to && (s[rest] == ',' || s[rest] == ' ' || s[rest] == '\n' || s[rest] == '\t' || s[rest] == '\r') {
 		rest++
 	}
-	reason := "not Python calls: " + err.Error()
+	// The reason is worded once, in one allocation: a text may hold a
+	// failed call every few bytes.
 	var se *pycall.SyntaxError
-	if errors.As(err, &se) {
-		reason = "not Python calls: at byte " + strconv.Itoa(from+se.Offset) + ": " + se.Msg
+	if !errors.As(err, &se) {
+		t.fail("", rest, to, "not Python calls: "+err.Error(), nil)
+		return
 	}
-	t.fail("", rest, to, reason, nil)
+	var b [64]byte
+	at := strconv.AppendInt(append(b[:0], "not Python calls: at byte "...), int64(from+se.Offset), 10)
+	t.fail("", rest, to, string(at)+": "+se.Msg, nil)
 }
 
 // startsCall reports whether s begins with a call's name and its "(".
