@@ -23,11 +23,19 @@ var deepseekFormat = textFormat(DeepSeek, "a DeepSeek model's text with <｜tool
 
 func readDeepSeek(t *textReader) {
 	s := t.src
-	empty := t.deepseekEmpty()
+	empty := deepseekEmpties{
+		begins: seeker{s: s, m: deepseekCallsBegin}, calls: seeker{s: s, m: deepseekCallBegin}, ends: seeker{s: s, m: deepseekCallsEnd},
+		i: t.from,
+	}
+	// flush fails each empty <｜tool▁calls▁begin｜> before at, in its place
+	// among the calls.
 	flush := func(at int) {
-		for len(empty) > 0 && empty[0][0] < at {
-			t.fail("", empty[0][0], empty[0][1], "holds no "+deepseekCallBegin+": the calls begin and none follows", nil)
-			empty = empty[1:]
+		for !t.full {
+			from, to, ok := empty.next(at)
+			if !ok {
+				return
+			}
+			t.fail("", from, to, "holds no "+deepseekCallBegin+": the calls begin and none follows", nil)
 		}
 	}
 	t.blocks(deepseekCallBegin, deepseekCallEnd, func(body int) int {
@@ -61,29 +69,35 @@ func readDeepSeek(t *textReader) {
 // end token alone.
 const maxDeepSeekHead = 1 << 10
 
-// deepseekEmpty returns the span of each <｜tool▁calls▁begin｜> that no
-// <｜tool▁call▁begin｜> follows before the calls end: the model began its
-// calls and wrote none, a failed call.
-func (t *textReader) deepseekEmpty() (spans [][2]int) {
-	s := t.src
-	begins, calls, ends := seeker{s: s, m: deepseekCallsBegin}, seeker{s: s, m: deepseekCallBegin}, seeker{s: s, m: deepseekCallsEnd}
-	for i := t.from; ; {
-		b := begins.next(i)
-		if b < 0 {
-			return spans
+// deepseekEmpties finds, front to back, each <｜tool▁calls▁begin｜>
+// that no <｜tool▁call▁begin｜> follows before the calls end: the model
+// began its calls and wrote none, a failed call.
+type deepseekEmpties struct {
+	begins, calls, ends seeker
+	i                   int // where the next search starts
+}
+
+// next returns the span of the next such begin that starts before at,
+// ok false when there is none.
+func (e *deepseekEmpties) next(at int) (from, to int, ok bool) {
+	s := e.begins.s
+	for {
+		b := e.begins.next(e.i)
+		if b < 0 || b >= at {
+			return 0, 0, false
 		}
 		after := b + len(deepseekCallsBegin)
+		e.i = after
 		limit := len(s)
-		if e := ends.next(after); e >= 0 {
-			limit = e + len(deepseekCallsEnd)
+		if k := e.ends.next(after); k >= 0 {
+			limit = k + len(deepseekCallsEnd)
 		}
-		if nb := begins.next(after); nb >= 0 && nb < limit {
+		if nb := e.begins.next(after); nb >= 0 && nb < limit {
 			limit = nb
 		}
-		if c := calls.next(after); c < 0 || c >= limit {
-			spans = append(spans, [2]int{b, limit})
+		if c := e.calls.next(after); c < 0 || c >= limit {
+			return b, limit, true
 		}
-		i = after
 	}
 }
 

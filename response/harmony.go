@@ -33,16 +33,19 @@ const (
 
 func readHarmony(t *textReader) {
 	s := t.src
-	harmonyMessages(s, t.from, func(m harmonyMsg) {
+	harmonyMessages(s, t.from, func(m harmonyMsg) bool {
 		role, name, ok := harmonyHeader(s[m.head:m.headEnd], m.roleGiven)
+		// A header cut before its content: the model stopped before it
+		// said what it writes, which may be a call. A text without a
+		// marker, which Auto reads as an answer, has no header.
+		cut := !m.fits && (ok || m.roleGiven || strings.Contains(s[m.head:m.headEnd], harmonyChannel))
 		switch {
 		case role != "assistant":
 			// Another role's message (a tool's output) is not the model's.
+		case (cut || m.fits && ok) && !t.room(m.start):
+			return false
 		case !m.fits:
-			// A header cut before its content: the model stopped before it
-			// said what it writes, which may be a call. A text without a
-			// marker, which Auto reads as an answer, has no header.
-			if ok || m.roleGiven || strings.Contains(s[m.head:m.headEnd], harmonyChannel) {
+			if cut {
 				t.fail(name, m.start, m.headEnd, "never reaches "+harmonyMessage, nil)
 			}
 		case !ok:
@@ -53,6 +56,7 @@ func readHarmony(t *textReader) {
 			from, to := trimSpan(s, m.from, m.to)
 			t.arguments(name, from, to)
 		}
+		return !t.full
 	})
 }
 
@@ -66,9 +70,9 @@ type harmonyMsg struct {
 	from, to, next       int
 }
 
-// harmonyMessages calls each with each message of s from i on. The
-// text may begin inside the first message's header.
-func harmonyMessages(s string, i int, each func(m harmonyMsg)) {
+// harmonyMessages calls each with each message of s from i on, until it
+// returns false. The text may begin inside the first message's header.
+func harmonyMessages(s string, i int, each func(m harmonyMsg) bool) {
 	starts := seeker{s: s, m: harmonyStart}
 	for first := true; i < len(s); first = false {
 		m := harmonyMsg{start: i, head: i}
@@ -90,7 +94,9 @@ func harmonyMessages(s string, i int, each func(m harmonyMsg)) {
 			m.from = m.headEnd + len(harmonyMessage)
 			m.to, m.next = harmonyContentEnd(s, m.from)
 		}
-		each(m)
+		if !each(m) {
+			return
+		}
 		i = m.next
 	}
 }
@@ -100,11 +106,12 @@ func harmonyMessages(s string, i int, each func(m harmonyMsg)) {
 // has none (its analysis and its commentary are not the answer).
 func harmonyFinal(s string, i int) string {
 	var final string
-	harmonyMessages(s, i, func(m harmonyMsg) {
+	harmonyMessages(s, i, func(m harmonyMsg) bool {
 		h := s[m.head:m.headEnd]
 		if role, _, ok := harmonyHeader(h, m.roleGiven); m.fits && role == "assistant" && !ok && harmonyChannelOf(h) == "final" {
 			final = s[m.from:m.to]
 		}
+		return true
 	})
 	return final
 }

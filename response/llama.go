@@ -27,9 +27,12 @@ func readLlama(t *textReader) {
 		i = t.llamaCalls(i, false, &tags)
 	}
 	// Each <|python_tag|> begins calls, however many the text has.
-	for {
+	for !t.full {
 		k := tags.next(i)
 		if k < 0 {
+			return
+		}
+		if !t.room(k) {
 			return
 		}
 		i = t.llamaCalls(skipSpace(s, k+len(llamaPythonTag)), true, &tags)
@@ -43,7 +46,7 @@ func readLlama(t *textReader) {
 // which ends what a call that does not read spans.
 func (t *textReader) llamaCalls(i int, must bool, tags *seeker) int {
 	s := t.src
-	for first := !must; ; first = false {
+	for first := !must; !t.full; first = false {
 		if i == len(s) || s[i] != '{' {
 			if must {
 				to := len(s)
@@ -78,4 +81,5 @@ func (t *textReader) llamaCalls(i int, must bool, tags *seeker) int {
 		}
 		i = skipSpace(s, i+1)
 	}
+	return i
 }

@@ -22,9 +22,12 @@ var mistralFormat = textFormat(Mistral, "a Mistral model's text with [TOOL_CALLS
 
 func readMistral(t *textReader) {
 	marks := seeker{s: t.src, m: mistralCalls}
-	for i := t.from; ; {
+	for i := t.from; !t.full; {
 		start := marks.next(i)
 		if start < 0 {
+			return
+		}
+		if !t.room(start) {
 			return
 		}
 		i = t.mistralCalls(start, &marks)
@@ -69,6 +72,9 @@ func (t *textReader) mistralCalls(start int, marks *seeker) int {
 			t.fail("", start, end, "holds no call: the list is empty", nil)
 		}
 		for j, e := range list.Elems() {
+			if !t.room(i) {
+				break
+			}
 			sub := "element " + strconv.Itoa(j) + ": "
 			if e.Kind() != value.Object {
 				t.fail("", i, end, sub+"is "+kindPhrase(e)+", not an object", nil)

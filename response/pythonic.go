@@ -42,7 +42,7 @@ func readPythonic(t *textReader) {
 	// Each <|python_start|> begins calls, up to its <|python_end|> (or
 	// the next <|python_start|>, or the end of the text).
 	ends := seeker{s: s, m: pythonEnd}
-	for k >= 0 {
+	for k >= 0 && t.room(k) {
 		from := k + len(pythonStart)
 		to, next := len(s), -1
 		if e := ends.next(from); e >= 0 {
@@ -73,8 +73,9 @@ func (t *textReader) pythonCalls(from, to int) {
 	s := t.src
 	// The calls' values are the Parser's, as the JSON formats' are; the
 	// one call most texts have is read into room.
+	// A list is read up to the calls the response has room for.
 	var room [1]pycall.Call
-	calls, err := pycall.AppendValues(room[:0], s[from:to], t.x.p)
+	calls, more, err := pycall.AppendValuesN(room[:0], s[from:to], t.x.p, max(0, MaxTextCalls-len(t.out)))
 	rest := from
 	for _, c := range calls {
 		// The JSON routes hold arguments to the limits as they parse them:
@@ -86,9 +87,13 @@ func (t *textReader) pythonCalls(from, to int) {
 		case tooDeep(c.Value, t.x.maxDepth()):
 			t.fail(c.Name, from+c.Start, from+c.End, "has arguments beyond the limits", &value.Error{Reason: value.ReasonTooDeep, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxDepth()) + " levels"})
 		default:
-			t.add(c.Name, c.Value)
+			t.add(from+c.Start, c.Name, c.Value)
 		}
 		rest = from + c.End
+	}
+	if more >= 0 {
+		t.room(from + more) // none: it says so
+		return
 	}
 	if err != nil {
 		t.pythonError(err, from, rest, to)
@@ -102,12 +107,16 @@ func (t *textReader) pythonError(err error, from, rest, to int) {
 	for rest < to && (s[rest] == ',' || s[rest] == ' ' || s[rest] == '\n' || s[rest] == '\t' || s[rest] == '\r') {
 		rest++
 	}
-	reason := "not Python calls: " + err.Error()
+	// The reason is worded once, in one allocation: a text may hold a
+	// failed call every few bytes.
 	var se *pycall.SyntaxError
-	if errors.As(err, &se) {
-		reason = "not Python calls: at byte " + strconv.Itoa(from+se.Offset) + ": " + se.Msg
+	if !errors.As(err, &se) {
+		t.fail("", rest, to, "not Python calls: "+err.Error(), nil)
+		return
 	}
-	t.fail("", rest, to, reason, nil)
+	var b [64]byte
+	at := strconv.AppendInt(append(b[:0], "not Python calls: at byte "...), int64(from+se.Offset), 10)
+	t.fail("", rest, to, string(at)+": "+se.Msg, nil)
 }
 
 // startsCall reports whether s begins with a call's name and its "(".

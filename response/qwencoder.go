@@ -41,12 +41,16 @@ func readQwenCoder(t *textReader) {
 	s := t.src
 	t.qwenSeekers()
 	fns := seeker{s: s, m: qwenFunction}
-	for i := t.from; ; {
+	for i := t.from; !t.full; {
 		o, f := t.opens.next(i), fns.next(i)
+		start := o
+		if o < 0 || f >= 0 && f < o {
+			start = f
+		}
 		switch {
-		case o < 0 && f < 0:
+		case start < 0 || !t.room(start):
 			return
-		case o >= 0 && (f < 0 || o < f):
+		case start == o:
 			var ok bool
 			if i, ok = t.qwenQuick(o); !ok {
 				i = t.qwenBlock(o)
@@ -214,6 +218,9 @@ func (t *textReader) qwenParam(props value.Value, key, text string) value.Member
 // parameters are members, written in size bytes: the arguments' text,
 // held to the size limit as a JSON format's arguments are.
 func (t *textReader) qwenCall(name string, start, end int, members []value.Member, size int) {
+	if !t.room(start) {
+		return
+	}
 	args, err := t.x.p.Object(members) // the Parser's memory, as a JSON object's
 	switch {
 	case size > t.x.maxBytes():
@@ -224,7 +231,7 @@ func (t *textReader) qwenCall(name string, start, end int, members []value.Membe
 		// Each value kept to the limit, the object around them may not be.
 		t.fail(name, start, end, "nests too deep", &value.Error{Reason: value.ReasonTooDeep, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxDepth()) + " levels"})
 	default:
-		t.add(name, args)
+		t.add(start, name, args)
 	}
 }
 

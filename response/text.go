@@ -32,14 +32,44 @@ type textReader struct {
 	errs []ArgumentsError
 	// opens, closes and fnCloses find Qwen3-Coder's markers.
 	opens, closes, fnCloses seeker
+	// full says the response has yielded MaxTextCalls calls, and the
+	// failed call that says so: the readers stop.
+	full bool
 	// buf holds the one call most texts have, so that the reader's one
 	// allocation (its methods are called through the format) is all.
 	buf [1]Call
 }
 
-// add adds a call that read.
-func (t *textReader) add(name string, args value.Value) {
-	t.out = append(t.out, Call{Name: name, Args: args})
+// MaxTextCalls is the most calls that the text of one response yields.
+// Past them, the rest of the text is not read: one more failed call, for
+// the span from where the next call starts to the end of the text, says
+// so. A model's text may hold a call every few bytes (a marker written
+// over and over), each one a Call, and a failed one its message: 8 MiB
+// of "<tool_call>" held 760,000 failed calls, 340 MB of them. A response
+// so capped has a failed call, and so fails its case, as it would with
+// every call read; its score counts the MaxTextCalls+1 calls it has.
+const MaxTextCalls = 10000
+
+// room reports whether the text may yield one more call, which starts at
+// from; when it may not, the failed call that says so is added, once.
+func (t *textReader) room(from int) bool {
+	switch {
+	case t.full:
+		return false
+	case len(t.out) < MaxTextCalls:
+		return true
+	}
+	t.full = true
+	t.failed("", from, len(t.src), "not read", &value.Error{Reason: value.ReasonTooLarge, Offset: -1,
+		Detail: "more than " + strconv.Itoa(MaxTextCalls) + " calls in one response's text"})
+	return false
+}
+
+// add adds a call that read, written from from on.
+func (t *textReader) add(from int, name string, args value.Value) {
+	if t.room(from) {
+		t.out = append(t.out, Call{Name: name, Args: args})
+	}
 }
 
 // fail adds a failed call for the span [from, to) of the text, which
@@ -48,6 +78,13 @@ func (t *textReader) add(name string, args value.Value) {
 // so a failure makes one allocation of its own, its message: its error
 // comes from a slab.
 func (t *textReader) fail(name string, from, to int, reason string, err error) {
+	if t.room(from) {
+		t.failed(name, from, to, reason, err)
+	}
+}
+
+// failed is fail, whatever room the response has.
+func (t *textReader) failed(name string, from, to int, reason string, err error) {
 	t.msg = append(t.appendSpan(t.msg[:0], from, to), ": "...)
 	t.msg = append(t.msg, reason...)
 	if len(t.errs) == 0 {
@@ -127,6 +164,9 @@ func shortened(s string) (head, tail string, short bool) {
 // formats hold them, their own object the first level whatever wraps it,
 // and to the size limit by their own text (see call).
 func (t *textReader) object(name string, from, to, wrap int) (o value.Value, ok bool) {
+	if !t.room(from) {
+		return o, false
+	}
 	lim := t.x.lim
 	if wrap > 0 {
 		lim.MaxDepth = t.x.maxDepth() + wrap
@@ -154,7 +194,7 @@ func (t *textReader) object(name string, from, to, wrap int) (o value.Value, ok 
 // call named name.
 func (t *textReader) arguments(name string, from, to int) {
 	if args, ok := t.object(name, from, to, 0); ok {
-		t.add(name, args)
+		t.add(from, name, args)
 	}
 }
 
@@ -201,7 +241,7 @@ func (t *textReader) call(o value.Value, from, to, elem int, sub string, argKeys
 	case to-from > t.x.maxBytes() && t.tooLarge(from, to, elem, key):
 		t.fail(name, from, to, sub+strconv.Quote(key)+" is beyond the limits", &value.Error{Reason: value.ReasonTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
 	default:
-		t.add(name, args)
+		t.add(from, name, args)
 	}
 }
 
@@ -434,13 +474,16 @@ func (t *textReader) blocks(open, close string, jsonAt func(body int) int, read 
 	s := t.src
 	opens, closes := seeker{s: s, m: open}, seeker{s: s, m: close}
 	unclosed := "never closed: no " + close + " follows"
-	for i := t.from; ; {
+	for i := t.from; !t.full; {
 		start := opens.next(i)
 		if start < 0 {
 			return
 		}
 		if before != nil {
 			before(start)
+		}
+		if !t.room(start) {
+			return
 		}
 		body := start + len(open)
 		end, stop := -1, 0

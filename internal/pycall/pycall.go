@@ -54,7 +54,8 @@ const MaxDepth = 256
 // before it, so that a caller can keep them.
 func Parse(src string) ([]Call, error) {
 	// The JSON of the arguments is about as long as their Python.
-	return parse(nil, src, &jsonSink{out: make([]byte, 0, len(src))})
+	calls, _, err := parse(nil, src, &jsonSink{out: make([]byte, 0, len(src))}, -1)
+	return calls, err
 }
 
 // ParseValues is Parse with each call's arguments as Value, for a reader
@@ -67,45 +68,60 @@ func ParseValues(src string) ([]Call, error) { return AppendValues(nil, src, nil
 // reader that parses its JSON with vp, and resets it when done with the
 // values, reads Python calls as cheaply. A nil vp allocates.
 func AppendValues(dst []Call, src string, vp *value.Parser) ([]Call, error) {
+	calls, _, err := AppendValuesN(dst, src, vp, -1)
+	return calls, err
+}
+
+// AppendValuesN is AppendValues reading at most n calls of a list (all
+// of them when n is negative): a reader that bounds the calls of a text
+// reads no more of a list of a million. When the list goes on past the n
+// calls read, more is the offset in src where the next one starts, and
+// the rest of src is not read; more is -1 otherwise.
+func AppendValuesN(dst []Call, src string, vp *value.Parser, n int) (calls []Call, more int, err error) {
 	v := valueSinks.Get().(*valueSink)
 	v.p = vp
 	defer v.release()
-	return parse(dst, src, v)
+	return parse(dst, src, v, n)
 }
 
-// parse appends the calls of src to calls.
-func parse(calls []Call, src string, out sink) ([]Call, error) {
+// parse appends the calls of src to calls, at most n of a list (all of
+// them when n is negative); more is where the list goes on past them, or
+// -1.
+func parse(calls []Call, src string, out sink, n int) (_ []Call, more int, err error) {
 	p := &parser{src: src, out: out}
 	p.space()
 	if p.peek() == '[' {
 		p.pos++
 		p.space()
-		for p.peek() != ']' {
+		for read := 0; p.peek() != ']'; read++ {
+			if read == n {
+				return calls, p.pos, nil
+			}
 			c, err := p.call()
 			if err != nil {
-				return calls, err
+				return calls, -1, err
 			}
 			calls = append(calls, c)
 			if !p.sep(']') {
-				return calls, p.errf("expected ',' or ']' after a call, found %s", p.found())
+				return calls, -1, p.errf("expected ',' or ']' after a call, found %s", p.found())
 			}
 		}
 		p.pos++
 	} else {
 		c, err := p.call()
 		if err != nil {
-			return calls, err
+			return calls, -1, err
 		}
 		calls = append(calls, c)
 	}
 	p.space()
 	if p.pos < len(p.src) {
-		return calls, p.errf("unexpected %s after the calls", p.found())
+		return calls, -1, p.errf("unexpected %s after the calls", p.found())
 	}
 	if calls == nil {
 		calls = []Call{}
 	}
-	return calls, nil
+	return calls, -1, nil
 }
 
 // Literal reads one Python literal, white space around it allowed, and

@@ -109,3 +109,29 @@ func FuzzParseValues(f *testing.F) {
 	}
 	f.Fuzz(checkAgree)
 }
+
+// AppendValuesN reads the first n calls of a list, and says where the
+// next one starts; a list of n calls, or fewer, is read as AppendValues
+// reads it, error and all.
+func TestAppendValuesN(t *testing.T) {
+	for _, tt := range []struct {
+		src     string
+		n       int
+		calls   int
+		more    int
+		failing bool
+	}{
+		{`[f(a=1), g(b=2), h()]`, 2, 2, 17, false},
+		{`[f(a=1), g(b=2), h(`, 2, 2, 17, false},
+		{`[f(a=1), g(b=2)]`, 2, 2, -1, false},
+		{`[f(a=1), g(b=2) x`, 2, 2, -1, true},
+		{`[f(a=1)]`, 0, 0, 1, false},
+		{`f(a=1)`, 0, 1, -1, false},
+		{`[f(a=1), g(b=2)]`, -1, 2, -1, false},
+	} {
+		calls, more, err := AppendValuesN(nil, tt.src, nil, tt.n)
+		if len(calls) != tt.calls || more != tt.more || (err != nil) != tt.failing {
+			t.Errorf("AppendValuesN(%q, %d) = %d calls, %d, %v", tt.src, tt.n, len(calls), more, err)
+		}
+	}
+}
