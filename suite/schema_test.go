@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -325,5 +326,34 @@ func TestSchemaAcceptsTestdata(t *testing.T) {
 	t.Logf("suites that load and validate: %v", checked)
 	if checked["testdata files"] < 5 || checked["fuzz seeds"] < 3 {
 		t.Errorf("only %v suites load; the walk is looking in the wrong place", checked)
+	}
+}
+
+// TestSchemaGuards: generating fails, rather than writing a schema that
+// drifted, when a decoder table names a key the generator has no schema
+// for or the other way round, and the rule names it reads from
+// rules.Compile are the ones docs/rules.md lists.
+func TestSchemaGuards(t *testing.T) {
+	panics := func(name string, f func()) {
+		t.Helper()
+		defer func() {
+			if recover() == nil {
+				t.Errorf("%s: no panic", name)
+			}
+		}()
+		f()
+	}
+	panics("a key without a schema", func() { closed("t", keyList("a, b"), map[string]any{"a": obj{}}) })
+	panics("a schema without a key", func() { closed("t", keyList("a"), map[string]any{"a": obj{}, "b": obj{}}) })
+	panics("no list to read", func() { nameList("unknown rule property", "the properties are ", "") })
+
+	props, shorthands := ruleNames()
+	for _, want := range []string{"exact", "regex", "one_of", "from", "params", "extra_fields"} {
+		if !slices.Contains(props, want) {
+			t.Errorf("rule properties %v lack %s", props, want)
+		}
+	}
+	if want := []string{"exact", "numeric", "case_insensitive", "unordered", "ignore", "optional"}; !slices.Equal(shorthands, want) {
+		t.Errorf("shorthands %v, want %v", shorthands, want)
 	}
 }
