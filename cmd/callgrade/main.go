@@ -44,6 +44,7 @@ func main() {
 	root.AddCommand(newReportCmd())
 	root.AddCommand(newDiffCmd())
 	root.AddCommand(newServeCmd())
+	root.AddCommand(newSchemaCmd())
 	root.SetFlagErrorFunc(flagError)
 	if err := root.Execute(); err != nil {
 		var ee *exitError
