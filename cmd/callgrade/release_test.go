@@ -170,13 +170,7 @@ func TestReleaseScript(t *testing.T) {
 		}
 		bin := fromTgz(t, filepath.Join(out, "callgrade-"+goos+"-"+npm+"-"+version+".tgz"), "package/bin/callgrade")
 		got, err := exec.Command(bin, "version").Output()
-		switch {
-		case string(got) == "callgrade "+version+"\n":
-		case err == nil && strings.HasPrefix(string(got), "callgrade (devel)"):
-			// integrations/npm/build.mjs links with -ldflags "-s -w", without
-			// -X main.version: a known gap, said here until it is closed.
-			testenv.Skipf(t, "the npm package's binary prints %q: integrations/npm/build.mjs does not pass -X main.version=%s", got, version)
-		default:
+		if string(got) != "callgrade "+version+"\n" {
 			t.Errorf("the npm package's binary prints %q (%v), want callgrade %s", got, err, version)
 		}
 	})

@@ -114,7 +114,7 @@ try {
     const dir = path.join(tmp, name);
     const exe = p.goos === 'windows' ? 'callgrade.exe' : 'callgrade';
     fs.mkdirSync(path.join(dir, 'bin'), { recursive: true });
-    execFileSync('go', ['build', '-trimpath', '-buildvcs=false', '-ldflags', '-s -w', '-o', path.join(dir, 'bin', exe), './cmd/callgrade'], {
+    execFileSync('go', ['build', '-trimpath', '-buildvcs=false', '-ldflags', `-s -w -X main.version=${opts.version}`, '-o', path.join(dir, 'bin', exe), './cmd/callgrade'], {
       cwd: root,
       stdio: 'inherit',
       env: { ...process.env, CGO_ENABLED: '0', GOOS: p.goos, GOARCH: p.goarch },
