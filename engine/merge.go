@@ -9,6 +9,9 @@ import (
 	"io"
 	"slices"
 	"strconv"
+
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/value"
 )
 
 // Shard is the output of one partial run (RunPartial), or of several
@@ -67,6 +70,7 @@ func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts Ru
 	var unknown []slotLoc
 	var sum Summary
 	var res Result
+	var rr resultReader
 	global := 0
 	for si, sh := range shards {
 		br := bufio.NewReaderSize(io.NewSectionReader(sh.R, 0, sh.Size), 1<<20)
@@ -100,7 +104,7 @@ func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts Ru
 			if p.result == nil {
 				continue // a blank line
 			}
-			if err := res.UnmarshalJSON(p.result); err != nil {
+			if err := rr.read(&res, p.result, e); err != nil {
 				return nil, bad("not a result line: %v", err)
 			}
 			loc := slotLoc{off: lineOff + int64(p.resultAt), size: int32(len(p.result)), shard: int32(si), n: int32(n), at: -1}
@@ -256,4 +260,64 @@ func parsePartial(text []byte) (partial, error) {
 	p.result = r[:len(r)-1]
 	p.resultAt = len(text) - len(r)
 	return p, nil
+}
+
+// resultReader reads what a summary counts of a results line: its id,
+// sample, verdict, score, the kinds of its diffs, and its calls for a case
+// written with steps (StepVerdicts). It reuses its parser's memory from
+// one line to the next; a line it cannot read is read again by
+// Result.UnmarshalJSON, for the message.
+type resultReader struct {
+	p value.Parser
+}
+
+func (rr *resultReader) read(r *Result, b []byte, e *Engine) error {
+	rr.p.Reset()
+	doc, err := rr.p.Parse(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: maxLineDepth})
+	ok := err == nil && doc.Kind() == value.Object
+	get := func(name string, k value.Kind) value.Value {
+		if !ok {
+			return value.Value{}
+		}
+		v, found := doc.Get(name)
+		ok = found && v.Kind() == k
+		return v
+	}
+	id, pass, score := get("id", value.String), get("pass", value.Bool), get("score", value.Number)
+	calls, diffs := get("calls", value.Array), get("diffs", value.Array)
+	var f float64
+	if ok {
+		f, err = strconv.ParseFloat(score.Str(), 64)
+		ok = err == nil
+	}
+	sample, sampled := 0, false
+	if v, found := doc.Get("sample"); ok && found {
+		sampled = true
+		sample, err = strconv.Atoi(v.Str())
+		ok = v.Kind() == value.Number && err == nil && sample >= 0
+	}
+	if !ok {
+		return r.UnmarshalJSON(b) // for its message; a line it reads is read
+	}
+	*r = Result{ID: id.Str(), Pass: pass.Bool(), Score: f, Sample: sample, Sampled: sampled, Calls: r.Calls[:0], Diffs: r.Diffs[:0]}
+	for _, d := range diffs.Elems() {
+		k, _ := d.Get("kind")
+		if k.Kind() != value.String {
+			return r.UnmarshalJSON(b)
+		}
+		r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: Kind(k.Str())}, Call: -1})
+	}
+	if i, known := e.Lookup(r.ID); known && e.cases[i].run != nil && e.cases[i].run.steps {
+		// Only a steps case's summary reads its calls.
+		var full Result
+		if err := full.UnmarshalJSON(b); err != nil {
+			return err
+		}
+		r.Calls = append(r.Calls, full.Calls...)
+	} else {
+		for range calls.Elems() {
+			r.Calls = append(r.Calls, CallResult{})
+		}
+	}
+	return nil
 }
