@@ -52,9 +52,16 @@ func mergeCorpora(t *testing.T) map[string]struct{ suite, responses string } {
 	s = append(s, `{"id": "stranger", "sample": 1, "response": []}`, "")
 	rnd.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
 	sampled := writeFile(t, dir, "samples.jsonl", strings.Join(s, "\n")) // no newline at the end
+	// Runs of an agent: the summary counts a steps case under each tool
+	// of its steps, from the calls of its line.
+	a := read("examples/agent/responses.jsonl")
+	a = append(a, `{"id": "nobody", "response": []}`)
+	rnd.Shuffle(len(a), func(i, j int) { a[i], a[j] = a[j], a[i] })
+	agent := writeFile(t, dir, "agent.jsonl", strings.Join(a[1:], "\n")+"\n") // one run dropped
 	return map[string]struct{ suite, responses string }{
 		"plain":   {"examples/weather/suite.yaml", plain},
 		"samples": {samplesSuite, sampled},
+		"agent":   {"examples/agent/suite.yaml", agent},
 	}
 }
 
@@ -96,7 +103,7 @@ func TestMergeIsOneRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := runCLI(t, "score", "--suite", c.suite, "--responses", c.responses, "--fail-under", "0.7")
-			if want.code != 1 || want.stdout == "" {
+			if want.code != 1 || want.stdout == "" || !strings.Contains(want.stderr, "tool") {
 				t.Fatalf("one run: exit %d, want 1: %s", want.code, want.stderr)
 			}
 			check := func(parts []string, what string) {
