@@ -143,11 +143,19 @@ func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts 
 // (nothing more is buffered), so that the lines already read are scored
 // and written before waiting for more. send returns false to stop.
 func readPartialBatches(ctx context.Context, r io.Reader, send func(batch) bool, bufs *buffers) error {
-	text, err := response.NewReader(r)
-	if err != nil {
-		return err
+	// response.NewReader looks at the first three bytes for gzip's magic
+	// number and a byte order mark, waiting until it has them: a pipe
+	// whose first line is a blank one of a byte or two would wait for the
+	// next. Neither starts with a byte a JSON line starts with, so one
+	// byte says whether to look further.
+	br := bufio.NewReaderSize(r, 1<<20)
+	if b, _ := br.Peek(1); len(b) == 1 && (b[0] == 0x1f || b[0] == 0xef) {
+		text, err := response.NewReader(br)
+		if err != nil {
+			return err
+		}
+		br = bufio.NewReaderSize(text, 1<<20)
 	}
-	br := bufio.NewReaderSize(text, 1<<20)
 	line := 1
 	for {
 		var data []byte

@@ -190,7 +190,7 @@ func TestPartialPipe(t *testing.T) {
 	}
 	errb := startCLI(t, cmd)
 	out := bufio.NewReader(stdout)
-	for k, line := range []string{`{"id": "no-tool-needed", "response": []}`, ``, `{"id": "nobody", "response": []}`, `{"id": "city-spelled-loosely"}`} {
+	for k, line := range []string{``, `{"id": "no-tool-needed", "response": []}`, `{"id": "nobody", "response": []}`, `{"id": "city-spelled-loosely"}`} {
 		got := make(chan string, 1)
 		go func() { l, _ := out.ReadString('\n'); got <- l }()
 		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
