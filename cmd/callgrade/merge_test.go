@@ -112,6 +112,14 @@ func TestMergeIsOneRun(t *testing.T) {
 					t.Errorf("%s: merge differs from one run: exit %d (want %d)\n%s\n%s\nwant\n%s\n%s", what, got.code, want.code, got.stdout, got.stderr, want.stdout, want.stderr)
 				}
 			}
+			// --junit too: the same XML.
+			jdir := t.TempDir()
+			oneXML, mergedXML := filepath.Join(jdir, "one.xml"), filepath.Join(jdir, "merged.xml")
+			runCLI(t, "score", "--suite", c.suite, "--responses", c.responses, "--junit", oneXML, "-q")
+			mergeParts(t, c.suite, splitAt(t, t.TempDir(), string(text), []int{2}), nil, "--junit", mergedXML, "-q")
+			if a, b := readOrEmpty(t, oneXML), readOrEmpty(t, mergedXML); a == "" || a != b {
+				t.Errorf("merge --junit differs from score --junit:\n%s\nwant\n%s", b, a)
+			}
 			n := strings.Count(string(text), "\n") + 1
 			// Cut at every line, in two.
 			for cut := 0; cut <= n; cut++ {
@@ -210,4 +218,10 @@ func TestPartialPipe(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("%v: %s", err, errb)
 	}
+}
+
+func readOrEmpty(t *testing.T, path string) string {
+	t.Helper()
+	b, _ := os.ReadFile(path)
+	return string(b)
 }
