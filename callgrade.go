@@ -56,6 +56,7 @@ type Grader struct {
 	engine *engine.Engine
 	host   *plugins.Host
 	opts   engine.Options
+	merger bool // made by OpenMerger for a suite with plugins: it does not score
 }
 
 // Open reads the suite files (layered in order, as `callgrade score --suite
@@ -136,6 +137,9 @@ func (g *Grader) Warnings() []suite.Problem { return g.engine.Warnings() }
 // Score scores one response (a document in any supported format) against
 // the case with the given id.
 func (g *Grader) Score(id string, resp value.Value) (*engine.Result, error) {
+	if g.merger {
+		return nil, errMerger
+	}
 	i, ok := g.engine.Lookup(id)
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)
@@ -148,12 +152,10 @@ func (g *Grader) Score(id string, resp value.Value) (*engine.Result, error) {
 // means the suite's `samples:` (none when it has none), as without
 // --samples; a negative opts.Samples means none, whatever the suite says.
 func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts engine.RunOptions) (*engine.Summary, error) {
-	switch {
-	case opts.Samples == 0:
-		opts.Samples = g.suite.Samples
-	case opts.Samples < 0:
-		opts.Samples = 0
+	if g.merger {
+		return nil, errMerger
 	}
+	opts.Samples = g.samples(opts.Samples)
 	return g.engine.Run(ctx, r, w, opts)
 }
 

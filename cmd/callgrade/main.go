@@ -43,6 +43,7 @@ func main() {
 	root.AddCommand(newImportCmd())
 	root.AddCommand(newReportCmd())
 	root.AddCommand(newDiffCmd())
+	root.AddCommand(newMergeCmd())
 	root.AddCommand(newServeCmd())
 	root.AddCommand(newSchemaCmd())
 	root.SetFlagErrorFunc(flagError)

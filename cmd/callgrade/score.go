@@ -30,6 +30,7 @@ type scoreFlags struct {
 	html      string
 	samples   int
 	passK     []int
+	partial   bool
 }
 
 func newScoreCmd() *cobra.Command {
@@ -70,6 +71,7 @@ when SIGINT (Ctrl-C) or SIGTERM stops the run.`,
 	onceStringVar(fl, &f.html, "html", "also write the HTML report to this file")
 	fl.IntVar(&f.samples, "samples", 0, `response lines per case, told apart by "sample" from 0 (default: the suite's samples:; 0 for one line per case)`)
 	passKFlag(fl, &f.passK)
+	fl.BoolVar(&f.partial, "partial", false, "score a part of the responses for callgrade merge: one line per response line, in input order, no missing_response lines (docs/scale.md)")
 	cmd.MarkFlagRequired("suite")
 	cmd.MarkFlagRequired("responses")
 	return cmd
@@ -127,6 +129,9 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	}
 	if err := checkSamples(samples, f.passK); err != nil {
 		return err
+	}
+	if f.partial {
+		return runPartial(ctx, cmd, f, c, samples)
 	}
 
 	var in io.Reader = os.Stdin

@@ -1,0 +1,323 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/value"
+)
+
+// Shard is the output of one partial run (RunPartial), or of several
+// concatenated in the order of their input, for Merge.
+type Shard struct {
+	Name string // for messages
+	R    io.ReaderAt
+	Size int64
+}
+
+// slotLoc is where Merge found a result: in which shard, at which offset,
+// on which of its lines.
+type slotLoc struct {
+	off    int64 // of the result in its shard
+	size   int32 // of the result; 0 while a slot has none
+	shard  int32
+	n      int32 // the line's number in its shard
+	at     int32 // the offset in the result of the line number to replace; -1 for none
+	local  int32 // with at, the number written there: the line's in its partial run
+	global int32 // with at, the number to write: the line's in the whole responses
+}
+
+// Merge reads the partial lines of shards (see RunPartial), in the order
+// the shards are given, which is that of the responses they were scored
+// from, and writes to w the results file that Run writes for all those
+// responses at once, byte for byte: a line per case (per case and sample
+// with opts.Samples) in the order of the cases, a missing_response line for
+// those no shard has a line for, then the unknown_case lines in the order
+// of the shards. Its Summary is Run's too.
+//
+// A line's number in the whole responses is its number in the
+// concatenation of the shards: a partial run writes a line for every line
+// it reads, blank ones too. Messages that name a line ("response line 7 is
+// not valid JSON") name it so.
+//
+// Two lines for one case (one case and sample), in one shard or in two,
+// stop the merge with an *InputError naming the case and both places, as
+// Run does for a second line in one file. So do a line that is no partial
+// line, one whose "sample" does not fit opts.Samples, and one scored
+// against another suite (a known id reported unknown, or the reverse).
+// Merge reads every shard before it writes anything, so w is untouched on
+// such an error.
+func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts RunOptions) (*Summary, error) {
+	if opts.Samples < 0 || opts.Samples > MaxSamples {
+		return nil, fmt.Errorf("samples per case must be from 1 to %d, or 0 for none; got %d", MaxSamples, opts.Samples)
+	}
+	var ks []int
+	if opts.Samples > 0 {
+		var err error
+		if ks, err = CheckPassK(opts.PassK, opts.Samples); err != nil {
+			return nil, err
+		}
+	}
+	st := newRunState(len(e.cases), opts.Samples, "")
+	slots := make([]slotLoc, len(st.seen))
+	var unknown []slotLoc
+	var sum Summary
+	var res Result
+	var rr resultReader
+	global := 0
+	for si, sh := range shards {
+		br := bufio.NewReaderSize(io.NewSectionReader(sh.R, 0, sh.Size), 1<<20)
+		var off int64
+		for n := 1; ; n++ {
+			if n%4096 == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			text, err := br.ReadSlice('\n')
+			if errors.Is(err, bufio.ErrBufferFull) {
+				head := slices.Clone(text)
+				rest, err2 := br.ReadBytes('\n')
+				text, err = append(head, rest...), err2
+			}
+			if err != nil && err != io.EOF {
+				return nil, &InputError{File: sh.Name, Line: n, Msg: "cannot read partial results", Err: err}
+			}
+			if len(text) == 0 {
+				break
+			}
+			lineOff := off
+			off += int64(len(text))
+			global++
+			bad := func(msg string, a ...any) error {
+				return &InputError{File: sh.Name, Line: n, Msg: fmt.Sprintf(msg, a...)}
+			}
+			p, perr := parsePartial(bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r")))
+			if perr != nil {
+				return nil, bad("%v", perr)
+			}
+			if p.result == nil {
+				continue // a blank line
+			}
+			if err := rr.read(&res, p.result, e); err != nil {
+				return nil, bad("not a result line: %v", err)
+			}
+			loc := slotLoc{off: lineOff + int64(p.resultAt), size: int32(len(p.result)), shard: int32(si), n: int32(n), at: -1}
+			if p.at >= 0 {
+				digits := strconv.Itoa(p.line)
+				if p.at+len(digits) > len(p.result) || string(p.result[p.at:p.at+len(digits)]) != digits {
+					return nil, bad(`"at" %d does not hold the line's number %d`, p.at, p.line)
+				}
+				loc.at, loc.local, loc.global = int32(p.at), int32(p.line), int32(global)
+			}
+			if msg := sampleMismatch(&res, opts.Samples); msg != "" {
+				return nil, bad("%s", msg)
+			}
+			i, known := e.Lookup(res.ID)
+			isUnknown := len(res.Diffs) == 1 && res.Diffs[0].Kind == UnknownCase && len(res.Calls) == 0
+			switch {
+			case !known && isUnknown:
+				sum.Unknown++
+				unknown = append(unknown, loc)
+				continue
+			case !known:
+				return nil, bad("case %q is not in the suite, but the line scores it: was it scored against another suite?", res.ID)
+			case isUnknown:
+				return nil, bad("case %q is in the suite, but the line says it names no case: was it scored against another suite?", res.ID)
+			}
+			slot := i*st.per + res.Sample
+			if prev := slots[slot]; prev.size > 0 {
+				what := fmt.Sprintf("case %q", res.ID)
+				if opts.Samples > 0 {
+					what += fmt.Sprintf(" sample %d", res.Sample)
+				}
+				return nil, bad("a second response for %s (%s:%d and %s:%d)", what, shards[prev.shard].Name, prev.n, sh.Name, n)
+			}
+			slots[slot] = loc
+			c := &e.cases[i]
+			res.Tool, res.steps = c.tool(), nil
+			if c.run != nil && c.run.steps {
+				res.steps = c.expected
+			}
+			sum.add(&res)
+			if st.passed != nil && res.Pass {
+				st.passed[i].Add(1)
+			}
+		}
+	}
+
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var buf []byte
+	write := func(loc slotLoc) error {
+		buf = slices.Grow(buf[:0], int(loc.size)+16)[:loc.size]
+		if _, err := shards[loc.shard].R.ReadAt(buf, loc.off); err != nil {
+			return &InputError{File: shards[loc.shard].Name, Line: int(loc.n), Msg: "cannot read partial results", Err: err}
+		}
+		if loc.at >= 0 {
+			// The line's number in the whole responses, where its partial
+			// run wrote its own.
+			old := len(strconv.Itoa(int(loc.local)))
+			tail := slices.Clone(buf[int(loc.at)+old:])
+			buf = append(strconv.AppendInt(buf[:loc.at], int64(loc.global), 10), tail...)
+		}
+		bw.Write(buf)
+		return bw.WriteByte('\n')
+	}
+	for slot := range slots {
+		if slot%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if slots[slot].size == 0 {
+			st.missingResponse(e, &res, slot)
+			sum.add(&res)
+			buf = append(res.AppendJSON(buf[:0]), '\n')
+			bw.Write(buf)
+			continue
+		}
+		if err := write(slots[slot]); err != nil {
+			return nil, err
+		}
+	}
+	for _, loc := range unknown {
+		if err := write(loc); err != nil {
+			return nil, err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, fmt.Errorf("writing results: %w", err)
+	}
+	if opts.Samples > 0 {
+		st.summarize(e, &sum, ks)
+	}
+	return &sum, nil
+}
+
+// sampleMismatch says what is wrong with the sample of a result line in a
+// merge with samples samples per case, "" when nothing is.
+func sampleMismatch(r *Result, samples int) string {
+	switch {
+	case samples == 0 && r.Sampled:
+		return `the line carries "sample": it was scored with samples; merge with the same samples (samples: in the suite, or --samples)`
+	case samples > 0 && !r.Sampled:
+		return fmt.Sprintf(`the line has no "sample": it was scored without samples, and the merge has %d per case`, samples)
+	case samples > 0 && r.Sample >= samples:
+		return fmt.Sprintf(`"sample" %d is out of range: the merge has %d samples per case`, r.Sample, samples)
+	}
+	return ""
+}
+
+// partialLine is a parsed partial line (see partialPrefix).
+type partial struct {
+	line     int
+	at       int    // -1 for none
+	result   []byte // nil for a blank line
+	resultAt int    // the offset of result in the line
+}
+
+// parsePartial reads a partial line, strictly in the shape RunPartial
+// writes.
+func parsePartial(text []byte) (partial, error) {
+	p := partial{at: -1}
+	rest, ok := bytes.CutPrefix(text, []byte(partialPrefix))
+	if !ok {
+		hint := ""
+		if bytes.HasPrefix(text, []byte(`{"id":`)) {
+			hint = " (a results file of callgrade score, or a responses file? merge reads what score --partial writes)"
+		}
+		return p, fmt.Errorf("not a partial result line%s", hint)
+	}
+	num := func() (int, bool) {
+		k := 0
+		for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+			k++
+		}
+		v, err := strconv.Atoi(string(rest[:k]))
+		rest = rest[k:]
+		return v, err == nil && v >= 0 && v <= 1<<31-1
+	}
+	var good bool
+	if p.line, good = num(); !good {
+		return p, errors.New(`not a partial result line: "line" is not a line number`)
+	}
+	if bytes.Equal(rest, []byte("}")) {
+		return p, nil
+	}
+	if r, ok := bytes.CutPrefix(rest, []byte(`,"at":`)); ok {
+		rest = r
+		if p.at, good = num(); !good {
+			return p, errors.New(`not a partial result line: "at" is not an offset`)
+		}
+	}
+	r, ok := bytes.CutPrefix(rest, []byte(`,"result":`))
+	if !ok || !bytes.HasSuffix(r, []byte("}}")) {
+		return p, errors.New("not a partial result line: no \"result\"")
+	}
+	p.result = r[:len(r)-1]
+	p.resultAt = len(text) - len(r)
+	return p, nil
+}
+
+// resultReader reads what a summary counts of a results line: its id,
+// sample, verdict, score, the kinds of its diffs, and its calls for a case
+// written with steps (StepVerdicts). It reuses its parser's memory from
+// one line to the next; a line it cannot read is read again by
+// Result.UnmarshalJSON, for the message.
+type resultReader struct {
+	p value.Parser
+}
+
+func (rr *resultReader) read(r *Result, b []byte, e *Engine) error {
+	rr.p.Reset()
+	doc, err := rr.p.Parse(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: maxLineDepth})
+	ok := err == nil && doc.Kind() == value.Object
+	get := func(name string, k value.Kind) value.Value {
+		if !ok {
+			return value.Value{}
+		}
+		v, found := doc.Get(name)
+		ok = found && v.Kind() == k
+		return v
+	}
+	id, pass, score := get("id", value.String), get("pass", value.Bool), get("score", value.Number)
+	calls, diffs := get("calls", value.Array), get("diffs", value.Array)
+	var f float64
+	if ok {
+		f, err = strconv.ParseFloat(score.Str(), 64)
+		ok = err == nil
+	}
+	sample, sampled := 0, false
+	if v, found := doc.Get("sample"); ok && found {
+		sampled = true
+		sample, err = strconv.Atoi(v.Str())
+		ok = v.Kind() == value.Number && err == nil && sample >= 0
+	}
+	if !ok {
+		return r.UnmarshalJSON(b) // for its message; a line it reads is read
+	}
+	*r = Result{ID: id.Str(), Pass: pass.Bool(), Score: f, Sample: sample, Sampled: sampled, Calls: r.Calls[:0], Diffs: r.Diffs[:0]}
+	for _, d := range diffs.Elems() {
+		k, _ := d.Get("kind")
+		if k.Kind() != value.String {
+			return r.UnmarshalJSON(b)
+		}
+		r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: Kind(k.Str())}, Call: -1})
+	}
+	if i, known := e.Lookup(r.ID); known && e.cases[i].run != nil && e.cases[i].run.steps {
+		// Only a steps case's summary reads its calls.
+		var full Result
+		if err := full.UnmarshalJSON(b); err != nil {
+			return err
+		}
+		r.Calls = append(r.Calls, full.Calls...)
+	} else {
+		for range calls.Elems() {
+			r.Calls = append(r.Calls, CallResult{})
+		}
+	}
+	return nil
+}

@@ -1,0 +1,280 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/value"
+)
+
+// A partial run (RunPartial) writes one partial line per line it reads, in
+// the order it reads them, and Merge puts the lines of many partial runs
+// back together into the results file one Run over all their lines writes.
+// A partial line is one of
+//
+//	{"partial":1,"line":L,"result":R}
+//	{"partial":1,"line":L,"at":N,"result":R}
+//	{"partial":1,"line":L}
+//
+// where L is the line's number in the partial run's input, R the result
+// line Run would write for it (an unknown_case one for an id that names no
+// case), and N, when R's message names the line ("response line L is not
+// valid JSON"), the byte offset in R of L's digits, which Merge replaces
+// with the line's number in the whole responses. The third form is a blank
+// line, which has no result but counts as a line. "partial" is the
+// version of the format.
+const partialPrefix = `{"partial":1,"line":`
+
+// RunPartial scores a responses stream as Run does, but for a part of the
+// responses only: it writes one partial line per line of r (a blank line
+// too), in the order of r, and fills in nothing for the cases r has no
+// line for. The lines of one or more partial runs over the parts of a
+// responses file, read by Merge in the order of the file, give exactly the
+// results file Run gives for the whole.
+//
+// What Run refuses, RunPartial refuses too, with the same *InputError: a
+// line that is not a JSON object with an id, a second line for one case
+// (or case and sample) within r, a line without a valid "sample" in a run
+// with samples. Two lines for one case in different parts are Merge's to
+// find. w may then hold part of the lines.
+//
+// RunPartial never waits for input to write the results of the lines it
+// has: a batch is scored as soon as reading more would block, and w is
+// flushed after each batch, so that a process that writes a line into a
+// pipe and waits for its result gets it. For the same reason, a run that
+// stops early (an *InputError, ctx cancelled) returns without waiting for
+// a read of r that blocks: the goroutine reading r ends at that read's
+// return.
+func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) error {
+	if opts.Samples < 0 || opts.Samples > MaxSamples {
+		return fmt.Errorf("samples per case must be from 1 to %d, or 0 for none; got %d", MaxSamples, opts.Samples)
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	st := newRunState(len(e.cases), opts.Samples, opts.Name)
+	bufs := newBuffers(workers*4 + 4)
+
+	// Each batch has a channel of its own for its result, sent in order to
+	// the writer, so that batches are written in the order they were read
+	// whichever worker finishes first.
+	type job struct {
+		b   batch
+		out chan done
+	}
+	todo := make(chan job, workers*2)
+	order := make(chan chan done, workers*4)
+	var readErr error
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		defer close(todo)
+		defer close(order)
+		readErr = readPartialBatches(ctx, r, func(b batch) bool {
+			j := job{b: b, out: make(chan done, 1)}
+			select {
+			case order <- j.out:
+			case <-ctx.Done():
+				return false
+			}
+			select {
+			case todo <- j:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}, bufs)
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := e.NewScorer()
+			for j := range todo {
+				j.out <- e.partialBatch(j.b, sc, st, bufs)
+			}
+		}()
+	}
+
+	bw := bufio.NewWriterSize(w, 256<<10)
+	for ch := range order {
+		var d done
+		select {
+		case d = <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if d.err != nil {
+			d.err.File = opts.Name
+			return d.err
+		}
+		if _, err := bw.Write(d.out); err != nil {
+			return fmt.Errorf("writing results: %w", err)
+		}
+		putBuf(bufs.outs, d.out)
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("writing results: %w", err)
+		}
+	}
+	<-readDone
+	wg.Wait()
+	if readErr != nil {
+		return &InputError{File: opts.Name, Msg: "cannot read responses", Err: readErr}
+	}
+	return ctx.Err()
+}
+
+// readPartialBatches splits the stream into batches of whole lines, as
+// readBatches does, but ends a batch early when the next read could block
+// (nothing more is buffered), so that the lines already read are scored
+// and written before waiting for more. send returns false to stop.
+func readPartialBatches(ctx context.Context, r io.Reader, send func(batch) bool, bufs *buffers) error {
+	// response.NewReader looks at the first three bytes for gzip's magic
+	// number and a byte order mark, waiting until it has them: a pipe
+	// whose first line is a blank one of a byte or two would wait for the
+	// next. Neither starts with a byte a JSON line starts with, so one
+	// byte says whether to look further.
+	br := bufio.NewReaderSize(r, 1<<20)
+	if b, _ := br.Peek(1); len(b) == 1 && (b[0] == 0x1f || b[0] == 0xef) {
+		text, err := response.NewReader(br)
+		if err != nil {
+			return err
+		}
+		br = bufio.NewReaderSize(text, 1<<20)
+	}
+	line := 1
+	for {
+		var data []byte
+		var ends []int
+		first := line
+		for len(data) < batchBytes {
+			if ctx.Err() != nil {
+				return nil
+			}
+			chunk, err := br.ReadSlice('\n')
+			if errors.Is(err, bufio.ErrBufferFull) {
+				head := slices.Clone(chunk)
+				rest, err2 := br.ReadBytes('\n')
+				chunk = append(head, rest...)
+				err = err2
+			}
+			if len(chunk) > 0 {
+				if data == nil {
+					data = getBuf(bufs.lines, batchBytes+4096)
+				}
+				data = append(data, chunk...)
+				if data[len(data)-1] != '\n' {
+					data = append(data, '\n')
+				}
+				ends = append(ends, len(data))
+				line++
+			}
+			if err == io.EOF {
+				if len(ends) > 0 {
+					send(batch{first: first, data: data, ends: ends})
+				}
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if br.Buffered() == 0 {
+				break // the next read may wait: score what there is first
+			}
+		}
+		if len(ends) > 0 && !send(batch{first: first, data: data, ends: ends}) {
+			return nil
+		}
+	}
+}
+
+// partialBatch scores every line of b into partial lines, in order; the
+// first line that stops the run ends the batch with its error.
+func (e *Engine) partialBatch(b batch, sc *Scorer, st *runState, bufs *buffers) done {
+	defer putBuf(bufs.lines, b.data)
+	data := unsafe.String(unsafe.SliceData(b.data), len(b.data))
+	d := done{out: getBuf(bufs.outs, 2*batchBytes)}
+	lines := make([]string, len(b.ends))
+	start := 0
+	for j, end := range b.ends {
+		lines[j] = data[start : end-1]
+		start = end
+	}
+	if e.blocking {
+		// Comparators that wait on I/O see the batch's lines at once.
+		outs := make([][]byte, len(lines))
+		errs := make([]*InputError, len(lines))
+		var wg sync.WaitGroup
+		slots := make(chan struct{}, linesAtOnce)
+		for j, text := range lines {
+			wg.Add(1)
+			slots <- struct{}{}
+			go func() {
+				defer func() { <-slots; wg.Done() }()
+				outs[j], errs[j] = e.partialLine(nil, text, b.first+j, e.NewScorer(), st)
+			}()
+		}
+		wg.Wait()
+		for j := range lines {
+			if errs[j] != nil {
+				d.err = errs[j]
+				return d
+			}
+			d.out = append(d.out, outs[j]...)
+		}
+		return d
+	}
+	for j, text := range lines {
+		var err *InputError
+		d.out, err = e.partialLine(d.out, text, b.first+j, sc, st)
+		if err != nil {
+			d.err = err
+			return d
+		}
+	}
+	return d
+}
+
+// partialLine appends the partial line of one line of the input to dst.
+func (e *Engine) partialLine(dst []byte, text string, line int, sc *Scorer, st *runState) ([]byte, *InputError) {
+	dst = append(dst, partialPrefix...)
+	dst = strconv.AppendInt(dst, int64(line), 10)
+	if strings.TrimSpace(text) == "" {
+		return append(dst, "}\n"...), nil
+	}
+	c, err := e.runLine(text, line, -1, sc, st)
+	sc.w.parser.Reset()
+	if err != nil {
+		return dst, err
+	}
+	res := &sc.res
+	lineText := strconv.Itoa(line)
+	at := -1
+	if c >= 0 && len(res.Diffs) == 1 && res.Diffs[0].Call == -1 && strings.HasPrefix(res.Diffs[0].Message, "response line "+lineText+" ") {
+		// The message is the last member of the result's last diff:
+		// R ends with its quoted text and `}]}`.
+		quoted := len(value.AppendQuote(nil, res.Diffs[0].Message))
+		at = len(res.AppendJSON(nil)) - len(`}]}`) - quoted + 1 + len("response line ")
+	}
+	if at >= 0 {
+		dst = append(dst, `,"at":`...)
+		dst = strconv.AppendInt(dst, int64(at), 10)
+	}
+	dst = append(dst, `,"result":`...)
+	dst = res.AppendJSON(dst)
+	return append(dst, "}\n"...), nil
+}
