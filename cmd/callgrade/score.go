@@ -207,7 +207,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 		return &exitError{code: stopStatus(ctx), err: errors.New(interruptedBy(ctx))}
 	}
 	if err != nil {
-		return &exitError{code: 2, err: err}
+		return &exitError{code: 2, err: tmpErr(err, tmp.Name(), f.out)}
 	}
 	if f.junit != "" || f.html != "" {
 		if err := writeScoreReports(tmp, c, f, format); err != nil {
