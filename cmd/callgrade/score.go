@@ -30,6 +30,7 @@ type scoreFlags struct {
 	html      string
 	samples   int
 	passK     []int
+	maxLine   int
 }
 
 func newScoreCmd() *cobra.Command {
@@ -72,6 +73,7 @@ temporary results file beside --out is removed.`,
 	onceStringVar(fl, &f.html, "html", "also write the HTML report to this file")
 	fl.IntVar(&f.samples, "samples", 0, `response lines per case, told apart by "sample" from 0 (default: the suite's samples:; 0 for one line per case)`)
 	passKFlag(fl, &f.passK)
+	maxLineFlag(fl, &f.maxLine)
 	cmd.MarkFlagRequired("suite")
 	cmd.MarkFlagRequired("responses")
 	return cmd
@@ -196,7 +198,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 			os.Exit(stopStatus(ctx))
 		}
 	}()
-	sum, err := eng.Run(ctx, in, tmp, engine.RunOptions{Name: name, Workers: f.workers, Samples: samples, PassK: f.passK})
+	sum, err := eng.Run(ctx, in, tmp, engine.RunOptions{Name: name, Workers: f.workers, Samples: samples, PassK: f.passK, MaxLineBytes: f.maxLine})
 	close(finished)
 	if bar != nil {
 		bar.Stop()
