@@ -213,6 +213,9 @@ type batch struct {
 
 // cutAt is the cutLine of the batch's line j, nil for a line read whole.
 func (b *batch) cutAt(j int) *cutLine {
+	if b.cut == nil {
+		return nil // nearly always: no map lookup
+	}
 	if c, ok := b.cut[j]; ok {
 		return &c
 	}

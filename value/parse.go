@@ -573,15 +573,17 @@ func (p *parser) strRest(start, j int) (string, int) {
 // of the literal's length, handed out as the string (see reserve).
 const bigEscaped = 32 << 10
 
-// reserve returns b with room for need bytes more. Once b would grow past
+// reserve returns b, which has less than need bytes of room, with room
+// for need bytes more (the callers check first: most literals never get
+// here, or only while b is small). Once b would grow past
 // bigEscaped, it makes room for the whole rest of the literal, from j to
 // its closing quote, at once: the decoded text is never longer than the
 // escaped, so b grows no more, where append's steps would copy a long
 // string over and over, leaving several times its length to the
 // collector.
 func (p *parser) reserve(b []byte, j, need int) []byte {
-	if cap(b)-len(b) >= need || len(b)+need <= bigEscaped {
-		return b
+	if len(b)+need <= bigEscaped {
+		return b // append's growth, while b is small
 	}
 	// Four bytes more: an escape reserves the four its rune may take
 	// before the rest of the literal is known to hold it.
@@ -623,7 +625,9 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 			// not byte by byte: an arguments string inside a response
 			// line is mostly such runs between its escaped quotes.
 			k := j + 1 + plainRun(s[j+1:])
-			b = p.reserve(b, j, k-j)
+			if cap(b)-len(b) < k-j {
+				b = p.reserve(b, j, k-j)
+			}
 			b = append(b, s[j:k]...)
 			j = k
 		case c == '"':
@@ -643,7 +647,9 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 				p.fail(ReasonSyntax, j, "unterminated string")
 				return "", j
 			}
-			b = p.reserve(b, j, 4)
+			if cap(b)-len(b) < 4 {
+				b = p.reserve(b, j, 4)
+			}
 			switch e := s[j+1]; e {
 			case '"', '\\', '/':
 				b = append(b, e)
@@ -685,7 +691,9 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 				p.fail(ReasonInvalidUTF8, j, "byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
 				return "", j
 			}
-			b = p.reserve(b, j, size)
+			if cap(b)-len(b) < size {
+				b = p.reserve(b, j, size)
+			}
 			b = append(b, s[j:j+size]...)
 			j += size
 		}
