@@ -15,9 +15,12 @@ import (
 // Scorer.ScoreLine); guess is the case the line most likely is. With w, the
 // line is parsed into w's memory, and r is valid until w is reused.
 func (e *Engine) scoreLine(r *Result, text string, line, guess int, w *work) (int, *InputError) {
-	i, _, err := e.scoreSampleLine(r, text, line, guess, 0, w)
+	i, _, err := e.scoreSampleLine(r, text, line, guess, 0, nil, w)
 	return i, err
 }
+
+// errCut stands for the parse error of a line too long to be read.
+var errCut = errors.New("line too long")
 
 // lineHint says what a line that is no response line looks like it is
 // instead: a whole JSON array (as the first line), or the first line of
@@ -33,18 +36,33 @@ func lineHint(text string, line int) string {
 	return ""
 }
 
+// cutLine is a response line longer than RunOptions.MaxLineBytes, which
+// Run did not keep: only its first bytes (cutHead), where its id is.
+type cutLine struct {
+	n, limit int // the line's length and the limit, in bytes
+}
+
 // scoreSampleLine is scoreLine in a run with samples samples per case (0
 // for none): the line must then carry "sample", from 0 to samples-1, which
-// it returns and sets in r, also for a line whose id names no case.
-func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples int, w *work) (int, int, *InputError) {
-	// The line as a whole may be as long as it needs; the limits that guard
-	// against hostile output apply to each arguments string.
+// it returns and sets in r, also for a line whose id names no case. With
+// cut, text is the head of a line too long to read (see cutLine): its
+// case, named by the id found there, fails.
+func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples int, cut *cutLine, w *work) (int, int, *InputError) {
+	// The line as a whole may be as long as RunOptions.MaxLineBytes lets
+	// it; the limits that guard against hostile output apply to each
+	// arguments string.
 	depth := e.opts.Limits.MaxDepth
 	if depth <= 0 {
 		depth = value.DefaultLimits.MaxDepth
 	}
 	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + response.EnvelopeDepth}
-	doc, perr := w.parserOrNil().Parse(text, lim)
+	var doc value.Value
+	var perr error
+	if cut != nil {
+		perr = errCut
+	} else {
+		doc, perr = w.parserOrNil().Parse(text, lim)
+	}
 	// Text that is not UTF-8 fails the calls that hold it, not the line:
 	// a model's broken answer text or one broken call must not take the
 	// case's other calls down with it.
@@ -77,6 +95,9 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 		if idr.Type == gjson.Number {
 			idr = gjson.Result{Type: gjson.String, Str: idr.Raw}
 		}
+		if idr.Type != gjson.String && cut != nil {
+			return 0, 0, &InputError{Line: line, Msg: fmt.Sprintf(`the line is %d bytes, longer than the limit of %d, and its first %d bytes hold no "id" to fail its case with`, cut.n, cut.limit, len(text))}
+		}
 		if idr.Type != gjson.String {
 			return 0, 0, &InputError{Line: line, Msg: "not a JSON response line" + lineHint(text, line), Err: perr}
 		}
@@ -102,6 +123,8 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 		return -1, k, nil
 	}
 	switch {
+	case cut != nil:
+		e.unreadable(r, i, fmt.Sprintf("response line %d is %d bytes, longer than the limit of %d bytes for a line (--max-line-bytes): it was not read", line, cut.n, cut.limit))
 	case perr != nil:
 		e.unreadable(r, i, fmt.Sprintf("response line %d is not valid JSON: %v", line, perr))
 	case noResponse:

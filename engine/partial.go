@@ -3,17 +3,14 @@ package engine
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
 
-	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -67,6 +64,11 @@ func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts 
 	defer cancel()
 	st := newRunState(len(e.cases), opts.Samples, opts.Name)
 	bufs := newBuffers(workers*4 + 4)
+	maxLine := opts.MaxLineBytes
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLineBytes
+	}
+	longSlot := make(chan struct{}, 1) // one line past the buffer in flight, as in Run
 
 	// Each batch has a channel of its own for its result, sent in order to
 	// the writer, so that batches are written in the order they were read
@@ -83,7 +85,7 @@ func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts 
 		defer close(readDone)
 		defer close(todo)
 		defer close(order)
-		readErr = readPartialBatches(ctx, r, func(b batch) bool {
+		readErr = readBatches(ctx, r, func(b batch) bool {
 			j := job{b: b, out: make(chan done, 1)}
 			select {
 			case order <- j.out:
@@ -96,7 +98,7 @@ func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts 
 			case <-ctx.Done():
 				return false
 			}
-		}, bufs)
+		}, bufs, &longLines{max: maxLine, slot: longSlot}, true)
 	}()
 	var wg sync.WaitGroup
 	for range workers {
@@ -105,7 +107,11 @@ func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts 
 			defer wg.Done()
 			sc := e.NewScorer()
 			for j := range todo {
+				long := j.b.long
 				j.out <- e.partialBatch(j.b, sc, st, bufs)
+				if long {
+					<-longSlot
+				}
 			}
 		}()
 	}
@@ -138,70 +144,6 @@ func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts 
 	return ctx.Err()
 }
 
-// readPartialBatches splits the stream into batches of whole lines, as
-// readBatches does, but ends a batch early when the next read could block
-// (nothing more is buffered), so that the lines already read are scored
-// and written before waiting for more. send returns false to stop.
-func readPartialBatches(ctx context.Context, r io.Reader, send func(batch) bool, bufs *buffers) error {
-	// response.NewReader looks at the first three bytes for gzip's magic
-	// number and a byte order mark, waiting until it has them: a pipe
-	// whose first line is a blank one of a byte or two would wait for the
-	// next. Neither starts with a byte a JSON line starts with, so one
-	// byte says whether to look further.
-	br := bufio.NewReaderSize(r, 1<<20)
-	if b, _ := br.Peek(1); len(b) == 1 && (b[0] == 0x1f || b[0] == 0xef) {
-		text, err := response.NewReader(br)
-		if err != nil {
-			return err
-		}
-		br = bufio.NewReaderSize(text, 1<<20)
-	}
-	line := 1
-	for {
-		var data []byte
-		var ends []int
-		first := line
-		for len(data) < batchBytes {
-			if ctx.Err() != nil {
-				return nil
-			}
-			chunk, err := br.ReadSlice('\n')
-			if errors.Is(err, bufio.ErrBufferFull) {
-				head := slices.Clone(chunk)
-				rest, err2 := br.ReadBytes('\n')
-				chunk = append(head, rest...)
-				err = err2
-			}
-			if len(chunk) > 0 {
-				if data == nil {
-					data = getBuf(bufs.lines, batchBytes+4096)
-				}
-				data = append(data, chunk...)
-				if data[len(data)-1] != '\n' {
-					data = append(data, '\n')
-				}
-				ends = append(ends, len(data))
-				line++
-			}
-			if err == io.EOF {
-				if len(ends) > 0 {
-					send(batch{first: first, data: data, ends: ends})
-				}
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			if br.Buffered() == 0 {
-				break // the next read may wait: score what there is first
-			}
-		}
-		if len(ends) > 0 && !send(batch{first: first, data: data, ends: ends}) {
-			return nil
-		}
-	}
-}
-
 // partialBatch scores every line of b into partial lines, in order; the
 // first line that stops the run ends the batch with its error.
 func (e *Engine) partialBatch(b batch, sc *Scorer, st *runState, bufs *buffers) done {
@@ -225,7 +167,7 @@ func (e *Engine) partialBatch(b batch, sc *Scorer, st *runState, bufs *buffers) 
 			slots <- struct{}{}
 			go func() {
 				defer func() { <-slots; wg.Done() }()
-				outs[j], errs[j] = e.partialLine(nil, text, b.first+j, e.NewScorer(), st)
+				outs[j], errs[j] = e.partialLine(nil, text, b.first+j, b.cutAt(j), e.NewScorer(), st)
 			}()
 		}
 		wg.Wait()
@@ -240,7 +182,7 @@ func (e *Engine) partialBatch(b batch, sc *Scorer, st *runState, bufs *buffers) 
 	}
 	for j, text := range lines {
 		var err *InputError
-		d.out, err = e.partialLine(d.out, text, b.first+j, sc, st)
+		d.out, err = e.partialLine(d.out, text, b.first+j, b.cutAt(j), sc, st)
 		if err != nil {
 			d.err = err
 			return d
@@ -250,13 +192,13 @@ func (e *Engine) partialBatch(b batch, sc *Scorer, st *runState, bufs *buffers) 
 }
 
 // partialLine appends the partial line of one line of the input to dst.
-func (e *Engine) partialLine(dst []byte, text string, line int, sc *Scorer, st *runState) ([]byte, *InputError) {
+func (e *Engine) partialLine(dst []byte, text string, line int, cut *cutLine, sc *Scorer, st *runState) ([]byte, *InputError) {
 	dst = append(dst, partialPrefix...)
 	dst = strconv.AppendInt(dst, int64(line), 10)
 	if strings.TrimSpace(text) == "" {
 		return append(dst, "}\n"...), nil
 	}
-	c, err := e.runLine(text, line, -1, sc, st)
+	c, err := e.runLine(text, line, -1, cut, sc, st)
 	sc.w.parser.Reset()
 	if err != nil {
 		return dst, err

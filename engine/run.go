@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -32,7 +33,23 @@ type RunOptions struct {
 	// pass@k and pass^k, each from 1 to Samples; Samples alone when
 	// empty.
 	PassK []int
+	// MaxLineBytes is the longest response line read, in bytes without
+	// its newline; 0 means DefaultMaxLineBytes. A longer line is not held
+	// in memory: it is read on to its end and dropped, and the case its id
+	// names (looked for in its first CutHeadBytes) fails with one
+	// invalid_arguments diff naming the line and the limit; a line whose
+	// head holds no id stops the run with an *InputError.
+	MaxLineBytes int
 }
+
+// DefaultMaxLineBytes is RunOptions.MaxLineBytes when none is given:
+// 256 MiB. Run holds about twice its longest line at once (the line and
+// what is parsed or written from it, see docs/performance.md).
+const DefaultMaxLineBytes = 256 << 20
+
+// CutHeadBytes is how much of a line longer than RunOptions.MaxLineBytes
+// is kept, to find its id (and in a run with samples its sample) in.
+const CutHeadBytes = 64 << 10
 
 // InputError is a responses file that cannot be read: a line that is not a
 // JSON object with an id, or two lines for one case (for one case and
@@ -186,6 +203,23 @@ type batch struct {
 	first int    // line number of the first line
 	data  []byte // the lines, newline-terminated
 	ends  []int  // end offset of each line in data
+	// cut has the lines too long to read, by their index in the batch:
+	// data holds their head only (see cutLine).
+	cut map[int]cutLine
+	// long is set when the batch holds a line longer than the reader's
+	// buffer, which holds the run's single long-line slot until scored.
+	long bool
+}
+
+// cutAt is the cutLine of the batch's line j, nil for a line read whole.
+func (b *batch) cutAt(j int) *cutLine {
+	if b.cut == nil {
+		return nil // nearly always: no map lookup
+	}
+	if c, ok := b.cut[j]; ok {
+		return &c
+	}
+	return nil
 }
 
 // done is a scored batch: one encoded result per line, in line order.
@@ -297,6 +331,20 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	todo := make(chan batch, workers*2)
 	results := make(chan done, workers*2)
 	bufs := newBuffers(workers*4 + 4)
+	maxLine := opts.MaxLineBytes
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLineBytes
+	}
+	// One line longer than the reader's buffer at a time: it is read only
+	// once the batch of the one before is scored, so that the lines in
+	// flight (queued for the workers, being scored) hold one long line at
+	// most, not one for each.
+	longSlot := make(chan struct{}, 1)
+	release := func(b batch) {
+		if b.long {
+			<-longSlot
+		}
+	}
 
 	// The reader must be done with r before Run returns, whatever ends the
 	// run: r is the caller's, and readErr is read below.
@@ -305,7 +353,14 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	go func() {
 		defer close(readDone)
 		defer close(todo)
-		readErr = readBatches(readCtx, r, todo, bufs)
+		readErr = readBatches(readCtx, r, func(b batch) bool {
+			select {
+			case todo <- b:
+				return true
+			case <-readCtx.Done():
+				return false
+			}
+		}, bufs, &longLines{max: maxLine, slot: longSlot}, false)
 	}()
 	defer func() {
 		cancel()
@@ -326,10 +381,13 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 			for b := range todo {
 				if at := stopAt.Load(); at > 0 && int64(b.first) > at {
 					putBuf(bufs.lines, b.data) // wholly after the error: no earlier one in it
+					release(b)
 					continue
 				}
+				d := score(b)
+				release(b)
 				select {
-				case results <- score(b):
+				case results <- d:
 				case <-ctx.Done():
 					return
 				}
@@ -437,37 +495,81 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	return &sum, nil
 }
 
-// readBatches splits the stream into batches of whole lines.
-func readBatches(ctx context.Context, r io.Reader, todo chan<- batch, bufs *buffers) error {
-	text, err := response.NewReader(r)
-	if err != nil {
-		return err
+// readBatches splits the stream into batches of whole lines and hands each
+// to send, which returns false to stop. With eager (a partial run, whose
+// input may be a pipe that a worker keeps open), a batch also ends when
+// the next read could block, so that the lines already read are scored
+// and answered before waiting for more.
+func readBatches(ctx context.Context, r io.Reader, send func(batch) bool, bufs *buffers, lr *longLines, eager bool) error {
+	// response.NewReader looks at the first three bytes for gzip's magic
+	// number and a byte order mark, waiting until it has them: a pipe whose
+	// first line is a blank one of a byte or two would wait for the next.
+	// Neither starts with a byte a JSON line starts with, so one byte says
+	// whether to look further.
+	br := bufio.NewReaderSize(r, 1<<20)
+	if b, _ := br.Peek(1); len(b) == 1 && (b[0] == 0x1f || b[0] == 0xef) {
+		text, err := response.NewReader(br)
+		if err != nil {
+			return err
+		}
+		br = bufio.NewReaderSize(text, 1<<20) // text itself: it buffers that much
 	}
-	br := bufio.NewReaderSize(text, 1<<20) // text itself: it buffers that much
 	line := 1
 	for {
 		var data []byte
 		var ends []int
+		var cut map[int]cutLine
+		long := false
 		first := line
 		for len(data) < batchBytes {
 			if ctx.Err() != nil {
 				return nil // cancelled: stop reading now, not at the batch's end
 			}
-			chunk, err := br.ReadSlice('\n')
-			if errors.Is(err, bufio.ErrBufferFull) {
-				// A line longer than the buffer: gather it whole. chunk
-				// is the buffer itself, which the next read overwrites,
-				// so it is copied first.
-				head := slices.Clone(chunk)
-				rest, err2 := br.ReadBytes('\n')
-				chunk = append(head, rest...)
-				err = err2
+			if data == nil {
+				data = getBuf(bufs.lines, batchBytes+4096)
 			}
-			if len(chunk) > 0 {
-				if data == nil {
-					data = getBuf(bufs.lines, batchBytes+4096)
+			start := len(data)
+			chunk, err := br.ReadSlice('\n')
+			n := len(chunk)
+			if errors.Is(err, bufio.ErrBufferFull) {
+				// A line longer than the buffer: chunk is the buffer
+				// itself, which the next read overwrites.
+				if !long {
+					select {
+					case lr.slot <- struct{}{}:
+					case <-ctx.Done():
+						return nil
+					}
+					long = true
+					if lr.freeFirst {
+						debug.FreeOSMemory()
+						lr.freeFirst = false
+					}
+				}
+				var c cutLine
+				old := data
+				data, c, err = lr.readLong(br, data, chunk)
+				if unsafe.SliceData(data) != unsafe.SliceData(old) {
+					putBuf(bufs.lines, old)
+				}
+				if c.n > 0 {
+					if cut == nil {
+						cut = map[int]cutLine{}
+					}
+					cut[len(ends)] = c
+				}
+				n = len(data) - start
+			} else if n > 0 {
+				if size := lineLen(chunk); size > lr.max {
+					if cut == nil {
+						cut = map[int]cutLine{}
+					}
+					cut[len(ends)] = cutLine{n: size, limit: lr.max}
+					chunk = chunk[:min(size, CutHeadBytes)]
 				}
 				data = append(data, chunk...)
+			}
+			if n > 0 {
 				if data[len(data)-1] != '\n' {
 					data = append(data, '\n')
 				}
@@ -476,22 +578,113 @@ func readBatches(ctx context.Context, r io.Reader, todo chan<- batch, bufs *buff
 			}
 			if err == io.EOF {
 				if len(ends) > 0 {
-					select {
-					case todo <- batch{first: first, data: data, ends: ends}:
-					case <-ctx.Done():
-					}
+					send(batch{first: first, data: data, ends: ends, cut: cut, long: long})
 				}
 				return nil
 			}
 			if err != nil {
 				return err
 			}
+			if eager && len(ends) > 0 && br.Buffered() == 0 {
+				break // the next read may wait: score what there is first
+			}
 		}
-		select {
-		case todo <- batch{first: first, data: data, ends: ends}:
-		case <-ctx.Done():
+		if len(ends) == 0 {
+			putBuf(bufs.lines, data)
+			continue
+		}
+		if !send(batch{first: first, data: data, ends: ends, cut: cut, long: long}) {
 			return nil
 		}
+	}
+}
+
+// longLines reads the lines longer than the reader's buffer.
+type longLines struct {
+	max  int           // RunOptions.MaxLineBytes
+	slot chan struct{} // held by the batch of the long line in flight
+	// freeFirst is set after a huge line: the memory of the line and of
+	// its result is handed back before the next long line is read,
+	// rather than held beside it.
+	freeFirst bool
+}
+
+// lineLen is the length of a line read with its newline, if any, without
+// it.
+func lineLen(b []byte) int {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		return n - 1
+	}
+	return len(b)
+}
+
+// gcLine is the length from which the pieces a long line was gathered in
+// are handed back to the system as the line is put together (see
+// readLong), every gcLine bytes: a collection costs little beside reading
+// and parsing that much.
+const gcLine = 16 << 20
+
+// readLong reads on a line of which head, the reader's whole buffer, is
+// read already, and returns data with the line appended, with its newline
+// if it had one. The line is gathered in pieces of the buffer's size and
+// then copied once into a buffer of its exact length, rather than grown by
+// append, whose outgrown copies add up to several times the line before
+// the collector frees them. A line longer than lr.max is read on to its
+// end but not kept: data gets its first CutHeadBytes, and the cutLine
+// says how long the line was.
+func (lr *longLines) readLong(br *bufio.Reader, data, head []byte) ([]byte, cutLine, error) {
+	pieces := [][]byte{slices.Clone(head)}
+	n := len(head) // the line's bytes so far, its newline included
+	for {
+		chunk, err := br.ReadSlice('\n')
+		n += len(chunk)
+		size := n
+		if err == nil {
+			size-- // the newline
+		}
+		if size > lr.max {
+			// Past the limit whatever follows: keep the head, drop the
+			// rest as it comes.
+			for errors.Is(err, bufio.ErrBufferFull) {
+				chunk, err = br.ReadSlice('\n')
+				size += len(chunk)
+				if err == nil {
+					size--
+				}
+			}
+			data = append(data, pieces[0][:min(len(pieces[0]), CutHeadBytes)]...)
+			return data, cutLine{n: size, limit: lr.max}, err
+		}
+		pieces = append(pieces, slices.Clone(chunk))
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil && err != io.EOF {
+			return data, cutLine{}, err
+		}
+		// One buffer of the exact length (the newline and one byte for a
+		// newline to add included), with the batch's lines before it.
+		// The pieces of a huge line are handed back to the system as
+		// they are copied, so that the line is not held twice over: at
+		// the collector's pace they would stay while the line is parsed
+		// and its result written, each of which can take as much again.
+		buf := make([]byte, len(data), len(data)+n+1)
+		copy(buf, data)
+		copied := 0
+		for i := range pieces {
+			buf = append(buf, pieces[i]...)
+			copied += len(pieces[i])
+			pieces[i] = nil
+			if n >= gcLine && copied >= gcLine {
+				debug.FreeOSMemory()
+				copied = 0
+			}
+		}
+		if n >= gcLine {
+			debug.FreeOSMemory()
+			lr.freeFirst = true
+		}
+		return buf, cutLine{}, err
 	}
 }
 
@@ -515,7 +708,7 @@ func (e *Engine) scoreBatch(b batch, sc *Scorer, st *runState, sum *Summary, buf
 			d.lines = append(d.lines, line)
 			continue
 		}
-		c, err := e.runLine(text, line, guess, sc, st)
+		c, err := e.runLine(text, line, guess, b.cutAt(j), sc, st)
 		if err != nil {
 			d.err = err
 			return d
@@ -539,9 +732,9 @@ func (e *Engine) scoreBatch(b batch, sc *Scorer, st *runState, sum *Summary, buf
 // case index, or in a run with samples its case's and sample's, see
 // runState), or -1 when its id names no case; a second line for a slot
 // stops the run.
-func (e *Engine) runLine(text string, line, guess int, sc *Scorer, st *runState) (int, *InputError) {
+func (e *Engine) runLine(text string, line, guess int, cut *cutLine, sc *Scorer, st *runState) (int, *InputError) {
 	res := &sc.res
-	i, k, err := e.scoreSampleLine(res, text, line, guess, st.samples, &sc.w)
+	i, k, err := e.scoreSampleLine(res, text, line, guess, st.samples, cut, &sc.w)
 	if err != nil {
 		err.File = st.name
 		return 0, err
@@ -593,7 +786,7 @@ func (e *Engine) scoreBatchAtOnce(b batch, st *runState, sum *Summary, bufs *buf
 			defer func() { <-slots; wg.Done() }()
 			sc := e.NewScorer()
 			res := &sc.res
-			c, err := e.runLine(text, b.first+j, -1, sc, st)
+			c, err := e.runLine(text, b.first+j, -1, b.cutAt(j), sc, st)
 			lines[j] = scored{c: c, err: err}
 			if err != nil {
 				return

@@ -72,7 +72,7 @@ func checkSample(raw, shown string, samples int) (int, *InputError) {
 // of range, is an *InputError. With samples 0 it is ScoreLine.
 func (s *Scorer) ScoreSampleLine(text string, line, samples int) (*Result, int, int, error) {
 	s.w.parser.Reset()
-	i, k, err := s.e.scoreSampleLine(&s.res, text, line, -1, samples, &s.w)
+	i, k, err := s.e.scoreSampleLine(&s.res, text, line, -1, samples, nil, &s.w)
 	if err != nil {
 		return nil, i, k, err
 	}

@@ -25,7 +25,7 @@ func (m msg) s(text string) msg { return append(m, text...) }
 // show appends v as JSON, shortened when long.
 func (m msg) show(v value.Value) msg {
 	start := len(m)
-	m = v.AppendJSON(m)
+	m = v.AppendJSONPrefix(m, maxShown)
 	if len(m)-start <= maxShown {
 		return m
 	}

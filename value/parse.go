@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/bits"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -568,6 +569,50 @@ func (p *parser) strRest(start, j int) (string, int) {
 	return "", j
 }
 
+// bigEscaped is the length past which strEscaped decodes into a buffer
+// of the literal's length, handed out as the string (see reserve).
+const bigEscaped = 32 << 10
+
+// reserve returns b, which has less than need bytes of room, with room
+// for need bytes more (the callers check first: most literals never get
+// here, or only while b is small). Once b would grow past
+// bigEscaped, it makes room for the whole rest of the literal, from j to
+// its closing quote, at once: the decoded text is never longer than the
+// escaped, so b grows no more, where append's steps would copy a long
+// string over and over, leaving several times its length to the
+// collector.
+func (p *parser) reserve(b []byte, j, need int) []byte {
+	if len(b)+need <= bigEscaped {
+		return b // append's growth, while b is small
+	}
+	// Four bytes more: an escape reserves the four its rune may take
+	// before the rest of the literal is known to hold it.
+	nb := make([]byte, len(b), len(b)+max(literalEnd(p.s, j)-j, need)+4)
+	copy(nb, b)
+	return nb
+}
+
+// literalEnd is the index of the quote that closes the string literal s[j]
+// is inside of, not escaped (s[j] itself not escaped either), or len(s).
+func literalEnd(s string, j int) int {
+	from := j
+	for {
+		q := strings.IndexByte(s[j:], '"')
+		if q < 0 {
+			return len(s)
+		}
+		q += j
+		n := 0
+		for k := q - 1; k >= from && s[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		j = q + 1
+	}
+}
+
 // strEscaped decodes a string with escapes, from the first backslash at j.
 func (p *parser) strEscaped(start, j int) (string, int) {
 	s := p.s
@@ -580,9 +625,18 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 			// not byte by byte: an arguments string inside a response
 			// line is mostly such runs between its escaped quotes.
 			k := j + 1 + plainRun(s[j+1:])
+			if cap(b)-len(b) < k-j {
+				b = p.reserve(b, j, k-j)
+			}
 			b = append(b, s[j:k]...)
 			j = k
 		case c == '"':
+			if cap(b) > bigEscaped {
+				// A buffer of the string's own (see reserve), never
+				// written again: the string, without a copy. p.buf keeps
+				// its small buffer, which the next literal writes over.
+				return unsafe.String(unsafe.SliceData(b), len(b)), j + 1
+			}
 			p.buf = b
 			if p.a != nil {
 				return p.a.newString(b), j + 1
@@ -592,6 +646,9 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 			if j+1 >= len(s) {
 				p.fail(ReasonSyntax, j, "unterminated string")
 				return "", j
+			}
+			if cap(b)-len(b) < 4 {
+				b = p.reserve(b, j, 4)
 			}
 			switch e := s[j+1]; e {
 			case '"', '\\', '/':
@@ -633,6 +690,9 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 			if r == utf8.RuneError && size <= 1 && !p.keepInvalid {
 				p.fail(ReasonInvalidUTF8, j, "byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
 				return "", j
+			}
+			if cap(b)-len(b) < size {
+				b = p.reserve(b, j, size)
 			}
 			b = append(b, s[j:j+size]...)
 			j += size

@@ -310,6 +310,67 @@ func (v Value) appendJSON(dst []byte, canonical bool) []byte {
 	}
 }
 
+// AppendJSONPrefix appends the JSON text of v as AppendJSON does when it
+// is at most n bytes long; a longer text is cut short past its first n
+// bytes, which it appends, and then more, but not much more: a message that
+// shows a value, shortened, need not write a huge one out whole first.
+func (v Value) AppendJSONPrefix(dst []byte, n int) []byte {
+	return v.appendPrefix(dst, len(dst)+n)
+}
+
+// appendPrefix appends v's JSON text, stopping once dst is longer than
+// end.
+func (v Value) appendPrefix(dst []byte, end int) []byte {
+	if len(dst) > end {
+		return dst
+	}
+	switch v.kind {
+	case String:
+		return appendQuotePrefix(dst, v.str(), end)
+	case Array:
+		dst = append(dst, '[')
+		for i, e := range v.elems() {
+			if len(dst) > end {
+				return dst
+			}
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = e.appendPrefix(dst, end)
+		}
+		return append(dst, ']')
+	case Object:
+		dst = append(dst, '{')
+		for i, m := range v.members() {
+			if len(dst) > end {
+				return dst
+			}
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendQuotePrefix(dst, m.Key, end)
+			if len(dst) > end {
+				return dst
+			}
+			dst = append(dst, ':')
+			dst = m.Value.appendPrefix(dst, end)
+		}
+		return append(dst, '}')
+	}
+	return v.appendJSON(dst, false)
+}
+
+// appendQuotePrefix is AppendQuote, stopping once dst is longer than end.
+func appendQuotePrefix(dst []byte, s string, end int) []byte {
+	// Each byte of s is at least one byte of the literal: a prefix of s
+	// longer than what is left is enough, and four bytes more put past the
+	// end any rune the cut breaks.
+	if room := end - len(dst) + 4; room >= 0 && len(s) > room {
+		return AppendQuote(dst, s[:room])[:end+1]
+	}
+	return AppendQuote(dst, s)
+}
+
 const hexDigits = "0123456789abcdef"
 
 // AppendQuote appends s as a JSON string literal to dst.

@@ -167,12 +167,19 @@ func TestScoreFailUnderRange(t *testing.T) {
 	}
 }
 
-// SIGINT or SIGTERM during a run exits 130 with nothing written, not 2
-// with "context canceled" as if the input were bad. The responses come
-// from a pipe kept open, so the run is still going when the signal comes.
+// A signal that stops a run (SIGINT, SIGTERM, SIGHUP, SIGQUIT) exits with
+// 128 and its number, as a shell gives, not 2 with "context canceled" as if
+// the input were bad; nothing is written to --out and the temporary
+// results file beside it is removed (SIGHUP and SIGQUIT left it, killing
+// the process). The responses come from a pipe kept open, so the run is
+// still going when the signal comes.
 func TestScoreInterrupted(t *testing.T) {
-	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
-		out := filepath.Join(t.TempDir(), "r.jsonl")
+	for _, tt := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}, {syscall.SIGQUIT, 131}} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "r.jsonl")
 		cmd := exec.Command(bin, "score", "--suite", "examples/weather/suite.yaml", "--responses", "-", "--out", out, "-q")
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
@@ -183,24 +190,27 @@ func TestScoreInterrupted(t *testing.T) {
 		// The run has begun once its temporary results file exists (the
 		// signals are caught from just after): wait for it, boundedly.
 		for range 500 {
-			if m, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".callgrade-results-*")); len(m) > 0 {
+			if m, _ := filepath.Glob(filepath.Join(dir, ".callgrade-results-*")); len(m) > 0 {
 				break
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
 		time.Sleep(200 * time.Millisecond)
-		cmd.Process.Signal(sig)
+		cmd.Process.Signal(tt.sig)
 		// Bounded: a command that waits for its input to end gets it.
 		timer := time.AfterFunc(10*time.Second, func() { stdin.Close() })
 		err = cmd.Wait()
 		timer.Stop()
 		stdin.Close()
 		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 130 || !strings.Contains(errb.String(), "interrupted: no results written") {
-			t.Errorf("%v: %v, stderr %q; want exit 130 saying it was interrupted", sig, err, errb.String())
+		if !errors.As(err, &ee) || ee.ExitCode() != tt.code || !strings.Contains(errb.String(), "interrupted: no results written") {
+			t.Errorf("%v: %v, stderr %q; want exit %d saying it was interrupted", tt.sig, err, errb.String(), tt.code)
 		}
 		if _, err := os.Stat(out); err == nil {
-			t.Errorf("%v: --out was written", sig)
+			t.Errorf("%v: --out was written", tt.sig)
+		}
+		if m, _ := filepath.Glob(filepath.Join(dir, ".callgrade-results-*")); len(m) > 0 {
+			t.Errorf("%v: left %s beside --out", tt.sig, filepath.Base(m[0]))
 		}
 	}
 }

@@ -87,6 +87,21 @@ func outputErr(flag, path string, err error) error {
 	return fmt.Errorf("--%s %s: %w", flag, path, err)
 }
 
+// tmpErr is err, from writing the results to the temporary file tmp, said
+// of --out, the path the user gave (a full disk: "--out results.jsonl: no
+// space left on device"), not of tmp, which the user never named and which
+// is removed by the time the message is read. An error that is not about
+// tmp (a responses line that does not read) is returned as it is, and so
+// is one when the results go to standard output: tmp is then in the
+// temporary directory, which is what filled up.
+func tmpErr(err error, tmp, out string) error {
+	var pe *fs.PathError
+	if out == "" || !errors.As(err, &pe) || pe.Path != tmp {
+		return err
+	}
+	return outputErr("out", out, err)
+}
+
 // outputTarget is the file a path given to write names: the file a
 // symbolic link points to, so that the link is written through rather
 // than replaced by a file of its own; the path itself when it is no link,

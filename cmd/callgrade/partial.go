@@ -55,12 +55,14 @@ func runPartial(ctx context.Context, cmd *cobra.Command, f *scoreFlags, c *callg
 		defer file.Close()
 		w = file
 	}
-	err := c.RunPartial(ctx, in, w, engine.RunOptions{Name: name, Workers: f.workers, Samples: graderSamples(samples)})
+	err := c.RunPartial(ctx, in, w, engine.RunOptions{Name: name, Workers: f.workers, Samples: graderSamples(samples), MaxLineBytes: f.maxLine})
 	switch {
 	case err != nil && ctx.Err() != nil && cmd.Context().Err() == nil:
-		return &exitError{code: 130, err: errors.New("interrupted")}
+		return &exitError{code: stopStatus(ctx), err: errors.New(interruptedBy(ctx))}
 	case errors.Is(err, syscall.EPIPE):
 		return &exitError{code: 128 + 13, err: err, quiet: true}
+	case err != nil && tmp != nil:
+		return &exitError{code: 2, err: tmpErr(err, tmp.Name(), f.out)}
 	case err != nil:
 		return &exitError{code: 2, err: err}
 	}

@@ -31,6 +31,7 @@ type scoreFlags struct {
 	samples   int
 	passK     []int
 	partial   bool
+	maxLine   int
 }
 
 func newScoreCmd() *cobra.Command {
@@ -52,8 +53,10 @@ once, in check's words, and the suite is scored all the same.
 Exit status: 0 when every case was scored, whatever passed; 1 when
 --fail-under is given and the pass rate is below it (with samples, the
 share of passing result lines); 2 when the suite or the responses could not
-be read. Nothing is written to --out or stdout on exit 2, nor on exit 130,
-when SIGINT (Ctrl-C) or SIGTERM stops the run.`,
+be read. Nothing is written to --out or stdout on exit 2, nor when a
+signal stops the run: SIGINT (Ctrl-C) exits 130, SIGHUP 129, SIGQUIT 131
+and SIGTERM 143, 128 and the signal's number as the shell gives, and the
+temporary results file beside --out is removed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runScore(cmd, &f)
@@ -72,6 +75,7 @@ when SIGINT (Ctrl-C) or SIGTERM stops the run.`,
 	fl.IntVar(&f.samples, "samples", 0, `response lines per case, told apart by "sample" from 0 (default: the suite's samples:; 0 for one line per case)`)
 	passKFlag(fl, &f.passK)
 	fl.BoolVar(&f.partial, "partial", false, "score a part of the responses for callgrade merge: one line per response line, in input order, no missing_response lines (docs/scale.md)")
+	maxLineFlag(fl, &f.maxLine)
 	cmd.MarkFlagRequired("suite")
 	cmd.MarkFlagRequired("responses")
 	return cmd
@@ -94,11 +98,11 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	debug.SetGCPercent(400)
 
 	// Signals are heard from the start, so that one that comes while the
-	// suite loads is an interrupt too (exit 130), not a death by signal;
+	// suite loads is an interrupt too (exit 128+signal), not a death by signal;
 	// and a reader that goes away (| head) makes writing fail with EPIPE,
 	// which exits quietly after the temporary file is removed, where
 	// SIGPIPE would kill the process and leave it.
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyStop(cmd.Context())
 	defer stop()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 
@@ -195,11 +199,11 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 			// interrupts: exit without it.
 			tmp.Close()
 			os.Remove(tmp.Name())
-			fmt.Fprintln(stderr, "callgrade: "+interrupted)
-			os.Exit(130)
+			fmt.Fprintln(stderr, "callgrade: "+interruptedBy(ctx))
+			os.Exit(stopStatus(ctx))
 		}
 	}()
-	sum, err := eng.Run(ctx, in, tmp, engine.RunOptions{Name: name, Workers: f.workers, Samples: samples, PassK: f.passK})
+	sum, err := eng.Run(ctx, in, tmp, engine.RunOptions{Name: name, Workers: f.workers, Samples: samples, PassK: f.passK, MaxLineBytes: f.maxLine})
 	close(finished)
 	if bar != nil {
 		bar.Stop()
@@ -207,10 +211,10 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if err != nil && ctx.Err() != nil && cmd.Context().Err() == nil {
 		// Stopped by a signal, not by bad input: the shell's status for
 		// an interrupt, and nothing written, as on exit 2.
-		return &exitError{code: 130, err: errors.New(interrupted)}
+		return &exitError{code: stopStatus(ctx), err: errors.New(interruptedBy(ctx))}
 	}
 	if err != nil {
-		return &exitError{code: 2, err: err}
+		return &exitError{code: 2, err: tmpErr(err, tmp.Name(), f.out)}
 	}
 	if f.junit != "" || f.html != "" {
 		if err := writeScoreReports(tmp, c, f, format); err != nil {
