@@ -128,3 +128,25 @@ func TestGolden(t *testing.T) {
 		}
 	}
 }
+
+// BFCL's dict_checker reads a dict parameter against the answer alone: in
+// bfcl semantics a parameter's schema keeps no default, and nothing below
+// it says which keys an object has (a declared key the answer leaves out is
+// unexpected, a default never fills a missing key).
+func TestBFCLOpenSchema(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"type":"number","default":1.0}`, `{"type":"number"}`},
+		{`{"type":"object","properties":{"k":{"type":"string","default":"a"}},"required":["k"]}`, `{"type":"object"}`},
+		{`{"type":"array","items":{"type":"object","properties":{"k":{}},"default":{}}}`, `{"type":"array","items":{"type":"object"}}`},
+		{`{"type":"string"}`, `{"type":"string"}`},
+	} {
+		n, err := parseJSON([]byte(tc.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bfclOpenSchema(n)
+		if got := n.String(); got != tc.want {
+			t.Errorf("bfclOpenSchema(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
