@@ -150,3 +150,24 @@ func TestBFCLOpenSchema(t *testing.T) {
 		}
 	}
 }
+
+// The categories not imported yet say so, and why.
+func TestImportNotYet(t *testing.T) {
+	for _, tc := range []struct{ name, questions, answers, want string }{
+		{"live_relevance", `{"id":"live_relevance_0-0-0","function":[{"name":"f","parameters":{"type":"dict","properties":{}}}]}`, "",
+			"question live_relevance_0-0-0: a relevance question passes with any call"},
+		{"simple_java", `{"id":"simple_java_1","function":[{"name":"f","parameters":{"type":"dict","properties":{"m":{"type":"HashMap"}}}}]}`,
+			`{"id":"simple_java_1","ground_truth":[{"f":{"m":["x"]}}]}`, `unknown type "HashMap"`},
+		{"simple_javascript", `{"id":"simple_javascript_1","function":[{"name":"f","parameters":{"type":"dict","properties":{"s":{"type":"String"}}}}]}`,
+			`{"id":"simple_javascript_1","ground_truth":[{"f":{"s":["x"]}}]}`, "Java and JavaScript categories are not imported yet"},
+	} {
+		in := Input{Questions: strings.NewReader(tc.questions), QuestionsName: "q.json"}
+		if tc.answers != "" {
+			in.Answers, in.AnswersName = strings.NewReader(tc.answers), "a.json"
+		}
+		_, err := Import(in, SemanticsBFCL)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Import error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}

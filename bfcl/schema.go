@@ -47,7 +47,7 @@ func mapSchema(s *node, where string) (*node, error) {
 			}
 			t, ok := mapType(v.Text)
 			if !ok {
-				return nil, fmt.Errorf("%s.type: unknown type %q (BFCL's python types are string, integer, float, boolean, array, tuple, dict, any)", where, v.Text)
+				return nil, fmt.Errorf("%s.type: unknown type %q (BFCL's python types are string, integer, float, boolean, array, tuple, dict, any; its Java and JavaScript categories are not imported yet, docs/bfcl.md)", where, v.Text)
 			}
 			if t != "" {
 				out.Set("type", str(t))
