@@ -128,3 +128,46 @@ func TestGolden(t *testing.T) {
 		}
 	}
 }
+
+// BFCL's dict_checker reads a dict parameter against the answer alone: in
+// bfcl semantics a parameter's schema keeps no default, and nothing below
+// it says which keys an object has (a declared key the answer leaves out is
+// unexpected, a default never fills a missing key).
+func TestBFCLOpenSchema(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"type":"number","default":1.0}`, `{"type":"number"}`},
+		{`{"type":"object","properties":{"k":{"type":"string","default":"a"}},"required":["k"]}`, `{"type":"object"}`},
+		{`{"type":"array","items":{"type":"object","properties":{"k":{}},"default":{}}}`, `{"type":"array","items":{"type":"object"}}`},
+		{`{"type":"string"}`, `{"type":"string"}`},
+	} {
+		n, err := parseJSON([]byte(tc.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bfclOpenSchema(n)
+		if got := n.String(); got != tc.want {
+			t.Errorf("bfclOpenSchema(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// The categories not imported yet say so, and why.
+func TestImportNotYet(t *testing.T) {
+	for _, tc := range []struct{ name, questions, answers, want string }{
+		{"live_relevance", `{"id":"live_relevance_0-0-0","function":[{"name":"f","parameters":{"type":"dict","properties":{}}}]}`, "",
+			"question live_relevance_0-0-0: a relevance question passes with any call"},
+		{"simple_java", `{"id":"simple_java_1","function":[{"name":"f","parameters":{"type":"dict","properties":{"m":{"type":"HashMap"}}}}]}`,
+			`{"id":"simple_java_1","ground_truth":[{"f":{"m":["x"]}}]}`, `unknown type "HashMap"`},
+		{"simple_javascript", `{"id":"simple_javascript_1","function":[{"name":"f","parameters":{"type":"dict","properties":{"s":{"type":"String"}}}}]}`,
+			`{"id":"simple_javascript_1","ground_truth":[{"f":{"s":["x"]}}]}`, "Java and JavaScript categories are not imported yet"},
+	} {
+		in := Input{Questions: strings.NewReader(tc.questions), QuestionsName: "q.json"}
+		if tc.answers != "" {
+			in.Answers, in.AnswersName = strings.NewReader(tc.answers), "a.json"
+		}
+		_, err := Import(in, SemanticsBFCL)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Import error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -47,7 +47,7 @@ func mapSchema(s *node, where string) (*node, error) {
 			}
 			t, ok := mapType(v.Text)
 			if !ok {
-				return nil, fmt.Errorf("%s.type: unknown type %q (BFCL's python types are string, integer, float, boolean, array, tuple, dict, any)", where, v.Text)
+				return nil, fmt.Errorf("%s.type: unknown type %q (BFCL's python types are string, integer, float, boolean, array, tuple, dict, any; its Java and JavaScript categories are not imported yet, docs/bfcl.md)", where, v.Text)
 			}
 			if t != "" {
 				out.Set("type", str(t))
@@ -102,6 +102,11 @@ func mapTool(f *node, gt *node, sem Semantics) (*node, error) {
 		if _, has := m.Get("additionalProperties"); !has {
 			m.Set("additionalProperties", boolNode(false))
 		}
+		if ps, ok := m.Get("properties"); ok {
+			for _, p := range ps.Vals {
+				bfclOpenSchema(p)
+			}
+		}
 	}
 	if ps, ok := m.Get("properties"); ok && gt != nil {
 		for _, call := range gt.Vals {
@@ -135,6 +140,26 @@ func mapTool(f *node, gt *node, sem Semantics) (*node, error) {
 	}
 	t.Set("parameters", m)
 	return t, nil
+}
+
+// bfclOpenSchema removes from a parameter's schema what would make
+// callgrade read more into it than BFCL's checker does: a default (BFCL
+// never fills one in: an answer's key that is left out is missing) and,
+// below the parameter, the properties and required list of an object
+// (BFCL's dict_checker compares a dict with the answer alone: a key the
+// answer does not name is unexpected even when the schema declares it,
+// a key the answer names is missing unless "" marks it optional, and
+// dict values are not type-checked).
+func bfclOpenSchema(p *node) {
+	if p.Kind != kindObject {
+		return
+	}
+	p.Delete("default")
+	p.Delete("properties")
+	p.Delete("required")
+	if it, ok := p.Get("items"); ok {
+		bfclOpenSchema(it)
+	}
 }
 
 // allowValue widens a schema to allow the value v: its own type, and the

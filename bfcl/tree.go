@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -242,4 +243,15 @@ func (n *node) yamlNode(flow bool) *yaml.Node {
 		y.Content = append(y.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, n.Vals[i].yamlNode(flow))
 	}
 	return y
+}
+
+// Delete removes a key of an object, if it has it.
+func (n *node) Delete(key string) {
+	for i, k := range n.Keys {
+		if k == key {
+			n.Keys = slices.Delete(n.Keys, i, i+1)
+			n.Vals = slices.Delete(n.Vals, i, i+1)
+			return
+		}
+	}
 }
