@@ -414,4 +414,3 @@ func (s *Suite) Decode(name string) (*suite.Suite, error) {
 	}
 	return suite.FromValue(name, v)
 }
-
