@@ -308,11 +308,12 @@ func buildCall(name string, args, f *node) *node {
 	a := *args
 	a.Flow = true
 	rules := obj()
-	for _, p := range args.Keys {
-		rules.Set(escapeKey(p), flow(obj().
-			Set("normalize", arr(flow(obj().Set("delete", str(deleted))))).
-			Set("case_insensitive", boolNode(true)).
-			Set("numeric", boolNode(false))))
+	for i, p := range args.Keys {
+		r := flow(obj())
+		if hasString(args.Vals[i]) {
+			r.Set("normalize", arr(flow(obj().Set("delete", str(deleted))))).Set("case_insensitive", boolNode(true))
+		}
+		rules.Set(escapeKey(p), r.Set("numeric", boolNode(false)))
 	}
 	if s := schemaOf(f); s != nil {
 		for _, p := range schemaPaths(s, "", nil, 0) {
@@ -326,6 +327,20 @@ func buildCall(name string, args, f *node) *node {
 		call.Set("rules", rules)
 	}
 	return call
+}
+
+// hasString reports whether a value holds a string at any depth: only
+// then does the string rule have anything to compare.
+func hasString(n *node) bool {
+	if n.Kind == kindString {
+		return true
+	}
+	for _, v := range n.Vals {
+		if hasString(v) {
+			return true
+		}
+	}
+	return false
 }
 
 func flow(n *node) *node { n.Flow = true; return n }

@@ -85,6 +85,9 @@ func parseJSON(data []byte) (*node, error) {
 	dec.UseNumber()
 	n, err := decodeNode(dec)
 	if err != nil {
+		if !strings.HasPrefix(err.Error(), "invalid JSON") {
+			err = fmt.Errorf("invalid JSON: %w", err)
+		}
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
