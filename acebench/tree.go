@@ -185,6 +185,11 @@ func (n *node) AppendJSON(b []byte) []byte {
 
 func (n *node) String() string { return string(n.AppendJSON(nil)) }
 
+// yaml11Bool are the plain words YAML 1.1 reads as booleans; callgrade
+// reads YAML 1.2, where they are strings, but a suite is quoted for every
+// reader.
+var yaml11Bool = map[string]bool{"y": true, "n": true, "yes": true, "no": true, "on": true, "off": true}
+
 // yamlNode returns the node for yaml.v3's encoder; flow writes it and
 // everything inside it on one line.
 func (n *node) yamlNode(flow bool) *yaml.Node {
@@ -205,7 +210,11 @@ func (n *node) yamlNode(flow bool) *yaml.Node {
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: n.Text}
 	case kindString:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: n.Text}
+		y := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: n.Text}
+		if yaml11Bool[strings.ToLower(n.Text)] {
+			y.Style = yaml.DoubleQuotedStyle // a YAML 1.1 reader would take it for a boolean
+		}
+		return y
 	case kindArray:
 		y := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: style}
 		for _, v := range n.Vals {
