@@ -224,7 +224,7 @@ func (n *node) yamlNode(flow bool) *yaml.Node {
 	}
 	y := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: style}
 	for i, k := range n.Keys {
-		y.Content = append(y.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, n.Vals[i].yamlNode(flow))
+		y.Content = append(y.Content, str(k).yamlNode(flow), n.Vals[i].yamlNode(flow))
 	}
 	return y
 }
