@@ -24,6 +24,7 @@ func newImportCmd() *cobra.Command {
 		},
 	}
 	cmd.AddCommand(newImportBFCLCmd())
+	cmd.AddCommand(newImportACEBenchCmd())
 	cmd.AddCommand(newImportOTLPCmd())
 	return cmd
 }
