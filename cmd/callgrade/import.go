@@ -17,10 +17,10 @@ import (
 func newImportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import",
-		Short: "Write a suite or responses from another tool's files (BFCL, OpenTelemetry traces)",
+		Short: "Write a suite or responses from another tool's files (BFCL, ACEBench, OpenTelemetry traces)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usageErr("import needs a subcommand: bfcl or otlp")
+			return usageErr("import needs a subcommand: bfcl, acebench or otlp")
 		},
 	}
 	cmd.AddCommand(newImportBFCLCmd())
