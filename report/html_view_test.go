@@ -25,7 +25,7 @@ type viewResult struct {
 		Name, Type, Text string
 		Size             int
 	}
-	SortMs, DownloadMs, TextMs float64
+	SortMs, DownloadMs, TextMs, LoadMs float64
 }
 
 type view struct {
@@ -182,7 +182,7 @@ func TestHTMLLargeViewInChromium(t *testing.T) {
 	}
 	start := time.Now()
 	v := writeView(t, generate(100_000), HTMLOptions{}, "")
-	t.Logf("100,000 cases: loaded and clicked through in %v; sort %.0f ms, CSV %.0f ms, text filter %.0f ms", time.Since(start), v.SortMs, v.DownloadMs, v.TextMs)
+	t.Logf("100,000 cases: loaded and clicked through in %v; first view drawn at %.0f ms; sort %.0f ms, CSV %.0f ms, text filter %.0f ms", time.Since(start), v.LoadMs, v.SortMs, v.DownloadMs, v.TextMs)
 	if v.SortMs > 2000 || v.DownloadMs > 3000 || v.TextMs > 3000 {
 		t.Errorf("sort %.0f ms, download %.0f ms, text filter %.0f ms at 100,000 cases", v.SortMs, v.DownloadMs, v.TextMs)
 	}
