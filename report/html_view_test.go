@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -188,5 +189,29 @@ func TestHTMLLargeViewInChromium(t *testing.T) {
 	}
 	if v.Clicks["text"].Count != 100_000 {
 		t.Errorf("text filter found %d", v.Clicks["text"].Count)
+	}
+}
+
+// TestHTMLCategoriesInChromium: BFCL-style ids ("simple_3") give a
+// category column, filter and group-by with pass rates.
+func TestHTMLCategoriesInChromium(t *testing.T) {
+	cases := generate(30)
+	for i := range cases {
+		cases[i].ID = fmt.Sprintf("%s_%d", []string{"simple", "parallel_multiple"}[i%2], i)
+	}
+	v := writeView(t, cases, HTMLOptions{}, "&group=category&category=parallel_multiple")
+	if !slices.Contains(v.Columns, "category") {
+		t.Errorf("columns %q", v.Columns)
+	}
+	iv := v.Initial
+	// parallel_multiple: the odd cases, of which 5 (3, 9, 15, 21, 27) fail.
+	if iv.Count != 15 || iv.Controls["category"] != "parallel_multiple" || !slices.Equal(iv.Groups, []string{"parallel_multiple|15|10|66.7%|0.833"}) {
+		t.Errorf("category=parallel_multiple: %d rows, controls %v, groups %q", iv.Count, iv.Controls, iv.Groups)
+	}
+	if iv.Fragment != "#category=parallel_multiple&group=category" {
+		t.Errorf("fragment %q", iv.Fragment)
+	}
+	if !strings.HasPrefix(v.CSV.Text, "id,sample,tool,suite,category,") || !strings.Contains(v.CSV.Text, ",parallel_multiple,") {
+		t.Errorf("CSV %q", v.CSV.Text[:min(200, len(v.CSV.Text))])
 	}
 }
