@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/response"
 )
 
 // viewResult is what the page writes into #selftest-result when opened
@@ -213,5 +216,31 @@ func TestHTMLCategoriesInChromium(t *testing.T) {
 	}
 	if !strings.HasPrefix(v.CSV.Text, "id,sample,tool,suite,category,") || !strings.Contains(v.CSV.Text, ",parallel_multiple,") {
 		t.Errorf("CSV %q", v.CSV.Text[:min(200, len(v.CSV.Text))])
+	}
+}
+
+// TestAttachResponsesModel: a case's model is its response line's "model",
+// else the provider body's "model" or "modelVersion"; the page lists each
+// once.
+func TestAttachResponsesModel(t *testing.T) {
+	cases := []Case{{Result: engine.Result{ID: "a"}}, {Result: engine.Result{ID: "b"}}, {Result: engine.Result{ID: "c"}}, {Result: engine.Result{ID: "d"}}, {Result: engine.Result{ID: "e"}}}
+	lines := `{"id":"a","response":{"model":"gpt-4o","choices":[]}}
+{"id":"b","response":{"modelVersion":"gemini-2.0-flash","candidates":[]}}
+{"id":"c","model":"claude-x","response":{"model":"ignored"}}
+{"id":"d","response":"no model"}
+{"id":"e","response":{"model":"gpt-4o"}}
+`
+	if err := AttachResponses(cases, strings.NewReader(lines), response.Auto); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range cases {
+		got = append(got, c.Model)
+	}
+	if want := []string{"gpt-4o", "gemini-2.0-flash", "claude-x", "", "gpt-4o"}; !slices.Equal(got, want) {
+		t.Errorf("models %q, want %q", got, want)
+	}
+	if m := (RunMeta{}).fill(cases).Models; !slices.Equal(m, []string{"gpt-4o", "gemini-2.0-flash", "claude-x"}) {
+		t.Errorf("run metadata's models %q", m)
 	}
 }
