@@ -34,6 +34,7 @@ type viewResult struct {
 
 type view struct {
 	Fragment string
+	Hash     string // location.hash as the page left it
 	Count    int
 	Rows     [][]string
 	Open     int
@@ -151,6 +152,12 @@ func TestHTMLViewInChromium(t *testing.T) {
 	}
 	if iv.Fragment != "#status=fail&tool=tool_03&text=Berlin&sort=-id&group=result" {
 		t.Errorf("fragment %q", iv.Fragment)
+	}
+	// The page writes its view into the URL as it changes.
+	for name, cv := range v.Clicks {
+		if cv.Hash != cv.Fragment {
+			t.Errorf("after %s, location.hash %q, want the view's %q", name, cv.Hash, cv.Fragment)
+		}
 	}
 	// A case link within a view opens the case on its page.
 	v = writeView(t, cases, opts, "&sort=score&case=case-000150")
