@@ -3,8 +3,10 @@ package report
 import (
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"html"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/callgrade/callgrade/engine"
@@ -17,11 +19,67 @@ var page string
 
 // HTMLOptions configure WriteHTML.
 type HTMLOptions struct {
-	// Title heads the page; "callgrade report" when empty.
+	// Title heads the page; when empty, "callgrade report: " and the
+	// suite files the cases were read from (base names), or "callgrade
+	// report" when none is known.
 	Title string
+	// Meta is the run's metadata, shown above the table. Its suite
+	// files, responses file and models are taken from the cases when
+	// left empty.
+	Meta RunMeta
 	// PassK are the values of k of pass@k and pass^k for a results file
 	// with samples (see PassK); the number of samples when empty.
 	PassK []int
+}
+
+// RunMeta is a run's metadata as the page shows it above the table.
+type RunMeta struct {
+	Suites    []string `json:"suites,omitempty"`
+	Responses string   `json:"responses,omitempty"`
+	Date      string   `json:"date,omitempty"`
+	Version   string   `json:"version,omitempty"`
+	// Models are the models of the run's responses (Case.Model), each
+	// once, in the order first seen.
+	Models []string `json:"models,omitempty"`
+}
+
+// fill sets what m leaves empty from cases.
+func (m RunMeta) fill(cases []Case) RunMeta {
+	seen := map[string]bool{}
+	suites, models := m.Suites == nil, m.Models == nil
+	for i := range cases {
+		c := &cases[i]
+		if suites && c.Suite != "" && !seen["s\x00"+c.Suite] {
+			seen["s\x00"+c.Suite] = true
+			m.Suites = append(m.Suites, c.Suite)
+		}
+		if models && c.Model != "" && !seen["m\x00"+c.Model] {
+			seen["m\x00"+c.Model] = true
+			m.Models = append(m.Models, c.Model)
+		}
+		if m.Responses == "" {
+			m.Responses = c.ResponsesFile
+		}
+	}
+	return m
+}
+
+// Title is the page's title for a run of these suite files.
+func pageTitle(title string, suites []string) string {
+	if title != "" {
+		return title
+	}
+	if len(suites) == 0 {
+		return "callgrade report"
+	}
+	names := make([]string, len(suites))
+	for i, s := range suites {
+		names[i] = filepath.Base(s)
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("and %d more", len(names)-3))
+	}
+	return "callgrade report: " + strings.Join(names, ", ")
 }
 
 // htmlCase is a case as the page's script reads it: short keys, because a
@@ -99,6 +157,10 @@ type htmlData struct {
 	ErrorKinds []string     `json:"errorKinds"`
 	Cases      []htmlCase   `json:"cases"`
 	Samples    *htmlSamples `json:"samples,omitempty"`
+	Meta       RunMeta      `json:"meta"`
+	// Models, for a run of several models, is each case's model's index
+	// in Meta.Models (-1: none known), for the model column and filter.
+	Models []int `json:"models,omitempty"`
 }
 
 // htmlSamples are the run's estimates, for a results file with samples;
@@ -130,13 +192,26 @@ type htmlSamples struct {
 // fragment #selftest it clicks its own "Failed" filter and writes what it
 // then shows into a hidden #selftest-result element, which the tests read.
 func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
-	title := opts.Title
-	if title == "" {
-		title = "callgrade report"
-	}
+	opts.Meta = opts.Meta.fill(cases)
+	title := pageTitle(opts.Title, opts.Meta.Suites)
 	d, err := newHTMLData(cases, opts)
 	if err != nil {
 		return err
+	}
+	d.Meta = opts.Meta
+	if len(d.Meta.Models) > 1 {
+		idx := map[string]int{}
+		for i, m := range d.Meta.Models {
+			idx[m] = i
+		}
+		d.Models = make([]int, len(cases))
+		for i := range cases {
+			if j, ok := idx[cases[i].Model]; ok {
+				d.Models[i] = j
+			} else {
+				d.Models[i] = -1
+			}
+		}
 	}
 	// encoding/json escapes <, > and &, so the data cannot end the script
 	// element it sits in.

@@ -66,6 +66,12 @@ type Case struct {
 	// step in order; Annotate sets them. Such a case counts under each
 	// of its tools (ToolVerdicts).
 	StepTools []string
+	// Model is the model that wrote the case's response, as the response
+	// line's "model" key, else the provider body's "model" or
+	// "modelVersion" names it; AttachResponses sets it. ResponsesFile is
+	// the file the response was read from, for the HTML page's run
+	// metadata.
+	Model, ResponsesFile string
 
 	// tools, when not nil, are the case's ToolVerdicts: those of all its
 	// samples, for a case that Compare made of them.
@@ -352,6 +358,7 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 		}
 		c := &cases[i]
 		resp, _ := doc.Get("response")
+		c.Model = modelOf(doc, resp)
 		format := f
 		if format == response.Auto {
 			format = c.Format
@@ -372,6 +379,23 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 		c.Actual = appendCalls(calls, err)
 	}
 	return sc.Err()
+}
+
+// modelOf is the model a response line names: its "model" key, else the
+// provider body's "model" or "modelVersion" (Gemini's); "" when none does.
+func modelOf(line, resp value.Value) string {
+	if m, ok := line.Get("model"); ok && m.Kind() == value.String && m.Str() != "" {
+		return m.Str()
+	}
+	if resp.Kind() != value.Object {
+		return ""
+	}
+	for _, k := range []string{"model", "modelVersion"} {
+		if m, ok := resp.Get(k); ok && m.Kind() == value.String && m.Str() != "" {
+			return m.Str()
+		}
+	}
+	return ""
 }
 
 // isRun reports whether c is read as a run: the suite says so, or a diff

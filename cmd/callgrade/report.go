@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -130,14 +131,22 @@ func attachResponses(cases []report.Case, name string, format formatChoice) erro
 			cases[i].Format = format.format
 		}
 	}
-	return report.AttachResponses(cases, file, format.format)
+	if err := report.AttachResponses(cases, file, format.format); err != nil {
+		return err
+	}
+	for i := range cases {
+		cases[i].ResponsesFile = name // for the HTML page's run metadata
+	}
+	return nil
 }
 
 // writeReports writes the HTML page and the JUnit XML, each when its file
 // is named.
 func writeReports(cases []report.Case, html, junit string, passK []int) error {
 	if html != "" {
-		if err := writeFileWith(html, func(w *os.File) error { return report.WriteHTML(w, cases, report.HTMLOptions{PassK: passK}) }); err != nil {
+		if err := writeFileWith(html, func(w *os.File) error {
+			return report.WriteHTML(w, cases, report.HTMLOptions{PassK: passK, Meta: htmlMeta()})
+		}); err != nil {
 			return outputErr("html", html, err)
 		}
 	}
@@ -177,4 +186,10 @@ func isTerminal(w any) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// htmlMeta is the run metadata the HTML page shows beyond what its cases
+// tell: when it was written and by which callgrade.
+func htmlMeta() report.RunMeta {
+	return report.RunMeta{Date: time.Now().UTC().Format(time.RFC3339), Version: buildVersion()}
 }
