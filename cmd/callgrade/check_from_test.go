@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -76,6 +77,40 @@ cases:
 		}
 		if n := strings.Count(r.stderr, "warning: "); n != 2 {
 			t.Errorf("%q: %d warnings on stderr, want 2:\n%s", args, n, r.stderr)
+		}
+	}
+}
+
+// serve logs the same warnings once when it loads the suite.
+func TestServeWarnsAsCheck(t *testing.T) {
+	dir := t.TempDir()
+	suite := writeFile(t, dir, "w.yaml", `version: 1
+tools: [{name: find_order}, {name: refund}]
+cases:
+  - id: a
+    steps:
+      - {name: find_order}
+      - {name: refund, rules: {order_id: {from: "find_ordr.result.id"}}}
+  - {id: b, expected: {name: get_wether}}
+`)
+	check := runCLI(t, "check", suite)
+	var want []string
+	for _, l := range strings.Split(strings.TrimSpace(check.stderr), "\n") {
+		if w, ok := strings.CutPrefix(l, "warning: "); ok {
+			want = append(want, w)
+		}
+	}
+	if len(want) != 2 {
+		t.Fatalf("check: want 2 warnings:\n%s", check.stderr)
+	}
+	s := startServe(t, nil, "--suite", suite, "--addr", "127.0.0.1:0")
+	log := s.stderr()
+	if n := strings.Count(log, "level=WARN"); n != 2 {
+		t.Errorf("serve logged %d warnings, want 2:\n%s", n, log)
+	}
+	for _, w := range want {
+		if !strings.Contains(log, strconv.Quote(w)) {
+			t.Errorf("serve's log lacks check's warning %q:\n%s", w, log)
 		}
 	}
 }

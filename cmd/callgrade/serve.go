@@ -96,7 +96,17 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	// The same recipe as score: expressions, and the suite's plugins, which
 	// the handler stops once a reload replaced the suite and its last
 	// request is done.
-	load := func() (*callgrade.Grader, error) { return open(f.suites, format.options()) }
+	// Each load logs check's warnings once, as score prints them, so that
+	// a reload that brings a call that cannot pass says so too.
+	load := func() (*callgrade.Grader, error) {
+		g, err := open(f.suites, format.options())
+		if err == nil {
+			for _, p := range g.Warnings() {
+				log.Warn("the suite has a call that cannot pass (callgrade check says the same)", "warning", fmt.Sprint(p))
+			}
+		}
+		return g, err
+	}
 	h, err := server.New(load, server.Options{
 		Token: token, MaxBody: f.maxBody, MaxBatchBody: f.maxBatchBody, MaxBatchLines: f.maxBatchLines,
 		Timeout: f.timeout, BatchTimeout: f.batchTimeout, Logger: log, Watch: f.watch,
