@@ -13,7 +13,6 @@ import (
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/report"
 )
 
 type mergeFlags struct {
@@ -61,7 +60,9 @@ same case, or case and sample: the message names the case and both places.`,
 }
 
 func runMerge(cmd *cobra.Command, shards []string, f *mergeFlags) error {
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	// As in score: every signal that can be caught removes the temporary
+	// file and exits 128+signal.
+	ctx, stop := notifyStop(cmd.Context())
 	defer stop()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	if cmd.Flags().Changed("fail-under") && !(f.failUnder >= 0 && f.failUnder <= 1) {
@@ -112,10 +113,10 @@ func runMerge(cmd *cobra.Command, shards []string, f *mergeFlags) error {
 	defer tmp.Close()
 	sum, err := c.Merge(ctx, in, tmp, engine.RunOptions{Samples: graderSamples(samples), PassK: f.passK})
 	if err != nil && ctx.Err() != nil && cmd.Context().Err() == nil {
-		return &exitError{code: 130, err: errors.New(interrupted)}
+		return &exitError{code: stopStatus(ctx), err: errors.New(interruptedBy(ctx))}
 	}
 	if err != nil {
-		return &exitError{code: 2, err: err}
+		return &exitError{code: 2, err: tmpErr(err, tmp.Name(), f.out)}
 	}
 	if f.junit != "" || f.html != "" {
 		sf := &scoreFlags{responses: "-", junit: f.junit, html: f.html, passK: f.passK}
@@ -123,22 +124,7 @@ func runMerge(cmd *cobra.Command, shards []string, f *mergeFlags) error {
 			return &exitError{code: 2, err: err}
 		}
 	}
-	if err := publish(tmp, out, replace, cmd.OutOrStdout()); err != nil {
-		if errors.Is(err, syscall.EPIPE) {
-			return &exitError{code: 128 + 13, err: err, quiet: true}
-		}
-		if f.out != "" {
-			err = outputErr("out", f.out, err)
-		}
-		return &exitError{code: 2, err: err}
-	}
-	if !f.quiet {
-		report.WriteTable(stderr, sum, report.TableOptions{Color: wantColor(stderr)})
-	}
-	if cmd.Flags().Changed("fail-under") && sum.PassRate() < f.failUnder {
-		return &exitError{code: 1, err: fmt.Errorf("pass rate %.4f is below --fail-under %v", sum.PassRate(), f.failUnder)}
-	}
-	return nil
+	return publishResults(cmd, tmp, out, replace, f.out, f.quiet, sum, f.failUnder)
 }
 
 // openShard opens a partial run's output for merge, which reads it twice:

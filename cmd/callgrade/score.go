@@ -221,22 +221,29 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 			return &exitError{code: 2, err: err}
 		}
 	}
+	return publishResults(cmd, tmp, out, replace, f.out, f.quiet, sum, f.failUnder)
+}
+
+// publishResults puts a finished results file in place (or on standard
+// output), prints the summary table and applies --fail-under: the last
+// steps of score and merge, whose outputs and exit statuses must agree.
+func publishResults(cmd *cobra.Command, tmp *os.File, out string, replace bool, outFlag string, quiet bool, sum *engine.Summary, failUnder float64) error {
 	if err := publish(tmp, out, replace, cmd.OutOrStdout()); err != nil {
 		if errors.Is(err, syscall.EPIPE) {
 			// The reader took what it wanted and left (| head): the
 			// shell's status for SIGPIPE, and nothing to say.
 			return &exitError{code: 128 + 13, err: err, quiet: true}
 		}
-		if f.out != "" {
-			err = outputErr("out", f.out, err)
+		if outFlag != "" {
+			err = outputErr("out", outFlag, err)
 		}
 		return &exitError{code: 2, err: err}
 	}
-	if !f.quiet {
+	if stderr := cmd.ErrOrStderr(); !quiet {
 		report.WriteTable(stderr, sum, report.TableOptions{Color: wantColor(stderr)})
 	}
-	if cmd.Flags().Changed("fail-under") && sum.PassRate() < f.failUnder {
-		return &exitError{code: 1, err: fmt.Errorf("pass rate %.4f is below --fail-under %v", sum.PassRate(), f.failUnder)}
+	if cmd.Flags().Changed("fail-under") && sum.PassRate() < failUnder {
+		return &exitError{code: 1, err: fmt.Errorf("pass rate %.4f is below --fail-under %v", sum.PassRate(), failUnder)}
 	}
 	return nil
 }
