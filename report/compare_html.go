@@ -3,7 +3,6 @@ package report
 import (
 	_ "embed"
 	"encoding/json"
-	"html"
 	"io"
 	"strings"
 )
@@ -70,16 +69,7 @@ func WriteCompareHTML(w io.Writer, old, new []Case, opts CompareHTMLOptions) err
 	if err != nil {
 		return err
 	}
-	before, after, _ := strings.Cut(comparePage, "{{.Data}}")
-	r := strings.NewReplacer("{{.Title}}", html.EscapeString(title))
-	if _, err := r.WriteString(w, before); err != nil {
-		return err
-	}
-	if _, err := w.Write(data); err != nil {
-		return err
-	}
-	_, err = r.WriteString(w, after)
-	return err
+	return writePage(w, comparePage, title, data)
 }
 
 // comparable is the two runs as Compare matches them: with samples in

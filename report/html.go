@@ -219,6 +219,13 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 	if err != nil {
 		return err
 	}
+	return writePage(w, page, title, data)
+}
+
+// writePage writes a page template with its title and its JSON data in
+// place of {{.Title}} and {{.Data}}; the one page writer of the report
+// and of the comparison of two runs.
+func writePage(w io.Writer, page, title string, data []byte) error {
 	before, after, _ := strings.Cut(page, "{{.Data}}")
 	r := strings.NewReplacer("{{.Title}}", html.EscapeString(title))
 	if _, err := r.WriteString(w, before); err != nil {
@@ -227,7 +234,7 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 	if _, err := w.Write(data); err != nil {
 		return err
 	}
-	_, err = r.WriteString(w, after)
+	_, err := r.WriteString(w, after)
 	return err
 }
 
