@@ -48,11 +48,9 @@ cases:
 	}
 }
 
-// score prints the warnings check gives, in the same words, once at the
-// start of the run whatever the number of workers, --quiet or not.
-func TestScoreWarnsAsCheck(t *testing.T) {
-	dir := t.TempDir()
-	suite := writeFile(t, dir, "w.yaml", `version: 1
+// warnedSuite has two calls check warns of: a `from` to a step no run
+// has, and a call of a tool the suite does not declare.
+const warnedSuite = `version: 1
 tools: [{name: find_order}, {name: refund}]
 cases:
   - id: a
@@ -61,7 +59,13 @@ cases:
       - {name: refund, rules: {order_id: {from: "find_ordr.result.id"}}}
   - {id: b, expected: {name: get_wether}}
   - {id: c, expected: {name: refund}}
-`)
+`
+
+// score prints the warnings check gives, in the same words, once at the
+// start of the run whatever the number of workers, --quiet or not.
+func TestScoreWarnsAsCheck(t *testing.T) {
+	dir := t.TempDir()
+	suite := writeFile(t, dir, "w.yaml", warnedSuite)
 	responses := writeFile(t, dir, "r.jsonl", `{"id": "c", "response": [{"name": "refund", "arguments": {}}]}`+"\n")
 	check := runCLI(t, "check", suite)
 	if check.code != 0 || strings.Count(check.stderr, "warning: ") != 2 {
@@ -84,15 +88,7 @@ cases:
 // serve logs the same warnings once when it loads the suite.
 func TestServeWarnsAsCheck(t *testing.T) {
 	dir := t.TempDir()
-	suite := writeFile(t, dir, "w.yaml", `version: 1
-tools: [{name: find_order}, {name: refund}]
-cases:
-  - id: a
-    steps:
-      - {name: find_order}
-      - {name: refund, rules: {order_id: {from: "find_ordr.result.id"}}}
-  - {id: b, expected: {name: get_wether}}
-`)
+	suite := writeFile(t, dir, "w.yaml", warnedSuite)
 	check := runCLI(t, "check", suite)
 	var want []string
 	for _, l := range strings.Split(strings.TrimSpace(check.stderr), "\n") {
