@@ -27,8 +27,10 @@ type Options struct {
 	// auto` does: each response's format is then detected, whatever the
 	// suite says. A Format other than Auto wins without it.
 	ForceFormat bool
-	// Limits bound each arguments string; the zero value means
-	// value.DefaultLimits.
+	// Limits bound each arguments string, and each response line as a
+	// whole by its depth (past the envelope) and the count of its values;
+	// the zero value means value.DefaultLimits, and MaxValues zero or
+	// less means DefaultMaxValues.
 	Limits value.Limits
 	// Extensions compile the rule properties and asserts served by other
 	// packages (expressions, plugins). Without them such rules are load
@@ -46,6 +48,15 @@ type Options struct {
 // results line and the memory of a call with hundreds of thousands of
 // wrong arguments.
 const DefaultMaxDiffs = 100
+
+// DefaultMaxValues is Options.Limits.MaxValues when none is given: the
+// most JSON values one response line may hold. A line past it fails its
+// case, as a line that is not JSON does. Parsed, a value costs several
+// times its text, so a line of millions of small values ({"k1":1,"k2":1,
+// …}: 20 million in 200 MiB, 3 GB parsed) would cost many times the line;
+// a million is far more than any model's answer or agent run holds, and
+// about 60 MB parsed at most.
+const DefaultMaxValues = 1 << 20
 
 // Engine is a compiled suite.
 type Engine struct {
@@ -70,6 +81,9 @@ type Engine struct {
 func New(s *suite.Suite, opts Options) (*Engine, error) {
 	ext, blocking := watchBlocking(opts.Extensions)
 	opts.Extensions = ext
+	if opts.Limits.MaxValues <= 0 {
+		opts.Limits.MaxValues = DefaultMaxValues
+	}
 	c := newCompiler(s, opts)
 	e := &Engine{opts: opts, cases: make([]compiledCase, len(s.Cases))}
 	e.index, e.unique = c.compileAll(s.Cases, e.cases)

@@ -55,7 +55,7 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 	if depth <= 0 {
 		depth = value.DefaultLimits.MaxDepth
 	}
-	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + response.EnvelopeDepth}
+	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + response.EnvelopeDepth, MaxValues: e.opts.Limits.MaxValues}
 	var doc value.Value
 	var perr error
 	if cut != nil {
@@ -125,6 +125,10 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 	switch {
 	case cut != nil:
 		e.unreadable(r, i, fmt.Sprintf("response line %d is %d bytes, longer than the limit of %d bytes for a line (--max-line-bytes): it was not read", line, cut.n, cut.limit))
+	case errors.Is(perr, value.ErrTooLarge):
+		// Only the count of values can be over: the line's bytes were
+		// allowed whole.
+		e.unreadable(r, i, fmt.Sprintf("response line %d holds more than %d JSON values, the limit for a line (engine.Options.Limits.MaxValues): it was not scored", line, e.opts.Limits.MaxValues))
 	case perr != nil:
 		e.unreadable(r, i, fmt.Sprintf("response line %d is not valid JSON: %v", line, perr))
 	case noResponse:

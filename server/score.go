@@ -50,7 +50,7 @@ func (l *loaded) scoreRequest(ctx context.Context, text string) (int, *engine.Re
 	if strings.TrimSpace(text) == "" {
 		return http.StatusBadRequest, nil, `the request body is empty; send a JSON object with "id" or "case", and "response"`
 	}
-	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: l.depth}
+	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: l.depth, MaxValues: l.values}
 	doc, perr := value.ParseLimits(text, lim)
 	if perr != nil {
 		// The body is one JSON document, not a line of a responses file

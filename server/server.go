@@ -504,12 +504,14 @@ type loaded struct {
 	casesOnce sync.Once
 	cases     []byte
 	depth     int // nesting allowed in a request: the engine's plus the envelope
+	values    int // the values allowed in a request: the engine's
 }
 
 func (h *Handler) newLoaded(g *callgrade.Grader) *loaded {
 	l := &loaded{g: g, closed: h.closed}
 	l.refs.Store(1)
 	l.depth = g.Engine().Options().Limits.MaxDepth
+	l.values = g.Engine().Options().Limits.MaxValues
 	if l.depth <= 0 {
 		l.depth = value.DefaultLimits.MaxDepth
 	}

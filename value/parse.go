@@ -18,6 +18,15 @@ type Limits struct {
 	MaxDepth int
 	// MaxBytes is the longest input; 0 means 8 MiB.
 	MaxBytes int
+	// MaxValues is the most values (strings, numbers, booleans, nulls,
+	// arrays and objects, each counted once) in one document; 0 means no
+	// limit. A parsed value costs several times its text (a member of
+	// {"k1":1,"k2":1,…} is ten bytes written and over fifty held), so a
+	// long document of small values is bounded by its count, not its
+	// length. A document longer than twice MaxValues bytes is counted
+	// before it is parsed, so that being over is the error it gets even
+	// where the parse would have refused it sooner for another reason.
+	MaxValues int
 }
 
 // DefaultLimits are the limits used when none are given.
@@ -43,7 +52,7 @@ const (
 	ReasonNonFinite                      // NaN or Infinity, which JSON has no spelling for
 	ReasonInvalidUTF8                    // a string is not valid UTF-8
 	ReasonTooDeep                        // nesting deeper than Limits.MaxDepth
-	ReasonTooLarge                       // input longer than Limits.MaxBytes
+	ReasonTooLarge                       // input longer than Limits.MaxBytes, or more values than Limits.MaxValues
 )
 
 var reasonText = map[Reason]string{
@@ -126,7 +135,19 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 		return Value{}, &Error{Reason: ReasonTooLarge, Offset: lim.MaxBytes,
 			Detail: strconv.Itoa(len(s)) + " bytes, the limit is " + strconv.Itoa(lim.MaxBytes)}
 	}
+	if n := lim.MaxValues; n > 0 && len(s) > 2*n {
+		// Text this long can hold more values than the limit: count
+		// them before building any. A tree built up to the limit would
+		// cost many times the text it has read (a member is ten bytes
+		// written and forty held, and its scratch grows in steps), and
+		// all that to be thrown away.
+		sc := scanner{s: s, maxValues: n}
+		if sc.value(sc.skip(0)); sc.err != nil && sc.err.Reason == ReasonTooLarge {
+			return Value{}, sc.err
+		}
+	}
 	p.s, p.maxDepth, p.err, p.a = s, lim.MaxDepth, nil, a
+	p.maxValues, p.values = lim.MaxValues, 0
 	i := p.skip(0)
 	v, i := p.value(i, 0)
 	if p.err == nil {
@@ -158,15 +179,23 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 type parser struct {
 	s        string
 	maxDepth int
-	err      *Error
-	vals     []Value
-	mems     []Member
-	buf      []byte
-	a        *arena // nil: allocate each container
+	// values counts the values read, against maxValues when it is over 0.
+	maxValues, values int
+	err               *Error
+	vals              []Value
+	mems              []Member
+	buf               []byte
+	a                 *arena // nil: allocate each container
 	// keepInvalid keeps bytes that are not UTF-8 in strings, and writes
 	// a lone surrogate escape as WTF-8, instead of failing
 	// (Parser.ParseKeepInvalidUTF8).
 	keepInvalid bool
+}
+
+// tooMany is the error of a document past Limits.MaxValues, at the first
+// value over.
+func tooMany(off, max int) *Error {
+	return &Error{Reason: ReasonTooLarge, Offset: off, Detail: "more than " + strconv.Itoa(max) + " values"}
 }
 
 func (p *parser) fail(r Reason, off int, detail string) {
@@ -200,6 +229,12 @@ func (p *parser) value(i, depth int) (Value, int) {
 	s := p.s
 	if i >= len(s) {
 		p.fail(ReasonSyntax, i, "unexpected end of input")
+		return Value{}, i
+	}
+	if p.values++; p.values > p.maxValues && p.maxValues > 0 {
+		if p.err == nil {
+			p.err = tooMany(i, p.maxValues)
+		}
 		return Value{}, i
 	}
 	switch c := s[i]; {
@@ -265,7 +300,7 @@ func (p *parser) array(i, depth int) (Value, int) {
 			p.vals = append(p.vals, small[:]...)
 			fallthrough
 		default:
-			p.vals = append(p.vals, v)
+			p.vals = push(p.vals, v)
 		}
 		n++
 		var more bool
@@ -299,6 +334,19 @@ func (p *parser) next(i int, closing byte, what string) (_ int, more bool) {
 	}
 	p.fail(ReasonSyntax, i, "expected ',' or '"+string(closing)+"' in "+what+", found "+describe(p.s, i))
 	return i, false
+}
+
+// push appends v to a scratch stack, doubling it when full: append grows
+// a large slice by a quarter at a time, which for an object of a million
+// members leaves four times its size behind as garbage, all of it standing
+// until the collector runs; doubling leaves its size once.
+func push[T any](stack []T, v T) []T {
+	if len(stack) == cap(stack) && cap(stack) >= 1024 {
+		grown := make([]T, len(stack), 2*cap(stack))
+		copy(grown, stack)
+		stack = grown
+	}
+	return append(stack, v)
 }
 
 // pop moves what a container pushed onto stack since base into a slice of
@@ -366,7 +414,7 @@ func (p *parser) object(start, depth int) (Value, int) {
 			p.mems = append(p.mems, small[:]...)
 			fallthrough
 		default:
-			p.mems = append(p.mems, Member{Key: key, Value: v})
+			p.mems = push(p.mems, Member{Key: key, Value: v})
 		}
 		n++
 		var more bool

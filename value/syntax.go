@@ -27,6 +27,9 @@ type scanner struct {
 	s     string
 	stack []byte
 	err   *Error
+	// maxValues, when over 0, stops the scan with ReasonTooLarge at the
+	// first value past it; values counts them.
+	maxValues, values int
 }
 
 func (sc *scanner) fail(off int, detail string) {
@@ -54,6 +57,10 @@ func (sc *scanner) value(i int) int {
 		// i is where a value starts.
 		if i >= len(s) {
 			sc.fail(i, "unexpected end of input")
+			return i
+		}
+		if sc.values++; sc.values > sc.maxValues && sc.maxValues > 0 {
+			sc.err = tooMany(i, sc.maxValues)
 			return i
 		}
 		switch c := s[i]; {

@@ -23,6 +23,30 @@ const memSuite = "version: 1\ncases:\n  - {id: big, expected: {name: get_weather
 // "small"; gzip-compressed when zip is set.
 func writeLongLine(t *testing.T, path, head string, n int, tail string, zip bool) {
 	t.Helper()
+	chunk := strings.Repeat("x", 1<<20)
+	writeLine(t, path, head, func(w *bufio.Writer) {
+		for k := n; k > 0; k -= len(chunk) {
+			w.WriteString(chunk[:min(k, len(chunk))])
+		}
+	}, tail, zip)
+}
+
+// writeMembersLine is writeLongLine with n bytes of small members in
+// place of the x's: "k0000000":1, and on, each key its own.
+func writeMembersLine(t *testing.T, path, head string, n int, tail string) {
+	t.Helper()
+	writeLine(t, path, head, func(w *bufio.Writer) {
+		for i := 0; i*len(`"k0000000":1,`) < n; i++ {
+			fmt.Fprintf(w, `"k%07d":1,`, i)
+		}
+	}, tail, false)
+}
+
+// writeLine writes a responses file whose first line is head, what body
+// writes and tail, and whose second line is a short right answer for
+// "small"; gzip-compressed when zip is set.
+func writeLine(t *testing.T, path, head string, body func(*bufio.Writer), tail string, zip bool) {
+	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -35,10 +59,7 @@ func writeLongLine(t *testing.T, path, head string, n int, tail string, zip bool
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	bw.WriteString(head)
-	chunk := strings.Repeat("x", 1<<20)
-	for k := n; k > 0; k -= len(chunk) {
-		bw.WriteString(chunk[:min(k, len(chunk))])
-	}
+	body(bw)
 	bw.WriteString(tail + "\n")
 	bw.WriteString(`{"id":"small","response":[{"name":"get_weather","arguments":{"city":"Berlin"}}]}` + "\n")
 	if err := bw.Flush(); err != nil {
@@ -116,16 +137,31 @@ func TestScorePeakMemory(t *testing.T) {
 	const n = 64 << 20
 	dir := t.TempDir()
 	suite := writeFile(t, dir, "suite.yaml", memSuite)
-	for _, tt := range []struct{ name, head, tail string }{
-		{"object", `{"id":"big","response":{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"get_weather","input":{"city":"`, `"}}]}}`},
-		{"arguments string", `{"id":"big","response":{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"`, `\"}"}}]}}]}}`},
+	for _, tt := range []struct {
+		name, head, tail string
+		members          bool // small members ("k0000001":1,…) rather than one long string
+	}{
+		{"object", `{"id":"big","response":{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"get_weather","input":{"city":"`, `"}}]}}`, false},
+		{"arguments string", `{"id":"big","response":{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"`, `\"}"}}]}}]}}`, false},
+		// Five million members: their tree would be many times the
+		// line; the line's count of values is capped instead
+		// (engine.DefaultMaxValues), and the case fails naming it.
+		{"small members", `{"id":"big","response":[{"name":"get_weather","arguments":{`, `"city":"Berlin"}}]}`, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			resp := filepath.Join(dir, "responses.jsonl")
 			out := filepath.Join(dir, "results.jsonl")
-			writeLongLine(t, resp, tt.head, n, tt.tail, false)
+			if tt.members {
+				writeMembersLine(t, resp, tt.head, n, tt.tail)
+			} else {
+				writeLongLine(t, resp, tt.head, n, tt.tail, false)
+			}
 			rss := peakScore(t, "--suite", suite, "--responses", resp, "--out", out)
-			line := int64(len(tt.head) + n + len(tt.tail))
+			st, err := os.Stat(resp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := st.Size()
 			t.Logf("peak RSS %d MiB for a %d MiB line (%.2f×)", rss>>20, line>>20, float64(rss)/float64(line))
 			if limit := 2*line + 64<<20; rss > limit {
 				t.Errorf("peak RSS %d MiB, over 2 × the line + 64 MiB = %d MiB", rss>>20, limit>>20)
@@ -133,6 +169,9 @@ func TestScorePeakMemory(t *testing.T) {
 			b, err := os.ReadFile(out)
 			if err != nil || !strings.Contains(string(b), `{"id":"small","pass":true`) {
 				t.Errorf("results: %v %.200s", err, b)
+			}
+			if tt.members && !strings.Contains(string(b), "JSON values, the limit for a line") {
+				t.Errorf("results %.300s; want big failed naming the limit of values", b)
 			}
 		})
 	}
