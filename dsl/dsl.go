@@ -188,6 +188,7 @@ type LimitError struct {
 	Msg   string
 }
 
+// Error returns Msg.
 func (e *LimitError) Error() string { return e.Msg }
 
 // clockEvery is how many closure steps and helper calls pass between two
@@ -311,10 +312,10 @@ func (c *Compiler) Compile(src string) (*Expr, error) {
 	return e, nil
 }
 
-// Comparator compiles an `expr` rule property: the function
-// rules.Extensions.Expr wants. Errors are *rules.CompileError wrapping an
-// *Error, so that a suite error reads "expr: line 1, column 5: ...".
-func (c *Compiler) Comparator(src string) (rules.Comparator, error) {
+// comparator compiles an `expr` rule property: rules.Extensions.Expr
+// (see Extensions). Errors are *rules.CompileError wrapping an *Error, so
+// that a suite error reads "expr: line 1, column 5: ...".
+func (c *Compiler) comparator(src string) (rules.Comparator, error) {
 	e, err := c.Compile(src)
 	if err != nil {
 		return nil, &rules.CompileError{Property: "expr", Offset: -1, Err: err}
@@ -322,10 +323,10 @@ func (c *Compiler) Comparator(src string) (rules.Comparator, error) {
 	return e, nil
 }
 
-// Assert compiles a call-level `assert` expression: the function
-// engine.Options.Assert wants. The comparator it returns is run with
-// actual and expected set to the two calls' whole arguments.
-func (c *Compiler) Assert(src string) (rules.Comparator, error) {
+// assert compiles a call-level `assert` expression:
+// rules.Extensions.Assert (see Extensions). The comparator it returns is
+// run with actual and expected set to the two calls' whole arguments.
+func (c *Compiler) assert(src string) (rules.Comparator, error) {
 	e, err := c.Compile(src)
 	if err != nil {
 		return nil, &rules.CompileError{Property: "assert", Offset: -1, Err: err}

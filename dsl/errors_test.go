@@ -171,22 +171,22 @@ func TestMayYieldBool(t *testing.T) {
 
 // The errors the engine sees name the property and keep the *Error.
 func TestComparatorAndAssertErrors(t *testing.T) {
-	c := NewCompiler(Options{})
-	_, err := c.Comparator("abs(acutal) < 1")
+	ext := NewCompiler(Options{}).Extensions()
+	_, err := ext.Expr("abs(acutal) < 1")
 	var ce *rules.CompileError
 	var e *Error
 	if !errors.As(err, &ce) || ce.Property != "expr" || !errors.As(err, &e) || e.Column != 5 {
-		t.Fatalf("Comparator: %#v", err)
+		t.Fatalf("Expr: %#v", err)
 	}
 	if got := err.Error(); !strings.HasPrefix(got, "expr: line 1, column 5: unknown name acutal\n | abs(acutal) < 1\n | ....^") {
-		t.Errorf("Comparator error reads %q", got)
+		t.Errorf("Expr error reads %q", got)
 	}
 	// Through rules.Compile, as the engine calls it.
-	_, err = rules.Compile(mustParse(t, `{"expr": "abs(acutal) < 1"}`), rules.Extensions{Expr: c.Comparator})
+	_, err = rules.Compile(mustParse(t, `{"expr": "abs(acutal) < 1"}`), rules.Extensions{Expr: ext.Expr})
 	if err == nil || !strings.HasPrefix(err.Error(), "expr: line 1, column 5: unknown name acutal") {
 		t.Errorf("rules.Compile error reads %v", err)
 	}
-	_, err = c.Assert("actual.a >")
+	_, err = ext.Assert("actual.a >")
 	if !errors.As(err, &ce) || ce.Property != "assert" || !strings.HasPrefix(err.Error(), "assert: line 1, column 10: unexpected token EOF") {
 		t.Errorf("Assert: %v", err)
 	}

@@ -46,91 +46,109 @@ func fn(name string, f func(args ...any) (any, error), types ...any) expr.Option
 	return expr.Function(name, f, types...)
 }
 
-// exprOptions returns the compile options shared by every expression.
+// exprOptions returns the compile options shared by every expression: the
+// environment, the builtins disabled, and the functions an expression may
+// call (funcs).
 func (c *Compiler) exprOptions() []expr.Option {
-	o := c.opts
 	opts := []expr.Option{
 		expr.Env(env{}),
 		expr.AsBool(),
-		expr.MaxNodes(o.MaxNodes),
+		expr.MaxNodes(c.opts.MaxNodes),
 	}
 	for _, b := range disabledBuiltins {
 		opts = append(opts, expr.DisableBuiltin(b))
 	}
-	maxStr := o.MaxStringLen
-	tooLong := func(what string, n int) error {
-		return fmt.Errorf("%s would build a string of %d bytes; the limit is %d", what, n, maxStr)
-	}
-	cat := func(w *worker, a, b string) (any, error) {
-		if len(a)+len(b) > maxStr {
-			return nil, tooLong("+", len(a)+len(b))
-		}
-		if w != nil {
-			if err := w.charge(len(a) + len(b)); err != nil {
-				return nil, err
-			}
-		}
-		return a + b, nil
-	}
-	add := func(w *worker, x, y any) (any, error) {
-		a, aok := x.(string)
-		b, bok := y.(string)
-		if aok && bok {
-			return cat(w, a, b)
-		}
-		return runtime.Add(x, y), nil
-	}
+	f := newFuncs(c.opts)
+	opts = append(opts, f.inserted()...)
+	opts = append(opts, f.boundedBuiltins()...)
+	return append(opts, f.helpers()...)
+}
+
+// funcs are the functions an expression may call, bound to the limits of
+// one Compiler: each method named after a function implements it.
+type funcs struct {
+	maxStr       int // Options.MaxStringLen
+	maxEdit      int // Options.MaxEditLen
+	memoryBudget int // Options.MemoryBudget, for flatten
+
+	// expr's own join, replace and toJSON, which the bounded ones call
+	// once they know the string they build is within maxStr.
+	bJoin, bReplace, bToJSON func(args ...any) (any, error)
+}
+
+func newFuncs(o Options) *funcs {
 	builtinFunc := func(name string) func(args ...any) (any, error) {
 		return builtin.Builtins[builtin.Index[name]].Func
 	}
-	bJoin, bReplace, bToJSON := builtinFunc("join"), builtinFunc("replace"), builtinFunc("toJSON")
+	return &funcs{
+		maxStr:       o.MaxStringLen,
+		maxEdit:      o.MaxEditLen,
+		memoryBudget: int(o.MemoryBudget),
+		bJoin:        builtinFunc("join"),
+		bReplace:     builtinFunc("replace"),
+		bToJSON:      builtinFunc("toJSON"),
+	}
+}
 
-	opts = append(opts,
-		// Inserted by the patches.
-		fn("__tick", func(args ...any) (any, error) {
-			w := args[0].(*worker)
-			w.steps++
-			if w.steps > w.max {
-				return nil, &LimitError{Limit: "MaxSteps", Msg: fmt.Sprintf("the expression ran more than %d closure steps (all, map, filter, ...); the limit is MaxSteps", w.max)}
-			}
-			if err := w.tick(false); err != nil {
-				return nil, err
-			}
-			return true, nil
-		}, new(func(*worker) bool)),
-		fn("__work", func(args ...any) (any, error) {
-			w := args[0].(*worker)
-			name := args[1].(string)
-			if err := w.charge(workOf(name, args[2:])); err != nil {
-				return nil, err
-			}
-			// What the helper is to build outside the VM's count of
-			// memory, counted before it builds it.
-			if n := builds(name, args[2:]); n > 0 {
-				if err := w.alloc(name, n); err != nil {
-					return nil, err
-				}
-			}
-			return true, nil
-		}, new(func(*worker, string, ...any) bool)),
+// helpers are the documented helpers (docs/dsl.md), in the order of its
+// table.
+func (f *funcs) helpers() []expr.Option {
+	return []expr.Option{
+		// Numbers.
+		fn("approx", f.approx, new(func(any, any, any) bool)),
+		fn("rel_approx", f.relApprox, new(func(any, any, any) bool)),
+		fn("num", f.num, new(func(any) float64)),
+		fn("decimal", f.decimal, new(func(any) Decimal)),
+		// Strings.
+		fn("norm", f.norm, new(func(any) string)),
+		fn("strip_punct", f.stripPunct, new(func(any) string)),
+		// Collections.
+		fn("set_eq", f.setEq, new(func(any, any) bool)),
+		fn("contains_all", f.containsAll, new(func(any, any) bool)),
+		// Dates.
+		fn("date", f.date, new(func(any) time.Time)),
+		fn("same_day", f.sameDay, new(func(any, any) bool)),
+		fn("same_instant", f.sameInstant, new(func(any, any) bool)),
+		fn("same_instant_within", f.sameInstantWithin, new(func(any, any, string) bool), new(func(any, any, time.Duration) bool)),
+		// Edit distances.
+		fn("levenshtein", f.levenshtein, new(func(any, any) int)),
+		fn("similarity", f.similarity, new(func(any, any) float64)),
+		// Paths and JSON values.
+		fn("get", f.get, new(func(any, string) any)),
+		fn("has", f.has, new(func(any, string) bool)),
+		fn("canon", f.canon, new(func(any) string)),
+	}
+}
+
+// boundedBuiltins replace expr's builtins that can build without bound:
+// strings past MaxStringLen, or a flattened list past MemoryBudget.
+func (f *funcs) boundedBuiltins() []expr.Option {
+	return []expr.Option{
+		fn("flatten", f.flatten, new(func(any) []any)),
+		fn("join", f.join, new(func([]any, string) string), new(func([]any) string), new(func([]string, string) string), new(func([]string) string)),
+		fn("replace", f.replace, new(func(string, string, string) string)),
+		fn("toJSON", f.toJSON, new(func(any) string)),
+		fn("string", f.toString, new(func(any) string)),
+	}
+}
+
+// inserted are the functions the compiler inserts, which no source may
+// name (guard rejects names starting with "__"): the step and work
+// counts, `+` on strings, arguments taken exactly, the comparisons of
+// finite numbers, int() and abs() of a duration (patch.go), and <, <=, >
+// and >= on decimals.
+func (f *funcs) inserted() []expr.Option {
+	return []expr.Option{
+		fn("__tick", f.tick, new(func(*worker) bool)),
+		fn("__work", f.work, new(func(*worker, string, ...any) bool)),
 		// `+` where a side may be a string (concatPatch); in a loop, the
 		// bytes it builds count as work, since each step of a loop that
 		// grows a string copies all of it.
-		fn("__cat", func(args ...any) (any, error) {
-			return cat(nil, args[0].(string), args[1].(string))
-		}, new(func(string, string) string)),
-		fn("__cat_w", func(args ...any) (any, error) {
-			return cat(args[0].(*worker), args[1].(string), args[2].(string))
-		}, new(func(*worker, string, string) string)),
-		fn("__add", func(args ...any) (any, error) {
-			return add(nil, args[0], args[1])
-		}, new(func(any, any) any)),
-		fn("__add_w", func(args ...any) (any, error) {
-			return add(args[0].(*worker), args[1], args[2])
-		}, new(func(*worker, any, any) any)),
-		fn("__raw", func(args ...any) (any, error) {
-			return rawAt(args[0].(*rules.Input), args[1].(string), args[2:])
-		}, new(func(*rules.Input, string, ...any) any)),
+		fn("__cat", f.catArgs, new(func(string, string) string)),
+		fn("__cat_w", f.catWorkArgs, new(func(*worker, string, string) string)),
+		fn("__add", f.addArgs, new(func(any, any) any)),
+		fn("__add_w", f.addWorkArgs, new(func(*worker, any, any) any)),
+		fn("__raw", f.raw, new(func(*rules.Input, string, ...any) any)),
 		fn("__dec_lt", decCmp(func(c int) bool { return c < 0 }), new(func(Decimal, Decimal) bool)),
 		fn("__dec_le", decCmp(func(c int) bool { return c <= 0 }), new(func(Decimal, Decimal) bool)),
 		fn("__dec_gt", decCmp(func(c int) bool { return c > 0 }), new(func(Decimal, Decimal) bool)),
@@ -139,230 +157,346 @@ func (c *Compiler) exprOptions() []expr.Option {
 		expr.Operator("<=", "__dec_le"),
 		expr.Operator(">", "__dec_gt"),
 		expr.Operator(">=", "__dec_ge"),
+		fn("__cmp", f.cmp, new(func(string, any, any) bool)),
+		fn("__int", f.toInt, new(func(any) int)),
+		fn("__abs_duration", f.absDuration, new(func(time.Duration) time.Duration)),
+	}
+}
 
-		// expr's builtins that can build large strings, bounded.
-		fn("join", func(args ...any) (any, error) {
-			sep := ""
-			if len(args) > 1 {
-				s, ok := args[1].(string)
-				if !ok {
-					return nil, errors.New("join: the separator must be a string")
-				}
-				sep = s
-			}
-			n, ok := weigh(args[0], maxStr)
-			if list, isList := args[0].([]any); isList {
-				n += len(list) * len(sep)
-			}
-			if !ok || n > maxStr {
-				return nil, tooLong("join", n)
-			}
-			return bJoin(args...)
-		}, new(func([]any, string) string), new(func([]any) string), new(func([]string, string) string), new(func([]string) string)),
-		fn("replace", func(args ...any) (any, error) {
-			s, ok1 := args[0].(string)
-			old, ok2 := args[1].(string)
-			nw, ok3 := args[2].(string)
-			if !ok1 || !ok2 || !ok3 {
-				return nil, errors.New("replace takes three strings")
-			}
-			count := 0
-			if old == "" {
-				count = utf8.RuneCountInString(s) + 1
-			} else {
-				count = strings.Count(s, old)
-			}
-			if n := len(s) + count*(len(nw)-len(old)); n > maxStr {
-				return nil, tooLong("replace", n)
-			}
-			return bReplace(args...)
-		}, new(func(string, string, string) string)),
-		fn("toJSON", func(args ...any) (any, error) {
-			if n, ok := weigh(args[0], maxStr/2); !ok {
-				return nil, tooLong("toJSON", n)
-			}
-			return bToJSON(args...)
-		}, new(func(any) string)),
-		fn("string", func(args ...any) (any, error) {
-			if n, ok := weigh(args[0], maxStr/2); !ok {
-				return nil, tooLong("string", n)
-			}
-			switch t := args[0].(type) {
-			case string:
-				return t, nil
-			case Decimal:
-				return string(t), nil
-			}
-			return fmt.Sprintf("%v", args[0]), nil
-		}, new(func(any) string)),
+func (f *funcs) tooLong(what string, n int) error {
+	return fmt.Errorf("%s would build a string of %d bytes; the limit is %d", what, n, f.maxStr)
+}
 
-		// The helpers.
-		fn("approx", func(args ...any) (any, error) {
-			tol, err := boundArg("approx", "tolerance", args[2])
-			if err != nil {
-				return nil, err
-			}
-			a, aok := numLiteral(args[0])
-			b, bok := numLiteral(args[1])
-			return aok && bok && value.WithinAbs(a, b, tol), nil
-		}, new(func(any, any, any) bool)),
-		fn("rel_approx", func(args ...any) (any, error) {
-			frac, err := boundArg("rel_approx", "fraction", args[2])
-			if err != nil {
-				return nil, err
-			}
-			a, aok := numLiteral(args[0])
-			b, bok := numLiteral(args[1])
-			return aok && bok && value.WithinRel(a, b, frac), nil
-		}, new(func(any, any, any) bool)),
-		fn("num", func(args ...any) (any, error) {
-			f, ok := toFloat(args[0])
-			if !ok {
-				return nil, fmt.Errorf("num: %s is not a number or a numeric string", brief(args[0]))
-			}
-			if math.IsInf(f, 0) {
-				// ±Inf would equal any other number as far.
-				return nil, fmt.Errorf("num: %s is beyond float64's range; compare it with decimal()", brief(args[0]))
-			}
-			return f, nil
-		}, new(func(any) float64)),
-		fn("decimal", func(args ...any) (any, error) {
-			return toDecimal(args[0])
-		}, new(func(any) Decimal)),
-		fn("norm", func(args ...any) (any, error) {
-			s, ok := args[0].(string)
-			if !ok {
-				return nil, fmt.Errorf("norm: %s is not a string", brief(args[0]))
-			}
-			return normalize(s), nil
-		}, new(func(any) string)),
-		fn("strip_punct", func(args ...any) (any, error) {
-			s, ok := args[0].(string)
-			if !ok {
-				return nil, fmt.Errorf("strip_punct: %s is not a string", brief(args[0]))
-			}
-			return stripPunct(s), nil
-		}, new(func(any) string)),
-		fn("set_eq", func(args ...any) (any, error) {
-			return setEq(args[0], args[1], maxStr)
-		}, new(func(any, any) bool)),
-		fn("contains_all", func(args ...any) (any, error) {
-			return containsAll(args[0], args[1], maxStr)
-		}, new(func(any, any) bool)),
-		fn("date", func(args ...any) (any, error) {
-			return toTime(args[0])
-		}, new(func(any) time.Time)),
-		fn("same_day", func(args ...any) (any, error) {
-			a, err1 := toTime(args[0])
-			b, err2 := toTime(args[1])
-			if err1 != nil || err2 != nil {
-				return false, nil
-			}
-			ay, am, ad := a.Date()
-			by, bm, bd := b.Date()
-			return ay == by && am == bm && ad == bd, nil
-		}, new(func(any, any) bool)),
-		fn("same_instant", func(args ...any) (any, error) {
-			a, err1 := toTime(args[0])
-			b, err2 := toTime(args[1])
-			if err1 != nil || err2 != nil {
-				return false, nil
-			}
-			return a.Equal(b), nil
-		}, new(func(any, any) bool)),
-		fn("same_instant_within", func(args ...any) (any, error) {
-			d, err := windowArg(args[2])
-			if err != nil {
-				return nil, err
-			}
-			a, err1 := toTime(args[0])
-			b, err2 := toTime(args[1])
-			if err1 != nil || err2 != nil {
-				return false, nil
-			}
-			// Not |a.Sub(b)| <= d: Sub saturates, and the negation of the
-			// smallest duration is itself.
-			return !a.Before(b.Add(-d)) && !a.After(b.Add(d)), nil
-		}, new(func(any, any, string) bool), new(func(any, any, time.Duration) bool)),
-		fn("flatten", func(args ...any) (any, error) {
-			// expr's flatten builds the whole list before the memory
-			// budget sees it, and lists that share parts flatten to far
-			// more elements than they hold: count as it builds.
-			v := reflect.ValueOf(args[0])
-			if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
-				return nil, fmt.Errorf("flatten: %s is not a list", brief(args[0]))
-			}
-			out := []any{}
-			if err := flattenInto(&out, v, 0, int(o.MemoryBudget)); err != nil {
-				return nil, err
-			}
-			return out, nil
-		}, new(func(any) []any)),
-		fn("__cmp", func(args ...any) (any, error) {
-			return finiteCompare(args[0].(string), args[1], args[2])
-		}, new(func(string, any, any) bool)),
-		fn("__int", func(args ...any) (any, error) {
-			if f, ok := args[0].(float64); ok && !(f >= math.MinInt64 && f < math.MaxInt64) {
-				return nil, fmt.Errorf("int: %s is beyond an int's range", brief(f))
-			}
-			return runtime.ToInt(args[0]), nil
-		}, new(func(any) int)),
-		fn("__abs_duration", func(args ...any) (any, error) {
-			d := args[0].(time.Duration)
-			switch {
-			case d == math.MinInt64: // a saturated difference
-				return time.Duration(math.MaxInt64), nil
-			case d < 0:
-				return -d, nil
-			}
-			return d, nil
-		}, new(func(time.Duration) time.Duration)),
-		fn("levenshtein", func(args ...any) (any, error) {
-			a, b, err := editArgs("levenshtein", args, o.MaxEditLen)
-			if err != nil {
-				return nil, err
-			}
-			return levenshtein(a, b), nil
-		}, new(func(any, any) int)),
-		fn("similarity", func(args ...any) (any, error) {
-			a, b, err := editArgs("similarity", args, o.MaxEditLen)
-			if err != nil {
-				return nil, err
-			}
-			return similarity(a, b), nil
-		}, new(func(any, any) float64)),
-		fn("get", func(args ...any) (any, error) {
-			p, ok := args[1].(string)
-			if !ok {
-				return nil, errors.New("get: the path must be a string")
-			}
-			return getPath(args[0], p)
-		}, new(func(any, string) any)),
-		fn("has", func(args ...any) (any, error) {
-			p, ok := args[1].(string)
-			if !ok {
-				return nil, errors.New("has: the path must be a string")
-			}
-			_, err := getPath(args[0], p)
-			var nf *notFound
-			if errors.As(err, &nf) {
-				return false, nil
-			}
-			return err == nil, err
-		}, new(func(any, string) bool)),
-		fn("canon", func(args ...any) (any, error) {
-			v, err := toValue(args[0], maxStr)
-			if err != nil {
-				return nil, fmt.Errorf("canon: %w", err)
-			}
-			s := string(v.AppendCanonical(nil))
-			if len(s) > maxStr {
-				return nil, tooLong("canon", len(s))
-			}
-			return s, nil
-		}, new(func(any) string)),
-	)
-	return opts
+// The functions the patches insert.
+
+func (f *funcs) tick(args ...any) (any, error) {
+	w := args[0].(*worker)
+	w.steps++
+	if w.steps > w.max {
+		return nil, &LimitError{Limit: "MaxSteps", Msg: fmt.Sprintf("the expression ran more than %d closure steps (all, map, filter, ...); the limit is MaxSteps", w.max)}
+	}
+	if err := w.tick(false); err != nil {
+		return nil, err
+	}
+	return true, nil
+}
+
+func (f *funcs) work(args ...any) (any, error) {
+	w := args[0].(*worker)
+	name := args[1].(string)
+	if err := w.charge(workOf(name, args[2:])); err != nil {
+		return nil, err
+	}
+	// What the helper is to build outside the VM's count of
+	// memory, counted before it builds it.
+	if n := builds(name, args[2:]); n > 0 {
+		if err := w.alloc(name, n); err != nil {
+			return nil, err
+		}
+	}
+	return true, nil
+}
+
+// cat is a + b, bounded by MaxStringLen, and counted as work when w is
+// not nil.
+func (f *funcs) cat(w *worker, a, b string) (any, error) {
+	if len(a)+len(b) > f.maxStr {
+		return nil, f.tooLong("+", len(a)+len(b))
+	}
+	if w != nil {
+		if err := w.charge(len(a) + len(b)); err != nil {
+			return nil, err
+		}
+	}
+	return a + b, nil
+}
+
+// add is x + y: cat when both are strings, else as expr's VM adds.
+func (f *funcs) add(w *worker, x, y any) (any, error) {
+	a, aok := x.(string)
+	b, bok := y.(string)
+	if aok && bok {
+		return f.cat(w, a, b)
+	}
+	return runtime.Add(x, y), nil
+}
+
+func (f *funcs) catArgs(args ...any) (any, error) {
+	return f.cat(nil, args[0].(string), args[1].(string))
+}
+
+func (f *funcs) catWorkArgs(args ...any) (any, error) {
+	return f.cat(args[0].(*worker), args[1].(string), args[2].(string))
+}
+
+func (f *funcs) addArgs(args ...any) (any, error) {
+	return f.add(nil, args[0], args[1])
+}
+
+func (f *funcs) addWorkArgs(args ...any) (any, error) {
+	return f.add(args[0].(*worker), args[1], args[2])
+}
+
+func (f *funcs) raw(args ...any) (any, error) {
+	return rawAt(args[0].(*rules.Input), args[1].(string), args[2:])
+}
+
+func (f *funcs) cmp(args ...any) (any, error) {
+	return finiteCompare(args[0].(string), args[1], args[2])
+}
+
+func (f *funcs) toInt(args ...any) (any, error) {
+	if x, ok := args[0].(float64); ok && !(x >= math.MinInt64 && x < math.MaxInt64) {
+		return nil, fmt.Errorf("int: %s is beyond an int's range", brief(x))
+	}
+	return runtime.ToInt(args[0]), nil
+}
+
+func (f *funcs) absDuration(args ...any) (any, error) {
+	d := args[0].(time.Duration)
+	switch {
+	case d == math.MinInt64: // a saturated difference
+		return time.Duration(math.MaxInt64), nil
+	case d < 0:
+		return -d, nil
+	}
+	return d, nil
+}
+
+// expr's builtins that can build without bound, bounded.
+
+func (f *funcs) join(args ...any) (any, error) {
+	sep := ""
+	if len(args) > 1 {
+		s, ok := args[1].(string)
+		if !ok {
+			return nil, errors.New("join: the separator must be a string")
+		}
+		sep = s
+	}
+	n, ok := weigh(args[0], f.maxStr)
+	if list, isList := args[0].([]any); isList {
+		n += len(list) * len(sep)
+	}
+	if !ok || n > f.maxStr {
+		return nil, f.tooLong("join", n)
+	}
+	return f.bJoin(args...)
+}
+
+func (f *funcs) replace(args ...any) (any, error) {
+	s, ok1 := args[0].(string)
+	old, ok2 := args[1].(string)
+	nw, ok3 := args[2].(string)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, errors.New("replace takes three strings")
+	}
+	count := 0
+	if old == "" {
+		count = utf8.RuneCountInString(s) + 1
+	} else {
+		count = strings.Count(s, old)
+	}
+	if n := len(s) + count*(len(nw)-len(old)); n > f.maxStr {
+		return nil, f.tooLong("replace", n)
+	}
+	return f.bReplace(args...)
+}
+
+func (f *funcs) toJSON(args ...any) (any, error) {
+	if n, ok := weigh(args[0], f.maxStr/2); !ok {
+		return nil, f.tooLong("toJSON", n)
+	}
+	return f.bToJSON(args...)
+}
+
+// toString is string().
+func (f *funcs) toString(args ...any) (any, error) {
+	if n, ok := weigh(args[0], f.maxStr/2); !ok {
+		return nil, f.tooLong("string", n)
+	}
+	switch t := args[0].(type) {
+	case string:
+		return t, nil
+	case Decimal:
+		return string(t), nil
+	}
+	return fmt.Sprintf("%v", args[0]), nil
+}
+
+// flatten replaces expr's, which builds the whole list before the memory
+// budget sees it, and lists that share parts flatten to far more elements
+// than they hold: it counts as it builds.
+func (f *funcs) flatten(args ...any) (any, error) {
+	v := reflect.ValueOf(args[0])
+	if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
+		return nil, fmt.Errorf("flatten: %s is not a list", brief(args[0]))
+	}
+	out := []any{}
+	if err := flattenInto(&out, v, 0, f.memoryBudget); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// The helpers: numbers.
+
+func (f *funcs) approx(args ...any) (any, error) {
+	tol, err := boundArg("approx", "tolerance", args[2])
+	if err != nil {
+		return nil, err
+	}
+	a, aok := numLiteral(args[0])
+	b, bok := numLiteral(args[1])
+	return aok && bok && value.WithinAbs(a, b, tol), nil
+}
+
+func (f *funcs) relApprox(args ...any) (any, error) {
+	frac, err := boundArg("rel_approx", "fraction", args[2])
+	if err != nil {
+		return nil, err
+	}
+	a, aok := numLiteral(args[0])
+	b, bok := numLiteral(args[1])
+	return aok && bok && value.WithinRel(a, b, frac), nil
+}
+
+func (f *funcs) num(args ...any) (any, error) {
+	x, ok := toFloat(args[0])
+	if !ok {
+		return nil, fmt.Errorf("num: %s is not a number or a numeric string", brief(args[0]))
+	}
+	if math.IsInf(x, 0) {
+		// ±Inf would equal any other number as far.
+		return nil, fmt.Errorf("num: %s is beyond float64's range; compare it with decimal()", brief(args[0]))
+	}
+	return x, nil
+}
+
+func (f *funcs) decimal(args ...any) (any, error) {
+	return toDecimal(args[0])
+}
+
+// The helpers: strings.
+
+func (f *funcs) norm(args ...any) (any, error) {
+	s, ok := args[0].(string)
+	if !ok {
+		return nil, fmt.Errorf("norm: %s is not a string", brief(args[0]))
+	}
+	return normalize(s), nil
+}
+
+func (f *funcs) stripPunct(args ...any) (any, error) {
+	s, ok := args[0].(string)
+	if !ok {
+		return nil, fmt.Errorf("strip_punct: %s is not a string", brief(args[0]))
+	}
+	return stripPunct(s), nil
+}
+
+// The helpers: collections.
+
+func (f *funcs) setEq(args ...any) (any, error) {
+	return setEq(args[0], args[1], f.maxStr)
+}
+
+func (f *funcs) containsAll(args ...any) (any, error) {
+	return containsAll(args[0], args[1], f.maxStr)
+}
+
+// The helpers: dates.
+
+func (f *funcs) date(args ...any) (any, error) {
+	return toTime(args[0])
+}
+
+func (f *funcs) sameDay(args ...any) (any, error) {
+	a, err1 := toTime(args[0])
+	b, err2 := toTime(args[1])
+	if err1 != nil || err2 != nil {
+		return false, nil
+	}
+	ay, am, ad := a.Date()
+	by, bm, bd := b.Date()
+	return ay == by && am == bm && ad == bd, nil
+}
+
+func (f *funcs) sameInstant(args ...any) (any, error) {
+	a, err1 := toTime(args[0])
+	b, err2 := toTime(args[1])
+	if err1 != nil || err2 != nil {
+		return false, nil
+	}
+	return a.Equal(b), nil
+}
+
+func (f *funcs) sameInstantWithin(args ...any) (any, error) {
+	d, err := windowArg(args[2])
+	if err != nil {
+		return nil, err
+	}
+	a, err1 := toTime(args[0])
+	b, err2 := toTime(args[1])
+	if err1 != nil || err2 != nil {
+		return false, nil
+	}
+	// Not |a.Sub(b)| <= d: Sub saturates, and the negation of the
+	// smallest duration is itself.
+	return !a.Before(b.Add(-d)) && !a.After(b.Add(d)), nil
+}
+
+// The helpers: edit distances.
+
+func (f *funcs) levenshtein(args ...any) (any, error) {
+	a, b, err := editArgs("levenshtein", args, f.maxEdit)
+	if err != nil {
+		return nil, err
+	}
+	return levenshtein(a, b), nil
+}
+
+func (f *funcs) similarity(args ...any) (any, error) {
+	a, b, err := editArgs("similarity", args, f.maxEdit)
+	if err != nil {
+		return nil, err
+	}
+	return similarity(a, b), nil
+}
+
+// The helpers: paths and JSON values.
+
+func (f *funcs) get(args ...any) (any, error) {
+	p, ok := args[1].(string)
+	if !ok {
+		return nil, errors.New("get: the path must be a string")
+	}
+	return getPath(args[0], p)
+}
+
+func (f *funcs) has(args ...any) (any, error) {
+	p, ok := args[1].(string)
+	if !ok {
+		return nil, errors.New("has: the path must be a string")
+	}
+	_, err := getPath(args[0], p)
+	var nf *notFound
+	if errors.As(err, &nf) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func (f *funcs) canon(args ...any) (any, error) {
+	v, err := toValue(args[0], f.maxStr)
+	if err != nil {
+		return nil, fmt.Errorf("canon: %w", err)
+	}
+	s := string(v.AppendCanonical(nil))
+	if len(s) > f.maxStr {
+		return nil, f.tooLong("canon", len(s))
+	}
+	return s, nil
 }
 
 // numLiteral returns x as a JSON number literal, for the exact comparisons

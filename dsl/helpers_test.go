@@ -108,9 +108,10 @@ func TestEnvironment(t *testing.T) {
 	})
 }
 
-func TestHelpers(t *testing.T) {
-	c := NewCompiler(Options{})
-	runCases(t, c, []evalCase{
+// TestHelpersNumbers evaluates approx, rel_approx, num and decimal, and
+// the arithmetic and comparisons around them.
+func TestHelpersNumbers(t *testing.T) {
+	runCases(t, NewCompiler(Options{}), []evalCase{
 		// approx(a, b, tol): |a-b| <= tol, numbers or numeric strings.
 		{src: `approx(actual, expected, 0.5)`, actual: `21.4`, expected: `21`, want: true},
 		{src: `approx(actual, expected, 0.5)`, actual: `21.6`, expected: `21`, want: false},
@@ -144,14 +145,6 @@ func TestHelpers(t *testing.T) {
 		{src: `int(actual) <= 100`, actual: `1e300`, wantErr: `int: 1e+300 is beyond an int's range`},
 		{src: `int(actual) == 5`, actual: `5.7`, want: true},
 		{src: `"a" < "b" && actual == "x"`, actual: `"x"`, want: true},
-		// A helper's argument that is not a name is computed once, its
-		// work charged, and the result is the helper's as ever.
-		{src: `levenshtein(upper(actual), "ABD") == 1 && lower(upper(actual)) == actual`, actual: `"abc"`, want: true},
-		{src: `actual matches "^a.c$" && upper(actual) startsWith "A" && split(actual, "b")[1] == "c"`, actual: `"abc"`, want: true},
-		{src: `all(map(actual, upper(#)), # contains "B")`, actual: `["ab", "bc"]`, want: true},
-		// flatten, bounded, flattens as expr's does.
-		{src: `flatten([1, [2, [3, [actual]]], [], [nil]]) == [1, 2, 3, actual, nil]`, actual: `"x"`, want: true},
-		{src: `len(flatten(map(1..3, 1..4))) == 12`, actual: `1`, want: true},
 		// Beyond float64, num would give ±Inf, equal to any other as far.
 		{src: `num(actual) == num(expected)`, actual: `"1e401"`, expected: `"1e400"`, wantErr: `beyond float64's range`},
 		{src: `num(decimal(actual)) == num(decimal(expected))`, actual: `1e401`, expected: `1e400`, wantErr: `beyond float64's range`},
@@ -171,6 +164,18 @@ func TestHelpers(t *testing.T) {
 		{src: `decimal(actual) == decimal(expected)`, actual: `true`, expected: `1`, wantErr: "not a number"},
 		{src: `decimal(actual * 2) == decimal("3")`, actual: `1.5`, want: true}, // a computed float64, by its shortest spelling
 		{src: `string(decimal(actual)) == "1.5"`, actual: `1.50`, want: true},
+	})
+}
+
+// TestHelpersStrings evaluates norm, strip_punct, levenshtein and
+// similarity, and helpers called on what other functions return.
+func TestHelpersStrings(t *testing.T) {
+	runCases(t, NewCompiler(Options{}), []evalCase{
+		// A helper's argument that is not a name is computed once, its
+		// work charged, and the result is the helper's as ever.
+		{src: `levenshtein(upper(actual), "ABD") == 1 && lower(upper(actual)) == actual`, actual: `"abc"`, want: true},
+		{src: `actual matches "^a.c$" && upper(actual) startsWith "A" && split(actual, "b")[1] == "c"`, actual: `"abc"`, want: true},
+		{src: `all(map(actual, upper(#)), # contains "B")`, actual: `["ab", "bc"]`, want: true},
 		// norm(s): case folding, NFC, collapsed and trimmed space.
 		{src: `norm(actual) == norm(expected)`, actual: `"  STRASSE   am  See "`, expected: `"Straße am See"`, want: true},
 		{src: `norm(actual) == norm(expected)`, actual: `"Cafe\u0301"`, expected: `"café"`, want: true},
@@ -181,6 +186,23 @@ func TestHelpers(t *testing.T) {
 		{src: `strip_punct(actual) == "NewYork"`, actual: `"New-York!"`, want: true},
 		{src: `strip_punct(actual) == "¿Que tal"`, actual: `"¿Que tal?"`, want: false}, // ¿ is punctuation too
 		{src: `strip_punct(actual) == "Que tal"`, actual: `"¿Que tal?"`, want: true},
+		// levenshtein(a, b), similarity(a, b).
+		{src: `levenshtein(actual, expected) == 3`, actual: `"kitten"`, expected: `"sitting"`, want: true},
+		{src: `levenshtein(actual, expected) == 1`, actual: `"Straße"`, expected: `"Strase"`, want: true}, // runes, not bytes
+		{src: `levenshtein(actual, expected) == 0`, actual: `""`, expected: `""`, want: true},
+		{src: `similarity(actual, expected) == 1`, actual: `""`, expected: `""`, want: true},
+		{src: `similarity(actual, expected) > 0.57 && similarity(actual, expected) < 0.58`, actual: `"kitten"`, expected: `"sitting"`, want: true},
+		{src: `similarity(actual, expected) == 0`, actual: `"abc"`, expected: `"xyz"`, want: true},
+		{src: `levenshtein(actual, expected) > 0`, actual: `1`, expected: `"x"`, wantErr: "levenshtein takes two strings"},
+	})
+}
+
+// TestHelpersCollections evaluates flatten, set_eq and contains_all.
+func TestHelpersCollections(t *testing.T) {
+	runCases(t, NewCompiler(Options{}), []evalCase{
+		// flatten, bounded, flattens as expr's does.
+		{src: `flatten([1, [2, [3, [actual]]], [], [nil]]) == [1, 2, 3, actual, nil]`, actual: `"x"`, want: true},
+		{src: `len(flatten(map(1..3, 1..4))) == 12`, actual: `1`, want: true},
 		// set_eq(a, b): multiset equality, canonical comparison.
 		{src: `set_eq(actual, expected)`, actual: `["b", "a"]`, expected: `["a", "b"]`, want: true},
 		{src: `set_eq(actual, expected)`, actual: `[1, 1, 2]`, expected: `[1, 2, 2]`, want: false},
@@ -195,6 +217,13 @@ func TestHelpers(t *testing.T) {
 		{src: `contains_all(actual, expected)`, actual: `"rooms in Lisbon under 100"`, expected: `["Lisbon", "100"]`, want: true},
 		{src: `contains_all(actual, "Porto")`, actual: `"rooms in Lisbon"`, want: false},
 		{src: `contains_all(actual, expected)`, actual: `5`, expected: `[5]`, want: false},
+	})
+}
+
+// TestHelpersDates evaluates date, same_day, same_instant,
+// same_instant_within and durations.
+func TestHelpersDates(t *testing.T) {
+	runCases(t, NewCompiler(Options{}), []evalCase{
 		// date(s), same_day(a, b), same_instant(a, b).
 		{src: `date(actual) == date(expected)`, actual: `"Jan 5 2024"`, expected: `"2024-01-05"`, want: true},
 		{src: `date(actual) == date(expected)`, actual: "\" Jan\u00a0 5\\t2024 \"", expected: `"2024-01-05"`, want: true},
@@ -238,14 +267,12 @@ func TestHelpers(t *testing.T) {
 		{src: `same_instant_within("2024-01-05T10:00:00Z", actual, expected)`, actual: `"2024-01-05T10:01:00Z"`, expected: `"2 minutes"`, wantErr: `same_instant_within: unknown unit " minutes" in duration "2 minutes"`},
 		{src: `same_instant_within("2024-01-05T10:00:00Z", actual, expected)`, actual: `"2024-01-05T10:01:00Z"`, expected: `"-2m"`, wantErr: "same_instant_within: the duration must be >= 0, got -2m0s"},
 		{src: `same_instant_within("2024-01-05T10:00:00Z", actual, expected)`, actual: `"2024-01-05T10:01:00Z"`, expected: `120`, wantErr: `same_instant_within: the duration must be a string such as "5m" or a duration(), got 120`},
-		// levenshtein(a, b), similarity(a, b).
-		{src: `levenshtein(actual, expected) == 3`, actual: `"kitten"`, expected: `"sitting"`, want: true},
-		{src: `levenshtein(actual, expected) == 1`, actual: `"Straße"`, expected: `"Strase"`, want: true}, // runes, not bytes
-		{src: `levenshtein(actual, expected) == 0`, actual: `""`, expected: `""`, want: true},
-		{src: `similarity(actual, expected) == 1`, actual: `""`, expected: `""`, want: true},
-		{src: `similarity(actual, expected) > 0.57 && similarity(actual, expected) < 0.58`, actual: `"kitten"`, expected: `"sitting"`, want: true},
-		{src: `similarity(actual, expected) == 0`, actual: `"abc"`, expected: `"xyz"`, want: true},
-		{src: `levenshtein(actual, expected) > 0`, actual: `1`, expected: `"x"`, wantErr: "levenshtein takes two strings"},
+	})
+}
+
+// TestHelpersPaths evaluates get, has and canon.
+func TestHelpersPaths(t *testing.T) {
+	runCases(t, NewCompiler(Options{}), []evalCase{
 		// get(v, path), has(v, path): rules' PATH syntax.
 		{src: `get(actual, "filters.price.max") == 100`, actual: `{"filters": {"price": {"max": 100}}}`, want: true},
 		{src: `get(actual, "items.1.sku") == "B"`, actual: `{"items": [{"sku": "A"}, {"sku": "B"}]}`, want: true},

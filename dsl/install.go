@@ -6,5 +6,5 @@ import "github.com/callgrade/callgrade/rules"
 // rules.Extensions: `expr` rule properties and call-level `assert`
 // expressions, compiled with c. Plugin is left nil for the caller to set.
 func (c *Compiler) Extensions() rules.Extensions {
-	return rules.Extensions{Expr: c.Comparator, Assert: c.Assert}
+	return rules.Extensions{Expr: c.comparator, Assert: c.assert}
 }

@@ -201,17 +201,12 @@ func (n *native) eval(actual, expected value.Value) (result, ok bool) {
 	return false, false // the VM says why (evalVM)
 }
 
+// numNode compiles a number of the subset: actual, expected, a literal,
+// unary - or +, arithmetic, abs, min or max; false outside it.
 func (n *native) numNode(node ast.Node) (numFn, bool) {
 	switch t := node.(type) {
 	case *ast.IdentifierNode:
-		switch t.Value {
-		case "actual":
-			n.actual = true
-			return func(a, _ float64) float64 { return a }, true
-		case "expected":
-			n.expected = true
-			return func(_, e float64) float64 { return e }, true
-		}
+		return n.numIdent(t)
 	case *ast.IntegerNode:
 		if t.Value > 1<<53 || t.Value < -1<<53 {
 			return nil, false // not exact as a float64
@@ -222,85 +217,119 @@ func (n *native) numNode(node ast.Node) (numFn, bool) {
 		c := t.Value
 		return func(_, _ float64) float64 { return c }, true
 	case *ast.UnaryNode:
-		x, ok := n.numNode(t.Node)
-		if !ok {
-			return nil, false
-		}
-		switch t.Operator {
-		case "-":
-			return func(a, e float64) float64 { return -x(a, e) }, true
-		case "+":
-			return x, true
-		}
+		return n.numUnary(t)
 	case *ast.BinaryNode:
-		if !readsValue(t.Left) && !readsValue(t.Right) {
-			// Arithmetic on literals alone is integer arithmetic in expr,
-			// which wraps around where float64 would not.
-			return nil, false
-		}
-		x, okx := n.numNode(t.Left)
-		y, oky := n.numNode(t.Right)
-		if !okx || !oky {
-			return nil, false
-		}
-		switch t.Operator {
-		case "+":
-			return func(a, e float64) float64 { return x(a, e) + y(a, e) }, true
-		case "-":
-			return func(a, e float64) float64 { return x(a, e) - y(a, e) }, true
-		case "*":
-			return func(a, e float64) float64 { return x(a, e) * y(a, e) }, true
-		case "/":
-			return func(a, e float64) float64 { return x(a, e) / y(a, e) }, true
-		case "**", "^":
-			return func(a, e float64) float64 { return math.Pow(x(a, e), y(a, e)) }, true
-		}
+		return n.numBinary(t)
 	case *ast.BuiltinNode:
 		switch {
 		case t.Name == "abs" && len(t.Arguments) == 1:
-			x, ok := n.numNode(t.Arguments[0])
-			if !ok {
-				return nil, false
-			}
-			return func(a, e float64) float64 {
-				if v := x(a, e); v < 0 {
-					return -v
-				} else {
-					return v
-				}
-			}, true
+			return n.numAbs(t.Arguments[0])
 		case (t.Name == "min" || t.Name == "max") && len(t.Arguments) == 2:
-			if !readsValue(t.Arguments[0]) || !readsValue(t.Arguments[1]) {
-				// expr types max(1, actual) as an int and then fails
-				// when the float wins: leave that to the VM, error and all.
-				return nil, false
-			}
-			x, okx := n.numNode(t.Arguments[0])
-			y, oky := n.numNode(t.Arguments[1])
-			if !okx || !oky {
-				return nil, false
-			}
-			// As expr's builtins: the first argument unless the second is
-			// strictly greater (max) or smaller (min).
-			if t.Name == "max" {
-				return func(a, e float64) float64 {
-					if u, v := x(a, e), y(a, e); u < v {
-						return v
-					} else {
-						return u
-					}
-				}, true
-			}
-			return func(a, e float64) float64 {
-				if u, v := x(a, e), y(a, e); u > v {
-					return v
-				} else {
-					return u
-				}
-			}, true
+			return n.numMinMax(t)
 		}
 	}
 	return nil, false
+}
+
+// numIdent reads actual or expected, and records that the expression
+// reads it.
+func (n *native) numIdent(t *ast.IdentifierNode) (numFn, bool) {
+	switch t.Value {
+	case "actual":
+		n.actual = true
+		return func(a, _ float64) float64 { return a }, true
+	case "expected":
+		n.expected = true
+		return func(_, e float64) float64 { return e }, true
+	}
+	return nil, false
+}
+
+func (n *native) numUnary(t *ast.UnaryNode) (numFn, bool) {
+	x, ok := n.numNode(t.Node)
+	if !ok {
+		return nil, false
+	}
+	switch t.Operator {
+	case "-":
+		return func(a, e float64) float64 { return -x(a, e) }, true
+	case "+":
+		return x, true
+	}
+	return nil, false
+}
+
+// numBinary compiles + - * / ** and ^ where a side reads a value.
+func (n *native) numBinary(t *ast.BinaryNode) (numFn, bool) {
+	if !readsValue(t.Left) && !readsValue(t.Right) {
+		// Arithmetic on literals alone is integer arithmetic in expr,
+		// which wraps around where float64 would not.
+		return nil, false
+	}
+	x, okx := n.numNode(t.Left)
+	y, oky := n.numNode(t.Right)
+	if !okx || !oky {
+		return nil, false
+	}
+	switch t.Operator {
+	case "+":
+		return func(a, e float64) float64 { return x(a, e) + y(a, e) }, true
+	case "-":
+		return func(a, e float64) float64 { return x(a, e) - y(a, e) }, true
+	case "*":
+		return func(a, e float64) float64 { return x(a, e) * y(a, e) }, true
+	case "/":
+		return func(a, e float64) float64 { return x(a, e) / y(a, e) }, true
+	case "**", "^":
+		return func(a, e float64) float64 { return math.Pow(x(a, e), y(a, e)) }, true
+	}
+	return nil, false
+}
+
+func (n *native) numAbs(arg ast.Node) (numFn, bool) {
+	x, ok := n.numNode(arg)
+	if !ok {
+		return nil, false
+	}
+	return func(a, e float64) float64 {
+		if v := x(a, e); v < 0 {
+			return -v
+		} else {
+			return v
+		}
+	}, true
+}
+
+// numMinMax compiles min or max of two arguments that both read a value.
+func (n *native) numMinMax(t *ast.BuiltinNode) (numFn, bool) {
+	if !readsValue(t.Arguments[0]) || !readsValue(t.Arguments[1]) {
+		// expr types max(1, actual) as an int and then fails
+		// when the float wins: leave that to the VM, error and all.
+		return nil, false
+	}
+	x, okx := n.numNode(t.Arguments[0])
+	y, oky := n.numNode(t.Arguments[1])
+	if !okx || !oky {
+		return nil, false
+	}
+	// As expr's builtins: the first argument unless the second is
+	// strictly greater (max) or smaller (min).
+	if t.Name == "max" {
+		return func(a, e float64) float64 {
+			if u, v := x(a, e), y(a, e); u < v {
+				return v
+			} else {
+				return u
+			}
+		}, true
+	}
+	return func(a, e float64) float64 {
+		if u, v := x(a, e), y(a, e); u > v {
+			return v
+		} else {
+			return u
+		}
+	}, true
 }
 
 // readsValue reports whether node reads actual or expected.

@@ -833,30 +833,48 @@ const oiPrefix = "llm.output_messages.0.message."
 // message's text when it has no call.
 func (t *trace) llm(s *span) (text []string, ok bool) {
 	turn := t.chats
-	type oiCall struct {
-		m                 int
-		name, args, id    value.Value
-		hasName, hasArgs  bool
-		nameWhy, argsWhy  string
-		nameKey, argsKey  string
-		redactedArguments bool
+	o := t.readOIOutput(s)
+	t.outputRecorded(s, o.recorded, "llm.output_messages.0.message attributes")
+	slices.SortFunc(o.calls, func(a, b oiCall) int { return cmp.Compare(a.m, b.m) })
+	for j, c := range o.calls {
+		t.addModel(c.step(s), s, turn, j)
 	}
-	var calls []oiCall
-	find := func(m int) *oiCall {
-		for i := range calls {
-			if calls[i].m == m {
-				return &calls[i]
-			}
-		}
-		calls = append(calls, oiCall{m: m})
-		return &calls[len(calls)-1]
+	if len(o.calls) > 0 {
+		return nil, true
 	}
-	var content value.Value
-	var hasContent, recorded, hidden bool
-	var contents []struct {
-		k    int
-		text string
-	}
+	return o.text(), true
+}
+
+// oiOutput is what an OpenInference LLM span's attributes say of its
+// first output message.
+type oiOutput struct {
+	calls      []oiCall
+	content    value.Value // message.content
+	hasContent bool        // content is a string
+	contents   []oiText    // the text parts of message.contents
+	recorded   bool        // some attribute of the message is recorded
+	hidden     bool        // a text part is redacted
+}
+
+// oiCall is a tool call, tool_calls.M, of an OpenInference LLM span.
+type oiCall struct {
+	m                int
+	name, args, id   value.Value
+	hasName, hasArgs bool
+	nameWhy, argsWhy string
+	nameKey, argsKey string
+}
+
+// oiText is part K of the message's text.
+type oiText struct {
+	k    int
+	text string
+}
+
+// readOIOutput reads the llm.output_messages attributes of s, and notes
+// in t whether content was recorded.
+func (t *trace) readOIOutput(s *span) oiOutput {
+	var o oiOutput
 	for _, a := range s.attrs {
 		k, _ := a.Get("key")
 		key := k.Str()
@@ -876,88 +894,101 @@ func (t *trace) llm(s *span) (text []string, ok bool) {
 		if sv, _ := av.Get("stringValue"); sv.Str() != redacted {
 			// The first message is recorded, whatever it says: hidden,
 			// OpenInference leaves it out, or redacts its text alone.
-			recorded = true
+			o.recorded = true
 		}
-		switch {
-		case rest == "content":
-			var ok bool
-			content, ok, _ = s.content(key)
-			hasContent = ok && content.Kind() == value.String
-		case strings.HasPrefix(rest, "contents."):
-			ks, field, _ := strings.Cut(rest[len("contents."):], ".")
-			n, err := strconv.Atoi(ks)
-			if err == nil && field == "message_content.text" && s.str(oiPrefix+"contents."+ks+".message_content.type") == "text" {
-				contents = append(contents, struct {
-					k    int
-					text string
-				}{n, s.str(key)})
-				// A part of the answer hidden hides the answer.
-				hidden = hidden || s.str(key) == redacted
-			}
-		case strings.HasPrefix(rest, "tool_calls."):
-			ms, field, _ := strings.Cut(rest[len("tool_calls."):], ".")
-			m, err := strconv.Atoi(ms)
-			if err != nil || m < 0 {
-				continue
-			}
-			switch field {
-			case "tool_call.function.name":
-				c := find(m)
-				c.name, c.hasName, c.nameWhy = s.content(key)
-				c.nameKey = key
-			case "tool_call.function.arguments":
-				c := find(m)
-				c.args, c.hasArgs, c.argsWhy = s.content(key)
-				c.argsKey = key
-			case "tool_call.id":
-				c := find(m)
-				c.id, _, _ = s.content(key)
-			}
+		o.read(s, key, rest)
+	}
+	return o
+}
+
+// read takes in attribute key of s, which is oiPrefix + rest.
+func (o *oiOutput) read(s *span, key, rest string) {
+	switch {
+	case rest == "content":
+		var ok bool
+		o.content, ok, _ = s.content(key)
+		o.hasContent = ok && o.content.Kind() == value.String
+	case strings.HasPrefix(rest, "contents."):
+		ks, field, _ := strings.Cut(rest[len("contents."):], ".")
+		n, err := strconv.Atoi(ks)
+		if err == nil && field == "message_content.text" && s.str(oiPrefix+"contents."+ks+".message_content.type") == "text" {
+			o.contents = append(o.contents, oiText{n, s.str(key)})
+			// A part of the answer hidden hides the answer.
+			o.hidden = o.hidden || s.str(key) == redacted
+		}
+	case strings.HasPrefix(rest, "tool_calls."):
+		ms, field, _ := strings.Cut(rest[len("tool_calls."):], ".")
+		m, err := strconv.Atoi(ms)
+		if err != nil || m < 0 {
+			return
+		}
+		switch field {
+		case "tool_call.function.name":
+			c := o.call(m)
+			c.name, c.hasName, c.nameWhy = s.content(key)
+			c.nameKey = key
+		case "tool_call.function.arguments":
+			c := o.call(m)
+			c.args, c.hasArgs, c.argsWhy = s.content(key)
+			c.argsKey = key
+		case "tool_call.id":
+			c := o.call(m)
+			c.id, _, _ = s.content(key)
 		}
 	}
-	t.outputRecorded(s, recorded, "llm.output_messages.0.message attributes")
-	slices.SortFunc(calls, func(a, b oiCall) int { return cmp.Compare(a.m, b.m) })
-	for j, c := range calls {
-		at := s.where() + " " + oiPrefix + "tool_calls." + strconv.Itoa(c.m) + ".tool_call."
-		st := traceStep{name: c.name.Str(), args: c.args, argsAt: s.where() + " " + c.argsKey}
-		switch {
-		case c.nameWhy != "":
-			st.why = c.nameWhy
-		case !c.hasName:
-			st.why = at + "function.name is missing"
-		case c.name.Kind() != value.String:
-			st.why = at + "function.name is " + kindPhrase(c.name) + ", not a string"
-		case c.name.Str() == "":
-			st.why = at + "function.name is empty"
-		case c.argsWhy != "":
-			st.why = c.argsWhy
-		case !c.hasArgs:
-			st.why, st.unrecorded = at+"function.arguments is not recorded", true
+}
+
+// call returns tool call m, adding it when it is new.
+func (o *oiOutput) call(m int) *oiCall {
+	for i := range o.calls {
+		if o.calls[i].m == m {
+			return &o.calls[i]
 		}
-		if c.id.Kind() == value.String || c.id.Kind() == value.Number {
-			st.id = c.id.Str()
-		}
-		t.addModel(st, s, turn, j)
 	}
-	if len(calls) > 0 {
-		return nil, true
+	o.calls = append(o.calls, oiCall{m: m})
+	return &o.calls[len(o.calls)-1]
+}
+
+// step is the call as a step of the trace, with why it cannot be scored
+// when it cannot.
+func (c *oiCall) step(s *span) traceStep {
+	at := s.where() + " " + oiPrefix + "tool_calls." + strconv.Itoa(c.m) + ".tool_call."
+	st := traceStep{name: c.name.Str(), args: c.args, argsAt: s.where() + " " + c.argsKey}
+	switch {
+	case c.nameWhy != "":
+		st.why = c.nameWhy
+	case !c.hasName:
+		st.why = at + "function.name is missing"
+	case c.name.Kind() != value.String:
+		st.why = at + "function.name is " + kindPhrase(c.name) + ", not a string"
+	case c.name.Str() == "":
+		st.why = at + "function.name is empty"
+	case c.argsWhy != "":
+		st.why = c.argsWhy
+	case !c.hasArgs:
+		st.why, st.unrecorded = at+"function.arguments is not recorded", true
 	}
-	if hasContent {
-		return []string{content.Str()}, true
+	if c.id.Kind() == value.String || c.id.Kind() == value.Number {
+		st.id = c.id.Str()
 	}
-	slices.SortFunc(contents, func(a, b struct {
-		k    int
-		text string
-	}) int {
-		return cmp.Compare(a.k, b.k)
-	})
-	if hidden {
-		return nil, true
+	return st
+}
+
+// text is the message's text: its content, else its text parts in order,
+// none when one of them is hidden.
+func (o *oiOutput) text() []string {
+	if o.hasContent {
+		return []string{o.content.Str()}
 	}
-	for _, c := range contents {
+	slices.SortFunc(o.contents, func(a, b oiText) int { return cmp.Compare(a.k, b.k) })
+	if o.hidden {
+		return nil
+	}
+	var text []string
+	for _, c := range o.contents {
 		text = append(text, c.text)
 	}
-	return text, true
+	return text
 }
 
 // tool reads the call that tool span s ran: a GenAI execute_tool span or

@@ -271,6 +271,18 @@ func (b *builder) build(nodes []*node, parent *eff) *state {
 		return st
 	}
 	st := &state{eff: parent, name: parent.name}
+	b.pickRule(st, nodes)
+	st.applyRule(parent)
+	b.buildLiterals(st, nodes)
+	b.buildWildcards(st, nodes)
+	st.summarise()
+	b.built[key] = st
+	return st
+}
+
+// pickRule sets the rule in force at st, the first of nodes that has one,
+// and whether the field is declared.
+func (b *builder) pickRule(st *state, nodes []*node) {
 	for i, n := range nodes {
 		// A declaration holds unless a rule of a more specific path, or
 		// a rule written for its own path, comes first.
@@ -295,20 +307,27 @@ func (b *builder) build(nodes []*node, parent *eff) *state {
 				}
 			}
 		}
-		break
+		return
 	}
-	if r := st.rule; r != nil {
-		if r.inherit {
-			st.eff = overlay(parent, r)
-		}
-		if r.compare {
-			st.name = r.String()
-		} else {
-			st.name = st.eff.name
-		}
-	}
+}
 
-	if r := st.rule; r != nil && r.oneOf != nil && len(st.eff.norm) > 0 {
+// applyRule takes in what st's rule sets: the settings in force from
+// here down, the name a diff here shows, and its one_of values
+// normalised as the settings say.
+func (st *state) applyRule(parent *eff) {
+	r := st.rule
+	if r == nil {
+		return
+	}
+	if r.inherit {
+		st.eff = overlay(parent, r)
+	}
+	if r.compare {
+		st.name = r.String()
+	} else {
+		st.name = st.eff.name
+	}
+	if r.oneOf != nil && len(st.eff.norm) > 0 {
 		st.oneOfNorm = make([]string, len(r.oneOf))
 		for k, v := range r.oneOf {
 			if v.Kind() == value.String {
@@ -316,17 +335,12 @@ func (b *builder) build(nodes []*node, parent *eff) *state {
 			}
 		}
 	}
+}
 
-	var keys []string
-	for _, n := range nodes {
-		for k := range n.lit {
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+// buildLiterals makes st's children for the keys that nodes name, in
+// sorted order, and for those that are array indices too.
+func (b *builder) buildLiterals(st *state, nodes []*node) {
+	for _, k := range literalKeys(nodes) {
 		var kids []*node
 		for _, n := range nodes {
 			if c := n.lit[k]; c != nil {
@@ -359,6 +373,25 @@ func (b *builder) build(nodes []*node, parent *eff) *state {
 			st.keyMap[k.key] = k.st
 		}
 	}
+}
+
+// literalKeys returns the keys any of nodes names, sorted.
+func literalKeys(nodes []*node) []string {
+	var keys []string
+	for _, n := range nodes {
+		for k := range n.lit {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// buildWildcards makes st's children for the keys and indices no literal
+// names.
+func (b *builder) buildWildcards(st *state, nodes []*node) {
 	var anyKey, anyIdx []*node
 	for _, n := range nodes {
 		if n.hash != nil {
@@ -371,6 +404,11 @@ func (b *builder) build(nodes []*node, parent *eff) *state {
 	}
 	st.anyKey = b.build(anyKey, st.eff)
 	st.anyIdx = b.build(anyIdx, st.eff)
+}
+
+// summarise sets what st says of itself and all below it, once its
+// children are built: plain, reflexive, and the keys compared when absent.
+func (st *state) summarise() {
 	st.plain = (st.rule == nil || st.rule.settingsOnly(false)) && !st.declared &&
 		st.anyKey.isPlain() && st.anyIdx.isPlain()
 	st.reflexive = (st.rule == nil || st.rule.reflexive()) &&
@@ -386,8 +424,6 @@ func (b *builder) build(nodes []*node, parent *eff) *state {
 		st.plain = st.plain && i.st.isPlain()
 		st.reflexive = st.reflexive && i.st.isReflexive()
 	}
-	b.built[key] = st
-	return st
 }
 
 func (st *state) isPlain() bool { return st == nil || st.plain }
