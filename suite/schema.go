@@ -151,7 +151,7 @@ func schemaDoc() obj {
 
 	// A tool as the OpenAI chat API writes it, as its Responses API does,
 	// or bare; input_schema is the Anthropic API's parameters (tool in
-	// decode.go).
+	// decode_tools.go).
 	toolKey := map[string]any{
 		"name":        nonEmpty,
 		"description": orNull(str),
