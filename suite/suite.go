@@ -8,17 +8,24 @@
 //
 // # Where koanf sits
 //
-// koanf reads each file and layers the files: its Load runs this
-// package's parser of the file's format and merges the result into what
-// the earlier files gave, with a merge function of this package's (a RULE
-// replaces as a whole, defaults, rulesets and plugins merge key by key).
-// koanf's own parsers are not used: they read numbers into float64, losing
-// the exact text the contract keeps (9007199254740993 in YAML stays that
-// number), and they report no positions. The cases are kept out of koanf
-// altogether: its maps would copy every case of a suite of hundreds of
-// thousands, and cases concatenate rather than merge. What koanf merges is
-// then decoded from one value.Value, strictly, with every problem named by
-// its file and key path.
+// koanf reads each file and layers the files: its Load takes the file's
+// bytes without a copy, runs this package's parser of the file's format
+// and merges the result into what the earlier files gave, with a merge
+// function of this package's (a RULE replaces as a whole, tools and
+// tools_file replace each other, defaults, rulesets and plugins merge key
+// by key) that remembers which file set each key. koanf's JSON and YAML
+// parsers are not used: they turn numbers into Go numbers, losing the
+// exact text the contract keeps (9007199254740993 in JSON and
+// 18446744073709551616 in YAML stay those numbers), and they report no
+// positions. TOML goes through koanf's parser, whose result is then
+// converted to values that take each float's and date-time's text, and
+// each problem's line and column, back from the file. The cases are kept out of koanf altogether: each parser
+// hands them to the loader aside, since koanf's maps would copy every case
+// of a suite of hundreds of thousands, and cases concatenate rather than
+// merge. What koanf merges is then decoded from one value.Value, strictly,
+// with every problem named by its file and key path (the decode_*.go
+// files, one per section of a suite). FromValue, given one document
+// already parsed, has nothing to layer and skips koanf.
 package suite
 
 import (
