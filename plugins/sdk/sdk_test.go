@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	pluginpb "github.com/callgrade/callgrade/plugins/proto"
+	"github.com/callgrade/callgrade/plugins/internal/pluginpb"
 	"github.com/callgrade/callgrade/plugins/sdk"
 	"github.com/callgrade/callgrade/value"
 )
