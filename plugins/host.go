@@ -23,24 +23,24 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"google.golang.org/grpc"
 
-	pluginpb "github.com/callgrade/callgrade/plugins/proto"
+	"github.com/callgrade/callgrade/plugins/internal/pluginpb"
 	"github.com/callgrade/callgrade/suite"
 )
 
-// The defaults of Options.
+// The defaults of Options, which its field docs give too.
 const (
-	DefaultTimeout       = 5 * time.Second
-	DefaultStartTimeout  = 10 * time.Second
-	DefaultLinger        = 200 * time.Microsecond
-	DefaultMaxBatch      = 1000
-	DefaultMaxBatchBytes = 4<<20 - 64<<10 // under gRPC's 4 MiB default, with room for framing
-	DefaultMaxRestarts   = 3
-	DefaultRestartWindow = 10 * time.Minute
-	DefaultBackoff       = 100 * time.Millisecond
+	defaultTimeout       = 5 * time.Second
+	defaultStartTimeout  = 10 * time.Second
+	defaultLinger        = 200 * time.Microsecond
+	defaultMaxBatch      = 1000
+	defaultMaxBatchBytes = 4<<20 - 64<<10 // under gRPC's 4 MiB default, with room for framing
+	defaultMaxRestarts   = 3
+	defaultRestartWindow = 10 * time.Minute
+	defaultBackoff       = 100 * time.Millisecond
 	maxInFlight          = 4 // batches of one plugin on the wire at once
 )
 
-// Options configure a Host. The zero value uses the defaults above.
+// Options configure a Host. A zero field takes its default.
 type Options struct {
 	// Logger receives the host's messages and, under each plugin's name,
 	// the plugin's log lines. Nil: hclog at level Info on os.Stderr.
@@ -49,26 +49,32 @@ type Options struct {
 	// commands (those with a slash) resolve against it. "": the current
 	// directory. A command without a slash is looked up in PATH.
 	Dir string
-	// Timeout bounds each request when the suite sets no timeout.
+	// Timeout bounds each request when the suite sets no timeout; 5s by
+	// default.
 	Timeout time.Duration
-	// StartTimeout bounds a plugin's start: its handshake and Describe.
+	// StartTimeout bounds a plugin's start: its handshake and Describe;
+	// 10s by default.
 	StartTimeout time.Duration
-	// Linger is how long a batch waits for more items after its first.
+	// Linger is how long a batch waits for more items after its first;
+	// 200µs by default.
 	Linger time.Duration
-	// MaxBatch is the most items in one CompareBatch.
+	// MaxBatch is the most items in one CompareBatch; 1000 by default.
 	MaxBatch int
-	// MaxBatchBytes bounds the encoded size of one CompareBatch.
+	// MaxBatchBytes bounds the encoded size of one CompareBatch; by
+	// default 64 KiB under gRPC's 4 MiB message limit, leaving room for
+	// framing.
 	MaxBatchBytes int
 	// MaxRestarts bounds the restarts of each plugin after a crash or a
 	// hang within any RestartWindow: a plugin that needs more is given up
-	// on. Negative: never restart.
+	// on. 3 by default; negative: never restart.
 	MaxRestarts int
 	// RestartWindow is the span MaxRestarts counts restarts over, so that
 	// a long-lived host (callgrade serve) keeps a plugin that crashes once
 	// a day, and a run still gives up on one that crashes at every call.
+	// 10 minutes by default.
 	RestartWindow time.Duration
 	// Backoff is the wait before the first restart in a window; it doubles
-	// with each further one.
+	// with each further one. 100ms by default.
 	Backoff time.Duration
 
 	// now reads the clock RestartWindow is measured on; tests set it (see
@@ -89,23 +95,23 @@ func (o Options) withDefaults() Options {
 			*d = v
 		}
 	}
-	def(&o.Timeout, DefaultTimeout)
-	def(&o.StartTimeout, DefaultStartTimeout)
-	def(&o.Linger, DefaultLinger)
-	def(&o.Backoff, DefaultBackoff)
-	def(&o.RestartWindow, DefaultRestartWindow)
+	def(&o.Timeout, defaultTimeout)
+	def(&o.StartTimeout, defaultStartTimeout)
+	def(&o.Linger, defaultLinger)
+	def(&o.Backoff, defaultBackoff)
+	def(&o.RestartWindow, defaultRestartWindow)
 	if o.now == nil {
 		o.now = time.Now
 	}
 	if o.MaxBatch <= 0 {
-		o.MaxBatch = DefaultMaxBatch
+		o.MaxBatch = defaultMaxBatch
 	}
 	if o.MaxBatchBytes <= 0 {
-		o.MaxBatchBytes = DefaultMaxBatchBytes
+		o.MaxBatchBytes = defaultMaxBatchBytes
 	}
 	switch {
 	case o.MaxRestarts == 0:
-		o.MaxRestarts = DefaultMaxRestarts
+		o.MaxRestarts = defaultMaxRestarts
 	case o.MaxRestarts < 0:
 		o.MaxRestarts = 0
 	}

@@ -41,7 +41,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	pluginpb "github.com/callgrade/callgrade/plugins/proto"
+	"github.com/callgrade/callgrade/plugins/internal/pluginpb"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -106,9 +106,6 @@ func (d Def) WithSchema(schema string) Def {
 	return d
 }
 
-// Name returns the comparator's name.
-func (d Def) Name() string { return d.name }
-
 // Serve serves the comparators to callgrade and returns only when the host
 // ends the plugin. Run outside callgrade it prints a notice and exits 1.
 func Serve(defs ...Def) {
@@ -120,21 +117,28 @@ func Serve(defs ...Def) {
 	log.SetFlags(0)
 	log.SetOutput(logger.StandardWriter(&hclog.StandardLoggerOptions{InferLevels: true}))
 	go exitWithParent(os.Getppid(), 250*time.Millisecond)
-	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: Handshake(),
-		Plugins:         plugin.PluginSet{pluginpb.PluginName: &GRPCPlugin{Impl: NewServer(defs...)}},
-		GRPCServer:      plugin.DefaultGRPCServer,
-		Logger:          logger,
-	})
+	cfg := ServeConfig(defs...)
+	cfg.Logger = logger
+	plugin.Serve(cfg)
 	os.Exit(0)
 }
 
-// Handshake returns the go-plugin handshake callgrade's host expects.
-func Handshake() plugin.HandshakeConfig {
-	return plugin.HandshakeConfig{
-		ProtocolVersion:  pluginpb.ProtocolVersion,
-		MagicCookieKey:   pluginpb.MagicCookieKey,
-		MagicCookieValue: pluginpb.MagicCookieValue,
+// ServeConfig returns the go-plugin configuration that serves defs to
+// callgrade, for a program that calls plugin.Serve itself: to give the gRPC
+// server options of its own, say. Unlike Serve, it leaves the standard
+// logger alone and does not exit when the parent process goes away.
+//
+// It hands out go-plugin's types only, so that the generated protocol code
+// stays internal and can be regenerated without breaking plugins.
+func ServeConfig(defs ...Def) *plugin.ServeConfig {
+	return &plugin.ServeConfig{
+		HandshakeConfig: plugin.HandshakeConfig{
+			ProtocolVersion:  pluginpb.ProtocolVersion,
+			MagicCookieKey:   pluginpb.MagicCookieKey,
+			MagicCookieValue: pluginpb.MagicCookieValue,
+		},
+		Plugins:    plugin.PluginSet{pluginpb.PluginName: &grpcPlugin{impl: newServer(defs...)}},
+		GRPCServer: plugin.DefaultGRPCServer,
 	}
 }
 
@@ -149,26 +153,25 @@ func exitWithParent(ppid int, every time.Duration) {
 	}
 }
 
-// GRPCPlugin is the go-plugin Plugin that serves a Comparators server. Serve
-// uses it; it is exported for programs that call plugin.Serve themselves.
-type GRPCPlugin struct {
+// grpcPlugin is the go-plugin Plugin that serves a Comparators server.
+type grpcPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
-	Impl pluginpb.ComparatorsServer
+	impl pluginpb.ComparatorsServer
 }
 
 // GRPCServer registers the Comparators service.
-func (p *GRPCPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	pluginpb.RegisterComparatorsServer(s, p.Impl)
+func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	pluginpb.RegisterComparatorsServer(s, p.impl)
 	return nil
 }
 
 // GRPCClient is not supported: a plugin is never a client.
-func (p *GRPCPlugin) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (any, error) {
+func (p *grpcPlugin) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (any, error) {
 	return nil, fmt.Errorf("the comparator plugin sdk serves only")
 }
 
-// NewServer returns the Comparators service for defs.
-func NewServer(defs ...Def) pluginpb.ComparatorsServer {
+// newServer returns the Comparators service for defs.
+func newServer(defs ...Def) pluginpb.ComparatorsServer {
 	s := &server{defs: make(map[string]Def, len(defs))}
 	for _, d := range defs {
 		s.defs[d.name] = d

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	pluginpb "github.com/callgrade/callgrade/plugins/proto"
+	"github.com/callgrade/callgrade/plugins/internal/pluginpb"
 	"github.com/callgrade/callgrade/plugins/sdk"
 	"github.com/callgrade/callgrade/value"
 )
@@ -40,7 +40,7 @@ func TestDerivedSchemas(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := resp.Comparators[0].ParamsSchema; got != tt.want {
-			t.Errorf("%s: got %s\nwant %s", tt.def.Name(), got, tt.want)
+			t.Errorf("%s: got %s\nwant %s", resp.Comparators[0].Name, got, tt.want)
 		}
 	}
 }

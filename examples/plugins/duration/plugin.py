@@ -35,7 +35,7 @@ import health_pb2  # noqa: E402
 
 MAGIC_COOKIE_KEY = "CALLGRADE_PLUGIN"
 MAGIC_COOKIE_VALUE = "e6c0f4f1-comparator-plugin"
-APP_PROTOCOL_VERSION = 1  # plugins/proto: ProtocolVersion
+APP_PROTOCOL_VERSION = 1  # plugins/internal/pluginpb: ProtocolVersion
 CORE_PROTOCOL_VERSION = 1  # go-plugin's
 
 # ---------------------------------------------------------------- comparator

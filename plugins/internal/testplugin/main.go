@@ -25,7 +25,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 
-	pluginpb "github.com/callgrade/callgrade/plugins/proto"
+	"github.com/callgrade/callgrade/plugins/internal/pluginpb"
 	"github.com/callgrade/callgrade/plugins/sdk"
 	"github.com/callgrade/callgrade/value"
 )
@@ -70,31 +70,30 @@ func main() {
 	case "exit":
 		os.Exit(1)
 	case "wrongcount":
-		serve(&wrongCount{ComparatorsServer: sdk.NewServer(eq)}, plugin.DefaultGRPCServer)
+		serve(eq, grpc.ChainUnaryInterceptor(oneMoreResult))
 	case "garbage":
-		serve(sdk.NewServer(eq), func(opts []grpc.ServerOption) *grpc.Server {
-			return grpc.NewServer(append(opts, grpc.ForceServerCodec(garbageCodec{}))...)
-		})
+		serve(eq, grpc.ForceServerCodec(garbageCodec{}))
 	default:
 		fmt.Fprintln(os.Stderr, "unknown mode", *mode)
 		os.Exit(2)
 	}
 }
 
-func serve(s pluginpb.ComparatorsServer, grpcServer func([]grpc.ServerOption) *grpc.Server) {
-	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: sdk.Handshake(),
-		Plugins:         plugin.PluginSet{pluginpb.PluginName: &sdk.GRPCPlugin{Impl: s}},
-		GRPCServer:      grpcServer,
-	})
+// serve serves def as sdk.Serve does, on a gRPC server with opt added: the
+// way a plugin author adjusts the server, and the way this plugin breaks it.
+func serve(def sdk.Def, opt grpc.ServerOption) {
+	cfg := sdk.ServeConfig(def)
+	cfg.GRPCServer = func(opts []grpc.ServerOption) *grpc.Server {
+		return grpc.NewServer(append(opts, opt)...)
+	}
+	plugin.Serve(cfg)
 }
 
-type wrongCount struct{ pluginpb.ComparatorsServer }
-
-func (w *wrongCount) CompareBatch(ctx context.Context, req *pluginpb.CompareBatchRequest) (*pluginpb.CompareBatchResponse, error) {
-	resp, err := w.ComparatorsServer.CompareBatch(ctx, req)
-	if err == nil {
-		resp.Results = append(resp.Results, &pluginpb.CompareResult{Equal: true})
+// oneMoreResult answers every CompareBatch with one result more than asked.
+func oneMoreResult(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	resp, err := handler(ctx, req)
+	if r, ok := resp.(*pluginpb.CompareBatchResponse); ok && err == nil {
+		r.Results = append(r.Results, &pluginpb.CompareResult{Equal: true})
 	}
 	return resp, err
 }

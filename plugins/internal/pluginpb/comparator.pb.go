@@ -472,7 +472,7 @@ const file_comparator_proto_rawDesc = "" +
 	"\x06_score2\xcb\x01\n" +
 	"\vComparators\x12W\n" +
 	"\bDescribe\x12$.callgrade.plugin.v1.DescribeRequest\x1a%.callgrade.plugin.v1.DescribeResponse\x12c\n" +
-	"\fCompareBatch\x12(.callgrade.plugin.v1.CompareBatchRequest\x1a).callgrade.plugin.v1.CompareBatchResponseB7Z5github.com/callgrade/callgrade/plugins/proto;pluginpbb\x06proto3"
+	"\fCompareBatch\x12(.callgrade.plugin.v1.CompareBatchRequest\x1a).callgrade.plugin.v1.CompareBatchResponseBCZAgithub.com/callgrade/callgrade/plugins/internal/pluginpb;pluginpbb\x06proto3"
 
 var (
 	file_comparator_proto_rawDescOnce sync.Once
