@@ -78,6 +78,7 @@ func TestConfigPrecedence(t *testing.T) {
 		{"a variable gives the suite", "", "", []string{"CALLGRADE_SUITE=examples/weather/suite.yaml"}, "--responses examples/weather/responses.jsonl", 0, ""},
 		{"CALLGRADE_CONFIG", ".yaml", "score:\n  fail-under: 0.9\n", []string{"CALLGRADE_CONFIG=FILE"}, weatherArgs,
 			1, "(--fail-under is set by FILE: score.fail-under)"},
+		{"--config '' reads none", "", "", []string{"CALLGRADE_CONFIG=no-such.yaml"}, "--config= " + weatherArgs, 0, ""},
 		{"--config over CALLGRADE_CONFIG", ".yaml", "score:\n  fail-under: 0.5\n", []string{"CALLGRADE_CONFIG=no-such.yaml"}, "--config FILE " + weatherArgs, 0, ""},
 		{"JSON, whose integers are floats", ".json", `{"score": {"max-line-bytes": 1048576, "workers": 2, "fail-under": 0.9}}`, nil, "--config FILE " + weatherArgs,
 			1, "(--fail-under is set by FILE: score.fail-under)"},
