@@ -27,27 +27,9 @@ func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func main() {
-	root := &cobra.Command{
-		Use:           "callgrade",
-		Short:         "Score an LLM's tool calls against expected calls by their structure",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
-	// --version prints what the version command prints. The flag is
-	// defined here so that cobra adds no -v shorthand, which reads as
-	// "verbose" to many.
-	root.Version = buildVersion()
-	root.SetVersionTemplate("{{.Name}} {{.Version}}\n")
-	root.Flags().Bool("version", false, "print the version, as callgrade version does")
-	root.AddCommand(newScoreCmd(), newPluginsCmd(), newCheckCmd(), newVersionCmd())
-	root.AddCommand(newImportCmd())
-	root.AddCommand(newReportCmd())
-	root.AddCommand(newDiffCmd())
-	root.AddCommand(newMergeCmd())
-	root.AddCommand(newServeCmd())
-	root.AddCommand(newSchemaCmd())
-	root.SetFlagErrorFunc(flagError)
+	root, cfg := newRoot()
 	if err := root.Execute(); err != nil {
+		err = cfg.explain(err)
 		var ee *exitError
 		if errors.As(err, &ee) {
 			if !ee.quiet {
@@ -73,6 +55,34 @@ func newVersionCmd() *cobra.Command {
 			fmt.Fprintln(cmd.OutOrStdout(), "callgrade", buildVersion())
 		},
 	}
+}
+
+// newRoot returns the callgrade command, with every command under it,
+// and the run configuration that layers their flags.
+func newRoot() (*cobra.Command, *runConfig) {
+	root := &cobra.Command{
+		Use:           "callgrade",
+		Short:         "Score an LLM's tool calls against expected calls by their structure",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	// --version prints what the version command prints. The flag is
+	// defined here so that cobra adds no -v shorthand, which reads as
+	// "verbose" to many.
+	root.Version = buildVersion()
+	root.SetVersionTemplate("{{.Name}} {{.Version}}\n")
+	root.Flags().Bool("version", false, "print the version, as callgrade version does")
+	root.AddCommand(newScoreCmd(), newPluginsCmd(), newCheckCmd(), newVersionCmd())
+	root.AddCommand(newImportCmd())
+	root.AddCommand(newReportCmd())
+	root.AddCommand(newDiffCmd())
+	root.AddCommand(newMergeCmd())
+	root.AddCommand(newServeCmd())
+	root.AddCommand(newSchemaCmd())
+	root.SetFlagErrorFunc(flagError)
+	// Last, once every command and flag is there: the configuration
+	// covers them all.
+	return root, newRunConfig(root)
 }
 
 // buildVersion is what `callgrade version` prints after the name: the

@@ -87,46 +87,7 @@ func TestReleaseScript(t *testing.T) {
 		}
 	}
 
-	// SHA256SUMS names every other file, each with its digest.
-	entries, err := os.ReadDir(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files, summed []string
-	for _, e := range entries {
-		if e.Name() != "SHA256SUMS" {
-			files = append(files, e.Name())
-		}
-	}
-	sums, err := os.ReadFile(filepath.Join(out, "SHA256SUMS"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(sums))
-	for sc.Scan() {
-		sum, name, ok := strings.Cut(sc.Text(), "  ")
-		if !ok {
-			t.Fatalf("SHA256SUMS: line %q is not DIGEST  NAME", sc.Text())
-		}
-		b, err := os.ReadFile(filepath.Join(out, name))
-		if err != nil {
-			t.Fatalf("SHA256SUMS names %s: %v", name, err)
-		}
-		if d := sha256.Sum256(b); hex.EncodeToString(d[:]) != sum {
-			t.Errorf("SHA256SUMS: %s has another digest", name)
-		}
-		summed = append(summed, name)
-	}
-	if !slices.Equal(files, summed) {
-		t.Errorf("SHA256SUMS names %v, want every file, sorted: %v", summed, files)
-	}
-	if _, err := exec.LookPath("sha256sum"); err == nil {
-		check := exec.Command("sha256sum", "-c", "SHA256SUMS")
-		check.Dir = out
-		if b, err := check.CombinedOutput(); err != nil {
-			t.Errorf("sha256sum -c SHA256SUMS: %v\n%s", err, b)
-		}
-	}
+	files := checkSums(t, out)
 
 	schema, err := os.ReadFile(filepath.Join(out, "suite.schema.json"))
 	want, _ := os.ReadFile("../../docs/suite.schema.json")
@@ -234,4 +195,50 @@ func writeExe(t *testing.T, r io.Reader) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// checkSums checks that SHA256SUMS in the release folder out names every
+// other file, each with its digest, and returns their names, sorted.
+func checkSums(t *testing.T, out string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files, summed []string
+	for _, e := range entries {
+		if e.Name() != "SHA256SUMS" {
+			files = append(files, e.Name())
+		}
+	}
+	sums, err := os.ReadFile(filepath.Join(out, "SHA256SUMS"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(sums))
+	for sc.Scan() {
+		sum, name, ok := strings.Cut(sc.Text(), "  ")
+		if !ok {
+			t.Fatalf("SHA256SUMS: line %q is not DIGEST  NAME", sc.Text())
+		}
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatalf("SHA256SUMS names %s: %v", name, err)
+		}
+		if d := sha256.Sum256(b); hex.EncodeToString(d[:]) != sum {
+			t.Errorf("SHA256SUMS: %s has another digest", name)
+		}
+		summed = append(summed, name)
+	}
+	if !slices.Equal(files, summed) {
+		t.Errorf("SHA256SUMS names %v, want every file, sorted: %v", summed, files)
+	}
+	if _, err := exec.LookPath("sha256sum"); err == nil {
+		check := exec.Command("sha256sum", "-c", "SHA256SUMS")
+		check.Dir = out
+		if b, err := check.CombinedOutput(); err != nil {
+			t.Errorf("sha256sum -c SHA256SUMS: %v\n%s", err, b)
+		}
+	}
+	return files
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -147,10 +148,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 			return &exitError{code: 2, err: err}
 		}
 		defer file.Close()
-		in, name = file, f.responses
-		if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
-			size = fi.Size()
-		}
+		in, name, size = file, f.responses, regularSize(file)
 	}
 	// A progress bar on a terminal, for runs that last over a second.
 	stderr := cmd.ErrOrStderr()
@@ -160,49 +158,15 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 		in = bar.Reader(in)
 	}
 
-	// Results go to a temporary file first, so that exit 2 leaves nothing
-	// half-written, on stdout as in --out.
-	// A regular --out file is replaced by a rename from its own directory;
-	// a device or pipe (/dev/null, /dev/stdout, a FIFO) is written at the
-	// end instead, never renamed over.
-	out := outputTarget(f.out)
-	replace := out != "" && isFileOrAbsent(out)
-	dir := os.TempDir()
-	if replace {
-		dir = filepath.Dir(out)
-	}
-	tmp, err := os.CreateTemp(dir, ".callgrade-results-*")
+	tmp, out, replace, err := createResults(f.out)
 	if err != nil {
-		if replace {
-			err = outputErr("out", f.out, err)
-		}
-		return &exitError{code: 2, err: err}
+		return err
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
 
 	finished := make(chan struct{})
-	go func() {
-		select {
-		case <-finished:
-			return
-		case <-ctx.Done():
-		}
-		// Ctrl-C stops the plugins at once, which also unblocks workers
-		// waiting on one of them.
-		c.Close()
-		select {
-		case <-finished:
-		case <-time.After(interruptGrace):
-			// Run waits for its reader, which input that stays open (a
-			// pipe whose writer goes on) holds in a read that nothing
-			// interrupts: exit without it.
-			tmp.Close()
-			os.Remove(tmp.Name())
-			fmt.Fprintln(stderr, "callgrade: "+interruptedBy(ctx))
-			os.Exit(stopStatus(ctx))
-		}
-	}()
+	go exitWhenStuck(ctx, finished, c, tmp, stderr)
 	sum, err := eng.Run(ctx, in, tmp, engine.RunOptions{Name: name, Workers: f.workers, Samples: samples, PassK: f.passK, MaxLineBytes: f.maxLine})
 	close(finished)
 	if bar != nil {
@@ -222,6 +186,62 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 		}
 	}
 	return publishResults(cmd, tmp, out, replace, f.out, f.quiet, sum, f.failUnder)
+}
+
+// regularSize returns the size of file when it is a regular file, for
+// the progress bar; 0 for a pipe or a device, whose size says nothing.
+func regularSize(file *os.File) int64 {
+	if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
+		return fi.Size()
+	}
+	return 0
+}
+
+// createResults creates the temporary file score writes its results to,
+// so that exit 2 leaves nothing half-written, on stdout as in --out. A
+// regular --out file is replaced by a rename from its own directory
+// (replace); a device or pipe (/dev/null, /dev/stdout, a FIFO) is written
+// at the end instead, never renamed over. out is where the results go,
+// "" for standard output.
+func createResults(outFlag string) (tmp *os.File, out string, replace bool, err error) {
+	out = outputTarget(outFlag)
+	replace = out != "" && isFileOrAbsent(out)
+	dir := os.TempDir()
+	if replace {
+		dir = filepath.Dir(out)
+	}
+	tmp, err = os.CreateTemp(dir, ".callgrade-results-*")
+	if err != nil {
+		if replace {
+			err = outputErr("out", outFlag, err)
+		}
+		return nil, "", false, &exitError{code: 2, err: err}
+	}
+	return tmp, out, replace, nil
+}
+
+// exitWhenStuck waits for the run to be finished or stopped by a signal
+// (ctx). Stopped, it closes the grader at once: Ctrl-C stops the plugins,
+// which also unblocks workers waiting on one of them. A run still not
+// finished interruptGrace later waits for its reader, which input that
+// stays open (a pipe whose writer goes on) holds in a read that nothing
+// interrupts: the process removes the temporary results and exits
+// without it.
+func exitWhenStuck(ctx context.Context, finished <-chan struct{}, c *callgrade.Grader, tmp *os.File, stderr io.Writer) {
+	select {
+	case <-finished:
+		return
+	case <-ctx.Done():
+	}
+	c.Close()
+	select {
+	case <-finished:
+	case <-time.After(interruptGrace):
+		tmp.Close()
+		os.Remove(tmp.Name())
+		fmt.Fprintln(stderr, "callgrade: "+interruptedBy(ctx))
+		os.Exit(stopStatus(ctx))
+	}
 }
 
 // publishResults puts a finished results file in place (or on standard
