@@ -353,58 +353,12 @@ func paramRules(decl, items string, alts []*suitedoc.Node, sem Semantics) (param
 			return res, fmt.Errorf("unknown type %q (BFCL's python types are string, integer, float, boolean, array, tuple, dict, any; its Java and JavaScript categories are not imported yet, docs/bfcl.md)", decl)
 		}
 	}
-	optional := false
-	var first *suitedoc.Node // the first acceptable value that is not the marker
-	var values []*suitedoc.Node
-	add := func(v *suitedoc.Node) {
-		for _, x := range values {
-			if x.Equal(v) {
-				return
-			}
-		}
-		values = append(values, v)
-	}
-	dictShaped, listOfDicts := false, false
-	for _, a := range alts {
-		if isMarker(a) {
-			optional = true
-			if sem == SemanticsBFCL {
-				add(a) // a string that standardises to "" matches it
-			}
-			continue
-		}
-		if first == nil {
-			first = a
-		}
-		lits, kind, err := expand(a, sem)
-		if err != nil {
-			return res, err
-		}
-		dictShaped = dictShaped || kind == 'd'
-		listOfDicts = listOfDicts || kind == 'l'
-		for _, l := range lits {
-			add(l)
-		}
-	}
-	if sem == SemanticsBFCL && optional && (decl == "array" || decl == "tuple" || first != nil && first.Kind == suitedoc.Array) {
-		add(suitedoc.ArrayOf()) // BFCL compares lists with "" read as the empty list
-	}
-
-	rule := suitedoc.NewObject()
-	rule.Flow = true
-	if sem == SemanticsBFCL && decl != "" {
-		dp := declPy[decl]
-		types := []string{ruleType[dp]}
-		if decl == "float" {
-			types = addType(types, "integer") // an int is made a float before the check
-		}
-		if first != nil {
-			types = addType(types, ruleType[pyType(first)])
-		}
-		rule.Set("type", typeNode(types))
+	acc, err := gather(decl, alts, sem)
+	if err != nil {
+		return res, err
 	}
 	var nonMarker []*suitedoc.Node
-	for _, v := range values {
+	for _, v := range acc.values {
 		if !isMarker(v) {
 			nonMarker = append(nonMarker, v)
 		}
@@ -412,8 +366,8 @@ func paramRules(decl, items string, alts []*suitedoc.Node, sem Semantics) (param
 	switch {
 	case len(nonMarker) > 0:
 		res.expected = nonMarker[0]
-	case len(values) > 0:
-		res.expected = values[0] // only "", in bfcl semantics
+	case len(acc.values) > 0:
+		res.expected = acc.values[0] // only "", in bfcl semantics
 	}
 	if res.expected == nil {
 		// Nothing but "may be omitted": given, it is unexpected.
@@ -421,33 +375,105 @@ func paramRules(decl, items string, alts []*suitedoc.Node, sem Semantics) (param
 		return res, nil
 	}
 	res.expected = copyFlow(res.expected)
-	if len(values) > 1 {
-		oneOf := suitedoc.ArrayOf(values...)
-		rule.Set("one_of", oneOf)
+	if rule := valueRule(decl, acc, sem); len(rule.Keys) == 0 {
+		res.rules = append(res.rules, pathRule{"", suitedoc.StringOf("exact")})
+	} else {
+		res.rules = append(res.rules, pathRule{"", rule})
 	}
-	if hasString(values, 0) || decl == "string" || decl == "any" {
+	if sem == SemanticsBFCL {
+		res.rules = append(res.rules, bfclInnerRules(decl, items, alts, acc)...)
+	}
+	return res, nil
+}
+
+// acceptable is what the acceptable values of one parameter say.
+type acceptable struct {
+	values      []*suitedoc.Node // the literal values, each once, in order
+	first       *suitedoc.Node   // the first acceptable value that is not the marker
+	optional    bool             // the marker "" is among them: the parameter may be left out
+	dictShaped  bool             // a dict answer among them
+	listOfDicts bool             // a list of dict answers among them
+}
+
+// gather expands the acceptable values of one parameter into the literal
+// values they accept.
+func gather(decl string, alts []*suitedoc.Node, sem Semantics) (acceptable, error) {
+	var acc acceptable
+	add := func(v *suitedoc.Node) {
+		for _, x := range acc.values {
+			if x.Equal(v) {
+				return
+			}
+		}
+		acc.values = append(acc.values, v)
+	}
+	for _, a := range alts {
+		if isMarker(a) {
+			acc.optional = true
+			if sem == SemanticsBFCL {
+				add(a) // a string that standardises to "" matches it
+			}
+			continue
+		}
+		if acc.first == nil {
+			acc.first = a
+		}
+		lits, kind, err := expand(a, sem)
+		if err != nil {
+			return acc, err
+		}
+		acc.dictShaped = acc.dictShaped || kind == 'd'
+		acc.listOfDicts = acc.listOfDicts || kind == 'l'
+		for _, l := range lits {
+			add(l)
+		}
+	}
+	if sem == SemanticsBFCL && acc.optional && (decl == "array" || decl == "tuple" || acc.first != nil && acc.first.Kind == suitedoc.Array) {
+		add(suitedoc.ArrayOf()) // BFCL compares lists with "" read as the empty list
+	}
+	return acc, nil
+}
+
+// valueRule returns the rule of the parameter's value itself, on one
+// line: its type in bfcl semantics, its alternatives, how its strings
+// compare, whether it may be left out. No key: the value is exact.
+func valueRule(decl string, acc acceptable, sem Semantics) *suitedoc.Node {
+	rule := suitedoc.NewObject().SetFlow()
+	if sem == SemanticsBFCL && decl != "" {
+		types := []string{ruleType[declPy[decl]]}
+		if decl == "float" {
+			types = addType(types, "integer") // an int is made a float before the check
+		}
+		if acc.first != nil {
+			types = addType(types, ruleType[pyType(acc.first)])
+		}
+		rule.Set("type", typeNode(types))
+	}
+	if len(acc.values) > 1 {
+		rule.Set("one_of", suitedoc.ArrayOf(acc.values...))
+	}
+	if hasString(acc.values, 0) || decl == "string" || decl == "any" {
 		if sem == SemanticsBFCL {
 			rule.Set("normalize", bfclNormalize)
 		} else {
 			rule.Set("normalize", callgradeNormalize).Set("case_insensitive", suitedoc.BoolOf(true))
 		}
 	}
-	if optional {
+	if acc.optional {
 		rule.Set("optional", suitedoc.BoolOf(true))
 	}
-	if len(rule.Keys) == 0 {
-		res.rules = append(res.rules, pathRule{"", suitedoc.StringOf("exact")})
-	} else {
-		res.rules = append(res.rules, pathRule{"", rule})
-	}
-	if sem != SemanticsBFCL {
-		return res, nil
-	}
+	return rule
+}
 
+// bfclInnerRules returns the rules below the parameter's value that BFCL's
+// checker implies: the type of a list's items, and no normalisation
+// deeper than BFCL standardises.
+func bfclInnerRules(decl, items string, alts []*suitedoc.Node, acc acceptable) []pathRule {
+	var rules []pathRule
 	// BFCL checks the items of a list parameter against the declared item
 	// type (or the type of the answer's first item), unless an acceptable
 	// value is not a list ("" among them).
-	if (decl == "array" || decl == "tuple") && items != "" && !optional {
+	if (decl == "array" || decl == "tuple") && items != "" && !acc.optional {
 		allLists := true
 		var types []string
 		if ip, ok := declPy[items]; ok {
@@ -466,21 +492,21 @@ func paramRules(decl, items string, alts []*suitedoc.Node, sem Semantics) (param
 			}
 		}
 		if allLists && len(types) > 0 {
-			res.rules = append(res.rules, pathRule{"#", suitedoc.NewObject().Set("type", typeNode(types)).SetFlow()})
+			rules = append(rules, pathRule{"#", suitedoc.NewObject().Set("type", typeNode(types)).SetFlow()})
 		}
 	}
 	// BFCL standardises the strings of a value and of a list's items or a
 	// dict's values, nothing deeper.
 	off := suitedoc.NewObject().Set("normalize", suitedoc.ArrayOf()).SetFlow()
 	switch {
-	case listOfDicts && deeper(values, 3):
-		res.rules = append(res.rules, pathRule{"#.*.*", off})
-	case dictShaped && deeper(values, 2):
-		res.rules = append(res.rules, pathRule{"*.*", off})
-	case !listOfDicts && !dictShaped && deeper(values, 2):
-		res.rules = append(res.rules, pathRule{"#.*", off})
+	case acc.listOfDicts && deeper(acc.values, 3):
+		rules = append(rules, pathRule{"#.*.*", off})
+	case acc.dictShaped && deeper(acc.values, 2):
+		rules = append(rules, pathRule{"*.*", off})
+	case !acc.listOfDicts && !acc.dictShaped && deeper(acc.values, 2):
+		rules = append(rules, pathRule{"#.*", off})
 	}
-	return res, nil
+	return rules
 }
 
 func copyFlow(n *suitedoc.Node) *suitedoc.Node {
