@@ -69,16 +69,13 @@ func Import(in Input, sem Semantics) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	cases := suitedoc.ArrayOf()
-	for _, q := range qs {
-		c, err := buildCase(q, answers[q.ID])
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: question %s: %w", in.QuestionsName, q.Line, q.ID, err)
-		}
-		cases.Vals = append(cases.Vals, c)
+	s, err := suitedoc.Build("# Imported from ACEBench by callgrade import acebench.\n", in.QuestionsName, qs, func(q suitedoc.Question) (*suitedoc.Node, error) {
+		return buildCase(q, answers[q.ID])
+	})
+	if err != nil {
+		return nil, err
 	}
-	doc := suitedoc.NewObject().Set("version", suitedoc.NumberOf("1")).Set("cases", cases)
-	return &Suite{suitedoc.Suite{Doc: doc, Header: "# Imported from ACEBench by callgrade import acebench.\n"}}, nil
+	return &Suite{s}, nil
 }
 
 // readQuestions reads an ACEBench question file: each question's
@@ -252,7 +249,7 @@ func schemaPaths(s *suitedoc.Node, prefix string, out []string, depth int) []str
 
 // Suite is a suite imported from ACEBench, its keys in the order a person
 // reads them.
-type Suite struct{ doc suitedoc.Suite }
+type Suite struct{ doc *suitedoc.Suite }
 
 // JSON returns the suite as a JSON document.
 func (s *Suite) JSON() []byte { return s.doc.JSON() }

@@ -84,16 +84,13 @@ func Import(in Input, sem Semantics) (*Suite, error) {
 			return nil, err
 		}
 	}
-	cases := suitedoc.ArrayOf()
-	for _, q := range qs {
-		c, err := buildCase(q, answers[q.ID], in.Answers != nil, sem)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: question %s: %w", in.QuestionsName, q.Line, q.ID, err)
-		}
-		cases.Vals = append(cases.Vals, c)
+	s, err := suitedoc.Build("# Imported from BFCL by callgrade import bfcl.\n", in.QuestionsName, qs, func(q suitedoc.Question) (*suitedoc.Node, error) {
+		return buildCase(q, answers[q.ID], in.Answers != nil, sem)
+	})
+	if err != nil {
+		return nil, err
 	}
-	doc := suitedoc.NewObject().Set("version", suitedoc.NumberOf("1")).Set("cases", cases)
-	return &Suite{suitedoc.Suite{Doc: doc, Header: "# Imported from BFCL by callgrade import bfcl.\n"}}, nil
+	return &Suite{s}, nil
 }
 
 // readQuestions reads a BFCL question file: each question's "function"
@@ -646,7 +643,7 @@ func numericPaths(s *suitedoc.Node, prefix string, self bool, out []string) []st
 
 // Suite is a suite imported from BFCL, its keys in the order a person
 // reads them and its numbers as BFCL wrote them.
-type Suite struct{ doc suitedoc.Suite }
+type Suite struct{ doc *suitedoc.Suite }
 
 // JSON returns the suite as a JSON document.
 func (s *Suite) JSON() []byte { return s.doc.JSON() }

@@ -2,6 +2,7 @@ package suitedoc
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,22 @@ import (
 type Suite struct {
 	Doc    *Node
 	Header string // one comment line, "# ..." and its newline
+}
+
+// Build returns the suite of one case per question, in order, each what
+// build makes of it, headed by header. An error of build is the
+// question's: the error says so with the question file's name qname, the
+// question's line and its id.
+func Build(header, qname string, qs []Question, build func(Question) (*Node, error)) (*Suite, error) {
+	cases := ArrayOf()
+	for _, q := range qs {
+		c, err := build(q)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: question %s: %w", qname, q.Line, q.ID, err)
+		}
+		cases.Vals = append(cases.Vals, c)
+	}
+	return &Suite{Doc: NewObject().Set("version", NumberOf("1")).Set("cases", cases), Header: header}, nil
 }
 
 // JSON returns the suite as a JSON document.

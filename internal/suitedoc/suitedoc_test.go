@@ -1,6 +1,7 @@
 package suitedoc
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -128,5 +129,25 @@ func TestReadQuestionsAndAnswers(t *testing.T) {
 		if got != tt.err {
 			t.Errorf("error %q, want %q", got, tt.err)
 		}
+	}
+}
+
+func TestBuild(t *testing.T) {
+	qs := []Question{{ID: "a", Line: 1}, {ID: "b", Line: 3}}
+	s, err := Build("# h\n", "q", qs, func(q Question) (*Node, error) { return NewObject().Set("id", StringOf(q.ID)), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(s.JSON()), `{"version":1,"cases":[{"id":"a"},{"id":"b"}]}`+"\n"; got != want {
+		t.Errorf("Build = %q, want %q", got, want)
+	}
+	_, err = Build("# h\n", "q", qs, func(q Question) (*Node, error) {
+		if q.ID == "b" {
+			return nil, errors.New("no answer")
+		}
+		return NewObject(), nil
+	})
+	if want := "q:3: question b: no answer"; err == nil || err.Error() != want {
+		t.Errorf("Build error %v, want %q", err, want)
 	}
 }
