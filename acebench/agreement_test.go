@@ -14,6 +14,7 @@ import (
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/suitedoc"
 	"github.com/callgrade/callgrade/internal/testenv"
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
@@ -186,13 +187,13 @@ func pyText(calls []goldCall) string {
 	return b.String()
 }
 
-func pyValue(b *strings.Builder, n *node) {
+func pyValue(b *strings.Builder, n *suitedoc.Node) {
 	switch n.Kind {
-	case kindNull:
+	case suitedoc.Null:
 		b.WriteString("None")
-	case kindBool:
+	case suitedoc.Bool:
 		b.WriteString(map[bool]string{true: "True", false: "False"}[n.Bool])
-	case kindArray:
+	case suitedoc.Array:
 		b.WriteByte('[')
 		for i, v := range n.Vals {
 			if i > 0 {
@@ -201,13 +202,13 @@ func pyValue(b *strings.Builder, n *node) {
 			pyValue(b, v)
 		}
 		b.WriteByte(']')
-	case kindObject:
+	case suitedoc.Object:
 		b.WriteByte('{')
 		for i, k := range n.Keys {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			pyValue(b, str(k))
+			pyValue(b, suitedoc.StringOf(k))
 			b.WriteString(": ")
 			pyValue(b, n.Vals[i])
 		}
@@ -219,7 +220,7 @@ func pyValue(b *strings.Builder, n *node) {
 
 type goldCall struct {
 	name string
-	args *node
+	args *suitedoc.Node
 }
 
 // TestGoldPasses writes every answer of every row, each alternative, in
@@ -243,23 +244,23 @@ func TestGoldPasses(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, qu := range qs {
-				funcs := map[string]*node{}
-				for _, f := range qu.funcs {
+				funcs := map[string]*suitedoc.Node{}
+				for _, f := range qu.Funcs {
 					name, _ := f.Get("name")
 					funcs[name.Text] = f
 				}
-				for i, alt := range answers[qu.id] {
+				for i, alt := range answers[qu.ID] {
 					var calls []goldCall
 					for j, k := range alt.Keys {
 						calls = append(calls, goldCall{callName(k, funcs), alt.Vals[j]})
 					}
 					text := pyText(calls)
-					r, err := e.ScoreID(qu.id, value.StringOf(text))
+					r, err := e.ScoreID(qu.ID, value.StringOf(text))
 					if err != nil {
 						t.Fatal(err)
 					}
 					if !r.Pass {
-						t.Errorf("%s %s answer %d fails: %s; diffs %v", lang, qu.id, i, text, r.Diffs)
+						t.Errorf("%s %s answer %d fails: %s; diffs %v", lang, qu.ID, i, text, r.Diffs)
 					}
 				}
 			}

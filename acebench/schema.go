@@ -1,6 +1,12 @@
 package acebench
 
-import "slices"
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/callgrade/callgrade/internal/suitedoc"
+)
 
 // schemaType maps ACEBench's type names to JSON Schema's: "float" (one
 // nested property) and "bool" are ACEBench's spellings of number and
@@ -17,9 +23,9 @@ var kept = []string{"type", "description", "properties", "items", "required"}
 
 // mapSchema returns an ACEBench schema in JSON Schema, with only the kept
 // keywords, at every depth.
-func mapSchema(s *node, depth int) *node {
-	out := obj()
-	if s.Kind != kindObject || depth > 32 {
+func mapSchema(s *suitedoc.Node, depth int) *suitedoc.Node {
+	out := suitedoc.NewObject()
+	if s.Kind != suitedoc.Object || depth > 32 {
 		return out
 	}
 	for i, k := range s.Keys {
@@ -29,28 +35,28 @@ func mapSchema(s *node, depth int) *node {
 		}
 		switch k {
 		case "type":
-			if v.Kind == kindString {
+			if v.Kind == suitedoc.String {
 				if t, ok := schemaType[v.Text]; ok {
-					out.Set(k, str(t))
+					out.Set(k, suitedoc.StringOf(t))
 				}
 			}
 		case "properties":
-			if v.Kind == kindObject {
-				ps := obj()
+			if v.Kind == suitedoc.Object {
+				ps := suitedoc.NewObject()
 				for j, name := range v.Keys {
 					ps.Set(name, mapSchema(v.Vals[j], depth+1))
 				}
 				out.Set(k, ps)
 			}
 		case "items":
-			if v.Kind == kindObject {
+			if v.Kind == suitedoc.Object {
 				out.Set(k, mapSchema(v, depth+1))
 			}
 		case "required":
-			if v.Kind == kindArray {
-				r := arr()
+			if v.Kind == suitedoc.Array {
+				r := suitedoc.ArrayOf()
 				for _, e := range v.Vals {
-					if e.Kind == kindString {
+					if e.Kind == suitedoc.String {
 						r.Vals = append(r.Vals, e)
 					}
 				}
@@ -67,10 +73,10 @@ func mapSchema(s *node, depth int) *node {
 // trusted over the schema: where an answer's value has another type than
 // the declared one, that type is allowed too, and a field an answer leaves
 // out is not required, at every depth.
-func mapTool(f *node, answers []*node) *node {
+func mapTool(f *suitedoc.Node, answers []*suitedoc.Node) *suitedoc.Node {
 	name, _ := f.Get("name")
-	t := obj().Set("name", name)
-	if d, ok := f.Get("description"); ok && d.Kind == kindString {
+	t := suitedoc.NewObject().Set("name", name)
+	if d, ok := f.Get("description"); ok && d.Kind == suitedoc.String {
 		t.Set("description", d)
 	}
 	s := schemaOf(f)
@@ -79,7 +85,7 @@ func mapTool(f *node, answers []*node) *node {
 	}
 	m := mapSchema(s, 0)
 	if _, ok := m.Get("type"); !ok {
-		m.Set("type", str("object"))
+		m.Set("type", suitedoc.StringOf("object"))
 	}
 	for _, a := range answers {
 		fit(m, a, 0)
@@ -88,23 +94,37 @@ func mapTool(f *node, answers []*node) *node {
 }
 
 // jsonType is the JSON Schema type of a value.
-func jsonType(v *node) string {
+func jsonType(v *suitedoc.Node) string {
 	switch v.Kind {
-	case kindString:
+	case suitedoc.String:
 		return "string"
-	case kindNumber:
-		if v.isInteger() {
+	case suitedoc.Number:
+		if isInteger(v) {
 			return "integer"
 		}
 		return "number"
-	case kindBool:
+	case suitedoc.Bool:
 		return "boolean"
-	case kindArray:
+	case suitedoc.Array:
 		return "array"
-	case kindObject:
+	case suitedoc.Object:
 		return "object"
 	}
 	return "null"
+}
+
+// isInteger reports whether a Number is written without fraction or
+// exponent, or with a zero fraction ("5.0"): a value JSON Schema's
+// integer admits.
+func isInteger(n *suitedoc.Node) bool {
+	if n.Kind != suitedoc.Number {
+		return false
+	}
+	if !strings.ContainsAny(n.Text, ".eE") {
+		return true
+	}
+	f, err := strconv.ParseFloat(n.Text, 64)
+	return err == nil && f == float64(int64(f))
 }
 
 // admits reports whether a declared type admits a value's type.
@@ -114,29 +134,29 @@ func admits(decl, got string) bool {
 
 // fit widens schema s so that value v passes it: its type, and the
 // required fields v leaves out.
-func fit(s, v *node, depth int) {
+func fit(s, v *suitedoc.Node, depth int) {
 	if depth > 32 {
 		return
 	}
 	if t, ok := s.Get("type"); ok {
 		got := jsonType(v)
 		switch t.Kind {
-		case kindString:
+		case suitedoc.String:
 			if !admits(t.Text, got) {
-				s.Set("type", arr(str(t.Text), str(got)))
+				s.Set("type", suitedoc.ArrayOf(suitedoc.StringOf(t.Text), suitedoc.StringOf(got)))
 			}
-		case kindArray:
+		case suitedoc.Array:
 			ok := false
 			for _, e := range t.Vals {
 				ok = ok || admits(e.Text, got)
 			}
 			if !ok {
-				t.Vals = append(t.Vals, str(got))
+				t.Vals = append(t.Vals, suitedoc.StringOf(got))
 			}
 		}
 	}
 	switch v.Kind {
-	case kindObject:
+	case suitedoc.Object:
 		if r, ok := s.Get("required"); ok {
 			kept := r.Vals[:0:0]
 			for _, e := range r.Vals {
@@ -153,7 +173,7 @@ func fit(s, v *node, depth int) {
 				}
 			}
 		}
-	case kindArray:
+	case suitedoc.Array:
 		if it, ok := s.Get("items"); ok {
 			for _, e := range v.Vals {
 				fit(it, e, depth+1)

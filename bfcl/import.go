@@ -10,8 +10,6 @@
 package bfcl
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -19,10 +17,8 @@ import (
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/callgrade/callgrade/internal/suitedoc"
 	"github.com/callgrade/callgrade/suite"
-	"github.com/callgrade/callgrade/value"
 )
 
 // Semantics says whose conventions an imported suite follows.
@@ -47,11 +43,14 @@ func ParseSemantics(s string) (Semantics, error) {
 
 // Standardise is the normalisation BFCL's checker applies to strings:
 // remove spaces and each of , . / - _ * ^, lower-case, and ' becomes ".
-var bfclNormalize = arr(obj().Set("delete", str(" ,./-_*^")), str("lower"), obj().Set("replace", obj().Set("'", str(`"`))))
+var bfclNormalize = suitedoc.ArrayOf(
+	suitedoc.NewObject().Set("delete", suitedoc.StringOf(" ,./-_*^")),
+	suitedoc.StringOf("lower"),
+	suitedoc.NewObject().Set("replace", suitedoc.NewObject().Set("'", suitedoc.StringOf(`"`))))
 
 // callgrade's strings: white space and the same punctuation are left out,
 // and case is folded.
-var callgradeNormalize = arr(obj().Set("delete", str(" \t\n\r\f\v,./-_*^")))
+var callgradeNormalize = suitedoc.ArrayOf(suitedoc.NewObject().Set("delete", suitedoc.StringOf(" \t\n\r\f\v,./-_*^")))
 
 // maxExpansion bounds the literal dicts one dict answer expands to.
 const maxExpansion = 4096
@@ -62,13 +61,6 @@ type Input struct {
 	QuestionsName string
 	Answers       io.Reader // nil: no possible answers (irrelevance questions)
 	AnswersName   string
-}
-
-// question is one line of a question file.
-type question struct {
-	id    string
-	line  int
-	funcs []*node // {name, description, parameters}
 }
 
 // Import reads a BFCL question file and its possible-answer file (JSON
@@ -86,164 +78,57 @@ func Import(in Input, sem Semantics) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	answers := map[string]*node{}
+	answers := map[string]*suitedoc.Node{}
 	if in.Answers != nil {
 		if answers, err = readAnswers(in.Answers, in.AnswersName, qs, in.QuestionsName); err != nil {
 			return nil, err
 		}
 	}
-	cases := arr()
-	for _, q := range qs {
-		c, err := buildCase(q, answers[q.id], in.Answers != nil, sem)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: question %s: %w", in.QuestionsName, q.line, q.id, err)
-		}
-		cases.Vals = append(cases.Vals, c)
-	}
-	return &Suite{doc: obj().Set("version", num("1")).Set("cases", cases)}, nil
-}
-
-// jsonLines calls fn for each non-blank line of r with its number.
-func jsonLines(r io.Reader, name string, fn func(n *node, line int) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 64<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
-		n, err := parseJSON(b)
-		if err != nil {
-			return fmt.Errorf("%s:%d: %w", name, line, err)
-		}
-		if n.Kind != kindObject {
-			return fmt.Errorf("%s:%d: want a JSON object, got %s", name, line, kindName(n))
-		}
-		if err := fn(n, line); err != nil {
-			return fmt.Errorf("%s:%d: %w", name, line, err)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
-}
-
-func readQuestions(r io.Reader, name string) ([]question, error) {
-	var qs []question
-	seen := map[string]int{}
-	err := jsonLines(r, name, func(n *node, line int) error {
-		id, err := stringField(n, "id")
-		if err != nil {
-			return err
-		}
-		if first, dup := seen[id]; dup {
-			return fmt.Errorf("question id %q appears twice; first on line %d", id, first)
-		}
-		seen[id] = line
-		f, ok := n.Get("function")
-		if !ok {
-			return fmt.Errorf("question %s has no \"function\"", id)
-		}
-		q := question{id: id, line: line}
-		switch f.Kind {
-		case kindArray:
-			q.funcs = f.Vals
-		case kindObject:
-			q.funcs = []*node{f}
-		default:
-			return fmt.Errorf("question %s: \"function\" must be a list of functions, got %s", id, kindName(f))
-		}
-		for i, fn := range q.funcs {
-			if _, err := stringField(fn, "name"); err != nil {
-				return fmt.Errorf("question %s: function %d: %w", id, i, err)
-			}
-		}
-		qs = append(qs, q)
-		return nil
-	})
-	if err == nil && len(qs) == 0 {
-		err = fmt.Errorf("%s: no questions", name)
-	}
-	return qs, err
-}
-
-func readAnswers(r io.Reader, name string, qs []question, qname string) (map[string]*node, error) {
-	answers := map[string]*node{}
-	lines := map[string]int{}
-	known := map[string]bool{}
-	for _, q := range qs {
-		known[q.id] = true
-	}
-	var orphans []string
-	err := jsonLines(r, name, func(n *node, line int) error {
-		id, err := stringField(n, "id")
-		if err != nil {
-			return err
-		}
-		if first, dup := lines[id]; dup {
-			return fmt.Errorf("answer id %q appears twice; first on line %d", id, first)
-		}
-		lines[id] = line
-		gt, ok := n.Get("ground_truth")
-		if !ok {
-			return fmt.Errorf("answer %s has no \"ground_truth\"", id)
-		}
-		if gt.Kind == kindObject {
-			gt = arr(gt)
-		}
-		if gt.Kind != kindArray {
-			return fmt.Errorf("answer %s: \"ground_truth\" must be a list of calls, got %s", id, kindName(gt))
-		}
-		for i, c := range gt.Vals {
-			if c.Kind != kindObject || len(c.Keys) != 1 || c.Vals[0].Kind != kindObject {
-				return fmt.Errorf("answer %s: ground_truth[%d] must be {function_name: {parameter: [acceptable values]}}, got %s", id, i, short(c))
-			}
-		}
-		if !known[id] {
-			orphans = append(orphans, fmt.Sprintf("%s (line %d)", id, line))
-		}
-		answers[id] = gt
-		return nil
+	s, err := suitedoc.Build("# Imported from BFCL by callgrade import bfcl.\n", in.QuestionsName, qs, func(q suitedoc.Question) (*suitedoc.Node, error) {
+		return buildCase(q, answers[q.ID], in.Answers != nil, sem)
 	})
 	if err != nil {
 		return nil, err
 	}
-	var missing []string
-	for _, q := range qs {
-		if _, ok := answers[q.id]; !ok {
-			missing = append(missing, fmt.Sprintf("%s (line %d)", q.id, q.line))
-		}
-	}
-	if len(missing) > 0 || len(orphans) > 0 {
-		var parts []string
-		if len(missing) > 0 {
-			parts = append(parts, fmt.Sprintf("%d question(s) of %s have no answer in %s: %s", len(missing), qname, name, list(missing)))
-		}
-		if len(orphans) > 0 {
-			parts = append(parts, fmt.Sprintf("%d answer(s) of %s have no question in %s: %s", len(orphans), name, qname, list(orphans)))
-		}
-		return nil, fmt.Errorf("the questions and answers do not correspond (%d questions, %d answers): %s",
-			len(qs), len(answers), strings.Join(parts, "; "))
-	}
-	return answers, nil
+	return &Suite{s}, nil
 }
 
-func list(s []string) string {
-	if len(s) > 5 {
-		return strings.Join(s[:5], ", ") + fmt.Sprintf(" and %d more", len(s)-5)
-	}
-	return strings.Join(s, ", ")
+// readQuestions reads a BFCL question file: each question's "function"
+// is a list of functions, or one function written without its list.
+func readQuestions(r io.Reader, name string) ([]suitedoc.Question, error) {
+	return suitedoc.ReadQuestions(r, name, func(id string, q *suitedoc.Node) ([]*suitedoc.Node, error) {
+		f, ok := q.Get("function")
+		if !ok {
+			return nil, fmt.Errorf("question %s has no \"function\"", id)
+		}
+		switch f.Kind {
+		case suitedoc.Array:
+			return f.Vals, nil
+		case suitedoc.Object:
+			return []*suitedoc.Node{f}, nil
+		}
+		return nil, fmt.Errorf("question %s: \"function\" must be a list of functions, got %s", id, f.KindName())
+	})
 }
 
-func stringField(n *node, key string) (string, error) {
-	v, ok := n.Get(key)
-	if !ok || v.Kind != kindString || v.Text == "" {
-		return "", fmt.Errorf("want a non-empty string %q", key)
-	}
-	return v.Text, nil
+// readAnswers reads a BFCL possible-answer file: each answer's
+// "ground_truth" is a list of calls {function_name: {parameter: [acceptable
+// values]}}, or one call written without its list.
+func readAnswers(r io.Reader, name string, qs []suitedoc.Question, qname string) (map[string]*suitedoc.Node, error) {
+	return suitedoc.ReadAnswers(r, name, qs, qname, func(id string, gt *suitedoc.Node) (*suitedoc.Node, error) {
+		if gt.Kind == suitedoc.Object {
+			gt = suitedoc.ArrayOf(gt)
+		}
+		if gt.Kind != suitedoc.Array {
+			return nil, fmt.Errorf("answer %s: \"ground_truth\" must be a list of calls, got %s", id, gt.KindName())
+		}
+		for i, c := range gt.Vals {
+			if c.Kind != suitedoc.Object || len(c.Keys) != 1 || c.Vals[0].Kind != suitedoc.Object {
+				return nil, fmt.Errorf("answer %s: ground_truth[%d] must be {function_name: {parameter: [acceptable values]}}, got %s", id, i, c.Short())
+			}
+		}
+		return gt, nil
+	})
 }
 
 var idSuffix = regexp.MustCompile(`_[0-9][0-9-]*$`)
@@ -253,9 +138,9 @@ var idSuffix = regexp.MustCompile(`_[0-9][0-9-]*$`)
 // its checker by the category's name.
 func category(id string) string { return idSuffix.ReplaceAllString(id, "") }
 
-func buildCase(q question, gt *node, haveAnswers bool, sem Semantics) (*node, error) {
-	cat := category(q.id)
-	c := obj().Set("id", str(q.id))
+func buildCase(q suitedoc.Question, gt *suitedoc.Node, haveAnswers bool, sem Semantics) (*suitedoc.Node, error) {
+	cat := category(q.ID)
+	c := suitedoc.NewObject().Set("id", suitedoc.StringOf(q.ID))
 	if gt == nil {
 		if !haveAnswers && strings.Contains(cat, "relevance") && !strings.Contains(cat, "irrelevance") {
 			return nil, errors.New("a relevance question passes with any call and fails with none, which no suite can say yet (docs/bfcl.md)")
@@ -266,20 +151,20 @@ func buildCase(q question, gt *node, haveAnswers bool, sem Semantics) (*node, er
 	}
 	if gt != nil && strings.Contains(cat, "parallel") {
 		if sem == SemanticsBFCL {
-			c.Set("calls", str("greedy"))
+			c.Set("calls", suitedoc.StringOf("greedy"))
 		} else {
-			c.Set("calls", str("unordered"))
+			c.Set("calls", suitedoc.StringOf("unordered"))
 		}
 	}
-	funcs := map[string]*node{}
-	tools := arr()
-	for _, f := range q.funcs {
+	funcs := map[string]*suitedoc.Node{}
+	tools := suitedoc.ArrayOf()
+	for _, f := range q.Funcs {
 		name, _ := f.Get("name")
 		if _, dup := funcs[name.Text]; !dup {
 			funcs[name.Text] = f
 		}
 	}
-	expected := arr()
+	expected := suitedoc.ArrayOf()
 	if gt != nil {
 		for i, call := range gt.Vals {
 			ec, err := buildCall(call.Keys[0], call.Vals[0], funcs[call.Keys[0]], sem)
@@ -289,7 +174,7 @@ func buildCase(q question, gt *node, haveAnswers bool, sem Semantics) (*node, er
 			expected.Vals = append(expected.Vals, ec)
 		}
 	}
-	for _, f := range q.funcs {
+	for _, f := range q.Funcs {
 		t, err := mapTool(f, gt, sem)
 		if err != nil {
 			return nil, err
@@ -303,16 +188,16 @@ func buildCase(q question, gt *node, haveAnswers bool, sem Semantics) (*node, er
 
 // props returns a function's parameter properties, in order, and its
 // required list.
-func props(f *node) (*node, []string) {
+func props(f *suitedoc.Node) (*suitedoc.Node, []string) {
 	params, _ := f.Get("parameters")
 	p, ok := params.Get("properties")
-	if !ok || p.Kind != kindObject {
-		p = obj()
+	if !ok || p.Kind != suitedoc.Object {
+		p = suitedoc.NewObject()
 	}
 	var req []string
-	if r, ok := params.Get("required"); ok && r.Kind == kindArray {
+	if r, ok := params.Get("required"); ok && r.Kind == suitedoc.Array {
 		for _, e := range r.Vals {
-			if e.Kind == kindString {
+			if e.Kind == suitedoc.String {
 				req = append(req, e.Text)
 			}
 		}
@@ -320,8 +205,8 @@ func props(f *node) (*node, []string) {
 	return p, req
 }
 
-func declType(p *node) string {
-	if t, ok := p.Get("type"); ok && t.Kind == kindString {
+func declType(p *suitedoc.Node) string {
+	if t, ok := p.Get("type"); ok && t.Kind == suitedoc.String {
 		return t.Text
 	}
 	return ""
@@ -330,20 +215,20 @@ func declType(p *node) string {
 // buildCall writes one expected call from a possible answer
 // {param: [acceptable values]}; f is the function's description, nil when
 // the question has none of that name.
-func buildCall(name string, answer, f *node, sem Semantics) (*node, error) {
-	args := obj()
+func buildCall(name string, answer, f *suitedoc.Node, sem Semantics) (*suitedoc.Node, error) {
+	args := suitedoc.NewObject()
 	args.Flow = true
-	rules := obj()
-	var properties *node
+	rules := suitedoc.NewObject()
+	var properties *suitedoc.Node
 	if f != nil {
 		properties, _ = props(f)
 	} else {
-		properties = obj()
+		properties = suitedoc.NewObject()
 	}
 	for i, param := range answer.Keys {
 		alts := answer.Vals[i]
-		if alts.Kind != kindArray {
-			alts = arr(alts) // one acceptable value written without its list
+		if alts.Kind != suitedoc.Array {
+			alts = suitedoc.ArrayOf(alts) // one acceptable value written without its list
 		}
 		pd, inSchema := properties.Get(param)
 		decl, items := "", ""
@@ -360,14 +245,14 @@ func buildCall(name string, answer, f *node, sem Semantics) (*node, error) {
 		if pr.expected != nil {
 			args.Set(param, pr.expected)
 		}
-		base := escapeKey(param)
+		base := suitedoc.EscapeKey(param)
 		for _, r := range pr.rules {
 			rules.Set(joinPath(base, r.path), r.rule)
 		}
 		if inSchema {
 			for _, p := range numericPaths(pd, base, false, nil) {
 				if _, done := rules.Get(p); !done {
-					rules.Set(p, flow(obj().Set("numeric", boolNode(false))))
+					rules.Set(p, suitedoc.NewObject().Set("numeric", suitedoc.BoolOf(false)).SetFlow())
 				}
 			}
 		}
@@ -375,10 +260,10 @@ func buildCall(name string, answer, f *node, sem Semantics) (*node, error) {
 	for i, param := range properties.Keys {
 		if _, ok := answer.Get(param); !ok {
 			_ = i
-			rules.Set(escapeKey(param), str("exact")) // given, it is unexpected
+			rules.Set(suitedoc.EscapeKey(param), suitedoc.StringOf("exact")) // given, it is unexpected
 		}
 	}
-	call := obj().Set("name", str(name)).Set("arguments", args)
+	call := suitedoc.NewObject().Set("name", suitedoc.StringOf(name)).Set("arguments", args)
 	if len(rules.Keys) > 0 {
 		call.Set("rules", rules)
 	}
@@ -392,36 +277,34 @@ func joinPath(base, rel string) string {
 	return base + "." + rel
 }
 
-func flow(n *node) *node { n.Flow = true; return n }
-
 // pathRule is one PATH -> RULE entry, its path relative to the parameter.
 type pathRule struct {
 	path string
-	rule *node
+	rule *suitedoc.Node
 }
 
 type paramResult struct {
-	expected *node // nil: the expected call leaves the parameter out
+	expected *suitedoc.Node // nil: the expected call leaves the parameter out
 	rules    []pathRule
 }
 
-func isMarker(n *node) bool { return n.Kind == kindString && n.Text == "" }
+func isMarker(n *suitedoc.Node) bool { return n.Kind == suitedoc.String && n.Text == "" }
 
 // pyType is the Python type BFCL's checker sees for a JSON value.
-func pyType(n *node) string {
+func pyType(n *suitedoc.Node) string {
 	switch n.Kind {
-	case kindString:
+	case suitedoc.String:
 		return "str"
-	case kindNumber:
+	case suitedoc.Number:
 		if n.IsFloat() {
 			return "float"
 		}
 		return "int"
-	case kindBool:
+	case suitedoc.Bool:
 		return "bool"
-	case kindArray:
+	case suitedoc.Array:
 		return "list"
-	case kindObject:
+	case suitedoc.Object:
 		return "dict"
 	}
 	return "NoneType"
@@ -446,13 +329,13 @@ func addType(types []string, t string) []string {
 	return append(types, t)
 }
 
-func typeNode(types []string) *node {
+func typeNode(types []string) *suitedoc.Node {
 	if len(types) == 1 {
-		return str(types[0])
+		return suitedoc.StringOf(types[0])
 	}
-	out := arr()
+	out := suitedoc.ArrayOf()
 	for _, t := range types {
-		out.Vals = append(out.Vals, str(t))
+		out.Vals = append(out.Vals, suitedoc.StringOf(t))
 	}
 	return out
 }
@@ -460,65 +343,19 @@ func typeNode(types []string) *node {
 // paramRules turns the acceptable values of one parameter into its
 // expected value and rules. decl is BFCL's declared type ("" when the
 // function lacks the parameter), items the declared type of its items.
-func paramRules(decl, items string, alts []*node, sem Semantics) (paramResult, error) {
+func paramRules(decl, items string, alts []*suitedoc.Node, sem Semantics) (paramResult, error) {
 	var res paramResult
 	if decl != "" {
 		if _, ok := declPy[decl]; !ok {
 			return res, fmt.Errorf("unknown type %q (BFCL's python types are string, integer, float, boolean, array, tuple, dict, any; its Java and JavaScript categories are not imported yet, docs/bfcl.md)", decl)
 		}
 	}
-	optional := false
-	var first *node // the first acceptable value that is not the marker
-	var values []*node
-	add := func(v *node) {
-		for _, x := range values {
-			if x.Equal(v) {
-				return
-			}
-		}
-		values = append(values, v)
+	acc, err := gather(decl, alts, sem)
+	if err != nil {
+		return res, err
 	}
-	dictShaped, listOfDicts := false, false
-	for _, a := range alts {
-		if isMarker(a) {
-			optional = true
-			if sem == SemanticsBFCL {
-				add(a) // a string that standardises to "" matches it
-			}
-			continue
-		}
-		if first == nil {
-			first = a
-		}
-		lits, kind, err := expand(a, sem)
-		if err != nil {
-			return res, err
-		}
-		dictShaped = dictShaped || kind == 'd'
-		listOfDicts = listOfDicts || kind == 'l'
-		for _, l := range lits {
-			add(l)
-		}
-	}
-	if sem == SemanticsBFCL && optional && (decl == "array" || decl == "tuple" || first != nil && first.Kind == kindArray) {
-		add(arr()) // BFCL compares lists with "" read as the empty list
-	}
-
-	rule := obj()
-	rule.Flow = true
-	if sem == SemanticsBFCL && decl != "" {
-		dp := declPy[decl]
-		types := []string{ruleType[dp]}
-		if decl == "float" {
-			types = addType(types, "integer") // an int is made a float before the check
-		}
-		if first != nil {
-			types = addType(types, ruleType[pyType(first)])
-		}
-		rule.Set("type", typeNode(types))
-	}
-	var nonMarker []*node
-	for _, v := range values {
+	var nonMarker []*suitedoc.Node
+	for _, v := range acc.values {
 		if !isMarker(v) {
 			nonMarker = append(nonMarker, v)
 		}
@@ -526,49 +363,121 @@ func paramRules(decl, items string, alts []*node, sem Semantics) (paramResult, e
 	switch {
 	case len(nonMarker) > 0:
 		res.expected = nonMarker[0]
-	case len(values) > 0:
-		res.expected = values[0] // only "", in bfcl semantics
+	case len(acc.values) > 0:
+		res.expected = acc.values[0] // only "", in bfcl semantics
 	}
 	if res.expected == nil {
 		// Nothing but "may be omitted": given, it is unexpected.
-		res.rules = append(res.rules, pathRule{"", str("exact")})
+		res.rules = append(res.rules, pathRule{"", suitedoc.StringOf("exact")})
 		return res, nil
 	}
 	res.expected = copyFlow(res.expected)
-	if len(values) > 1 {
-		oneOf := arr(values...)
-		rule.Set("one_of", oneOf)
-	}
-	if hasString(values, 0) || decl == "string" || decl == "any" {
-		if sem == SemanticsBFCL {
-			rule.Set("normalize", bfclNormalize)
-		} else {
-			rule.Set("normalize", callgradeNormalize).Set("case_insensitive", boolNode(true))
-		}
-	}
-	if optional {
-		rule.Set("optional", boolNode(true))
-	}
-	if len(rule.Keys) == 0 {
-		res.rules = append(res.rules, pathRule{"", str("exact")})
+	if rule := valueRule(decl, acc, sem); len(rule.Keys) == 0 {
+		res.rules = append(res.rules, pathRule{"", suitedoc.StringOf("exact")})
 	} else {
 		res.rules = append(res.rules, pathRule{"", rule})
 	}
-	if sem != SemanticsBFCL {
-		return res, nil
+	if sem == SemanticsBFCL {
+		res.rules = append(res.rules, bfclInnerRules(decl, items, alts, acc)...)
 	}
+	return res, nil
+}
 
+// acceptable is what the acceptable values of one parameter say.
+type acceptable struct {
+	values      []*suitedoc.Node // the literal values, each once, in order
+	first       *suitedoc.Node   // the first acceptable value that is not the marker
+	optional    bool             // the marker "" is among them: the parameter may be left out
+	dictShaped  bool             // a dict answer among them
+	listOfDicts bool             // a list of dict answers among them
+}
+
+// gather expands the acceptable values of one parameter into the literal
+// values they accept.
+func gather(decl string, alts []*suitedoc.Node, sem Semantics) (acceptable, error) {
+	var acc acceptable
+	add := func(v *suitedoc.Node) {
+		for _, x := range acc.values {
+			if x.Equal(v) {
+				return
+			}
+		}
+		acc.values = append(acc.values, v)
+	}
+	for _, a := range alts {
+		if isMarker(a) {
+			acc.optional = true
+			if sem == SemanticsBFCL {
+				add(a) // a string that standardises to "" matches it
+			}
+			continue
+		}
+		if acc.first == nil {
+			acc.first = a
+		}
+		lits, kind, err := expand(a, sem)
+		if err != nil {
+			return acc, err
+		}
+		acc.dictShaped = acc.dictShaped || kind == 'd'
+		acc.listOfDicts = acc.listOfDicts || kind == 'l'
+		for _, l := range lits {
+			add(l)
+		}
+	}
+	if sem == SemanticsBFCL && acc.optional && (decl == "array" || decl == "tuple" || acc.first != nil && acc.first.Kind == suitedoc.Array) {
+		add(suitedoc.ArrayOf()) // BFCL compares lists with "" read as the empty list
+	}
+	return acc, nil
+}
+
+// valueRule returns the rule of the parameter's value itself, on one
+// line: its type in bfcl semantics, its alternatives, how its strings
+// compare, whether it may be left out. No key: the value is exact.
+func valueRule(decl string, acc acceptable, sem Semantics) *suitedoc.Node {
+	rule := suitedoc.NewObject().SetFlow()
+	if sem == SemanticsBFCL && decl != "" {
+		types := []string{ruleType[declPy[decl]]}
+		if decl == "float" {
+			types = addType(types, "integer") // an int is made a float before the check
+		}
+		if acc.first != nil {
+			types = addType(types, ruleType[pyType(acc.first)])
+		}
+		rule.Set("type", typeNode(types))
+	}
+	if len(acc.values) > 1 {
+		rule.Set("one_of", suitedoc.ArrayOf(acc.values...))
+	}
+	if hasString(acc.values, 0) || decl == "string" || decl == "any" {
+		if sem == SemanticsBFCL {
+			rule.Set("normalize", bfclNormalize)
+		} else {
+			rule.Set("normalize", callgradeNormalize).Set("case_insensitive", suitedoc.BoolOf(true))
+		}
+	}
+	if acc.optional {
+		rule.Set("optional", suitedoc.BoolOf(true))
+	}
+	return rule
+}
+
+// bfclInnerRules returns the rules below the parameter's value that BFCL's
+// checker implies: the type of a list's items, and no normalisation
+// deeper than BFCL standardises.
+func bfclInnerRules(decl, items string, alts []*suitedoc.Node, acc acceptable) []pathRule {
+	var rules []pathRule
 	// BFCL checks the items of a list parameter against the declared item
 	// type (or the type of the answer's first item), unless an acceptable
 	// value is not a list ("" among them).
-	if (decl == "array" || decl == "tuple") && items != "" && !optional {
+	if (decl == "array" || decl == "tuple") && items != "" && !acc.optional {
 		allLists := true
 		var types []string
 		if ip, ok := declPy[items]; ok {
 			types = []string{ruleType[ip]}
 		}
 		for _, a := range alts {
-			if a.Kind != kindArray {
+			if a.Kind != suitedoc.Array {
 				allLists = false
 				break
 			}
@@ -580,24 +489,24 @@ func paramRules(decl, items string, alts []*node, sem Semantics) (paramResult, e
 			}
 		}
 		if allLists && len(types) > 0 {
-			res.rules = append(res.rules, pathRule{"#", flow(obj().Set("type", typeNode(types)))})
+			rules = append(rules, pathRule{"#", suitedoc.NewObject().Set("type", typeNode(types)).SetFlow()})
 		}
 	}
 	// BFCL standardises the strings of a value and of a list's items or a
 	// dict's values, nothing deeper.
-	off := flow(obj().Set("normalize", arr()))
+	off := suitedoc.NewObject().Set("normalize", suitedoc.ArrayOf()).SetFlow()
 	switch {
-	case listOfDicts && deeper(values, 3):
-		res.rules = append(res.rules, pathRule{"#.*.*", off})
-	case dictShaped && deeper(values, 2):
-		res.rules = append(res.rules, pathRule{"*.*", off})
-	case !listOfDicts && !dictShaped && deeper(values, 2):
-		res.rules = append(res.rules, pathRule{"#.*", off})
+	case acc.listOfDicts && deeper(acc.values, 3):
+		rules = append(rules, pathRule{"#.*.*", off})
+	case acc.dictShaped && deeper(acc.values, 2):
+		rules = append(rules, pathRule{"*.*", off})
+	case !acc.listOfDicts && !acc.dictShaped && deeper(acc.values, 2):
+		rules = append(rules, pathRule{"#.*", off})
 	}
-	return res, nil
+	return rules
 }
 
-func copyFlow(n *node) *node {
+func copyFlow(n *suitedoc.Node) *suitedoc.Node {
 	c := *n
 	c.Flow = true
 	return &c
@@ -605,9 +514,9 @@ func copyFlow(n *node) *node {
 
 // hasString reports whether a string is among the values or their items
 // and members, to two levels down.
-func hasString(vs []*node, depth int) bool {
+func hasString(vs []*suitedoc.Node, depth int) bool {
 	for _, v := range vs {
-		if v.Kind == kindString && !(depth == 0 && isMarker(v)) || depth < 2 && hasString(v.Vals, depth+1) {
+		if v.Kind == suitedoc.String && !(depth == 0 && isMarker(v)) || depth < 2 && hasString(v.Vals, depth+1) {
 			return true
 		}
 	}
@@ -616,9 +525,9 @@ func hasString(vs []*node, depth int) bool {
 
 // deeper reports whether a value has a list or an object at the given
 // depth (the value itself is depth 1) or below.
-func deeper(vs []*node, depth int) bool {
+func deeper(vs []*suitedoc.Node, depth int) bool {
 	for _, v := range vs {
-		if v.Kind != kindArray && v.Kind != kindObject {
+		if v.Kind != suitedoc.Array && v.Kind != suitedoc.Object {
 			continue
 		}
 		if depth <= 1 || deeper(v.Vals, depth-1) {
@@ -632,22 +541,22 @@ func deeper(vs []*node, depth int) bool {
 // for: a dict answer {key: [acceptable values]} into every dict it accepts
 // (kind 'd'), a list of dict answers into every list (kind 'l'), anything
 // else into itself.
-func expand(a *node, sem Semantics) ([]*node, byte, error) {
+func expand(a *suitedoc.Node, sem Semantics) ([]*suitedoc.Node, byte, error) {
 	switch {
-	case a.Kind == kindObject:
+	case a.Kind == suitedoc.Object:
 		lits, err := expandDict(a, sem)
 		return lits, 'd', err
-	case a.Kind == kindArray && len(a.Vals) > 0 && allObjects(a.Vals):
-		out := []*node{arr()}
+	case a.Kind == suitedoc.Array && len(a.Vals) > 0 && allObjects(a.Vals):
+		out := []*suitedoc.Node{suitedoc.ArrayOf()}
 		for _, d := range a.Vals {
 			lits, err := expandDict(d, sem)
 			if err != nil {
 				return nil, 0, err
 			}
-			var next []*node
+			var next []*suitedoc.Node
 			for _, prefix := range out {
 				for _, l := range lits {
-					next = append(next, arr(append(slices.Clone(prefix.Vals), l)...))
+					next = append(next, suitedoc.ArrayOf(append(slices.Clone(prefix.Vals), l)...))
 				}
 			}
 			if len(next) > maxExpansion {
@@ -657,12 +566,12 @@ func expand(a *node, sem Semantics) ([]*node, byte, error) {
 		}
 		return out, 'l', nil
 	}
-	return []*node{a}, 0, nil
+	return []*suitedoc.Node{a}, 0, nil
 }
 
-func allObjects(vs []*node) bool {
+func allObjects(vs []*suitedoc.Node) bool {
 	for _, v := range vs {
-		if v.Kind != kindObject {
+		if v.Kind != suitedoc.Object {
 			return false
 		}
 	}
@@ -672,14 +581,14 @@ func allObjects(vs []*node) bool {
 // expandDict lists the dicts a dict answer accepts: each key takes each of
 // its acceptable values, and may be left out where "" is among them (in
 // bfcl semantics "" itself is then acceptable too, as BFCL compares it).
-func expandDict(d *node, sem Semantics) ([]*node, error) {
-	out := []*node{obj()}
+func expandDict(d *suitedoc.Node, sem Semantics) ([]*suitedoc.Node, error) {
+	out := []*suitedoc.Node{suitedoc.NewObject()}
 	for i, k := range d.Keys {
 		acc := d.Vals[i]
-		if acc.Kind != kindArray {
-			acc = arr(acc)
+		if acc.Kind != suitedoc.Array {
+			acc = suitedoc.ArrayOf(acc)
 		}
-		var opts []*node // nil entry: left out
+		var opts []*suitedoc.Node // nil entry: left out
 		absent := false
 		for _, v := range acc.Vals {
 			if isMarker(v) {
@@ -693,10 +602,10 @@ func expandDict(d *node, sem Semantics) ([]*node, error) {
 		if absent {
 			opts = append(opts, nil)
 		}
-		var next []*node
+		var next []*suitedoc.Node
 		for _, prefix := range out {
 			for _, o := range opts {
-				n := &node{Kind: kindObject, Keys: slices.Clone(prefix.Keys), Vals: slices.Clone(prefix.Vals)}
+				n := &suitedoc.Node{Kind: suitedoc.Object, Keys: slices.Clone(prefix.Keys), Vals: slices.Clone(prefix.Vals)}
 				if o != nil {
 					n.Keys = append(n.Keys, k)
 					n.Vals = append(n.Vals, o)
@@ -715,83 +624,35 @@ func expandDict(d *node, sem Semantics) ([]*node, error) {
 // numericPaths lists the paths below a parameter (prefix) where its JSON
 // Schema has a number or integer type, where callgrade would read the
 // schema as implying `numeric`; the import writes its own rule there.
-func numericPaths(s *node, prefix string, self bool, out []string) []string {
+func numericPaths(s *suitedoc.Node, prefix string, self bool, out []string) []string {
 	if self {
 		if t := declType(s); t == "integer" || t == "float" || t == "number" {
 			out = append(out, prefix)
 		}
 	}
-	if p, ok := s.Get("properties"); ok && p.Kind == kindObject {
+	if p, ok := s.Get("properties"); ok && p.Kind == suitedoc.Object {
 		for i, k := range p.Keys {
-			out = numericPaths(p.Vals[i], prefix+"."+escapeKey(k), true, out)
+			out = numericPaths(p.Vals[i], prefix+"."+suitedoc.EscapeKey(k), true, out)
 		}
 	}
-	if it, ok := s.Get("items"); ok && it.Kind == kindObject {
+	if it, ok := s.Get("items"); ok && it.Kind == suitedoc.Object {
 		out = numericPaths(it, prefix+".#", true, out)
 	}
 	return out
 }
 
-// escapeKey writes an object key as one PATH segment.
-func escapeKey(k string) string {
-	if k == "*" || k == "#" {
-		return `\` + k
-	}
-	if !strings.ContainsAny(k, `.\`) {
-		return k
-	}
-	var b strings.Builder
-	for _, r := range k {
-		if r == '.' || r == '\\' {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func kindName(n *node) string {
-	return [...]string{"null", "a boolean", "a number", "a string", "a list", "an object"}[n.Kind]
-}
-
-func short(n *node) string {
-	s := n.String()
-	if len(s) > 80 {
-		s = s[:77] + "..."
-	}
-	return s
-}
-
 // Suite is a suite imported from BFCL, its keys in the order a person
 // reads them and its numbers as BFCL wrote them.
-type Suite struct{ doc *node }
+type Suite struct{ doc *suitedoc.Suite }
 
 // JSON returns the suite as a JSON document.
-func (s *Suite) JSON() []byte { return append(s.doc.AppendJSON(nil), '\n') }
+func (s *Suite) JSON() []byte { return s.doc.JSON() }
 
 // YAML returns the suite as YAML, headed by a comment that says where it
 // came from, with each call's arguments and each rule on one line.
-func (s *Suite) YAML() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString("# Imported from BFCL by callgrade import bfcl.\n")
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(s.doc.yamlNode(false)); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func (s *Suite) YAML() ([]byte, error) { return s.doc.YAML() }
 
 // Decode returns the suite as package suite reads it, for a program that
 // scores it in process instead of writing a file; name is the file name
 // its errors use.
-func (s *Suite) Decode(name string) (*suite.Suite, error) {
-	v, err := value.Parse(string(s.doc.AppendJSON(nil)))
-	if err != nil {
-		return nil, err
-	}
-	return suite.FromValue(name, v)
-}
+func (s *Suite) Decode(name string) (*suite.Suite, error) { return s.doc.Decode(name) }

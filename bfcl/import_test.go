@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/suitedoc"
 	"github.com/callgrade/callgrade/suite"
 )
 
@@ -28,7 +29,7 @@ func TestMapType(t *testing.T) {
 			t.Errorf("mapType(%q) = %q, %v; want %q, %v", tt.bfcl, got, ok, tt.want, tt.ok)
 		}
 	}
-	s, err := parseJSON([]byte(`{"type": "dict", "properties": {"a": {"type": "tuple", "items": {"type": "float"}}, "b": {"type": "any", "enum": [1]}, "c": {"type": "dict", "properties": {"d": {"type": "float", "maximum": 3}}}}, "required": ["a"]}`))
+	s, err := suitedoc.Parse([]byte(`{"type": "dict", "properties": {"a": {"type": "tuple", "items": {"type": "float"}}, "b": {"type": "any", "enum": [1]}, "c": {"type": "dict", "properties": {"d": {"type": "float", "maximum": 3}}}}, "required": ["a"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestMapType(t *testing.T) {
 	if m.String() != want {
 		t.Errorf("paramsSchema = %s\nwant %s", m, want)
 	}
-	bad, _ := parseJSON([]byte(`{"type": "dict", "properties": {"a": {"type": "String"}}}`))
+	bad, _ := suitedoc.Parse([]byte(`{"type": "dict", "properties": {"a": {"type": "String"}}}`))
 	if _, err := paramsSchema(bad); err == nil || !strings.Contains(err.Error(), `parameters.properties.a.type: unknown type "String"`) {
 		t.Errorf("paramsSchema of an unknown type: %v", err)
 	}
@@ -84,7 +85,7 @@ func TestMismatchedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases, _ := s.doc.Get("cases")
+	cases, _ := s.doc.Doc.Get("cases")
 	if exp, _ := cases.Vals[0].Get("expected"); exp.String() != "[]" {
 		t.Errorf("irrelevance case expects %s", exp)
 	}
@@ -140,7 +141,7 @@ func TestBFCLOpenSchema(t *testing.T) {
 		{`{"type":"array","items":{"type":"object","properties":{"k":{}},"default":{}}}`, `{"type":"array","items":{"type":"object"}}`},
 		{`{"type":"string"}`, `{"type":"string"}`},
 	} {
-		n, err := parseJSON([]byte(tc.in))
+		n, err := suitedoc.Parse([]byte(tc.in))
 		if err != nil {
 			t.Fatal(err)
 		}

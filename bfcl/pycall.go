@@ -1,6 +1,10 @@
 package bfcl
 
-import "github.com/callgrade/callgrade/internal/pycall"
+import (
+	"github.com/callgrade/callgrade/internal/pycall"
+
+	"github.com/callgrade/callgrade/internal/suitedoc"
+)
 
 // Call is one function call read from Python call syntax.
 type Call struct {
@@ -12,7 +16,7 @@ type Call struct {
 // results file needs them.
 type pyCall struct {
 	Name string
-	Args *node // an object
+	Args *suitedoc.Node // an object
 }
 
 // SyntaxError is Python call syntax that cannot be read, with its place:
@@ -47,7 +51,7 @@ func parsePython(src string) ([]pyCall, error) {
 	}
 	out := make([]pyCall, len(calls))
 	for i, c := range calls {
-		args, err := parseJSON([]byte(c.Args))
+		args, err := suitedoc.Parse([]byte(c.Args))
 		if err != nil {
 			// pycall writes JSON it has checked; this is a bug there.
 			panic("bfcl: pycall wrote arguments that are not JSON: " + err.Error())

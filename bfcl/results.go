@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/suitedoc"
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
@@ -75,16 +76,7 @@ func ConvertResultsWith(r io.Reader, name string, w io.Writer, o ResultOptions) 
 	}
 	bw := bufio.NewWriter(w)
 	var conv Converted
-	seen := map[string]int{}
-	err := jsonLines(r, name, func(line *node, no int) error {
-		id, err := stringField(line, "id")
-		if err != nil {
-			return err
-		}
-		if first, dup := seen[id]; dup {
-			return fmt.Errorf("result id %q appears twice; first on line %d", id, first)
-		}
-		seen[id] = no
+	err := suitedoc.ReadLines(r, name, "result", func(id string, line *suitedoc.Node, no int) error {
 		res, ok := line.Get("result")
 		if !ok {
 			return fmt.Errorf("result %s has no \"result\"", id)
@@ -93,17 +85,17 @@ func ConvertResultsWith(r io.Reader, name string, w io.Writer, o ResultOptions) 
 		calls, err := rd.calls(res)
 		if err != nil {
 			conv.Undecodable = append(conv.Undecodable, fmt.Sprintf("%s line %d: result %s: %v", name, no, id, err))
-			calls = []pyCall{{Name: "", Args: str(string(res.AppendJSON(nil)))}}
+			calls = []pyCall{{Name: "", Args: suitedoc.StringOf(string(res.AppendJSON(nil)))}}
 		} else {
 			for _, f := range rd.failed {
 				conv.Undecodable = append(conv.Undecodable, fmt.Sprintf("%s line %d: result %s: %s", name, no, id, f))
 			}
 		}
-		resp := arr()
+		resp := suitedoc.ArrayOf()
 		for _, c := range calls {
-			resp.Vals = append(resp.Vals, obj().Set("name", str(c.Name)).Set("arguments", c.Args))
+			resp.Vals = append(resp.Vals, suitedoc.NewObject().Set("name", suitedoc.StringOf(c.Name)).Set("arguments", c.Args))
 		}
-		out := obj().Set("id", str(id)).Set("response", resp)
+		out := suitedoc.NewObject().Set("id", suitedoc.StringOf(id)).Set("response", resp)
 		bw.Write(out.AppendJSON(nil))
 		bw.WriteByte('\n')
 		conv.Written++
@@ -165,29 +157,29 @@ type resultReader struct {
 
 // calls reads the calls of one result; an error means none of it is
 // decodable.
-func (rd *resultReader) calls(res *node) ([]pyCall, error) {
+func (rd *resultReader) calls(res *suitedoc.Node) ([]pyCall, error) {
 	switch res.Kind {
-	case kindNull:
+	case suitedoc.Null:
 		return nil, nil
-	case kindString:
+	case suitedoc.String:
 		if strings.TrimSpace(res.Text) == "" {
 			return nil, nil
 		}
 		return rd.text(res.Text, "")
-	case kindObject:
-		return dictCalls(arr(res))
-	case kindArray:
+	case suitedoc.Object:
+		return dictCalls(suitedoc.ArrayOf(res))
+	case suitedoc.Array:
 		var out []pyCall
 		for i, e := range res.Vals {
 			var calls []pyCall
 			var err error
 			switch e.Kind {
-			case kindString:
+			case suitedoc.String:
 				calls, err = rd.text(e.Text, fmt.Sprintf("result[%d]: ", i))
-			case kindObject:
-				calls, err = dictCalls(arr(e))
+			case suitedoc.Object:
+				calls, err = dictCalls(suitedoc.ArrayOf(e))
 			default:
-				err = fmt.Errorf("want {function_name: {arguments}} or a string of calls, got %s", kindName(e))
+				err = fmt.Errorf("want {function_name: {arguments}} or a string of calls, got %s", e.KindName())
 			}
 			if err != nil {
 				return nil, fmt.Errorf("result[%d]: %w", i, err)
@@ -196,7 +188,7 @@ func (rd *resultReader) calls(res *node) ([]pyCall, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("want a list of calls or a string of Python calls, got %s", kindName(res))
+	return nil, fmt.Errorf("want a list of calls or a string of Python calls, got %s", res.KindName())
 }
 
 // text reads a string of the result, found at the place at names ("" for
@@ -225,7 +217,7 @@ func (rd *resultReader) text(s, at string) ([]pyCall, error) {
 	out := make([]pyCall, 0, len(got))
 	for _, c := range got {
 		if c.Err == nil {
-			args, perr := parseJSON(c.Args.AppendJSON(nil))
+			args, perr := suitedoc.Parse(c.Args.AppendJSON(nil))
 			if perr == nil {
 				out = append(out, pyCall{Name: c.Name, Args: args})
 				continue
@@ -237,7 +229,7 @@ func (rd *resultReader) text(s, at string) ([]pyCall, error) {
 		// Arguments that are not JSON (the message starts with a word
 		// that no JSON value does): invalid_arguments, and the response
 		// line says why.
-		out = append(out, pyCall{Name: c.Name, Args: str(msg)})
+		out = append(out, pyCall{Name: c.Name, Args: suitedoc.StringOf(msg)})
 	}
 	return out, nil
 }
@@ -256,7 +248,7 @@ func QuestionParams(r io.Reader, name string) (map[string]map[string]value.Value
 	out := make(map[string]map[string]value.Value, len(qs))
 	for _, q := range qs {
 		byName := map[string]value.Value{}
-		for _, f := range q.funcs {
+		for _, f := range q.Funcs {
 			fn, _ := f.Get("name")
 			params, ok := f.Get("parameters")
 			if _, dup := byName[fn.Text]; dup || !ok {
@@ -264,37 +256,37 @@ func QuestionParams(r io.Reader, name string) (map[string]map[string]value.Value
 			}
 			m, err := mapSchema(params, "function "+fn.Text+": parameters")
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: question %s: %w", name, q.line, q.id, err)
+				return nil, fmt.Errorf("%s:%d: question %s: %w", name, q.Line, q.ID, err)
 			}
 			v, err := value.Parse(string(m.AppendJSON(nil)))
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: question %s: function %s: %w", name, q.line, q.id, fn.Text, err)
+				return nil, fmt.Errorf("%s:%d: question %s: function %s: %w", name, q.Line, q.ID, fn.Text, err)
 			}
 			byName[fn.Text] = v
 		}
-		out[q.id] = byName
+		out[q.ID] = byName
 	}
 	return out, nil
 }
 
 // dictCalls reads [{function_name: {arguments}}, ...]. Arguments given as
 // a JSON string are read as JSON.
-func dictCalls(list *node) ([]pyCall, error) {
+func dictCalls(list *suitedoc.Node) ([]pyCall, error) {
 	var out []pyCall
 	for _, d := range list.Vals {
 		if len(d.Keys) != 1 {
-			return nil, fmt.Errorf("want {function_name: {arguments}} with one function name, got %s", short(d))
+			return nil, fmt.Errorf("want {function_name: {arguments}} with one function name, got %s", d.Short())
 		}
 		args := d.Vals[0]
-		if args.Kind == kindString {
-			parsed, err := parseJSON([]byte(args.Text))
+		if args.Kind == suitedoc.String {
+			parsed, err := suitedoc.Parse([]byte(args.Text))
 			if err != nil {
 				return nil, fmt.Errorf("arguments of %s: %w", d.Keys[0], err)
 			}
 			args = parsed
 		}
-		if args.Kind != kindObject {
-			return nil, fmt.Errorf("arguments of %s: want an object, got %s", d.Keys[0], kindName(args))
+		if args.Kind != suitedoc.Object {
+			return nil, fmt.Errorf("arguments of %s: want an object, got %s", d.Keys[0], args.KindName())
 		}
 		out = append(out, pyCall{Name: d.Keys[0], Args: args})
 	}

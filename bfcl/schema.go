@@ -3,6 +3,8 @@ package bfcl
 import (
 	"fmt"
 	"slices"
+
+	"github.com/callgrade/callgrade/internal/suitedoc"
 )
 
 // schemaType maps BFCL's type names (Python's, and "dict") to JSON Schema.
@@ -29,32 +31,32 @@ func mapType(bfclType string) (string, bool) {
 // "object", "float" "number", "tuple" "array", "any" no type at all, in
 // properties and items at every depth; keywords BFCL does not check are
 // left out.
-func paramsSchema(s *node) (*node, error) { return mapSchema(s, "parameters") }
+func paramsSchema(s *suitedoc.Node) (*suitedoc.Node, error) { return mapSchema(s, "parameters") }
 
-func mapSchema(s *node, where string) (*node, error) {
-	if s.Kind != kindObject {
-		return nil, fmt.Errorf("%s: want a schema object, got %s", where, kindName(s))
+func mapSchema(s *suitedoc.Node, where string) (*suitedoc.Node, error) {
+	if s.Kind != suitedoc.Object {
+		return nil, fmt.Errorf("%s: want a schema object, got %s", where, s.KindName())
 	}
-	out := obj()
+	out := suitedoc.NewObject()
 	for i, k := range s.Keys {
 		v := s.Vals[i]
 		switch {
 		case slices.Contains(dropped, k):
 			continue
 		case k == "type":
-			if v.Kind != kindString {
-				return nil, fmt.Errorf("%s.type: want a type name, got %s", where, short(v))
+			if v.Kind != suitedoc.String {
+				return nil, fmt.Errorf("%s.type: want a type name, got %s", where, v.Short())
 			}
 			t, ok := mapType(v.Text)
 			if !ok {
 				return nil, fmt.Errorf("%s.type: unknown type %q (BFCL's python types are string, integer, float, boolean, array, tuple, dict, any; its Java and JavaScript categories are not imported yet, docs/bfcl.md)", where, v.Text)
 			}
 			if t != "" {
-				out.Set("type", str(t))
+				out.Set("type", suitedoc.StringOf(t))
 			}
 			continue
-		case k == "properties" && v.Kind == kindObject:
-			ps := obj()
+		case k == "properties" && v.Kind == suitedoc.Object:
+			ps := suitedoc.NewObject()
 			for j, name := range v.Keys {
 				m, err := mapSchema(v.Vals[j], where+".properties."+name)
 				if err != nil {
@@ -64,7 +66,7 @@ func mapSchema(s *node, where string) (*node, error) {
 			}
 			out.Set(k, ps)
 			continue
-		case k == "items" && v.Kind == kindObject:
+		case k == "items" && v.Kind == suitedoc.Object:
 			m, err := mapSchema(v, where+".items")
 			if err != nil {
 				return nil, err
@@ -84,9 +86,9 @@ func mapSchema(s *node, where string) (*node, error) {
 // semantics the parameters are closed (additionalProperties: false), as
 // BFCL rejects a parameter the function does not have even when the answer
 // names it.
-func mapTool(f *node, gt *node, sem Semantics) (*node, error) {
+func mapTool(f *suitedoc.Node, gt *suitedoc.Node, sem Semantics) (*suitedoc.Node, error) {
 	name, _ := f.Get("name")
-	t := obj().Set("name", name)
+	t := suitedoc.NewObject().Set("name", name)
 	if d, ok := f.Get("description"); ok {
 		t.Set("description", d)
 	}
@@ -100,7 +102,7 @@ func mapTool(f *node, gt *node, sem Semantics) (*node, error) {
 	}
 	if sem == SemanticsBFCL {
 		if _, has := m.Get("additionalProperties"); !has {
-			m.Set("additionalProperties", boolNode(false))
+			m.Set("additionalProperties", suitedoc.BoolOf(false))
 		}
 		if ps, ok := m.Get("properties"); ok {
 			for _, p := range ps.Vals {
@@ -120,8 +122,8 @@ func mapTool(f *node, gt *node, sem Semantics) (*node, error) {
 					continue
 				}
 				alts := answer.Vals[i]
-				if alts.Kind != kindArray {
-					alts = arr(alts)
+				if alts.Kind != suitedoc.Array {
+					alts = suitedoc.ArrayOf(alts)
 				}
 				for _, a := range alts.Vals {
 					if isMarker(a) {
@@ -150,8 +152,8 @@ func mapTool(f *node, gt *node, sem Semantics) (*node, error) {
 // answer does not name is unexpected even when the schema declares it,
 // a key the answer names is missing unless "" marks it optional, and
 // dict values are not type-checked).
-func bfclOpenSchema(p *node) {
-	if p.Kind != kindObject {
+func bfclOpenSchema(p *suitedoc.Node) {
+	if p.Kind != suitedoc.Object {
 		return
 	}
 	p.Delete("default")
@@ -164,19 +166,19 @@ func bfclOpenSchema(p *node) {
 
 // allowValue widens a schema to allow the value v: its own type, and the
 // types of v's items and members where the schema describes them.
-func allowValue(p *node, v *node) {
-	if p.Kind != kindObject {
+func allowValue(p *suitedoc.Node, v *suitedoc.Node) {
+	if p.Kind != suitedoc.Object {
 		return
 	}
 	allowType(p, v)
 	switch v.Kind {
-	case kindArray:
+	case suitedoc.Array:
 		if it, ok := p.Get("items"); ok {
 			for _, e := range v.Vals {
 				allowValue(it, e)
 			}
 		}
-	case kindObject:
+	case suitedoc.Object:
 		if ps, ok := p.Get("properties"); ok {
 			for i, k := range v.Keys {
 				if q, ok := ps.Get(k); ok {
@@ -188,13 +190,13 @@ func allowValue(p *node, v *node) {
 }
 
 // allowType widens a property's JSON Schema type to allow the value v.
-func allowType(p *node, v *node) {
+func allowType(p *suitedoc.Node, v *suitedoc.Node) {
 	tn, ok := p.Get("type")
 	if !ok {
 		return // no type: anything goes
 	}
 	var types []string
-	if tn.Kind == kindString {
+	if tn.Kind == suitedoc.String {
 		types = []string{tn.Text}
 	} else {
 		for _, e := range tn.Vals {
@@ -203,17 +205,17 @@ func allowType(p *node, v *node) {
 	}
 	want := ""
 	switch v.Kind {
-	case kindString:
+	case suitedoc.String:
 		want = "string"
-	case kindBool:
+	case suitedoc.Bool:
 		want = "boolean"
-	case kindNull:
+	case suitedoc.Null:
 		want = "null"
-	case kindArray:
+	case suitedoc.Array:
 		want = "array"
-	case kindObject:
+	case suitedoc.Object:
 		want = "object"
-	case kindNumber:
+	case suitedoc.Number:
 		if slices.Contains(types, "number") {
 			return
 		}
