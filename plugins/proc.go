@@ -88,6 +88,13 @@ func pluginErr(format string, args ...any) rules.Outcome {
 	return rules.Outcome{Err: fmt.Errorf(format, args...), ErrKind: rules.PluginError}
 }
 
+// codedErr is pluginErr with the error code c (callgrade.Code).
+func codedErr(c errcode.Code, format string, args ...any) rules.Outcome {
+	o := pluginErr(format, args...)
+	o.Err = errcode.Wrap(c, o.Err)
+	return o
+}
+
 // do queues one comparison and waits for its outcome, until ctx is done:
 // the comparison then fails at once, is not sent if it has not been, and
 // the batch it went in is cancelled once all of its comparisons are.
@@ -110,7 +117,7 @@ func (p *proc) do(ctx context.Context, item *pluginpb.CompareItem) rules.Outcome
 	select {
 	case p.queue <- c:
 	case <-p.quit:
-		return pluginErr("plugin %s: host closed", p.name)
+		return codedErr(errcode.PluginUnavailable, "plugin %s: host closed", p.name)
 	case <-ctx.Done():
 		return cancelled()
 	}
@@ -124,7 +131,7 @@ func (p *proc) do(ctx context.Context, item *pluginpb.CompareItem) rules.Outcome
 		select {
 		case <-c.done:
 		case <-time.After(p.timeout + time.Second):
-			c.finish(pluginErr("plugin %s: host closed", p.name))
+			c.finish(codedErr(errcode.PluginUnavailable, "plugin %s: host closed", p.name))
 		}
 	}
 	return c.out
@@ -178,7 +185,7 @@ func (p *proc) drain() {
 	for {
 		select {
 		case c := <-p.queue:
-			c.finish(pluginErr("plugin %s: host closed", p.name))
+			c.finish(codedErr(errcode.PluginUnavailable, "plugin %s: host closed", p.name))
 		default:
 			return
 		}
@@ -269,14 +276,14 @@ func (p *proc) attempt(batch []*call, counted bool) (_ rules.Outcome, broke bool
 				how = " (" + how + ")"
 			}
 			p.restart(gen, "crashed", counted)
-			return pluginErr("plugin %s crashed%s: %s; restarting it", p.name, how, status.Convert(err).Message()), true
+			return codedErr(errcode.PluginCrashed, "plugin %s crashed%s: %s; restarting it", p.name, how, status.Convert(err).Message()), true
 		default:
 			fail(pluginErr("plugin %s: %s", p.name, status.Convert(err).Message()))
 		}
 		return rules.Outcome{}, false
 	}
 	if len(resp.Results) != len(batch) {
-		fail(pluginErr("plugin %s: answered %s for %s", p.name, count(len(resp.Results), "result"), count(len(batch), "comparison")))
+		fail(codedErr(errcode.PluginProtocolError, "plugin %s: answered %s for %s", p.name, count(len(resp.Results), "result"), count(len(batch), "comparison")))
 		return rules.Outcome{}, false
 	}
 	for i, r := range resp.Results {
