@@ -52,17 +52,22 @@ var All = []Code{
 	PluginUnavailable, PluginChecksumMismatch, PluginProtocolError, PluginCrashed, UnknownComparator,
 }
 
-// Of returns the first code of All that errors.Is finds in err's tree, or
-// "". It is for building an error from another (a suite problem from the
-// error under it), never for the happy path.
+// Of returns the code of err for a suite problem made from it, or "": the
+// first code of All that errors.Is finds in err's tree, rule_compile_error
+// last, so that a rule's error is given the finer code of the error under
+// it (an expression's, a plugin's, an unknown property's) when there is
+// one. It is for building an error from another, never for the happy path.
 func Of(err error) Code {
 	if err == nil {
 		return ""
 	}
 	for _, c := range All {
-		if errors.Is(err, c) {
+		if c != RuleCompileError && errors.Is(err, c) {
 			return c
 		}
+	}
+	if errors.Is(err, RuleCompileError) {
+		return RuleCompileError
 	}
 	return ""
 }
