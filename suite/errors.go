@@ -10,8 +10,8 @@ import (
 type Problem struct {
 	Loc  Loc
 	Msg  string
-	Code errcode.Code // what kind of problem: one of the callgrade.Code constants; "" for a warning
-	Err  error        // the underlying error (I/O, syntax), if any; nil otherwise
+	Code errcode.Code // what kind of problem (callgrade.Code); "" for a warning and the few the engine does not code yet
+	Err  error        // the underlying error (I/O, syntax, a rule's), if any; nil otherwise
 }
 
 // String returns "file: key (case id): message".
