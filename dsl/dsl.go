@@ -16,6 +16,7 @@ import (
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -182,7 +183,8 @@ func (c *Compiler) newWorker() *worker {
 }
 
 // LimitError is an evaluation stopped by one of the limits of Options: a
-// RuntimeError wraps it, and it becomes a rule_error diff.
+// RuntimeError wraps it, and it becomes a rule_error diff. Its code is
+// limit_exceeded (callgrade.Code).
 type LimitError struct {
 	Limit string // the field of Options: "MaxWork", "MemoryBudget", "MaxSteps", "Timeout", "MaxStringLen"
 	Msg   string
@@ -190,6 +192,9 @@ type LimitError struct {
 
 // Error returns Msg.
 func (e *LimitError) Error() string { return e.Msg }
+
+// Is reports whether target is limit_exceeded, for errors.Is.
+func (e *LimitError) Is(target error) bool { return target == errcode.LimitExceeded }
 
 // clockEvery is how many closure steps and helper calls pass between two
 // readings of the clock: a reading costs as much as a few steps.
@@ -264,7 +269,9 @@ type Expr struct {
 func (e *Expr) String() string { return e.src }
 
 // Error is an expression that does not compile: too long, too large, a
-// syntax error, an unknown name, or a result that is not a bool.
+// syntax error, an unknown name, or a result that is not a bool. Its code
+// is expression_compile_error (callgrade.Code), and limit_exceeded too for
+// an expression longer than MaxLength.
 type Error struct {
 	Src     string
 	Line    int    // 1-based; 0 when the error is about the whole text
@@ -272,6 +279,14 @@ type Error struct {
 	Offset  int    // byte offset in Src; -1 when unknown
 	Msg     string // what is wrong
 	Snippet string // the line with a caret under the column, each line prefixed "\n | "
+
+	tooLong bool // longer than MaxLength
+}
+
+// Is reports whether target is expression_compile_error, or
+// limit_exceeded for an expression that is too long, for errors.Is.
+func (e *Error) Is(target error) bool {
+	return target == errcode.ExpressionCompileError || (e.tooLong && target == errcode.LimitExceeded)
 }
 
 // Error returns "line L, column C: message" and the caret snippet.
@@ -336,7 +351,7 @@ func (c *Compiler) assert(src string) (rules.Comparator, error) {
 
 func (c *Compiler) compile(src string) (*Expr, error) {
 	if len(src) > c.opts.MaxLength {
-		return nil, &Error{Src: src, Offset: -1, Msg: fmt.Sprintf("expression is %d bytes long; the limit is %d", len(src), c.opts.MaxLength)}
+		return nil, &Error{Src: src, Offset: -1, Msg: fmt.Sprintf("expression is %d bytes long; the limit is %d", len(src), c.opts.MaxLength), tooLong: true}
 	}
 	if !utf8.ValidString(src) {
 		return nil, &Error{Src: src, Offset: -1, Msg: "expression is not valid UTF-8"}
@@ -371,7 +386,8 @@ func (c *Compiler) compile(src string) (*Expr, error) {
 	}
 	if err == nil || strings.HasPrefix(err.Error(), "expected bool") {
 		// The tree checks, but its result may yield no bool: say where,
-		// which expr does not.
+		// which expr does not. (expr's errors have no code, so its
+		// message is what tells this one.)
 		if re := r.err(); re != nil {
 			return nil, re.bind(src)
 		}
@@ -471,6 +487,8 @@ func show(v value.Value) string {
 
 // RuntimeError is an evaluation that failed: a value of a type the
 // expression cannot use, a helper refusing its argument, a limit exceeded.
+// Its code is expression_runtime_error (callgrade.Code); a limit's
+// limit_exceeded is found through Unwrap.
 type RuntimeError struct {
 	Src    string
 	Line   int // 1-based, 0 when unknown
@@ -483,6 +501,9 @@ type RuntimeError struct {
 
 // Unwrap returns Err.
 func (e *RuntimeError) Unwrap() error { return e.Err }
+
+// Is reports whether target is expression_runtime_error, for errors.Is.
+func (e *RuntimeError) Is(target error) bool { return target == errcode.ExpressionRuntimeError }
 
 // Error returns `expr "SRC" at L:C: message`.
 func (e *RuntimeError) Error() string {

@@ -11,6 +11,7 @@ func (e *Expr) UsesSteps() bool { return e.uses.steps || e.isAll }
 
 // isStepRange reports whether err is an index out of range, which in an
 // expression that reads steps is most likely a step that did not happen.
+// The message is expr's VM's, which has no code to test instead.
 func isStepRange(err error) bool {
 	var re *RuntimeError
 	return errors.As(err, &re) && strings.Contains(re.Msg, "out of range")

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/internal/prefault"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/response"
@@ -290,16 +291,24 @@ func (c *compiler) problem(loc suite.Loc, caseID, msg string) {
 	c.problems = append(c.problems, suite.Problem{Loc: loc, Msg: msg})
 }
 
+// problemErr reports err at loc, keeping it and its code (callgrade.Code)
+// beside its message.
+func (c *compiler) problemErr(loc suite.Loc, caseID string, err error) {
+	c.problem(loc, caseID, err.Error())
+	p := &c.problems[len(c.problems)-1]
+	p.Code, p.Err = errcode.Of(err), err
+}
+
 // ruleProblem reports err, the error of compiling a rule at loc: one
 // problem for each of the rule's mistakes (rules.Compile joins them).
 func (c *compiler) ruleProblem(loc suite.Loc, caseID string, err error) {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		for _, e := range j.Unwrap() {
-			c.problem(loc, caseID, e.Error())
+			c.problemErr(loc, caseID, e)
 		}
 		return
 	}
-	c.problem(loc, caseID, err.Error())
+	c.problemErr(loc, caseID, err)
 }
 
 func (c *compiler) warn(loc suite.Loc, caseID, msg string) {
@@ -316,7 +325,7 @@ func (c *compiler) compileRuleSet(rs suite.RuleSet, caseID string) []pathRule {
 		if !ok {
 			var err error
 			if p, err = rules.ParsePath(pr.Path); err != nil {
-				c.problem(pr.Loc, caseID, err.Error())
+				c.problemErr(pr.Loc, caseID, err)
 				continue
 			}
 			c.pathCache[pr.Path] = p
@@ -529,7 +538,7 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 		}
 		cmp, err := c.opts.Extensions.Assert(a.Expr)
 		if err != nil {
-			c.problem(a.Loc, sc.ID, err.Error())
+			c.problemErr(a.Loc, sc.ID, err)
 			continue
 		}
 		m := out.checks()

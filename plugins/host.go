@@ -23,6 +23,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"google.golang.org/grpc"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/plugins/internal/pluginpb"
 	"github.com/callgrade/callgrade/suite"
 )
@@ -196,16 +197,17 @@ func Open(decls map[string]suite.Plugin, opts Options) (*Host, error) {
 
 func problem(name string, d suite.Plugin, err error) *suite.Problem {
 	return &suite.Problem{
-		Loc: d.Loc,
-		Msg: fmt.Sprintf("plugin %s (command %s): %v", name, strings.Join(d.Command, " "), err),
-		Err: err,
+		Loc:  d.Loc,
+		Msg:  fmt.Sprintf("plugin %s (command %s): %v", name, strings.Join(d.Command, " "), err),
+		Code: errcode.Of(err),
+		Err:  err,
 	}
 }
 
 // prepare checks a declaration without starting anything.
 func (h *Host) prepare(name string, d suite.Plugin) (*proc, error) {
 	if len(d.Command) == 0 || d.Command[0] == "" {
-		return nil, errors.New("no command")
+		return nil, errcode.Wrap(errcode.MissingKey, errors.New("no command"))
 	}
 	p := &proc{
 		h:       h,
@@ -221,7 +223,7 @@ func (h *Host) prepare(name string, d suite.Plugin) (*proc, error) {
 	if d.Timeout != "" {
 		t, err := time.ParseDuration(d.Timeout)
 		if err != nil || t <= 0 {
-			return nil, fmt.Errorf("timeout %q is not a positive duration such as 2s", d.Timeout)
+			return nil, errcode.Wrap(errcode.InvalidValue, fmt.Errorf("timeout %q is not a positive duration such as 2s", d.Timeout))
 		}
 		p.timeout = t
 	}
@@ -245,7 +247,7 @@ func (h *Host) prepare(name string, d suite.Plugin) (*proc, error) {
 				err = fmt.Errorf("%w (a relative command is looked up from the working directory, %s)", err, wd)
 			}
 		}
-		return nil, fmt.Errorf("cannot run: %w", err)
+		return nil, errcode.Wrap(errcode.PluginUnavailable, fmt.Errorf("cannot run: %w", err))
 	}
 	if resolved == "" {
 		resolved = path
@@ -257,7 +259,7 @@ func (h *Host) prepare(name string, d suite.Plugin) (*proc, error) {
 	if d.SHA256 != "" {
 		want, err := hex.DecodeString(d.SHA256)
 		if err != nil || len(want) != sha256.Size {
-			return nil, fmt.Errorf("sha256 %q is not 64 hex digits", d.SHA256)
+			return nil, errcode.Wrap(errcode.InvalidValue, fmt.Errorf("sha256 %q is not 64 hex digits", d.SHA256))
 		}
 		// What is hashed is what runs: a copy the check reads the file
 		// into, which every start, the first and each restart, executes.
@@ -265,11 +267,11 @@ func (h *Host) prepare(name string, d suite.Plugin) (*proc, error) {
 		// whatever a writer put there in between.
 		dir, copied, got, err := privateCopy(resolved)
 		if err != nil {
-			return nil, fmt.Errorf("cannot check sha256: %w", err)
+			return nil, errcode.Wrap(errcode.PluginUnavailable, fmt.Errorf("cannot check sha256: %w", err))
 		}
 		if !strings.EqualFold(got, d.SHA256) {
 			os.RemoveAll(dir)
-			return nil, fmt.Errorf("sha256 of %s is %s, not %s as the suite says; not started", resolved, got, strings.ToLower(d.SHA256))
+			return nil, errcode.Wrap(errcode.PluginChecksumMismatch, fmt.Errorf("sha256 of %s is %s, not %s as the suite says; not started", resolved, got, strings.ToLower(d.SHA256)))
 		}
 		p.sum, p.path, p.copyDir = want, copied, dir
 		if h.opts.checked != nil {
@@ -574,7 +576,7 @@ func (p *proc) launchOnce() (*process, pluginpb.ComparatorsClient, error) {
 	}
 	dir, err := os.MkdirTemp("", "callgrade-plugin-")
 	if err != nil {
-		return nil, nil, fmt.Errorf("cannot make a directory for its socket: %w", err)
+		return nil, nil, errcode.Wrap(errcode.PluginUnavailable, fmt.Errorf("cannot make a directory for its socket: %w", err))
 	}
 	cmd.Env = append(os.Environ(), plugin.EnvUnixSocketDir+"="+dir)
 	client := &process{c: plugin.NewClient(cfg), cmd: cmd, dir: dir, stderr: stderr}
@@ -582,17 +584,17 @@ func (p *proc) launchOnce() (*process, pluginpb.ComparatorsClient, error) {
 	if err != nil {
 		client.Kill()
 		if errors.Is(err, plugin.ErrChecksumsDoNotMatch) {
-			return nil, nil, errors.New("sha256 mismatch; not started")
+			return nil, nil, errcode.Wrap(errcode.PluginChecksumMismatch, errors.New("sha256 mismatch; not started"))
 		}
 		if p.copyDir != "" && errors.Is(err, fs.ErrPermission) {
-			return nil, nil, fmt.Errorf("does not start: %w (the private copy a sha256 check runs is in %s: is it mounted noexec? set TMPDIR to a directory whose files may run)", err, filepath.Dir(p.copyDir))
+			return nil, nil, errcode.Wrap(errcode.PluginUnavailable, fmt.Errorf("does not start: %w (the private copy a sha256 check runs is in %s: is it mounted noexec? set TMPDIR to a directory whose files may run)", err, filepath.Dir(p.copyDir)))
 		}
 		if s := stderr.String(); s != "" {
 			// What the plugin said of itself (a missing module, a file it
 			// cannot open) says more than go-plugin's guesses.
-			return nil, nil, fmt.Errorf("does not start: %w; its stderr ends: %s", err, s)
+			return nil, nil, errcode.Wrap(errcode.PluginUnavailable, fmt.Errorf("does not start: %w; its stderr ends: %s", err, s))
 		}
-		return nil, nil, fmt.Errorf("does not start: %w", err)
+		return nil, nil, errcode.Wrap(errcode.PluginUnavailable, fmt.Errorf("does not start: %w", err))
 	}
 	// No server certificate in the handshake: a plugin without AutoMTLS,
 	// such as one written in another language. Only a Unix socket is
@@ -600,7 +602,7 @@ func (p *proc) launchOnce() (*process, pluginpb.ComparatorsClient, error) {
 	if cfg.TLSConfig != nil && cfg.TLSConfig.RootCAs == nil {
 		if _, ok := addr.(*net.UnixAddr); !ok {
 			client.Kill()
-			return nil, nil, fmt.Errorf("offers %s without a TLS certificate; a plugin without mutual TLS must listen on a Unix socket", addr)
+			return nil, nil, errcode.Wrap(errcode.PluginProtocolError, fmt.Errorf("offers %s without a TLS certificate; a plugin without mutual TLS must listen on a Unix socket", addr))
 		}
 		p.log.Debug("plugin offers no TLS certificate; using its Unix socket without TLS")
 		cfg.TLSConfig = nil
@@ -608,12 +610,12 @@ func (p *proc) launchOnce() (*process, pluginpb.ComparatorsClient, error) {
 	cp, err := client.c.Client()
 	if err != nil {
 		client.Kill()
-		return nil, nil, fmt.Errorf("cannot connect: %w", err)
+		return nil, nil, errcode.Wrap(errcode.PluginUnavailable, fmt.Errorf("cannot connect: %w", err))
 	}
 	raw, err := cp.Dispense(pluginpb.PluginName)
 	if err != nil {
 		client.Kill()
-		return nil, nil, fmt.Errorf("cannot connect: %w", err)
+		return nil, nil, errcode.Wrap(errcode.PluginUnavailable, fmt.Errorf("cannot connect: %w", err))
 	}
 	return client, raw.(pluginpb.ComparatorsClient), nil
 }
@@ -629,19 +631,19 @@ func (p *proc) first() error {
 	resp, err := rpc.Describe(ctx, &pluginpb.DescribeRequest{})
 	if err != nil {
 		client.Kill()
-		return fmt.Errorf("describe: %w", err)
+		return errcode.Wrap(errcode.PluginProtocolError, fmt.Errorf("describe: %w", err))
 	}
 	p.comps = make(map[string]*compInfo, len(resp.Comparators))
 	for _, c := range resp.Comparators {
 		if c.Name == "" || p.comps[c.Name] != nil {
 			client.Kill()
-			return fmt.Errorf("describe: comparator name %q is empty or repeated", c.Name)
+			return errcode.Wrap(errcode.PluginProtocolError, fmt.Errorf("describe: comparator name %q is empty or repeated", c.Name))
 		}
 		ci := &compInfo{doc: c.Doc, schemaText: c.ParamsSchema}
 		if c.ParamsSchema != "" {
 			if ci.schema, err = compileSchema(p.name+"."+c.Name, c.ParamsSchema); err != nil {
 				client.Kill()
-				return fmt.Errorf("describe: comparator %s: params schema: %w", c.Name, err)
+				return errcode.Wrap(errcode.PluginProtocolError, fmt.Errorf("describe: comparator %s: params schema: %w", c.Name, err))
 			}
 		}
 		p.comps[c.Name] = ci

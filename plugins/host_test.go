@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/plugins"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
@@ -33,24 +34,25 @@ func TestOpenErrors(t *testing.T) {
 		name string
 		decl suite.Plugin
 		want []string
+		code errcode.Code
 	}{
 		{"missing", suite.Plugin{Command: []string{filepath.Join(dir, "nope")}},
-			[]string{"plugin p", "nope", "no such file"}},
+			[]string{"plugin p", "nope", "no such file"}, errcode.PluginUnavailable},
 		{"missing, relative", suite.Plugin{Command: []string{"./bin/callgrade-no-such-plugin"}},
-			[]string{"plugin p", "no such file", "a relative command is looked up from the working directory, /"}},
+			[]string{"plugin p", "no such file", "a relative command is looked up from the working directory, /"}, errcode.PluginUnavailable},
 		{"missing in PATH", suite.Plugin{Command: []string{"callgrade-no-such-plugin"}},
-			[]string{"plugin p", "callgrade-no-such-plugin", "not found"}},
+			[]string{"plugin p", "callgrade-no-such-plugin", "not found"}, errcode.PluginUnavailable},
 		{"not executable", suite.Plugin{Command: []string{notExec}},
-			[]string{"plugin p", "not-exec", "not executable"}},
+			[]string{"plugin p", "not-exec", "not executable"}, errcode.PluginUnavailable},
 		{"checksum mismatch", suite.Plugin{Command: []string{tp, "-pidfile", pidfile}, SHA256: strings.Repeat("ab", 32)},
-			[]string{"plugin p", "sha256", "not started"}},
+			[]string{"plugin p", "sha256", "not started"}, errcode.PluginChecksumMismatch},
 		{"bad checksum", suite.Plugin{Command: []string{tp}, SHA256: "xyz"},
-			[]string{"sha256 \"xyz\" is not 64 hex digits"}},
+			[]string{"sha256 \"xyz\" is not 64 hex digits"}, errcode.InvalidValue},
 		{"exits at start", suite.Plugin{Command: []string{tp, "-mode", "exit"}},
-			[]string{"plugin p", "-mode exit", "does not start"}},
+			[]string{"plugin p", "-mode exit", "does not start"}, errcode.PluginUnavailable},
 		{"bad timeout", suite.Plugin{Command: []string{tp}, Timeout: "soon"},
-			[]string{"timeout \"soon\""}},
-		{"no command", suite.Plugin{}, []string{"no command"}},
+			[]string{"timeout \"soon\""}, errcode.InvalidValue},
+		{"no command", suite.Plugin{}, []string{"no command"}, errcode.MissingKey},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,6 +65,9 @@ func TestOpenErrors(t *testing.T) {
 			var se *suite.Error
 			if !errors.As(err, &se) || len(se.Problems) != 1 || se.Problems[0].Loc != loc {
 				t.Fatalf("want one *suite.Error problem at %v, got %#v", loc, err)
+			}
+			if se.Problems[0].Code != tt.code || !errors.Is(err, tt.code) {
+				t.Errorf("code %q, want %q", se.Problems[0].Code, tt.code)
 			}
 			msg := err.Error()
 			if !strings.HasPrefix(msg, "suite.yaml: plugins.p: ") {
@@ -111,19 +116,20 @@ func TestComparatorRefs(t *testing.T) {
 	}, plugins.Options{})
 	tests := []struct {
 		ref, params string
-		want        string // "" for no error
+		want        string       // "" for no error
+		code        errcode.Code // the error's
 	}{
-		{"geo.within_km", `{"km": 5}`, ""},
-		{"geo.within_km", `{"km": 5.5}`, ""},
-		{"test.eq", `null`, ""},
-		{"test.eq", `{"anything": [1]}`, ""},
-		{"geo.within_km", `null`, "missing property 'km'"},
-		{"geo.within_km", `{"km": "5"}`, "at /km"},
-		{"geo.within_km", `{"km": 5, "miles": 3}`, "miles"},
-		{"geo.within_km", `[1]`, "params must be an object"},
-		{"geo.within_mi", `{}`, `plugin geo has no comparator "within_mi" (it has within_km)`},
-		{"nope.within_km", `{}`, `no plugin "nope"`},
-		{"geo", `{}`, "not of the form plugin.comparator"},
+		{"geo.within_km", `{"km": 5}`, "", ""},
+		{"geo.within_km", `{"km": 5.5}`, "", ""},
+		{"test.eq", `null`, "", ""},
+		{"test.eq", `{"anything": [1]}`, "", ""},
+		{"geo.within_km", `null`, "missing property 'km'", errcode.InvalidValue},
+		{"geo.within_km", `{"km": "5"}`, "at /km", errcode.InvalidValue},
+		{"geo.within_km", `{"km": 5, "miles": 3}`, "miles", errcode.InvalidValue},
+		{"geo.within_km", `[1]`, "params must be an object", errcode.WrongType},
+		{"geo.within_mi", `{}`, `plugin geo has no comparator "within_mi" (it has within_km)`, errcode.UnknownComparator},
+		{"nope.within_km", `{}`, `no plugin "nope"`, errcode.UnknownComparator},
+		{"geo", `{}`, "not of the form plugin.comparator", errcode.InvalidValue},
 	}
 	for _, tt := range tests {
 		t.Run(tt.ref+" "+tt.params, func(t *testing.T) {
@@ -133,6 +139,8 @@ func TestComparatorRefs(t *testing.T) {
 				t.Fatalf("unexpected error %v", err)
 			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
 				t.Fatalf("want error containing %q, got %v", tt.want, err)
+			case tt.want != "" && errcode.Of(err) != tt.code:
+				t.Fatalf("code %q, want %q", errcode.Of(err), tt.code)
 			}
 		})
 	}
@@ -278,7 +286,11 @@ func TestRestartsAreBounded(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	wantPluginError(t, compare(t, h, "p.eq", `1`, `1`), "restarted 2 times in 10m0s, the most allowed")
+	o := compare(t, h, "p.eq", `1`, `1`)
+	wantPluginError(t, o, "restarted 2 times in 10m0s, the most allowed")
+	if !errors.Is(o.Err, errcode.PluginCrashed) {
+		t.Errorf("a plugin restarted the most allowed: want plugin_crashed, got %v", o.Err)
+	}
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("a dead plugin's comparison took %v", d)
 	}

@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/plugins/internal/pluginpb"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
@@ -87,6 +88,13 @@ func pluginErr(format string, args ...any) rules.Outcome {
 	return rules.Outcome{Err: fmt.Errorf(format, args...), ErrKind: rules.PluginError}
 }
 
+// codedErr is pluginErr with the error code c (callgrade.Code).
+func codedErr(c errcode.Code, format string, args ...any) rules.Outcome {
+	o := pluginErr(format, args...)
+	o.Err = errcode.Wrap(c, o.Err)
+	return o
+}
+
 // do queues one comparison and waits for its outcome, until ctx is done:
 // the comparison then fails at once, is not sent if it has not been, and
 // the batch it went in is cancelled once all of its comparisons are.
@@ -109,7 +117,7 @@ func (p *proc) do(ctx context.Context, item *pluginpb.CompareItem) rules.Outcome
 	select {
 	case p.queue <- c:
 	case <-p.quit:
-		return pluginErr("plugin %s: host closed", p.name)
+		return codedErr(errcode.PluginUnavailable, "plugin %s: host closed", p.name)
 	case <-ctx.Done():
 		return cancelled()
 	}
@@ -123,7 +131,7 @@ func (p *proc) do(ctx context.Context, item *pluginpb.CompareItem) rules.Outcome
 		select {
 		case <-c.done:
 		case <-time.After(p.timeout + time.Second):
-			c.finish(pluginErr("plugin %s: host closed", p.name))
+			c.finish(codedErr(errcode.PluginUnavailable, "plugin %s: host closed", p.name))
 		}
 	}
 	return c.out
@@ -177,7 +185,7 @@ func (p *proc) drain() {
 	for {
 		select {
 		case c := <-p.queue:
-			c.finish(pluginErr("plugin %s: host closed", p.name))
+			c.finish(codedErr(errcode.PluginUnavailable, "plugin %s: host closed", p.name))
 		default:
 			return
 		}
@@ -268,14 +276,14 @@ func (p *proc) attempt(batch []*call, counted bool) (_ rules.Outcome, broke bool
 				how = " (" + how + ")"
 			}
 			p.restart(gen, "crashed", counted)
-			return pluginErr("plugin %s crashed%s: %s; restarting it", p.name, how, status.Convert(err).Message()), true
+			return codedErr(errcode.PluginCrashed, "plugin %s crashed%s: %s; restarting it", p.name, how, status.Convert(err).Message()), true
 		default:
 			fail(pluginErr("plugin %s: %s", p.name, status.Convert(err).Message()))
 		}
 		return rules.Outcome{}, false
 	}
 	if len(resp.Results) != len(batch) {
-		fail(pluginErr("plugin %s: answered %s for %s", p.name, count(len(resp.Results), "result"), count(len(batch), "comparison")))
+		fail(codedErr(errcode.PluginProtocolError, "plugin %s: answered %s for %s", p.name, count(len(resp.Results), "result"), count(len(batch), "comparison")))
 		return rules.Outcome{}, false
 	}
 	for i, r := range resp.Results {
@@ -320,7 +328,7 @@ func (p *proc) current() (pluginpb.ComparatorsClient, *process, int, error) {
 		select {
 		case <-ready:
 		case <-p.quit:
-			return nil, nil, 0, fmt.Errorf("plugin %s: host closed", p.name)
+			return nil, nil, 0, errcode.Wrap(errcode.PluginUnavailable, fmt.Errorf("plugin %s: host closed", p.name))
 		}
 	}
 }
@@ -359,8 +367,8 @@ func (p *proc) relaunch(why string, counted bool) {
 				if n == 1 {
 					times = "once"
 				}
-				p.dead = fmt.Errorf("plugin %s %s and was restarted %s in %v, the most allowed; %s",
-					p.name, why, times, p.h.opts.RestartWindow, strings.Join(append(errs, "not restarted"), "; "))
+				p.dead = errcode.Wrap(errcode.PluginCrashed, fmt.Errorf("plugin %s %s and was restarted %s in %v, the most allowed; %s",
+					p.name, why, times, p.h.opts.RestartWindow, strings.Join(append(errs, "not restarted"), "; ")))
 				close(p.ready)
 				p.mu.Unlock()
 				return
@@ -374,7 +382,7 @@ func (p *proc) relaunch(why string, counted bool) {
 		case <-time.After(wait):
 		case <-p.quit:
 			p.mu.Lock()
-			p.dead = fmt.Errorf("plugin %s: host closed", p.name)
+			p.dead = errcode.Wrap(errcode.PluginUnavailable, fmt.Errorf("plugin %s: host closed", p.name))
 			close(p.ready)
 			p.mu.Unlock()
 			return
@@ -411,7 +419,7 @@ func (p *proc) close() {
 	client := p.client
 	p.client, p.rpc = nil, nil
 	if p.dead == nil {
-		p.dead = fmt.Errorf("plugin %s: host closed", p.name)
+		p.dead = errcode.Wrap(errcode.PluginUnavailable, fmt.Errorf("plugin %s: host closed", p.name))
 	}
 	p.mu.Unlock()
 	if client != nil {
@@ -429,31 +437,31 @@ func (p *proc) close() {
 func (h *Host) Comparator(ref string, params value.Value) (rules.Comparator, error) {
 	name, comp, ok := strings.Cut(ref, ".")
 	if !ok || name == "" || comp == "" {
-		return nil, fmt.Errorf("%q is not of the form plugin.comparator", ref)
+		return nil, errcode.Wrap(errcode.InvalidValue, fmt.Errorf("%q is not of the form plugin.comparator", ref))
 	}
 	p := h.procs[name]
 	if p == nil {
-		return nil, fmt.Errorf("no plugin %q is declared under plugins", name)
+		return nil, errcode.Wrap(errcode.UnknownComparator, fmt.Errorf("no plugin %q is declared under plugins", name))
 	}
 	ci := p.comps[comp]
 	if ci == nil {
-		return nil, fmt.Errorf("plugin %s has no comparator %q (it has %s)", name, comp, strings.Join(p.order, ", "))
+		return nil, errcode.Wrap(errcode.UnknownComparator, fmt.Errorf("plugin %s has no comparator %q (it has %s)", name, comp, strings.Join(p.order, ", ")))
 	}
 	switch params.Kind() {
 	case value.Null:
 		params, _ = value.ObjectOf()
 	case value.Object:
 	default:
-		return nil, fmt.Errorf("params must be an object, not %s", params.Kind())
+		return nil, errcode.Wrap(errcode.WrongType, fmt.Errorf("params must be an object, not %s", params.Kind()))
 	}
 	text := params.String()
 	if ci.schema != nil {
 		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
 		if err != nil {
-			return nil, fmt.Errorf("params: %w", err)
+			return nil, errcode.Wrap(errcode.InvalidValue, fmt.Errorf("params: %w", err))
 		}
 		if err := ci.schema.Validate(doc); err != nil {
-			return nil, fmt.Errorf("params do not fit %s.%s: %s", name, comp, schemaMessage(err))
+			return nil, errcode.Wrap(errcode.InvalidValue, fmt.Errorf("params do not fit %s.%s: %s", name, comp, schemaMessage(err)))
 		}
 	}
 	return &comparator{p: p, name: comp, params: text}, nil

@@ -3,6 +3,8 @@ package rules
 import (
 	"strconv"
 	"strings"
+
+	"github.com/callgrade/callgrade/internal/errcode"
 )
 
 // Path is a compiled PATH: a sequence of segments, each a literal key (or
@@ -47,7 +49,8 @@ func (p Path) Segments() []Segment {
 	return out
 }
 
-// PathError is a PATH that cannot be parsed.
+// PathError is a PATH that cannot be parsed. Its code is invalid_path
+// (callgrade.Code).
 type PathError struct {
 	Path   string
 	Offset int // byte offset in Path where the problem is
@@ -58,6 +61,9 @@ type PathError struct {
 func (e *PathError) Error() string {
 	return "path " + strconv.Quote(e.Path) + " at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
 }
+
+// Is reports whether target is invalid_path, for errors.Is.
+func (e *PathError) Is(target error) bool { return target == errcode.InvalidPath }
 
 // ParsePath parses a PATH, gjson style: segments separated by '.'; `\.` is
 // a literal dot, `\\` a backslash, `\*` and `\#` a key named "*" or "#"; a

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -72,12 +73,14 @@ const (
 // CompileError is a rule that cannot be compiled: an unknown property, a
 // value of the wrong type, an unknown normaliser, a contradictory
 // combination, a bad regular expression or expression, or a property whose
-// extension is not enabled.
+// extension is not enabled. Its code is rule_compile_error (callgrade.Code);
+// Code names a finer one when there is one.
 type CompileError struct {
 	Property string // the property at fault; "" for the rule as a whole
 	Offset   int    // byte offset inside the property's text when known (regex, expr), else -1
 	Msg      string
-	Err      error // the underlying error, if any
+	Code     errcode.Code // unknown_key for an unknown property; "" otherwise
+	Err      error        // the underlying error, if any
 }
 
 // Error returns "property: message at offset N: underlying error".
@@ -103,6 +106,13 @@ func (e *CompileError) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *CompileError) Unwrap() error { return e.Err }
+
+// Is reports whether target is rule_compile_error or the error's Code, for
+// errors.Is; the underlying error's codes (an expression's, a plugin's) are
+// found through Unwrap.
+func (e *CompileError) Is(target error) bool {
+	return target == errcode.RuleCompileError || (e.Code != "" && target == e.Code)
+}
 
 func errorf(prop, msg string) *CompileError {
 	return &CompileError{Property: prop, Offset: -1, Msg: msg}
@@ -150,7 +160,9 @@ func compileObject(spec value.Value, ext Extensions) (*Rule, error) {
 	for _, m := range spec.Members() { // sorted by key: the errors' order is deterministic
 		i, ok := propertyIndex[m.Key]
 		if !ok {
-			errs = append(errs, errorf(m.Key, "unknown rule property; the properties are "+propertyNames))
+			e := errorf(m.Key, "unknown rule property; the properties are "+propertyNames)
+			e.Code = errcode.UnknownKey
+			errs = append(errs, e)
 			continue
 		}
 		g[i].v, g[i].ok = m.Value, true

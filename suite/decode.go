@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -52,20 +53,20 @@ func newDec() *dec {
 	return &dec{empty: empty, checkUse: true}
 }
 
-func (d *dec) fail(loc Loc, msg string) {
-	d.probs = append(d.probs, Problem{Loc: loc, Msg: msg})
+func (d *dec) fail(loc Loc, code errcode.Code, msg string) {
+	d.probs = append(d.probs, Problem{Loc: loc, Msg: msg, Code: code})
 }
 
 func (d *dec) unknown(loc Loc, want string) {
-	d.fail(loc, "unknown key; want one of "+want)
+	d.fail(loc, errcode.UnknownKey, "unknown key; want one of "+want)
 }
 
 func (d *dec) missing(loc Loc, key string) {
-	d.fail(sub(loc, key), "required key is missing")
+	d.fail(sub(loc, key), errcode.MissingKey, "required key is missing")
 }
 
 func (d *dec) wrongKind(loc Loc, want string, got value.Value) {
-	d.fail(loc, "must be "+want+", not "+kindName(got))
+	d.fail(loc, errcode.WrongType, "must be "+want+", not "+kindName(got))
 }
 
 // sub returns loc with a key appended to its key path. It allocates, so

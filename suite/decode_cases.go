@@ -8,6 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/internal/idtable"
 	"github.com/callgrade/callgrade/internal/prefault"
 	"github.com/callgrade/callgrade/value"
@@ -26,7 +27,7 @@ func (l *loader) decodeAllCases(s *Suite) {
 		total += f.numCases()
 		if f.hasBad {
 			loc := Loc{File: f.name, Key: "cases"}
-			l.probs = append(l.probs, Problem{Loc: loc, Msg: "must be a list of cases, not " + kindName(f.notList)})
+			l.probs = append(l.probs, Problem{Loc: loc, Msg: "must be a list of cases, not " + kindName(f.notList), Code: errcode.WrongType})
 		}
 	}
 	starts[len(l.files)] = total
@@ -72,7 +73,7 @@ func (l *loader) decodeAllCases(s *Suite) {
 		}
 		if k := table.Add(hashes[g], g, func(k int) bool { return s.Cases[k].ID == c.ID }); k >= 0 {
 			p := s.Cases[k].Loc
-			l.probs = append(l.probs, Problem{Loc: sub(c.Loc, "id"),
+			l.probs = append(l.probs, Problem{Loc: sub(c.Loc, "id"), Code: errcode.DuplicateCase,
 				Msg: "duplicate case id " + strconv.Quote(c.ID) + "; first at " + p.File + ": " + p.Key})
 		}
 	}
@@ -145,7 +146,7 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 			if v.Kind() != value.String && v.Kind() != value.Number {
 				d.wrongKind(sub(loc, "id"), "a string", v)
 			} else if v.Str() == "" {
-				d.fail(sub(loc, "id"), "must not be empty")
+				d.fail(sub(loc, "id"), errcode.InvalidValue, "must not be empty")
 			}
 		case "tools":
 			hasTools = true
@@ -175,7 +176,7 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 		case "expected":
 			hasExpected = true
 			if v.IsNull() {
-				d.fail(sub(loc, "expected"), "must be a call or a list of calls; write [] for a case that expects no call")
+				d.fail(sub(loc, "expected"), errcode.WrongType, "must be a call or a list of calls; write [] for a case that expects no call")
 				continue
 			}
 			c.Expected = d.callList(v, loc, "expected")
@@ -192,13 +193,13 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 	}
 	d.checkRunCase(c, x, hasExpected, loc) // decode_steps.go
 	if !hasExpected && !c.HasSteps() {
-		d.fail(sub(loc, "expected"), "required key is missing; write [] for a case that expects no call")
+		d.fail(sub(loc, "expected"), errcode.MissingKey, "required key is missing; write [] for a case that expects no call")
 	}
 	if toolsFileKey {
 		tloc := sub(loc, "tools_file")
 		switch {
 		case hasTools:
-			d.fail(tloc, "tools and tools_file are both set; keep one")
+			d.fail(tloc, errcode.ConflictingKeys, "tools and tools_file are both set; keep one")
 		case toolsFile.Kind() != value.String || toolsFile.Str() == "":
 			d.wrongKind(tloc, "a file name", toolsFile)
 		default:

@@ -3,6 +3,7 @@ package suite
 import (
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
@@ -52,7 +53,7 @@ func (d *dec) extraFields(x value.Value, loc Loc) ExtraFields {
 		case ExtraReject, ExtraAllow:
 			return e
 		}
-		d.fail(loc, "must be reject or allow, not "+strconv.Quote(x.Str()))
+		d.fail(loc, errcode.InvalidValue, "must be reject or allow, not "+strconv.Quote(x.Str()))
 		return ""
 	}
 	d.wrongKind(loc, "reject or allow", x)
@@ -65,7 +66,7 @@ func (d *dec) callMatch(x value.Value, loc Loc) CallMatch {
 		case CallsOrdered, CallsUnordered, CallsSuperset, CallsSubset, CallsGreedy, CallsInOrder:
 			return c
 		}
-		d.fail(loc, "must be ordered, unordered, superset, subset, in_order or greedy, not "+strconv.Quote(x.Str()))
+		d.fail(loc, errcode.InvalidValue, "must be ordered, unordered, superset, subset, in_order or greedy, not "+strconv.Quote(x.Str()))
 		return ""
 	}
 	d.wrongKind(loc, "ordered, unordered, superset, subset, in_order or greedy", x)
@@ -80,7 +81,7 @@ func (d *dec) format(x value.Value, loc Loc) response.Format {
 	}
 	f, err := response.ParseFormat(x.Str())
 	if err != nil {
-		d.fail(loc, err.Error())
+		d.fail(loc, errcode.InvalidValue, err.Error())
 	}
 	return f
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -23,7 +24,7 @@ func (l *loader) decodePlugins(d *dec, out *map[string]Plugin, x value.Value, lo
 	for _, p := range x.Members() {
 		ploc := Loc{File: l.origin("plugins", p.Key, "command"), Key: joinKey("plugins", p.Key)} // the file whose command starts it
 		if p.Key == "" || strings.ContainsAny(p.Key, ".") {
-			d.fail(ploc, "a plugin name must be non-empty and have no dot")
+			d.fail(ploc, errcode.InvalidValue, "a plugin name must be non-empty and have no dot")
 			continue
 		}
 		if pl, ok := d.plugin(p.Value, ploc, l.origin); ok {
@@ -51,7 +52,7 @@ func (d *dec) plugin(x value.Value, loc Loc, o func(...string) string) (Plugin, 
 			case value.String:
 				argv, err := splitCommand(v.Str())
 				if err != nil {
-					d.fail(mloc, err.Error())
+					d.fail(mloc, errcode.InvalidValue, err.Error())
 					continue
 				}
 				p.Command = argv
@@ -68,7 +69,7 @@ func (d *dec) plugin(x value.Value, loc Loc, o func(...string) string) (Plugin, 
 				continue
 			}
 			if len(p.Command) == 0 || p.Command[0] == "" {
-				d.fail(mloc, "the command is empty")
+				d.fail(mloc, errcode.InvalidValue, "the command is empty")
 			}
 		case "sha256":
 			if v.IsNull() {
@@ -79,7 +80,7 @@ func (d *dec) plugin(x value.Value, loc Loc, o func(...string) string) (Plugin, 
 				continue
 			}
 			if b, err := hex.DecodeString(v.Str()); err != nil || len(b) != 32 {
-				d.fail(mloc, "must be 64 hex digits, not "+strconv.Quote(v.Str()))
+				d.fail(mloc, errcode.InvalidValue, "must be 64 hex digits, not "+strconv.Quote(v.Str()))
 				continue
 			}
 			p.SHA256 = strings.ToLower(v.Str())
@@ -93,7 +94,7 @@ func (d *dec) plugin(x value.Value, loc Loc, o func(...string) string) (Plugin, 
 			}
 			t, err := time.ParseDuration(v.Str())
 			if err != nil || t <= 0 {
-				d.fail(mloc, "must be a positive duration such as 2s or 500ms, not "+strconv.Quote(v.Str()))
+				d.fail(mloc, errcode.InvalidValue, "must be a positive duration such as 2s or 500ms, not "+strconv.Quote(v.Str()))
 				continue
 			}
 			p.Timeout = v.Str()

@@ -3,6 +3,7 @@ package suite
 import (
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -17,7 +18,7 @@ func (l *loader) decodeRulesets(d *dec, out *map[string]RuleSet, x value.Value, 
 	for _, r := range x.Members() {
 		rloc := Loc{File: l.origin("rulesets", r.Key), Key: joinKey("rulesets", r.Key)}
 		if r.Key == "" {
-			d.fail(rloc, "a ruleset needs a name")
+			d.fail(rloc, errcode.InvalidValue, "a ruleset needs a name")
 			continue
 		}
 		(*out)[r.Key] = l.topRules(d, r.Value, rloc, "rulesets", r.Key)
@@ -77,9 +78,9 @@ func (d *dec) callRules(x value.Value, call Loc) RuleSet {
 func (d *dec) use(x value.Value, loc Loc) []string {
 	check := func(name string, l Loc) {
 		if name == "" {
-			d.fail(l, "must be a ruleset name")
+			d.fail(l, errcode.InvalidValue, "must be a ruleset name")
 		} else if _, ok := d.rulesets[name]; !ok && d.checkUse {
-			d.fail(l, "no ruleset named "+strconv.Quote(name))
+			d.fail(l, errcode.UnknownRuleset, "no ruleset named "+strconv.Quote(name))
 		}
 	}
 	switch x.Kind() {

@@ -3,6 +3,7 @@ package suite
 import (
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -33,7 +34,7 @@ func (d *dec) runKey(c *Case, key string, v value.Value, loc Loc) {
 		}
 		n, err := strconv.Atoi(v.Str())
 		if err != nil || n < 0 {
-			d.fail(kloc, "must be a whole number >= 0, not "+v.Str())
+			d.fail(kloc, errcode.InvalidValue, "must be a whole number >= 0, not "+v.Str())
 			return
 		}
 		r.MaxCalls = &n
@@ -54,10 +55,10 @@ func (d *dec) checkRunCase(c *Case, x value.Value, hasExpected bool, loc Loc) {
 		return
 	}
 	if hasExpected {
-		d.fail(sub(loc, "steps"), "steps and expected are both set; a case gives one")
+		d.fail(sub(loc, "steps"), errcode.ConflictingKeys, "steps and expected are both set; a case gives one")
 	}
 	if alt, ok := x.Get("alternatives"); ok && !alt.IsNull() {
-		d.fail(sub(loc, "alternatives"), "alternatives cannot be combined with steps")
+		d.fail(sub(loc, "alternatives"), errcode.ConflictingKeys, "alternatives cannot be combined with steps")
 	}
 	if c.Run == nil {
 		c.Run = &Run{}

@@ -3,6 +3,7 @@ package suite
 import (
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -23,7 +24,7 @@ func (d *dec) tools(x value.Value, loc Loc) []Tool {
 		t, ok := d.tool(e, tloc)
 		if t.Name != "" {
 			if prev, dup := first[t.Name]; dup {
-				d.fail(tloc, "duplicate tool "+strconv.Quote(t.Name)+" (first at "+prev+")")
+				d.fail(tloc, errcode.DuplicateTool, "duplicate tool "+strconv.Quote(t.Name)+" (first at "+prev+")")
 				ok = false
 			} else {
 				first[t.Name] = tloc.Key
@@ -52,7 +53,7 @@ func (d *dec) tool(x value.Value, loc Loc) (Tool, bool) {
 	if typ, ok := x.Get("type"); ok {
 		openai = true
 		if typ.Kind() != value.String || typ.Str() != "function" {
-			d.fail(sub(loc, "type"), "must be function")
+			d.fail(sub(loc, "type"), errcode.InvalidValue, "must be function")
 		}
 		if f, ok := x.Get("function"); ok {
 			for _, m := range x.Members() {
@@ -86,7 +87,7 @@ func (d *dec) tool(x value.Value, loc Loc) (Tool, bool) {
 			t.Description = v.Str()
 		case "parameters", "input_schema":
 			if hasParams {
-				d.fail(sub(fnLoc, m.Key), "parameters and input_schema are both set; keep one")
+				d.fail(sub(fnLoc, m.Key), errcode.ConflictingKeys, "parameters and input_schema are both set; keep one")
 				continue
 			}
 			hasParams = true
@@ -139,7 +140,7 @@ func (l *loader) toolsFile(d *dec, rel, dir string, ref Loc) []Tool {
 	case formatJSON:
 		b, err := l.fs.read(name)
 		if err != nil {
-			d.probs = append(d.probs, Problem{Loc: ref, Msg: "cannot read tools file " + name + ": " + ioMessage(err), Err: err})
+			d.probs = append(d.probs, Problem{Loc: ref, Msg: "cannot read tools file " + name + ": " + ioMessage(err), Code: errcode.ReadFailed, Err: err})
 			return nil
 		}
 		src := string(b)
@@ -150,7 +151,7 @@ func (l *loader) toolsFile(d *dec, rel, dir string, ref Loc) []Tool {
 	case formatYAML:
 		b, err := l.fs.read(name)
 		if err != nil {
-			d.probs = append(d.probs, Problem{Loc: ref, Msg: "cannot read tools file " + name + ": " + ioMessage(err), Err: err})
+			d.probs = append(d.probs, Problem{Loc: ref, Msg: "cannot read tools file " + name + ": " + ioMessage(err), Code: errcode.ReadFailed, Err: err})
 			return nil
 		}
 		var probs []Problem
@@ -159,11 +160,11 @@ func (l *loader) toolsFile(d *dec, rel, dir string, ref Loc) []Tool {
 			return nil
 		}
 	default:
-		d.fail(ref, "a tools file must be .json, .yaml or .yml")
+		d.fail(ref, errcode.UnknownFormat, "a tools file must be .json, .yaml or .yml")
 		return nil
 	}
 	if doc.Kind() != value.Array {
-		d.fail(Loc{File: name}, "a tools file must hold a list of tools, not "+kindName(doc))
+		d.fail(Loc{File: name}, errcode.WrongType, "a tools file must hold a list of tools, not "+kindName(doc))
 		return nil
 	}
 	tf.tools = d.tools(doc, Loc{File: name})

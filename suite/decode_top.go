@@ -3,6 +3,7 @@ package suite
 import (
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -26,7 +27,7 @@ func (l *loader) decodeTop(s *Suite, rest value.Value) {
 			if x.Kind() != value.Number {
 				d.wrongKind(loc, "the number 1", x)
 			} else if value.CompareNumbers(x.Str(), "1") != 0 {
-				d.fail(loc, "unsupported version "+x.Str()+"; this callgrade reads version 1")
+				d.fail(loc, errcode.InvalidValue, "unsupported version "+x.Str()+"; this callgrade reads version 1")
 			}
 		case "tools":
 			s.Tools = d.tools(x, loc)
@@ -34,7 +35,7 @@ func (l *loader) decodeTop(s *Suite, rest value.Value) {
 			s.Samples = d.samples(x, loc)
 		case "tools_file":
 			if hasTools {
-				d.fail(loc, "tools and tools_file are both set; keep one")
+				d.fail(loc, errcode.ConflictingKeys, "tools and tools_file are both set; keep one")
 				continue
 			}
 			if x.Kind() != value.String || x.Str() == "" {
@@ -72,7 +73,7 @@ func (d *dec) samples(x value.Value, loc Loc) int {
 	}
 	n, err := strconv.Atoi(x.Str())
 	if err != nil || n < 1 || n > MaxSamples {
-		d.fail(loc, "must be "+want+", not "+x.Str())
+		d.fail(loc, errcode.InvalidValue, "must be "+want+", not "+x.Str())
 		return 0
 	}
 	return n

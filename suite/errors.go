@@ -1,12 +1,17 @@
 package suite
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/callgrade/callgrade/internal/errcode"
+)
 
 // Problem is one thing wrong with a suite, and where.
 type Problem struct {
-	Loc Loc
-	Msg string
-	Err error // the underlying error (I/O, syntax), if any; nil otherwise
+	Loc  Loc
+	Msg  string
+	Code errcode.Code // what kind of problem (callgrade.Code); "" for a warning and the few the engine does not code yet
+	Err  error        // the underlying error (I/O, syntax, a rule's), if any; nil otherwise
 }
 
 // String returns "file: key (case id): message".
@@ -30,6 +35,18 @@ func (e *Error) Error() string {
 		lines[i] = p.String()
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Is reports whether a problem has the code target, so that
+// errors.Is(err, callgrade.UnknownKey) finds a problem among many; the
+// problems' underlying errors are searched through Unwrap.
+func (e *Error) Is(target error) bool {
+	for i := range e.Problems {
+		if e.Problems[i].Code != "" && e.Problems[i].Code == target {
+			return true
+		}
+	}
+	return false
 }
 
 // Unwrap returns the underlying errors of the problems that have one, so

@@ -12,6 +12,7 @@ import (
 
 	"github.com/knadh/koanf/v2"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -60,7 +61,7 @@ func FromValue(name string, doc value.Value) (*Suite, error) {
 	l := newLoader(osFiles{}, []string{name})
 	f := &file{name: name, dir: filepath.Dir(name)}
 	if doc.Kind() != value.Object {
-		l.add(Loc{File: name}, "a suite must be an object, not "+kindName(doc), nil)
+		l.add(Loc{File: name}, errcode.WrongType, "a suite must be an object, not "+kindName(doc), nil)
 		return nil, l.err()
 	}
 	rest := make([]value.Member, 0, doc.Len())
@@ -190,8 +191,8 @@ func newLoader(fsys files, paths []string) *loader {
 	return &loader{fs: fsys, paths: paths, tools: map[string]*toolsFile{}}
 }
 
-func (l *loader) add(loc Loc, msg string, err error) {
-	l.probs = append(l.probs, Problem{Loc: loc, Msg: msg, Err: err})
+func (l *loader) add(loc Loc, code errcode.Code, msg string, err error) {
+	l.probs = append(l.probs, Problem{Loc: loc, Msg: msg, Code: code, Err: err})
 }
 
 func (l *loader) err() error {
@@ -208,7 +209,7 @@ func load(fsys files, paths []string) (*Suite, error) {
 func (l *loader) load() (*Suite, error) {
 	fsys, paths := l.fs, l.paths
 	if len(paths) == 0 {
-		l.add(Loc{}, "no suite file given", nil)
+		l.add(Loc{}, errcode.NoSuiteFile, "no suite file given", nil)
 		return nil, l.err()
 	}
 	k := koanf.New(".")
@@ -224,13 +225,13 @@ func (l *loader) load() (*Suite, error) {
 		case formatTOML:
 			p = &tomlParser{f: f}
 		default:
-			l.add(Loc{File: name}, "unknown suite format: want a .yaml, .yml, .json or .toml file", nil)
+			l.add(Loc{File: name}, errcode.UnknownFormat, "unknown suite format: want a .yaml, .yml, .json or .toml file", nil)
 			l.failed = true
 			continue
 		}
 		b, err := fsys.read(name)
 		if err != nil {
-			l.add(Loc{File: name}, ioMessage(err), err)
+			l.add(Loc{File: name}, errcode.ReadFailed, ioMessage(err), err)
 			l.failed = true
 			continue
 		}
@@ -240,7 +241,7 @@ func (l *loader) load() (*Suite, error) {
 			if errors.As(err, &se) {
 				l.probs = append(l.probs, se.Problems...)
 			} else {
-				l.add(Loc{File: name}, err.Error(), err)
+				l.add(Loc{File: name}, errcode.Of(err), err.Error(), err)
 			}
 			l.failed = true
 			continue
@@ -250,7 +251,7 @@ func (l *loader) load() (*Suite, error) {
 	}
 	rest, err := value.FromAny(k.Raw())
 	if err != nil { // cannot happen: the parsers produce only JSON-like values
-		l.add(Loc{File: paths[len(paths)-1]}, err.Error(), err)
+		l.add(Loc{File: paths[len(paths)-1]}, errcode.Of(err), err.Error(), err)
 		return nil, l.err()
 	}
 	l.origin = m.fileOf

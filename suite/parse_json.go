@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -24,7 +25,7 @@ func (p *jsonParser) Unmarshal(b []byte) (map[string]any, error) {
 	// The loader hands over a buffer it read the file into, which nothing
 	// writes to again: the document can share its memory.
 	if uint64(len(b)) >= math.MaxUint32 {
-		return nil, &Error{Problems: []Problem{{Loc: Loc{File: p.f.name}, Msg: "a JSON suite file must be smaller than 4 GiB"}}}
+		return nil, &Error{Problems: []Problem{{Loc: Loc{File: p.f.name}, Msg: "a JSON suite file must be smaller than 4 GiB", Code: errcode.LimitExceeded}}}
 	}
 	src := unsafe.String(unsafe.SliceData(b), len(b))
 	p.f.src = src
@@ -33,7 +34,7 @@ func (p *jsonParser) Unmarshal(b []byte) (map[string]any, error) {
 		return nil, &Error{Problems: []Problem{jsonSyntaxProblem(p.f.name, src)}}
 	}
 	if rest == nil {
-		return nil, &Error{Problems: []Problem{{Loc: Loc{File: p.f.name}, Msg: "a suite must be an object, not " + p.kind}}}
+		return nil, &Error{Problems: []Problem{{Loc: Loc{File: p.f.name}, Msg: "a suite must be an object, not " + p.kind, Code: errcode.WrongType}}}
 	}
 	return rest, nil
 }
@@ -177,7 +178,13 @@ func jsonProblem(loc Loc, src string, base int, err error) Problem {
 			loc.Line, loc.Column = lineCol(src, base+ve.Offset)
 		}
 	}
-	return Problem{Loc: loc, Msg: msg, Err: err}
+	// A value.Error knows its code (a syntax error, a limit, a key
+	// written twice); errSkeleton, the scanner's, is a syntax error.
+	code := errcode.Of(err)
+	if code == "" {
+		code = errcode.SyntaxError
+	}
+	return Problem{Loc: loc, Msg: msg, Code: code, Err: err}
 }
 
 // lineCol converts a byte offset to a 1-based line and column, the column

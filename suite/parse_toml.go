@@ -9,6 +9,7 @@ import (
 	"github.com/knadh/koanf/parsers/toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -49,7 +50,7 @@ func tomlSyntaxProblem(name string, err error) Problem {
 	if pe, ok := err.(interface{ Position() (int, int) }); ok {
 		loc.Line, loc.Column = pe.Position()
 	}
-	return Problem{Loc: loc, Msg: "invalid TOML: " + msg, Err: err}
+	return Problem{Loc: loc, Msg: "invalid TOML: " + msg, Code: errcode.SyntaxError, Err: err}
 }
 
 // tomlCaseID is the id of the case whose part key names ("cases[3].…"),
@@ -140,7 +141,7 @@ func tomlValue(x any, key, file string, lits map[string]tomlLit, probs *[]Proble
 			}
 		}
 		lit := lits[key] // nan and inf are floats: their place is known
-		*probs = append(*probs, Problem{Loc: Loc{File: file, Key: key, Line: lit.line, Column: lit.column}, Msg: "no JSON spelling for this value: " + err.Error(), Err: err})
+		*probs = append(*probs, Problem{Loc: Loc{File: file, Key: key, Line: lit.line, Column: lit.column}, Msg: "no JSON spelling for this value: " + err.Error(), Code: errcode.InvalidValue, Err: err})
 	}
 	return v
 }

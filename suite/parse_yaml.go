@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -39,18 +40,21 @@ func (p *yamlParser) Unmarshal(b []byte) (map[string]any, error) {
 		return map[string]any{}, nil
 	case value.Object:
 	default:
-		return nil, &Error{Problems: []Problem{{Loc: Loc{File: p.f.name}, Msg: "a suite must be a mapping, not " + kindName(doc)}}}
+		return nil, &Error{Problems: []Problem{{Loc: Loc{File: p.f.name}, Msg: "a suite must be a mapping, not " + kindName(doc), Code: errcode.WrongType}}}
 	}
 	return splitCases(p.f, doc), nil
 }
 
-// duplicateKey begins the message of a key written twice, the one problem
-// of reading a YAML file that does not stop its check.
+// duplicateKey begins the message of a key written twice.
 const duplicateKey = "duplicate key "
 
+// allDuplicateKeys reports whether probs are all keys written twice, the
+// one problem of reading a YAML file that does not stop its check: the
+// first value is kept. One with an underlying error is from merging (<<),
+// which loses the mapping.
 func allDuplicateKeys(probs []Problem) bool {
 	for _, pr := range probs {
-		if !strings.HasPrefix(pr.Msg, duplicateKey) {
+		if pr.Code != errcode.DuplicateKey || pr.Err != nil {
 			return false
 		}
 	}
@@ -89,7 +93,7 @@ func parseYAML(name string, b []byte) (value.Value, []Problem) {
 		if err != nil {
 			return value.Value{}, []Problem{yamlSyntaxProblem(name, b, dec, err)}
 		}
-		return value.Value{}, []Problem{{Loc: Loc{File: name, Line: extra.Line, Column: extra.Column}, Msg: "a suite file holds one YAML document, this is a second one"}}
+		return value.Value{}, []Problem{{Loc: Loc{File: name, Line: extra.Line, Column: extra.Column}, Msg: "a suite file holds one YAML document, this is a second one", Code: errcode.SyntaxError}}
 	}
 	c := yamlConv{file: name, memo: map[*yaml.Node]value.Value{}, sizes: map[*yaml.Node]int{},
 		active: map[*yaml.Node]bool{}, budget: 10000 + 10*len(b)}
@@ -149,16 +153,16 @@ func yamlSyntaxProblem(name string, src []byte, dec *yaml.Decoder, err error) Pr
 		if f.offset >= 0 && f.offset <= len(src) {
 			loc.Line, loc.Column = lineCol(string(src), f.offset)
 		}
-		return Problem{Loc: loc, Msg: "invalid YAML: " + f.problem, Err: err}
+		return Problem{Loc: loc, Msg: "invalid YAML: " + f.problem, Code: errcode.SyntaxError, Err: err}
 	case yamlScannerError, yamlParserError:
 		loc, msg := f.locate(src)
 		loc.File = name
-		return Problem{Loc: loc, Msg: "invalid YAML: " + msg, Err: err}
+		return Problem{Loc: loc, Msg: "invalid YAML: " + msg, Code: errcode.SyntaxError, Err: err}
 	case yamlNoError:
 		// yaml.v3's own check (an alias naming no anchor) failed on the
 		// event it was handling.
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		return Problem{Loc: Loc{File: name, Line: f.event.line + 1, Column: f.event.column + 1}, Msg: "invalid YAML: " + msg, Err: err}
+		return Problem{Loc: Loc{File: name, Line: f.event.line + 1, Column: f.event.column + 1}, Msg: "invalid YAML: " + msg, Code: errcode.SyntaxError, Err: err}
 	}
 	return yamlTextProblem(name, err)
 }
@@ -176,7 +180,7 @@ func yamlTextProblem(name string, err error) Problem {
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
-	return Problem{Loc: loc, Msg: "invalid YAML: " + msg, Err: err}
+	return Problem{Loc: loc, Msg: "invalid YAML: " + msg, Code: errcode.SyntaxError, Err: err}
 }
 
 // The kinds of yaml.v3's parser errors (its yaml_error_type_t).
@@ -347,8 +351,8 @@ type yamlConv struct {
 	at []string
 }
 
-func (c *yamlConv) fail(n *yaml.Node, msg string) {
-	c.probs = append(c.probs, Problem{Loc: Loc{File: c.file, Line: n.Line, Column: n.Column, Key: c.key()}, Msg: msg})
+func (c *yamlConv) fail(n *yaml.Node, code errcode.Code, msg string) {
+	c.probs = append(c.probs, Problem{Loc: Loc{File: c.file, Line: n.Line, Column: n.Column, Key: c.key()}, Msg: msg, Code: code})
 }
 
 // key is the key path of the node being converted.
@@ -391,7 +395,7 @@ func (c *yamlConv) spend(n *yaml.Node, k int) bool {
 	}
 	if !c.overrun {
 		c.overrun = true
-		c.fail(n, "aliases expand the document to more than "+strconv.Itoa(c.budget)+" values")
+		c.fail(n, errcode.LimitExceeded, "aliases expand the document to more than "+strconv.Itoa(c.budget)+" values")
 	}
 	return false
 }
@@ -401,7 +405,7 @@ func (c *yamlConv) spend(n *yaml.Node, k int) bool {
 func (c *yamlConv) alias(n *yaml.Node) value.Value {
 	t := n.Alias
 	if t == nil {
-		c.fail(n, "unknown alias")
+		c.fail(n, errcode.SyntaxError, "unknown alias")
 		return value.Value{}
 	}
 	if v, ok := c.memo[t]; ok {
@@ -411,7 +415,7 @@ func (c *yamlConv) alias(n *yaml.Node) value.Value {
 		return v
 	}
 	if c.active[t] {
-		c.fail(n, "alias *"+n.Value+" refers to a value that contains it")
+		c.fail(n, errcode.SyntaxError, "alias *"+n.Value+" refers to a value that contains it")
 		return value.Value{}
 	}
 	return c.node(t)
@@ -426,7 +430,7 @@ func (c *yamlConv) convert(n *yaml.Node) value.Value {
 		return c.node(n.Content[0])
 	case yaml.SequenceNode:
 		if t := n.ShortTag(); t != "!!seq" {
-			c.fail(n, "unsupported tag "+t+" on a sequence")
+			c.fail(n, errcode.SyntaxError, "unsupported tag "+t+" on a sequence")
 		}
 		arr := make([]value.Value, len(n.Content))
 		for i, e := range n.Content {
@@ -440,13 +444,13 @@ func (c *yamlConv) convert(n *yaml.Node) value.Value {
 	case yaml.ScalarNode:
 		return c.scalar(n)
 	}
-	c.fail(n, "unsupported YAML node")
+	c.fail(n, errcode.SyntaxError, "unsupported YAML node")
 	return value.Value{}
 }
 
 func (c *yamlConv) mapping(n *yaml.Node) value.Value {
 	if t := n.ShortTag(); t != "!!map" {
-		c.fail(n, "unsupported tag "+t+" on a mapping")
+		c.fail(n, errcode.SyntaxError, "unsupported tag "+t+" on a mapping")
 	}
 	members := make([]value.Member, 0, len(n.Content)/2)
 	var lines map[string]int // key -> line, for large mappings
@@ -461,7 +465,7 @@ func (c *yamlConv) mapping(n *yaml.Node) value.Value {
 			k = k.Alias
 		}
 		if k.Kind != yaml.ScalarNode {
-			c.fail(kn, "a mapping key must be a scalar")
+			c.fail(kn, errcode.SyntaxError, "a mapping key must be a scalar")
 			continue
 		}
 		if k.ShortTag() == "!!merge" {
@@ -485,7 +489,7 @@ func (c *yamlConv) mapping(n *yaml.Node) value.Value {
 		}
 		c.at = append(c.at, key)
 		if first != 0 {
-			c.fail(kn, duplicateKey+strconv.Quote(key)+" (first at line "+strconv.Itoa(first)+")")
+			c.fail(kn, errcode.DuplicateKey, duplicateKey+strconv.Quote(key)+" (first at line "+strconv.Itoa(first)+")")
 		} else {
 			members = append(members, value.Member{Key: key, Value: c.node(vn)})
 		}
@@ -506,7 +510,10 @@ func (c *yamlConv) mapping(n *yaml.Node) value.Value {
 	}
 	v, err := value.ObjectOf(members...)
 	if err != nil {
-		c.fail(n, err.Error())
+		// Two merge keys bringing in one key: the mapping is lost, so the
+		// problem keeps its error, which tells it from a key written twice.
+		c.fail(n, errcode.Of(err), err.Error())
+		c.probs[len(c.probs)-1].Err = err
 	}
 	return v
 }
@@ -530,13 +537,13 @@ func (c *yamlConv) mergeSource(n *yaml.Node) []value.Member {
 	case value.Array:
 		for _, e := range v.Elems() {
 			if e.Kind() != value.Object {
-				c.fail(n, "a merge key (<<) needs a mapping or a sequence of mappings")
+				c.fail(n, errcode.SyntaxError, "a merge key (<<) needs a mapping or a sequence of mappings")
 				return out
 			}
 			add(e)
 		}
 	default:
-		c.fail(n, "a merge key (<<) needs a mapping or a sequence of mappings")
+		c.fail(n, errcode.SyntaxError, "a merge key (<<) needs a mapping or a sequence of mappings")
 	}
 	return out
 }
@@ -548,7 +555,7 @@ func (c *yamlConv) scalar(n *yaml.Node) value.Value {
 		return value.StringOf(n.Value)
 	case "!!null":
 		if n.Tag != "" && n.Tag != "!" && !isYAMLNull(n.Value) {
-			c.fail(n, "cannot read "+strconv.Quote(n.Value)+" as !!null")
+			c.fail(n, errcode.InvalidValue, "cannot read "+strconv.Quote(n.Value)+" as !!null")
 		}
 		return value.Value{}
 	case "!!bool":
@@ -558,21 +565,21 @@ func (c *yamlConv) scalar(n *yaml.Node) value.Value {
 		case "false", "False", "FALSE":
 			return value.BoolOf(false)
 		}
-		c.fail(n, "cannot read "+strconv.Quote(n.Value)+" as !!bool")
+		c.fail(n, errcode.InvalidValue, "cannot read "+strconv.Quote(n.Value)+" as !!bool")
 		return value.Value{}
 	case "!!int", "!!float":
 		text, err := yamlNumber(n.Value, tag == "!!int")
 		if err != "" {
-			c.fail(n, err)
+			c.fail(n, errcode.InvalidValue, err)
 			return value.Value{}
 		}
 		v, verr := value.NumberOf(text)
 		if verr != nil {
-			c.fail(n, "invalid number "+strconv.Quote(n.Value))
+			c.fail(n, errcode.InvalidValue, "invalid number "+strconv.Quote(n.Value))
 		}
 		return v
 	default:
-		c.fail(n, "unsupported tag "+tag)
+		c.fail(n, errcode.SyntaxError, "unsupported tag "+tag)
 		return value.Value{}
 	}
 }

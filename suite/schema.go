@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
@@ -356,7 +357,7 @@ func ruleNames() (properties, shorthands []string) {
 	for _, name := range properties {
 		o, _ := value.ObjectOf(value.Member{Key: name, Value: value.Value{}})
 		_, err := rules.Compile(o, rules.Extensions{})
-		if errors.As(err, &ce) && strings.HasPrefix(ce.Msg, "unknown rule property") {
+		if errors.As(err, &ce) && ce.Code == errcode.UnknownKey {
 			panic("suite: rules.Compile does not know property " + name)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/callgrade/callgrade/internal/errcode"
 )
 
 // Limits bound what Parse accepts, so that hostile model output cannot make
@@ -82,6 +84,14 @@ var sentinels = map[Reason]error{
 	ReasonInvalidUTF8: ErrInvalidUTF8, ReasonTooDeep: ErrTooDeep, ReasonTooLarge: ErrTooLarge,
 }
 
+// codes are the error codes (callgrade.Code) of the reasons: what is not
+// JSON is a syntax error wherever it is read, and the bounds of Limits are
+// limits like any other.
+var codes = map[Reason]errcode.Code{
+	ReasonSyntax: errcode.SyntaxError, ReasonDuplicateKey: errcode.DuplicateKey, ReasonNonFinite: errcode.InvalidValue,
+	ReasonInvalidUTF8: errcode.SyntaxError, ReasonTooDeep: errcode.LimitExceeded, ReasonTooLarge: errcode.LimitExceeded,
+}
+
 // Error is the error Parse returns: why the input was rejected and the byte
 // offset where it was seen.
 type Error struct {
@@ -102,8 +112,11 @@ func (e *Error) Error() string {
 	return msg
 }
 
-// Is makes errors.Is(err, ErrDuplicateKey) and its siblings work.
-func (e *Error) Is(target error) bool { return sentinels[e.Reason] == target }
+// Is makes errors.Is(err, ErrDuplicateKey) and its siblings work, and
+// errors.Is(err, code) for the reason's error code (callgrade.Code).
+func (e *Error) Is(target error) bool {
+	return sentinels[e.Reason] == target || codes[e.Reason] == target
+}
 
 // Parse parses one JSON document under DefaultLimits.
 func Parse(s string) (Value, error) { return ParseLimits(s, DefaultLimits) }
