@@ -26,6 +26,7 @@ import (
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/plugins"
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
@@ -136,7 +137,7 @@ func (g *Grader) Warnings() []suite.Problem { return g.engine.Warnings() }
 
 // Score scores one response (a document in any supported format) against
 // the case with the given id.
-func (g *Grader) Score(id string, resp value.Value) (*engine.Result, error) {
+func (g *Grader) Score(id string, resp value.Value) (*results.Result, error) {
 	if g.merger {
 		return nil, errMerger
 	}
@@ -151,7 +152,7 @@ func (g *Grader) Score(id string, resp value.Value) (*engine.Result, error) {
 // w, as `callgrade score` does (see engine.Engine.Run). opts.Samples 0
 // means the suite's `samples:` (none when it has none), as without
 // --samples; a negative opts.Samples means none, whatever the suite says.
-func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts engine.RunOptions) (*engine.Summary, error) {
+func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts engine.RunOptions) (*results.Summary, error) {
 	if g.merger {
 		return nil, errMerger
 	}

@@ -184,6 +184,6 @@ func (e *Engine) MissingResponse(i int) *Result {
 // UnknownCaseResult returns the result reported for a response whose id names no
 // case.
 func UnknownCaseResult(id string) *Result {
-	return &Result{ID: id, Diffs: []Diff{{Diff: rules.Diff{Kind: UnknownCase,
-		Message: fmt.Sprintf("the responses name case %q, which the suite does not have", id)}, Call: -1}}}
+	return &Result{ID: id, Diffs: []Diff{{Kind: UnknownCase,
+		Message: fmt.Sprintf("the responses name case %q, which the suite does not have", id), Call: -1}}}
 }

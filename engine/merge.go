@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -61,7 +61,7 @@ func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts Ru
 	var ks []int
 	if opts.Samples > 0 {
 		var err error
-		if ks, err = CheckPassK(opts.PassK, opts.Samples); err != nil {
+		if ks, err = results.CheckPassK(opts.PassK, opts.Samples); err != nil {
 			return nil, err
 		}
 	}
@@ -140,11 +140,8 @@ func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts Ru
 			}
 			slots[slot] = loc
 			c := &e.cases[i]
-			res.Tool, res.steps = c.tool(), nil
-			if c.run != nil && c.run.steps {
-				res.steps = c.expected
-			}
-			sum.add(&res)
+			res.Tool, res.StepTools = c.tool(), c.stepTools
+			sum.Add(&res)
 			if st.passed != nil && res.Pass {
 				st.passed[i].Add(1)
 			}
@@ -174,7 +171,7 @@ func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts Ru
 		}
 		if slots[slot].size == 0 {
 			st.missingResponse(e, &res, slot)
-			sum.add(&res)
+			sum.Add(&res)
 			buf = append(res.AppendJSON(buf[:0]), '\n')
 			bw.Write(buf)
 			continue
@@ -273,7 +270,7 @@ type resultReader struct {
 
 func (rr *resultReader) read(r *Result, b []byte, e *Engine) error {
 	rr.p.Reset()
-	doc, err := rr.p.Parse(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: maxLineDepth})
+	doc, err := rr.p.Parse(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: results.MaxLineDepth})
 	ok := err == nil && doc.Kind() == value.Object
 	get := func(name string, k value.Kind) value.Value {
 		if !ok {
@@ -305,7 +302,7 @@ func (rr *resultReader) read(r *Result, b []byte, e *Engine) error {
 		if k.Kind() != value.String {
 			return r.UnmarshalJSON(b)
 		}
-		r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: Kind(k.Str())}, Call: -1})
+		r.Diffs = append(r.Diffs, Diff{Kind: Kind(k.Str()), Call: -1})
 	}
 	if i, known := e.Lookup(r.ID); known && e.cases[i].run != nil && e.cases[i].run.steps {
 		// Only a steps case's summary reads its calls.

@@ -123,7 +123,7 @@ func (t *tool) validate(args value.Value, c schema.Check, call int, dst []Diff) 
 	}
 	vs := t.schema.Validate(nil, args, c)
 	for _, v := range vs {
-		d := Diff{Diff: rules.Diff{Kind: Schema, Rule: "schema", Path: instancePath(v.Path)}, Call: call}
+		d := Diff{Kind: Schema, Rule: "schema", Path: instancePath(v.Path), Call: call}
 		if d.Path == "" {
 			d.Message = "schema: " + v.Message
 		} else {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/testenv"
-	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -168,9 +167,9 @@ func generate(n int) []Case {
 		if i%3 == 0 {
 			c.Pass, c.Score, c.Calls[0].Pass = false, float64(i%10)/10, false
 			for j := 0; j <= i%2; j++ {
-				c.Diffs = append(c.Diffs, engine.Diff{Diff: rules.Diff{Kind: kinds[(i/3+j)%len(kinds)], Path: "city",
+				c.Diffs = append(c.Diffs, engine.Diff{Kind: kinds[(i/3+j)%len(kinds)], Path: "city",
 					Expected: value.StringOf("Berlin"), Actual: value.StringOf("Paris"), HasExpected: true, HasActual: true,
-					Rule: "exact", Message: `expected "Berlin", got "Paris" (exact)`}})
+					Rule: "exact", Message: `expected "Berlin", got "Paris" (exact)`})
 			}
 		}
 		cases[i] = c
