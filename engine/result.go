@@ -5,7 +5,8 @@ import (
 	"github.com/callgrade/callgrade/rules"
 )
 
-// Result, Diff, CallResult, Kind and Summary are package results' types,
+// Result, Diff, CallResult, Kind, Summary and InputError are package
+// results' types,
 // which is where the results file's contract lives. They are aliases, not
 // copies: the engine's scoring code and its tests name them throughout,
 // and that code is being reworked on its own (issue 29, point 2); new code
@@ -16,6 +17,7 @@ type (
 	CallResult = results.CallResult
 	Kind       = results.Kind
 	Summary    = results.Summary
+	InputError = results.InputError
 )
 
 // The diff kinds, package results' (see Result for why they are named

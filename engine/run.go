@@ -52,36 +52,6 @@ const DefaultMaxLineBytes = 256 << 20
 // is kept, to find its id (and in a run with samples its sample) in.
 const CutHeadBytes = 64 << 10
 
-// InputError is a responses file that cannot be read: a line that is not a
-// JSON object with an id, or two lines for one case (for one case and
-// sample, in a run with samples), or in a run with samples a line without
-// a "sample" from 0 to RunOptions.Samples-1. Run stops at the first.
-type InputError struct {
-	File string
-	Line int // 1-based; 0 when the error is not about one line
-	Msg  string
-	Err  error
-}
-
-// Error returns "file:line: message", or "line N: message" without a
-// file.
-func (e *InputError) Error() string {
-	loc := e.File
-	switch {
-	case e.Line > 0 && e.File == "":
-		loc = fmt.Sprintf("line %d", e.Line)
-	case e.Line > 0:
-		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
-	}
-	if e.Err != nil {
-		return loc + ": " + e.Msg + ": " + e.Err.Error()
-	}
-	return loc + ": " + e.Msg
-}
-
-// Unwrap returns the underlying error.
-func (e *InputError) Unwrap() error { return e.Err }
-
 // mergeSummary adds o, a worker's tally of its share of a run, to s.
 func mergeSummary(s, o *Summary) {
 	s.Cases += o.Cases
