@@ -132,11 +132,8 @@ func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts Ru
 			}
 			slot := i*st.per + res.Sample
 			if prev := slots[slot]; prev.size > 0 {
-				what := fmt.Sprintf("case %q", res.ID)
-				if opts.Samples > 0 {
-					what += fmt.Sprintf(" sample %d", res.Sample)
-				}
-				return nil, bad("a second response for %s (%s:%d and %s:%d)", what, shards[prev.shard].Name, prev.n, sh.Name, n)
+				where := fmt.Sprintf("%s:%d and %s:%d", shards[prev.shard].Name, prev.n, sh.Name, n)
+				return nil, bad("%s", results.SecondResponse(res.ID, res.Sample, opts.Samples, where, false))
 			}
 			slots[slot] = loc
 			c := &e.cases[i]

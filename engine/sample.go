@@ -2,14 +2,10 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
 	"sync/atomic"
-
-	"github.com/tidwall/gjson"
 
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/suite"
-	"github.com/callgrade/callgrade/value"
 )
 
 // MaxSamples bounds the number of samples per case of a run, as it bounds
@@ -17,53 +13,6 @@ import (
 // for lines in the order of the cases, so memory grows with cases times
 // samples; pass@k is estimated well from far fewer samples than this.
 const MaxSamples = suite.MaxSamples
-
-// sampleOf reads the "sample" of a response line in a run with samples
-// samples per case: an integer from 0 to samples-1, written as an integer.
-// The error's Line is left for the caller to set.
-func sampleOf(doc value.Value, samples int) (int, *InputError) {
-	v, ok := doc.Get("sample")
-	if !ok {
-		return 0, noSample(samples)
-	}
-	raw := ""
-	if v.Kind() == value.Number {
-		raw = v.Str()
-	}
-	return checkSample(raw, string(v.AppendJSON(nil)), samples)
-}
-
-// rawSampleOf is sampleOf for a line that is not valid JSON but whose id
-// could still be read: its "sample" is read as its id was.
-func rawSampleOf(text string, samples int) (int, *InputError) {
-	v := gjson.Get(text, "sample")
-	if !v.Exists() {
-		return 0, noSample(samples)
-	}
-	raw := ""
-	if v.Type == gjson.Number {
-		raw = v.Raw
-	}
-	return checkSample(raw, v.Raw, samples)
-}
-
-func noSample(samples int) *InputError {
-	return &InputError{Msg: fmt.Sprintf(`the line has no "sample"; with %d samples per case, each line needs one, from 0 to %d`, samples, samples-1)}
-}
-
-// checkSample reads raw, a number's text ("" for a value that is not a
-// number), as a sample of samples; shown is the value as written, for the
-// message.
-func checkSample(raw, shown string, samples int) (int, *InputError) {
-	k, err := strconv.Atoi(raw)
-	if err != nil || k < 0 || k >= samples || raw != strconv.Itoa(k) {
-		if len(shown) > 40 {
-			shown = shown[:37] + "..."
-		}
-		return 0, &InputError{Msg: fmt.Sprintf(`"sample" must be an integer from 0 to %d (%d samples per case), not %s`, samples-1, samples, shown)}
-	}
-	return k, nil
-}
 
 // ScoreSampleLine is ScoreLine for a stream with samples samples per case
 // (see RunOptions.Samples): the line must carry "sample", an integer from
@@ -136,14 +85,8 @@ func (st *runState) see(slot, line int) int {
 // either order, whose case has id and whose sample is k.
 func (st *runState) second(id string, k, first, line int, text string) *InputError {
 	lo, hi := min(line, first), max(line, first)
-	msg := fmt.Sprintf("a second response for case %q (lines %d and %d)", id, lo, hi)
-	switch {
-	case st.samples > 0:
-		msg = fmt.Sprintf("a second response for case %q sample %d (lines %d and %d)", id, k, lo, hi)
-	case gjson.Get(text, "sample").Exists():
-		msg += `; the lines carry "sample": for several samples per case, say how many with samples: in the suite or --samples`
-	}
-	return &InputError{File: st.name, Line: hi, Msg: msg}
+	where := fmt.Sprintf("lines %d and %d", lo, hi)
+	return &InputError{File: st.name, Line: hi, Msg: results.SecondResponse(id, k, st.samples, where, st.samples == 0 && results.CarriesSample(text))}
 }
 
 // missingResponse sets r to the result of slot when no line came for it.

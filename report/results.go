@@ -243,16 +243,20 @@ func appendCall(b []byte, name string, args value.Value) []byte {
 // scorer reads it; Auto detects each). A call whose arguments cannot be
 // read is shown with its error as a string. For a run case (IsRun, or a
 // case whose diffs carry a step) it also sets Run, the response read as a
-// run. Lines that do not parse are skipped: scoring has reported them
+// run. Each line is read as the scorer reads it
+// (results.ReadResponseLine, within the default limits); lines it cannot
+// read, or reads only as broken, are skipped: scoring has reported them
 // already. In a results file with samples, a response line goes to the
 // line of its case and its "sample".
 func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 	index := make(map[string]int, len(cases))
-	sampled := false
+	samples := 0 // in a results file with samples, one more than the highest
 	for i := range cases {
 		if !cases[i].Unknown {
 			index[sampleKey(cases[i].ID, cases[i].Sampled, cases[i].Sample)] = i
-			sampled = sampled || cases[i].Sampled
+			if cases[i].Sampled {
+				samples = max(samples, cases[i].Sample+1)
+			}
 		}
 	}
 	text, err := response.NewReader(r)
@@ -261,29 +265,21 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 	}
 	sc := bufio.NewScanner(text)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
-	for sc.Scan() {
-		doc, err := value.ParseLimits(sc.Text(), value.Limits{MaxBytes: len(sc.Bytes()) + 1, MaxDepth: value.DefaultLimits.MaxDepth + 8})
-		if err != nil || doc.Kind() != value.Object {
+	for n := 1; sc.Scan(); n++ {
+		// As the scorer reads the line, within its default limits; what
+		// it could not read, or read only as broken, it has reported.
+		lim := value.Limits{MaxBytes: len(sc.Bytes()) + 1, MaxDepth: value.DefaultLimits.MaxDepth + response.EnvelopeDepth}
+		rl, lerr := results.ReadResponseLine(nil, sc.Text(), n, lim, samples)
+		if lerr != nil || rl.Broken != nil || rl.InvalidUTF8 {
 			continue
 		}
-		// An id is a string, or a number read as written, as in scoring.
-		idv, ok := doc.Get("id")
-		if !ok || idv.Kind() != value.String && idv.Kind() != value.Number {
-			continue
-		}
-		key := idv.Str()
-		if sv, ok := doc.Get("sample"); ok && sampled && sv.Kind() == value.Number {
-			if k, err := strconv.Atoi(sv.Str()); err == nil {
-				key = sampleKey(key, true, k)
-			}
-		}
-		i, ok := index[key]
+		i, ok := index[sampleKey(rl.ID, samples > 0, rl.Sample)]
 		if !ok {
 			continue
 		}
 		c := &cases[i]
-		resp, _ := doc.Get("response")
-		c.Model = modelOf(doc, resp)
+		resp := rl.Response
+		c.Model = modelOf(rl.Doc, resp)
 		format := f
 		if format == response.Auto {
 			format = c.Format

@@ -1,12 +1,17 @@
-// Package results is the results file's contract (spec section 3): the
-// verdict on one case (Result, its pairs and its diffs), the kinds of
-// diff, a run's Summary with its by-tool and by-kind tallies, the pass@k
-// and pass^k estimators of runs with samples, and the strict reader of a
-// results file. The engine writes results with it; reports, the server and
-// embedders read them with it, without the engine.
+// Package results holds the two file contracts. The results file (spec
+// section 3): the verdict on one case (Result, its pairs and its diffs),
+// the kinds of diff, a run's Summary with its by-tool and by-kind
+// tallies, the pass@k and pass^k estimators of runs with samples, and the
+// strict reader of a results file (Read). The responses stream (spec
+// section 2): what a line says before its response is scored
+// (ReadResponseLine: its id, its sample, broken lines), the error of a
+// stream that cannot be read (InputError) and the one message for a
+// second response. The engine writes results and reads responses with
+// it; reports, the server and embedders read both with it, without the
+// engine.
 //
 // It is a leaf under the engine and package rules: it depends on package
-// value alone.
+// value (and gjson, to find the id of a line that is not valid JSON).
 package results
 
 import (

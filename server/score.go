@@ -338,10 +338,9 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 				continue
 			case o.c >= 0:
 				k := key{o.c, o.sample}
-				if first, dup := seen[k]; dup && samples > 0 {
-					*o = errorOut(line, o.id, fmt.Sprintf("a second response for sample %d of case %q (lines %d and %d)", o.sample, o.id, first, line))
-				} else if dup {
-					*o = errorOut(line, o.id, fmt.Sprintf("a second response for case %q (lines %d and %d)", o.id, first, line))
+				if first, dup := seen[k]; dup {
+					where := fmt.Sprintf("lines %d and %d", first, line)
+					*o = errorOut(line, o.id, results.SecondResponse(o.id, o.sample, samples, where, samples == 0 && results.CarriesSample(c.lines[j])))
 				} else {
 					seen[k] = line
 				}
