@@ -119,7 +119,7 @@ func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts Ru
 				return nil, bad("%s", msg)
 			}
 			i, known := e.Lookup(res.ID)
-			isUnknown := len(res.Diffs) == 1 && res.Diffs[0].Kind == UnknownCase && len(res.Calls) == 0
+			isUnknown := len(res.Diffs) == 1 && res.Diffs[0].Kind == results.UnknownCase && len(res.Calls) == 0
 			switch {
 			case !known && isUnknown:
 				sum.Unknown++

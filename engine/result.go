@@ -6,11 +6,11 @@ import (
 )
 
 // Result, Diff, CallResult, Kind, Summary and InputError are package
-// results' types,
-// which is where the results file's contract lives. They are aliases, not
-// copies: the engine's scoring code and its tests name them throughout,
-// and that code is being reworked on its own (issue 29, point 2); new code
-// names package results.
+// results' types, which is where the two file contracts live. They are
+// aliases, not copies, kept because the engine's API returns them and its
+// scoring code and tests name them throughout while that code is reworked
+// on its own (issue 29, point 2); the diff kinds are named from package
+// results directly, and new code names its types there too.
 type (
 	Result     = results.Result
 	Diff       = results.Diff
@@ -18,29 +18,6 @@ type (
 	Kind       = results.Kind
 	Summary    = results.Summary
 	InputError = results.InputError
-)
-
-// The diff kinds, package results' (see Result for why they are named
-// here too).
-const (
-	WrongTool          = results.WrongTool
-	MissingArgument    = results.MissingArgument
-	Mismatch           = results.Mismatch
-	UnexpectedArgument = results.UnexpectedArgument
-	InvalidArguments   = results.InvalidArguments
-	MissingCall        = results.MissingCall
-	UnexpectedCall     = results.UnexpectedCall
-	Schema             = results.Schema
-	AssertFailed       = results.AssertFailed
-	MissingResponse    = results.MissingResponse
-	UnknownCase        = results.UnknownCase
-	RuleError          = results.RuleError
-	PluginError        = results.PluginError
-	NotEvaluable       = results.NotEvaluable
-	ForbiddenCall      = results.ForbiddenCall
-	TooManyCalls       = results.TooManyCalls
-	MissingResult      = results.MissingResult
-	MissingFinal       = results.MissingFinal
 )
 
 // argDiff is what package rules reports of an argument as a diff of the

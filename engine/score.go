@@ -54,14 +54,18 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, invalidUTF8 b
 // notEvaluable fails case i because its response, a trace, does not hold
 // what scoring needs: a failure of the case with a kind of its own, never
 // a silent pass.
-func (e *Engine) notEvaluable(r *Result, i int, msg string) { e.failCase(r, i, NotEvaluable, msg) }
+func (e *Engine) notEvaluable(r *Result, i int, msg string) {
+	e.failCase(r, i, results.NotEvaluable, msg)
+}
 
 // unreadable fails case i because its response could not be read at all: a
 // hard failure of the case, never a silent pass.
-func (e *Engine) unreadable(r *Result, i int, msg string) { e.failCase(r, i, InvalidArguments, msg) }
+func (e *Engine) unreadable(r *Result, i int, msg string) {
+	e.failCase(r, i, results.InvalidArguments, msg)
+}
 
 func (e *Engine) missingResponse(r *Result, i int) {
-	e.failCase(r, i, MissingResponse, "the responses have no line for this case")
+	e.failCase(r, i, results.MissingResponse, "the responses have no line for this case")
 }
 
 // failCase fails case i as a whole with one diff of kind k: every expected
@@ -218,7 +222,7 @@ func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls 
 					msg = "expected a call to " + exp[a].name + " in its order, got none there (call " + strconv.Itoa(b) + " is to " + exp[a].name + ", out of that order)"
 				}
 			}
-			r.Diffs = append(r.Diffs, Diff{Kind: MissingCall,
+			r.Diffs = append(r.Diffs, Diff{Kind: results.MissingCall,
 				Expected: value.StringOf(exp[a].name), HasExpected: true, Rule: string(mode),
 				Message: msg, Call: idx})
 			counted++
@@ -250,7 +254,7 @@ func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls 
 		tolerated := (mode == suite.CallsSuperset || mode == suite.CallsInOrder) && n > 0
 		start := len(r.Diffs)
 		if !tolerated {
-			r.Diffs = append(r.Diffs, Diff{Kind: UnexpectedCall,
+			r.Diffs = append(r.Diffs, Diff{Kind: results.UnexpectedCall,
 				Actual: value.StringOf(calls[b].Name), HasActual: true, Rule: string(mode),
 				Message: unexpectedCallMessage(&calls[b], n)})
 		}
@@ -424,7 +428,7 @@ func invalidArguments(ac *response.Call) Diff {
 	if ac.Name != "" {
 		msg = "arguments of " + ac.Name + ": " + msg
 	}
-	return Diff{Kind: InvalidArguments, Rule: "json", Message: msg, Call: -1}
+	return Diff{Kind: results.InvalidArguments, Rule: "json", Message: msg, Call: -1}
 }
 
 func unexpectedCallMessage(c *response.Call, expected int) string {
@@ -701,7 +705,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	// A call that could not be read far enough to have a name is what
 	// its invalid_arguments diff says, not a call to another tool.
 	if ac.Name != ec.name && (ac.Name != "" || ac.Err == nil) {
-		*buf = append(*buf, Diff{Kind: WrongTool,
+		*buf = append(*buf, Diff{Kind: results.WrongTool,
 			Expected: value.StringOf(ec.name), Actual: value.StringOf(ac.Name), HasExpected: true, HasActual: true,
 			Rule: "exact", Message: "expected a call to " + ec.name + ", got " + ac.Name, Call: -1})
 	}
@@ -739,7 +743,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 		case out.Err != nil:
 			kind := out.ErrKind
 			if kind == "" {
-				kind = RuleError
+				kind = results.RuleError
 			}
 			*buf = append(*buf, Diff{Kind: kind, Rule: "assert", Message: fmt.Sprintf("assert %q: %v", a.src, out.Err), Call: -1})
 		case !out.Equal:
@@ -747,7 +751,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 			if out.Message != "" {
 				msg += ": " + out.Message
 			}
-			*buf = append(*buf, Diff{Kind: AssertFailed, Rule: "assert", Message: msg, Call: -1})
+			*buf = append(*buf, Diff{Kind: results.AssertFailed, Rule: "assert", Message: msg, Call: -1})
 		}
 	}
 	*buf = left.trim(*buf, start, max)

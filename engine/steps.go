@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
@@ -297,7 +298,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 	n = cr.items()
 	if rv == nil || !rv.run.Steps[b].HasResult {
 		if report != nil {
-			report(rules.Diff{Kind: MissingResult, Path: "result", Rule: "result",
+			report(rules.Diff{Kind: results.MissingResult, Path: "result", Rule: "result",
 				Message: "the run has no result of this call to " + ec.name + ", which the step's result rules need"})
 		}
 		return 0, n
@@ -311,7 +312,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 			if cr.wantError {
 				msg = "expected the tool to report an error, but it succeeded"
 			}
-			report(rules.Diff{Kind: Mismatch, Path: "result.error", Expected: value.BoolOf(cr.wantError), Actual: value.BoolOf(st.Error),
+			report(rules.Diff{Kind: results.Mismatch, Path: "result.error", Expected: value.BoolOf(cr.wantError), Actual: value.BoolOf(st.Error),
 				HasExpected: true, HasActual: true, Rule: "error", Message: msg})
 		}
 	}
@@ -331,7 +332,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 				if exp, why = ref.Resolve(ctx.Steps); why != "" {
 					good = false
 					if report != nil {
-						report(rules.Diff{Kind: Mismatch, Path: path, Actual: v, HasActual: true, Rule: chk.rule.String(),
+						report(rules.Diff{Kind: results.Mismatch, Path: path, Actual: v, HasActual: true, Rule: chk.rule.String(),
 							Message: "expected the value of " + ref.String() + ", but " + why})
 					}
 					return
@@ -364,7 +365,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 			ok++
 		case !found:
 			if report != nil {
-				report(rules.Diff{Kind: MissingArgument, Path: "result." + chk.text, Rule: chk.rule.String(),
+				report(rules.Diff{Kind: results.MissingArgument, Path: "result." + chk.text, Rule: chk.rule.String(),
 					Message: "the result of " + ec.name + " has nothing at " + chk.text})
 			}
 		case good:
@@ -418,7 +419,7 @@ func (n *compiledNever) matches(ac *response.Call, steps rules.Steps, cx context
 	ctx.Steps, ctx.Ctx = steps, cx
 	var failed *rules.Diff
 	res := n.rules.CompareChecked(n.args, ac.Args, &ctx, func(d rules.Diff) {
-		if failed == nil && (d.Kind == RuleError || d.Kind == PluginError) {
+		if failed == nil && (d.Kind == results.RuleError || d.Kind == results.PluginError) {
 			failed = &d
 		}
 	})
@@ -462,7 +463,7 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 				if !counted {
 					den++
 				}
-				d := Diff{Kind: ForbiddenCall, Actual: value.StringOf(rv.calls[b].Name), HasActual: true,
+				d := Diff{Kind: results.ForbiddenCall, Actual: value.StringOf(rv.calls[b].Name), HasActual: true,
 					Rule: "never", Message: fmt.Sprintf("%s must not be called (never[%d])", rv.calls[b].Name, k), Call: call}
 				if failed != nil {
 					d.Kind, d.Path = failed.Kind, failed.Path
@@ -476,7 +477,7 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 	}
 	if run.maxCalls >= 0 && len(rv.calls) > run.maxCalls {
 		den++
-		d := Diff{Kind: TooManyCalls, Expected: value.Int(int64(run.maxCalls)), Actual: value.Int(int64(len(rv.calls))),
+		d := Diff{Kind: results.TooManyCalls, Expected: value.Int(int64(run.maxCalls)), Actual: value.Int(int64(len(rv.calls))),
 			HasExpected: true, HasActual: true, Rule: "max_calls",
 			Message: fmt.Sprintf("the run made %s; at most %d allowed", plural(len(rv.calls), "call"), run.maxCalls), Call: -1}
 		rv.mark(&d, run.maxCalls)
@@ -487,7 +488,7 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 		text := rv.run.Final
 		switch {
 		case !rv.run.HasFinal:
-			r.Diffs = append(r.Diffs, Diff{Kind: MissingFinal, Path: "final", Rule: run.rule.String(),
+			r.Diffs = append(r.Diffs, Diff{Kind: results.MissingFinal, Path: "final", Rule: run.rule.String(),
 				Message: "the run ends without a final answer", Call: -1})
 		default:
 			actual := value.StringOf(text)
@@ -498,7 +499,7 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 				var why string
 				if exp, why = ref.Resolve(steps); why != "" {
 					ok = false
-					r.Diffs = append(r.Diffs, Diff{Kind: Mismatch, Path: "final", Actual: actual, HasActual: true,
+					r.Diffs = append(r.Diffs, Diff{Kind: results.Mismatch, Path: "final", Actual: actual, HasActual: true,
 						Rule: run.rule.String(), Message: "expected the value of " + ref.String() + ", but " + why, Call: -1})
 				}
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/testenv"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -155,7 +156,7 @@ func TestHTMLLargeInChromium(t *testing.T) {
 // generate makes n cases over 20 tools, a third of them failing with one
 // or two diffs.
 func generate(n int) []Case {
-	kinds := []engine.Kind{engine.Mismatch, engine.MissingArgument, engine.WrongTool, engine.InvalidArguments, engine.UnexpectedArgument}
+	kinds := []engine.Kind{results.Mismatch, results.MissingArgument, results.WrongTool, results.InvalidArguments, results.UnexpectedArgument}
 	cases := make([]Case, n)
 	for i := range cases {
 		tool := fmt.Sprintf("tool_%02d", i%20)

@@ -221,7 +221,7 @@ func TestCompare(t *testing.T) {
 	c := func(id, tool string, pass bool) Case {
 		k := Case{Result: engine.Result{ID: id, Tool: tool, Pass: pass}, Expected: []byte("[]")}
 		if !pass {
-			k.Diffs = []engine.Diff{{Kind: engine.Mismatch, Path: "x"}}
+			k.Diffs = []engine.Diff{{Kind: results.Mismatch, Path: "x"}}
 		}
 		return k
 	}
@@ -385,7 +385,7 @@ func TestTextIsPrintable(t *testing.T) {
 		}
 	}
 	old := []Case{{Result: engine.Result{ID: evil, Tool: evil, Pass: true}, Expected: []byte("[]")}}
-	nw := []Case{{Result: engine.Result{ID: evil, Tool: evil, Diffs: []engine.Diff{{Kind: engine.UnexpectedArgument, Path: evil}}}, Expected: []byte("[]")}}
+	nw := []Case{{Result: engine.Result{ID: evil, Tool: evil, Diffs: []engine.Diff{{Kind: results.UnexpectedArgument, Path: evil}}}, Expected: []byte("[]")}}
 	var b bytes.Buffer
 	if err := Compare(old, nw).WriteText(&b, TableOptions{}); err != nil {
 		t.Fatal(err)
