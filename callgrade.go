@@ -26,10 +26,16 @@ import (
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/plugins"
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
+
+// DefaultMaxValues is the most JSON values a response line may hold when
+// Options.Limits.MaxValues is zero: past it the line's case fails, naming
+// the limit (see engine.DefaultMaxValues).
+const DefaultMaxValues = engine.DefaultMaxValues
 
 // Options configure a Grader. The zero value is ready to use.
 type Options struct {
@@ -55,8 +61,10 @@ type Grader struct {
 	suite  *suite.Suite
 	engine *engine.Engine
 	host   *plugins.Host
+	given  Options // as Open or New was given them
 	opts   engine.Options
 	merger bool // made by OpenMerger for a suite with plugins: it does not score
+	shared bool // made by Compile: its plugins are another Grader's
 }
 
 // Open reads the suite files (layered in order, as `callgrade score --suite
@@ -86,7 +94,7 @@ func New(s *suite.Suite, opts Options) (*Grader, error) {
 		host.Close()
 		return nil, err
 	}
-	return &Grader{suite: s, engine: eng, host: host, opts: eopts}, nil
+	return &Grader{suite: s, engine: eng, host: host, given: opts, opts: eopts}, nil
 }
 
 func engineOptions(opts Options, plugin func(string, value.Value) (rules.Comparator, error)) engine.Options {
@@ -136,7 +144,7 @@ func (g *Grader) Warnings() []suite.Problem { return g.engine.Warnings() }
 
 // Score scores one response (a document in any supported format) against
 // the case with the given id.
-func (g *Grader) Score(id string, resp value.Value) (*engine.Result, error) {
+func (g *Grader) Score(id string, resp value.Value) (*results.Result, error) {
 	if g.merger {
 		return nil, errMerger
 	}
@@ -151,7 +159,7 @@ func (g *Grader) Score(id string, resp value.Value) (*engine.Result, error) {
 // w, as `callgrade score` does (see engine.Engine.Run). opts.Samples 0
 // means the suite's `samples:` (none when it has none), as without
 // --samples; a negative opts.Samples means none, whatever the suite says.
-func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts engine.RunOptions) (*engine.Summary, error) {
+func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts engine.RunOptions) (*results.Summary, error) {
 	if g.merger {
 		return nil, errMerger
 	}
@@ -159,13 +167,76 @@ func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts engine.
 	return g.engine.Run(ctx, r, w, opts)
 }
 
-// Compile compiles another suite with the Grader's expression language and
-// plugins, for cases that come later than the suite: a service's inline
-// cases, say. Its plugin rules can only name plugins the Grader's suite
-// declares.
-func (g *Grader) Compile(s *suite.Suite) (*engine.Engine, error) {
-	return engine.New(s, g.opts)
+// Compile compiles another suite with the Grader's options, expression
+// language and plugins, for cases that come later than the suite: a
+// service's inline cases, say. Its plugin rules can only name plugins the
+// Grader's suite declares. The Grader it returns shares g's plugins:
+// closing it leaves them running, for g's Close to stop.
+func (g *Grader) Compile(s *suite.Suite) (*Grader, error) {
+	eng, err := engine.New(s, g.opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Grader{suite: s, engine: eng, host: g.host, given: g.given, opts: g.opts, merger: g.merger, shared: true}, nil
 }
 
-// Close stops the suite's plugin processes.
-func (g *Grader) Close() error { return g.host.Close() }
+// Options returns the options the Grader was made with.
+func (g *Grader) Options() Options { return g.given }
+
+// Close stops the suite's plugin processes, unless the Grader shares
+// another's (Compile).
+func (g *Grader) Close() error {
+	if g.shared {
+		return nil
+	}
+	return g.host.Close()
+}
+
+// Scorer scores responses one at a time against a Grader's suite, reusing
+// its memory from one response to the next, for a service that answers
+// each response as it comes (Run scores a whole stream). The Result it
+// returns, and the values it holds, are valid until its next call. A
+// Scorer must not be used by two goroutines at once: make one for each.
+type Scorer struct {
+	g  *Grader
+	sc *engine.Scorer
+}
+
+// NewScorer returns a Scorer for g's suite that scores under ctx: once ctx
+// is done, a comparison that waits (a plugin's) stops waiting and fails,
+// and what the Scorer returns is then not a response's verdict, to be
+// dropped. A nil ctx is none.
+func (g *Grader) NewScorer(ctx context.Context) *Scorer {
+	sc := g.engine.NewScorer()
+	sc.SetContext(ctx)
+	return &Scorer{g: g, sc: sc}
+}
+
+// Score scores one response (a document in any supported format) against
+// the case with the given id, as Grader.Score does.
+func (s *Scorer) Score(id string, resp value.Value) (*results.Result, error) {
+	if s.g.merger {
+		return nil, errMerger
+	}
+	i, ok := s.g.engine.Lookup(id)
+	if !ok {
+		return nil, fmt.Errorf("no case with id %q", id)
+	}
+	return s.sc.Score(i, resp), nil
+}
+
+// ScoreLine scores one line of a responses stream (spec section 2) exactly
+// as Run reads it, with the suite's samples per case (samples:), and
+// returns the result, the index of the case the line names (-1 when its
+// id names none: the result is then the unknown_case one) and its sample
+// (0 without samples). line is the line's number, for messages. A line
+// that cannot be scored (not a JSON object with an id; without a sample
+// that fits the suite's) is a *results.InputError naming the line, its
+// File left for the caller to set. Which lines are blank, and what a
+// second line for the same case means, is the caller's to decide.
+func (s *Scorer) ScoreLine(text string, line int) (*results.Result, int, int, error) {
+	if s.g.merger {
+		return nil, -1, 0, errMerger
+	}
+	return s.sc.ScoreSampleLine(text, line, s.g.suite.Samples)
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/plugins"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
@@ -28,7 +29,7 @@ func (g *Grader) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts 
 // hold, in the order of the responses they scored (see
 // engine.Engine.Merge): byte for byte what Run writes over all their
 // responses at once. opts.Samples is read as Run reads it.
-func (g *Grader) Merge(ctx context.Context, shards []engine.Shard, w io.Writer, opts engine.RunOptions) (*engine.Summary, error) {
+func (g *Grader) Merge(ctx context.Context, shards []engine.Shard, w io.Writer, opts engine.RunOptions) (*results.Summary, error) {
 	opts.Samples = g.samples(opts.Samples)
 	return g.engine.Merge(ctx, shards, w, opts)
 }
@@ -67,5 +68,5 @@ func OpenMerger(files []string, opts Options) (*Grader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Grader{suite: s, engine: eng, host: host, opts: eopts, merger: len(s.Plugins) > 0}, nil
+	return &Grader{suite: s, engine: eng, host: host, given: opts, opts: eopts, merger: len(s.Plugins) > 0}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/callgrade/callgrade/dsl"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
@@ -234,7 +235,7 @@ cases:
 	for _, d := range r.Diffs {
 		got[d.Path] = d.Kind
 	}
-	if len(r.Diffs) != 3 || got["a"] != engine.RuleError || got["b"] != engine.RuleError || got["c"] != engine.Mismatch {
+	if len(r.Diffs) != 3 || got["a"] != results.RuleError || got["b"] != results.RuleError || got["c"] != results.Mismatch {
 		t.Errorf("diffs %v", got)
 	}
 	if r2 := eng.Score(1, mustParse(t, `[{"name":"f","arguments":{"c":1}}]`)); !r2.Pass {

@@ -31,6 +31,10 @@ type compiledCase struct {
 	expected      []compiledCall
 	alternatives  [][]compiledCall
 	run           *compiledRun // nil unless the case is an agent's run (steps.go)
+	// stepTools are the tools of a case written with steps, one per step:
+	// its results carry them (Result.StepTools), made once here rather
+	// than per result.
+	stepTools []string
 }
 
 // tool is the first expected call's name, for summaries.

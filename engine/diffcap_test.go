@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 )
 
@@ -46,14 +47,14 @@ func TestDiffsPerCallAreCapped(t *testing.T) {
 		kind                  Kind    // the kind of the diffs left out
 	}{
 		{"extra arguments", `cases: [{id: t, expected: {name: f, arguments: {a: 1}}}]`, extraArgs(n),
-			1, 1.0 / (n + 1), UnexpectedArgument},
+			1, 1.0 / (n + 1), results.UnexpectedArgument},
 		// Each extra argument is unexpected, and a string where the
 		// schema wants integers: two diffs each.
 		{"extra arguments against a schema", "cases:\n  - id: t" + capTools + "    expected: {name: f, arguments: {a: 1}}\n", extraArgs(n),
-			1, 1.0 / (n + 1), Schema},
+			1, 1.0 / (n + 1), results.Schema},
 		// An actual call that pairs with no expected call.
 		{"unpaired call", "cases:\n  - id: t\n    calls: unordered" + capTools + "    expected: []\n", extraArgs(n),
-			1, 0, Schema},
+			1, 0, results.Schema},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,7 +116,7 @@ func TestDiffCapKeepsErrored(t *testing.T) {
 		t.Fatalf("%d diffs, score %v", len(r.Diffs), r.Score)
 	}
 	last := r.Diffs[DefaultMaxDiffs]
-	if last.Kind != RuleError || !strings.Contains(last.Message, "20 mismatch, 1 rule_error") {
+	if last.Kind != results.RuleError || !strings.Contains(last.Message, "20 mismatch, 1 rule_error") {
 		t.Errorf("the summary is %s", last.AppendJSON(nil))
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
@@ -198,6 +199,6 @@ func (e *Engine) MissingResponse(i int) *Result {
 // UnknownCaseResult returns the result reported for a response whose id names no
 // case.
 func UnknownCaseResult(id string) *Result {
-	return &Result{ID: id, Diffs: []Diff{{Diff: rules.Diff{Kind: UnknownCase,
-		Message: fmt.Sprintf("the responses name case %q, which the suite does not have", id)}, Call: -1}}}
+	return &Result{ID: id, Diffs: []Diff{{Kind: results.UnknownCase,
+		Message: fmt.Sprintf("the responses name case %q, which the suite does not have", id), Call: -1}}}
 }

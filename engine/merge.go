@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -61,7 +61,7 @@ func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts Ru
 	var ks []int
 	if opts.Samples > 0 {
 		var err error
-		if ks, err = CheckPassK(opts.PassK, opts.Samples); err != nil {
+		if ks, err = results.CheckPassK(opts.PassK, opts.Samples); err != nil {
 			return nil, err
 		}
 	}
@@ -119,7 +119,7 @@ func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts Ru
 				return nil, bad("%s", msg)
 			}
 			i, known := e.Lookup(res.ID)
-			isUnknown := len(res.Diffs) == 1 && res.Diffs[0].Kind == UnknownCase && len(res.Calls) == 0
+			isUnknown := len(res.Diffs) == 1 && res.Diffs[0].Kind == results.UnknownCase && len(res.Calls) == 0
 			switch {
 			case !known && isUnknown:
 				sum.Unknown++
@@ -132,19 +132,13 @@ func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts Ru
 			}
 			slot := i*st.per + res.Sample
 			if prev := slots[slot]; prev.size > 0 {
-				what := fmt.Sprintf("case %q", res.ID)
-				if opts.Samples > 0 {
-					what += fmt.Sprintf(" sample %d", res.Sample)
-				}
-				return nil, bad("a second response for %s (%s:%d and %s:%d)", what, shards[prev.shard].Name, prev.n, sh.Name, n)
+				where := fmt.Sprintf("%s:%d and %s:%d", shards[prev.shard].Name, prev.n, sh.Name, n)
+				return nil, bad("%s", results.SecondResponse(res.ID, res.Sample, opts.Samples, where, false))
 			}
 			slots[slot] = loc
 			c := &e.cases[i]
-			res.Tool, res.steps = c.tool(), nil
-			if c.run != nil && c.run.steps {
-				res.steps = c.expected
-			}
-			sum.add(&res)
+			res.Tool, res.StepTools = c.tool(), c.stepTools
+			sum.Add(&res)
 			if st.passed != nil && res.Pass {
 				st.passed[i].Add(1)
 			}
@@ -174,7 +168,7 @@ func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts Ru
 		}
 		if slots[slot].size == 0 {
 			st.missingResponse(e, &res, slot)
-			sum.add(&res)
+			sum.Add(&res)
 			buf = append(res.AppendJSON(buf[:0]), '\n')
 			bw.Write(buf)
 			continue
@@ -273,7 +267,7 @@ type resultReader struct {
 
 func (rr *resultReader) read(r *Result, b []byte, e *Engine) error {
 	rr.p.Reset()
-	doc, err := rr.p.Parse(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: maxLineDepth})
+	doc, err := rr.p.Parse(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: results.MaxLineDepth})
 	ok := err == nil && doc.Kind() == value.Object
 	get := func(name string, k value.Kind) value.Value {
 		if !ok {
@@ -305,7 +299,7 @@ func (rr *resultReader) read(r *Result, b []byte, e *Engine) error {
 		if k.Kind() != value.String {
 			return r.UnmarshalJSON(b)
 		}
-		r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: Kind(k.Str())}, Call: -1})
+		r.Diffs = append(r.Diffs, Diff{Kind: Kind(k.Str()), Call: -1})
 	}
 	if i, known := e.Lookup(r.ID); known && e.cases[i].run != nil && e.cases[i].run.steps {
 		// Only a steps case's summary reads its calls.

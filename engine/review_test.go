@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/results"
 )
 
 // A never entry with rules and no arguments forbids only the calls its
@@ -28,13 +29,13 @@ cases:
 		kind Kind // "" when the case passes
 	}{
 		{0, `[{"name":"send","arguments":{"to":"a@b.c"}}]`, ""},
-		{0, `[{"name":"send","arguments":{"to":"x@evil.example"}}]`, ForbiddenCall},
+		{0, `[{"name":"send","arguments":{"to":"x@evil.example"}}]`, results.ForbiddenCall},
 		{1, `{"messages":[{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"find","arguments":"{}"}}]},
 			{"role":"tool","tool_call_id":"1","content":"{\"id\":\"A\",\"other\":\"B\"}"},
 			{"role":"assistant","tool_calls":[{"id":"2","type":"function","function":{"name":"refund","arguments":"{\"order_id\":\"A\"}"}}]}]}`, ""},
 		{1, `{"messages":[{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"find","arguments":"{}"}}]},
 			{"role":"tool","tool_call_id":"1","content":"{\"id\":\"A\",\"other\":\"B\"}"},
-			{"role":"assistant","tool_calls":[{"id":"2","type":"function","function":{"name":"refund","arguments":"{\"order_id\":\"B\"}"}}]}]}`, ForbiddenCall},
+			{"role":"assistant","tool_calls":[{"id":"2","type":"function","function":{"name":"refund","arguments":"{\"order_id\":\"B\"}"}}]}]}`, results.ForbiddenCall},
 	} {
 		r := e.Score(tt.i, mustParse(t, tt.resp))
 		has := false
@@ -58,7 +59,7 @@ cases:
 	run := &response.Run{Steps: []response.Step{{Call: response.Call{Name: "f", Args: mustParse(t, `{}`)}}}, NotEvaluable: "no content recorded"}
 	for i := range 2 {
 		for _, r := range []*Result{e.ScoreRun(i, run), e.NewScorer().ScoreRun(i, run)} {
-			if r.Pass || len(r.Diffs) != 1 || r.Diffs[0].Kind != NotEvaluable || !strings.Contains(r.Diffs[0].Message, "no content") {
+			if r.Pass || len(r.Diffs) != 1 || r.Diffs[0].Kind != results.NotEvaluable || !strings.Contains(r.Diffs[0].Message, "no content") {
 				t.Errorf("case %d: %s", i, r.AppendJSON(nil))
 			}
 		}
@@ -79,8 +80,8 @@ cases:
 		kind Kind // "": passes
 	}{
 		{"genai_weather.json", ""},
-		{"openinference_boston.json", Mismatch},
-		{"genai_no_content.json", NotEvaluable},
+		{"openinference_boston.json", results.Mismatch},
+		{"genai_no_content.json", results.NotEvaluable},
 	} {
 		text, err := os.ReadFile(filepath.Join("../response/testdata/traces", tc.file))
 		if err != nil {
@@ -100,7 +101,7 @@ cases:
 	r := e.Score(0, bad)
 	has := false
 	for _, d := range r.Diffs {
-		has = has || d.Kind == InvalidArguments && strings.Contains(d.Message, "attributes is a number")
+		has = has || d.Kind == results.InvalidArguments && strings.Contains(d.Message, "attributes is a number")
 	}
 	if r.Pass || !has {
 		t.Errorf("a malformed trace: %s", r.AppendJSON(nil))

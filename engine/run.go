@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/results"
 )
 
 // RunOptions configure Run.
@@ -51,129 +52,8 @@ const DefaultMaxLineBytes = 256 << 20
 // is kept, to find its id (and in a run with samples its sample) in.
 const CutHeadBytes = 64 << 10
 
-// InputError is a responses file that cannot be read: a line that is not a
-// JSON object with an id, or two lines for one case (for one case and
-// sample, in a run with samples), or in a run with samples a line without
-// a "sample" from 0 to RunOptions.Samples-1. Run stops at the first.
-type InputError struct {
-	File string
-	Line int // 1-based; 0 when the error is not about one line
-	Msg  string
-	Err  error
-}
-
-// Error returns "file:line: message", or "line N: message" without a
-// file.
-func (e *InputError) Error() string {
-	loc := e.File
-	switch {
-	case e.Line > 0 && e.File == "":
-		loc = fmt.Sprintf("line %d", e.Line)
-	case e.Line > 0:
-		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
-	}
-	if e.Err != nil {
-		return loc + ": " + e.Msg + ": " + e.Err.Error()
-	}
-	return loc + ": " + e.Msg
-}
-
-// Unwrap returns the underlying error.
-func (e *InputError) Unwrap() error { return e.Err }
-
-// Summary totals a run. In a run with samples, the counts are of result
-// lines, one per case and sample, and so is the pass rate that
-// --fail-under reads; Samples, PerCase and PassK are per case.
-type Summary struct {
-	Cases    int // results written for the suite's cases
-	Passed   int
-	Failed   int
-	Missing  int // cases with no response (counted in Failed)
-	Errored  int // failed cases with a diff of a kind IsError names (counted in Failed)
-	Unknown  int // responses whose id names no case (extra result lines)
-	ScoreSum float64
-	ByTool   map[string]*Tally // by the case's first expected tool, a steps case's by each tool of its steps (StepVerdicts); "" for cases expecting no call
-	ByKind   map[Kind]int      // diffs of each kind
-
-	// Samples is the number of samples of each case in a run with
-	// samples (RunOptions.Samples), 0 otherwise; then PerCase counts each
-	// case's samples and passing ones, in the order of the cases, and
-	// PassK has, for each k asked, the means over the cases of pass@k and
-	// pass^k. Both are nil without samples.
-	Samples int
-	PerCase []SampleTally
-	PassK   []Estimate
-}
-
-// Tally counts the cases of one tool.
-type Tally struct {
-	Cases, Passed int
-	ScoreSum      float64
-}
-
-// PassRate returns passed over cases, 0 for an empty run.
-func (s *Summary) PassRate() float64 {
-	if s.Cases == 0 {
-		return 0
-	}
-	return float64(s.Passed) / float64(s.Cases)
-}
-
-// MeanScore returns the mean case score, 0 for an empty run.
-func (s *Summary) MeanScore() float64 {
-	if s.Cases == 0 {
-		return 0
-	}
-	return s.ScoreSum / float64(s.Cases)
-}
-
-func (s *Summary) add(r *Result) {
-	s.Cases++
-	s.ScoreSum += r.Score
-	if r.Pass {
-		s.Passed++
-	} else {
-		s.Failed++
-	}
-	if s.ByTool == nil {
-		s.ByTool, s.ByKind = map[string]*Tally{}, map[Kind]int{}
-	}
-	if len(r.steps) > 0 {
-		stepVerdicts(len(r.steps), func(j int) string { return r.steps[j].name }, r.Calls, func(v ToolVerdict) {
-			countTool(s.ByTool, v)
-		})
-	} else {
-		countTool(s.ByTool, ToolVerdict{Tool: r.Tool, Pass: r.Pass, Score: r.Score})
-	}
-	errored, missing := false, false
-	for i := range r.Diffs {
-		s.ByKind[r.Diffs[i].Kind]++
-		errored = errored || IsError(r.Diffs[i].Kind)
-		missing = missing || r.Diffs[i].Kind == MissingResponse
-	}
-	if missing {
-		// A case with no line, and one whose line has no response.
-		s.Missing++
-	}
-	if errored {
-		s.Errored++
-	}
-}
-
-// IsError reports whether a diff of kind k means that the case could not be
-// scored as it stands (no response, unreadable arguments, a trace recorded
-// without its content, a rule or a plugin that failed) rather than that
-// the model answered wrongly. Summaries count such cases as errored, a
-// subset of the failed ones.
-func IsError(k Kind) bool {
-	switch k {
-	case MissingResponse, InvalidArguments, NotEvaluable, RuleError, PluginError:
-		return true
-	}
-	return false
-}
-
-func (s *Summary) merge(o *Summary) {
+// mergeSummary adds o, a worker's tally of its share of a run, to s.
+func mergeSummary(s, o *Summary) {
 	s.Cases += o.Cases
 	s.Passed += o.Passed
 	s.Failed += o.Failed
@@ -181,12 +61,12 @@ func (s *Summary) merge(o *Summary) {
 	s.Errored += o.Errored
 	s.ScoreSum += o.ScoreSum
 	if s.ByTool == nil {
-		s.ByTool, s.ByKind = map[string]*Tally{}, map[Kind]int{}
+		s.ByTool, s.ByKind = map[string]*results.Tally{}, map[Kind]int{}
 	}
 	for k, t := range o.ByTool {
 		u := s.ByTool[k]
 		if u == nil {
-			u = &Tally{}
+			u = &results.Tally{}
 			s.ByTool[k] = u
 		}
 		u.Cases += t.Cases
@@ -308,7 +188,7 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	var ks []int
 	if opts.Samples > 0 {
 		var err error
-		if ks, err = CheckPassK(opts.PassK, opts.Samples); err != nil {
+		if ks, err = results.CheckPassK(opts.PassK, opts.Samples); err != nil {
 			return nil, err
 		}
 	}
@@ -468,14 +348,14 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 
 	var sum Summary
 	for k := range sums {
-		sum.merge(&sums[k])
+		mergeSummary(&sum, &sums[k])
 	}
 	var res Result
 	var buf []byte
 	for ; next < len(slots); next++ {
 		if slots[next].out == nil {
 			st.missingResponse(e, &res, next)
-			sum.add(&res)
+			sum.Add(&res)
 			buf = append(res.AppendJSON(buf[:0]), '\n')
 			bw.Write(buf)
 			continue
@@ -717,7 +597,7 @@ func (e *Engine) scoreBatch(b batch, sc *Scorer, st *runState, sum *Summary, buf
 			guess = st.guess(c)
 		}
 		if c >= 0 {
-			sum.add(res)
+			sum.Add(res)
 		}
 		d.out = append(res.AppendJSON(d.out), '\n')
 		sc.w.parser.Reset() // nothing of the line is used after its result is encoded
@@ -794,7 +674,7 @@ func (e *Engine) scoreBatchAtOnce(b batch, st *runState, sum *Summary, bufs *buf
 			lines[j].out = append(res.AppendJSON(nil), '\n')
 			if c >= 0 {
 				mu.Lock()
-				sum.add(res)
+				sum.Add(res)
 				mu.Unlock()
 			}
 		}()

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
@@ -232,8 +233,8 @@ func TestRunCountsMissingResponses(t *testing.T) {
 			t.Fatal(err)
 		}
 		// b has no line, d no response; c's null response is zero calls.
-		if sum.Missing != 2 || sum.ByKind[MissingResponse] != 2 || sum.Passed != 2 {
-			t.Errorf("%d workers: %d missing, %d missing_response diffs, %d passed; want 2, 2 and 2", workers, sum.Missing, sum.ByKind[MissingResponse], sum.Passed)
+		if sum.Missing != 2 || sum.ByKind[results.MissingResponse] != 2 || sum.Passed != 2 {
+			t.Errorf("%d workers: %d missing, %d missing_response diffs, %d passed; want 2, 2 and 2", workers, sum.Missing, sum.ByKind[results.MissingResponse], sum.Passed)
 		}
 	}
 }
@@ -263,7 +264,7 @@ cases:
 				t.Fatal(err)
 			}
 			line := string(r.AppendJSON(nil))
-			if r.Pass || r.Score != 0.5 || len(r.Diffs) != 1 || r.Diffs[0].Kind != InvalidArguments || r.Diffs[0].Call != 0 ||
+			if r.Pass || r.Score != 0.5 || len(r.Diffs) != 1 || r.Diffs[0].Kind != results.InvalidArguments || r.Diffs[0].Call != 0 ||
 				!strings.Contains(r.Diffs[0].Message, "nesting too deep") {
 				t.Errorf("want call 0 failed as too deep and call 1 passing, score 0.5\n%s", line)
 			}

@@ -2,14 +2,10 @@ package engine
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
 	"sync/atomic"
 
-	"github.com/tidwall/gjson"
-
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/suite"
-	"github.com/callgrade/callgrade/value"
 )
 
 // MaxSamples bounds the number of samples per case of a run, as it bounds
@@ -17,53 +13,6 @@ import (
 // for lines in the order of the cases, so memory grows with cases times
 // samples; pass@k is estimated well from far fewer samples than this.
 const MaxSamples = suite.MaxSamples
-
-// sampleOf reads the "sample" of a response line in a run with samples
-// samples per case: an integer from 0 to samples-1, written as an integer.
-// The error's Line is left for the caller to set.
-func sampleOf(doc value.Value, samples int) (int, *InputError) {
-	v, ok := doc.Get("sample")
-	if !ok {
-		return 0, noSample(samples)
-	}
-	raw := ""
-	if v.Kind() == value.Number {
-		raw = v.Str()
-	}
-	return checkSample(raw, string(v.AppendJSON(nil)), samples)
-}
-
-// rawSampleOf is sampleOf for a line that is not valid JSON but whose id
-// could still be read: its "sample" is read as its id was.
-func rawSampleOf(text string, samples int) (int, *InputError) {
-	v := gjson.Get(text, "sample")
-	if !v.Exists() {
-		return 0, noSample(samples)
-	}
-	raw := ""
-	if v.Type == gjson.Number {
-		raw = v.Raw
-	}
-	return checkSample(raw, v.Raw, samples)
-}
-
-func noSample(samples int) *InputError {
-	return &InputError{Msg: fmt.Sprintf(`the line has no "sample"; with %d samples per case, each line needs one, from 0 to %d`, samples, samples-1)}
-}
-
-// checkSample reads raw, a number's text ("" for a value that is not a
-// number), as a sample of samples; shown is the value as written, for the
-// message.
-func checkSample(raw, shown string, samples int) (int, *InputError) {
-	k, err := strconv.Atoi(raw)
-	if err != nil || k < 0 || k >= samples || raw != strconv.Itoa(k) {
-		if len(shown) > 40 {
-			shown = shown[:37] + "..."
-		}
-		return 0, &InputError{Msg: fmt.Sprintf(`"sample" must be an integer from 0 to %d (%d samples per case), not %s`, samples-1, samples, shown)}
-	}
-	return k, nil
-}
 
 // ScoreSampleLine is ScoreLine for a stream with samples samples per case
 // (see RunOptions.Samples): the line must carry "sample", an integer from
@@ -77,101 +26,6 @@ func (s *Scorer) ScoreSampleLine(text string, line, samples int) (*Result, int, 
 		return nil, i, k, err
 	}
 	return &s.res, i, k, nil
-}
-
-// PassAtK returns the unbiased estimate of pass@k of a case of which c of n
-// samples passed: the chance that at least one of k samples drawn without
-// replacement from the n passes, 1 - C(n-c, k)/C(n, k) (Chen et al. 2021,
-// "Evaluating Large Language Models Trained on Code"). The ratio of
-// binomials is computed as the product of (1 - k/i) for i from n-c+1 to n,
-// which neither overflows nor loses precision for any n. It requires
-// 0 <= c <= n and 1 <= k <= n, and panics otherwise.
-func PassAtK(n, c, k int) float64 {
-	checkEstimate(n, c, k)
-	if n-c < k {
-		return 1 // every draw of k holds a passing sample
-	}
-	p := 1.0
-	for i := n - c + 1; i <= n; i++ {
-		p *= 1 - float64(k)/float64(i)
-	}
-	return 1 - p
-}
-
-// PassHatK returns pass^k of a case of which c of n samples passed: the
-// chance that all of k samples drawn without replacement from the n pass,
-// C(c, k)/C(n, k), the estimator tau-bench reports (Yao et al. 2024). It is
-// computed as the product of (c-i)/(n-i) for i from 0 to k-1. It requires
-// 0 <= c <= n and 1 <= k <= n, and panics otherwise.
-func PassHatK(n, c, k int) float64 {
-	checkEstimate(n, c, k)
-	if c < k {
-		return 0
-	}
-	p := 1.0
-	for i := range k {
-		p *= float64(c-i) / float64(n-i)
-	}
-	return p
-}
-
-func checkEstimate(n, c, k int) {
-	if c < 0 || c > n || k < 1 || k > n {
-		panic(fmt.Sprintf("engine: pass@k of %d passing of %d samples with k = %d", c, n, k))
-	}
-}
-
-// SampleTally counts one case's samples in a run with samples.
-type SampleTally struct {
-	ID     string
-	N      int // samples: result lines of the case
-	Passed int // of them, the passing ones
-}
-
-// Estimate is pass@k and pass^k for one k: of one case, or the mean over a
-// run's cases.
-type Estimate struct {
-	K       int
-	PassAt  float64 // pass@k, the unbiased estimator (PassAtK)
-	PassHat float64 // pass^k (PassHatK)
-}
-
-// Estimates returns, for each k of ks in order, the means over cases of
-// pass@k and pass^k; an empty run's are 0. Each k must be from 1 to every
-// case's N (see CheckPassK).
-func Estimates(cases []SampleTally, ks []int) []Estimate {
-	out := make([]Estimate, len(ks))
-	for j, k := range ks {
-		out[j].K = k
-		if len(cases) == 0 {
-			continue
-		}
-		for _, c := range cases {
-			out[j].PassAt += PassAtK(c.N, c.Passed, k)
-			out[j].PassHat += PassHatK(c.N, c.Passed, k)
-		}
-		out[j].PassAt /= float64(len(cases))
-		out[j].PassHat /= float64(len(cases))
-	}
-	return out
-}
-
-// CheckPassK returns the values of k to estimate for cases of n samples
-// each: ks sorted, without repeats, or n alone when ks is empty. A k below
-// 1 or above n is an error: pass@k needs k samples of every case.
-func CheckPassK(ks []int, n int) ([]int, error) {
-	if len(ks) == 0 {
-		return []int{n}, nil
-	}
-	out := slices.Clone(ks)
-	slices.Sort(out)
-	out = slices.Compact(out)
-	for _, k := range out {
-		if k < 1 || k > n {
-			return nil, fmt.Errorf("pass@k needs k from 1 to the number of samples, %d; got %d", n, k)
-		}
-	}
-	return out, nil
 }
 
 // runState is what the workers of a Run share about the lines seen so
@@ -231,14 +85,8 @@ func (st *runState) see(slot, line int) int {
 // either order, whose case has id and whose sample is k.
 func (st *runState) second(id string, k, first, line int, text string) *InputError {
 	lo, hi := min(line, first), max(line, first)
-	msg := fmt.Sprintf("a second response for case %q (lines %d and %d)", id, lo, hi)
-	switch {
-	case st.samples > 0:
-		msg = fmt.Sprintf("a second response for case %q sample %d (lines %d and %d)", id, k, lo, hi)
-	case gjson.Get(text, "sample").Exists():
-		msg += `; the lines carry "sample": for several samples per case, say how many with samples: in the suite or --samples`
-	}
-	return &InputError{File: st.name, Line: hi, Msg: msg}
+	where := fmt.Sprintf("lines %d and %d", lo, hi)
+	return &InputError{File: st.name, Line: hi, Msg: results.SecondResponse(id, k, st.samples, where, st.samples == 0 && results.CarriesSample(text))}
 }
 
 // missingResponse sets r to the result of slot when no line came for it.
@@ -255,9 +103,9 @@ func (st *runState) missingResponse(e *Engine, r *Result, slot int) {
 // tallies and the estimates for each of ks.
 func (st *runState) summarize(e *Engine, sum *Summary, ks []int) {
 	sum.Samples = st.samples
-	sum.PerCase = make([]SampleTally, len(st.passed))
+	sum.PerCase = make([]results.SampleTally, len(st.passed))
 	for i := range st.passed {
-		sum.PerCase[i] = SampleTally{ID: e.cases[i].id, N: st.samples, Passed: int(st.passed[i].Load())}
+		sum.PerCase[i] = results.SampleTally{ID: e.cases[i].id, N: st.samples, Passed: int(st.passed[i].Load())}
 	}
-	sum.PassK = Estimates(sum.PerCase, ks)
+	sum.PassK = results.Estimates(sum.PerCase, ks)
 }

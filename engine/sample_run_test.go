@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
@@ -72,14 +73,14 @@ func TestRunWithSamples(t *testing.T) {
 		if sum.Cases != 9 || sum.Passed != 6 || sum.Failed != 3 || sum.Missing != 1 || sum.Errored != 1 || sum.Unknown != 1 || sum.Samples != 3 {
 			t.Errorf("summary %+v", sum)
 		}
-		wantPer := []SampleTally{{"a", 3, 3}, {"b", 3, 1}, {"c", 3, 2}}
+		wantPer := []results.SampleTally{{ID: "a", N: 3, Passed: 3}, {ID: "b", N: 3, Passed: 1}, {ID: "c", N: 3, Passed: 2}}
 		if fmt.Sprint(sum.PerCase) != fmt.Sprint(wantPer) {
 			t.Errorf("PerCase = %v, want %v", sum.PerCase, wantPer)
 		}
-		wantK := []Estimate{
-			{1, 2.0 / 3, 2.0 / 3},
-			{2, (1 + 2.0/3 + 1) / 3, (1 + 0 + 1.0/3) / 3},
-			{3, (1 + 1 + 1) / 3.0, 1 / 3.0},
+		wantK := []results.Estimate{
+			{K: 1, PassAt: 2.0 / 3, PassHat: 2.0 / 3},
+			{K: 2, PassAt: (1 + 2.0/3 + 1) / 3, PassHat: (1 + 0 + 1.0/3) / 3},
+			{K: 3, PassAt: (1 + 1 + 1) / 3.0, PassHat: 1 / 3.0},
 		}
 		for i, w := range wantK {
 			g := sum.PassK[i]

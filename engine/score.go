@@ -9,6 +9,7 @@ import (
 
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
@@ -53,32 +54,34 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, invalidUTF8 b
 // notEvaluable fails case i because its response, a trace, does not hold
 // what scoring needs: a failure of the case with a kind of its own, never
 // a silent pass.
-func (e *Engine) notEvaluable(r *Result, i int, msg string) { e.failCase(r, i, NotEvaluable, msg) }
+func (e *Engine) notEvaluable(r *Result, i int, msg string) {
+	e.failCase(r, i, results.NotEvaluable, msg)
+}
 
 // unreadable fails case i because its response could not be read at all: a
 // hard failure of the case, never a silent pass.
-func (e *Engine) unreadable(r *Result, i int, msg string) { e.failCase(r, i, InvalidArguments, msg) }
+func (e *Engine) unreadable(r *Result, i int, msg string) {
+	e.failCase(r, i, results.InvalidArguments, msg)
+}
 
 func (e *Engine) missingResponse(r *Result, i int) {
-	e.failCase(r, i, MissingResponse, "the responses have no line for this case")
+	e.failCase(r, i, results.MissingResponse, "the responses have no line for this case")
 }
 
 // failCase fails case i as a whole with one diff of kind k: every expected
 // call is left without a call.
 func (e *Engine) failCase(r *Result, i int, k Kind, msg string) {
 	c := &e.cases[i]
-	r.reset(c)
-	r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: k, Message: msg}, Call: -1})
+	c.reset(r)
+	r.Diffs = append(r.Diffs, Diff{Kind: k, Message: msg, Call: -1})
 	for j := range c.expected {
 		r.Calls = append(r.Calls, CallResult{Expected: j, Actual: -1})
 	}
 }
 
-func (r *Result) reset(c *compiledCase) {
-	*r = Result{ID: c.id, Tool: c.tool(), Calls: r.Calls[:0], Diffs: r.Diffs[:0], hasAlternatives: len(c.alternatives) > 0}
-	if c.run != nil && c.run.steps {
-		r.steps = c.expected
-	}
+// reset makes r a result of c with no verdict yet, keeping its memory.
+func (c *compiledCase) reset(r *Result) {
+	*r = Result{ID: c.id, Tool: c.tool(), StepTools: c.stepTools, Calls: r.Calls[:0], Diffs: r.Diffs[:0], HasAlternatives: len(c.alternatives) > 0}
 }
 
 // scoreEps is how much higher a list's score must be to beat an earlier
@@ -96,19 +99,30 @@ func (e *Engine) scoreCalls(r *Result, i int, calls []response.Call, w *work) {
 // is a run case (rv not nil).
 func (e *Engine) scoreCallsIn(r *Result, i int, calls []response.Call, w *work, rv *runView) {
 	c := &e.cases[i]
-	r.reset(c)
+	c.reset(r)
 	e.evaluate(r, c, c.expected, calls, w, rv)
 	if len(c.alternatives) == 0 {
 		return
 	}
 	alt := w.altResult()
+	var sum float64 // rv's sum and den of the list that counts
+	var den int
+	if rv != nil {
+		sum, den = rv.sum, rv.den
+	}
 	for k, exp := range c.alternatives {
-		alt.reset(c)
+		c.reset(alt)
 		e.evaluate(alt, c, exp, calls, w, rv)
 		if alt.Pass && !r.Pass || alt.Pass == r.Pass && alt.Score > r.Score+scoreEps {
 			alt.Alternative = k + 1
 			*r, *alt = *alt, *r
+			if rv != nil {
+				sum, den = rv.sum, rv.den
+			}
 		}
+	}
+	if rv != nil {
+		rv.sum, rv.den = sum, den
 	}
 }
 
@@ -208,9 +222,9 @@ func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls 
 					msg = "expected a call to " + exp[a].name + " in its order, got none there (call " + strconv.Itoa(b) + " is to " + exp[a].name + ", out of that order)"
 				}
 			}
-			r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: MissingCall,
+			r.Diffs = append(r.Diffs, Diff{Kind: results.MissingCall,
 				Expected: value.StringOf(exp[a].name), HasExpected: true, Rule: string(mode),
-				Message: msg}, Call: idx})
+				Message: msg, Call: idx})
 			counted++
 			continue
 		}
@@ -240,9 +254,9 @@ func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls 
 		tolerated := (mode == suite.CallsSuperset || mode == suite.CallsInOrder) && n > 0
 		start := len(r.Diffs)
 		if !tolerated {
-			r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: UnexpectedCall,
+			r.Diffs = append(r.Diffs, Diff{Kind: results.UnexpectedCall,
 				Actual: value.StringOf(calls[b].Name), HasActual: true, Rule: string(mode),
-				Message: unexpectedCallMessage(&calls[b], n)}})
+				Message: unexpectedCallMessage(&calls[b], n)})
 		}
 		r.Diffs = c.unpaired(&calls[b], w, r.Diffs)
 		if len(r.Diffs) == start {
@@ -267,7 +281,9 @@ func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls 
 	} else {
 		r.Score = sum / float64(den)
 	}
-	r.sum, r.den = sum, den
+	if rv != nil {
+		rv.sum, rv.den = sum, den
+	}
 	r.Pass = len(r.Diffs) == 0
 }
 
@@ -412,7 +428,7 @@ func invalidArguments(ac *response.Call) Diff {
 	if ac.Name != "" {
 		msg = "arguments of " + ac.Name + ": " + msg
 	}
-	return Diff{Diff: rules.Diff{Kind: InvalidArguments, Rule: "json", Message: msg}, Call: -1}
+	return Diff{Kind: results.InvalidArguments, Rule: "json", Message: msg, Call: -1}
 }
 
 func unexpectedCallMessage(c *response.Call, expected int) string {
@@ -518,7 +534,7 @@ func (l *leftOut) summary(ds []Diff, max int) []Diff {
 	slices.SortStableFunc(kinds, func(a, b kindCount) int { return b.n - a.n })
 	kind := kinds[0].kind
 	for _, kc := range kinds {
-		if IsError(kc.kind) {
+		if results.IsError(kc.kind) {
 			kind = kc.kind
 			break
 		}
@@ -533,7 +549,7 @@ func (l *leftOut) summary(ds []Diff, max int) []Diff {
 	}
 	fmt.Fprintf(&b, " (a call lists at most %d; its score counts them all)", max)
 	*l = leftOut{}
-	return append(ds, Diff{Diff: rules.Diff{Kind: kind, Rule: "max_diffs", Message: b.String()}, Call: -1})
+	return append(ds, Diff{Kind: kind, Rule: "max_diffs", Message: b.String(), Call: -1})
 }
 
 var scratchPool = sync.Pool{New: func() any { return newScratch() }}
@@ -689,9 +705,9 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	// A call that could not be read far enough to have a name is what
 	// its invalid_arguments diff says, not a call to another tool.
 	if ac.Name != ec.name && (ac.Name != "" || ac.Err == nil) {
-		*buf = append(*buf, Diff{Diff: rules.Diff{Kind: WrongTool,
+		*buf = append(*buf, Diff{Kind: results.WrongTool,
 			Expected: value.StringOf(ec.name), Actual: value.StringOf(ac.Name), HasExpected: true, HasActual: true,
-			Rule: "exact", Message: "expected a call to " + ec.name + ", got " + ac.Name}, Call: -1})
+			Rule: "exact", Message: "expected a call to " + ec.name + ", got " + ac.Name, Call: -1})
 	}
 	if ac.Err != nil {
 		*buf = append(*buf, invalidArguments(ac))
@@ -711,7 +727,7 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 		return pairing{pass: true, score: 1, diffs: carve()}
 	}
 	for _, d := range sc.diffs {
-		*buf = append(*buf, Diff{Diff: d, Call: -1})
+		*buf = append(*buf, argDiff(d, -1))
 	}
 	clear(sc.diffs)
 	sc.diffs = sc.diffs[:0]
@@ -727,15 +743,15 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 		case out.Err != nil:
 			kind := out.ErrKind
 			if kind == "" {
-				kind = RuleError
+				kind = results.RuleError
 			}
-			*buf = append(*buf, Diff{Diff: rules.Diff{Kind: kind, Rule: "assert", Message: fmt.Sprintf("assert %q: %v", a.src, out.Err)}, Call: -1})
+			*buf = append(*buf, Diff{Kind: kind, Rule: "assert", Message: fmt.Sprintf("assert %q: %v", a.src, out.Err), Call: -1})
 		case !out.Equal:
 			msg := fmt.Sprintf("assert %q is false", a.src)
 			if out.Message != "" {
 				msg += ": " + out.Message
 			}
-			*buf = append(*buf, Diff{Diff: rules.Diff{Kind: AssertFailed, Rule: "assert", Message: msg}, Call: -1})
+			*buf = append(*buf, Diff{Kind: results.AssertFailed, Rule: "assert", Message: msg, Call: -1})
 		}
 	}
 	*buf = left.trim(*buf, start, max)

@@ -7,18 +7,10 @@ import (
 	"sync"
 
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
-)
-
-// The diff kinds only runs have (docs/trajectories.md). They appear only
-// in the results of cases that use steps, never, max_calls or final.
-const (
-	ForbiddenCall Kind = "forbidden_call" // an actual call matches a `never` entry
-	TooManyCalls  Kind = "too_many_calls" // the run made more calls than max_calls
-	MissingResult Kind = "missing_result" // a step's result rules, but the run has no result for it
-	MissingFinal  Kind = "missing_final"  // final is given, but the run ends without a final text
 )
 
 // compiledRun is what makes a case an agent's run: scored from the whole
@@ -114,6 +106,12 @@ func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
 	}
 	k.lintRefs(sc, cc.mode) // steps_lint.go
 	cc.run = run
+	if run.steps {
+		cc.stepTools = make([]string, len(cc.expected))
+		for j := range cc.expected {
+			cc.stepTools[j] = cc.expected[j].name
+		}
+	}
 }
 
 // stepCalls compiles a case's expected steps: their calls as expected
@@ -212,6 +210,11 @@ type runView struct {
 	calls   []response.Call
 	vals    []value.Value
 	built   []bool
+	// sum and den are the summed call scores of the list of calls that
+	// counted and the count they are divided by, which checkRun adds to;
+	// evaluate sets them.
+	sum float64
+	den int
 }
 
 var runViewPool = sync.Pool{New: func() any { return new(runView) }}
@@ -295,7 +298,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 	n = cr.items()
 	if rv == nil || !rv.run.Steps[b].HasResult {
 		if report != nil {
-			report(rules.Diff{Kind: MissingResult, Path: "result", Rule: "result",
+			report(rules.Diff{Kind: results.MissingResult, Path: "result", Rule: "result",
 				Message: "the run has no result of this call to " + ec.name + ", which the step's result rules need"})
 		}
 		return 0, n
@@ -309,7 +312,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 			if cr.wantError {
 				msg = "expected the tool to report an error, but it succeeded"
 			}
-			report(rules.Diff{Kind: Mismatch, Path: "result.error", Expected: value.BoolOf(cr.wantError), Actual: value.BoolOf(st.Error),
+			report(rules.Diff{Kind: results.Mismatch, Path: "result.error", Expected: value.BoolOf(cr.wantError), Actual: value.BoolOf(st.Error),
 				HasExpected: true, HasActual: true, Rule: "error", Message: msg})
 		}
 	}
@@ -329,7 +332,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 				if exp, why = ref.Resolve(ctx.Steps); why != "" {
 					good = false
 					if report != nil {
-						report(rules.Diff{Kind: Mismatch, Path: path, Actual: v, HasActual: true, Rule: chk.rule.String(),
+						report(rules.Diff{Kind: results.Mismatch, Path: path, Actual: v, HasActual: true, Rule: chk.rule.String(),
 							Message: "expected the value of " + ref.String() + ", but " + why})
 					}
 					return
@@ -362,7 +365,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 			ok++
 		case !found:
 			if report != nil {
-				report(rules.Diff{Kind: MissingArgument, Path: "result." + chk.text, Rule: chk.rule.String(),
+				report(rules.Diff{Kind: results.MissingArgument, Path: "result." + chk.text, Rule: chk.rule.String(),
 					Message: "the result of " + ec.name + " has nothing at " + chk.text})
 			}
 		case good:
@@ -416,7 +419,7 @@ func (n *compiledNever) matches(ac *response.Call, steps rules.Steps, cx context
 	ctx.Steps, ctx.Ctx = steps, cx
 	var failed *rules.Diff
 	res := n.rules.CompareChecked(n.args, ac.Args, &ctx, func(d rules.Diff) {
-		if failed == nil && (d.Kind == RuleError || d.Kind == PluginError) {
+		if failed == nil && (d.Kind == results.RuleError || d.Kind == results.PluginError) {
 			failed = &d
 		}
 	})
@@ -443,7 +446,7 @@ func (e *Engine) scoreRun(r *Result, i int, run *response.Run, w *work) {
 // miss.
 func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 	run := c.run
-	sum, den := r.sum, r.den
+	sum, den := rv.sum, rv.den
 	if len(run.never) > 0 {
 		for b := range rv.calls {
 			for k := range run.never {
@@ -460,8 +463,8 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 				if !counted {
 					den++
 				}
-				d := Diff{Diff: rules.Diff{Kind: ForbiddenCall, Actual: value.StringOf(rv.calls[b].Name), HasActual: true,
-					Rule: "never", Message: fmt.Sprintf("%s must not be called (never[%d])", rv.calls[b].Name, k)}, Call: call}
+				d := Diff{Kind: results.ForbiddenCall, Actual: value.StringOf(rv.calls[b].Name), HasActual: true,
+					Rule: "never", Message: fmt.Sprintf("%s must not be called (never[%d])", rv.calls[b].Name, k), Call: call}
 				if failed != nil {
 					d.Kind, d.Path = failed.Kind, failed.Path
 					d.Message = fmt.Sprintf("never[%d] cannot tell whether this call to %s is forbidden: %s", k, rv.calls[b].Name, failed.Message)
@@ -474,9 +477,9 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 	}
 	if run.maxCalls >= 0 && len(rv.calls) > run.maxCalls {
 		den++
-		d := Diff{Diff: rules.Diff{Kind: TooManyCalls, Expected: value.Int(int64(run.maxCalls)), Actual: value.Int(int64(len(rv.calls))),
+		d := Diff{Kind: results.TooManyCalls, Expected: value.Int(int64(run.maxCalls)), Actual: value.Int(int64(len(rv.calls))),
 			HasExpected: true, HasActual: true, Rule: "max_calls",
-			Message: fmt.Sprintf("the run made %s; at most %d allowed", plural(len(rv.calls), "call"), run.maxCalls)}, Call: -1}
+			Message: fmt.Sprintf("the run made %s; at most %d allowed", plural(len(rv.calls), "call"), run.maxCalls), Call: -1}
 		rv.mark(&d, run.maxCalls)
 		r.Diffs = append(r.Diffs, d)
 	}
@@ -485,8 +488,8 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 		text := rv.run.Final
 		switch {
 		case !rv.run.HasFinal:
-			r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: MissingFinal, Path: "final", Rule: run.rule.String(),
-				Message: "the run ends without a final answer"}, Call: -1})
+			r.Diffs = append(r.Diffs, Diff{Kind: results.MissingFinal, Path: "final", Rule: run.rule.String(),
+				Message: "the run ends without a final answer", Call: -1})
 		default:
 			actual := value.StringOf(text)
 			exp := actual
@@ -496,8 +499,8 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 				var why string
 				if exp, why = ref.Resolve(steps); why != "" {
 					ok = false
-					r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: Mismatch, Path: "final", Actual: actual, HasActual: true,
-						Rule: run.rule.String(), Message: "expected the value of " + ref.String() + ", but " + why}, Call: -1})
+					r.Diffs = append(r.Diffs, Diff{Kind: results.Mismatch, Path: "final", Actual: actual, HasActual: true,
+						Rule: run.rule.String(), Message: "expected the value of " + ref.String() + ", but " + why, Call: -1})
 				}
 			}
 			none := run.rule.From() == nil && run.rule.Standalone()
@@ -512,7 +515,7 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 						// The rule has no expected value: that side is absent, not null.
 						d.Expected, d.HasExpected = value.Value{}, false
 					}
-					r.Diffs = append(r.Diffs, Diff{Diff: d, Call: -1})
+					r.Diffs = append(r.Diffs, argDiff(d, -1))
 				})
 				ok = res.Matched == res.Total
 			}

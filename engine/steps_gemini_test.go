@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/results"
 )
 
 // TestScoreGeminiModelDump scores a Gemini chat history that the Python
@@ -44,7 +46,7 @@ cases:
 		json  string
 	}{
 		{id: "refund", pass: true},
-		{id: "refund-succeeds", kinds: []Kind{Mismatch},
+		{id: "refund-succeeds", kinds: []Kind{results.Mismatch},
 			json: `"path":"result.error","expected":false,"actual":true,"rule":"error","message":"expected the tool to succeed, but it reported an error"`},
 	} {
 		i, ok := e.Lookup(tc.id)
@@ -77,7 +79,7 @@ cases:
 		{"role":"model","parts":[{"function_call":{"name":"find_order","args":{}}},{"function_call":{"name":"delete_account","args":{}}}]},
 		{"role":"user","parts":[{"function_response":{"name":"find_order","response":{"id":"A-1"}}},{"function_response":{"name":"delete_account","response":{"ok":true}}}]}]}`)
 	for _, r := range []*Result{e.Score(0, resp), e.NewScorer().Score(0, resp)} {
-		if got := kinds(r); r.Pass || !slices.Equal(got, []Kind{UnexpectedCall, ForbiddenCall, TooManyCalls}) {
+		if got := kinds(r); r.Pass || !slices.Equal(got, []Kind{results.UnexpectedCall, results.ForbiddenCall, results.TooManyCalls}) {
 			t.Errorf("kinds = %v\n%s", got, r.AppendJSON(nil))
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/results"
 )
 
 // traceOf is an OTLP/JSON export of spans under one resource and scope.
@@ -54,15 +56,15 @@ cases:
 		json  string
 	}{
 		{name: "recorded whole", trace: traceOf(call(1, ""), tool, answer), pass: true},
-		{name: "a chat span without its output", kinds: []Kind{NotEvaluable},
+		{name: "a chat span without its output", kinds: []Kind{results.NotEvaluable},
 			trace: traceOf(call(1, ""), tool, spanOf("chat m", 3, "gen_ai.operation.name", "chat"), answer),
 			json:  `records no output (no gen_ai.output.messages), while 2 other model spans of the trace record theirs: a trace recorded in part may hide calls`},
-		{name: "an OpenInference LLM span without its output", kinds: []Kind{NotEvaluable},
+		{name: "an OpenInference LLM span without its output", kinds: []Kind{results.NotEvaluable},
 			trace: traceOf(call(1, ""), tool, spanOf("llm", 3, "openinference.span.kind", "LLM", "llm.input_messages.0.message.content", "hi"), answer),
 			json:  `(\"llm\") records no output (no llm.output_messages.0.message attributes)`},
 		{name: "a chat span that failed", pass: true,
 			trace: traceOf(call(1, ""), tool, spanOf("chat m", 3, "gen_ai.operation.name", "chat", "error.type", "RateLimitError"), answer)},
-		{name: "text beside the last call", trace: traceOf(call(1, "Paris is rainy."), tool), kinds: []Kind{MissingFinal}},
+		{name: "text beside the last call", trace: traceOf(call(1, "Paris is rainy."), tool), kinds: []Kind{results.MissingFinal}},
 	} {
 		resp := mustParse(t, tc.trace)
 		for _, r := range []*Result{e.Score(0, resp), e.NewScorer().Score(0, resp)} {

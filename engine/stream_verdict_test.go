@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/results"
 )
 
 // customToolStream is the Responses API stream of one call of a custom
@@ -63,10 +65,10 @@ cases:
 		for name, resp := range responses {
 			for _, r := range []*Result{e.Score(i, mustParse(t, resp)), e.NewScorer().Score(i, mustParse(t, resp))} {
 				got := kinds(r)
-				if r.Pass || !slices.Contains(got, InvalidArguments) || !slices.Equal(got, want) {
+				if r.Pass || !slices.Contains(got, results.InvalidArguments) || !slices.Equal(got, want) {
 					t.Errorf("case %s, %s: pass=%v kinds=%v, want a failure with %v\n%s", id, name, r.Pass, got, want, r.AppendJSON(nil))
 				}
-				if strings.HasPrefix(id, "never") && !slices.Contains(got, ForbiddenCall) {
+				if strings.HasPrefix(id, "never") && !slices.Contains(got, results.ForbiddenCall) {
 					t.Errorf("case %s, %s: kinds=%v, want a forbidden_call\n%s", id, name, got, r.AppendJSON(nil))
 				}
 			}
@@ -133,7 +135,7 @@ cases:
 		t.Run(tt.name, func(t *testing.T) {
 			i, _ := e.Lookup(tt.id)
 			for _, r := range []*Result{e.Score(i, mustParse(t, tt.resp)), e.NewScorer().Score(i, mustParse(t, tt.resp))} {
-				if r.Pass != tt.pass || !tt.pass && !slices.Contains(kinds(r), InvalidArguments) {
+				if r.Pass != tt.pass || !tt.pass && !slices.Contains(kinds(r), results.InvalidArguments) {
 					t.Errorf("pass=%v kinds=%v, want pass=%v (else an invalid_arguments diff)\n%s", r.Pass, kinds(r), tt.pass, r.AppendJSON(nil))
 				}
 			}

@@ -3,6 +3,8 @@ package engine
 import (
 	"slices"
 	"testing"
+
+	"github.com/callgrade/callgrade/results"
 )
 
 // A call in a second block of a model's raw text is a call like the
@@ -40,11 +42,11 @@ cases:
 `)
 			text := mustParse(t, tt.text)
 			r := e.Score(0, text)
-			if r.Pass || !slices.Contains(kinds(r), ForbiddenCall) {
+			if r.Pass || !slices.Contains(kinds(r), results.ForbiddenCall) {
 				t.Errorf("never: kinds %v\n%s", kinds(r), r.AppendJSON(nil))
 			}
 			r = e.Score(1, text)
-			if r.Pass || !slices.Contains(kinds(r), UnexpectedCall) {
+			if r.Pass || !slices.Contains(kinds(r), results.UnexpectedCall) {
 				t.Errorf("one expected call: kinds %v\n%s", kinds(r), r.AppendJSON(nil))
 			}
 			if r = e.Score(2, text); r.Pass {

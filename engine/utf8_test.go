@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/results"
 )
 
 // Text that is not UTF-8 fails the call that holds it, and only that
@@ -61,7 +63,7 @@ cases:
 			}
 			// The last diff: a broken name is also the wrong tool.
 			d := r.Diffs[len(r.Diffs)-1]
-			if d.Kind != InvalidArguments || !strings.Contains(d.Message, tt.msg) {
+			if d.Kind != results.InvalidArguments || !strings.Contains(d.Message, tt.msg) {
 				t.Fatalf("diffs %+v, want an invalid_arguments saying %q", r.Diffs, tt.msg)
 			}
 			if tt.score > 0 && d.Call != 1 {

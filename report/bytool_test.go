@@ -180,8 +180,9 @@ func TestCompareByStepTool(t *testing.T) {
 
 	run := func(id string, sample int, refundPasses bool) Case {
 		c := Case{Result: engine.Result{ID: id, Pass: refundPasses, Sampled: true, Sample: sample, Tool: "find_order",
-			Calls: []engine.CallResult{{Expected: 0, Actual: 0, Pass: true, Score: 1}, {Expected: 1, Actual: 1, Pass: refundPasses}}},
-			Expected: []byte("[]"), StepTools: []string{"find_order", "refund"}}
+			StepTools: []string{"find_order", "refund"},
+			Calls:     []engine.CallResult{{Expected: 0, Actual: 0, Pass: true, Score: 1}, {Expected: 1, Actual: 1, Pass: refundPasses}}},
+			Expected: []byte("[]")}
 		if refundPasses {
 			c.Score, c.Calls[1].Score = 1, 1
 		}

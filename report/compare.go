@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/results"
 )
 
 // Comparison is what changed between two runs of the same suite.
@@ -28,7 +28,7 @@ type Comparison struct {
 	// run's pass@k and pass^k over its cases, for k the fewest samples of
 	// a case in either run.
 	Samples            bool
-	OldPassK, NewPassK []engine.Estimate
+	OldPassK, NewPassK []results.Estimate
 }
 
 // Change is one case whose verdict changed.
@@ -37,7 +37,7 @@ type Change struct {
 	OldScore, NewScore float64
 	// Diffs are the new run's diffs, for a regression; the old run's, for a
 	// fix.
-	Diffs []engine.Diff
+	Diffs []results.Diff
 	// With samples, each run's samples of the case and the passing ones;
 	// the scores are then the means of the samples'.
 	OldSamples, OldPassed, NewSamples, NewPassed int
@@ -95,7 +95,7 @@ func Compare(old, new []Case) *Comparison {
 	ot, nt := tallies(so), tallies(sn)
 	k := min(fewestSamples(ot), fewestSamples(nt))
 	if k > 0 {
-		cmp.OldPassK, cmp.NewPassK = engine.Estimates(ot, []int{k}), engine.Estimates(nt, []int{k})
+		cmp.OldPassK, cmp.NewPassK = results.Estimates(ot, []int{k}), results.Estimates(nt, []int{k})
 	}
 	return cmp
 }
@@ -166,7 +166,7 @@ func compare(old, new []Case) *Comparison {
 		}
 		verdicts := n.ToolVerdicts()
 		if len(n.StepTools) == 0 {
-			verdicts = []engine.ToolVerdict{{Tool: tool, Pass: n.Pass}}
+			verdicts = []results.ToolVerdict{{Tool: tool, Pass: n.Pass}}
 		}
 		for _, v := range verdicts {
 			t := tally(v.Tool)
@@ -203,7 +203,7 @@ func compare(old, new []Case) *Comparison {
 		}
 		verdicts := o.ToolVerdicts()
 		if len(o.StepTools) == 0 {
-			verdicts = []engine.ToolVerdict{{Tool: tool, Pass: o.Pass}}
+			verdicts = []results.ToolVerdict{{Tool: tool, Pass: o.Pass}}
 		}
 		for _, v := range verdicts {
 			t := tally(v.Tool)
@@ -323,13 +323,13 @@ func paint(color bool, style, s string) string {
 // sampledVerdicts is how each tool of a steps case fared over the samples
 // at lines: it passes when it passes in every sample, and its score is
 // the mean of the samples'.
-func sampledVerdicts(cases []Case, lines []int) []engine.ToolVerdict {
-	var out []engine.ToolVerdict
+func sampledVerdicts(cases []Case, lines []int) []results.ToolVerdict {
+	var out []results.ToolVerdict
 	for _, j := range lines {
 		for _, v := range cases[j].ToolVerdicts() {
-			k := slices.IndexFunc(out, func(o engine.ToolVerdict) bool { return o.Tool == v.Tool })
+			k := slices.IndexFunc(out, func(o results.ToolVerdict) bool { return o.Tool == v.Tool })
 			if k < 0 {
-				out = append(out, engine.ToolVerdict{Tool: v.Tool, Pass: true})
+				out = append(out, results.ToolVerdict{Tool: v.Tool, Pass: true})
 				k = len(out) - 1
 			}
 			out[k].Pass = out[k].Pass && v.Pass

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -241,7 +241,7 @@ func writePage(w io.Writer, page, title string, data []byte) error {
 // newHTMLData is cases as the page's script reads them.
 func newHTMLData(cases []Case, opts HTMLOptions) (*htmlData, error) {
 	d := htmlData{Tools: []string{}, Kinds: []string{}, Suites: []string{""}, Cases: make([]htmlCase, len(cases))}
-	tools, kinds, suites := map[string]int{}, map[engine.Kind]int{}, map[string]int{"": 0}
+	tools, kinds, suites := map[string]int{}, map[results.Kind]int{}, map[string]int{"": 0}
 	d.ErrorKinds = []string{}
 	intern := func(m map[string]int, list *[]string, s string) int {
 		i, ok := m[s]
@@ -283,8 +283,8 @@ func newHTMLData(cases []Case, opts HTMLOptions) (*htmlData, error) {
 				k = len(d.Kinds)
 				kinds[df.Kind] = k
 				d.Kinds = append(d.Kinds, string(df.Kind))
-				if engine.IsError(df.Kind) {
-					// The page tells errored cases by these; engine
+				if results.IsError(df.Kind) {
+					// The page tells errored cases by these; package results
 					// decides which kinds they are.
 					d.ErrorKinds = append(d.ErrorKinds, string(df.Kind))
 				}
@@ -320,7 +320,7 @@ func newHTMLData(cases []Case, opts HTMLOptions) (*htmlData, error) {
 		for _, c := range t {
 			hs.Most = max(hs.Most, c.N)
 		}
-		for _, e := range engine.Estimates(t, ks) {
+		for _, e := range results.Estimates(t, ks) {
 			hs.PassAt, hs.PassHat = append(hs.PassAt, e.PassAt), append(hs.PassHat, e.PassHat)
 		}
 		d.Samples = hs

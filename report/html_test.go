@@ -15,7 +15,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/testenv"
-	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -156,7 +156,7 @@ func TestHTMLLargeInChromium(t *testing.T) {
 // generate makes n cases over 20 tools, a third of them failing with one
 // or two diffs.
 func generate(n int) []Case {
-	kinds := []engine.Kind{engine.Mismatch, engine.MissingArgument, engine.WrongTool, engine.InvalidArguments, engine.UnexpectedArgument}
+	kinds := []engine.Kind{results.Mismatch, results.MissingArgument, results.WrongTool, results.InvalidArguments, results.UnexpectedArgument}
 	cases := make([]Case, n)
 	for i := range cases {
 		tool := fmt.Sprintf("tool_%02d", i%20)
@@ -168,9 +168,9 @@ func generate(n int) []Case {
 		if i%3 == 0 {
 			c.Pass, c.Score, c.Calls[0].Pass = false, float64(i%10)/10, false
 			for j := 0; j <= i%2; j++ {
-				c.Diffs = append(c.Diffs, engine.Diff{Diff: rules.Diff{Kind: kinds[(i/3+j)%len(kinds)], Path: "city",
+				c.Diffs = append(c.Diffs, engine.Diff{Kind: kinds[(i/3+j)%len(kinds)], Path: "city",
 					Expected: value.StringOf("Berlin"), Actual: value.StringOf("Paris"), HasExpected: true, HasActual: true,
-					Rule: "exact", Message: `expected "Berlin", got "Paris" (exact)`}})
+					Rule: "exact", Message: `expected "Berlin", got "Paris" (exact)`})
 			}
 		}
 		cases[i] = c

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/results"
 )
 
 // JUnitOptions configure WriteJUnit.
@@ -44,7 +44,7 @@ type junitSuite struct {
 	Properties *junitProperties `xml:"properties,omitempty"`
 	Cases      []junitCase      `xml:"testcase"`
 
-	tallies []engine.SampleTally // of its cases with samples
+	tallies []results.SampleTally // of its cases with samples
 }
 
 type junitCase struct {
@@ -154,7 +154,7 @@ func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
 	}
 	for k := range out.Suites {
 		if s := &out.Suites[k]; s.tallies != nil {
-			s.Properties = estimateProperties(engine.Estimates(s.tallies, ks))
+			s.Properties = estimateProperties(results.Estimates(s.tallies, ks))
 		}
 	}
 	for _, s := range out.Suites {
@@ -184,7 +184,7 @@ func problemOf(c *Case, errored bool) *junitProblem {
 	var lines []string
 	typed := false
 	for _, d := range c.Diffs {
-		if !typed && (!errored || engine.IsError(d.Kind)) {
+		if !typed && (!errored || results.IsError(d.Kind)) {
 			f.Type, typed = string(d.Kind), true
 		}
 		lines = append(lines, diffLine(d))
@@ -195,7 +195,7 @@ func problemOf(c *Case, errored bool) *junitProblem {
 }
 
 // diffLine is one diff as a <failure> lists it: "kind path: message".
-func diffLine(d engine.Diff) string {
+func diffLine(d results.Diff) string {
 	line := string(d.Kind)
 	if d.Path != "" {
 		line += " " + d.Path

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/results"
 )
 
 // SampledCase is one case of a results file with samples (lines with
@@ -73,18 +73,19 @@ func Samples(cases []Case) []SampledCase {
 	return out
 }
 
-// tallies returns the engine's per-case counts of sampled cases.
-func tallies(sc []SampledCase) []engine.SampleTally {
-	out := make([]engine.SampleTally, len(sc))
+// tallies returns the per-case counts of sampled cases, as a run's
+// summary keeps them.
+func tallies(sc []SampledCase) []results.SampleTally {
+	out := make([]results.SampleTally, len(sc))
 	for i, s := range sc {
-		out[i] = engine.SampleTally{ID: s.ID, N: s.N, Passed: s.Passed}
+		out[i] = results.SampleTally{ID: s.ID, N: s.N, Passed: s.Passed}
 	}
 	return out
 }
 
 // fewestSamples returns the smallest N of the cases: the largest k that
 // pass@k can be estimated for.
-func fewestSamples(t []engine.SampleTally) int {
+func fewestSamples(t []results.SampleTally) int {
 	n := 0
 	for i, c := range t {
 		if i == 0 || c.N < n {
@@ -99,21 +100,21 @@ func fewestSamples(t []engine.SampleTally) int {
 // empty, the number of samples (the fewest any case has). A k beyond that
 // is an error.
 func PassK(sc []SampledCase, ks []int) ([]int, error) {
-	return engine.CheckPassK(ks, fewestSamples(tallies(sc)))
+	return results.CheckPassK(ks, fewestSamples(tallies(sc)))
 }
 
 // SetPassK estimates pass@k and pass^k for each of ks (see PassK) into a
 // summary of a results file with samples that Summarize made, replacing the
 // default k. It does nothing to a summary without samples.
-func SetPassK(s *engine.Summary, ks []int) error {
+func SetPassK(s *results.Summary, ks []int) error {
 	if s.Samples == 0 {
 		return nil
 	}
-	ks, err := engine.CheckPassK(ks, fewestSamples(s.PerCase))
+	ks, err := results.CheckPassK(ks, fewestSamples(s.PerCase))
 	if err != nil {
 		return err
 	}
-	s.PassK = engine.Estimates(s.PerCase, ks)
+	s.PassK = results.Estimates(s.PerCase, ks)
 	return nil
 }
 
@@ -121,7 +122,7 @@ func SetPassK(s *engine.Summary, ks []int) error {
 // samples: the per-case tallies and pass@k and pass^k for k the number of
 // samples. Samples is the fewest samples any case has; for a run's
 // results, the number of samples of every case.
-func summarizeSamples(s *engine.Summary, cases []Case) {
+func summarizeSamples(s *results.Summary, cases []Case) {
 	sc := Samples(cases)
 	if sc == nil {
 		return
@@ -129,13 +130,13 @@ func summarizeSamples(s *engine.Summary, cases []Case) {
 	s.PerCase = tallies(sc)
 	s.Samples = fewestSamples(s.PerCase)
 	if s.Samples > 0 {
-		s.PassK = engine.Estimates(s.PerCase, []int{s.Samples})
+		s.PassK = results.Estimates(s.PerCase, []int{s.Samples})
 	}
 }
 
 // writePassK writes the estimates of a summary with samples: a line that
 // says over what, then k, pass@k and pass^k, one row per k.
-func writePassK(w io.Writer, s *engine.Summary, color bool) {
+func writePassK(w io.Writer, s *results.Summary, color bool) {
 	lo, hi := 0, 0
 	for i, c := range s.PerCase {
 		if i == 0 || c.N < lo {
@@ -199,7 +200,7 @@ func WriteSamples(w io.Writer, cases []Case, ks []int, opts TableOptions) error 
 		s := &sc[i]
 		row := []cell{{text: s.ID}, {text: strconv.Itoa(s.N)}, {text: strconv.Itoa(s.Passed)}}
 		for _, k := range ks {
-			row = append(row, shareCell(engine.PassAtK(s.N, s.Passed, k)), shareCell(engine.PassHatK(s.N, s.Passed, k)))
+			row = append(row, shareCell(results.PassAtK(s.N, s.Passed, k)), shareCell(results.PassHatK(s.N, s.Passed, k)))
 		}
 		failed := ""
 		if s.Pass() {
@@ -229,7 +230,7 @@ type junitProperty struct {
 	Value string `xml:"value,attr"`
 }
 
-func estimateProperties(es []engine.Estimate) *junitProperties {
+func estimateProperties(es []results.Estimate) *junitProperties {
 	p := &junitProperties{}
 	for _, e := range es {
 		p.List = append(p.List,
@@ -244,8 +245,8 @@ func estimateProperties(es []engine.Estimate) *junitProperties {
 // unless every sample passed, an <error> when a failing sample errored or
 // else a <failure>, listing each failing sample's diffs.
 func sampledCase(tc *junitCase, s *junitSuite, sc *SampledCase, cases []Case, ks []int) {
-	s.tallies = append(s.tallies, engine.SampleTally{ID: sc.ID, N: sc.N, Passed: sc.Passed})
-	es := engine.Estimates([]engine.SampleTally{{N: sc.N, Passed: sc.Passed}}, ks)
+	s.tallies = append(s.tallies, results.SampleTally{ID: sc.ID, N: sc.N, Passed: sc.Passed})
+	es := results.Estimates([]results.SampleTally{{N: sc.N, Passed: sc.Passed}}, ks)
 	tc.Properties = estimateProperties(es)
 	tc.Properties.List = append([]junitProperty{{"samples", strconv.Itoa(sc.N)}, {"passed", strconv.Itoa(sc.Passed)}}, tc.Properties.List...)
 	if sc.Pass() {
@@ -263,7 +264,7 @@ func sampledCase(tc *junitCase, s *junitSuite, sc *SampledCase, cases []Case, ks
 			continue
 		}
 		for _, d := range c.Diffs {
-			if !typed && (!sc.Errored || engine.IsError(d.Kind)) {
+			if !typed && (!sc.Errored || results.IsError(d.Kind)) {
 				p.Type, typed = string(d.Kind), true
 			}
 			lines = append(lines, fmt.Sprintf("sample %d: %s", c.Sample, diffLine(d)))

@@ -15,7 +15,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/suite"
 )
 
@@ -221,7 +221,7 @@ func TestCompare(t *testing.T) {
 	c := func(id, tool string, pass bool) Case {
 		k := Case{Result: engine.Result{ID: id, Tool: tool, Pass: pass}, Expected: []byte("[]")}
 		if !pass {
-			k.Diffs = []engine.Diff{{Diff: rules.Diff{Kind: engine.Mismatch, Path: "x"}}}
+			k.Diffs = []engine.Diff{{Kind: results.Mismatch, Path: "x"}}
 		}
 		return k
 	}
@@ -303,9 +303,9 @@ func TestReadResultsErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want one containing %q", err, tt.want)
 			}
-			var le *LineError
+			var le *results.LineError
 			if !errors.As(err, &le) || le.File != "r.jsonl" || le.Line == 0 {
-				t.Errorf("error %#v is not a *LineError naming r.jsonl and a line", err)
+				t.Errorf("error %#v is not a *results.LineError naming r.jsonl and a line", err)
 			}
 		})
 	}
@@ -385,12 +385,12 @@ func TestTextIsPrintable(t *testing.T) {
 		}
 	}
 	old := []Case{{Result: engine.Result{ID: evil, Tool: evil, Pass: true}, Expected: []byte("[]")}}
-	nw := []Case{{Result: engine.Result{ID: evil, Tool: evil, Diffs: []engine.Diff{{Diff: rules.Diff{Kind: engine.UnexpectedArgument, Path: evil}}}}, Expected: []byte("[]")}}
+	nw := []Case{{Result: engine.Result{ID: evil, Tool: evil, Diffs: []engine.Diff{{Kind: results.UnexpectedArgument, Path: evil}}}, Expected: []byte("[]")}}
 	var b bytes.Buffer
 	if err := Compare(old, nw).WriteText(&b, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	s := &engine.Summary{Cases: 1, ByTool: map[string]*engine.Tally{evil: {Cases: 1}}}
+	s := &engine.Summary{Cases: 1, ByTool: map[string]*results.Tally{evil: {Cases: 1}}}
 	if err := WriteTable(&b, s, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}

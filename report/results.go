@@ -11,27 +11,26 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 
-// Case is one line of a results file, read into the engine's Result, with
+// Case is one line of a results file, read into a results.Result, with
 // what Annotate and AttachResponses add to it. The results file carries
-// none of that: the Result's Tool, the case's first expected tool, stays ""
-// until Annotate sets it.
+// none of that: the Result's Tool, the case's first expected tool, and its
+// StepTools, the tools of a case written with steps, one per step in
+// order, stay empty until Annotate sets them. Such a case counts under
+// each of its tools (ToolVerdicts).
 type Case struct {
-	engine.Result
+	results.Result
 
 	// Suite is the file the case was read from ("" when unknown). Annotate
 	// sets it and Tool.
@@ -62,10 +61,6 @@ type Case struct {
 	// AttachResponses sets it. Nil when unknown, or when the response
 	// cannot be read as a run.
 	Run *response.Run
-	// StepTools are the tools of a case written with steps, one per
-	// step in order; Annotate sets them. Such a case counts under each
-	// of its tools (ToolVerdicts).
-	StepTools []string
 	// Model is the model that wrote the case's response, as the response
 	// line's "model" key, else the provider body's "model" or
 	// "modelVersion" names it; AttachResponses sets it. ResponsesFile is
@@ -75,27 +70,27 @@ type Case struct {
 
 	// tools, when not nil, are the case's ToolVerdicts: those of all its
 	// samples, for a case that Compare made of them.
-	tools []engine.ToolVerdict
+	tools []results.ToolVerdict
 }
 
 // ToolVerdicts returns how each tool fared in the case, as the by-tool
 // rows of the table and the HTML page count it: a case written with steps
 // once under each tool its steps call, with that tool's steps' verdict
-// and mean score (engine.StepVerdicts), any other case once under its
+// and mean score (results.StepVerdicts), any other case once under its
 // first expected tool ("" when it expects none, UnknownTool when Annotate
 // has not told it), with its own.
-func (c *Case) ToolVerdicts() []engine.ToolVerdict {
+func (c *Case) ToolVerdicts() []results.ToolVerdict {
 	if c.tools != nil {
 		return c.tools
 	}
 	if len(c.StepTools) > 0 {
-		return engine.StepVerdicts(c.StepTools, c.Calls)
+		return results.StepVerdicts(c.StepTools, c.Calls)
 	}
 	tool := c.Tool
 	if c.Expected == nil {
 		tool = UnknownTool
 	}
-	return []engine.ToolVerdict{{Tool: tool, Pass: c.Pass, Score: c.Score}}
+	return []results.ToolVerdict{{Tool: tool, Pass: c.Pass, Score: c.Score}}
 }
 
 // stepClass is the JUnit classname of a case written with steps: the
@@ -111,100 +106,30 @@ func stepClass(tools []string) string {
 }
 
 // Errored reports whether the case could not be scored as it stands: one of
-// its diffs is of a kind engine.IsError names.
+// its diffs is of a kind results.IsError names.
 func (c *Case) Errored() bool {
 	for _, d := range c.Diffs {
-		if engine.IsError(d.Kind) {
+		if results.IsError(d.Kind) {
 			return true
 		}
 	}
 	return false
 }
 
-// LineError is a line of a results file that is not a results line (spec
-// section 3, as engine.Result.UnmarshalJSON reads one): not JSON, or not an
-// object with a string "id", a bool "pass", a number "score" and "calls"
-// and "diffs" lists, or a case's line whose id is empty.
-type LineError struct {
-	File string // the name given to ReadResults
-	Line int    // 1-based
-	Err  error  // what is wrong with the line
-}
-
-// Error returns "FILE:LINE: not a results line: " and what is wrong.
-func (e *LineError) Error() string {
-	return fmt.Sprintf("%s:%d: not a results line: %v", e.File, e.Line, e.Err)
-}
-
-// Unwrap returns what is wrong with the line.
-func (e *LineError) Unwrap() error { return e.Err }
-
-// ReadResults reads a results file. name is used in error messages. A line
-// that is not a results line is a *LineError: read leniently, a responses
-// file would pass for a run in which every case failed.
-//
-// A case (or, with samples, a case's sample) has one line: a second one
-// is a *LineError too, since a run never writes it, and which of the two
-// to count or compare would be a guess. Lines of responses that name no
-// case may repeat their id.
+// ReadResults reads a results file with results.Read, whose strict
+// reading and errors (a *results.LineError for a line that is not a
+// results line, or a second line for one case) it keeps. name is used in
+// error messages.
 func ReadResults(r io.Reader, name string) ([]Case, error) {
-	var out []Case
-	type key struct {
-		id     string
-		sample int
+	rs, err := results.Read(r, name)
+	if err != nil {
+		return nil, err
 	}
-	first := map[key]int{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := sc.Bytes()
-		if len(bytes.TrimSpace(text)) == 0 {
-			continue
-		}
-		c, err := parseResult(text)
-		if err != nil {
-			return nil, &LineError{File: name, Line: line, Err: err}
-		}
-		if !c.Unknown {
-			k := key{c.ID, c.Sample}
-			if at, ok := first[k]; ok {
-				what := fmt.Sprintf("case %q", c.ID)
-				if c.Sampled {
-					what = fmt.Sprintf("sample %d of case %q", c.Sample, c.ID)
-				}
-				return nil, &LineError{File: name, Line: line, Err: fmt.Errorf("a second line for %s (the first is line %d)", what, at)}
-			}
-			first[k] = line
-		}
-		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	out := make([]Case, len(rs))
+	for i := range rs {
+		out[i] = Case{Result: rs[i], Unknown: results.Unknown(&rs[i])}
 	}
 	return out, nil
-}
-
-// parseResult reads one results line as the engine reads it, then what
-// only a report needs: whether the line is a response's that names no
-// case, and that a case's line has an id.
-func parseResult(text []byte) (Case, error) {
-	var c Case
-	if err := c.UnmarshalJSON(text); err != nil {
-		return Case{}, err
-	}
-	for _, d := range c.Diffs {
-		if d.Kind == engine.UnknownCase {
-			c.Unknown = true
-		}
-	}
-	// A case's id is never empty; a response's can be, and its
-	// unknown_case line carries it.
-	if c.ID == "" && !c.Unknown {
-		return Case{}, errors.New(`"id" is empty`)
-	}
-	return c, nil
 }
 
 // Annotate sets each case's Tool, Suite and Expected from the suite it was
@@ -318,16 +243,20 @@ func appendCall(b []byte, name string, args value.Value) []byte {
 // scorer reads it; Auto detects each). A call whose arguments cannot be
 // read is shown with its error as a string. For a run case (IsRun, or a
 // case whose diffs carry a step) it also sets Run, the response read as a
-// run. Lines that do not parse are skipped: scoring has reported them
+// run. Each line is read as the scorer reads it
+// (results.ReadResponseLine, within the default limits); lines it cannot
+// read, or reads only as broken, are skipped: scoring has reported them
 // already. In a results file with samples, a response line goes to the
 // line of its case and its "sample".
 func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 	index := make(map[string]int, len(cases))
-	sampled := false
+	samples := 0 // in a results file with samples, one more than the highest
 	for i := range cases {
 		if !cases[i].Unknown {
 			index[sampleKey(cases[i].ID, cases[i].Sampled, cases[i].Sample)] = i
-			sampled = sampled || cases[i].Sampled
+			if cases[i].Sampled {
+				samples = max(samples, cases[i].Sample+1)
+			}
 		}
 	}
 	text, err := response.NewReader(r)
@@ -336,29 +265,21 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 	}
 	sc := bufio.NewScanner(text)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
-	for sc.Scan() {
-		doc, err := value.ParseLimits(sc.Text(), value.Limits{MaxBytes: len(sc.Bytes()) + 1, MaxDepth: value.DefaultLimits.MaxDepth + 8})
-		if err != nil || doc.Kind() != value.Object {
+	for n := 1; sc.Scan(); n++ {
+		// As the scorer reads the line, within its default limits; what
+		// it could not read, or read only as broken, it has reported.
+		lim := value.Limits{MaxBytes: len(sc.Bytes()) + 1, MaxDepth: value.DefaultLimits.MaxDepth + response.EnvelopeDepth}
+		rl, lerr := results.ReadResponseLine(nil, sc.Text(), n, lim, samples)
+		if lerr != nil || rl.Broken != nil || rl.InvalidUTF8 {
 			continue
 		}
-		// An id is a string, or a number read as written, as in scoring.
-		idv, ok := doc.Get("id")
-		if !ok || idv.Kind() != value.String && idv.Kind() != value.Number {
-			continue
-		}
-		key := idv.Str()
-		if sv, ok := doc.Get("sample"); ok && sampled && sv.Kind() == value.Number {
-			if k, err := strconv.Atoi(sv.Str()); err == nil {
-				key = sampleKey(key, true, k)
-			}
-		}
-		i, ok := index[key]
+		i, ok := index[sampleKey(rl.ID, samples > 0, rl.Sample)]
 		if !ok {
 			continue
 		}
 		c := &cases[i]
-		resp, _ := doc.Get("response")
-		c.Model = modelOf(doc, resp)
+		resp := rl.Response
+		c.Model = modelOf(rl.Doc, resp)
 		format := f
 		if format == response.Auto {
 			format = c.Format
@@ -447,49 +368,20 @@ func sampleKey(id string, sampled bool, k int) string {
 // not told it the case's tool.
 const UnknownTool = "(tool unknown)"
 
-// Summarize totals cases the way a run's engine.Summary does, so that a
-// results file read back prints the same table as the run that wrote it.
-// For a results file with samples it also counts each case's samples and
-// estimates pass@k and pass^k for k the number of samples (SetPassK
-// chooses others).
-func Summarize(cases []Case) *engine.Summary {
-	s := &engine.Summary{ByTool: map[string]*engine.Tally{}, ByKind: map[engine.Kind]int{}}
+// Summarize totals cases the way a run's results.Summary does, with the
+// same results.Summary.Add, so that a results file read back prints the
+// same table as the run that wrote it. For a results file with samples it
+// also counts each case's samples and estimates pass@k and pass^k for k
+// the number of samples (SetPassK chooses others).
+func Summarize(cases []Case) *results.Summary {
+	s := &results.Summary{ByTool: map[string]*results.Tally{}, ByKind: map[results.Kind]int{}}
 	for i := range cases {
 		c := &cases[i]
 		if c.Unknown {
 			s.Unknown++
 			continue
 		}
-		s.Cases++
-		s.ScoreSum += c.Score
-		if c.Pass {
-			s.Passed++
-		} else {
-			s.Failed++
-		}
-		for _, v := range c.ToolVerdicts() {
-			t := s.ByTool[v.Tool]
-			if t == nil {
-				t = &engine.Tally{}
-				s.ByTool[v.Tool] = t
-			}
-			t.Cases++
-			t.ScoreSum += v.Score
-			if v.Pass {
-				t.Passed++
-			}
-		}
-		missing := false
-		for _, d := range c.Diffs {
-			s.ByKind[d.Kind]++
-			missing = missing || d.Kind == engine.MissingResponse
-		}
-		if missing {
-			s.Missing++ // cases, as the run's summary counts them
-		}
-		if c.Errored() {
-			s.Errored++
-		}
+		s.Add(&c.Result, c.ToolVerdicts()...)
 	}
 	summarizeSamples(s, cases)
 	return s

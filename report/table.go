@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/results"
 )
 
 // TableOptions configure WriteTable.
@@ -39,9 +39,9 @@ const (
 //
 // With colour, a pass rate is green from 90%, yellow from 50% and red
 // below; a non-zero failed count is red, a non-zero errored count and the
-// kinds that mean a case could not be scored (engine.IsError) are yellow;
+// kinds that mean a case could not be scored (results.IsError) are yellow;
 // headers are bold.
-func WriteTable(w io.Writer, s *engine.Summary, opts TableOptions) error {
+func WriteTable(w io.Writer, s *results.Summary, opts TableOptions) error {
 	bw := bufio.NewWriter(w)
 	t := table{color: opts.Color}
 	what, all := "cases", "all cases"
@@ -99,7 +99,7 @@ func WriteTable(w io.Writer, s *engine.Summary, opts TableOptions) error {
 	}
 
 	if len(s.ByKind) > 0 {
-		kinds := make([]engine.Kind, 0, len(s.ByKind))
+		kinds := make([]results.Kind, 0, len(s.ByKind))
 		for k := range s.ByKind {
 			kinds = append(kinds, k)
 		}
@@ -114,7 +114,7 @@ func WriteTable(w io.Writer, s *engine.Summary, opts TableOptions) error {
 		t.header("diff kind", "diffs")
 		for _, k := range kinds {
 			style := ansiRed
-			if engine.IsError(k) {
+			if results.IsError(k) {
 				style = ansiYellow
 			}
 			t.row(cell{text: string(k), style: style}, cell{text: strconv.Itoa(s.ByKind[k])})
@@ -131,7 +131,7 @@ func rate(passed, cases int) float64 {
 	return float64(passed) / float64(cases)
 }
 
-func mean(t *engine.Tally) float64 {
+func mean(t *results.Tally) float64 {
 	if t.Cases == 0 {
 		return 0
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
@@ -68,8 +69,8 @@ func TestSDKTraceScoredEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var results bytes.Buffer
-	sum, err := eng.Run(context.Background(), &responses, &results, engine.RunOptions{Name: "sdk.jsonl"})
+	var out bytes.Buffer
+	sum, err := eng.Run(context.Background(), &responses, &out, engine.RunOptions{Name: "sdk.jsonl"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestSDKTraceScoredEndToEnd(t *testing.T) {
 		Pass  bool
 		Diffs []struct{ Kind, Message string }
 	}
-	for _, l := range strings.Split(strings.TrimSpace(results.String()), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		var r struct {
 			ID    string
 			Pass  bool
@@ -89,11 +90,11 @@ func TestSDKTraceScoredEndToEnd(t *testing.T) {
 		}
 		got = append(got, r)
 	}
-	if len(got) != 3 || sum.Cases != 3 || sum.Passed != 2 || sum.ByKind[engine.NotEvaluable] != 1 {
-		t.Fatalf("summary %+v, results\n%s", sum, results.String())
+	if len(got) != 3 || sum.Cases != 3 || sum.Passed != 2 || sum.ByKind[results.NotEvaluable] != 1 {
+		t.Fatalf("summary %+v, results\n%s", sum, out.String())
 	}
 	if !got[0].Pass || !got[2].Pass {
-		t.Errorf("the runs with content fail:\n%s", results.String())
+		t.Errorf("the runs with content fail:\n%s", out.String())
 	}
 	if r := got[1]; r.ID != "weather-rome" || r.Pass || len(r.Diffs) != 1 || r.Diffs[0].Kind != "not_evaluable" ||
 		!strings.Contains(r.Diffs[0].Message, "recorded without the opt-in content") {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
@@ -45,7 +46,7 @@ func TestTextCappedResponseFails(t *testing.T) {
 			capped := n > response.MaxTextCalls
 			invalid := false
 			for _, d := range r.Diffs {
-				invalid = invalid || d.Kind == engine.InvalidArguments
+				invalid = invalid || d.Kind == results.InvalidArguments
 			}
 			if capped && (r.Pass || !invalid) {
 				t.Errorf("%s, %d calls: pass=%v, diffs %v", id, n, r.Pass, r.Diffs)

@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -49,16 +50,18 @@ type Extensions struct {
 	Assert func(src string) (Comparator, error)
 }
 
-// Kind is the kind of a Diff, as the results file spells it.
-type Kind string
+// Kind is the kind of a Diff, as the results file spells it: package
+// results defines every kind, this package's among them.
+type Kind = results.Kind
 
-// The diff kinds this package reports. The engine reports the others.
+// The diff kinds this package reports, named here for its comparators and
+// plugins; package results defines them with the engine's.
 const (
-	MissingArgument    Kind = "missing_argument"
-	Mismatch           Kind = "mismatch"
-	UnexpectedArgument Kind = "unexpected_argument"
-	RuleError          Kind = "rule_error"
-	PluginError        Kind = "plugin_error"
+	MissingArgument    = results.MissingArgument
+	Mismatch           = results.Mismatch
+	UnexpectedArgument = results.UnexpectedArgument
+	RuleError          = results.RuleError
+	PluginError        = results.PluginError
 )
 
 // Diff is one difference found comparing two argument trees.

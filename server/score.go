@@ -12,7 +12,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
@@ -41,12 +42,12 @@ func (h *Handler) serveScore(w http.ResponseWriter, r *http.Request) {
 
 // scoreRequest scores the body of a /v1/score request: a result, or a
 // status and a message. A request naming its case by id is a line of a
-// responses file, read as engine.Scorer.ScoreLine reads one; a request without a
+// responses file, read as callgrade.Scorer.ScoreLine reads one; a request without a
 // "response" is refused rather than scored as missing, since a single
 // request is answered at once.
 //
 // Its scoring stops once ctx is done, the result then not to be used.
-func (l *loaded) scoreRequest(ctx context.Context, text string) (int, *engine.Result, string) {
+func (l *loaded) scoreRequest(ctx context.Context, text string) (int, *results.Result, string) {
 	if strings.TrimSpace(text) == "" {
 		return http.StatusBadRequest, nil, `the request body is empty; send a JSON object with "id" or "case", and "response"`
 	}
@@ -85,24 +86,25 @@ func (l *loaded) scoreRequest(ctx context.Context, text string) (int, *engine.Re
 		case hasCase && doc.Has("id"):
 			return http.StatusBadRequest, nil, `the request names both "id" and "case"; give one`
 		case hasCase:
-			eng, err := l.inline(cv)
+			one, err := l.inline(cv)
 			if err != nil {
 				return http.StatusBadRequest, nil, err.Error()
 			}
-			sc := eng.NewScorer() // of its own, as below
-			sc.SetContext(ctx)
-			return http.StatusOK, sc.Score(0, resp), ""
+			// A Scorer of its own, as below.
+			r, err := one.NewScorer(ctx).Score(one.Suite().Cases[0].ID, resp)
+			if err != nil {
+				return http.StatusBadRequest, nil, err.Error()
+			}
+			return http.StatusOK, r, ""
 		}
 	}
 	// A Scorer of its own: the result outlives the request's scoring.
-	sc := l.g.Engine().NewScorer()
-	sc.SetContext(ctx)
-	r, i, _, err := sc.ScoreSampleLine(text, 1, l.g.Suite().Samples)
+	r, i, _, err := l.g.NewScorer(ctx).ScoreLine(text, 1)
 	switch {
 	case err != nil && perr != nil:
 		return http.StatusBadRequest, nil, "the request is not valid JSON: " + perr.Error()
 	case err != nil:
-		var ie *engine.InputError
+		var ie *results.InputError
 		switch {
 		case errors.As(err, &ie) && perr == nil && doc.Has("id"):
 			return http.StatusBadRequest, nil, ie.Msg // its sample, in a suite with samples
@@ -123,7 +125,7 @@ func errSuffix(err error) string {
 	return ": " + err.Error()
 }
 
-func (l *loaded) inline(cv value.Value) (*engine.Engine, error) {
+func (l *loaded) inline(cv value.Value) (*callgrade.Grader, error) {
 	if cv.Kind() != value.Object {
 		return nil, errors.New(`"case" must be a case object, as in a suite's cases`)
 	}
@@ -289,8 +291,7 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 	}()
 	for range workers {
 		go func() {
-			sc := l.g.Engine().NewScorer()
-			sc.SetContext(ctx) // a plugin's comparison stops waiting once the batch is over
+			sc := l.g.NewScorer(ctx) // a plugin's comparison stops waiting once the batch is over
 			for c := range jobs {
 				c.out = make([]lineOut, len(c.lines))
 				for j, text := range c.lines {
@@ -301,7 +302,7 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 						c.out[j] = errorOut(c.first+j, "", fmt.Sprintf("the line is longer than the limit of %d bytes (--max-body); it was not read", h.opts.MaxBody))
 						continue
 					}
-					c.out[j] = scoreLine(sc, text, c.first+j, samples)
+					c.out[j] = scoreLine(sc, text, c.first+j)
 				}
 				close(c.done)
 			}
@@ -337,10 +338,9 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 				continue
 			case o.c >= 0:
 				k := key{o.c, o.sample}
-				if first, dup := seen[k]; dup && samples > 0 {
-					*o = errorOut(line, o.id, fmt.Sprintf("a second response for sample %d of case %q (lines %d and %d)", o.sample, o.id, first, line))
-				} else if dup {
-					*o = errorOut(line, o.id, fmt.Sprintf("a second response for case %q (lines %d and %d)", o.id, first, line))
+				if first, dup := seen[k]; dup {
+					where := fmt.Sprintf("lines %d and %d", first, line)
+					*o = errorOut(line, o.id, results.SecondResponse(o.id, o.sample, samples, where, samples == 0 && results.CarriesSample(c.lines[j])))
 				} else {
 					seen[k] = line
 				}
@@ -520,13 +520,13 @@ func send(ctx context.Context, c *chunk, order, jobs chan<- *chunk) bool {
 
 // scoreLine scores one line of a batch as callgrade score does, with the
 // worker's Scorer, and encodes its answer before the Scorer's next line.
-func scoreLine(sc *engine.Scorer, text string, line, samples int) lineOut {
+func scoreLine(sc *callgrade.Scorer, text string, line int) lineOut {
 	if strings.TrimSpace(text) == "" {
 		return lineOut{c: blankLine}
 	}
-	res, i, k, err := sc.ScoreSampleLine(text, line, samples)
+	res, i, k, err := sc.ScoreLine(text, line)
 	if err != nil {
-		var ie *engine.InputError
+		var ie *results.InputError
 		if errors.As(err, &ie) {
 			return errorOut(line, "", ie.Msg+errSuffix(ie.Err))
 		}
@@ -540,7 +540,7 @@ func scoreLine(sc *engine.Scorer, text string, line, samples int) lineOut {
 	return o
 }
 
-func resultOut(c int, r *engine.Result) lineOut {
+func resultOut(c int, r *results.Result) lineOut {
 	return lineOut{c: c, pass: r.Pass, id: r.ID, out: append(r.AppendJSON(make([]byte, 0, 512)), '\n')}
 }
 

@@ -142,7 +142,7 @@ func New(load Loader, opts Options) (*Handler, error) {
 		return nil, err
 	}
 	h.cur.Store(h.newLoaded(g))
-	h.metrics.setCases(g.Engine().Len())
+	h.metrics.setCases(len(g.Suite().Cases))
 	h.routes = []route{
 		{path: "/v1/score", auth: true, methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodPost: h.serveScore}},
 		{path: "/v1/score/batch", auth: true, methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodPost: h.serveBatch}},
@@ -252,8 +252,8 @@ func (h *Handler) Reload() error {
 	}
 	old := h.cur.Swap(h.newLoaded(g))
 	h.metrics.reloaded(true)
-	h.metrics.setCases(g.Engine().Len())
-	h.opts.Logger.Info("suite reloaded", "cases", g.Engine().Len())
+	h.metrics.setCases(len(g.Suite().Cases))
+	h.opts.Logger.Info("suite reloaded", "cases", len(g.Suite().Cases))
 	if old != nil {
 		old.release()
 	}
@@ -479,7 +479,7 @@ func (h *Handler) withSuite(w http.ResponseWriter, serve func(*loaded)) {
 func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
 	h.withSuite(w, func(l *loaded) {
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"status":"ok","cases":%d}`+"\n", l.g.Engine().Len())
+		fmt.Fprintf(w, `{"status":"ok","cases":%d}`+"\n", len(l.g.Suite().Cases))
 	})
 }
 
@@ -510,8 +510,11 @@ type loaded struct {
 func (h *Handler) newLoaded(g *callgrade.Grader) *loaded {
 	l := &loaded{g: g, closed: h.closed}
 	l.refs.Store(1)
-	l.depth = g.Engine().Options().Limits.MaxDepth
-	l.values = g.Engine().Options().Limits.MaxValues
+	l.depth = g.Options().Limits.MaxDepth
+	l.values = g.Options().Limits.MaxValues
+	if l.values <= 0 {
+		l.values = callgrade.DefaultMaxValues
+	}
 	if l.depth <= 0 {
 		l.depth = value.DefaultLimits.MaxDepth
 	}

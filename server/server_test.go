@@ -922,7 +922,7 @@ func TestBatchSamples(t *testing.T) {
 	got = strings.Split(strings.TrimSuffix(a.body, "\n"), "\n")
 	wantPrefix := []string{
 		`{"id":"weather-berlin","sample":0,`,
-		`{"line":2,"id":"weather-berlin","error":"line 2: a second response for sample 0 of case \"weather-berlin\" (lines 1 and 2)"}`,
+		`{"line":2,"id":"weather-berlin","error":"line 2: a second response for case \"weather-berlin\" sample 0 (lines 1 and 2)"}`,
 		`{"line":3,"error":"line 3: `,
 		`{"line":4,"error":"line 4: `,
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/results"
 )
 
 // passKFlag defines --pass-k on fs.
@@ -20,7 +21,7 @@ func checkSamples(samples int, passK []int) error {
 	case samples == 0 && len(passK) > 0:
 		return usageErr("--pass-k needs samples: give --samples N, or samples: N in the suite")
 	case samples > 0:
-		if _, err := engine.CheckPassK(passK, samples); err != nil {
+		if _, err := results.CheckPassK(passK, samples); err != nil {
 			return usageErr("--pass-k: %v", err)
 		}
 	}

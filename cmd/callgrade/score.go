@@ -17,6 +17,7 @@ import (
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/report"
+	"github.com/callgrade/callgrade/results"
 )
 
 type scoreFlags struct {
@@ -247,7 +248,7 @@ func exitWhenStuck(ctx context.Context, finished <-chan struct{}, c *callgrade.G
 // publishResults puts a finished results file in place (or on standard
 // output), prints the summary table and applies --fail-under: the last
 // steps of score and merge, whose outputs and exit statuses must agree.
-func publishResults(cmd *cobra.Command, tmp *os.File, out string, replace bool, outFlag string, quiet bool, sum *engine.Summary, failUnder float64) error {
+func publishResults(cmd *cobra.Command, tmp *os.File, out string, replace bool, outFlag string, quiet bool, sum *results.Summary, failUnder float64) error {
 	if err := publish(tmp, out, replace, cmd.OutOrStdout()); err != nil {
 		if errors.Is(err, syscall.EPIPE) {
 			// The reader took what it wanted and left (| head): the

@@ -1,4 +1,4 @@
-package engine_test
+package results_test
 
 import (
 	"bufio"
@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -27,9 +27,9 @@ var exampleRuns = []struct{ suite, responses string }{
 // exampleResults scores the example runs line by line, as Run does, and
 // returns every result: one per response line, then one per case without a
 // response.
-func exampleResults(t testing.TB) []*engine.Result {
+func exampleResults(t testing.TB) []*results.Result {
 	t.Helper()
-	var out []*engine.Result
+	var out []*results.Result
 	for _, ex := range exampleRuns {
 		g, err := callgrade.Open([]string{ex.suite}, callgrade.Options{})
 		if err != nil {
@@ -71,16 +71,16 @@ func exampleResults(t testing.TB) []*engine.Result {
 // and writes the same line again; the agent's runs give diffs with a step
 // and a turn.
 func TestResultRoundTrip(t *testing.T) {
-	results := exampleResults(t)
+	all := exampleResults(t)
 	alternatives, absent, stepped := 0, 0, 0
-	for _, want := range results {
+	for _, want := range all {
 		line := want.AppendJSON(nil)
-		var got engine.Result
+		var got results.Result
 		if err := got.UnmarshalJSON(line); err != nil {
 			t.Fatalf("%s: %v", line, err)
 		}
 		w := *want
-		w.Tool = ""
+		w.Tool, w.StepTools = "", nil
 		if d := resultDiff(&w, &got); d != "" {
 			t.Errorf("%s read back: %s", line, d)
 		}
@@ -99,9 +99,9 @@ func TestResultRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if len(results) < 30 || alternatives == 0 || absent == 0 || stepped < 2 {
+	if len(all) < 30 || alternatives == 0 || absent == 0 || stepped < 2 {
 		t.Errorf("%d lines, %d with an alternative, %d diffs with a side absent, %d with a step: the examples no longer cover the round trip",
-			len(results), alternatives, absent, stepped)
+			len(all), alternatives, absent, stepped)
 	}
 }
 
@@ -136,7 +136,7 @@ func TestResultUnmarshalJSONErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := engine.Result{ID: "before"}
+			r := results.Result{ID: "before"}
 			err := r.UnmarshalJSON([]byte(tt.line))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want one containing %q", err, tt.want)
@@ -154,7 +154,7 @@ func TestResultUnmarshalJSONSides(t *testing.T) {
 	line := `{"id":"a","pass":false,"score":0.5,"later":{"x":1},"calls":[{"expected":0,"actual":0,"pass":false,"score":0.5}],` +
 		`"diffs":[{"kind":"missing_argument","call":0,"path":"unit","expected":null,"rule":"exact","message":"m"},` +
 		`{"kind":"unexpected_call","call":null,"path":"","actual":{"b":[1.50,"\u00e9"],"a":1e400},"rule":"superset","message":"m"}]}`
-	var r engine.Result
+	var r results.Result
 	if err := r.UnmarshalJSON([]byte(line)); err != nil {
 		t.Fatal(err)
 	}
@@ -203,19 +203,19 @@ func FuzzResultRoundTrip(f *testing.F) {
 		// cases give them, that must read back as itself.
 		gen := genResult([]byte(line))
 		genLine := gen.AppendJSON(nil)
-		var back engine.Result
+		var back results.Result
 		if err := back.UnmarshalJSON(genLine); err != nil {
 			t.Fatalf("generated %s does not read back: %v", genLine, err)
 		}
 		if d := resultDiff(gen, &back); d != "" {
 			t.Fatalf("generated %s reads back otherwise: %s", genLine, d)
 		}
-		var first engine.Result
+		var first results.Result
 		if err := first.UnmarshalJSON([]byte(line)); err != nil {
 			return
 		}
 		out := first.AppendJSON(nil)
-		var second engine.Result
+		var second results.Result
 		if err := second.UnmarshalJSON(out); err != nil {
 			t.Fatalf("%s\nwritten as\n%s\ndoes not read back: %v", line, out, err)
 		}
@@ -241,14 +241,14 @@ var fuzzResultSides = func() []value.Value {
 	return out
 }()
 
-var fuzzResultKinds = []engine.Kind{engine.Mismatch, engine.MissingArgument, engine.UnexpectedCall, engine.MissingCall, engine.WrongTool,
-	engine.ForbiddenCall, engine.TooManyCalls, engine.MissingResult, engine.MissingFinal, "a later kind"}
+var fuzzResultKinds = []results.Kind{results.Mismatch, results.MissingArgument, results.UnexpectedCall, results.MissingCall, results.WrongTool,
+	results.ForbiddenCall, results.TooManyCalls, results.MissingResult, results.MissingFinal, "a later kind"}
 
 // genResult builds a Result from bytes as a run's scoring could give it:
 // calls with either side absent, diffs with or without a step and a turn
 // (as run cases' diffs have them), sides absent, null or nested, a sample,
 // text that is not ASCII. Each byte read past the end is 0.
-func genResult(data []byte) *engine.Result {
+func genResult(data []byte) *results.Result {
 	pos := 0
 	next := func() int {
 		if pos >= len(data) {
@@ -276,15 +276,15 @@ func genResult(data []byte) *engine.Result {
 			return float64(k<<8|next()) / 65535
 		}
 	}
-	r := &engine.Result{ID: text(), Pass: next()%2 == 0, Score: score()}
+	r := &results.Result{ID: text(), Pass: next()%2 == 0, Score: score()}
 	if k := next(); k%3 == 0 {
 		r.Sample, r.Sampled = k/3, true
 	}
-	r.Calls = make([]engine.CallResult, next()%4)
+	r.Calls = make([]results.CallResult, next()%4)
 	for i := range r.Calls {
-		r.Calls[i] = engine.CallResult{Expected: next()%5 - 1, Actual: next()%5 - 1, Pass: next()%2 == 0, Score: score()}
+		r.Calls[i] = results.CallResult{Expected: next()%5 - 1, Actual: next()%5 - 1, Pass: next()%2 == 0, Score: score()}
 	}
-	r.Diffs = make([]engine.Diff, next()%5)
+	r.Diffs = make([]results.Diff, next()%5)
 	for i := range r.Diffs {
 		d := &r.Diffs[i]
 		d.Kind = fuzzResultKinds[next()%len(fuzzResultKinds)]
@@ -307,7 +307,7 @@ func genResult(data []byte) *engine.Result {
 // resultDiff says how b differs from a, "" when it does not. Values are
 // compared by their JSON text, numbers as written: a Value holds pointers,
 // so neither == nor reflect.DeepEqual would do.
-func resultDiff(a, b *engine.Result) string {
+func resultDiff(a, b *results.Result) string {
 	if a.ID != b.ID || a.Pass != b.Pass || a.Score != b.Score || a.Alternative != b.Alternative || a.Tool != b.Tool {
 		return fmt.Sprintf("id, pass, score, alternative, tool %q %v %v %d %q, want %q %v %v %d %q",
 			b.ID, b.Pass, b.Score, b.Alternative, b.Tool, a.ID, a.Pass, a.Score, a.Alternative, a.Tool)
@@ -331,7 +331,7 @@ func resultDiff(a, b *engine.Result) string {
 	return ""
 }
 
-func diffText(d *engine.Diff) string {
+func diffText(d *results.Diff) string {
 	side := func(has bool, v fmt.Stringer) string {
 		if !has {
 			return "absent"

@@ -1,4 +1,4 @@
-package engine
+package results
 
 import "testing"
 
@@ -21,12 +21,12 @@ func TestIsError(t *testing.T) {
 		}
 	}
 	var s Summary
-	s.add(&Result{ID: "trace", Diffs: []Diff{{Call: -1}}})
+	s.Add(&Result{ID: "trace", Diffs: []Diff{{Call: -1}}})
 	s.Cases, s.Errored = 0, 0
 	r := Result{ID: "trace"}
 	r.Diffs = append(r.Diffs, Diff{Call: -1})
 	r.Diffs[0].Kind = NotEvaluable
-	s.add(&r)
+	s.Add(&r)
 	if s.Errored != 1 || s.Failed != 2 {
 		t.Errorf("a not_evaluable case: errored %d, failed %d", s.Errored, s.Failed)
 	}

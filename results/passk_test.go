@@ -1,4 +1,4 @@
-package engine
+package results
 
 import (
 	"math"
@@ -82,8 +82,9 @@ func TestEstimatorsKnownValues(t *testing.T) {
 // The product forms stay accurate where the binomials themselves are far
 // beyond float64: compared with exact rationals.
 func TestEstimatorsLargeN(t *testing.T) {
+	const maxSamples = 10000 // suite.MaxSamples, the most a run has
 	for _, tt := range []struct{ n, c, k int }{
-		{MaxSamples, 1, 1}, {MaxSamples, 17, 100}, {MaxSamples, 9000, 500}, {MaxSamples, 5000, 5000},
+		{maxSamples, 1, 1}, {maxSamples, 17, 100}, {maxSamples, 9000, 500}, {maxSamples, 5000, 5000},
 		{2000, 1999, 1000}, {1000, 3, 997}, {1000, 998, 2},
 	} {
 		total := binom(tt.n, tt.k)

@@ -1,4 +1,4 @@
-package engine
+package results
 
 import "slices"
 
@@ -104,19 +104,5 @@ func stepVerdicts(n int, name func(int) string, calls []CallResult, yield func(T
 	for _, k := range order {
 		a := &accs[k]
 		yield(ToolVerdict{Tool: names[k], Pass: a.pass, Score: a.sum / float64(a.steps)})
-	}
-}
-
-// countTool counts v in its tool's tally of by.
-func countTool(by map[string]*Tally, v ToolVerdict) {
-	t := by[v.Tool]
-	if t == nil {
-		t = &Tally{}
-		by[v.Tool] = t
-	}
-	t.Cases++
-	t.ScoreSum += v.Score
-	if v.Pass {
-		t.Passed++
 	}
 }
