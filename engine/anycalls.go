@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
@@ -22,18 +23,37 @@ func minCallsOf(sc *suite.Case) int32 {
 	return int32(min(sc.Run.MinCalls, 1<<31-1))
 }
 
-// countCalls adds to r, the verdict on the n calls of a response or run,
-// a missing_call diff when the case wants more (min_calls). Like
+// countCalls adds to r, the verdict on calls, those of a response or a
+// run, a missing_call diff when the case wants more (min_calls). Like
 // too_many_calls it counts as one more miss in the score, is about no
 // call (its call is null), and a run case's checks add theirs after it.
-func (c *compiledCase) countCalls(r *Result, n int) {
-	if c.minCalls == 0 || n >= int(c.minCalls) {
+// A call without a name calls no tool: it does not count towards the
+// least number (as BFCL's relevance checker takes [{}] for no call),
+// while max_calls counts it. Each limit counts what could make it fail,
+// never what could pass it silently.
+func (c *compiledCase) countCalls(r *Result, calls []response.Call) {
+	if c.minCalls == 0 {
 		return
 	}
-	want := int(c.minCalls)
+	want, n := int(c.minCalls), 0
+	for k := range calls {
+		if calls[k].Name != "" {
+			n++
+		}
+	}
+	if n >= want {
+		return
+	}
+	msg := fmt.Sprintf("expected at least %s, got %d", plural(want, "call"), n)
+	switch nameless := len(calls) - n; {
+	case nameless == 1:
+		msg += " (1 call without a name, which does not count)"
+	case nameless > 1:
+		msg += fmt.Sprintf(" (%d calls without a name, which do not count)", nameless)
+	}
 	r.Diffs = append(r.Diffs, Diff{Diff: rules.Diff{Kind: MissingCall, Path: "min_calls",
 		Expected: value.Int(int64(want)), Actual: value.Int(int64(n)), HasExpected: true, HasActual: true, Rule: "min_calls",
-		Message: fmt.Sprintf("expected at least %s, got %d", plural(want, "call"), n)}, Call: -1})
+		Message: msg}, Call: -1})
 	r.den++
 	r.Score = r.sum / float64(r.den)
 	r.Pass = false

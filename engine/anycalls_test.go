@@ -65,6 +65,14 @@ func TestAnyCallsVerdicts(t *testing.T) {
 			pass: true, score: 1},
 		{name: "any + min_calls 1, a broken call", suite: anyCase + "    min_calls: 1\n", response: `[` + broken + `]`,
 			kinds: []Kind{InvalidArguments}},
+		{name: "any + min_calls 1, a usable call without a name", suite: anyCase + "    min_calls: 1\n", response: `[{"name": "", "arguments": {}}]`,
+			kinds: []Kind{MissingCall}, msg: "expected at least 1 call, got 0 (1 call without a name, which does not count)"},
+		{name: "any + min_calls 1, [{}] in no known format", suite: anyCase + "    min_calls: 1\n", response: `[{}]`,
+			kinds: []Kind{InvalidArguments}, msg: "none of them a call"},
+		{name: "any + min_calls 1, [{}] in the calls format", suite: anyCase + "    min_calls: 1\n    format: calls\n", response: `[{}]`,
+			kinds: []Kind{InvalidArguments, MissingCall}, msg: "expected at least 1 call, got 0 (1 call without a name, which does not count)"},
+		{name: "any + min_calls 2, two calls, one without a name", suite: anyCase + "    min_calls: 2\n", response: `[` + weather + `, {"name": "", "arguments": {}}, {"name": "", "arguments": {}}]`,
+			kinds: []Kind{MissingCall}, msg: "expected at least 2 calls, got 1 (2 calls without a name, which do not count)"},
 		{name: "defaults.calls: any + min_calls, no call", suite: "defaults: {calls: any}\ncases:\n  - id: t\n    min_calls: 1\n", response: `[]`,
 			kinds: []Kind{MissingCall}},
 
@@ -86,7 +94,7 @@ func TestAnyCallsVerdicts(t *testing.T) {
 
 		// any with a run's checks.
 		{name: "any + final, passes", suite: anyCase + "    final: {regex: \"(?i)sunny\"}\n",
-			run: `{"steps": [{"name": "get_weather", "arguments": {"city": "Paris"}, "result": {"sky": "sunny"}}, {"name": "get_time", "result": "noon"}], "final": "Sunny in Paris"}`,
+			run:  `{"steps": [{"name": "get_weather", "arguments": {"city": "Paris"}, "result": {"sky": "sunny"}}, {"name": "get_time", "result": "noon"}], "final": "Sunny in Paris"}`,
 			pass: true, score: 1},
 		{name: "any + final, no call and the right answer", suite: anyCase + "    final: {regex: \"(?i)sunny\"}\n",
 			run: `{"steps": [], "final": "Sunny"}`, pass: true, score: 1},

@@ -90,7 +90,7 @@ const scoreEps = 1e-9
 // keeps the best: a pass first, then the higher score, then the earlier list.
 func (e *Engine) scoreCalls(r *Result, i int, calls []response.Call, w *work) {
 	e.scoreCallsIn(r, i, calls, w, nil)
-	e.cases[i].countCalls(r, len(calls)) // anycalls.go
+	e.cases[i].countCalls(r, calls) // anycalls.go
 	e.cases[i].anyScore(r)
 }
 

@@ -432,7 +432,7 @@ func (e *Engine) scoreRun(r *Result, i int, run *response.Run, w *work) {
 	defer rv.release()
 	rv.ctx = w.context()
 	e.scoreCallsIn(r, i, rv.calls, w, rv)
-	e.cases[i].countCalls(r, len(rv.calls)) // anycalls.go
+	e.cases[i].countCalls(r, rv.calls) // anycalls.go
 	e.checkRun(r, &e.cases[i], rv)
 	e.cases[i].anyScore(r)
 }
