@@ -190,3 +190,29 @@ func TestAnyCallsLoadErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestAnyCallsFromWarnings: in mode any every call may come before the
+// final text, so a reference to a call is no warning, as in superset; a
+// tool the case's tools do not define still is.
+func TestAnyCallsFromWarnings(t *testing.T) {
+	tests := []struct {
+		name, tool string
+		want       []string
+	}{
+		{"a tool of the case", "get_weather", nil},
+		{"an unknown tool", "get_wether", []string{`cases[0].final (case t): from: reference "get_wether.result.sky" can never resolve in a run that passes: the case's tools do not define get_wether, and no expected call names it`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := load(t, weatherTools+"cases:\n  - id: t\n    calls: any\n    final: {from: \""+tt.tool+".result.sky\"}\n")
+			var got []string
+			for _, w := range e.Warnings() {
+				s := w.String()
+				got = append(got, s[strings.Index(s, "cases["):])
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("warnings %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
