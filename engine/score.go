@@ -234,7 +234,8 @@ func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls 
 			continue
 		}
 		// superset tolerates calls beyond the expected ones, but a list
-		// that expects no call passes only with none (spec 3). A call it
+		// that expects no call passes only with none (spec 3); any,
+		// callgrade's own, tolerates every call (anycalls.go). A call it
 		// tolerates must still be usable and valid for its tool: spec 2
 		// makes unusable arguments a failure of the call whatever the
 		// mode, never a silent pass, and 1.2 reports every actual

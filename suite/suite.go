@@ -183,7 +183,7 @@ type Case struct {
 	Calls         CallMatch       // "": the default
 	NullIsMissing *bool           // nil: the default
 	Format        response.Format // "": the default, unless FormatSet
-	Expected      []Call          // empty: no call expected
+	Expected      []Call          // empty: no call expected (in mode any, always empty: no particular call)
 	Alternatives  [][]Call        // other acceptable lists of calls
 	Loc           Loc             // the file and key path of the case, e.g. "cases[3]"
 	// FormatSet says the case names its format even when Format is Auto:
