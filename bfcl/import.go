@@ -68,7 +68,8 @@ type Input struct {
 // its id the question's, its tools the question's functions in JSON Schema,
 // its expected calls the possible answers with their rules. Without an
 // answers file every question must be an irrelevance question, whose case
-// expects no call. Files that do not correspond (a question without an
+// expects no call, or a relevance question, whose case (calls: any,
+// min_calls: 1) wants at least one call and takes any. Files that do not correspond (a question without an
 // answer, an answer without a question, a repeated id) are an error.
 func Import(in Input, sem Semantics) (*Suite, error) {
 	if sem == "" {
@@ -141,13 +142,15 @@ func category(id string) string { return idSuffix.ReplaceAllString(id, "") }
 func buildCase(q suitedoc.Question, gt *suitedoc.Node, haveAnswers bool, sem Semantics) (*suitedoc.Node, error) {
 	cat := category(q.ID)
 	c := suitedoc.NewObject().Set("id", suitedoc.StringOf(q.ID))
-	if gt == nil {
-		if !haveAnswers && strings.Contains(cat, "relevance") && !strings.Contains(cat, "irrelevance") {
-			return nil, errors.New("a relevance question passes with any call and fails with none, which no suite can say yet (docs/bfcl.md)")
-		}
-		if haveAnswers || !strings.Contains(cat, "irrelevance") {
-			return nil, errors.New("no possible answer: pass the answers file (only irrelevance questions have none)")
-		}
+	if gt == nil && (haveAnswers || !strings.Contains(cat, "relevance")) {
+		return nil, errors.New("no possible answer: pass the answers file (only irrelevance and relevance questions have none)")
+	}
+	// A relevance question passes with any call and fails with none
+	// (BFCL's relevance checker looks at neither names nor arguments).
+	relevance := gt == nil && !strings.Contains(cat, "irrelevance")
+	if relevance {
+		c.Set("calls", suitedoc.StringOf(string(suite.CallsAny)))
+		c.Set("min_calls", suitedoc.NumberOf("1"))
 	}
 	if gt != nil && strings.Contains(cat, "parallel") {
 		if sem == SemanticsBFCL {
@@ -175,6 +178,12 @@ func buildCase(q suitedoc.Question, gt *suitedoc.Node, haveAnswers bool, sem Sem
 		}
 	}
 	for _, f := range q.Funcs {
+		if relevance && sem == SemanticsBFCL {
+			// BFCL never reads a relevance call's arguments: a tool
+			// without parameters lets any arguments through, where its
+			// schema would fail a call of the wrong types.
+			f = withoutParameters(f)
+		}
 		t, err := mapTool(f, gt, sem)
 		if err != nil {
 			return nil, err
@@ -182,8 +191,21 @@ func buildCase(q suitedoc.Question, gt *suitedoc.Node, haveAnswers bool, sem Sem
 		tools.Vals = append(tools.Vals, t)
 	}
 	c.Set("tools", tools)
-	c.Set("expected", expected)
+	if !relevance {
+		c.Set("expected", expected)
+	}
 	return c, nil
+}
+
+// withoutParameters returns function f without its parameters.
+func withoutParameters(f *suitedoc.Node) *suitedoc.Node {
+	out := suitedoc.NewObject()
+	for i, k := range f.Keys {
+		if k != "parameters" {
+			out.Set(k, f.Vals[i])
+		}
+	}
+	return out
 }
 
 // props returns a function's parameter properties, in order, and its

@@ -155,8 +155,6 @@ func TestBFCLOpenSchema(t *testing.T) {
 // The categories not imported yet say so, and why.
 func TestImportNotYet(t *testing.T) {
 	for _, tc := range []struct{ name, questions, answers, want string }{
-		{"live_relevance", `{"id":"live_relevance_0-0-0","function":[{"name":"f","parameters":{"type":"dict","properties":{}}}]}`, "",
-			"question live_relevance_0-0-0: a relevance question passes with any call"},
 		{"simple_java", `{"id":"simple_java_1","function":[{"name":"f","parameters":{"type":"dict","properties":{"m":{"type":"HashMap"}}}}]}`,
 			`{"id":"simple_java_1","ground_truth":[{"f":{"m":["x"]}}]}`, `unknown type "HashMap"`},
 		{"simple_javascript", `{"id":"simple_javascript_1","function":[{"name":"f","parameters":{"type":"dict","properties":{"s":{"type":"String"}}}}]}`,

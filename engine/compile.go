@@ -27,6 +27,7 @@ type compiledCase struct {
 	// nullIsMissing is the case's null_is_missing, for validating the
 	// actual calls that pair with no expected one.
 	nullIsMissing bool
+	minCalls      int32      // min_calls, 0 when not given (anycalls.go)
 	input         *caseInput // shared by the cases that read their responses alike
 	expected      []compiledCall
 	alternatives  [][]compiledCall
@@ -413,7 +414,7 @@ func (c *compiler) setKey(t *tool, use []string, rs suite.RuleSet) ([]byte, bool
 }
 
 func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
-	*cc = compiledCase{id: sc.ID, mode: sc.Calls}
+	*cc = compiledCase{id: sc.ID, mode: sc.Calls, minCalls: minCallsOf(sc)}
 	format := c.s.FormatOf(sc)
 	if cc.mode == "" {
 		cc.mode = c.s.Defaults.Calls

@@ -93,6 +93,8 @@ const scoreEps = 1e-9
 // keeps the best: a pass first, then the higher score, then the earlier list.
 func (e *Engine) scoreCalls(r *Result, i int, calls []response.Call, w *work) {
 	e.scoreCallsIn(r, i, calls, w, nil)
+	e.cases[i].countCalls(r, calls, nil) // anycalls.go
+	e.cases[i].anyScore(r)
 }
 
 // scoreCallsIn is scoreCalls, with the run the calls are of when the case
@@ -246,12 +248,13 @@ func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls 
 			continue
 		}
 		// superset tolerates calls beyond the expected ones, but a list
-		// that expects no call passes only with none (spec 3). A call it
+		// that expects no call passes only with none (spec 3); any,
+		// callgrade's own, tolerates every call (anycalls.go). A call it
 		// tolerates must still be usable and valid for its tool: spec 2
 		// makes unusable arguments a failure of the call whatever the
 		// mode, never a silent pass, and 1.2 reports every actual
 		// argument the schema rejects.
-		tolerated := (mode == suite.CallsSuperset || mode == suite.CallsInOrder) && n > 0
+		tolerated := (mode == suite.CallsSuperset || mode == suite.CallsInOrder) && n > 0 || mode == suite.CallsAny
 		start := len(r.Diffs)
 		if !tolerated {
 			r.Diffs = append(r.Diffs, Diff{Kind: results.UnexpectedCall,

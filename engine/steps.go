@@ -435,7 +435,9 @@ func (e *Engine) scoreRun(r *Result, i int, run *response.Run, w *work) {
 	defer rv.release()
 	rv.ctx = w.context()
 	e.scoreCallsIn(r, i, rv.calls, w, rv)
+	e.cases[i].countCalls(r, rv.calls, rv) // anycalls.go
 	e.checkRun(r, &e.cases[i], rv)
+	e.cases[i].anyScore(r)
 }
 
 // checkRun adds what a run case says of the whole run to r, which holds

@@ -22,7 +22,7 @@ func (k *caseCompiler) lintRefs(sc *suite.Case, mode suite.CallMatch) {
 	if sr == nil {
 		sr = &suite.Run{}
 	}
-	rl := refLint{k: k, sc: sc, mode: mode, tolerant: mode == suite.CallsInOrder || mode == suite.CallsSuperset}
+	rl := refLint{k: k, sc: sc, mode: mode, tolerant: mode == suite.CallsInOrder || mode == suite.CallsSuperset || mode == suite.CallsAny}
 	if sr.Steps != nil {
 		l := make([]*suite.Call, len(sr.Steps))
 		for i := range sr.Steps {

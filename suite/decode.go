@@ -26,7 +26,8 @@ type dec struct {
 	rules    []PathRule // slab the RuleSet slices are cut from
 	empty    value.Value
 	rulesets map[string]RuleSet
-	checkUse bool // false when a file failed to load: a ruleset may be in it
+	checkUse bool      // false when a file failed to load: a ruleset may be in it
+	defCalls CallMatch // defaults.calls, which a case that names no mode is in
 
 	toolsFiles []pendingTools // case tools_file, read after the cases
 	syntax     []Problem      // of the JSON cases that failed to parse

@@ -15,7 +15,7 @@ import (
 )
 
 // The keys of a case, for the message about an unknown one.
-const caseKeys = "id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives, steps, never, max_calls, final"
+const caseKeys = "id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives, steps, never, max_calls, min_calls, final"
 
 // decodeAllCases decodes the cases of every file into s.Cases, on as many
 // goroutines as there are CPUs for a large suite.
@@ -42,6 +42,7 @@ func (l *loader) decodeAllCases(s *Suite) {
 	for w := range workers {
 		d := newDec()
 		d.rulesets, d.checkUse, d.slow = l.rulesets, !l.failed, l.slow
+		d.defCalls = s.Defaults.Calls
 		d.seed, d.hashes = seed, hashes
 		decs[w] = d
 		lo, hi := total*w/workers, total*(w+1)/workers
@@ -182,7 +183,7 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 			c.Expected = d.callList(v, loc, "expected")
 		case "alternatives":
 			c.Alternatives = d.alternatives(v, loc)
-		case "steps", "never", "max_calls", "final":
+		case "steps", "never", "max_calls", "min_calls", "final":
 			d.runKey(c, m.Key, v, loc) // decode_steps.go
 		default:
 			d.unknown(sub(loc, m.Key), caseKeys)
@@ -192,7 +193,9 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 		d.missing(loc, "id")
 	}
 	d.checkRunCase(c, x, hasExpected, loc) // decode_steps.go
-	if !hasExpected && !c.HasSteps() {
+	if mode, from := d.modeOf(c); mode == CallsAny {
+		d.checkAnyCase(c, loc, from)
+	} else if !hasExpected && !c.HasSteps() {
 		d.fail(sub(loc, "expected"), errcode.MissingKey, "required key is missing; write [] for a case that expects no call")
 	}
 	if toolsFileKey {
@@ -205,5 +208,38 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 		default:
 			d.toolsFiles = append(d.toolsFiles, pendingTools{c: c, file: f, rel: toolsFile.Str(), loc: tloc})
 		}
+	}
+}
+
+// modeOf returns the calls mode case c is scored in, its own or the
+// suite's default, and where that was written: "calls" or
+// "defaults.calls".
+func (d *dec) modeOf(c *Case) (CallMatch, string) {
+	if c.Calls != "" {
+		return c.Calls, "calls"
+	}
+	return d.defCalls, "defaults.calls"
+}
+
+// checkAnyCase rejects what a case in calls mode any cannot hold: expected
+// calls, steps or alternatives, which that mode would ignore. from says
+// where the mode was set.
+func (d *dec) checkAnyCase(c *Case, loc Loc, from string) {
+	why := func(key string) string {
+		mode := "calls: any"
+		if from != "calls" {
+			mode += " (from " + from + ")"
+		}
+		return mode + " expects no particular call, so " + key + " must be empty or left out; " +
+			"to require these calls and allow any others, write calls: superset"
+	}
+	if len(c.Expected) > 0 {
+		d.fail(sub(loc, "expected"), errcode.ConflictingKeys, why("expected"))
+	}
+	if c.HasSteps() && len(c.Run.Steps) > 0 {
+		d.fail(sub(loc, "steps"), errcode.ConflictingKeys, why("steps"))
+	}
+	if len(c.Alternatives) > 0 {
+		d.fail(sub(loc, "alternatives"), errcode.ConflictingKeys, why("alternatives"))
 	}
 }

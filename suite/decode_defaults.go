@@ -63,13 +63,13 @@ func (d *dec) extraFields(x value.Value, loc Loc) ExtraFields {
 func (d *dec) callMatch(x value.Value, loc Loc) CallMatch {
 	if x.Kind() == value.String {
 		switch c := CallMatch(x.Str()); c {
-		case CallsOrdered, CallsUnordered, CallsSuperset, CallsSubset, CallsGreedy, CallsInOrder:
+		case CallsOrdered, CallsUnordered, CallsSuperset, CallsSubset, CallsGreedy, CallsInOrder, CallsAny:
 			return c
 		}
-		d.fail(loc, errcode.InvalidValue, "must be ordered, unordered, superset, subset, in_order or greedy, not "+strconv.Quote(x.Str()))
+		d.fail(loc, errcode.InvalidValue, "must be ordered, unordered, superset, subset, in_order, greedy or any, not "+strconv.Quote(x.Str()))
 		return ""
 	}
-	d.wrongKind(loc, "ordered, unordered, superset, subset, in_order or greedy", x)
+	d.wrongKind(loc, "ordered, unordered, superset, subset, in_order, greedy or any", x)
 	return ""
 }
 

@@ -15,7 +15,9 @@ const (
 )
 
 // runKey decodes the keys of a case that make it an agent's run: steps,
-// never, max_calls and final (docs/trajectories.md).
+// never, max_calls and final (docs/trajectories.md), and min_calls, which
+// says what max_calls says the other way round, of a run or of a single
+// response alike.
 func (d *dec) runKey(c *Case, key string, v value.Value, loc Loc) {
 	if c.Run == nil {
 		c.Run = &Run{}
@@ -38,6 +40,18 @@ func (d *dec) runKey(c *Case, key string, v value.Value, loc Loc) {
 			return
 		}
 		r.MaxCalls = &n
+	case "min_calls":
+		kloc := sub(loc, key)
+		if v.Kind() != value.Number {
+			d.wrongKind(kloc, "a whole number >= 1", v)
+			return
+		}
+		n, err := strconv.Atoi(v.Str())
+		if err != nil || n < 1 {
+			d.fail(kloc, errcode.InvalidValue, "must be a whole number >= 1, not "+v.Str())
+			return
+		}
+		r.MinCalls = n
 	case "final":
 		kloc := sub(loc, key)
 		if k := v.Kind(); k != value.String && k != value.Object {

@@ -105,7 +105,7 @@ var defaultsErrors = []errorTest{
 	{"defaults", yamlSuite("defaults:\n  extra_fields: maybe\n  calls: sometimes\n  null_is_missing: \"yes\"\n  callz: x\n  rules: [a]\n"),
 		nil, []want{
 			{Loc{File: "s.yaml", Key: "defaults.extra_fields"}, `must be reject or allow, not "maybe"`},
-			{Loc{File: "s.yaml", Key: "defaults.calls"}, `must be ordered, unordered, superset, subset, in_order or greedy, not "sometimes"`},
+			{Loc{File: "s.yaml", Key: "defaults.calls"}, `must be ordered, unordered, superset, subset, in_order, greedy or any, not "sometimes"`},
 			{Loc{File: "s.yaml", Key: "defaults.null_is_missing"}, "must be true or false, not a string"},
 			{Loc{File: "s.yaml", Key: "defaults.callz"}, "unknown key; want one of extra_fields, calls, null_is_missing, format, rules"},
 			{Loc{File: "s.yaml", Key: "defaults.rules"}, "must be an object of PATH: RULE, not a list"},

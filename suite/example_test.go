@@ -48,7 +48,7 @@ func ExampleLoad() {
 	_, err := suite.Load("testdata/errors/a.yaml")
 	fmt.Println(err)
 	// Output:
-	// testdata/errors/a.yaml: defaults.calls: must be ordered, unordered, superset, subset, in_order or greedy, not "sometimes"
+	// testdata/errors/a.yaml: defaults.calls: must be ordered, unordered, superset, subset, in_order, greedy or any, not "sometimes"
 	// testdata/errors/a.yaml: cases[0].expected[0].rules.cabins (case flights): must be a rule (a string or an object), not a list
 	// testdata/errors/a.yaml: cases[1].expected (case no-expected): required key is missing; write [] for a case that expects no call
 }

@@ -110,7 +110,7 @@ func TestRunCaseErrors(t *testing.T) {
 		{"never a number", "cases:\n  - id: a\n    expected: []\n    never: [3]\n",
 			[]want{{loc("cases[0].never[0]", "a"), "must be a tool name or {name, arguments, rules}"}}},
 		{"calls sometimes", "cases:\n  - id: a\n    expected: []\n    calls: sometimes\n",
-			[]want{{loc("cases[0].calls", "a"), "must be ordered, unordered, superset, subset, in_order or greedy"}}},
+			[]want{{loc("cases[0].calls", "a"), "must be ordered, unordered, superset, subset, in_order, greedy or any"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -89,6 +89,11 @@ const (
 	CallsSubset    CallMatch = "subset"    // every actual call is expected; expected ones may be missing
 	CallsGreedy    CallMatch = "greedy"    // each expected call in order takes the first unused actual call that passes
 	CallsInOrder   CallMatch = "in_order"  // the expected calls in this order; other calls may come between
+	// CallsAny expects no particular call: every usable call is
+	// tolerated, and the case is judged by its other keys (final, never,
+	// max_calls, min_calls, asserts). Its expected calls, steps and
+	// alternatives are empty.
+	CallsAny CallMatch = "any"
 )
 
 // RuleSet is a list of PATH -> RULE entries, in the order written.
@@ -178,7 +183,7 @@ type Case struct {
 	Calls         CallMatch       // "": the default
 	NullIsMissing *bool           // nil: the default
 	Format        response.Format // "": the default, unless FormatSet
-	Expected      []Call          // empty: no call expected
+	Expected      []Call          // empty: no call expected (in mode any, always empty: no particular call)
 	Alternatives  [][]Call        // other acceptable lists of calls
 	Loc           Loc             // the file and key path of the case, e.g. "cases[3]"
 	// FormatSet says the case names its format even when Format is Auto:
@@ -209,6 +214,10 @@ type Run struct {
 	Steps    []Step  // non-nil (maybe empty) for a case written with `steps:`
 	Never    []Never // calls that must not happen
 	MaxCalls *int    // the most calls the run may make; nil when not given
+	// MinCalls is the least number of calls the response or run must
+	// make; 0 when not given. Unlike the other keys it does not make a
+	// case a run: a plain response's calls are counted as they are.
+	MinCalls int
 	// Final is the RULE the run's final assistant text must pass; Null
 	// when not given.
 	Final    value.Value
