@@ -250,6 +250,9 @@ cases:
     calls: unordered
   - id: plain
     expected: [{name: refund, arguments: {amount: 1}}, {name: find_order, arguments: {email: b@example.com}}]
+  - id: relevance
+    calls: any
+    min_calls: 1
 `)
 	tests := []struct {
 		name, suite string
@@ -259,7 +262,8 @@ cases:
 			`{"id":"run","steps":["find_order","refund","refund"],"calls":"in_order","never":["delete_account","refund"],"max_calls":0,"final":{"one_of":["done","refunded"]}},` +
 			`{"id":"no-steps","steps":[]},` +
 			`{"id":"never-only","expected":["find_order"],"calls":"unordered","never":["delete_account"]},` +
-			`{"id":"plain","expected":["refund","find_order"],"calls":"in_order"}]`},
+			`{"id":"plain","expected":["refund","find_order"],"calls":"in_order"},` +
+			`{"id":"relevance","expected":[],"calls":"any","min_calls":1}]`},
 		{"the agent example", "../examples/agent/suite.yaml", `[` +
 			`{"id":"refund-pass","steps":["find_order","refund"],"calls":"in_order","never":["delete_account"],"max_calls":4,"final":{"regex":"(?i)refund"}},` +
 			`{"id":"refund-wrong-reference","steps":["find_order","refund"],"calls":"in_order","never":["delete_account"],"max_calls":4,"final":{"regex":"(?i)refund"}},` +

@@ -562,8 +562,9 @@ func (l *loaded) casesJSON() []byte {
 
 // appendCase appends what /v1/cases says of a case after its id: the
 // names of its expected calls, or of its steps for a case written with
-// steps (an agent's run), then what else a run case says (never,
-// max_calls, final), and how calls pair when that is not ordered.
+// steps (an agent's run), then what else a case says of its calls as a
+// whole (never, max_calls, min_calls, final), and how calls pair when that
+// is not ordered.
 func appendCase(b []byte, c *suite.Case, calls suite.CallMatch) []byte {
 	names := func(b []byte, key string, n int, name func(int) string) []byte {
 		b = append(b, `,"`...)
@@ -597,6 +598,10 @@ func appendCase(b []byte, c *suite.Case, calls suite.CallMatch) []byte {
 		if r.MaxCalls != nil {
 			b = append(b, `,"max_calls":`...)
 			b = strconv.AppendInt(b, int64(*r.MaxCalls), 10)
+		}
+		if r.MinCalls > 0 {
+			b = append(b, `,"min_calls":`...)
+			b = strconv.AppendInt(b, int64(r.MinCalls), 10)
 		}
 		if r.Final.Kind() != value.Null {
 			b = append(b, `,"final":`...)
