@@ -101,3 +101,49 @@ func TestMaxValuesMemory(t *testing.T) {
 		t.Errorf("refusing a document past 1,000 values allocated %d bytes, want under 256 KiB", n)
 	}
 }
+
+// FuzzMaxValues: for a document that parses, Limits.MaxValues refuses it
+// exactly when it holds more values than the limit, and the count taken
+// before a long document is parsed (the scanner) stops at the value the
+// parse itself stops at.
+func FuzzMaxValues(f *testing.F) {
+	for _, s := range []string{`1`, `[1,2,3]`, `{"a":{"b":[true,null,"x"]},"c":-1.5e3}`, `[[],{},""]`, ` [ "\"", {"k" : [ 1 ] } ] `} {
+		f.Add(s, uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, s string, m uint8) {
+		v, err := ParseLimits(s, Limits{MaxBytes: len(s) + 1})
+		if err != nil {
+			return
+		}
+		n := countValues(v)
+		max := int(m)%(n+1) + 1 // from 1 to n+1
+		_, err = ParseLimits(s, Limits{MaxBytes: len(s) + 1, MaxValues: max})
+		var pe *Error
+		over := errors.As(err, &pe) && pe.Reason == ReasonTooLarge
+		if over != (n > max) {
+			t.Fatalf("%q holds %d values; with MaxValues %d: %v", s, n, max, err)
+		}
+		sc := scanner{s: s, maxValues: max}
+		sc.value(sc.skip(0))
+		scanOver := sc.err != nil && sc.err.Reason == ReasonTooLarge
+		if scanOver != over || over && sc.err.Offset != pe.Offset {
+			t.Fatalf("%q with MaxValues %d: the scanner says %v, the parse %v", s, max, sc.err, err)
+		}
+	})
+}
+
+// countValues counts v and every value inside it.
+func countValues(v Value) int {
+	n := 1
+	switch v.Kind() {
+	case Array:
+		for _, e := range v.Elems() {
+			n += countValues(e)
+		}
+	case Object:
+		for _, m := range v.Members() {
+			n += countValues(m.Value)
+		}
+	}
+	return n
+}
