@@ -2,13 +2,11 @@ package engine
 
 import (
 	"sync"
-
-	"github.com/callgrade/callgrade/response"
 )
 
 // alignEps is how close two summed weights must be to count as a tie. The
 // weights are pair scores (shares of arguments) plus the 1e-6 and 1e-7
-// bonuses of evaluate, so that real differences are far larger.
+// bonuses of matcher.weight, so that real differences are far larger.
 const alignEps = 1e-9
 
 // alignBuf is the memory one alignment uses.
@@ -79,13 +77,13 @@ func alignWeights(n, m int, weight func(a, b int) float64, best []float64, pairs
 	return best[0]
 }
 
-// align pairs expected with actual calls in order (`calls: in_order`, and
-// `ordered` for a case of steps): the monotone alignment that maximises
-// the summed pair weights of evaluate (the score, then a pass, then
-// agreeing names), where only calls to the same tool are aligned. Calls
-// the alignment leaves out are missing or unexpected ones, as the mode
-// says.
-func (e *Engine) align(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, w *work, rv *runView) {
+// inOrder pairs in `calls: in_order` mode (and `ordered` for a case of
+// steps): the monotone alignment that maximises the summed pair weights
+// of unordered (the score, then a pass, then agreeing names), where only
+// calls to the same tool are aligned. Calls the alignment leaves out are
+// missing or unexpected ones, as the mode says.
+func (mt *matcher) inOrder() {
+	e, exp, calls, pairs, pr, w, rv := mt.e, mt.exp, mt.calls, mt.pairs, mt.pr, mt.w, mt.rv
 	n, m := len(exp), len(calls)
 	// When every expected call finds a passing call to its tool after the
 	// previous one's, taking the first such call each time is the
