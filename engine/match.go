@@ -14,12 +14,10 @@ import (
 // one method per calls mode, and assembles the pairing into a Result: its
 // calls, its diffs and its score. evaluate makes one for each list.
 type matcher struct {
-	// The lists and what comparing them needs sit behind a pointer so
-	// that the bookkeeping's arrays, on evaluate's stack, stay there:
-	// escape analysis does not tell a struct's fields apart, and handing
-	// w on to compare, which keeps it, would move the arrays the
-	// matcher's slices point to onto the heap.
-	*matchInput
+	e     *Engine
+	c     *compiledCase
+	calls []response.Call
+	*lent
 
 	pairs   []int     // pairs[a]: the actual call of expected call a, or -1
 	pr      []pairing // pr[a]: what comparing expected call a with its call found
@@ -28,26 +26,16 @@ type matcher struct {
 	used    []bool    // used[b]: actual call b is taken (takeFirst)
 }
 
-// matchInput is what a matcher pairs, and what comparing calls needs.
-type matchInput struct {
-	e     *Engine
-	c     *compiledCase
-	mode  suite.CallMatch
-	exp   []compiledCall
-	calls []response.Call
-	w     *work    // may be nil: what it would lend is then allocated
-	rv    *runView // the run the calls are of, for a run case; else nil
-}
-
-// size sizes the bookkeeping for the lists, in the room pairs, pr and
-// matched have when it is enough.
-func (mt *matcher) size() {
-	n, m := len(mt.exp), len(mt.calls)
-	if n > cap(mt.pairs) || n > cap(mt.pr) || m > cap(mt.matched) {
-		mt.pairs, mt.pr, mt.matched = make([]int, n), make([]pairing, n), make([]bool, m)
-		return
-	}
-	mt.pairs, mt.pr, mt.matched = mt.pairs[:n], mt.pr[:n], mt.matched[:m]
+// lent is what a matcher hands on to the comparisons and the diffs, which
+// keep it. It sits behind a pointer, apart from the matcher's other
+// fields, because escape analysis does not tell a struct's fields apart:
+// beside them, it would move the actual calls and the bookkeeping's
+// arrays, which stay on evaluate's stack and its caller's, onto the heap.
+type lent struct {
+	mode suite.CallMatch // its string goes into the diffs
+	exp  []compiledCall
+	w    *work    // may be nil: what it would lend is then allocated
+	rv   *runView // the run the calls are of, for a run case; else nil
 }
 
 // pair pairs the expected calls with the actual ones as the mode says.

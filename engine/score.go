@@ -125,12 +125,16 @@ func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls 
 		w.diffs = w.diffs[:0] // the pairings of the last evaluate are written out
 	}
 	// Small cases, nearly all of them, keep their bookkeeping on the stack.
-	var pairs [8]int
-	var pr [8]pairing
-	var matched [8]bool
-	in := matchInput{e: e, c: c, mode: c.mode, exp: exp, calls: calls, w: w, rv: rv}
-	mt := matcher{matchInput: &in, pairs: pairs[:0], pr: pr[:0], matched: matched[:0]}
-	mt.size()
+	var pairsBuf [8]int
+	var prBuf [8]pairing
+	var matchedBuf [8]bool
+	n, m := len(exp), len(calls)
+	pairs, pr, matched := pairsBuf[:0], prBuf[:0], matchedBuf[:0]
+	if n > len(pairsBuf) || m > len(matchedBuf) {
+		pairs, pr, matched = make([]int, 0, n), make([]pairing, 0, n), make([]bool, 0, m)
+	}
+	lt := lent{mode: c.mode, exp: exp, w: w, rv: rv}
+	mt := matcher{e: e, c: c, calls: calls, lent: &lt, pairs: pairs[:n], pr: pr[:n], matched: matched[:m]}
 	mt.pair()
 	mt.assemble(r)
 }
