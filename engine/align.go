@@ -83,14 +83,20 @@ func alignWeights(n, m int, weight func(a, b int) float64, best []float64, pairs
 // calls to the same tool are aligned. Calls the alignment leaves out are
 // missing or unexpected ones, as the mode says.
 func (mt *matcher) inOrder() {
+	if !mt.allInOrder() {
+		mt.align()
+	}
+}
+
+// allInOrder gives each expected call in order the first passing call to
+// its tool after the previous one's, and reports whether every expected
+// call found one. Then it is the alignment alignWeights would choose: no
+// alignment weighs more (each pair weighs its most and every expected
+// call is paired), and at each expected call the earliest passing call
+// leaves the rest alignable if any does.
+func (mt *matcher) allInOrder() bool {
 	e, exp, calls, pairs, pr, w, rv := mt.e, mt.exp, mt.calls, mt.pairs, mt.pr, mt.w, mt.rv
 	n, m := len(exp), len(calls)
-	// When every expected call finds a passing call to its tool after the
-	// previous one's, taking the first such call each time is the
-	// alignment alignWeights would choose: no alignment weighs more (each
-	// pair weighs its most and every expected call is paired), and at
-	// each expected call the earliest passing call leaves the rest
-	// alignable if any does.
 	b := 0
 	all := true
 	for a := 0; a < n && all; a++ {
@@ -107,9 +113,14 @@ func (mt *matcher) inOrder() {
 		}
 		all = pairs[a] >= 0
 	}
-	if all {
-		return
-	}
+	return all
+}
+
+// align pairs as alignWeights aligns, with every pair of calls to the
+// same tool weighed.
+func (mt *matcher) align() {
+	e, exp, calls, pairs, pr, w, rv := mt.e, mt.exp, mt.calls, mt.pairs, mt.pr, mt.w, mt.rv
+	n, m := len(exp), len(calls)
 	buf := alignPool.Get().(*alignBuf)
 	defer alignPool.Put(buf)
 	buf.weight = grow(buf.weight, n*m)
