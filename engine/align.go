@@ -2,13 +2,11 @@ package engine
 
 import (
 	"sync"
-
-	"github.com/callgrade/callgrade/response"
 )
 
 // alignEps is how close two summed weights must be to count as a tie. The
 // weights are pair scores (shares of arguments) plus the 1e-6 and 1e-7
-// bonuses of evaluate, so that real differences are far larger.
+// bonuses of matcher.weight, so that real differences are far larger.
 const alignEps = 1e-9
 
 // alignBuf is the memory one alignment uses.
@@ -79,20 +77,26 @@ func alignWeights(n, m int, weight func(a, b int) float64, best []float64, pairs
 	return best[0]
 }
 
-// align pairs expected with actual calls in order (`calls: in_order`, and
-// `ordered` for a case of steps): the monotone alignment that maximises
-// the summed pair weights of evaluate (the score, then a pass, then
-// agreeing names), where only calls to the same tool are aligned. Calls
-// the alignment leaves out are missing or unexpected ones, as the mode
-// says.
-func (e *Engine) align(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, w *work, rv *runView) {
+// inOrder pairs in `calls: in_order` mode (and `ordered` for a case of
+// steps): the monotone alignment that maximises the summed pair weights
+// of unordered (the score, then a pass, then agreeing names), where only
+// calls to the same tool are aligned. Calls the alignment leaves out are
+// missing or unexpected ones, as the mode says.
+func (mt *matcher) inOrder() {
+	if !mt.allInOrder() {
+		mt.align()
+	}
+}
+
+// allInOrder gives each expected call in order the first passing call to
+// its tool after the previous one's, and reports whether every expected
+// call found one. Then it is the alignment alignWeights would choose: no
+// alignment weighs more (each pair weighs its most and every expected
+// call is paired), and at each expected call the earliest passing call
+// leaves the rest alignable if any does.
+func (mt *matcher) allInOrder() bool {
+	e, exp, calls, pairs, pr, w, rv := mt.e, mt.exp, mt.calls, mt.pairs, mt.pr, mt.w, mt.rv
 	n, m := len(exp), len(calls)
-	// When every expected call finds a passing call to its tool after the
-	// previous one's, taking the first such call each time is the
-	// alignment alignWeights would choose: no alignment weighs more (each
-	// pair weighs its most and every expected call is paired), and at
-	// each expected call the earliest passing call leaves the rest
-	// alignable if any does.
 	b := 0
 	all := true
 	for a := 0; a < n && all; a++ {
@@ -109,9 +113,14 @@ func (e *Engine) align(exp []compiledCall, calls []response.Call, pairs []int, p
 		}
 		all = pairs[a] >= 0
 	}
-	if all {
-		return
-	}
+	return all
+}
+
+// align pairs as alignWeights aligns, with every pair of calls to the
+// same tool weighed.
+func (mt *matcher) align() {
+	e, exp, calls, pairs, pr, w, rv := mt.e, mt.exp, mt.calls, mt.pairs, mt.pr, mt.w, mt.rv
+	n, m := len(exp), len(calls)
 	buf := alignPool.Get().(*alignBuf)
 	defer alignPool.Put(buf)
 	buf.weight = grow(buf.weight, n*m)

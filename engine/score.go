@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
-	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -136,10 +134,9 @@ type pairing struct {
 }
 
 // evaluate scores one list of expected calls of case c against the actual
-// calls, of run rv when the case is a run case.
+// calls, of run rv when the case is a run case: it pairs them as the
+// case's calls mode says, then writes the pairing into r (match.go).
 func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls []response.Call, w *work, rv *runView) {
-	mode := c.mode
-	n, m := len(exp), len(calls)
 	if w != nil {
 		w.diffs = w.diffs[:0] // the pairings of the last evaluate are written out
 	}
@@ -147,264 +144,15 @@ func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls 
 	var pairsBuf [8]int
 	var prBuf [8]pairing
 	var matchedBuf [8]bool
+	n, m := len(exp), len(calls)
 	pairs, pr, matched := pairsBuf[:0], prBuf[:0], matchedBuf[:0]
 	if n > len(pairsBuf) || m > len(matchedBuf) {
 		pairs, pr, matched = make([]int, 0, n), make([]pairing, 0, n), make([]bool, 0, m)
 	}
-	pairs, pr, matched = pairs[:n], pr[:n], matched[:m] // pairs[i] = actual index of expected i, or -1
-	// One call against one: every mode pairs them (greedy's leftover
-	// assignment too), and the pair is compared once, as in order.
-	if mode == suite.CallsInOrder || mode == suite.CallsOrdered && rv != nil && rv.steps() {
-		e.align(exp, calls, pairs, pr, w, rv) // align.go
-	} else if mode == suite.CallsOrdered || n == 0 || m == 0 || n == 1 && m == 1 && mode != suite.CallsSuperset && mode != suite.CallsSubset {
-		for k := range pairs {
-			pairs[k] = -1
-			if k < m {
-				pairs[k] = k
-				pr[k] = e.compare(&exp[k], &calls[k], w, rv, k)
-			}
-		}
-	} else if mode == suite.CallsGreedy {
-		e.greedy(exp, calls, pairs, pr, w, rv)
-	} else if all := w.verdicts(n * m); n > m || e.exhaustive || !e.allPass(exp, calls, pairs, pr, all, w, rv) {
-		// Every pair is weighed, quietly (those allPass weighed once);
-		// only the pairs chosen are compared again to say what is wrong
-		// with them.
-		for a := range n {
-			for b := range m {
-				if p := &all[a*m+b]; !p.weighed {
-					*p = e.weigh(&exp[a], &calls[b], rv, b, w, false)
-				}
-			}
-		}
-		// The summed score decides; between equal sums, more passing pairs,
-		// then more pairs whose tool names agree, so that a wrong call pairs
-		// with the call it was meant to be.
-		best, _ := w.assign(n, m, func(a, b int) float64 {
-			p := &all[a*m+b]
-			w := p.score
-			if p.pass {
-				w += 1e-6
-			}
-			if exp[a].name == calls[b].Name {
-				w += 1e-7
-			}
-			return w
-		})
-		copy(pairs, best)
-		for a, b := range pairs {
-			switch {
-			case b < 0:
-			case mode != suite.CallsUnordered && exp[a].name != calls[b].Name:
-				// Where calls may be left out or added, a call to another
-				// tool is that, not a wrong version of the expected one.
-				pairs[a] = -1
-			case all[a*m+b].pass:
-				pr[a] = pairing{pass: true, score: all[a*m+b].score}
-			default:
-				pr[a] = e.compare(&exp[a], &calls[b], w, rv, b)
-			}
-		}
-	}
-
-	var sum float64
-	counted := 0
-	for a := range n {
-		b := pairs[a]
-		if b < 0 {
-			if mode == suite.CallsSubset {
-				continue // a subset may leave expected calls out
-			}
-			idx := len(r.Calls)
-			r.Calls = append(r.Calls, CallResult{Expected: a, Actual: -1})
-			msg := "expected a call to " + exp[a].name + ", got none"
-			if mode == suite.CallsInOrder {
-				if b := unpairedCall(exp[a].name, calls, pairs); b >= 0 {
-					// The call was made, where the order does not let it count.
-					msg = "expected a call to " + exp[a].name + " in its order, got none there (call " + strconv.Itoa(b) + " is to " + exp[a].name + ", out of that order)"
-				}
-			}
-			r.Diffs = append(r.Diffs, Diff{Kind: results.MissingCall,
-				Expected: value.StringOf(exp[a].name), HasExpected: true, Rule: string(mode),
-				Message: msg, Call: idx})
-			counted++
-			continue
-		}
-		matched[b] = true
-		idx := len(r.Calls)
-		p := &pr[a]
-		r.Calls = append(r.Calls, CallResult{Expected: a, Actual: b, Pass: p.pass, Score: p.score})
-		for _, d := range p.diffs {
-			d.Call = idx
-			rv.mark(&d, b)
-			r.Diffs = append(r.Diffs, d)
-		}
-		sum += p.score
-		counted++
-	}
-	extra := 0
-	for b := range m {
-		if matched[b] {
-			continue
-		}
-		// superset tolerates calls beyond the expected ones, but a list
-		// that expects no call passes only with none (spec 3); any,
-		// callgrade's own, tolerates every call (anycalls.go). A call it
-		// tolerates must still be usable and valid for its tool: spec 2
-		// makes unusable arguments a failure of the call whatever the
-		// mode, never a silent pass, and 1.2 reports every actual
-		// argument the schema rejects.
-		tolerated := (mode == suite.CallsSuperset || mode == suite.CallsInOrder) && n > 0 || mode == suite.CallsAny
-		start := len(r.Diffs)
-		if !tolerated {
-			r.Diffs = append(r.Diffs, Diff{Kind: results.UnexpectedCall,
-				Actual: value.StringOf(calls[b].Name), HasActual: true, Rule: string(mode),
-				Message: unexpectedCallMessage(&calls[b], n)})
-		}
-		r.Diffs = c.unpaired(&calls[b], w, r.Diffs)
-		if len(r.Diffs) == start {
-			continue
-		}
-		var left leftOut
-		r.Diffs = left.trim(r.Diffs, start, e.maxDiffs())
-		r.Diffs = left.summary(r.Diffs, e.maxDiffs())
-		extra++
-		idx := len(r.Calls)
-		r.Calls = append(r.Calls, CallResult{Expected: -1, Actual: b})
-		for k := start; k < len(r.Diffs); k++ {
-			r.Diffs[k].Call = idx
-			rv.mark(&r.Diffs[k], b)
-		}
-	}
-	// The case's score: summed call scores over max(expected, actual), with
-	// the calls the mode tolerates left out of both counts.
-	den := max(counted, matchedCount(matched)+extra)
-	if den == 0 {
-		r.Score = 1
-	} else {
-		r.Score = sum / float64(den)
-	}
-	if rv != nil {
-		rv.sum, rv.den = sum, den
-	}
-	r.Pass = len(r.Diffs) == 0
-}
-
-// allPass tries the pairing that the optimal assignment gives when every
-// expected call has a passing actual call: each expected call in order
-// takes the first passing actual call not yet taken. If that pairs them
-// all (n <= m), no assignment weighs more (each pair weighs its most), and
-// among those that weigh as much it is the one assign picks, the
-// lexicographically smallest: each row's column is the smallest that
-// still leaves a passing pairing for the rows after it, and the one found
-// here does. Then pairs and pr hold it and allPass reports true; n weighs
-// when the calls come in the expected order, instead of n·m and an
-// assignment.
-func (e *Engine) allPass(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, all []verdict, w *work, rv *runView) bool {
-	used, _ := w.greedyBufs(len(calls), 0)
-	return e.takeFirst(exp, calls, pairs, pr, all, used, true, false, w, rv) == 0
-}
-
-// takeFirst gives each expected call in order the first actual call not
-// yet used that passes against it (with sameName, only the calls to its
-// tool are tried), keeping each verdict it weighs in all (expected-major),
-// and returns how many expected calls it left without one (pairs -1).
-// quick weighs each pair only as far as its verdict (see weigh).
-func (e *Engine) takeFirst(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, all []verdict, used []bool, sameName, quick bool, w *work, rv *runView) int {
-	m, left := len(calls), 0
-	for a := range exp {
-		pairs[a] = -1
-		for b := range calls {
-			if used[b] || sameName && exp[a].name != calls[b].Name {
-				continue
-			}
-			v := e.weigh(&exp[a], &calls[b], rv, b, w, quick)
-			all[a*m+b] = v
-			if v.pass {
-				pairs[a], pr[a], used[b] = b, pairing{pass: true, score: v.score}, true
-				break
-			}
-		}
-		if pairs[a] < 0 {
-			left++
-		}
-	}
-	return left
-}
-
-// greedy pairs in `calls: greedy` mode: each expected call in order takes
-// the first actual call not yet taken that passes against it. The expected
-// calls left without one are then paired with the actual calls left over
-// as `unordered` pairs them, only to report what is wrong with them.
-func (e *Engine) greedy(exp []compiledCall, calls []response.Call, pairs []int, pr []pairing, w *work, rv *runView) {
-	n, m := len(exp), len(calls)
-	used, rest := w.greedyBufs(m, n+m)
-	// all keeps what the first pass weighs: an expected call left without
-	// a call has been found failing against every call left over, quickly,
-	// so the pairing of the rest weighs those pairs in full only when it
-	// has a choice to make.
-	all := w.verdicts(n * m)
-	e.takeFirst(exp, calls, pairs, pr, all, used, false, true, w, rv)
-	restA := rest[:0:n]
-	for a := range n {
-		if pairs[a] < 0 {
-			restA = append(restA, a)
-		}
-	}
-	restB := rest[n:n]
-	for b := range m {
-		if !used[b] {
-			restB = append(restB, b)
-		}
-	}
-	switch {
-	case len(restA) == 0 || len(restB) == 0:
-		return
-	case len(restA) == 1 && len(restB) == 1:
-		// The only pairing there is, as assign would find it.
-		a, b := restA[0], restB[0]
-		pairs[a], pr[a] = b, e.compare(&exp[a], &calls[b], w, rv, b)
-		return
-	}
-	best, _ := w.assign(len(restA), len(restB), func(i, j int) float64 {
-		a, b := restA[i], restB[j]
-		v := &all[a*m+b]
-		if !v.weighed {
-			*v = e.weigh(&exp[a], &calls[b], rv, b, w, false)
-		}
-		s := v.score
-		if exp[a].name == calls[b].Name {
-			s += 1e-7
-		}
-		return s
-	})
-	for i, j := range best {
-		if j >= 0 {
-			a, b := restA[i], restB[j]
-			pairs[a], pr[a] = b, e.compare(&exp[a], &calls[b], w, rv, b)
-		}
-	}
-}
-
-// unpairedCall returns the first of calls to name that pairs holds no
-// expected call with, or -1.
-func unpairedCall(name string, calls []response.Call, pairs []int) int {
-	for b := range calls {
-		if calls[b].Name == name && !slices.Contains(pairs, b) {
-			return b
-		}
-	}
-	return -1
-}
-
-func matchedCount(m []bool) int {
-	k := 0
-	for _, b := range m {
-		if b {
-			k++
-		}
-	}
-	return k
+	lt := lent{mode: c.mode, exp: exp, w: w, rv: rv}
+	mt := matcher{e: e, c: c, calls: calls, lent: &lt, pairs: pairs[:n], pr: pr[:n], matched: matched[:m]}
+	mt.pair()
+	mt.assemble(r)
 }
 
 // unpaired appends to dst what is wrong with ac, an actual call that pairs
