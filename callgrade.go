@@ -5,14 +5,17 @@
 //
 //	g, err := callgrade.Open([]string{"suite.yaml"}, callgrade.Options{})
 //	if err != nil {
-//		// *suite.Error: every problem, with its file, key path and case
+//		// *callgrade.SuiteError: every problem, with its file, key path and case
 //	}
 //	defer g.Close()
-//	summary, err := g.Run(ctx, responses, results, engine.RunOptions{Name: "responses.jsonl"})
+//	summary, err := g.Run(ctx, responses, results, callgrade.RunOptions{Name: "responses.jsonl"})
+//	r, err := g.Score(ctx, "weather-berlin", responseJSON) // one response
 //
-// This is the whole recipe the callgrade command follows; the packages
-// below it (suite, engine, dsl, plugins) are there for programs that need
-// one step on its own.
+// Compare scores one response against expected calls with no suite file.
+// This is the whole recipe the callgrade command follows, and everything
+// it needs is here: the types the root hands back are its own or aliases
+// of the packages below it (suite, engine, results, response), which are
+// there for programs that need one step on its own.
 package callgrade
 
 import (
@@ -26,15 +29,14 @@ import (
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/plugins"
 	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 
-// DefaultMaxValues is the most JSON values a response line may hold when
-// Options.Limits.MaxValues is zero: past it the line's case fails, naming
-// the limit (see engine.DefaultMaxValues).
+// DefaultMaxValues is the most JSON values a response line (or a document
+// Grader.Score takes) may hold when Options.Limits.MaxValues is zero: past
+// it the line's case fails, naming the limit (see engine.DefaultMaxValues).
 const DefaultMaxValues = engine.DefaultMaxValues
 
 // Options configure a Grader. The zero value is ready to use.
@@ -42,8 +44,8 @@ type Options struct {
 	// Format and Limits go to the engine (see engine.Options): a response
 	// format to force over the suite's (a case's format, defaults.format),
 	// and the bounds of each arguments string.
-	Format response.Format
-	Limits value.Limits
+	Format Format
+	Limits Limits
 	// ForceFormat makes Format win over the suite's formats even when it
 	// is Auto (engine.Options.ForceFormat), as `--format auto` does.
 	ForceFormat bool
@@ -80,10 +82,9 @@ func Open(files []string, opts Options) (*Grader, error) {
 	return New(s, opts)
 }
 
-// New compiles a suite already read (suite.LoadFS, suite.FromValue, a
-// suite.Suite built in Go) into a Grader, starting the plugins it
-// declares.
-func New(s *suite.Suite, opts Options) (*Grader, error) {
+// New compiles a suite already read (Load, suite.LoadFS, suite.FromValue, a
+// Suite built in Go) into a Grader, starting the plugins it declares.
+func New(s *Suite, opts Options) (*Grader, error) {
 	host, err := plugins.Open(s.Plugins, opts.Plugins)
 	if err != nil {
 		return nil, err
@@ -128,23 +129,26 @@ type unstartedPlugin struct{}
 
 func (unstartedPlugin) Compare(*rules.Input) rules.Outcome { return rules.Outcome{} }
 
-// Engine returns the compiled suite, for what the Grader does not wrap
+// Engine returns the compiled suite, for a program below the front door
 // (scoring calls already extracted, looking cases up by index).
 func (g *Grader) Engine() *engine.Engine { return g.engine }
 
 // Suite returns the suite as read.
-func (g *Grader) Suite() *suite.Suite { return g.suite }
+func (g *Grader) Suite() *Suite { return g.suite }
 
-// Plugins returns the running plugins.
-func (g *Grader) Plugins() *plugins.Host { return g.host }
+// Warnings lists what compiles but cannot be meant, as callgrade check
+// prints it (see engine.Engine.Warnings).
+func (g *Grader) Warnings() []Problem { return g.engine.Warnings() }
 
-// Warnings lists what compiles but cannot be meant (see
-// engine.Engine.Warnings).
-func (g *Grader) Warnings() []suite.Problem { return g.engine.Warnings() }
-
-// Score scores one response (a document in any supported format) against
-// the case with the given id.
-func (g *Grader) Score(id string, resp value.Value) (*results.Result, error) {
+// Score scores one response against the case with the given id, under
+// ctx: once ctx is done, a comparison that waits (a plugin's) stops
+// waiting and fails, and the result is then not the response's verdict,
+// to be dropped. resp is the JSON document a line of a responses file
+// holds under "response": a response in any supported format (a JSON
+// string for the formats of a model's raw text). It is parsed within the
+// bounds of a responses line (Options.Limits); a document that is not
+// JSON is an error here, where a responses file fails its case.
+func (g *Grader) Score(ctx context.Context, id string, resp []byte) (*Result, error) {
 	if g.merger {
 		return nil, errMerger
 	}
@@ -152,19 +156,77 @@ func (g *Grader) Score(id string, resp value.Value) (*results.Result, error) {
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)
 	}
-	return g.engine.Score(i, resp), nil
+	v, err := value.ParseLimits(string(resp), g.documentLimits(len(resp)))
+	if err != nil {
+		return nil, fmt.Errorf("response: %w", err)
+	}
+	// A Scorer of its own: the result outlives the call.
+	sc := g.engine.NewScorer()
+	sc.SetContext(ctx)
+	return sc.Score(i, v), nil
+}
+
+// documentLimits are the bounds of a response document of n bytes, as a
+// run parses a responses line: the envelope's depth on top of the
+// arguments' (Options.Limits), and the line's count of values.
+func (g *Grader) documentLimits(n int) value.Limits {
+	depth := g.given.Limits.MaxDepth
+	if depth <= 0 {
+		depth = value.DefaultLimits.MaxDepth
+	}
+	maxValues := g.given.Limits.MaxValues
+	if maxValues <= 0 {
+		maxValues = DefaultMaxValues
+	}
+	return value.Limits{MaxBytes: n + 1, MaxDepth: depth + response.EnvelopeDepth, MaxValues: maxValues}
+}
+
+// RunOptions configure Grader.Run, RunPartial and Merge. The zero value
+// reads the suite's samples with every default.
+type RunOptions struct {
+	// Name is the responses stream's name in messages.
+	Name string
+	// Workers is the number of goroutines scoring; 0 means GOMAXPROCS.
+	Workers int
+	// Samples is the number of response lines each case has, told apart
+	// by their "sample": 0 means the suite's `samples:` (one line per
+	// case when it has none), as callgrade score without --samples; a
+	// negative Samples means one line per case, whatever the suite says.
+	// It may not be over MaxSamples.
+	Samples int
+	// PassK are the values of k for which a run with samples estimates
+	// pass@k and pass^k, each from 1 to the samples; the samples alone
+	// when empty.
+	PassK []int
+	// MaxLineBytes is the longest response line read, in bytes without
+	// its newline; 0 means DefaultMaxLineBytes. A longer line is not held
+	// in memory: the case its id names fails with one invalid_arguments
+	// diff naming the line and the limit.
+	MaxLineBytes int
+}
+
+// engine returns the engine's options for o, the samples read as the
+// suite s says.
+func (o RunOptions) engine(s *Suite) engine.RunOptions {
+	samples := o.Samples
+	switch {
+	case samples == 0:
+		samples = s.Samples
+	case samples < 0:
+		samples = 0
+	}
+	return engine.RunOptions{Name: o.Name, Workers: o.Workers, Samples: samples, PassK: o.PassK, MaxLineBytes: o.MaxLineBytes}
 }
 
 // Run scores a JSON Lines responses stream and writes the results file to
-// w, as `callgrade score` does (see engine.Engine.Run). opts.Samples 0
-// means the suite's `samples:` (none when it has none), as without
-// --samples; a negative opts.Samples means none, whatever the suite says.
-func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts engine.RunOptions) (*results.Summary, error) {
+// w, as `callgrade score` does (see engine.Engine.Run), and returns its
+// totals. A line of the stream that cannot be read stops the run with an
+// error naming it (a *results.InputError).
+func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) (*Summary, error) {
 	if g.merger {
 		return nil, errMerger
 	}
-	opts.Samples = g.samples(opts.Samples)
-	return g.engine.Run(ctx, r, w, opts)
+	return g.engine.Run(ctx, r, w, opts.engine(g.suite))
 }
 
 // Compile compiles another suite with the Grader's options, expression
@@ -172,7 +234,7 @@ func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts engine.
 // service's inline cases, say. Its plugin rules can only name plugins the
 // Grader's suite declares. The Grader it returns shares g's plugins:
 // closing it leaves them running, for g's Close to stop.
-func (g *Grader) Compile(s *suite.Suite) (*Grader, error) {
+func (g *Grader) Compile(s *Suite) (*Grader, error) {
 	eng, err := engine.New(s, g.opts)
 	if err != nil {
 		return nil, err
@@ -212,9 +274,10 @@ func (g *Grader) NewScorer(ctx context.Context) *Scorer {
 	return &Scorer{g: g, sc: sc}
 }
 
-// Score scores one response (a document in any supported format) against
-// the case with the given id, as Grader.Score does.
-func (s *Scorer) Score(id string, resp value.Value) (*results.Result, error) {
+// Score scores one response, a document already parsed (in any supported
+// format), against the case with the given id, as Grader.Score scores its
+// JSON: for a service that has parsed the request the response came in.
+func (s *Scorer) Score(id string, resp value.Value) (*Result, error) {
 	if s.g.merger {
 		return nil, errMerger
 	}
@@ -234,7 +297,7 @@ func (s *Scorer) Score(id string, resp value.Value) (*results.Result, error) {
 // that fits the suite's) is a *results.InputError naming the line, its
 // File left for the caller to set. Which lines are blank, and what a
 // second line for the same case means, is the caller's to decide.
-func (s *Scorer) ScoreLine(text string, line int) (*results.Result, int, int, error) {
+func (s *Scorer) ScoreLine(text string, line int) (*Result, int, int, error) {
 	if s.g.merger {
 		return nil, -1, 0, errMerger
 	}

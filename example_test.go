@@ -8,9 +8,6 @@ import (
 	"strings"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/suite"
-	"github.com/callgrade/callgrade/value"
 )
 
 // Open reads and compiles a suite, with its expressions and plugins; the
@@ -30,7 +27,7 @@ func Example() {
 	}
 	defer responses.Close()
 	var results strings.Builder
-	sum, err := g.Run(context.Background(), responses, &results, engine.RunOptions{Name: "responses.jsonl"})
+	sum, err := g.Run(context.Background(), responses, &results, callgrade.RunOptions{Name: "responses.jsonl"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -48,9 +45,9 @@ func ExampleGrader_Score() {
 		return
 	}
 	defer g.Close()
-	resp, _ := value.Parse(`{"role": "assistant", "content": [
+	resp := []byte(`{"role": "assistant", "content": [
 		{"type": "tool_use", "id": "t1", "name": "get_weather", "input": {"city": "Berlin", "unit": "Celsius", "days": "3"}}]}`)
-	r, err := g.Score("key-order-and-number-spelling", resp)
+	r, err := g.Score(context.Background(), "key-order-and-number-spelling", resp)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -65,11 +62,11 @@ func ExampleGrader_Score() {
 	// false 0.6666666666666666
 }
 
-// A suite that does not load comes back as a *suite.Error listing every
-// problem: its shape's and its rules', with file, key path and case.
+// A suite that does not load comes back as a *callgrade.SuiteError listing
+// every problem: its shape's and its rules', with file, key path and case.
 func ExampleOpen_errors() {
 	_, err := callgrade.Open([]string{"testdata/broken.yaml"}, callgrade.Options{})
-	var se *suite.Error
+	var se *callgrade.SuiteError
 	if errors.As(err, &se) {
 		for _, p := range se.Problems {
 			fmt.Println(p)

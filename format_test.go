@@ -1,13 +1,13 @@
 package callgrade_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/value"
 )
 
 // formatSuite has defaults.format: calls, which reads an OpenAI completion
@@ -30,20 +30,14 @@ func TestExplicitAutoFormat(t *testing.T) {
 	if err := os.WriteFile(path, []byte(formatSuite), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	completion, err := value.Parse(`{"choices": [{"message": {"role": "assistant", "tool_calls": [
+	completion := []byte(`{"choices": [{"message": {"role": "assistant", "tool_calls": [
 		{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}}]}}]}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	call, err := value.Parse(`[{"name": "f", "arguments": {"x": 1}}]`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	call := []byte(`[{"name": "f", "arguments": {"x": 1}}]`)
 	tests := []struct {
 		name string
 		opts callgrade.Options
 		id   string
-		resp value.Value
+		resp []byte
 		pass bool
 	}{
 		{"defaults.format reads the completion as calls", callgrade.Options{}, "inherits", completion, false},
@@ -64,7 +58,7 @@ func TestExplicitAutoFormat(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer g.Close()
-			r, err := g.Score(tt.id, tt.resp)
+			r, err := g.Score(context.Background(), tt.id, tt.resp)
 			if err != nil {
 				t.Fatal(err)
 			}

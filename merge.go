@@ -7,7 +7,6 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/plugins"
-	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
@@ -15,35 +14,21 @@ import (
 
 // RunPartial scores a part of a responses file (see
 // engine.Engine.RunPartial): one partial line per line read, in order,
-// which Merge puts back together with the other parts. opts.Samples is
-// read as Run reads it.
-func (g *Grader) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts engine.RunOptions) error {
+// which Merge puts back together with the other parts. opts are read as
+// Run reads them.
+func (g *Grader) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) error {
 	if g.merger {
 		return errMerger
 	}
-	opts.Samples = g.samples(opts.Samples)
-	return g.engine.RunPartial(ctx, r, w, opts)
+	return g.engine.RunPartial(ctx, r, w, opts.engine(g.suite))
 }
 
 // Merge writes the results file of the partial runs whose output shards
 // hold, in the order of the responses they scored (see
 // engine.Engine.Merge): byte for byte what Run writes over all their
-// responses at once. opts.Samples is read as Run reads it.
-func (g *Grader) Merge(ctx context.Context, shards []engine.Shard, w io.Writer, opts engine.RunOptions) (*results.Summary, error) {
-	opts.Samples = g.samples(opts.Samples)
-	return g.engine.Merge(ctx, shards, w, opts)
-}
-
-// samples is the samples per case of a run given n: the suite's for 0,
-// none for a negative n.
-func (g *Grader) samples(n int) int {
-	switch {
-	case n == 0:
-		return g.suite.Samples
-	case n < 0:
-		return 0
-	}
-	return n
+// responses at once. opts are read as Run reads them.
+func (g *Grader) Merge(ctx context.Context, shards []Shard, w io.Writer, opts RunOptions) (*Summary, error) {
+	return g.engine.Merge(ctx, shards, w, opts.engine(g.suite))
 }
 
 var errMerger = errors.New("callgrade: a Grader of OpenMerger only merges: it has no plugins to score with")

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/engine"
 )
 
 // A suite with `samples: 3` has three response lines per case, told apart
@@ -27,7 +26,7 @@ func ExampleGrader_Run_samples() {
 	}
 	defer responses.Close()
 	var results strings.Builder
-	sum, err := g.Run(context.Background(), responses, &results, engine.RunOptions{PassK: []int{1, 3}})
+	sum, err := g.Run(context.Background(), responses, &results, callgrade.RunOptions{PassK: []int{1, 3}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -64,7 +63,7 @@ func ExampleGrader_Run_samplesOff() {
 		return
 	}
 	defer responses.Close()
-	_, err = g.Run(context.Background(), responses, &strings.Builder{}, engine.RunOptions{Name: "responses.jsonl", Samples: -1})
+	_, err = g.Run(context.Background(), responses, &strings.Builder{}, callgrade.RunOptions{Name: "responses.jsonl", Samples: -1})
 	fmt.Println(err)
 	// Output:
 	// responses.jsonl:2: a second response for case "weather-berlin" (lines 1 and 2); the lines carry "sample": for several samples per case, say how many with samples: in the suite or --samples

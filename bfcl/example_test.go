@@ -1,13 +1,13 @@
 package bfcl_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"strings"
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/bfcl"
-	"github.com/callgrade/callgrade/value"
 )
 
 // An embedding program imports a BFCL category and scores a model's
@@ -36,8 +36,8 @@ func ExampleImport() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	resp, _ := value.Parse(`[{"name": "` + calls[0].Name + `", "arguments": ` + calls[0].Arguments + `}]`)
-	r, err := g.Score("simple_0", resp)
+	resp := []byte(`[{"name": "` + calls[0].Name + `", "arguments": ` + calls[0].Arguments + `}]`)
+	r, err := g.Score(context.Background(), "simple_0", resp)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package bfcl
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"slices"
@@ -11,7 +12,6 @@ import (
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/value"
 )
 
 // localTests are results of local models, whose outputs BFCL keeps as the
@@ -249,11 +249,7 @@ func TestConvertLocalResults(t *testing.T) {
 			if err := json.Unmarshal(out.Bytes(), &resp); err != nil {
 				t.Fatal(err)
 			}
-			v, err := value.ParseBytes(resp.Response)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := g.Score(tt.id, v)
+			r, err := g.Score(context.Background(), tt.id, resp.Response)
 			if err != nil {
 				t.Fatal(err)
 			}

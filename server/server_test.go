@@ -868,7 +868,7 @@ func TestBatchSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ran bytes.Buffer
-	_, err = g.Run(context.Background(), in, &ran, engine.RunOptions{Name: "responses"})
+	_, err = g.Run(context.Background(), in, &ran, callgrade.RunOptions{Name: "responses"})
 	in.Close()
 	g.Close()
 	if err != nil {

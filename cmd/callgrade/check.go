@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/suite"
 )
 
 func newCheckCmd() *cobra.Command {
@@ -80,18 +79,18 @@ when there are no warnings either), 2 otherwise.`,
 // plugins so that every plugin rule's comparator and params are checked
 // against what the plugin describes, and returns its number of cases and
 // its warnings.
-func checkSuite(files []string) (int, []suite.Problem, error) {
+func checkSuite(files []string) (int, []callgrade.Problem, error) {
 	c, err := open(files, callgrade.Options{})
 	if err != nil {
 		return 0, nil, err
 	}
 	defer c.Close()
-	return c.Engine().Len(), c.Warnings(), nil
+	return len(c.Suite().Cases), c.Warnings(), nil
 }
 
 // printWarnings writes each warning on its own line, as check and score
 // both print them.
-func printWarnings(w io.Writer, warnings []suite.Problem) {
+func printWarnings(w io.Writer, warnings []callgrade.Problem) {
 	for _, p := range warnings {
 		fmt.Fprintln(w, "warning:", p)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/response"
 )
 
 // usageError is a mistake in a command line: main prints it, then the
@@ -84,10 +83,10 @@ func levenshtein(a, b string) int {
 }
 
 // formatNames returns the values --format takes, in the order its help and
-// its error list them: those of response.Formats, auto first.
+// its error list them: those of callgrade.Formats, auto first.
 func formatNames() []string {
 	var names []string
-	for _, f := range response.Formats() {
+	for _, f := range callgrade.Formats() {
 		names = append(names, f.Name)
 	}
 	return names
@@ -104,7 +103,7 @@ func formatFlag(fs *pflag.FlagSet, p *string, what string) {
 // at all. Given, auto included, it wins over the suite's formats (a
 // case's format, defaults.format); left out, they apply.
 type formatChoice struct {
-	format response.Format
+	format callgrade.Format
 	forced bool
 }
 
@@ -116,7 +115,7 @@ func (c formatChoice) options() callgrade.Options {
 // parseFormat reads the --format flag of cmd. Its error is a usage error,
 // which names the flag and lists formatNames as the help does.
 func parseFormat(cmd *cobra.Command, s string) (formatChoice, error) {
-	f, err := response.ParseFormat(s)
+	f, err := callgrade.ParseFormat(s)
 	if err != nil {
 		return formatChoice{}, usageErr("--format: unknown response format %q: want one of %s", s, strings.Join(formatNames(), ", "))
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/callgrade/callgrade/bfcl"
-	"github.com/callgrade/callgrade/value"
 )
 
 func newImportCmd() *cobra.Command {
@@ -123,7 +122,7 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 		defer in.Close()
 		opts := bfcl.ResultOptions{Format: textFormat}
 		if f.questions != "" {
-			if opts.Params, err = questionParams(f.questions); err != nil {
+			if err := questionParams(f.questions, &opts); err != nil {
 				return &exitError{code: 2, err: err}
 			}
 		}
@@ -152,14 +151,15 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 }
 
 // questionParams reads the parameters schemas of a question file's
-// functions, which type the values of a model's text.
-func questionParams(path string) (map[string]map[string]value.Value, error) {
+// functions into opts, which type the values of a model's text.
+func questionParams(path string, opts *bfcl.ResultOptions) error {
 	q, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer q.Close()
-	return bfcl.QuestionParams(q, path)
+	opts.Params, err = bfcl.QuestionParams(q, path)
+	return err
 }
 
 // textFormatNames lists the values --text-format takes.

@@ -1,14 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/value"
+	"github.com/callgrade/callgrade/otlp"
 )
 
 type importOTLPFlags struct {
@@ -40,7 +40,7 @@ naming its line; nothing is written then.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.traces, "traces", "", "trace export to read: OTLP/JSON lines, as a collector's file exporter writes them (- for standard input)")
 	fl.StringVar(&f.out, "out", "", "responses file to write (JSON Lines)")
-	fl.StringVar(&f.caseAttr, "case-attribute", response.CaseAttribute, `attribute of a trace's root span that names its case ("" for the trace id)`)
+	fl.StringVar(&f.caseAttr, "case-attribute", otlp.CaseAttribute, `attribute of a trace's root span that names its case ("" for the trace id)`)
 	return cmd
 }
 
@@ -61,20 +61,14 @@ func runImportOTLP(cmd *cobra.Command, f *importOTLPFlags) error {
 		defer file.Close()
 		in, name = file, f.traces
 	}
-	cases, err := response.SplitTraces(in, name, f.caseAttr)
+	var out bytes.Buffer
+	responses, traces, err := otlp.ConvertTraces(in, name, &out, f.caseAttr)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	var out []byte
-	traces := 0
-	for _, c := range cases {
-		line, _ := value.ObjectOf(value.Member{Key: "id", Value: value.StringOf(c.ID)}, value.Member{Key: "response", Value: c.Export})
-		out = append(line.AppendJSON(out), '\n')
-		traces += len(c.Traces)
-	}
-	if err := writeAtomic(f.out, out); err != nil {
+	if err := writeAtomic(f.out, out.Bytes()); err != nil {
 		return &exitError{code: 2, err: outputErr("out", f.out, err)}
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s from %s\n", f.out, count(len(cases), "response"), count(traces, "trace"))
+	fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s from %s\n", f.out, count(responses, "response"), count(traces, "trace"))
 	return nil
 }

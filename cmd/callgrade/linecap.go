@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade"
 )
 
 // byteSize is a flag of a number of bytes, written as a number with an
@@ -54,8 +54,8 @@ func formatBytes(n int) string {
 }
 
 // maxLineFlag defines --max-line-bytes, the longest response line read
-// (engine.RunOptions.MaxLineBytes).
+// (callgrade.RunOptions.MaxLineBytes).
 func maxLineFlag(fl *pflag.FlagSet, p *int) {
-	*p = engine.DefaultMaxLineBytes
+	*p = callgrade.DefaultMaxLineBytes
 	fl.Var((*byteSize)(p), "max-line-bytes", "longest response line read; a longer one fails its case (invalid_arguments) unread (e.g. 64MiB, 1GiB)")
 }

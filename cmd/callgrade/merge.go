@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/engine"
 )
 
 type mergeFlags struct {
@@ -86,7 +85,7 @@ func runMerge(cmd *cobra.Command, shards []string, f *mergeFlags) error {
 		return err
 	}
 
-	in := make([]engine.Shard, len(shards))
+	in := make([]callgrade.Shard, len(shards))
 	for i, name := range shards {
 		sh, closeIt, err := openShard(name)
 		if err != nil {
@@ -111,7 +110,7 @@ func runMerge(cmd *cobra.Command, shards []string, f *mergeFlags) error {
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
-	sum, err := c.Merge(ctx, in, tmp, engine.RunOptions{Samples: graderSamples(samples), PassK: f.passK})
+	sum, err := c.Merge(ctx, in, tmp, callgrade.RunOptions{Samples: graderSamples(samples), PassK: f.passK})
 	if err != nil && ctx.Err() != nil && cmd.Context().Err() == nil {
 		return &exitError{code: stopStatus(ctx), err: errors.New(interruptedBy(ctx))}
 	}
@@ -130,33 +129,33 @@ func runMerge(cmd *cobra.Command, shards []string, f *mergeFlags) error {
 // openShard opens a partial run's output for merge, which reads it twice:
 // a regular file as it is, anything else ("-" for standard input, a pipe)
 // copied into a temporary file first.
-func openShard(name string) (engine.Shard, func(), error) {
+func openShard(name string) (callgrade.Shard, func(), error) {
 	var src *os.File
 	if name == "-" {
 		src = os.Stdin
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
-			return engine.Shard{}, nil, err
+			return callgrade.Shard{}, nil, err
 		}
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			return engine.Shard{Name: name, R: f, Size: fi.Size()}, func() { f.Close() }, nil
+			return callgrade.Shard{Name: name, R: f, Size: fi.Size()}, func() { f.Close() }, nil
 		}
 		defer f.Close()
 		src = f
 	}
 	tmp, err := os.CreateTemp("", ".callgrade-shard-*")
 	if err != nil {
-		return engine.Shard{}, nil, err
+		return callgrade.Shard{}, nil, err
 	}
 	os.Remove(tmp.Name()) // open until merge ends, then gone
 	size, err := io.Copy(tmp, src)
 	if err != nil {
 		tmp.Close()
-		return engine.Shard{}, nil, fmt.Errorf("%s: %w", name, err)
+		return callgrade.Shard{}, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if name == "-" {
 		name = "<stdin>"
 	}
-	return engine.Shard{Name: name, R: tmp, Size: size}, func() { tmp.Close() }, nil
+	return callgrade.Shard{Name: name, R: tmp, Size: size}, func() { tmp.Close() }, nil
 }

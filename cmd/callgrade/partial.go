@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/engine"
 )
 
 // runPartial is score --partial: the lines of a part of the responses,
@@ -55,7 +54,7 @@ func runPartial(ctx context.Context, cmd *cobra.Command, f *scoreFlags, c *callg
 		defer file.Close()
 		w = file
 	}
-	err := c.RunPartial(ctx, in, w, engine.RunOptions{Name: name, Workers: f.workers, Samples: graderSamples(samples), MaxLineBytes: f.maxLine})
+	err := c.RunPartial(ctx, in, w, callgrade.RunOptions{Name: name, Workers: f.workers, Samples: graderSamples(samples), MaxLineBytes: f.maxLine})
 	switch {
 	case err != nil && ctx.Err() != nil && cmd.Context().Err() == nil:
 		return &exitError{code: stopStatus(ctx), err: errors.New(interruptedBy(ctx))}

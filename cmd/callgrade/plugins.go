@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/plugins"
-	"github.com/callgrade/callgrade/suite"
 )
 
 func newPluginsCmd() *cobra.Command {
@@ -23,7 +23,7 @@ plugins:, and prints every comparator it serves with its doc line and the JSON
 Schema of its params. Exit status 2 when a plugin cannot be started.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := suite.Load(args...)
+			s, err := callgrade.Load(args...)
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/report"
-	"github.com/callgrade/callgrade/suite"
 )
 
 type reportFlags struct {
@@ -108,7 +108,7 @@ func readResults(name string, suites []string) ([]report.Case, error) {
 		return nil, err
 	}
 	if len(suites) > 0 {
-		s, err := suite.Load(suites...)
+		s, err := callgrade.Load(suites...)
 		if err != nil {
 			return nil, err
 		}

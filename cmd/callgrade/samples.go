@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/pflag"
 
-	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/results"
 )
 
@@ -16,8 +16,8 @@ func passKFlag(fs *pflag.FlagSet, p *[]int) {
 // a usage error (exit 2) names what is wrong before anything is read.
 func checkSamples(samples int, passK []int) error {
 	switch {
-	case samples < 0 || samples > engine.MaxSamples:
-		return usageErr("--samples: want 1 to %d samples per case, or 0 for one line per case; got %d", engine.MaxSamples, samples)
+	case samples < 0 || samples > callgrade.MaxSamples:
+		return usageErr("--samples: want 1 to %d samples per case, or 0 for one line per case; got %d", callgrade.MaxSamples, samples)
 	case samples == 0 && len(passK) > 0:
 		return usageErr("--pass-k needs samples: give --samples N, or samples: N in the suite")
 	case samples > 0:

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade"
 )
 
 // newSchemaCmd is `callgrade schema`: the JSON Schema of a suite file, as
@@ -17,7 +17,7 @@ func newSchemaCmd() *cobra.Command {
 			"# yaml-language-server: $schema=suite.schema.json, for an editor to complete and check it.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := cmd.OutOrStdout().Write(suite.Schema())
+			_, err := cmd.OutOrStdout().Write(callgrade.Schema())
 			return err
 		},
 	}

@@ -15,9 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/report"
-	"github.com/callgrade/callgrade/results"
 )
 
 type scoreFlags struct {
@@ -125,7 +123,6 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 		return &exitError{code: 2, err: err}
 	}
 	defer c.Close()
-	eng := c.Engine()
 	// What check warns of, said once before the run, in check's words:
 	// a suite that cannot be what its author meant still scores.
 	printWarnings(cmd.ErrOrStderr(), c.Warnings())
@@ -168,7 +165,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 
 	finished := make(chan struct{})
 	go exitWhenStuck(ctx, finished, c, tmp, stderr)
-	sum, err := eng.Run(ctx, in, tmp, engine.RunOptions{Name: name, Workers: f.workers, Samples: samples, PassK: f.passK, MaxLineBytes: f.maxLine})
+	sum, err := c.Run(ctx, in, tmp, callgrade.RunOptions{Name: name, Workers: f.workers, Samples: graderSamples(samples), PassK: f.passK, MaxLineBytes: f.maxLine})
 	close(finished)
 	if bar != nil {
 		bar.Stop()
@@ -248,7 +245,7 @@ func exitWhenStuck(ctx context.Context, finished <-chan struct{}, c *callgrade.G
 // publishResults puts a finished results file in place (or on standard
 // output), prints the summary table and applies --fail-under: the last
 // steps of score and merge, whose outputs and exit statuses must agree.
-func publishResults(cmd *cobra.Command, tmp *os.File, out string, replace bool, outFlag string, quiet bool, sum *results.Summary, failUnder float64) error {
+func publishResults(cmd *cobra.Command, tmp *os.File, out string, replace bool, outFlag string, quiet bool, sum *callgrade.Summary, failUnder float64) error {
 	if err := publish(tmp, out, replace, cmd.OutOrStdout()); err != nil {
 		if errors.Is(err, syscall.EPIPE) {
 			// The reader took what it wanted and left (| head): the
