@@ -93,3 +93,52 @@ func TestMetadataOf(t *testing.T) {
 		t.Errorf("without defaults: %v, %v", got, s.MetadataOf(&s.Cases[1]))
 	}
 }
+
+// TestMetadataFastPath: a JSON suite's case with metadata decodes on the
+// fast path as the general way decodes it, and one with wrong metadata
+// is reported the general way.
+func TestMetadataFastPath(t *testing.T) {
+	src := `{"cases": [
+ {"id": "a", "expected": [], "metadata": {"level": "hard", "n": 1.50, "ok": false, "gone": null}},
+ {"id": "b", "metadata": {}, "expected": {"name": "f"}},
+ {"id": "c", "expected": []}
+]}`
+	files := memFiles{"s.json": []byte(src)}
+	fast, err := load(files, []string{"s.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLoader(files, []string{"s.json"})
+	l.slow = true
+	slow, err := l.load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := func(m map[string]value.Value) map[string]string {
+		out := map[string]string{}
+		for k, v := range m {
+			out[k] = string(v.AppendJSON(nil))
+		}
+		return out
+	}
+	for i := range fast.Cases {
+		f, g := fast.Cases[i].Metadata, slow.Cases[i].Metadata
+		if !maps.Equal(text(f), text(g)) || (f == nil) != (g == nil) {
+			t.Errorf("case %s: fast %v, general %v", fast.Cases[i].ID, text(f), text(g))
+		}
+	}
+	if got := text(fast.Cases[0].Metadata); !maps.Equal(got, map[string]string{"level": `"hard"`, "n": "1.50", "ok": "false"}) {
+		t.Errorf("case a: %v", got)
+	}
+	// The fast path takes the one and leaves the other.
+	d := newDec()
+	var c Case
+	if !d.fastCase(&file{name: "s.json"}, 0, `{"id": "a", "expected": [], "metadata": {"n": 1, "s": "x"}}`, &c) || len(c.Metadata) != 2 {
+		t.Errorf("the fast path does not take metadata: %v", text(c.Metadata))
+	}
+	if d.fastCase(&file{name: "s.json"}, 0, `{"id": "a", "expected": [], "metadata": {"tags": ["x"]}}`, &c) || len(d.probs) != 0 {
+		t.Errorf("the fast path takes a list in metadata, or reports it: %v", d.probs)
+	}
+	_, err = load(memFiles{"s.json": []byte(`{"cases": [{"id": "a", "expected": [], "metadata": {"tags": ["x"]}}]}`)}, []string{"s.json"})
+	checkProblems(t, err, []want{{Loc{File: "s.json", Key: "cases[0].metadata.tags", Case: "a"}, "must be a string, a number or true or false, not a list"}})
+}
