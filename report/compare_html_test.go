@@ -1,6 +1,8 @@
 package report
 
 import (
+	"encoding/csv"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,6 +24,19 @@ type diffSelftest struct {
 		Pres      int
 		Timelines []int
 	}
+	// CSV and JSON are the downloads after the sort by delta; Tools the
+	// tool filter's options; ToolView the view with the first tool
+	// chosen, TextView then with "paris" in the text filter.
+	CSV, JSON          *struct{ Name, Type, Text string }
+	Tools              []string
+	ToolView, TextView *diffView
+	DownloadMs, TextMs float64
+}
+
+type diffView struct {
+	Count    int
+	Rows     [][]string
+	Fragment string
 }
 
 func runDiffPage(t *testing.T, old, new []Case, fragment string) (string, diffSelftest) {
@@ -116,8 +131,74 @@ func TestCompareHTMLLargeInChromium(t *testing.T) {
 	start := time.Now()
 	page, st := runDiffPage(t, old, cur, "")
 	fi, _ := os.Stat(page)
-	t.Logf("2 × 100,000 cases: a page of %.1f MB, first view drawn at %.0f ms, written, loaded and self-tested in %v", float64(fi.Size())/1e6, st.LoadMs, time.Since(start))
+	t.Logf("2 × 100,000 cases: a page of %.1f MB, first view drawn at %.0f ms, written, loaded and self-tested in %v; CSV %.0f ms, text filter %.0f ms", float64(fi.Size())/1e6, st.LoadMs, time.Since(start), st.DownloadMs, st.TextMs)
+	if st.DownloadMs > 3000 || st.TextMs > 3000 {
+		t.Errorf("download %.0f ms, text filter %.0f ms at 2 × 100,000 cases", st.DownloadMs, st.TextMs)
+	}
 	if st.Count != 100_000 || st.Rows[0][2] != "regressed" {
 		t.Errorf("%d rows, first %q", st.Count, st.Rows[0])
+	}
+}
+
+// TestCompareHTMLFiltersInChromium: the diff page filters by tool and by
+// text in both runs' calls, downloads the rows as filtered and sorted as
+// CSV and JSON, and keeps the filters in the URL fragment.
+func TestCompareHTMLFiltersInChromium(t *testing.T) {
+	old, cur := generate(30), generate(30)
+	// Regressed: 1 and 20; fixed: 0 and 3. Case 20's calls, in both
+	// runs, say Lyon, not Paris.
+	cur[1].Pass, cur[1].Score = false, 0.5
+	cur[20].Pass, cur[20].Score = false, 0.5
+	cur[0].Pass, cur[0].Score, cur[0].Diffs = true, 1, nil
+	cur[3].Pass, cur[3].Score, cur[3].Diffs = true, 1, nil
+	lyon := json.RawMessage(`[{"name":"tool_00","arguments":{"city":"Lyon","days":3}}]`)
+	old[20].Actual, cur[20].Actual = lyon, lyon
+	_, st := runDiffPage(t, old, cur, "")
+	if st.CSV == nil || st.JSON == nil || st.ToolView == nil || st.TextView == nil {
+		t.Fatalf("self-test %+v", st)
+	}
+	rec, err := csv.NewReader(strings.NewReader(st.CSV.Text)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range rec[1:] {
+		ids = append(ids, r[0])
+	}
+	// Only changed, sorted by delta: the rows of every page, in order.
+	if !slices.Equal(rec[0], []string{"id", "tool", "change", "old_result", "new_result", "old_score", "new_score", "delta", "old_diffs", "new_diffs"}) ||
+		!slices.Equal(ids, []string{"case-000001", "case-000020", "case-000003", "case-000000"}) ||
+		!slices.Equal(rec[1], []string{"case-000001", "tool_01", "regressed", "pass", "fail", "1", "0.5", "-0.5", "", ""}) ||
+		!slices.Equal(rec[4][:3], []string{"case-000000", "tool_00", "fixed"}) || rec[4][8] == "" || st.CSV.Type != "text/csv" {
+		t.Errorf("CSV %q, type %q", rec, st.CSV.Type)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(st.JSON.Text), &rows); err != nil || len(rows) != 4 || rows[0]["delta"] != -0.5 || rows[3]["new_diffs"] == nil {
+		t.Errorf("JSON %v: %v", err, rows)
+	}
+	if !strings.HasSuffix(st.CSV.Name, ".csv") || !strings.HasSuffix(st.JSON.Name, ".json") || st.JSON.Type != "application/json" {
+		t.Errorf("download names %q, %q, type %q", st.CSV.Name, st.JSON.Name, st.JSON.Type)
+	}
+	if len(st.Tools) != 21 || st.Tools[0] != "all tools" || st.Tools[1] != "tool_00" {
+		t.Errorf("tool options %q", st.Tools)
+	}
+	rowIDs := func(v *diffView) []string {
+		var out []string
+		for _, r := range v.Rows {
+			out = append(out, r[0])
+		}
+		return out
+	}
+	if v := st.ToolView; !slices.Equal(rowIDs(v), []string{"case-000020", "case-000000"}) || v.Fragment != "#only=changed&tool=tool_00&sort=delta" {
+		t.Errorf("tool_00: rows %q, fragment %q", rowIDs(v), v.Fragment)
+	}
+	if v := st.TextView; !slices.Equal(rowIDs(v), []string{"case-000000"}) || v.Fragment != "#only=changed&tool=tool_00&text=paris&sort=delta" {
+		t.Errorf("tool_00, paris: rows %q, fragment %q", rowIDs(v), v.Fragment)
+	}
+	// A link keeps the view: the tool and text filters from the fragment
+	// (text in the expected calls counts: every case expects Berlin).
+	_, st = runDiffPage(t, old, cur, "&tool=tool_01&text=Berlin")
+	if st.Count != 2 || st.Fragment != "#tool=tool_01&text=Berlin" || st.Rows[0][0] != "case-000001" || st.Rows[1][0] != "case-000021" {
+		t.Errorf("#tool=tool_01&text=Berlin: %d rows %q, fragment %q", st.Count, st.Rows, st.Fragment)
 	}
 }

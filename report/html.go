@@ -7,6 +7,7 @@ import (
 	"html"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/callgrade/callgrade/response"
@@ -161,6 +162,76 @@ type htmlData struct {
 	// Models, for a run of several models, is each case's model's index
 	// in Meta.Models (-1: none known), for the model column and filter.
 	Models []int `json:"models,omitempty"`
+	// Metadata are the names of the cases' metadata (Case.Metadata), in
+	// the order of their names, each a column, a filter and a group of
+	// the page.
+	Metadata []htmlMeta `json:"metadata,omitempty"`
+}
+
+// htmlMeta is one name of the cases' metadata as the page reads it: its
+// values, each once, as text (a number as written), with their kinds, one
+// letter each ("s" string, "n" number, "b" boolean), and each case's index
+// in Values (-1: the case has none). By column, as Models, so that a page
+// of 100,000 cases carries each name once.
+type htmlMeta struct {
+	Name   string   `json:"n"`
+	Values []string `json:"v"`
+	Kinds  string   `json:"k"`
+	Cases  []int    `json:"c"`
+}
+
+// newHTMLMeta is the cases' metadata as the page reads it; nil when no
+// case has any.
+func newHTMLMeta(cases []Case) []htmlMeta {
+	index := map[string]int{}
+	var out []htmlMeta
+	for i := range cases {
+		for name := range cases[i].Metadata {
+			if _, ok := index[name]; !ok {
+				index[name] = len(out)
+				out = append(out, htmlMeta{Name: name})
+			}
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	slices.SortFunc(out, func(a, b htmlMeta) int { return strings.Compare(a.Name, b.Name) })
+	for j := range out {
+		m := &out[j]
+		values := map[string]int{}
+		kinds := []byte{}
+		m.Cases = make([]int, len(cases))
+		for i := range cases {
+			v, ok := cases[i].Metadata[m.Name]
+			if !ok {
+				m.Cases[i] = -1
+				continue
+			}
+			var text string
+			var kind byte
+			switch v.Kind() {
+			case value.String:
+				text, kind = v.Str(), 's'
+			case value.Number:
+				text, kind = v.Str(), 'n'
+			default:
+				text, kind = string(v.AppendJSON(nil)), 'b'
+			}
+			// A string "1" and the number 1 are two values.
+			key := string(kind) + text
+			k, ok := values[key]
+			if !ok {
+				k = len(m.Values)
+				values[key] = k
+				m.Values = append(m.Values, text)
+				kinds = append(kinds, kind)
+			}
+			m.Cases[i] = k
+		}
+		m.Kinds = string(kinds)
+	}
+	return out
 }
 
 // htmlSamples are the run's estimates, for a results file with samples;
@@ -179,7 +250,8 @@ type htmlSamples struct {
 // figures, the pass rate by tool (a case written with steps under each
 // tool of its steps, with that tool's verdict), the diffs by kind, a
 // histogram of scores, and a table of cases (50 a page) that filters by
-// result, tool, diff kind and id; clicking a case opens its expected
+// result, tool, diff kind, id and each name of the cases' metadata
+// (Case.Metadata, which is also a column and a group-by); clicking a case opens its expected
 // calls, actual calls and diffs side by side, with the differing paths
 // marked. Expected and actual calls show only when Annotate and
 // AttachResponses have set them. A case with a
@@ -199,6 +271,7 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 		return err
 	}
 	d.Meta = opts.Meta
+	d.Metadata = newHTMLMeta(cases)
 	if len(d.Meta.Models) > 1 {
 		idx := map[string]int{}
 		for i, m := range d.Meta.Models {

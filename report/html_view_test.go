@@ -4,16 +4,20 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/value"
 )
 
 // viewResult is what the page writes into #selftest-result when opened
@@ -40,7 +44,9 @@ type view struct {
 	Open     int
 	Sorted   []string
 	Controls map[string]string
-	Groups   []string
+	// MetaControls are the metadata's filters, "NAME=SHOWN" each.
+	MetaControls []string
+	Groups       []string
 }
 
 // writeView writes cases as a page with opts and loads it at
@@ -185,14 +191,15 @@ func TestHTMLSmallRunCharts(t *testing.T) {
 	}
 }
 
-// TestHTMLLargeViewInChromium: at 100,000 cases, sorting by score, the
-// download and the text filter stay fast.
+// TestHTMLLargeViewInChromium: at 100,000 cases, with metadata (a name
+// of 50,000 values among them), sorting by score, the download and the
+// text filter stay fast.
 func TestHTMLLargeViewInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100,000 cases in a browser: not in -short")
 	}
 	start := time.Now()
-	v := writeView(t, generate(100_000), HTMLOptions{}, "")
+	v := writeView(t, withMetadata(t, 100_000), HTMLOptions{}, "")
 	t.Logf("100,000 cases: loaded and clicked through in %v; first view drawn at %.0f ms; sort %.0f ms, CSV %.0f ms, text filter %.0f ms", time.Since(start), v.LoadMs, v.SortMs, v.DownloadMs, v.TextMs)
 	if v.SortMs > 2000 || v.DownloadMs > 3000 || v.TextMs > 3000 {
 		t.Errorf("sort %.0f ms, download %.0f ms, text filter %.0f ms at 100,000 cases", v.SortMs, v.DownloadMs, v.TextMs)
@@ -249,5 +256,120 @@ func TestAttachResponsesModel(t *testing.T) {
 	}
 	if m := (RunMeta{}).fill(cases).Models; !slices.Equal(m, []string{"gpt-4o", "gemini-2.0-flash", "claude-x"}) {
 		t.Errorf("run metadata's models %q", m)
+	}
+}
+
+// withMetadata is generate(n) with metadata: difficulty easy (even cases)
+// or hard (odd), turns the case's number written as "N.0" for the hard
+// ones, and slow true for every fifth.
+func withMetadata(t *testing.T, n int) []Case {
+	t.Helper()
+	cases := generate(n)
+	for i := range cases {
+		md := map[string]value.Value{"difficulty": value.StringOf([]string{"easy", "hard"}[i%2])}
+		if i%2 == 1 {
+			num, err := value.NumberOf(fmt.Sprintf("%d.0", i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			md["turns"] = num
+		}
+		if i%5 == 0 {
+			md["slow"] = value.BoolOf(true)
+		}
+		cases[i].Metadata = md
+	}
+	return cases
+}
+
+// TestHTMLMetadataInChromium: each name of the suite's metadata is a
+// column, a filter and a group-by with pass rates and mean scores, in
+// the URL fragment and in the downloads.
+func TestHTMLMetadataInChromium(t *testing.T) {
+	cases := withMetadata(t, 30)
+	v := writeView(t, cases, HTMLOptions{}, "&meta.difficulty=hard&group=meta.difficulty&sort=-meta.turns")
+	if want := []string{"case", "tool", "suite", "difficulty", "slow", "turns", "result", "score", "diffs"}; !slices.Equal(v.Columns, want) {
+		t.Errorf("columns %q, want %q", v.Columns, want)
+	}
+	iv := v.Initial
+	// hard: the odd cases, of which 5 (3, 9, 15, 21, 27) fail; sorted by
+	// turns, as numbers, most first.
+	if iv.Count != 15 || !slices.Equal(iv.Groups, []string{"hard|15|10|66.7%|0.833"}) {
+		t.Errorf("meta.difficulty=hard: %d rows, groups %q", iv.Count, iv.Groups)
+	}
+	if len(iv.Rows) < 3 || !slices.Equal(iv.Rows[0][:6], []string{"case-000029", "tool_09", "generated.yaml", "hard", "", "29.0"}) || iv.Rows[1][5] != "27.0" || iv.Rows[2][4] != "true" {
+		t.Errorf("rows %q", iv.Rows[:min(3, len(iv.Rows))])
+	}
+	if !slices.Equal(iv.MetaControls, []string{"difficulty=hard", "slow=all", "turns=all"}) || iv.Controls["group"] != "meta.difficulty" {
+		t.Errorf("controls %q, %v", iv.MetaControls, iv.Controls)
+	}
+	if iv.Fragment != "#meta.difficulty=hard&sort=-meta.turns&group=meta.difficulty" || iv.Hash != iv.Fragment {
+		t.Errorf("fragment %q, hash %q", iv.Fragment, iv.Hash)
+	}
+	// The downloads: the rows as filtered, the metadata after the other
+	// columns in CSV, an object of each case's own in JSON, typed.
+	rec, err := csv.NewReader(strings.NewReader(v.CSV.Text)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec) != 16 || !slices.Equal(rec[0][len(rec[0])-3:], []string{"difficulty", "slow", "turns"}) || !slices.Equal(rec[1][len(rec[1])-3:], []string{"hard", "", "1.0"}) {
+		t.Errorf("CSV: %d records, head %q, first %q", len(rec), rec[0], rec[1])
+	}
+	var rows []struct {
+		ID       string
+		Metadata map[string]any
+	}
+	if err := json.Unmarshal([]byte(v.JSON.Text), &rows); err != nil || len(rows) != 15 {
+		t.Fatalf("JSON: %v, %d rows", err, len(rows))
+	}
+	if want := map[string]any{"difficulty": "hard", "turns": 5.0, "slow": true}; rows[2].ID != "case-000005" || !maps.Equal(rows[2].Metadata, want) {
+		t.Errorf("JSON row %s: metadata %v, want %v", rows[2].ID, rows[2].Metadata, want)
+	}
+
+	// Cases without a name: "(none)" as a filter (meta.NAME=) and a group.
+	v = writeView(t, cases, HTMLOptions{}, "&meta.slow=&group=meta.turns")
+	if iv := v.Initial; iv.Count != 24 || !slices.Equal(iv.MetaControls, []string{"difficulty=all", "slow=(none)", "turns=all"}) || iv.Fragment != "#meta.slow=&group=meta.turns" {
+		t.Errorf("meta.slow=: %d rows, controls %q, fragment %q", iv.Count, iv.MetaControls, iv.Fragment)
+	}
+	if g := v.Initial.Groups; len(g) != 13 || !slices.Contains(g, "(none)|12|8|66.7%|0.833") {
+		t.Errorf("groups by turns: %q", g)
+	}
+	// A suite's own category stands for the one the ids carry.
+	for i := range cases {
+		cases[i].ID = fmt.Sprintf("simple_%d", i)
+		cases[i].Metadata["category"] = value.StringOf("mine")
+	}
+	v = writeView(t, cases, HTMLOptions{}, "&group=category")
+	if n := strings.Count(strings.Join(v.Columns, ","), "category"); n != 1 || len(v.Initial.Groups) != 0 {
+		t.Errorf("columns %q (want one category), groups %q", v.Columns, v.Initial.Groups)
+	}
+}
+
+// TestAnnotateMetadata: Annotate gives each case its metadata from the
+// suite, defaults.metadata included, and the page's data carries each
+// name once, its values once each, a number as written.
+func TestAnnotateMetadata(t *testing.T) {
+	src := `defaults: {metadata: {source: bfcl}}
+cases:
+- {id: a, expected: [], metadata: {level: 2.50, ok: true}}
+- {id: b, expected: [], metadata: {level: "2.50", source: mine}}
+- {id: c, expected: []}
+`
+	s, err := suite.LoadFS(fstest.MapFS{"s.yaml": {Data: []byte(src)}}, "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []Case{{Result: engine.Result{ID: "a"}}, {Result: engine.Result{ID: "b"}}, {Result: engine.Result{ID: "c"}}, {Result: engine.Result{ID: "x"}, Unknown: true}}
+	Annotate(cases, s)
+	got, err := json.Marshal(newHTMLMeta(cases))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"n":"level","v":["2.50","2.50"],"k":"ns","c":[0,1,-1,-1]},{"n":"ok","v":["true"],"k":"b","c":[0,-1,-1,-1]},{"n":"source","v":["bfcl","mine"],"k":"ss","c":[0,1,0,-1]}]`
+	if string(got) != want {
+		t.Errorf("page data\n got %s\nwant %s", got, want)
+	}
+	if newHTMLMeta(generate(3)) != nil {
+		t.Error("cases without metadata: want no names")
 	}
 }

@@ -67,6 +67,10 @@ type Case struct {
 	// the file the response was read from, for the HTML page's run
 	// metadata.
 	Model, ResponsesFile string
+	// Metadata is the case's metadata as the suite gives it, defaults'
+	// included (suite.Suite.MetadataOf); Annotate sets it. The results
+	// file does not carry it. Nil when none.
+	Metadata map[string]value.Value
 
 	// tools, when not nil, are the case's ToolVerdicts: those of all its
 	// samples, for a case that Compare made of them.
@@ -132,8 +136,8 @@ func ReadResults(r io.Reader, name string) ([]Case, error) {
 	return out, nil
 }
 
-// Annotate sets each case's Tool, Suite and Expected from the suite it was
-// scored against. Cases the suite does not have are left as they are.
+// Annotate sets each case's Tool, Suite, Expected and Metadata from the
+// suite it was scored against. Cases the suite does not have are left as they are.
 func Annotate(cases []Case, s *suite.Suite) {
 	index := make(map[string]*suite.Case, len(s.Cases))
 	params := suite.Params(s.Tools)
@@ -147,6 +151,7 @@ func Annotate(cases []Case, s *suite.Suite) {
 			continue
 		}
 		c.Suite = sc.Loc.File
+		c.Metadata = s.MetadataOf(sc)
 		c.IsRun = sc.IsRun()
 		c.Params = params
 		if sc.Tools != nil {

@@ -15,7 +15,7 @@ import (
 )
 
 // The keys of a case, for the message about an unknown one.
-const caseKeys = "id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives, steps, never, max_calls, min_calls, final"
+const caseKeys = "id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives, steps, never, max_calls, min_calls, final, metadata"
 
 // decodeAllCases decodes the cases of every file into s.Cases, on as many
 // goroutines as there are CPUs for a large suite.
@@ -161,6 +161,8 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 			toolsFile, toolsFileKey = v, true
 		case "use":
 			c.Use = d.use(v, sub(loc, "use"))
+		case "metadata":
+			c.Metadata = d.metadata(v, sub(loc, "metadata"))
 		case "extra_fields":
 			c.ExtraFields = d.extraFields(v, sub(loc, "extra_fields"))
 		case "calls":

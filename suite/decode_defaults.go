@@ -9,7 +9,7 @@ import (
 )
 
 // The keys of defaults, for the message about an unknown one.
-const defaultsKeys = "extra_fields, calls, null_is_missing, format, rules"
+const defaultsKeys = "extra_fields, calls, null_is_missing, format, rules, metadata"
 
 // decodeDefaults decodes defaults, what every case inherits; a file's
 // defaults are merged with the earlier files' before they get here, and
@@ -39,6 +39,8 @@ func (l *loader) decodeDefaults(d *dec, out *Defaults, x value.Value, loc Loc) {
 			out.Format = d.format(m.Value, mloc)
 		case "rules":
 			out.Rules = l.topRules(d, m.Value, mloc, "defaults", "rules")
+		case "metadata":
+			out.Metadata = d.metadata(m.Value, mloc)
 		default:
 			d.unknown(mloc, defaultsKeys)
 		}

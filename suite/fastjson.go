@@ -4,7 +4,7 @@ import "github.com/callgrade/callgrade/value"
 
 // fastCase decodes one case of a JSON suite straight from its text, for
 // the common shape of large generated suites: id, expected (calls of name,
-// arguments and rules), extra_fields and calls, keys and strings in plain
+// arguments and rules), extra_fields, calls and metadata, keys and strings in plain
 // ASCII. Only arguments and object rules go through value.Parse; nothing
 // else becomes a Value. It reports false, having written to c, when the
 // case holds anything else or anything wrong; the caller then decodes the
@@ -18,6 +18,7 @@ func (d *dec) fastCase(f *file, i int, s string, c *Case) bool {
 		seenExpected
 		seenExtra
 		seenCalls
+		seenMeta
 	)
 	ok := p.members(func(key string) bool {
 		switch key {
@@ -54,6 +55,23 @@ func (d *dec) fastCase(f *file, i int, s string, c *Case) bool {
 				return ok
 			}
 			return false
+		case "metadata":
+			if seen&seenMeta != 0 || p.peek() != '{' {
+				return false
+			}
+			seen |= seenMeta
+			v, ok := p.value(1)
+			if !ok {
+				return false
+			}
+			// What is wrong is reported by the general way.
+			n := len(d.probs)
+			c.Metadata = d.metadata(v, c.Loc)
+			if len(d.probs) > n {
+				d.probs = d.probs[:n]
+				return false
+			}
+			return true
 		}
 		return false
 	})

@@ -142,6 +142,9 @@ func newSchemaParts() schemaParts {
 		"calls":           orNull(describe(calls, "how the expected calls pair with the actual ones (docs/scoring.md)")),
 		"null_is_missing": orNull(describe(p.boolean, "an argument given as null counts as left out")),
 		"format":          orNull(describe(obj{"enum": formats}, "the response format (docs/suite.md, Response formats)")),
+		"metadata": orNull(describe(obj{"type": "object", "propertyNames": obj{"minLength": 1},
+			"additionalProperties": obj{"type": []any{"string", "number", "boolean", "null"}}},
+			"names to a string, a number or a boolean, for the report to show and group by; no verdict reads them (docs/suite.md, Metadata)")),
 	}
 	return p
 }

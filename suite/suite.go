@@ -67,6 +67,9 @@ type Defaults struct {
 	// be named (a model's raw text) is set here once for a suite.
 	Format response.Format
 	Rules  RuleSet
+	// Metadata is what every case's metadata starts from (see
+	// Suite.MetadataOf); nil when none.
+	Metadata map[string]value.Value
 }
 
 // ExtraFields says what happens to an argument the expected call does not name.
@@ -194,6 +197,11 @@ type Case struct {
 	// when the case has none of its keys, as most cases, which then do not
 	// carry its fields (a suite may hold millions of cases).
 	Run *Run
+	// Metadata are the case's names and values (a string, a number or a
+	// boolean each), for the report to show and group by; no verdict
+	// reads them. Nil when the case has none; Suite.MetadataOf adds
+	// defaults.metadata.
+	Metadata map[string]value.Value
 }
 
 // FormatOf returns the response format c's responses are in: the case's
