@@ -40,8 +40,9 @@ func newImportBFCLCmd() *cobra.Command {
 		Short: "Import BFCL questions and possible answers as a suite, and BFCL results as responses",
 		Long: `Import reads a BFCL question file and its possible-answer file (JSON Lines, as
 BFCL ships them) and writes a suite with one case per question: YAML, or JSON
-when --out ends in .json. Irrelevance questions need no answers file: their
-cases expect no call.
+when --out ends in .json. Irrelevance and relevance questions need no answers
+file: irrelevance cases expect no call, relevance cases at least one call of
+any kind (calls: any, min_calls: 1).
 
 --semantics bfcl (the default) reproduces the verdicts of BFCL's AST checker;
 --semantics callgrade writes the same suite under callgrade's own conventions
@@ -64,7 +65,7 @@ correspond; nothing is written then.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.questions, "questions", "", "BFCL question file (JSON Lines)")
-	fl.StringVar(&f.answers, "answers", "", "BFCL possible-answer file (JSON Lines); not needed for irrelevance questions")
+	fl.StringVar(&f.answers, "answers", "", "BFCL possible-answer file (JSON Lines); not needed for irrelevance and relevance questions")
 	fl.StringVar(&f.out, "out", "", "suite file to write (.yaml, .yml or .json)")
 	fl.StringVar(&f.semantics, "semantics", "bfcl", "bfcl (BFCL's checker, verdict for verdict) or callgrade")
 	fl.StringVar(&f.results, "results", "", "BFCL results file of model outputs to convert")
