@@ -532,20 +532,6 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 	r.Pass = len(r.Diffs) == 0
 }
 
-// ScoreRun scores a run already read (response.ExtractRun) against case
-// i. A case that is not a run case is scored on the run's calls.
-func (e *Engine) ScoreRun(i int, run *response.Run) *Result {
-	r := new(Result)
-	e.scoreRunOrCalls(r, i, run, nil)
-	return r
-}
-
-// ScoreRun is Engine.ScoreRun in the Scorer's memory.
-func (s *Scorer) ScoreRun(i int, run *response.Run) *Result {
-	s.e.scoreRunOrCalls(&s.res, i, run, &s.w)
-	return &s.res
-}
-
 func (e *Engine) scoreRunOrCalls(r *Result, i int, run *response.Run, w *work) {
 	if run.NotEvaluable != "" {
 		e.notEvaluable(r, i, run.NotEvaluable)
