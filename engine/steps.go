@@ -531,15 +531,3 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 	}
 	r.Pass = len(r.Diffs) == 0
 }
-
-func (e *Engine) scoreRunOrCalls(r *Result, i int, run *response.Run, w *work) {
-	if run.NotEvaluable != "" {
-		e.notEvaluable(r, i, run.NotEvaluable)
-		return
-	}
-	if e.cases[i].run != nil {
-		e.scoreRun(r, i, run, w)
-		return
-	}
-	e.scoreCalls(r, i, run.Calls(), w)
-}
