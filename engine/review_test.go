@@ -69,7 +69,7 @@ cases:
 // A trace is read once when it holds its calls' content, and read again
 // as a run only when it does not, to say why: the response fails with
 // not_evaluable, and a malformed trace with invalid_arguments, through
-// Engine.Score as through a Scorer.
+// a Scorer as without one (scoreNoWork).
 func TestScoreTraceResponse(t *testing.T) {
 	e := load(t, `version: 1
 cases:
