@@ -112,29 +112,6 @@ func (s *Scorer) ScoreMissing(i int) *Result {
 	return &s.res
 }
 
-// scoreRunOrCalls scores run against case i: a run case on the run, any
-// other on its calls, gathered in w's memory for the calls of a response.
-func (e *Engine) scoreRunOrCalls(r *Result, i int, run *response.Run, w *work) {
-	if run.NotEvaluable != "" {
-		e.notEvaluable(r, i, run.NotEvaluable)
-		return
-	}
-	if e.cases[i].run != nil {
-		e.scoreRun(r, i, run, w)
-		return
-	}
-	if len(run.Steps) == 0 {
-		e.scoreCalls(r, i, nil, w)
-		return
-	}
-	calls := w.callsOrNil()[:0]
-	for k := range run.Steps {
-		calls = append(calls, run.Steps[k].Call)
-	}
-	w.keepCalls(calls)
-	e.scoreCalls(r, i, calls, w)
-}
-
 // work is the memory that scoring one response reuses for the next: a
 // Scorer's. A nil *work allocates what it hands out.
 type work struct {

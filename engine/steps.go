@@ -531,3 +531,26 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 	}
 	r.Pass = len(r.Diffs) == 0
 }
+
+// scoreRunOrCalls scores run against case i: a run case on the run, any
+// other on its calls, gathered in w's memory for the calls of a response.
+func (e *Engine) scoreRunOrCalls(r *Result, i int, run *response.Run, w *work) {
+	if run.NotEvaluable != "" {
+		e.notEvaluable(r, i, run.NotEvaluable)
+		return
+	}
+	if e.cases[i].run != nil {
+		e.scoreRun(r, i, run, w)
+		return
+	}
+	if len(run.Steps) == 0 {
+		e.scoreCalls(r, i, nil, w)
+		return
+	}
+	calls := w.callsOrNil()[:0]
+	for k := range run.Steps {
+		calls = append(calls, run.Steps[k].Call)
+	}
+	w.keepCalls(calls)
+	e.scoreCalls(r, i, calls, w)
+}
