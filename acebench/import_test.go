@@ -104,7 +104,7 @@ func TestRules(t *testing.T) {
 		{"second alternative", "alts", `[flag(on=True)]`, true},
 		{"neither", "alts", `[flag(on=False)]`, false},
 	} {
-		r, err := e.ScoreID(tc.id, value.StringOf(tc.text))
+		r, err := scoreID(e, tc.id, value.StringOf(tc.text))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.rule, err)
 		}

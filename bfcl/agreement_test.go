@@ -101,7 +101,7 @@ func verdicts(t testing.TB, cands []candidate, sem Semantics) map[string]bool {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := e.ScoreID(c.QuestionID, resp)
+			r, err := scoreID(e, c.QuestionID, resp)
 			if err != nil {
 				t.Fatalf("%s: %v", c.ID, err)
 			}
@@ -180,4 +180,14 @@ func TestCallgradeSemanticsDifferences(t *testing.T) {
 		sort.Strings(lines)
 		t.Logf("the counts:\n%s", strings.Join(lines, "\n"))
 	}
+}
+
+// scoreID scores resp against the case with the given id, with a Scorer
+// of its own so that each result is kept.
+func scoreID(e *engine.Engine, id string, resp value.Value) (*engine.Result, error) {
+	i, ok := e.Lookup(id)
+	if !ok {
+		return nil, fmt.Errorf("no case with id %q", id)
+	}
+	return e.NewScorer().Score(i, resp), nil
 }

@@ -58,7 +58,7 @@ func TestEngineScoresExpressions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := eng.Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":"hot","start":"Jan 5 2024","end":"2024-01-04","when":5}}]`))
+	r := eng.NewScorer().Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":"hot","start":"Jan 5 2024","end":"2024-01-04","when":5}}]`))
 	kinds := map[string]string{}
 	for _, d := range r.Diffs {
 		kinds[string(d.Kind)+" "+d.Path] = d.Message
@@ -82,7 +82,7 @@ func TestEngineScoresExpressions(t *testing.T) {
 		t.Errorf("field rule_error message %q", m)
 	}
 
-	r = eng.Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":21,"start":"2024-01-05","end":"2024-01-08","when":"5 January 2024"}}]`))
+	r = eng.NewScorer().Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":21,"start":"2024-01-05","end":"2024-01-08","when":"5 January 2024"}}]`))
 	if len(r.Diffs) > 0 {
 		t.Errorf("want a pass, got %+v", r.Diffs)
 	}
@@ -145,8 +145,9 @@ cases:
 }
 
 // BenchmarkEngineScore scores one call whose numeric field is decided by an
-// expression, and the same call under the built-in tolerance rule: on the
-// call already read, and (response=) on the whole response, its arguments
+// expression, and the same call under the built-in tolerance rule, with
+// one Scorer: on the call already read (a run of that call), and
+// (response=) on the whole response, its arguments
 // string parsed each time as the CLI does, to set the expression's cost
 // against a call's.
 func BenchmarkEngineScore(b *testing.B) {
@@ -169,9 +170,14 @@ func BenchmarkEngineScore(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			score := func() *engine.Result { return eng.ScoreCalls(0, calls) }
+			run := &response.Run{Steps: make([]response.Step, len(calls))}
+			for i, c := range calls {
+				run.Steps[i].Call = c
+			}
+			sc := eng.NewScorer()
+			score := func() *engine.Result { return sc.ScoreRun(0, run) }
 			if bc.whole {
-				score = func() *engine.Result { return eng.Score(0, resp) }
+				score = func() *engine.Result { return sc.Score(0, resp) }
 			}
 			if r := score(); !r.Pass {
 				b.Fatalf("the call should pass: %+v", r.Diffs)
@@ -230,7 +236,7 @@ cases:
 		t.Fatal(err)
 	}
 	long := strings.Repeat("b", 2<<20)
-	r := eng.Score(0, mustParse(t, `[{"name":"f","arguments":{"a":"x","b":"`+long+`","c":2}}]`))
+	r := eng.NewScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{"a":"x","b":"`+long+`","c":2}}]`))
 	got := map[string]engine.Kind{}
 	for _, d := range r.Diffs {
 		got[d.Path] = d.Kind
@@ -238,7 +244,7 @@ cases:
 	if len(r.Diffs) != 3 || got["a"] != results.RuleError || got["b"] != results.RuleError || got["c"] != results.Mismatch {
 		t.Errorf("diffs %v", got)
 	}
-	if r2 := eng.Score(1, mustParse(t, `[{"name":"f","arguments":{"c":1}}]`)); !r2.Pass {
+	if r2 := eng.NewScorer().Score(1, mustParse(t, `[{"name":"f","arguments":{"c":1}}]`)); !r2.Pass {
 		t.Errorf("the next case: %+v", r2)
 	}
 }

@@ -136,11 +136,11 @@ func TestScorerContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sc := e.NewScorer()
 	sc.SetContext(ctx)
-	if r, _, err := sc.ScoreLine(many, 1); err != nil || !r.Pass {
+	if r, _, _, err := sc.ScoreLine(many, 1, 0); err != nil || !r.Pass {
 		t.Fatalf("%v %+v", err, r)
 	}
 	weighed := cmp.n
-	if _, _, err := sc.ScoreLine(run, 2); err != nil {
+	if _, _, _, err := sc.ScoreLine(run, 2, 0); err != nil {
 		t.Fatal(err)
 	}
 	if cmp.n < weighed+3 {
@@ -154,13 +154,13 @@ func TestScorerContext(t *testing.T) {
 
 	cancel()
 	cmp.n = 0
-	sc.ScoreLine(many, 1)
+	sc.ScoreLine(many, 1, 0)
 	if cmp.n > 30 || weighed < 100 {
 		t.Errorf("cancelled: %d comparisons, %d before", cmp.n, weighed)
 	}
 	sc.SetContext(nil)
 	cmp.n, cmp.ctxs = 0, nil
-	if r, _, _ := sc.ScoreLine(many, 1); !r.Pass || cmp.n != weighed || cmp.ctxs[0] != nil {
+	if r, _, _, _ := sc.ScoreLine(many, 1, 0); !r.Pass || cmp.n != weighed || cmp.ctxs[0] != nil {
 		t.Errorf("without a context: pass %v, %d comparisons, want %d", r.Pass, cmp.n, weighed)
 	}
 }

@@ -59,7 +59,7 @@ func TestDiffsPerCallAreCapped(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := load(t, "version: 1\n"+tt.suite)
-			r := e.Score(0, mustParse(t, tt.response))
+			r := e.NewScorer().Score(0, mustParse(t, tt.response))
 			if r.Pass || len(r.Calls) != tt.calls {
 				t.Fatalf("pass=%v calls=%d", r.Pass, len(r.Calls))
 			}
@@ -81,7 +81,7 @@ func TestDiffsPerCallAreCapped(t *testing.T) {
 func TestMaxDiffsOption(t *testing.T) {
 	e := loadWith(t, "version: 1\ncases: [{id: t, expected: {name: f, arguments: {a: 1}}}]", Options{MaxDiffs: 3})
 	for _, tc := range []struct{ extra, diffs int }{{2, 2}, {3, 3}, {4, 4}, {5, 4}, {50, 4}} {
-		r := e.Score(0, mustParse(t, extraArgs(tc.extra)))
+		r := e.NewScorer().Score(0, mustParse(t, extraArgs(tc.extra)))
 		if len(r.Diffs) != tc.diffs || r.Score != 1/float64(tc.extra+1) || r.Pass {
 			t.Errorf("%d extra arguments: %d diffs, score %v, want %d diffs", tc.extra, len(r.Diffs), r.Score, tc.diffs)
 		}
@@ -111,7 +111,7 @@ func TestDiffCapKeepsErrored(t *testing.T) {
 	}
 	yaml := "version: 1\ncases: [{id: t, expected: {name: f, arguments: {" + exp.String() + "z: 1}, rules: {z: {expr: x}}}}]"
 	e := loadWith(t, yaml, Options{Extensions: rules.Extensions{Expr: func(string) (rules.Comparator, error) { return failing{}, nil }}})
-	r := e.Score(0, mustParse(t, `[{"name":"f","arguments":{`+act.String()+`"z":1}}]`))
+	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{`+act.String()+`"z":1}}]`))
 	if len(r.Diffs) != DefaultMaxDiffs+1 || r.Score != 0 {
 		t.Fatalf("%d diffs, score %v", len(r.Diffs), r.Score)
 	}

@@ -164,41 +164,19 @@ func (e *Engine) Lookup(id string) (int, bool) {
 }
 
 // Score scores one response (a document in any supported format) against
-// case i. Its strings are taken to be UTF-8, as value.Parse makes them; a
-// document read with value.Parser.ParseKeepInvalidUTF8 goes through
-// ScoreLine instead, which fails the calls that hold broken text.
+// case i, in a Result of its own.
+//
+// Deprecated: use NewScorer().Score, the one scoring type's entry for a
+// parsed response. It stays until package callgrade calls that.
 func (e *Engine) Score(i int, resp value.Value) *Result {
 	r := new(Result)
 	e.scoreResponse(r, i, resp, false, nil)
 	return r
 }
 
-// ScoreCalls scores calls already read from a response against case i.
-func (e *Engine) ScoreCalls(i int, calls []response.Call) *Result {
-	r := new(Result)
-	e.scoreCalls(r, i, calls, nil)
-	return r
-}
-
-// ScoreID is Score for a case named by id.
-func (e *Engine) ScoreID(id string, resp value.Value) (*Result, error) {
-	i, ok := e.index.get(id, e.cases)
-	if !ok {
-		return nil, fmt.Errorf("no case with id %q", id)
-	}
-	return e.Score(i, resp), nil
-}
-
-// MissingResponse returns the result of case i when no response was given.
-func (e *Engine) MissingResponse(i int) *Result {
-	r := new(Result)
-	e.missingResponse(r, i)
-	return r
-}
-
-// UnknownCaseResult returns the result reported for a response whose id names no
-// case.
-func UnknownCaseResult(id string) *Result {
-	return &Result{ID: id, Diffs: []Diff{{Kind: results.UnknownCase,
+// setUnknownCase sets r to the result reported for a response whose id
+// names no case.
+func setUnknownCase(r *Result, id string) {
+	*r = Result{ID: id, Diffs: []Diff{{Kind: results.UnknownCase,
 		Message: fmt.Sprintf("the responses name case %q, which the suite does not have", id), Call: -1}}}
 }

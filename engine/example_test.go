@@ -84,7 +84,7 @@ func ExampleScorer_ScoreLine() {
 		`{"id": "17", "response": [{"name": "get_weather", "arguments": "{\"city\": NaN}"}]}`,
 		`[1, 2]`,
 	} {
-		r, i, err := sc.ScoreLine(line, n+1)
+		r, i, _, err := sc.ScoreLine(line, n+1, 0)
 		if err != nil {
 			fmt.Println(err)
 			continue

@@ -58,7 +58,7 @@ cases:
 			return
 		}
 		for i := range e.Len() {
-			r := e.Score(i, resp)
+			r := e.NewScorer().Score(i, resp)
 			if r.Score < 0 || r.Score > 1 || r.Score != r.Score {
 				t.Fatalf("case %s: score %v out of [0, 1]", r.ID, r.Score)
 			}
@@ -98,7 +98,7 @@ func checkInvalidUTF8(t *testing.T, e *Engine, doc string) {
 	}
 	sc := e.NewScorer()
 	for i := range e.Len() {
-		r, j, err := sc.ScoreLine(`{"id":"`+e.cases[i].id+`","response":`+doc+`}`, 1)
+		r, j, _, err := sc.ScoreLine(`{"id":"`+e.cases[i].id+`","response":`+doc+`}`, 1, 0)
 		if err != nil || j != i {
 			t.Fatalf("case %s: line scored as %d, %v", e.cases[i].id, j, err)
 		}
@@ -136,7 +136,7 @@ func checkAllPassAgrees(t *testing.T, e *Engine, resp value.Value) {
 	full := *e
 	full.exhaustive = true
 	for i := range e.cases {
-		got, want := e.Score(i, resp).AppendJSON(nil), full.Score(i, resp).AppendJSON(nil)
+		got, want := e.NewScorer().Score(i, resp).AppendJSON(nil), full.Score(i, resp).AppendJSON(nil)
 		if string(got) != string(want) {
 			t.Fatalf("case %s:\n allPass    %s\n exhaustive %s", e.cases[i].id, got, want)
 		}

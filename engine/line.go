@@ -9,24 +9,19 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// scoreLine scores one line of a responses stream into r (see
-// Scorer.ScoreLine); guess is the case the line most likely is. With w, the
-// line is parsed into w's memory, and r is valid until w is reused.
-func (e *Engine) scoreLine(r *Result, text string, line, guess int, w *work) (int, *InputError) {
-	i, _, err := e.scoreSampleLine(r, text, line, guess, 0, nil, w)
-	return i, err
-}
-
 // cutLine is a response line longer than RunOptions.MaxLineBytes, which
 // Run did not keep: only its first bytes (cutHead), where its id is.
 type cutLine struct {
 	n, limit int // the line's length and the limit, in bytes
 }
 
-// scoreSampleLine is scoreLine in a run with samples samples per case (0
-// for none): the line must then carry "sample", from 0 to samples-1, which
-// it returns and sets in r, also for a line whose id names no case. With
-// cut, text is the head of a line too long to read (see cutLine): its
+// scoreSampleLine scores one line of a responses stream into r (see
+// Scorer.ScoreLine) and returns the index of its case, -1 when its id
+// names none; guess is the case the line most likely is. With w, the line
+// is parsed into w's memory, and r is valid until w is reused. In a run
+// with samples samples per case (0 for none) the line must carry "sample",
+// from 0 to samples-1, which it returns and sets in r, also for a line
+// whose id names no case. With cut, text is the head of a line too long to read (see cutLine): its
 // case, named by the id found there, fails.
 func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples int, cut *cutLine, w *work) (int, int, *InputError) {
 	// The line as a whole may be as long as RunOptions.MaxLineBytes lets
@@ -57,7 +52,7 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 	id, k := rl.ID, rl.Sample
 	i, ok := e.lookup(id, guess)
 	if !ok {
-		*r = *UnknownCaseResult(id)
+		setUnknownCase(r, id)
 		r.Sample, r.Sampled = k, samples > 0
 		return -1, k, nil
 	}

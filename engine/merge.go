@@ -55,140 +55,178 @@ type slotLoc struct {
 // Merge reads every shard before it writes anything, so w is untouched on
 // such an error.
 func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts RunOptions) (*Summary, error) {
-	if opts.Samples < 0 || opts.Samples > MaxSamples {
-		return nil, fmt.Errorf("samples per case must be from 1 to %d, or 0 for none; got %d", MaxSamples, opts.Samples)
-	}
-	var ks []int
-	if opts.Samples > 0 {
-		var err error
-		if ks, err = results.CheckPassK(opts.PassK, opts.Samples); err != nil {
-			return nil, err
-		}
+	ks, err := checkRunOptions(opts)
+	if err != nil {
+		return nil, err
 	}
 	st := newRunState(len(e.cases), opts.Samples, "")
-	slots := make([]slotLoc, len(st.seen))
-	var unknown []slotLoc
-	var sum Summary
-	var res Result
-	var rr resultReader
-	global := 0
-	for si, sh := range shards {
-		br := bufio.NewReaderSize(io.NewSectionReader(sh.R, 0, sh.Size), 1<<20)
-		var off int64
-		for n := 1; ; n++ {
-			if n%4096 == 0 && ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			text, err := br.ReadSlice('\n')
-			if errors.Is(err, bufio.ErrBufferFull) {
-				head := slices.Clone(text)
-				rest, err2 := br.ReadBytes('\n')
-				text, err = append(head, rest...), err2
-			}
-			if err != nil && err != io.EOF {
-				return nil, &InputError{File: sh.Name, Line: n, Msg: "cannot read partial results", Err: err}
-			}
-			if len(text) == 0 {
-				break
-			}
-			lineOff := off
-			off += int64(len(text))
-			global++
-			bad := func(msg string, a ...any) error {
-				return &InputError{File: sh.Name, Line: n, Msg: fmt.Sprintf(msg, a...)}
-			}
-			p, perr := parsePartial(bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r")))
-			if perr != nil {
-				return nil, bad("%v", perr)
-			}
-			if p.result == nil {
-				continue // a blank line
-			}
-			if err := rr.read(&res, p.result, e); err != nil {
-				return nil, bad("not a result line: %v", err)
-			}
-			loc := slotLoc{off: lineOff + int64(p.resultAt), size: int32(len(p.result)), shard: int32(si), n: int32(n), at: -1}
-			if p.at >= 0 {
-				digits := strconv.Itoa(p.line)
-				if p.at+len(digits) > len(p.result) || string(p.result[p.at:p.at+len(digits)]) != digits {
-					return nil, bad(`"at" %d does not hold the line's number %d`, p.at, p.line)
-				}
-				loc.at, loc.local, loc.global = int32(p.at), int32(p.line), int32(global)
-			}
-			if msg := sampleMismatch(&res, opts.Samples); msg != "" {
-				return nil, bad("%s", msg)
-			}
-			i, known := e.Lookup(res.ID)
-			isUnknown := len(res.Diffs) == 1 && res.Diffs[0].Kind == results.UnknownCase && len(res.Calls) == 0
-			switch {
-			case !known && isUnknown:
-				sum.Unknown++
-				unknown = append(unknown, loc)
-				continue
-			case !known:
-				return nil, bad("case %q is not in the suite, but the line scores it: was it scored against another suite?", res.ID)
-			case isUnknown:
-				return nil, bad("case %q is in the suite, but the line says it names no case: was it scored against another suite?", res.ID)
-			}
-			slot := i*st.per + res.Sample
-			if prev := slots[slot]; prev.size > 0 {
-				where := fmt.Sprintf("%s:%d and %s:%d", shards[prev.shard].Name, prev.n, sh.Name, n)
-				return nil, bad("%s", results.SecondResponse(res.ID, res.Sample, opts.Samples, where, false))
-			}
-			slots[slot] = loc
-			c := &e.cases[i]
-			res.Tool, res.StepTools = c.tool(), c.stepTools
-			sum.Add(&res)
-			if st.passed != nil && res.Pass {
-				st.passed[i].Add(1)
-			}
+	m := &merger{e: e, shards: shards, samples: opts.Samples, st: st, slots: make([]slotLoc, len(st.seen))}
+	for si := range shards {
+		if err := m.readShard(ctx, si); err != nil {
+			return nil, err
 		}
 	}
+	if err := m.writeTo(ctx, w); err != nil {
+		return nil, err
+	}
+	if opts.Samples > 0 {
+		st.summarize(e, &m.sum, ks)
+	}
+	return &m.sum, nil
+}
 
-	bw := bufio.NewWriterSize(w, 1<<20)
-	var buf []byte
-	write := func(loc slotLoc) error {
-		buf = slices.Grow(buf[:0], int(loc.size)+16)[:loc.size]
-		if _, err := shards[loc.shard].R.ReadAt(buf, loc.off); err != nil {
-			return &InputError{File: shards[loc.shard].Name, Line: int(loc.n), Msg: "cannot read partial results", Err: err}
+// merger is a Merge under way: where each slot's result is, which the
+// shards hold, and the tally of those read so far.
+type merger struct {
+	e       *Engine
+	shards  []Shard
+	samples int // RunOptions.Samples
+	st      *runState
+	slots   []slotLoc // per slot (see runState)
+	unknown []slotLoc // the unknown_case lines, in order
+	sum     Summary
+	res     Result // the line being read
+	rr      resultReader
+	global  int    // the number of lines read, of every shard so far
+	buf     []byte // the line being written
+}
+
+// readShard reads the partial lines of shard si, noting where each result
+// is and tallying it.
+func (m *merger) readShard(ctx context.Context, si int) error {
+	sh := m.shards[si]
+	br := bufio.NewReaderSize(io.NewSectionReader(sh.R, 0, sh.Size), 1<<20)
+	var off int64
+	for n := 1; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
 		}
-		if loc.at >= 0 {
-			// The line's number in the whole responses, where its partial
-			// run wrote its own.
-			old := len(strconv.Itoa(int(loc.local)))
-			tail := slices.Clone(buf[int(loc.at)+old:])
-			buf = append(strconv.AppendInt(buf[:loc.at], int64(loc.global), 10), tail...)
+		text, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			head := slices.Clone(text)
+			rest, err2 := br.ReadBytes('\n')
+			text, err = append(head, rest...), err2
 		}
-		bw.Write(buf)
-		return bw.WriteByte('\n')
+		if err != nil && err != io.EOF {
+			return &InputError{File: sh.Name, Line: n, Msg: "cannot read partial results", Err: err}
+		}
+		if len(text) == 0 {
+			return nil
+		}
+		lineOff := off
+		off += int64(len(text))
+		m.global++
+		if err := m.readLine(si, n, lineOff, text); err != nil {
+			return err
+		}
 	}
-	for slot := range slots {
-		if slot%4096 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+}
+
+// readLine reads line n of shard si, at offset off in the shard.
+func (m *merger) readLine(si, n int, off int64, text []byte) error {
+	bad := func(msg string, a ...any) error {
+		return &InputError{File: m.shards[si].Name, Line: n, Msg: fmt.Sprintf(msg, a...)}
+	}
+	p, perr := parsePartial(bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r")))
+	if perr != nil {
+		return bad("%v", perr)
+	}
+	if p.result == nil {
+		return nil // a blank line
+	}
+	if err := m.rr.read(&m.res, p.result, m.e); err != nil {
+		return bad("not a result line: %v", err)
+	}
+	loc := slotLoc{off: off + int64(p.resultAt), size: int32(len(p.result)), shard: int32(si), n: int32(n), at: -1}
+	if p.at >= 0 {
+		digits := strconv.Itoa(p.line)
+		if p.at+len(digits) > len(p.result) || string(p.result[p.at:p.at+len(digits)]) != digits {
+			return bad(`"at" %d does not hold the line's number %d`, p.at, p.line)
 		}
-		if slots[slot].size == 0 {
-			st.missingResponse(e, &res, slot)
-			sum.Add(&res)
-			buf = append(res.AppendJSON(buf[:0]), '\n')
-			bw.Write(buf)
+		loc.at, loc.local, loc.global = int32(p.at), int32(p.line), int32(m.global)
+	}
+	if msg := sampleMismatch(&m.res, m.samples); msg != "" {
+		return bad("%s", msg)
+	}
+	return m.place(loc, bad)
+}
+
+// place records loc as the place of the result just read, m.res, and
+// tallies it; bad makes the error about its line.
+func (m *merger) place(loc slotLoc, bad func(string, ...any) error) error {
+	res := &m.res
+	i, known := m.e.Lookup(res.ID)
+	isUnknown := len(res.Diffs) == 1 && res.Diffs[0].Kind == results.UnknownCase && len(res.Calls) == 0
+	switch {
+	case !known && isUnknown:
+		m.sum.Unknown++
+		m.unknown = append(m.unknown, loc)
+		return nil
+	case !known:
+		return bad("case %q is not in the suite, but the line scores it: was it scored against another suite?", res.ID)
+	case isUnknown:
+		return bad("case %q is in the suite, but the line says it names no case: was it scored against another suite?", res.ID)
+	}
+	slot := i*m.st.per + res.Sample
+	if prev := m.slots[slot]; prev.size > 0 {
+		where := fmt.Sprintf("%s:%d and %s:%d", m.shards[prev.shard].Name, prev.n, m.shards[loc.shard].Name, loc.n)
+		return bad("%s", results.SecondResponse(res.ID, res.Sample, m.samples, where, false))
+	}
+	m.slots[slot] = loc
+	c := &m.e.cases[i]
+	res.Tool, res.StepTools = c.tool(), c.stepTools
+	m.sum.Add(res)
+	if m.st.passed != nil && res.Pass {
+		m.st.passed[i].Add(1)
+	}
+	return nil
+}
+
+// writeTo writes the results file: a line per slot, a missing_response
+// one where no shard had one, then the unknown_case lines.
+func (m *merger) writeTo(ctx context.Context, w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	for slot := range m.slots {
+		if slot%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if m.slots[slot].size == 0 {
+			m.st.missingResponse(m.e, &m.res, slot)
+			m.sum.Add(&m.res)
+			m.buf = append(m.res.AppendJSON(m.buf[:0]), '\n')
+			bw.Write(m.buf)
 			continue
 		}
-		if err := write(slots[slot]); err != nil {
-			return nil, err
+		if err := m.writeLine(bw, m.slots[slot]); err != nil {
+			return err
 		}
 	}
-	for _, loc := range unknown {
-		if err := write(loc); err != nil {
-			return nil, err
+	for _, loc := range m.unknown {
+		if err := m.writeLine(bw, loc); err != nil {
+			return err
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return nil, fmt.Errorf("writing results: %w", err)
+		return fmt.Errorf("writing results: %w", err)
 	}
-	if opts.Samples > 0 {
-		st.summarize(e, &sum, ks)
+	return nil
+}
+
+// writeLine writes the result at loc, with its line's number in the whole
+// responses where its partial run wrote its own.
+func (m *merger) writeLine(bw *bufio.Writer, loc slotLoc) error {
+	buf := slices.Grow(m.buf[:0], int(loc.size)+16)[:loc.size]
+	if _, err := m.shards[loc.shard].R.ReadAt(buf, loc.off); err != nil {
+		return &InputError{File: m.shards[loc.shard].Name, Line: int(loc.n), Msg: "cannot read partial results", Err: err}
 	}
-	return &sum, nil
+	if loc.at >= 0 {
+		old := len(strconv.Itoa(int(loc.local)))
+		tail := slices.Clone(buf[int(loc.at)+old:])
+		buf = append(strconv.AppendInt(buf[:loc.at], int64(loc.global), 10), tail...)
+	}
+	m.buf = buf
+	bw.Write(buf)
+	return bw.WriteByte('\n')
 }
 
 // sampleMismatch says what is wrong with the sample of a result line in a

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,71 +52,100 @@ const partialPrefix = `{"partial":1,"line":`
 // a read of r that blocks: the goroutine reading r ends at that read's
 // return.
 func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) error {
-	if opts.Samples < 0 || opts.Samples > MaxSamples {
-		return fmt.Errorf("samples per case must be from 1 to %d, or 0 for none; got %d", MaxSamples, opts.Samples)
+	if err := checkSamples(opts.Samples); err != nil {
+		return err
 	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := opts.workers()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	st := newRunState(len(e.cases), opts.Samples, opts.Name)
-	bufs := newBuffers(workers*4 + 4)
-	maxLine := opts.MaxLineBytes
-	if maxLine <= 0 {
-		maxLine = DefaultMaxLineBytes
+	p := &partialRun{
+		st:       newRunState(len(e.cases), opts.Samples, opts.Name),
+		bufs:     newBuffers(workers*4 + 4),
+		longSlot: make(chan struct{}, 1), // one line past the buffer in flight, as in Run
+		todo:     make(chan partialJob, workers*2),
+		order:    make(chan chan done, workers*4),
+		readDone: make(chan struct{}),
 	}
-	longSlot := make(chan struct{}, 1) // one line past the buffer in flight, as in Run
-
-	// Each batch has a channel of its own for its result, sent in order to
-	// the writer, so that batches are written in the order they were read
-	// whichever worker finishes first.
-	type job struct {
-		b   batch
-		out chan done
-	}
-	todo := make(chan job, workers*2)
-	order := make(chan chan done, workers*4)
-	var readErr error
-	readDone := make(chan struct{})
-	go func() {
-		defer close(readDone)
-		defer close(todo)
-		defer close(order)
-		readErr = readBatches(ctx, r, func(b batch) bool {
-			j := job{b: b, out: make(chan done, 1)}
-			select {
-			case order <- j.out:
-			case <-ctx.Done():
-				return false
-			}
-			select {
-			case todo <- j:
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}, bufs, &longLines{max: maxLine, slot: longSlot}, true)
-	}()
+	go p.read(ctx, r, opts.maxLineBytes())
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sc := e.NewScorer()
-			for j := range todo {
-				long := j.b.long
-				j.out <- e.partialBatch(j.b, sc, st, bufs)
-				if long {
-					<-longSlot
-				}
-			}
+			e.partialWork(p)
 		}()
 	}
+	if err := p.write(ctx, w, opts.Name); err != nil {
+		return err
+	}
+	<-p.readDone
+	wg.Wait()
+	if p.readErr != nil {
+		return &InputError{File: opts.Name, Msg: "cannot read responses", Err: p.readErr}
+	}
+	return ctx.Err()
+}
 
+// partialRun is what the reader, the workers and the writer of a partial
+// run share. Each batch has a channel of its own for its result, sent in
+// order to the writer, so that batches are written in the order they
+// were read whichever worker finishes first.
+type partialRun struct {
+	st       *runState
+	bufs     *buffers
+	longSlot chan struct{}
+	todo     chan partialJob
+	order    chan chan done
+	readErr  error // set once readDone is closed
+	readDone chan struct{}
+}
+
+// partialJob is a batch to score and the channel for its result.
+type partialJob struct {
+	b   batch
+	out chan done
+}
+
+// read hands the batches of r to the workers, and their channels to the
+// writer, until r ends or ctx is done.
+func (p *partialRun) read(ctx context.Context, r io.Reader, maxLine int) {
+	defer close(p.readDone)
+	defer close(p.todo)
+	defer close(p.order)
+	p.readErr = readBatches(ctx, r, func(b batch) bool {
+		j := partialJob{b: b, out: make(chan done, 1)}
+		select {
+		case p.order <- j.out:
+		case <-ctx.Done():
+			return false
+		}
+		select {
+		case p.todo <- j:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}, p.bufs, &longLines{max: maxLine, slot: p.longSlot}, true)
+}
+
+// partialWork is one worker of a partial run.
+func (e *Engine) partialWork(p *partialRun) {
+	sc := e.NewScorer()
+	for j := range p.todo {
+		long := j.b.long
+		j.out <- e.partialBatch(j.b, sc, p.st, p.bufs)
+		if long {
+			<-p.longSlot
+		}
+	}
+}
+
+// write writes the scored batches in the order they were read, flushing
+// after each, until the reader is done, a line stops the run or ctx is
+// done.
+func (p *partialRun) write(ctx context.Context, w io.Writer, name string) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
-	for ch := range order {
+	for ch := range p.order {
 		var d done
 		select {
 		case d = <-ch:
@@ -125,23 +153,18 @@ func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts 
 			return ctx.Err()
 		}
 		if d.err != nil {
-			d.err.File = opts.Name
+			d.err.File = name
 			return d.err
 		}
 		if _, err := bw.Write(d.out); err != nil {
 			return fmt.Errorf("writing results: %w", err)
 		}
-		putBuf(bufs.outs, d.out)
+		putBuf(p.bufs.outs, d.out)
 		if err := bw.Flush(); err != nil {
 			return fmt.Errorf("writing results: %w", err)
 		}
 	}
-	<-readDone
-	wg.Wait()
-	if readErr != nil {
-		return &InputError{File: opts.Name, Msg: "cannot read responses", Err: readErr}
-	}
-	return ctx.Err()
+	return nil
 }
 
 // partialBatch scores every line of b into partial lines, in order; the

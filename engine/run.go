@@ -102,6 +102,14 @@ func (b *batch) cutAt(j int) *cutLine {
 	return nil
 }
 
+// cutLine records c as the cutLine of the line being read into b.
+func (b *batch) cutLine(c cutLine) {
+	if b.cut == nil {
+		b.cut = map[int]cutLine{}
+	}
+	b.cut[len(b.ends)] = c
+}
+
 // done is a scored batch: one encoded result per line, in line order.
 type done struct {
 	cases []int  // case index per line, -1 for an unknown id, -2 for a blank line
@@ -182,198 +190,300 @@ type outBuf struct {
 // in the file, however many workers score it: a second line for a case
 // names that line and the case's first.
 func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) (*Summary, error) {
-	if opts.Samples < 0 || opts.Samples > MaxSamples {
-		return nil, fmt.Errorf("samples per case must be from 1 to %d, or 0 for none; got %d", MaxSamples, opts.Samples)
-	}
-	var ks []int
-	if opts.Samples > 0 {
-		var err error
-		if ks, err = results.CheckPassK(opts.PassK, opts.Samples); err != nil {
-			return nil, err
-		}
-	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	ks, err := checkRunOptions(opts)
+	if err != nil {
+		return nil, err
 	}
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	p := e.startRun(ctx, r, opts)
+	// The reader must be done with r before Run returns, whatever ends the
+	// run: r is the caller's, and p.readErr is read below.
+	defer func() {
+		cancel()
+		<-p.readDone
+	}()
+	out := newResultWriter(w, len(p.st.seen), p.bufs)
+	defer out.later.close()
+	firstErr := out.collect(p)
+	cancel() // the reader stops at its next batch, if it has not
+	<-p.readDone
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if p.readErr != nil {
+		return nil, &InputError{File: opts.Name, Msg: "cannot read responses", Err: p.readErr}
+	}
+	if err := parent.Err(); err != nil {
+		return nil, err
+	}
+	return out.finish(e, p, opts, ks)
+}
+
+// checkRunOptions checks the samples of a run or merge and returns the
+// values of k its Summary estimates pass@k for: none without samples.
+func checkRunOptions(opts RunOptions) ([]int, error) {
+	if err := checkSamples(opts.Samples); err != nil {
+		return nil, err
+	}
+	if opts.Samples == 0 {
+		return nil, nil
+	}
+	return results.CheckPassK(opts.PassK, opts.Samples)
+}
+
+// checkSamples checks RunOptions.Samples.
+func checkSamples(samples int) error {
+	if samples < 0 || samples > MaxSamples {
+		return fmt.Errorf("samples per case must be from 1 to %d, or 0 for none; got %d", MaxSamples, samples)
+	}
+	return nil
+}
+
+// workers is the number of goroutines a run scores on.
+func (o *RunOptions) workers() int {
+	if o.Workers <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return o.Workers
+}
+
+// maxLineBytes is the longest line a run reads.
+func (o *RunOptions) maxLineBytes() int {
+	if o.MaxLineBytes <= 0 {
+		return DefaultMaxLineBytes
+	}
+	return o.MaxLineBytes
+}
+
+// pipeline is the reading and scoring half of a Run: a reader splits the
+// stream into batches, workers score them, and the scored batches come
+// out of done in the order the workers finish them (resultWriter puts
+// them back in order).
+type pipeline struct {
+	st   *runState
+	bufs *buffers
+	todo chan batch
+	done chan done
+	sums []Summary // a tally per worker
+	// longSlot is held by the batch of the one line longer than the
+	// reader's buffer in flight: it is read only once the batch of the
+	// one before is scored, so that the lines in flight (queued for the
+	// workers, being scored) hold one long line at most, not one for each.
+	longSlot chan struct{}
 	// A line that stops the run stops the reading only: the batches read
 	// before it are still scored, so that the run stops at the first such
 	// line in the file, whichever worker found which first (see
 	// runState.see), and later batches are passed over.
+	stopReading context.CancelFunc
+	stopAt      atomic.Int64 // the line of the first error found so far; 0 for none
+	readErr     error        // set once readDone is closed
+	readDone    chan struct{}
+}
+
+// startRun starts the reader and the workers of a run of r; both stop
+// when ctx is done, and the workers close p.done when the reader is done
+// and every batch it read is scored.
+func (e *Engine) startRun(ctx context.Context, r io.Reader, opts RunOptions) *pipeline {
+	workers := opts.workers()
+	p := &pipeline{
+		st:       newRunState(len(e.cases), opts.Samples, opts.Name),
+		bufs:     newBuffers(workers*4 + 4),
+		todo:     make(chan batch, workers*2),
+		done:     make(chan done, workers*2),
+		sums:     make([]Summary, workers),
+		longSlot: make(chan struct{}, 1),
+		readDone: make(chan struct{}),
+	}
 	readCtx, stopReading := context.WithCancel(ctx)
-	defer stopReading()
-	var stopAt atomic.Int64 // the line of the first error found so far; 0 for none
-
-	st := newRunState(len(e.cases), opts.Samples, opts.Name)
-	todo := make(chan batch, workers*2)
-	results := make(chan done, workers*2)
-	bufs := newBuffers(workers*4 + 4)
-	maxLine := opts.MaxLineBytes
-	if maxLine <= 0 {
-		maxLine = DefaultMaxLineBytes
-	}
-	// One line longer than the reader's buffer at a time: it is read only
-	// once the batch of the one before is scored, so that the lines in
-	// flight (queued for the workers, being scored) hold one long line at
-	// most, not one for each.
-	longSlot := make(chan struct{}, 1)
-	release := func(b batch) {
-		if b.long {
-			<-longSlot
-		}
-	}
-
-	// The reader must be done with r before Run returns, whatever ends the
-	// run: r is the caller's, and readErr is read below.
-	var readErr error
-	readDone := make(chan struct{})
-	go func() {
-		defer close(readDone)
-		defer close(todo)
-		readErr = readBatches(readCtx, r, func(b batch) bool {
-			select {
-			case todo <- b:
-				return true
-			case <-readCtx.Done():
-				return false
-			}
-		}, bufs, &longLines{max: maxLine, slot: longSlot}, false)
-	}()
-	defer func() {
-		cancel()
-		<-readDone
-	}()
-
-	sums := make([]Summary, workers)
+	p.stopReading = stopReading
+	go p.read(readCtx, r, opts.maxLineBytes())
 	var wg sync.WaitGroup
 	for k := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sc := e.NewScorer()
-			score := func(b batch) done { return e.scoreBatch(b, sc, st, &sums[k], bufs) }
-			if e.blocking {
-				score = func(b batch) done { return e.scoreBatchAtOnce(b, st, &sums[k], bufs) }
-			}
-			for b := range todo {
-				if at := stopAt.Load(); at > 0 && int64(b.first) > at {
-					putBuf(bufs.lines, b.data) // wholly after the error: no earlier one in it
-					release(b)
-					continue
-				}
-				d := score(b)
-				release(b)
-				select {
-				case results <- d:
-				case <-ctx.Done():
-					return
-				}
-			}
+			e.work(ctx, p, &p.sums[k])
 		}()
 	}
-	go func() { wg.Wait(); close(results) }()
+	go func() { wg.Wait(); close(p.done) }()
+	return p
+}
 
-	bw := bufio.NewWriterSize(w, 1<<20)
-	type slot struct {
-		out []byte
-		buf *outBuf
+// read hands the batches of r to the workers until r ends or ctx is done.
+func (p *pipeline) read(ctx context.Context, r io.Reader, maxLine int) {
+	defer close(p.readDone)
+	defer close(p.todo)
+	p.readErr = readBatches(ctx, r, func(b batch) bool {
+		select {
+		case p.todo <- b:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}, p.bufs, &longLines{max: maxLine, slot: p.longSlot}, false)
+}
+
+// release frees the long-line slot that b holds, if it holds it.
+func (p *pipeline) release(b batch) {
+	if b.long {
+		<-p.longSlot
 	}
-	slots := make([]slot, len(st.seen)) // one per case and sample
-	next := 0
-	var later laterLines
-	defer later.close()
+}
+
+// work is one worker of a run: it scores the batches it takes, tallying
+// them into sum, until the reader is done or ctx is.
+func (e *Engine) work(ctx context.Context, p *pipeline, sum *Summary) {
+	sc := e.NewScorer()
+	score := func(b batch) done { return e.scoreBatch(b, sc, p.st, sum, p.bufs) }
+	if e.blocking {
+		score = func(b batch) done { return e.scoreBatchAtOnce(b, p.st, sum, p.bufs) }
+	}
+	for b := range p.todo {
+		if at := p.stopAt.Load(); at > 0 && int64(b.first) > at {
+			putBuf(p.bufs.lines, b.data) // wholly after the error: no earlier one in it
+			p.release(b)
+			continue
+		}
+		d := score(b)
+		p.release(b)
+		select {
+		case p.done <- d:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// resultWriter writes the results of a run in the order of its slots
+// (see runState), whatever the order the batches are scored in, and keeps
+// the results of lines that name no case for the end.
+type resultWriter struct {
+	bw    *bufio.Writer
+	bufs  *buffers
+	slots []slotResult // one per case and sample
+	next  int          // the first slot not written yet
+	later laterLines
+	tmp   []byte // a batch's later lines
+}
+
+// slotResult is a result waiting for every earlier slot's to be written.
+type slotResult struct {
+	out []byte
+	buf *outBuf // what out is in, recycled once all its results are written
+}
+
+func newResultWriter(w io.Writer, slots int, bufs *buffers) *resultWriter {
+	return &resultWriter{bw: bufio.NewWriterSize(w, 1<<20), bufs: bufs, slots: make([]slotResult, slots)}
+}
+
+// collect takes the scored batches until the workers are done, writing
+// each result as soon as every earlier slot's is written. It returns the
+// error of the first line in the file that stops the run, if any: once
+// one is found the reading stops, and no more results are written.
+func (rw *resultWriter) collect(p *pipeline) *InputError {
 	var firstErr *InputError
-	var laterBuf []byte
-	for d := range results {
+	for d := range p.done {
 		if d.err != nil {
 			if firstErr == nil || d.err.Line < firstErr.Line {
 				firstErr = d.err
-				stopAt.Store(int64(firstErr.Line))
+				p.stopAt.Store(int64(firstErr.Line))
 			}
-			stopReading()
+			p.stopReading()
 			continue
 		}
 		if firstErr != nil {
 			continue
 		}
-		ob := &outBuf{b: d.out}
-		start, firstLater, nLater := 0, 0, 0
-		laterBuf = laterBuf[:0]
-		for j, c := range d.cases {
-			out := d.out[start:d.ends[j]]
-			start = d.ends[j]
-			switch {
-			case c >= 0:
-				slots[c] = slot{out, ob}
-				ob.pending++
-			case c == -1:
-				if nLater == 0 {
-					firstLater = d.lines[j]
-				}
-				nLater++
-				laterBuf = append(laterBuf, out...)
-			}
-		}
-		if nLater > 0 {
-			later.add(firstLater, nLater, laterBuf)
-		}
-		if ob.pending == 0 {
-			putBuf(bufs.outs, d.out)
-		}
-		for next < len(slots) && slots[next].out != nil {
-			bw.Write(slots[next].out)
-			if ob := slots[next].buf; ob.pending == 1 {
-				putBuf(bufs.outs, ob.b)
-			} else {
-				ob.pending--
-			}
-			slots[next] = slot{}
-			next++
-		}
+		rw.place(d)
+		rw.writeReady()
 	}
-	cancel() // the reader stops at its next batch, if it has not
-	<-readDone
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if readErr != nil {
-		return nil, &InputError{File: opts.Name, Msg: "cannot read responses", Err: readErr}
-	}
-	if err := parent.Err(); err != nil {
-		return nil, err
-	}
+	return firstErr
+}
 
+// place puts the results of a scored batch in their slots, and those of
+// lines that name no case with the later lines.
+func (rw *resultWriter) place(d done) {
+	ob := &outBuf{b: d.out}
+	start, firstLater, nLater := 0, 0, 0
+	rw.tmp = rw.tmp[:0]
+	for j, c := range d.cases {
+		out := d.out[start:d.ends[j]]
+		start = d.ends[j]
+		switch {
+		case c >= 0:
+			rw.slots[c] = slotResult{out, ob}
+			ob.pending++
+		case c == -1:
+			if nLater == 0 {
+				firstLater = d.lines[j]
+			}
+			nLater++
+			rw.tmp = append(rw.tmp, out...)
+		}
+	}
+	if nLater > 0 {
+		rw.later.add(firstLater, nLater, rw.tmp)
+	}
+	if ob.pending == 0 {
+		putBuf(rw.bufs.outs, d.out)
+	}
+}
+
+// writeReady writes the results of the slots from the next one on, up to
+// the first that has none yet.
+func (rw *resultWriter) writeReady() {
+	slots, next := rw.slots, rw.next
+	for next < len(slots) && slots[next].out != nil {
+		rw.bw.Write(slots[next].out)
+		if ob := slots[next].buf; ob.pending == 1 {
+			putBuf(rw.bufs.outs, ob.b)
+		} else {
+			ob.pending--
+		}
+		slots[next] = slotResult{}
+		next++
+	}
+	rw.next = next
+}
+
+// finish writes the rest of a run that read its whole stream: the slots
+// left, a missing_response line for each slot no line came for, then the
+// lines that name no case; and returns the run's Summary.
+func (rw *resultWriter) finish(e *Engine, p *pipeline, opts RunOptions, ks []int) (*Summary, error) {
 	var sum Summary
-	for k := range sums {
-		mergeSummary(&sum, &sums[k])
+	for k := range p.sums {
+		mergeSummary(&sum, &p.sums[k])
 	}
 	var res Result
 	var buf []byte
-	for ; next < len(slots); next++ {
-		if slots[next].out == nil {
-			st.missingResponse(e, &res, next)
+	for ; rw.next < len(rw.slots); rw.next++ {
+		if rw.slots[rw.next].out == nil {
+			p.st.missingResponse(e, &res, rw.next)
 			sum.Add(&res)
 			buf = append(res.AppendJSON(buf[:0]), '\n')
-			bw.Write(buf)
+			rw.bw.Write(buf)
 			continue
 		}
-		bw.Write(slots[next].out)
+		rw.bw.Write(rw.slots[rw.next].out)
 	}
-	if err := later.writeTo(bw); err != nil {
+	if err := rw.later.writeTo(rw.bw); err != nil {
 		return nil, fmt.Errorf("writing results: %w", err)
 	}
-	sum.Unknown = later.lines
-	if err := bw.Flush(); err != nil {
+	sum.Unknown = rw.later.lines
+	if err := rw.bw.Flush(); err != nil {
 		return nil, fmt.Errorf("writing results: %w", err)
 	}
 	if opts.Samples > 0 {
-		st.summarize(e, &sum, ks)
+		p.st.summarize(e, &sum, ks)
 	}
 	return &sum, nil
 }
+
+// errStopped is what reading a batch returns when its context is done:
+// the reading stops without an error.
+var errStopped = errors.New("stopped")
 
 // readBatches splits the stream into batches of whole lines and hands each
 // to send, which returns false to stop. With eager (a partial run, whose
@@ -381,6 +491,37 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 // the next read could block, so that the lines already read are scored
 // and answered before waiting for more.
 func readBatches(ctx context.Context, r io.Reader, send func(batch) bool, bufs *buffers, lr *longLines, eager bool) error {
+	br, err := textReader(r)
+	if err != nil {
+		return err
+	}
+	rd := &batchReader{br: br, bufs: bufs, lr: lr, eager: eager, line: 1}
+	for {
+		b := batch{first: rd.line}
+		err := rd.fill(ctx, &b)
+		switch {
+		case err == io.EOF:
+			if len(b.ends) > 0 {
+				send(b)
+			}
+			return nil
+		case err == errStopped:
+			return nil // cancelled: stop reading now, not at the batch's end
+		case err != nil:
+			return err
+		case len(b.ends) == 0:
+			putBuf(bufs.lines, b.data)
+			continue
+		}
+		if !send(b) {
+			return nil
+		}
+	}
+}
+
+// textReader returns a buffered reader of the text of r, which may be
+// gzip-compressed or begin with a byte order mark.
+func textReader(r io.Reader) (*bufio.Reader, error) {
 	// response.NewReader looks at the first three bytes for gzip's magic
 	// number and a byte order mark, waiting until it has them: a pipe whose
 	// first line is a blank one of a byte or two would wait for the next.
@@ -390,93 +531,97 @@ func readBatches(ctx context.Context, r io.Reader, send func(batch) bool, bufs *
 	if b, _ := br.Peek(1); len(b) == 1 && (b[0] == 0x1f || b[0] == 0xef) {
 		text, err := response.NewReader(br)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		br = bufio.NewReaderSize(text, 1<<20) // text itself: it buffers that much
 	}
-	line := 1
-	for {
-		var data []byte
-		var ends []int
-		var cut map[int]cutLine
-		long := false
-		first := line
-		for len(data) < batchBytes {
-			if ctx.Err() != nil {
-				return nil // cancelled: stop reading now, not at the batch's end
-			}
-			if data == nil {
-				data = getBuf(bufs.lines, batchBytes+4096)
-			}
-			start := len(data)
-			chunk, err := br.ReadSlice('\n')
-			n := len(chunk)
-			if errors.Is(err, bufio.ErrBufferFull) {
-				// A line longer than the buffer: chunk is the buffer
-				// itself, which the next read overwrites.
-				if !long {
-					select {
-					case lr.slot <- struct{}{}:
-					case <-ctx.Done():
-						return nil
-					}
-					long = true
-					if lr.freeFirst {
-						debug.FreeOSMemory()
-						lr.freeFirst = false
-					}
-				}
-				var c cutLine
-				old := data
-				data, c, err = lr.readLong(br, data, chunk)
-				if unsafe.SliceData(data) != unsafe.SliceData(old) {
-					putBuf(bufs.lines, old)
-				}
-				if c.n > 0 {
-					if cut == nil {
-						cut = map[int]cutLine{}
-					}
-					cut[len(ends)] = c
-				}
-				n = len(data) - start
-			} else if n > 0 {
-				if size := lineLen(chunk); size > lr.max {
-					if cut == nil {
-						cut = map[int]cutLine{}
-					}
-					cut[len(ends)] = cutLine{n: size, limit: lr.max}
-					chunk = chunk[:min(size, CutHeadBytes)]
-				}
-				data = append(data, chunk...)
-			}
-			if n > 0 {
-				if data[len(data)-1] != '\n' {
-					data = append(data, '\n')
-				}
-				ends = append(ends, len(data))
-				line++
-			}
-			if err == io.EOF {
-				if len(ends) > 0 {
-					send(batch{first: first, data: data, ends: ends, cut: cut, long: long})
-				}
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			if eager && len(ends) > 0 && br.Buffered() == 0 {
-				break // the next read may wait: score what there is first
-			}
+	return br, nil
+}
+
+// batchReader reads the lines of a stream into batches.
+type batchReader struct {
+	br    *bufio.Reader
+	bufs  *buffers
+	lr    *longLines
+	eager bool // see readBatches
+	line  int  // the number of the next line
+}
+
+// fill reads lines into b until it holds batchBytes or, when rd is eager,
+// the next read could block. It returns io.EOF at the end of the stream,
+// with b holding the last lines, and errStopped once ctx is done.
+func (rd *batchReader) fill(ctx context.Context, b *batch) error {
+	for len(b.data) < batchBytes {
+		if ctx.Err() != nil {
+			return errStopped
 		}
-		if len(ends) == 0 {
-			putBuf(bufs.lines, data)
-			continue
+		if b.data == nil {
+			b.data = getBuf(rd.bufs.lines, batchBytes+4096)
 		}
-		if !send(batch{first: first, data: data, ends: ends, cut: cut, long: long}) {
-			return nil
+		if err := rd.readLine(ctx, b); err != nil {
+			return err
+		}
+		if rd.eager && len(b.ends) > 0 && rd.br.Buffered() == 0 {
+			return nil // the next read may wait: score what there is first
 		}
 	}
+	return nil
+}
+
+// readLine reads one line into b, with a newline, or, at the end of the
+// stream, none. Its error is the read's, io.EOF at the end.
+func (rd *batchReader) readLine(ctx context.Context, b *batch) error {
+	start := len(b.data)
+	chunk, err := rd.br.ReadSlice('\n')
+	n := len(chunk)
+	if errors.Is(err, bufio.ErrBufferFull) {
+		// A line longer than the buffer: chunk is the buffer itself,
+		// which the next read overwrites.
+		err = rd.readLong(ctx, b, chunk)
+		n = len(b.data) - start
+	} else if n > 0 {
+		if size := lineLen(chunk); size > rd.lr.max {
+			b.cutLine(cutLine{n: size, limit: rd.lr.max})
+			chunk = chunk[:min(size, CutHeadBytes)]
+		}
+		b.data = append(b.data, chunk...)
+	}
+	if n > 0 {
+		if b.data[len(b.data)-1] != '\n' {
+			b.data = append(b.data, '\n')
+		}
+		b.ends = append(b.ends, len(b.data))
+		rd.line++
+	}
+	return err
+}
+
+// readLong reads into b a line longer than the reader's buffer, of which
+// head is read. It takes the run's long-line slot first, unless b holds
+// it already.
+func (rd *batchReader) readLong(ctx context.Context, b *batch, head []byte) error {
+	if !b.long {
+		select {
+		case rd.lr.slot <- struct{}{}:
+		case <-ctx.Done():
+			return errStopped
+		}
+		b.long = true
+		if rd.lr.freeFirst {
+			debug.FreeOSMemory()
+			rd.lr.freeFirst = false
+		}
+	}
+	old := b.data
+	data, c, err := rd.lr.readLong(rd.br, b.data, head)
+	b.data = data
+	if unsafe.SliceData(data) != unsafe.SliceData(old) {
+		putBuf(rd.bufs.lines, old)
+	}
+	if c.n > 0 {
+		b.cutLine(c)
+	}
+	return err
 }
 
 // longLines reads the lines longer than the reader's buffer.

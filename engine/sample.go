@@ -14,20 +14,6 @@ import (
 // samples; pass@k is estimated well from far fewer samples than this.
 const MaxSamples = suite.MaxSamples
 
-// ScoreSampleLine is ScoreLine for a stream with samples samples per case
-// (see RunOptions.Samples): the line must carry "sample", an integer from
-// 0 to samples-1, which the result carries too (Result.Sample) and which
-// is returned with the case's index. A line without it, or with one out
-// of range, is an *InputError. With samples 0 it is ScoreLine.
-func (s *Scorer) ScoreSampleLine(text string, line, samples int) (*Result, int, int, error) {
-	s.w.parser.Reset()
-	i, k, err := s.e.scoreSampleLine(&s.res, text, line, -1, samples, nil, &s.w)
-	if err != nil {
-		return nil, i, k, err
-	}
-	return &s.res, i, k, nil
-}
-
 // runState is what the workers of a Run share about the lines seen so
 // far. A run has a slot per case, or in a run with samples one per case
 // and sample: slot case*per + sample.

@@ -27,7 +27,7 @@ func FuzzSampleLine(f *testing.F) {
 	sc := e.NewScorer()
 	f.Fuzz(func(t *testing.T, line string, samples int) {
 		samples = 1 + (samples%8+8)%8
-		r, i, k, err := sc.ScoreSampleLine(line, 4, samples)
+		r, i, k, err := sc.ScoreLine(line, 4, samples)
 		if err != nil {
 			ie, ok := err.(*InputError)
 			if !ok || ie.Line != 4 {

@@ -49,18 +49,18 @@ func TestRunWithSamples(t *testing.T) {
 		`{"id":"c","sample":0,"response":[]}`,
 		`{"id":"c","sample":1,"response":` + call(1) + `}`,
 	}
-	want := withSample(e.Score(0, mustParse(t, call(1))), 0) +
-		withSample(e.Score(0, mustParse(t, call(1))), 1) +
-		withSample(e.Score(0, mustParse(t, call(1))), 2) +
-		withSample(e.Score(1, mustParse(t, call(3))), 0) +
-		withSample(e.Score(1, mustParse(t, call(2))), 1)
-	missing := e.MissingResponse(1)
+	want := withSample(e.NewScorer().Score(0, mustParse(t, call(1))), 0) +
+		withSample(e.NewScorer().Score(0, mustParse(t, call(1))), 1) +
+		withSample(e.NewScorer().Score(0, mustParse(t, call(1))), 2) +
+		withSample(e.NewScorer().Score(1, mustParse(t, call(3))), 0) +
+		withSample(e.NewScorer().Score(1, mustParse(t, call(2))), 1)
+	missing := e.NewScorer().ScoreMissing(1)
 	missing.Diffs[0].Message = "the responses have no line for sample 2 of this case"
 	want += withSample(missing, 2) +
-		withSample(e.Score(2, mustParse(t, `[]`)), 0) +
-		withSample(e.Score(2, mustParse(t, call(1))), 1) +
-		withSample(e.Score(2, mustParse(t, `[]`)), 2) +
-		withSample(UnknownCaseResult("zz"), 1)
+		withSample(e.NewScorer().Score(2, mustParse(t, `[]`)), 0) +
+		withSample(e.NewScorer().Score(2, mustParse(t, call(1))), 1) +
+		withSample(e.NewScorer().Score(2, mustParse(t, `[]`)), 2) +
+		withSample(unknownCase("zz"), 1)
 	for _, workers := range []int{1, 3} {
 		var out bytes.Buffer
 		sum, err := e.Run(context.Background(), strings.NewReader(strings.Join(lines, "\n")), &out, RunOptions{Name: "r", Workers: workers, Samples: 3, PassK: []int{3, 1, 2}})
@@ -216,10 +216,10 @@ func TestRunSamplesManyBatches(t *testing.T) {
 		i, k := slot/samples, slot%samples
 		var r *Result
 		if resp == "" {
-			r = e.MissingResponse(i)
+			r = e.NewScorer().ScoreMissing(i)
 			r.Diffs[0].Message = fmt.Sprintf("the responses have no line for sample %d of this case", k)
 		} else {
-			r = e.Score(i, mustParse(t, resp))
+			r = e.NewScorer().Score(i, mustParse(t, resp))
 		}
 		exp.WriteString(withSample(r, k))
 	}

@@ -10,17 +10,19 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// A Scorer scores responses against an Engine's cases on one goroutine,
-// reusing its memory from one response to the next: the parsed arguments,
-// the result, the buffers that pairing calls needs. Where Engine.Score
-// allocates a Result and its parts for every response, a Scorer in a loop
-// allocates little but the words of what differs; Run gives each of its
-// workers one.
+// A Scorer scores responses against an Engine's cases, with one entry per
+// kind of input: a line of a responses stream (ScoreLine), a response
+// already parsed (Score), a run already read (ScoreRun), and no response
+// at all (ScoreMissing). It scores on one goroutine, reusing its memory
+// from one response to the next: the parsed arguments, the result, the
+// buffers that pairing calls needs, so that a Scorer in a loop allocates
+// little but the words of what differs; Run gives each of its workers one.
 //
 // The Result a Scorer returns, and the values it holds, are valid until
 // the Scorer's next call: encode the result line or copy what is needed
-// before scoring the next response. A Scorer must not be used by two
-// goroutines at once; make one per goroutine with Engine.NewScorer.
+// before scoring the next response (a Scorer made for one response keeps
+// its Result for good). A Scorer must not be used by two goroutines at
+// once; make one per goroutine with Engine.NewScorer.
 type Scorer struct {
 	e   *Engine
 	res Result
@@ -43,27 +45,13 @@ func (s *Scorer) SetContext(ctx context.Context) {
 	}
 }
 
-// Score scores one response (a document in any supported format) against
-// case i, as Engine.Score does.
-func (s *Scorer) Score(i int, resp value.Value) *Result {
-	s.w.parser.Reset()
-	s.e.scoreResponse(&s.res, i, resp, false, &s.w)
-	return &s.res
-}
-
-// ScoreCalls scores calls already read from a response against case i.
-func (s *Scorer) ScoreCalls(i int, calls []response.Call) *Result {
-	s.e.scoreCalls(&s.res, i, calls, &s.w)
-	return &s.res
-}
-
 // ScoreLine scores one line of a responses stream (spec section 2),
-// `{"id": ..., "response": R}`, exactly as Run does, and returns the result
-// and the index of the case the line names, or -1 when its id names no
-// case (the result is then the unknown_case one). line is the line's
-// number, for messages. Whatever service reads responses line by line
-// scores them through here, so that it reads them as `callgrade score`
-// does:
+// `{"id": ..., "response": R}`, exactly as Run does, and returns the result,
+// the index of the case the line names, or -1 when its id names no case
+// (the result is then the unknown_case one), and its sample. line is the
+// line's number, for messages. Whatever service reads responses line by
+// line scores them through here, so that it reads them as `callgrade
+// score` does:
 //
 //   - the id is a string, or a number read as its text;
 //   - a line whose id can be read yields a result even when the rest is
@@ -74,19 +62,58 @@ func (s *Scorer) ScoreCalls(i int, calls []response.Call) *Result {
 //   - a line that is not a JSON object with an id is an *InputError naming
 //     the line (its File is left for the caller to set).
 //
+// samples is the number of samples per case of the stream (see
+// RunOptions.Samples), 0 for none: with samples, the line must carry
+// "sample", an integer from 0 to samples-1, which the result carries too
+// (Result.Sample) and which is returned; a line without it, or with one
+// out of range, is an *InputError. Without samples the sample returned
+// is 0.
+//
 // Which lines are blank, and what a second line for the same case means,
 // is the caller's to decide.
-func (s *Scorer) ScoreLine(text string, line int) (*Result, int, error) {
+func (s *Scorer) ScoreLine(text string, line, samples int) (*Result, int, int, error) {
 	s.w.parser.Reset()
-	i, err := s.e.scoreLine(&s.res, text, line, -1, &s.w)
+	i, k, err := s.e.scoreSampleLine(&s.res, text, line, -1, samples, nil, &s.w)
 	if err != nil {
-		return nil, i, err
+		return nil, i, k, err
 	}
-	return &s.res, i, nil
+	return &s.res, i, k, nil
+}
+
+// ScoreSampleLine is ScoreLine.
+//
+// Deprecated: use ScoreLine, which reads samples too. It stays until
+// package callgrade calls ScoreLine.
+func (s *Scorer) ScoreSampleLine(text string, line, samples int) (*Result, int, int, error) {
+	return s.ScoreLine(text, line, samples)
+}
+
+// Score scores one response (a document in any supported format) against
+// case i. Its strings are taken to be UTF-8, as value.Parse makes them; a
+// document read with value.Parser.ParseKeepInvalidUTF8 goes through
+// ScoreLine instead, which fails the calls that hold broken text.
+func (s *Scorer) Score(i int, resp value.Value) *Result {
+	s.w.parser.Reset()
+	s.e.scoreResponse(&s.res, i, resp, false, &s.w)
+	return &s.res
+}
+
+// ScoreRun scores a run already read (response.ExtractRun) against case
+// i. A case that is not a run case is scored on the run's calls.
+func (s *Scorer) ScoreRun(i int, run *response.Run) *Result {
+	s.e.scoreRunOrCalls(&s.res, i, run, &s.w)
+	return &s.res
+}
+
+// ScoreMissing returns the result of case i when no response was given
+// for it, as Run writes it for a case no line names.
+func (s *Scorer) ScoreMissing(i int) *Result {
+	s.e.missingResponse(&s.res, i)
+	return &s.res
 }
 
 // work is the memory that scoring one response reuses for the next: a
-// Scorer's. A nil *work allocates what it hands out, for Engine.Score.
+// Scorer's. A nil *work allocates what it hands out.
 type work struct {
 	parser value.Parser
 	solver assign.Solver

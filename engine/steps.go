@@ -534,20 +534,8 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 	r.Pass = len(r.Diffs) == 0
 }
 
-// ScoreRun scores a run already read (response.ExtractRun) against case
-// i. A case that is not a run case is scored on the run's calls.
-func (e *Engine) ScoreRun(i int, run *response.Run) *Result {
-	r := new(Result)
-	e.scoreRunOrCalls(r, i, run, nil)
-	return r
-}
-
-// ScoreRun is Engine.ScoreRun in the Scorer's memory.
-func (s *Scorer) ScoreRun(i int, run *response.Run) *Result {
-	s.e.scoreRunOrCalls(&s.res, i, run, &s.w)
-	return &s.res
-}
-
+// scoreRunOrCalls scores run against case i: a run case on the run, any
+// other on its calls, gathered in w's memory for the calls of a response.
 func (e *Engine) scoreRunOrCalls(r *Result, i int, run *response.Run, w *work) {
 	if run.NotEvaluable != "" {
 		e.notEvaluable(r, i, run.NotEvaluable)
@@ -557,5 +545,14 @@ func (e *Engine) scoreRunOrCalls(r *Result, i int, run *response.Run, w *work) {
 		e.scoreRun(r, i, run, w)
 		return
 	}
-	e.scoreCalls(r, i, run.Calls(), w)
+	if len(run.Steps) == 0 {
+		e.scoreCalls(r, i, nil, w)
+		return
+	}
+	calls := w.callsOrNil()[:0]
+	for k := range run.Steps {
+		calls = append(calls, run.Steps[k].Call)
+	}
+	w.keepCalls(calls)
+	e.scoreCalls(r, i, calls, w)
 }

@@ -155,13 +155,13 @@ func BenchmarkScoreRun20Line(b *testing.B) {
 	e := loadAgent(b, 1, 20)
 	line := `{"id":"c0","response":` + agentConversation(20) + `}`
 	sc := e.NewScorer()
-	if r, _, err := sc.ScoreLine(line, 1); err != nil || !r.Pass {
+	if r, _, _, err := sc.ScoreLine(line, 1, 0); err != nil || !r.Pass {
 		b.Fatalf("%v %s", err, r.AppendJSON(nil))
 	}
 	b.ReportAllocs()
 	start := cpuTime()
 	for b.Loop() {
-		sc.ScoreLine(line, 1)
+		sc.ScoreLine(line, 1, 0)
 	}
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }

@@ -91,7 +91,7 @@ func BenchmarkScoreTools(b *testing.B) {
 			var r *Result
 			b.ReportAllocs()
 			for b.Loop() {
-				r = sc.ScoreCalls(0, calls)
+				r = sc.scoreCalls(0, calls)
 			}
 			if r.Pass != c.pass {
 				b.Fatalf("pass %v, want %v: %s", r.Pass, c.pass, r.AppendJSON(nil))

@@ -314,7 +314,7 @@ func TestReadResultsErrors(t *testing.T) {
 	}
 	// A second line for a case, or for a sample of one, is refused; the
 	// lines of responses that name no case may repeat their id.
-	unknown := string(engine.UnknownCaseResult("zz").AppendJSON(nil)) + "\n"
+	unknown := string(unknownCase("zz").AppendJSON(nil)) + "\n"
 	sample := func(k int) string {
 		return fmt.Sprintf(`{"id":"s","sample":%d,"pass":true,"score":1,"calls":[],"diffs":[]}`+"\n", k)
 	}
@@ -333,7 +333,7 @@ func TestReadResultsErrors(t *testing.T) {
 // A response may have the id "": score writes its unknown_case line with
 // it, and what score writes reads back.
 func TestReadResultsUnknownEmptyID(t *testing.T) {
-	r := engine.UnknownCaseResult("")
+	r := unknownCase("")
 	cases, err := ReadResults(bytes.NewReader(append(r.AppendJSON(nil), '\n')), "r.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -401,4 +401,11 @@ func TestTextIsPrintable(t *testing.T) {
 	if strings.Count(out, want) != 4 { // tool rows of both tables, the id and the path
 		t.Errorf("want the escaped text 4 times:\n%s", out)
 	}
+}
+
+// unknownCase is the result callgrade score writes for a response whose id
+// names no case.
+func unknownCase(id string) *results.Result {
+	return &results.Result{ID: id, Diffs: []results.Diff{{Kind: results.UnknownCase,
+		Message: fmt.Sprintf("the responses name case %q, which the suite does not have", id), Call: -1}}}
 }

@@ -1,6 +1,7 @@
 package response_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -39,7 +40,7 @@ func TestTextCappedResponseFails(t *testing.T) {
 	for _, n := range []int{response.MaxTextCalls, response.MaxTextCalls + 1} {
 		text := value.StringOf(strings.Repeat(call, n))
 		for _, id := range append(modes, "run") {
-			r, err := e.ScoreID(id, text)
+			r, err := scoreID(e, id, text)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,4 +58,14 @@ func TestTextCappedResponseFails(t *testing.T) {
 			}
 		}
 	}
+}
+
+// scoreID scores resp against the case with the given id, with a Scorer
+// of its own so that each result is kept.
+func scoreID(e *engine.Engine, id string, resp value.Value) (*engine.Result, error) {
+	i, ok := e.Lookup(id)
+	if !ok {
+		return nil, fmt.Errorf("no case with id %q", id)
+	}
+	return e.NewScorer().Score(i, resp), nil
 }

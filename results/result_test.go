@@ -47,7 +47,7 @@ func exampleResults(t testing.TB) []*results.Result {
 				continue
 			}
 			// A Scorer of its own: each result is kept.
-			r, i, err := e.NewScorer().ScoreLine(sc.Text(), n)
+			r, i, _, err := e.NewScorer().ScoreLine(sc.Text(), n, 0)
 			if err != nil {
 				t.Fatalf("%s: %v", ex.responses, err)
 			}
@@ -58,7 +58,7 @@ func exampleResults(t testing.TB) []*results.Result {
 		}
 		for i, ok := range seen {
 			if !ok {
-				out = append(out, e.MissingResponse(i))
+				out = append(out, e.NewScorer().ScoreMissing(i))
 			}
 		}
 		g.Close()
