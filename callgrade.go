@@ -301,5 +301,5 @@ func (s *Scorer) ScoreLine(text string, line int) (*Result, int, int, error) {
 	if s.g.merger {
 		return nil, -1, 0, errMerger
 	}
-	return s.sc.ScoreSampleLine(text, line, s.g.suite.Samples)
+	return s.sc.ScoreLine(text, line, s.g.suite.Samples)
 }

@@ -86,7 +86,7 @@ func TestImportRelevance(t *testing.T) {
 			t.Fatal(err)
 		}
 		for sem, want := range map[Semantics]bool{SemanticsBFCL: tt.bfcl, SemanticsCallgrade: tt.cg} {
-			r, err := engines[sem].ScoreID("live_relevance_3-3-0", resp)
+			r, err := scoreID(engines[sem], "live_relevance_3-3-0", resp)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +144,7 @@ func TestRelevanceAgreement(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := e.ScoreID(c.QuestionID, resp)
+			r, err := scoreID(e, c.QuestionID, resp)
 			if err != nil {
 				t.Fatalf("%s: %v", c.ID, err)
 			}

@@ -163,17 +163,6 @@ func (e *Engine) Lookup(id string) (int, bool) {
 	return i, ok
 }
 
-// Score scores one response (a document in any supported format) against
-// case i, in a Result of its own.
-//
-// Deprecated: use NewScorer().Score, the one scoring type's entry for a
-// parsed response. It stays until package callgrade calls that.
-func (e *Engine) Score(i int, resp value.Value) *Result {
-	r := new(Result)
-	e.scoreResponse(r, i, resp, false, nil)
-	return r
-}
-
 // setUnknownCase sets r to the result reported for a response whose id
 // names no case.
 func setUnknownCase(r *Result, id string) {

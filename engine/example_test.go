@@ -28,12 +28,12 @@ func Example() {
 	// Another key order and an OpenAI chat completion around it.
 	resp, _ := value.Parse(`{"choices": [{"message": {"tool_calls": [{"type": "function",
 		"function": {"name": "get_weather", "arguments": "{\"unit\":\"celsius\",\"city\":\"Berlin\"}"}}]}}]}`)
-	r := eng.Score(0, resp)
+	r := eng.NewScorer().Score(0, resp)
 	fmt.Println(r.Pass, r.Score)
 
 	// The right city in the wrong tool.
 	resp, _ = value.Parse(`[{"name": "get_forecast", "arguments": {"city": "Berlin", "unit": "celsius"}}]`)
-	r = eng.Score(0, resp)
+	r = eng.NewScorer().Score(0, resp)
 	fmt.Println(r.Pass, r.Score, r.Diffs[0].Kind)
 	// Output:
 	// true 1

@@ -33,7 +33,7 @@ cases:
 	}
 	forced := *e
 	forced.opts.Format = response.Anthropic
-	if r := forced.Score(0, anthropic); !r.Pass {
+	if r := forced.NewScorer().Score(0, anthropic); !r.Pass {
 		t.Errorf("Options.Format wins over defaults.format: %s", r.AppendJSON(nil))
 	}
 }

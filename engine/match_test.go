@@ -39,10 +39,10 @@ cases:
       - {name: a, arguments: {x: 2}}
 `)
 			sc := e.NewScorer()
-			if r := sc.ScoreCalls(0, tc.calls); !r.Pass {
+			if r := sc.scoreCalls(0, tc.calls); !r.Pass {
 				t.Fatalf("the response should pass: %s", r.AppendJSON(nil))
 			}
-			if n := testing.AllocsPerRun(100, func() { sc.ScoreCalls(0, tc.calls) }); n > 0 {
+			if n := testing.AllocsPerRun(100, func() { sc.scoreCalls(0, tc.calls) }); n > 0 {
 				t.Errorf("%v allocations per response, want none", n)
 			}
 		})

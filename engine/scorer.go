@@ -80,14 +80,6 @@ func (s *Scorer) ScoreLine(text string, line, samples int) (*Result, int, int, e
 	return &s.res, i, k, nil
 }
 
-// ScoreSampleLine is ScoreLine.
-//
-// Deprecated: use ScoreLine, which reads samples too. It stays until
-// package callgrade calls ScoreLine.
-func (s *Scorer) ScoreSampleLine(text string, line, samples int) (*Result, int, int, error) {
-	return s.ScoreLine(text, line, samples)
-}
-
 // Score scores one response (a document in any supported format) against
 // case i. Its strings are taken to be UTF-8, as value.Parse makes them; a
 // document read with value.Parser.ParseKeepInvalidUTF8 goes through

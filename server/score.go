@@ -66,7 +66,7 @@ func (l *loaded) scoreRequest(ctx context.Context, text string) (int, *results.R
 	}
 	if errors.Is(perr, value.ErrInvalidUTF8) {
 		// As in a responses line, text that is not UTF-8 fails only the
-		// calls that hold it (ScoreSampleLine reads the body so); an
+		// calls that hold it (Scorer.ScoreLine reads the body so); an
 		// inline case is scored from the parsed body, which must be
 		// UTF-8 throughout, and stays refused.
 		if d, err := (*value.Parser)(nil).ParseKeepInvalidUTF8(text, lim); err == nil && !d.Has("case") {
