@@ -272,7 +272,7 @@ func buildCall(name string, answer, f *suitedoc.Node, lang language, sem Semanti
 		var pr paramResult
 		var err error
 		if lang != langPython && inSchema {
-			pr, err = sourceRules(lang, decl, items, alts.Vals)
+			pr, err = sourceRules(lang, decl, items, alts.Vals, sem == SemanticsCallgrade)
 		} else {
 			pr, err = paramRules(decl, items, alts.Vals, sem)
 		}

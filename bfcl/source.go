@@ -217,7 +217,7 @@ func expPattern(r *big.Rat) string {
 
 // scalarForms matches the texts that type's converter turns into a value
 // equal to a (a number or boolean; Python compares 1 == 1.0 == True).
-func scalarForms(lang language, typ string, a *suitedoc.Node) string {
+func scalarForms(lang language, typ string, a *suitedoc.Node, fix bool) string {
 	v, ok := numValue(a)
 	if !ok {
 		return ""
@@ -237,7 +237,17 @@ func scalarForms(lang language, typ string, a *suitedoc.Node) string {
 			return ""
 		}
 		_, ip, _ := decimalParts(v)
+		if fix {
+			return signPattern(v, false) + union([]string{intPattern(ip), hexPattern(v)})
+		}
 		return signPattern(v, false) + intPattern(ip)
+	case typ == "long" && lang == langJava && fix:
+		if !integral {
+			return ""
+		}
+		// Java widens an int literal to long, and reads hex (N4).
+		_, ip, _ := decimalParts(v)
+		return signPattern(v, false) + union([]string{intPattern(ip), hexPattern(v)}) + "[lL]?"
 	case typ == "long" && lang == langJava, typ == "Bigint" && lang == langJS:
 		if !integral {
 			return ""
@@ -248,10 +258,19 @@ func scalarForms(lang language, typ string, a *suitedoc.Node) string {
 			suffix = "n"
 		}
 		return signPattern(v, false) + intPattern(ip) + suffix
+	case typ == "double" && fix:
+		return signPattern(v, false) + expPattern(v) + "[dD]?" // 0.5d is a double literal (N4)
 	case typ == "double":
 		return signPattern(v, false) + expPattern(v)
 	case typ == "float" && lang == langJava:
 		return signPattern(v, false) + expPattern(v) + "[fF]"
+	case typ == "float" && lang == langJS && fix:
+		// JavaScript reads 3e1 and 0x1e as numbers too (N4).
+		f := []string{expPattern(v)}
+		if integral {
+			f = append(f, hexPattern(v))
+		}
+		return signPattern(v, false) + union(f)
 	case typ == "float" && lang == langJS:
 		return signPattern(v, false) + fixedPattern(v)
 	}
@@ -323,7 +342,7 @@ func answerType(alts []*suitedoc.Node) string {
 // JavaScript type, given its acceptable values: the text converted by
 // the declared type as BFCL's type_convertor does, then checked as its
 // ast_checker checks Python values. docs/bfcl.md says what it leaves out.
-func sourcePattern(lang language, decl, items string, alts []*suitedoc.Node) (string, error) {
+func sourcePattern(lang language, decl, items string, alts []*suitedoc.Node, fix bool) (string, error) {
 	e := pyTypeOf(lang, decl)
 	p := answerType(alts)
 	var parts []string
@@ -339,7 +358,7 @@ func sourcePattern(lang language, decl, items string, alts []*suitedoc.Node) (st
 		}
 	case "int", "float", "bool":
 		for _, a := range alts {
-			parts = append(parts, scalarForms(lang, decl, a))
+			parts = append(parts, scalarForms(lang, decl, a, fix))
 		}
 		if p == "str" {
 			// Text that does not convert stays a string: a variable,
@@ -364,11 +383,11 @@ func sourcePattern(lang language, decl, items string, alts []*suitedoc.Node) (st
 			case isMarker(a):
 				optional = true
 			case a.Kind == suitedoc.Array:
-				parts = append(parts, listForms(lang, decl, items, a.Vals))
+				parts = append(parts, listForms(lang, decl, items, a.Vals, fix))
 			}
 		}
 		if optional || p == "" {
-			parts = append(parts, listForms(lang, decl, items, nil)) // "" reads as []
+			parts = append(parts, listForms(lang, decl, items, nil, fix)) // "" reads as []
 		}
 		if p == "str" {
 			for _, a := range alts {
@@ -380,7 +399,7 @@ func sourcePattern(lang language, decl, items string, alts []*suitedoc.Node) (st
 	case "dict":
 		for _, a := range alts {
 			if a.Kind == suitedoc.Object && p == "dict" {
-				f, err := dictForms(lang, a)
+				f, err := dictForms(lang, a, fix)
 				if err != nil {
 					return "", err
 				}
@@ -410,7 +429,7 @@ const anything = `(?s:.*)`
 // itemForms matches one item's text, as the list's parser hands it to the
 // item's converter (stripped), that converts to a value equal to a.
 // del are the deletable characters an item may hold.
-func itemForms(lang language, decl, items string, a *suitedoc.Node, del string) string {
+func itemForms(lang language, decl, items string, a *suitedoc.Node, del string, fix bool) string {
 	ie := pyTypeOf(lang, items)
 	if a.Kind == suitedoc.String {
 		if lang == langJava && decl == "ArrayList" && (items == "String" || items == "char") {
@@ -420,17 +439,28 @@ func itemForms(lang language, decl, items string, a *suitedoc.Node, del string) 
 		if ie != "str" {
 			return "" // a string item fails the item type check
 		}
+		if fix && lang == langJava && decl == "Array" && items != "any" {
+			// Java writes a String[]'s strings quoted (CHECKER_NOTES N1).
+			return union([]string{`"` + stdPattern(a.Text, del) + `"`, strForms(lang, items, a.Text, true, del)})
+		}
+		if fix && lang == langJava && items == "any" {
+			return javaValueForms(a, del)
+		}
 		return strForms(lang, items, a.Text, true, del)
+	}
+	if fix && lang == langJava && items == "any" {
+		// Items of type any read as Java values: 42, true (N2).
+		return javaValueForms(a, del)
 	}
 	if ie == "str" {
 		return "" // an item converted to a string never equals a number
 	}
-	return scalarForms(lang, items, a)
+	return scalarForms(lang, items, a, fix)
 }
 
 // listForms matches the texts that a list type's parser turns into a list
 // equal to want item by item (strings standardised).
-func listForms(lang language, decl, items string, want []*suitedoc.Node) string {
+func listForms(lang language, decl, items string, want []*suitedoc.Node, fix bool) string {
 	var del, open, sep, lead, tail, close string
 	switch {
 	case lang == langJava && decl == "Array":
@@ -455,7 +485,7 @@ func listForms(lang language, decl, items string, want []*suitedoc.Node) string 
 		lead, sep, tail = ws+"*", ws+"*,"+ws+"*", ws+"*"
 		var its []string
 		for _, w := range want {
-			f := itemForms(lang, decl, items, w, del)
+			f := itemForms(lang, decl, items, w, del, fix)
 			if f == "" {
 				return ""
 			}
@@ -471,7 +501,7 @@ func listForms(lang language, decl, items string, want []*suitedoc.Node) string 
 	}
 	var its []string
 	for _, w := range want {
-		f := itemForms(lang, decl, items, w, del)
+		f := itemForms(lang, decl, items, w, del, fix)
 		if f == "" {
 			return ""
 		}
@@ -499,7 +529,7 @@ const maxDictForms = 5040
 
 // dictForms matches the texts that a dict type's parser turns into a dict
 // BFCL's dict_checker accepts against answer d.
-func dictForms(lang language, d *suitedoc.Node) (string, error) {
+func dictForms(lang language, d *suitedoc.Node, fix bool) (string, error) {
 	type entry struct {
 		key      string
 		values   string // the value's forms
@@ -510,7 +540,9 @@ func dictForms(lang language, d *suitedoc.Node) (string, error) {
 		acc := d.Vals[i]
 		var vals []*suitedoc.Node
 		optional := false
-		if acc.Kind == suitedoc.String {
+		if acc.Kind == suitedoc.String && fix {
+			vals = []*suitedoc.Node{acc} // one acceptable value, written without its list
+		} else if acc.Kind == suitedoc.String {
 			// A bare string: dict_checker iterates over its characters,
 			// and "" in it (a substring) is always true.
 			for _, r := range acc.Text {
@@ -797,12 +829,12 @@ func sourceTextFunction(f *suitedoc.Node) *suitedoc.Node {
 // Java or JavaScript type: a regex over the source text (sourcePattern),
 // and the first acceptable value written as text that the regex matches
 // as the expected argument.
-func sourceRules(lang language, decl, items string, alts []*suitedoc.Node) (paramResult, error) {
+func sourceRules(lang language, decl, items string, alts []*suitedoc.Node, fix bool) (paramResult, error) {
 	var res paramResult
 	if _, ok := lang.types()[decl]; !ok {
 		return res, fmt.Errorf("unknown %s type %q (BFCL's checker would stop with a KeyError)", lang, decl)
 	}
-	pat, err := sourcePattern(lang, decl, items, alts)
+	pat, err := sourcePattern(lang, decl, items, alts, fix)
 	if err != nil {
 		return res, err
 	}
@@ -828,4 +860,29 @@ func sourceRules(lang language, decl, items string, alts []*suitedoc.Node) (para
 	}
 	res.rules = append(res.rules, pathRule{"", rule})
 	return res, nil
+}
+
+// hexPattern matches the hexadecimal spellings 0x.. of an integral |r|.
+func hexPattern(r *big.Rat) string {
+	n := new(big.Int).Abs(r.Num())
+	return "0[xX]0*(?i:" + n.Text(16) + ")"
+}
+
+// javaValueForms matches an item's text that reads as a Java value equal
+// to a: a string quoted or bare, a number, true or false.
+func javaValueForms(a *suitedoc.Node, del string) string {
+	if a.Kind == suitedoc.String {
+		return union([]string{`"` + stdPattern(a.Text, del) + `"`, stdPattern(a.Text, del)})
+	}
+	r, ok := numValue(a)
+	if !ok {
+		return ""
+	}
+	if a.Kind == suitedoc.Bool {
+		if a.Bool {
+			return "true"
+		}
+		return "false"
+	}
+	return signPattern(r, false) + expPattern(r) + "[lLfFdD]?"
 }

@@ -83,3 +83,17 @@ func TestSourceAgreement(t *testing.T) {
 }
 
 var _ = filepath.Join
+
+// TestSourceCallgradeDifferences scores the simple_java and
+// simple_javascript candidates under callgrade semantics and lists, by
+// mutation, the verdicts that differ from BFCL's.
+func TestSourceCallgradeDifferences(t *testing.T) {
+	cats := []string{"simple_java", "simple_javascript"}
+	cands := readLiveCandidates(t, cats...)
+	for _, cat := range cats {
+		differ := sourceDiffers(t, cat, cands, SemanticsCallgrade)
+		for m, ds := range differ {
+			t.Logf("%s, %s: %d\n%s", cat, m, len(ds), strings.Join(ds, "\n"))
+		}
+	}
+}
