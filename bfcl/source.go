@@ -91,27 +91,32 @@ func stdPattern(s, del string) string {
 	cls := charClass(del) + "*"
 	var b strings.Builder
 	b.WriteString(cls)
+	folds := false
 	for _, r := range bfclStd(s) {
-		switch {
-		case r == '"':
+		if r == '"' {
 			b.WriteString(`["']`)
-		case strings.ToUpper(string(r)) != string(r):
-			b.WriteString("(?i:" + regexp.QuoteMeta(string(r)) + ")")
-		default:
+		} else {
 			b.WriteString(regexp.QuoteMeta(string(r)))
 		}
+		folds = folds || strings.ToUpper(string(r)) != string(r)
 		b.WriteString(cls)
+	}
+	if folds {
+		// Python's lower() on the text: any case of a letter. The
+		// deletable characters and quotes have no case.
+		return "(?i:" + b.String() + ")"
 	}
 	return b.String()
 }
 
-// charClass is the character class of the characters of s, each
-// escaped (QuoteMeta leaves "-", which would make a range).
+// charClass is the character class of the characters of s, those that
+// are special inside a class escaped (QuoteMeta leaves "-", which would
+// make a range).
 func charClass(s string) string {
 	var b strings.Builder
 	b.WriteByte('[')
 	for _, r := range s {
-		if r < 0x80 && !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+		if strings.ContainsRune(`\-]^[`, r) {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)
