@@ -617,11 +617,11 @@ func dictForms(lang language, d *suitedoc.Node, fix bool) (string, error) {
 		// empty new HashMap<..>().
 		var forms []string
 		for _, b := range bodies {
-			forms = append(forms, anything+`new\s+HashMap<[^>]*>\s*\(\)\s*\{\s*\{?\s*`+b+`\s*\}?\s*\}`+anything)
+			forms = append(forms, anything+`new\s+HashMap<(?s:.*?)>\s*\(\)\s*\{\s*\{?\s*`+b+`\s*\}?\s*\}`+anything)
 			if b == `[\s;]*` {
 				// Only where no block follows: with one, the first form's
 				// regex decides.
-				forms = append(forms, anything+`new\s+HashMap<[^>]*>\s*\(\)\s*(?:[^\s{]`+anything+`)?`)
+				forms = append(forms, anything+`new\s+HashMap<(?s:.*?)>\s*\(\)\s*(?:[^\s{]`+anything+`)?`)
 			}
 		}
 		return union(forms), nil

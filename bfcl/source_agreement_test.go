@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
+	"os"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -82,18 +84,61 @@ func TestSourceAgreement(t *testing.T) {
 	}
 }
 
-var _ = filepath.Join
-
 // TestSourceCallgradeDifferences scores the simple_java and
-// simple_javascript candidates under callgrade semantics and lists, by
-// mutation, the verdicts that differ from BFCL's.
+// simple_javascript candidates under callgrade semantics and checks the
+// table of docs/bfcl.md: each verdict that is not BFCL's is in callgrade's
+// favour by intended, or on a convention (ambiguous), or a real model
+// output, and the counts by mutation are the table's.
 func TestSourceCallgradeDifferences(t *testing.T) {
 	cats := []string{"simple_java", "simple_javascript"}
 	cands := readLiveCandidates(t, cats...)
+	byID := map[string]candidate{}
+	for _, c := range cands {
+		byID[c.ID] = c
+	}
+	counts := map[string]int{}
 	for _, cat := range cats {
-		differ := sourceDiffers(t, cat, cands, SemanticsCallgrade)
-		for m, ds := range differ {
-			t.Logf("%s, %s: %d\n%s", cat, m, len(ds), strings.Join(ds, "\n"))
+		for m, ds := range sourceDiffers(t, cat, cands, SemanticsCallgrade) {
+			counts[m] += len(ds)
+			for _, d := range ds {
+				id, _, _ := strings.Cut(d, ": callgrade")
+				c := byID[id]
+				switch {
+				case c.Intended == nil, *c.Intended == "ambiguous":
+				case *c.Intended == "accept" && !c.Valid, *c.Intended == "reject" && c.Valid:
+				default:
+					t.Errorf("callgrade semantics against intended %s: %s", *c.Intended, d)
+				}
+			}
 		}
+	}
+	doc, err := os.ReadFile("../docs/bfcl.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, _ := strings.Cut(string(doc), "### Java and JavaScript under callgrade semantics")
+	table, _, _ = strings.Cut(table, "\n#")
+	row := regexp.MustCompile("^\\| `([a-z_:0-9]+)` \\| ([0-9]+) \\|")
+	documented := map[string]int{}
+	for _, line := range strings.Split(table, "\n") {
+		if m := row.FindStringSubmatch(line); m != nil {
+			documented[m[1]], _ = strconv.Atoi(m[2])
+		}
+	}
+	var lines []string
+	for m, n := range counts {
+		lines = append(lines, fmt.Sprintf("| `%s` | %d |", m, n))
+		if documented[m] != n {
+			t.Errorf("mutation %s: %d verdicts differ from BFCL's, docs/bfcl.md says %d", m, n, documented[m])
+		}
+	}
+	for m, n := range documented {
+		if _, ok := counts[m]; !ok {
+			t.Errorf("docs/bfcl.md: mutation %s changes %d verdicts, the test counts none", m, n)
+		}
+	}
+	if t.Failed() {
+		sort.Strings(lines)
+		t.Logf("the counts:\n%s", strings.Join(lines, "\n"))
 	}
 }
