@@ -209,13 +209,11 @@ const expRange = 12
 // expPattern matches the spellings \d+(\.\d+)?([eE][+-]?\d+)? of |r|.
 func expPattern(r *big.Rat) string {
 	parts := []string{fixedPattern(r) + `(?:[eE][+-]?0+)?`}
-	ten := big.NewRat(10, 1)
 	for x := 1; x <= expRange; x++ {
 		scale := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(x)), nil))
 		down := new(big.Rat).Quo(r, scale) // mantissa of exponent +x
 		up := new(big.Rat).Mul(r, scale)   // mantissa of exponent -x
 		parts = append(parts, fixedPattern(down)+`[eE]\+?0*`+fmt.Sprint(x), fixedPattern(up)+`[eE]-0*`+fmt.Sprint(x))
-		_ = ten
 	}
 	return union(parts)
 }
@@ -294,11 +292,15 @@ var converts = map[string]*regexp.Regexp{
 	"bool":    regexp.MustCompile(`^(true|false)$`),
 }
 
+// convertKey names the regular expression of converts each scalar type
+// uses (float: by language).
+var convertKey = map[string]string{"integer": "int", "byte": "int", "short": "int", "long": "long", "Bigint": "Bigint",
+	"double": "double", "boolean": "bool", "Boolean": "bool"}
+
 // convertible reports whether a scalar type's converter turns text s into
 // a number or boolean.
 func convertible(lang language, typ, s string) bool {
-	key := map[string]string{"integer": "int", "byte": "int", "short": "int", "long": "long", "Bigint": "Bigint",
-		"double": "double", "boolean": "bool", "Boolean": "bool"}[typ]
+	key := convertKey[typ]
 	if typ == "float" {
 		key = "jfloat"
 		if lang == langJS {
@@ -347,6 +349,9 @@ func answerType(alts []*suitedoc.Node) string {
 // JavaScript type, given its acceptable values: the text converted by
 // the declared type as BFCL's type_convertor does, then checked as its
 // ast_checker checks Python values. docs/bfcl.md says what it leaves out.
+// fix (callgrade semantics) also accepts the texts Java and JavaScript
+// read as the answer where BFCL's converters refuse them (CHECKER_NOTES
+// N1-N4).
 func sourcePattern(lang language, decl, items string, alts []*suitedoc.Node, fix bool) (string, error) {
 	e := pyTypeOf(lang, decl)
 	p := answerType(alts)
@@ -833,7 +838,7 @@ func sourceTextFunction(f *suitedoc.Node) *suitedoc.Node {
 // sourceRules returns the expected value and rule of a parameter of a
 // Java or JavaScript type: a regex over the source text (sourcePattern),
 // and the first acceptable value written as text that the regex matches
-// as the expected argument.
+// as the expected argument. fix is sourcePattern's.
 func sourceRules(lang language, decl, items string, alts []*suitedoc.Node, fix bool) (paramResult, error) {
 	var res paramResult
 	if _, ok := lang.types()[decl]; !ok {

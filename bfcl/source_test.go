@@ -71,11 +71,16 @@ func TestSourcePattern(t *testing.T) {
 			{`new HashMap<String, Object>() {{ put("limit", 50); }}`, false, false},
 			{`new HashMap<String, Object>() {{ put("limit", 50); put("schemaFilter", "public"); put("x", 1); }}`, false, false},
 			{`new HashMap<>()`, false, false},
+			{`new HashMap<String, List<Object>>() {{ put("limit", 50L); put("schemaFilter", public); }}`, true, true},
 		}},
 		{langJava, "HashMap", "", `[{"format": "epoch_millis"}]`, []text{ // N3
 			{`new HashMap<String, Object>() {{ put("format", "epoch_millis"); }}`, false, true},
 			{`new HashMap<String, Object>() {{ put("format", "e"); }}`, true, false},
 			{`new HashMap<>()`, true, false},
+		}},
+		{langJava, "HashMap", "", `[{"k": ["v", ""]}]`, []text{
+			{`new HashMap<>()`, true, true}, {`new HashMap<>() {{ }}`, true, true},
+			{`new HashMap<>() {{ put("x", "v"); }}`, false, false}, {`new HashMap<>() {{ put("k", "v"); }}`, true, true},
 		}},
 		{langJava, "HashMap", "", `["docFields"]`, []text{{"docFields", true, true}, {"docfields", false, false}}},
 		{langJS, "String", "", `["userInputField"]`, []text{
@@ -122,9 +127,9 @@ func TestSourcePattern(t *testing.T) {
 	}
 }
 
-// TestSourceText checks that the expected argument of each parameter of
-// the shared Java and JavaScript data is a text its own rule accepts,
-// where any text passes.
+// TestSourceText checks the expected argument written for an acceptable
+// value: the language's own spelling where BFCL accepts it, else the
+// first spelling BFCL accepts (a String[] unquoted, N1).
 func TestSourceText(t *testing.T) {
 	for _, tc := range []struct {
 		lang        language
