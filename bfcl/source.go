@@ -400,11 +400,7 @@ func sourcePattern(lang language, decl, items string, alts []*suitedoc.Node, fix
 			parts = append(parts, listForms(lang, decl, items, nil, fix)) // "" reads as []
 		}
 		if p == "str" {
-			for _, a := range alts {
-				if a.Kind == suitedoc.String {
-					parts = append(parts, regexp.QuoteMeta(a.Text))
-				}
-			}
+			parts = append(parts, variableForms(lang, alts))
 		}
 	case "dict":
 		for _, a := range alts {
@@ -417,11 +413,7 @@ func sourcePattern(lang language, decl, items string, alts []*suitedoc.Node, fix
 			}
 		}
 		if p == "str" {
-			for _, a := range alts {
-				if a.Kind == suitedoc.String {
-					parts = append(parts, regexp.QuoteMeta(a.Text))
-				}
-			}
+			parts = append(parts, variableForms(lang, alts))
 		}
 	default:
 		return "", fmt.Errorf("%s type %q: BFCL's checker cannot convert it", lang, decl)
@@ -431,6 +423,38 @@ func sourcePattern(lang language, decl, items string, alts []*suitedoc.Node, fix
 		body = never
 	}
 	return "^" + body + "$", nil
+}
+
+// variableForms matches the texts a collection's parser leaves as they
+// are and that equal a string answer (a variable) exactly: JavaScript's
+// parser returns the text stripped of white space.
+func variableForms(lang language, alts []*suitedoc.Node) string {
+	var parts []string
+	for _, a := range alts {
+		if a.Kind == suitedoc.String {
+			q := regexp.QuoteMeta(a.Text)
+			if lang == langJS {
+				q = `\s*` + q + `\s*`
+			}
+			parts = append(parts, q)
+		}
+	}
+	return union(parts)
+}
+
+// between matches the text BFCL's findall skips between two calls
+// put("..., or add(...: any text without the start of another call, or
+// the "}" that ends the block.
+func between(call string) string {
+	// Spelled out character by character, RE2 having no lookahead: a
+	// character that does not continue the call's name, or one that does
+	// and is followed by the rest.
+	x := `[^` + regexp.QuoteMeta(call[len(call)-1:]) + `}]`
+	for i := len(call) - 2; i >= 0; i-- {
+		c := regexp.QuoteMeta(call[i : i+1])
+		x = `[^` + c + `}]|` + c + `(?:` + x + `)`
+	}
+	return "(?:" + x + ")*"
 }
 
 // anything is any text, line breaks included.
@@ -528,7 +552,7 @@ func listForms(lang language, decl, items string, want []*suitedoc.Node, fix boo
 		for _, f := range its {
 			adds = append(adds, `add\(`+ws+"*"+f+ws+`*\)`)
 		}
-		forms = append(forms, anything+`new\s+ArrayList<\w*>\(\)\s*\{\{\s*`+strings.Join(adds, `[\s;]*`)+`[\s;]*\}\}`+anything)
+		forms = append(forms, anything+`new\s+ArrayList<\w*>\(\)\s*\{\{\s*`+strings.Join(adds, between("add("))+between("add(")+`\}\}`+anything)
 	}
 	return union(forms)
 }
@@ -601,7 +625,7 @@ func dictForms(lang language, d *suitedoc.Node, fix bool) (string, error) {
 				ps = append(ps, pair(e))
 			}
 			if lang == langJava {
-				bodies = append(bodies, strings.Join(ps, `[\s;]*`)+`[\s;]*`)
+				bodies = append(bodies, between(`put("`)+strings.Join(ps, between(`put("`))+between(`put("`))
 			} else {
 				bodies = append(bodies, strings.Join(ps, ","))
 			}
@@ -623,7 +647,7 @@ func dictForms(lang language, d *suitedoc.Node, fix bool) (string, error) {
 		var forms []string
 		for _, b := range bodies {
 			forms = append(forms, anything+`new\s+HashMap<(?s:.*?)>\s*\(\)\s*\{\s*\{?\s*`+b+`\s*\}?\s*\}`+anything)
-			if b == `[\s;]*` {
+			if b == between(`put("`)+between(`put("`) {
 				// Only where no block follows: with one, the first form's
 				// regex decides.
 				forms = append(forms, anything+`new\s+HashMap<(?s:.*?)>\s*\(\)\s*(?:[^\s{]`+anything+`)?`)

@@ -77,6 +77,7 @@ func TestSourcePattern(t *testing.T) {
 			{`new HashMap<String, Object>() {{ put("format", "epoch_millis"); }}`, false, true},
 			{`new HashMap<String, Object>() {{ put("format", "e"); }}`, true, false},
 			{`new HashMap<>()`, true, false},
+			{`new HashMap<String, Object>() {{ put('format', 'epoch_millis'); }}`, true, false}, // no put("...: an empty map
 		}},
 		{langJava, "HashMap", "", `[{"k": ["v", ""]}]`, []text{
 			{`new HashMap<>()`, true, true}, {`new HashMap<>() {{ }}`, true, true},
@@ -102,6 +103,7 @@ func TestSourcePattern(t *testing.T) {
 			{`{issuer: 'myapp.net', role: 'admin'}`, true, true}, {`{"role": "admin", "issuer": "myapp.net"}`, true, true},
 			{`{issuer: 'myapp.net'}`, false, false}, {`{issuer: 'myapp.net', role: 'admin', x: 1}`, false, false},
 		}},
+		{langJS, "dict", "", `["responseData"]`, []text{{"responseData", true, true}, {" responseData ", true, true}, {"responsedata", false, false}}},
 		{langJS, "dict", "", `["", {}]`, []text{{"{}", true, true}, {"{a: 1}", false, false}}},
 	} {
 		alts, err := suitedoc.Parse([]byte(tc.alts))
