@@ -367,8 +367,16 @@ func sourcePattern(lang language, decl, items string, alts []*suitedoc.Node, fix
 			}
 		}
 	case "int", "float", "bool":
+		// Python's $ also matches before a final line break, and int()
+		// and float() read "5\n"; booleans are compared as text.
+		end := `\n?`
+		if e == "bool" || decl == "Bigint" {
+			end = ""
+		}
 		for _, a := range alts {
-			parts = append(parts, scalarForms(lang, decl, a, fix))
+			if f := scalarForms(lang, decl, a, fix); f != "" {
+				parts = append(parts, f+end)
+			}
 		}
 		if p == "str" {
 			// Text that does not convert stays a string: a variable,
@@ -659,7 +667,7 @@ func dictForms(lang language, d *suitedoc.Node, fix bool) (string, error) {
 	var forms []string
 	for _, b := range bodies {
 		if b == "" {
-			forms = append(forms, `\s*\{`+ws+`*\}`+anything)
+			forms = append(forms, `\s*\{[^:}]*\}`+anything) // no pair: no ":"
 			continue
 		}
 		forms = append(forms, `\s*\{`+b+`\}`+anything)

@@ -24,7 +24,7 @@ func TestSourcePattern(t *testing.T) {
 	}{
 		{langJava, "integer", "", `[42]`, []text{
 			{"42", true, true}, {"042", true, true}, {"-42", false, false}, {"42.0", false, false},
-			{"0x2a", false, true}, {"0x2A", false, true}, {"42L", false, false}, {" 42", false, false}, {"4 2", false, false},
+			{"0x2a", false, true}, {"0x2A", false, true}, {"42L", false, false}, {" 42", false, false}, {"4 2", false, false}, {"42\n", true, true},
 		}},
 		{langJava, "integer", "", `[0]`, []text{{"0", true, true}, {"-0", true, true}, {"00", true, true}, {"", false, false}}},
 		{langJava, "integer", "", `["count"]`, []text{{"count", true, true}, {"Count", false, false}, {"5", false, false}}},
@@ -104,7 +104,7 @@ func TestSourcePattern(t *testing.T) {
 			{`{issuer: 'myapp.net'}`, false, false}, {`{issuer: 'myapp.net', role: 'admin', x: 1}`, false, false},
 		}},
 		{langJS, "dict", "", `["responseData"]`, []text{{"responseData", true, true}, {" responseData ", true, true}, {"responsedata", false, false}}},
-		{langJS, "dict", "", `["", {}]`, []text{{"{}", true, true}, {"{a: 1}", false, false}}},
+		{langJS, "dict", "", `["", {}]`, []text{{"{}", true, true}, {"{{}}", true, true}, {"{a: 1}", false, false}}},
 	} {
 		alts, err := suitedoc.Parse([]byte(tc.alts))
 		if err != nil {
