@@ -497,6 +497,15 @@ func itemForms(lang language, decl, items string, a *suitedoc.Node, del string, 
 	if ie == "str" {
 		return "" // an item converted to a string never equals a number
 	}
+	if v, ok := numValue(a); ok && fix && lang == langJava && decl == "ArrayList" && items == "long" {
+		// Arrays.asList(101) is a List<Integer>, which no ArrayList<Long>
+		// takes: Java wants the suffix here (101L, 0x65L), as BFCL does.
+		if !v.IsInt() {
+			return ""
+		}
+		_, ip, _ := decimalParts(v)
+		return signPattern(v, false) + union([]string{intPattern(ip), hexPattern(v)}) + "[lL]"
+	}
 	return scalarForms(lang, items, a, fix)
 }
 

@@ -50,6 +50,7 @@ func TestSourcePattern(t *testing.T) {
 			{`new String[]{-v}`, false, false},
 			{`new String[]{--no-strict, -v}`, false, false},
 		}},
+		{langJava, "Array", "long", `[[2, 7]]`, []text{{`new long[]{2L, 7L}`, true, true}, {`new long[]{2, 7}`, false, true}}},
 		{langJava, "Array", "integer", `[[2, 7]]`, []text{
 			{`new int[]{2, 7}`, true, true}, {`new int[]{2,7,}`, true, true}, {`new int[]{7, 2}`, false, false}, {`new int[]{2, 7.0}`, false, false},
 		}},
@@ -58,7 +59,8 @@ func TestSourcePattern(t *testing.T) {
 			{`new ArrayList<String>() {{ add("GC pause"); }}`, true, true}, {`new ArrayList<>(Arrays.asList("GC", "pause"))`, false, false},
 		}},
 		{langJava, "ArrayList", "long", `[[101, 202]]`, []text{
-			{`new ArrayList<>(Arrays.asList(101L, 202L))`, true, true}, {`new ArrayList<>(Arrays.asList(101, 202))`, false, true},
+			{`new ArrayList<>(Arrays.asList(101L, 202L))`, true, true}, {`new ArrayList<>(Arrays.asList(101, 202))`, false, false},
+			{`new ArrayList<>(Arrays.asList(0x65L, 202L))`, false, true},
 		}},
 		{langJava, "ArrayList", "any", `[["userID", 42, true]]`, []text{ // N2
 			{`new ArrayList<Object>(Arrays.asList("userID", 42, true))`, false, true},
