@@ -167,10 +167,11 @@ func buildCase(q suitedoc.Question, gt *suitedoc.Node, haveAnswers bool, sem Sem
 			funcs[name.Text] = f
 		}
 	}
+	lang := languageOf(cat)
 	expected := suitedoc.ArrayOf()
 	if gt != nil {
 		for i, call := range gt.Vals {
-			ec, err := buildCall(call.Keys[0], call.Vals[0], funcs[call.Keys[0]], sem)
+			ec, err := buildCall(call.Keys[0], call.Vals[0], funcs[call.Keys[0]], lang, sem)
 			if err != nil {
 				return nil, fmt.Errorf("ground_truth[%d] (%s): %w", i, call.Keys[0], err)
 			}
@@ -184,7 +185,15 @@ func buildCase(q suitedoc.Question, gt *suitedoc.Node, haveAnswers bool, sem Sem
 			// schema would fail a call of the wrong types.
 			f = withoutParameters(f)
 		}
-		t, err := mapTool(f, gt, sem)
+		var t *suitedoc.Node
+		var err error
+		if lang == langPython {
+			t, err = mapTool(f, gt, sem)
+		} else {
+			// BFCL wants every Java and JavaScript value as source text,
+			// and its FC handlers declare each parameter a string.
+			t, err = mapTool(sourceTextFunction(f), nil, sem)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -236,8 +245,8 @@ func declType(p *suitedoc.Node) string {
 
 // buildCall writes one expected call from a possible answer
 // {param: [acceptable values]}; f is the function's description, nil when
-// the question has none of that name.
-func buildCall(name string, answer, f *suitedoc.Node, sem Semantics) (*suitedoc.Node, error) {
+// the question has none of that name; lang the language of the calls.
+func buildCall(name string, answer, f *suitedoc.Node, lang language, sem Semantics) (*suitedoc.Node, error) {
 	args := suitedoc.NewObject()
 	args.Flow = true
 	rules := suitedoc.NewObject()
@@ -260,7 +269,13 @@ func buildCall(name string, answer, f *suitedoc.Node, sem Semantics) (*suitedoc.
 				items = declType(it)
 			}
 		}
-		pr, err := paramRules(decl, items, alts.Vals, sem)
+		var pr paramResult
+		var err error
+		if lang != langPython && inSchema {
+			pr, err = sourceRules(lang, decl, items, alts.Vals, sem == SemanticsCallgrade)
+		} else {
+			pr, err = paramRules(decl, items, alts.Vals, sem)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("parameter %s: %w", param, err)
 		}
@@ -271,7 +286,7 @@ func buildCall(name string, answer, f *suitedoc.Node, sem Semantics) (*suitedoc.
 		for _, r := range pr.rules {
 			rules.Set(joinPath(base, r.path), r.rule)
 		}
-		if inSchema {
+		if inSchema && lang == langPython {
 			for _, p := range numericPaths(pd, base, false, nil) {
 				if _, done := rules.Get(p); !done {
 					rules.Set(p, suitedoc.NewObject().Set("numeric", suitedoc.BoolOf(false)).SetFlow())
@@ -369,7 +384,7 @@ func paramRules(decl, items string, alts []*suitedoc.Node, sem Semantics) (param
 	var res paramResult
 	if decl != "" {
 		if _, ok := declPy[decl]; !ok {
-			return res, fmt.Errorf("unknown type %q (BFCL's python types are string, integer, float, boolean, array, tuple, dict, any; its Java and JavaScript categories are not imported yet, docs/bfcl.md)", decl)
+			return res, fmt.Errorf("unknown type %q (BFCL's python types are string, integer, float, boolean, array, tuple, dict, any; Java and JavaScript types are read in the simple_java and simple_javascript categories, docs/bfcl.md)", decl)
 		}
 	}
 	acc, err := gather(decl, alts, sem)

@@ -152,13 +152,18 @@ func TestBFCLOpenSchema(t *testing.T) {
 	}
 }
 
-// The categories not imported yet say so, and why.
-func TestImportNotYet(t *testing.T) {
+// Java and JavaScript types are read only in their categories, and a
+// type BFCL's converters do not handle is an error that says so.
+func TestImportSourceTypeErrors(t *testing.T) {
 	for _, tc := range []struct{ name, questions, answers, want string }{
-		{"simple_java", `{"id":"simple_java_1","function":[{"name":"f","parameters":{"type":"dict","properties":{"m":{"type":"HashMap"}}}}]}`,
-			`{"id":"simple_java_1","ground_truth":[{"f":{"m":["x"]}}]}`, `unknown type "HashMap"`},
-		{"simple_javascript", `{"id":"simple_javascript_1","function":[{"name":"f","parameters":{"type":"dict","properties":{"s":{"type":"String"}}}}]}`,
-			`{"id":"simple_javascript_1","ground_truth":[{"f":{"s":["x"]}}]}`, "Java and JavaScript categories are not imported yet"},
+		{"a Java type in a python category", `{"id":"simple_python_1","function":[{"name":"f","parameters":{"type":"dict","properties":{"m":{"type":"HashMap"}}}}]}`,
+			`{"id":"simple_python_1","ground_truth":[{"f":{"m":["x"]}}]}`, `unknown type "HashMap"`},
+		{"a type BFCL does not know", `{"id":"simple_java_1","function":[{"name":"f","parameters":{"type":"dict","properties":{"m":{"type":"Vector"}}}}]}`,
+			`{"id":"simple_java_1","ground_truth":[{"f":{"m":["x"]}}]}`, `unknown Java type "Vector"`},
+		{"a type BFCL cannot convert", `{"id":"simple_java_1","function":[{"name":"f","parameters":{"type":"dict","properties":{"m":{"type":"Set"}}}}]}`,
+			`{"id":"simple_java_1","ground_truth":[{"f":{"m":["x"]}}]}`, `Java type "Set": BFCL's checker cannot convert it`},
+		{"a JavaScript array of arrays", `{"id":"simple_javascript_1","function":[{"name":"f","parameters":{"type":"dict","properties":{"s":{"type":"array","items":{"type":"array"}}}}}]}`,
+			`{"id":"simple_javascript_1","ground_truth":[{"f":{"s":[[[1]]]}}]}`, `JavaScript array of "array"`},
 	} {
 		in := Input{Questions: strings.NewReader(tc.questions), QuestionsName: "q.json"}
 		if tc.answers != "" {

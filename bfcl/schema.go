@@ -49,7 +49,7 @@ func mapSchema(s *suitedoc.Node, where string) (*suitedoc.Node, error) {
 			}
 			t, ok := mapType(v.Text)
 			if !ok {
-				return nil, fmt.Errorf("%s.type: unknown type %q (BFCL's python types are string, integer, float, boolean, array, tuple, dict, any; its Java and JavaScript categories are not imported yet, docs/bfcl.md)", where, v.Text)
+				return nil, fmt.Errorf("%s.type: unknown type %q (BFCL's python types are string, integer, float, boolean, array, tuple, dict, any; Java and JavaScript types are read in the simple_java and simple_javascript categories, docs/bfcl.md)", where, v.Text)
 			}
 			if t != "" {
 				out.Set("type", suitedoc.StringOf(t))

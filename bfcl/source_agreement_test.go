@@ -1,0 +1,144 @@
+package bfcl
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// readLiveCandidates returns the candidates of the shared live file in
+// the given categories.
+func readLiveCandidates(t *testing.T, cats ...string) []candidate {
+	t.Helper()
+	f := needShared(t, "candidates-live.jsonl")
+	defer f.Close()
+	var out []candidate
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var c candidate
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		for _, cat := range cats {
+			if c.Category == cat {
+				out = append(out, c)
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no candidate of %v", cats)
+	}
+	return out
+}
+
+// sourceDiffers scores the candidates of one Java or JavaScript category
+// under sem and returns, by mutation, the ids whose verdict is not BFCL's.
+func sourceDiffers(t *testing.T, cat string, cands []candidate, sem Semantics) map[string][]string {
+	t.Helper()
+	e := importEngine(t, cat, sem)
+	out := map[string][]string{}
+	for _, c := range cands {
+		if c.Category != cat {
+			continue
+		}
+		resp, err := value.Parse(string(c.Response))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := e.ScoreID(c.QuestionID, resp)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		if r.Pass != c.Valid {
+			out[c.Mutation] = append(out[c.Mutation], fmt.Sprintf("%s: callgrade %v, BFCL %v: %s", c.ID, r.Pass, c.Valid, r.AppendJSON(nil)))
+		}
+	}
+	return out
+}
+
+// TestSourceAgreement scores the simple_java and simple_javascript
+// candidates of the shared data under bfcl semantics: every verdict is
+// BFCL's.
+func TestSourceAgreement(t *testing.T) {
+	cats := []string{"simple_java", "simple_javascript"}
+	cands := readLiveCandidates(t, cats...)
+	for _, cat := range cats {
+		differ := sourceDiffers(t, cat, cands, SemanticsBFCL)
+		var ms []string
+		for m := range differ {
+			ms = append(ms, m)
+		}
+		sort.Strings(ms)
+		for _, m := range ms {
+			t.Errorf("%s, %s: %d verdicts differ from BFCL's:\n%s", cat, m, len(differ[m]), strings.Join(differ[m], "\n"))
+		}
+	}
+}
+
+// TestSourceCallgradeDifferences scores the simple_java and
+// simple_javascript candidates under callgrade semantics and checks the
+// table of docs/bfcl.md: each verdict that is not BFCL's is in callgrade's
+// favour by intended, or on a convention (ambiguous), or a real model
+// output, and the counts by mutation are the table's.
+func TestSourceCallgradeDifferences(t *testing.T) {
+	cats := []string{"simple_java", "simple_javascript"}
+	cands := readLiveCandidates(t, cats...)
+	byID := map[string]candidate{}
+	for _, c := range cands {
+		byID[c.ID] = c
+	}
+	counts := map[string]int{}
+	for _, cat := range cats {
+		for m, ds := range sourceDiffers(t, cat, cands, SemanticsCallgrade) {
+			counts[m] += len(ds)
+			for _, d := range ds {
+				id, _, _ := strings.Cut(d, ": callgrade")
+				c := byID[id]
+				switch {
+				case c.Intended == nil, *c.Intended == "ambiguous":
+				case *c.Intended == "accept" && !c.Valid, *c.Intended == "reject" && c.Valid:
+				default:
+					t.Errorf("callgrade semantics against intended %s: %s", *c.Intended, d)
+				}
+			}
+		}
+	}
+	doc, err := os.ReadFile("../docs/bfcl.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, _ := strings.Cut(string(doc), "### Java and JavaScript under callgrade semantics")
+	table, _, _ = strings.Cut(table, "\n#")
+	row := regexp.MustCompile("^\\| `([a-z_:0-9]+)` \\| ([0-9]+) \\|")
+	documented := map[string]int{}
+	for _, line := range strings.Split(table, "\n") {
+		if m := row.FindStringSubmatch(line); m != nil {
+			documented[m[1]], _ = strconv.Atoi(m[2])
+		}
+	}
+	var lines []string
+	for m, n := range counts {
+		lines = append(lines, fmt.Sprintf("| `%s` | %d |", m, n))
+		if documented[m] != n {
+			t.Errorf("mutation %s: %d verdicts differ from BFCL's, docs/bfcl.md says %d", m, n, documented[m])
+		}
+	}
+	for m, n := range documented {
+		if _, ok := counts[m]; !ok {
+			t.Errorf("docs/bfcl.md: mutation %s changes %d verdicts, the test counts none", m, n)
+		}
+	}
+	if t.Failed() {
+		sort.Strings(lines)
+		t.Logf("the counts:\n%s", strings.Join(lines, "\n"))
+	}
+}
