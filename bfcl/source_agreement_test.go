@@ -54,7 +54,7 @@ func sourceDiffers(t *testing.T, cat string, cands []candidate, sem Semantics) m
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := e.ScoreID(c.QuestionID, resp)
+		r, err := scoreID(e, c.QuestionID, resp)
 		if err != nil {
 			t.Fatalf("%s: %v", c.ID, err)
 		}
