@@ -9,7 +9,7 @@ import (
 
 // TestFinalTextVerdicts scores runs against a case that judges the final
 // answer only (calls: any and final), as final_text reads it: joined
-// (the default) or bfcl (docs/trajectories.md).
+// (the default), answer or bfcl (docs/trajectories.md).
 func TestFinalTextVerdicts(t *testing.T) {
 	const (
 		user   = `{"role":"user","content":"Who?"}`
@@ -19,6 +19,7 @@ func TestFinalTextVerdicts(t *testing.T) {
 		second = `[` + user + `,{"role":"assistant","content":[{"type":"text","text":"Here is what I found."},{"type":"text","text":"It is X."}]}]`
 		broken = `[` + user + `,` + call + `,` + result +
 			`,{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"search","arguments":"{\"q\": \"X conf"}}]}]`
+		idk  = `[` + user + `,{"role":"assistant","content":"{'answer': 'I do not know', 'context': 'It is X.'}"}]`
 		rule = "    calls: any\n    final: {regex: '\\bx\\b', normalize: [{delete: '.'}, lower]}\n"
 	)
 	tests := []struct {
@@ -33,6 +34,8 @@ func TestFinalTextVerdicts(t *testing.T) {
 		{"bfcl, the answer in the second block", "bfcl", second, false, []Kind{results.Mismatch}},
 		{"joined, a broken last call", "", broken, false, []Kind{results.InvalidArguments, results.MissingFinal}},
 		{"bfcl, a broken last call read as the answer", "bfcl", broken, true, nil},
+		{"joined, the answer in the context", "", idk, true, nil},
+		{"answer, the answer in the context", "answer", idk, false, []Kind{results.Mismatch}},
 		{"bfcl, a good last call", "bfcl", `[` + user + `,` + call + `,` + result + `]`, false, []Kind{results.MissingFinal}},
 	}
 	for _, tt := range tests {

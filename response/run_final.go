@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/pycall"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -19,6 +20,11 @@ const (
 	// the run's last call, its text blocks or parts joined with nothing
 	// between them. A run that ends in a call has none.
 	FinalJoined FinalReading = "joined"
+	// FinalAnswer is Final, or when Final is an object with an "answer"
+	// key (JSON or a Python dict literal, alone or in a code fence: the
+	// {'answer': ..., 'context': ...} that BFCL's agentic prompt asks
+	// for), that answer: a string as it is, another value as its JSON.
+	FinalAnswer FinalReading = "answer"
 	// FinalBFCL is the final answer as BFCL's agentic checker reads it
 	// (docs/bfcl.md): of a final message with several text blocks or
 	// parts, the first; a run whose last message makes calls of which
@@ -45,6 +51,14 @@ type finalEnd struct {
 // Final, HasFinal and Steps are how's. Under FinalBFCL the calls of a
 // last message read as the answer are no steps of the copy.
 func (r *Run) ReadAs(how FinalReading) *Run {
+	if how == FinalAnswer {
+		if a, ok := answerField(r.Final); ok && r.HasFinal {
+			cp := *r
+			cp.Final, cp.HasFinal = a, a != ""
+			return &cp
+		}
+		return r
+	}
 	if how != FinalBFCL {
 		return r
 	}
@@ -63,6 +77,43 @@ func (r *Run) ReadAs(how FinalReading) *Run {
 		return &cp
 	}
 	return r
+}
+
+// answerField is the "answer" of text s when s is an object that has
+// one, JSON or a Python dict literal, alone or in a Markdown code fence.
+func answerField(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if rest, ok := strings.CutPrefix(s, "```"); ok {
+		body, end := strings.CutSuffix(rest, "```")
+		if !end {
+			return "", false
+		}
+		if nl := strings.IndexByte(body, '\n'); nl >= 0 && !strings.ContainsAny(body[:nl], "{") {
+			body = body[nl+1:] // the fence's language
+		}
+		s = strings.TrimSpace(body)
+	}
+	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
+		return "", false
+	}
+	v, err := value.Parse(s)
+	if err != nil {
+		j, perr := pycall.Literal(s)
+		if perr != nil {
+			return "", false
+		}
+		if v, err = value.Parse(j); err != nil {
+			return "", false
+		}
+	}
+	a, ok := v.Get("answer")
+	switch {
+	case !ok:
+		return "", false
+	case a.Kind() == value.String:
+		return a.Str(), true
+	}
+	return a.String(), true
 }
 
 // rawArguments is the arguments of call entry e as the response wrote

@@ -93,3 +93,30 @@ func TestPyRepr(t *testing.T) {
 		}
 	}
 }
+
+// TestReadAsAnswer reads the answer of an {answer, context} object, in
+// JSON or as a Python dict literal, fenced or not; other text stays.
+func TestReadAsAnswer(t *testing.T) {
+	tests := []struct{ final, want string }{
+		{`{"answer": "Michael", "context": "You said so."}`, "Michael"},
+		{`{'answer': 'I do not know', 'context': 'Michael, maybe'}`, "I do not know"},
+		{"```json\n{\"answer\": \"Michael\"}\n```", "Michael"},
+		{"```\n{'answer': \"it's Michael\"}\n```", "it's Michael"},
+		{`{"answer": 35, "context": ""}`, "35"},
+		{`{"answer": ""}`, ""},
+		{`It is Michael.`, "It is Michael."},
+		{`{"context": "Michael"}`, `{"context": "Michael"}`},
+		{`{'answer': 'Michael'`, `{'answer': 'Michael'`},
+		{`The answer: {"answer": "Michael"}`, `The answer: {"answer": "Michael"}`},
+	}
+	for _, tt := range tests {
+		run := Run{Final: tt.final, HasFinal: true}
+		got := run.ReadAs(FinalAnswer)
+		if got.Final != tt.want || got.HasFinal != (tt.want != "") {
+			t.Errorf("%q: %q (%v), want %q", tt.final, got.Final, got.HasFinal, tt.want)
+		}
+	}
+	if none := (&Run{}).ReadAs(FinalAnswer); none.HasFinal {
+		t.Errorf("a run without a final answer has one: %q", none.Final)
+	}
+}

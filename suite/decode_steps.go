@@ -65,11 +65,11 @@ func (d *dec) runKey(c *Case, key string, v value.Value, loc Loc) {
 		kloc := sub(loc, key)
 		switch h := response.FinalReading(v.Str()); {
 		case v.Kind() != value.String:
-			d.wrongKind(kloc, "joined or bfcl", v)
-		case h == response.FinalJoined || h == response.FinalBFCL:
+			d.wrongKind(kloc, "joined, answer or bfcl", v)
+		case h == response.FinalJoined || h == response.FinalAnswer || h == response.FinalBFCL:
 			r.FinalText = h
 		default:
-			d.fail(kloc, errcode.InvalidValue, "must be joined or bfcl, not "+strconv.Quote(v.Str()))
+			d.fail(kloc, errcode.InvalidValue, "must be joined, answer or bfcl, not "+strconv.Quote(v.Str()))
 		}
 	}
 }

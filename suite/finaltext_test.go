@@ -16,6 +16,7 @@ func TestFinalTextKey(t *testing.T) {
 		{"left out", "s.yaml", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n", ""},
 		{"joined", "s.yaml", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: joined\n", response.FinalJoined},
 		{"bfcl", "s.yaml", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: bfcl\n", response.FinalBFCL},
+		{"answer", "s.yaml", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: answer\n", response.FinalAnswer},
 		{"null", "s.yaml", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: null\n", ""},
 		{"JSON bfcl", "s.json", `{"cases": [{"id": "a", "calls": "any", "final": {"regex": "x"}, "final_text": "bfcl"}]}`, response.FinalBFCL},
 	}
@@ -42,9 +43,9 @@ func TestFinalTextErrors(t *testing.T) {
 		{"without final", "cases:\n  - id: a\n    calls: any\n    final_text: bfcl\n",
 			[]want{{loc, "final_text says which text final judges; the case has no final"}}},
 		{"unknown", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: first\n",
-			[]want{{loc, `must be joined or bfcl, not "first"`}}},
+			[]want{{loc, `must be joined, answer or bfcl, not "first"`}}},
 		{"not a string", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: [bfcl]\n",
-			[]want{{loc, "joined or bfcl"}}},
+			[]want{{loc, "joined, answer or bfcl"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
