@@ -310,20 +310,22 @@ func isDigit(c rune) bool { return c >= '0' && c <= '9' }
 // numberAt reads the number that begins at rs[i]: digits, grouped in
 // threes by , or a space, with a decimal part after a point. It returns
 // where the number ends and the pattern of the numbers of its value:
-// grouped or not, with trailing zeros of the decimal part or without
-// (7.0 is 7).
+// grouped or not (numbers of five digits or more, or written grouped),
+// with leading zeros and trailing zeros of the decimal part or without
+// (03 is 3, 7.0 is 7).
 func numberAt(rs []rune, i int) (int, string) {
 	j := i
 	for j < len(rs) && isDigit(rs[j]) {
 		j++
 	}
 	intPart := string(rs[i:j])
-	// Groups of three after , or a space (not before a letter: "3, 4"
-	// are two numbers only when the group is not three digits).
+	grouped := false
+	// Groups of three after , or a space.
 	if j-i <= 3 {
 		for j+4 <= len(rs) && (rs[j] == ',' || rs[j] == ' ') && allDigits(rs[j+1:j+4]) && (j+4 == len(rs) || !isDigit(rs[j+4])) {
 			intPart += string(rs[j+1 : j+4])
 			j += 4
+			grouped = true
 		}
 	}
 	frac := ""
@@ -348,8 +350,16 @@ func numberAt(rs []rune, i int) (int, string) {
 			head = 3
 		}
 		b.WriteString(intPart[:head])
+		// A number of four digits written without a group (a year, a
+		// class number) is an identifier as much as a quantity: 2,631
+		// is not the class 2631. Longer numbers, or those written
+		// grouped, match grouped or not.
+		sep := thousands
+		if len(intPart) <= 4 && !grouped {
+			sep = ""
+		}
 		for k := head; k < len(intPart); k += 3 {
-			b.WriteString(thousands + intPart[k:k+3])
+			b.WriteString(sep + intPart[k:k+3])
 		}
 	}
 	if frac == "" {

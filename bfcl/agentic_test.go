@@ -130,7 +130,9 @@ func TestAgenticCallgradeSemantics(t *testing.T) {
 		{[]string{"406200"}, "406,200", true},
 		{[]string{"406,200"}, "406 200", true},
 		{[]string{"406,200"}, "406200", true},
-		{[]string{"2631"}, "2,631", true},
+		{[]string{"2631"}, "2,631", false}, // a class number, or a year
+		{[]string{"2,631"}, "2631", true},
+		{[]string{"6828925"}, "6 828 925", true},
 		{[]string{"03:00 PM"}, "03:00 p.m.", true},
 		{[]string{"03:00 PM"}, "3:00 PM", true},
 		{[]string{"Michael"}, `{'answer': 'I do not know', 'context': 'Michael'}`, false},
