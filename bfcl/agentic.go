@@ -260,6 +260,9 @@ func callgradeAlternative(alt string) string {
 				b.WriteString(letterSepClass + "+")
 			case allSep && i > 0 && j < len(rs):
 				b.WriteString(sepClass + "+")
+			case j == len(rs) && !allSep:
+				// A point at the end (Jr., Inc.) may be left out.
+				b.WriteString("(?:" + regexp.QuoteMeta(string(rs[i:j])) + ")?")
 			default:
 				b.WriteString(regexp.QuoteMeta(string(rs[i:j])))
 			}
