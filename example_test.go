@@ -73,7 +73,7 @@ func ExampleOpen_errors() {
 		}
 	}
 	// Output:
-	// testdata/broken.yaml: cases[0].expectd (case a): unknown key; want one of id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives, steps, never, max_calls, min_calls, final, metadata
+	// testdata/broken.yaml: cases[0].expectd (case a): unknown key; want one of id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives, steps, never, max_calls, min_calls, final, final_text, metadata
 	// testdata/broken.yaml: cases[0].expected (case a): required key is missing; write [] for a case that expects no call
 	// testdata/broken.yaml: cases[1].expected[0].rules.city (case b): expr: line 1, column 1: unknown name acutal
 	//  | acutal == expected

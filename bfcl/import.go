@@ -79,6 +79,9 @@ func Import(in Input, sem Semantics) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
+	if isAgentic(qs[0].ID) {
+		return importAgentic(qs, in, sem) // agentic.go: web_search, memory
+	}
 	answers := map[string]*suitedoc.Node{}
 	if in.Answers != nil {
 		if answers, err = readAnswers(in.Answers, in.AnswersName, qs, in.QuestionsName); err != nil {
@@ -99,6 +102,9 @@ func Import(in Input, sem Semantics) (*Suite, error) {
 func readQuestions(r io.Reader, name string) ([]suitedoc.Question, error) {
 	return suitedoc.ReadQuestions(r, name, func(id string, q *suitedoc.Node) ([]*suitedoc.Node, error) {
 		f, ok := q.Get("function")
+		if !ok && isAgentic(id) {
+			return nil, nil // BFCL adds the functions when it runs the question
+		}
 		if !ok {
 			return nil, fmt.Errorf("question %s has no \"function\"", id)
 		}

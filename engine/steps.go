@@ -20,7 +20,8 @@ type compiledRun struct {
 	never    []compiledNever
 	maxCalls int // -1: no limit
 	final    *rules.Set
-	rule     *rules.Rule // final's
+	rule     *rules.Rule           // final's
+	reading  response.FinalReading // which text final judges (final_text)
 }
 
 type compiledNever struct {
@@ -100,7 +101,7 @@ func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
 		if err != nil {
 			c.ruleProblem(sr.FinalLoc, sc.ID, err)
 		} else {
-			run.final, run.rule = &rules.Set{}, r
+			run.final, run.rule, run.reading = &rules.Set{}, r, sr.FinalText
 			run.final.Add(rules.LevelCall, rules.Path{}, r)
 		}
 	}
@@ -431,6 +432,9 @@ func (n *compiledNever) matches(ac *response.Call, steps rules.Steps, cx context
 
 // scoreRun scores a run against case i, which is a run case.
 func (e *Engine) scoreRun(r *Result, i int, run *response.Run, w *work) {
+	// The text final judges, as final_text reads it; under bfcl a last
+	// message of unusable calls is that text, and no calls.
+	run = run.ReadAs(e.cases[i].run.reading)
 	rv := newRunView(run, e.cases[i].run.steps)
 	defer rv.release()
 	rv.ctx = w.context()

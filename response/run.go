@@ -16,6 +16,10 @@ type Run struct {
 	// the run's last call (its answer); HasFinal says there is one.
 	Final    string
 	HasFinal bool
+	// end is what a reading of the final answer other than Final needs
+	// (ReadAs): the final message's first text block, or the message of
+	// calls the run ends in.
+	end finalEnd
 	// NotEvaluable, when not "", says why the run cannot be scored: a
 	// trace recorded without the opt-in content of its calls. Such a run
 	// fails its case; it never passes for want of evidence.
@@ -109,11 +113,11 @@ func extractRun(r value.Value, f Format, x extraction) (Run, Format, error) {
 		p.ids(run.Steps)
 	} else if p.f == nil || p.f.stream == nil {
 		// A stream's text comes in deltas, which are not put together.
-		run.Final = answerText(r, 0)
+		run.Final, run.end.first, run.end.split = answerText(r, 0)
 		if r.Kind() == value.String || p.f != nil && p.f.text != nil {
 			// What the model kept out of its answer (its thinking,
 			// harmony's analysis) is not the answer.
-			run.Final = textAnswer(p.f, run.Final)
+			run.Final, run.end.split = textAnswer(p.f, run.Final), false
 		}
 		run.HasFinal = run.Final != ""
 	}
@@ -174,32 +178,37 @@ const maxAnswerDepth = 4
 // message, a LangChain dict's fields), which is its content string or
 // its text blocks or parts joined, or the output_text of a Responses
 // output's messages. It follows the wrappers that detection reads the
-// calls of, so it finds the message where the calls would be.
-func answerText(v value.Value, depth int) string {
+// calls of, so it finds the message where the calls would be. first is
+// the first text block when split says there are several, for ReadAs.
+func answerText(v value.Value, depth int) (text, first string, split bool) {
 	if depth > maxAnswerDepth {
-		return ""
+		return "", "", false
 	}
 	switch v.Kind() {
 	case value.String:
-		return v.Str()
+		return v.Str(), "", false
 	case value.Array:
 		var b strings.Builder
-		s, _ := joinText(v)
+		s, first, n := joinBlocks(v)
 		for _, e := range v.Elems() {
 			if stringAt(e, "type") == "message" && roleOf(e) == "assistant" {
 				b.WriteString(messageText(e, "content"))
 			}
 		}
-		return s + b.String()
+		if b.Len() > 0 {
+			// A Responses output's messages: one answer in pieces.
+			return s + b.String(), "", false
+		}
+		return s, first, n > 1
 	case value.Object:
 	default:
-		return ""
+		return "", "", false
 	}
 	for _, key := range [...]string{"choices", "candidates"} {
 		if l, ok := v.Get(key); ok {
 			first, _, ok := firstOf(v, key)
 			if !ok || l.Kind() != value.Array {
-				return ""
+				return "", "", false
 			}
 			if key == "candidates" {
 				c, _ := first.Get("content")
@@ -208,7 +217,7 @@ func answerText(v value.Value, depth int) string {
 			if m, ok := first.Get("message"); ok {
 				return answerText(m, depth+1)
 			}
-			return stringAt(first, "text") // a legacy completion
+			return stringAt(first, "text"), "", false // a legacy completion
 		}
 	}
 	if out, ok := v.Get("output"); ok {
@@ -224,8 +233,8 @@ func answerText(v value.Value, depth int) string {
 		return answerText(inner, depth+1)
 	}
 	if parts, ok := v.Get("parts"); ok {
-		s, _ := joinText(parts)
-		return s
+		s, first, n := joinBlocks(parts)
+		return s, first, n > 1
 	}
-	return messageText(v, "content")
+	return messageTexts(v, "content")
 }

@@ -47,7 +47,7 @@ func anthropicMessage(b *runBuilder, m value.Value) {
 			}
 		}
 		if b.n == b.first && b.wantsText() {
-			b.said(messageText(m, "content"))
+			b.said(m, "content")
 		}
 	case "user":
 		b.other()

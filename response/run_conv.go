@@ -62,6 +62,11 @@ type runBuilder struct {
 
 	final    string
 	hasFinal bool
+	// last is the final message's first block (said), or the turn of
+	// calls the run may end in (noteCall), for Run.ReadAs; lastTurn is
+	// the first step of the turn whose calls last noted.
+	last     finalEnd
+	lastTurn int
 
 	// ids indexes the steps by id once a run has many, so that pairing
 	// stays linear however long the run.
@@ -108,7 +113,16 @@ func runConversation(p *plan, x extraction, want Format) (Run, error) {
 	}
 	*b = runBuilder{x: x, f: p.f, want: want, mode: wholeRun, steps: steps}
 	b.walk(p)
-	return Run{Steps: b.steps, Final: b.final, HasFinal: b.hasFinal}, nil
+	run := Run{Steps: b.steps, Final: b.final, HasFinal: b.hasFinal}
+	switch {
+	case b.hasFinal:
+		run.end = finalEnd{first: b.last.first, split: b.last.split}
+	case b.last.broken && b.lastTurn == b.first && b.n > b.first:
+		// The run ends in the turn whose calls were noted, and one of
+		// them is unusable.
+		run.end = finalEnd{broken: true, from: b.first, name: b.last.name, call: b.last.call}
+	}
+	return run, nil
 }
 
 func (b *runBuilder) walk(p *plan) {
@@ -173,6 +187,7 @@ func (b *runBuilder) call(read readFunc, e value.Value, at loc, id string) {
 		return
 	}
 	c := read(b.x, e, at, b.n)
+	b.noteCall(&c, e)
 	if ae, ok := c.Err.(*ArgumentsError); ok {
 		// The reader names the place within the message; put the
 		// message's place before it.
@@ -188,7 +203,9 @@ func (b *runBuilder) item(read readFunc, e value.Value, id string) {
 		b.add(Call{}, "")
 		return
 	}
-	b.add(read(b.x, e, b.at, b.n), id)
+	c := read(b.x, e, b.at, b.n)
+	b.noteCall(&c, e)
+	b.add(c, id)
 }
 
 // fail adds a failed step: the thing at sub of the message being read
@@ -222,11 +239,30 @@ func (b *runBuilder) add(c Call, id string) {
 	b.final, b.hasFinal = "", false
 }
 
-// said records text the model wrote in a message or item without calls:
-// the run's answer, unless a call follows.
-func (b *runBuilder) said(text string) {
+// said records the text the model wrote in message or item m (its
+// content at key), which has no calls: the run's answer, unless a call
+// follows.
+func (b *runBuilder) said(m value.Value, key string) {
+	text, first, split := messageTexts(m, key)
 	if text != "" {
 		b.final, b.hasFinal = text, true
+		b.last.first, b.last.split = first, split
+	}
+}
+
+// noteCall notes call c of the model's turn being read, read from entry
+// e: the turn's first call, and whether one of its calls is unusable, as
+// ReadAs(FinalBFCL) reads a run that ends in such a turn.
+func (b *runBuilder) noteCall(c *Call, e value.Value) {
+	if b.mode != wholeRun {
+		return
+	}
+	if b.n == b.first || b.lastTurn != b.first {
+		b.lastTurn = b.first
+		b.last = finalEnd{name: c.Name, call: e}
+	}
+	if c.Err != nil {
+		b.last.broken = true
 	}
 }
 
@@ -347,8 +383,14 @@ func mayBeJSON(s string) bool {
 // one answer into consecutive blocks and LangChain's text joins them; ok
 // is false when l has no text.
 func joinText(l value.Value) (s string, ok bool) {
+	s, _, n := joinBlocks(l)
+	return s, n > 0
+}
+
+// joinBlocks is joinText's text, the first text block and the number of
+// text blocks.
+func joinBlocks(l value.Value) (s, first string, n int) {
 	var sb strings.Builder
-	n := 0
 	for _, e := range l.Elems() {
 		t, is := blockText(e)
 		if !is {
@@ -356,7 +398,7 @@ func joinText(l value.Value) (s string, ok bool) {
 		}
 		switch n {
 		case 0:
-			s = t
+			s, first = t, t
 		case 1:
 			sb.WriteString(s)
 			fallthrough
@@ -368,7 +410,7 @@ func joinText(l value.Value) (s string, ok bool) {
 	if n > 1 {
 		s = sb.String()
 	}
-	return s, n > 0
+	return s, first, n
 }
 
 // blockText is the text of a content block or part, if it is text.
@@ -397,15 +439,22 @@ func blockText(e value.Value) (string, bool) {
 // messageText is the text of a message's content: a string, or its text
 // blocks joined.
 func messageText(m value.Value, key string) string {
+	s, _, _ := messageTexts(m, key)
+	return s
+}
+
+// messageTexts is messageText's text, and the first text block when split
+// says the content has several.
+func messageTexts(m value.Value, key string) (text, first string, split bool) {
 	c, _ := m.Get(key)
 	switch c.Kind() {
 	case value.String:
-		return c.Str()
+		return c.Str(), "", false
 	case value.Array:
-		s, _ := joinText(c)
-		return s
+		s, first, n := joinBlocks(c)
+		return s, first, n > 1
 	}
-	return ""
+	return "", "", false
 }
 
 // roleOf is m's role, "" when it has none that is a string.

@@ -64,7 +64,7 @@ func geminiContent(b *runBuilder, m value.Value) {
 			}
 		}
 		if b.n == b.first && b.wantsText() {
-			b.said(messageText(m, "parts"))
+			b.said(m, "parts")
 		}
 	case "user", "function", "tool", "":
 		// Gemini's own examples answer a call in a user content; older

@@ -134,7 +134,7 @@ func langchainMessage(b *runBuilder, e value.Value) {
 		// tool_calls as tool_use blocks: the calls are tool_calls, and
 		// the content gives the text alone.
 		if b.n == b.first && b.wantsText() {
-			b.said(messageText(m, "content"))
+			b.said(m, "content")
 		}
 	case "tool":
 		b.other()

@@ -43,7 +43,7 @@ func openaiMessage(b *runBuilder, m value.Value) {
 			}
 		}
 		if b.n == b.first && b.wantsText() {
-			b.said(messageText(m, "content"))
+			b.said(m, "content")
 		}
 	case "tool":
 		b.other()

@@ -44,7 +44,7 @@ func responsesItem(b *runBuilder, e value.Value) {
 			if isCallShaped(e) || callIn(e, "content") >= 0 {
 				b.fail("", "", "holds a call in another API's shape, in a responses input message")
 			} else if b.n == b.first && b.wantsText() {
-				b.said(messageText(e, "content"))
+				b.said(e, "content")
 			}
 		default:
 			b.other()
@@ -71,7 +71,7 @@ func responsesItem(b *runBuilder, e value.Value) {
 		} else if b.inTurn && b.n == b.first && b.wantsText() {
 			// A message in a turn that calls is beside the call, no
 			// answer, as in the other conversations.
-			b.said(messageText(e, "content"))
+			b.said(e, "content")
 		}
 	case isCallType(ts):
 		b.modelItem()

@@ -15,7 +15,7 @@ import (
 )
 
 // The keys of a case, for the message about an unknown one.
-const caseKeys = "id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives, steps, never, max_calls, min_calls, final, metadata"
+const caseKeys = "id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives, steps, never, max_calls, min_calls, final, final_text, metadata"
 
 // decodeAllCases decodes the cases of every file into s.Cases, on as many
 // goroutines as there are CPUs for a large suite.
@@ -185,7 +185,7 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 			c.Expected = d.callList(v, loc, "expected")
 		case "alternatives":
 			c.Alternatives = d.alternatives(v, loc)
-		case "steps", "never", "max_calls", "min_calls", "final":
+		case "steps", "never", "max_calls", "min_calls", "final", "final_text":
 			d.runKey(c, m.Key, v, loc) // decode_steps.go
 		default:
 			d.unknown(sub(loc, m.Key), caseKeys)
@@ -195,6 +195,7 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 		d.missing(loc, "id")
 	}
 	d.checkRunCase(c, x, hasExpected, loc) // decode_steps.go
+	d.checkFinalText(c, x, loc)            // decode_steps.go
 	if mode, from := d.modeOf(c); mode == CallsAny {
 		d.checkAnyCase(c, loc, from)
 	} else if !hasExpected && !c.HasSteps() {

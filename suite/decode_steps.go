@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/callgrade/callgrade/internal/errcode"
+	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -15,7 +16,8 @@ const (
 )
 
 // runKey decodes the keys of a case that make it an agent's run: steps,
-// never, max_calls and final (docs/trajectories.md), and min_calls, which
+// never, max_calls and final, with final_text, which says which text of
+// the run final judges (docs/trajectories.md), and min_calls, which
 // says what max_calls says the other way round, of a run or of a single
 // response alike.
 func (d *dec) runKey(c *Case, key string, v value.Value, loc Loc) {
@@ -59,6 +61,24 @@ func (d *dec) runKey(c *Case, key string, v value.Value, loc Loc) {
 			return
 		}
 		r.Final, r.FinalLoc = v, kloc
+	case "final_text":
+		kloc := sub(loc, key)
+		switch h := response.FinalReading(v.Str()); {
+		case v.Kind() != value.String:
+			d.wrongKind(kloc, "joined, answer or bfcl", v)
+		case h == response.FinalJoined || h == response.FinalAnswer || h == response.FinalBFCL:
+			r.FinalText = h
+		default:
+			d.fail(kloc, errcode.InvalidValue, "must be joined, answer or bfcl, not "+strconv.Quote(v.Str()))
+		}
+	}
+}
+
+// checkFinalText rejects final_text without final, which it would say
+// how to read for nothing.
+func (d *dec) checkFinalText(c *Case, x value.Value, loc Loc) {
+	if v, ok := x.Get("final_text"); ok && !v.IsNull() && (c.Run == nil || c.Run.Final.Kind() == value.Null) {
+		d.fail(sub(loc, "final_text"), errcode.MissingKey, "final_text says which text final judges; the case has no final")
 	}
 }
 

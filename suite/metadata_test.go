@@ -23,7 +23,7 @@ func TestMetadataErrors(t *testing.T) {
 		{"an empty name", memFiles{"s.json": []byte(`{"cases": [{"id": "a", "expected": [], "metadata": {"": 1}}]}`)},
 			[]string{"s.json"}, []want{{Loc{File: "s.json", Key: "cases[0].metadata", Case: "a"}, "a name must not be empty"}}},
 		{"misspelt", yamlSuite("cases:\n- {id: a, expected: [], metdata: {x: 1}}\n"),
-			nil, []want{{Loc{File: "s.yaml", Key: "cases[0].metdata", Case: "a"}, "unknown key; want one of id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives, steps, never, max_calls, min_calls, final, metadata"}}},
+			nil, []want{{Loc{File: "s.yaml", Key: "cases[0].metdata", Case: "a"}, "unknown key; want one of id, tools, tools_file, use, extra_fields, calls, null_is_missing, format, expected, alternatives, steps, never, max_calls, min_calls, final, final_text, metadata"}}},
 		{"defaults", yamlSuite("defaults:\n  metadata: {src: [1]}\ncases:\n- {id: a, expected: []}\n"),
 			nil, []want{{Loc{File: "s.yaml", Key: "defaults.metadata.src"}, "must be a string, a number or true or false, not a list"}}},
 		{"defaults not an object", yamlSuite("defaults:\n  metadata: bfcl\n"),

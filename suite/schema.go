@@ -217,6 +217,8 @@ func (p schemaParts) caseSchema() obj {
 		"max_calls": orNull(describe(obj{"type": "integer", "minimum": 0}, "the most calls the run may make")),
 		"min_calls": orNull(describe(obj{"type": "integer", "minimum": 1}, "the least number of calls the response or run must make")),
 		"final":     orNull(describe(ref("rule"), "the RULE the run's final text must pass")),
+		"final_text": orNull(describe(obj{"enum": []any{"joined", "answer", "bfcl"}},
+			"which text of the run final judges: joined (the last assistant message's text blocks joined), answer (the answer of an {answer, context} object) or bfcl (as BFCL's agentic checker reads it)")),
 	}))
 	c["required"] = []string{"id"}
 	// Whether a case must give expected or steps depends on defaults.calls

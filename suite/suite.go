@@ -230,6 +230,9 @@ type Run struct {
 	// when not given.
 	Final    value.Value
 	FinalLoc Loc
+	// FinalText is which text of the run final judges (final_text);
+	// "" is response.FinalJoined.
+	FinalText response.FinalReading
 }
 
 // IsRun reports whether the case is scored as an agent's run: it has

@@ -1,0 +1,191 @@
+package response
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/callgrade/callgrade/internal/pycall"
+	"github.com/callgrade/callgrade/value"
+)
+
+// FinalReading says which text of a run is its final answer: a case's
+// final_text (docs/trajectories.md).
+type FinalReading string
+
+// The readings of a run's final answer.
+const (
+	// FinalJoined is Final: the text of the last assistant message after
+	// the run's last call, its text blocks or parts joined with nothing
+	// between them. A run that ends in a call has none.
+	FinalJoined FinalReading = "joined"
+	// FinalAnswer is Final, or when Final is an object with an "answer"
+	// key (JSON or a Python dict literal, alone or in a code fence: the
+	// {'answer': ..., 'context': ...} that BFCL's agentic prompt asks
+	// for), that answer: a string as it is, another value as its JSON.
+	FinalAnswer FinalReading = "answer"
+	// FinalBFCL is the final answer as BFCL's agentic checker reads it
+	// (docs/bfcl.md): of a final message with several text blocks or
+	// parts, the first; a run whose last message makes calls of which
+	// one has arguments that cannot be read (they do not parse, or are
+	// no object) ends in that message, which is its answer and no call,
+	// read as the Python repr of the message's first call,
+	// {'NAME': 'ARGUMENTS TEXT'}.
+	FinalBFCL FinalReading = "bfcl"
+)
+
+// finalEnd is what a run keeps of its end beyond Final, for ReadAs.
+type finalEnd struct {
+	first string // the final message's first text block, when split
+	split bool   // the final message has several text blocks or parts
+
+	broken bool        // the run ends in a turn of calls, one of them unusable
+	from   int         // the first step of that turn
+	name   string      // its first call's name
+	call   value.Value // its first call's entry, as the response wrote it
+}
+
+// ReadAs returns the run as reading how sees it: r itself under
+// FinalJoined (or when the reading changes nothing), else a copy whose
+// Final, HasFinal and Steps are how's. Under FinalBFCL the calls of a
+// last message read as the answer are no steps of the copy.
+func (r *Run) ReadAs(how FinalReading) *Run {
+	if how == FinalAnswer {
+		if a, ok := answerField(r.Final); ok && r.HasFinal {
+			cp := *r
+			cp.Final, cp.HasFinal = a, a != ""
+			return &cp
+		}
+		return r
+	}
+	if how != FinalBFCL {
+		return r
+	}
+	e := &r.end
+	switch {
+	case r.HasFinal && e.split:
+		cp := *r
+		cp.Final = e.first
+		cp.HasFinal = cp.Final != ""
+		return &cp
+	case !r.HasFinal && e.broken && e.from <= len(r.Steps):
+		cp := *r
+		cp.Steps = r.Steps[:e.from:e.from]
+		cp.Final = "{" + pyRepr(e.name) + ": " + pyRepr(rawArguments(e.call)) + "}"
+		cp.HasFinal = true
+		return &cp
+	}
+	return r
+}
+
+// answerField is the "answer" of text s when s is an object that has
+// one, JSON or a Python dict literal, alone or in a Markdown code fence.
+func answerField(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if rest, ok := strings.CutPrefix(s, "```"); ok {
+		body, end := strings.CutSuffix(rest, "```")
+		if !end {
+			return "", false
+		}
+		if nl := strings.IndexByte(body, '\n'); nl >= 0 && !strings.ContainsAny(body[:nl], "{") {
+			body = body[nl+1:] // the fence's language
+		}
+		s = strings.TrimSpace(body)
+	}
+	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
+		return "", false
+	}
+	v, err := value.Parse(s)
+	if err != nil {
+		j, perr := pycall.Literal(s)
+		if perr != nil {
+			return "", false
+		}
+		if v, err = value.Parse(j); err != nil {
+			return "", false
+		}
+	}
+	a, ok := v.Get("answer")
+	switch {
+	case !ok:
+		return "", false
+	case a.Kind() == value.String:
+		return a.Str(), true
+	}
+	return a.String(), true
+}
+
+// rawArguments is the arguments of call entry e as the response wrote
+// them: their text when they are a string (OpenAI's JSON text, which BFCL
+// keeps as it is), else their JSON.
+func rawArguments(e value.Value) string {
+	for _, wrap := range [...]string{"function", "functionCall", "function_call"} {
+		if w, ok := e.Get(wrap); ok && w.Kind() == value.Object {
+			e = w
+			break
+		}
+	}
+	for _, key := range [...]string{"arguments", "input", "args"} {
+		if a, ok := e.Get(key); ok {
+			if a.Kind() == value.String {
+				return a.Str()
+			}
+			return a.String()
+		}
+	}
+	return ""
+}
+
+// pyRepr is Python 3's repr of the string s: in single quotes, or in
+// double quotes when s has a single quote and no double one; the
+// backslash, that quote, \t, \n, \r and the characters Python does not
+// print escaped.
+func pyRepr(s string) string {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		q = '"'
+	}
+	b := make([]byte, 0, len(s)+2)
+	b = append(b, q)
+	for i := 0; i < len(s); {
+		c, n := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && n == 1 {
+			// Not UTF-8: Python's str has no such character; the byte
+			// as a surrogate escape is the nearest.
+			b = append(b, `\udc`...)
+			b = strconv.AppendUint(b, uint64(s[i]), 16)
+			i++
+			continue
+		}
+		i += n
+		switch {
+		case c == '\\' || c == rune(q):
+			b = append(b, '\\', byte(c))
+		case c == '\t':
+			b = append(b, `\t`...)
+		case c == '\n':
+			b = append(b, `\n`...)
+		case c == '\r':
+			b = append(b, `\r`...)
+		case c == ' ' || c >= 0x20 && c < 0x7f || c > 0x7f && unicode.IsPrint(c):
+			b = utf8.AppendRune(b, c)
+		case c < 0x100:
+			b = appendHex(append(b, `\x`...), c, 2)
+		case c < 0x10000:
+			b = appendHex(append(b, `\u`...), c, 4)
+		default:
+			b = appendHex(append(b, `\U`...), c, 8)
+		}
+	}
+	return string(append(b, q))
+}
+
+// appendHex appends c in width lower-case hex digits.
+func appendHex(b []byte, c rune, width int) []byte {
+	h := strconv.FormatUint(uint64(c), 16)
+	for range width - len(h) {
+		b = append(b, '0')
+	}
+	return append(b, h...)
+}

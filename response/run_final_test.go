@@ -1,0 +1,122 @@
+package response
+
+import (
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// TestReadAs reads the final answer of runs as FinalJoined and FinalBFCL
+// read it: several text blocks, a run that ends in a call whose arguments
+// do not parse, and the runs whose answer both readings take alike.
+func TestReadAs(t *testing.T) {
+	const (
+		user   = `{"role":"user","content":"Who?"}`
+		call   = `{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{\"q\": \"who\"}"}}]}`
+		result = `{"role":"tool","tool_call_id":"c1","content":"[]"}`
+	)
+	tests := []struct {
+		name         string
+		run          string
+		joined, bfcl string // "" for none
+		steps        int    // the steps FinalBFCL keeps
+	}{
+		{"one string", `[` + user + `,` + call + `,` + result + `,{"role":"assistant","content":"It is X."}]`,
+			"It is X.", "It is X.", 1},
+		{"anthropic blocks", `[{"role":"user","content":"Who?"},{"role":"assistant","content":[{"type":"text","text":"It is X."},{"type":"text","text":"Hope this helps."}]}]`,
+			"It is X.Hope this helps.", "It is X.", 0},
+		{"gemini parts", `[{"role":"user","parts":[{"text":"Who?"}]},{"role":"model","parts":[{"text":"Here is what I found."},{"text":"It is X."}]}]`,
+			"Here is what I found.It is X.", "Here is what I found.", 0},
+		{"a single message's blocks", `{"role":"assistant","content":[{"type":"text","text":"A"},{"type":"text","text":"B"}]}`,
+			"AB", "A", 0},
+		{"a first block that is empty", `[{"role":"user","content":"Who?"},{"role":"assistant","content":[{"type":"text","text":""},{"type":"text","text":"X"}]}]`,
+			"X", "", 0},
+		{"ends in a call that does not parse", `[` + user + `,` + call + `,` + result +
+			`,{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"search","arguments":"{\"q\": \"X's conf"}}]}]`,
+			"", `{'search': '{"q": "X\'s conf'}`, 1},
+		{"the first call's repr when the second does not parse", `[` + user +
+			`,{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"a","arguments":"{}"}},{"id":"c2","type":"function","function":{"name":"b","arguments":"{"}}]}]`,
+			"", `{'a': '{}'}`, 0},
+		{"ends in a good call", `[` + user + `,` + call + `,` + result + `]`, "", "", 1},
+		{"a bad call, then an answer", `[` + user +
+			`,{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"search","arguments":"{"}}]},{"role":"assistant","content":"X"}]`,
+			"X", "X", 1},
+		{"a bad call, then null content", `[` + user +
+			`,{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"search","arguments":"{"}}]},{"role":"assistant","content":null}]`,
+			"", "", 1},
+		{"text beside a call", `[` + user + `,{"role":"assistant","content":"X","tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{}"}}]}]`,
+			"", "", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := value.Parse(tt.run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run, _, err := ExtractRun(v, Auto)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j := run.ReadAs(FinalJoined); j != &run || run.Final != tt.joined || run.HasFinal != (tt.joined != "") {
+				t.Errorf("joined: %q (%v), want %q", run.Final, run.HasFinal, tt.joined)
+			}
+			b := run.ReadAs(FinalBFCL)
+			if b.Final != tt.bfcl || b.HasFinal != (tt.bfcl != "") || len(b.Steps) != tt.steps {
+				t.Errorf("bfcl: %q (%v), %d steps, want %q, %d steps", b.Final, b.HasFinal, len(b.Steps), tt.bfcl, tt.steps)
+			}
+			if len(run.Steps) < len(b.Steps) {
+				t.Errorf("bfcl reading has more steps (%d) than the run (%d)", len(b.Steps), len(run.Steps))
+			}
+		})
+	}
+}
+
+// TestPyRepr writes Python 3's repr of strings, as BFCL's str() of a
+// call dict quotes them.
+func TestPyRepr(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{``, `''`},
+		{`{"q": "x"}`, `'{"q": "x"}'`},
+		{`it's`, `"it's"`},
+		{`it's "x"`, `'it\'s "x"'`},
+		{`a\b`, `'a\\b'`},
+		{"tab\tnl\ncr\r", `'tab\tnl\ncr\r'`},
+		{"\x00\x7f", `'\x00\x7f'`},
+		{"no\u00a0break", `'no\xa0break'`},
+		{"zero\u200bwidth", `'zero\u200bwidth'`},
+		{"ČSSR Hyōgo ✓", `'ČSSR Hyōgo ✓'`},
+		{"\U000e0001", `'\U000e0001'`},
+	}
+	for _, tt := range tests {
+		if got := pyRepr(tt.in); got != tt.want {
+			t.Errorf("pyRepr(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestReadAsAnswer reads the answer of an {answer, context} object, in
+// JSON or as a Python dict literal, fenced or not; other text stays.
+func TestReadAsAnswer(t *testing.T) {
+	tests := []struct{ final, want string }{
+		{`{"answer": "Michael", "context": "You said so."}`, "Michael"},
+		{`{'answer': 'I do not know', 'context': 'Michael, maybe'}`, "I do not know"},
+		{"```json\n{\"answer\": \"Michael\"}\n```", "Michael"},
+		{"```\n{'answer': \"it's Michael\"}\n```", "it's Michael"},
+		{`{"answer": 35, "context": ""}`, "35"},
+		{`{"answer": ""}`, ""},
+		{`It is Michael.`, "It is Michael."},
+		{`{"context": "Michael"}`, `{"context": "Michael"}`},
+		{`{'answer': 'Michael'`, `{'answer': 'Michael'`},
+		{`The answer: {"answer": "Michael"}`, `The answer: {"answer": "Michael"}`},
+	}
+	for _, tt := range tests {
+		run := Run{Final: tt.final, HasFinal: true}
+		got := run.ReadAs(FinalAnswer)
+		if got.Final != tt.want || got.HasFinal != (tt.want != "") {
+			t.Errorf("%q: %q (%v), want %q", tt.final, got.Final, got.HasFinal, tt.want)
+		}
+	}
+	if none := (&Run{}).ReadAs(FinalAnswer); none.HasFinal {
+		t.Errorf("a run without a final answer has one: %q", none.Final)
+	}
+}
