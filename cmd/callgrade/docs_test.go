@@ -27,8 +27,9 @@ func TestDocumentedCommandsWork(t *testing.T) {
 	// curl: serve_test.go runs docs/service.md's against the server it starts.
 	// time bin/floor: needs the corpus bench-vs-seed generates; internal/floor's test runs the program.
 	// bash scripts/pgo.sh: it rewrites the committed profile; pgo_test.go runs it into a temporary file.
+	// go tool pprof: it reads a profile that a go test command above it (not run here) writes.
 	// python3 integrations/python/…, node integrations/npm/…: the Python and npm tests build the packages (.ci/python.sh, .ci/npm.sh).
-	notRunHere := []string{"go test", "bash .ci/run", "python3 ../shared/bin/", "benchstat", "curl ", "time bin/floor ", "bash scripts/pgo.sh",
+	notRunHere := []string{"go test", "bash .ci/run", "python3 ../shared/bin/", "benchstat", "curl ", "time bin/floor ", "bash scripts/pgo.sh", "go tool pprof ",
 		"python3 integrations/python/build_wheel.py ", "node integrations/npm/build.mjs "}
 	env := readerEnv(t)
 	exitsRE := regexp.MustCompile(`#.*\bexits (\d+)`)
