@@ -117,95 +117,104 @@ func compareWith(t *testing.T, args []string, expected, actual string) error {
 	return c.Compare(&rules.Input{Path: "x", Expected: e, Actual: a}).Err
 }
 
+// tooDeep nests deeper than the default limits allow.
+var tooDeep = strings.Repeat("[", 300) + strings.Repeat("]", 300)
+
+// codeTest is a code and a failing input, through the entry point a
+// caller uses, that gives an error with it.
+type codeTest struct {
+	code callgrade.Code
+	err  func(t *testing.T) error
+}
+
+// codeTests are the rows of TestCodes: each code of errcode.All at
+// least once.
+var codeTests = []codeTest{
+	{callgrade.CodeNoSuiteFile, func(t *testing.T) error {
+		_, err := callgrade.Open(nil, callgrade.Options{})
+		return err
+	}},
+	{callgrade.CodeUnknownFormat, func(t *testing.T) error {
+		return openFiles(t, []string{"suite.txt"}, map[string]string{"suite.txt": suiteYAML("", "")})
+	}},
+	{callgrade.CodeReadFailed, func(t *testing.T) error {
+		return openFiles(t, []string{"missing.yaml"}, nil)
+	}},
+	{callgrade.CodeSyntaxError, func(t *testing.T) error { return openYAML(t, "cases: [\n") }},
+	{callgrade.CodeSyntaxError, func(t *testing.T) error {
+		return openFiles(t, []string{"s.json"}, map[string]string{"s.json": `{"cases": [}`})
+	}},
+	{callgrade.CodeSyntaxError, func(t *testing.T) error {
+		return openFiles(t, []string{"s.toml"}, map[string]string{"s.toml": "cases = [\n"})
+	}},
+	{callgrade.CodeDuplicateKey, func(t *testing.T) error { return openYAML(t, suiteYAML("version: 1\nversion: 1\n", "")) }},
+	{callgrade.CodeDuplicateKey, func(t *testing.T) error {
+		return openFiles(t, []string{"s.json"}, map[string]string{"s.json": `{"cases": [{"id": "a", "id": "b", "expected": []}]}`})
+	}},
+	{callgrade.CodeUnknownKey, func(t *testing.T) error { return openYAML(t, suiteYAML("bogus: 1\n", "")) }},
+	{callgrade.CodeUnknownKey, func(t *testing.T) error { return openYAML(t, ruleYAML("", "x: {bogus: 1}")) }},
+	{callgrade.CodeMissingKey, func(t *testing.T) error { return openYAML(t, "cases:\n  - expected: []\n") }},
+	{callgrade.CodeWrongType, func(t *testing.T) error { return openYAML(t, "cases: 3\n") }},
+	{callgrade.CodeInvalidValue, func(t *testing.T) error {
+		return openYAML(t, suiteYAML("defaults: {extra_fields: maybe}\n", ""))
+	}},
+	{callgrade.CodeConflictingKeys, func(t *testing.T) error {
+		return openYAML(t, suiteYAML("tools: []\ntools_file: tools.json\n", ""))
+	}},
+	{callgrade.CodeDuplicateCase, func(t *testing.T) error {
+		return openYAML(t, suiteYAML("", "  - id: a\n    expected: []\n"))
+	}},
+	{callgrade.CodeDuplicateTool, func(t *testing.T) error {
+		return openYAML(t, suiteYAML("tools:\n  - type: function\n    function: {name: f}\n  - type: function\n    function: {name: f}\n", ""))
+	}},
+	{callgrade.CodeUnknownRuleset, func(t *testing.T) error { return openYAML(t, suiteYAML("", "    use: [nope]\n")) }},
+	{callgrade.CodeLimitExceeded, func(t *testing.T) error {
+		return openFiles(t, []string{"s.json"}, map[string]string{"s.json": `{"cases": [{"id": "a", "expected": [], "x": ` + tooDeep + `}]}`})
+	}},
+	{callgrade.CodeLimitExceeded, func(t *testing.T) error {
+		_, err := value.Parse(tooDeep)
+		return err
+	}},
+	{callgrade.CodeLimitExceeded, func(t *testing.T) error {
+		_, err := dsl.NewCompiler(dsl.Options{MaxLength: 4}).Compile("actual == expected")
+		return err
+	}},
+	{callgrade.CodeRuleCompileError, func(t *testing.T) error { return openYAML(t, ruleYAML("", `x: {regex: "("}`)) }},
+	{callgrade.CodeInvalidPath, func(t *testing.T) error { return openYAML(t, ruleYAML("", `"x..y": {type: number}`)) }},
+	{callgrade.CodeExpressionCompileError, func(t *testing.T) error { return openYAML(t, ruleYAML("", `x: {expr: "actual +"}`)) }},
+	{callgrade.CodeExpressionRuntimeError, func(t *testing.T) error {
+		e, err := dsl.NewCompiler(dsl.Options{}).Compile("actual[3] == 1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := value.Parse("[1]")
+		_, err = e.Eval(&rules.Input{Path: "x", Actual: a, Expected: a})
+		return err
+	}},
+	{callgrade.CodePluginUnavailable, func(t *testing.T) error {
+		return openYAML(t, suiteYAML("plugins:\n  p: {command: [/nonexistent/callgrade-plugin]}\n", ""))
+	}},
+	{callgrade.CodePluginUnavailable, func(t *testing.T) error {
+		return openYAML(t, suiteYAML("plugins:\n  p: {command: ["+testPlugin(t)+", -mode, exit]}\n", ""))
+	}},
+	{callgrade.CodePluginChecksumMismatch, func(t *testing.T) error {
+		return openYAML(t, suiteYAML("plugins:\n  p: {command: ["+testPlugin(t)+"], sha256: "+strings.Repeat("ab", 32)+"}\n", ""))
+	}},
+	{callgrade.CodePluginProtocolError, func(t *testing.T) error {
+		return compareWith(t, []string{"-mode", "wrongcount"}, "1", "1")
+	}},
+	{callgrade.CodePluginCrashed, func(t *testing.T) error { return compareWith(t, nil, "1", `"crash!"`) }},
+	{callgrade.CodeUnknownComparator, func(t *testing.T) error {
+		return openYAML(t, ruleYAML("plugins:\n  p: {command: ["+testPlugin(t)+"]}\n", "x: {plugin: p.nope}"))
+	}},
+}
+
 // Each code is produced by a real failing input, through the entry point a
 // caller uses, and errors.Is finds it; the messages are the same as before
 // codes (the golden tests of each package pin them).
 func TestCodes(t *testing.T) {
-	deep := strings.Repeat("[", 300) + strings.Repeat("]", 300)
-	tests := []struct {
-		code callgrade.Code
-		err  func(t *testing.T) error
-	}{
-		{callgrade.CodeNoSuiteFile, func(t *testing.T) error {
-			_, err := callgrade.Open(nil, callgrade.Options{})
-			return err
-		}},
-		{callgrade.CodeUnknownFormat, func(t *testing.T) error {
-			return openFiles(t, []string{"suite.txt"}, map[string]string{"suite.txt": suiteYAML("", "")})
-		}},
-		{callgrade.CodeReadFailed, func(t *testing.T) error {
-			return openFiles(t, []string{"missing.yaml"}, nil)
-		}},
-		{callgrade.CodeSyntaxError, func(t *testing.T) error { return openYAML(t, "cases: [\n") }},
-		{callgrade.CodeSyntaxError, func(t *testing.T) error {
-			return openFiles(t, []string{"s.json"}, map[string]string{"s.json": `{"cases": [}`})
-		}},
-		{callgrade.CodeSyntaxError, func(t *testing.T) error {
-			return openFiles(t, []string{"s.toml"}, map[string]string{"s.toml": "cases = [\n"})
-		}},
-		{callgrade.CodeDuplicateKey, func(t *testing.T) error { return openYAML(t, suiteYAML("version: 1\nversion: 1\n", "")) }},
-		{callgrade.CodeDuplicateKey, func(t *testing.T) error {
-			return openFiles(t, []string{"s.json"}, map[string]string{"s.json": `{"cases": [{"id": "a", "id": "b", "expected": []}]}`})
-		}},
-		{callgrade.CodeUnknownKey, func(t *testing.T) error { return openYAML(t, suiteYAML("bogus: 1\n", "")) }},
-		{callgrade.CodeUnknownKey, func(t *testing.T) error { return openYAML(t, ruleYAML("", "x: {bogus: 1}")) }},
-		{callgrade.CodeMissingKey, func(t *testing.T) error { return openYAML(t, "cases:\n  - expected: []\n") }},
-		{callgrade.CodeWrongType, func(t *testing.T) error { return openYAML(t, "cases: 3\n") }},
-		{callgrade.CodeInvalidValue, func(t *testing.T) error {
-			return openYAML(t, suiteYAML("defaults: {extra_fields: maybe}\n", ""))
-		}},
-		{callgrade.CodeConflictingKeys, func(t *testing.T) error {
-			return openYAML(t, suiteYAML("tools: []\ntools_file: tools.json\n", ""))
-		}},
-		{callgrade.CodeDuplicateCase, func(t *testing.T) error {
-			return openYAML(t, suiteYAML("", "  - id: a\n    expected: []\n"))
-		}},
-		{callgrade.CodeDuplicateTool, func(t *testing.T) error {
-			return openYAML(t, suiteYAML("tools:\n  - type: function\n    function: {name: f}\n  - type: function\n    function: {name: f}\n", ""))
-		}},
-		{callgrade.CodeUnknownRuleset, func(t *testing.T) error { return openYAML(t, suiteYAML("", "    use: [nope]\n")) }},
-		{callgrade.CodeLimitExceeded, func(t *testing.T) error {
-			return openFiles(t, []string{"s.json"}, map[string]string{"s.json": `{"cases": [{"id": "a", "expected": [], "x": ` + deep + `}]}`})
-		}},
-		{callgrade.CodeLimitExceeded, func(t *testing.T) error {
-			_, err := value.Parse(deep)
-			return err
-		}},
-		{callgrade.CodeLimitExceeded, func(t *testing.T) error {
-			_, err := dsl.NewCompiler(dsl.Options{MaxLength: 4}).Compile("actual == expected")
-			return err
-		}},
-		{callgrade.CodeRuleCompileError, func(t *testing.T) error { return openYAML(t, ruleYAML("", `x: {regex: "("}`)) }},
-		{callgrade.CodeInvalidPath, func(t *testing.T) error { return openYAML(t, ruleYAML("", `"x..y": {type: number}`)) }},
-		{callgrade.CodeExpressionCompileError, func(t *testing.T) error { return openYAML(t, ruleYAML("", `x: {expr: "actual +"}`)) }},
-		{callgrade.CodeExpressionRuntimeError, func(t *testing.T) error {
-			e, err := dsl.NewCompiler(dsl.Options{}).Compile("actual[3] == 1")
-			if err != nil {
-				t.Fatal(err)
-			}
-			a, _ := value.Parse("[1]")
-			_, err = e.Eval(&rules.Input{Path: "x", Actual: a, Expected: a})
-			return err
-		}},
-		{callgrade.CodePluginUnavailable, func(t *testing.T) error {
-			return openYAML(t, suiteYAML("plugins:\n  p: {command: [/nonexistent/callgrade-plugin]}\n", ""))
-		}},
-		{callgrade.CodePluginUnavailable, func(t *testing.T) error {
-			return openYAML(t, suiteYAML("plugins:\n  p: {command: ["+testPlugin(t)+", -mode, exit]}\n", ""))
-		}},
-		{callgrade.CodePluginChecksumMismatch, func(t *testing.T) error {
-			return openYAML(t, suiteYAML("plugins:\n  p: {command: ["+testPlugin(t)+"], sha256: "+strings.Repeat("ab", 32)+"}\n", ""))
-		}},
-		{callgrade.CodePluginProtocolError, func(t *testing.T) error {
-			return compareWith(t, []string{"-mode", "wrongcount"}, "1", "1")
-		}},
-		{callgrade.CodePluginCrashed, func(t *testing.T) error { return compareWith(t, nil, "1", `"crash!"`) }},
-		{callgrade.CodeUnknownComparator, func(t *testing.T) error {
-			return openYAML(t, ruleYAML("plugins:\n  p: {command: ["+testPlugin(t)+"]}\n", "x: {plugin: p.nope}"))
-		}},
-	}
 	tested := map[callgrade.Code]bool{}
-	for _, tt := range tests {
+	for _, tt := range codeTests {
 		t.Run(string(tt.code), func(t *testing.T) {
 			err := tt.err(t)
 			if err == nil {

@@ -25,6 +25,8 @@ type anyTest struct {
 	msg      string // a message one of the diffs holds, when not ""
 }
 
+// TestAnyCallsVerdicts: the verdicts of calls: any, alone and with
+// min_calls.
 func TestAnyCallsVerdicts(t *testing.T) {
 	const (
 		anyCase     = "cases:\n  - id: t\n    calls: any\n"
@@ -32,7 +34,7 @@ func TestAnyCallsVerdicts(t *testing.T) {
 		weather     = `{"name": "get_weather", "arguments": {"city": "Paris"}}`
 		wrongSchema = `{"name": "get_weather", "arguments": {"city": 7}}`
 	)
-	tests := []anyTest{
+	checkAnyTests(t, []anyTest{
 		// calls: any alone.
 		{name: "any, no call", suite: anyCase, response: `[]`, pass: true, score: 1},
 		{name: "any, a text answer", suite: anyCase, response: `"I cannot help"`, pass: true, score: 1},
@@ -76,8 +78,14 @@ func TestAnyCallsVerdicts(t *testing.T) {
 			kinds: []Kind{results.MissingCall}, msg: "expected at least 2 calls, got 1 (2 calls without a name, which do not count)"},
 		{name: "defaults.calls: any + min_calls, no call", suite: "defaults: {calls: any}\ncases:\n  - id: t\n    min_calls: 1\n", response: `[]`,
 			kinds: []Kind{results.MissingCall}},
+	})
+}
 
-		// min_calls with the other modes: one more miss in the score.
+// TestMinCallsOtherModesVerdicts: min_calls with the other calls modes
+// is one more miss in the score.
+func TestMinCallsOtherModesVerdicts(t *testing.T) {
+	const weather = `{"name": "get_weather", "arguments": {"city": "Paris"}}`
+	checkAnyTests(t, []anyTest{
 		{name: "ordered + min_calls 2, one right call", suite: "cases:\n  - id: t\n    expected: {name: get_weather, arguments: {city: Paris}}\n    min_calls: 2\n",
 			response: weather, score: 0.5, kinds: []Kind{results.MissingCall}, msg: "expected at least 2 calls, got 1"},
 		{name: "ordered + min_calls 1, one right call", suite: "cases:\n  - id: t\n    expected: {name: get_weather, arguments: {city: Paris}}\n    min_calls: 1\n",
@@ -92,8 +100,14 @@ func TestAnyCallsVerdicts(t *testing.T) {
 			response: weather, score: 0.5, kinds: []Kind{results.MissingCall}},
 		{name: "alternatives + min_calls: the best list, then the count", suite: "cases:\n  - id: t\n    expected: {name: get_time}\n    alternatives: [[{name: get_weather, arguments: {city: Paris}}]]\n    min_calls: 2\n",
 			response: weather, score: 0.5, kinds: []Kind{results.MissingCall}},
+	})
+}
 
-		// any with a run's checks.
+// TestAnyCallsRunVerdicts: calls: any with a run's checks (final, never,
+// max_calls, min_calls).
+func TestAnyCallsRunVerdicts(t *testing.T) {
+	const anyCase = "cases:\n  - id: t\n    calls: any\n"
+	checkAnyTests(t, []anyTest{
 		{name: "any + final, passes", suite: anyCase + "    final: {regex: \"(?i)sunny\"}\n",
 			run:  `{"steps": [{"name": "get_weather", "arguments": {"city": "Paris"}, "result": {"sky": "sunny"}}, {"name": "get_time", "result": "noon"}], "final": "Sunny in Paris"}`,
 			pass: true, score: 1},
@@ -123,7 +137,13 @@ func TestAnyCallsVerdicts(t *testing.T) {
 			run: `{"steps": [{"name": "get_time"}, {"name": "get_time"}], "final": "ok"}`, pass: true, score: 1},
 		{name: "in_order + min_calls in a run: one more miss", suite: "cases:\n  - id: t\n    calls: in_order\n    steps: [{name: get_time}]\n    min_calls: 2\n",
 			run: `{"steps": [{"name": "get_time"}]}`, score: 0.5, kinds: []Kind{results.MissingCall}},
-	}
+	})
+}
+
+// checkAnyTests scores each test's case both ways, without work and with
+// a Scorer, and checks both verdicts.
+func checkAnyTests(t *testing.T, tests []anyTest) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := load(t, weatherTools+tt.suite)

@@ -113,60 +113,75 @@ func TestSummarizeMatchesTheRun(t *testing.T) {
 	}
 }
 
+// writeJUnitTest is the JUnit XML a fixture's report should give: its
+// testsuites, in order, with their counts, and parts of the messages of
+// some cases' failures and errors.
+type writeJUnitTest struct {
+	name       string
+	annotate   bool
+	suites     []string // testsuite names in order
+	tests      []int
+	failures   []int
+	errors     []int
+	failureFor map[string]string // case id -> a part of its failure message
+	errorFor   map[string]string // case id -> a part of its error message
+}
+
+// writeJUnitTests are the rows of TestWriteJUnit: the fixture with its
+// suite and without.
+var writeJUnitTests = []writeJUnitTest{
+	{"with suite", true, []string{"testdata/suite.yaml", "responses that name no case"}, []int{10, 1}, []int{5, 1}, []int{2, 0},
+		map[string]string{"weather-wrong-unit": "mismatch unit: ", "flights-nested": "filters.max_price", "stranger": "unknown_case"},
+		map[string]string{"email-broken-json": "invalid_arguments", "email-missing": "missing_response"}},
+	{"without suite", false, []string{"callgrade", "responses that name no case"}, []int{10, 1}, []int{5, 1}, []int{2, 0},
+		map[string]string{"two-calls": "missing_call"},
+		map[string]string{"email-missing": "missing_response"}},
+}
+
+// parsedJUnit is what TestWriteJUnit reads back of WriteJUnit's XML.
+type parsedJUnit struct {
+	XMLName  xml.Name `xml:"testsuites"`
+	Tests    int      `xml:"tests,attr"`
+	Failures int      `xml:"failures,attr"`
+	Errors   int      `xml:"errors,attr"`
+	Suites   []struct {
+		Name     string `xml:"name,attr"`
+		Tests    int    `xml:"tests,attr"`
+		Failures int    `xml:"failures,attr"`
+		Errors   int    `xml:"errors,attr"`
+		Cases    []struct {
+			Name      string         `xml:"name,attr"`
+			Classname string         `xml:"classname,attr"`
+			Failure   *parsedProblem `xml:"failure"`
+			Error     *parsedProblem `xml:"error"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+// parsedProblem is a <failure> or an <error> of a parsedJUnit testcase.
+type parsedProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// TestWriteJUnit: the XML has the testsuites, counts, and failure and
+// error elements of the report, and its counts agree with its elements.
 func TestWriteJUnit(t *testing.T) {
-	tests := []struct {
-		name       string
-		annotate   bool
-		suites     []string // testsuite names in order
-		tests      []int
-		failures   []int
-		errors     []int
-		failureFor map[string]string // case id -> a part of its failure message
-		errorFor   map[string]string // case id -> a part of its error message
-	}{
-		{"with suite", true, []string{"testdata/suite.yaml", "responses that name no case"}, []int{10, 1}, []int{5, 1}, []int{2, 0},
-			map[string]string{"weather-wrong-unit": "mismatch unit: ", "flights-nested": "filters.max_price", "stranger": "unknown_case"},
-			map[string]string{"email-broken-json": "invalid_arguments", "email-missing": "missing_response"}},
-		{"without suite", false, []string{"callgrade", "responses that name no case"}, []int{10, 1}, []int{5, 1}, []int{2, 0},
-			map[string]string{"two-calls": "missing_call"},
-			map[string]string{"email-missing": "missing_response"}},
-	}
-	type problem struct {
-		Message string `xml:"message,attr"`
-		Type    string `xml:"type,attr"`
-		Text    string `xml:",chardata"`
-	}
-	for _, tt := range tests {
+	for _, tt := range writeJUnitTests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
 			if err := WriteJUnit(&b, loadFixture(t, tt.annotate), JUnitOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			var doc struct {
-				XMLName  xml.Name `xml:"testsuites"`
-				Tests    int      `xml:"tests,attr"`
-				Failures int      `xml:"failures,attr"`
-				Errors   int      `xml:"errors,attr"`
-				Suites   []struct {
-					Name     string `xml:"name,attr"`
-					Tests    int    `xml:"tests,attr"`
-					Failures int    `xml:"failures,attr"`
-					Errors   int    `xml:"errors,attr"`
-					Cases    []struct {
-						Name      string   `xml:"name,attr"`
-						Classname string   `xml:"classname,attr"`
-						Failure   *problem `xml:"failure"`
-						Error     *problem `xml:"error"`
-					} `xml:"testcase"`
-				} `xml:"testsuite"`
-			}
+			var doc parsedJUnit
 			if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
 				t.Fatalf("not XML: %v\n%s", err, b.String())
 			}
 			if len(doc.Suites) != len(tt.suites) {
 				t.Fatalf("%d testsuites, want %d", len(doc.Suites), len(tt.suites))
 			}
-			check := func(kind, id string, p *problem, want map[string]string) {
+			check := func(kind, id string, p *parsedProblem, want map[string]string) {
 				if p.Message == "" || p.Type == "" {
 					t.Errorf("%s: %s without message or type", id, kind)
 				}

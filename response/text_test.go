@@ -626,6 +626,85 @@ func checkText(t *testing.T, s string, format Format) {
 	}
 }
 
+// qwenCoderTypeTest is one parameter of f: its name (its type is in
+// TestQwenCoderTypes's schema), its text, and the value it reads as, in
+// JSON.
+type qwenCoderTypeTest struct{ key, text, want string }
+
+// qwenCoderTypeTests are the rows of TestQwenCoderTypes.
+// As vLLM's _convert_param_value converts them: Python's int() for an
+// integer, float() for a number (an integer when it has no fraction),
+// ast.literal_eval for a type it does not name; what does not
+// convert stays a string.
+var qwenCoderTypeTests = []qwenCoderTypeTest{
+	{"n", "5", `5`},
+	{"n", " 5 ", `5`},
+	{"n", "+5", `5`},
+	{"n", "-0", `0`},
+	{"n", "007", `7`},
+	{"n", "1_000", `1000`},
+	{"n", "1__000", `"1__000"`},
+	{"n", "_1", `"_1"`},
+	{"n", "1_", `"1_"`},
+	{"n", "0x10", `"0x10"`},
+	{"n", "0o10", `"0o10"`},
+	{"n", "1e3", `"1e3"`},
+	{"n", " 5.0 ", `" 5.0 "`},
+	{"n", "5.", `"5."`},
+	{"n", "inf", `"inf"`},
+	{"n", "--5", `"--5"`},
+	{"n", "- 5", `"- 5"`},
+	{"n", "٥", `"٥"`}, // a digit outside ASCII: not converted
+	{"n", "9007199254740993", `9007199254740993`},
+	{"n", strings.Repeat("1", 4300), strings.Repeat("1", 4300)},
+	{"n", strings.Repeat("1", 4301), `"` + strings.Repeat("1", 4301) + `"`},
+	{"n", "five", `"five"`},
+	{"n", "NULL", `null`},
+	{"n", " null", `" null"`},
+	{"x", "1e3", `1000`},
+	{"x", "5.0", `5`},
+	{"x", "1.5", `1.5`},
+	{"x", " -2.50 ", `-2.5`},
+	{"x", ".5", `0.5`},
+	{"x", "5.", `5`},
+	{"x", "1_0.2_5", `10.25`},
+	{"x", "1e1_0", `10000000000`},
+	{"x", "0.1", `0.1`},
+	{"x", "9007199254740993", `9007199254740992`}, // a float64, as Python's
+	{"x", "1e-400", `0`},
+	{"x", "inf", `"inf"`},
+	{"x", "-Infinity", `"-Infinity"`},
+	{"x", "nan", `"nan"`},
+	{"x", "1e400", `"1e400"`},
+	{"x", "0x10", `"0x10"`},
+	{"x", "1e", `"1e"`},
+	{"x", ".", `"."`},
+	{"x", "1__0", `"1__0"`},
+	{"b", "True", `true`},
+	{"b", "false", `false`},
+	{"b", "yes", `"yes"`},
+	{"b", " true", `" true"`},
+	{"s", "null", `null`},
+	{"s", " 5 ", `" 5 "`},
+	{"ns", "null", `null`},
+	{"ns", "5", `5`},     // a list of types: ast.literal_eval
+	{"ns", "0x10", `16`}, // as literal_eval reads it
+	{"ns", "'x'", `"x"`},
+	{"ns", "true", `"true"`},
+	{"o", `{"k": [1, 2]}`, `{"k":[1,2]}`},
+	{"o", `{'k': None}`, `{"k":null}`},
+	{"o", `{"k": }`, `"{\"k\": }"`},
+	{"o", `[1]`, `[1]`}, // JSON of another kind: the schema check says so
+	{"a", `["x", 'y']`, `["x","y"]`},
+	{"opt", "7", `"7"`}, // no type: a string, as in vLLM
+	{"opt", "null", `null`},
+	{"d", `{"k": 1}`, `{"k":1}`},
+	{"untyped", "5", `"5"`},
+	{"unknown", "5", `"5"`},
+	{"unknown", "Null", `null`},
+	{"s", "two\nlines", `"two\nlines"`},
+}
+
 // Qwen3-Coder's values are typed from the parameter's schema, as vLLM's
 // parser types them, but text that is not of the type stays a string for
 // the schema check to report.
@@ -639,78 +718,7 @@ func TestQwenCoderTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := Options{Params: map[string]value.Value{"f": params}}
-	// As vLLM's _convert_param_value converts them: Python's int() for an
-	// integer, float() for a number (an integer when it has no fraction),
-	// ast.literal_eval for a type it does not name; what does not
-	// convert stays a string.
-	for _, tt := range []struct{ key, text, want string }{
-		{"n", "5", `5`},
-		{"n", " 5 ", `5`},
-		{"n", "+5", `5`},
-		{"n", "-0", `0`},
-		{"n", "007", `7`},
-		{"n", "1_000", `1000`},
-		{"n", "1__000", `"1__000"`},
-		{"n", "_1", `"_1"`},
-		{"n", "1_", `"1_"`},
-		{"n", "0x10", `"0x10"`},
-		{"n", "0o10", `"0o10"`},
-		{"n", "1e3", `"1e3"`},
-		{"n", " 5.0 ", `" 5.0 "`},
-		{"n", "5.", `"5."`},
-		{"n", "inf", `"inf"`},
-		{"n", "--5", `"--5"`},
-		{"n", "- 5", `"- 5"`},
-		{"n", "٥", `"٥"`}, // a digit outside ASCII: not converted
-		{"n", "9007199254740993", `9007199254740993`},
-		{"n", strings.Repeat("1", 4300), strings.Repeat("1", 4300)},
-		{"n", strings.Repeat("1", 4301), `"` + strings.Repeat("1", 4301) + `"`},
-		{"n", "five", `"five"`},
-		{"n", "NULL", `null`},
-		{"n", " null", `" null"`},
-		{"x", "1e3", `1000`},
-		{"x", "5.0", `5`},
-		{"x", "1.5", `1.5`},
-		{"x", " -2.50 ", `-2.5`},
-		{"x", ".5", `0.5`},
-		{"x", "5.", `5`},
-		{"x", "1_0.2_5", `10.25`},
-		{"x", "1e1_0", `10000000000`},
-		{"x", "0.1", `0.1`},
-		{"x", "9007199254740993", `9007199254740992`}, // a float64, as Python's
-		{"x", "1e-400", `0`},
-		{"x", "inf", `"inf"`},
-		{"x", "-Infinity", `"-Infinity"`},
-		{"x", "nan", `"nan"`},
-		{"x", "1e400", `"1e400"`},
-		{"x", "0x10", `"0x10"`},
-		{"x", "1e", `"1e"`},
-		{"x", ".", `"."`},
-		{"x", "1__0", `"1__0"`},
-		{"b", "True", `true`},
-		{"b", "false", `false`},
-		{"b", "yes", `"yes"`},
-		{"b", " true", `" true"`},
-		{"s", "null", `null`},
-		{"s", " 5 ", `" 5 "`},
-		{"ns", "null", `null`},
-		{"ns", "5", `5`},     // a list of types: ast.literal_eval
-		{"ns", "0x10", `16`}, // as literal_eval reads it
-		{"ns", "'x'", `"x"`},
-		{"ns", "true", `"true"`},
-		{"o", `{"k": [1, 2]}`, `{"k":[1,2]}`},
-		{"o", `{'k': None}`, `{"k":null}`},
-		{"o", `{"k": }`, `"{\"k\": }"`},
-		{"o", `[1]`, `[1]`}, // JSON of another kind: the schema check says so
-		{"a", `["x", 'y']`, `["x","y"]`},
-		{"opt", "7", `"7"`}, // no type: a string, as in vLLM
-		{"opt", "null", `null`},
-		{"d", `{"k": 1}`, `{"k":1}`},
-		{"untyped", "5", `"5"`},
-		{"unknown", "5", `"5"`},
-		{"unknown", "Null", `null`},
-		{"s", "two\nlines", `"two\nlines"`},
-	} {
+	for _, tt := range qwenCoderTypeTests {
 		text := "<tool_call>\n<function=f>\n<parameter=" + tt.key + ">\n" + tt.text + "\n</parameter>\n</function>\n</tool_call>"
 		calls, _, err := o.Extract(value.StringOf(text), QwenCoder)
 		if err != nil || len(calls) != 1 || calls[0].Err != nil {

@@ -84,59 +84,7 @@ func TestOpenAPI(t *testing.T) {
 	for _, tokened := range []bool{true, false} {
 		for path, ops := range doc.Paths {
 			for method, op := range ops {
-				name := fmt.Sprintf("%s %s (token %v)", strings.ToUpper(method), path, tokened)
-				body, contentType := "", ""
-				if op.RequestBody != nil {
-					for ct, media := range op.RequestBody.Content {
-						contentType = ct
-						if s, ok := media.Example.(string); ok {
-							body = s
-						} else {
-							b, _ := json.Marshal(media.Example)
-							body = string(b)
-							reqPtr := "/paths/" + pointer(path) + "/" + method + "/requestBody/content/" + pointer(ct) + "/schema"
-							if err := validate(reqPtr, body); err != nil {
-								t.Errorf("%s: the example request is not valid against its schema: %v", name, err)
-							}
-						}
-					}
-				}
-				tok := ""
-				if tokened {
-					tok = token
-				}
-				a := do(t, strings.ToUpper(method), base+path, tok, contentType, body)
-				code := fmt.Sprint(a.status)
-				resp, ok := op.Responses[code]
-				if !ok {
-					t.Errorf("%s: status %s is not in the document: %s", name, code, a.body)
-					continue
-				}
-				secured := len(op.Security) > 0
-				if tokened && a.status != 200 {
-					t.Errorf("%s: %d with the token: %s", name, a.status, a.body)
-				}
-				if !tokened && secured != (a.status == 401) {
-					t.Errorf("%s: secured %v in the document, but %d without the token", name, secured, a.status)
-				}
-				ct, _, _ := strings.Cut(a.header.Get("Content-Type"), ";")
-				if _, ok := resp.Content[ct]; !ok {
-					t.Errorf("%s: Content-Type %s is not documented for %s", name, ct, code)
-					continue
-				}
-				ptr := "/paths/" + pointer(path) + "/" + method + "/responses/" + code + "/content/" + pointer(ct) + "/schema"
-				switch ct {
-				case "application/json":
-					if err := validate(ptr, a.body); err != nil {
-						t.Errorf("%s: the answer does not match its schema: %v\n%s", name, err, a.body)
-					}
-				case "application/x-ndjson":
-					for line := range strings.SplitSeq(strings.TrimSuffix(a.body, "\n"), "\n") {
-						if err := validate(ptr, line); err != nil {
-							t.Errorf("%s: a line does not match its schema: %v\n%s", name, err, line)
-						}
-					}
-				}
+				checkOperation(t, validate, base, token, tokened, path, method, op)
 			}
 		}
 	}
@@ -156,6 +104,75 @@ func TestOpenAPI(t *testing.T) {
 	}
 
 	// Every route the handler serves is documented, with every method.
+	checkRoutesDocumented(t, h, doc)
+}
+
+// checkOperation calls one operation of the document on the handler at
+// base, with the token or without, and checks its answer against the
+// document: the status is listed, the Content-Type is documented for it
+// and the body matches its schema; an example request must be valid
+// against its schema too.
+func checkOperation(t *testing.T, validate func(ptr, body string) error, base, token string, tokened bool, path, method string, op openAPIOperation) {
+	t.Helper()
+	name := fmt.Sprintf("%s %s (token %v)", strings.ToUpper(method), path, tokened)
+	body, contentType := "", ""
+	if op.RequestBody != nil {
+		for ct, media := range op.RequestBody.Content {
+			contentType = ct
+			if s, ok := media.Example.(string); ok {
+				body = s
+			} else {
+				b, _ := json.Marshal(media.Example)
+				body = string(b)
+				reqPtr := "/paths/" + pointer(path) + "/" + method + "/requestBody/content/" + pointer(ct) + "/schema"
+				if err := validate(reqPtr, body); err != nil {
+					t.Errorf("%s: the example request is not valid against its schema: %v", name, err)
+				}
+			}
+		}
+	}
+	tok := ""
+	if tokened {
+		tok = token
+	}
+	a := do(t, strings.ToUpper(method), base+path, tok, contentType, body)
+	code := fmt.Sprint(a.status)
+	resp, ok := op.Responses[code]
+	if !ok {
+		t.Errorf("%s: status %s is not in the document: %s", name, code, a.body)
+		return
+	}
+	secured := len(op.Security) > 0
+	if tokened && a.status != 200 {
+		t.Errorf("%s: %d with the token: %s", name, a.status, a.body)
+	}
+	if !tokened && secured != (a.status == 401) {
+		t.Errorf("%s: secured %v in the document, but %d without the token", name, secured, a.status)
+	}
+	ct, _, _ := strings.Cut(a.header.Get("Content-Type"), ";")
+	if _, ok := resp.Content[ct]; !ok {
+		t.Errorf("%s: Content-Type %s is not documented for %s", name, ct, code)
+		return
+	}
+	ptr := "/paths/" + pointer(path) + "/" + method + "/responses/" + code + "/content/" + pointer(ct) + "/schema"
+	switch ct {
+	case "application/json":
+		if err := validate(ptr, a.body); err != nil {
+			t.Errorf("%s: the answer does not match its schema: %v\n%s", name, err, a.body)
+		}
+	case "application/x-ndjson":
+		for line := range strings.SplitSeq(strings.TrimSuffix(a.body, "\n"), "\n") {
+			if err := validate(ptr, line); err != nil {
+				t.Errorf("%s: a line does not match its schema: %v\n%s", name, err, line)
+			}
+		}
+	}
+}
+
+// checkRoutesDocumented checks that every route h serves is in the
+// document, with every method, and nothing else is.
+func checkRoutesDocumented(t *testing.T, h *Handler, doc openAPIDoc) {
+	t.Helper()
 	for _, rt := range h.routes {
 		ops, ok := doc.Paths[rt.path]
 		if !ok {
