@@ -581,12 +581,36 @@ const maxDictForms = 5040
 // dictForms matches the texts that a dict type's parser turns into a dict
 // BFCL's dict_checker accepts against answer d.
 func dictForms(lang language, d *suitedoc.Node, fix bool) (string, error) {
-	type entry struct {
-		key      string
-		values   string // the value's forms
-		optional bool
+	bodies, err := dictBodies(lang, dictEntries(lang, d, fix))
+	if err != nil {
+		return "", err
 	}
-	var entries []entry
+	if lang == langJava {
+		return hashMapForms(bodies), nil
+	}
+	// parse_js_collection: "{}", or re.match {k: v, ...} after strip.
+	var forms []string
+	for _, b := range bodies {
+		if b == "" {
+			forms = append(forms, `\s*\{[^:}]*\}`+anything) // no pair: no ":"
+			continue
+		}
+		forms = append(forms, `\s*\{`+b+`\}`+anything)
+	}
+	return union(forms), nil
+}
+
+// dictEntry is one key of a dict answer: the forms of its acceptable
+// values, and whether it may be left out.
+type dictEntry struct {
+	key      string
+	values   string // the value's forms
+	optional bool
+}
+
+// dictEntries returns the keys of dict answer d with their values' forms.
+func dictEntries(lang language, d *suitedoc.Node, fix bool) []dictEntry {
+	var entries []dictEntry
 	for i, k := range d.Keys {
 		acc := d.Vals[i]
 		var vals []*suitedoc.Node
@@ -612,18 +636,23 @@ func dictForms(lang language, d *suitedoc.Node, fix bool) (string, error) {
 			}
 			forms = append(forms, dictValueForms(lang, v))
 		}
-		entries = append(entries, entry{k, union(forms), optional})
+		entries = append(entries, dictEntry{k, union(forms), optional})
 	}
-	// Every subset of the keys that keeps the required ones, in every order.
+	return entries
+}
+
+// dictBodies returns the forms of a dict's pairs: every subset of the
+// entries that keeps the required ones, in every order.
+func dictBodies(lang language, entries []dictEntry) ([]string, error) {
 	var bodies []string
-	var rec func(left []entry, chosen []entry) error
-	pair := func(e entry) string {
+	var rec func(left []dictEntry, chosen []dictEntry) error
+	pair := func(e dictEntry) string {
 		if lang == langJava {
 			return `put\("` + regexp.QuoteMeta(e.key) + `",\s*` + e.values + `\s*\)`
 		}
 		return ws + `*['"]*` + regexp.QuoteMeta(e.key) + `['"]*` + ws + `*:\s*` + e.values + ws + "*"
 	}
-	rec = func(left, chosen []entry) error {
+	rec = func(left, chosen []dictEntry) error {
 		if len(bodies) > maxDictForms {
 			return fmt.Errorf("a %s dict answer accepts more than %d key orders", lang, maxDictForms)
 		}
@@ -655,33 +684,23 @@ func dictForms(lang language, d *suitedoc.Node, fix bool) (string, error) {
 		}
 		return nil
 	}
-	if err := rec(entries, nil); err != nil {
-		return "", err
-	}
-	if lang == langJava {
-		// parse_hashmap: re.search new HashMap<..>() { {? puts }? }, or an
-		// empty new HashMap<..>().
-		var forms []string
-		for _, b := range bodies {
-			forms = append(forms, anything+`new\s+HashMap<(?s:.*?)>\s*\(\)\s*\{\s*\{?\s*`+b+`\s*\}?\s*\}`+anything)
-			if b == between(`put("`)+between(`put("`) {
-				// Only where no block follows: with one, the first form's
-				// regex decides.
-				forms = append(forms, anything+`new\s+HashMap<(?s:.*?)>\s*\(\)\s*(?:[^\s{]`+anything+`)?`)
-			}
-		}
-		return union(forms), nil
-	}
-	// parse_js_collection: "{}", or re.match {k: v, ...} after strip.
+	err := rec(entries, nil)
+	return bodies, err
+}
+
+// hashMapForms is parse_hashmap's reading of a Java dict: re.search new
+// HashMap<..>() { {? puts }? }, or an empty new HashMap<..>().
+func hashMapForms(bodies []string) string {
 	var forms []string
 	for _, b := range bodies {
-		if b == "" {
-			forms = append(forms, `\s*\{[^:}]*\}`+anything) // no pair: no ":"
-			continue
+		forms = append(forms, anything+`new\s+HashMap<(?s:.*?)>\s*\(\)\s*\{\s*\{?\s*`+b+`\s*\}?\s*\}`+anything)
+		if b == between(`put("`)+between(`put("`) {
+			// Only where no block follows: with one, the first form's
+			// regex decides.
+			forms = append(forms, anything+`new\s+HashMap<(?s:.*?)>\s*\(\)\s*(?:[^\s{]`+anything+`)?`)
 		}
-		forms = append(forms, `\s*\{`+b+`\}`+anything)
 	}
-	return union(forms), nil
+	return union(forms)
 }
 
 // dictValueForms matches a dict value's text that BFCL's untyped parser
