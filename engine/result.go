@@ -20,7 +20,7 @@ type (
 	InputError = results.InputError
 )
 
-// argDiff is what package rules reports of an argument as a diff of the
+// argDiff is what package rulecore reports of an argument as a diff of the
 // results file, about the pair call (-1 for the case as a whole).
 func argDiff(d rulecore.Diff, call int) Diff {
 	return Diff{Kind: d.Kind, Path: d.Path, Expected: d.Expected, Actual: d.Actual,

@@ -37,9 +37,9 @@ type Outcome struct {
 	ErrKind Kind
 }
 
-// Extensions supply the comparators that live in other packages: the
-// expression language's and the plugins'. A nil func makes what needs it a
-// compile error that says it is not available.
+// Extensions supply the comparators that live outside the engine: the
+// expression language's, the plugins' and a program's own. A nil func makes
+// what needs it a compile error that says it is not available.
 type Extensions struct {
 	// Expr compiles an `expr` property.
 	Expr func(src string) (Comparator, error)

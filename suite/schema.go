@@ -338,7 +338,7 @@ var ruleValues = map[string]any{
 
 // ruleSchemas returns the schema of a RULE and of a rule object, with the
 // shorthands and properties rulecore.Compile names in its messages about an
-// unknown one: the rules package's table, which it does not export.
+// unknown one: the rulecore package's table, which it does not export.
 func ruleSchemas() (rule, object obj) {
 	props, shorthands := ruleNames()
 	p := obj{}
@@ -363,7 +363,7 @@ func ruleSchemas() (rule, object obj) {
 }
 
 // ruleNames returns the properties of an object rule and the
-// shorthand strings, in the rules package's order, as rulecore.Compile lists
+// shorthand strings, in the rulecore package's order, as rulecore.Compile lists
 // them when told of an unknown one. It panics if a name it reads is not
 // one Compile knows, or if it reads none.
 func ruleNames() (properties, shorthands []string) {
