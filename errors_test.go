@@ -2,6 +2,7 @@ package callgrade_test
 
 import (
 	"errors"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -251,7 +252,7 @@ func TestCodesNest(t *testing.T) {
 			t.Errorf("errors.Is(err, %s) is false for %v", c, err)
 		}
 	}
-	_, err = rules.Compile(value.StringOf("nope"), rules.Extensions{})
+	_, err = rulecore.Compile(value.StringOf("nope"), rules.Extensions{})
 	if !errors.Is(err, callgrade.CodeRuleCompileError) || errors.Is(err, callgrade.CodeUnknownKey) {
 		t.Errorf("an unknown shorthand: want rule_compile_error and not unknown_key, got %v", err)
 	}

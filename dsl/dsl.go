@@ -3,6 +3,7 @@ package dsl
 import (
 	"errors"
 	"fmt"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"math"
 	"reflect"
 	"strconv"
@@ -706,7 +707,7 @@ func (g *guard) Visit(node *ast.Node) {
 			// A constant path that does not parse would fail every
 			// evaluation: say so when the suite loads.
 			if s, ok := n.Arguments[1].(*ast.StringNode); ok {
-				if _, err := rules.ParsePath(s.Value); err != nil {
+				if _, err := rulecore.ParsePath(s.Value); err != nil {
 					g.err = &posError{loc: s.Location(), msg: id.Value + ": " + err.Error()}
 					return
 				}

@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"errors"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"strings"
 	"sync"
 	"testing"
@@ -181,10 +182,10 @@ func TestComparatorAndAssertErrors(t *testing.T) {
 	if got := err.Error(); !strings.HasPrefix(got, "expr: line 1, column 5: unknown name acutal\n | abs(acutal) < 1\n | ....^") {
 		t.Errorf("Expr error reads %q", got)
 	}
-	// Through rules.Compile, as the engine calls it.
-	_, err = rules.Compile(mustParse(t, `{"expr": "abs(acutal) < 1"}`), rules.Extensions{Expr: ext.Expr})
+	// Through rulecore.Compile, as the engine calls it.
+	_, err = rulecore.Compile(mustParse(t, `{"expr": "abs(acutal) < 1"}`), rules.Extensions{Expr: ext.Expr})
 	if err == nil || !strings.HasPrefix(err.Error(), "expr: line 1, column 5: unknown name acutal") {
-		t.Errorf("rules.Compile error reads %v", err)
+		t.Errorf("rulecore.Compile error reads %v", err)
 	}
 	_, err = ext.Assert("actual.a >")
 	if !errors.As(err, &ce) || ce.Property != "assert" || !strings.HasPrefix(err.Error(), "assert: line 1, column 10: unexpected token EOF") {

@@ -2,11 +2,10 @@ package dsl
 
 import (
 	"errors"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"maps"
 	"slices"
 	"strconv"
-
-	"github.com/callgrade/callgrade/rules"
 )
 
 // notFound is get() of a path that leads nowhere.
@@ -18,7 +17,7 @@ func (e *notFound) Error() string { return "get: no value at path " + strconv.Qu
 // wildcards gives one value, or an error when it leads nowhere; with `*`
 // or `#` it gives the list of every value it reaches (possibly empty).
 func getPath(x any, p string) (any, error) {
-	parsed, err := rules.ParsePath(p)
+	parsed, err := rulecore.ParsePath(p)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +51,7 @@ func getPath(x any, p string) (any, error) {
 // an expression can share its parts and be far larger than it looks.
 const maxPathVisits = 1_000_000
 
-func walkPath(x any, segs []rules.Segment, budget *int, emit func(any)) {
+func walkPath(x any, segs []rulecore.Segment, budget *int, emit func(any)) {
 	if *budget--; *budget < 0 {
 		return
 	}

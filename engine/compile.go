@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"maps"
 	"runtime"
 	"slices"
@@ -68,10 +69,10 @@ type compiledCall struct {
 	// equal to the expected one need not be checked again
 	// (schema.Check.Known).
 	known *schema.Known
-	rules *rules.Set // shared between calls whose rules are the same
-	tool  *tool      // the schema of the tool named name, nil when the case has none
+	rules *rulecore.Set // shared between calls whose rules are the same
+	tool  *tool         // the schema of the tool named name, nil when the case has none
 	more  *callChecks
-	// The case's extra_fields: allow and null_is_missing (rules.Context).
+	// The case's extra_fields: allow and null_is_missing (rulecore.Context).
 	allowExtra, nullIsMissing bool
 	// impliedOnly says that the tool's schema is all that rules the
 	// comparison, and args are valid against it (see prove).
@@ -102,7 +103,7 @@ const (
 // Outside the schema's proofs, an actual call Identical to the expected
 // one is judged as the expected one against itself: where that passes,
 // and only the two values decide (passesItself), it is Same too.
-func (ec *compiledCall) prove(ac *response.Call, passes *rules.Passes) (schema.Proof, *rules.Passes) {
+func (ec *compiledCall) prove(ac *response.Call, passes *rulecore.Passes) (schema.Proof, *rulecore.Passes) {
 	if !ec.impliedOnly || ec.more != nil {
 		if ec.itself.Load() != selfNot && value.Identical(ac.Args, ec.args) && ec.passesItself() {
 			return schema.Same, nil
@@ -114,7 +115,7 @@ func (ec *compiledCall) prove(ac *response.Call, passes *rules.Passes) (schema.P
 
 // passesItself reports whether ec's arguments pass against themselves,
 // with nothing but the two values deciding: no assert or result rule, no
-// rule calling a comparator or naming a step (rules.Set.DecidesByValues),
+// rule calling a comparator or naming a step (rulecore.Set.DecidesByValues),
 // and the arguments valid against the tool's schema. Then an actual call
 // Identical to them passes as they do: every rule, and the validation,
 // reads the two values alone, and cannot tell the actual ones from the
@@ -149,8 +150,8 @@ type callChecks struct {
 
 // ctx is the rules' context of a comparison with ec; steps are a run's
 // steps before the one compared, none outside a run.
-func (ec *compiledCall) ctx(steps rules.Steps) rules.Context {
-	return rules.Context{AllowExtra: ec.allowExtra, NullIsMissing: ec.nullIsMissing, Tool: ec.name, Steps: steps}
+func (ec *compiledCall) ctx(steps rules.Steps) rulecore.Context {
+	return rulecore.Context{AllowExtra: ec.allowExtra, NullIsMissing: ec.nullIsMissing, Tool: ec.name, Steps: steps}
 }
 
 // asserts returns the call's asserts.
@@ -184,8 +185,8 @@ type compiledAssert struct {
 
 // pathRule is a compiled PATH -> RULE entry.
 type pathRule struct {
-	path rules.Path
-	rule *rules.Rule
+	path rulecore.Path
+	rule *rulecore.Rule
 }
 
 // compiler holds what is shared between the cases of one suite, so that
@@ -202,21 +203,21 @@ type compiler struct {
 
 	// Large suites repeat the same few rules over and over: each distinct
 	// rule and path compiles once, and calls whose rules are the same share
-	// one rules.Set, whose walk structure is then built once for all of
+	// one rulecore.Set, whose walk structure is then built once for all of
 	// them instead of once per call.
-	ruleCache map[string]*rules.Rule // by the rule's JSON text; pure rules only
-	pathCache map[string]rules.Path
-	sets      map[string]*rules.Set          // by setKey
+	ruleCache map[string]*rulecore.Rule // by the rule's JSON text; pure rules only
+	pathCache map[string]rulecore.Path
+	sets      map[string]*rulecore.Set       // by setKey
 	key       []byte                         // setKey's buffer
 	rkey      []byte                         // compileRule's buffer
 	calls     []compiledCall                 // slab the cases' calls are cut from
 	inputs    map[response.Format]*caseInput // for the cases without tools of their own
-	refs      map[string]*rules.Ref          // parsed `from` references, for lintRefs
+	refs      map[string]*rulecore.Ref       // parsed `from` references, for lintRefs
 }
 
 func newCompiler(s *suite.Suite, opts Options) *compiler {
 	c := &compiler{s: s, opts: opts, rulesets: make(map[string][]pathRule, len(s.Rulesets)),
-		ruleCache: map[string]*rules.Rule{}, pathCache: map[string]rules.Path{}, sets: map[string]*rules.Set{},
+		ruleCache: map[string]*rulecore.Rule{}, pathCache: map[string]rulecore.Path{}, sets: map[string]*rulecore.Set{},
 		inputs: map[response.Format]*caseInput{}}
 	c.defaults = c.compileRuleSet(s.Defaults.Rules, "")
 	for _, name := range slices.Sorted(maps.Keys(s.Rulesets)) {
@@ -270,7 +271,7 @@ func (c *compiler) compileAll(sc []suite.Case, cases []compiledCase) (index idIn
 	subs := make([]*compiler, workers)
 	for w := range workers {
 		sub := &compiler{s: c.s, opts: opts, defaults: c.defaults, rulesets: c.rulesets, tools: c.tools, params: c.params,
-			ruleCache: map[string]*rules.Rule{}, pathCache: map[string]rules.Path{}, sets: map[string]*rules.Set{},
+			ruleCache: map[string]*rulecore.Rule{}, pathCache: map[string]rulecore.Path{}, sets: map[string]*rulecore.Set{},
 			inputs: map[response.Format]*caseInput{}}
 		subs[w] = sub
 		lo, hi := len(sc)*w/workers, len(sc)*(w+1)/workers
@@ -305,7 +306,7 @@ func (c *compiler) problemErr(loc suite.Loc, caseID string, err error) {
 }
 
 // ruleProblem reports err, the error of compiling a rule at loc: one
-// problem for each of the rule's mistakes (rules.Compile joins them).
+// problem for each of the rule's mistakes (rulecore.Compile joins them).
 func (c *compiler) ruleProblem(loc suite.Loc, caseID string, err error) {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		for _, e := range j.Unwrap() {
@@ -329,7 +330,7 @@ func (c *compiler) compileRuleSet(rs suite.RuleSet, caseID string) []pathRule {
 		p, ok := c.pathCache[pr.Path]
 		if !ok {
 			var err error
-			if p, err = rules.ParsePath(pr.Path); err != nil {
+			if p, err = rulecore.ParsePath(pr.Path); err != nil {
 				c.problemErr(pr.Loc, caseID, err)
 				continue
 			}
@@ -348,9 +349,9 @@ func (c *compiler) compileRuleSet(rs suite.RuleSet, caseID string) []pathRule {
 // compileRule compiles a RULE, once per distinct text when the rule is
 // pure: a shorthand, or an object without expr or plugin, whose comparators
 // come from extensions and are compiled each time they are written.
-func (c *compiler) compileRule(spec value.Value) (*rules.Rule, error) {
+func (c *compiler) compileRule(spec value.Value) (*rulecore.Rule, error) {
 	if !pureRule(spec) {
-		return rules.Compile(spec, c.opts.Extensions)
+		return rulecore.Compile(spec, c.opts.Extensions)
 	}
 	// A shorthand is keyed as 's' and its text, an object by its JSON,
 	// which starts with '{'.
@@ -364,7 +365,7 @@ func (c *compiler) compileRule(spec value.Value) (*rules.Rule, error) {
 	if r, ok := c.ruleCache[string(k)]; ok {
 		return r, nil
 	}
-	r, err := rules.Compile(spec, c.opts.Extensions)
+	r, err := rulecore.Compile(spec, c.opts.Extensions)
 	if err == nil {
 		c.ruleCache[string(k)] = r
 	}
@@ -382,7 +383,7 @@ func pureRule(spec value.Value) bool {
 	return false
 }
 
-// setKey returns the key under which a call's rules.Set is shared, and
+// setKey returns the key under which a call's rulecore.Set is shared, and
 // false when it cannot be: the rules that go into a Set are those of the
 // schema (which depend on the tool alone),
 // the defaults (the same for every call), the rulesets named by `use`, and
@@ -431,7 +432,7 @@ func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
 		nullIsMissing = *sc.NullIsMissing
 	}
 	cc.nullIsMissing = nullIsMissing
-	k := caseCompiler{c: c, sc: sc, tools: c.tools, ctx: rules.Context{AllowExtra: extra == suite.ExtraAllow, NullIsMissing: nullIsMissing}}
+	k := caseCompiler{c: c, sc: sc, tools: c.tools, ctx: rulecore.Context{AllowExtra: extra == suite.ExtraAllow, NullIsMissing: nullIsMissing}}
 	if sc.Tools != nil {
 		k.tools = c.compileTools(sc.Tools, sc.ID)
 		cc.input = &caseInput{format: format, params: suite.Params(sc.Tools), tools: k.tools}
@@ -464,7 +465,7 @@ type caseCompiler struct {
 	c      *compiler
 	sc     *suite.Case
 	tools  map[string]*tool
-	ctx    rules.Context
+	ctx    rulecore.Context
 	used   []pathRule
 	useSet bool // used is computed
 	refs   bool // a rule or assert reads the run's steps
@@ -509,19 +510,19 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 			}
 			k.useSet = true
 		}
-		set := &rules.Set{}
+		set := &rulecore.Set{}
 		if t != nil {
 			t.implyRules(set)
 		}
 		for _, pr := range c.defaults {
-			set.Add(rules.LevelDefaults, pr.path, pr.rule)
+			set.Add(rulecore.LevelDefaults, pr.path, pr.rule)
 		}
 		for _, pr := range k.used {
-			set.Add(rules.LevelRuleset, pr.path, pr.rule)
+			set.Add(rulecore.LevelRuleset, pr.path, pr.rule)
 		}
 		n := len(c.problems)
 		for _, pr := range c.compileRuleSet(ec.Rules, sc.ID) {
-			set.Add(rules.LevelCall, pr.path, pr.rule)
+			set.Add(rulecore.LevelCall, pr.path, pr.rule)
 		}
 		if share && len(c.problems) == n {
 			c.sets[string(key)] = set
@@ -599,8 +600,8 @@ func (k *caseCompiler) lint(ec *suite.Call, t *tool, out *compiledCall) {
 // the call leaves out under a type rule is not missing either: the type
 // rule decides the actual call's value. Of a violation of required, the
 // properties that remain are returned in its message.
-func realViolation(set *rules.Set, args value.Value, v schema.Violation) (string, bool) {
-	freeAt := func(rs []*rules.Rule) bool {
+func realViolation(set *rulecore.Set, args value.Value, v schema.Violation) (string, bool) {
+	freeAt := func(rs []*rulecore.Rule) bool {
 		for _, r := range rs {
 			if r != nil && (r.Ignore() || r.Standalone()) {
 				return true

@@ -12,7 +12,7 @@ import (
 	"github.com/callgrade/callgrade/suite"
 )
 
-// Calls whose rules are written the same share one rules.Set; a call whose
+// Calls whose rules are written the same share one rulecore.Set; a call whose
 // rules differ, or whose tool implies rules, gets its own; and a rule
 // that does not compile is reported for every case that writes it.
 func TestSharedRuleSets(t *testing.T) {
@@ -37,7 +37,7 @@ cases:
 		t.Error("cases with different rules should not share them")
 	}
 	// What a tool's schema implies depends on the tool alone, not on which
-	// arguments the expected call names (declarations, see rules.Set.Declare).
+	// arguments the expected call names (declarations, see rulecore.Set.Declare).
 	if set(4) != set(5) || set(4) != set(6) {
 		t.Error("calls of one tool should share their rules")
 	}

@@ -421,7 +421,7 @@ cases:
 }
 
 // A schema diff names its argument by the PATH a rule's diff uses for
-// the same argument (rules.EscapeKey): keys with dots, backslashes and
+// the same argument (rulecore.EscapeKey): keys with dots, backslashes and
 // wildcard characters included.
 func TestSchemaDiffPathsAreRulePaths(t *testing.T) {
 	e := load(t, `version: 1

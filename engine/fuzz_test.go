@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"reflect"
 	"slices"
 	"testing"
@@ -152,7 +153,7 @@ func checkFastValidation(t *testing.T, id string, ec *compiledCall, ac *response
 		return
 	}
 	slow := ec.tool.validate(ac.Args, schema.Check{NullIsMissing: ec.nullIsMissing}, -1, nil)
-	var eq rules.Equalities
+	var eq rulecore.Equalities
 	ctx := ec.ctx(rules.Steps{})
 	ec.rules.CompareCheckedRecording(ec.args, ac.Args, &ctx, nil, &eq)
 	// From the pool, then twice in a Scorer's memory, which the first
@@ -179,9 +180,9 @@ func checkItself(t *testing.T, id string, ec *compiledCall, ac *response.Call) {
 		!value.Identical(ac.Args, ec.args) || !ec.passesItself() {
 		return
 	}
-	var diffs []rules.Diff
+	var diffs []rulecore.Diff
 	ctx := ec.ctx(rules.Steps{})
-	res := ec.rules.CompareChecked(ec.args, ac.Args, &ctx, func(d rules.Diff) { diffs = append(diffs, d) })
+	res := ec.rules.CompareChecked(ec.args, ac.Args, &ctx, func(d rulecore.Diff) { diffs = append(diffs, d) })
 	if res.Matched != res.Total || len(diffs) > 0 {
 		t.Fatalf("case %s: %s passes itself, yet its identical call compares %+v %+v", id, ec.args, res, diffs)
 	}

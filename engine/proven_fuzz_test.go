@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"testing"
 
 	"github.com/callgrade/callgrade/internal/schema"
@@ -120,9 +121,9 @@ func agrees(ec *compiledCall, a value.Value, p schema.Proof) error {
 // fullPass says why the comparison and the validation that a proof of
 // Same skips would not pass actual arguments a, or nil when they would.
 func fullPass(ec *compiledCall, a value.Value) error {
-	var diffs []rules.Diff
+	var diffs []rulecore.Diff
 	ctx := ec.ctx(rules.Steps{})
-	res := ec.rules.CompareChecked(ec.args, a, &ctx, func(d rules.Diff) { diffs = append(diffs, d) })
+	res := ec.rules.CompareChecked(ec.args, a, &ctx, func(d rulecore.Diff) { diffs = append(diffs, d) })
 	if res.Matched != res.Total || len(diffs) > 0 {
 		return fmt.Errorf("the comparison of %s with %s finds %d of %d: %+v", a, ec.args, res.Matched, res.Total, diffs)
 	}

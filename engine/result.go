@@ -1,8 +1,8 @@
 package engine
 
 import (
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"github.com/callgrade/callgrade/results"
-	"github.com/callgrade/callgrade/rules"
 )
 
 // Result, Diff, CallResult, Kind, Summary and InputError are package
@@ -20,9 +20,9 @@ type (
 	InputError = results.InputError
 )
 
-// argDiff is what package rules reports of an argument as a diff of the
+// argDiff is what package rulecore reports of an argument as a diff of the
 // results file, about the pair call (-1 for the case as a whole).
-func argDiff(d rules.Diff, call int) Diff {
+func argDiff(d rulecore.Diff, call int) Diff {
 	return Diff{Kind: d.Kind, Path: d.Path, Expected: d.Expected, Actual: d.Actual,
 		HasExpected: d.HasExpected, HasActual: d.HasActual, Rule: d.Rule, Message: d.Message, Call: call}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"strconv"
 	"strings"
 
@@ -25,8 +26,8 @@ type tool struct {
 // required, so that the actual call may give it where the expected call
 // leaves it out.
 type impliedRule struct {
-	path    rules.Path
-	rule    *rules.Rule // nil: none
+	path    rulecore.Path
+	rule    *rulecore.Rule // nil: none
 	declare bool
 }
 
@@ -57,9 +58,9 @@ func compileTool(st *suite.Tool) (*tool, error) {
 		return nil, fmt.Errorf("tool %s: %w", st.Name, err)
 	}
 	t.schema = sch
-	rulesBySpec := map[string]*rules.Rule{}
+	rulesBySpec := map[string]*rulecore.Rule{}
 	for _, im := range sch.Implications() {
-		p, err := rules.ParsePath(pathText(im.Path))
+		p, err := rulecore.ParsePath(pathText(im.Path))
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: parameter %s: %w", st.Name, pathText(im.Path), err)
 		}
@@ -75,7 +76,7 @@ func compileTool(st *suite.Tool) (*tool, error) {
 			obj, _ := value.ObjectOf(spec...) // two distinct keys
 			k := obj.String()
 			if ir.rule = rulesBySpec[k]; ir.rule == nil {
-				if ir.rule, err = rules.Compile(obj, rules.Extensions{}); err != nil {
+				if ir.rule, err = rulecore.Compile(obj, rules.Extensions{}); err != nil {
 					return nil, fmt.Errorf("tool %s: parameter %s: %w", st.Name, pathText(im.Path), err)
 				}
 				rulesBySpec[k] = ir.rule
@@ -96,7 +97,7 @@ func pathText(steps []schema.Step) string {
 		if s.Items {
 			b.WriteByte('#')
 		} else {
-			b.WriteString(rules.EscapeKey(s.Key))
+			b.WriteString(rulecore.EscapeKey(s.Key))
 		}
 	}
 	return b.String()
@@ -105,10 +106,10 @@ func pathText(steps []schema.Step) string {
 // implyRules adds to set what the schema implies, at the lowest
 // precedence: numeric for number fields, default where the schema has one,
 // and declarations of the fields not required, at every depth.
-func (t *tool) implyRules(set *rules.Set) {
+func (t *tool) implyRules(set *rulecore.Set) {
 	for _, ir := range t.implied {
 		if ir.rule != nil {
-			set.Add(rules.LevelSchema, ir.path, ir.rule)
+			set.Add(rulecore.LevelSchema, ir.path, ir.rule)
 		}
 		if ir.declare {
 			set.Declare(ir.path)
@@ -140,11 +141,11 @@ func (t *tool) validate(args value.Value, c schema.Check, call int, dst []Diff) 
 
 func instancePath(loc []string) string {
 	if len(loc) == 1 {
-		return rules.EscapeKey(loc[0]) // an argument: no list to join
+		return rulecore.EscapeKey(loc[0]) // an argument: no list to join
 	}
 	parts := make([]string, len(loc))
 	for i, s := range loc {
-		parts[i] = rules.EscapeKey(s)
+		parts[i] = rulecore.EscapeKey(s)
 	}
 	return strings.Join(parts, ".")
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"slices"
 	"strings"
 	"sync"
@@ -197,17 +198,17 @@ func unexpectedCallMessage(c *response.Call, expected int) string {
 // once, so that comparing does not allocate a closure per call. It keeps
 // at most max+1 diffs (see leftOut) and counts the others in left.
 type scratch struct {
-	diffs  []rules.Diff
-	report func(rules.Diff)
+	diffs  []rulecore.Diff
+	report func(rulecore.Diff)
 	max    int
 	left   leftOut
-	eq     rules.Equalities // what the comparison found equal, for validation
-	passes rules.Passes     // what the schema proves passes, for the comparison
+	eq     rulecore.Equalities // what the comparison found equal, for validation
+	passes rulecore.Passes     // what the schema proves passes, for the comparison
 }
 
 func newScratch() *scratch {
 	sc := new(scratch)
-	sc.report = func(d rules.Diff) {
+	sc.report = func(d rulecore.Diff) {
 		if len(sc.diffs) > sc.max {
 			sc.left.add(d.Kind, 1)
 			return
@@ -328,7 +329,7 @@ func (w *work) putScratch(sc *scratch) {
 // expected arguments valid when they are, with eq (when not nil) holding
 // what comparing them with the actual ones found equal, in w's memory
 // (w may be nil).
-func (ec *compiledCall) check(eq *rules.Equalities, w *work) schema.Check {
+func (ec *compiledCall) check(eq *rulecore.Equalities, w *work) schema.Check {
 	c := schema.Check{NullIsMissing: ec.nullIsMissing}
 	if w != nil {
 		c.Scratch = &w.validation
@@ -355,11 +356,11 @@ type verdict struct {
 // judgement is what comparing the arguments of a pair finds, before the
 // validation and the asserts, which weigh and compare read alike.
 type judgement struct {
-	proof schema.Proof // Unproven: the validation is still to be done
-	res   rules.Result // the arguments' rules and the step's result rules
+	proof schema.Proof    // Unproven: the validation is still to be done
+	res   rulecore.Result // the arguments' rules and the step's result rules
 	// eq holds what the comparison found equal, for the validation; nil
 	// when it recorded nothing.
-	eq    *rules.Equalities
+	eq    *rulecore.Equalities
 	steps rules.Steps // the run's steps before the call, for the asserts
 }
 
@@ -377,12 +378,12 @@ func (j *judgement) score() float64 {
 // the same, the rules, recording in eq (when not nil, and a validation
 // follows) what they find equal, and a step's result rules. report, when
 // not nil, hears of each failure, worded in full up to the first worded
-// of them when worded > 0 (rules.Context.MaxWorded). quick judges only whether the
-// arguments pass, from their first failure on (rules.Set.Accepts): j.res
+// of them when worded > 0 (rulecore.Context.MaxWorded). quick judges only whether the
+// arguments pass, from their first failure on (rulecore.Set.Accepts): j.res
 // then counts them as one argument, so that its score is 1 or 0. w,
 // which may be nil, gives the comparators its context; worded is how many
 // diffs get a message (the rest are counted, not listed).
-func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b int, passes *rules.Passes, eq *rules.Equalities, report func(rules.Diff), quick bool, worded int, w *work) {
+func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b int, passes *rulecore.Passes, eq *rulecore.Equalities, report func(rulecore.Diff), quick bool, worded int, w *work) {
 	*j = judgement{steps: rv.at(b)} // a run: references see the steps before b
 	j.proof, passes = ec.prove(ac, passes)
 	if j.proof == schema.Same {
@@ -422,8 +423,8 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 	if ac.Name != ec.name || ac.Err != nil || w.stopped() {
 		return verdict{weighed: true} // stopped: a failing pair, which no one reads
 	}
-	var passes *rules.Passes
-	var eq *rules.Equalities
+	var passes *rulecore.Passes
+	var eq *rulecore.Equalities
 	if w != nil {
 		passes, eq = &w.passes, &w.eq
 	}

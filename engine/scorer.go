@@ -2,11 +2,11 @@ package engine
 
 import (
 	"context"
+	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/assign"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -113,10 +113,10 @@ type work struct {
 	used   []bool
 	rest   []int
 	alt    Result
-	diffs  []Diff           // the pairings' diffs, until they are written into a Result
-	eq     rules.Equalities // what weighing a pair found equal, for its validation
-	passes rules.Passes     // what the schema proves of a pair, for weighing it
-	sc     *scratch         // compare's (see work.scratch)
+	diffs  []Diff              // the pairings' diffs, until they are written into a Result
+	eq     rulecore.Equalities // what weighing a pair found equal, for its validation
+	passes rulecore.Passes     // what the schema proves of a pair, for weighing it
+	sc     *scratch            // compare's (see work.scratch)
 
 	validation schema.Scratch  // the validations' memory
 	calls      []response.Call // the last response's calls (response.Options.Calls)

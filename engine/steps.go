@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"strconv"
 	"sync"
 
@@ -19,17 +20,17 @@ type compiledRun struct {
 	steps    bool // written with steps: `ordered` aligns in order
 	never    []compiledNever
 	maxCalls int // -1: no limit
-	final    *rules.Set
-	rule     *rules.Rule           // final's
+	final    *rulecore.Set
+	rule     *rulecore.Rule        // final's
 	reading  response.FinalReading // which text final judges (final_text)
 }
 
 type compiledNever struct {
 	name     string
 	args     value.Value
-	rules    *rules.Set
+	rules    *rulecore.Set
 	hasRules bool // the entry has rules: a name alone forbids every call to it
-	ctx      rules.Context
+	ctx      rulecore.Context
 }
 
 // compiledResult holds a step's rules on its tool's result.
@@ -41,9 +42,9 @@ type compiledResult struct {
 
 type resultCheck struct {
 	text string // the path as written
-	segs []rules.Segment
-	rule *rules.Rule
-	set  *rules.Set // the rule at the root, to compare one value under
+	segs []rulecore.Segment
+	rule *rulecore.Rule
+	set  *rulecore.Set // the rule at the root, to compare one value under
 }
 
 func (cr *compiledResult) items() int {
@@ -71,8 +72,8 @@ func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
 	}
 	for i := range sr.Never {
 		n := &sr.Never[i]
-		cn := compiledNever{name: n.Name, args: n.Arguments, rules: &rules.Set{},
-			ctx: rules.Context{AllowExtra: true, Tool: n.Name}}
+		cn := compiledNever{name: n.Name, args: n.Arguments, rules: &rulecore.Set{},
+			ctx: rulecore.Context{AllowExtra: true, Tool: n.Name}}
 		if cn.args.Kind() != value.Object {
 			cn.args, _ = value.ObjectOf()
 		}
@@ -88,7 +89,7 @@ func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
 			t.implyRules(cn.rules)
 		}
 		for _, pr := range c.compileRuleSet(n.Rules, sc.ID) {
-			cn.rules.Add(rules.LevelCall, pr.path, pr.rule)
+			cn.rules.Add(rulecore.LevelCall, pr.path, pr.rule)
 			cn.hasRules = true
 		}
 		if len(k.tools) > 0 && k.tools[n.Name] == nil {
@@ -101,8 +102,8 @@ func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
 		if err != nil {
 			c.ruleProblem(sr.FinalLoc, sc.ID, err)
 		} else {
-			run.final, run.rule, run.reading = &rules.Set{}, r, sr.FinalText
-			run.final.Add(rules.LevelCall, rules.Path{}, r)
+			run.final, run.rule, run.reading = &rulecore.Set{}, r, sr.FinalText
+			run.final.Add(rulecore.LevelCall, rulecore.Path{}, r)
 		}
 	}
 	k.lintRefs(sc, cc.mode) // steps_lint.go
@@ -130,8 +131,8 @@ func (k *caseCompiler) stepCalls(steps []suite.Step) []compiledCall {
 		}
 		cr := &compiledResult{hasError: st.HasError, wantError: st.Error}
 		for _, pr := range k.c.compileRuleSet(st.Result, k.sc.ID) {
-			set := &rules.Set{}
-			set.Add(rules.LevelCall, rules.Path{}, pr.rule)
+			set := &rulecore.Set{}
+			set.Add(rulecore.LevelCall, rulecore.Path{}, pr.rule)
 			cr.checks = append(cr.checks, resultCheck{text: pr.path.String(), segs: pr.path.Segments(), rule: pr.rule, set: set})
 		}
 		out[i].checks().result = cr
@@ -154,7 +155,7 @@ func placeholders(args value.Value, rs suite.RuleSet, fromOnly bool) value.Value
 		if fromOnly && (pr.Rule.Kind() != value.Object || !pr.Rule.Has("from")) {
 			continue
 		}
-		p, err := rules.ParsePath(pr.Path)
+		p, err := rulecore.ParsePath(pr.Path)
 		if err != nil {
 			continue
 		}
@@ -294,12 +295,12 @@ func (rv *runView) mark(d *Diff, b int) {
 // checkResult holds actual step b's result to ec's result rules, reporting
 // each failure when report is not nil; it returns how many of the rules
 // passed and how many there are.
-func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff)) (ok, n int) {
+func (rv *runView) checkResult(ec *compiledCall, b int, report func(rulecore.Diff)) (ok, n int) {
 	cr := ec.result()
 	n = cr.items()
 	if rv == nil || !rv.run.Steps[b].HasResult {
 		if report != nil {
-			report(rules.Diff{Kind: results.MissingResult, Path: "result", Rule: "result",
+			report(rulecore.Diff{Kind: results.MissingResult, Path: "result", Rule: "result",
 				Message: "the run has no result of this call to " + ec.name + ", which the step's result rules need"})
 		}
 		return 0, n
@@ -313,11 +314,11 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 			if cr.wantError {
 				msg = "expected the tool to report an error, but it succeeded"
 			}
-			report(rules.Diff{Kind: results.Mismatch, Path: "result.error", Expected: value.BoolOf(cr.wantError), Actual: value.BoolOf(st.Error),
+			report(rulecore.Diff{Kind: results.Mismatch, Path: "result.error", Expected: value.BoolOf(cr.wantError), Actual: value.BoolOf(st.Error),
 				HasExpected: true, HasActual: true, Rule: "error", Message: msg})
 		}
 	}
-	ctx := rules.Context{AllowExtra: true, NullIsMissing: ec.nullIsMissing, Tool: ec.name, Steps: rv.at(b), Ctx: rv.ctx}
+	ctx := rulecore.Context{AllowExtra: true, NullIsMissing: ec.nullIsMissing, Tool: ec.name, Steps: rv.at(b), Ctx: rv.ctx}
 	for i := range cr.checks {
 		chk := &cr.checks[i]
 		if chk.rule.Ignore() {
@@ -333,7 +334,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 				if exp, why = ref.Resolve(ctx.Steps); why != "" {
 					good = false
 					if report != nil {
-						report(rules.Diff{Kind: results.Mismatch, Path: path, Actual: v, HasActual: true, Rule: chk.rule.String(),
+						report(rulecore.Diff{Kind: results.Mismatch, Path: path, Actual: v, HasActual: true, Rule: chk.rule.String(),
 							Message: "expected the value of " + ref.String() + ", but " + why})
 					}
 					return
@@ -343,9 +344,9 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 			if none {
 				exp = value.Value{}
 			}
-			var sub func(rules.Diff)
+			var sub func(rulecore.Diff)
 			if report != nil {
-				sub = func(d rules.Diff) {
+				sub = func(d rulecore.Diff) {
 					if none && d.Path == "" {
 						// The rule has no expected value: that side is absent, not null.
 						d.Expected, d.HasExpected = value.Value{}, false
@@ -366,7 +367,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 			ok++
 		case !found:
 			if report != nil {
-				report(rules.Diff{Kind: results.MissingArgument, Path: "result." + chk.text, Rule: chk.rule.String(),
+				report(rulecore.Diff{Kind: results.MissingArgument, Path: "result." + chk.text, Rule: chk.rule.String(),
 					Message: "the result of " + ec.name + " has nothing at " + chk.text})
 			}
 		case good:
@@ -377,7 +378,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rules.Diff))
 }
 
 // eachAt calls f with each value at segs inside v, and its path.
-func eachAt(v value.Value, segs []rules.Segment, path string, f func(string, value.Value)) {
+func eachAt(v value.Value, segs []rulecore.Segment, path string, f func(string, value.Value)) {
 	if len(segs) == 0 {
 		f(path, v)
 		return
@@ -406,7 +407,7 @@ func eachAt(v value.Value, segs []rules.Segment, path string, f func(string, val
 // When a rule of the entry cannot decide (an expression or a plugin
 // fails), it returns that failure instead: the call may be the forbidden
 // one, and a guard that a wrong type gets past must not pass the run.
-func (n *compiledNever) matches(ac *response.Call, steps rules.Steps, cx context.Context) (bool, *rules.Diff) {
+func (n *compiledNever) matches(ac *response.Call, steps rules.Steps, cx context.Context) (bool, *rulecore.Diff) {
 	if ac.Name != n.name {
 		return false, nil
 	}
@@ -418,8 +419,8 @@ func (n *compiledNever) matches(ac *response.Call, steps rules.Steps, cx context
 	}
 	ctx := n.ctx
 	ctx.Steps, ctx.Ctx = steps, cx
-	var failed *rules.Diff
-	res := n.rules.CompareChecked(n.args, ac.Args, &ctx, func(d rules.Diff) {
+	var failed *rulecore.Diff
+	res := n.rules.CompareChecked(n.args, ac.Args, &ctx, func(d rulecore.Diff) {
 		if failed == nil && (d.Kind == results.RuleError || d.Kind == results.PluginError) {
 			failed = &d
 		}
@@ -514,8 +515,8 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 				exp = value.Value{}
 			}
 			if ok {
-				ctx := rules.Context{Steps: steps, Ctx: rv.ctx}
-				res := run.final.CompareChecked(exp, actual, &ctx, func(d rules.Diff) {
+				ctx := rulecore.Context{Steps: steps, Ctx: rv.ctx}
+				res := run.final.CompareChecked(exp, actual, &ctx, func(d rulecore.Diff) {
 					d.Path = "final"
 					if none {
 						// The rule has no expected value: that side is absent, not null.

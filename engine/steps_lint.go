@@ -2,10 +2,10 @@ package engine
 
 import (
 	"fmt"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"strconv"
 	"strings"
 
-	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
@@ -100,7 +100,7 @@ func (k *caseCompiler) lintRefs(sc *suite.Case, mode suite.CallMatch) {
 // as objects (refPlaceholders), so such a rule fails every actual call
 // that writes items as a list.
 func listNotHeld(args value.Value, path string) string {
-	p, err := rules.ParsePath(path)
+	p, err := rulecore.ParsePath(path)
 	if err != nil {
 		return ""
 	}
@@ -164,7 +164,7 @@ func (rl *refLint) before(li, i int, tool string) (steps, calls int) {
 
 // check warns of ref, written at loc in the rules of call i of list li,
 // when it cannot resolve.
-func (rl *refLint) check(ref *rules.Ref, loc suite.Loc, li, i int) {
+func (rl *refLint) check(ref *rulecore.Ref, loc suite.Loc, li, i int) {
 	msg := rl.reason(ref, li, i, false)
 	if msg == "" {
 		msg = rl.failedResult(ref, i, false)
@@ -180,7 +180,7 @@ func (rl *refLint) check(ref *rules.Ref, loc suite.Loc, li, i int) {
 // {error: true}`), whose result gives no value; "" otherwise. Only where
 // the mode fixes the steps before a call: steps[I] in ordered, a tool's
 // calls in every mode but in_order and superset.
-func (rl *refLint) failedResult(ref *rules.Ref, i int, final bool) string {
+func (rl *refLint) failedResult(ref *rulecore.Ref, i int, final bool) string {
 	sr := rl.sc.Run
 	if sr == nil || sr.Steps == nil || rl.tolerant || refField(ref) != "result" {
 		return ""
@@ -224,21 +224,21 @@ func (rl *refLint) failedResult(ref *rules.Ref, i int, final bool) string {
 
 // refField is the step field a reference names: result in
 // find_order.result.id.
-func refField(ref *rules.Ref) string {
+func refField(ref *rulecore.Ref) string {
 	s := ref.String()
 	_, rest, _ := strings.Cut(s, ".")
 	field, _, _ := strings.Cut(rest, ".")
 	return field
 }
 
-func (rl *refLint) warn(ref *rules.Ref, loc suite.Loc, msg string) {
+func (rl *refLint) warn(ref *rulecore.Ref, loc suite.Loc, msg string) {
 	rl.k.c.warn(loc, rl.sc.ID, "from: reference "+strconv.Quote(ref.String())+" can never resolve in a run that passes: "+msg)
 }
 
 // reason says why ref cannot resolve in the rules of call i of list li
 // (li < 0: a never entry, which matches any call; final: the final text),
 // "" when it can.
-func (rl *refLint) reason(ref *rules.Ref, li, i int, final bool) string {
+func (rl *refLint) reason(ref *rulecore.Ref, li, i int, final bool) string {
 	tool := ref.Tool()
 	if tool != "" && !rl.named(tool) {
 		if len(rl.k.tools) > 0 && rl.k.tools[tool] == nil {
@@ -286,7 +286,7 @@ func plural(n int, what string) string {
 // ref returns the reference of a rule as written, nil when it has none
 // (or one that does not parse, which compiling it reports). References
 // are parsed once per compiler.
-func (c *compiler) ref(rule value.Value) *rules.Ref {
+func (c *compiler) ref(rule value.Value) *rulecore.Ref {
 	if rule.Kind() != value.Object {
 		return nil
 	}
@@ -297,12 +297,12 @@ func (c *compiler) ref(rule value.Value) *rules.Ref {
 	if r, ok := c.refs[v.Str()]; ok {
 		return r
 	}
-	r, err := rules.ParseRef(v.Str())
+	r, err := rulecore.ParseRef(v.Str())
 	if err != nil {
 		r = nil
 	}
 	if c.refs == nil {
-		c.refs = map[string]*rules.Ref{}
+		c.refs = map[string]*rulecore.Ref{}
 	}
 	c.refs[v.Str()] = r
 	return r

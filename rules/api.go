@@ -22,7 +22,7 @@ type Input struct {
 	Tool         string      // the call's name
 	Args         value.Value // every actual argument of the call
 	ExpectedArgs value.Value // every expected argument of the call
-	Steps        Steps       // the run's steps before the call's (rules/steps.go)
+	Steps        Steps       // the run's steps before the call's (see Steps)
 	// Ctx is the scoring's context, nil for none: a comparator that waits
 	// (a plugin's) stops waiting once it is done, its outcome then an Err.
 	Ctx context.Context
@@ -37,9 +37,9 @@ type Outcome struct {
 	ErrKind Kind
 }
 
-// Extensions supply the comparators that live in other packages: the
-// expression language's and the plugins'. A nil func makes what needs it a
-// compile error that says it is not available.
+// Extensions supply the comparators that live outside the engine: the
+// expression language's, the plugins' and a program's own. A nil func makes
+// what needs it a compile error that says it is not available.
 type Extensions struct {
 	// Expr compiles an `expr` property.
 	Expr func(src string) (Comparator, error)
@@ -50,73 +50,14 @@ type Extensions struct {
 	Assert func(src string) (Comparator, error)
 }
 
-// Kind is the kind of a Diff, as the results file spells it: package
-// results defines every kind, this package's among them.
+// Kind is the kind of a diff, as the results file spells it: package
+// results defines every kind.
 type Kind = results.Kind
 
-// The diff kinds this package reports, named here for its comparators and
-// plugins; package results defines them with the engine's.
+// The diff kinds a comparator may give as Outcome.ErrKind, named here for
+// comparators and plugins; package results defines them with the rest.
 const (
-	MissingArgument    = results.MissingArgument
-	Mismatch           = results.Mismatch
-	UnexpectedArgument = results.UnexpectedArgument
-	RuleError          = results.RuleError
-	PluginError        = results.PluginError
+	Mismatch    = results.Mismatch    // the actual's fault, e.g. a step it refers to did not happen
+	RuleError   = results.RuleError   // the rule's fault; the kind when ErrKind is empty
+	PluginError = results.PluginError // a plugin's failure to answer
 )
-
-// Diff is one difference found comparing two argument trees.
-type Diff struct {
-	Kind        Kind
-	Path        string // gjson-style path, "" for the arguments object itself
-	Expected    value.Value
-	Actual      value.Value
-	HasExpected bool // false: the expected side is absent
-	HasActual   bool // false: the actual side is absent
-	Rule        string
-	Message     string
-}
-
-// Level orders the sources of rules. Between two equally specific paths the
-// higher level wins. A rule at LevelSchema, which no one wrote, gives way
-// even to a less specific rule of a higher level, which takes in its
-// numeric mode and default where it says nothing of them.
-type Level uint8
-
-// The levels, lowest first.
-const (
-	LevelSchema   Level = iota // implied by the tool's JSON Schema
-	LevelDefaults              // defaults.rules
-	LevelRuleset               // rulesets pulled in with `use`
-	LevelCall                  // the expected call's own rules
-)
-
-// Context is what a comparison of two calls' arguments depends on besides
-// the rules.
-type Context struct {
-	// Ctx, when not nil, is the scoring's context, which comparators see
-	// as Input.Ctx.
-	Ctx           context.Context
-	AllowExtra    bool   // extra_fields: allow, unless a rule at a path says otherwise
-	NullIsMissing bool   // an argument set to null counts as omitted
-	Tool          string // the call's name, for comparators
-	// Steps are the run's actual steps before the one being compared,
-	// which `from` references and expressions read; none outside a run.
-	Steps Steps
-	// Passes, when not nil, holds pairs of actual and expected values
-	// known to pass under the set's rules, which the comparison takes as
-	// passing without walking them.
-	Passes *Passes
-	// MaxWorded, when above 0, is how many diffs are reported in full:
-	// past it, an extra argument or a mismatch is reported with its kind
-	// and values but no Path or Message, which a caller that lists only
-	// so many diffs of a call counts without wording each.
-	MaxWorded int
-}
-
-// Result sums up a comparison of two argument objects for scoring: Matched
-// of Total counted arguments matched. Total is the number of top-level
-// expected arguments plus each top-level actual argument rejected as extra
-// (or otherwise wrong without being expected).
-type Result struct {
-	Matched, Total int
-}

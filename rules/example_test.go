@@ -2,48 +2,69 @@ package rules_test
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/rules"
+	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 
-// A call's rules: a fuzzy city, tags in any order, a price within a cent
-// and a field to ignore. The unit differs and filters has an extra key.
-func Example() {
-	var set rules.Set
-	for _, pr := range [][2]string{
-		{"city", `{"normalize": ["trim"], "case_insensitive": true}`},
-		{"tags", `"unordered"`},
-		{"price", `{"tolerance": 0.01}`},
-		{`filters.\.hidden`, `"ignore"`},
-	} {
-		path, spec := pr[0], pr[1]
-		p, err := rules.ParsePath(path)
-		if err != nil {
-			panic(err)
-		}
-		r, err := rules.Compile(parse(spec), rules.Extensions{})
-		if err != nil {
-			panic(err)
-		}
-		set.Add(rules.LevelCall, p, r)
+// skuComparator is a team's own comparator: SKUs match whatever their
+// region prefix ("EU-", "US-").
+type skuComparator struct{}
+
+func (skuComparator) Compare(in *rules.Input) rules.Outcome {
+	if in.Actual.Kind() != value.String || in.Expected.Kind() != value.String {
+		return rules.Outcome{Message: "want two SKU strings"}
 	}
-	expected := parse(`{"city": "Berlin", "unit": "celsius", "tags": ["a", "b"], "price": 9.99, "filters": {"max": 5}}`)
-	actual := parse(`{"city": " BERLIN ", "unit": "kelvin", "tags": ["b", "a"], "price": 9.991, "filters": {"max": 5, ".hidden": 1, "x": 2}}`)
-	res := set.Compare(expected, actual, &rules.Context{}, func(d rules.Diff) {
-		fmt.Printf("%s %s: %s\n", d.Kind, d.Path, d.Message)
-	})
-	fmt.Printf("%d of %d arguments match\n", res.Matched, res.Total)
-	// Output:
-	// unexpected_argument filters.x: got 2, but the expected object has no such field
-	// mismatch unit: expected "celsius", got "kelvin" (exact)
-	// 3 of 5 arguments match
+	strip := func(s string) string {
+		if i := strings.IndexByte(s, '-'); i == 2 {
+			return s[i+1:]
+		}
+		return s
+	}
+	if strip(in.Actual.Str()) != strip(in.Expected.Str()) {
+		return rules.Outcome{Message: fmt.Sprintf("SKU %s is not %s in any region", in.Actual.Str(), in.Expected.Str())}
+	}
+	return rules.Outcome{Equal: true}
 }
 
-func parse(s string) value.Value {
-	v, err := value.Parse(s)
+// A Go comparator is supplied to the engine through Extensions, as the
+// plugin host supplies its plugins' comparators: a suite's rule
+// `{"plugin": "team.sku"}` then calls it.
+func Example_comparator() {
+	args, _ := value.Parse(`{"sku": "EU-4711"}`)
+	rule, _ := value.Parse(`{"plugin": "team.sku"}`)
+	s := &suite.Suite{Cases: []suite.Case{{
+		ID: "order",
+		Expected: []suite.Call{{Name: "order", Arguments: args,
+			Rules: suite.RuleSet{{Path: "sku", Rule: rule}}}},
+	}}}
+	ext := rules.Extensions{Plugin: func(ref string, _ value.Value) (rules.Comparator, error) {
+		if ref != "team.sku" {
+			return nil, fmt.Errorf("no comparator %q", ref)
+		}
+		return skuComparator{}, nil
+	}}
+	eng, err := engine.New(s, engine.Options{Extensions: ext})
 	if err != nil {
-		panic(err)
+		fmt.Println(err)
+		return
 	}
-	return v
+	for _, resp := range []string{
+		`[{"name": "order", "arguments": {"sku": "US-4711"}}]`,
+		`[{"name": "order", "arguments": {"sku": "US-4712"}}]`,
+	} {
+		v, _ := value.Parse(resp)
+		r := eng.NewScorer().Score(0, v)
+		fmt.Println(r.Pass)
+		for _, d := range r.Diffs {
+			fmt.Println(d.Kind, d.Path, d.Message)
+		}
+	}
+	// Output:
+	// true
+	// false
+	// mismatch sku SKU US-4712 is not EU-4711 in any region
 }

@@ -3,6 +3,7 @@ package suite
 import (
 	"encoding/json"
 	"errors"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"strings"
 
 	"github.com/callgrade/callgrade/internal/errcode"
@@ -24,7 +25,7 @@ import (
 // decoder names in its "unknown key" message (topKeys, caseKeys, ...),
 // each level is closed (additionalProperties: false) as the decoder is,
 // a response format is one of response.Formats, and a RULE is a
-// shorthand or an object of the properties that rules.Compile names in
+// shorthand or an object of the properties that rulecore.Compile names in
 // its own messages. Generating panics when a list names a key this file
 // has no schema for, or the other way round, so that a key added to the
 // decoder cannot be forgotten here.
@@ -315,7 +316,7 @@ func (p schemaParts) toolSchema() obj {
 }
 
 // ruleValues describes the value of each rule property. A property that
-// rules.Compile names and this lacks makes ruleSchemas panic.
+// rulecore.Compile names and this lacks makes ruleSchemas panic.
 var ruleValues = map[string]any{
 	"exact":            obj{"type": "boolean"},
 	"numeric":          obj{"type": "boolean"},
@@ -338,8 +339,8 @@ var ruleValues = map[string]any{
 }
 
 // ruleSchemas returns the schema of a RULE and of a rule object, with the
-// shorthands and properties rules.Compile names in its messages about an
-// unknown one: the rules package's table, which it does not export.
+// shorthands and properties rulecore.Compile names in its messages about an
+// unknown one: the rulecore package's table, which it does not export.
 func ruleSchemas() (rule, object obj) {
 	props, shorthands := ruleNames()
 	p := obj{}
@@ -351,7 +352,7 @@ func ruleSchemas() (rule, object obj) {
 		p[name] = s
 	}
 	if len(p) != len(ruleValues) {
-		panic("suite: schema: ruleValues names a property rules.Compile does not know")
+		panic("suite: schema: ruleValues names a property rulecore.Compile does not know")
 	}
 	var short []any
 	for _, s := range shorthands {
@@ -364,32 +365,32 @@ func ruleSchemas() (rule, object obj) {
 }
 
 // ruleNames returns the properties of an object rule and the
-// shorthand strings, in the rules package's order, as rules.Compile lists
+// shorthand strings, in the rulecore package's order, as rulecore.Compile lists
 // them when told of an unknown one. It panics if a name it reads is not
 // one Compile knows, or if it reads none.
 func ruleNames() (properties, shorthands []string) {
 	var ce *rules.CompileError
 	o, _ := value.ObjectOf(value.Member{Key: "\x00", Value: value.StringOf("")})
-	_, err := rules.Compile(o, rules.Extensions{})
+	_, err := rulecore.Compile(o, rules.Extensions{})
 	if !errors.As(err, &ce) {
-		panic("suite: rules.Compile took an unknown property")
+		panic("suite: rulecore.Compile took an unknown property")
 	}
 	properties = nameList(ce.Msg, "the properties are ", "")
-	_, err = rules.Compile(value.StringOf("\x00"), rules.Extensions{})
+	_, err = rulecore.Compile(value.StringOf("\x00"), rules.Extensions{})
 	if !errors.As(err, &ce) {
-		panic("suite: rules.Compile took an unknown shorthand")
+		panic("suite: rulecore.Compile took an unknown shorthand")
 	}
 	shorthands = nameList(ce.Msg, "the shorthands are ", " (")
 	for _, s := range shorthands {
-		if _, err := rules.Compile(value.StringOf(s), rules.Extensions{}); err != nil {
-			panic("suite: rules.Compile refuses shorthand " + s + ": " + err.Error())
+		if _, err := rulecore.Compile(value.StringOf(s), rules.Extensions{}); err != nil {
+			panic("suite: rulecore.Compile refuses shorthand " + s + ": " + err.Error())
 		}
 	}
 	for _, name := range properties {
 		o, _ := value.ObjectOf(value.Member{Key: name, Value: value.Value{}})
-		_, err := rules.Compile(o, rules.Extensions{})
+		_, err := rulecore.Compile(o, rules.Extensions{})
 		if errors.As(err, &ce) && ce.Code == errcode.UnknownKey {
-			panic("suite: rules.Compile does not know property " + name)
+			panic("suite: rulecore.Compile does not know property " + name)
 		}
 	}
 	return properties, shorthands

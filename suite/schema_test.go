@@ -3,6 +3,7 @@ package suite
 import (
 	"bytes"
 	"flag"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -153,7 +154,7 @@ func TestSchemaExamples(t *testing.T) {
 }
 
 // TestSchemaRejectsUnknownKeys: a key the loader (or, in a rule object,
-// rules.Compile, which the engine and `callgrade check` run on every
+// rulecore.Compile, which the engine and `callgrade check` run on every
 // rule) rejects as unknown, the schema rejects too, at every level; and
 // the same suite without it both accept.
 func TestSchemaRejectsUnknownKeys(t *testing.T) {
@@ -161,7 +162,7 @@ func TestSchemaRejectsUnknownKeys(t *testing.T) {
 	// Each suite is YAML in flow style; X is where the unknown key goes.
 	tests := []struct {
 		name, suite string
-		rule        bool // the key is in a rule object, which rules.Compile rejects
+		rule        bool // the key is in a rule object, which rulecore.Compile rejects
 	}{
 		{"top level", `{version: 1 X, cases: []}`, false},
 		{"defaults", `{defaults: {calls: unordered X}}`, false},
@@ -245,7 +246,7 @@ func loadAndCompile(t *testing.T, text string) error {
 		finals = append(finals, r.Rule)
 	}
 	for _, r := range finals {
-		if _, err := rules.Compile(r, rules.Extensions{}); err != nil {
+		if _, err := rulecore.Compile(r, rules.Extensions{}); err != nil {
 			return err
 		}
 	}
@@ -332,7 +333,7 @@ func TestSchemaAcceptsTestdata(t *testing.T) {
 // TestSchemaGuards: generating fails, rather than writing a schema that
 // drifted, when a decoder table names a key the generator has no schema
 // for or the other way round, and the rule names it reads from
-// rules.Compile are the ones docs/rules.md lists.
+// rulecore.Compile are the ones docs/rules.md lists.
 func TestSchemaGuards(t *testing.T) {
 	panics := func(name string, f func()) {
 		t.Helper()

@@ -1,11 +1,11 @@
 package schema
 
 import (
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"regexp"
 	"slices"
 	"testing"
 
-	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -97,20 +97,20 @@ func FuzzValidateKnown(f *testing.F) {
 			}
 			// A proof of Valid or Same (which reads nulls as values) is
 			// held to the validation it lets the engine skip.
-			var passes rules.Passes
+			var passes rulecore.Passes
 			if p := sch.Known(known).Prove(x, &passes); !nim && p != Unproven && len(want) > 0 {
 				t.Fatalf("proven %v, but %q\nschema %s\nknown %s\ninstance %s", p, want, schemaText, knownText, instance)
 			}
 			// Knowing the value's plan, and what comparing the two found
 			// equal, as the engine validates an actual call.
-			var eq rules.Equalities
-			var set rules.Set
-			set.CompareCheckedRecording(known, x, &rules.Context{NullIsMissing: nim}, nil, &eq)
+			var eq rulecore.Equalities
+			var set rulecore.Set
+			set.CompareCheckedRecording(known, x, &rulecore.Context{NullIsMissing: nim}, nil, &eq)
 			c := Check{NullIsMissing: nim, Known: sch.Known(known), Equal: &eq}
 			if got := brief(sch.Validate(nil, x, c)); !slices.Equal(got, want) {
 				t.Fatalf("null_is_missing=%v\nschema %s\nknown %s\ninstance %s\n with plan %q\n without  %q", nim, schemaText, knownText, instance, got, want)
 			}
-			set.CompareCheckedRecording(known, x, &rules.Context{NullIsMissing: nim}, nil, &eq)
+			set.CompareCheckedRecording(known, x, &rulecore.Context{NullIsMissing: nim}, nil, &eq)
 			if sch.Valid(x, c) != (len(want) == 0) {
 				t.Fatalf("Valid with plan disagrees with Validate: schema %s known %s instance %s", schemaText, knownText, instance)
 			}

@@ -1,9 +1,9 @@
 package schema
 
 import (
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"strings"
 
-	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -59,7 +59,7 @@ func (p Proof) String() string {
 // under minProperties or maxProperties, an array under uniqueItems, an
 // object or array under enum or const. Nulls are values here: it is not
 // for comparisons or validations that count a null member as an omission.
-func (k *Known) Prove(x value.Value, passes *rules.Passes) Proof {
+func (k *Known) Prove(x value.Value, passes *rulecore.Passes) Proof {
 	if passes != nil {
 		passes.Reset()
 	}
@@ -98,7 +98,7 @@ type sameWalk struct {
 	unproven bool
 	c        Check      // the parts' validation: nulls are values, nothing known
 	v        *validator // quiet, c's, taken at the first part validated
-	passes   *rules.Passes
+	passes   *rulecore.Passes
 }
 
 // same reports whether a is e up to implications at n: equal values pass
@@ -187,7 +187,7 @@ func (s *sameWalk) mark() int {
 }
 
 // pass records that a passes against e, for the comparison that follows
-// (rules.Passes), in place of the pairs inside it passed since mark
+// (rulecore.Passes), in place of the pairs inside it passed since mark
 // (-1: none).
 func (s *sameWalk) pass(mark int, e, a *value.Value) {
 	if s.passes == nil {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,7 +14,6 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
-	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -48,9 +48,9 @@ type Check struct {
 	// too.
 	Valid *value.Value
 	// Equal, when not nil, holds what a comparison of the arguments
-	// with Valid found equal or not (rules.Set.CompareCheckedRecording),
+	// with Valid found equal or not (rulecore.Set.CompareCheckedRecording),
 	// so that the values it compared are not compared again.
-	Equal *rules.Equalities
+	Equal *rulecore.Equalities
 	// Known, when not nil, is Valid made ready (Schema.Known), and
 	// takes its place.
 	Known *Known
@@ -169,7 +169,7 @@ type validator struct {
 	// trial is above zero inside anyOf and oneOf, where a known valid
 	// value proves nothing (see Check.Valid).
 	trial int
-	eq    *rules.Equalities // see Check.Equal
+	eq    *rulecore.Equalities // see Check.Equal
 	// carve says the violations' paths are carved from paths, the
 	// Scratch's, rather than allocated one by one.
 	carve bool

@@ -1,0 +1,88 @@
+package rulecore
+
+import (
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// A diff's message is written into one buffer and becomes a string without
+// a copy: a failing call can have a diff per argument, and BFCL's mutated
+// candidates are mostly failing calls, so the words should cost one
+// allocation, not one per piece.
+
+// msg is a message being written.
+type msg []byte
+
+// message starts a message with s.
+func message(s string) msg { return append(make(msg, 0, 96), s...) }
+
+// s appends text.
+func (m msg) s(text string) msg { return append(m, text...) }
+
+// show appends v as JSON, shortened when long.
+func (m msg) show(v value.Value) msg {
+	start := len(m)
+	m = v.AppendJSONPrefix(m, maxShown)
+	if len(m)-start <= maxShown {
+		return m
+	}
+	cut := start + maxShown
+	for cut > start && !utf8.RuneStart(m[cut]) {
+		cut--
+	}
+	return append(m[:cut], "…"...)
+}
+
+// showList appends a list of values as one JSON array, shortened.
+func (m msg) showList(vs []value.Value) msg { return m.show(value.ArrayOf(vs...)) }
+
+// mismatch appends "expected E, got A", with the kinds or the lengths when
+// they differ.
+func (m msg) mismatch(e, a value.Value) msg {
+	m = m.s("expected ").show(e)
+	switch {
+	case e.Kind() == value.Array && a.Kind() == value.Array && e.Len() != a.Len():
+		return m.s(" (").s(elements(e.Len())).s("), got ").show(a).s(" (").s(elements(a.Len())).s(")")
+	case e.Kind() != a.Kind():
+		return m.s(" (").s(e.Kind().String()).s("), got ").show(a).s(" (").s(a.Kind().String()).s(")")
+	}
+	return m.s(", got ").show(a)
+}
+
+// note appends that one side was a rule's default.
+func (m msg) note(defaulted uint8) msg {
+	switch defaulted {
+	case expectedDefaulted:
+		return m.s("; the expected call omits it, so its default applies")
+	case actualDefaulted:
+		return m.s("; the actual call omits it, so its default applies")
+	}
+	return m
+}
+
+// rule appends the rule that decided, in parentheses.
+func (m msg) rule(name string) msg { return m.s(" (").s(name).s(")") }
+
+// done returns the message. m is not written again, so its bytes can be
+// the string's.
+func (m msg) done() string { return unsafe.String(unsafe.SliceData(m), len(m)) }
+
+const maxShown = 120
+
+// show returns a value as JSON for a message, shortened when long.
+func show(v value.Value) string { return msg(nil).show(v).done() }
+
+func showList(vs []value.Value) string { return show(value.ArrayOf(vs...)) }
+
+func elements(n int) string {
+	if n == 1 {
+		return "1 element"
+	}
+	return strconv.Itoa(n) + " elements"
+}
+
+// note adds to a message that one side was a rule's default.
+func (w *walker) note(text string) string { return msg(text).note(w.defaulted).done() }

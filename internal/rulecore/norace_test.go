@@ -1,0 +1,5 @@
+//go:build !race
+
+package rulecore
+
+const raceEnabled = false

@@ -1,0 +1,388 @@
+package rulecore
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// A normalizer appends the normal form of s to dst. Appending, rather
+// than returning a string, lets a comparison normalise both sides into
+// buffers it reuses (see normBufs): strings that differ only until
+// normalised are compared without allocating.
+type normalizer func(dst []byte, s string) []byte
+
+const normalizerNames = "trim, lower, collapse_space, strip_punct, nfc, {delete: CHARS}, {replace: {FROM: TO, ...}}"
+
+// normStep is one normaliser as the suite writes it: how it appends a
+// string's normal form and, for the normalisers that map each character
+// on its own, that map, by which a run of them becomes one pass (see
+// fuse).
+type normStep struct {
+	fn normalizer
+	cm charMap // nil: the normal form of a character depends on others
+}
+
+// A charMap maps one character to its normal form: itself, another, or
+// none (a negative rune).
+type charMap func(rune) rune
+
+func normalizerByName(name string) normalizer { return stepByName(name).fn }
+
+func stepByName(name string) normStep {
+	switch name {
+	case "trim":
+		return normStep{fn: func(dst []byte, s string) []byte { return append(dst, strings.TrimSpace(s)...) }}
+	case "lower":
+		return normStep{appendLower, unicode.ToLower}
+	case "collapse_space":
+		return normStep{fn: collapseSpace}
+	case "strip_punct":
+		return normStep{stripPunct, dropping(unicode.IsPunct)}
+	case "nfc":
+		// NFC composes a character with the ones after it.
+		return normStep{fn: nfc}
+	}
+	return normStep{}
+}
+
+// dropping returns the charMap that drops the characters drop reports.
+func dropping(drop func(rune) bool) charMap {
+	return func(c rune) rune {
+		if drop(c) {
+			return -1
+		}
+		return c
+	}
+}
+
+// paramStep compiles a normaliser written as an object with one
+// property: {delete: CHARS} removes every character of CHARS;
+// {replace: {FROM: TO, ...}} replaces each FROM with its TO, scanning the
+// string once from the left (at one place, the longest FROM wins).
+func paramStep(v value.Value) (normStep, error) {
+	if v.Len() != 1 {
+		return normStep{}, errorf("normalize", "a normaliser object has exactly one property, delete or replace; got "+describeKind(v))
+	}
+	m := v.Members()[0]
+	switch m.Key {
+	case "delete":
+		if m.Value.Kind() != value.String || m.Value.Str() == "" {
+			return normStep{}, errorf("normalize", "delete: want a non-empty string of the characters to delete, got "+describeKind(m.Value))
+		}
+		return deleteChars(m.Value.Str()), nil
+	case "replace":
+		if m.Value.Kind() != value.Object || m.Value.Len() == 0 {
+			return normStep{}, errorf("normalize", "replace: want a non-empty object of FROM: TO strings, got "+describeKind(m.Value))
+		}
+		rs := slices.Clone(m.Value.Members())
+		// At one place the longest FROM wins: NewReplacer tries them in order.
+		slices.SortStableFunc(rs, func(a, b value.Member) int { return len(b.Key) - len(a.Key) })
+		var pairs []string
+		for _, r := range rs {
+			if r.Key == "" || r.Value.Kind() != value.String {
+				return normStep{}, errorf("normalize", "replace: want non-empty FROM keys and string TO values, got "+describeKind(m.Value))
+			}
+			pairs = append(pairs, r.Key, r.Value.Str())
+		}
+		rep := strings.NewReplacer(pairs...)
+		return normStep{func(dst []byte, s string) []byte { return append(dst, rep.Replace(s)...) }, replacing(pairs)}, nil
+	}
+	return normStep{}, errorf("normalize", "unknown normaliser "+strconv.Quote(m.Key)+"; the normalisers are "+normalizerNames)
+}
+
+// deleteChars returns a normaliser that removes every character of set.
+func deleteChars(set string) normStep {
+	ascii := isASCII(set)
+	var table [128]bool
+	for i := 0; i < len(set); i++ {
+		if set[i] < utf8.RuneSelf {
+			table[set[i]] = true
+		}
+	}
+	del := func(c rune) bool {
+		if c < utf8.RuneSelf {
+			return table[c]
+		}
+		return !ascii && strings.ContainsRune(set, c)
+	}
+	return normStep{func(dst []byte, s string) []byte { return appendWithout(dst, s, del) }, dropping(del)}
+}
+
+// replacing returns the charMap of a replace normaliser whose FROM strings
+// are each one character and whose TO strings are each one character or
+// none, given as FROM, TO pairs; nil for any other. A FROM of one
+// character matches only whole characters of UTF-8 text, so such a
+// replacement maps each character on its own.
+func replacing(pairs []string) charMap {
+	to := make(map[rune]rune, len(pairs)/2)
+	for i := 0; i < len(pairs); i += 2 {
+		from, ok := oneRune(pairs[i])
+		if !ok {
+			return nil
+		}
+		r := rune(-1)
+		if pairs[i+1] != "" {
+			if r, ok = oneRune(pairs[i+1]); !ok {
+				return nil
+			}
+		}
+		to[from] = r
+	}
+	return func(c rune) rune {
+		if r, ok := to[c]; ok {
+			return r
+		}
+		return c
+	}
+}
+
+// oneRune returns the character s is, when s is one valid character.
+func oneRune(s string) (rune, bool) {
+	r, n := utf8.DecodeRuneInString(s)
+	return r, n == len(s) && (r != utf8.RuneError || n > 1)
+}
+
+// fuse compiles a pipeline of normalisers: each run of those that map
+// each character on its own becomes one normaliser, which writes the
+// run's result in one pass over the string (BFCL's delete, lower and
+// replace, for one, read each string once, not three times into three
+// buffers). nil for none.
+func fuse(steps []normStep) []normalizer {
+	var fns []normalizer
+	for i := 0; i < len(steps); {
+		if steps[i].cm == nil {
+			fns = append(fns, steps[i].fn)
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(steps) && steps[j].cm != nil {
+			j++
+		}
+		fns = append(fns, newFused(steps[i:j]).append)
+		i = j
+	}
+	return fns
+}
+
+// fused is a run of charMap normalisers made one.
+type fused struct {
+	ascii [utf8.RuneSelf]rune // each ASCII character's normal form
+	maps  []charMap           // the run's maps, in order, for the others
+	steps []normalizer        // the run as written, for text that is not UTF-8
+}
+
+func newFused(run []normStep) *fused {
+	f := &fused{}
+	for _, st := range run {
+		f.maps = append(f.maps, st.cm)
+		f.steps = append(f.steps, st.fn)
+	}
+	for c := range f.ascii {
+		f.ascii[c] = f.mapRune(rune(c))
+	}
+	return f
+}
+
+func (f *fused) mapRune(r rune) rune {
+	for _, m := range f.maps {
+		if r = m(r); r < 0 {
+			break
+		}
+	}
+	return r
+}
+
+func (f *fused) append(dst []byte, s string) []byte {
+	start := len(dst)
+	for i := 0; i < len(s); {
+		r := rune(s[i])
+		if r < utf8.RuneSelf {
+			r = f.ascii[r]
+			i++
+		} else {
+			var n int
+			if r, n = utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && n == 1 {
+				// The normalisers read invalid UTF-8 each its own way.
+				return f.slow(dst[:start], s)
+			}
+			r = f.mapRune(r)
+			i += n
+		}
+		switch {
+		case r < 0:
+		case r < utf8.RuneSelf:
+			dst = append(dst, byte(r))
+		default:
+			dst = utf8.AppendRune(dst, r)
+		}
+	}
+	return dst
+}
+
+// slow runs the steps one after another.
+func (f *fused) slow(dst []byte, s string) []byte {
+	last := len(f.steps) - 1
+	for _, fn := range f.steps[:last] {
+		s = string(fn(nil, s))
+	}
+	return f.steps[last](dst, s)
+}
+
+// appendWithout appends s without the runes drop reports.
+func appendWithout(dst []byte, s string, drop func(rune) bool) []byte {
+	i := strings.IndexFunc(s, drop)
+	if i < 0 {
+		return append(dst, s...)
+	}
+	dst = append(dst, s[:i]...)
+	for _, c := range s[i:] {
+		if !drop(c) {
+			dst = utf8.AppendRune(dst, c)
+		}
+	}
+	return dst
+}
+
+// appendLower appends s in lower case, as strings.ToLower writes it.
+func appendLower(dst []byte, s string) []byte {
+	if isASCII(s) {
+		for i := 0; i < len(s); i++ {
+			dst = append(dst, lowerASCII(s[i]))
+		}
+		return dst
+	}
+	for _, c := range s {
+		dst = utf8.AppendRune(dst, unicode.ToLower(c))
+	}
+	return dst
+}
+
+// collapseSpace appends s with each run of Unicode white space replaced by
+// one space. It does not trim: that is what trim is for.
+func collapseSpace(dst []byte, s string) []byte {
+	prevSpace := false
+	for _, c := range s {
+		if unicode.IsSpace(c) {
+			if !prevSpace {
+				dst = append(dst, ' ')
+			}
+			prevSpace = true
+			continue
+		}
+		prevSpace = false
+		dst = utf8.AppendRune(dst, c)
+	}
+	return dst
+}
+
+// stripPunct removes Unicode punctuation (category P).
+func stripPunct(dst []byte, s string) []byte { return appendWithout(dst, s, unicode.IsPunct) }
+
+// nfc appends s in Unicode Normalization Form C.
+func nfc(dst []byte, s string) []byte {
+	// Every code point below U+0300 is NFC and composes with nothing
+	// before it, and its UTF-8 bytes are all below 0xCC: such a string
+	// needs no look-up (which, in package norm, allocates).
+	low := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xCC {
+			low = false
+			break
+		}
+	}
+	if low || norm.NFC.IsNormalString(s) {
+		return append(dst, s...)
+	}
+	return norm.NFC.AppendString(dst, s)
+}
+
+// normBufs are the buffers one comparison normalises into: two for each
+// side, which the normalisers of a pipeline write into in turn.
+type normBufs struct {
+	b [2][2][]byte
+}
+
+var normPool = sync.Pool{New: func() any { return new(normBufs) }}
+
+// apply runs fns over s into side's buffers and returns the result,
+// which is valid until the buffers are used again.
+func (nb *normBufs) apply(fns []normalizer, s string, side int) string {
+	for i, fn := range fns {
+		buf := &nb.b[side][i%2]
+		*buf = fn((*buf)[:0], s)
+		s = unsafe.String(unsafe.SliceData(*buf), len(*buf))
+	}
+	return s
+}
+
+// applyNorm returns s under fns, s itself when they change nothing.
+func applyNorm(fns []normalizer, s string) string {
+	if len(fns) == 0 {
+		return s
+	}
+	nb := normPool.Get().(*normBufs)
+	out := nb.apply(fns, s, 0)
+	if out == s {
+		out = s
+	} else {
+		out = strings.Clone(out)
+	}
+	normPool.Put(nb)
+	return out
+}
+
+// foldEqual compares under Unicode full case folding ("Straße" equals
+// "STRASSE"). Two ASCII strings fold to ASCII, so they are compared in
+// place; anything else goes through cases.Fold.
+func foldEqual(a, b string) bool {
+	if isASCII(a) && isASCII(b) {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := 0; i < len(a); i++ {
+			x, y := a[i], b[i]
+			if x != y && lowerASCII(x) != lowerASCII(y) {
+				return false
+			}
+		}
+		return true
+	}
+	return foldString(a) == foldString(b)
+}
+
+// folders holds case folders for reuse: a Caser may keep state, so one
+// must not be used by two goroutines at once.
+var folders = sync.Pool{New: func() any { c := cases.Fold(); return &c }}
+
+func foldString(s string) string {
+	c := folders.Get().(*cases.Caser)
+	defer folders.Put(c)
+	return c.String(s)
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}

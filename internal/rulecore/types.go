@@ -1,0 +1,274 @@
+package rulecore
+
+import (
+	"github.com/callgrade/callgrade/results"
+	"strings"
+	"sync/atomic"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// typeSet is the set of JSON types a `type` property allows, one bit each.
+type typeSet uint16
+
+const (
+	typeString typeSet = 1 << iota
+	typeInteger
+	typeFloat
+	typeBoolean
+	typeArray
+	typeObject
+	typeNull
+
+	typeNumber = typeInteger | typeFloat
+)
+
+// typeNames are the names of the `type` property, in the order errors list them.
+var typeNames = []struct {
+	name string
+	set  typeSet
+}{
+	{"string", typeString}, {"number", typeNumber}, {"integer", typeInteger}, {"float", typeFloat},
+	{"boolean", typeBoolean}, {"array", typeArray}, {"object", typeObject}, {"null", typeNull},
+}
+
+const typeNameList = "string, number, integer, float, boolean, array, object, null"
+
+// typedRules says whether any rule with a `type` property was ever
+// compiled: until then, CompareChecked costs nothing over Compare.
+var typedRules atomic.Bool
+
+// typeProp reads `type`: one type name or a non-empty list of them.
+func typeProp(v value.Value) (typeSet, error) {
+	var list []value.Value
+	switch v.Kind() {
+	case value.String:
+		list = []value.Value{v}
+	case value.Array:
+		list = v.Elems()
+	}
+	if len(list) == 0 {
+		return 0, errorf("type", "want a type name or a non-empty list of them ("+typeNameList+"), got "+describeKind(v))
+	}
+	var set typeSet
+	for _, e := range list {
+		t := typeSet(0)
+		if e.Kind() == value.String {
+			for _, n := range typeNames {
+				if n.name == e.Str() {
+					t = n.set
+				}
+			}
+		}
+		if t == 0 {
+			return 0, errorf("type", "unknown type "+describeKind(e)+"; the types are "+typeNameList)
+		}
+		set |= t
+	}
+	typedRules.Store(true)
+	return set, nil
+}
+
+// typeOf returns the type bit of a value: a number is an integer when its
+// literal has neither a fraction nor an exponent (5, not 5.0 or 5e0), the
+// way JSON decoders that tell integers from floats read it.
+func typeOf(v value.Value) typeSet {
+	switch v.Kind() {
+	case value.String:
+		return typeString
+	case value.Number:
+		// A loop rather than strings.ContainsAny, which builds a set of
+		// the three bytes at every call: this runs for every typed
+		// argument.
+		for _, c := range []byte(v.Str()) {
+			if c == '.' || c == 'e' || c == 'E' {
+				return typeFloat
+			}
+		}
+		return typeInteger
+	case value.Bool:
+		return typeBoolean
+	case value.Array:
+		return typeArray
+	case value.Object:
+		return typeObject
+	}
+	return typeNull
+}
+
+func (t typeSet) String() string {
+	// One name, as an actual value's type always is: no list to build
+	// for every value of the wrong type.
+	for _, n := range typeNames {
+		if t == n.set {
+			return n.name
+		}
+	}
+	return t.list()
+}
+
+// list names the types of t, "number" standing for integer and float
+// together.
+func (t typeSet) list() string {
+	var parts []string
+	for _, n := range typeNames {
+		if t&n.set == n.set && (n.set != typeInteger && n.set != typeFloat || t&typeNumber != typeNumber) {
+			parts = append(parts, n.name)
+		}
+	}
+	return strings.Join(parts, " or ")
+}
+
+// CompareChecked is Compare followed by the checks that look at the actual
+// value alone: every value of actual whose rule has a `type` property must
+// be of one of those types, wherever the comparison went or stopped (inside
+// one_of, unordered and the other leaf rules too). A value of another type
+// is a Mismatch at its path, reported after the comparison's diffs, and its
+// top-level argument counts as not matched in the Result.
+func (s *Set) CompareChecked(expected, actual value.Value, c *Context, report func(Diff)) Result {
+	return s.compareChecked(expected, actual, c, report, nil)
+}
+
+// CompareCheckedRecording is CompareChecked, and records in eq (after
+// resetting it) what value.Equal found of the pairs of expected and actual
+// values the comparison compared whole, for a later walk of the same
+// arguments to look up (Equalities.Equal).
+func (s *Set) CompareCheckedRecording(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities) Result {
+	return s.compareChecked(expected, actual, c, report, eq)
+}
+
+// Accepts reports whether CompareChecked would find every argument
+// matched (Result.Matched == Result.Total), and stops at the first that is
+// not: for a caller that needs the verdict of a pair, not its score. eq,
+// when not nil, records as in CompareCheckedRecording; when Accepts
+// returns false, it may hold less than that would.
+func (s *Set) Accepts(expected, actual value.Value, c *Context, eq *Equalities) bool {
+	root := s.compiled()
+	if !s.accepts(root, expected, actual, c, eq) {
+		return false
+	}
+	if !typedRules.Load() || !root.typed {
+		return true
+	}
+	var t typeWalk
+	if c != nil {
+		t.nullIsMissing = c.NullIsMissing
+	}
+	if !t.check(root, actual) {
+		// Where no argument is counted, compareChecked still passes the
+		// pair: count as it does.
+		res := s.compareChecked(expected, actual, c, nil, eq)
+		return res.Matched == res.Total
+	}
+	if actual.Kind() == value.Object && root != nil {
+		next := 0
+		ms := actual.Members()
+		for j := range ms {
+			if !t.arg(root, &ms[j], &next) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (s *Set) compareChecked(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities) Result {
+	root := s.compiled()
+	if !typedRules.Load() || !root.typed {
+		res, _ := s.compare(expected, actual, c, report, eq)
+		return res
+	}
+	res, failed := s.compare(expected, actual, c, report, eq)
+	var t typeWalk // field by field, as the walker is set up in walk
+	t.report = report
+	if c != nil {
+		t.nullIsMissing = c.NullIsMissing
+	}
+	if !t.check(root, actual) {
+		// A rule on the arguments object itself: no argument matches.
+		res.Matched = 0
+		return res
+	}
+	if actual.Kind() == value.Object && root != nil {
+		next := 0
+		ms := actual.Members()
+		for j := range ms {
+			if t.arg(root, &ms[j], &next) || failed.has(j) {
+				continue
+			}
+			if expected.Kind() == value.Object && expected.Has(ms[j].Key) {
+				res.Matched--
+			} else {
+				res.Total++
+			}
+		}
+	}
+	return res
+}
+
+// arg checks the types of m, a member of an object whose state is st (an
+// argument, when st is the root), looking its key up from *next (see
+// state.keyNext). A member that counts as absent (null, with
+// null_is_missing) passes.
+func (t *typeWalk) arg(st *state, m *value.Member, next *int) bool {
+	if t.nullIsMissing && m.Value.IsNull() {
+		return true
+	}
+	t.push(m.Key, -1)
+	good := t.walk(st.keyNext(m.Key, next), m.Value)
+	t.pop()
+	return good
+}
+
+// typed reports whether a rule at or below n has a `type` property.
+func (n *node) typed() bool { return n.anyRule(func(r *Rule) bool { return r.types != 0 }) }
+
+// typeWalk checks the `type` properties along the actual arguments.
+type typeWalk struct {
+	report        func(Diff)
+	nullIsMissing bool
+	pathStack     // unescaped keys and array indices
+}
+
+// walk checks v at the state st and below; it reports whether all is well.
+func (t *typeWalk) walk(st *state, v value.Value) bool {
+	if st == nil {
+		return true
+	}
+	if !t.check(st, v) {
+		return false // the value is of the wrong type: nothing below it is
+	}
+	ok := true
+	switch v.Kind() {
+	case value.Object:
+		next := 0
+		ms := v.Members()
+		for j := range ms {
+			ok = t.arg(st, &ms[j], &next) && ok
+		}
+	case value.Array:
+		for i, e := range v.Elems() {
+			t.push("", i)
+			ok = t.walk(st.index(i), e) && ok
+			t.pop()
+		}
+	}
+	return ok
+}
+
+// check checks v against the type property of st's rule, if any.
+func (t *typeWalk) check(st *state, v value.Value) bool {
+	if st == nil || st.rule == nil || st.rule.types == 0 || st.rule.ignore {
+		return true
+	}
+	r := st.rule
+	got := typeOf(v)
+	if r.types&got != 0 {
+		return true
+	}
+	if t.report != nil {
+		t.report(Diff{Kind: results.Mismatch, Path: t.pathString(), Actual: v, HasActual: true, Rule: r.String(),
+			Message: message("expected a value of type ").s(r.types.String()).s(", got ").show(v).s(" (").s(got.String()).s(")").rule(r.String()).done()})
+	}
+	return false
+}
