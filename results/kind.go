@@ -4,7 +4,7 @@ package results
 type Kind string
 
 // The diff kinds of the results file (spec section 3), all of them: those
-// package rules finds comparing arguments (MissingArgument, Mismatch,
+// package internal/rulecore finds comparing arguments (MissingArgument, Mismatch,
 // UnexpectedArgument, RuleError, PluginError) and those only the engine
 // finds.
 const (
