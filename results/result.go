@@ -57,9 +57,9 @@ type CallResult struct {
 	Score    float64
 }
 
-// Diff is one thing wrong with a case: what the comparison of arguments (internal/rulecore) or a comparator reports for an
-// argument, or one of the kinds only the engine finds, and the pair it is
-// about.
+// Diff is one thing wrong with a case: what the comparison of arguments
+// (internal/rulecore) or a comparator reports for an argument, or one of
+// the kinds only the engine finds, and the pair it is about.
 type Diff struct {
 	Kind        Kind
 	Path        string // gjson-style path, "" for the arguments object itself
