@@ -1,6 +1,7 @@
 package bfcl
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -154,14 +155,20 @@ func scoreCategory(ctx context.Context, s *Suite, name, cat, questions, qfile st
 	if agentic {
 		_, err = convertAgenticResults(in, name, cat, questions, &resp)
 	} else {
-		var opts ResultOptions
+		// BFCL reads a result of an irrelevance or relevance question
+		// that does not decode as no call.
+		opts := ResultOptions{undecodableNoCall: strings.HasSuffix(cat, "relevance")}
 		if opts.Params, err = paramsOf(qfile); err != nil {
 			return CategoryScore{}, nil, err
 		}
 		var conv Converted
 		conv, err = ConvertResultsWith(in, name, &resp, opts)
+		fails := " (the case will fail as invalid_arguments)"
+		if opts.undecodableNoCall {
+			fails = " (read as no call, as BFCL reads it in this category)"
+		}
 		for _, u := range conv.Undecodable {
-			warns = append(warns, u+" (the case will fail as invalid_arguments)")
+			warns = append(warns, u+fails)
 		}
 	}
 	if err != nil {
@@ -218,4 +225,27 @@ func writeOut(dir, name string, data func() ([]byte, error)) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, name), b, 0o666)
+}
+
+// WriteSummary writes the scores as callgrade bfcl score prints them: a
+// line per category (its cases, those passed and its accuracy), the
+// overall figure over the categories covered, and the categories missing
+// from it.
+func (s *DirScore) WriteSummary(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%-24s %6s %7s %9s\n", "category", "cases", "passed", "accuracy")
+	for _, c := range s.Categories {
+		fmt.Fprintf(bw, "%-24s %6d %7d %8.2f%%\n", c.Category, c.Cases, c.Passed, 100*c.Accuracy())
+	}
+	o := s.Overall
+	if len(o.Covered) == 0 {
+		fmt.Fprintf(bw, "overall: none of BFCL v4's overall categories was scored\n")
+	} else {
+		fmt.Fprintf(bw, "overall (BFCL v4's weights, over the %d of %d categories covered): %.2f%%\n",
+			len(o.Covered), len(o.Covered)+len(o.Missing), 100*o.Accuracy)
+	}
+	if len(o.Missing) > 0 {
+		fmt.Fprintf(bw, "missing from the overall: %s\n", strings.Join(o.Missing, ", "))
+	}
+	return bw.Flush()
 }

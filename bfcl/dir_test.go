@@ -145,3 +145,67 @@ func TestOverallAccuracyBFCL(t *testing.T) {
 		})
 	}
 }
+
+// TestScoreDirBFCLHandWritten scores the small run of testdata/run, whose
+// verdicts and overall figure are worked out by hand.
+func TestScoreDirBFCLHandWritten(t *testing.T) {
+	out := t.TempDir()
+	got, err := ScoreDir(context.Background(), Dir{Data: "testdata/run/data", Results: "testdata/run/result", Semantics: SemanticsBFCL, Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []CategoryScore{
+		{"simple_python", 2, 1},         // simple_python_1 asks for London, not Paris
+		{"irrelevance", 2, 1},           // irrelevance_1 makes a call
+		{"web_search_base", 2, 1},       // web_search_base_1 does not know
+		{"web_search_no_snippet", 2, 2}, // the first text block says 95
+	}
+	if fmt.Sprint(got.Categories) != fmt.Sprint(want) {
+		t.Errorf("scores %v, want %v", got.Categories, want)
+	}
+	// non-live: simple 0.5 and irrelevance 0.5, 0.5; agentic: web_search
+	// (1+2)/4; overall (0.5+0.75)/2.
+	if got.Overall.Accuracy != 0.625 {
+		t.Errorf("overall %v, want 0.625", got.Overall.Accuracy)
+	}
+	if len(got.Skipped) != 1 || !strings.Contains(got.Skipped[0], "multi_turn") {
+		t.Errorf("skipped %q, want the multi_turn_base results", got.Skipped)
+	}
+	for _, name := range []string{"simple_python.yaml", "web_search.yaml", "web_search_base_responses.jsonl", "web_search_no_snippet_results.jsonl"} {
+		if fi, err := os.Stat(filepath.Join(out, name)); err != nil || fi.Size() == 0 {
+			t.Errorf("--out: %s: %v, want it written", name, err)
+		}
+	}
+	var b strings.Builder
+	if err := got.WriteSummary(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"simple_python                 2       1    50.00%",
+		"overall (BFCL v4's weights, over the 4 of 22 categories covered): 62.50%",
+		"missing from the overall: simple_java, simple_javascript, multiple,",
+	} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("summary lacks %q:\n%s", line, b.String())
+		}
+	}
+}
+
+func TestScoreDirBFCLErrors(t *testing.T) {
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "BFCL_v4_simple_python_result.json"), []byte("{\"id\": \"simple_python_0\", \"result\": []}\nnot json\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, results, want string }{
+		{"no results", t.TempDir(), "no BFCL_v4_<category>_result.json file"},
+		{"a line that is not JSON", bad, "BFCL_v4_simple_python_result.json:2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ScoreDir(context.Background(), Dir{Data: "testdata/run/data", Results: tt.results})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one with %q", err, tt.want)
+			}
+		})
+	}
+}
