@@ -158,8 +158,12 @@ func scoreCategory(ctx context.Context, s *Suite, name, cat, questions, qfile st
 		// BFCL reads a result of an irrelevance or relevance question
 		// that does not decode as no call.
 		opts := ResultOptions{undecodableNoCall: strings.HasSuffix(cat, "relevance")}
-		if opts.Params, err = paramsOf(qfile); err != nil {
-			return CategoryScore{}, nil, err
+		// Java's and JavaScript's types type no text: their values
+		// are source text, which the suite reads.
+		if !strings.HasPrefix(cat, "simple_java") {
+			if opts.Params, err = paramsOf(qfile); err != nil {
+				return CategoryScore{}, nil, err
+			}
 		}
 		var conv Converted
 		conv, err = ConvertResultsWith(in, name, &resp, opts)

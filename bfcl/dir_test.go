@@ -209,3 +209,94 @@ func TestScoreDirBFCLErrors(t *testing.T) {
 		})
 	}
 }
+
+// astCandidate is a candidate of candidates.jsonl or
+// candidates-live.jsonl: a list of {name, arguments} calls, the arguments
+// JSON text as an FC handler receives them.
+type astCandidate struct {
+	QuestionID string `json:"question_id"`
+	Category   string `json:"category"`
+	Response   []struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"response"`
+	Valid bool `json:"bfcl_valid"`
+}
+
+// TestScoreDirBFCLAST writes the AST candidates as the results files
+// BFCL's FC handlers write ([{name: arguments}] lines), in rounds of at
+// most one candidate per question, and checks that ScoreDir passes, under
+// --semantics bfcl, as many of each category's results as BFCL's checker
+// finds valid.
+func TestScoreDirBFCLAST(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scores every AST candidate through ScoreDir")
+	}
+	var rounds []map[string]astCandidate
+	for _, file := range []string{"candidates.jsonl", "candidates-live.jsonl"} {
+		f := needShared(t, file)
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			var c astCandidate
+			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+				t.Fatal(err)
+			}
+			i := 0
+			for i < len(rounds) {
+				if _, taken := rounds[i][c.QuestionID]; !taken {
+					break
+				}
+				i++
+			}
+			if i == len(rounds) {
+				rounds = append(rounds, map[string]astCandidate{})
+			}
+			rounds[i][c.QuestionID] = c
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := 0
+	for r, round := range rounds {
+		dir := t.TempDir()
+		files := map[string]*strings.Builder{}
+		want := map[string]int{}
+		for qid, c := range round {
+			b := files[c.Category]
+			if b == nil {
+				b = &strings.Builder{}
+				files[c.Category] = b
+			}
+			var calls []string
+			for _, call := range c.Response {
+				calls = append(calls, fmt.Sprintf("{%q: %s}", call.Name, call.Arguments))
+			}
+			fmt.Fprintf(b, "{\"id\": %q, \"result\": [%s]}\n", qid, strings.Join(calls, ", "))
+			if c.Valid {
+				want[c.Category]++
+			}
+		}
+		for cat, b := range files {
+			if err := os.WriteFile(filepath.Join(dir, "BFCL_v4_"+cat+"_result.json"), []byte(b.String()), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := ScoreDir(context.Background(), Dir{Data: filepath.Join(shared, "data"), Results: dir, Semantics: SemanticsBFCL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cs := range got.Categories {
+			if cs.Passed != want[cs.Category] {
+				t.Errorf("round %d: %s: %d of %d passed, BFCL finds %d valid", r, cs.Category, cs.Passed, cs.Cases, want[cs.Category])
+			}
+			total += cs.Passed
+		}
+		if len(got.Categories) != len(files) {
+			t.Errorf("round %d: scored %d categories, want the %d written (skipped %q)", r, len(got.Categories), len(files), got.Skipped)
+		}
+	}
+	t.Logf("%d rounds, %d results passed", len(rounds), total)
+}
