@@ -59,6 +59,11 @@ const resultSuffix = "_result.json"
 // line of one that is not what BFCL writes, is an error naming the file
 // (and the line).
 func ScoreDir(ctx context.Context, d Dir) (*DirScore, error) {
+	for _, dir := range []string{d.Data, d.Results} {
+		if _, err := os.ReadDir(dir); err != nil {
+			return nil, err
+		}
+	}
 	names, err := filepath.Glob(filepath.Join(d.Results, "BFCL_v4_*"+resultSuffix))
 	if err != nil {
 		return nil, err
