@@ -59,6 +59,34 @@ const resultSuffix = "_result.json"
 // line of one that is not what BFCL writes, is an error naming the file
 // (and the line).
 func ScoreDir(ctx context.Context, d Dir) (*DirScore, error) {
+	c := newDirCache()
+	defer c.close()
+	return scoreDir(ctx, d, c)
+}
+
+// dirCache holds what scoreDir reads and compiles from the questions of a
+// data directory under one semantics, by question category, so that the
+// variants of an agentic category (and the rounds of a test) share it.
+type dirCache struct {
+	suites  map[string]*Suite
+	graders map[string]*callgrade.Grader
+	params  map[string]map[string]map[string]value.Value
+}
+
+func newDirCache() *dirCache {
+	return &dirCache{suites: map[string]*Suite{}, graders: map[string]*callgrade.Grader{},
+		params: map[string]map[string]map[string]value.Value{}}
+}
+
+// close stops the graders' plugins, of which BFCL's suites declare none.
+func (c *dirCache) close() {
+	for _, g := range c.graders {
+		g.Close()
+	}
+}
+
+// scoreDir is ScoreDir with what c holds of d.Data under d.Semantics.
+func scoreDir(ctx context.Context, d Dir, c *dirCache) (*DirScore, error) {
 	for _, dir := range []string{d.Data, d.Results} {
 		if _, err := os.ReadDir(dir); err != nil {
 			return nil, err
@@ -77,7 +105,7 @@ func ScoreDir(ctx context.Context, d Dir) (*DirScore, error) {
 		}
 	}
 	var out DirScore
-	suites := map[string]*Suite{}
+	written := map[string]bool{}
 	for _, name := range names {
 		cat := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(name), "BFCL_v4_"), resultSuffix)
 		questions, agentic := agenticVariant(cat)
@@ -95,17 +123,20 @@ func ScoreDir(ctx context.Context, d Dir) (*DirScore, error) {
 			out.Skipped = append(out.Skipped, fmt.Sprintf("%s: no questions for it: %v", name, err))
 			continue
 		}
-		s := suites[questions]
+		s := c.suites[questions]
 		if s == nil {
 			if s, err = importFiles(qfile, filepath.Join(d.Data, "possible_answer", "BFCL_v4_"+questions+".json"), d.Semantics); err != nil {
 				return nil, err
 			}
-			suites[questions] = s
+			c.suites[questions] = s
+		}
+		if !written[questions] { // once for all its variants
 			if err := writeOut(d.Out, questions+".yaml", s.YAML); err != nil {
 				return nil, err
 			}
+			written[questions] = true
 		}
-		sc, warns, err := scoreCategory(ctx, s, name, cat, questions, qfile, agentic, d.Out)
+		sc, warns, err := c.scoreCategory(ctx, name, cat, questions, qfile, agentic, d.Out)
 		if err != nil {
 			return nil, err
 		}
@@ -148,8 +179,8 @@ func importFiles(qfile, afile string, sem Semantics) (*Suite, error) {
 }
 
 // scoreCategory converts the results file name of category cat and scores
-// it against suite s of the questions of qfile.
-func scoreCategory(ctx context.Context, s *Suite, name, cat, questions, qfile string, agentic bool, outDir string) (CategoryScore, []string, error) {
+// it against the suite of the questions of qfile, imported into c.
+func (c *dirCache) scoreCategory(ctx context.Context, name, cat, questions, qfile string, agentic bool, outDir string) (CategoryScore, []string, error) {
 	in, err := os.Open(name)
 	if err != nil {
 		return CategoryScore{}, nil, err
@@ -166,7 +197,7 @@ func scoreCategory(ctx context.Context, s *Suite, name, cat, questions, qfile st
 		// Java's and JavaScript's types type no text: their values
 		// are source text, which the suite reads.
 		if !strings.HasPrefix(cat, "simple_java") {
-			if opts.Params, err = paramsOf(qfile); err != nil {
+			if opts.Params, err = c.paramsOf(questions, qfile); err != nil {
 				return CategoryScore{}, nil, err
 			}
 		}
@@ -186,15 +217,10 @@ func scoreCategory(ctx context.Context, s *Suite, name, cat, questions, qfile st
 	if err := writeOut(outDir, cat+"_responses.jsonl", func() ([]byte, error) { return resp.Bytes(), nil }); err != nil {
 		return CategoryScore{}, nil, err
 	}
-	doc, err := s.Decode(qfile)
+	g, err := c.grader(questions, qfile)
 	if err != nil {
 		return CategoryScore{}, nil, err
 	}
-	g, err := callgrade.New(doc, callgrade.Options{})
-	if err != nil {
-		return CategoryScore{}, nil, err
-	}
-	defer g.Close()
 	var results bytes.Buffer
 	var w io.Writer = io.Discard
 	if outDir != "" {
@@ -213,15 +239,40 @@ func scoreCategory(ctx context.Context, s *Suite, name, cat, questions, qfile st
 	return CategoryScore{Category: cat, Cases: sum.Cases, Passed: sum.Passed}, warns, nil
 }
 
+// grader compiles the suite of the questions of qfile, once.
+func (c *dirCache) grader(questions, qfile string) (*callgrade.Grader, error) {
+	if g := c.graders[questions]; g != nil {
+		return g, nil
+	}
+	doc, err := c.suites[questions].Decode(qfile)
+	if err != nil {
+		return nil, err
+	}
+	g, err := callgrade.New(doc, callgrade.Options{})
+	if err != nil {
+		return nil, err
+	}
+	c.graders[questions] = g
+	return g, nil
+}
+
 // paramsOf reads the parameters schemas of a question file's functions,
-// which type the values of Qwen3-Coder's text.
-func paramsOf(qfile string) (map[string]map[string]value.Value, error) {
+// which type the values of Qwen3-Coder's text, once.
+func (c *dirCache) paramsOf(questions, qfile string) (map[string]map[string]value.Value, error) {
+	if p, ok := c.params[questions]; ok {
+		return p, nil
+	}
 	q, err := os.Open(qfile)
 	if err != nil {
 		return nil, err
 	}
 	defer q.Close()
-	return QuestionParams(q, qfile)
+	p, err := QuestionParams(q, qfile)
+	if err != nil {
+		return nil, err
+	}
+	c.params[questions] = p
+	return p, nil
 }
 
 // writeOut writes file name of directory dir, when dir is not "".

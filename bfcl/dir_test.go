@@ -59,6 +59,8 @@ func TestScoreDirBFCLAgentic(t *testing.T) {
 		t.Fatal(err)
 	}
 	total := 0
+	cache := newDirCache()
+	defer cache.close()
 	for r, round := range rounds {
 		dir := t.TempDir()
 		files := map[string]*strings.Builder{}
@@ -80,7 +82,8 @@ func TestScoreDirBFCLAgentic(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got, err := ScoreDir(context.Background(), Dir{Data: filepath.Join(shared, "data"), Results: dir, Semantics: SemanticsBFCL})
+		// The rounds share the suites, imported and compiled once.
+		got, err := scoreDir(context.Background(), Dir{Data: filepath.Join(shared, "data"), Results: dir, Semantics: SemanticsBFCL}, cache)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,9 +232,6 @@ type astCandidate struct {
 // --semantics bfcl, as many of each category's results as BFCL's checker
 // finds valid.
 func TestScoreDirBFCLAST(t *testing.T) {
-	if testing.Short() {
-		t.Skip("scores every AST candidate through ScoreDir")
-	}
 	var rounds []map[string]astCandidate
 	for _, file := range []string{"candidates.jsonl", "candidates-live.jsonl"} {
 		f := needShared(t, file)
@@ -260,6 +260,8 @@ func TestScoreDirBFCLAST(t *testing.T) {
 		}
 	}
 	total := 0
+	cache := newDirCache()
+	defer cache.close()
 	for r, round := range rounds {
 		dir := t.TempDir()
 		files := map[string]*strings.Builder{}
@@ -284,7 +286,8 @@ func TestScoreDirBFCLAST(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got, err := ScoreDir(context.Background(), Dir{Data: filepath.Join(shared, "data"), Results: dir, Semantics: SemanticsBFCL})
+		// The rounds share the suites, imported and compiled once.
+		got, err := scoreDir(context.Background(), Dir{Data: filepath.Join(shared, "data"), Results: dir, Semantics: SemanticsBFCL}, cache)
 		if err != nil {
 			t.Fatal(err)
 		}
