@@ -55,6 +55,11 @@ type ResultOptions struct {
 	// the "5" of an integer parameter is 5. Without them such values are
 	// strings.
 	Params map[string]map[string]value.Value
+
+	// undecodableNoCall makes a result that cannot be decoded no call,
+	// as BFCL's irrelevance and relevance checkers read it, instead of a
+	// failing call (ScoreDir sets it for those categories).
+	undecodableNoCall bool
 }
 
 // ConvertResultsWith is ConvertResults reading string results as o says.
@@ -86,6 +91,9 @@ func ConvertResultsWith(r io.Reader, name string, w io.Writer, o ResultOptions) 
 		if err != nil {
 			conv.Undecodable = append(conv.Undecodable, fmt.Sprintf("%s line %d: result %s: %v", name, no, id, err))
 			calls = []pyCall{{Name: "", Args: suitedoc.StringOf(string(res.AppendJSON(nil)))}}
+			if o.undecodableNoCall {
+				calls = nil
+			}
 		} else {
 			for _, f := range rd.failed {
 				conv.Undecodable = append(conv.Undecodable, fmt.Sprintf("%s line %d: result %s: %s", name, no, id, f))

@@ -74,6 +74,7 @@ func newRoot() (*cobra.Command, *runConfig) {
 	root.Flags().Bool("version", false, "print the version, as callgrade version does")
 	root.AddCommand(newScoreCmd(), newPluginsCmd(), newCheckCmd(), newVersionCmd())
 	root.AddCommand(newImportCmd())
+	root.AddCommand(newBFCLCmd())
 	root.AddCommand(newReportCmd())
 	root.AddCommand(newDiffCmd())
 	root.AddCommand(newMergeCmd())

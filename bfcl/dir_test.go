@@ -1,0 +1,305 @@
+package bfcl
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// resultCandidate is a candidate of candidates-agentic.jsonl with the
+// result line BFCL's handlers wrote for it.
+type resultCandidate struct {
+	QuestionID string          `json:"question_id"`
+	Category   string          `json:"category"`
+	Variant    *string         `json:"variant"`
+	Result     json.RawMessage `json:"bfcl_result"`
+	Valid      bool            `json:"bfcl_valid"`
+}
+
+// TestScoreDirBFCLAgentic writes the agentic candidates as BFCL results
+// directories, in rounds of at most one candidate per question and
+// variant, and checks that ScoreDir passes, under --semantics bfcl, as
+// many of each category's results as BFCL's checker finds valid.
+func TestScoreDirBFCLAgentic(t *testing.T) {
+	f := needShared(t, "candidates-agentic.jsonl")
+	defer f.Close()
+	type slot struct{ variant, qid string }
+	var rounds []map[slot]resultCandidate
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var c resultCandidate
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		v := map[string]string{"web_search": "web_search_base", "memory": "memory_kv"}[c.Category]
+		if c.Variant != nil {
+			v = *c.Variant
+		}
+		k := slot{v, c.QuestionID}
+		i := 0
+		for i < len(rounds) {
+			if _, taken := rounds[i][k]; !taken {
+				break
+			}
+			i++
+		}
+		if i == len(rounds) {
+			rounds = append(rounds, map[slot]resultCandidate{})
+		}
+		rounds[i][k] = c
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	cache := newDirCache()
+	defer cache.close()
+	for r, round := range rounds {
+		dir := t.TempDir()
+		files := map[string]*strings.Builder{}
+		want := map[string]int{}
+		for k, c := range round {
+			b := files[k.variant]
+			if b == nil {
+				b = &strings.Builder{}
+				files[k.variant] = b
+			}
+			id := k.variant + strings.TrimPrefix(k.qid, c.Category)
+			fmt.Fprintf(b, "{\"id\": %q, \"result\": %s}\n", id, c.Result)
+			if c.Valid {
+				want[k.variant]++
+			}
+		}
+		for v, b := range files {
+			if err := os.WriteFile(filepath.Join(dir, "BFCL_v4_"+v+"_result.json"), []byte(b.String()), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The rounds share the suites, imported and compiled once.
+		got, err := scoreDir(context.Background(), Dir{Data: filepath.Join(shared, "data"), Results: dir, Semantics: SemanticsBFCL}, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cs := range got.Categories {
+			if cs.Passed != want[cs.Category] {
+				t.Errorf("round %d: %s: %d of %d passed, BFCL finds %d valid", r, cs.Category, cs.Passed, cs.Cases, want[cs.Category])
+			}
+			total += cs.Passed
+		}
+		if len(got.Categories) != len(files) {
+			t.Errorf("round %d: scored %v, want the %d categories written", r, got.Categories, len(files))
+		}
+	}
+	t.Logf("%d rounds, %d results passed", len(rounds), total)
+}
+
+func TestOverallAccuracyBFCL(t *testing.T) {
+	tests := []struct {
+		name    string
+		scores  []CategoryScore
+		want    float64
+		missing int
+	}{
+		{"one category", []CategoryScore{{"multiple", 200, 150}}, 0.75, len(Categories()) - 1},
+		{
+			// simple = (0.5+1+0)/3 = 0.5; non-live = (0.5+0.75)/2 = 0.625.
+			"non-live means are unweighted",
+			[]CategoryScore{{"simple_python", 400, 200}, {"simple_java", 100, 100}, {"simple_javascript", 50, 0}, {"multiple", 200, 150}},
+			0.625, len(Categories()) - 4,
+		},
+		{
+			// live weighted by cases: (50+150)/(100+300) = 0.5.
+			"live is weighted by cases",
+			[]CategoryScore{{"live_simple", 100, 50}, {"live_multiple", 300, 150}, {"live_irrelevance", 0, 0}},
+			0.5, len(Categories()) - 3,
+		},
+		{
+			// non-live 1, live (90+10)/(100+100) = 0.5: overall 0.75.
+			"the overall is the unweighted mean of the groups",
+			[]CategoryScore{{"irrelevance", 240, 240}, {"live_simple", 100, 90}, {"live_relevance", 100, 10}},
+			0.75, len(Categories()) - 3,
+		},
+		{
+			// web_search pooled (60+40)/200 = 0.5; memory (1+0+0.5)/3 = 0.5;
+			// agentic 0.5; with multi_turn_base 0.8: overall (0.5+0.8)/2.
+			"agentic",
+			[]CategoryScore{{"web_search_base", 100, 60}, {"web_search_no_snippet", 100, 40},
+				{"memory_kv", 155, 155}, {"memory_vector", 155, 0}, {"memory_rec_sum", 10, 5}, {"multi_turn_base", 200, 160}},
+			0.65, len(Categories()) - 6,
+		},
+		{"no category of the formula", []CategoryScore{{"sql", 10, 10}}, 0, len(Categories())},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := OverallAccuracy(tt.scores)
+			if math.Abs(o.Accuracy-tt.want) > 1e-12 {
+				t.Errorf("accuracy %v, want %v", o.Accuracy, tt.want)
+			}
+			if len(o.Missing) != tt.missing || len(o.Covered)+len(o.Missing) != len(Categories()) {
+				t.Errorf("covered %v, missing %v: want %d missing", o.Covered, o.Missing, tt.missing)
+			}
+		})
+	}
+}
+
+// TestScoreDirBFCLHandWritten scores the small run of testdata/run, whose
+// verdicts and overall figure are worked out by hand.
+func TestScoreDirBFCLHandWritten(t *testing.T) {
+	out := t.TempDir()
+	got, err := ScoreDir(context.Background(), Dir{Data: "testdata/run/data", Results: "testdata/run/result", Semantics: SemanticsBFCL, Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []CategoryScore{
+		{"simple_python", 2, 1},         // simple_python_1 asks for London, not Paris
+		{"irrelevance", 2, 1},           // irrelevance_1 makes a call
+		{"web_search_base", 2, 1},       // web_search_base_1 does not know
+		{"web_search_no_snippet", 2, 2}, // the first text block says 95
+	}
+	if fmt.Sprint(got.Categories) != fmt.Sprint(want) {
+		t.Errorf("scores %v, want %v", got.Categories, want)
+	}
+	// non-live: simple 0.5 and irrelevance 0.5, 0.5; agentic: web_search
+	// (1+2)/4; overall (0.5+0.75)/2.
+	if got.Overall.Accuracy != 0.625 {
+		t.Errorf("overall %v, want 0.625", got.Overall.Accuracy)
+	}
+	if len(got.Skipped) != 1 || !strings.Contains(got.Skipped[0], "multi_turn") {
+		t.Errorf("skipped %q, want the multi_turn_base results", got.Skipped)
+	}
+	for _, name := range []string{"simple_python.yaml", "web_search.yaml", "web_search_base_responses.jsonl", "web_search_no_snippet_results.jsonl"} {
+		if fi, err := os.Stat(filepath.Join(out, name)); err != nil || fi.Size() == 0 {
+			t.Errorf("--out: %s: %v, want it written", name, err)
+		}
+	}
+	var b strings.Builder
+	if err := got.WriteSummary(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"simple_python                 2       1    50.00%",
+		"overall (BFCL v4's weights, over the 4 of 22 categories covered): 62.50%",
+		"missing from the overall: simple_java, simple_javascript, multiple,",
+	} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("summary lacks %q:\n%s", line, b.String())
+		}
+	}
+}
+
+func TestScoreDirBFCLErrors(t *testing.T) {
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "BFCL_v4_simple_python_result.json"), []byte("{\"id\": \"simple_python_0\", \"result\": []}\nnot json\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, results, want string }{
+		{"no results", t.TempDir(), "no BFCL_v4_<category>_result.json file"},
+		{"a line that is not JSON", bad, "BFCL_v4_simple_python_result.json:2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ScoreDir(context.Background(), Dir{Data: "testdata/run/data", Results: tt.results})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// astCandidate is a candidate of candidates.jsonl or
+// candidates-live.jsonl: a list of {name, arguments} calls, the arguments
+// JSON text as an FC handler receives them.
+type astCandidate struct {
+	QuestionID string `json:"question_id"`
+	Category   string `json:"category"`
+	Response   []struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"response"`
+	Valid bool `json:"bfcl_valid"`
+}
+
+// TestScoreDirBFCLAST writes the AST candidates as the results files
+// BFCL's FC handlers write ([{name: arguments}] lines), in rounds of at
+// most one candidate per question, and checks that ScoreDir passes, under
+// --semantics bfcl, as many of each category's results as BFCL's checker
+// finds valid.
+func TestScoreDirBFCLAST(t *testing.T) {
+	var rounds []map[string]astCandidate
+	for _, file := range []string{"candidates.jsonl", "candidates-live.jsonl"} {
+		f := needShared(t, file)
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			var c astCandidate
+			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+				t.Fatal(err)
+			}
+			i := 0
+			for i < len(rounds) {
+				if _, taken := rounds[i][c.QuestionID]; !taken {
+					break
+				}
+				i++
+			}
+			if i == len(rounds) {
+				rounds = append(rounds, map[string]astCandidate{})
+			}
+			rounds[i][c.QuestionID] = c
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := 0
+	cache := newDirCache()
+	defer cache.close()
+	for r, round := range rounds {
+		dir := t.TempDir()
+		files := map[string]*strings.Builder{}
+		want := map[string]int{}
+		for qid, c := range round {
+			b := files[c.Category]
+			if b == nil {
+				b = &strings.Builder{}
+				files[c.Category] = b
+			}
+			var calls []string
+			for _, call := range c.Response {
+				calls = append(calls, fmt.Sprintf("{%q: %s}", call.Name, call.Arguments))
+			}
+			fmt.Fprintf(b, "{\"id\": %q, \"result\": [%s]}\n", qid, strings.Join(calls, ", "))
+			if c.Valid {
+				want[c.Category]++
+			}
+		}
+		for cat, b := range files {
+			if err := os.WriteFile(filepath.Join(dir, "BFCL_v4_"+cat+"_result.json"), []byte(b.String()), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The rounds share the suites, imported and compiled once.
+		got, err := scoreDir(context.Background(), Dir{Data: filepath.Join(shared, "data"), Results: dir, Semantics: SemanticsBFCL}, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cs := range got.Categories {
+			if cs.Passed != want[cs.Category] {
+				t.Errorf("round %d: %s: %d of %d passed, BFCL finds %d valid", r, cs.Category, cs.Passed, cs.Cases, want[cs.Category])
+			}
+			total += cs.Passed
+		}
+		if len(got.Categories) != len(files) {
+			t.Errorf("round %d: scored %d categories, want the %d written (skipped %q)", r, len(got.Categories), len(files), got.Skipped)
+		}
+	}
+	t.Logf("%d rounds, %d results passed", len(rounds), total)
+}

@@ -1,0 +1,147 @@
+package bfcl
+
+// CategoryScore is the score of one BFCL category, named as BFCL's score
+// files name it (simple_python, live_irrelevance, web_search_base,
+// memory_kv, ...): its cases and the cases that passed.
+type CategoryScore struct {
+	Category string
+	Cases    int
+	Passed   int
+}
+
+// Accuracy is the share of the category's cases that passed, 0 when it
+// has none.
+func (c CategoryScore) Accuracy() float64 {
+	if c.Cases == 0 {
+		return 0
+	}
+	return float64(c.Passed) / float64(c.Cases)
+}
+
+// Overall is BFCL v4's overall accuracy over the categories scored.
+type Overall struct {
+	// Accuracy is the leaderboard's overall figure (0 to 1) over the
+	// categories covered: every mean of BFCL's formula is taken over the
+	// parts of it that have a score, so a missing category's weight is
+	// shared among the others instead of counting as 0, as BFCL's
+	// leaderboard counts it. Valid only when Covered is not empty.
+	Accuracy float64
+	// Covered and Missing list the categories of the formula that were
+	// scored and that were not, in the formula's order.
+	Covered, Missing []string
+}
+
+// mean says how a node of the formula averages its parts.
+type mean int
+
+const (
+	unweighted mean = iota // each part counts once
+	weighted               // each part counts by its cases
+)
+
+// node is a part of BFCL v4's overall formula: a category, or a mean of
+// parts.
+type node struct {
+	category string
+	how      mean
+	parts    []node
+}
+
+func leaf(c string) node               { return node{category: c} }
+func avg(how mean, parts ...node) node { return node{how: how, parts: parts} }
+func leaves(how mean, cs ...string) node {
+	n := node{how: how}
+	for _, c := range cs {
+		n.parts = append(n.parts, leaf(c))
+	}
+	return n
+}
+
+// overallFormula is generate_leaderboard_csv of BFCL v4's
+// eval_runner_helper.py (docs/bfcl.md, "A whole BFCL run", cites the
+// commit): the overall figure is the unweighted mean of non-live, live,
+// multi-turn and agentic. Non-live is the unweighted mean of simple (the
+// unweighted mean of Python, Java and JavaScript), multiple, parallel,
+// parallel_multiple and irrelevance; live the mean of its six categories
+// weighted by their cases; multi-turn the unweighted mean of its four;
+// agentic the unweighted mean of web_search (its two variants pooled, as
+// BFCL scores web_search as one category of both) and memory (the
+// unweighted mean of its three back-ends).
+var overallFormula = avg(unweighted,
+	avg(unweighted,
+		leaves(unweighted, "simple_python", "simple_java", "simple_javascript"),
+		leaf("multiple"), leaf("parallel"), leaf("parallel_multiple"), leaf("irrelevance")),
+	leaves(weighted, "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple",
+		"live_irrelevance", "live_relevance"),
+	leaves(unweighted, "multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param", "multi_turn_long_context"),
+	avg(unweighted,
+		leaves(weighted, "web_search_base", "web_search_no_snippet"),
+		leaves(unweighted, "memory_kv", "memory_vector", "memory_rec_sum")),
+)
+
+// Categories returns the categories of BFCL v4's overall figure, in the
+// leaderboard's order. The slice is the caller's.
+func Categories() []string {
+	var out []string
+	var walk func(n node)
+	walk = func(n node) {
+		if n.category != "" {
+			out = append(out, n.category)
+		}
+		for _, p := range n.parts {
+			walk(p)
+		}
+	}
+	walk(overallFormula)
+	return out
+}
+
+// OverallAccuracy computes BFCL v4's overall figure from the scores of
+// the categories given, as the leaderboard averages them, over those the
+// formula has; a category of the formula not among them is left out of
+// every mean it belongs to and listed in Missing. A score of a category
+// the formula lacks counts for nothing.
+func OverallAccuracy(scores []CategoryScore) Overall {
+	by := make(map[string]CategoryScore, len(scores))
+	for _, s := range scores {
+		by[s.Category] = s
+	}
+	var o Overall
+	for _, c := range Categories() {
+		if _, ok := by[c]; ok {
+			o.Covered = append(o.Covered, c)
+		} else {
+			o.Missing = append(o.Missing, c)
+		}
+	}
+	o.Accuracy, _, _ = overallFormula.eval(by)
+	return o
+}
+
+// eval returns the node's accuracy, its cases, and whether any category
+// below it was scored.
+func (n node) eval(by map[string]CategoryScore) (acc float64, cases int, ok bool) {
+	if n.category != "" {
+		s, ok := by[n.category]
+		return s.Accuracy(), s.Cases, ok
+	}
+	var sum, weight float64
+	for _, p := range n.parts {
+		a, c, scored := p.eval(by)
+		if !scored {
+			continue
+		}
+		ok = true
+		w := 1.0
+		if n.how == weighted {
+			w = float64(c)
+		}
+		sum += a * w
+		weight += w
+		cases += c
+	}
+	if weight == 0 {
+		return 0, cases, ok // nothing scored, or only categories of no cases
+	}
+	return sum / weight, cases, true
+}
