@@ -3,13 +3,7 @@ package bfcl
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
-	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade"
@@ -120,33 +114,5 @@ func TestAgenticCallgradeDifferences(t *testing.T) {
 			t.Errorf("%s (%s): callgrade semantics says %v against intended %s", c.ID, c.Mutation, cg[c.ID], *c.Intended)
 		}
 	}
-	doc, err := os.ReadFile("../docs/bfcl.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, table, _ := strings.Cut(string(doc), "### Agentic verdicts that change, by mutation")
-	table, _, _ = strings.Cut(table, "\n#")
-	row := regexp.MustCompile("^\\| `([a-z_:0-9]+)` \\| ([0-9]+) \\|")
-	documented := map[string]int{}
-	for _, line := range strings.Split(table, "\n") {
-		if m := row.FindStringSubmatch(line); m != nil {
-			documented[m[1]], _ = strconv.Atoi(m[2])
-		}
-	}
-	var lines []string
-	for m, n := range counts {
-		lines = append(lines, fmt.Sprintf("| `%s` | %d |", m, n))
-		if documented[m] != n {
-			t.Errorf("mutation %s: %d verdicts change, docs/bfcl.md says %d", m, n, documented[m])
-		}
-	}
-	for m, n := range documented {
-		if _, ok := counts[m]; !ok {
-			t.Errorf("docs/bfcl.md: mutation %s changes %d verdicts, the test counts none", m, n)
-		}
-	}
-	if t.Failed() {
-		sort.Strings(lines)
-		t.Logf("the counts:\n%s", strings.Join(lines, "\n"))
-	}
+	checkDocumentedCounts(t, "### Agentic verdicts that change, by mutation", "\n#", counts)
 }

@@ -151,12 +151,33 @@ func TestCallgradeSemanticsDifferences(t *testing.T) {
 			t.Errorf("%s (%s): callgrade semantics says %v against intended %s", c.ID, c.Mutation, cg[c.ID], *c.Intended)
 		}
 	}
+	checkDocumentedCounts(t, "## Verdicts that change, by mutation", "\n## ", counts)
+}
+
+// scoreID scores resp against the case with the given id, with a Scorer
+// of its own so that each result is kept.
+func scoreID(e *engine.Engine, id string, resp value.Value) (*engine.Result, error) {
+	i, ok := e.Lookup(id)
+	if !ok {
+		return nil, fmt.Errorf("no case with id %q", id)
+	}
+	return e.NewScorer().Score(i, resp), nil
+}
+
+// checkDocumentedCounts checks that the verdicts that change by mutation,
+// counts, are the table in docs/bfcl.md under heading, which ends where
+// end starts: a row for each mutation, with its count.
+func checkDocumentedCounts(t *testing.T, heading, end string, counts map[string]int) {
+	t.Helper()
 	doc, err := os.ReadFile("../docs/bfcl.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, table, _ := strings.Cut(string(doc), "## Verdicts that change, by mutation")
-	table, _, _ = strings.Cut(table, "\n## ")
+	_, table, found := strings.Cut(string(doc), heading)
+	if !found {
+		t.Fatalf("docs/bfcl.md has no heading %q", heading)
+	}
+	table, _, _ = strings.Cut(table, end)
 	row := regexp.MustCompile("^\\| `([a-z_:0-9]+)` \\| ([0-9]+) \\|")
 	documented := map[string]int{}
 	for _, line := range strings.Split(table, "\n") {
@@ -180,14 +201,4 @@ func TestCallgradeSemanticsDifferences(t *testing.T) {
 		sort.Strings(lines)
 		t.Logf("the counts:\n%s", strings.Join(lines, "\n"))
 	}
-}
-
-// scoreID scores resp against the case with the given id, with a Scorer
-// of its own so that each result is kept.
-func scoreID(e *engine.Engine, id string, resp value.Value) (*engine.Result, error) {
-	i, ok := e.Lookup(id)
-	if !ok {
-		return nil, fmt.Errorf("no case with id %q", id)
-	}
-	return e.NewScorer().Score(i, resp), nil
 }

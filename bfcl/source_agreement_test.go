@@ -4,10 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -112,33 +109,5 @@ func TestSourceCallgradeDifferences(t *testing.T) {
 			}
 		}
 	}
-	doc, err := os.ReadFile("../docs/bfcl.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, table, _ := strings.Cut(string(doc), "### Java and JavaScript under callgrade semantics")
-	table, _, _ = strings.Cut(table, "\n#")
-	row := regexp.MustCompile("^\\| `([a-z_:0-9]+)` \\| ([0-9]+) \\|")
-	documented := map[string]int{}
-	for _, line := range strings.Split(table, "\n") {
-		if m := row.FindStringSubmatch(line); m != nil {
-			documented[m[1]], _ = strconv.Atoi(m[2])
-		}
-	}
-	var lines []string
-	for m, n := range counts {
-		lines = append(lines, fmt.Sprintf("| `%s` | %d |", m, n))
-		if documented[m] != n {
-			t.Errorf("mutation %s: %d verdicts differ from BFCL's, docs/bfcl.md says %d", m, n, documented[m])
-		}
-	}
-	for m, n := range documented {
-		if _, ok := counts[m]; !ok {
-			t.Errorf("docs/bfcl.md: mutation %s changes %d verdicts, the test counts none", m, n)
-		}
-	}
-	if t.Failed() {
-		sort.Strings(lines)
-		t.Logf("the counts:\n%s", strings.Join(lines, "\n"))
-	}
+	checkDocumentedCounts(t, "### Java and JavaScript under callgrade semantics", "\n#", counts)
 }
