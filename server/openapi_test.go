@@ -270,6 +270,11 @@ cases:
   - id: relevance
     calls: any
     min_calls: 1
+    metadata: {category: relevance, hard: true, turns: 1}
+  - id: answer
+    calls: any
+    final: {regex: Paris}
+    final_text: answer
 `)
 	tests := []struct {
 		name, suite string
@@ -280,7 +285,8 @@ cases:
 			`{"id":"no-steps","steps":[]},` +
 			`{"id":"never-only","expected":["find_order"],"calls":"unordered","never":["delete_account"]},` +
 			`{"id":"plain","expected":["refund","find_order"],"calls":"in_order"},` +
-			`{"id":"relevance","expected":[],"calls":"any","min_calls":1}]`},
+			`{"id":"relevance","expected":[],"calls":"any","min_calls":1,"metadata":{"category":"relevance","hard":true,"turns":1}},` +
+			`{"id":"answer","expected":[],"calls":"any","final":{"regex":"Paris"},"final_text":"answer"}]`},
 		{"the agent example", "../examples/agent/suite.yaml", `[` +
 			`{"id":"refund-pass","steps":["find_order","refund"],"calls":"in_order","never":["delete_account"],"max_calls":4,"final":{"regex":"(?i)refund"}},` +
 			`{"id":"refund-wrong-reference","steps":["find_order","refund"],"calls":"in_order","never":["delete_account"],"max_calls":4,"final":{"regex":"(?i)refund"}},` +

@@ -553,6 +553,7 @@ func (l *loaded) casesJSON() []byte {
 				b = appendTools(b, c.Tools)
 				b = append(b, ']')
 			}
+			b = appendMetadata(b, s.MetadataOf(c))
 			b = append(b, '}')
 		}
 		l.cases = append(b, "]}\n"...)
@@ -563,8 +564,8 @@ func (l *loaded) casesJSON() []byte {
 // appendCase appends what /v1/cases says of a case after its id: the
 // names of its expected calls, or of its steps for a case written with
 // steps (an agent's run), then what else a case says of its calls as a
-// whole (never, max_calls, min_calls, final), and how calls pair when that
-// is not ordered.
+// whole (never, max_calls, min_calls, final, final_text), and how calls
+// pair when that is not ordered.
 func appendCase(b []byte, c *suite.Case, calls suite.CallMatch) []byte {
 	names := func(b []byte, key string, n int, name func(int) string) []byte {
 		b = append(b, `,"`...)
@@ -607,8 +608,31 @@ func appendCase(b []byte, c *suite.Case, calls suite.CallMatch) []byte {
 			b = append(b, `,"final":`...)
 			b = r.Final.AppendJSON(b)
 		}
+		if r.FinalText != "" {
+			b = append(b, `,"final_text":`...)
+			b = value.AppendQuote(b, string(r.FinalText))
+		}
 	}
 	return b
+}
+
+// appendMetadata appends a case's metadata, with the suite's defaults
+// under it, as "metadata": an object of its names in order; nothing when
+// it has none.
+func appendMetadata(b []byte, md map[string]value.Value) []byte {
+	if len(md) == 0 {
+		return b
+	}
+	b = append(b, `,"metadata":{`...)
+	for i, k := range slices.Sorted(maps.Keys(md)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = value.AppendQuote(b, k)
+		b = append(b, ':')
+		b = md[k].AppendJSON(b)
+	}
+	return append(b, '}')
 }
 
 func appendTools(b []byte, tools []suite.Tool) []byte {
