@@ -1,36 +1,10 @@
 package bfcl
 
 import (
-	"bufio"
-	"encoding/json"
-	"path/filepath"
 	"testing"
-
-	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/value"
 )
 
 var agenticCategories = []string{"web_search", "memory"}
-
-func readAgenticCandidates(t *testing.T) []candidate {
-	t.Helper()
-	f := needShared(t, "candidates-agentic.jsonl")
-	defer f.Close()
-	var out []candidate
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var c candidate
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // agenticVerdicts imports web_search and memory under sem and scores
 // every candidate, its format detected from its shape, as
@@ -39,38 +13,12 @@ func agenticVerdicts(t *testing.T, cands []candidate, sem Semantics) map[string]
 	t.Helper()
 	out := make(map[string]bool, len(cands))
 	for _, cat := range agenticCategories {
-		q := needShared(t, filepath.Join("data", "BFCL_v4_"+cat+".json"))
-		a := needShared(t, filepath.Join("data", "possible_answer", "BFCL_v4_"+cat+".json"))
-		doc, err := Import(Input{Questions: q, QuestionsName: cat, Answers: a, AnswersName: cat + " answers"}, sem)
-		q.Close()
-		a.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := doc.Decode(cat + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := callgrade.New(s, callgrade.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := g.Engine()
+		e := importEngine(t, cat, sem, "")
 		for _, c := range cands {
-			if c.Category != cat {
-				continue
+			if c.Category == cat {
+				out[c.ID] = scoreCandidate(t, e, c).Pass
 			}
-			resp, err := value.Parse(string(c.Response))
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := scoreID(e, c.QuestionID, resp)
-			if err != nil {
-				t.Fatalf("%s: %v", c.ID, err)
-			}
-			out[c.ID] = r.Pass
 		}
-		g.Close()
 	}
 	return out
 }
@@ -78,7 +26,7 @@ func agenticVerdicts(t *testing.T, cands []candidate, sem Semantics) map[string]
 // TestAgenticAgreesWithBFCL: under bfcl semantics every agentic candidate
 // gets BFCL's verdict.
 func TestAgenticAgreesWithBFCL(t *testing.T) {
-	cands := readAgenticCandidates(t)
+	cands := readCandidateFile(t, "candidates-agentic.jsonl")
 	got := agenticVerdicts(t, cands, SemanticsBFCL)
 	bad := 0
 	for _, c := range cands {
@@ -98,7 +46,7 @@ func TestAgenticAgreesWithBFCL(t *testing.T) {
 // `intended`, or on a convention (ambiguous), or of a real model output;
 // and the counts by mutation are docs/bfcl.md's table.
 func TestAgenticCallgradeDifferences(t *testing.T) {
-	cands := readAgenticCandidates(t)
+	cands := readCandidateFile(t, "candidates-agentic.jsonl")
 	cg := agenticVerdicts(t, cands, SemanticsCallgrade)
 	counts := map[string]int{}
 	for _, c := range cands {

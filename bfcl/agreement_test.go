@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,14 +48,20 @@ type candidate struct {
 	Intended   *string         `json:"intended"`
 }
 
-// importEngine imports one category under sem and compiles it.
-func importEngine(t testing.TB, cat string, sem Semantics) *engine.Engine {
+// importEngine imports one category under sem, with its possible
+// answers where BFCL ships them (live_irrelevance, live_relevance and the
+// agentic categories' possible answers aside, every category has them),
+// and compiles it to read responses in format ("" detects each one's).
+func importEngine(t testing.TB, cat string, sem Semantics, format response.Format) *engine.Engine {
 	t.Helper()
 	q := needShared(t, filepath.Join("data", "BFCL_v4_"+cat+".json"))
 	defer q.Close()
-	a := needShared(t, filepath.Join("data", "possible_answer", "BFCL_v4_"+cat+".json"))
-	defer a.Close()
-	doc, err := Import(Input{Questions: q, QuestionsName: cat, Answers: a, AnswersName: cat + " answers"}, sem)
+	in := Input{Questions: q, QuestionsName: cat}
+	if a, err := os.Open(filepath.Join(shared, "data", "possible_answer", "BFCL_v4_"+cat+".json")); err == nil {
+		defer a.Close()
+		in.Answers, in.AnswersName = a, cat+" answers"
+	}
+	doc, err := Import(in, sem)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +69,7 @@ func importEngine(t testing.TB, cat string, sem Semantics) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := callgrade.New(s, callgrade.Options{Format: response.Calls})
+	g, err := callgrade.New(s, callgrade.Options{Format: format})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,9 +77,13 @@ func importEngine(t testing.TB, cat string, sem Semantics) *engine.Engine {
 	return g.Engine()
 }
 
-func readCandidates(t testing.TB) []candidate {
+func readCandidates(t testing.TB) []candidate { return readCandidateFile(t, "candidates.jsonl") }
+
+// readCandidateFile reads the candidates of the shared file name: all of
+// them, or those of cats when some are given (then at least one).
+func readCandidateFile(t testing.TB, name string, cats ...string) []candidate {
 	t.Helper()
-	f := needShared(t, "candidates.jsonl")
+	f := needShared(t, name)
 	defer f.Close()
 	var out []candidate
 	sc := bufio.NewScanner(f)
@@ -82,9 +93,31 @@ func readCandidates(t testing.TB) []candidate {
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, c)
+		if len(cats) == 0 || slices.Contains(cats, c.Category) {
+			out = append(out, c)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(cats) > 0 && len(out) == 0 {
+		t.Fatalf("no candidate of %v in %s", cats, name)
 	}
 	return out
+}
+
+// scoreCandidate scores c's response against its question's case in e.
+func scoreCandidate(t testing.TB, e *engine.Engine, c candidate) *engine.Result {
+	t.Helper()
+	resp, err := value.Parse(string(c.Response))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := scoreID(e, c.QuestionID, resp)
+	if err != nil {
+		t.Fatalf("%s: %v", c.ID, err)
+	}
+	return r
 }
 
 // verdicts scores every candidate under sem and returns its pass by id.
@@ -92,20 +125,11 @@ func verdicts(t testing.TB, cands []candidate, sem Semantics) map[string]bool {
 	t.Helper()
 	out := make(map[string]bool, len(cands))
 	for _, cat := range categories {
-		e := importEngine(t, cat, sem)
+		e := importEngine(t, cat, sem, response.Calls)
 		for _, c := range cands {
-			if c.Category != cat {
-				continue
+			if c.Category == cat {
+				out[c.ID] = scoreCandidate(t, e, c).Pass
 			}
-			resp, err := value.Parse(string(c.Response))
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := scoreID(e, c.QuestionID, resp)
-			if err != nil {
-				t.Fatalf("%s: %v", c.ID, err)
-			}
-			out[c.ID] = r.Pass
 		}
 	}
 	return out

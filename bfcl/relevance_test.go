@@ -1,9 +1,6 @@
 package bfcl
 
 import (
-	"bufio"
-	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,45 +107,12 @@ func TestImportRelevance(t *testing.T) {
 // arguments differ (docs/bfcl.md), where the candidates' authors call
 // BFCL's verdict a convention (ambiguous).
 func TestRelevanceAgreement(t *testing.T) {
-	f := needShared(t, "candidates-live.jsonl")
-	defer f.Close()
-	var cands []candidate
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		if !strings.Contains(sc.Text(), `"live_relevance"`) {
-			continue
-		}
-		var c candidate
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		if c.Category == "live_relevance" {
-			cands = append(cands, c)
-		}
-	}
-	if len(cands) == 0 {
-		t.Fatal("no live_relevance candidate")
-	}
+	cands := readCandidateFile(t, "candidates-live.jsonl", "live_relevance")
 	for _, sem := range []Semantics{SemanticsBFCL, SemanticsCallgrade} {
-		q := needShared(t, filepath.Join("data", "BFCL_v4_live_relevance.json"))
-		s, err := Import(Input{Questions: q, QuestionsName: "live_relevance.json"}, sem)
-		q.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := relevanceEngine(t, s)
+		e := importEngine(t, "live_relevance", sem, response.Calls)
 		differ := map[string]int{}
 		for _, c := range cands {
-			resp, err := value.Parse(string(c.Response))
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := scoreID(e, c.QuestionID, resp)
-			if err != nil {
-				t.Fatalf("%s: %v", c.ID, err)
-			}
-			if r.Pass != c.Valid {
+			if r := scoreCandidate(t, e, c); r.Pass != c.Valid {
 				differ[c.Mutation]++
 				if sem == SemanticsBFCL || c.Intended == nil || *c.Intended != "ambiguous" {
 					t.Errorf("%s semantics, %s: callgrade %v, BFCL %v: %s", sem, c.ID, r.Pass, c.Valid, r.AppendJSON(nil))

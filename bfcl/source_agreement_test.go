@@ -1,61 +1,25 @@
 package bfcl
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/value"
+	"github.com/callgrade/callgrade/response"
 )
-
-// readLiveCandidates returns the candidates of the shared live file in
-// the given categories.
-func readLiveCandidates(t *testing.T, cats ...string) []candidate {
-	t.Helper()
-	f := needShared(t, "candidates-live.jsonl")
-	defer f.Close()
-	var out []candidate
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var c candidate
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		for _, cat := range cats {
-			if c.Category == cat {
-				out = append(out, c)
-			}
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no candidate of %v", cats)
-	}
-	return out
-}
 
 // sourceDiffers scores the candidates of one Java or JavaScript category
 // under sem and returns, by mutation, the ids whose verdict is not BFCL's.
 func sourceDiffers(t *testing.T, cat string, cands []candidate, sem Semantics) map[string][]string {
 	t.Helper()
-	e := importEngine(t, cat, sem)
+	e := importEngine(t, cat, sem, response.Calls)
 	out := map[string][]string{}
 	for _, c := range cands {
 		if c.Category != cat {
 			continue
 		}
-		resp, err := value.Parse(string(c.Response))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := scoreID(e, c.QuestionID, resp)
-		if err != nil {
-			t.Fatalf("%s: %v", c.ID, err)
-		}
-		if r.Pass != c.Valid {
+		if r := scoreCandidate(t, e, c); r.Pass != c.Valid {
 			out[c.Mutation] = append(out[c.Mutation], fmt.Sprintf("%s: callgrade %v, BFCL %v: %s", c.ID, r.Pass, c.Valid, r.AppendJSON(nil)))
 		}
 	}
@@ -67,7 +31,7 @@ func sourceDiffers(t *testing.T, cat string, cands []candidate, sem Semantics) m
 // BFCL's.
 func TestSourceAgreement(t *testing.T) {
 	cats := []string{"simple_java", "simple_javascript"}
-	cands := readLiveCandidates(t, cats...)
+	cands := readCandidateFile(t, "candidates-live.jsonl", cats...)
 	for _, cat := range cats {
 		differ := sourceDiffers(t, cat, cands, SemanticsBFCL)
 		var ms []string
@@ -88,7 +52,7 @@ func TestSourceAgreement(t *testing.T) {
 // output, and the counts by mutation are the table's.
 func TestSourceCallgradeDifferences(t *testing.T) {
 	cats := []string{"simple_java", "simple_javascript"}
-	cands := readLiveCandidates(t, cats...)
+	cands := readCandidateFile(t, "candidates-live.jsonl", cats...)
 	byID := map[string]candidate{}
 	for _, c := range cands {
 		byID[c.ID] = c

@@ -1,13 +1,8 @@
 package bfcl
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/response"
 )
@@ -39,10 +34,10 @@ func BenchmarkScoreFamilies(b *testing.B) {
 	for _, f := range families {
 		for _, sem := range []Semantics{SemanticsBFCL, SemanticsCallgrade} {
 			b.Run("family="+f.name+"/semantics="+string(sem), func(b *testing.B) {
-				cands := readFamilyCandidates(b, f.file)
+				cands := readCandidateFile(b, f.file)
 				engines := map[string]*engine.Engine{}
 				for _, cat := range f.cats {
-					engines[cat] = importFamilyEngine(b, cat, sem, f.format)
+					engines[cat] = importEngine(b, cat, sem, f.format)
 				}
 				items := readyItems(b, cands, engines)
 				if len(items) == 0 {
@@ -53,54 +48,4 @@ func BenchmarkScoreFamilies(b *testing.B) {
 			})
 		}
 	}
-}
-
-// readFamilyCandidates reads every candidate of the shared file name;
-// readyItems keeps those of the categories it has engines for.
-func readFamilyCandidates(b *testing.B, name string) []candidate {
-	b.Helper()
-	f := needShared(b, name)
-	defer f.Close()
-	var out []candidate
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var c candidate
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			b.Fatal(err)
-		}
-		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		b.Fatal(err)
-	}
-	return out
-}
-
-// importFamilyEngine imports one category under sem, with its possible
-// answers where BFCL ships them (live_irrelevance and live_relevance have
-// none), and compiles it to read responses in format.
-func importFamilyEngine(b *testing.B, cat string, sem Semantics, format response.Format) *engine.Engine {
-	b.Helper()
-	q := needShared(b, filepath.Join("data", "BFCL_v4_"+cat+".json"))
-	defer q.Close()
-	in := Input{Questions: q, QuestionsName: cat}
-	if a, err := os.Open(filepath.Join(shared, "data", "possible_answer", "BFCL_v4_"+cat+".json")); err == nil {
-		defer a.Close()
-		in.Answers, in.AnswersName = a, cat+" answers"
-	}
-	doc, err := Import(in, sem)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := doc.Decode(cat + ".json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, err := callgrade.New(s, callgrade.Options{Format: format})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { g.Close() })
-	return g.Engine()
 }
