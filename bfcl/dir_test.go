@@ -77,25 +77,7 @@ func TestScoreDirBFCLAgentic(t *testing.T) {
 				want[k.variant]++
 			}
 		}
-		for v, b := range files {
-			if err := os.WriteFile(filepath.Join(dir, "BFCL_v4_"+v+"_result.json"), []byte(b.String()), 0o666); err != nil {
-				t.Fatal(err)
-			}
-		}
-		// The rounds share the suites, imported and compiled once.
-		got, err := scoreDir(context.Background(), Dir{Data: filepath.Join(shared, "data"), Results: dir, Semantics: SemanticsBFCL}, cache)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, cs := range got.Categories {
-			if cs.Passed != want[cs.Category] {
-				t.Errorf("round %d: %s: %d of %d passed, BFCL finds %d valid", r, cs.Category, cs.Passed, cs.Cases, want[cs.Category])
-			}
-			total += cs.Passed
-		}
-		if len(got.Categories) != len(files) {
-			t.Errorf("round %d: scored %v, want the %d categories written", r, got.Categories, len(files))
-		}
+		total += scoreRound(t, r, dir, files, want, cache)
 	}
 	t.Logf("%d rounds, %d results passed", len(rounds), total)
 }
@@ -281,25 +263,35 @@ func TestScoreDirBFCLAST(t *testing.T) {
 				want[c.Category]++
 			}
 		}
-		for cat, b := range files {
-			if err := os.WriteFile(filepath.Join(dir, "BFCL_v4_"+cat+"_result.json"), []byte(b.String()), 0o666); err != nil {
-				t.Fatal(err)
-			}
-		}
-		// The rounds share the suites, imported and compiled once.
-		got, err := scoreDir(context.Background(), Dir{Data: filepath.Join(shared, "data"), Results: dir, Semantics: SemanticsBFCL}, cache)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, cs := range got.Categories {
-			if cs.Passed != want[cs.Category] {
-				t.Errorf("round %d: %s: %d of %d passed, BFCL finds %d valid", r, cs.Category, cs.Passed, cs.Cases, want[cs.Category])
-			}
-			total += cs.Passed
-		}
-		if len(got.Categories) != len(files) {
-			t.Errorf("round %d: scored %d categories, want the %d written (skipped %q)", r, len(got.Categories), len(files), got.Skipped)
-		}
+		total += scoreRound(t, r, dir, files, want, cache)
 	}
 	t.Logf("%d rounds, %d results passed", len(rounds), total)
+}
+
+// scoreRound writes round r's result files, one per category or variant
+// (files), into dir, scores the directory under bfcl semantics with the
+// suites of cache, and checks that each category passes BFCL's count of
+// valid results (want); it returns how many passed.
+func scoreRound(t *testing.T, r int, dir string, files map[string]*strings.Builder, want map[string]int, cache *dirCache) int {
+	t.Helper()
+	for cat, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, "BFCL_v4_"+cat+"_result.json"), []byte(b.String()), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := scoreDir(context.Background(), Dir{Data: filepath.Join(shared, "data"), Results: dir, Semantics: SemanticsBFCL}, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	passed := 0
+	for _, cs := range got.Categories {
+		if cs.Passed != want[cs.Category] {
+			t.Errorf("round %d: %s: %d of %d passed, BFCL finds %d valid", r, cs.Category, cs.Passed, cs.Cases, want[cs.Category])
+		}
+		passed += cs.Passed
+	}
+	if len(got.Categories) != len(files) {
+		t.Errorf("round %d: scored %d categories, want the %d written (skipped %q)", r, len(got.Categories), len(files), got.Skipped)
+	}
+	return passed
 }
