@@ -79,6 +79,12 @@ func (r *Run) ReadAs(how FinalReading) *Run {
 	return r
 }
 
+// answerLimits bound the object a final answer is read from: an answer
+// and its context are a few values, and a text of millions of small ones
+// would otherwise be built into a tree many times its size at each
+// scoring. A text past them is read as it is, as a text that is no object.
+var answerLimits = value.Limits{MaxValues: 1 << 16}
+
 // answerField is the "answer" of text s when s is an object that has
 // one, JSON or a Python dict literal, alone or in a Markdown code fence.
 func answerField(s string) (string, bool) {
@@ -96,13 +102,13 @@ func answerField(s string) (string, bool) {
 	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
 		return "", false
 	}
-	v, err := value.Parse(s)
+	v, err := value.ParseLimits(s, answerLimits)
 	if err != nil {
 		j, perr := pycall.Literal(s)
 		if perr != nil {
 			return "", false
 		}
-		if v, err = value.Parse(j); err != nil {
+		if v, err = value.ParseLimits(j, answerLimits); err != nil {
 			return "", false
 		}
 	}

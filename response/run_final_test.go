@@ -1,6 +1,7 @@
 package response
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/value"
@@ -108,6 +109,9 @@ func TestReadAsAnswer(t *testing.T) {
 		{`{"context": "Michael"}`, `{"context": "Michael"}`},
 		{`{'answer': 'Michael'`, `{'answer': 'Michael'`},
 		{`The answer: {"answer": "Michael"}`, `The answer: {"answer": "Michael"}`},
+		// Past answerLimits' count of values the text is read as it is.
+		{`{"answer": "Michael", "context": [` + strings.Repeat("1,", 1<<16) + `1]}`, `{"answer": "Michael", "context": [` + strings.Repeat("1,", 1<<16) + `1]}`},
+		{`{"answer": "Michael", "context": [` + strings.Repeat("1,", 1<<15) + `1]}`, "Michael"},
 	}
 	for _, tt := range tests {
 		run := Run{Final: tt.final, HasFinal: true}
