@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

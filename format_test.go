@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 )
 
 // formatSuite has defaults.format: calls, which reads an OpenAI completion

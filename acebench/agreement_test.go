@@ -14,9 +14,9 @@ import (
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 	"github.com/callgrade/callgrade/internal/testenv"
-	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 

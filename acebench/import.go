@@ -12,8 +12,8 @@ import (
 	"io"
 	"regexp"
 
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
-	"github.com/callgrade/callgrade/suite"
 )
 
 // Semantics says whose conventions an imported suite follows. Only

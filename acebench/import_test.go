@@ -8,7 +8,7 @@ import (
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
 )
 

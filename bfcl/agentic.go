@@ -9,9 +9,9 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
-	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/suite"
 )
 
 // BFCL's agentic categories, web_search and memory (docs/bfcl.md, "Agentic:

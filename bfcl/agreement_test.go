@@ -15,8 +15,8 @@ import (
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/testenv"
-	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -17,8 +17,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
-	"github.com/callgrade/callgrade/suite"
 )
 
 // Semantics says whose conventions an imported suite follows.

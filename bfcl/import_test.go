@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
-	"github.com/callgrade/callgrade/suite"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

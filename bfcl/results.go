@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suitedoc"
-	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 )
 
 // sourceDiffers scores the candidates of one Java or JavaScript category

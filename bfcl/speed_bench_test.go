@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 )
 
 // families are the importer's category families other than the python AST

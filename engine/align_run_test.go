@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

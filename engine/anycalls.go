@@ -3,9 +3,9 @@ package engine
 import (
 	"fmt"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
-	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
-	"github.com/callgrade/callgrade/suite"
 )
 
 // anyTest is one verdict of a case in calls mode any or with min_calls:

@@ -13,10 +13,10 @@ import (
 
 	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/internal/prefault"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/rules"
-	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/suite"
 )
 
 // Calls whose rules are written the same share one rulecore.Set; a call whose

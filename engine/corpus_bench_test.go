@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/suite"
 )
 
 // The corpus /work/shared/bench/gen_corpus.py writes; bench-vs-seed runs

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

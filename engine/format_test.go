@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 )
 
 // The suite says which format its responses are in (defaults.format, or a

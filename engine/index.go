@@ -4,7 +4,7 @@ import (
 	"hash/maphash"
 
 	"github.com/callgrade/callgrade/internal/idtable"
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/suite"
 )
 
 // idIndex finds a case by its id (see internal/idtable, which suite.Load

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/suite"
 )
 
 // idIndex answers as a map filled in case order does, duplicates included.

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )

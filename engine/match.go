@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
-	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -3,7 +3,7 @@ package engine
 import (
 	"testing"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 )
 
 // TestMatcherAllocates holds a Scorer's pairing of calls, in every calls

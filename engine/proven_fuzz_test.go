@@ -5,10 +5,10 @@ import (
 	"github.com/callgrade/callgrade/internal/rulecore"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/rules"
-	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/results"
 )
 
@@ -83,7 +83,7 @@ cases:
 		{"openinference_boston.json", results.Mismatch},
 		{"genai_no_content.json", results.NotEvaluable},
 	} {
-		text, err := os.ReadFile(filepath.Join("../response/testdata/traces", tc.file))
+		text, err := os.ReadFile(filepath.Join("../internal/response/testdata/traces", tc.file))
 		if err != nil {
 			t.Fatal(err)
 		}

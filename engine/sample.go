@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
-	"github.com/callgrade/callgrade/suite"
 )
 
 // MaxSamples bounds the number of samples per case of a run, as it bounds

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/callgrade/callgrade/internal/schema"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
-	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
-	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"

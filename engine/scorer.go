@@ -5,8 +5,8 @@ import (
 	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/assign"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
-	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 

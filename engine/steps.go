@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
-	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

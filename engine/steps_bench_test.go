@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/suite"
 )
 
 // agentSuite writes a suite of cases cases of n steps each: a find call,

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/suite"
 )
 
 // TestAgentExample scores examples/agent as docs/trajectories.md shows it:

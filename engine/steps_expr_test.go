@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/dsl"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
-	"github.com/callgrade/callgrade/suite"
 )
 
 // TestStepsInExpressions scores runs whose rules and asserts read `steps`:

@@ -34,7 +34,7 @@ cases:
         arguments: {order_id: A-1001, amount: 25}
         result: {error: false}
 `)
-	text, err := os.ReadFile("../response/testdata/runs/gemini-model-dump.json")
+	text, err := os.ReadFile("../internal/response/testdata/runs/gemini-model-dump.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

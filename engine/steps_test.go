@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )

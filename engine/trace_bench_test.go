@@ -10,7 +10,7 @@ import (
 // BenchmarkScoreTrace scores an OTLP trace export (GenAI conventions, with
 // content) against the call its run made: the trace is read once.
 func BenchmarkScoreTrace(b *testing.B) {
-	text, err := os.ReadFile("../response/testdata/traces/genai_weather.json")
+	text, err := os.ReadFile("../internal/response/testdata/traces/genai_weather.json")
 	if err != nil {
 		b.Fatal(err)
 	}

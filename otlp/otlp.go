@@ -13,7 +13,7 @@ import (
 	"bufio"
 	"io"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -13,7 +13,7 @@ import (
 // attribute or by the trace id, and writes nothing for an export it
 // cannot read.
 func TestConvertTraces(t *testing.T) {
-	collector, err := os.ReadFile("../response/testdata/traces/collector.jsonl")
+	collector, err := os.ReadFile("../internal/response/testdata/traces/collector.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins"
-	"github.com/callgrade/callgrade/suite"
 )
 
 // copyExecutable copies the file at src to dst, mode 0755.

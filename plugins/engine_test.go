@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins"
 	"github.com/callgrade/callgrade/rules"
-	"github.com/callgrade/callgrade/suite"
 )
 
 // The geo example scored end to end: the suite names ./bin/callgrade-geo,

@@ -7,9 +7,9 @@ import (
 	"os/signal"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins"
 	"github.com/callgrade/callgrade/rules"
-	"github.com/callgrade/callgrade/suite"
 )
 
 // A program that scores a suite with plugins opens them before compiling

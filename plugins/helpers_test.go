@@ -13,9 +13,9 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins"
 	"github.com/callgrade/callgrade/rules"
-	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

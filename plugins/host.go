@@ -24,8 +24,8 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/callgrade/callgrade/internal/errcode"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins/internal/pluginpb"
-	"github.com/callgrade/callgrade/suite"
 )
 
 // The defaults of Options, which its field docs give too.

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins"
-	"github.com/callgrade/callgrade/suite"
 )
 
 // hostProcess is the test binary run as a host: it opens the plugin named

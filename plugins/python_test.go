@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/testenv"
 	"github.com/callgrade/callgrade/plugins"
 	"github.com/callgrade/callgrade/rules"
-	"github.com/callgrade/callgrade/suite"
 )
 
 // python returns a python3 that has grpcio and protobuf, preferring

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 )
 
 // The page shows a model's text calls as the scorer read them: typed by

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/suite"
 )
 
 // loadSamples reads testdata/samples/results.jsonl, which `callgrade

@@ -14,9 +14,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
-	"github.com/callgrade/callgrade/suite"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files (and the screenshot) under testdata")

@@ -17,9 +17,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
-	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

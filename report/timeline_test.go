@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/response"
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

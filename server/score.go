@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/callgrade/callgrade"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
-	"github.com/callgrade/callgrade/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

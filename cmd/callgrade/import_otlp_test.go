@@ -12,11 +12,11 @@ import (
 func TestImportOTLP(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "responses.jsonl")
-	r := runCLI(t, "import", "otlp", "--traces", "response/testdata/traces/collector.jsonl", "--out", out)
+	r := runCLI(t, "import", "otlp", "--traces", "internal/response/testdata/traces/collector.jsonl", "--out", out)
 	if r.code != 0 || r.stdout != "" || r.stderr != out+": 3 responses from 3 traces\n" {
 		t.Fatalf("import: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	r = runCLI(t, "score", "--suite", "response/testdata/traces/suite.yaml", "--responses", out, "--quiet")
+	r = runCLI(t, "score", "--suite", "internal/response/testdata/traces/suite.yaml", "--responses", out, "--quiet")
 	lines := resultLines(t, r.stdout)
 	if r.code != 0 || len(lines) != 3 {
 		t.Fatalf("score: exit %d, stdout %s, stderr %s", r.code, r.stdout, r.stderr)
@@ -38,7 +38,7 @@ func TestImportOTLP(t *testing.T) {
 	}
 
 	// By trace id.
-	r = runCLI(t, "import", "otlp", "--traces", "response/testdata/traces/collector.jsonl", "--out", out, "--case-attribute", "")
+	r = runCLI(t, "import", "otlp", "--traces", "internal/response/testdata/traces/collector.jsonl", "--out", out, "--case-attribute", "")
 	got, _ := os.ReadFile(out)
 	if r.code != 0 || !strings.HasPrefix(string(got), `{"id":"4bf92f3577b34da6a3ce929d0e0e4736","response":{"resourceSpans":[`) {
 		t.Errorf("by trace id: exit %d, %s, %.80s", r.code, r.stderr, got)

@@ -6,7 +6,7 @@ import (
 	"compress/gzip"
 	"fmt"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/callgrade/callgrade/suite"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -31,7 +31,7 @@ package suite
 import (
 	"strconv"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
 )
 

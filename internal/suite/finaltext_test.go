@@ -3,7 +3,7 @@ package suite
 import (
 	"testing"
 
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 )
 
 // TestFinalTextKey: final_text says which text of a run final judges, in

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/callgrade/callgrade/internal/errcode"
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )

@@ -14,8 +14,8 @@ import (
 	"testing/fstest"
 	"weak"
 
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/testenv"
-	"github.com/callgrade/callgrade/response"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -559,7 +559,7 @@ func TestYAMLNumbersBeyondGoTypes(t *testing.T) {
 // project's shared data beside the repository (../shared), when it is
 // there.
 func TestConformanceSuites(t *testing.T) {
-	paths, _ := filepath.Glob("../../shared/conformance/*/suite.yaml")
+	paths, _ := filepath.Glob("../../../shared/conformance/*/suite.yaml")
 	if len(paths) == 0 {
 		testenv.Skipf(t, "no conformance suites at ../shared/conformance: they are the project's shared data, which a clone lacks; check the project's shared folder out beside the repository to load them")
 	}

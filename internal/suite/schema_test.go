@@ -21,7 +21,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite docs/suite.schema.json")
 
-const schemaFile = "../docs/suite.schema.json"
+const schemaFile = "../../docs/suite.schema.json"
 
 // TestSchemaFile holds docs/suite.schema.json to what Schema generates
 // now; go generate ./suite (or this test with -update) rewrites it.
@@ -114,7 +114,7 @@ func docOf(t testing.TB, name string, b []byte) any {
 func TestSchemaExamples(t *testing.T) {
 	s := suiteSchema(t)
 	n := 0
-	err := filepath.WalkDir("../examples", func(path string, e fs.DirEntry, err error) error {
+	err := filepath.WalkDir("../../examples", func(path string, e fs.DirEntry, err error) error {
 		if err != nil || e.IsDir() {
 			return err
 		}
@@ -312,7 +312,7 @@ func TestSchemaAcceptsTestdata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, _ := filepath.Glob("../docs/*.md")
+	docs, _ := filepath.Glob("../../docs/*.md")
 	for _, f := range docs {
 		b, err := os.ReadFile(f)
 		if err != nil {

@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/callgrade/callgrade/internal/errcode"
-	"github.com/callgrade/callgrade/response"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
 )
 
