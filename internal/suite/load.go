@@ -10,14 +10,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/knadh/koanf/v2"
-
 	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/value"
 )
 
 // Load reads and merges suite files: YAML (.yaml, .yml), JSON (.json) or
-// TOML (.toml), by extension, each through koanf.
+// TOML (.toml), by extension.
 //
 // Later files override earlier ones key by key: defaults, defaults.rules,
 // rulesets and plugins merge per key (a rule per PATH, a plugin per
@@ -145,7 +143,8 @@ func formatOf(name string) format {
 }
 
 // file is one suite file as read: its name, and its cases, kept out of
-// koanf so that lists concatenate and nothing deep-copies them.
+// the layering of the files' top levels so that lists concatenate and
+// nothing copies them.
 type file struct {
 	name string
 	dir  string
@@ -212,18 +211,17 @@ func (l *loader) load() (*Suite, error) {
 		l.add(Loc{}, errcode.NoSuiteFile, "no suite file given", nil)
 		return nil, l.err()
 	}
-	k := koanf.New(".")
 	m := newMerger()
 	for _, name := range paths {
 		f := &file{name: name, dir: fsys.dir(name)}
-		var p koanf.Parser
+		var parse func([]byte) ([]value.Member, error)
 		switch formatOf(name) {
 		case formatJSON:
-			p = &jsonParser{f: f}
+			parse = (&jsonParser{f: f}).parse
 		case formatYAML:
-			p = &yamlParser{f: f}
+			parse = (&yamlParser{f: f}).parse
 		case formatTOML:
-			p = &tomlParser{f: f}
+			parse = (&tomlParser{f: f}).parse
 		default:
 			l.add(Loc{File: name}, errcode.UnknownFormat, "unknown suite format: want a .yaml, .yml, .json or .toml file", nil)
 			l.failed = true
@@ -235,8 +233,8 @@ func (l *loader) load() (*Suite, error) {
 			l.failed = true
 			continue
 		}
-		m.file = name
-		if err := k.Load(ownBytes(b), p, koanf.WithMergeFunc(m.merge)); err != nil {
+		top, err := parse(b)
+		if err != nil {
 			var se *Error
 			if errors.As(err, &se) {
 				l.probs = append(l.probs, se.Problems...)
@@ -246,27 +244,13 @@ func (l *loader) load() (*Suite, error) {
 			l.failed = true
 			continue
 		}
+		m.add(name, top)
 		l.probs = append(l.probs, f.probs...)
 		l.files = append(l.files, f)
 	}
-	rest, err := value.FromAny(k.Raw())
-	if err != nil { // cannot happen: the parsers produce only JSON-like values
-		l.add(Loc{File: paths[len(paths)-1]}, errcode.Of(err), err.Error(), err)
-		return nil, l.err()
-	}
+	rest := m.merged()
 	l.origin = m.fileOf
 	return l.finish(rest)
-}
-
-// ownBytes is a koanf.Provider of a file's bytes, which the parser is
-// given as they are: koanf's rawbytes provider would copy them, and a JSON
-// suite's cases point into them for as long as the suite lives.
-type ownBytes []byte
-
-func (b ownBytes) ReadBytes() ([]byte, error) { return b, nil }
-
-func (ownBytes) Read() (map[string]any, error) {
-	return nil, errors.New("the suite provider only supports ReadBytes")
 }
 
 // ioMessage describes a read error without repeating the file name, which
@@ -298,83 +282,4 @@ func (l *loader) finish(rest value.Value) (*Suite, error) {
 		return s, err
 	}
 	return s, nil
-}
-
-// merger is the koanf merge function: key by key, as koanf's own, except
-// that a RULE replaces the RULE written for the same PATH before it whole,
-// and that `tools` and `tools_file` replace each other. It remembers which
-// file set each key, so that a problem found after merging names the file
-// it is in.
-type merger struct {
-	file   string
-	origin map[string]string // key path, segments joined by "\x00" -> file
-}
-
-func newMerger() *merger { return &merger{origin: map[string]string{}} }
-
-func (m *merger) merge(src, dest map[string]any) error {
-	if src["tools"] != nil {
-		if src["tools_file"] == nil {
-			delete(dest, "tools_file")
-		}
-	} else if src["tools_file"] != nil {
-		delete(dest, "tools")
-	}
-	m.mergeAt(src, dest, "", 0)
-	return nil
-}
-
-func (m *merger) mergeAt(src, dest map[string]any, prefix string, depth int) {
-	for k, v := range src {
-		if _, set := dest[k]; set && v == nil {
-			// A key set to null counts as left out, in a later file as
-			// in one: it keeps what an earlier file wrote.
-			continue
-		}
-		if depth == 0 && k == "version" && dest[k] != nil && !versionOne(dest[k]) {
-			continue // a file's version other than 1 is an error no later file undoes
-		}
-		key := k
-		if depth > 0 {
-			key = prefix + "\x00" + k
-		}
-		sv, sIsMap := v.(map[string]any)
-		dv, dIsMap := dest[k].(map[string]any)
-		if sIsMap && dIsMap && !atomic(key, depth) {
-			m.mergeAt(sv, dv, key, depth+1)
-			continue
-		}
-		if dIsMap { // forget who set the keys under the map replaced
-			for o := range m.origin {
-				if strings.HasPrefix(o, key+"\x00") {
-					delete(m.origin, o)
-				}
-			}
-		}
-		dest[k] = v
-		m.origin[key] = m.file
-	}
-}
-
-// versionOne reports whether x, a version as a parser gave it, is 1.
-func versionOne(x any) bool {
-	v, err := value.FromAny(x)
-	return err == nil && v.Kind() == value.Number && value.CompareNumbers(v.Str(), "1") == 0
-}
-
-// atomic reports whether the key at depth is a RULE, which replaces rather
-// than merges: defaults.rules.PATH and rulesets.NAME.PATH.
-func atomic(key string, depth int) bool {
-	return depth == 2 && (strings.HasPrefix(key, "defaults\x00rules\x00") || strings.HasPrefix(key, "rulesets\x00"))
-}
-
-// fileOf returns the file that set the key path, or the nearest parent of
-// it that a file set.
-func (m *merger) fileOf(key ...string) string {
-	for n := len(key); n > 0; n-- {
-		if f, ok := m.origin[strings.Join(key[:n], "\x00")]; ok {
-			return f
-		}
-	}
-	return m.file
 }

@@ -3,6 +3,7 @@ package suite
 import (
 	"errors"
 	"math"
+	"slices"
 	"unicode/utf8"
 	"unsafe"
 
@@ -10,7 +11,7 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// jsonParser is the koanf.Parser for JSON suite files. It reads the top
+// jsonParser reads JSON suite files. It reads the top
 // level itself and hands each member but `cases` to value.Parse; the
 // elements of `cases` are only delimited here, and parsed one by one when
 // the cases are decoded, so that a large suite never exists twice in memory.
@@ -19,9 +20,9 @@ type jsonParser struct {
 	kind string // what the document is when it is valid but not an object
 }
 
-// Unmarshal parses a JSON suite file into the map koanf merges; the cases
-// go to the file, out of band.
-func (p *jsonParser) Unmarshal(b []byte) (map[string]any, error) {
+// parse reads a JSON suite file's top level but its cases, which go to
+// the file, out of band.
+func (p *jsonParser) parse(b []byte) ([]value.Member, error) {
 	// The loader hands over a buffer it read the file into, which nothing
 	// writes to again: the document can share its memory.
 	if uint64(len(b)) >= math.MaxUint32 {
@@ -39,26 +40,17 @@ func (p *jsonParser) Unmarshal(b []byte) (map[string]any, error) {
 	return rest, nil
 }
 
-// Marshal encodes a conf map as JSON.
-func (p *jsonParser) Marshal(m map[string]any) ([]byte, error) {
-	v, err := value.FromAny(m)
-	if err != nil {
-		return nil, err
-	}
-	return v.AppendJSON(nil), nil
-}
-
 // scan reads the top-level object. It returns ok false on a syntax error
 // (the caller reparses the whole document for the exact message), and a nil
-// map when the document is valid JSON but not an object.
-func (p *jsonParser) scan(s string) (map[string]any, bool) {
+// list when the document is valid JSON but not an object.
+func (p *jsonParser) scan(s string) ([]value.Member, bool) {
 	i := skipSpace(s, 0)
 	if i >= len(s) || s[i] != '{' {
 		v, err := parseJSON(s, 0)
 		p.kind = kindName(v)
 		return nil, err == nil
 	}
-	rest := map[string]any{}
+	rest := []value.Member{}
 	i = skipSpace(s, i+1)
 	if i < len(s) && s[i] == '}' {
 		return rest, skipSpace(s, i+1) == len(s)
@@ -93,10 +85,10 @@ func (p *jsonParser) scan(s string) (map[string]any, bool) {
 			if err != nil {
 				return nil, false
 			}
-			if _, dup := rest[key]; dup {
+			if slices.ContainsFunc(rest, keyIs(key)) {
 				return nil, false
 			}
-			rest[key] = v.Any()
+			rest = append(rest, value.Member{Key: key, Value: v})
 			i = j
 		}
 		i = skipSpace(s, i)

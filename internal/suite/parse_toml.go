@@ -6,23 +6,22 @@ import (
 	"strings"
 	"time"
 
-	"github.com/knadh/koanf/parsers/toml/v2"
+	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/value"
 )
 
-// tomlParser is the koanf.Parser for TOML suite files: koanf's own TOML
-// parser, then a conversion to Value that names the key of anything that
-// has no JSON spelling.
+// tomlParser reads TOML suite files: go-toml's decoder, then a conversion
+// to Value that names the key of anything that has no JSON spelling.
 type tomlParser struct{ f *file }
 
-// Unmarshal parses a TOML suite file into the map koanf merges; the cases
-// go to the file, out of band.
-func (p *tomlParser) Unmarshal(b []byte) (map[string]any, error) {
-	m, err := toml.Parser().Unmarshal(b)
-	if err != nil {
+// parse reads a TOML suite file's top level but its cases, which go to
+// the file, out of band.
+func (p *tomlParser) parse(b []byte) ([]value.Member, error) {
+	var m map[string]any
+	if err := toml.Unmarshal(b, &m); err != nil {
 		pr := tomlSyntaxProblem(p.f.name, err)
 		if pr.Loc.Line == 0 {
 			// The decoder names a key defined twice but not where.
@@ -40,9 +39,6 @@ func (p *tomlParser) Unmarshal(b []byte) (map[string]any, error) {
 	}
 	return splitCases(p.f, doc), nil
 }
-
-// Marshal encodes a conf map as TOML.
-func (p *tomlParser) Marshal(m map[string]any) ([]byte, error) { return toml.Parser().Marshal(m) }
 
 func tomlSyntaxProblem(name string, err error) Problem {
 	loc := Loc{File: name}

@@ -17,14 +17,14 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// yamlParser is the koanf.Parser for YAML suite files. It converts the
+// yamlParser reads YAML suite files. It converts the
 // yaml.v3 node tree itself, so that numbers keep the text they were
 // written with and a key written twice is an error.
 type yamlParser struct{ f *file }
 
-// Unmarshal parses a YAML suite file into the map koanf merges; the cases
-// go to the file, out of band.
-func (p *yamlParser) Unmarshal(b []byte) (map[string]any, error) {
+// parse reads a YAML suite file's top level but its cases, which go to
+// the file, out of band.
+func (p *yamlParser) parse(b []byte) ([]value.Member, error) {
 	doc, probs := parseYAML(p.f.name, b)
 	if len(probs) > 0 {
 		if !allDuplicateKeys(probs) || doc.Kind() != value.Object {
@@ -37,7 +37,7 @@ func (p *yamlParser) Unmarshal(b []byte) (map[string]any, error) {
 	}
 	switch doc.Kind() {
 	case value.Null: // an empty file
-		return map[string]any{}, nil
+		return nil, nil
 	case value.Object:
 	default:
 		return nil, &Error{Problems: []Problem{{Loc: Loc{File: p.f.name}, Msg: "a suite must be a mapping, not " + kindName(doc), Code: errcode.WrongType}}}
@@ -61,19 +61,16 @@ func allDuplicateKeys(probs []Problem) bool {
 	return true
 }
 
-// Marshal encodes a conf map as YAML.
-func (p *yamlParser) Marshal(m map[string]any) ([]byte, error) { return yaml.Marshal(m) }
-
-// splitCases gives the file the `cases` of doc and returns the rest as the
-// plain Go values koanf copies and merges.
-func splitCases(f *file, doc value.Value) map[string]any {
-	rest := make(map[string]any, doc.Len())
+// splitCases gives the file the `cases` of doc and returns the rest of its
+// members, which the loader layers over the earlier files'.
+func splitCases(f *file, doc value.Value) []value.Member {
+	rest := make([]value.Member, 0, doc.Len())
 	for _, m := range doc.Members() {
 		if m.Key == "cases" {
 			f.setCases(m.Value)
 			continue
 		}
-		rest[m.Key] = m.Value.Any()
+		rest = append(rest, m)
 	}
 	return rest
 }

@@ -81,15 +81,10 @@ func docOf(t testing.TB, name string, b []byte) any {
 		}
 	case formatTOML:
 		f := &file{name: name}
-		rest, err := (&tomlParser{f: f}).Unmarshal(b)
+		members, err := (&tomlParser{f: f}).parse(b)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		top, err := value.FromAny(rest)
-		if err != nil {
-			t.Fatal(err)
-		}
-		members := top.Members()
 		switch {
 		case f.hasBad:
 			members = append(members, value.Member{Key: "cases", Value: f.notList})

@@ -1,31 +1,34 @@
 // Package suite reads suite files: the cases, expected calls and rules that
-// a user writes, in YAML, JSON or TOML, layered with koanf.
+// a user writes, in YAML, JSON or TOML, layered file over file.
 //
 // A Suite is data, checked for shape but not compiled: rules stay as the
 // values the user wrote, each with the place it came from, so that the
 // engine can compile them and still name the file, the key path and the
 // case of anything wrong.
 //
-// # Where koanf sits
+// # Reading and layering
 //
-// koanf reads each file and layers the files: its Load takes the file's
-// bytes without a copy, runs this package's parser of the file's format
-// and merges the result into what the earlier files gave, with a merge
-// function of this package's (a RULE replaces as a whole, tools and
-// tools_file replace each other, defaults, rulesets and plugins merge key
-// by key) that remembers which file set each key. koanf's JSON and YAML
-// parsers are not used: they turn numbers into Go numbers, losing the
-// exact text the contract keeps (9007199254740993 in JSON and
-// 18446744073709551616 in YAML stay those numbers), and they report no
-// positions. TOML goes through koanf's parser, whose result is then
-// converted to values that take each float's and date-time's text, and
-// each problem's line and column, back from the file. The cases are kept out of koanf altogether: each parser
-// hands them to the loader aside, since koanf's maps would copy every case
-// of a suite of hundreds of thousands, and cases concatenate rather than
-// merge. What koanf merges is then decoded from one value.Value, strictly,
-// with every problem named by its file and key path (the decode_*.go
-// files, one per section of a suite). FromValue, given one document
-// already parsed, has nothing to layer and skips koanf.
+// Each file is parsed straight to value.Value by a parser of this
+// package's, so that numbers keep the exact text they were written with
+// (9007199254740993 in JSON and 18446744073709551616 in YAML stay those
+// numbers) and every problem has its line and column: JSON by
+// value.Parse, YAML from yaml.v3's node tree, TOML from go-toml's decoder
+// with each float's and date-time's text, and each problem's position,
+// taken back from the file. The files' top levels are then layered as
+// values (layer.go: a RULE replaces as a whole, tools and tools_file
+// replace each other, defaults, rulesets and plugins merge key by key),
+// remembering which file set each key. The cases are kept out of the
+// layering: they concatenate rather than merge, and a JSON suite's are
+// only delimited until they are decoded, so that a suite of hundreds of
+// thousands of cases never exists twice in memory. The merged top level
+// is decoded strictly, with every problem named by its file and key path
+// (the decode_*.go files, one per section of a suite).
+//
+// koanf, which layered these files once, is not used here: its maps hold
+// Go numbers and no positions, so every file went value → map → koanf →
+// value for a merge this package had to define itself anyway. koanf
+// layers the command's run configuration instead (cmd/callgrade,
+// docs/configuration.md), which is what it is built for.
 package suite
 
 import (
