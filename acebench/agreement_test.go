@@ -17,6 +17,7 @@ import (
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 	"github.com/callgrade/callgrade/internal/testenv"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -270,7 +271,7 @@ func TestGoldPasses(t *testing.T) {
 
 // scoreID scores resp against the case with the given id, with a Scorer
 // of its own so that each result is kept.
-func scoreID(e *engine.Engine, id string, resp value.Value) (*engine.Result, error) {
+func scoreID(e *engine.Engine, id string, resp value.Value) (*results.Result, error) {
 	i, ok := e.Lookup(id)
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)

@@ -17,6 +17,7 @@ import (
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/testenv"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -107,7 +108,7 @@ func readCandidateFile(t testing.TB, name string, cats ...string) []candidate {
 }
 
 // scoreCandidate scores c's response against its question's case in e.
-func scoreCandidate(t testing.TB, e *engine.Engine, c candidate) *engine.Result {
+func scoreCandidate(t testing.TB, e *engine.Engine, c candidate) *results.Result {
 	t.Helper()
 	resp, err := value.Parse(string(c.Response))
 	if err != nil {
@@ -180,7 +181,7 @@ func TestCallgradeSemanticsDifferences(t *testing.T) {
 
 // scoreID scores resp against the case with the given id, with a Scorer
 // of its own so that each result is kept.
-func scoreID(e *engine.Engine, id string, resp value.Value) (*engine.Result, error) {
+func scoreID(e *engine.Engine, id string, resp value.Value) (*results.Result, error) {
 	i, ok := e.Lookup(id)
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/results"
 )
 
 // localTests are results of local models, whose outputs BFCL keeps as the
@@ -261,7 +261,7 @@ func TestConvertLocalResults(t *testing.T) {
 }
 
 // verdict is "pass", or the kinds of r's diffs, each once, in order.
-func verdict(r *engine.Result) string {
+func verdict(r *results.Result) string {
 	if r.Pass {
 		return "pass"
 	}

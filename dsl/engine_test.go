@@ -175,9 +175,9 @@ func BenchmarkEngineScore(b *testing.B) {
 				run.Steps[i].Call = c
 			}
 			sc := eng.NewScorer()
-			score := func() *engine.Result { return sc.ScoreRun(0, run) }
+			score := func() *results.Result { return sc.ScoreRun(0, run) }
 			if bc.whole {
-				score = func() *engine.Result { return sc.Score(0, resp) }
+				score = func() *results.Result { return sc.Score(0, resp) }
 			}
 			if r := score(); !r.Pass {
 				b.Fatalf("the call should pass: %+v", r.Diffs)
@@ -237,7 +237,7 @@ cases:
 	}
 	long := strings.Repeat("b", 2<<20)
 	r := eng.NewScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{"a":"x","b":"`+long+`","c":2}}]`))
-	got := map[string]engine.Kind{}
+	got := map[string]results.Kind{}
 	for _, d := range r.Diffs {
 		got[d.Path] = d.Kind
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -38,7 +39,7 @@ func BenchmarkScore(b *testing.B) {
 	}
 	b.Run("calls", func(b *testing.B) {
 		sc := e.NewScorer()
-		var r *Result
+		var r *results.Result
 		b.ReportAllocs()
 		for b.Loop() {
 			r = sc.scoreCalls(0, calls)
@@ -62,7 +63,7 @@ func BenchmarkScore(b *testing.B) {
 // must pass.
 func scoreResponseLoop(b *testing.B, e *Engine, resp value.Value) {
 	sc := e.NewScorer()
-	var r *Result
+	var r *results.Result
 	b.ReportAllocs()
 	for b.Loop() {
 		r = sc.Score(0, resp)

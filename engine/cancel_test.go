@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -58,7 +59,7 @@ cases: [{id: a, expected: {name: f, arguments: {x: 1}}}]
 	}
 }
 
-// A reader that fails mid-way is an InputError, and Run does not return
+// A reader that fails mid-way is a results.InputError, and Run does not return
 // before the reader's goroutine is done.
 func TestRunReadError(t *testing.T) {
 	e := load(t, `version: 1
@@ -67,7 +68,7 @@ cases: [{id: a, expected: {name: f, arguments: {x: 1}}}]
 	for range 20 {
 		r := io.MultiReader(&limited{n: 3}, errReader{})
 		_, err := e.Run(context.Background(), r, io.Discard, RunOptions{Name: "responses.jsonl"})
-		var ie *InputError
+		var ie *results.InputError
 		if !errors.As(err, &ie) || !errors.Is(err, errBroken) {
 			t.Fatalf("err = %v", err)
 		}

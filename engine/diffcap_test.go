@@ -42,9 +42,9 @@ func TestDiffsPerCallAreCapped(t *testing.T) {
 	const n = 10_000
 	tests := []struct {
 		name, suite, response string
-		calls                 int     // results in Calls
-		score                 float64 // of every miss counted
-		kind                  Kind    // the kind of the diffs left out
+		calls                 int          // results in Calls
+		score                 float64      // of every miss counted
+		kind                  results.Kind // the kind of the diffs left out
 	}{
 		{"extra arguments", `cases: [{id: t, expected: {name: f, arguments: {a: 1}}}]`, extraArgs(n),
 			1, 1.0 / (n + 1), results.UnexpectedArgument},

@@ -165,7 +165,7 @@ func (e *Engine) Lookup(id string) (int, bool) {
 
 // setUnknownCase sets r to the result reported for a response whose id
 // names no case.
-func setUnknownCase(r *Result, id string) {
-	*r = Result{ID: id, Diffs: []Diff{{Kind: results.UnknownCase,
+func setUnknownCase(r *results.Result, id string) {
+	*r = results.Result{ID: id, Diffs: []results.Diff{{Kind: results.UnknownCase,
 		Message: fmt.Sprintf("the responses name case %q, which the suite does not have", id), Call: -1}}}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/suite"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -98,8 +99,8 @@ func ExampleScorer_ScoreLine() {
 	// line 4: a response line must be a JSON object with an id, not array
 }
 
-func kindsOf(r *engine.Result) []engine.Kind {
-	var ks []engine.Kind
+func kindsOf(r *results.Result) []results.Kind {
+	var ks []results.Kind
 	for _, d := range r.Diffs {
 		ks = append(ks, d.Kind)
 	}

@@ -2,11 +2,12 @@ package engine
 
 import (
 	"errors"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"reflect"
 	"slices"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"

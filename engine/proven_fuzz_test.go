@@ -2,8 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"testing"
+
+	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"

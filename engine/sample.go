@@ -69,14 +69,14 @@ func (st *runState) see(slot, line int) int {
 
 // second is the error for two lines for one slot, first and line in
 // either order, whose case has id and whose sample is k.
-func (st *runState) second(id string, k, first, line int, text string) *InputError {
+func (st *runState) second(id string, k, first, line int, text string) *results.InputError {
 	lo, hi := min(line, first), max(line, first)
 	where := fmt.Sprintf("lines %d and %d", lo, hi)
-	return &InputError{File: st.name, Line: hi, Msg: results.SecondResponse(id, k, st.samples, where, st.samples == 0 && results.CarriesSample(text))}
+	return &results.InputError{File: st.name, Line: hi, Msg: results.SecondResponse(id, k, st.samples, where, st.samples == 0 && results.CarriesSample(text))}
 }
 
 // missingResponse sets r to the result of slot when no line came for it.
-func (st *runState) missingResponse(e *Engine, r *Result, slot int) {
+func (st *runState) missingResponse(e *Engine, r *results.Result, slot int) {
 	e.missingResponse(r, slot/st.per)
 	if st.samples > 0 {
 		k := slot % st.per
@@ -87,7 +87,7 @@ func (st *runState) missingResponse(e *Engine, r *Result, slot int) {
 
 // summarize adds to sum what a run with samples reports per case: the
 // tallies and the estimates for each of ks.
-func (st *runState) summarize(e *Engine, sum *Summary, ks []int) {
+func (st *runState) summarize(e *Engine, sum *results.Summary, ks []int) {
 	sum.Samples = st.samples
 	sum.PerCase = make([]results.SampleTally, len(st.passed))
 	for i := range st.passed {

@@ -25,7 +25,7 @@ cases:
 
 // withSample is the results line of r with "sample": k after its id, as a
 // run with samples writes it.
-func withSample(r *Result, k int) string {
+func withSample(r *results.Result, k int) string {
 	r.Sample, r.Sampled = k, true
 	return string(r.AppendJSON(nil)) + "\n"
 }
@@ -139,7 +139,7 @@ func TestRunSampleErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
 			_, err := e.Run(context.Background(), strings.NewReader(strings.Join(tt.lines, "\n")), &out, RunOptions{Name: "r", Samples: tt.samples})
-			var ie *InputError
+			var ie *results.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("err = %v, want an *InputError", err)
 			}
@@ -214,7 +214,7 @@ func TestRunSamplesManyBatches(t *testing.T) {
 	var exp strings.Builder
 	for slot, resp := range want {
 		i, k := slot/samples, slot%samples
-		var r *Result
+		var r *results.Result
 		if resp == "" {
 			r = e.NewScorer().ScoreMissing(i)
 			r.Diffs[0].Message = fmt.Sprintf("the responses have no line for sample %d of this case", k)

@@ -38,13 +38,13 @@ cases:
 		t.Errorf("%s", r.AppendJSON(nil))
 	}
 	r = e.NewScorer().ScoreRun(0, runOf(t, steps(refundO1)))
-	if got := kinds(r); !slices.Equal(got, []Kind{results.WrongTool, results.MissingCall}) {
+	if got := kinds(r); !slices.Equal(got, []results.Kind{results.WrongTool, results.MissingCall}) {
 		t.Errorf("kinds = %v\n%s", got, r.AppendJSON(nil))
 	}
 	r = e.NewScorer().ScoreRun(0, runOf(t, `{"steps":[{"name":"find_order","arguments":{"email":"a@b.c"}},`+refundO1+`]}`))
-	if got := kinds(r); !slices.Equal(got, []Kind{results.RuleError}) {
+	if got := kinds(r); !slices.Equal(got, []results.Kind{results.RuleError}) {
 		// steps[0].result is absent: comparing nil is false, not an error
-		if !slices.Equal(got, []Kind{results.Mismatch}) {
+		if !slices.Equal(got, []results.Kind{results.Mismatch}) {
 			t.Errorf("kinds = %v\n%s", got, r.AppendJSON(nil))
 		}
 	}
@@ -66,12 +66,12 @@ cases:
 	for _, tt := range []struct {
 		n     string
 		pass  bool
-		kinds []Kind
+		kinds []results.Kind
 		json  string
 	}{
-		{"5000", false, []Kind{results.ForbiddenCall}, `"kind":"forbidden_call","call":null,"step":1`},
+		{"5000", false, []results.Kind{results.ForbiddenCall}, `"kind":"forbidden_call","call":null,"step":1`},
 		{"5", true, nil, `"diffs":[]`},
-		{`"5000"`, false, []Kind{results.RuleError},
+		{`"5000"`, false, []results.Kind{results.RuleError},
 			`{"kind":"rule_error","call":null,"step":1,"turn":1,"path":"n","actual":"b","rule":"never","message":"never[0] cannot tell whether this call to b is forbidden: `},
 	} {
 		r := e.NewScorer().ScoreRun(0, runOf(t, steps(`{"name":"a"}`, `{"name":"b","arguments":{"n":`+tt.n+`},"turn":1}`)))
@@ -118,7 +118,7 @@ cases:
 		{`[{"sku":"S2"}]`, true},
 	} {
 		r := e.NewScorer().ScoreRun(0, runOf(t, steps(`{"name":"a"}`, `{"name":"ship","arguments":{"items":`+tc.items+`}}`)))
-		if r.Pass != tc.pass || !tc.pass && !slices.Equal(kinds(r), []Kind{results.ForbiddenCall}) {
+		if r.Pass != tc.pass || !tc.pass && !slices.Equal(kinds(r), []results.Kind{results.ForbiddenCall}) {
 			t.Errorf("%s: %s", tc.items, r.AppendJSON(nil))
 		}
 	}

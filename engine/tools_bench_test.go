@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -88,7 +89,7 @@ func BenchmarkScoreTools(b *testing.B) {
 				b.Fatal(err)
 			}
 			sc := c.e.NewScorer()
-			var r *Result
+			var r *results.Result
 			b.ReportAllocs()
 			for b.Loop() {
 				r = sc.scoreCalls(0, calls)
