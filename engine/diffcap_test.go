@@ -36,7 +36,7 @@ const capTools = `
 `
 
 // A call with far more things wrong than the cap lists the first
-// Options.MaxDiffs of them and one diff that says how many more; its pass
+// Options.maxDiffs of them and one diff that says how many more; its pass
 // and score are those of every miss counted.
 func TestDiffsPerCallAreCapped(t *testing.T) {
 	const n = 10_000
@@ -66,8 +66,8 @@ func TestDiffsPerCallAreCapped(t *testing.T) {
 			if r.Score != tt.score || r.Calls[0].Score != tt.score {
 				t.Errorf("score %v (call %v), want %v", r.Score, r.Calls[0].Score, tt.score)
 			}
-			if len(r.Diffs) != DefaultMaxDiffs+1 {
-				t.Fatalf("%d diffs, want %d", len(r.Diffs), DefaultMaxDiffs+1)
+			if len(r.Diffs) != defaultMaxDiffs+1 {
+				t.Fatalf("%d diffs, want %d", len(r.Diffs), defaultMaxDiffs+1)
 			}
 			last := r.Diffs[len(r.Diffs)-1]
 			if last.Kind != tt.kind || last.Call != 0 || last.Path != "" || !strings.Contains(last.Message, "more diffs") {
@@ -79,7 +79,7 @@ func TestDiffsPerCallAreCapped(t *testing.T) {
 
 // The cap is an option; below it nothing changes.
 func TestMaxDiffsOption(t *testing.T) {
-	e := loadWith(t, "version: 1\ncases: [{id: t, expected: {name: f, arguments: {a: 1}}}]", Options{MaxDiffs: 3})
+	e := loadWith(t, "version: 1\ncases: [{id: t, expected: {name: f, arguments: {a: 1}}}]", Options{maxDiffs: 3})
 	for _, tc := range []struct{ extra, diffs int }{{2, 2}, {3, 3}, {4, 4}, {5, 4}, {50, 4}} {
 		r := e.NewScorer().Score(0, mustParse(t, extraArgs(tc.extra)))
 		if len(r.Diffs) != tc.diffs || r.Score != 1/float64(tc.extra+1) || r.Pass {
@@ -112,10 +112,10 @@ func TestDiffCapKeepsErrored(t *testing.T) {
 	yaml := "version: 1\ncases: [{id: t, expected: {name: f, arguments: {" + exp.String() + "z: 1}, rules: {z: {expr: x}}}}]"
 	e := loadWith(t, yaml, Options{Extensions: rules.Extensions{Expr: func(string) (rules.Comparator, error) { return failing{}, nil }}})
 	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{`+act.String()+`"z":1}}]`))
-	if len(r.Diffs) != DefaultMaxDiffs+1 || r.Score != 0 {
+	if len(r.Diffs) != defaultMaxDiffs+1 || r.Score != 0 {
 		t.Fatalf("%d diffs, score %v", len(r.Diffs), r.Score)
 	}
-	last := r.Diffs[DefaultMaxDiffs]
+	last := r.Diffs[defaultMaxDiffs]
 	if last.Kind != results.RuleError || !strings.Contains(last.Message, "20 mismatch, 1 rule_error") {
 		t.Errorf("the summary is %s", last.AppendJSON(nil))
 	}
@@ -133,7 +133,7 @@ func BenchmarkManyExtraArguments(b *testing.B) {
 			sc := e.NewScorer()
 			b.ReportAllocs()
 			for b.Loop() {
-				if r := sc.Score(0, resp); r.Pass || len(r.Diffs) != DefaultMaxDiffs+1 {
+				if r := sc.Score(0, resp); r.Pass || len(r.Diffs) != defaultMaxDiffs+1 {
 					b.Fatalf("pass %v, %d diffs", r.Pass, len(r.Diffs))
 				}
 			}

@@ -96,7 +96,7 @@ func TestRunLineCap(t *testing.T) {
 }
 
 // An over-long line at the end of the input, without a newline, is cut too;
-// one whose first CutHeadBytes hold no id stops the run naming the line.
+// one whose first cutHeadBytes hold no id stops the run naming the line.
 func TestRunLineCapEdges(t *testing.T) {
 	e := load(t, capSuite)
 	lines, err := runCap(t, e, longResponse("b", 2<<20), 1<<20)

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 )
 
@@ -35,22 +36,25 @@ type RunOptions struct {
 	// empty.
 	PassK []int
 	// MaxLineBytes is the longest response line read, in bytes without
-	// its newline; 0 means DefaultMaxLineBytes. A longer line is not held
-	// in memory: it is read on to its end and dropped, and the case its id
-	// names (looked for in its first CutHeadBytes) fails with one
+	// its newline; 0 means 256 MiB (callgrade.DefaultMaxLineBytes). A
+	// longer line is not held in memory: it is read on to its end and
+	// dropped, and the case its id names (looked for in its first 64 KiB)
+	// fails with one
 	// invalid_arguments diff naming the line and the limit; a line whose
 	// head holds no id stops the run with a *results.InputError.
 	MaxLineBytes int
 }
 
-// DefaultMaxLineBytes is RunOptions.MaxLineBytes when none is given:
+// defaultMaxLineBytes is RunOptions.MaxLineBytes when none is given:
 // 256 MiB. Run holds about twice its longest line at once (the line and
-// what is parsed or written from it, see docs/performance.md).
-const DefaultMaxLineBytes = 256 << 20
+// what is parsed or written from it, see docs/performance.md). It is
+// callgrade.DefaultMaxLineBytes, which a test holds it to: the root
+// documents the bound, the engine applies it.
+const defaultMaxLineBytes = 256 << 20
 
-// CutHeadBytes is how much of a line longer than RunOptions.MaxLineBytes
+// cutHeadBytes is how much of a line longer than RunOptions.MaxLineBytes
 // is kept, to find its id (and in a run with samples its sample) in.
-const CutHeadBytes = 64 << 10
+const cutHeadBytes = 64 << 10
 
 // mergeSummary adds o, a worker's tally of its share of a run, to s.
 func mergeSummary(s, o *results.Summary) {
@@ -235,8 +239,12 @@ func checkRunOptions(opts RunOptions) ([]int, error) {
 
 // checkSamples checks RunOptions.Samples.
 func checkSamples(samples int) error {
-	if samples < 0 || samples > MaxSamples {
-		return fmt.Errorf("samples per case must be from 1 to %d, or 0 for none; got %d", MaxSamples, samples)
+	// suite.MaxSamples bounds a run's samples as it bounds a suite's
+	// `samples:`. Each (case, sample) takes a slot while a run waits for
+	// lines in the order of the cases, so memory grows with cases times
+	// samples; pass@k is estimated well from far fewer samples than this.
+	if samples < 0 || samples > suite.MaxSamples {
+		return fmt.Errorf("samples per case must be from 1 to %d, or 0 for none; got %d", suite.MaxSamples, samples)
 	}
 	return nil
 }
@@ -252,7 +260,7 @@ func (o *RunOptions) workers() int {
 // maxLineBytes is the longest line a run reads.
 func (o *RunOptions) maxLineBytes() int {
 	if o.MaxLineBytes <= 0 {
-		return DefaultMaxLineBytes
+		return defaultMaxLineBytes
 	}
 	return o.MaxLineBytes
 }
@@ -582,7 +590,7 @@ func (rd *batchReader) readLine(ctx context.Context, b *batch) error {
 	} else if n > 0 {
 		if size := lineLen(chunk); size > rd.lr.max {
 			b.cutLine(cutLine{n: size, limit: rd.lr.max})
-			chunk = chunk[:min(size, CutHeadBytes)]
+			chunk = chunk[:min(size, cutHeadBytes)]
 		}
 		b.data = append(b.data, chunk...)
 	}
@@ -655,7 +663,7 @@ const gcLine = 16 << 20
 // then copied once into a buffer of its exact length, rather than grown by
 // append, whose outgrown copies add up to several times the line before
 // the collector frees them. A line longer than lr.max is read on to its
-// end but not kept: data gets its first CutHeadBytes, and the cutLine
+// end but not kept: data gets its first cutHeadBytes, and the cutLine
 // says how long the line was.
 func (lr *longLines) readLong(br *bufio.Reader, data, head []byte) ([]byte, cutLine, error) {
 	pieces := [][]byte{slices.Clone(head)}
@@ -677,7 +685,7 @@ func (lr *longLines) readLong(br *bufio.Reader, data, head []byte) ([]byte, cutL
 					size--
 				}
 			}
-			data = append(data, pieces[0][:min(len(pieces[0]), CutHeadBytes)]...)
+			data = append(data, pieces[0][:min(len(pieces[0]), cutHeadBytes)]...)
 			return data, cutLine{n: size, limit: lr.max}, err
 		}
 		pieces = append(pieces, slices.Clone(chunk))

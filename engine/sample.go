@@ -4,15 +4,8 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 )
-
-// MaxSamples bounds the number of samples per case of a run, as it bounds
-// a suite's `samples:`. Each (case, sample) takes a slot while a run waits
-// for lines in the order of the cases, so memory grows with cases times
-// samples; pass@k is estimated well from far fewer samples than this.
-const MaxSamples = suite.MaxSamples
 
 // runState is what the workers of a Run share about the lines seen so
 // far. A run has a slot per case, or in a run with samples one per case

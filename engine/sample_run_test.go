@@ -156,7 +156,7 @@ func TestRunSampleErrors(t *testing.T) {
 func TestRunSampleOptions(t *testing.T) {
 	e := load(t, sampleSuite)
 	for _, opts := range []RunOptions{
-		{Samples: -1}, {Samples: MaxSamples + 1}, {Samples: 3, PassK: []int{4}}, {Samples: 3, PassK: []int{0}},
+		{Samples: -1}, {Samples: suite.MaxSamples + 1}, {Samples: 3, PassK: []int{4}}, {Samples: 3, PassK: []int{0}},
 	} {
 		if _, err := e.Run(context.Background(), strings.NewReader(""), &bytes.Buffer{}, opts); err == nil {
 			t.Errorf("Run with %+v: no error", opts)

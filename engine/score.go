@@ -219,12 +219,12 @@ func newScratch() *scratch {
 	return sc
 }
 
-// maxDiffs is the most diffs listed for one call (Options.MaxDiffs).
+// maxDiffs is the most diffs listed for one call (Options.maxDiffs).
 func (e *Engine) maxDiffs() int {
-	if e.opts.MaxDiffs > 0 {
-		return e.opts.MaxDiffs
+	if e.opts.maxDiffs > 0 {
+		return e.opts.maxDiffs
 	}
-	return DefaultMaxDiffs
+	return defaultMaxDiffs
 }
 
 // leftOut counts the diffs of one call beyond the most listed, by kind.
