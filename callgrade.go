@@ -165,8 +165,7 @@ func (g *Grader) Score(ctx context.Context, id string, resp []byte) (*Result, er
 		return nil, fmt.Errorf("response: %w", err)
 	}
 	// A Scorer of its own: the result outlives the call.
-	sc := g.engine.NewScorer()
-	sc.SetContext(ctx)
+	sc := g.engine.NewScorer(ctx)
 	return sc.Score(i, v), nil
 }
 
@@ -273,8 +272,7 @@ type Scorer struct {
 // and what the Scorer returns is then not a response's verdict, to be
 // dropped. A nil ctx is none.
 func (g *Grader) NewScorer(ctx context.Context) *Scorer {
-	sc := g.engine.NewScorer()
-	sc.SetContext(ctx)
+	sc := g.engine.NewScorer(ctx)
 	return &Scorer{g: g, sc: sc}
 }
 

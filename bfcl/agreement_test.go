@@ -2,6 +2,7 @@ package bfcl
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -186,7 +187,7 @@ func scoreID(e *engine.Engine, id string, resp value.Value) (*results.Result, er
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)
 	}
-	return e.NewScorer().Score(i, resp), nil
+	return e.NewScorer(context.Background()).Score(i, resp), nil
 }
 
 // checkDocumentedCounts checks that the verdicts that change by mutation,

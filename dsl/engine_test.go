@@ -58,7 +58,7 @@ func TestEngineScoresExpressions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := eng.NewScorer().Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":"hot","start":"Jan 5 2024","end":"2024-01-04","when":5}}]`))
+	r := eng.NewScorer(context.Background()).Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":"hot","start":"Jan 5 2024","end":"2024-01-04","when":5}}]`))
 	kinds := map[string]string{}
 	for _, d := range r.Diffs {
 		kinds[string(d.Kind)+" "+d.Path] = d.Message
@@ -82,7 +82,7 @@ func TestEngineScoresExpressions(t *testing.T) {
 		t.Errorf("field rule_error message %q", m)
 	}
 
-	r = eng.NewScorer().Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":21,"start":"2024-01-05","end":"2024-01-08","when":"5 January 2024"}}]`))
+	r = eng.NewScorer(context.Background()).Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":21,"start":"2024-01-05","end":"2024-01-08","when":"5 January 2024"}}]`))
 	if len(r.Diffs) > 0 {
 		t.Errorf("want a pass, got %+v", r.Diffs)
 	}
@@ -174,7 +174,7 @@ func BenchmarkEngineScore(b *testing.B) {
 			for i, c := range calls {
 				run.Steps[i].Call = c
 			}
-			sc := eng.NewScorer()
+			sc := eng.NewScorer(context.Background())
 			score := func() *results.Result { return sc.ScoreRun(0, run) }
 			if bc.whole {
 				score = func() *results.Result { return sc.Score(0, resp) }
@@ -236,7 +236,7 @@ cases:
 		t.Fatal(err)
 	}
 	long := strings.Repeat("b", 2<<20)
-	r := eng.NewScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{"a":"x","b":"`+long+`","c":2}}]`))
+	r := eng.NewScorer(context.Background()).Score(0, mustParse(t, `[{"name":"f","arguments":{"a":"x","b":"`+long+`","c":2}}]`))
 	got := map[string]results.Kind{}
 	for _, d := range r.Diffs {
 		got[d.Path] = d.Kind
@@ -244,7 +244,7 @@ cases:
 	if len(r.Diffs) != 3 || got["a"] != results.RuleError || got["b"] != results.RuleError || got["c"] != results.Mismatch {
 		t.Errorf("diffs %v", got)
 	}
-	if r2 := eng.NewScorer().Score(1, mustParse(t, `[{"name":"f","arguments":{"c":1}}]`)); !r2.Pass {
+	if r2 := eng.NewScorer(context.Background()).Score(1, mustParse(t, `[{"name":"f","arguments":{"c":1}}]`)); !r2.Pass {
 		t.Errorf("the next case: %+v", r2)
 	}
 }

@@ -161,7 +161,7 @@ func TestScoreRunAgainstBruteForce(t *testing.T) {
 			runs, stepsOf = append(runs, run), append(stepsOf, steps)
 		}
 		e := loadJSON(t, `{"cases":[`+strings.Join(cases, ",")+`]}`)
-		sc := e.NewScorer()
+		sc := e.newScorer()
 		for i := range cases {
 			run, mode := runs[i/2], modes[i%2]
 			r := sc.ScoreRun(i, run)

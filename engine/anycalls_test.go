@@ -149,9 +149,9 @@ func checkAnyTests(t *testing.T, tests []anyTest) {
 			e := load(t, weatherTools+tt.suite)
 			var got, again *results.Result
 			if tt.run != "" {
-				got, again = scoreRunNoWork(e, 0, runOf(t, tt.run)), e.NewScorer().ScoreRun(0, runOf(t, tt.run))
+				got, again = scoreRunNoWork(e, 0, runOf(t, tt.run)), e.newScorer().ScoreRun(0, runOf(t, tt.run))
 			} else {
-				got, again = scoreNoWork(e, 0, mustParse(t, tt.response)), e.NewScorer().Score(0, mustParse(t, tt.response))
+				got, again = scoreNoWork(e, 0, mustParse(t, tt.response)), e.newScorer().Score(0, mustParse(t, tt.response))
 			}
 			for _, r := range []*results.Result{got, again} {
 				if r.Pass != tt.pass || r.Score != tt.score || !slices.Equal(kinds(r), tt.kinds) {
@@ -169,7 +169,7 @@ func checkAnyTests(t *testing.T, tests []anyTest) {
 // too_many_calls is: about no call, the number wanted and the number made.
 func TestMinCallsDiff(t *testing.T) {
 	e := load(t, weatherTools+"cases:\n  - id: t\n    calls: any\n    min_calls: 1\n")
-	r := e.NewScorer().Score(0, mustParse(t, `[]`))
+	r := e.newScorer().Score(0, mustParse(t, `[]`))
 	want := `{"id":"t","pass":false,"score":0,"calls":[],"diffs":[{"kind":"missing_call","call":null,"path":"min_calls","expected":1,"actual":0,"rule":"min_calls","message":"expected at least 1 call, got 0"}]}`
 	if got := string(r.AppendJSON(nil)); got != want {
 		t.Errorf("result line\n got %s\nwant %s", got, want)

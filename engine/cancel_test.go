@@ -135,8 +135,8 @@ func TestScorerContext(t *testing.T) {
 		`{"role":"assistant","content":"done"}]}`
 
 	ctx, cancel := context.WithCancel(context.Background())
-	sc := e.NewScorer()
-	sc.SetContext(ctx)
+	sc := e.newScorer()
+	sc.setContext(ctx)
 	if r, _, _, err := sc.ScoreLine(many, 1, 0); err != nil || !r.Pass {
 		t.Fatalf("%v %+v", err, r)
 	}
@@ -159,7 +159,7 @@ func TestScorerContext(t *testing.T) {
 	if cmp.n > 30 || weighed < 100 {
 		t.Errorf("cancelled: %d comparisons, %d before", cmp.n, weighed)
 	}
-	sc.SetContext(nil)
+	sc.setContext(nil)
 	cmp.n, cmp.ctxs = 0, nil
 	if r, _, _, _ := sc.ScoreLine(many, 1, 0); !r.Pass || cmp.n != weighed || cmp.ctxs[0] != nil {
 		t.Errorf("without a context: pass %v, %d comparisons, want %d", r.Pass, cmp.n, weighed)

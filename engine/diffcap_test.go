@@ -59,7 +59,7 @@ func TestDiffsPerCallAreCapped(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := load(t, "version: 1\n"+tt.suite)
-			r := e.NewScorer().Score(0, mustParse(t, tt.response))
+			r := e.newScorer().Score(0, mustParse(t, tt.response))
 			if r.Pass || len(r.Calls) != tt.calls {
 				t.Fatalf("pass=%v calls=%d", r.Pass, len(r.Calls))
 			}
@@ -81,7 +81,7 @@ func TestDiffsPerCallAreCapped(t *testing.T) {
 func TestMaxDiffsOption(t *testing.T) {
 	e := loadWith(t, "version: 1\ncases: [{id: t, expected: {name: f, arguments: {a: 1}}}]", Options{maxDiffs: 3})
 	for _, tc := range []struct{ extra, diffs int }{{2, 2}, {3, 3}, {4, 4}, {5, 4}, {50, 4}} {
-		r := e.NewScorer().Score(0, mustParse(t, extraArgs(tc.extra)))
+		r := e.newScorer().Score(0, mustParse(t, extraArgs(tc.extra)))
 		if len(r.Diffs) != tc.diffs || r.Score != 1/float64(tc.extra+1) || r.Pass {
 			t.Errorf("%d extra arguments: %d diffs, score %v, want %d diffs", tc.extra, len(r.Diffs), r.Score, tc.diffs)
 		}
@@ -111,7 +111,7 @@ func TestDiffCapKeepsErrored(t *testing.T) {
 	}
 	yaml := "version: 1\ncases: [{id: t, expected: {name: f, arguments: {" + exp.String() + "z: 1}, rules: {z: {expr: x}}}}]"
 	e := loadWith(t, yaml, Options{Extensions: rules.Extensions{Expr: func(string) (rules.Comparator, error) { return failing{}, nil }}})
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{`+act.String()+`"z":1}}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{`+act.String()+`"z":1}}]`))
 	if len(r.Diffs) != defaultMaxDiffs+1 || r.Score != 0 {
 		t.Fatalf("%d diffs, score %v", len(r.Diffs), r.Score)
 	}
@@ -130,7 +130,7 @@ func BenchmarkManyExtraArguments(b *testing.B) {
 	for _, n := range []int{1_000, 10_000, 100_000} {
 		b.Run("extra="+strconv.Itoa(n), func(b *testing.B) {
 			resp := mustParse(b, extraArgs(n))
-			sc := e.NewScorer()
+			sc := e.newScorer()
 			b.ReportAllocs()
 			for b.Loop() {
 				if r := sc.Score(0, resp); r.Pass || len(r.Diffs) != defaultMaxDiffs+1 {

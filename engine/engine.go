@@ -113,11 +113,12 @@ func New(s *suite.Suite, opts Options) (*Engine, error) {
 // path and case. `callgrade check` prints them.
 func (e *Engine) Warnings() []suite.Problem { return e.warnings }
 
-// Blocking is implemented by comparators whose Compare waits on I/O, such
+// blocker is implemented by comparators whose Compare waits on I/O, such
 // as a plugin's, which batches the comparisons that are pending at once.
 // The engine then scores many cases at a time, so that such a comparator
-// sees many comparisons together instead of one per core.
-type Blocking interface {
+// sees many comparisons together instead of one per core. The interface
+// is the engine's own: a comparator says so with its Blocking method.
+type blocker interface {
 	Blocking() bool
 }
 
@@ -126,7 +127,7 @@ type Blocking interface {
 func watchBlocking(ext rules.Extensions) (rules.Extensions, *atomic.Bool) {
 	blocking := new(atomic.Bool) // cases compile on every core
 	note := func(c rules.Comparator, err error) (rules.Comparator, error) {
-		if b, ok := c.(Blocking); ok && b.Blocking() {
+		if b, ok := c.(blocker); ok && b.Blocking() {
 			blocking.Store(true)
 		}
 		return c, err
@@ -150,15 +151,6 @@ func (e *Engine) lookup(id string, guess int) (int, bool) {
 	i, ok := e.index.get(id, e.cases)
 	return i, ok
 }
-
-// Options returns the options e was compiled with.
-func (e *Engine) Options() Options { return e.opts }
-
-// Len returns the number of cases.
-func (e *Engine) Len() int { return len(e.cases) }
-
-// ID returns the id of case i.
-func (e *Engine) ID(i int) string { return e.cases[i].id }
 
 // Lookup returns the index of the case with the given id.
 func (e *Engine) Lookup(id string) (int, bool) {

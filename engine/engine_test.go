@@ -88,7 +88,7 @@ func runScoreTests(t *testing.T, tests []scoreTest) {
 			if !ok {
 				t.Fatal("the suite has no case t")
 			}
-			r := e.NewScorer().Score(i, mustParse(t, tt.response))
+			r := e.newScorer().Score(i, mustParse(t, tt.response))
 			if r.Pass != tt.pass || r.Score != tt.score || !slices.Equal(kinds(r), tt.kinds) {
 				t.Errorf("pass=%v score=%v kinds=%v, want pass=%v score=%v kinds=%v\n%s",
 					r.Pass, r.Score, kinds(r), tt.pass, tt.score, tt.kinds, r.AppendJSON(nil))
@@ -227,7 +227,7 @@ func TestScoreUnpairedCalls(t *testing.T) {
 
 	// The diffs point at the result of the call they are about.
 	e := load(t, "version: 1\n"+one("superset"))
-	r := e.NewScorer().Score(0, mustParse(t, "["+broken+","+oslo+","+wrongType+"]"))
+	r := e.newScorer().Score(0, mustParse(t, "["+broken+","+oslo+","+wrongType+"]"))
 	if len(r.Diffs) != 2 {
 		t.Fatalf("got %d diffs, want 2\n%s", len(r.Diffs), r.AppendJSON(nil))
 	}
@@ -253,7 +253,7 @@ func TestScoreNamelessCall(t *testing.T) {
 	})
 	for _, src := range []string{`cases: [{id: t, expected: {name: f, arguments: {x: 1}}}]`, `cases: [{id: t, expected: []}]`} {
 		e := load(t, "version: 1\n"+src)
-		line := string(e.NewScorer().Score(0, mustParse(t, broken)).AppendJSON(nil))
+		line := string(e.newScorer().Score(0, mustParse(t, broken)).AppendJSON(nil))
 		for _, bad := range []string{"got a call to \"", "got a call to ,", "arguments of :", "got \""} {
 			if strings.Contains(line, bad) {
 				t.Errorf("%s: the result says %q\n%s", src, bad, line)
@@ -283,7 +283,7 @@ cases:
 			}
 			doc += calls[p]
 		}
-		r := e.NewScorer().Score(0, mustParse(t, doc+"]"))
+		r := e.newScorer().Score(0, mustParse(t, doc+"]"))
 		if !r.Pass || r.Score != 1 {
 			t.Errorf("order %v: pass=%v score=%v, want a pass\n%s", perm, r.Pass, r.Score, r.AppendJSON(nil))
 		}
@@ -299,11 +299,11 @@ cases:
       - [{name: get_forecast, arguments: {city: Oslo, days: 0}}]
       - [{name: get_forecast, arguments: {city: Oslo, days: 1}}]
 `)
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"get_forecast","arguments":{"city":"Oslo","days":1}}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"get_forecast","arguments":{"city":"Oslo","days":1}}]`))
 	if !r.Pass || r.Alternative != 2 {
 		t.Errorf("pass=%v alternative=%d, want a pass by alternative 2", r.Pass, r.Alternative)
 	}
-	r = e.NewScorer().Score(0, mustParse(t, `[{"name":"get_forecast","arguments":{"city":"Oslo","days":5}}]`))
+	r = e.newScorer().Score(0, mustParse(t, `[{"name":"get_forecast","arguments":{"city":"Oslo","days":5}}]`))
 	if r.Pass || r.Alternative != 1 || r.Score != 0.5 {
 		t.Errorf("pass=%v alternative=%d score=%v, want a fail scored by alternative 1 at 0.5", r.Pass, r.Alternative, r.Score)
 	}
@@ -324,7 +324,7 @@ cases:
         - {name: u, arguments: {k0: 0, k1: 0, k2: 1, k3: 1, k4: 1, k5: 1, k6: 1, k7: 1, k8: 1, k9: 1}}
 `)
 	zeros := `{"k0":0,"k1":0,"k2":0,"k3":0,"k4":0,"k5":0,"k6":0,"k7":0,"k8":0,"k9":0}`
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"t","arguments":`+zeros+`},{"name":"u","arguments":`+zeros+`}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"t","arguments":`+zeros+`},{"name":"u","arguments":`+zeros+`}]`))
 	if r.Pass || r.Alternative != 0 || r.Score != 0.15 {
 		t.Errorf("pass=%v alternative=%d score=%v, want a fail scored by the expected calls at 0.15", r.Pass, r.Alternative, r.Score)
 	}
@@ -340,7 +340,7 @@ cases: [{id: t, calls: in_order, expected: [{name: t, arguments: {a: 1}}, {name:
 		{`[{"name":"u","arguments":{"a":1}},{"name":"t","arguments":{"a":1}}]`, "expected a call to u in its order, got none there (call 0 is to u, out of that order)"},
 		{`[{"name":"t","arguments":{"a":1}}]`, "expected a call to u, got none"},
 	} {
-		r := e.NewScorer().Score(0, mustParse(t, tc.resp))
+		r := e.newScorer().Score(0, mustParse(t, tc.resp))
 		if len(r.Diffs) != 1 || r.Diffs[0].Kind != results.MissingCall || r.Diffs[0].Message != tc.want || r.Score != 0.5 {
 			t.Errorf("%s: %s, want one missing_call saying %q", tc.resp, r.AppendJSON(nil), tc.want)
 		}
@@ -359,7 +359,7 @@ func TestNullIsMissing(t *testing.T) {
 func TestResultJSON(t *testing.T) {
 	e := load(t, `version: 1
 cases: [{id: weather-berlin, expected: {name: get_weather, arguments: {city: Berlin, unit: celsius}}}]`)
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"get_weather","arguments":{"city":"Berlin","unit":"kelvin"}}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"get_weather","arguments":{"city":"Berlin","unit":"kelvin"}}]`))
 	got, err := value.Parse(string(r.AppendJSON(nil)))
 	if err != nil {
 		t.Fatalf("the result is not JSON: %v\n%s", err, r.AppendJSON(nil))
@@ -401,7 +401,7 @@ cases:
     extra_fields: allow
     expected: {name: book, arguments: {travellers: [{name: Ada, age: 36}]}, rules: {travellers: ignore}}
 `)
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"book","arguments":{"travellers":[{"name":"Ada","age":"36"},{"age":3.5}],"seat":{"row":"7","side":"middle"}}}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"book","arguments":{"travellers":[{"name":"Ada","age":"36"},{"age":3.5}],"seat":{"row":"7","side":"middle"}}}]`))
 	got := map[string]bool{}
 	for _, d := range r.Diffs {
 		if d.Kind == results.Schema {
@@ -439,7 +439,7 @@ cases:
   - id: t
     expected: {name: f, arguments: {"a*b": 1, "a.b": 1, "*": 1, "x#": 1, 'c\d': 1}}
 `)
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{"a*b":"x","a.b":"x","*":"x","x#":"x","c\\d":"x"}}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{"a*b":"x","a.b":"x","*":"x","x#":"x","c\\d":"x"}}]`))
 	paths := map[results.Kind][]string{}
 	for _, d := range r.Diffs {
 		paths[d.Kind] = append(paths[d.Kind], d.Path)

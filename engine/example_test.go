@@ -29,12 +29,12 @@ func Example() {
 	// Another key order and an OpenAI chat completion around it.
 	resp, _ := value.Parse(`{"choices": [{"message": {"tool_calls": [{"type": "function",
 		"function": {"name": "get_weather", "arguments": "{\"unit\":\"celsius\",\"city\":\"Berlin\"}"}}]}}]}`)
-	r := eng.NewScorer().Score(0, resp)
+	r := eng.NewScorer(context.Background()).Score(0, resp)
 	fmt.Println(r.Pass, r.Score)
 
 	// The right city in the wrong tool.
 	resp, _ = value.Parse(`[{"name": "get_forecast", "arguments": {"city": "Berlin", "unit": "celsius"}}]`)
-	r = eng.NewScorer().Score(0, resp)
+	r = eng.NewScorer(context.Background()).Score(0, resp)
 	fmt.Println(r.Pass, r.Score, r.Diffs[0].Kind)
 	// Output:
 	// true 1
@@ -78,7 +78,7 @@ func ExampleScorer_ScoreLine() {
 		fmt.Println(err)
 		return
 	}
-	sc := eng.NewScorer()
+	sc := eng.NewScorer(context.Background())
 	for n, line := range []string{
 		`{"id": 17, "response": [{"name": "get_weather", "arguments": "{\"city\": \"Berlin\"}"}]}`,
 		`{"id": "17"}`,

@@ -45,7 +45,7 @@ func TestFinalTextVerdicts(t *testing.T) {
 				s += "    final_text: " + tt.reading + "\n"
 			}
 			e := load(t, s)
-			for _, r := range []*results.Result{scoreNoWork(e, 0, mustParse(t, tt.run)), e.NewScorer().Score(0, mustParse(t, tt.run))} {
+			for _, r := range []*results.Result{scoreNoWork(e, 0, mustParse(t, tt.run)), e.newScorer().Score(0, mustParse(t, tt.run))} {
 				if r.Pass != tt.pass || !slices.Equal(kinds(r), tt.kinds) {
 					t.Errorf("pass %v, kinds %v; want %v, %v\n%s", r.Pass, kinds(r), tt.pass, tt.kinds, r.AppendJSON(nil))
 				}

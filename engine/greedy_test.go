@@ -87,7 +87,7 @@ cases:
     calls: `+tc.mode+`
     expected: `+tc.expected+`
 `, Options{Extensions: rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}})
-			r := e.NewScorer().Score(0, mustParse(t, tc.actual))
+			r := e.newScorer().Score(0, mustParse(t, tc.actual))
 			if r.Pass || len(r.Diffs) != tc.diffs {
 				t.Fatalf("want %d mismatches: %s", tc.diffs, r.AppendJSON(nil))
 			}

@@ -47,7 +47,7 @@ tools:
 				Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
 			resp := mustParse(t, `[{"name":"f","arguments":`+tc.response+`}]`)
 			for range 2 {
-				r := e.NewScorer().Score(0, resp)
+				r := e.newScorer().Score(0, resp)
 				if r.Pass != tc.pass || !slices.Equal(kinds(r), tc.kinds) {
 					t.Fatalf("pass=%v kinds=%v, want pass=%v kinds=%v\n%s", r.Pass, kinds(r), tc.pass, tc.kinds, r.AppendJSON(nil))
 				}
@@ -70,7 +70,7 @@ cases:
 `, Options{Extensions: rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}})
 	resp := mustParse(t, `[{"name":"f","arguments":{"x":1}}]`)
 	for range 3 {
-		if r := e.NewScorer().Score(0, resp); !r.Pass {
+		if r := e.newScorer().Score(0, resp); !r.Pass {
 			t.Fatalf("fails: %s", r.AppendJSON(nil))
 		}
 	}
@@ -112,7 +112,7 @@ func TestIdenticalCallCorners(t *testing.T) {
 			e := load(t, "version: 1\ncases:\n  - "+tc.suite+"\n")
 			resp := mustParse(t, tc.response)
 			for range 2 {
-				r := e.NewScorer().Score(0, resp)
+				r := e.newScorer().Score(0, resp)
 				if r.Pass != tc.pass || !slices.Equal(kinds(r), tc.kinds) {
 					t.Fatalf("pass=%v kinds=%v, want pass=%v kinds=%v\n%s", r.Pass, kinds(r), tc.pass, tc.kinds, r.AppendJSON(nil))
 				}

@@ -131,7 +131,7 @@ func (p *partialRun) read(ctx context.Context, r io.Reader, maxLine int) {
 
 // partialWork is one worker of a partial run.
 func (e *Engine) partialWork(p *partialRun) {
-	sc := e.NewScorer()
+	sc := e.newScorer()
 	for j := range p.todo {
 		long := j.b.long
 		j.out <- e.partialBatch(j.b, sc, p.st, p.bufs)
@@ -191,7 +191,7 @@ func (e *Engine) partialBatch(b batch, sc *Scorer, st *runState, bufs *buffers) 
 			slots <- struct{}{}
 			go func() {
 				defer func() { <-slots; wg.Done() }()
-				outs[j], errs[j] = e.partialLine(nil, text, b.first+j, b.cutAt(j), e.NewScorer(), st)
+				outs[j], errs[j] = e.partialLine(nil, text, b.first+j, b.cutAt(j), e.newScorer(), st)
 			}()
 		}
 		wg.Wait()

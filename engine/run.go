@@ -343,7 +343,7 @@ func (p *pipeline) release(b batch) {
 // work is one worker of a run: it scores the batches it takes, tallying
 // them into sum, until the reader is done or ctx is.
 func (e *Engine) work(ctx context.Context, p *pipeline, sum *results.Summary) {
-	sc := e.NewScorer()
+	sc := e.newScorer()
 	score := func(b batch) done { return e.scoreBatch(b, sc, p.st, sum, p.bufs) }
 	if e.blocking {
 		score = func(b batch) done { return e.scoreBatchAtOnce(b, p.st, sum, p.bufs) }
@@ -817,7 +817,7 @@ func (e *Engine) scoreBatchAtOnce(b batch, st *runState, sum *results.Summary, b
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			sc := e.NewScorer()
+			sc := e.newScorer()
 			res := &sc.res
 			c, err := e.runLine(text, b.first+j, -1, b.cutAt(j), sc, st)
 			lines[j] = scored{c: c, err: err}

@@ -28,7 +28,7 @@ func FuzzSampleLine(f *testing.F) {
 		f.Add(seed, 3)
 	}
 	e := load(f, sampleSuite)
-	sc := e.NewScorer()
+	sc := e.newScorer()
 	f.Fuzz(func(t *testing.T, line string, samples int) {
 		samples = 1 + (samples%8+8)%8
 		r, i, k, err := sc.ScoreLine(line, 4, samples)
@@ -38,7 +38,7 @@ func FuzzSampleLine(f *testing.F) {
 				t.Fatalf("error %v (%T) does not name line 4", err, err)
 			}
 		} else {
-			if !r.Sampled || r.Sample != k || k < 0 || k >= samples || i < -1 || i >= e.Len() {
+			if !r.Sampled || r.Sample != k || k < 0 || k >= samples || i < -1 || i >= len(e.cases) {
 				t.Fatalf("case %d sample %d, result sample %d (%v) of %d", i, k, r.Sample, r.Sampled, samples)
 			}
 			var back results.Result

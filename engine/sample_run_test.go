@@ -49,17 +49,17 @@ func TestRunWithSamples(t *testing.T) {
 		`{"id":"c","sample":0,"response":[]}`,
 		`{"id":"c","sample":1,"response":` + call(1) + `}`,
 	}
-	want := withSample(e.NewScorer().Score(0, mustParse(t, call(1))), 0) +
-		withSample(e.NewScorer().Score(0, mustParse(t, call(1))), 1) +
-		withSample(e.NewScorer().Score(0, mustParse(t, call(1))), 2) +
-		withSample(e.NewScorer().Score(1, mustParse(t, call(3))), 0) +
-		withSample(e.NewScorer().Score(1, mustParse(t, call(2))), 1)
-	missing := e.NewScorer().ScoreMissing(1)
+	want := withSample(e.newScorer().Score(0, mustParse(t, call(1))), 0) +
+		withSample(e.newScorer().Score(0, mustParse(t, call(1))), 1) +
+		withSample(e.newScorer().Score(0, mustParse(t, call(1))), 2) +
+		withSample(e.newScorer().Score(1, mustParse(t, call(3))), 0) +
+		withSample(e.newScorer().Score(1, mustParse(t, call(2))), 1)
+	missing := e.newScorer().ScoreMissing(1)
 	missing.Diffs[0].Message = "the responses have no line for sample 2 of this case"
 	want += withSample(missing, 2) +
-		withSample(e.NewScorer().Score(2, mustParse(t, `[]`)), 0) +
-		withSample(e.NewScorer().Score(2, mustParse(t, call(1))), 1) +
-		withSample(e.NewScorer().Score(2, mustParse(t, `[]`)), 2) +
+		withSample(e.newScorer().Score(2, mustParse(t, `[]`)), 0) +
+		withSample(e.newScorer().Score(2, mustParse(t, call(1))), 1) +
+		withSample(e.newScorer().Score(2, mustParse(t, `[]`)), 2) +
 		withSample(unknownCase("zz"), 1)
 	for _, workers := range []int{1, 3} {
 		var out bytes.Buffer
@@ -216,10 +216,10 @@ func TestRunSamplesManyBatches(t *testing.T) {
 		i, k := slot/samples, slot%samples
 		var r *results.Result
 		if resp == "" {
-			r = e.NewScorer().ScoreMissing(i)
+			r = e.newScorer().ScoreMissing(i)
 			r.Diffs[0].Message = fmt.Sprintf("the responses have no line for sample %d of this case", k)
 		} else {
-			r = e.NewScorer().Score(i, mustParse(t, resp))
+			r = e.newScorer().Score(i, mustParse(t, resp))
 		}
 		exp.WriteString(withSample(r, k))
 	}

@@ -31,16 +31,25 @@ type Scorer struct {
 	w   work
 }
 
-// NewScorer returns a Scorer for e's cases.
-func (e *Engine) NewScorer() *Scorer { return &Scorer{e: e} }
+// NewScorer returns a Scorer for e's cases that scores under ctx: once
+// ctx is done, a comparison that waits (a plugin's) stops waiting and
+// fails, and the pairs a matching mode would weigh are no longer
+// compared, so that the response is done with at once. Its result is then
+// not the response's verdict: a caller whose context is done drops it. A
+// nil ctx is none.
+func (e *Engine) NewScorer(ctx context.Context) *Scorer {
+	s := e.newScorer()
+	s.setContext(ctx)
+	return s
+}
 
-// SetContext makes s score under ctx from its next response on: once ctx
-// is done, a comparison that waits (a plugin's) stops waiting and fails,
-// and the pairs a matching mode would weigh are no longer compared, so
-// that the response is done with at once. Its result is then not the
-// response's verdict: a caller whose context is done drops it. nil is
-// no context, as a new Scorer has.
-func (s *Scorer) SetContext(ctx context.Context) {
+// newScorer returns a Scorer for e's cases with no context, as Run's
+// workers score.
+func (e *Engine) newScorer() *Scorer { return &Scorer{e: e} }
+
+// setContext makes s score under ctx from its next response on (see
+// NewScorer); nil is no context, as a new Scorer has.
+func (s *Scorer) setContext(ctx context.Context) {
 	s.w.ctx, s.w.done = ctx, nil
 	if ctx != nil {
 		s.w.done = ctx.Done()
@@ -123,7 +132,7 @@ type work struct {
 	validation schema.Scratch  // the validations' memory
 	calls      []response.Call // the last response's calls (response.Options.Calls)
 
-	ctx  context.Context // Scorer.SetContext's, or nil
+	ctx  context.Context // Scorer.setContext's, or nil
 	done <-chan struct{} // ctx.Done()
 }
 

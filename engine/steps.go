@@ -207,7 +207,7 @@ func withPlaceholder(obj value.Value, keys []string) value.Value {
 // runView is a run being scored: its steps for references
 // (rules.StepSource), built into values only when a reference reads them.
 type runView struct {
-	ctx     context.Context // the scoring's (Scorer.SetContext), for the run's comparisons
+	ctx     context.Context // the scoring's (Scorer.setContext), for the run's comparisons
 	run     *response.Run
 	isSteps bool // the case is written with steps
 	calls   []response.Call

@@ -103,7 +103,7 @@ func runRunTests(t *testing.T, tests []runTest) {
 			e := load(t, "version: 1\n"+src)
 			i, _ := e.Lookup("t")
 			run := runOf(t, tt.run)
-			for _, r := range []*results.Result{scoreRunNoWork(e, i, run), e.NewScorer().ScoreRun(i, run)} {
+			for _, r := range []*results.Result{scoreRunNoWork(e, i, run), e.newScorer().ScoreRun(i, run)} {
 				line := string(r.AppendJSON(nil))
 				if r.Pass != tt.pass || r.Score != tt.score || !slices.Equal(kinds(r), tt.kinds) || !strings.Contains(line, tt.json) {
 					t.Errorf("pass=%v score=%v kinds=%v, want pass=%v score=%v kinds=%v ...%s...\n%s",
@@ -212,7 +212,7 @@ cases:
 // no step in its diffs.
 func TestOrdinaryCaseLineUnchanged(t *testing.T) {
 	e := load(t, "cases:\n  - id: t\n    expected: [{name: a, arguments: {x: 1}}]\n")
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"a","arguments":{"x":2}}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"a","arguments":{"x":2}}]`))
 	if line := string(r.AppendJSON(nil)); strings.Contains(line, `"step"`) {
 		t.Errorf("line = %s", line)
 	}
@@ -222,11 +222,11 @@ func TestOrdinaryCaseLineUnchanged(t *testing.T) {
 // format: a run of one turn, without results.
 func TestScoreRunFromResponse(t *testing.T) {
 	e := load(t, "cases:\n  - id: t\n    steps: [{name: a, arguments: {x: 1}}, {name: b, rules: {x: {from: \"a.arguments.x\"}}}]\n    never: [c]\n")
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"a","arguments":{"x":1}},{"name":"b","arguments":{"x":1}}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"a","arguments":{"x":1}},{"name":"b","arguments":{"x":1}}]`))
 	if !r.Pass {
 		t.Errorf("%s", r.AppendJSON(nil))
 	}
-	r = e.NewScorer().Score(0, mustParse(t, `{"choices":[{"message":{"tool_calls":[{"function":{"name":"a","arguments":"{\"x\":1}"}},{"function":{"name":"c","arguments":"{}"}},{"function":{"name":"b","arguments":"{\"x\":2}"}}]}}]}`))
+	r = e.newScorer().Score(0, mustParse(t, `{"choices":[{"message":{"tool_calls":[{"function":{"name":"a","arguments":"{\"x\":1}"}},{"function":{"name":"c","arguments":"{}"}},{"function":{"name":"b","arguments":"{\"x\":2}"}}]}}]}`))
 	if got := kinds(r); !slices.Equal(got, []results.Kind{results.Mismatch, results.UnexpectedCall, results.ForbiddenCall}) {
 		t.Errorf("kinds = %v\n%s", got, r.AppendJSON(nil))
 	}

@@ -67,7 +67,7 @@ cases:
 		{name: "text beside the last call", trace: traceOf(call(1, "Paris is rainy."), tool), kinds: []results.Kind{results.MissingFinal}},
 	} {
 		resp := mustParse(t, tc.trace)
-		for _, r := range []*results.Result{scoreNoWork(e, 0, resp), e.NewScorer().Score(0, resp)} {
+		for _, r := range []*results.Result{scoreNoWork(e, 0, resp), e.newScorer().Score(0, resp)} {
 			line := string(r.AppendJSON(nil))
 			if r.Pass != tc.pass || !slices.Equal(kinds(r), tc.kinds) || !strings.Contains(line, tc.json) {
 				t.Errorf("%s: pass=%v kinds=%v, want pass=%v kinds=%v ...%s...\n%s", tc.name, r.Pass, kinds(r), tc.pass, tc.kinds, tc.json, line)

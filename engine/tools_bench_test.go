@@ -88,7 +88,7 @@ func BenchmarkScoreTools(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			sc := c.e.NewScorer()
+			sc := c.e.newScorer()
 			var r *results.Result
 			b.ReportAllocs()
 			for b.Loop() {

@@ -1,6 +1,7 @@
 package response_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -67,5 +68,5 @@ func scoreID(e *engine.Engine, id string, resp value.Value) (*results.Result, er
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)
 	}
-	return e.NewScorer().Score(i, resp), nil
+	return e.NewScorer(context.Background()).Score(i, resp), nil
 }
