@@ -65,7 +65,7 @@ func importEngine(t testing.TB, lang, cat string) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := doc.Decode(cat + ".json")
+	s, err := doc.doc.Decode(cat + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}

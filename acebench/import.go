@@ -12,7 +12,6 @@ import (
 	"io"
 	"regexp"
 
-	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 )
 
@@ -248,7 +247,8 @@ func schemaPaths(s *suitedoc.Node, prefix string, out []string, depth int) []str
 }
 
 // Suite is a suite imported from ACEBench, its keys in the order a person
-// reads them.
+// reads them. A program scores it as any suite: written to a file, which
+// callgrade.Open reads.
 type Suite struct{ doc *suitedoc.Suite }
 
 // JSON returns the suite as a JSON document.
@@ -257,7 +257,3 @@ func (s *Suite) JSON() []byte { return s.doc.JSON() }
 // YAML returns the suite as YAML, headed by a comment that says where it
 // came from.
 func (s *Suite) YAML() ([]byte, error) { return s.doc.YAML() }
-
-// Decode returns the suite as package suite reads it; name is the file
-// name its errors use.
-func (s *Suite) Decode(name string) (*suite.Suite, error) { return s.doc.Decode(name) }

@@ -31,7 +31,7 @@ func ruleEngine(t *testing.T) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := doc.Decode("rules.json")
+	s, err := doc.doc.Decode("rules.json")
 	if err != nil {
 		t.Fatal(err)
 	}

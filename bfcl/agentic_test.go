@@ -25,7 +25,7 @@ func agenticEngine(t *testing.T, sem Semantics, alts ...string) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := doc.Decode("s.json")
+	s, err := doc.doc.Decode("s.json")
 	if err != nil {
 		t.Fatal(err)
 	}

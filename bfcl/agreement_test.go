@@ -67,7 +67,7 @@ func importEngine(t testing.TB, cat string, sem Semantics, format response.Forma
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := doc.Decode(cat + ".json")
+	s, err := doc.doc.Decode(cat + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}

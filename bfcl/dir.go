@@ -50,7 +50,7 @@ const resultSuffix = "_result.json"
 
 // ScoreDir scores a whole BFCL run: for each results file of d.Results it
 // imports the category's questions from d.Data under d.Semantics,
-// converts the results into responses (ConvertResultsWith; an agentic
+// converts the results into responses (ConvertResults; an agentic
 // variant's [[step, ...]] runs as its questions' final answers), and
 // scores them with a callgrade.Grader, as callgrade score would. A
 // question with no result fails (missing_response), as in BFCL. The
@@ -143,7 +143,7 @@ func scoreDir(ctx context.Context, d Dir, c *dirCache) (*DirScore, error) {
 		out.Categories = append(out.Categories, sc)
 		out.Warnings = append(out.Warnings, warns...)
 	}
-	order := Categories()
+	order := formulaCategories()
 	slices.SortStableFunc(out.Categories, func(a, b CategoryScore) int {
 		ia, ib := slices.Index(order, a.Category), slices.Index(order, b.Category)
 		switch {
@@ -156,7 +156,7 @@ func scoreDir(ctx context.Context, d Dir, c *dirCache) (*DirScore, error) {
 		}
 		return ia - ib
 	})
-	out.Overall = OverallAccuracy(out.Categories)
+	out.Overall = overallAccuracy(out.Categories)
 	return &out, nil
 }
 
@@ -201,13 +201,13 @@ func (c *dirCache) scoreCategory(ctx context.Context, name, cat, questions, qfil
 				return CategoryScore{}, nil, err
 			}
 		}
-		var conv Converted
-		conv, err = ConvertResultsWith(in, name, &resp, opts)
+		var undecodable []string
+		_, undecodable, err = ConvertResults(in, name, &resp, opts)
 		fails := " (the case will fail as invalid_arguments)"
 		if opts.undecodableNoCall {
 			fails = " (read as no call, as BFCL reads it in this category)"
 		}
-		for _, u := range conv.Undecodable {
+		for _, u := range undecodable {
 			warns = append(warns, u+fails)
 		}
 	}
@@ -244,7 +244,7 @@ func (c *dirCache) grader(questions, qfile string) (*callgrade.Grader, error) {
 	if g := c.graders[questions]; g != nil {
 		return g, nil
 	}
-	doc, err := c.suites[questions].Decode(qfile)
+	doc, err := c.suites[questions].doc.Decode(qfile)
 	if err != nil {
 		return nil, err
 	}

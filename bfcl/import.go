@@ -685,7 +685,9 @@ func numericPaths(s *suitedoc.Node, prefix string, self bool, out []string) []st
 }
 
 // Suite is a suite imported from BFCL, its keys in the order a person
-// reads them and its numbers as BFCL wrote them.
+// reads them and its numbers as BFCL wrote them. A program scores it as
+// any suite: written to a file, which callgrade.Open reads (ScoreDir does
+// a whole BFCL run).
 type Suite struct{ doc *suitedoc.Suite }
 
 // JSON returns the suite as a JSON document.
@@ -694,8 +696,3 @@ func (s *Suite) JSON() []byte { return s.doc.JSON() }
 // YAML returns the suite as YAML, headed by a comment that says where it
 // came from, with each call's arguments and each rule on one line.
 func (s *Suite) YAML() ([]byte, error) { return s.doc.YAML() }
-
-// Decode returns the suite as package suite reads it, for a program that
-// scores it in process instead of writing a file; name is the file name
-// its errors use.
-func (s *Suite) Decode(name string) (*suite.Suite, error) { return s.doc.Decode(name) }

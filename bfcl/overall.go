@@ -79,9 +79,9 @@ var overallFormula = avg(unweighted,
 		leaves(unweighted, "memory_kv", "memory_vector", "memory_rec_sum")),
 )
 
-// Categories returns the categories of BFCL v4's overall figure, in the
+// formulaCategories returns the categories of BFCL v4's overall figure, in the
 // leaderboard's order. The slice is the caller's.
-func Categories() []string {
+func formulaCategories() []string {
 	var out []string
 	var walk func(n node)
 	walk = func(n node) {
@@ -96,18 +96,18 @@ func Categories() []string {
 	return out
 }
 
-// OverallAccuracy computes BFCL v4's overall figure from the scores of
+// overallAccuracy computes BFCL v4's overall figure from the scores of
 // the categories given, as the leaderboard averages them, over those the
 // formula has; a category of the formula not among them is left out of
 // every mean it belongs to and listed in Missing. A score of a category
 // the formula lacks counts for nothing.
-func OverallAccuracy(scores []CategoryScore) Overall {
+func overallAccuracy(scores []CategoryScore) Overall {
 	by := make(map[string]CategoryScore, len(scores))
 	for _, s := range scores {
 		by[s.Category] = s
 	}
 	var o Overall
-	for _, c := range Categories() {
+	for _, c := range formulaCategories() {
 		if _, ok := by[c]; ok {
 			o.Covered = append(o.Covered, c)
 		} else {

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade"
+	"github.com/callgrade/callgrade/bfcl"
 )
 
 // localResults is bfcl/testdata/local's results file of a Qwen3-Coder
@@ -135,5 +139,34 @@ func TestImportBFCLTextFormat(t *testing.T) {
 	}
 	if !strings.Contains(runCLI(t, "import", "bfcl", "--help").stdout, "--text-format string") {
 		t.Error("import bfcl --help does not show --text-format")
+	}
+}
+
+// TestParseTextFormat: --text-format takes the text formats, in any case,
+// and auto; any other name, a format that is not a text format among
+// them, is an error that lists them, worded as bfcl.ConvertResults words
+// a format it does not take.
+func TestParseTextFormat(t *testing.T) {
+	formats := textFormats()
+	if strings.Join(formats, ", ") != "hermes, qwen-coder, llama-json, mistral, deepseek, harmony, pythonic" {
+		t.Errorf("text formats %q", formats)
+	}
+	for _, f := range formats {
+		if got, err := parseTextFormat(strings.ToUpper(f)); err != nil || string(got) != f {
+			t.Errorf("parseTextFormat(%q) = %q, %v", strings.ToUpper(f), got, err)
+		}
+	}
+	for _, s := range []string{"", "auto", "AUTO"} {
+		if got, err := parseTextFormat(s); err != nil || got != "" {
+			t.Errorf("parseTextFormat(%q) = %q, %v; want auto", s, got, err)
+		}
+	}
+	for _, s := range []string{"xml", "openai", "calls"} {
+		_, err := parseTextFormat(s)
+		_, _, cerr := bfcl.ConvertResults(strings.NewReader(""), "r.json", io.Discard, bfcl.ResultOptions{Format: callgrade.Format(s)})
+		if err == nil || cerr == nil || err.Error() != cerr.Error() ||
+			!strings.Contains(err.Error(), "hermes, qwen-coder, llama-json, mistral, deepseek, harmony, pythonic") {
+			t.Errorf("parseTextFormat(%q) error = %v, bfcl's %v: want the same, listing the text formats", s, err, cerr)
+		}
 	}
 }
