@@ -11,7 +11,6 @@ import (
 
 	"github.com/callgrade/callgrade/dsl"
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
@@ -131,7 +130,10 @@ cases:
 	}
 }
 
-const benchCall = `[{"name":"set_thermostat","arguments":"{\"room\":\"living\",\"celsius\":21.3,\"mode\":\"heat\"}"}]`
+const (
+	benchCall     = `[{"name":"set_thermostat","arguments":"{\"room\":\"living\",\"celsius\":21.3,\"mode\":\"heat\"}"}]`
+	benchCallRead = `[{"name":"set_thermostat","arguments":{"room":"living","celsius":21.3,"mode":"heat"}}]`
+)
 
 func benchSuite(rule string) string {
 	return `version: 1
@@ -146,7 +148,7 @@ cases:
 
 // BenchmarkEngineScore scores one call whose numeric field is decided by an
 // expression, and the same call under the built-in tolerance rule, with
-// one Scorer: on the call already read (a run of that call), and
+// one Scorer: on the call already read (its arguments an object), and
 // (response=) on the whole response, its arguments
 // string parsed each time as the CLI does, to set the expression's cost
 // against a call's.
@@ -166,16 +168,11 @@ func BenchmarkEngineScore(b *testing.B) {
 				b.Fatal(err)
 			}
 			resp := mustParse(b, benchCall)
-			calls, _, err := response.Extract(resp, response.Auto, value.Limits{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			run := &response.Run{Steps: make([]response.Step, len(calls))}
-			for i, c := range calls {
-				run.Steps[i].Call = c
-			}
 			sc := eng.NewScorer(context.Background())
-			score := func() *results.Result { return sc.ScoreRun(0, run) }
+			// The call already read: its arguments an object, which
+			// Score takes as they are.
+			read := mustParse(b, benchCallRead)
+			score := func() *results.Result { return sc.Score(0, read) }
 			if bc.whole {
 				score = func() *results.Result { return sc.Score(0, resp) }
 			}

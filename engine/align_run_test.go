@@ -164,7 +164,7 @@ func TestScoreRunAgainstBruteForce(t *testing.T) {
 		sc := e.newScorer()
 		for i := range cases {
 			run, mode := runs[i/2], modes[i%2]
-			r := sc.ScoreRun(i, run)
+			r := sc.scoreRun(i, run)
 			calls, score, pass := bruteScoreRun(e, i, run, mode)
 			if !slices.Equal(r.Calls, calls) || r.Score != score || r.Pass != pass || r.Pass != (len(r.Diffs) == 0) {
 				t.Fatalf("run %d, %s, steps %s, run %s:\n got %v %v %+v\nwant %v %v %+v\n%s",

@@ -149,7 +149,7 @@ func checkAnyTests(t *testing.T, tests []anyTest) {
 			e := load(t, weatherTools+tt.suite)
 			var got, again *results.Result
 			if tt.run != "" {
-				got, again = scoreRunNoWork(e, 0, runOf(t, tt.run)), e.newScorer().ScoreRun(0, runOf(t, tt.run))
+				got, again = scoreRunNoWork(e, 0, runOf(t, tt.run)), e.newScorer().scoreRun(0, runOf(t, tt.run))
 			} else {
 				got, again = scoreNoWork(e, 0, mustParse(t, tt.response)), e.newScorer().Score(0, mustParse(t, tt.response))
 			}

@@ -58,7 +58,7 @@ cases:
 `)
 	run := &response.Run{Steps: []response.Step{{Call: response.Call{Name: "f", Args: mustParse(t, `{}`)}}}, NotEvaluable: "no content recorded"}
 	for i := range 2 {
-		for _, r := range []*results.Result{scoreRunNoWork(e, i, run), e.newScorer().ScoreRun(i, run)} {
+		for _, r := range []*results.Result{scoreRunNoWork(e, i, run), e.newScorer().scoreRun(i, run)} {
 			if r.Pass || len(r.Diffs) != 1 || r.Diffs[0].Kind != results.NotEvaluable || !strings.Contains(r.Diffs[0].Message, "no content") {
 				t.Errorf("case %d: %s", i, r.AppendJSON(nil))
 			}

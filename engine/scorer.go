@@ -14,17 +14,17 @@ import (
 
 // A Scorer scores responses against an Engine's cases, with one entry per
 // kind of input: a line of a responses stream (ScoreLine), a response
-// already parsed (Score), a run already read (ScoreRun), and no response
-// at all (ScoreMissing). It scores on one goroutine, reusing its memory
-// from one response to the next: the parsed arguments, the result, the
-// buffers that pairing calls needs, so that a Scorer in a loop allocates
-// little but the words of what differs; Run gives each of its workers one.
+// already parsed (Score), and no response at all (ScoreMissing). It
+// scores on one goroutine, reusing its memory from one response to the
+// next: the parsed arguments, the result, the buffers that pairing calls
+// needs, so that a Scorer in a loop allocates little but the words of
+// what differs; Run gives each of its workers one.
 //
-// The results.Result a Scorer returns, and the values it holds, are valid until
-// the Scorer's next call: encode the result line or copy what is needed
-// before scoring the next response (a Scorer made for one response keeps
-// its results.Result for good). A Scorer must not be used by two goroutines at
-// once; make one per goroutine with Engine.NewScorer.
+// The results.Result a Scorer returns, and the values it holds, are valid
+// until the Scorer's next call: encode the result line or copy what is
+// needed before scoring the next response (a Scorer made for one response
+// keeps its results.Result for good). A Scorer must not be used by two
+// goroutines at once; make one per goroutine with Engine.NewScorer.
 type Scorer struct {
 	e   *Engine
 	res results.Result
@@ -101,9 +101,12 @@ func (s *Scorer) Score(i int, resp value.Value) *results.Result {
 	return &s.res
 }
 
-// ScoreRun scores a run already read (response.ExtractRun) against case
-// i. A case that is not a run case is scored on the run's calls.
-func (s *Scorer) ScoreRun(i int, run *response.Run) *results.Result {
+// scoreRun scores a run already read (response.ExtractRun) against case
+// i. A case that is not a run case is scored on the run's calls. It is the
+// engine's tests' own: a run read by the internal response package is no
+// input a program outside the module can build, and Score reads a run
+// case's response as a run by itself.
+func (s *Scorer) scoreRun(i int, run *response.Run) *results.Result {
 	s.e.scoreRunOrCalls(&s.res, i, run, &s.w)
 	return &s.res
 }

@@ -138,13 +138,13 @@ func BenchmarkScoreRun20(b *testing.B) {
 		b.Fatal(err)
 	}
 	sc := e.newScorer()
-	if r := sc.ScoreRun(0, &run); !r.Pass {
+	if r := sc.scoreRun(0, &run); !r.Pass {
 		b.Fatalf("%s", r.AppendJSON(nil))
 	}
 	b.ReportAllocs()
 	start := cpuTime()
 	for b.Loop() {
-		sc.ScoreRun(0, &run)
+		sc.scoreRun(0, &run)
 	}
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }

@@ -103,7 +103,7 @@ func runRunTests(t *testing.T, tests []runTest) {
 			e := load(t, "version: 1\n"+src)
 			i, _ := e.Lookup("t")
 			run := runOf(t, tt.run)
-			for _, r := range []*results.Result{scoreRunNoWork(e, i, run), e.newScorer().ScoreRun(i, run)} {
+			for _, r := range []*results.Result{scoreRunNoWork(e, i, run), e.newScorer().scoreRun(i, run)} {
 				line := string(r.AppendJSON(nil))
 				if r.Pass != tt.pass || r.Score != tt.score || !slices.Equal(kinds(r), tt.kinds) || !strings.Contains(line, tt.json) {
 					t.Errorf("pass=%v score=%v kinds=%v, want pass=%v score=%v kinds=%v ...%s...\n%s",
