@@ -61,7 +61,7 @@ func importEngine(t testing.TB, lang, cat string) *engine.Engine {
 	defer q.Close()
 	a := needShared(t, filepath.Join(base, "possible_answer", "data_"+cat+".json"))
 	defer a.Close()
-	doc, err := Import(Input{Questions: q, QuestionsName: lang + " " + cat, Answers: a, AnswersName: lang + " " + cat + " answers"}, SemanticsCallgrade)
+	doc, err := Import(Input{Questions: q, QuestionsName: lang + " " + cat, Answers: a, AnswersName: lang + " " + cat + " answers"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,25 +15,6 @@ import (
 	"github.com/callgrade/callgrade/internal/suitedoc"
 )
 
-// Semantics says whose conventions an imported suite follows. Only
-// callgrade's are offered: ACEBench's defects are documented, not
-// mimicked.
-type Semantics string
-
-// SemanticsCallgrade is callgrade's own conventions.
-const SemanticsCallgrade Semantics = "callgrade"
-
-// ParseSemantics checks a --semantics value; "" is SemanticsCallgrade.
-func ParseSemantics(s string) (Semantics, error) {
-	switch Semantics(s) {
-	case "", SemanticsCallgrade:
-		return SemanticsCallgrade, nil
-	case "acebench":
-		return "", fmt.Errorf("semantics %q is not offered: ACEBench's checker has defects that callgrade documents (docs/acebench.md) instead of reproducing; want callgrade", s)
-	}
-	return "", fmt.Errorf("unknown semantics %q; want callgrade", s)
-}
-
 // deleted are the characters a string comparison leaves out: white space
 // and the punctuation ACEBench's standardisation deletes.
 const deleted = " \t\n\r\f\v,./-_*^"
@@ -52,11 +33,10 @@ type Input struct {
 // per question row, its tools the row's functions, its expected calls the
 // answer's, unordered, with the other answers of a list answer as
 // alternatives. Files that do not correspond (a question without an
-// answer, an answer without a question, a repeated id) are an error.
-func Import(in Input, sem Semantics) (*Suite, error) {
-	if _, err := ParseSemantics(string(sem)); err != nil {
-		return nil, err
-	}
+// answer, an answer without a question, a repeated id) are an error. The
+// suite follows callgrade's own conventions, the only ones offered:
+// ACEBench's defects are documented, not mimicked.
+func Import(in Input) (*Suite, error) {
 	if in.Questions == nil || in.Answers == nil {
 		return nil, fmt.Errorf("an import needs both the questions and the answers")
 	}

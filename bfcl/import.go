@@ -21,7 +21,9 @@ import (
 	"github.com/callgrade/callgrade/internal/suitedoc"
 )
 
-// Semantics says whose conventions an imported suite follows.
+// Semantics says whose conventions an imported suite follows: one of the
+// two below, the zero Semantics being SemanticsBFCL (the callgrade
+// command refuses any other --semantics).
 type Semantics string
 
 // The semantics an import can have.
@@ -29,17 +31,6 @@ const (
 	SemanticsBFCL      Semantics = "bfcl"      // BFCL's checker, verdict for verdict
 	SemanticsCallgrade Semantics = "callgrade" // callgrade's own conventions
 )
-
-// ParseSemantics checks a --semantics value; "" is SemanticsBFCL.
-func ParseSemantics(s string) (Semantics, error) {
-	switch Semantics(s) {
-	case "", SemanticsBFCL:
-		return SemanticsBFCL, nil
-	case SemanticsCallgrade:
-		return SemanticsCallgrade, nil
-	}
-	return "", fmt.Errorf("unknown semantics %q; want bfcl or callgrade", s)
-}
 
 // Standardise is the normalisation BFCL's checker applies to strings:
 // remove spaces and each of , . / - _ * ^, lower-case, and ' becomes ".

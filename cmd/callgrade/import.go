@@ -78,7 +78,7 @@ correspond; nothing is written then.`,
 }
 
 func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
-	sem, err := bfcl.ParseSemantics(f.semantics)
+	sem, err := parseBFCLSemantics(f.semantics)
 	if err != nil {
 		return usageErr("--semantics: %w", err)
 	}
@@ -163,6 +163,18 @@ func questionParams(path string, opts *bfcl.ResultOptions) error {
 	defer q.Close()
 	opts.Params, err = bfcl.QuestionParams(q, path)
 	return err
+}
+
+// parseBFCLSemantics checks --semantics of import bfcl and bfcl score; ""
+// is bfcl.
+func parseBFCLSemantics(s string) (bfcl.Semantics, error) {
+	switch bfcl.Semantics(s) {
+	case "", bfcl.SemanticsBFCL:
+		return bfcl.SemanticsBFCL, nil
+	case bfcl.SemanticsCallgrade:
+		return bfcl.SemanticsCallgrade, nil
+	}
+	return "", fmt.Errorf("unknown semantics %q; want bfcl or callgrade", s)
 }
 
 // textFormatNames lists the values --text-format takes.

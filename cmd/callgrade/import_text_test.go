@@ -170,3 +170,36 @@ func TestParseTextFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSemantics: --semantics of import bfcl and bfcl score takes bfcl
+// (the default) and callgrade; import acebench takes callgrade alone and
+// refuses acebench with the reason.
+func TestParseSemantics(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bfcl.Semantics
+		err  string
+	}{
+		{"", bfcl.SemanticsBFCL, ""},
+		{"bfcl", bfcl.SemanticsBFCL, ""},
+		{"callgrade", bfcl.SemanticsCallgrade, ""},
+		{"BFCL", "", `unknown semantics "BFCL"; want bfcl or callgrade`},
+		{"acebench", "", `unknown semantics "acebench"; want bfcl or callgrade`},
+	} {
+		got, err := parseBFCLSemantics(tt.in)
+		if got != tt.want || tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
+			t.Errorf("parseBFCLSemantics(%q) = %q, %v; want %q, %q", tt.in, got, err, tt.want, tt.err)
+		}
+	}
+	for _, tt := range []struct{ in, err string }{
+		{"", ""},
+		{"callgrade", ""},
+		{"acebench", `semantics "acebench" is not offered: ACEBench's checker has defects that callgrade documents (docs/acebench.md) instead of reproducing; want callgrade`},
+		{"bfcl", `unknown semantics "bfcl"; want callgrade`},
+	} {
+		err := parseACEBenchSemantics(tt.in)
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
+			t.Errorf("parseACEBenchSemantics(%q) = %v; want %q", tt.in, err, tt.err)
+		}
+	}
+}
