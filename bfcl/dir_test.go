@@ -121,11 +121,11 @@ func TestOverallAccuracyBFCL(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := overallAccuracy(tt.scores)
-			if math.Abs(o.Accuracy-tt.want) > 1e-12 {
-				t.Errorf("accuracy %v, want %v", o.Accuracy, tt.want)
+			if math.Abs(o.accuracy-tt.want) > 1e-12 {
+				t.Errorf("accuracy %v, want %v", o.accuracy, tt.want)
 			}
-			if len(o.Missing) != tt.missing || len(o.Covered)+len(o.Missing) != len(formulaCategories()) {
-				t.Errorf("covered %v, missing %v: want %d missing", o.Covered, o.Missing, tt.missing)
+			if len(o.missing) != tt.missing || len(o.covered)+len(o.missing) != len(formulaCategories()) {
+				t.Errorf("covered %v, missing %v: want %d missing", o.covered, o.missing, tt.missing)
 			}
 		})
 	}
@@ -150,8 +150,8 @@ func TestScoreDirBFCLHandWritten(t *testing.T) {
 	}
 	// non-live: simple 0.5 and irrelevance 0.5, 0.5; agentic: web_search
 	// (1+2)/4; overall (0.5+0.75)/2.
-	if got.Overall.Accuracy != 0.625 {
-		t.Errorf("overall %v, want 0.625", got.Overall.Accuracy)
+	if got.Overall != 0.625 {
+		t.Errorf("overall %v, want 0.625", got.Overall)
 	}
 	if len(got.Skipped) != 1 || !strings.Contains(got.Skipped[0], "multi_turn") {
 		t.Errorf("skipped %q, want the multi_turn_base results", got.Skipped)
