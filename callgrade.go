@@ -36,8 +36,12 @@ import (
 
 // DefaultMaxValues is the most JSON values a response line (or a document
 // Grader.Score takes) may hold when Options.Limits.MaxValues is zero: past
-// it the line's case fails, naming the limit (see engine.DefaultMaxValues).
-const DefaultMaxValues = engine.DefaultMaxValues
+// it the line's case fails, naming the limit. Parsed, a value costs
+// several times its text, so a line of millions of small values would
+// cost many times the line; a million is far more than any model's answer
+// or agent run holds, and about 60 MB parsed at most. The engine applies
+// the same bound to a line given none, which its tests hold to this one.
+const DefaultMaxValues = 1 << 20
 
 // Options configure a Grader. The zero value is ready to use.
 type Options struct {
@@ -161,8 +165,7 @@ func (g *Grader) Score(ctx context.Context, id string, resp []byte) (*Result, er
 		return nil, fmt.Errorf("response: %w", err)
 	}
 	// A Scorer of its own: the result outlives the call.
-	sc := g.engine.NewScorer()
-	sc.SetContext(ctx)
+	sc := g.engine.NewScorer(ctx)
 	return sc.Score(i, v), nil
 }
 
@@ -269,8 +272,7 @@ type Scorer struct {
 // and what the Scorer returns is then not a response's verdict, to be
 // dropped. A nil ctx is none.
 func (g *Grader) NewScorer(ctx context.Context) *Scorer {
-	sc := g.engine.NewScorer()
-	sc.SetContext(ctx)
+	sc := g.engine.NewScorer(ctx)
 	return &Scorer{g: g, sc: sc}
 }
 

@@ -2,6 +2,7 @@ package acebench
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 	"github.com/callgrade/callgrade/internal/testenv"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -59,11 +61,11 @@ func importEngine(t testing.TB, lang, cat string) *engine.Engine {
 	defer q.Close()
 	a := needShared(t, filepath.Join(base, "possible_answer", "data_"+cat+".json"))
 	defer a.Close()
-	doc, err := Import(Input{Questions: q, QuestionsName: lang + " " + cat, Answers: a, AnswersName: lang + " " + cat + " answers"}, SemanticsCallgrade)
+	doc, err := Import(Input{Questions: q, QuestionsName: lang + " " + cat, Answers: a, AnswersName: lang + " " + cat + " answers"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := doc.Decode(cat + ".json")
+	s, err := doc.doc.Decode(cat + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,10 +272,10 @@ func TestGoldPasses(t *testing.T) {
 
 // scoreID scores resp against the case with the given id, with a Scorer
 // of its own so that each result is kept.
-func scoreID(e *engine.Engine, id string, resp value.Value) (*engine.Result, error) {
+func scoreID(e *engine.Engine, id string, resp value.Value) (*results.Result, error) {
 	i, ok := e.Lookup(id)
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)
 	}
-	return e.NewScorer().Score(i, resp), nil
+	return e.NewScorer(context.Background()).Score(i, resp), nil
 }

@@ -12,28 +12,8 @@ import (
 	"io"
 	"regexp"
 
-	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 )
-
-// Semantics says whose conventions an imported suite follows. Only
-// callgrade's are offered: ACEBench's defects are documented, not
-// mimicked.
-type Semantics string
-
-// SemanticsCallgrade is callgrade's own conventions.
-const SemanticsCallgrade Semantics = "callgrade"
-
-// ParseSemantics checks a --semantics value; "" is SemanticsCallgrade.
-func ParseSemantics(s string) (Semantics, error) {
-	switch Semantics(s) {
-	case "", SemanticsCallgrade:
-		return SemanticsCallgrade, nil
-	case "acebench":
-		return "", fmt.Errorf("semantics %q is not offered: ACEBench's checker has defects that callgrade documents (docs/acebench.md) instead of reproducing; want callgrade", s)
-	}
-	return "", fmt.Errorf("unknown semantics %q; want callgrade", s)
-}
 
 // deleted are the characters a string comparison leaves out: white space
 // and the punctuation ACEBench's standardisation deletes.
@@ -53,11 +33,10 @@ type Input struct {
 // per question row, its tools the row's functions, its expected calls the
 // answer's, unordered, with the other answers of a list answer as
 // alternatives. Files that do not correspond (a question without an
-// answer, an answer without a question, a repeated id) are an error.
-func Import(in Input, sem Semantics) (*Suite, error) {
-	if _, err := ParseSemantics(string(sem)); err != nil {
-		return nil, err
-	}
+// answer, an answer without a question, a repeated id) are an error. The
+// suite follows callgrade's own conventions, the only ones offered:
+// ACEBench's defects are documented, not mimicked.
+func Import(in Input) (*Suite, error) {
 	if in.Questions == nil || in.Answers == nil {
 		return nil, fmt.Errorf("an import needs both the questions and the answers")
 	}
@@ -248,7 +227,8 @@ func schemaPaths(s *suitedoc.Node, prefix string, out []string, depth int) []str
 }
 
 // Suite is a suite imported from ACEBench, its keys in the order a person
-// reads them.
+// reads them. A program scores it as any suite: written to a file, which
+// callgrade.Open reads.
 type Suite struct{ doc *suitedoc.Suite }
 
 // JSON returns the suite as a JSON document.
@@ -257,7 +237,3 @@ func (s *Suite) JSON() []byte { return s.doc.JSON() }
 // YAML returns the suite as YAML, headed by a comment that says where it
 // came from.
 func (s *Suite) YAML() ([]byte, error) { return s.doc.YAML() }
-
-// Decode returns the suite as package suite reads it; name is the file
-// name its errors use.
-func (s *Suite) Decode(name string) (*suite.Suite, error) { return s.doc.Decode(name) }

@@ -27,11 +27,11 @@ func readFile(name string) string {
 
 func ruleEngine(t *testing.T) *engine.Engine {
 	t.Helper()
-	doc, err := Import(Input{Questions: strings.NewReader(ruleQuestions), QuestionsName: "q", Answers: strings.NewReader(ruleAnswers), AnswersName: "a"}, "")
+	doc, err := Import(Input{Questions: strings.NewReader(ruleQuestions), QuestionsName: "q", Answers: strings.NewReader(ruleAnswers), AnswersName: "a"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := doc.Decode("rules.json")
+	s, err := doc.doc.Decode("rules.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,13 +125,10 @@ func TestCorrespondence(t *testing.T) {
 		{"not JSON", "{", ruleAnswers, "q:1: invalid JSON"},
 		{"arguments not an object", ruleQuestions, strings.Replace(ruleAnswers, `{"learning_2": {"topic": "math"}}`, `{"learning_2": ["math"]}`, 1), "the arguments of learning_2 must be an object"},
 	} {
-		_, err := Import(Input{Questions: strings.NewReader(tc.q), QuestionsName: "q", Answers: strings.NewReader(tc.a), AnswersName: "a"}, "")
+		_, err := Import(Input{Questions: strings.NewReader(tc.q), QuestionsName: "q", Answers: strings.NewReader(tc.a), AnswersName: "a"})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want it to contain %q", tc.name, err, tc.want)
 		}
-	}
-	if _, err := ParseSemantics("acebench"); err == nil || !strings.Contains(err.Error(), "docs/acebench.md") {
-		t.Errorf("--semantics acebench: %v", err)
 	}
 }
 
@@ -140,7 +137,7 @@ var update = flag.Bool("update", false, "rewrite testdata/sample.yaml and sample
 // TestGolden imports the sample and compares the suite, YAML and JSON,
 // with testdata/sample.yaml and sample.json (go test -update rewrites them).
 func TestGolden(t *testing.T) {
-	doc, err := Import(Input{Questions: strings.NewReader(ruleQuestions), QuestionsName: "q", Answers: strings.NewReader(ruleAnswers), AnswersName: "a"}, SemanticsCallgrade)
+	doc, err := Import(Input{Questions: strings.NewReader(ruleQuestions), QuestionsName: "q", Answers: strings.NewReader(ruleAnswers), AnswersName: "a"})
 	if err != nil {
 		t.Fatal(err)
 	}

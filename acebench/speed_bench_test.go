@@ -1,6 +1,7 @@
 package acebench
 
 import (
+	"context"
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
@@ -28,7 +29,7 @@ func BenchmarkScoreCandidates(b *testing.B) {
 	for _, lang := range []string{"en", "zh"} {
 		for _, cat := range categories {
 			e := importEngine(b, lang, cat)
-			sc := e.NewScorer()
+			sc := e.NewScorer(context.Background())
 			for _, c := range cands {
 				if c.Language != lang || c.Category != cat {
 					continue

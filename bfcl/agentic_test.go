@@ -1,6 +1,7 @@
 package bfcl
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func agenticEngine(t *testing.T, sem Semantics, alts ...string) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := doc.Decode("s.json")
+	s, err := doc.doc.Decode("s.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestAgenticBoundaries(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.alt+" in "+tt.answer, func(t *testing.T) {
 			e := agenticEngine(t, SemanticsBFCL, tt.alt)
-			if r := e.NewScorer().Score(0, value.StringOf(tt.answer)); r.Pass != tt.want {
+			if r := e.NewScorer(context.Background()).Score(0, value.StringOf(tt.answer)); r.Pass != tt.want {
 				t.Errorf("pass %v, want %v\n%s", r.Pass, tt.want, r.AppendJSON(nil))
 			}
 		})
@@ -145,7 +146,7 @@ func TestAgenticCallgradeSemantics(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.alts, "|")+" in "+tt.answer, func(t *testing.T) {
 			e := agenticEngine(t, SemanticsCallgrade, tt.alts...)
-			if r := e.NewScorer().Score(0, value.StringOf(tt.answer)); r.Pass != tt.want {
+			if r := e.NewScorer(context.Background()).Score(0, value.StringOf(tt.answer)); r.Pass != tt.want {
 				t.Errorf("pass %v, want %v\n%s", r.Pass, tt.want, r.AppendJSON(nil))
 			}
 		})

@@ -2,6 +2,7 @@ package bfcl
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/testenv"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -65,7 +67,7 @@ func importEngine(t testing.TB, cat string, sem Semantics, format response.Forma
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := doc.Decode(cat + ".json")
+	s, err := doc.doc.Decode(cat + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +109,7 @@ func readCandidateFile(t testing.TB, name string, cats ...string) []candidate {
 }
 
 // scoreCandidate scores c's response against its question's case in e.
-func scoreCandidate(t testing.TB, e *engine.Engine, c candidate) *engine.Result {
+func scoreCandidate(t testing.TB, e *engine.Engine, c candidate) *results.Result {
 	t.Helper()
 	resp, err := value.Parse(string(c.Response))
 	if err != nil {
@@ -180,12 +182,12 @@ func TestCallgradeSemanticsDifferences(t *testing.T) {
 
 // scoreID scores resp against the case with the given id, with a Scorer
 // of its own so that each result is kept.
-func scoreID(e *engine.Engine, id string, resp value.Value) (*engine.Result, error) {
+func scoreID(e *engine.Engine, id string, resp value.Value) (*results.Result, error) {
 	i, ok := e.Lookup(id)
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)
 	}
-	return e.NewScorer().Score(i, resp), nil
+	return e.NewScorer(context.Background()).Score(i, resp), nil
 }
 
 // checkDocumentedCounts checks that the verdicts that change by mutation,

@@ -1,6 +1,7 @@
 package bfcl
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -94,7 +95,7 @@ func readyItems(b *testing.B, cands []candidate, engines map[string]*engine.Engi
 			continue
 		}
 		if scorers[c.Category] == nil {
-			scorers[c.Category] = e.NewScorer()
+			scorers[c.Category] = e.NewScorer(context.Background())
 		}
 		sc := scorers[c.Category]
 		i, ok := e.Lookup(c.QuestionID)

@@ -33,10 +33,18 @@ type Dir struct {
 // DirScore is what ScoreDir found and scored.
 type DirScore struct {
 	// Categories are the scores of the results categories, in the order
-	// of BFCL's overall formula (Categories), others after by name.
+	// of BFCL's overall formula, others after by name.
 	Categories []CategoryScore
-	// Overall is BFCL v4's overall figure over Categories.
-	Overall Overall
+	// Overall is BFCL v4's overall accuracy (0 to 1) over the categories
+	// of its formula that were scored: every mean of BFCL's formula is
+	// taken over the parts of it that have a score, so a missing
+	// category's weight is shared among the others instead of counting as
+	// 0, as BFCL's leaderboard counts it. Valid only when some category
+	// of the formula was scored (Missing does not list them all).
+	Overall float64
+	// Missing lists the categories of the formula that were not scored,
+	// in the formula's order.
+	Missing []string
 	// Skipped says, for each results file not scored, why: a multi_turn
 	// category (callgrade imports no multi-turn category), or no
 	// question file for it in the data directory.
@@ -50,7 +58,7 @@ const resultSuffix = "_result.json"
 
 // ScoreDir scores a whole BFCL run: for each results file of d.Results it
 // imports the category's questions from d.Data under d.Semantics,
-// converts the results into responses (ConvertResultsWith; an agentic
+// converts the results into responses (ConvertResults; an agentic
 // variant's [[step, ...]] runs as its questions' final answers), and
 // scores them with a callgrade.Grader, as callgrade score would. A
 // question with no result fails (missing_response), as in BFCL. The
@@ -143,7 +151,7 @@ func scoreDir(ctx context.Context, d Dir, c *dirCache) (*DirScore, error) {
 		out.Categories = append(out.Categories, sc)
 		out.Warnings = append(out.Warnings, warns...)
 	}
-	order := Categories()
+	order := formulaCategories()
 	slices.SortStableFunc(out.Categories, func(a, b CategoryScore) int {
 		ia, ib := slices.Index(order, a.Category), slices.Index(order, b.Category)
 		switch {
@@ -156,7 +164,8 @@ func scoreDir(ctx context.Context, d Dir, c *dirCache) (*DirScore, error) {
 		}
 		return ia - ib
 	})
-	out.Overall = OverallAccuracy(out.Categories)
+	o := overallAccuracy(out.Categories)
+	out.Overall, out.Missing = o.accuracy, o.missing
 	return &out, nil
 }
 
@@ -201,13 +210,13 @@ func (c *dirCache) scoreCategory(ctx context.Context, name, cat, questions, qfil
 				return CategoryScore{}, nil, err
 			}
 		}
-		var conv Converted
-		conv, err = ConvertResultsWith(in, name, &resp, opts)
+		var undecodable []string
+		_, undecodable, err = ConvertResults(in, name, &resp, opts)
 		fails := " (the case will fail as invalid_arguments)"
 		if opts.undecodableNoCall {
 			fails = " (read as no call, as BFCL reads it in this category)"
 		}
-		for _, u := range conv.Undecodable {
+		for _, u := range undecodable {
 			warns = append(warns, u+fails)
 		}
 	}
@@ -244,7 +253,7 @@ func (c *dirCache) grader(questions, qfile string) (*callgrade.Grader, error) {
 	if g := c.graders[questions]; g != nil {
 		return g, nil
 	}
-	doc, err := c.suites[questions].Decode(qfile)
+	doc, err := c.suites[questions].doc.Decode(qfile)
 	if err != nil {
 		return nil, err
 	}
@@ -295,17 +304,17 @@ func (s *DirScore) WriteSummary(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%-24s %6s %7s %9s\n", "category", "cases", "passed", "accuracy")
 	for _, c := range s.Categories {
-		fmt.Fprintf(bw, "%-24s %6d %7d %8.2f%%\n", c.Category, c.Cases, c.Passed, 100*c.Accuracy())
+		fmt.Fprintf(bw, "%-24s %6d %7d %8.2f%%\n", c.Category, c.Cases, c.Passed, 100*c.accuracy())
 	}
-	o := s.Overall
-	if len(o.Covered) == 0 {
+	all := len(formulaCategories())
+	if covered := all - len(s.Missing); covered == 0 {
 		fmt.Fprintf(bw, "overall: none of BFCL v4's overall categories was scored\n")
 	} else {
 		fmt.Fprintf(bw, "overall (BFCL v4's weights, over the %d of %d categories covered): %.2f%%\n",
-			len(o.Covered), len(o.Covered)+len(o.Missing), 100*o.Accuracy)
+			covered, all, 100*s.Overall)
 	}
-	if len(o.Missing) > 0 {
-		fmt.Fprintf(bw, "missing from the overall: %s\n", strings.Join(o.Missing, ", "))
+	if len(s.Missing) > 0 {
+		fmt.Fprintf(bw, "missing from the overall: %s\n", strings.Join(s.Missing, ", "))
 	}
 	return bw.Flush()
 }

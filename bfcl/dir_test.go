@@ -89,24 +89,24 @@ func TestOverallAccuracyBFCL(t *testing.T) {
 		want    float64
 		missing int
 	}{
-		{"one category", []CategoryScore{{"multiple", 200, 150}}, 0.75, len(Categories()) - 1},
+		{"one category", []CategoryScore{{"multiple", 200, 150}}, 0.75, len(formulaCategories()) - 1},
 		{
 			// simple = (0.5+1+0)/3 = 0.5; non-live = (0.5+0.75)/2 = 0.625.
 			"non-live means are unweighted",
 			[]CategoryScore{{"simple_python", 400, 200}, {"simple_java", 100, 100}, {"simple_javascript", 50, 0}, {"multiple", 200, 150}},
-			0.625, len(Categories()) - 4,
+			0.625, len(formulaCategories()) - 4,
 		},
 		{
 			// live weighted by cases: (50+150)/(100+300) = 0.5.
 			"live is weighted by cases",
 			[]CategoryScore{{"live_simple", 100, 50}, {"live_multiple", 300, 150}, {"live_irrelevance", 0, 0}},
-			0.5, len(Categories()) - 3,
+			0.5, len(formulaCategories()) - 3,
 		},
 		{
 			// non-live 1, live (90+10)/(100+100) = 0.5: overall 0.75.
 			"the overall is the unweighted mean of the groups",
 			[]CategoryScore{{"irrelevance", 240, 240}, {"live_simple", 100, 90}, {"live_relevance", 100, 10}},
-			0.75, len(Categories()) - 3,
+			0.75, len(formulaCategories()) - 3,
 		},
 		{
 			// web_search pooled (60+40)/200 = 0.5; memory (1+0+0.5)/3 = 0.5;
@@ -114,18 +114,18 @@ func TestOverallAccuracyBFCL(t *testing.T) {
 			"agentic",
 			[]CategoryScore{{"web_search_base", 100, 60}, {"web_search_no_snippet", 100, 40},
 				{"memory_kv", 155, 155}, {"memory_vector", 155, 0}, {"memory_rec_sum", 10, 5}, {"multi_turn_base", 200, 160}},
-			0.65, len(Categories()) - 6,
+			0.65, len(formulaCategories()) - 6,
 		},
-		{"no category of the formula", []CategoryScore{{"sql", 10, 10}}, 0, len(Categories())},
+		{"no category of the formula", []CategoryScore{{"sql", 10, 10}}, 0, len(formulaCategories())},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := OverallAccuracy(tt.scores)
-			if math.Abs(o.Accuracy-tt.want) > 1e-12 {
-				t.Errorf("accuracy %v, want %v", o.Accuracy, tt.want)
+			o := overallAccuracy(tt.scores)
+			if math.Abs(o.accuracy-tt.want) > 1e-12 {
+				t.Errorf("accuracy %v, want %v", o.accuracy, tt.want)
 			}
-			if len(o.Missing) != tt.missing || len(o.Covered)+len(o.Missing) != len(Categories()) {
-				t.Errorf("covered %v, missing %v: want %d missing", o.Covered, o.Missing, tt.missing)
+			if len(o.missing) != tt.missing || len(o.covered)+len(o.missing) != len(formulaCategories()) {
+				t.Errorf("covered %v, missing %v: want %d missing", o.covered, o.missing, tt.missing)
 			}
 		})
 	}
@@ -150,8 +150,8 @@ func TestScoreDirBFCLHandWritten(t *testing.T) {
 	}
 	// non-live: simple 0.5 and irrelevance 0.5, 0.5; agentic: web_search
 	// (1+2)/4; overall (0.5+0.75)/2.
-	if got.Overall.Accuracy != 0.625 {
-		t.Errorf("overall %v, want 0.625", got.Overall.Accuracy)
+	if got.Overall != 0.625 {
+		t.Errorf("overall %v, want 0.625", got.Overall)
 	}
 	if len(got.Skipped) != 1 || !strings.Contains(got.Skipped[0], "multi_turn") {
 		t.Errorf("skipped %q, want the multi_turn_base results", got.Skipped)

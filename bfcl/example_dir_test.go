@@ -23,7 +23,7 @@ func ExampleScoreDir() {
 	for _, c := range s.Categories {
 		fmt.Printf("%s: %d of %d\n", c.Category, c.Passed, c.Cases)
 	}
-	fmt.Printf("overall %.4f over %d categories, %d missing\n", s.Overall.Accuracy, len(s.Overall.Covered), len(s.Overall.Missing))
+	fmt.Printf("overall %.4f, %d categories of its formula missing\n", s.Overall, len(s.Missing))
 	fmt.Println(len(s.Skipped), "results file not scored")
 	s.WriteSummary(os.Stdout)
 	// Output:
@@ -31,7 +31,7 @@ func ExampleScoreDir() {
 	// irrelevance: 1 of 2
 	// web_search_base: 1 of 2
 	// web_search_no_snippet: 2 of 2
-	// overall 0.6250 over 4 categories, 18 missing
+	// overall 0.6250, 18 categories of its formula missing
 	// 1 results file not scored
 	// category                  cases  passed  accuracy
 	// simple_python                 2       1    50.00%

@@ -21,7 +21,9 @@ import (
 	"github.com/callgrade/callgrade/internal/suitedoc"
 )
 
-// Semantics says whose conventions an imported suite follows.
+// Semantics says whose conventions an imported suite follows: one of the
+// two below, the zero Semantics being SemanticsBFCL (the callgrade
+// command refuses any other --semantics).
 type Semantics string
 
 // The semantics an import can have.
@@ -29,17 +31,6 @@ const (
 	SemanticsBFCL      Semantics = "bfcl"      // BFCL's checker, verdict for verdict
 	SemanticsCallgrade Semantics = "callgrade" // callgrade's own conventions
 )
-
-// ParseSemantics checks a --semantics value; "" is SemanticsBFCL.
-func ParseSemantics(s string) (Semantics, error) {
-	switch Semantics(s) {
-	case "", SemanticsBFCL:
-		return SemanticsBFCL, nil
-	case SemanticsCallgrade:
-		return SemanticsCallgrade, nil
-	}
-	return "", fmt.Errorf("unknown semantics %q; want bfcl or callgrade", s)
-}
 
 // Standardise is the normalisation BFCL's checker applies to strings:
 // remove spaces and each of , . / - _ * ^, lower-case, and ' becomes ".
@@ -685,7 +676,9 @@ func numericPaths(s *suitedoc.Node, prefix string, self bool, out []string) []st
 }
 
 // Suite is a suite imported from BFCL, its keys in the order a person
-// reads them and its numbers as BFCL wrote them.
+// reads them and its numbers as BFCL wrote them. A program scores it as
+// any suite: written to a file, which callgrade.Open reads (ScoreDir does
+// a whole BFCL run).
 type Suite struct{ doc *suitedoc.Suite }
 
 // JSON returns the suite as a JSON document.
@@ -694,8 +687,3 @@ func (s *Suite) JSON() []byte { return s.doc.JSON() }
 // YAML returns the suite as YAML, headed by a comment that says where it
 // came from, with each call's arguments and each rule on one line.
 func (s *Suite) YAML() ([]byte, error) { return s.doc.YAML() }
-
-// Decode returns the suite as package suite reads it, for a program that
-// scores it in process instead of writing a file; name is the file name
-// its errors use.
-func (s *Suite) Decode(name string) (*suite.Suite, error) { return s.doc.Decode(name) }

@@ -9,26 +9,22 @@ type CategoryScore struct {
 	Passed   int
 }
 
-// Accuracy is the share of the category's cases that passed, 0 when it
+// accuracy is the share of the category's cases that passed, 0 when it
 // has none.
-func (c CategoryScore) Accuracy() float64 {
+func (c CategoryScore) accuracy() float64 {
 	if c.Cases == 0 {
 		return 0
 	}
 	return float64(c.Passed) / float64(c.Cases)
 }
 
-// Overall is BFCL v4's overall accuracy over the categories scored.
-type Overall struct {
-	// Accuracy is the leaderboard's overall figure (0 to 1) over the
-	// categories covered: every mean of BFCL's formula is taken over the
-	// parts of it that have a score, so a missing category's weight is
-	// shared among the others instead of counting as 0, as BFCL's
-	// leaderboard counts it. Valid only when Covered is not empty.
-	Accuracy float64
-	// Covered and Missing list the categories of the formula that were
+// overall is BFCL v4's overall accuracy over the categories scored
+// (DirScore.Overall says how it is taken).
+type overall struct {
+	accuracy float64
+	// covered and missing list the categories of the formula that were
 	// scored and that were not, in the formula's order.
-	Covered, Missing []string
+	covered, missing []string
 }
 
 // mean says how a node of the formula averages its parts.
@@ -79,9 +75,9 @@ var overallFormula = avg(unweighted,
 		leaves(unweighted, "memory_kv", "memory_vector", "memory_rec_sum")),
 )
 
-// Categories returns the categories of BFCL v4's overall figure, in the
+// formulaCategories returns the categories of BFCL v4's overall figure, in the
 // leaderboard's order. The slice is the caller's.
-func Categories() []string {
+func formulaCategories() []string {
 	var out []string
 	var walk func(n node)
 	walk = func(n node) {
@@ -96,25 +92,25 @@ func Categories() []string {
 	return out
 }
 
-// OverallAccuracy computes BFCL v4's overall figure from the scores of
+// overallAccuracy computes BFCL v4's overall figure from the scores of
 // the categories given, as the leaderboard averages them, over those the
 // formula has; a category of the formula not among them is left out of
-// every mean it belongs to and listed in Missing. A score of a category
+// every mean it belongs to and listed as missing. A score of a category
 // the formula lacks counts for nothing.
-func OverallAccuracy(scores []CategoryScore) Overall {
+func overallAccuracy(scores []CategoryScore) overall {
 	by := make(map[string]CategoryScore, len(scores))
 	for _, s := range scores {
 		by[s.Category] = s
 	}
-	var o Overall
-	for _, c := range Categories() {
+	var o overall
+	for _, c := range formulaCategories() {
 		if _, ok := by[c]; ok {
-			o.Covered = append(o.Covered, c)
+			o.covered = append(o.covered, c)
 		} else {
-			o.Missing = append(o.Missing, c)
+			o.missing = append(o.missing, c)
 		}
 	}
-	o.Accuracy, _, _ = overallFormula.eval(by)
+	o.accuracy, _, _ = overallFormula.eval(by)
 	return o
 }
 
@@ -123,7 +119,7 @@ func OverallAccuracy(scores []CategoryScore) Overall {
 func (n node) eval(by map[string]CategoryScore) (acc float64, cases int, ok bool) {
 	if n.category != "" {
 		s, ok := by[n.category]
-		return s.Accuracy(), s.Cases, ok
+		return s.accuracy(), s.Cases, ok
 	}
 	var sum, weight float64
 	for _, p := range n.parts {

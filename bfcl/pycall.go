@@ -6,44 +6,22 @@ import (
 	"github.com/callgrade/callgrade/internal/suitedoc"
 )
 
-// Call is one function call read from Python call syntax.
-type Call struct {
-	Name      string
-	Arguments string // a JSON object: the keyword arguments in the order written, numbers as written
-}
-
-// pyCall is a Call with its arguments as a tree, as the conversion of a
-// results file needs them.
+// pyCall is one function call read from Python call syntax, its
+// arguments as a tree, as the conversion of a results file needs them.
 type pyCall struct {
 	Name string
 	Args *suitedoc.Node // an object
 }
 
-// SyntaxError is Python call syntax that cannot be read, with its place:
-// Offset (bytes), Line and Column (1-based, in characters) and Msg.
-type SyntaxError = pycall.SyntaxError
-
-// ParsePythonCalls reads the Python call syntax BFCL's models answer in:
-// a list of calls `[f(a=1, b="x"), g.h(c=[1, 2])]` or one call. Arguments
-// are keyword arguments whose values are literals: strings (with their
+// parsePython reads the Python call syntax BFCL's models answer in: a list
+// of calls `[f(a=1, b="x"), g.h(c=[1, 2])]` or one call. Arguments are
+// keyword arguments whose values are literals: strings (with their
 // prefixes, escapes and implicit concatenation), numbers, True, False,
 // None, lists, tuples (as lists) and dicts with string keys. Anything else
 // (a positional argument, a variable, a call inside the arguments, an
-// operator) and any syntax error is a *SyntaxError with its position.
-func ParsePythonCalls(src string) ([]Call, error) {
-	calls, err := parsePython(src)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Call, len(calls))
-	for i, c := range calls {
-		out[i] = Call{Name: c.Name, Arguments: c.Args.String()}
-	}
-	return out, nil
-}
-
-// parsePython is ParsePythonCalls with the arguments as trees. The text
-// is read by the one parser the response package reads it with too.
+// operator) and any syntax error is a *pycall.SyntaxError with its
+// position. The text is read by the one parser the response package reads
+// it with too.
 func parsePython(src string) ([]pyCall, error) {
 	calls, err := pycall.Parse(src)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/internal/pycall"
 )
 
 func TestParsePythonCalls(t *testing.T) {
@@ -39,6 +41,26 @@ func TestParsePythonCalls(t *testing.T) {
 	}
 }
 
+// TestParsePythonCallsMessage: a list of calls reads in order, and an
+// error says where and why, as the message of an undecodable result does.
+func TestParsePythonCallsMessage(t *testing.T) {
+	calls, err := parsePython(`[get_weather(city="Berlin", days=3), get_time(tz='CET')]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range calls {
+		got = append(got, c.Name+" "+c.Args.String())
+	}
+	if want := `get_weather {"city":"Berlin","days":3}|get_time {"tz":"CET"}`; strings.Join(got, "|") != want {
+		t.Errorf("read %q, want %q", strings.Join(got, "|"), want)
+	}
+	_, err = parsePython(`f(1)`)
+	if want := "line 1, column 3: call of f: expected a keyword argument name=value (positional arguments are not supported)"; err == nil || err.Error() != want {
+		t.Errorf("f(1): error %v, want %q", err, want)
+	}
+}
+
 func TestParsePythonCallsErrors(t *testing.T) {
 	tests := []struct {
 		src       string
@@ -68,7 +90,7 @@ func TestParsePythonCallsErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := parsePython(tt.src)
-		var se *SyntaxError
+		var se *pycall.SyntaxError
 		if !errors.As(err, &se) {
 			t.Errorf("ParsePythonCalls(%q): error %v, want a SyntaxError", tt.src, err)
 			continue
@@ -89,7 +111,7 @@ func FuzzParsePythonCalls(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		calls, err := parsePython(src)
 		if err != nil {
-			var se *SyntaxError
+			var se *pycall.SyntaxError
 			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(src) || se.Line < 1 || se.Column < 1 {
 				t.Fatalf("ParsePythonCalls(%q): %#v", src, err)
 			}

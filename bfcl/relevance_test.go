@@ -14,7 +14,7 @@ import (
 // reading responses in the calls format as bfcl-agreement-live does.
 func relevanceEngine(t *testing.T, s *Suite) *engine.Engine {
 	t.Helper()
-	st, err := s.Decode("live_relevance.json")
+	st, err := s.doc.Decode("live_relevance.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,38 +15,89 @@ import (
 // ConvertResults reads a BFCL results file of model outputs (JSON Lines,
 // {"id", "result"}, as BFCL writes result/<model>/BFCL_v4_<category>_result.json)
 // and writes the responses file for it: {"id", "response"} lines whose
-// response is a list of {name, arguments} calls. A result is a list of
-// {function_name: {arguments}} dicts, or a string, or a list of such
-// strings. A string is Python call syntax such as `[f(a=1, b="x")]`
-// (ParsePythonCalls) or, when it is not and holds a special token of a
-// text format of package response (<tool_call>, <|python_tag|>,
-// [TOOL_CALLS], ...), a local model's raw text, read in that format. An
-// empty result (or an empty string) is no call. ConvertResultsWith says
-// more, and takes the options that ConvertResults leaves at their zero
-// value.
+// response is a list of {name, arguments} calls. It returns the number of
+// responses written, one per result, and why each undecodable result, or
+// call of a model's text, fails its case.
+//
+// A result is a list of {function_name: {arguments}} dicts, or a string,
+// or a list of such strings. A string is Python call syntax such as
+// `[f(a=1, b="x")]` or, when it is not and holds a special token of a
+// text format (<tool_call>, <|python_tag|>, [TOOL_CALLS], ...), a local
+// model's raw text, read in that format; o says otherwise (the zero
+// ResultOptions read strings so). An empty result (or an empty string) is
+// no call.
 //
 // A result the model wrote so badly that it cannot be decoded fails its
 // case, as in BFCL, instead of stopping the conversion: its response is one
 // call whose arguments are the result's text, which scores as
-// invalid_arguments, and Converted.Undecodable says why. A line of the file
-// that is not a result at all (no id, not JSON, an id twice) is an error
-// naming the file and the line.
-func ConvertResults(r io.Reader, name string, w io.Writer) (Converted, error) {
-	return ConvertResultsWith(r, name, w, ResultOptions{})
+// invalid_arguments, and undecodable says why. A call of a model's text
+// that does not read (a <tool_call> never closed, JSON that does not
+// parse, a syntax its format does not have) is not left out either: it is
+// a call, with the name it was given if any, whose arguments are the
+// string that says why (not JSON, so that it scores as invalid_arguments):
+// the format, and the message of the format's reader, which names the
+// call's span in the text as text[from:to] (byte offsets) and quotes it;
+// undecodable has the same message. The calls around it that read are
+// kept. The text around the calls (the answer's words, a chain of
+// thought) is no call, and a text with a marker and no call (an answer)
+// is no call either.
+//
+// A line of the file that is not a result at all (no id, not JSON, an id
+// twice) is an error naming the file and the line, as is an o.Format that
+// is not a text format.
+func ConvertResults(r io.Reader, name string, w io.Writer, o ResultOptions) (written int, undecodable []string, err error) {
+	texts := textFormats()
+	if o.Format != response.Auto && !slices.Contains(texts, o.Format) {
+		return 0, nil, textFormatError(o.Format)
+	}
+	bw := bufio.NewWriter(w)
+	err = suitedoc.ReadLines(r, name, "result", func(id string, line *suitedoc.Node, no int) error {
+		res, ok := line.Get("result")
+		if !ok {
+			return fmt.Errorf("result %s has no \"result\"", id)
+		}
+		rd := resultReader{format: o.Format, texts: texts, params: o.Params[id]}
+		calls, err := rd.calls(res)
+		if err != nil {
+			undecodable = append(undecodable, fmt.Sprintf("%s line %d: result %s: %v", name, no, id, err))
+			calls = []pyCall{{Name: "", Args: suitedoc.StringOf(string(res.AppendJSON(nil)))}}
+			if o.undecodableNoCall {
+				calls = nil
+			}
+		} else {
+			for _, f := range rd.failed {
+				undecodable = append(undecodable, fmt.Sprintf("%s line %d: result %s: %s", name, no, id, f))
+			}
+		}
+		resp := suitedoc.ArrayOf()
+		for _, c := range calls {
+			resp.Vals = append(resp.Vals, suitedoc.NewObject().Set("name", suitedoc.StringOf(c.Name)).Set("arguments", c.Args))
+		}
+		out := suitedoc.NewObject().Set("id", suitedoc.StringOf(id)).Set("response", resp)
+		bw.Write(out.AppendJSON(nil))
+		bw.WriteByte('\n')
+		written++
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return written, undecodable, bw.Flush()
 }
 
-// ResultOptions say how ConvertResultsWith reads the results that are
-// strings. The zero ResultOptions read them as ConvertResults does.
+// ResultOptions say how ConvertResults reads the results that are
+// strings. The zero ResultOptions read Python call syntax, and a text
+// format's text by its special token.
 type ResultOptions struct {
-	// Format, when not Auto, is the text format of package response
-	// (one of TextFormats; ParseTextFormat reads a name) that every
-	// string result is read in, Python call syntax included: "pythonic"
-	// reads that. Auto, the zero value, reads a string that is Python
-	// call syntax as Python, as it always was (a marker inside one of
-	// its string literals is the argument's text); any other string
-	// that holds a text format's special token in that format
-	// (response's detection: the first marker in the text decides); and
-	// what is left as Python, which fails it.
+	// Format, when not Auto, is the text format (one of those
+	// callgrade.Formats marks Text; callgrade.ParseFormat reads a name)
+	// that every string result is read in, Python call syntax included:
+	// "pythonic" reads that. Auto, the zero value, reads a string that is
+	// Python call syntax as Python, as it always was (a marker inside one
+	// of its string literals is the argument's text); any other string
+	// that holds a text format's special token in that format (the
+	// response formats' detection: the first marker in the text decides);
+	// and what is left as Python, which fails it.
 	Format response.Format
 	// Params gives, by result id, the parameters schemas of the
 	// question's functions, by function name, in JSON Schema
@@ -62,69 +113,10 @@ type ResultOptions struct {
 	undecodableNoCall bool
 }
 
-// ConvertResultsWith is ConvertResults reading string results as o says.
-//
-// A call of a model's text that does not read (a <tool_call> never
-// closed, JSON that does not parse, a syntax its format does not have) is
-// not left out: it is a call, with the name it was given if any, whose
-// arguments are the string that says why (not JSON, so that it scores as
-// invalid_arguments): the format, and response's message, which names the
-// call's span in the text as text[from:to] (byte offsets) and quotes it.
-// Converted.Undecodable has the same message. The calls around it that
-// read are kept. The text around the calls (the answer's words, a chain
-// of thought) is no call, and a text with a marker and no call (an
-// answer) is no call either.
-func ConvertResultsWith(r io.Reader, name string, w io.Writer, o ResultOptions) (Converted, error) {
-	texts := TextFormats()
-	if o.Format != response.Auto && !slices.Contains(texts, o.Format) {
-		return Converted{}, textFormatError(o.Format)
-	}
-	bw := bufio.NewWriter(w)
-	var conv Converted
-	err := suitedoc.ReadLines(r, name, "result", func(id string, line *suitedoc.Node, no int) error {
-		res, ok := line.Get("result")
-		if !ok {
-			return fmt.Errorf("result %s has no \"result\"", id)
-		}
-		rd := resultReader{format: o.Format, texts: texts, params: o.Params[id]}
-		calls, err := rd.calls(res)
-		if err != nil {
-			conv.Undecodable = append(conv.Undecodable, fmt.Sprintf("%s line %d: result %s: %v", name, no, id, err))
-			calls = []pyCall{{Name: "", Args: suitedoc.StringOf(string(res.AppendJSON(nil)))}}
-			if o.undecodableNoCall {
-				calls = nil
-			}
-		} else {
-			for _, f := range rd.failed {
-				conv.Undecodable = append(conv.Undecodable, fmt.Sprintf("%s line %d: result %s: %s", name, no, id, f))
-			}
-		}
-		resp := suitedoc.ArrayOf()
-		for _, c := range calls {
-			resp.Vals = append(resp.Vals, suitedoc.NewObject().Set("name", suitedoc.StringOf(c.Name)).Set("arguments", c.Args))
-		}
-		out := suitedoc.NewObject().Set("id", suitedoc.StringOf(id)).Set("response", resp)
-		bw.Write(out.AppendJSON(nil))
-		bw.WriteByte('\n')
-		conv.Written++
-		return nil
-	})
-	if err != nil {
-		return Converted{}, err
-	}
-	return conv, bw.Flush()
-}
-
-// Converted says what ConvertResults wrote.
-type Converted struct {
-	Written     int      // responses written, one per result
-	Undecodable []string // why each undecodable result, or call of a model's text, fails its case
-}
-
-// TextFormats returns the text formats of package response that
-// ResultOptions.Format may name, in the order response.Formats lists
-// them. The slice is the caller's.
-func TextFormats() []response.Format {
+// textFormats returns the text formats that ResultOptions.Format may
+// name, in the order response.Formats lists them. The slice is the
+// caller's.
+func textFormats() []response.Format {
 	var out []response.Format
 	for _, f := range response.Formats() {
 		if f.Text {
@@ -134,22 +126,14 @@ func TextFormats() []response.Format {
 	return out
 }
 
-// ParseTextFormat reads the name of a text format, as --text-format
-// gives it: one of TextFormats, in any case, or "" or "auto" for Auto.
-// Any other name is an error that lists the text formats.
-func ParseTextFormat(s string) (response.Format, error) {
-	f, err := response.ParseFormat(s)
-	if err != nil || f != response.Auto && !slices.Contains(TextFormats(), f) {
-		return response.Auto, textFormatError(s)
-	}
-	return f, nil
-}
-
+// textFormatError is a ResultOptions.Format that is not a text format.
+// The callgrade command words its --text-format the same way, checking
+// the flag before it reads a file.
 type textFormatError string
 
 func (e textFormatError) Error() string {
 	var names []string
-	for _, f := range TextFormats() {
+	for _, f := range textFormats() {
 		names = append(names, string(f))
 	}
 	return fmt.Sprintf("unknown text format %q: want one of %s (or auto)", string(e), strings.Join(names, ", "))

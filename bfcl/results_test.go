@@ -15,7 +15,7 @@ func TestConvertResults(t *testing.T) {
 		`{"id": "simple_4", "result": ["[f(a=[1, 2], b={'k': True})]"]}`,
 	}, "\n") + "\n"
 	var out bytes.Buffer
-	conv, err := ConvertResults(strings.NewReader(in), "result.json", &out)
+	written, undecodable, err := ConvertResults(strings.NewReader(in), "result.json", &out, ResultOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,20 +27,20 @@ func TestConvertResults(t *testing.T) {
 		`{"id":"simple_4","response":[{"name":"f","arguments":{"a":[1,2],"b":{"k":true}}}]}`,
 	}
 	got := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if conv.Written != len(want) || len(got) != len(want) {
-		t.Fatalf("wrote %d (%d lines), want %d:\n%s", conv.Written, len(got), len(want), out.String())
+	if written != len(want) || len(got) != len(want) {
+		t.Fatalf("wrote %d (%d lines), want %d:\n%s", written, len(got), len(want), out.String())
 	}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("line %d:\n got %s\nwant %s", i+1, got[i], want[i])
 		}
 	}
-	if len(conv.Undecodable) != 1 || !strings.Contains(conv.Undecodable[0], "simple_3") || !strings.Contains(conv.Undecodable[0], "line 4") {
-		t.Errorf("Undecodable = %q, want one entry naming simple_3 on line 4", conv.Undecodable)
+	if len(undecodable) != 1 || !strings.Contains(undecodable[0], "simple_3") || !strings.Contains(undecodable[0], "line 4") {
+		t.Errorf("Undecodable = %q, want one entry naming simple_3 on line 4", undecodable)
 	}
 
 	for _, bad := range []string{`{"result": []}`, `not json`, `{"id": "a", "result": []}` + "\n" + `{"id": "a", "result": []}`} {
-		if _, err := ConvertResults(strings.NewReader(bad+"\n"), "result.json", &out); err == nil || !strings.Contains(err.Error(), "result.json") {
+		if _, _, err := ConvertResults(strings.NewReader(bad+"\n"), "result.json", &out, ResultOptions{}); err == nil || !strings.Contains(err.Error(), "result.json") {
 			t.Errorf("ConvertResults(%q) error = %v, want one naming the file", bad, err)
 		}
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/results"
 )
 
 // localTests are results of local models, whose outputs BFCL keeps as the
@@ -30,7 +30,7 @@ var localTests = []struct {
 	typed   bool // ResultOptions.Params from the questions
 	want    string
 	verdict string
-	failed  string // what Converted.Undecodable says, "" for nothing
+	failed  string // what ConvertResults says is undecodable, "" for nothing
 }{
 	// Hermes and Qwen 2.5/3: JSON calls in <tool_call> blocks, the
 	// answer's words around them.
@@ -202,7 +202,7 @@ func TestConvertLocalResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := imported.Decode("local.json")
+	s, err := imported.doc.Decode("local.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestConvertLocalResults(t *testing.T) {
 				o.Params = params
 			}
 			var out bytes.Buffer
-			conv, err := ConvertResultsWith(strings.NewReader(line), "result.json", &out, o)
+			_, undecodable, err := ConvertResults(strings.NewReader(line), "result.json", &out, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -238,11 +238,11 @@ func TestConvertLocalResults(t *testing.T) {
 				t.Errorf("converted\n%s\nto\n%s want\n%s", line, out.String(), want)
 			}
 			switch {
-			case tt.failed == "" && len(conv.Undecodable) > 0:
-				t.Errorf("Undecodable = %q, want none", conv.Undecodable)
-			case tt.failed != "" && (len(conv.Undecodable) != 1 || !strings.Contains(conv.Undecodable[0], tt.failed) ||
-				!strings.HasPrefix(conv.Undecodable[0], "result.json line 1: result "+tt.id+": ")):
-				t.Errorf("Undecodable = %q, want one naming the line and %s, with %q", conv.Undecodable, tt.id, tt.failed)
+			case tt.failed == "" && len(undecodable) > 0:
+				t.Errorf("Undecodable = %q, want none", undecodable)
+			case tt.failed != "" && (len(undecodable) != 1 || !strings.Contains(undecodable[0], tt.failed) ||
+				!strings.HasPrefix(undecodable[0], "result.json line 1: result "+tt.id+": ")):
+				t.Errorf("Undecodable = %q, want one naming the line and %s, with %q", undecodable, tt.id, tt.failed)
 			}
 
 			var resp struct{ Response json.RawMessage }
@@ -261,7 +261,7 @@ func TestConvertLocalResults(t *testing.T) {
 }
 
 // verdict is "pass", or the kinds of r's diffs, each once, in order.
-func verdict(r *engine.Result) string {
+func verdict(r *results.Result) string {
 	if r.Pass {
 		return "pass"
 	}
@@ -274,31 +274,25 @@ func verdict(r *engine.Result) string {
 	return strings.Join(kinds, " ")
 }
 
-// TestParseTextFormat: --text-format takes the text formats of package
-// response, in any case, and auto; any other name is an error that lists
-// them, as is a format that is not a text format.
-func TestParseTextFormat(t *testing.T) {
-	for _, f := range TextFormats() {
+// TestTextFormats: ResultOptions.Format takes the text formats of package
+// response; any other name, a format that is not a text format among
+// them, is an error that lists them. (The callgrade command's
+// --text-format reads the same names, cmd/callgrade's
+// TestParseTextFormat.)
+func TestTextFormats(t *testing.T) {
+	for _, f := range textFormats() {
 		if _, err := response.ParseFormat(string(f)); err != nil {
 			t.Errorf("%s is no format of package response: %v", f, err)
 		}
-		if got, err := ParseTextFormat(strings.ToUpper(string(f))); err != nil || got != f {
-			t.Errorf("ParseTextFormat(%q) = %q, %v", strings.ToUpper(string(f)), got, err)
-		}
-	}
-	for _, s := range []string{"", "auto", "AUTO"} {
-		if got, err := ParseTextFormat(s); err != nil || got != response.Auto {
-			t.Errorf("ParseTextFormat(%q) = %q, %v; want auto", s, got, err)
+		if _, _, err := ConvertResults(strings.NewReader(""), "r.json", &bytes.Buffer{}, ResultOptions{Format: f}); err != nil {
+			t.Errorf("ConvertResults refused %s: %v", f, err)
 		}
 	}
 	for _, s := range []string{"xml", "openai", "calls"} {
-		_, err := ParseTextFormat(s)
+		_, _, err := ConvertResults(strings.NewReader(""), "r.json", &bytes.Buffer{}, ResultOptions{Format: response.Format(s)})
 		if err == nil || !strings.Contains(err.Error(), "hermes, qwen-coder, llama-json, mistral, deepseek, harmony, pythonic") {
-			t.Errorf("ParseTextFormat(%q) error = %v, want one listing the text formats", s, err)
+			t.Errorf("ConvertResults with format %q: error = %v, want one listing the text formats", s, err)
 		}
-	}
-	if _, err := ConvertResultsWith(strings.NewReader(""), "r.json", &bytes.Buffer{}, ResultOptions{Format: response.OpenAI}); err == nil {
-		t.Error("ConvertResultsWith took openai for a text format")
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 
 	"github.com/callgrade/callgrade/dsl"
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
@@ -58,7 +57,7 @@ func TestEngineScoresExpressions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := eng.NewScorer().Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":"hot","start":"Jan 5 2024","end":"2024-01-04","when":5}}]`))
+	r := eng.NewScorer(context.Background()).Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":"hot","start":"Jan 5 2024","end":"2024-01-04","when":5}}]`))
 	kinds := map[string]string{}
 	for _, d := range r.Diffs {
 		kinds[string(d.Kind)+" "+d.Path] = d.Message
@@ -82,7 +81,7 @@ func TestEngineScoresExpressions(t *testing.T) {
 		t.Errorf("field rule_error message %q", m)
 	}
 
-	r = eng.NewScorer().Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":21,"start":"2024-01-05","end":"2024-01-08","when":"5 January 2024"}}]`))
+	r = eng.NewScorer(context.Background()).Score(0, mustParse(t, `[{"name":"book","arguments":{"temp":21,"start":"2024-01-05","end":"2024-01-08","when":"5 January 2024"}}]`))
 	if len(r.Diffs) > 0 {
 		t.Errorf("want a pass, got %+v", r.Diffs)
 	}
@@ -131,7 +130,10 @@ cases:
 	}
 }
 
-const benchCall = `[{"name":"set_thermostat","arguments":"{\"room\":\"living\",\"celsius\":21.3,\"mode\":\"heat\"}"}]`
+const (
+	benchCall     = `[{"name":"set_thermostat","arguments":"{\"room\":\"living\",\"celsius\":21.3,\"mode\":\"heat\"}"}]`
+	benchCallRead = `[{"name":"set_thermostat","arguments":{"room":"living","celsius":21.3,"mode":"heat"}}]`
+)
 
 func benchSuite(rule string) string {
 	return `version: 1
@@ -146,7 +148,7 @@ cases:
 
 // BenchmarkEngineScore scores one call whose numeric field is decided by an
 // expression, and the same call under the built-in tolerance rule, with
-// one Scorer: on the call already read (a run of that call), and
+// one Scorer: on the call already read (its arguments an object), and
 // (response=) on the whole response, its arguments
 // string parsed each time as the CLI does, to set the expression's cost
 // against a call's.
@@ -166,18 +168,13 @@ func BenchmarkEngineScore(b *testing.B) {
 				b.Fatal(err)
 			}
 			resp := mustParse(b, benchCall)
-			calls, _, err := response.Extract(resp, response.Auto, value.Limits{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			run := &response.Run{Steps: make([]response.Step, len(calls))}
-			for i, c := range calls {
-				run.Steps[i].Call = c
-			}
-			sc := eng.NewScorer()
-			score := func() *engine.Result { return sc.ScoreRun(0, run) }
+			sc := eng.NewScorer(context.Background())
+			// The call already read: its arguments an object, which
+			// Score takes as they are.
+			read := mustParse(b, benchCallRead)
+			score := func() *results.Result { return sc.Score(0, read) }
 			if bc.whole {
-				score = func() *engine.Result { return sc.Score(0, resp) }
+				score = func() *results.Result { return sc.Score(0, resp) }
 			}
 			if r := score(); !r.Pass {
 				b.Fatalf("the call should pass: %+v", r.Diffs)
@@ -236,15 +233,15 @@ cases:
 		t.Fatal(err)
 	}
 	long := strings.Repeat("b", 2<<20)
-	r := eng.NewScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{"a":"x","b":"`+long+`","c":2}}]`))
-	got := map[string]engine.Kind{}
+	r := eng.NewScorer(context.Background()).Score(0, mustParse(t, `[{"name":"f","arguments":{"a":"x","b":"`+long+`","c":2}}]`))
+	got := map[string]results.Kind{}
 	for _, d := range r.Diffs {
 		got[d.Path] = d.Kind
 	}
 	if len(r.Diffs) != 3 || got["a"] != results.RuleError || got["b"] != results.RuleError || got["c"] != results.Mismatch {
 		t.Errorf("diffs %v", got)
 	}
-	if r2 := eng.NewScorer().Score(1, mustParse(t, `[{"name":"f","arguments":{"c":1}}]`)); !r2.Pass {
+	if r2 := eng.NewScorer(context.Background()).Score(1, mustParse(t, `[{"name":"f","arguments":{"c":1}}]`)); !r2.Pass {
 		t.Errorf("the next case: %+v", r2)
 	}
 }

@@ -44,11 +44,11 @@ func FuzzAlign(f *testing.F) {
 		want, got := fuzzRun(exp), fuzzRun(act)
 		for _, mode := range []string{"ordered", "in_order", "unordered", "superset", "subset", "greedy"} {
 			e := loadJSON(t, `{"cases":[{"id":"t","calls":"`+mode+`","steps":`+stepsOf(want)+`}]}`)
-			r := e.NewScorer().ScoreRun(0, got)
+			r := e.newScorer().scoreRun(0, got)
 			if !(r.Score >= 0 && r.Score <= 1) || r.Pass != (len(r.Diffs) == 0) || r.Pass && r.Score != 1 {
 				t.Fatalf("%s: %s", mode, r.AppendJSON(nil))
 			}
-			if self := e.NewScorer().ScoreRun(0, want); !self.Pass || self.Score != 1 {
+			if self := e.newScorer().scoreRun(0, want); !self.Pass || self.Score != 1 {
 				t.Fatalf("%s: a run against its own steps: %s", mode, self.AppendJSON(nil))
 			}
 			if (mode == "ordered" || mode == "in_order") && len(want.Steps) <= 6 && len(got.Steps) <= 6 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -74,7 +75,7 @@ func randomRunCase(rng *rand.Rand) (steps string, run *response.Run) {
 // largest sum taken, the first in bruteAlign's order among equal ones;
 // then the calls of the result line, the score and the verdict as
 // docs/trajectories.md says.
-func bruteScoreRun(e *Engine, i int, run *response.Run, mode suite.CallMatch) (calls []CallResult, score float64, pass bool) {
+func bruteScoreRun(e *Engine, i int, run *response.Run, mode suite.CallMatch) (calls []results.CallResult, score float64, pass bool) {
 	exp := e.cases[i].expected
 	rv := newRunView(run, true)
 	defer rv.release()
@@ -104,12 +105,12 @@ func bruteScoreRun(e *Engine, i int, run *response.Run, mode suite.CallMatch) (c
 	taken := make([]bool, m)
 	for a, b := range pairs {
 		if b < 0 {
-			calls = append(calls, CallResult{Expected: a, Actual: -1})
+			calls = append(calls, results.CallResult{Expected: a, Actual: -1})
 			pass = false
 			continue
 		}
 		v := verd[a*m+b]
-		calls = append(calls, CallResult{Expected: a, Actual: b, Pass: v.pass, Score: v.score})
+		calls = append(calls, results.CallResult{Expected: a, Actual: b, Pass: v.pass, Score: v.score})
 		pass = pass && v.pass
 		sum += v.score
 		taken[b] = true
@@ -120,7 +121,7 @@ func bruteScoreRun(e *Engine, i int, run *response.Run, mode suite.CallMatch) (c
 		// expected ones, but besides none there are none to tolerate).
 		for b := range m {
 			if !taken[b] {
-				calls = append(calls, CallResult{Expected: -1, Actual: b})
+				calls = append(calls, results.CallResult{Expected: -1, Actual: b})
 				pass = false
 			}
 		}
@@ -160,10 +161,10 @@ func TestScoreRunAgainstBruteForce(t *testing.T) {
 			runs, stepsOf = append(runs, run), append(stepsOf, steps)
 		}
 		e := loadJSON(t, `{"cases":[`+strings.Join(cases, ",")+`]}`)
-		sc := e.NewScorer()
+		sc := e.newScorer()
 		for i := range cases {
 			run, mode := runs[i/2], modes[i%2]
-			r := sc.ScoreRun(i, run)
+			r := sc.scoreRun(i, run)
 			calls, score, pass := bruteScoreRun(e, i, run, mode)
 			if !slices.Equal(r.Calls, calls) || r.Score != score || r.Pass != pass || r.Pass != (len(r.Diffs) == 0) {
 				t.Fatalf("run %d, %s, steps %s, run %s:\n got %v %v %+v\nwant %v %v %+v\n%s",
@@ -184,7 +185,7 @@ func TestScoreRunAgainstBruteForce(t *testing.T) {
 	}
 }
 
-func allPassed(calls []CallResult) bool {
+func allPassed(calls []results.CallResult) bool {
 	for _, c := range calls {
 		if !c.Pass {
 			return false

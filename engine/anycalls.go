@@ -37,7 +37,7 @@ func minCallsOf(sc *suite.Case) int32 {
 // share is read back from r's calls, each listed once: an expected call
 // counts towards the denominator, an actual call too, and a pair is both,
 // as the pairing counts them (score.go).
-func (c *compiledCase) countCalls(r *Result, calls []response.Call, rv *runView) {
+func (c *compiledCase) countCalls(r *results.Result, calls []response.Call, rv *runView) {
 	if c.minCalls == 0 {
 		return
 	}
@@ -57,7 +57,7 @@ func (c *compiledCase) countCalls(r *Result, calls []response.Call, rv *runView)
 	case nameless > 1:
 		msg += fmt.Sprintf(" (%d calls without a name, which do not count)", nameless)
 	}
-	r.Diffs = append(r.Diffs, Diff{Kind: results.MissingCall, Path: "min_calls",
+	r.Diffs = append(r.Diffs, results.Diff{Kind: results.MissingCall, Path: "min_calls",
 		Expected: value.Int(int64(want)), Actual: value.Int(int64(n)), HasExpected: true, HasActual: true, Rule: "min_calls",
 		Message: msg, Call: -1})
 	sum, den := shareOf(r, rv)
@@ -71,7 +71,7 @@ func (c *compiledCase) countCalls(r *Result, calls []response.Call, rv *runView)
 
 // shareOf returns the summed call scores of r and their denominator: rv's
 // for a run, else counted from r's calls.
-func shareOf(r *Result, rv *runView) (sum float64, den int) {
+func shareOf(r *results.Result, rv *runView) (sum float64, den int) {
 	if rv != nil {
 		return rv.sum, rv.den
 	}
@@ -91,7 +91,7 @@ func shareOf(r *Result, rv *runView) (sum float64, den int) {
 // anyScore gives a case in mode any, which expects no particular call and
 // so has no share of calls to count, its score: 1 when it passes, 0 when
 // it does not.
-func (c *compiledCase) anyScore(r *Result) {
+func (c *compiledCase) anyScore(r *results.Result) {
 	if c.mode != suite.CallsAny {
 		return
 	}

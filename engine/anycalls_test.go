@@ -21,7 +21,7 @@ type anyTest struct {
 	run      string // a run, for runOf
 	pass     bool
 	score    float64
-	kinds    []Kind
+	kinds    []results.Kind
 	msg      string // a message one of the diffs holds, when not ""
 }
 
@@ -43,41 +43,41 @@ func TestAnyCallsVerdicts(t *testing.T) {
 			response: `[` + weather + `, {"name": "get_time", "arguments": {}}, ` + weather + `, {"name": "not_offered", "arguments": {"x": [1]}}]`,
 			pass:     true, score: 1},
 		{name: "any, a broken call", suite: anyCase, response: `[` + broken + `]`,
-			kinds: []Kind{results.InvalidArguments}, msg: "arguments of get_weather"},
+			kinds: []results.Kind{results.InvalidArguments}, msg: "arguments of get_weather"},
 		{name: "any, a broken call among good ones", suite: anyCase, response: `[` + weather + `, ` + broken + `, ` + weather + `]`,
-			kinds: []Kind{results.InvalidArguments}},
+			kinds: []results.Kind{results.InvalidArguments}},
 		{name: "any, a call its tool's schema rejects", suite: anyCase, response: wrongSchema,
-			kinds: []Kind{results.Schema}},
+			kinds: []results.Kind{results.Schema}},
 		{name: "any, a call without a name", suite: anyCase, response: `[{"arguments": {}}]`,
-			kinds: []Kind{results.InvalidArguments}},
+			kinds: []results.Kind{results.InvalidArguments}},
 		{name: "any, expected []", suite: anyCase + "    expected: []\n", response: weather, pass: true, score: 1},
 		{name: "defaults.calls: any", suite: "defaults: {calls: any}\ncases:\n  - id: t\n", response: `[` + weather + `, ` + weather + `]`,
 			pass: true, score: 1},
 		{name: "defaults.calls: any, a case's own mode wins", suite: "defaults: {calls: any}\ncases:\n  - id: t\n    calls: ordered\n    expected: []\n",
-			response: weather, kinds: []Kind{results.UnexpectedCall}},
+			response: weather, kinds: []results.Kind{results.UnexpectedCall}},
 
 		// min_calls with any.
 		{name: "any + min_calls 1, no call", suite: anyCase + "    min_calls: 1\n", response: `[]`,
-			kinds: []Kind{results.MissingCall}, msg: "expected at least 1 call, got 0"},
+			kinds: []results.Kind{results.MissingCall}, msg: "expected at least 1 call, got 0"},
 		{name: "any + min_calls 1, null", suite: anyCase + "    min_calls: 1\n", response: `null`,
-			kinds: []Kind{results.MissingCall}, msg: "expected at least 1 call, got 0"},
+			kinds: []results.Kind{results.MissingCall}, msg: "expected at least 1 call, got 0"},
 		{name: "any + min_calls 1, one call", suite: anyCase + "    min_calls: 1\n", response: weather, pass: true, score: 1},
 		{name: "any + min_calls 2, one call", suite: anyCase + "    min_calls: 2\n", response: weather,
-			kinds: []Kind{results.MissingCall}, msg: "expected at least 2 calls, got 1"},
+			kinds: []results.Kind{results.MissingCall}, msg: "expected at least 2 calls, got 1"},
 		{name: "any + min_calls 2, three calls", suite: anyCase + "    min_calls: 2\n", response: `[` + weather + `, ` + weather + `, ` + weather + `]`,
 			pass: true, score: 1},
 		{name: "any + min_calls 1, a broken call", suite: anyCase + "    min_calls: 1\n", response: `[` + broken + `]`,
-			kinds: []Kind{results.InvalidArguments}},
+			kinds: []results.Kind{results.InvalidArguments}},
 		{name: "any + min_calls 1, a usable call without a name", suite: anyCase + "    min_calls: 1\n", response: `[{"name": "", "arguments": {}}]`,
-			kinds: []Kind{results.MissingCall}, msg: "expected at least 1 call, got 0 (1 call without a name, which does not count)"},
+			kinds: []results.Kind{results.MissingCall}, msg: "expected at least 1 call, got 0 (1 call without a name, which does not count)"},
 		{name: "any + min_calls 1, [{}] in no known format", suite: anyCase + "    min_calls: 1\n", response: `[{}]`,
-			kinds: []Kind{results.InvalidArguments}, msg: "none of them a call"},
+			kinds: []results.Kind{results.InvalidArguments}, msg: "none of them a call"},
 		{name: "any + min_calls 1, [{}] in the calls format", suite: anyCase + "    min_calls: 1\n    format: calls\n", response: `[{}]`,
-			kinds: []Kind{results.InvalidArguments, results.MissingCall}, msg: "expected at least 1 call, got 0 (1 call without a name, which does not count)"},
+			kinds: []results.Kind{results.InvalidArguments, results.MissingCall}, msg: "expected at least 1 call, got 0 (1 call without a name, which does not count)"},
 		{name: "any + min_calls 2, two calls, one without a name", suite: anyCase + "    min_calls: 2\n", response: `[` + weather + `, {"name": "", "arguments": {}}, {"name": "", "arguments": {}}]`,
-			kinds: []Kind{results.MissingCall}, msg: "expected at least 2 calls, got 1 (2 calls without a name, which do not count)"},
+			kinds: []results.Kind{results.MissingCall}, msg: "expected at least 2 calls, got 1 (2 calls without a name, which do not count)"},
 		{name: "defaults.calls: any + min_calls, no call", suite: "defaults: {calls: any}\ncases:\n  - id: t\n    min_calls: 1\n", response: `[]`,
-			kinds: []Kind{results.MissingCall}},
+			kinds: []results.Kind{results.MissingCall}},
 	})
 }
 
@@ -87,19 +87,19 @@ func TestMinCallsOtherModesVerdicts(t *testing.T) {
 	const weather = `{"name": "get_weather", "arguments": {"city": "Paris"}}`
 	checkAnyTests(t, []anyTest{
 		{name: "ordered + min_calls 2, one right call", suite: "cases:\n  - id: t\n    expected: {name: get_weather, arguments: {city: Paris}}\n    min_calls: 2\n",
-			response: weather, score: 0.5, kinds: []Kind{results.MissingCall}, msg: "expected at least 2 calls, got 1"},
+			response: weather, score: 0.5, kinds: []results.Kind{results.MissingCall}, msg: "expected at least 2 calls, got 1"},
 		{name: "ordered + min_calls 1, one right call", suite: "cases:\n  - id: t\n    expected: {name: get_weather, arguments: {city: Paris}}\n    min_calls: 1\n",
 			response: weather, pass: true, score: 1},
 		{name: "ordered + min_calls 1, no call expected nor made", suite: "cases:\n  - id: t\n    expected: []\n    min_calls: 1\n",
-			response: `[]`, score: 0, kinds: []Kind{results.MissingCall}},
+			response: `[]`, score: 0, kinds: []results.Kind{results.MissingCall}},
 		{name: "ordered + min_calls 1, no call", suite: "cases:\n  - id: t\n    expected: {name: get_weather, arguments: {city: Paris}}\n    min_calls: 1\n",
-			response: `[]`, score: 0, kinds: []Kind{results.MissingCall, results.MissingCall}},
+			response: `[]`, score: 0, kinds: []results.Kind{results.MissingCall, results.MissingCall}},
 		{name: "superset + min_calls 2, the call and another", suite: "cases:\n  - id: t\n    calls: superset\n    expected: {name: get_weather, arguments: {city: Paris}}\n    min_calls: 2\n",
 			response: `[` + weather + `, {"name": "get_time", "arguments": {}}]`, pass: true, score: 1},
 		{name: "superset + min_calls 2, the call alone", suite: "cases:\n  - id: t\n    calls: superset\n    expected: {name: get_weather, arguments: {city: Paris}}\n    min_calls: 2\n",
-			response: weather, score: 0.5, kinds: []Kind{results.MissingCall}},
+			response: weather, score: 0.5, kinds: []results.Kind{results.MissingCall}},
 		{name: "alternatives + min_calls: the best list, then the count", suite: "cases:\n  - id: t\n    expected: {name: get_time}\n    alternatives: [[{name: get_weather, arguments: {city: Paris}}]]\n    min_calls: 2\n",
-			response: weather, score: 0.5, kinds: []Kind{results.MissingCall}},
+			response: weather, score: 0.5, kinds: []results.Kind{results.MissingCall}},
 	})
 }
 
@@ -114,29 +114,29 @@ func TestAnyCallsRunVerdicts(t *testing.T) {
 		{name: "any + final, no call and the right answer", suite: anyCase + "    final: {regex: \"(?i)sunny\"}\n",
 			run: `{"steps": [], "final": "Sunny"}`, pass: true, score: 1},
 		{name: "any + final, the wrong answer", suite: anyCase + "    final: {regex: \"(?i)sunny\"}\n",
-			run: `{"steps": [{"name": "get_weather", "arguments": {"city": "Paris"}}], "final": "Rain"}`, kinds: []Kind{results.Mismatch}},
+			run: `{"steps": [{"name": "get_weather", "arguments": {"city": "Paris"}}], "final": "Rain"}`, kinds: []results.Kind{results.Mismatch}},
 		{name: "any + final, no answer", suite: anyCase + "    final: {regex: \"(?i)sunny\"}\n",
-			run: `{"steps": [{"name": "get_weather", "arguments": {"city": "Paris"}}]}`, kinds: []Kind{results.MissingFinal}},
+			run: `{"steps": [{"name": "get_weather", "arguments": {"city": "Paris"}}]}`, kinds: []results.Kind{results.MissingFinal}},
 		{name: "any + final from a call's result", suite: anyCase + "    final: {from: \"get_weather.result.sky\", case_insensitive: true}\n",
 			run: `{"steps": [{"name": "get_weather", "arguments": {"city": "Paris"}, "result": {"sky": "sunny"}}], "final": "SUNNY"}`, pass: true, score: 1},
 		{name: "any + final, the right answer and a broken call", suite: anyCase + "    final: {regex: \"(?i)sunny\"}\n",
-			run: `{"steps": [{"name": "get_weather", "arguments": "{\"city\""}], "final": "Sunny"}`, kinds: []Kind{results.InvalidArguments}},
+			run: `{"steps": [{"name": "get_weather", "arguments": "{\"city\""}], "final": "Sunny"}`, kinds: []results.Kind{results.InvalidArguments}},
 		{name: "any + never, not called", suite: anyCase + "    never: [delete_account]\n",
 			run: `{"steps": [{"name": "get_weather", "arguments": {"city": "Paris"}}]}`, pass: true, score: 1},
 		{name: "any + never, called", suite: anyCase + "    never: [delete_account]\n",
-			run: `{"steps": [{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "delete_account"}]}`, kinds: []Kind{results.ForbiddenCall}},
+			run: `{"steps": [{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "delete_account"}]}`, kinds: []results.Kind{results.ForbiddenCall}},
 		{name: "any + max_calls, at the limit", suite: anyCase + "    max_calls: 2\n",
 			run: `{"steps": [{"name": "get_time"}, {"name": "get_time"}]}`, pass: true, score: 1},
 		{name: "any + max_calls, beyond", suite: anyCase + "    max_calls: 2\n",
-			run: `{"steps": [{"name": "get_time"}, {"name": "get_time"}, {"name": "get_time"}]}`, kinds: []Kind{results.TooManyCalls}},
+			run: `{"steps": [{"name": "get_time"}, {"name": "get_time"}, {"name": "get_time"}]}`, kinds: []results.Kind{results.TooManyCalls}},
 		{name: "any + min_calls + max_calls, too few", suite: anyCase + "    min_calls: 1\n    max_calls: 2\n",
-			run: `{"steps": [], "final": "hi"}`, kinds: []Kind{results.MissingCall}, msg: "expected at least 1 call, got 0"},
+			run: `{"steps": [], "final": "hi"}`, kinds: []results.Kind{results.MissingCall}, msg: "expected at least 1 call, got 0"},
 		{name: "any + min_calls + never + final, all wrong", suite: anyCase + "    min_calls: 2\n    never: [get_time]\n    final: {regex: x}\n",
-			run: `{"steps": [{"name": "get_time"}], "final": "y"}`, kinds: []Kind{results.MissingCall, results.ForbiddenCall, results.Mismatch}},
+			run: `{"steps": [{"name": "get_time"}], "final": "y"}`, kinds: []results.Kind{results.MissingCall, results.ForbiddenCall, results.Mismatch}},
 		{name: "any + min_calls in a run, enough", suite: anyCase + "    min_calls: 2\n    final: {regex: ok}\n",
 			run: `{"steps": [{"name": "get_time"}, {"name": "get_time"}], "final": "ok"}`, pass: true, score: 1},
 		{name: "in_order + min_calls in a run: one more miss", suite: "cases:\n  - id: t\n    calls: in_order\n    steps: [{name: get_time}]\n    min_calls: 2\n",
-			run: `{"steps": [{"name": "get_time"}]}`, score: 0.5, kinds: []Kind{results.MissingCall}},
+			run: `{"steps": [{"name": "get_time"}]}`, score: 0.5, kinds: []results.Kind{results.MissingCall}},
 	})
 }
 
@@ -147,17 +147,17 @@ func checkAnyTests(t *testing.T, tests []anyTest) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := load(t, weatherTools+tt.suite)
-			var got, again *Result
+			var got, again *results.Result
 			if tt.run != "" {
-				got, again = scoreRunNoWork(e, 0, runOf(t, tt.run)), e.NewScorer().ScoreRun(0, runOf(t, tt.run))
+				got, again = scoreRunNoWork(e, 0, runOf(t, tt.run)), e.newScorer().scoreRun(0, runOf(t, tt.run))
 			} else {
-				got, again = scoreNoWork(e, 0, mustParse(t, tt.response)), e.NewScorer().Score(0, mustParse(t, tt.response))
+				got, again = scoreNoWork(e, 0, mustParse(t, tt.response)), e.newScorer().Score(0, mustParse(t, tt.response))
 			}
-			for _, r := range []*Result{got, again} {
+			for _, r := range []*results.Result{got, again} {
 				if r.Pass != tt.pass || r.Score != tt.score || !slices.Equal(kinds(r), tt.kinds) {
 					t.Errorf("pass %v, score %v, kinds %v; want %v, %v, %v\n%s", r.Pass, r.Score, kinds(r), tt.pass, tt.score, tt.kinds, r.AppendJSON(nil))
 				}
-				if tt.msg != "" && !slices.ContainsFunc(r.Diffs, func(d Diff) bool { return strings.Contains(d.Message, tt.msg) }) {
+				if tt.msg != "" && !slices.ContainsFunc(r.Diffs, func(d results.Diff) bool { return strings.Contains(d.Message, tt.msg) }) {
 					t.Errorf("no diff says %q: %s", tt.msg, r.AppendJSON(nil))
 				}
 			}
@@ -169,7 +169,7 @@ func checkAnyTests(t *testing.T, tests []anyTest) {
 // too_many_calls is: about no call, the number wanted and the number made.
 func TestMinCallsDiff(t *testing.T) {
 	e := load(t, weatherTools+"cases:\n  - id: t\n    calls: any\n    min_calls: 1\n")
-	r := e.NewScorer().Score(0, mustParse(t, `[]`))
+	r := e.newScorer().Score(0, mustParse(t, `[]`))
 	want := `{"id":"t","pass":false,"score":0,"calls":[],"diffs":[{"kind":"missing_call","call":null,"path":"min_calls","expected":1,"actual":0,"rule":"min_calls","message":"expected at least 1 call, got 0"}]}`
 	if got := string(r.AppendJSON(nil)); got != want {
 		t.Errorf("result line\n got %s\nwant %s", got, want)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -37,8 +38,8 @@ func BenchmarkScore(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("calls", func(b *testing.B) {
-		sc := e.NewScorer()
-		var r *Result
+		sc := e.newScorer()
+		var r *results.Result
 		b.ReportAllocs()
 		for b.Loop() {
 			r = sc.scoreCalls(0, calls)
@@ -51,7 +52,7 @@ func BenchmarkScore(b *testing.B) {
 	b.Run("public", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if r := e.NewScorer().scoreCalls(0, calls); !r.Pass {
+			if r := e.newScorer().scoreCalls(0, calls); !r.Pass {
 				b.Fatal("the benchmark call should pass")
 			}
 		}
@@ -61,8 +62,8 @@ func BenchmarkScore(b *testing.B) {
 // scoreResponseLoop times a Scorer of e scoring resp for case 0, which
 // must pass.
 func scoreResponseLoop(b *testing.B, e *Engine, resp value.Value) {
-	sc := e.NewScorer()
-	var r *Result
+	sc := e.newScorer()
+	var r *results.Result
 	b.ReportAllocs()
 	for b.Loop() {
 		r = sc.Score(0, resp)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -58,7 +59,7 @@ cases: [{id: a, expected: {name: f, arguments: {x: 1}}}]
 	}
 }
 
-// A reader that fails mid-way is an InputError, and Run does not return
+// A reader that fails mid-way is a results.InputError, and Run does not return
 // before the reader's goroutine is done.
 func TestRunReadError(t *testing.T) {
 	e := load(t, `version: 1
@@ -67,7 +68,7 @@ cases: [{id: a, expected: {name: f, arguments: {x: 1}}}]
 	for range 20 {
 		r := io.MultiReader(&limited{n: 3}, errReader{})
 		_, err := e.Run(context.Background(), r, io.Discard, RunOptions{Name: "responses.jsonl"})
-		var ie *InputError
+		var ie *results.InputError
 		if !errors.As(err, &ie) || !errors.Is(err, errBroken) {
 			t.Fatalf("err = %v", err)
 		}
@@ -134,8 +135,8 @@ func TestScorerContext(t *testing.T) {
 		`{"role":"assistant","content":"done"}]}`
 
 	ctx, cancel := context.WithCancel(context.Background())
-	sc := e.NewScorer()
-	sc.SetContext(ctx)
+	sc := e.newScorer()
+	sc.setContext(ctx)
 	if r, _, _, err := sc.ScoreLine(many, 1, 0); err != nil || !r.Pass {
 		t.Fatalf("%v %+v", err, r)
 	}
@@ -158,7 +159,7 @@ func TestScorerContext(t *testing.T) {
 	if cmp.n > 30 || weighed < 100 {
 		t.Errorf("cancelled: %d comparisons, %d before", cmp.n, weighed)
 	}
-	sc.SetContext(nil)
+	sc.setContext(nil)
 	cmp.n, cmp.ctxs = 0, nil
 	if r, _, _, _ := sc.ScoreLine(many, 1, 0); !r.Pass || cmp.n != weighed || cmp.ctxs[0] != nil {
 		t.Errorf("without a context: pass %v, %d comparisons, want %d", r.Pass, cmp.n, weighed)

@@ -3,13 +3,14 @@ package engine
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"maps"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/internal/prefault"
@@ -34,7 +35,7 @@ type compiledCase struct {
 	alternatives  [][]compiledCall
 	run           *compiledRun // nil unless the case is an agent's run (steps.go)
 	// stepTools are the tools of a case written with steps, one per step:
-	// its results carry them (Result.StepTools), made once here rather
+	// its results carry them (results.Result.StepTools), made once here rather
 	// than per result.
 	stepTools []string
 }

@@ -45,7 +45,7 @@ cases:
 		t.Error("a call of a tool with a schema should not share the rules of a call without one")
 	}
 	for i, id := range []string{"a", "b"} {
-		r := e.NewScorer().Score(i, mustParse(t, `[{"name":"f","arguments":{"x":"`+string(rune('a'+i))+`"}}]`))
+		r := e.newScorer().Score(i, mustParse(t, `[{"name":"f","arguments":{"x":"`+string(rune('a'+i))+`"}}]`))
 		if !r.Pass {
 			t.Errorf("case %s: %s", id, r.AppendJSON(nil))
 		}

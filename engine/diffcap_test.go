@@ -36,15 +36,15 @@ const capTools = `
 `
 
 // A call with far more things wrong than the cap lists the first
-// Options.MaxDiffs of them and one diff that says how many more; its pass
+// Options.maxDiffs of them and one diff that says how many more; its pass
 // and score are those of every miss counted.
 func TestDiffsPerCallAreCapped(t *testing.T) {
 	const n = 10_000
 	tests := []struct {
 		name, suite, response string
-		calls                 int     // results in Calls
-		score                 float64 // of every miss counted
-		kind                  Kind    // the kind of the diffs left out
+		calls                 int          // results in Calls
+		score                 float64      // of every miss counted
+		kind                  results.Kind // the kind of the diffs left out
 	}{
 		{"extra arguments", `cases: [{id: t, expected: {name: f, arguments: {a: 1}}}]`, extraArgs(n),
 			1, 1.0 / (n + 1), results.UnexpectedArgument},
@@ -59,15 +59,15 @@ func TestDiffsPerCallAreCapped(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := load(t, "version: 1\n"+tt.suite)
-			r := e.NewScorer().Score(0, mustParse(t, tt.response))
+			r := e.newScorer().Score(0, mustParse(t, tt.response))
 			if r.Pass || len(r.Calls) != tt.calls {
 				t.Fatalf("pass=%v calls=%d", r.Pass, len(r.Calls))
 			}
 			if r.Score != tt.score || r.Calls[0].Score != tt.score {
 				t.Errorf("score %v (call %v), want %v", r.Score, r.Calls[0].Score, tt.score)
 			}
-			if len(r.Diffs) != DefaultMaxDiffs+1 {
-				t.Fatalf("%d diffs, want %d", len(r.Diffs), DefaultMaxDiffs+1)
+			if len(r.Diffs) != defaultMaxDiffs+1 {
+				t.Fatalf("%d diffs, want %d", len(r.Diffs), defaultMaxDiffs+1)
 			}
 			last := r.Diffs[len(r.Diffs)-1]
 			if last.Kind != tt.kind || last.Call != 0 || last.Path != "" || !strings.Contains(last.Message, "more diffs") {
@@ -79,9 +79,9 @@ func TestDiffsPerCallAreCapped(t *testing.T) {
 
 // The cap is an option; below it nothing changes.
 func TestMaxDiffsOption(t *testing.T) {
-	e := loadWith(t, "version: 1\ncases: [{id: t, expected: {name: f, arguments: {a: 1}}}]", Options{MaxDiffs: 3})
+	e := loadWith(t, "version: 1\ncases: [{id: t, expected: {name: f, arguments: {a: 1}}}]", Options{maxDiffs: 3})
 	for _, tc := range []struct{ extra, diffs int }{{2, 2}, {3, 3}, {4, 4}, {5, 4}, {50, 4}} {
-		r := e.NewScorer().Score(0, mustParse(t, extraArgs(tc.extra)))
+		r := e.newScorer().Score(0, mustParse(t, extraArgs(tc.extra)))
 		if len(r.Diffs) != tc.diffs || r.Score != 1/float64(tc.extra+1) || r.Pass {
 			t.Errorf("%d extra arguments: %d diffs, score %v, want %d diffs", tc.extra, len(r.Diffs), r.Score, tc.diffs)
 		}
@@ -111,11 +111,11 @@ func TestDiffCapKeepsErrored(t *testing.T) {
 	}
 	yaml := "version: 1\ncases: [{id: t, expected: {name: f, arguments: {" + exp.String() + "z: 1}, rules: {z: {expr: x}}}}]"
 	e := loadWith(t, yaml, Options{Extensions: rules.Extensions{Expr: func(string) (rules.Comparator, error) { return failing{}, nil }}})
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{`+act.String()+`"z":1}}]`))
-	if len(r.Diffs) != DefaultMaxDiffs+1 || r.Score != 0 {
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{`+act.String()+`"z":1}}]`))
+	if len(r.Diffs) != defaultMaxDiffs+1 || r.Score != 0 {
 		t.Fatalf("%d diffs, score %v", len(r.Diffs), r.Score)
 	}
-	last := r.Diffs[DefaultMaxDiffs]
+	last := r.Diffs[defaultMaxDiffs]
 	if last.Kind != results.RuleError || !strings.Contains(last.Message, "20 mismatch, 1 rule_error") {
 		t.Errorf("the summary is %s", last.AppendJSON(nil))
 	}
@@ -130,10 +130,10 @@ func BenchmarkManyExtraArguments(b *testing.B) {
 	for _, n := range []int{1_000, 10_000, 100_000} {
 		b.Run("extra="+strconv.Itoa(n), func(b *testing.B) {
 			resp := mustParse(b, extraArgs(n))
-			sc := e.NewScorer()
+			sc := e.newScorer()
 			b.ReportAllocs()
 			for b.Loop() {
-				if r := sc.Score(0, resp); r.Pass || len(r.Diffs) != DefaultMaxDiffs+1 {
+				if r := sc.Score(0, resp); r.Pass || len(r.Diffs) != defaultMaxDiffs+1 {
 					b.Fatalf("pass %v, %d diffs", r.Pass, len(r.Diffs))
 				}
 			}

@@ -31,33 +31,36 @@ type Options struct {
 	// Limits bound each arguments string, and each response line as a
 	// whole by its depth (past the envelope) and the count of its values;
 	// the zero value means value.DefaultLimits, and MaxValues zero or
-	// less means DefaultMaxValues.
+	// less means 1,048,576 (callgrade.DefaultMaxValues).
 	Limits value.Limits
 	// Extensions compile the rule properties and asserts served by other
 	// packages (expressions, plugins). Without them such rules are load
 	// errors.
 	Extensions rules.Extensions
-	// MaxDiffs is the most diffs listed for one call (an expected call
+
+	// maxDiffs is the most diffs listed for one call (an expected call
 	// and its actual call, or an actual call paired with none); past it,
 	// one more diff says how many were left out. The score and the
-	// verdict still count every one. Zero or less: DefaultMaxDiffs.
-	MaxDiffs int
+	// verdict still count every one. Zero or less: defaultMaxDiffs. Only
+	// the engine's tests set it: the callgrade command has no flag for it.
+	maxDiffs int
 }
 
-// DefaultMaxDiffs is Options.MaxDiffs when none is given: enough to say
+// defaultMaxDiffs is Options.maxDiffs when none is given: enough to say
 // everything wrong with any call a person reads, and a bound on the
 // results line and the memory of a call with hundreds of thousands of
 // wrong arguments.
-const DefaultMaxDiffs = 100
+const defaultMaxDiffs = 100
 
-// DefaultMaxValues is Options.Limits.MaxValues when none is given: the
+// defaultMaxValues is Options.Limits.MaxValues when none is given: the
 // most JSON values one response line may hold. A line past it fails its
 // case, as a line that is not JSON does. Parsed, a value costs several
 // times its text, so a line of millions of small values ({"k1":1,"k2":1,
 // …}: 20 million in 200 MiB, 3 GB parsed) would cost many times the line;
 // a million is far more than any model's answer or agent run holds, and
-// about 60 MB parsed at most.
-const DefaultMaxValues = 1 << 20
+// about 60 MB parsed at most. It is callgrade.DefaultMaxValues, which a
+// test holds it to.
+const defaultMaxValues = 1 << 20
 
 // Engine is a compiled suite.
 type Engine struct {
@@ -83,7 +86,7 @@ func New(s *suite.Suite, opts Options) (*Engine, error) {
 	ext, blocking := watchBlocking(opts.Extensions)
 	opts.Extensions = ext
 	if opts.Limits.MaxValues <= 0 {
-		opts.Limits.MaxValues = DefaultMaxValues
+		opts.Limits.MaxValues = defaultMaxValues
 	}
 	c := newCompiler(s, opts)
 	e := &Engine{opts: opts, cases: make([]compiledCase, len(s.Cases))}
@@ -110,11 +113,12 @@ func New(s *suite.Suite, opts Options) (*Engine, error) {
 // path and case. `callgrade check` prints them.
 func (e *Engine) Warnings() []suite.Problem { return e.warnings }
 
-// Blocking is implemented by comparators whose Compare waits on I/O, such
+// blocker is implemented by comparators whose Compare waits on I/O, such
 // as a plugin's, which batches the comparisons that are pending at once.
 // The engine then scores many cases at a time, so that such a comparator
-// sees many comparisons together instead of one per core.
-type Blocking interface {
+// sees many comparisons together instead of one per core. The interface
+// is the engine's own: a comparator says so with its Blocking method.
+type blocker interface {
 	Blocking() bool
 }
 
@@ -123,7 +127,7 @@ type Blocking interface {
 func watchBlocking(ext rules.Extensions) (rules.Extensions, *atomic.Bool) {
 	blocking := new(atomic.Bool) // cases compile on every core
 	note := func(c rules.Comparator, err error) (rules.Comparator, error) {
-		if b, ok := c.(Blocking); ok && b.Blocking() {
+		if b, ok := c.(blocker); ok && b.Blocking() {
 			blocking.Store(true)
 		}
 		return c, err
@@ -148,15 +152,6 @@ func (e *Engine) lookup(id string, guess int) (int, bool) {
 	return i, ok
 }
 
-// Options returns the options e was compiled with.
-func (e *Engine) Options() Options { return e.opts }
-
-// Len returns the number of cases.
-func (e *Engine) Len() int { return len(e.cases) }
-
-// ID returns the id of case i.
-func (e *Engine) ID(i int) string { return e.cases[i].id }
-
 // Lookup returns the index of the case with the given id.
 func (e *Engine) Lookup(id string) (int, bool) {
 	i, ok := e.index.get(id, e.cases)
@@ -165,7 +160,7 @@ func (e *Engine) Lookup(id string) (int, bool) {
 
 // setUnknownCase sets r to the result reported for a response whose id
 // names no case.
-func setUnknownCase(r *Result, id string) {
-	*r = Result{ID: id, Diffs: []Diff{{Kind: results.UnknownCase,
+func setUnknownCase(r *results.Result, id string) {
+	*r = results.Result{ID: id, Diffs: []results.Diff{{Kind: results.UnknownCase,
 		Message: fmt.Sprintf("the responses name case %q, which the suite does not have", id), Call: -1}}}
 }

@@ -46,8 +46,8 @@ func mustParse(t testing.TB, s string) value.Value {
 	return v
 }
 
-func kinds(r *Result) []Kind {
-	var ks []Kind
+func kinds(r *results.Result) []results.Kind {
+	var ks []results.Kind
 	for _, d := range r.Diffs {
 		ks = append(ks, d.Kind)
 	}
@@ -60,7 +60,7 @@ type scoreTest struct {
 	response string
 	pass     bool
 	score    float64
-	kinds    []Kind // diff kinds, in order
+	kinds    []results.Kind // diff kinds, in order
 }
 
 const weatherTools = `
@@ -88,7 +88,7 @@ func runScoreTests(t *testing.T, tests []scoreTest) {
 			if !ok {
 				t.Fatal("the suite has no case t")
 			}
-			r := e.NewScorer().Score(i, mustParse(t, tt.response))
+			r := e.newScorer().Score(i, mustParse(t, tt.response))
 			if r.Pass != tt.pass || r.Score != tt.score || !slices.Equal(kinds(r), tt.kinds) {
 				t.Errorf("pass=%v score=%v kinds=%v, want pass=%v score=%v kinds=%v\n%s",
 					r.Pass, r.Score, kinds(r), tt.pass, tt.score, tt.kinds, r.AppendJSON(nil))
@@ -102,21 +102,21 @@ func TestScoreSpecExamples(t *testing.T) {
 	runScoreTests(t, []scoreTest{
 		{"key order", one, `[{"name":"get_weather","arguments":"{\"unit\":\"celsius\",\"city\":\"Berlin\"}"}]`, true, 1, nil},
 		{"wrong tool whose arguments mention Berlin", one,
-			`[{"name":"get_forecast","arguments":"{\"city\":\"Berlin\",\"unit\":\"celsius\"}"}]`, false, 0, []Kind{results.WrongTool}},
-		{"one wrong value", one, `[{"name":"get_weather","arguments":{"city":"Berlin","unit":"kelvin"}}]`, false, 0.5, []Kind{results.Mismatch}},
-		{"missing argument", one, `[{"name":"get_weather","arguments":{"city":"Berlin"}}]`, false, 0.5, []Kind{results.MissingArgument}},
+			`[{"name":"get_forecast","arguments":"{\"city\":\"Berlin\",\"unit\":\"celsius\"}"}]`, false, 0, []results.Kind{results.WrongTool}},
+		{"one wrong value", one, `[{"name":"get_weather","arguments":{"city":"Berlin","unit":"kelvin"}}]`, false, 0.5, []results.Kind{results.Mismatch}},
+		{"missing argument", one, `[{"name":"get_weather","arguments":{"city":"Berlin"}}]`, false, 0.5, []results.Kind{results.MissingArgument}},
 		{"extra argument counts as one more miss", one,
-			`[{"name":"get_weather","arguments":{"city":"Berlin","unit":"celsius","debug":true}}]`, false, 2.0 / 3, []Kind{results.UnexpectedArgument}},
-		{"invalid JSON", one, `[{"name":"get_weather","arguments":"{not json"}]`, false, 0, []Kind{results.InvalidArguments}},
+			`[{"name":"get_weather","arguments":{"city":"Berlin","unit":"celsius","debug":true}}]`, false, 2.0 / 3, []results.Kind{results.UnexpectedArgument}},
+		{"invalid JSON", one, `[{"name":"get_weather","arguments":"{not json"}]`, false, 0, []results.Kind{results.InvalidArguments}},
 		{"duplicate key never passes", one,
-			`[{"name":"get_weather","arguments":"{\"city\":\"Paris\",\"city\":\"Berlin\",\"unit\":\"celsius\"}"}]`, false, 0, []Kind{results.InvalidArguments}},
-		{"arguments not an object", one, `[{"name":"get_weather","arguments":"[1]"}]`, false, 0, []Kind{results.InvalidArguments}},
-		{"NaN", one, `[{"name":"get_weather","arguments":"{\"city\":NaN}"}]`, false, 0, []Kind{results.InvalidArguments}},
-		{"no call", one, `{"choices":[{"message":{"role":"assistant","content":"hi"}}]}`, false, 0, []Kind{results.MissingCall}},
+			`[{"name":"get_weather","arguments":"{\"city\":\"Paris\",\"city\":\"Berlin\",\"unit\":\"celsius\"}"}]`, false, 0, []results.Kind{results.InvalidArguments}},
+		{"arguments not an object", one, `[{"name":"get_weather","arguments":"[1]"}]`, false, 0, []results.Kind{results.InvalidArguments}},
+		{"NaN", one, `[{"name":"get_weather","arguments":"{\"city\":NaN}"}]`, false, 0, []results.Kind{results.InvalidArguments}},
+		{"no call", one, `{"choices":[{"message":{"role":"assistant","content":"hi"}}]}`, false, 0, []results.Kind{results.MissingCall}},
 		{"two calls where one is expected", one,
 			`[{"name":"get_weather","arguments":{"city":"Berlin","unit":"celsius"}},{"name":"get_weather","arguments":{"city":"Paris","unit":"celsius"}}]`,
-			false, 0.5, []Kind{results.UnexpectedCall}},
-		{"unknown shape is a hard failure", one, `{"foo":"bar"}`, false, 0, []Kind{results.InvalidArguments}},
+			false, 0.5, []results.Kind{results.UnexpectedCall}},
+		{"unknown shape is a hard failure", one, `{"foo":"bar"}`, false, 0, []results.Kind{results.InvalidArguments}},
 	})
 }
 
@@ -125,15 +125,15 @@ func TestScoreNumbers(t *testing.T) {
 		{"5 equals 5.0 and 5e0", `cases: [{id: t, expected: {name: f, arguments: {a: 5, b: 5, c: 5.0}}}]`,
 			`[{"name":"f","arguments":"{\"a\":5.0,\"b\":5e0,\"c\":5}"}]`, true, 1, nil},
 		{"2^53+1 is not 2^53", `cases: [{id: t, expected: {name: f, arguments: {a: 9007199254740993}}}]`,
-			`[{"name":"f","arguments":"{\"a\":9007199254740992}"}]`, false, 0, []Kind{results.Mismatch}},
+			`[{"name":"f","arguments":"{\"a\":9007199254740992}"}]`, false, 0, []results.Kind{results.Mismatch}},
 		{"0.1+0.2 is not 0.3", `cases: [{id: t, expected: {name: f, arguments: {a: 0.3}}}]`,
-			`[{"name":"f","arguments":"{\"a\":0.30000000000000004}"}]`, false, 0, []Kind{results.Mismatch}},
+			`[{"name":"f","arguments":"{\"a\":0.30000000000000004}"}]`, false, 0, []results.Kind{results.Mismatch}},
 		{"a numeric string is not a number by default", `cases: [{id: t, expected: {name: f, arguments: {a: 5}}}]`,
-			`[{"name":"f","arguments":{"a":"5"}}]`, false, 0, []Kind{results.Mismatch}},
+			`[{"name":"f","arguments":{"a":"5"}}]`, false, 0, []results.Kind{results.Mismatch}},
 		{"numeric rule", `cases: [{id: t, expected: {name: f, arguments: {a: 5}, rules: {a: numeric}}}]`,
 			`[{"name":"f","arguments":{"a":"5.0"}}]`, true, 1, nil},
 		{"true is not 1", `cases: [{id: t, expected: {name: f, arguments: {a: true}}}]`,
-			`[{"name":"f","arguments":{"a":1}}]`, false, 0, []Kind{results.Mismatch}},
+			`[{"name":"f","arguments":{"a":1}}]`, false, 0, []results.Kind{results.Mismatch}},
 		{"tolerance", `cases: [{id: t, expected: {name: f, arguments: {a: 10}, rules: {a: {tolerance: 0.5}}}}]`,
 			`[{"name":"f","arguments":{"a":10.4}}]`, true, 1, nil},
 	})
@@ -146,23 +146,23 @@ func TestScoreSchema(t *testing.T) {
 		{"5.0 is an integer", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo, days: 5}}}]`,
 			`[{"name":"get_weather","arguments":{"city":"Oslo","days":5.0}}]`, true, 1, nil},
 		{"5.5 is not an integer", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo, days: 5}}}]`,
-			`[{"name":"get_weather","arguments":{"city":"Oslo","days":5.5}}]`, false, 0.5, []Kind{results.Mismatch, results.Schema}},
+			`[{"name":"get_weather","arguments":{"city":"Oslo","days":5.5}}]`, false, 0.5, []results.Kind{results.Mismatch, results.Schema}},
 		{"not in enum", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo}}}]`,
-			`[{"name":"get_weather","arguments":{"city":"Oslo","unit":"kelvin"}}]`, false, 0.5, []Kind{results.Mismatch, results.Schema}},
+			`[{"name":"get_weather","arguments":{"city":"Oslo","unit":"kelvin"}}]`, false, 0.5, []results.Kind{results.Mismatch, results.Schema}},
 		{"default given explicitly", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo}}}]`,
 			`[{"name":"get_weather","arguments":{"city":"Oslo","unit":"celsius"}}]`, true, 1, nil},
 		{"optional parameter the expected call leaves out", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo}}}]`,
 			`[{"name":"get_weather","arguments":{"city":"Oslo","days":2}}]`, true, 1, nil},
 		{"missing required", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo}}}]`,
-			`[{"name":"get_weather","arguments":{}}]`, false, 0, []Kind{results.MissingArgument, results.Schema}},
+			`[{"name":"get_weather","arguments":{}}]`, false, 0, []results.Kind{results.MissingArgument, results.Schema}},
 		{"a number parameter with a default stays numeric", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo, limit: 5}}}]`,
 			`[{"name":"get_weather","arguments":{"city":"Oslo","limit":"5"}}]`, true, 1, nil},
 		{"its default is numeric too", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo}}}]`,
 			`[{"name":"get_weather","arguments":{"city":"Oslo","limit":"10.0"}}]`, true, 1, nil},
 		{"and a different value is a mismatch against it", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo}}}]`,
-			`[{"name":"get_weather","arguments":{"city":"Oslo","limit":11}}]`, false, 0.5, []Kind{results.Mismatch}},
+			`[{"name":"get_weather","arguments":{"city":"Oslo","limit":11}}]`, false, 0.5, []results.Kind{results.Mismatch}},
 		{"explicit rule overrides the schema", weatherTools + `cases: [{id: t, expected: {name: get_weather, arguments: {city: Oslo, max_temp: 5}, rules: {max_temp: exact}}}]`,
-			`[{"name":"get_weather","arguments":{"city":"Oslo","max_temp":"5"}}]`, false, 0.5, []Kind{results.Mismatch}},
+			`[{"name":"get_weather","arguments":{"city":"Oslo","max_temp":"5"}}]`, false, 0.5, []results.Kind{results.Mismatch}},
 	})
 }
 
@@ -175,15 +175,15 @@ func TestScoreMatching(t *testing.T) {
 	h3 := `{"name":"h","arguments":{"c":3}}`
 	runScoreTests(t, []scoreTest{
 		{"ordered in order", two("ordered"), "[" + f1 + "," + g2 + "]", true, 1, nil},
-		{"ordered out of order", two("ordered"), "[" + g2 + "," + f1 + "]", false, 0, []Kind{results.WrongTool, results.WrongTool}},
+		{"ordered out of order", two("ordered"), "[" + g2 + "," + f1 + "]", false, 0, []results.Kind{results.WrongTool, results.WrongTool}},
 		{"unordered out of order", two("unordered"), "[" + g2 + "," + f1 + "]", true, 1, nil},
-		{"unordered missing one", two("unordered"), "[" + g2 + "]", false, 0.5, []Kind{results.MissingCall}},
+		{"unordered missing one", two("unordered"), "[" + g2 + "]", false, 0.5, []results.Kind{results.MissingCall}},
 		{"superset allows more", two("superset"), "[" + h3 + "," + g2 + "," + f1 + "]", true, 1, nil},
-		{"superset still needs all", two("superset"), "[" + h3 + "," + g2 + "]", false, 0.5, []Kind{results.MissingCall}},
+		{"superset still needs all", two("superset"), "[" + h3 + "," + g2 + "]", false, 0.5, []results.Kind{results.MissingCall}},
 		{"subset allows fewer", two("subset"), "[" + g2 + "]", true, 1, nil},
-		{"subset rejects others", two("subset"), "[" + g2 + "," + h3 + "]", false, 0.5, []Kind{results.UnexpectedCall}},
+		{"subset rejects others", two("subset"), "[" + g2 + "," + h3 + "]", false, 0.5, []results.Kind{results.UnexpectedCall}},
 		{"no call expected, none made", `cases: [{id: t, expected: []}]`, `[]`, true, 1, nil},
-		{"no call expected, one made", `cases: [{id: t, expected: []}]`, "[" + f1 + "]", false, 0, []Kind{results.UnexpectedCall}},
+		{"no call expected, one made", `cases: [{id: t, expected: []}]`, "[" + f1 + "]", false, 0, []results.Kind{results.UnexpectedCall}},
 	})
 }
 
@@ -207,27 +207,27 @@ func TestScoreUnpairedCalls(t *testing.T) {
 	runScoreTests(t, []scoreTest{
 		{"superset tolerates a good extra call", one("superset"), "[" + oslo + "," + oslo + "]", true, 1, nil},
 		{"superset tolerates a call to a tool it has no schema for", one("superset"), "[" + other + "," + oslo + "]", true, 1, nil},
-		{"superset: extra call not JSON", one("superset"), "[" + oslo + "," + broken + "]", false, 0.5, []Kind{results.InvalidArguments}},
-		{"superset: extra call with a duplicated key", one("superset"), "[" + oslo + "," + twice + "]", false, 0.5, []Kind{results.InvalidArguments}},
-		{"superset: extra call with NaN", one("superset"), "[" + nan + "," + oslo + "]", false, 0.5, []Kind{results.InvalidArguments}},
-		{"superset: extra call to an unknown tool, not an object", one("superset"), "[" + oslo + "," + brokenOther + "]", false, 0.5, []Kind{results.InvalidArguments}},
-		{"superset: extra call of the wrong type", one("superset"), "[" + oslo + "," + wrongType + "]", false, 0.5, []Kind{results.Schema}},
-		{"superset: extra call without a required argument", one("superset"), "[" + noCity + "," + oslo + "]", false, 0.5, []Kind{results.Schema}},
-		{"superset: extra call with a null outside the enum", one("superset"), "[" + oslo + "," + nullUnit + "]", false, 0.5, []Kind{results.Schema}},
+		{"superset: extra call not JSON", one("superset"), "[" + oslo + "," + broken + "]", false, 0.5, []results.Kind{results.InvalidArguments}},
+		{"superset: extra call with a duplicated key", one("superset"), "[" + oslo + "," + twice + "]", false, 0.5, []results.Kind{results.InvalidArguments}},
+		{"superset: extra call with NaN", one("superset"), "[" + nan + "," + oslo + "]", false, 0.5, []results.Kind{results.InvalidArguments}},
+		{"superset: extra call to an unknown tool, not an object", one("superset"), "[" + oslo + "," + brokenOther + "]", false, 0.5, []results.Kind{results.InvalidArguments}},
+		{"superset: extra call of the wrong type", one("superset"), "[" + oslo + "," + wrongType + "]", false, 0.5, []results.Kind{results.Schema}},
+		{"superset: extra call without a required argument", one("superset"), "[" + noCity + "," + oslo + "]", false, 0.5, []results.Kind{results.Schema}},
+		{"superset: extra call with a null outside the enum", one("superset"), "[" + oslo + "," + nullUnit + "]", false, 0.5, []results.Kind{results.Schema}},
 		{"superset: that null is missing with null_is_missing", weatherTools + `cases: [{id: t, calls: superset, null_is_missing: true, expected: [{name: get_weather, arguments: {city: Oslo}}]}]`,
 			"[" + oslo + "," + nullUnit + "]", true, 1, nil},
-		{"in_order: broken call between", one("in_order"), "[" + broken + "," + oslo + "]", false, 0.5, []Kind{results.InvalidArguments}},
-		{"ordered: unexpected broken call", one("ordered"), "[" + oslo + "," + broken + "]", false, 0.5, []Kind{results.UnexpectedCall, results.InvalidArguments}},
-		{"unordered: unexpected call of the wrong type", one("unordered"), "[" + wrongType + "," + oslo + "]", false, 0.5, []Kind{results.UnexpectedCall, results.Schema}},
-		{"subset: unexpected broken call", one("subset"), "[" + oslo + "," + twice + "]", false, 0.5, []Kind{results.UnexpectedCall, results.InvalidArguments}},
-		{"greedy: unexpected broken call", one("greedy"), "[" + oslo + "," + nan + "]", false, 0.5, []Kind{results.UnexpectedCall, results.InvalidArguments}},
+		{"in_order: broken call between", one("in_order"), "[" + broken + "," + oslo + "]", false, 0.5, []results.Kind{results.InvalidArguments}},
+		{"ordered: unexpected broken call", one("ordered"), "[" + oslo + "," + broken + "]", false, 0.5, []results.Kind{results.UnexpectedCall, results.InvalidArguments}},
+		{"unordered: unexpected call of the wrong type", one("unordered"), "[" + wrongType + "," + oslo + "]", false, 0.5, []results.Kind{results.UnexpectedCall, results.Schema}},
+		{"subset: unexpected broken call", one("subset"), "[" + oslo + "," + twice + "]", false, 0.5, []results.Kind{results.UnexpectedCall, results.InvalidArguments}},
+		{"greedy: unexpected broken call", one("greedy"), "[" + oslo + "," + nan + "]", false, 0.5, []results.Kind{results.UnexpectedCall, results.InvalidArguments}},
 		{"no call expected, a broken one made", weatherTools + `cases: [{id: t, calls: superset, expected: []}]`,
-			"[" + broken + "]", false, 0, []Kind{results.UnexpectedCall, results.InvalidArguments}},
+			"[" + broken + "]", false, 0, []results.Kind{results.UnexpectedCall, results.InvalidArguments}},
 	})
 
 	// The diffs point at the result of the call they are about.
 	e := load(t, "version: 1\n"+one("superset"))
-	r := e.NewScorer().Score(0, mustParse(t, "["+broken+","+oslo+","+wrongType+"]"))
+	r := e.newScorer().Score(0, mustParse(t, "["+broken+","+oslo+","+wrongType+"]"))
 	if len(r.Diffs) != 2 {
 		t.Fatalf("got %d diffs, want 2\n%s", len(r.Diffs), r.AppendJSON(nil))
 	}
@@ -248,12 +248,12 @@ func TestScoreUnpairedCalls(t *testing.T) {
 func TestScoreNamelessCall(t *testing.T) {
 	broken := `{"choices":[{"message":{"role":"assistant","tool_calls":"x"}}]}`
 	runScoreTests(t, []scoreTest{
-		{"expected a call", `cases: [{id: t, expected: {name: f, arguments: {x: 1}}}]`, broken, false, 0, []Kind{results.InvalidArguments}},
-		{"expected none", `cases: [{id: t, expected: []}]`, broken, false, 0, []Kind{results.UnexpectedCall, results.InvalidArguments}},
+		{"expected a call", `cases: [{id: t, expected: {name: f, arguments: {x: 1}}}]`, broken, false, 0, []results.Kind{results.InvalidArguments}},
+		{"expected none", `cases: [{id: t, expected: []}]`, broken, false, 0, []results.Kind{results.UnexpectedCall, results.InvalidArguments}},
 	})
 	for _, src := range []string{`cases: [{id: t, expected: {name: f, arguments: {x: 1}}}]`, `cases: [{id: t, expected: []}]`} {
 		e := load(t, "version: 1\n"+src)
-		line := string(e.NewScorer().Score(0, mustParse(t, broken)).AppendJSON(nil))
+		line := string(e.newScorer().Score(0, mustParse(t, broken)).AppendJSON(nil))
 		for _, bad := range []string{"got a call to \"", "got a call to ,", "arguments of :", "got \""} {
 			if strings.Contains(line, bad) {
 				t.Errorf("%s: the result says %q\n%s", src, bad, line)
@@ -283,7 +283,7 @@ cases:
 			}
 			doc += calls[p]
 		}
-		r := e.NewScorer().Score(0, mustParse(t, doc+"]"))
+		r := e.newScorer().Score(0, mustParse(t, doc+"]"))
 		if !r.Pass || r.Score != 1 {
 			t.Errorf("order %v: pass=%v score=%v, want a pass\n%s", perm, r.Pass, r.Score, r.AppendJSON(nil))
 		}
@@ -299,11 +299,11 @@ cases:
       - [{name: get_forecast, arguments: {city: Oslo, days: 0}}]
       - [{name: get_forecast, arguments: {city: Oslo, days: 1}}]
 `)
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"get_forecast","arguments":{"city":"Oslo","days":1}}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"get_forecast","arguments":{"city":"Oslo","days":1}}]`))
 	if !r.Pass || r.Alternative != 2 {
 		t.Errorf("pass=%v alternative=%d, want a pass by alternative 2", r.Pass, r.Alternative)
 	}
-	r = e.NewScorer().Score(0, mustParse(t, `[{"name":"get_forecast","arguments":{"city":"Oslo","days":5}}]`))
+	r = e.newScorer().Score(0, mustParse(t, `[{"name":"get_forecast","arguments":{"city":"Oslo","days":5}}]`))
 	if r.Pass || r.Alternative != 1 || r.Score != 0.5 {
 		t.Errorf("pass=%v alternative=%d score=%v, want a fail scored by alternative 1 at 0.5", r.Pass, r.Alternative, r.Score)
 	}
@@ -324,7 +324,7 @@ cases:
         - {name: u, arguments: {k0: 0, k1: 0, k2: 1, k3: 1, k4: 1, k5: 1, k6: 1, k7: 1, k8: 1, k9: 1}}
 `)
 	zeros := `{"k0":0,"k1":0,"k2":0,"k3":0,"k4":0,"k5":0,"k6":0,"k7":0,"k8":0,"k9":0}`
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"t","arguments":`+zeros+`},{"name":"u","arguments":`+zeros+`}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"t","arguments":`+zeros+`},{"name":"u","arguments":`+zeros+`}]`))
 	if r.Pass || r.Alternative != 0 || r.Score != 0.15 {
 		t.Errorf("pass=%v alternative=%d score=%v, want a fail scored by the expected calls at 0.15", r.Pass, r.Alternative, r.Score)
 	}
@@ -340,7 +340,7 @@ cases: [{id: t, calls: in_order, expected: [{name: t, arguments: {a: 1}}, {name:
 		{`[{"name":"u","arguments":{"a":1}},{"name":"t","arguments":{"a":1}}]`, "expected a call to u in its order, got none there (call 0 is to u, out of that order)"},
 		{`[{"name":"t","arguments":{"a":1}}]`, "expected a call to u, got none"},
 	} {
-		r := e.NewScorer().Score(0, mustParse(t, tc.resp))
+		r := e.newScorer().Score(0, mustParse(t, tc.resp))
 		if len(r.Diffs) != 1 || r.Diffs[0].Kind != results.MissingCall || r.Diffs[0].Message != tc.want || r.Score != 0.5 {
 			t.Errorf("%s: %s, want one missing_call saying %q", tc.resp, r.AppendJSON(nil), tc.want)
 		}
@@ -350,7 +350,7 @@ cases: [{id: t, calls: in_order, expected: [{name: t, arguments: {a: 1}}, {name:
 func TestNullIsMissing(t *testing.T) {
 	runScoreTests(t, []scoreTest{
 		{"null is a value by default", `cases: [{id: t, expected: {name: f, arguments: {a: 1}}}]`,
-			`[{"name":"f","arguments":{"a":1,"b":null}}]`, false, 0.5, []Kind{results.UnexpectedArgument}},
+			`[{"name":"f","arguments":{"a":1,"b":null}}]`, false, 0.5, []results.Kind{results.UnexpectedArgument}},
 		{"null as missing", `cases: [{id: t, null_is_missing: true, expected: {name: f, arguments: {a: 1}}}]`,
 			`[{"name":"f","arguments":{"a":1,"b":null}}]`, true, 1, nil},
 	})
@@ -359,7 +359,7 @@ func TestNullIsMissing(t *testing.T) {
 func TestResultJSON(t *testing.T) {
 	e := load(t, `version: 1
 cases: [{id: weather-berlin, expected: {name: get_weather, arguments: {city: Berlin, unit: celsius}}}]`)
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"get_weather","arguments":{"city":"Berlin","unit":"kelvin"}}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"get_weather","arguments":{"city":"Berlin","unit":"kelvin"}}]`))
 	got, err := value.Parse(string(r.AppendJSON(nil)))
 	if err != nil {
 		t.Fatalf("the result is not JSON: %v\n%s", err, r.AppendJSON(nil))
@@ -401,7 +401,7 @@ cases:
     extra_fields: allow
     expected: {name: book, arguments: {travellers: [{name: Ada, age: 36}]}, rules: {travellers: ignore}}
 `)
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"book","arguments":{"travellers":[{"name":"Ada","age":"36"},{"age":3.5}],"seat":{"row":"7","side":"middle"}}}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"book","arguments":{"travellers":[{"name":"Ada","age":"36"},{"age":3.5}],"seat":{"row":"7","side":"middle"}}}]`))
 	got := map[string]bool{}
 	for _, d := range r.Diffs {
 		if d.Kind == results.Schema {
@@ -439,13 +439,13 @@ cases:
   - id: t
     expected: {name: f, arguments: {"a*b": 1, "a.b": 1, "*": 1, "x#": 1, 'c\d': 1}}
 `)
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{"a*b":"x","a.b":"x","*":"x","x#":"x","c\\d":"x"}}]`))
-	paths := map[Kind][]string{}
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"f","arguments":{"a*b":"x","a.b":"x","*":"x","x#":"x","c\\d":"x"}}]`))
+	paths := map[results.Kind][]string{}
 	for _, d := range r.Diffs {
 		paths[d.Kind] = append(paths[d.Kind], d.Path)
 	}
 	want := []string{`\*`, "a*b", `a\.b`, `c\\d`, "x#"}
-	for _, k := range []Kind{results.Mismatch, results.Schema} {
+	for _, k := range []results.Kind{results.Mismatch, results.Schema} {
 		got := slices.Clone(paths[k])
 		slices.Sort(got)
 		want := slices.Clone(want)

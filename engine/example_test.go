@@ -8,6 +8,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/suite"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -28,12 +29,12 @@ func Example() {
 	// Another key order and an OpenAI chat completion around it.
 	resp, _ := value.Parse(`{"choices": [{"message": {"tool_calls": [{"type": "function",
 		"function": {"name": "get_weather", "arguments": "{\"unit\":\"celsius\",\"city\":\"Berlin\"}"}}]}}]}`)
-	r := eng.NewScorer().Score(0, resp)
+	r := eng.NewScorer(context.Background()).Score(0, resp)
 	fmt.Println(r.Pass, r.Score)
 
 	// The right city in the wrong tool.
 	resp, _ = value.Parse(`[{"name": "get_forecast", "arguments": {"city": "Berlin", "unit": "celsius"}}]`)
-	r = eng.NewScorer().Score(0, resp)
+	r = eng.NewScorer(context.Background()).Score(0, resp)
 	fmt.Println(r.Pass, r.Score, r.Diffs[0].Kind)
 	// Output:
 	// true 1
@@ -77,7 +78,7 @@ func ExampleScorer_ScoreLine() {
 		fmt.Println(err)
 		return
 	}
-	sc := eng.NewScorer()
+	sc := eng.NewScorer(context.Background())
 	for n, line := range []string{
 		`{"id": 17, "response": [{"name": "get_weather", "arguments": "{\"city\": \"Berlin\"}"}]}`,
 		`{"id": "17"}`,
@@ -98,8 +99,8 @@ func ExampleScorer_ScoreLine() {
 	// line 4: a response line must be a JSON object with an id, not array
 }
 
-func kindsOf(r *engine.Result) []engine.Kind {
-	var ks []engine.Kind
+func kindsOf(r *results.Result) []results.Kind {
+	var ks []results.Kind
 	for _, d := range r.Diffs {
 		ks = append(ks, d.Kind)
 	}

@@ -25,18 +25,18 @@ func TestFinalTextVerdicts(t *testing.T) {
 	tests := []struct {
 		name, reading, run string
 		pass               bool
-		kinds              []Kind
+		kinds              []results.Kind
 	}{
 		// Joined, "It is XHope this helps." has no x between boundaries.
-		{"joined, two blocks", "", blocks, false, []Kind{results.Mismatch}},
+		{"joined, two blocks", "", blocks, false, []results.Kind{results.Mismatch}},
 		{"bfcl, two blocks", "bfcl", blocks, true, nil},
 		{"joined, the answer in the second block", "joined", second, true, nil},
-		{"bfcl, the answer in the second block", "bfcl", second, false, []Kind{results.Mismatch}},
-		{"joined, a broken last call", "", broken, false, []Kind{results.InvalidArguments, results.MissingFinal}},
+		{"bfcl, the answer in the second block", "bfcl", second, false, []results.Kind{results.Mismatch}},
+		{"joined, a broken last call", "", broken, false, []results.Kind{results.InvalidArguments, results.MissingFinal}},
 		{"bfcl, a broken last call read as the answer", "bfcl", broken, true, nil},
 		{"joined, the answer in the context", "", idk, true, nil},
-		{"answer, the answer in the context", "answer", idk, false, []Kind{results.Mismatch}},
-		{"bfcl, a good last call", "bfcl", `[` + user + `,` + call + `,` + result + `]`, false, []Kind{results.MissingFinal}},
+		{"answer, the answer in the context", "answer", idk, false, []results.Kind{results.Mismatch}},
+		{"bfcl, a good last call", "bfcl", `[` + user + `,` + call + `,` + result + `]`, false, []results.Kind{results.MissingFinal}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -45,7 +45,7 @@ func TestFinalTextVerdicts(t *testing.T) {
 				s += "    final_text: " + tt.reading + "\n"
 			}
 			e := load(t, s)
-			for _, r := range []*Result{scoreNoWork(e, 0, mustParse(t, tt.run)), e.NewScorer().Score(0, mustParse(t, tt.run))} {
+			for _, r := range []*results.Result{scoreNoWork(e, 0, mustParse(t, tt.run)), e.newScorer().Score(0, mustParse(t, tt.run))} {
 				if r.Pass != tt.pass || !slices.Equal(kinds(r), tt.kinds) {
 					t.Errorf("pass %v, kinds %v; want %v, %v\n%s", r.Pass, kinds(r), tt.pass, tt.kinds, r.AppendJSON(nil))
 				}

@@ -22,18 +22,18 @@ cases:
 	// would read as another API's item.
 	calls := mustParse(t, `[{"type": "tool_use", "name": "f", "arguments": {"x": 1}}]`)
 	anthropic := mustParse(t, `[{"type": "tool_use", "name": "f", "input": {"x": 1}}]`)
-	if r := e.NewScorer().Score(0, calls); !r.Pass {
+	if r := e.newScorer().Score(0, calls); !r.Pass {
 		t.Errorf("defaults.format calls: %s", r.AppendJSON(nil))
 	}
-	if r := e.NewScorer().Score(1, anthropic); !r.Pass {
+	if r := e.newScorer().Score(1, anthropic); !r.Pass {
 		t.Errorf("case format anthropic: %s", r.AppendJSON(nil))
 	}
-	if r := e.NewScorer().Score(1, calls); r.Pass {
+	if r := e.newScorer().Score(1, calls); r.Pass {
 		t.Errorf("case format anthropic passed a calls list: %s", r.AppendJSON(nil))
 	}
 	forced := *e
 	forced.opts.Format = response.Anthropic
-	if r := forced.NewScorer().Score(0, anthropic); !r.Pass {
+	if r := forced.newScorer().Score(0, anthropic); !r.Pass {
 		t.Errorf("Options.Format wins over defaults.format: %s", r.AppendJSON(nil))
 	}
 }
@@ -64,17 +64,17 @@ cases:
     expected: {name: tag, arguments: {ids: "[1, 2]", urgent: "true"}}
 `)
 	text := mustParse(t, `"<tool_call>\n<function=tag>\n<parameter=ids>\n[1, 2]\n</parameter>\n<parameter=urgent>\ntrue\n</parameter>\n</function>\n</tool_call>"`)
-	if r := e.NewScorer().Score(0, text); !r.Pass {
+	if r := e.newScorer().Score(0, text); !r.Pass {
 		t.Errorf("suite tools: %s", r.AppendJSON(nil))
 	}
 	caseText := mustParse(t, `"<tool_call>\n<function=tag>\n<parameter=ids>\n[1, 2]\n</parameter>\n</function>\n</tool_call>"`)
-	if r := e.NewScorer().Score(1, caseText); !r.Pass {
+	if r := e.newScorer().Score(1, caseText); !r.Pass {
 		t.Errorf("case tools: a string parameter stays text: %s", r.AppendJSON(nil))
 	}
-	if r := e.NewScorer().Score(2, text); !r.Pass {
+	if r := e.newScorer().Score(2, text); !r.Pass {
 		t.Errorf("no tools: every parameter is text: %s", r.AppendJSON(nil))
 	}
-	if r := e.NewScorer().Score(0, caseText); r.Pass || len(r.Diffs) == 0 {
+	if r := e.newScorer().Score(0, caseText); r.Pass || len(r.Diffs) == 0 {
 		t.Errorf("suite tools, urgent missing: want a failure: %s", r.AppendJSON(nil))
 	}
 }
@@ -97,7 +97,7 @@ func TestTextFormatTypedByToolsInALargeSuite(t *testing.T) {
 	e := load(t, b.String())
 	for _, i := range []int{0, n / 2, n - 1} {
 		text := mustParse(t, fmt.Sprintf(`"<tool_call>\n<function=tag>\n<parameter=ids>\n[%d]\n</parameter>\n</function>\n</tool_call>"`, i))
-		if r := e.NewScorer().Score(i, text); !r.Pass {
+		if r := e.newScorer().Score(i, text); !r.Pass {
 			t.Errorf("case %d: %s", i, r.AppendJSON(nil))
 		}
 	}

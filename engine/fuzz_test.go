@@ -2,11 +2,12 @@ package engine
 
 import (
 	"errors"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"reflect"
 	"slices"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
@@ -58,8 +59,8 @@ cases:
 		if err != nil {
 			return
 		}
-		for i := range e.Len() {
-			r := e.NewScorer().Score(i, resp)
+		for i := range len(e.cases) {
+			r := e.newScorer().Score(i, resp)
 			if r.Score < 0 || r.Score > 1 || r.Score != r.Score {
 				t.Fatalf("case %s: score %v out of [0, 1]", r.ID, r.Score)
 			}
@@ -97,8 +98,8 @@ func checkInvalidUTF8(t *testing.T, e *Engine, doc string) {
 			broken = broken || c.Err == nil && (invalidUTF8In(c.Args) || !utf8.ValidString(c.Name))
 		}
 	}
-	sc := e.NewScorer()
-	for i := range e.Len() {
+	sc := e.newScorer()
+	for i := range len(e.cases) {
 		r, j, _, err := sc.ScoreLine(`{"id":"`+e.cases[i].id+`","response":`+doc+`}`, 1, 0)
 		if err != nil || j != i {
 			t.Fatalf("case %s: line scored as %d, %v", e.cases[i].id, j, err)
@@ -137,7 +138,7 @@ func checkAllPassAgrees(t *testing.T, e *Engine, resp value.Value) {
 	full := *e
 	full.exhaustive = true
 	for i := range e.cases {
-		got, want := e.NewScorer().Score(i, resp).AppendJSON(nil), scoreNoWork(&full, i, resp).AppendJSON(nil)
+		got, want := e.newScorer().Score(i, resp).AppendJSON(nil), scoreNoWork(&full, i, resp).AppendJSON(nil)
 		if string(got) != string(want) {
 			t.Fatalf("case %s:\n allPass    %s\n exhaustive %s", e.cases[i].id, got, want)
 		}

@@ -24,13 +24,13 @@ func TestScoreGreedy(t *testing.T) {
 	runScoreTests(t, []scoreTest{
 		{"in order", two, "[" + f1 + "," + g2 + "]", true, 1, nil},
 		{"out of order", two, "[" + g2 + "," + f1 + "]", true, 1, nil},
-		{"one wrong", two, "[" + g2 + "," + f9 + "]", false, 0.5, []Kind{results.Mismatch}},
-		{"one missing", two, "[" + g2 + "]", false, 0.5, []Kind{results.MissingCall}},
-		{"one more", two, "[" + g2 + "," + f1 + "," + f1 + "]", false, 2.0 / 3, []Kind{results.UnexpectedCall}},
-		{"wrong tool left over is paired", two, "[" + f1 + "," + f9 + "]", false, 0.5, []Kind{results.WrongTool}},
-		{"greedy trap", trap("greedy"), `[{"name":"f","arguments":{"a":1}},{"name":"f","arguments":{"a":2}}]`, false, 0.5, []Kind{results.Mismatch}},
+		{"one wrong", two, "[" + g2 + "," + f9 + "]", false, 0.5, []results.Kind{results.Mismatch}},
+		{"one missing", two, "[" + g2 + "]", false, 0.5, []results.Kind{results.MissingCall}},
+		{"one more", two, "[" + g2 + "," + f1 + "," + f1 + "]", false, 2.0 / 3, []results.Kind{results.UnexpectedCall}},
+		{"wrong tool left over is paired", two, "[" + f1 + "," + f9 + "]", false, 0.5, []results.Kind{results.WrongTool}},
+		{"greedy trap", trap("greedy"), `[{"name":"f","arguments":{"a":1}},{"name":"f","arguments":{"a":2}}]`, false, 0.5, []results.Kind{results.Mismatch}},
 		{"unordered has no trap", trap("unordered"), `[{"name":"f","arguments":{"a":1}},{"name":"f","arguments":{"a":2}}]`, true, 1, nil},
-		{"greedy no call expected", `cases: [{id: t, calls: greedy, expected: []}]`, "[" + f1 + "]", false, 0, []Kind{results.UnexpectedCall}},
+		{"greedy no call expected", `cases: [{id: t, calls: greedy, expected: []}]`, "[" + f1 + "]", false, 0, []results.Kind{results.UnexpectedCall}},
 	})
 }
 
@@ -38,7 +38,7 @@ func TestScoreTypeRule(t *testing.T) {
 	one := `cases: [{id: t, expected: {name: f, arguments: {n: 5, s: x}, rules: {n: {type: integer}}}}]`
 	runScoreTests(t, []scoreTest{
 		{"integer", one, `[{"name":"f","arguments":{"n":5,"s":"x"}}]`, true, 1, nil},
-		{"float for integer", one, `[{"name":"f","arguments":{"n":5.0,"s":"x"}}]`, false, 0.5, []Kind{results.Mismatch}},
+		{"float for integer", one, `[{"name":"f","arguments":{"n":5.0,"s":"x"}}]`, false, 0.5, []results.Kind{results.Mismatch}},
 	})
 }
 
@@ -87,7 +87,7 @@ cases:
     calls: `+tc.mode+`
     expected: `+tc.expected+`
 `, Options{Extensions: rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}})
-			r := e.NewScorer().Score(0, mustParse(t, tc.actual))
+			r := e.newScorer().Score(0, mustParse(t, tc.actual))
 			if r.Pass || len(r.Diffs) != tc.diffs {
 				t.Fatalf("want %d mismatches: %s", tc.diffs, r.AppendJSON(nil))
 			}

@@ -24,7 +24,7 @@ func TestWildcardRuleOverSchema(t *testing.T) {
 		if !ok {
 			t.Fatalf("no case %s", tt.id)
 		}
-		if r := e.NewScorer().Score(i, mustParse(t, tt.resp)); r.Pass != tt.pass {
+		if r := e.newScorer().Score(i, mustParse(t, tt.resp)); r.Pass != tt.pass {
 			t.Errorf("%s %s: pass %v, want %v: %+v", tt.id, tt.resp, r.Pass, tt.pass, r.Diffs)
 		}
 	}

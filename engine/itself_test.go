@@ -27,27 +27,27 @@ tools:
 	for _, tc := range []struct {
 		name, call, response string
 		pass                 bool
-		kinds                []Kind
+		kinds                []results.Kind
 		self                 uint32
 	}{
 		// The schema alone rules: schema.Known.Prove's way, not this one.
 		{"the schema alone", `{name: f, arguments: {n: 5, s: a}}`, `{"n":5,"s":"a"}`, true, nil, selfUnknown},
 		{"rules that pass it", `{name: f, arguments: {n: 5, s: a}, rules: {s: {one_of: [a, b]}, n: {type: integer}}}`, `{"n":5,"s":"a"}`, true, nil, selfPasses},
-		{"a one_of without it", `{name: f, arguments: {n: 5, s: a}, rules: {s: {one_of: [b]}}}`, `{"n":5,"s":"a"}`, false, []Kind{results.Mismatch}, selfNot},
-		{"a regex it does not match", `{name: f, arguments: {n: 5, s: a}, rules: {s: {regex: "^b"}}}`, `{"n":5,"s":"a"}`, false, []Kind{results.Mismatch}, selfNot},
-		{"a type rule it breaks", `{name: f, arguments: {n: 5.0, s: a}, rules: {n: {type: integer}}}`, `{"n":5.0,"s":"a"}`, false, []Kind{results.Mismatch}, selfNot},
-		{"arguments the schema refuses", `{name: f, arguments: {n: 5, s: c}}`, `{"n":5,"s":"c"}`, false, []Kind{results.Schema}, selfNot},
-		{"a false assert", `{name: f, arguments: {n: 5, s: a}, assert: ["actual.n > 9"]}`, `{"n":5,"s":"a"}`, false, []Kind{results.AssertFailed}, selfNot},
-		{"an expression that refuses", `{name: f, arguments: {n: 5, s: a}, rules: {n: {expr: "actual > 9"}}}`, `{"n":5,"s":"a"}`, false, []Kind{results.Mismatch}, selfNot},
+		{"a one_of without it", `{name: f, arguments: {n: 5, s: a}, rules: {s: {one_of: [b]}}}`, `{"n":5,"s":"a"}`, false, []results.Kind{results.Mismatch}, selfNot},
+		{"a regex it does not match", `{name: f, arguments: {n: 5, s: a}, rules: {s: {regex: "^b"}}}`, `{"n":5,"s":"a"}`, false, []results.Kind{results.Mismatch}, selfNot},
+		{"a type rule it breaks", `{name: f, arguments: {n: 5.0, s: a}, rules: {n: {type: integer}}}`, `{"n":5.0,"s":"a"}`, false, []results.Kind{results.Mismatch}, selfNot},
+		{"arguments the schema refuses", `{name: f, arguments: {n: 5, s: c}}`, `{"n":5,"s":"c"}`, false, []results.Kind{results.Schema}, selfNot},
+		{"a false assert", `{name: f, arguments: {n: 5, s: a}, assert: ["actual.n > 9"]}`, `{"n":5,"s":"a"}`, false, []results.Kind{results.AssertFailed}, selfNot},
+		{"an expression that refuses", `{name: f, arguments: {n: 5, s: a}, rules: {n: {expr: "actual > 9"}}}`, `{"n":5,"s":"a"}`, false, []results.Kind{results.Mismatch}, selfNot},
 		{"an expression that accepts", `{name: f, arguments: {n: 5, s: a}, rules: {n: {expr: "actual < 9"}}}`, `{"n":5,"s":"a"}`, true, nil, selfNot},
-		{"spelt otherwise, so judged in full", `{name: f, arguments: {n: 5, s: a}, rules: {n: {type: integer}}}`, `{"n":5.0,"s":"a"}`, false, []Kind{results.Mismatch}, selfUnknown},
+		{"spelt otherwise, so judged in full", `{name: f, arguments: {n: 5, s: a}, rules: {n: {type: integer}}}`, `{"n":5.0,"s":"a"}`, false, []results.Kind{results.Mismatch}, selfUnknown},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := loadWith(t, "version: 1\n"+tools+"cases:\n  - id: t\n    expected: "+tc.call+"\n",
 				Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
 			resp := mustParse(t, `[{"name":"f","arguments":`+tc.response+`}]`)
 			for range 2 {
-				r := e.NewScorer().Score(0, resp)
+				r := e.newScorer().Score(0, resp)
 				if r.Pass != tc.pass || !slices.Equal(kinds(r), tc.kinds) {
 					t.Fatalf("pass=%v kinds=%v, want pass=%v kinds=%v\n%s", r.Pass, kinds(r), tc.pass, tc.kinds, r.AppendJSON(nil))
 				}
@@ -70,7 +70,7 @@ cases:
 `, Options{Extensions: rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}})
 	resp := mustParse(t, `[{"name":"f","arguments":{"x":1}}]`)
 	for range 3 {
-		if r := e.NewScorer().Score(0, resp); !r.Pass {
+		if r := e.newScorer().Score(0, resp); !r.Pass {
 			t.Fatalf("fails: %s", r.AppendJSON(nil))
 		}
 	}
@@ -88,7 +88,7 @@ func TestIdenticalCallCorners(t *testing.T) {
 	for _, tc := range []struct {
 		name, suite, response string
 		pass                  bool
-		kinds                 []Kind
+		kinds                 []results.Kind
 	}{
 		{"null with default, null_is_missing",
 			`{id: t, null_is_missing: true, expected: {name: f, arguments: {a: 1, u: null}, rules: {u: {default: c}}}}`,
@@ -98,7 +98,7 @@ func TestIdenticalCallCorners(t *testing.T) {
 		{"a large integer, identical", `{id: t, expected: {name: f, arguments: {n: 9007199254740993}, rules: {n: numeric}}}`,
 			`[{"name":"f","arguments":{"n":9007199254740993}}]`, true, nil},
 		{"a large integer, one off", `{id: t, expected: {name: f, arguments: {n: 9007199254740993}, rules: {n: numeric}}}`,
-			`[{"name":"f","arguments":{"n":9007199254740992}}]`, false, []Kind{results.Mismatch}},
+			`[{"name":"f","arguments":{"n":9007199254740992}}]`, false, []results.Kind{results.Mismatch}},
 		{"Unicode, identical", `{id: t, expected: {name: f, arguments: {s: "Straße"}, rules: {s: case_insensitive}}}`,
 			`[{"name":"f","arguments":{"s":"Straße"}}]`, true, nil},
 		{"Unicode, folded", `{id: t, expected: {name: f, arguments: {s: "Straße"}, rules: {s: case_insensitive}}}`,
@@ -112,7 +112,7 @@ func TestIdenticalCallCorners(t *testing.T) {
 			e := load(t, "version: 1\ncases:\n  - "+tc.suite+"\n")
 			resp := mustParse(t, tc.response)
 			for range 2 {
-				r := e.NewScorer().Score(0, resp)
+				r := e.newScorer().Score(0, resp)
 				if r.Pass != tc.pass || !slices.Equal(kinds(r), tc.kinds) {
 					t.Fatalf("pass=%v kinds=%v, want pass=%v kinds=%v\n%s", r.Pass, kinds(r), tc.pass, tc.kinds, r.AppendJSON(nil))
 				}

@@ -23,7 +23,7 @@ type cutLine struct {
 // from 0 to samples-1, which it returns and sets in r, also for a line
 // whose id names no case. With cut, text is the head of a line too long to read (see cutLine): its
 // case, named by the id found there, fails.
-func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples int, cut *cutLine, w *work) (int, int, *InputError) {
+func (e *Engine) scoreSampleLine(r *results.Result, text string, line, guess, samples int, cut *cutLine, w *work) (int, int, *results.InputError) {
 	// The line as a whole may be as long as RunOptions.MaxLineBytes lets
 	// it; the limits that guard against hostile output apply to each
 	// arguments string.
@@ -36,7 +36,7 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 	if cut != nil {
 		id, k, found, err := results.ReadResponseHead(text, samples)
 		if !found {
-			return 0, 0, &InputError{Line: line, Msg: fmt.Sprintf(`the line is %d bytes, longer than the limit of %d, and its first %d bytes hold no "id" to fail its case with`, cut.n, cut.limit, len(text))}
+			return 0, 0, &results.InputError{Line: line, Msg: fmt.Sprintf(`the line is %d bytes, longer than the limit of %d, and its first %d bytes hold no "id" to fail its case with`, cut.n, cut.limit, len(text))}
 		}
 		if err != nil {
 			err.Line = line
@@ -44,7 +44,7 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 		}
 		rl = results.ResponseLine{ID: id, Sample: k}
 	} else {
-		var err *InputError
+		var err *results.InputError
 		if rl, err = results.ReadResponseLine(w.parserOrNil(), text, line, lim, samples); err != nil {
 			return 0, 0, err
 		}

@@ -24,7 +24,7 @@ func TestLineHints(t *testing.T) {
 		{`{"response": []}`, 1, ""},
 	}
 	for _, tt := range tests {
-		_, _, _, err := e.NewScorer().ScoreLine(tt.text, tt.line, 0)
+		_, _, _, err := e.newScorer().ScoreLine(tt.text, tt.line, 0)
 		if err == nil {
 			t.Fatalf("%s: no error", tt.text)
 		}

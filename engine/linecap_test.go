@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/results"
 )
 
 // xs reads n bytes of 'x' without holding them.
@@ -94,7 +96,7 @@ func TestRunLineCap(t *testing.T) {
 }
 
 // An over-long line at the end of the input, without a newline, is cut too;
-// one whose first CutHeadBytes hold no id stops the run naming the line.
+// one whose first cutHeadBytes hold no id stops the run naming the line.
 func TestRunLineCapEdges(t *testing.T) {
 	e := load(t, capSuite)
 	lines, err := runCap(t, e, longResponse("b", 2<<20), 1<<20)
@@ -103,7 +105,7 @@ func TestRunLineCapEdges(t *testing.T) {
 	}
 	noID := io.MultiReader(strings.NewReader(`{"response":"`), &xs{2 << 20}, strings.NewReader(`","id":"b"}`+"\n"))
 	_, err = runCap(t, e, noID, 1<<20)
-	var ie *InputError
+	var ie *results.InputError
 	if !errors.As(err, &ie) || ie.Line != 1 || !strings.Contains(err.Error(), `hold no "id"`) {
 		t.Errorf("id past the head: %v; want an InputError for line 1 saying no id was found", err)
 	}

@@ -220,10 +220,10 @@ func (mt *matcher) greedy() {
 	}
 }
 
-// assemble writes the pairing into r: a CallResult for each pair and for
+// assemble writes the pairing into r: a results.CallResult for each pair and for
 // each call left out that counts, with their diffs, and the case's score,
 // its pass and the sums it comes from.
-func (mt *matcher) assemble(r *Result) {
+func (mt *matcher) assemble(r *results.Result) {
 	sum, counted := mt.writePairs(r)
 	extra := 0
 	for b := range mt.calls {
@@ -248,7 +248,7 @@ func (mt *matcher) assemble(r *Result) {
 // writePairs writes each expected call into r, with its actual call or
 // as missing, and returns the summed scores of the pairs and how many
 // expected calls count in the score.
-func (mt *matcher) writePairs(r *Result) (sum float64, counted int) {
+func (mt *matcher) writePairs(r *results.Result) (sum float64, counted int) {
 	for a, b := range mt.pairs {
 		if b < 0 {
 			if mt.mode == suite.CallsSubset {
@@ -261,7 +261,7 @@ func (mt *matcher) writePairs(r *Result) (sum float64, counted int) {
 		mt.matched[b] = true
 		idx := len(r.Calls)
 		p := &mt.pr[a]
-		r.Calls = append(r.Calls, CallResult{Expected: a, Actual: b, Pass: p.pass, Score: p.score})
+		r.Calls = append(r.Calls, results.CallResult{Expected: a, Actual: b, Pass: p.pass, Score: p.score})
 		for _, d := range p.diffs {
 			d.Call = idx
 			mt.rv.mark(&d, b)
@@ -275,10 +275,10 @@ func (mt *matcher) writePairs(r *Result) (sum float64, counted int) {
 
 // writeMissing writes expected call a, which pairs with no actual call,
 // into r with its missing_call diff.
-func (mt *matcher) writeMissing(r *Result, a int) {
+func (mt *matcher) writeMissing(r *results.Result, a int) {
 	name := mt.exp[a].name
 	idx := len(r.Calls)
-	r.Calls = append(r.Calls, CallResult{Expected: a, Actual: -1})
+	r.Calls = append(r.Calls, results.CallResult{Expected: a, Actual: -1})
 	msg := "expected a call to " + name + ", got none"
 	if mt.mode == suite.CallsInOrder {
 		if b := unpairedCall(name, mt.calls, mt.pairs); b >= 0 {
@@ -286,7 +286,7 @@ func (mt *matcher) writeMissing(r *Result, a int) {
 			msg = "expected a call to " + name + " in its order, got none there (call " + strconv.Itoa(b) + " is to " + name + ", out of that order)"
 		}
 	}
-	r.Diffs = append(r.Diffs, Diff{Kind: results.MissingCall,
+	r.Diffs = append(r.Diffs, results.Diff{Kind: results.MissingCall,
 		Expected: value.StringOf(name), HasExpected: true, Rule: string(mt.mode),
 		Message: msg, Call: idx})
 }
@@ -295,7 +295,7 @@ func (mt *matcher) writeMissing(r *Result, a int) {
 // into r when it counts against the case: when the mode does not tolerate
 // it, or when something is wrong with it besides being there. It reports
 // whether it did.
-func (mt *matcher) writeExtra(r *Result, b int) bool {
+func (mt *matcher) writeExtra(r *results.Result, b int) bool {
 	// superset tolerates calls beyond the expected ones, but a list
 	// that expects no call passes only with none (spec 3); any,
 	// callgrade's own, tolerates every call (anycalls.go). A call it
@@ -307,7 +307,7 @@ func (mt *matcher) writeExtra(r *Result, b int) bool {
 	ac := &mt.calls[b]
 	start := len(r.Diffs)
 	if !tolerated {
-		r.Diffs = append(r.Diffs, Diff{Kind: results.UnexpectedCall,
+		r.Diffs = append(r.Diffs, results.Diff{Kind: results.UnexpectedCall,
 			Actual: value.StringOf(ac.Name), HasActual: true, Rule: string(mt.mode),
 			Message: unexpectedCallMessage(ac, len(mt.exp))})
 	}
@@ -319,7 +319,7 @@ func (mt *matcher) writeExtra(r *Result, b int) bool {
 	r.Diffs = left.trim(r.Diffs, start, mt.e.maxDiffs())
 	r.Diffs = left.summary(r.Diffs, mt.e.maxDiffs())
 	idx := len(r.Calls)
-	r.Calls = append(r.Calls, CallResult{Expected: -1, Actual: b})
+	r.Calls = append(r.Calls, results.CallResult{Expected: -1, Actual: b})
 	for k := start; k < len(r.Diffs); k++ {
 		r.Diffs[k].Call = idx
 		mt.rv.mark(&r.Diffs[k], b)

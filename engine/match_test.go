@@ -38,7 +38,7 @@ cases:
       - {name: b, arguments: {y: [1, 2]}}
       - {name: a, arguments: {x: 2}}
 `)
-			sc := e.NewScorer()
+			sc := e.newScorer()
 			if r := sc.scoreCalls(0, tc.calls); !r.Pass {
 				t.Fatalf("the response should pass: %s", r.AppendJSON(nil))
 			}

@@ -40,7 +40,7 @@ type slotLoc struct {
 // responses at once, byte for byte: a line per case (per case and sample
 // with opts.Samples) in the order of the cases, a missing_response line for
 // those no shard has a line for, then the unknown_case lines in the order
-// of the shards. Its Summary is Run's too.
+// of the shards. Its results.Summary is Run's too.
 //
 // A line's number in the whole responses is its number in the
 // concatenation of the shards: a partial run writes a line for every line
@@ -48,13 +48,13 @@ type slotLoc struct {
 // not valid JSON") name it so.
 //
 // Two lines for one case (one case and sample), in one shard or in two,
-// stop the merge with an *InputError naming the case and both places, as
+// stop the merge with a *results.InputError naming the case and both places, as
 // Run does for a second line in one file. So do a line that is no partial
 // line, one whose "sample" does not fit opts.Samples, and one scored
 // against another suite (a known id reported unknown, or the reverse).
 // Merge reads every shard before it writes anything, so w is untouched on
 // such an error.
-func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts RunOptions) (*Summary, error) {
+func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts RunOptions) (*results.Summary, error) {
 	ks, err := checkRunOptions(opts)
 	if err != nil {
 		return nil, err
@@ -84,8 +84,8 @@ type merger struct {
 	st      *runState
 	slots   []slotLoc // per slot (see runState)
 	unknown []slotLoc // the unknown_case lines, in order
-	sum     Summary
-	res     Result // the line being read
+	sum     results.Summary
+	res     results.Result // the line being read
 	rr      resultReader
 	global  int    // the number of lines read, of every shard so far
 	buf     []byte // the line being written
@@ -108,7 +108,7 @@ func (m *merger) readShard(ctx context.Context, si int) error {
 			text, err = append(head, rest...), err2
 		}
 		if err != nil && err != io.EOF {
-			return &InputError{File: sh.Name, Line: n, Msg: "cannot read partial results", Err: err}
+			return &results.InputError{File: sh.Name, Line: n, Msg: "cannot read partial results", Err: err}
 		}
 		if len(text) == 0 {
 			return nil
@@ -125,7 +125,7 @@ func (m *merger) readShard(ctx context.Context, si int) error {
 // readLine reads line n of shard si, at offset off in the shard.
 func (m *merger) readLine(si, n int, off int64, text []byte) error {
 	bad := func(msg string, a ...any) error {
-		return &InputError{File: m.shards[si].Name, Line: n, Msg: fmt.Sprintf(msg, a...)}
+		return &results.InputError{File: m.shards[si].Name, Line: n, Msg: fmt.Sprintf(msg, a...)}
 	}
 	p, perr := parsePartial(bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r")))
 	if perr != nil {
@@ -217,7 +217,7 @@ func (m *merger) writeTo(ctx context.Context, w io.Writer) error {
 func (m *merger) writeLine(bw *bufio.Writer, loc slotLoc) error {
 	buf := slices.Grow(m.buf[:0], int(loc.size)+16)[:loc.size]
 	if _, err := m.shards[loc.shard].R.ReadAt(buf, loc.off); err != nil {
-		return &InputError{File: m.shards[loc.shard].Name, Line: int(loc.n), Msg: "cannot read partial results", Err: err}
+		return &results.InputError{File: m.shards[loc.shard].Name, Line: int(loc.n), Msg: "cannot read partial results", Err: err}
 	}
 	if loc.at >= 0 {
 		old := len(strconv.Itoa(int(loc.local)))
@@ -231,7 +231,7 @@ func (m *merger) writeLine(bw *bufio.Writer, loc slotLoc) error {
 
 // sampleMismatch says what is wrong with the sample of a result line in a
 // merge with samples samples per case, "" when nothing is.
-func sampleMismatch(r *Result, samples int) string {
+func sampleMismatch(r *results.Result, samples int) string {
 	switch {
 	case samples == 0 && r.Sampled:
 		return `the line carries "sample": it was scored with samples; merge with the same samples (samples: in the suite, or --samples)`
@@ -298,12 +298,12 @@ func parsePartial(text []byte) (partial, error) {
 // sample, verdict, score, the kinds of its diffs, and its calls for a case
 // written with steps (StepVerdicts). It reuses its parser's memory from
 // one line to the next; a line it cannot read is read again by
-// Result.UnmarshalJSON, for the message.
+// results.Result.UnmarshalJSON, for the message.
 type resultReader struct {
 	p value.Parser
 }
 
-func (rr *resultReader) read(r *Result, b []byte, e *Engine) error {
+func (rr *resultReader) read(r *results.Result, b []byte, e *Engine) error {
 	rr.p.Reset()
 	doc, err := rr.p.Parse(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: results.MaxLineDepth})
 	ok := err == nil && doc.Kind() == value.Object
@@ -331,24 +331,24 @@ func (rr *resultReader) read(r *Result, b []byte, e *Engine) error {
 	if !ok {
 		return r.UnmarshalJSON(b) // for its message; a line it reads is read
 	}
-	*r = Result{ID: id.Str(), Pass: pass.Bool(), Score: f, Sample: sample, Sampled: sampled, Calls: r.Calls[:0], Diffs: r.Diffs[:0]}
+	*r = results.Result{ID: id.Str(), Pass: pass.Bool(), Score: f, Sample: sample, Sampled: sampled, Calls: r.Calls[:0], Diffs: r.Diffs[:0]}
 	for _, d := range diffs.Elems() {
 		k, _ := d.Get("kind")
 		if k.Kind() != value.String {
 			return r.UnmarshalJSON(b)
 		}
-		r.Diffs = append(r.Diffs, Diff{Kind: Kind(k.Str()), Call: -1})
+		r.Diffs = append(r.Diffs, results.Diff{Kind: results.Kind(k.Str()), Call: -1})
 	}
 	if i, known := e.Lookup(r.ID); known && e.cases[i].run != nil && e.cases[i].run.steps {
 		// Only a steps case's summary reads its calls.
-		var full Result
+		var full results.Result
 		if err := full.UnmarshalJSON(b); err != nil {
 			return err
 		}
 		r.Calls = append(r.Calls, full.Calls...)
 	} else {
 		for range calls.Elems() {
-			r.Calls = append(r.Calls, CallResult{})
+			r.Calls = append(r.Calls, results.CallResult{})
 		}
 	}
 	return nil

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/results"
 )
 
 // partialShards cuts lines before each of cuts, runs each part through
@@ -37,7 +39,7 @@ func partialShards(t *testing.T, e *Engine, lines []string, cuts []int, samples 
 }
 
 // Merging the partial runs of any cut of the lines gives Run's results
-// file and Summary, with samples or without.
+// file and results.Summary, with samples or without.
 func TestMergeIsRun(t *testing.T) {
 	e := load(t, sampleSuite)
 	call := func(x int) string { return fmt.Sprintf(`[{"name":"f","arguments":{"x":%d}}]`, x) }
@@ -105,7 +107,7 @@ func TestMergeSecondLine(t *testing.T) {
 	lines := []string{`{"id":"a","response":[]}`, `{"id":"b","response":[]}`, ``, `{"id":"a","response":[]}`}
 	var out bytes.Buffer
 	_, err := e.Merge(context.Background(), partialShards(t, e, lines, []int{2}, 0), &out, RunOptions{})
-	var ie *InputError
+	var ie *results.InputError
 	if !errors.As(err, &ie) || ie.Error() != `p1:2: a second response for case "a" (p0:1 and p1:2)` || out.Len() > 0 {
 		t.Errorf("a case in two parts: %v, %q", err, out.String())
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -48,7 +49,7 @@ const partialPrefix = `{"partial":1,"line":`
 // has: a batch is scored as soon as reading more would block, and w is
 // flushed after each batch, so that a process that writes a line into a
 // pipe and waits for its result gets it. For the same reason, a run that
-// stops early (an *InputError, ctx cancelled) returns without waiting for
+// stops early (a *results.InputError, ctx cancelled) returns without waiting for
 // a read of r that blocks: the goroutine reading r ends at that read's
 // return.
 func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) error {
@@ -81,7 +82,7 @@ func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts 
 	<-p.readDone
 	wg.Wait()
 	if p.readErr != nil {
-		return &InputError{File: opts.Name, Msg: "cannot read responses", Err: p.readErr}
+		return &results.InputError{File: opts.Name, Msg: "cannot read responses", Err: p.readErr}
 	}
 	return ctx.Err()
 }
@@ -130,7 +131,7 @@ func (p *partialRun) read(ctx context.Context, r io.Reader, maxLine int) {
 
 // partialWork is one worker of a partial run.
 func (e *Engine) partialWork(p *partialRun) {
-	sc := e.NewScorer()
+	sc := e.newScorer()
 	for j := range p.todo {
 		long := j.b.long
 		j.out <- e.partialBatch(j.b, sc, p.st, p.bufs)
@@ -182,7 +183,7 @@ func (e *Engine) partialBatch(b batch, sc *Scorer, st *runState, bufs *buffers) 
 	if e.blocking {
 		// Comparators that wait on I/O see the batch's lines at once.
 		outs := make([][]byte, len(lines))
-		errs := make([]*InputError, len(lines))
+		errs := make([]*results.InputError, len(lines))
 		var wg sync.WaitGroup
 		slots := make(chan struct{}, linesAtOnce)
 		for j, text := range lines {
@@ -190,7 +191,7 @@ func (e *Engine) partialBatch(b batch, sc *Scorer, st *runState, bufs *buffers) 
 			slots <- struct{}{}
 			go func() {
 				defer func() { <-slots; wg.Done() }()
-				outs[j], errs[j] = e.partialLine(nil, text, b.first+j, b.cutAt(j), e.NewScorer(), st)
+				outs[j], errs[j] = e.partialLine(nil, text, b.first+j, b.cutAt(j), e.newScorer(), st)
 			}()
 		}
 		wg.Wait()
@@ -204,7 +205,7 @@ func (e *Engine) partialBatch(b batch, sc *Scorer, st *runState, bufs *buffers) 
 		return d
 	}
 	for j, text := range lines {
-		var err *InputError
+		var err *results.InputError
 		d.out, err = e.partialLine(d.out, text, b.first+j, b.cutAt(j), sc, st)
 		if err != nil {
 			d.err = err
@@ -215,7 +216,7 @@ func (e *Engine) partialBatch(b batch, sc *Scorer, st *runState, bufs *buffers) 
 }
 
 // partialLine appends the partial line of one line of the input to dst.
-func (e *Engine) partialLine(dst []byte, text string, line int, cut *cutLine, sc *Scorer, st *runState) ([]byte, *InputError) {
+func (e *Engine) partialLine(dst []byte, text string, line int, cut *cutLine, sc *Scorer, st *runState) ([]byte, *results.InputError) {
 	dst = append(dst, partialPrefix...)
 	dst = strconv.AppendInt(dst, int64(line), 10)
 	if strings.TrimSpace(text) == "" {

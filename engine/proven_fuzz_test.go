@@ -2,8 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"testing"
+
+	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
@@ -73,7 +74,7 @@ func FuzzProven(f *testing.F) {
 				ref.cases[i].expected[j].impliedOnly = false
 			}
 		}
-		scorer, refScorer := e.NewScorer(), ref.NewScorer()
+		scorer, refScorer := e.newScorer(), ref.newScorer()
 		actuals := variants(exp)
 		if a, err := value.Parse(actualText); err == nil {
 			actuals = append(actuals, a)
@@ -84,7 +85,7 @@ func FuzzProven(f *testing.F) {
 				`[{"name":"f","arguments":` + a.String() + `},{"name":"f","arguments":` + exp.String() + `}]`,
 			} {
 				resp := mustParse(t, text)
-				got, want := e.NewScorer().Score(i, resp).AppendJSON(nil), scoreNoWork(ref, i, resp).AppendJSON(nil)
+				got, want := e.newScorer().Score(i, resp).AppendJSON(nil), scoreNoWork(ref, i, resp).AppendJSON(nil)
 				if string(got) != string(want) {
 					t.Fatalf("with the proofs\n%s\nwithout\n%s", got, want)
 				}

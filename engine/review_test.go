@@ -26,7 +26,7 @@ cases:
 	for _, tt := range []struct {
 		i    int
 		resp string
-		kind Kind // "" when the case passes
+		kind results.Kind // "" when the case passes
 	}{
 		{0, `[{"name":"send","arguments":{"to":"a@b.c"}}]`, ""},
 		{0, `[{"name":"send","arguments":{"to":"x@evil.example"}}]`, results.ForbiddenCall},
@@ -37,7 +37,7 @@ cases:
 			{"role":"tool","tool_call_id":"1","content":"{\"id\":\"A\",\"other\":\"B\"}"},
 			{"role":"assistant","tool_calls":[{"id":"2","type":"function","function":{"name":"refund","arguments":"{\"order_id\":\"B\"}"}}]}]}`, results.ForbiddenCall},
 	} {
-		r := e.NewScorer().Score(tt.i, mustParse(t, tt.resp))
+		r := e.newScorer().Score(tt.i, mustParse(t, tt.resp))
 		has := false
 		for _, d := range r.Diffs {
 			has = has || d.Kind == tt.kind
@@ -58,7 +58,7 @@ cases:
 `)
 	run := &response.Run{Steps: []response.Step{{Call: response.Call{Name: "f", Args: mustParse(t, `{}`)}}}, NotEvaluable: "no content recorded"}
 	for i := range 2 {
-		for _, r := range []*Result{scoreRunNoWork(e, i, run), e.NewScorer().ScoreRun(i, run)} {
+		for _, r := range []*results.Result{scoreRunNoWork(e, i, run), e.newScorer().scoreRun(i, run)} {
 			if r.Pass || len(r.Diffs) != 1 || r.Diffs[0].Kind != results.NotEvaluable || !strings.Contains(r.Diffs[0].Message, "no content") {
 				t.Errorf("case %d: %s", i, r.AppendJSON(nil))
 			}
@@ -77,7 +77,7 @@ cases:
 `)
 	for _, tc := range []struct {
 		file string
-		kind Kind // "": passes
+		kind results.Kind // "": passes
 	}{
 		{"genai_weather.json", ""},
 		{"openinference_boston.json", results.Mismatch},
@@ -88,7 +88,7 @@ cases:
 			t.Fatal(err)
 		}
 		resp := mustParse(t, string(text))
-		for _, r := range []*Result{scoreNoWork(e, 0, resp), e.NewScorer().Score(0, resp)} {
+		for _, r := range []*results.Result{scoreNoWork(e, 0, resp), e.newScorer().Score(0, resp)} {
 			switch {
 			case tc.kind == "" && !r.Pass:
 				t.Errorf("%s: %s", tc.file, r.AppendJSON(nil))
@@ -98,7 +98,7 @@ cases:
 		}
 	}
 	bad := mustParse(t, `{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"chat","attributes":7}]}]}]}`)
-	r := e.NewScorer().Score(0, bad)
+	r := e.newScorer().Score(0, bad)
 	has := false
 	for _, d := range r.Diffs {
 		has = has || d.Kind == results.InvalidArguments && strings.Contains(d.Message, "attributes is a number")

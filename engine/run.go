@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 )
 
@@ -27,7 +28,7 @@ type RunOptions struct {
 	// Samples is the number of response lines each case has, told apart
 	// by their "sample", from 0 to Samples-1; 0 for one line per case, as
 	// without samples. Run writes a result line per (case, sample), and
-	// its Summary estimates pass@k and pass^k. Run does not read the
+	// its results.Summary estimates pass@k and pass^k. Run does not read the
 	// suite's `samples:`; callgrade.Grader.Run does.
 	Samples int
 	// PassK are the values of k for which a run with samples estimates
@@ -35,25 +36,28 @@ type RunOptions struct {
 	// empty.
 	PassK []int
 	// MaxLineBytes is the longest response line read, in bytes without
-	// its newline; 0 means DefaultMaxLineBytes. A longer line is not held
-	// in memory: it is read on to its end and dropped, and the case its id
-	// names (looked for in its first CutHeadBytes) fails with one
+	// its newline; 0 means 256 MiB (callgrade.DefaultMaxLineBytes). A
+	// longer line is not held in memory: it is read on to its end and
+	// dropped, and the case its id names (looked for in its first 64 KiB)
+	// fails with one
 	// invalid_arguments diff naming the line and the limit; a line whose
-	// head holds no id stops the run with an *InputError.
+	// head holds no id stops the run with a *results.InputError.
 	MaxLineBytes int
 }
 
-// DefaultMaxLineBytes is RunOptions.MaxLineBytes when none is given:
+// defaultMaxLineBytes is RunOptions.MaxLineBytes when none is given:
 // 256 MiB. Run holds about twice its longest line at once (the line and
-// what is parsed or written from it, see docs/performance.md).
-const DefaultMaxLineBytes = 256 << 20
+// what is parsed or written from it, see docs/performance.md). It is
+// callgrade.DefaultMaxLineBytes, which a test holds it to: the root
+// documents the bound, the engine applies it.
+const defaultMaxLineBytes = 256 << 20
 
-// CutHeadBytes is how much of a line longer than RunOptions.MaxLineBytes
+// cutHeadBytes is how much of a line longer than RunOptions.MaxLineBytes
 // is kept, to find its id (and in a run with samples its sample) in.
-const CutHeadBytes = 64 << 10
+const cutHeadBytes = 64 << 10
 
 // mergeSummary adds o, a worker's tally of its share of a run, to s.
-func mergeSummary(s, o *Summary) {
+func mergeSummary(s, o *results.Summary) {
 	s.Cases += o.Cases
 	s.Passed += o.Passed
 	s.Failed += o.Failed
@@ -61,7 +65,7 @@ func mergeSummary(s, o *Summary) {
 	s.Errored += o.Errored
 	s.ScoreSum += o.ScoreSum
 	if s.ByTool == nil {
-		s.ByTool, s.ByKind = map[string]*results.Tally{}, map[Kind]int{}
+		s.ByTool, s.ByKind = map[string]*results.Tally{}, map[results.Kind]int{}
 	}
 	for k, t := range o.ByTool {
 		u := s.ByTool[k]
@@ -116,7 +120,7 @@ type done struct {
 	out   []byte // the encoded results
 	ends  []int  // end offset in out of each result
 	lines []int  // line number per result
-	err   *InputError
+	err   *results.InputError
 }
 
 const batchBytes = 256 << 10
@@ -174,7 +178,7 @@ type outBuf struct {
 // removed before Run returns), so that a responses file scored against the
 // wrong suite does not keep its results in memory.
 //
-// An *InputError stops the run; w may then hold part of the results, so a
+// An *results.InputError stops the run; w may then hold part of the results, so a
 // caller that must not leave a partial file writes to a temporary one.
 // When ctx is cancelled, Run stops and returns ctx's error. Whatever ends
 // it, Run has stopped reading r when it returns.
@@ -184,12 +188,12 @@ type outBuf struct {
 // cases and then of the samples, each with its "sample"; a sample without
 // a line gets a missing_response line. A line without "sample", with one
 // out of range, or a second line for one case and sample stops the run
-// with an *InputError.
+// with a *results.InputError.
 //
 // Of the lines that would stop the run, the error is always the first's
 // in the file, however many workers score it: a second line for a case
 // names that line and the case's first.
-func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) (*Summary, error) {
+func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) (*results.Summary, error) {
 	ks, err := checkRunOptions(opts)
 	if err != nil {
 		return nil, err
@@ -213,7 +217,7 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 		return nil, firstErr
 	}
 	if p.readErr != nil {
-		return nil, &InputError{File: opts.Name, Msg: "cannot read responses", Err: p.readErr}
+		return nil, &results.InputError{File: opts.Name, Msg: "cannot read responses", Err: p.readErr}
 	}
 	if err := parent.Err(); err != nil {
 		return nil, err
@@ -222,7 +226,7 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 }
 
 // checkRunOptions checks the samples of a run or merge and returns the
-// values of k its Summary estimates pass@k for: none without samples.
+// values of k its results.Summary estimates pass@k for: none without samples.
 func checkRunOptions(opts RunOptions) ([]int, error) {
 	if err := checkSamples(opts.Samples); err != nil {
 		return nil, err
@@ -235,8 +239,12 @@ func checkRunOptions(opts RunOptions) ([]int, error) {
 
 // checkSamples checks RunOptions.Samples.
 func checkSamples(samples int) error {
-	if samples < 0 || samples > MaxSamples {
-		return fmt.Errorf("samples per case must be from 1 to %d, or 0 for none; got %d", MaxSamples, samples)
+	// suite.MaxSamples bounds a run's samples as it bounds a suite's
+	// `samples:`. Each (case, sample) takes a slot while a run waits for
+	// lines in the order of the cases, so memory grows with cases times
+	// samples; pass@k is estimated well from far fewer samples than this.
+	if samples < 0 || samples > suite.MaxSamples {
+		return fmt.Errorf("samples per case must be from 1 to %d, or 0 for none; got %d", suite.MaxSamples, samples)
 	}
 	return nil
 }
@@ -252,7 +260,7 @@ func (o *RunOptions) workers() int {
 // maxLineBytes is the longest line a run reads.
 func (o *RunOptions) maxLineBytes() int {
 	if o.MaxLineBytes <= 0 {
-		return DefaultMaxLineBytes
+		return defaultMaxLineBytes
 	}
 	return o.MaxLineBytes
 }
@@ -266,7 +274,7 @@ type pipeline struct {
 	bufs *buffers
 	todo chan batch
 	done chan done
-	sums []Summary // a tally per worker
+	sums []results.Summary // a tally per worker
 	// longSlot is held by the batch of the one line longer than the
 	// reader's buffer in flight: it is read only once the batch of the
 	// one before is scored, so that the lines in flight (queued for the
@@ -292,7 +300,7 @@ func (e *Engine) startRun(ctx context.Context, r io.Reader, opts RunOptions) *pi
 		bufs:     newBuffers(workers*4 + 4),
 		todo:     make(chan batch, workers*2),
 		done:     make(chan done, workers*2),
-		sums:     make([]Summary, workers),
+		sums:     make([]results.Summary, workers),
 		longSlot: make(chan struct{}, 1),
 		readDone: make(chan struct{}),
 	}
@@ -334,8 +342,8 @@ func (p *pipeline) release(b batch) {
 
 // work is one worker of a run: it scores the batches it takes, tallying
 // them into sum, until the reader is done or ctx is.
-func (e *Engine) work(ctx context.Context, p *pipeline, sum *Summary) {
-	sc := e.NewScorer()
+func (e *Engine) work(ctx context.Context, p *pipeline, sum *results.Summary) {
+	sc := e.newScorer()
 	score := func(b batch) done { return e.scoreBatch(b, sc, p.st, sum, p.bufs) }
 	if e.blocking {
 		score = func(b batch) done { return e.scoreBatchAtOnce(b, p.st, sum, p.bufs) }
@@ -382,8 +390,8 @@ func newResultWriter(w io.Writer, slots int, bufs *buffers) *resultWriter {
 // each result as soon as every earlier slot's is written. It returns the
 // error of the first line in the file that stops the run, if any: once
 // one is found the reading stops, and no more results are written.
-func (rw *resultWriter) collect(p *pipeline) *InputError {
-	var firstErr *InputError
+func (rw *resultWriter) collect(p *pipeline) *results.InputError {
+	var firstErr *results.InputError
 	for d := range p.done {
 		if d.err != nil {
 			if firstErr == nil || d.err.Line < firstErr.Line {
@@ -450,13 +458,13 @@ func (rw *resultWriter) writeReady() {
 
 // finish writes the rest of a run that read its whole stream: the slots
 // left, a missing_response line for each slot no line came for, then the
-// lines that name no case; and returns the run's Summary.
-func (rw *resultWriter) finish(e *Engine, p *pipeline, opts RunOptions, ks []int) (*Summary, error) {
-	var sum Summary
+// lines that name no case; and returns the run's results.Summary.
+func (rw *resultWriter) finish(e *Engine, p *pipeline, opts RunOptions, ks []int) (*results.Summary, error) {
+	var sum results.Summary
 	for k := range p.sums {
 		mergeSummary(&sum, &p.sums[k])
 	}
-	var res Result
+	var res results.Result
 	var buf []byte
 	for ; rw.next < len(rw.slots); rw.next++ {
 		if rw.slots[rw.next].out == nil {
@@ -582,7 +590,7 @@ func (rd *batchReader) readLine(ctx context.Context, b *batch) error {
 	} else if n > 0 {
 		if size := lineLen(chunk); size > rd.lr.max {
 			b.cutLine(cutLine{n: size, limit: rd.lr.max})
-			chunk = chunk[:min(size, CutHeadBytes)]
+			chunk = chunk[:min(size, cutHeadBytes)]
 		}
 		b.data = append(b.data, chunk...)
 	}
@@ -655,7 +663,7 @@ const gcLine = 16 << 20
 // then copied once into a buffer of its exact length, rather than grown by
 // append, whose outgrown copies add up to several times the line before
 // the collector frees them. A line longer than lr.max is read on to its
-// end but not kept: data gets its first CutHeadBytes, and the cutLine
+// end but not kept: data gets its first cutHeadBytes, and the cutLine
 // says how long the line was.
 func (lr *longLines) readLong(br *bufio.Reader, data, head []byte) ([]byte, cutLine, error) {
 	pieces := [][]byte{slices.Clone(head)}
@@ -677,7 +685,7 @@ func (lr *longLines) readLong(br *bufio.Reader, data, head []byte) ([]byte, cutL
 					size--
 				}
 			}
-			data = append(data, pieces[0][:min(len(pieces[0]), CutHeadBytes)]...)
+			data = append(data, pieces[0][:min(len(pieces[0]), cutHeadBytes)]...)
 			return data, cutLine{n: size, limit: lr.max}, err
 		}
 		pieces = append(pieces, slices.Clone(chunk))
@@ -714,7 +722,7 @@ func (lr *longLines) readLong(br *bufio.Reader, data, head []byte) ([]byte, cutL
 }
 
 // scoreBatch scores every line of b.
-func (e *Engine) scoreBatch(b batch, sc *Scorer, st *runState, sum *Summary, bufs *buffers) done {
+func (e *Engine) scoreBatch(b batch, sc *Scorer, st *runState, sum *results.Summary, bufs *buffers) done {
 	res := &sc.res
 	defer putBuf(bufs.lines, b.data)
 	// The lines are read as a string without a copy: b.data is not written
@@ -757,7 +765,7 @@ func (e *Engine) scoreBatch(b batch, sc *Scorer, st *runState, sum *Summary, buf
 // case index, or in a run with samples its case's and sample's, see
 // runState), or -1 when its id names no case; a second line for a slot
 // stops the run.
-func (e *Engine) runLine(text string, line, guess int, cut *cutLine, sc *Scorer, st *runState) (int, *InputError) {
+func (e *Engine) runLine(text string, line, guess int, cut *cutLine, sc *Scorer, st *runState) (int, *results.InputError) {
 	res := &sc.res
 	i, k, err := e.scoreSampleLine(res, text, line, guess, st.samples, cut, &sc.w)
 	if err != nil {
@@ -785,13 +793,13 @@ const linesAtOnce = 256
 // comparators wait on I/O (a plugin's batches the comparisons pending at
 // once, so one line at a time per core would make batches of one). It
 // returns the same results as scoreBatch, in line order.
-func (e *Engine) scoreBatchAtOnce(b batch, st *runState, sum *Summary, bufs *buffers) done {
+func (e *Engine) scoreBatchAtOnce(b batch, st *runState, sum *results.Summary, bufs *buffers) done {
 	defer putBuf(bufs.lines, b.data)
 	data := unsafe.String(unsafe.SliceData(b.data), len(b.data))
 	type scored struct {
 		c   int
 		out []byte
-		err *InputError
+		err *results.InputError
 	}
 	lines := make([]scored, len(b.ends))
 	var mu sync.Mutex
@@ -809,7 +817,7 @@ func (e *Engine) scoreBatchAtOnce(b batch, st *runState, sum *Summary, bufs *buf
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			sc := e.NewScorer()
+			sc := e.newScorer()
 			res := &sc.res
 			c, err := e.runLine(text, b.first+j, -1, b.cutAt(j), sc, st)
 			lines[j] = scored{c: c, err: err}

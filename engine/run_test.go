@@ -52,7 +52,7 @@ func TestRunManyBatches(t *testing.T) {
 		}
 		resp := fmt.Sprintf(`[{"name":"f","arguments":{"x":%q,"pad":%q}}]`, x, strings.Repeat("p", i%50))
 		fmt.Fprintf(&rb, `{"id":"c%d","response":%s}`+"\n", i, resp)
-		want[i] = string(e.NewScorer().Score(i, mustParse(t, resp)).AppendJSON(nil)) + "\n"
+		want[i] = string(e.newScorer().Score(i, mustParse(t, resp)).AppendJSON(nil)) + "\n"
 		if li%500 == 0 {
 			rb.WriteString("\n")
 			id := fmt.Sprintf("nope%d", li)
@@ -62,7 +62,7 @@ func TestRunManyBatches(t *testing.T) {
 	}
 	for i := range want {
 		if want[i] == "" {
-			want[i] = string(e.NewScorer().ScoreMissing(i).AppendJSON(nil)) + "\n"
+			want[i] = string(e.newScorer().ScoreMissing(i).AppendJSON(nil)) + "\n"
 		}
 	}
 	var out bytes.Buffer
@@ -106,7 +106,7 @@ func TestRunLongLines(t *testing.T) {
 		}
 		resp := fmt.Sprintf(`[{"name":"f","arguments":{"pad":%q,"x":"v%d"}}]`, pad.String()[:n], i)
 		fmt.Fprintf(&rb, `{"id":"c%d","response":%s}`+"\n", i, resp)
-		r := e.NewScorer().Score(i, mustParse(t, resp))
+		r := e.newScorer().Score(i, mustParse(t, resp))
 		if !r.Pass {
 			t.Fatalf("c%d does not pass on its own: %s", i, r.AppendJSON(nil))
 		}
@@ -203,8 +203,8 @@ func runLaterLines(t *testing.T, tmp string) *spyWriter {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := string(e.NewScorer().ScoreMissing(0).AppendJSON(nil)) + "\n" +
-		string(e.NewScorer().Score(1, mustParse(t, `[{"name":"f","arguments":{"x":2}}]`)).AppendJSON(nil)) + "\n" +
+	want := string(e.newScorer().ScoreMissing(0).AppendJSON(nil)) + "\n" +
+		string(e.newScorer().Score(1, mustParse(t, `[{"name":"f","arguments":{"x":2}}]`)).AppendJSON(nil)) + "\n" +
 		strings.Join(later, "")
 	if got := w.String(); got != want {
 		g, x := strings.Split(got, "\n"), strings.Split(want, "\n")
@@ -259,7 +259,7 @@ cases:
 			`{"toolUse":{"toolUseId":"2","name":"g","input":{"y":2}}}]}}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			r, _, _, err := e.NewScorer().ScoreLine(`{"id":"t","response":`+resp+`}`, 1, 0)
+			r, _, _, err := e.newScorer().ScoreLine(`{"id":"t","response":`+resp+`}`, 1, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

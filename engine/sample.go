@@ -4,15 +4,8 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 )
-
-// MaxSamples bounds the number of samples per case of a run, as it bounds
-// a suite's `samples:`. Each (case, sample) takes a slot while a run waits
-// for lines in the order of the cases, so memory grows with cases times
-// samples; pass@k is estimated well from far fewer samples than this.
-const MaxSamples = suite.MaxSamples
 
 // runState is what the workers of a Run share about the lines seen so
 // far. A run has a slot per case, or in a run with samples one per case
@@ -69,14 +62,14 @@ func (st *runState) see(slot, line int) int {
 
 // second is the error for two lines for one slot, first and line in
 // either order, whose case has id and whose sample is k.
-func (st *runState) second(id string, k, first, line int, text string) *InputError {
+func (st *runState) second(id string, k, first, line int, text string) *results.InputError {
 	lo, hi := min(line, first), max(line, first)
 	where := fmt.Sprintf("lines %d and %d", lo, hi)
-	return &InputError{File: st.name, Line: hi, Msg: results.SecondResponse(id, k, st.samples, where, st.samples == 0 && results.CarriesSample(text))}
+	return &results.InputError{File: st.name, Line: hi, Msg: results.SecondResponse(id, k, st.samples, where, st.samples == 0 && results.CarriesSample(text))}
 }
 
 // missingResponse sets r to the result of slot when no line came for it.
-func (st *runState) missingResponse(e *Engine, r *Result, slot int) {
+func (st *runState) missingResponse(e *Engine, r *results.Result, slot int) {
 	e.missingResponse(r, slot/st.per)
 	if st.samples > 0 {
 		k := slot % st.per
@@ -87,7 +80,7 @@ func (st *runState) missingResponse(e *Engine, r *Result, slot int) {
 
 // summarize adds to sum what a run with samples reports per case: the
 // tallies and the estimates for each of ks.
-func (st *runState) summarize(e *Engine, sum *Summary, ks []int) {
+func (st *runState) summarize(e *Engine, sum *results.Summary, ks []int) {
 	sum.Samples = st.samples
 	sum.PerCase = make([]results.SampleTally, len(st.passed))
 	for i := range st.passed {

@@ -25,7 +25,7 @@ cases:
 
 // withSample is the results line of r with "sample": k after its id, as a
 // run with samples writes it.
-func withSample(r *Result, k int) string {
+func withSample(r *results.Result, k int) string {
 	r.Sample, r.Sampled = k, true
 	return string(r.AppendJSON(nil)) + "\n"
 }
@@ -49,17 +49,17 @@ func TestRunWithSamples(t *testing.T) {
 		`{"id":"c","sample":0,"response":[]}`,
 		`{"id":"c","sample":1,"response":` + call(1) + `}`,
 	}
-	want := withSample(e.NewScorer().Score(0, mustParse(t, call(1))), 0) +
-		withSample(e.NewScorer().Score(0, mustParse(t, call(1))), 1) +
-		withSample(e.NewScorer().Score(0, mustParse(t, call(1))), 2) +
-		withSample(e.NewScorer().Score(1, mustParse(t, call(3))), 0) +
-		withSample(e.NewScorer().Score(1, mustParse(t, call(2))), 1)
-	missing := e.NewScorer().ScoreMissing(1)
+	want := withSample(e.newScorer().Score(0, mustParse(t, call(1))), 0) +
+		withSample(e.newScorer().Score(0, mustParse(t, call(1))), 1) +
+		withSample(e.newScorer().Score(0, mustParse(t, call(1))), 2) +
+		withSample(e.newScorer().Score(1, mustParse(t, call(3))), 0) +
+		withSample(e.newScorer().Score(1, mustParse(t, call(2))), 1)
+	missing := e.newScorer().ScoreMissing(1)
 	missing.Diffs[0].Message = "the responses have no line for sample 2 of this case"
 	want += withSample(missing, 2) +
-		withSample(e.NewScorer().Score(2, mustParse(t, `[]`)), 0) +
-		withSample(e.NewScorer().Score(2, mustParse(t, call(1))), 1) +
-		withSample(e.NewScorer().Score(2, mustParse(t, `[]`)), 2) +
+		withSample(e.newScorer().Score(2, mustParse(t, `[]`)), 0) +
+		withSample(e.newScorer().Score(2, mustParse(t, call(1))), 1) +
+		withSample(e.newScorer().Score(2, mustParse(t, `[]`)), 2) +
 		withSample(unknownCase("zz"), 1)
 	for _, workers := range []int{1, 3} {
 		var out bytes.Buffer
@@ -139,7 +139,7 @@ func TestRunSampleErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
 			_, err := e.Run(context.Background(), strings.NewReader(strings.Join(tt.lines, "\n")), &out, RunOptions{Name: "r", Samples: tt.samples})
-			var ie *InputError
+			var ie *results.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("err = %v, want an *InputError", err)
 			}
@@ -156,7 +156,7 @@ func TestRunSampleErrors(t *testing.T) {
 func TestRunSampleOptions(t *testing.T) {
 	e := load(t, sampleSuite)
 	for _, opts := range []RunOptions{
-		{Samples: -1}, {Samples: MaxSamples + 1}, {Samples: 3, PassK: []int{4}}, {Samples: 3, PassK: []int{0}},
+		{Samples: -1}, {Samples: suite.MaxSamples + 1}, {Samples: 3, PassK: []int{4}}, {Samples: 3, PassK: []int{0}},
 	} {
 		if _, err := e.Run(context.Background(), strings.NewReader(""), &bytes.Buffer{}, opts); err == nil {
 			t.Errorf("Run with %+v: no error", opts)
@@ -214,12 +214,12 @@ func TestRunSamplesManyBatches(t *testing.T) {
 	var exp strings.Builder
 	for slot, resp := range want {
 		i, k := slot/samples, slot%samples
-		var r *Result
+		var r *results.Result
 		if resp == "" {
-			r = e.NewScorer().ScoreMissing(i)
+			r = e.newScorer().ScoreMissing(i)
 			r.Diffs[0].Message = fmt.Sprintf("the responses have no line for sample %d of this case", k)
 		} else {
-			r = e.NewScorer().Score(i, mustParse(t, resp))
+			r = e.newScorer().Score(i, mustParse(t, resp))
 		}
 		exp.WriteString(withSample(r, k))
 	}

@@ -2,9 +2,10 @@ package engine
 
 import (
 	"fmt"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"strconv"
 	"strings"
+
+	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/internal/suite"
@@ -119,13 +120,13 @@ func (t *tool) implyRules(set *rulecore.Set) {
 
 // validate checks actual arguments against the tool's schema, after the
 // coercions it implies, and appends one diff per violation.
-func (t *tool) validate(args value.Value, c schema.Check, call int, dst []Diff) []Diff {
+func (t *tool) validate(args value.Value, c schema.Check, call int, dst []results.Diff) []results.Diff {
 	if t == nil || t.schema == nil {
 		return dst
 	}
 	vs := t.schema.Validate(nil, args, c)
 	for _, v := range vs {
-		d := Diff{Kind: results.Schema, Rule: "schema", Path: instancePath(v.Path), Call: call}
+		d := results.Diff{Kind: results.Schema, Rule: "schema", Path: instancePath(v.Path), Call: call}
 		if d.Path == "" {
 			d.Message = "schema: " + v.Message
 		} else {

@@ -63,8 +63,8 @@ func FuzzSchemaScore(f *testing.F) {
 		if resp, err := value.Parse(`[` + call + `]`); err == nil {
 			checkWeighAgrees(t, e, resp)
 		}
-		for i := range e.Len() {
-			in.WriteString(`{"id":` + strconv.Quote(e.ID(i)) + `,"response":[` + call + `,` + call + `]}` + "\n")
+		for i := range len(e.cases) {
+			in.WriteString(`{"id":` + strconv.Quote(e.cases[i].id) + `,"response":[` + call + `,` + call + `]}` + "\n")
 		}
 		var out bytes.Buffer
 		sum, err := e.Run(context.Background(), &in, &out, RunOptions{Name: "fuzz.jsonl"})
@@ -72,8 +72,8 @@ func FuzzSchemaScore(f *testing.F) {
 			t.Fatalf("run: %v", err)
 		}
 		lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-		if len(lines) != e.Len() || sum.Cases != e.Len() {
-			t.Fatalf("%d result lines, %d counted, for %d cases:\n%s", len(lines), sum.Cases, e.Len(), out.String())
+		if len(lines) != len(e.cases) || sum.Cases != len(e.cases) {
+			t.Fatalf("%d result lines, %d counted, for %d cases:\n%s", len(lines), sum.Cases, len(e.cases), out.String())
 		}
 		for i, line := range lines {
 			r, err := value.Parse(line)
@@ -83,7 +83,7 @@ func FuzzSchemaScore(f *testing.F) {
 			id, _ := r.Get("id")
 			pass, _ := r.Get("pass")
 			diffs, _ := r.Get("diffs")
-			if id.Str() != e.ID(i) || pass.Bool() != (diffs.Len() == 0) {
+			if id.Str() != e.cases[i].id || pass.Bool() != (diffs.Len() == 0) {
 				t.Fatalf("result %d does not hold together: %s", i, line)
 			}
 		}

@@ -2,10 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
@@ -16,7 +17,7 @@ import (
 
 // scoreResponse scores a whole response document into r, with w's memory
 // when w is not nil: r is then valid only until w is reused.
-func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, invalidUTF8 bool, w *work) {
+func (e *Engine) scoreResponse(r *results.Result, i int, resp value.Value, invalidUTF8 bool, w *work) {
 	c := &e.cases[i]
 	format := e.opts.Format
 	if format == response.Auto && !e.opts.ForceFormat {
@@ -53,34 +54,34 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, invalidUTF8 b
 // notEvaluable fails case i because its response, a trace, does not hold
 // what scoring needs: a failure of the case with a kind of its own, never
 // a silent pass.
-func (e *Engine) notEvaluable(r *Result, i int, msg string) {
+func (e *Engine) notEvaluable(r *results.Result, i int, msg string) {
 	e.failCase(r, i, results.NotEvaluable, msg)
 }
 
 // unreadable fails case i because its response could not be read at all: a
 // hard failure of the case, never a silent pass.
-func (e *Engine) unreadable(r *Result, i int, msg string) {
+func (e *Engine) unreadable(r *results.Result, i int, msg string) {
 	e.failCase(r, i, results.InvalidArguments, msg)
 }
 
-func (e *Engine) missingResponse(r *Result, i int) {
+func (e *Engine) missingResponse(r *results.Result, i int) {
 	e.failCase(r, i, results.MissingResponse, "the responses have no line for this case")
 }
 
 // failCase fails case i as a whole with one diff of kind k: every expected
 // call is left without a call.
-func (e *Engine) failCase(r *Result, i int, k Kind, msg string) {
+func (e *Engine) failCase(r *results.Result, i int, k results.Kind, msg string) {
 	c := &e.cases[i]
 	c.reset(r)
-	r.Diffs = append(r.Diffs, Diff{Kind: k, Message: msg, Call: -1})
+	r.Diffs = append(r.Diffs, results.Diff{Kind: k, Message: msg, Call: -1})
 	for j := range c.expected {
-		r.Calls = append(r.Calls, CallResult{Expected: j, Actual: -1})
+		r.Calls = append(r.Calls, results.CallResult{Expected: j, Actual: -1})
 	}
 }
 
 // reset makes r a result of c with no verdict yet, keeping its memory.
-func (c *compiledCase) reset(r *Result) {
-	*r = Result{ID: c.id, Tool: c.tool(), StepTools: c.stepTools, Calls: r.Calls[:0], Diffs: r.Diffs[:0], HasAlternatives: len(c.alternatives) > 0}
+func (c *compiledCase) reset(r *results.Result) {
+	*r = results.Result{ID: c.id, Tool: c.tool(), StepTools: c.stepTools, Calls: r.Calls[:0], Diffs: r.Diffs[:0], HasAlternatives: len(c.alternatives) > 0}
 }
 
 // scoreEps is how much higher a list's score must be to beat an earlier
@@ -90,7 +91,7 @@ const scoreEps = 1e-9
 
 // scoreCalls scores against the expected calls and each alternative, and
 // keeps the best: a pass first, then the higher score, then the earlier list.
-func (e *Engine) scoreCalls(r *Result, i int, calls []response.Call, w *work) {
+func (e *Engine) scoreCalls(r *results.Result, i int, calls []response.Call, w *work) {
 	e.scoreCallsIn(r, i, calls, w, nil)
 	e.cases[i].countCalls(r, calls, nil) // anycalls.go
 	e.cases[i].anyScore(r)
@@ -98,7 +99,7 @@ func (e *Engine) scoreCalls(r *Result, i int, calls []response.Call, w *work) {
 
 // scoreCallsIn is scoreCalls, with the run the calls are of when the case
 // is a run case (rv not nil).
-func (e *Engine) scoreCallsIn(r *Result, i int, calls []response.Call, w *work, rv *runView) {
+func (e *Engine) scoreCallsIn(r *results.Result, i int, calls []response.Call, w *work, rv *runView) {
 	c := &e.cases[i]
 	c.reset(r)
 	e.evaluate(r, c, c.expected, calls, w, rv)
@@ -131,13 +132,13 @@ func (e *Engine) scoreCallsIn(r *Result, i int, calls []response.Call, w *work, 
 type pairing struct {
 	pass  bool
 	score float64
-	diffs []Diff // Call left at -1; set once the pair has its place
+	diffs []results.Diff // Call left at -1; set once the pair has its place
 }
 
 // evaluate scores one list of expected calls of case c against the actual
 // calls, of run rv when the case is a run case: it pairs them as the
 // case's calls mode says, then writes the pairing into r (match.go).
-func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls []response.Call, w *work, rv *runView) {
+func (e *Engine) evaluate(r *results.Result, c *compiledCase, exp []compiledCall, calls []response.Call, w *work, rv *runView) {
 	if w != nil {
 		w.diffs = w.diffs[:0] // the pairings of the last evaluate are written out
 	}
@@ -159,7 +160,7 @@ func (e *Engine) evaluate(r *Result, c *compiledCase, exp []compiledCall, calls 
 // unpaired appends to dst what is wrong with ac, an actual call that pairs
 // with no expected call, besides being there: its arguments unusable, or
 // rejected by the schema of the case's tool of its name.
-func (c *compiledCase) unpaired(ac *response.Call, w *work, dst []Diff) []Diff {
+func (c *compiledCase) unpaired(ac *response.Call, w *work, dst []results.Diff) []results.Diff {
 	if ac.Err != nil {
 		return append(dst, invalidArguments(ac))
 	}
@@ -175,12 +176,12 @@ func (c *compiledCase) unpaired(ac *response.Call, w *work, dst []Diff) []Diff {
 }
 
 // invalidArguments is the diff of a call whose arguments cannot be used.
-func invalidArguments(ac *response.Call) Diff {
+func invalidArguments(ac *response.Call) results.Diff {
 	msg := ac.Err.Error()
 	if ac.Name != "" {
 		msg = "arguments of " + ac.Name + ": " + msg
 	}
-	return Diff{Kind: results.InvalidArguments, Rule: "json", Message: msg, Call: -1}
+	return results.Diff{Kind: results.InvalidArguments, Rule: "json", Message: msg, Call: -1}
 }
 
 func unexpectedCallMessage(c *response.Call, expected int) string {
@@ -218,12 +219,12 @@ func newScratch() *scratch {
 	return sc
 }
 
-// maxDiffs is the most diffs listed for one call (Options.MaxDiffs).
+// maxDiffs is the most diffs listed for one call (Options.maxDiffs).
 func (e *Engine) maxDiffs() int {
-	if e.opts.MaxDiffs > 0 {
-		return e.opts.MaxDiffs
+	if e.opts.maxDiffs > 0 {
+		return e.opts.maxDiffs
 	}
-	return DefaultMaxDiffs
+	return defaultMaxDiffs
 }
 
 // leftOut counts the diffs of one call beyond the most listed, by kind.
@@ -238,11 +239,11 @@ type leftOut struct {
 }
 
 type kindCount struct {
-	kind Kind
+	kind results.Kind
 	n    int
 }
 
-func (l *leftOut) add(k Kind, n int) {
+func (l *leftOut) add(k results.Kind, n int) {
 	l.n += n
 	for i := range l.kinds {
 		if l.kinds[i].kind == k {
@@ -256,7 +257,7 @@ func (l *leftOut) add(k Kind, n int) {
 // trim counts the diffs of ds from start on beyond max+1, with those
 // counted already, and returns ds without them (their places cleared, so
 // that the buffer keeps no values alive).
-func (l *leftOut) trim(ds []Diff, start, max int) []Diff {
+func (l *leftOut) trim(ds []results.Diff, start, max int) []results.Diff {
 	end := start + max + 1
 	if l.n == 0 && len(ds) <= end {
 		return ds
@@ -278,7 +279,7 @@ func (l *leftOut) trim(ds []Diff, start, max int) []Diff {
 // frequent of those: a case errored by a diff left out stays errored. It
 // adds nothing to the score, which counts every miss already, and its
 // call fails with it as without it.
-func (l *leftOut) summary(ds []Diff, max int) []Diff {
+func (l *leftOut) summary(ds []results.Diff, max int) []results.Diff {
 	if l.n == 0 {
 		return ds
 	}
@@ -301,7 +302,7 @@ func (l *leftOut) summary(ds []Diff, max int) []Diff {
 	}
 	fmt.Fprintf(&b, " (a call lists at most %d; its score counts them all)", max)
 	*l = leftOut{}
-	return append(ds, Diff{Kind: kind, Rule: "max_diffs", Message: b.String(), Call: -1})
+	return append(ds, results.Diff{Kind: kind, Rule: "max_diffs", Message: b.String(), Call: -1})
 }
 
 var scratchPool = sync.Pool{New: func() any { return newScratch() }}
@@ -447,17 +448,17 @@ func (e *Engine) weigh(ec *compiledCall, ac *response.Call, rv *runView, b int, 
 // compare compares one expected call with one actual call. The pairing's
 // diffs are carved from w's buffer, valid until w's next evaluate.
 func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runView, b int) pairing {
-	var local []Diff
+	var local []results.Diff
 	buf := &local
 	if w != nil {
 		buf = &w.diffs
 	}
 	start := len(*buf)
-	carve := func() []Diff { return (*buf)[start:len(*buf):len(*buf)] }
+	carve := func() []results.Diff { return (*buf)[start:len(*buf):len(*buf)] }
 	// A call that could not be read far enough to have a name is what
 	// its invalid_arguments diff says, not a call to another tool.
 	if ac.Name != ec.name && (ac.Name != "" || ac.Err == nil) {
-		*buf = append(*buf, Diff{Kind: results.WrongTool,
+		*buf = append(*buf, results.Diff{Kind: results.WrongTool,
 			Expected: value.StringOf(ec.name), Actual: value.StringOf(ac.Name), HasExpected: true, HasActual: true,
 			Rule: "exact", Message: "expected a call to " + ec.name + ", got " + ac.Name, Call: -1})
 	}
@@ -497,13 +498,13 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 			if kind == "" {
 				kind = results.RuleError
 			}
-			*buf = append(*buf, Diff{Kind: kind, Rule: "assert", Message: fmt.Sprintf("assert %q: %v", a.src, out.Err), Call: -1})
+			*buf = append(*buf, results.Diff{Kind: kind, Rule: "assert", Message: fmt.Sprintf("assert %q: %v", a.src, out.Err), Call: -1})
 		case !out.Equal:
 			msg := fmt.Sprintf("assert %q is false", a.src)
 			if out.Message != "" {
 				msg += ": " + out.Message
 			}
-			*buf = append(*buf, Diff{Kind: results.AssertFailed, Rule: "assert", Message: msg, Call: -1})
+			*buf = append(*buf, results.Diff{Kind: results.AssertFailed, Rule: "assert", Message: msg, Call: -1})
 		}
 	}
 	*buf = left.trim(*buf, start, max)

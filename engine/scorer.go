@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+
 	"github.com/callgrade/callgrade/internal/rulecore"
+	"github.com/callgrade/callgrade/results"
 
 	"github.com/callgrade/callgrade/internal/assign"
 	"github.com/callgrade/callgrade/internal/response"
@@ -12,33 +14,42 @@ import (
 
 // A Scorer scores responses against an Engine's cases, with one entry per
 // kind of input: a line of a responses stream (ScoreLine), a response
-// already parsed (Score), a run already read (ScoreRun), and no response
-// at all (ScoreMissing). It scores on one goroutine, reusing its memory
-// from one response to the next: the parsed arguments, the result, the
-// buffers that pairing calls needs, so that a Scorer in a loop allocates
-// little but the words of what differs; Run gives each of its workers one.
+// already parsed (Score), and no response at all (ScoreMissing). It
+// scores on one goroutine, reusing its memory from one response to the
+// next: the parsed arguments, the result, the buffers that pairing calls
+// needs, so that a Scorer in a loop allocates little but the words of
+// what differs; Run gives each of its workers one.
 //
-// The Result a Scorer returns, and the values it holds, are valid until
-// the Scorer's next call: encode the result line or copy what is needed
-// before scoring the next response (a Scorer made for one response keeps
-// its Result for good). A Scorer must not be used by two goroutines at
-// once; make one per goroutine with Engine.NewScorer.
+// The results.Result a Scorer returns, and the values it holds, are valid
+// until the Scorer's next call: encode the result line or copy what is
+// needed before scoring the next response (a Scorer made for one response
+// keeps its results.Result for good). A Scorer must not be used by two
+// goroutines at once; make one per goroutine with Engine.NewScorer.
 type Scorer struct {
 	e   *Engine
-	res Result
+	res results.Result
 	w   work
 }
 
-// NewScorer returns a Scorer for e's cases.
-func (e *Engine) NewScorer() *Scorer { return &Scorer{e: e} }
+// NewScorer returns a Scorer for e's cases that scores under ctx: once
+// ctx is done, a comparison that waits (a plugin's) stops waiting and
+// fails, and the pairs a matching mode would weigh are no longer
+// compared, so that the response is done with at once. Its result is then
+// not the response's verdict: a caller whose context is done drops it. A
+// nil ctx is none.
+func (e *Engine) NewScorer(ctx context.Context) *Scorer {
+	s := e.newScorer()
+	s.setContext(ctx)
+	return s
+}
 
-// SetContext makes s score under ctx from its next response on: once ctx
-// is done, a comparison that waits (a plugin's) stops waiting and fails,
-// and the pairs a matching mode would weigh are no longer compared, so
-// that the response is done with at once. Its result is then not the
-// response's verdict: a caller whose context is done drops it. nil is
-// no context, as a new Scorer has.
-func (s *Scorer) SetContext(ctx context.Context) {
+// newScorer returns a Scorer for e's cases with no context, as Run's
+// workers score.
+func (e *Engine) newScorer() *Scorer { return &Scorer{e: e} }
+
+// setContext makes s score under ctx from its next response on (see
+// NewScorer); nil is no context, as a new Scorer has.
+func (s *Scorer) setContext(ctx context.Context) {
 	s.w.ctx, s.w.done = ctx, nil
 	if ctx != nil {
 		s.w.done = ctx.Done()
@@ -59,19 +70,19 @@ func (s *Scorer) SetContext(ctx context.Context) {
 //     invalid UTF-8) is an invalid_arguments failure of its case, and a
 //     line with no "response" (a harness that got no answer) a
 //     missing_response;
-//   - a line that is not a JSON object with an id is an *InputError naming
+//   - a line that is not a JSON object with an id is a *results.InputError naming
 //     the line (its File is left for the caller to set).
 //
 // samples is the number of samples per case of the stream (see
 // RunOptions.Samples), 0 for none: with samples, the line must carry
 // "sample", an integer from 0 to samples-1, which the result carries too
-// (Result.Sample) and which is returned; a line without it, or with one
-// out of range, is an *InputError. Without samples the sample returned
+// (results.Result.Sample) and which is returned; a line without it, or with one
+// out of range, is a *results.InputError. Without samples the sample returned
 // is 0.
 //
 // Which lines are blank, and what a second line for the same case means,
 // is the caller's to decide.
-func (s *Scorer) ScoreLine(text string, line, samples int) (*Result, int, int, error) {
+func (s *Scorer) ScoreLine(text string, line, samples int) (*results.Result, int, int, error) {
 	s.w.parser.Reset()
 	i, k, err := s.e.scoreSampleLine(&s.res, text, line, -1, samples, nil, &s.w)
 	if err != nil {
@@ -84,22 +95,25 @@ func (s *Scorer) ScoreLine(text string, line, samples int) (*Result, int, int, e
 // case i. Its strings are taken to be UTF-8, as value.Parse makes them; a
 // document read with value.Parser.ParseKeepInvalidUTF8 goes through
 // ScoreLine instead, which fails the calls that hold broken text.
-func (s *Scorer) Score(i int, resp value.Value) *Result {
+func (s *Scorer) Score(i int, resp value.Value) *results.Result {
 	s.w.parser.Reset()
 	s.e.scoreResponse(&s.res, i, resp, false, &s.w)
 	return &s.res
 }
 
-// ScoreRun scores a run already read (response.ExtractRun) against case
-// i. A case that is not a run case is scored on the run's calls.
-func (s *Scorer) ScoreRun(i int, run *response.Run) *Result {
+// scoreRun scores a run already read (response.ExtractRun) against case
+// i. A case that is not a run case is scored on the run's calls. It is the
+// engine's tests' own: a run read by the internal response package is no
+// input a program outside the module can build, and Score reads a run
+// case's response as a run by itself.
+func (s *Scorer) scoreRun(i int, run *response.Run) *results.Result {
 	s.e.scoreRunOrCalls(&s.res, i, run, &s.w)
 	return &s.res
 }
 
 // ScoreMissing returns the result of case i when no response was given
 // for it, as Run writes it for a case no line names.
-func (s *Scorer) ScoreMissing(i int) *Result {
+func (s *Scorer) ScoreMissing(i int) *results.Result {
 	s.e.missingResponse(&s.res, i)
 	return &s.res
 }
@@ -112,8 +126,8 @@ type work struct {
 	verd   []verdict
 	used   []bool
 	rest   []int
-	alt    Result
-	diffs  []Diff              // the pairings' diffs, until they are written into a Result
+	alt    results.Result
+	diffs  []results.Diff      // the pairings' diffs, until they are written into a results.Result
 	eq     rulecore.Equalities // what weighing a pair found equal, for its validation
 	passes rulecore.Passes     // what the schema proves of a pair, for weighing it
 	sc     *scratch            // compare's (see work.scratch)
@@ -121,7 +135,7 @@ type work struct {
 	validation schema.Scratch  // the validations' memory
 	calls      []response.Call // the last response's calls (response.Options.Calls)
 
-	ctx  context.Context // Scorer.SetContext's, or nil
+	ctx  context.Context // Scorer.setContext's, or nil
 	done <-chan struct{} // ctx.Done()
 }
 
@@ -206,10 +220,10 @@ func (w *work) greedyBufs(m, k int) ([]bool, []int) {
 	return used, w.rest[:0]
 }
 
-// altResult returns a Result for scoring an alternative in.
-func (w *work) altResult() *Result {
+// altResult returns a results.Result for scoring an alternative in.
+func (w *work) altResult() *results.Result {
 	if w == nil {
-		return new(Result)
+		return new(results.Result)
 	}
 	return &w.alt
 }

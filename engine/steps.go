@@ -3,9 +3,10 @@ package engine
 import (
 	"context"
 	"fmt"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"strconv"
 	"sync"
+
+	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
@@ -206,7 +207,7 @@ func withPlaceholder(obj value.Value, keys []string) value.Value {
 // runView is a run being scored: its steps for references
 // (rules.StepSource), built into values only when a reference reads them.
 type runView struct {
-	ctx     context.Context // the scoring's (Scorer.SetContext), for the run's comparisons
+	ctx     context.Context // the scoring's (Scorer.setContext), for the run's comparisons
 	run     *response.Run
 	isSteps bool // the case is written with steps
 	calls   []response.Call
@@ -286,7 +287,7 @@ func (rv *runView) at(b int) rules.Steps {
 }
 
 // mark says that d belongs to actual step b.
-func (rv *runView) mark(d *Diff, b int) {
+func (rv *runView) mark(d *results.Diff, b int) {
 	if rv != nil && b >= 0 && b < len(rv.run.Steps) {
 		d.Step, d.Turn, d.HasStep = b, rv.run.Steps[b].Turn, true
 	}
@@ -432,7 +433,7 @@ func (n *compiledNever) matches(ac *response.Call, steps rules.Steps, cx context
 }
 
 // scoreRun scores a run against case i, which is a run case.
-func (e *Engine) scoreRun(r *Result, i int, run *response.Run, w *work) {
+func (e *Engine) scoreRun(r *results.Result, i int, run *response.Run, w *work) {
 	// The text final judges, as final_text reads it; under bfcl a last
 	// message of unusable calls is that text, and no calls.
 	run = run.ReadAs(e.cases[i].run.reading)
@@ -451,7 +452,7 @@ func (e *Engine) scoreRun(r *Result, i int, run *response.Run, w *work) {
 // final text as one more expected item, and each forbidden call (unless
 // already counted as an unexpected one) and too many calls as one more
 // miss.
-func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
+func (e *Engine) checkRun(r *results.Result, c *compiledCase, rv *runView) {
 	run := c.run
 	sum, den := rv.sum, rv.den
 	if len(run.never) > 0 {
@@ -470,7 +471,7 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 				if !counted {
 					den++
 				}
-				d := Diff{Kind: results.ForbiddenCall, Actual: value.StringOf(rv.calls[b].Name), HasActual: true,
+				d := results.Diff{Kind: results.ForbiddenCall, Actual: value.StringOf(rv.calls[b].Name), HasActual: true,
 					Rule: "never", Message: fmt.Sprintf("%s must not be called (never[%d])", rv.calls[b].Name, k), Call: call}
 				if failed != nil {
 					d.Kind, d.Path = failed.Kind, failed.Path
@@ -484,7 +485,7 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 	}
 	if run.maxCalls >= 0 && len(rv.calls) > run.maxCalls {
 		den++
-		d := Diff{Kind: results.TooManyCalls, Expected: value.Int(int64(run.maxCalls)), Actual: value.Int(int64(len(rv.calls))),
+		d := results.Diff{Kind: results.TooManyCalls, Expected: value.Int(int64(run.maxCalls)), Actual: value.Int(int64(len(rv.calls))),
 			HasExpected: true, HasActual: true, Rule: "max_calls",
 			Message: fmt.Sprintf("the run made %s; at most %d allowed", plural(len(rv.calls), "call"), run.maxCalls), Call: -1}
 		rv.mark(&d, run.maxCalls)
@@ -495,7 +496,7 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 		text := rv.run.Final
 		switch {
 		case !rv.run.HasFinal:
-			r.Diffs = append(r.Diffs, Diff{Kind: results.MissingFinal, Path: "final", Rule: run.rule.String(),
+			r.Diffs = append(r.Diffs, results.Diff{Kind: results.MissingFinal, Path: "final", Rule: run.rule.String(),
 				Message: "the run ends without a final answer", Call: -1})
 		default:
 			actual := value.StringOf(text)
@@ -506,7 +507,7 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 				var why string
 				if exp, why = ref.Resolve(steps); why != "" {
 					ok = false
-					r.Diffs = append(r.Diffs, Diff{Kind: results.Mismatch, Path: "final", Actual: actual, HasActual: true,
+					r.Diffs = append(r.Diffs, results.Diff{Kind: results.Mismatch, Path: "final", Actual: actual, HasActual: true,
 						Rule: run.rule.String(), Message: "expected the value of " + ref.String() + ", but " + why, Call: -1})
 				}
 			}
@@ -541,7 +542,7 @@ func (e *Engine) checkRun(r *Result, c *compiledCase, rv *runView) {
 
 // scoreRunOrCalls scores run against case i: a run case on the run, any
 // other on its calls, gathered in w's memory for the calls of a response.
-func (e *Engine) scoreRunOrCalls(r *Result, i int, run *response.Run, w *work) {
+func (e *Engine) scoreRunOrCalls(r *results.Result, i int, run *response.Run, w *work) {
 	if run.NotEvaluable != "" {
 		e.notEvaluable(r, i, run.NotEvaluable)
 		return

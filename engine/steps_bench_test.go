@@ -137,14 +137,14 @@ func BenchmarkScoreRun20(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sc := e.NewScorer()
-	if r := sc.ScoreRun(0, &run); !r.Pass {
+	sc := e.newScorer()
+	if r := sc.scoreRun(0, &run); !r.Pass {
 		b.Fatalf("%s", r.AppendJSON(nil))
 	}
 	b.ReportAllocs()
 	start := cpuTime()
 	for b.Loop() {
-		sc.ScoreRun(0, &run)
+		sc.scoreRun(0, &run)
 	}
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }
@@ -154,7 +154,7 @@ func BenchmarkScoreRun20(b *testing.B) {
 func BenchmarkScoreRun20Line(b *testing.B) {
 	e := loadAgent(b, 1, 20)
 	line := `{"id":"c0","response":` + agentConversation(20) + `}`
-	sc := e.NewScorer()
+	sc := e.newScorer()
 	if r, _, _, err := sc.ScoreLine(line, 1, 0); err != nil || !r.Pass {
 		b.Fatalf("%v %s", err, r.AppendJSON(nil))
 	}

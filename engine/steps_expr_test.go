@@ -33,18 +33,18 @@ cases:
 	if e.cases[0].run == nil {
 		t.Fatal("a case whose rules read steps is not a run case")
 	}
-	r := e.NewScorer().ScoreRun(0, runOf(t, steps(findO1, refundO1)))
+	r := e.newScorer().scoreRun(0, runOf(t, steps(findO1, refundO1)))
 	if !r.Pass {
 		t.Errorf("%s", r.AppendJSON(nil))
 	}
-	r = e.NewScorer().ScoreRun(0, runOf(t, steps(refundO1)))
-	if got := kinds(r); !slices.Equal(got, []Kind{results.WrongTool, results.MissingCall}) {
+	r = e.newScorer().scoreRun(0, runOf(t, steps(refundO1)))
+	if got := kinds(r); !slices.Equal(got, []results.Kind{results.WrongTool, results.MissingCall}) {
 		t.Errorf("kinds = %v\n%s", got, r.AppendJSON(nil))
 	}
-	r = e.NewScorer().ScoreRun(0, runOf(t, `{"steps":[{"name":"find_order","arguments":{"email":"a@b.c"}},`+refundO1+`]}`))
-	if got := kinds(r); !slices.Equal(got, []Kind{results.RuleError}) {
+	r = e.newScorer().scoreRun(0, runOf(t, `{"steps":[{"name":"find_order","arguments":{"email":"a@b.c"}},`+refundO1+`]}`))
+	if got := kinds(r); !slices.Equal(got, []results.Kind{results.RuleError}) {
 		// steps[0].result is absent: comparing nil is false, not an error
-		if !slices.Equal(got, []Kind{results.Mismatch}) {
+		if !slices.Equal(got, []results.Kind{results.Mismatch}) {
 			t.Errorf("kinds = %v\n%s", got, r.AppendJSON(nil))
 		}
 	}
@@ -66,15 +66,15 @@ cases:
 	for _, tt := range []struct {
 		n     string
 		pass  bool
-		kinds []Kind
+		kinds []results.Kind
 		json  string
 	}{
-		{"5000", false, []Kind{results.ForbiddenCall}, `"kind":"forbidden_call","call":null,"step":1`},
+		{"5000", false, []results.Kind{results.ForbiddenCall}, `"kind":"forbidden_call","call":null,"step":1`},
 		{"5", true, nil, `"diffs":[]`},
-		{`"5000"`, false, []Kind{results.RuleError},
+		{`"5000"`, false, []results.Kind{results.RuleError},
 			`{"kind":"rule_error","call":null,"step":1,"turn":1,"path":"n","actual":"b","rule":"never","message":"never[0] cannot tell whether this call to b is forbidden: `},
 	} {
-		r := e.NewScorer().ScoreRun(0, runOf(t, steps(`{"name":"a"}`, `{"name":"b","arguments":{"n":`+tt.n+`},"turn":1}`)))
+		r := e.newScorer().scoreRun(0, runOf(t, steps(`{"name":"a"}`, `{"name":"b","arguments":{"n":`+tt.n+`},"turn":1}`)))
 		line := string(r.AppendJSON(nil))
 		if r.Pass != tt.pass || !slices.Equal(kinds(r), tt.kinds) || !strings.Contains(line, tt.json) {
 			t.Errorf("n = %s: pass=%v kinds=%v, want pass=%v kinds=%v ...%s...\n%s", tt.n, r.Pass, kinds(r), tt.pass, tt.kinds, tt.json, line)
@@ -117,8 +117,8 @@ cases:
 		{`[{"sku":"S2"},{"sku":"S1"}]`, false},
 		{`[{"sku":"S2"}]`, true},
 	} {
-		r := e.NewScorer().ScoreRun(0, runOf(t, steps(`{"name":"a"}`, `{"name":"ship","arguments":{"items":`+tc.items+`}}`)))
-		if r.Pass != tc.pass || !tc.pass && !slices.Equal(kinds(r), []Kind{results.ForbiddenCall}) {
+		r := e.newScorer().scoreRun(0, runOf(t, steps(`{"name":"a"}`, `{"name":"ship","arguments":{"items":`+tc.items+`}}`)))
+		if r.Pass != tc.pass || !tc.pass && !slices.Equal(kinds(r), []results.Kind{results.ForbiddenCall}) {
 			t.Errorf("%s: %s", tc.items, r.AppendJSON(nil))
 		}
 	}
@@ -142,7 +142,7 @@ cases:
 		{"Done, refunded.", false},
 	} {
 		run := runOf(t, `{"steps":[{"name":"refund","result":{"error":"refund window closed"},"error":true}],"final":`+strconv.Quote(tc.final)+`}`)
-		if r := e.NewScorer().ScoreRun(0, run); r.Pass != tc.pass {
+		if r := e.newScorer().scoreRun(0, run); r.Pass != tc.pass {
 			t.Errorf("%q: %s", tc.final, r.AppendJSON(nil))
 		}
 	}

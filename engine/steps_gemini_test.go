@@ -42,18 +42,18 @@ cases:
 	for _, tc := range []struct {
 		id    string
 		pass  bool
-		kinds []Kind
+		kinds []results.Kind
 		json  string
 	}{
 		{id: "refund", pass: true},
-		{id: "refund-succeeds", kinds: []Kind{results.Mismatch},
+		{id: "refund-succeeds", kinds: []results.Kind{results.Mismatch},
 			json: `"path":"result.error","expected":false,"actual":true,"rule":"error","message":"expected the tool to succeed, but it reported an error"`},
 	} {
 		i, ok := e.Lookup(tc.id)
 		if !ok {
 			t.Fatalf("no case %s", tc.id)
 		}
-		for _, r := range []*Result{scoreNoWork(e, i, resp), e.NewScorer().Score(i, resp)} {
+		for _, r := range []*results.Result{scoreNoWork(e, i, resp), e.newScorer().Score(i, resp)} {
 			line := string(r.AppendJSON(nil))
 			if r.Pass != tc.pass || !slices.Equal(kinds(r), tc.kinds) || !strings.Contains(line, tc.json) {
 				t.Errorf("%s: pass=%v kinds=%v, want pass=%v kinds=%v ...%s...\n%s", tc.id, r.Pass, kinds(r), tc.pass, tc.kinds, tc.json, line)
@@ -78,8 +78,8 @@ cases:
 		"automatic_function_calling_history":[{"role":"user","parts":[{"text":"clean up"}]},
 		{"role":"model","parts":[{"function_call":{"name":"find_order","args":{}}},{"function_call":{"name":"delete_account","args":{}}}]},
 		{"role":"user","parts":[{"function_response":{"name":"find_order","response":{"id":"A-1"}}},{"function_response":{"name":"delete_account","response":{"ok":true}}}]}]}`)
-	for _, r := range []*Result{scoreNoWork(e, 0, resp), e.NewScorer().Score(0, resp)} {
-		if got := kinds(r); r.Pass || !slices.Equal(got, []Kind{results.UnexpectedCall, results.ForbiddenCall, results.TooManyCalls}) {
+	for _, r := range []*results.Result{scoreNoWork(e, 0, resp), e.newScorer().Score(0, resp)} {
+		if got := kinds(r); r.Pass || !slices.Equal(got, []results.Kind{results.UnexpectedCall, results.ForbiddenCall, results.TooManyCalls}) {
 			t.Errorf("kinds = %v\n%s", got, r.AppendJSON(nil))
 		}
 	}

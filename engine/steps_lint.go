@@ -2,9 +2,10 @@ package engine
 
 import (
 	"fmt"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"strconv"
 	"strings"
+
+	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"

@@ -84,7 +84,7 @@ type runTest struct {
 	run   string
 	pass  bool
 	score float64
-	kinds []Kind
+	kinds []results.Kind
 	json  string // a part of the result line
 }
 
@@ -103,13 +103,13 @@ func runRunTests(t *testing.T, tests []runTest) {
 			e := load(t, "version: 1\n"+src)
 			i, _ := e.Lookup("t")
 			run := runOf(t, tt.run)
-			for _, r := range []*Result{scoreRunNoWork(e, i, run), e.NewScorer().ScoreRun(i, run)} {
+			for _, r := range []*results.Result{scoreRunNoWork(e, i, run), e.newScorer().scoreRun(i, run)} {
 				line := string(r.AppendJSON(nil))
 				if r.Pass != tt.pass || r.Score != tt.score || !slices.Equal(kinds(r), tt.kinds) || !strings.Contains(line, tt.json) {
 					t.Errorf("pass=%v score=%v kinds=%v, want pass=%v score=%v kinds=%v ...%s...\n%s",
 						r.Pass, r.Score, kinds(r), tt.pass, tt.score, tt.kinds, tt.json, line)
 				}
-				var back Result
+				var back results.Result
 				if err := back.UnmarshalJSON([]byte(line)); err != nil || string(back.AppendJSON(nil)) != line {
 					t.Errorf("round trip: %v\n%s\n%s", err, line, back.AppendJSON(nil))
 				}
@@ -132,32 +132,32 @@ func TestScoreRunAgent(t *testing.T) {
 		{name: "pass", run: steps(findO1, refundO1), pass: true, score: 1},
 		{name: "pass in_order", mode: "in_order", run: steps(findO1, refundO1), pass: true, score: 1},
 		{name: "pass unordered", mode: "unordered", run: steps(findO1, refundO1), pass: true, score: 1},
-		{name: "wrong reference", run: steps(findO1, refundO9), score: 0.5, kinds: []Kind{results.Mismatch},
+		{name: "wrong reference", run: steps(findO1, refundO9), score: 0.5, kinds: []results.Kind{results.Mismatch},
 			json: `{"kind":"mismatch","call":1,"step":1,"turn":1,"path":"order_id","expected":"O-1","actual":"O-9"`},
-		{name: "reference to a step that did not happen", run: steps(refundO1), score: 0, kinds: []Kind{results.MissingCall, results.Mismatch},
+		{name: "reference to a step that did not happen", run: steps(refundO1), score: 0, kinds: []results.Kind{results.MissingCall, results.Mismatch},
 			json: `but no call to find_order happened before this one`},
-		{name: "reference to a later step", mode: "unordered", run: steps(refundO1, findO1), score: 0.5, kinds: []Kind{results.Mismatch},
+		{name: "reference to a later step", mode: "unordered", run: steps(refundO1, findO1), score: 0.5, kinds: []results.Kind{results.Mismatch},
 			json: `"step":0,"turn":1`},
-		{name: "forbidden call, ordered", run: steps(findO1, deleteAc, refundO1), score: 2.0 / 3, kinds: []Kind{results.UnexpectedCall, results.ForbiddenCall},
+		{name: "forbidden call, ordered", run: steps(findO1, deleteAc, refundO1), score: 2.0 / 3, kinds: []results.Kind{results.UnexpectedCall, results.ForbiddenCall},
 			json: `{"kind":"forbidden_call","call":2,"step":1,"turn":1,"path":"","actual":"delete_account","rule":"never"`},
-		{name: "forbidden call, in_order", mode: "in_order", run: steps(findO1, deleteAc, refundO1), score: 2.0 / 3, kinds: []Kind{results.ForbiddenCall},
+		{name: "forbidden call, in_order", mode: "in_order", run: steps(findO1, deleteAc, refundO1), score: 2.0 / 3, kinds: []results.Kind{results.ForbiddenCall},
 			json: `"call":null,"step":1`},
 		{name: "extra call, in_order", mode: "in_order", run: steps(findO1, `{"name":"lookup"}`, refundO1), pass: true, score: 1},
 		{name: "extra call with unusable arguments, in_order", mode: "in_order", run: steps(findO1, `{"name":"lookup","arguments":"{oops","turn":1}`, refundO1),
-			score: 2.0 / 3, kinds: []Kind{results.InvalidArguments}, json: `{"kind":"invalid_arguments","call":2,"step":1,"turn":1,"path":"","rule":"json"`},
-		{name: "extra call, ordered", run: steps(`{"name":"lookup"}`, findO1, refundO1), score: 2.0 / 3, kinds: []Kind{results.UnexpectedCall},
+			score: 2.0 / 3, kinds: []results.Kind{results.InvalidArguments}, json: `{"kind":"invalid_arguments","call":2,"step":1,"turn":1,"path":"","rule":"json"`},
+		{name: "extra call, ordered", run: steps(`{"name":"lookup"}`, findO1, refundO1), score: 2.0 / 3, kinds: []results.Kind{results.UnexpectedCall},
 			json: `"calls":[{"expected":0,"actual":1,"pass":true,"score":1},{"expected":1,"actual":2,"pass":true,"score":1},{"expected":null,"actual":0`},
 		{name: "no result", run: steps(`{"name":"find_order","arguments":{"email":"a@b.c"}}`, refundO1), score: 1.0 / 6,
-			kinds: []Kind{results.MissingResult, results.Mismatch}},
+			kinds: []results.Kind{results.MissingResult, results.Mismatch}},
 		{name: "tool error", run: steps(`{"name":"find_order","arguments":{"email":"a@b.c"},"result":{"id":"O-1"},"error":true}`, refundO1),
-			score: 1.0 / 3, kinds: []Kind{results.Mismatch, results.Mismatch}, json: `"path":"result.error","expected":false,"actual":true,"rule":"error"`},
+			score: 1.0 / 3, kinds: []results.Kind{results.Mismatch, results.Mismatch}, json: `"path":"result.error","expected":false,"actual":true,"rule":"error"`},
 		{name: "result field of the wrong type", run: steps(`{"name":"find_order","arguments":{"email":"a@b.c"},"result":{"id":7}}`, `{"name":"refund","arguments":{"order_id":7}}`),
-			score: 0.8333333333333333, kinds: []Kind{results.Mismatch}, json: `"path":"result.id"`},
+			score: 0.8333333333333333, kinds: []results.Kind{results.Mismatch}, json: `"path":"result.id"`},
 		{name: "result field missing", run: steps(`{"name":"find_order","arguments":{"email":"a@b.c"},"result":{"ID":"O-1"}}`, refundO1),
-			score: (2.0 / 3) / 2, kinds: []Kind{results.MissingArgument, results.Mismatch}, json: `"path":"result.id"`},
-		{name: "zero steps", run: steps(), score: 0, kinds: []Kind{results.MissingCall, results.MissingCall}},
-		{name: "zero steps, unordered", mode: "unordered", run: steps(), score: 0, kinds: []Kind{results.MissingCall, results.MissingCall}},
-		{name: "refund twice", run: steps(findO1, refundO9, refundO1), score: 2.0 / 3, kinds: []Kind{results.UnexpectedCall},
+			score: (2.0 / 3) / 2, kinds: []results.Kind{results.MissingArgument, results.Mismatch}, json: `"path":"result.id"`},
+		{name: "zero steps", run: steps(), score: 0, kinds: []results.Kind{results.MissingCall, results.MissingCall}},
+		{name: "zero steps, unordered", mode: "unordered", run: steps(), score: 0, kinds: []results.Kind{results.MissingCall, results.MissingCall}},
+		{name: "refund twice", run: steps(findO1, refundO9, refundO1), score: 2.0 / 3, kinds: []results.Kind{results.UnexpectedCall},
 			json: `{"expected":1,"actual":2,"pass":true`},
 	})
 }
@@ -171,38 +171,38 @@ cases:
 `
 	runRunTests(t, []runTest{
 		{name: "max_calls", suite: base + "    max_calls: 2\n", run: steps(`{"name":"a"}`, `{"name":"b"}`, `{"name":"c","turn":3}`),
-			score: 0.5, kinds: []Kind{results.TooManyCalls}, json: `{"kind":"too_many_calls","call":null,"step":2,"turn":3,"path":"","expected":2,"actual":3`},
+			score: 0.5, kinds: []results.Kind{results.TooManyCalls}, json: `{"kind":"too_many_calls","call":null,"step":2,"turn":3,"path":"","expected":2,"actual":3`},
 		{name: "max_calls kept", suite: base + "    max_calls: 2\n", run: steps(`{"name":"a"}`, `{"name":"b"}`), pass: true, score: 1},
 		{name: "final passes", suite: base + "    final: {regex: \"(?i)refund\"}\n", run: `{"steps":[{"name":"a"}],"final":"Your Refund is on its way"}`, pass: true, score: 1},
 		{name: "final fails", suite: base + "    final: {regex: \"refund\"}\n", run: `{"steps":[{"name":"a"}],"final":"Sorry"}`, score: 0.5,
-			kinds: []Kind{results.Mismatch}, json: `"path":"final","actual":"Sorry","rule":"regex=refund"`},
-		{name: "final missing", suite: base + "    final: {regex: \"refund\"}\n", run: steps(`{"name":"a"}`), score: 0.5, kinds: []Kind{results.MissingFinal}},
+			kinds: []results.Kind{results.Mismatch}, json: `"path":"final","actual":"Sorry","rule":"regex=refund"`},
+		{name: "final missing", suite: base + "    final: {regex: \"refund\"}\n", run: steps(`{"name":"a"}`), score: 0.5, kinds: []results.Kind{results.MissingFinal}},
 		{name: "final one_of Unicode", suite: base + "    final: {one_of: [\"Straße\"], case_insensitive: true}\n", run: `{"steps":[{"name":"a"}],"final":"STRASSE"}`, pass: true, score: 1},
 		{name: "final from", suite: base + "    final: {from: \"a.result.msg\"}\n", run: `{"steps":[{"name":"a","result":{"msg":"done"}}],"final":"done"}`, pass: true, score: 1},
 		{name: "final from missing", suite: base + "    final: {from: \"a.result.msg\"}\n", run: `{"steps":[{"name":"a"}],"final":"done"}`, score: 0.5,
-			kinds: []Kind{results.Mismatch}, json: "a (step 0) has no result"},
+			kinds: []results.Kind{results.Mismatch}, json: "a (step 0) has no result"},
 		{name: "never with arguments", suite: base + "    never: [{name: b, arguments: {n: 5}, rules: {n: numeric}}]\n",
-			run: steps(`{"name":"a"}`, `{"name":"b","arguments":{"n":"5","x":1}}`, `{"name":"b","arguments":{"n":6}}`), score: 0.5, kinds: []Kind{results.ForbiddenCall}},
+			run: steps(`{"name":"a"}`, `{"name":"b","arguments":{"n":"5","x":1}}`, `{"name":"b","arguments":{"n":6}}`), score: 0.5, kinds: []results.Kind{results.ForbiddenCall}},
 		// The tool's schema implies what it does for an expected call:
 		// "1000" for a number parameter is the forbidden 1000.
 		{name: "never under the schema", suite: "tools: [{name: b, parameters: {type: object, properties: {n: {type: number}, k: {type: integer}}}}]\n" + base +
 			"    never: [{name: b, arguments: {n: 1000}}, {name: b, arguments: {k: 5}}]\n",
 			run:   steps(`{"name":"a"}`, `{"name":"b","arguments":{"n":"1000"}}`, `{"name":"b","arguments":{"k":"5"}}`, `{"name":"b","arguments":{"n":"999"}}`),
-			score: 1.0 / 3, kinds: []Kind{results.ForbiddenCall, results.ForbiddenCall}},
+			score: 1.0 / 3, kinds: []results.Kind{results.ForbiddenCall, results.ForbiddenCall}},
 		{name: "result regex fails, no expected side", suite: "cases:\n  - id: t\n    steps: [{name: a, result: {sku: {regex: \"^S\"}}}]\n",
-			run: steps(`{"name":"a","result":{"sku":"X1"}}`), score: 0, kinds: []Kind{results.Mismatch}, json: `"path":"result.sku","actual":"X1","rule":"regex=^S"`},
+			run: steps(`{"name":"a","result":{"sku":"X1"}}`), score: 0, kinds: []results.Kind{results.Mismatch}, json: `"path":"result.sku","actual":"X1","rule":"regex=^S"`},
 		{name: "nested result paths", suite: "cases:\n  - id: t\n    steps: [{name: a, result: {\"items.#.sku\": {regex: \"^S\"}, \"meta.ünï\": {one_of: [1]}}}]\n",
-			run: steps(`{"name":"a","result":{"items":[{"sku":"S1"},{"sku":"X2"}],"meta":{"ünï":1}}}`), score: 0.5, kinds: []Kind{results.Mismatch},
+			run: steps(`{"name":"a","result":{"items":[{"sku":"S1"},{"sku":"X2"}],"meta":{"ünï":1}}}`), score: 0.5, kinds: []results.Kind{results.Mismatch},
 			json: `"path":"result.items.1.sku"`},
 		{name: "null result", suite: "cases:\n  - id: t\n    steps: [{name: a, result: {\"x\": {type: string}}}]\n",
-			run: steps(`{"name":"a","result":null}`), score: 0, kinds: []Kind{results.MissingArgument}},
+			run: steps(`{"name":"a","result":null}`), score: 0, kinds: []results.Kind{results.MissingArgument}},
 		{name: "optional result field", suite: "cases:\n  - id: t\n    steps: [{name: a, result: {\"x\": {type: string, optional: true}}}]\n",
 			run: steps(`{"name":"a","result":{}}`), pass: true, score: 1},
 		{name: "empty steps, no call", suite: "cases:\n  - id: t\n    steps: []\n", run: steps(), pass: true, score: 1},
 		{name: "empty steps, in_order, a call", suite: "cases:\n  - id: t\n    steps: []\n    calls: in_order\n", run: steps(`{"name":"a"}`),
-			score: 0, kinds: []Kind{results.UnexpectedCall}},
+			score: 0, kinds: []results.Kind{results.UnexpectedCall}},
 		{name: "expected case with never", suite: "cases:\n  - id: t\n    expected: [{name: a}]\n    never: [b]\n",
-			run: steps(`{"name":"b"}`), score: 0, kinds: []Kind{results.WrongTool, results.ForbiddenCall}, json: `"kind":"wrong_tool","call":0,"step":0,"turn":0`},
+			run: steps(`{"name":"b"}`), score: 0, kinds: []results.Kind{results.WrongTool, results.ForbiddenCall}, json: `"kind":"wrong_tool","call":0,"step":0,"turn":0`},
 		{name: "expected case in_order", suite: "cases:\n  - id: t\n    expected: [{name: a}, {name: b}]\n    calls: in_order\n",
 			run: steps(`{"name":"b"}`, `{"name":"a"}`, `{"name":"c"}`, `{"name":"b"}`), pass: true, score: 1},
 	})
@@ -212,7 +212,7 @@ cases:
 // no step in its diffs.
 func TestOrdinaryCaseLineUnchanged(t *testing.T) {
 	e := load(t, "cases:\n  - id: t\n    expected: [{name: a, arguments: {x: 1}}]\n")
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"a","arguments":{"x":2}}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"a","arguments":{"x":2}}]`))
 	if line := string(r.AppendJSON(nil)); strings.Contains(line, `"step"`) {
 		t.Errorf("line = %s", line)
 	}
@@ -222,12 +222,12 @@ func TestOrdinaryCaseLineUnchanged(t *testing.T) {
 // format: a run of one turn, without results.
 func TestScoreRunFromResponse(t *testing.T) {
 	e := load(t, "cases:\n  - id: t\n    steps: [{name: a, arguments: {x: 1}}, {name: b, rules: {x: {from: \"a.arguments.x\"}}}]\n    never: [c]\n")
-	r := e.NewScorer().Score(0, mustParse(t, `[{"name":"a","arguments":{"x":1}},{"name":"b","arguments":{"x":1}}]`))
+	r := e.newScorer().Score(0, mustParse(t, `[{"name":"a","arguments":{"x":1}},{"name":"b","arguments":{"x":1}}]`))
 	if !r.Pass {
 		t.Errorf("%s", r.AppendJSON(nil))
 	}
-	r = e.NewScorer().Score(0, mustParse(t, `{"choices":[{"message":{"tool_calls":[{"function":{"name":"a","arguments":"{\"x\":1}"}},{"function":{"name":"c","arguments":"{}"}},{"function":{"name":"b","arguments":"{\"x\":2}"}}]}}]}`))
-	if got := kinds(r); !slices.Equal(got, []Kind{results.Mismatch, results.UnexpectedCall, results.ForbiddenCall}) {
+	r = e.newScorer().Score(0, mustParse(t, `{"choices":[{"message":{"tool_calls":[{"function":{"name":"a","arguments":"{\"x\":1}"}},{"function":{"name":"c","arguments":"{}"}},{"function":{"name":"b","arguments":"{\"x\":2}"}}]}}]}`))
+	if got := kinds(r); !slices.Equal(got, []results.Kind{results.Mismatch, results.UnexpectedCall, results.ForbiddenCall}) {
 		t.Errorf("kinds = %v\n%s", got, r.AppendJSON(nil))
 	}
 }
@@ -255,29 +255,29 @@ cases:
 `
 	failed := `{"name":"find_order","result":{"id":"O-1","error":"timeout"},"error":true}`
 	runRunTests(t, []runTest{
-		{name: "a result the tool reported as an error", suite: refs, run: steps(failed, refundO1), score: 0.5, kinds: []Kind{results.Mismatch},
+		{name: "a result the tool reported as an error", suite: refs, run: steps(failed, refundO1), score: 0.5, kinds: []results.Kind{results.Mismatch},
 			json: `"path":"order_id","actual":"O-1","rule":"exact","message":"got \"O-1\"; expected the value of find_order.result.id, but find_order (step 0) failed: its tool reported an error, so its result gives no value"`},
 		{name: "the whole result of a tool that failed", suite: whole, run: steps(`{"name":"find_order","result":"O-1","error":true}`, refundO1),
-			score: 0.5, kinds: []Kind{results.Mismatch}, json: `but find_order (step 0) failed: its tool reported an error`},
+			score: 0.5, kinds: []results.Kind{results.Mismatch}, json: `but find_order (step 0) failed: its tool reported an error`},
 		{name: "a failed tool's error flag still resolves", suite: "cases:\n  - id: t\n    steps: [{name: a}, {name: b, rules: {failed: {from: a.error}}}]\n",
 			run: steps(`{"name":"a","error":true}`, `{"name":"b","arguments":{"failed":true}}`), pass: true, score: 1},
-		{name: "a step with no result", suite: refs, run: steps(`{"name":"find_order"}`, refundO1), score: 0.5, kinds: []Kind{results.Mismatch},
+		{name: "a step with no result", suite: refs, run: steps(`{"name":"find_order"}`, refundO1), score: 0.5, kinds: []results.Kind{results.Mismatch},
 			json: `but find_order (step 0) has no result"`},
 		{name: "a result that is text has nothing at a path", suite: refs, run: steps(`{"name":"find_order","result":"O-1"}`, refundO1),
-			score: 0.5, kinds: []Kind{results.Mismatch}, json: `but find_order (step 0).result has nothing at id"`},
+			score: 0.5, kinds: []results.Kind{results.Mismatch}, json: `but find_order (step 0).result has nothing at id"`},
 		{name: "a result that is text is the whole result", suite: whole, run: steps(`{"name":"find_order","result":"O-1"}`, refundO1), pass: true, score: 1},
 		{name: "a result rule's reference to a failed tool's result",
 			suite: "cases:\n  - id: t\n    steps: [{name: a}, {name: b, result: {id: {from: a.result.id}}}]\n",
-			run:   steps(`{"name":"a","result":{"id":1},"error":true}`, `{"name":"b","result":{"id":1}}`), score: 0.5, kinds: []Kind{results.Mismatch},
+			run:   steps(`{"name":"a","result":{"id":1},"error":true}`, `{"name":"b","result":{"id":1}}`), score: 0.5, kinds: []results.Kind{results.Mismatch},
 			json: `"path":"result.id","actual":1,"rule":"from=a.result.id","message":"expected the value of a.result.id, but a (step 0) failed: its tool reported an error`},
 		{name: "a never entry's reference to a failed tool's result matches no call",
 			suite: "cases:\n  - id: t\n    steps: [{name: find_order}]\n    calls: in_order\n    never: [{name: refund, rules: {order_id: {from: find_order.result.id}}}]\n",
 			run:   steps(`{"name":"find_order","result":{"id":"O-1"},"error":true}`, refundO1), pass: true, score: 1},
 		{name: "a never entry's reference to a result matches the call that uses it",
 			suite: "cases:\n  - id: t\n    steps: [{name: find_order}]\n    calls: in_order\n    never: [{name: refund, rules: {order_id: {from: find_order.result.id}}}]\n",
-			run:   steps(`{"name":"find_order","result":{"id":"O-1"}}`, refundO1), score: 0.5, kinds: []Kind{results.ForbiddenCall}},
+			run:   steps(`{"name":"find_order","result":{"id":"O-1"}}`, refundO1), score: 0.5, kinds: []results.Kind{results.ForbiddenCall}},
 		{name: "final's reference to a failed tool's result", suite: "cases:\n  - id: t\n    steps: [{name: a}]\n    final: {from: a.result.msg}\n",
-			run: `{"steps":[{"name":"a","result":{"msg":"done"},"error":true}],"final":"done"}`, score: 0.5, kinds: []Kind{results.Mismatch},
+			run: `{"steps":[{"name":"a","result":{"msg":"done"},"error":true}],"final":"done"}`, score: 0.5, kinds: []results.Kind{results.Mismatch},
 			json: `"path":"final","actual":"done","rule":"from=a.result.msg","message":"expected the value of a.result.msg, but a (step 0) failed: its tool reported an error`},
 	})
 }
@@ -293,14 +293,14 @@ func TestScoreRunPinned(t *testing.T) {
 	runRunTests(t, []runTest{
 		{name: "a nested never entry matches as a subset", suite: nested,
 			run:   steps(`{"name":"a"}`, `{"name":"ship","arguments":{"to":{"country":"FR","city":"Lyon"},"items":[{"sku":"S1","qty":2}],"note":"x"}}`),
-			score: 0.5, kinds: []Kind{results.ForbiddenCall}, json: `"actual":"ship","rule":"never"`},
+			score: 0.5, kinds: []results.Kind{results.ForbiddenCall}, json: `"actual":"ship","rule":"never"`},
 		{name: "a nested never entry that differs does not match", suite: nested,
 			run:  steps(`{"name":"a"}`, `{"name":"ship","arguments":{"to":{"country":"DE","city":"Köln"},"items":[{"sku":"S1"}]}}`),
 			pass: true, score: 1},
 		{name: "a nested never list is compared element by element", suite: nested,
 			run:  steps(`{"name":"a"}`, `{"name":"ship","arguments":{"to":{"country":"FR"},"items":[{"sku":"S1"},{"sku":"S2"}]}}`),
 			pass: true, score: 1},
-		{name: "a # path over an empty list", suite: hash, run: steps(`{"name":"a","result":{"items":[]}}`), score: 0, kinds: []Kind{results.MissingArgument},
+		{name: "a # path over an empty list", suite: hash, run: steps(`{"name":"a","result":{"items":[]}}`), score: 0, kinds: []results.Kind{results.MissingArgument},
 			json: `"path":"result.items.#.sku","rule":"regex=^S","message":"the result of a has nothing at items.#.sku"`},
 		{name: "a # path over a list", suite: hash, run: steps(`{"name":"a","result":{"items":[{"sku":"S1"},{"sku":"S2"}]}}`), pass: true, score: 1},
 		{name: "an optional # path over an empty list", suite: "cases:\n  - id: t\n    steps: [{name: a, result: {\"items.#.sku\": {regex: \"^S\", optional: true}}}]\n",

@@ -52,22 +52,22 @@ cases:
 		name  string
 		trace string
 		pass  bool
-		kinds []Kind
+		kinds []results.Kind
 		json  string
 	}{
 		{name: "recorded whole", trace: traceOf(call(1, ""), tool, answer), pass: true},
-		{name: "a chat span without its output", kinds: []Kind{results.NotEvaluable},
+		{name: "a chat span without its output", kinds: []results.Kind{results.NotEvaluable},
 			trace: traceOf(call(1, ""), tool, spanOf("chat m", 3, "gen_ai.operation.name", "chat"), answer),
 			json:  `records no output (no gen_ai.output.messages), while 2 other model spans of the trace record theirs: a trace recorded in part may hide calls`},
-		{name: "an OpenInference LLM span without its output", kinds: []Kind{results.NotEvaluable},
+		{name: "an OpenInference LLM span without its output", kinds: []results.Kind{results.NotEvaluable},
 			trace: traceOf(call(1, ""), tool, spanOf("llm", 3, "openinference.span.kind", "LLM", "llm.input_messages.0.message.content", "hi"), answer),
 			json:  `(\"llm\") records no output (no llm.output_messages.0.message attributes)`},
 		{name: "a chat span that failed", pass: true,
 			trace: traceOf(call(1, ""), tool, spanOf("chat m", 3, "gen_ai.operation.name", "chat", "error.type", "RateLimitError"), answer)},
-		{name: "text beside the last call", trace: traceOf(call(1, "Paris is rainy."), tool), kinds: []Kind{results.MissingFinal}},
+		{name: "text beside the last call", trace: traceOf(call(1, "Paris is rainy."), tool), kinds: []results.Kind{results.MissingFinal}},
 	} {
 		resp := mustParse(t, tc.trace)
-		for _, r := range []*Result{scoreNoWork(e, 0, resp), e.NewScorer().Score(0, resp)} {
+		for _, r := range []*results.Result{scoreNoWork(e, 0, resp), e.newScorer().Score(0, resp)} {
 			line := string(r.AppendJSON(nil))
 			if r.Pass != tc.pass || !slices.Equal(kinds(r), tc.kinds) || !strings.Contains(line, tc.json) {
 				t.Errorf("%s: pass=%v kinds=%v, want pass=%v kinds=%v ...%s...\n%s", tc.name, r.Pass, kinds(r), tc.pass, tc.kinds, tc.json, line)

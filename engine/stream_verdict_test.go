@@ -61,9 +61,9 @@ cases:
 		if !ok {
 			t.Fatalf("no case %s", id)
 		}
-		want := kinds(e.NewScorer().Score(i, mustParse(t, output)))
+		want := kinds(e.newScorer().Score(i, mustParse(t, output)))
 		for name, resp := range responses {
-			for _, r := range []*Result{scoreNoWork(e, i, mustParse(t, resp)), e.NewScorer().Score(i, mustParse(t, resp))} {
+			for _, r := range []*results.Result{scoreNoWork(e, i, mustParse(t, resp)), e.newScorer().Score(i, mustParse(t, resp))} {
 				got := kinds(r)
 				if r.Pass || !slices.Contains(got, results.InvalidArguments) || !slices.Equal(got, want) {
 					t.Errorf("case %s, %s: pass=%v kinds=%v, want a failure with %v\n%s", id, name, r.Pass, got, want, r.AppendJSON(nil))
@@ -134,7 +134,7 @@ cases:
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			i, _ := e.Lookup(tt.id)
-			for _, r := range []*Result{scoreNoWork(e, i, mustParse(t, tt.resp)), e.NewScorer().Score(i, mustParse(t, tt.resp))} {
+			for _, r := range []*results.Result{scoreNoWork(e, i, mustParse(t, tt.resp)), e.newScorer().Score(i, mustParse(t, tt.resp))} {
 				if r.Pass != tt.pass || !tt.pass && !slices.Contains(kinds(r), results.InvalidArguments) {
 					t.Errorf("pass=%v kinds=%v, want pass=%v (else an invalid_arguments diff)\n%s", r.Pass, kinds(r), tt.pass, r.AppendJSON(nil))
 				}

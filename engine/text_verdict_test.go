@@ -41,15 +41,15 @@ cases:
     max_calls: 1
 `)
 			text := mustParse(t, tt.text)
-			r := e.NewScorer().Score(0, text)
+			r := e.newScorer().Score(0, text)
 			if r.Pass || !slices.Contains(kinds(r), results.ForbiddenCall) {
 				t.Errorf("never: kinds %v\n%s", kinds(r), r.AppendJSON(nil))
 			}
-			r = e.NewScorer().Score(1, text)
+			r = e.newScorer().Score(1, text)
 			if r.Pass || !slices.Contains(kinds(r), results.UnexpectedCall) {
 				t.Errorf("one expected call: kinds %v\n%s", kinds(r), r.AppendJSON(nil))
 			}
-			if r = e.NewScorer().Score(2, text); r.Pass {
+			if r = e.newScorer().Score(2, text); r.Pass {
 				t.Errorf("max_calls 1 passed two calls\n%s", r.AppendJSON(nil))
 			}
 		})
@@ -80,10 +80,10 @@ cases:
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			text := mustParse(t, tt.text)
-			if r := e.NewScorer().Score(0, text); r.Pass != tt.four {
+			if r := e.newScorer().Score(0, text); r.Pass != tt.four {
 				t.Errorf("final It is 4.: pass %v\n%s", r.Pass, r.AppendJSON(nil))
 			}
-			if r := e.NewScorer().Score(1, text); r.Pass != tt.del {
+			if r := e.newScorer().Score(1, text); r.Pass != tt.del {
 				t.Errorf("final delete: pass %v\n%s", r.Pass, r.AppendJSON(nil))
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -87,8 +88,8 @@ func BenchmarkScoreTools(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			sc := c.e.NewScorer()
-			var r *Result
+			sc := c.e.newScorer()
+			var r *results.Result
 			b.ReportAllocs()
 			for b.Loop() {
 				r = sc.scoreCalls(0, calls)

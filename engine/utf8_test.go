@@ -51,7 +51,7 @@ cases:
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, i, _, err := e.NewScorer().ScoreLine(tt.line, 1, 0)
+			r, i, _, err := e.newScorer().ScoreLine(tt.line, 1, 0)
 			if err != nil || i < 0 {
 				t.Fatalf("ScoreLine: %d, %v", i, err)
 			}

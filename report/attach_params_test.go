@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
+	"github.com/callgrade/callgrade/results"
 )
 
 // The page shows a model's text calls as the scorer read them: typed by
@@ -33,7 +33,7 @@ cases:
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []Case{{Result: engine.Result{ID: "suite-tools"}}, {Result: engine.Result{ID: "own-tools"}}}
+	cases := []Case{{Result: results.Result{ID: "suite-tools"}}, {Result: results.Result{ID: "own-tools"}}}
 	Annotate(cases, s)
 	text := `"<tool_call>\n<function=tag>\n<parameter=ids>\n[1, 2]\n</parameter>\n</function>\n</tool_call>"`
 	lines := `{"id":"suite-tools","response":` + text + "}\n" + `{"id":"own-tools","response":` + text + "}\n"

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/results"
 )
 
 // stepToolsSuite has cases written with steps, one that expects a call
@@ -179,9 +179,9 @@ func TestCompareByStepTool(t *testing.T) {
 	old[0].Calls[2].Pass, old[0].Calls[2].Score = true, 1
 
 	run := func(id string, sample int, refundPasses bool) Case {
-		c := Case{Result: engine.Result{ID: id, Pass: refundPasses, Sampled: true, Sample: sample, Tool: "find_order",
+		c := Case{Result: results.Result{ID: id, Pass: refundPasses, Sampled: true, Sample: sample, Tool: "find_order",
 			StepTools: []string{"find_order", "refund"},
-			Calls:     []engine.CallResult{{Expected: 0, Actual: 0, Pass: true, Score: 1}, {Expected: 1, Actual: 1, Pass: refundPasses}}},
+			Calls:     []results.CallResult{{Expected: 0, Actual: 0, Pass: true, Score: 1}, {Expected: 1, Actual: 1, Pass: refundPasses}}},
 			Expected: []byte("[]")}
 		if refundPasses {
 			c.Score, c.Calls[1].Score = 1, 1

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/testenv"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
@@ -91,7 +90,7 @@ func runSelftest(t *testing.T, cases []Case) (page string, st selftest) {
 	return page, st
 }
 
-func wantFigures(t *testing.T, s *engine.Summary, st selftest) {
+func wantFigures(t *testing.T, s *results.Summary, st selftest) {
 	t.Helper()
 	type figures struct{ Cases, Passed, Failed, Errored, Rate, Mean string }
 	want := figures{Cases: fmt.Sprint(s.Cases), Passed: fmt.Sprint(s.Passed), Failed: fmt.Sprint(s.Failed),
@@ -156,19 +155,19 @@ func TestHTMLLargeInChromium(t *testing.T) {
 // generate makes n cases over 20 tools, a third of them failing with one
 // or two diffs.
 func generate(n int) []Case {
-	kinds := []engine.Kind{results.Mismatch, results.MissingArgument, results.WrongTool, results.InvalidArguments, results.UnexpectedArgument}
+	kinds := []results.Kind{results.Mismatch, results.MissingArgument, results.WrongTool, results.InvalidArguments, results.UnexpectedArgument}
 	cases := make([]Case, n)
 	for i := range cases {
 		tool := fmt.Sprintf("tool_%02d", i%20)
-		c := Case{Result: engine.Result{ID: fmt.Sprintf("case-%06d", i), Tool: tool, Pass: true, Score: 1,
-			Calls: []engine.CallResult{{Expected: 0, Actual: 0, Pass: true, Score: 1}}},
+		c := Case{Result: results.Result{ID: fmt.Sprintf("case-%06d", i), Tool: tool, Pass: true, Score: 1,
+			Calls: []results.CallResult{{Expected: 0, Actual: 0, Pass: true, Score: 1}}},
 			Suite:    "generated.yaml",
 			Expected: json.RawMessage(`[{"name":"` + tool + `","arguments":{"city":"Berlin","days":3}}]`),
 			Actual:   json.RawMessage(`[{"name":"` + tool + `","arguments":{"city":"Paris","days":3}}]`)}
 		if i%3 == 0 {
 			c.Pass, c.Score, c.Calls[0].Pass = false, float64(i%10)/10, false
 			for j := 0; j <= i%2; j++ {
-				c.Diffs = append(c.Diffs, engine.Diff{Kind: kinds[(i/3+j)%len(kinds)], Path: "city",
+				c.Diffs = append(c.Diffs, results.Diff{Kind: kinds[(i/3+j)%len(kinds)], Path: "city",
 					Expected: value.StringOf("Berlin"), Actual: value.StringOf("Paris"), HasExpected: true, HasActual: true,
 					Rule: "exact", Message: `expected "Berlin", got "Paris" (exact)`})
 			}

@@ -14,9 +14,9 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -237,7 +237,7 @@ func TestHTMLCategoriesInChromium(t *testing.T) {
 // else the provider body's "model" or "modelVersion"; the page lists each
 // once.
 func TestAttachResponsesModel(t *testing.T) {
-	cases := []Case{{Result: engine.Result{ID: "a"}}, {Result: engine.Result{ID: "b"}}, {Result: engine.Result{ID: "c"}}, {Result: engine.Result{ID: "d"}}, {Result: engine.Result{ID: "e"}}}
+	cases := []Case{{Result: results.Result{ID: "a"}}, {Result: results.Result{ID: "b"}}, {Result: results.Result{ID: "c"}}, {Result: results.Result{ID: "d"}}, {Result: results.Result{ID: "e"}}}
 	lines := `{"id":"a","response":{"model":"gpt-4o","choices":[]}}
 {"id":"b","response":{"modelVersion":"gemini-2.0-flash","candidates":[]}}
 {"id":"c","model":"claude-x","response":{"model":"ignored"}}
@@ -359,7 +359,7 @@ cases:
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []Case{{Result: engine.Result{ID: "a"}}, {Result: engine.Result{ID: "b"}}, {Result: engine.Result{ID: "c"}}, {Result: engine.Result{ID: "x"}, Unknown: true}}
+	cases := []Case{{Result: results.Result{ID: "a"}}, {Result: results.Result{ID: "b"}}, {Result: results.Result{ID: "c"}}, {Result: results.Result{ID: "x"}, Unknown: true}}
 	Annotate(cases, s)
 	got, err := json.Marshal(newHTMLMeta(cases))
 	if err != nil {

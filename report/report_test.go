@@ -13,7 +13,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
@@ -103,7 +102,7 @@ func TestWriteTable(t *testing.T) {
 
 func TestSummarizeMatchesTheRun(t *testing.T) {
 	s := Summarize(loadFixture(t, true))
-	want := engine.Summary{Cases: 10, Passed: 3, Failed: 7, Missing: 1, Errored: 2, Unknown: 1}
+	want := results.Summary{Cases: 10, Passed: 3, Failed: 7, Missing: 1, Errored: 2, Unknown: 1}
 	if s.Cases != want.Cases || s.Passed != want.Passed || s.Failed != want.Failed || s.Missing != want.Missing ||
 		s.Errored != want.Errored || s.Unknown != want.Unknown {
 		t.Errorf("summary %+v, want %+v", *s, want)
@@ -234,9 +233,9 @@ func TestWriteJUnit(t *testing.T) {
 
 func TestCompare(t *testing.T) {
 	c := func(id, tool string, pass bool) Case {
-		k := Case{Result: engine.Result{ID: id, Tool: tool, Pass: pass}, Expected: []byte("[]")}
+		k := Case{Result: results.Result{ID: id, Tool: tool, Pass: pass}, Expected: []byte("[]")}
 		if !pass {
-			k.Diffs = []engine.Diff{{Kind: results.Mismatch, Path: "x"}}
+			k.Diffs = []results.Diff{{Kind: results.Mismatch, Path: "x"}}
 		}
 		return k
 	}
@@ -368,7 +367,7 @@ func TestAttachResponsesReadsWhatScoringReads(t *testing.T) {
 	zw.Write([]byte(text))
 	zw.Close()
 	for name, in := range map[string]string{"plain": text, "gzip": zipped.String()} {
-		cases := []Case{{Result: engine.Result{ID: "a"}}, {Result: engine.Result{ID: "17"}}}
+		cases := []Case{{Result: results.Result{ID: "a"}}, {Result: results.Result{ID: "17"}}}
 		if err := AttachResponses(cases, strings.NewReader(in), response.Auto); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -379,7 +378,7 @@ func TestAttachResponsesReadsWhatScoringReads(t *testing.T) {
 			}
 		}
 	}
-	if err := AttachResponses([]Case{{Result: engine.Result{ID: "a"}}}, strings.NewReader("\x1f\x8b\x08"), response.Auto); err == nil {
+	if err := AttachResponses([]Case{{Result: results.Result{ID: "a"}}}, strings.NewReader("\x1f\x8b\x08"), response.Auto); err == nil {
 		t.Error("a broken gzip header: no error")
 	}
 }
@@ -399,13 +398,13 @@ func TestTextIsPrintable(t *testing.T) {
 			t.Errorf("printable(%q) = %q, want it unchanged", s, got)
 		}
 	}
-	old := []Case{{Result: engine.Result{ID: evil, Tool: evil, Pass: true}, Expected: []byte("[]")}}
-	nw := []Case{{Result: engine.Result{ID: evil, Tool: evil, Diffs: []engine.Diff{{Kind: results.UnexpectedArgument, Path: evil}}}, Expected: []byte("[]")}}
+	old := []Case{{Result: results.Result{ID: evil, Tool: evil, Pass: true}, Expected: []byte("[]")}}
+	nw := []Case{{Result: results.Result{ID: evil, Tool: evil, Diffs: []results.Diff{{Kind: results.UnexpectedArgument, Path: evil}}}, Expected: []byte("[]")}}
 	var b bytes.Buffer
 	if err := Compare(old, nw).WriteText(&b, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	s := &engine.Summary{Cases: 1, ByTool: map[string]*results.Tally{evil: {Cases: 1}}}
+	s := &results.Summary{Cases: 1, ByTool: map[string]*results.Tally{evil: {Cases: 1}}}
 	if err := WriteTable(&b, s, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}

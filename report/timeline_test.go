@@ -14,6 +14,7 @@ import (
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -333,7 +334,7 @@ func TestHTMLTimelineLargeInChromium(t *testing.T) {
 				exp.WriteByte(',')
 			}
 			fmt.Fprintf(&exp, `{"name":%q,"arguments":{"i":%d}}`, st.Name, i)
-			c.Calls = append(c.Calls, engine.CallResult{Expected: i / 2, Actual: i, Pass: true, Score: 1})
+			c.Calls = append(c.Calls, results.CallResult{Expected: i / 2, Actual: i, Pass: true, Score: 1})
 		}
 	}
 	c.Expected = append(exp.Bytes(), ']')
@@ -379,7 +380,7 @@ cases:
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []Case{{Result: engine.Result{ID: "plain"}}, {Result: engine.Result{ID: "run"}}}
+	cases := []Case{{Result: results.Result{ID: "plain"}}, {Result: results.Result{ID: "run"}}}
 	Annotate(cases, s)
 	if cases[0].Format != response.LlamaJSON || cases[1].Format != response.Pythonic || cases[0].IsRun || !cases[1].IsRun {
 		t.Fatalf("Annotate: format %q %q, run %v %v", cases[0].Format, cases[1].Format, cases[0].IsRun, cases[1].IsRun)

@@ -3,6 +3,7 @@ package results_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -40,14 +41,14 @@ func exampleResults(t testing.TB) []*results.Result {
 		if err != nil {
 			t.Fatal(err)
 		}
-		seen := make([]bool, e.Len())
+		seen := make([]bool, len(g.Suite().Cases))
 		sc := bufio.NewScanner(bytes.NewReader(text))
 		for n := 1; sc.Scan(); n++ {
 			if strings.TrimSpace(sc.Text()) == "" {
 				continue
 			}
 			// A Scorer of its own: each result is kept.
-			r, i, _, err := e.NewScorer().ScoreLine(sc.Text(), n, 0)
+			r, i, _, err := e.NewScorer(context.Background()).ScoreLine(sc.Text(), n, 0)
 			if err != nil {
 				t.Fatalf("%s: %v", ex.responses, err)
 			}
@@ -58,7 +59,7 @@ func exampleResults(t testing.TB) []*results.Result {
 		}
 		for i, ok := range seen {
 			if !ok {
-				out = append(out, e.NewScorer().ScoreMissing(i))
+				out = append(out, e.NewScorer(context.Background()).ScoreMissing(i))
 			}
 		}
 		g.Close()

@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -57,7 +58,7 @@ func Example_comparator() {
 		`[{"name": "order", "arguments": {"sku": "US-4712"}}]`,
 	} {
 		v, _ := value.Parse(resp)
-		r := eng.NewScorer().Score(0, v)
+		r := eng.NewScorer(context.Background()).Score(0, v)
 		fmt.Println(r.Pass)
 		for _, d := range r.Diffs {
 			fmt.Println(d.Kind, d.Path, d.Message)

@@ -6,7 +6,7 @@ import (
 )
 
 // TestManyValues: a /v1/score body or a batch line of more JSON values
-// than the engine's limit (engine.DefaultMaxValues) within the body limit
+// than the engine's limit (callgrade.DefaultMaxValues) within the body limit
 // fails its case naming the limit, as a line of callgrade score does,
 // rather than being built into a tree many times its size; the lines
 // beside it in a batch are scored.

@@ -60,7 +60,7 @@ the file and the line).`,
 }
 
 func runBFCLScore(cmd *cobra.Command, f *bfclScoreFlags) error {
-	sem, err := bfcl.ParseSemantics(f.semantics)
+	sem, err := parseBFCLSemantics(f.semantics)
 	if err != nil {
 		return usageErr("--semantics: %w", err)
 	}

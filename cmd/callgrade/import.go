@@ -6,10 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/bfcl"
 )
 
@@ -76,7 +78,7 @@ correspond; nothing is written then.`,
 }
 
 func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
-	sem, err := bfcl.ParseSemantics(f.semantics)
+	sem, err := parseBFCLSemantics(f.semantics)
 	if err != nil {
 		return usageErr("--semantics: %w", err)
 	}
@@ -86,7 +88,7 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 	if f.questions == "" && f.results == "" {
 		return usageErr("import bfcl needs --questions (and --out), or --results and --responses-out")
 	}
-	textFormat, err := bfcl.ParseTextFormat(f.textFormat)
+	textFormat, err := parseTextFormat(f.textFormat)
 	if err != nil {
 		return usageErr("--text-format: %w", err)
 	}
@@ -128,15 +130,15 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 			}
 		}
 		var b bytes.Buffer
-		conv, err := bfcl.ConvertResultsWith(in, f.results, &b, opts)
+		written, undecodable, err := bfcl.ConvertResults(in, f.results, &b, opts)
 		if err != nil {
 			return &exitError{code: 2, err: err}
 		}
 		respData = b.Bytes()
-		for _, u := range conv.Undecodable {
+		for _, u := range undecodable {
 			fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s (the case will fail as invalid_arguments)\n", u)
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", f.responsesOut, count(conv.Written, "response"))
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", f.responsesOut, count(written, "response"))
 	}
 	if suiteData != nil {
 		if err := writeAtomic(f.out, suiteData); err != nil {
@@ -163,13 +165,47 @@ func questionParams(path string, opts *bfcl.ResultOptions) error {
 	return err
 }
 
+// parseBFCLSemantics checks --semantics of import bfcl and bfcl score; ""
+// is bfcl.
+func parseBFCLSemantics(s string) (bfcl.Semantics, error) {
+	switch bfcl.Semantics(s) {
+	case "", bfcl.SemanticsBFCL:
+		return bfcl.SemanticsBFCL, nil
+	case bfcl.SemanticsCallgrade:
+		return bfcl.SemanticsCallgrade, nil
+	}
+	return "", fmt.Errorf("unknown semantics %q; want bfcl or callgrade", s)
+}
+
 // textFormatNames lists the values --text-format takes.
 func textFormatNames() string {
-	names := []string{"auto"}
-	for _, tf := range bfcl.TextFormats() {
-		names = append(names, string(tf))
+	return strings.Join(append([]string{"auto"}, textFormats()...), ", ")
+}
+
+// textFormats are the formats of a model's raw text (callgrade.Formats
+// marks them Text), in the order callgrade.Formats lists them: the ones
+// bfcl.ResultOptions.Format takes besides auto.
+func textFormats() []string {
+	var out []string
+	for _, f := range callgrade.Formats() {
+		if f.Text {
+			out = append(out, f.Name)
+		}
 	}
-	return strings.Join(names, ", ")
+	return out
+}
+
+// parseTextFormat reads --text-format: one of textFormats, in any case,
+// or "" or "auto" for Auto. Any other name is an error that lists the text
+// formats, worded as bfcl.ConvertResults words it, so that the flag is
+// refused before any file is read.
+func parseTextFormat(s string) (callgrade.Format, error) {
+	f, err := callgrade.ParseFormat(s)
+	// The zero Format is auto.
+	if err != nil || f != "" && !slices.Contains(textFormats(), string(f)) {
+		return "", fmt.Errorf("unknown text format %q: want one of %s (or auto)", s, strings.Join(textFormats(), ", "))
+	}
+	return f, nil
 }
 
 func importSuite(f *importBFCLFlags, sem bfcl.Semantics, asJSON bool) ([]byte, error) {

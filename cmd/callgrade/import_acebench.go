@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,7 @@ correspond; nothing is written then.`,
 }
 
 func runImportACEBench(f *importACEBenchFlags) error {
-	sem, err := acebench.ParseSemantics(f.semantics)
+	err := parseACEBenchSemantics(f.semantics)
 	if err != nil {
 		return usageErr("--semantics: %w", err)
 	}
@@ -62,7 +63,7 @@ func runImportACEBench(f *importACEBenchFlags) error {
 	if ext != ".yaml" && ext != ".yml" && ext != ".json" {
 		return usageErr("--out %s: the suite is written as YAML (.yaml, .yml) or JSON (.json)", f.out)
 	}
-	data, err := importACEBenchSuite(f, sem, ext == ".json")
+	data, err := importACEBenchSuite(f, ext == ".json")
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -72,7 +73,7 @@ func runImportACEBench(f *importACEBenchFlags) error {
 	return nil
 }
 
-func importACEBenchSuite(f *importACEBenchFlags, sem acebench.Semantics, asJSON bool) ([]byte, error) {
+func importACEBenchSuite(f *importACEBenchFlags, asJSON bool) ([]byte, error) {
 	q, err := os.Open(f.questions)
 	if err != nil {
 		return nil, err
@@ -83,7 +84,7 @@ func importACEBenchSuite(f *importACEBenchFlags, sem acebench.Semantics, asJSON 
 		return nil, err
 	}
 	defer a.Close()
-	s, err := acebench.Import(acebench.Input{Questions: q, QuestionsName: f.questions, Answers: a, AnswersName: f.answers}, sem)
+	s, err := acebench.Import(acebench.Input{Questions: q, QuestionsName: f.questions, Answers: a, AnswersName: f.answers})
 	if err != nil {
 		return nil, err
 	}
@@ -91,4 +92,16 @@ func importACEBenchSuite(f *importACEBenchFlags, sem acebench.Semantics, asJSON 
 		return s.JSON(), nil
 	}
 	return s.YAML()
+}
+
+// parseACEBenchSemantics checks --semantics: "" or callgrade, the only
+// semantics offered; acebench is refused with the reason.
+func parseACEBenchSemantics(s string) error {
+	switch s {
+	case "", "callgrade":
+		return nil
+	case "acebench":
+		return fmt.Errorf("semantics %q is not offered: ACEBench's checker has defects that callgrade documents (docs/acebench.md) instead of reproducing; want callgrade", s)
+	}
+	return fmt.Errorf("unknown semantics %q; want callgrade", s)
 }

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade"
+	"github.com/callgrade/callgrade/bfcl"
 )
 
 // localResults is bfcl/testdata/local's results file of a Qwen3-Coder
@@ -135,5 +139,67 @@ func TestImportBFCLTextFormat(t *testing.T) {
 	}
 	if !strings.Contains(runCLI(t, "import", "bfcl", "--help").stdout, "--text-format string") {
 		t.Error("import bfcl --help does not show --text-format")
+	}
+}
+
+// TestParseTextFormat: --text-format takes the text formats, in any case,
+// and auto; any other name, a format that is not a text format among
+// them, is an error that lists them, worded as bfcl.ConvertResults words
+// a format it does not take.
+func TestParseTextFormat(t *testing.T) {
+	formats := textFormats()
+	if strings.Join(formats, ", ") != "hermes, qwen-coder, llama-json, mistral, deepseek, harmony, pythonic" {
+		t.Errorf("text formats %q", formats)
+	}
+	for _, f := range formats {
+		if got, err := parseTextFormat(strings.ToUpper(f)); err != nil || string(got) != f {
+			t.Errorf("parseTextFormat(%q) = %q, %v", strings.ToUpper(f), got, err)
+		}
+	}
+	for _, s := range []string{"", "auto", "AUTO"} {
+		if got, err := parseTextFormat(s); err != nil || got != "" {
+			t.Errorf("parseTextFormat(%q) = %q, %v; want auto", s, got, err)
+		}
+	}
+	for _, s := range []string{"xml", "openai", "calls"} {
+		_, err := parseTextFormat(s)
+		_, _, cerr := bfcl.ConvertResults(strings.NewReader(""), "r.json", io.Discard, bfcl.ResultOptions{Format: callgrade.Format(s)})
+		if err == nil || cerr == nil || err.Error() != cerr.Error() ||
+			!strings.Contains(err.Error(), "hermes, qwen-coder, llama-json, mistral, deepseek, harmony, pythonic") {
+			t.Errorf("parseTextFormat(%q) error = %v, bfcl's %v: want the same, listing the text formats", s, err, cerr)
+		}
+	}
+}
+
+// TestParseSemantics: --semantics of import bfcl and bfcl score takes bfcl
+// (the default) and callgrade; import acebench takes callgrade alone and
+// refuses acebench with the reason.
+func TestParseSemantics(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bfcl.Semantics
+		err  string
+	}{
+		{"", bfcl.SemanticsBFCL, ""},
+		{"bfcl", bfcl.SemanticsBFCL, ""},
+		{"callgrade", bfcl.SemanticsCallgrade, ""},
+		{"BFCL", "", `unknown semantics "BFCL"; want bfcl or callgrade`},
+		{"acebench", "", `unknown semantics "acebench"; want bfcl or callgrade`},
+	} {
+		got, err := parseBFCLSemantics(tt.in)
+		if got != tt.want || tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
+			t.Errorf("parseBFCLSemantics(%q) = %q, %v; want %q, %q", tt.in, got, err, tt.want, tt.err)
+		}
+	}
+	for _, tt := range []struct{ in, err string }{
+		{"", ""},
+		{"callgrade", ""},
+		{"acebench", `semantics "acebench" is not offered: ACEBench's checker has defects that callgrade documents (docs/acebench.md) instead of reproducing; want callgrade`},
+		{"bfcl", `unknown semantics "bfcl"; want callgrade`},
+	} {
+		err := parseACEBenchSemantics(tt.in)
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
+			t.Errorf("parseACEBenchSemantics(%q) = %v; want %q", tt.in, err, tt.err)
+		}
 	}
 }

@@ -145,7 +145,7 @@ func TestScorePeakMemory(t *testing.T) {
 		{"arguments string", `{"id":"big","response":{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"`, `\"}"}}]}}]}}`, false},
 		// Five million members: their tree would be many times the
 		// line; the line's count of values is capped instead
-		// (engine.DefaultMaxValues), and the case fails naming it.
+		// (callgrade.DefaultMaxValues), and the case fails naming it.
 		{"small members", `{"id":"big","response":[{"name":"get_weather","arguments":{`, `"city":"Berlin"}}]}`, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

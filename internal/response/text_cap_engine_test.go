@@ -1,6 +1,7 @@
 package response_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -62,10 +63,10 @@ func TestTextCappedResponseFails(t *testing.T) {
 
 // scoreID scores resp against the case with the given id, with a Scorer
 // of its own so that each result is kept.
-func scoreID(e *engine.Engine, id string, resp value.Value) (*engine.Result, error) {
+func scoreID(e *engine.Engine, id string, resp value.Value) (*results.Result, error) {
 	i, ok := e.Lookup(id)
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)
 	}
-	return e.NewScorer().Score(i, resp), nil
+	return e.NewScorer(context.Background()).Score(i, resp), nil
 }
