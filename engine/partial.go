@@ -66,6 +66,7 @@ func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts 
 		order:    make(chan chan done, workers*4),
 		readDone: make(chan struct{}),
 	}
+	p.st.onResponse = opts.OnResponse
 	go p.read(ctx, r, opts.maxLineBytes())
 	var wg sync.WaitGroup
 	for range workers {

@@ -41,6 +41,15 @@ type RunOptions struct {
 	// invalid_arguments diff naming the line and the limit; a line whose
 	// head holds no id stops the run with an *InputError.
 	MaxLineBytes int
+	// OnResponse, when not nil, is handed each response line that is read
+	// whole (not longer than MaxLineBytes) and names a case, once it is
+	// scored and before its result is written: what the line says as the
+	// run read it, for a report that shows the calls a model made without
+	// reading the responses a second time (which a stream on standard
+	// input cannot be). It is called from the workers, several at once,
+	// and line and the values in it are valid only until it returns: what
+	// it keeps, it copies (strings.Clone(line.Text)).
+	OnResponse func(line *results.ResponseLine)
 }
 
 // DefaultMaxLineBytes is RunOptions.MaxLineBytes when none is given:
@@ -296,6 +305,7 @@ func (e *Engine) startRun(ctx context.Context, r io.Reader, opts RunOptions) *pi
 		longSlot: make(chan struct{}, 1),
 		readDone: make(chan struct{}),
 	}
+	p.st.onResponse = opts.OnResponse
 	readCtx, stopReading := context.WithCancel(ctx)
 	p.stopReading = stopReading
 	go p.read(readCtx, r, opts.maxLineBytes())
@@ -759,7 +769,7 @@ func (e *Engine) scoreBatch(b batch, sc *Scorer, st *runState, sum *Summary, buf
 // stops the run.
 func (e *Engine) runLine(text string, line, guess int, cut *cutLine, sc *Scorer, st *runState) (int, *InputError) {
 	res := &sc.res
-	i, k, err := e.scoreSampleLine(res, text, line, guess, st.samples, cut, &sc.w)
+	i, k, err := e.scoreSampleLine(res, text, line, guess, st.samples, cut, &sc.w, st.onResponse)
 	if err != nil {
 		err.File = st.name
 		return 0, err

@@ -23,6 +23,8 @@ type runState struct {
 	per     int            // slots per case: samples, or 1 without
 	seen    []atomic.Int32 // per slot, the line number of its response; 0 for none yet
 	passed  []atomic.Int32 // per case, its passing samples; nil without samples
+	// onResponse is RunOptions.OnResponse.
+	onResponse func(*results.ResponseLine)
 }
 
 func newRunState(cases, samples int, name string) *runState {

@@ -5,8 +5,9 @@
 // It reads the results file (spec section 3) as written, with
 // ReadResults. What the results file does not carry (each case's tool and
 // suite file, its expected calls, the calls the model made) is added from
-// the suite with Annotate and from the responses file with AttachResponses;
-// the results file itself is never changed.
+// the suite with Annotate and from the responses file with AttachResponses,
+// or from the run that wrote the results as it read the responses, with
+// Responses; the results file itself is never changed.
 package report
 
 import (
@@ -16,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
@@ -271,11 +273,8 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 	sc := bufio.NewScanner(text)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
 	for n := 1; sc.Scan(); n++ {
-		// As the scorer reads the line, within its default limits; what
-		// it could not read, or read only as broken, it has reported.
-		lim := value.Limits{MaxBytes: len(sc.Bytes()) + 1, MaxDepth: value.DefaultLimits.MaxDepth + response.EnvelopeDepth}
-		rl, lerr := results.ReadResponseLine(nil, sc.Text(), n, lim, samples)
-		if lerr != nil || rl.Broken != nil || rl.InvalidUTF8 {
+		rl, ok := readLine(sc.Text(), n, samples)
+		if !ok {
 			continue
 		}
 		i, ok := index[sampleKey(rl.ID, samples > 0, rl.Sample)]
@@ -283,28 +282,135 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 			continue
 		}
 		c := &cases[i]
-		resp := rl.Response
-		c.Model = modelOf(rl.Doc, resp)
 		format := f
 		if format == response.Auto {
 			format = c.Format
 		}
-		var calls []response.Call
-		o := response.Options{Params: c.Params}
-		if c.isRun() {
-			// As the scorer reads a run case's response: its calls are
-			// the run's steps.
-			run, _, err := o.ExtractRun(resp, format)
-			if err == nil && run.NotEvaluable == "" {
-				c.Run = &run
-				c.Actual = appendCalls(run.Calls(), nil)
-				continue
-			}
-		}
-		calls, _, err = o.Extract(resp, format)
-		c.Actual = appendCalls(calls, err)
+		c.attach(readAttached(&rl, format, c.Params, c.isRun()))
 	}
 	return sc.Err()
+}
+
+// readLine reads line n of a responses stream as the scorer reads it,
+// within its default limits; ok is false for a line it could not read,
+// or read only as broken, which scoring has reported already.
+func readLine(text string, n, samples int) (rl results.ResponseLine, ok bool) {
+	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: value.DefaultLimits.MaxDepth + response.EnvelopeDepth}
+	rl, lerr := results.ReadResponseLine(nil, text, n, lim, samples)
+	return rl, lerr == nil && rl.Broken == nil && !rl.InvalidUTF8
+}
+
+// attached is what a case's response line adds to its Case.
+type attached struct {
+	actual json.RawMessage
+	run    *response.Run
+	model  string
+}
+
+// readAttached reads the response of rl in format f, as the scorer reads
+// it: a run case's (isRun) as a run, whose calls are its steps, when it
+// reads as one; any other's as calls, with params typing what a model
+// wrote out as text.
+func readAttached(rl *results.ResponseLine, f response.Format, params map[string]value.Value, isRun bool) attached {
+	resp := rl.Response
+	a := attached{model: modelOf(rl.Doc, resp)}
+	o := response.Options{Params: params}
+	if isRun {
+		run, _, err := o.ExtractRun(resp, f)
+		if err == nil && run.NotEvaluable == "" {
+			a.run, a.actual = &run, appendCalls(run.Calls(), nil)
+			return a
+		}
+	}
+	calls, _, err := o.Extract(resp, f)
+	a.actual = appendCalls(calls, err)
+	return a
+}
+
+// attach sets what a is to c.
+func (c *Case) attach(a attached) {
+	c.Model, c.Actual = a.model, a.actual
+	if a.run != nil {
+		c.Run = a.run
+	}
+}
+
+// Responses collects the calls models made from the response lines of a
+// run as the run reads them (callgrade.RunOptions.OnResponse), so that a
+// report made from the same pass shows them, as AttachResponses would from
+// the responses file, without reading the responses again: a stream on
+// standard input cannot be read twice. A Responses is safe for use by
+// several goroutines at once.
+type Responses struct {
+	cases map[string]responseCase // by case id
+	mu    sync.Mutex
+	got   map[string]attached // by sampleKey, sampled
+}
+
+// responseCase is how a case's response is read: its format, the
+// parameters schemas of its tools, and whether it is a run.
+type responseCase struct {
+	format response.Format
+	params map[string]value.Value
+	isRun  bool
+}
+
+// NewResponses returns an empty Responses for the cases of s, whose
+// responses it reads as the scorer does: in f when force is set (as
+// callgrade.Options.ForceFormat), else in each case's format as the suite
+// says (as Annotate sets Case.Format).
+func NewResponses(s *suite.Suite, f response.Format, force bool) *Responses {
+	rs := &Responses{cases: make(map[string]responseCase, len(s.Cases)), got: map[string]attached{}}
+	params := suite.Params(s.Tools)
+	for i := range s.Cases {
+		sc := &s.Cases[i]
+		rc := responseCase{format: f, params: params, isRun: sc.IsRun()}
+		if !force {
+			rc.format = s.FormatOf(sc)
+		}
+		if sc.Tools != nil {
+			rc.params = suite.Params(sc.Tools)
+		}
+		rs.cases[sc.ID] = rc
+	}
+	return rs
+}
+
+// Add reads the response of line, a line of the run's responses as the
+// run read it, as AttachResponses reads a line; a line that names no
+// case of the suite, that is broken or that holds text that is not UTF-8
+// is left out, as AttachResponses leaves it. Add keeps nothing of line's
+// memory: it reads a copy of its Text.
+func (rs *Responses) Add(line *results.ResponseLine) {
+	rc, ok := rs.cases[line.ID]
+	if !ok || line.Broken != nil || line.InvalidUTF8 {
+		return
+	}
+	rl, ok := readLine(strings.Clone(line.Text), 0, 0)
+	if !ok {
+		return
+	}
+	a := readAttached(&rl, rc.format, rc.params, rc.isRun)
+	rs.mu.Lock()
+	rs.got[sampleKey(line.ID, true, line.Sample)] = a
+	rs.mu.Unlock()
+}
+
+// Attach sets each case's Actual, Model and, for a run case read as a
+// run, Run, from the lines added, as AttachResponses sets them from the
+// responses file; a case with no line added is left as it is.
+func (rs *Responses) Attach(cases []Case) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for i := range cases {
+		c := &cases[i]
+		if c.Unknown {
+			continue
+		}
+		if a, ok := rs.got[sampleKey(c.ID, true, c.Sample)]; ok {
+			c.attach(a)
+		}
+	}
 }
 
 // modelOf is the model a response line names: its "model" key, else the

@@ -31,6 +31,9 @@ type ResponseLine struct {
 	// Broken, when not nil, is why the line is not valid JSON: the model's
 	// output broke it, and the id (and sample) were read from its text.
 	Broken error
+	// Text is the line as read, without its newline; the values above
+	// may share its memory.
+	Text string
 }
 
 // ReadResponseLine reads text, line number line of a responses stream
@@ -43,7 +46,7 @@ type ResponseLine struct {
 // File left for the caller to set. Which lines are blank is the caller's
 // to decide.
 func ReadResponseLine(p *value.Parser, text string, line int, lim value.Limits, samples int) (ResponseLine, *InputError) {
-	var rl ResponseLine
+	rl := ResponseLine{Text: text}
 	doc, perr := p.Parse(text, lim)
 	if errors.Is(perr, value.ErrInvalidUTF8) {
 		// Text that is not UTF-8 fails the calls that hold it, not the
@@ -64,7 +67,7 @@ func ReadResponseLine(p *value.Parser, text string, line int, lim value.Limits, 
 			err.Line = line
 			return ResponseLine{}, err
 		}
-		return ResponseLine{ID: id, Sample: k, Broken: perr}, nil
+		return ResponseLine{ID: id, Sample: k, Broken: perr, Text: text}, nil
 	}
 	if doc.Kind() != value.Object {
 		return ResponseLine{}, &InputError{Line: line, Msg: "a response line must be a JSON object with an id, not " + doc.Kind().String() + lineHint(text, line)}
