@@ -79,7 +79,8 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 		r.Sample, r.Sampled = k, true
 	}
 	if on != nil && cut == nil {
-		on(&rl)
+		handed := rl // escapes to on: rl itself would be allocated for every line
+		on(&handed)
 	}
 	return i, k, nil
 }
