@@ -126,7 +126,7 @@ func (p *partialRun) read(ctx context.Context, r io.Reader, maxLine int) {
 		case <-ctx.Done():
 			return false
 		}
-	}, p.bufs, &longLines{max: maxLine, slot: p.longSlot}, true)
+	}, p.bufs, maxLine, p.longSlot, true)
 }
 
 // partialWork is one worker of a partial run.

@@ -11,7 +11,6 @@
 package report
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
 	"slices"
@@ -245,16 +244,16 @@ func appendCall(b []byte, name string, args value.Value) []byte {
 }
 
 // AttachResponses sets each case's Actual from a responses file (spec
-// section 2; gzip-compressed or not, see response.NewReader), read in
-// format f, or when f is response.Auto in the case's Format (as the
-// scorer reads it; Auto detects each). A call whose arguments cannot be
-// read is shown with its error as a string. For a run case (IsRun, or a
-// case whose diffs carry a step) it also sets Run, the response read as a
-// run. Each line is read as the scorer reads it
+// section 2; gzip-compressed or not, read with results.ResponseReader),
+// read in format f, or when f is response.Auto in the case's Format (as
+// the scorer reads it; Auto detects each). A call whose arguments cannot
+// be read is shown with its error as a string. For a run case (IsRun, or
+// a case whose diffs carry a step) it also sets Run, the response read as
+// a run. Each line is read as the scorer reads it
 // (results.ReadResponseLine, within the default limits); lines it cannot
-// read, or reads only as broken, are skipped: scoring has reported them
-// already. In a results file with samples, a response line goes to the
-// line of its case and its "sample".
+// read, or reads only as broken, and lines over 1 GiB are skipped:
+// scoring has reported them already. In a results file with samples, a
+// response line goes to the line of its case and its "sample".
 func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 	index := make(map[string]int, len(cases))
 	samples := 0 // in a results file with samples, one more than the highest
@@ -266,14 +265,29 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 			}
 		}
 	}
-	text, err := response.NewReader(r)
+	text, err := results.ResponseText(r)
 	if err != nil {
 		return err
 	}
-	sc := bufio.NewScanner(text)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
-	for n := 1; sc.Scan(); n++ {
-		rl, ok := readLine(sc.Text(), n, samples)
+	// A line longer than any the scorer reads has failed its case there,
+	// as not read.
+	rr := results.NewResponseReader(text, maxLine, 0)
+	var buf []byte
+	for n := 1; ; n++ {
+		b, ok, cut, err := rr.ReadLine(buf[:0])
+		buf = b
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		if cut > 0 {
+			continue
+		}
+		// A string of its own: what is read from the line (a run's
+		// steps) points into it.
+		rl, ok := readLine(string(b), n, samples)
 		if !ok {
 			continue
 		}
@@ -288,8 +302,11 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 		}
 		c.attach(readAttached(&rl, format, c.Params, c.isRun()))
 	}
-	return sc.Err()
 }
+
+// maxLine is the longest response line AttachResponses reads: 1 GiB, past
+// any line callgrade score reads (--max-line-bytes).
+const maxLine = 1 << 30
 
 // readLine reads line n of a responses stream as the scorer reads it,
 // within its default limits; ok is false for a line it could not read,
