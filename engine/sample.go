@@ -72,9 +72,9 @@ func (st *runState) see(slot, line int) int {
 // second is the error for two lines for one slot, first and line in
 // either order, whose case has id and whose sample is k.
 func (st *runState) second(id string, k, first, line int, text string) *InputError {
-	lo, hi := min(line, first), max(line, first)
-	where := fmt.Sprintf("lines %d and %d", lo, hi)
-	return &InputError{File: st.name, Line: hi, Msg: results.SecondResponse(id, k, st.samples, where, st.samples == 0 && results.CarriesSample(text))}
+	err := results.SecondLine(id, k, st.samples, first, line, text)
+	err.File = st.name
+	return err
 }
 
 // missingResponse sets r to the result of slot when no line came for it.

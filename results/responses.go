@@ -125,6 +125,16 @@ func SecondResponse(id string, sample, samples int, where string, carriesSample 
 	return fmt.Sprintf("a second response for case %q (%s)", id, where)
 }
 
+// SecondLine is the error for two response lines of a stream for one case
+// and sample, lines first and line (in either order), text the later's:
+// the later line is the one in error, and the message is SecondResponse's.
+// Its File is left for the caller to set.
+func SecondLine(id string, sample, samples, first, line int, text string) *InputError {
+	lo, hi := min(first, line), max(first, line)
+	where := fmt.Sprintf("lines %d and %d", lo, hi)
+	return &InputError{Line: hi, Msg: SecondResponse(id, sample, samples, where, samples == 0 && CarriesSample(text))}
+}
+
 // CarriesSample reports whether a response line has a "sample", read
 // from its text (see SecondResponse).
 func CarriesSample(text string) bool { return gjson.Get(text, "sample").Exists() }

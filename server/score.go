@@ -346,8 +346,7 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 			case o.c >= 0:
 				k := key{o.c, o.sample}
 				if first, dup := seen[k]; dup {
-					where := fmt.Sprintf("lines %d and %d", first, line)
-					*o = errorOut(line, o.id, results.SecondResponse(o.id, o.sample, samples, where, samples == 0 && results.CarriesSample(c.lines[j])))
+					*o = errorOut(line, o.id, results.SecondLine(o.id, o.sample, samples, first, line, c.lines[j]).Msg)
 				} else {
 					seen[k] = line
 				}
