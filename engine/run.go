@@ -172,10 +172,10 @@ type outBuf struct {
 // Run scores a JSON Lines responses stream (spec section 2), which may be
 // gzip-compressed (read with results.ResponseReader), and writes the
 // results file (section 3) to w: one line per case in the order of the
-// cases, then one line per response that names no case. Lines are scored on all cores;
-// results are written as soon as every earlier case's result is known, so
-// memory stays bounded by the suite when responses come in the order of
-// the cases. The lines for responses that name no case wait for the end in
+// cases, then one line per response that names no case. Lines are scored
+// on all cores; results are written as soon as every earlier case's
+// result is known, so memory stays bounded by the suite when responses
+// come in the order of the cases. The lines for responses that name no case wait for the end in
 // memory up to 4 MiB and beyond that in a temporary file (in os.TempDir,
 // removed before Run returns), so that a responses file scored against the
 // wrong suite does not keep its results in memory.
