@@ -205,12 +205,12 @@ type RunOptions struct {
 	// diff naming the line and the limit.
 	MaxLineBytes int
 	// OnResponse, when not nil, is handed each response line Run (or
-	// RunPartial) reads whole that names a case, once it is scored: the
-	// calls a model made, for a report made from the same pass
-	// (report.Responses.Add), which a stream on standard input cannot
-	// give twice. It is called from several goroutines at once, and the
-	// line is valid only until it returns (see engine.RunOptions).
-	OnResponse func(line *results.ResponseLine)
+	// RunPartial) reads whole that names a case, with its result, once it
+	// is scored: the calls a model made, for a report made from the same
+	// pass (report.Responses.Add), which a stream on standard input cannot
+	// give twice. It is called from several goroutines at once, and line
+	// and result are valid only until it returns (see engine.RunOptions).
+	OnResponse func(line *results.ResponseLine, result *results.Result)
 }
 
 // engine returns the engine's options for o, the samples read as the

@@ -23,9 +23,9 @@ type cutLine struct {
 // from 0 to samples-1, which it returns and sets in r, also for a line
 // whose id names no case. With cut, text is the head of a line too long to read (see cutLine): its
 // case, named by the id found there, fails. on, when not nil, is handed
-// the line once it is scored, if it is read whole and names a case (see
-// RunOptions.OnResponse).
-func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples int, cut *cutLine, w *work, on func(*results.ResponseLine)) (int, int, *InputError) {
+// the line and r once it is scored, if it is read whole and names a case
+// (see RunOptions.OnResponse).
+func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples int, cut *cutLine, w *work, on func(*results.ResponseLine, *Result)) (int, int, *InputError) {
 	// The line as a whole may be as long as RunOptions.MaxLineBytes lets
 	// it; the limits that guard against hostile output apply to each
 	// arguments string.
@@ -80,7 +80,7 @@ func (e *Engine) scoreSampleLine(r *Result, text string, line, guess, samples in
 	}
 	if on != nil && cut == nil {
 		handed := rl // escapes to on: rl itself would be allocated for every line
-		on(&handed)
+		on(&handed, r)
 	}
 	return i, k, nil
 }

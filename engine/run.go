@@ -39,14 +39,15 @@ type RunOptions struct {
 	// head holds no id stops the run with an *InputError.
 	MaxLineBytes int
 	// OnResponse, when not nil, is handed each response line that is read
-	// whole (not longer than MaxLineBytes) and names a case, once it is
-	// scored and before its result is written: what the line says as the
-	// run read it, for a report that shows the calls a model made without
-	// reading the responses a second time (which a stream on standard
-	// input cannot be). It is called from the workers, several at once,
-	// and line and the values in it are valid only until it returns: what
-	// it keeps, it copies (strings.Clone(line.Text)).
-	OnResponse func(line *results.ResponseLine)
+	// whole (not longer than MaxLineBytes) and names a case, with its
+	// result, once it is scored and before the result is written: what the
+	// line says as the run read it, for a report that shows the calls a
+	// model made without reading the responses a second time (which a
+	// stream on standard input cannot be). It is called from the workers,
+	// several at once, and line, result and the values in them are valid
+	// only until it returns: what it keeps, it copies
+	// (strings.Clone(line.Text)).
+	OnResponse func(line *results.ResponseLine, result *results.Result)
 }
 
 // DefaultMaxLineBytes is RunOptions.MaxLineBytes when none is given:

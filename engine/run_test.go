@@ -285,9 +285,9 @@ func TestRunOnResponse(t *testing.T) {
 		for _, workers := range []int{1, 3} {
 			var mu sync.Mutex
 			var got []string
-			opts := RunOptions{Name: "r", Workers: workers, MaxLineBytes: 100, OnResponse: func(l *results.ResponseLine) {
+			opts := RunOptions{Name: "r", Workers: workers, MaxLineBytes: 100, OnResponse: func(l *results.ResponseLine, r *Result) {
 				mu.Lock()
-				got = append(got, fmt.Sprintf("%s %v %s", l.ID, l.HasResponse, strings.Clone(l.Text)))
+				got = append(got, fmt.Sprintf("%s %v %s %v", l.ID, l.HasResponse, strings.Clone(l.Text), r.Pass))
 				mu.Unlock()
 			}}
 			var err error
@@ -300,7 +300,7 @@ func TestRunOnResponse(t *testing.T) {
 				t.Fatal(err)
 			}
 			slices.Sort(got)
-			want := []string{`a true {"id":"a","response":[]}`, `b false {"id":"b"}`}
+			want := []string{`a true {"id":"a","response":[]} true`, `b false {"id":"b"} false`}
 			if !slices.Equal(got, want) {
 				t.Errorf("partial %v, %d workers: handed %q, want %q", partial, workers, got, want)
 			}

@@ -24,7 +24,7 @@ type runState struct {
 	seen    []atomic.Int32 // per slot, the line number of its response; 0 for none yet
 	passed  []atomic.Int32 // per case, its passing samples; nil without samples
 	// onResponse is RunOptions.OnResponse.
-	onResponse func(*results.ResponseLine)
+	onResponse func(*results.ResponseLine, *Result)
 }
 
 func newRunState(cases, samples int, name string) *runState {

@@ -34,6 +34,7 @@ cases:
   - {id: broken, expected: []}
   - {id: utf8, format: auto, expected: []}
   - {id: silent, expected: []}
+  - {id: refs, format: auto, expected: {name: tag, arguments: {ids: [1]}}}
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,12 @@ cases:
 		`{"id":"broken","response":[{"name":"f","arguments":{"x":NaN}}]}`,
 		"{\"id\":\"utf8\",\"response\":[{\"name\":\"f\",\"arguments\":{\"x\":\"\xff\"}}]}",
 		`{"id":"nope","response":[]}`,
+		`{"id":"refs","response":[{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"tag","arguments":"{\"ids\":[2]}"}}]}]}`,
 	}
+	// What scoring gave each line: a diff with a step says that the case
+	// was scored as a run, though the suite does not write it as one (its
+	// rules read the steps).
+	scored := map[string]results.Result{"refs": {ID: "refs", Diffs: []results.Diff{{Kind: results.Mismatch, HasStep: true}}}}
 	tests := []struct {
 		name  string
 		f     response.Format
@@ -64,7 +70,9 @@ cases:
 			newCases := func() []Case {
 				cases := make([]Case, 0, len(s.Cases)+1)
 				for i := range s.Cases {
-					cases = append(cases, Case{Result: engine.Result{ID: s.Cases[i].ID}})
+					res := scored[s.Cases[i].ID]
+					res.ID = s.Cases[i].ID
+					cases = append(cases, Case{Result: res})
 				}
 				Annotate(cases, s)
 				if tt.force {
@@ -85,7 +93,8 @@ cases:
 				if lerr != nil {
 					t.Fatal(lerr)
 				}
-				rs.Add(&rl)
+				res := scored[rl.ID]
+				rs.Add(&rl, &res)
 			}
 			got := newCases()
 			rs.Attach(got)
@@ -98,8 +107,8 @@ cases:
 			if a := string(got[0].Actual); tt.name == "each case's format" && a != `[{"name":"tag","arguments":{"ids":[1,2]}}]` {
 				t.Errorf("qwen: actual %s", a)
 			}
-			if tt.name == "each case's format" && got[2].Run == nil {
-				t.Error("run: no run attached")
+			if tt.name == "each case's format" && (got[2].Run == nil || got[6].Run == nil) {
+				t.Error("run or refs: no run attached")
 			}
 		})
 	}

@@ -394,11 +394,13 @@ func NewResponses(s *suite.Suite, f response.Format, force bool) *Responses {
 }
 
 // Add reads the response of line, a line of the run's responses as the
-// run read it, as AttachResponses reads a line; a line that names no
-// case of the suite, that is broken or that holds text that is not UTF-8
-// is left out, as AttachResponses leaves it. Add keeps nothing of line's
-// memory: it reads a copy of its Text.
-func (rs *Responses) Add(line *results.ResponseLine) {
+// run read it, scored as result, as AttachResponses reads a line for the
+// results line result is (a case whose diffs carry a step is read as a
+// run); a line that names no case of the suite, that is broken or that
+// holds text that is not UTF-8 is left out, as AttachResponses leaves it.
+// Add keeps nothing of line's or result's memory: it reads a copy of the
+// line's Text.
+func (rs *Responses) Add(line *results.ResponseLine, result *results.Result) {
 	rc, ok := rs.cases[line.ID]
 	if !ok || line.Broken != nil || line.InvalidUTF8 {
 		return
@@ -407,7 +409,7 @@ func (rs *Responses) Add(line *results.ResponseLine) {
 	if !ok {
 		return
 	}
-	a := readAttached(&rl, rc.format, rc.params, rc.isRun)
+	a := readAttached(&rl, rc.format, rc.params, rc.isRun || hasStep(result.Diffs))
 	rs.mu.Lock()
 	rs.got[sampleKey(line.ID, true, line.Sample)] = a
 	rs.mu.Unlock()
@@ -449,12 +451,12 @@ func modelOf(line, resp value.Value) string {
 
 // isRun reports whether c is read as a run: the suite says so, or a diff
 // carries a step, which only a run's diffs do.
-func (c *Case) isRun() bool {
-	if c.IsRun {
-		return true
-	}
-	for i := range c.Diffs {
-		if c.Diffs[i].HasStep {
+func (c *Case) isRun() bool { return c.IsRun || hasStep(c.Diffs) }
+
+// hasStep reports whether one of diffs carries a step.
+func hasStep(diffs []results.Diff) bool {
+	for i := range diffs {
+		if diffs[i].HasStep {
 			return true
 		}
 	}
