@@ -35,6 +35,7 @@ cases:
   - {id: utf8, format: auto, expected: []}
   - {id: silent, expected: []}
   - {id: refs, format: auto, expected: {name: tag, arguments: {ids: [1]}}}
+  - {id: many, format: auto, expected: {name: tag, arguments: {ids: [1]}}}
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +51,7 @@ cases:
 		`{"id":"broken","response":[{"name":"f","arguments":{"x":NaN}}]}`,
 		"{\"id\":\"utf8\",\"response\":[{\"name\":\"f\",\"arguments\":{\"x\":\"\xff\"}}]}",
 		`{"id":"nope","response":[]}`,
+		`{"id":"many","response":[{"name":"tag","arguments":{"ids":[1,2,3,4,5,6,7,8]}}]}`,
 		`{"id":"refs","response":[{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"tag","arguments":"{\"ids\":[2]}"}}]}]}`,
 	}
 	// What scoring gave each line: a diff with a step says that the case
@@ -89,6 +91,12 @@ cases:
 			rs := NewResponses(s, tt.f, tt.force)
 			lim := value.Limits{MaxBytes: 1 << 20, MaxDepth: 64}
 			for n, text := range lines {
+				lim := lim
+				if strings.HasPrefix(text, `{"id":"many"`) {
+					// Over a run's limit of values (engine.Options.Limits),
+					// which AttachResponses does not apply.
+					lim.MaxValues = 4
+				}
 				rl, lerr := results.ReadResponseLine(nil, text, n+1, lim, 0)
 				if lerr != nil {
 					t.Fatal(lerr)
@@ -107,8 +115,8 @@ cases:
 			if a := string(got[0].Actual); tt.name == "each case's format" && a != `[{"name":"tag","arguments":{"ids":[1,2]}}]` {
 				t.Errorf("qwen: actual %s", a)
 			}
-			if tt.name == "each case's format" && (got[2].Run == nil || got[6].Run == nil) {
-				t.Error("run or refs: no run attached")
+			if tt.name == "each case's format" && (got[2].Run == nil || got[6].Run == nil || got[7].Actual == nil) {
+				t.Error("run or refs: no run attached, or many: no calls")
 			}
 		})
 	}

@@ -396,13 +396,14 @@ func NewResponses(s *suite.Suite, f response.Format, force bool) *Responses {
 // Add reads the response of line, a line of the run's responses as the
 // run read it, scored as result, as AttachResponses reads a line for the
 // results line result is (a case whose diffs carry a step is read as a
-// run); a line that names no case of the suite, that is broken or that
-// holds text that is not UTF-8 is left out, as AttachResponses leaves it.
-// Add keeps nothing of line's or result's memory: it reads a copy of the
-// line's Text.
+// run): from the line's Text, within AttachResponses' limits, so that the
+// two cannot differ. A line that names no case of the suite, that is
+// broken or that holds text that is not UTF-8 is left out, as
+// AttachResponses leaves it. Add keeps nothing of line's or result's
+// memory: it reads a copy of the line's Text.
 func (rs *Responses) Add(line *results.ResponseLine, result *results.Result) {
 	rc, ok := rs.cases[line.ID]
-	if !ok || line.Broken != nil || line.InvalidUTF8 {
+	if !ok {
 		return
 	}
 	rl, ok := readLine(strings.Clone(line.Text), 0, 0)
