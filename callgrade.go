@@ -30,6 +30,7 @@ import (
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -206,6 +207,13 @@ type RunOptions struct {
 	// in memory: the case its id names fails with one invalid_arguments
 	// diff naming the line and the limit.
 	MaxLineBytes int
+	// OnResponse, when not nil, is handed each response line Run (or
+	// RunPartial) reads whole that names a case, with its result, once it
+	// is scored: the calls a model made, for a report made from the same
+	// pass (report.Responses.Add), which a stream on standard input cannot
+	// give twice. It is called from several goroutines at once, and line
+	// and result are valid only until it returns (see engine.RunOptions).
+	OnResponse func(line *results.ResponseLine, result *results.Result)
 }
 
 // engine returns the engine's options for o, the samples read as the
@@ -218,7 +226,7 @@ func (o RunOptions) engine(s *Suite) engine.RunOptions {
 	case samples < 0:
 		samples = 0
 	}
-	return engine.RunOptions{Name: o.Name, Workers: o.Workers, Samples: samples, PassK: o.PassK, MaxLineBytes: o.MaxLineBytes}
+	return engine.RunOptions{Name: o.Name, Workers: o.Workers, Samples: samples, PassK: o.PassK, MaxLineBytes: o.MaxLineBytes, OnResponse: o.OnResponse}
 }
 
 // Run scores a JSON Lines responses stream and writes the results file to

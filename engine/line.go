@@ -22,8 +22,10 @@ type cutLine struct {
 // with samples samples per case (0 for none) the line must carry "sample",
 // from 0 to samples-1, which it returns and sets in r, also for a line
 // whose id names no case. With cut, text is the head of a line too long to read (see cutLine): its
-// case, named by the id found there, fails.
-func (e *Engine) scoreSampleLine(r *results.Result, text string, line, guess, samples int, cut *cutLine, w *work) (int, int, *results.InputError) {
+// case, named by the id found there, fails. on, when not nil, is handed
+// the line and r once it is scored, if it is read whole and names a case
+// (see RunOptions.OnResponse).
+func (e *Engine) scoreSampleLine(r *results.Result, text string, line, guess, samples int, cut *cutLine, w *work, on func(*results.ResponseLine, *results.Result)) (int, int, *results.InputError) {
 	// The line as a whole may be as long as RunOptions.MaxLineBytes lets
 	// it; the limits that guard against hostile output apply to each
 	// arguments string.
@@ -75,6 +77,10 @@ func (e *Engine) scoreSampleLine(r *results.Result, text string, line, guess, sa
 	}
 	if samples > 0 {
 		r.Sample, r.Sampled = k, true
+	}
+	if on != nil && cut == nil {
+		handed := rl // escapes to on: rl itself would be allocated for every line
+		on(&handed, r)
 	}
 	return i, k, nil
 }

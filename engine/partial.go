@@ -67,6 +67,7 @@ func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts 
 		order:    make(chan chan done, workers*4),
 		readDone: make(chan struct{}),
 	}
+	p.st.onResponse = opts.OnResponse
 	go p.read(ctx, r, opts.maxLineBytes())
 	var wg sync.WaitGroup
 	for range workers {
@@ -126,7 +127,7 @@ func (p *partialRun) read(ctx context.Context, r io.Reader, maxLine int) {
 		case <-ctx.Done():
 			return false
 		}
-	}, p.bufs, &longLines{max: maxLine, slot: p.longSlot}, true)
+	}, p.bufs, maxLine, p.longSlot, true)
 }
 
 // partialWork is one worker of a partial run.

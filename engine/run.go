@@ -7,14 +7,11 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"runtime/debug"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 )
@@ -28,7 +25,7 @@ type RunOptions struct {
 	// Samples is the number of response lines each case has, told apart
 	// by their "sample", from 0 to Samples-1; 0 for one line per case, as
 	// without samples. Run writes a result line per (case, sample), and
-	// its results.Summary estimates pass@k and pass^k. Run does not read the
+	// its Summary estimates pass@k and pass^k. Run does not read the
 	// suite's `samples:`; callgrade.Grader.Run does.
 	Samples int
 	// PassK are the values of k for which a run with samples estimates
@@ -41,8 +38,18 @@ type RunOptions struct {
 	// dropped, and the case its id names (looked for in its first 64 KiB)
 	// fails with one
 	// invalid_arguments diff naming the line and the limit; a line whose
-	// head holds no id stops the run with a *results.InputError.
+	// head holds no id stops the run with an *InputError.
 	MaxLineBytes int
+	// OnResponse, when not nil, is handed each response line that is read
+	// whole (not longer than MaxLineBytes) and names a case, with its
+	// result, once it is scored and before the result is written: what the
+	// line says as the run read it, for a report that shows the calls a
+	// model made without reading the responses a second time (which a
+	// stream on standard input cannot be). It is called from the workers,
+	// several at once, and line, result and the values in them are valid
+	// only until it returns: what it keeps, it copies
+	// (strings.Clone(line.Text)).
+	OnResponse func(line *results.ResponseLine, result *results.Result)
 }
 
 // defaultMaxLineBytes is RunOptions.MaxLineBytes when none is given:
@@ -168,17 +175,17 @@ type outBuf struct {
 }
 
 // Run scores a JSON Lines responses stream (spec section 2), which may be
-// gzip-compressed (see response.NewReader), and writes the results file
-// (section 3) to w: one line per case in the order of the cases, then one
-// line per response that names no case. Lines are scored on all cores;
-// results are written as soon as every earlier case's result is known, so
-// memory stays bounded by the suite when responses come in the order of
-// the cases. The lines for responses that name no case wait for the end in
+// gzip-compressed (read with results.ResponseReader), and writes the
+// results file (section 3) to w: one line per case in the order of the
+// cases, then one line per response that names no case. Lines are scored
+// on all cores; results are written as soon as every earlier case's
+// result is known, so memory stays bounded by the suite when responses
+// come in the order of the cases. The lines for responses that name no case wait for the end in
 // memory up to 4 MiB and beyond that in a temporary file (in os.TempDir,
 // removed before Run returns), so that a responses file scored against the
 // wrong suite does not keep its results in memory.
 //
-// An *results.InputError stops the run; w may then hold part of the results, so a
+// An *InputError stops the run; w may then hold part of the results, so a
 // caller that must not leave a partial file writes to a temporary one.
 // When ctx is cancelled, Run stops and returns ctx's error. Whatever ends
 // it, Run has stopped reading r when it returns.
@@ -188,7 +195,7 @@ type outBuf struct {
 // cases and then of the samples, each with its "sample"; a sample without
 // a line gets a missing_response line. A line without "sample", with one
 // out of range, or a second line for one case and sample stops the run
-// with a *results.InputError.
+// with an *InputError.
 //
 // Of the lines that would stop the run, the error is always the first's
 // in the file, however many workers score it: a second line for a case
@@ -226,7 +233,7 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 }
 
 // checkRunOptions checks the samples of a run or merge and returns the
-// values of k its results.Summary estimates pass@k for: none without samples.
+// values of k its Summary estimates pass@k for: none without samples.
 func checkRunOptions(opts RunOptions) ([]int, error) {
 	if err := checkSamples(opts.Samples); err != nil {
 		return nil, err
@@ -304,6 +311,7 @@ func (e *Engine) startRun(ctx context.Context, r io.Reader, opts RunOptions) *pi
 		longSlot: make(chan struct{}, 1),
 		readDone: make(chan struct{}),
 	}
+	p.st.onResponse = opts.OnResponse
 	readCtx, stopReading := context.WithCancel(ctx)
 	p.stopReading = stopReading
 	go p.read(readCtx, r, opts.maxLineBytes())
@@ -330,7 +338,7 @@ func (p *pipeline) read(ctx context.Context, r io.Reader, maxLine int) {
 		case <-ctx.Done():
 			return false
 		}
-	}, p.bufs, &longLines{max: maxLine, slot: p.longSlot}, false)
+	}, p.bufs, maxLine, p.longSlot, false)
 }
 
 // release frees the long-line slot that b holds, if it holds it.
@@ -458,7 +466,7 @@ func (rw *resultWriter) writeReady() {
 
 // finish writes the rest of a run that read its whole stream: the slots
 // left, a missing_response line for each slot no line came for, then the
-// lines that name no case; and returns the run's results.Summary.
+// lines that name no case; and returns the run's Summary.
 func (rw *resultWriter) finish(e *Engine, p *pipeline, opts RunOptions, ks []int) (*results.Summary, error) {
 	var sum results.Summary
 	for k := range p.sums {
@@ -493,19 +501,24 @@ func (rw *resultWriter) finish(e *Engine, p *pipeline, opts RunOptions, ks []int
 // the reading stops without an error.
 var errStopped = errors.New("stopped")
 
-// readBatches splits the stream into batches of whole lines and hands each
-// to send, which returns false to stop. With eager (a partial run, whose
-// input may be a pipe that a worker keeps open), a batch also ends when
-// the next read could block, so that the lines already read are scored
-// and answered before waiting for more.
-func readBatches(ctx context.Context, r io.Reader, send func(batch) bool, bufs *buffers, lr *longLines, eager bool) error {
-	br, err := textReader(r)
+// readBatches splits the stream into batches of whole lines, read with
+// results.ResponseReader within maxLine bytes a line, and hands each to
+// send, which returns false to stop. The lines longer than the reader's
+// buffer are read one at a time, each when the batch of the one before
+// has freed slot. With eager (a partial run, whose input may be a pipe
+// that a worker keeps open), a batch also ends when the next read could
+// block, so that the lines already read are scored and answered before
+// waiting for more.
+func readBatches(ctx context.Context, r io.Reader, send func(batch) bool, bufs *buffers, maxLine int, slot chan struct{}, eager bool) error {
+	text, err := results.ResponseText(r)
 	if err != nil {
 		return err
 	}
-	rd := &batchReader{br: br, bufs: bufs, lr: lr, eager: eager, line: 1}
+	rr := results.NewResponseReader(text, maxLine, cutHeadBytes)
+	rd := &batchReader{rr: rr, bufs: bufs, max: maxLine, eager: eager, line: 1}
 	for {
 		b := batch{first: rd.line}
+		rr.Long = func() error { return rd.takeSlot(ctx, &b, slot) }
 		err := rd.fill(ctx, &b)
 		switch {
 		case err == io.EOF:
@@ -527,32 +540,30 @@ func readBatches(ctx context.Context, r io.Reader, send func(batch) bool, bufs *
 	}
 }
 
-// textReader returns a buffered reader of the text of r, which may be
-// gzip-compressed or begin with a byte order mark.
-func textReader(r io.Reader) (*bufio.Reader, error) {
-	// response.NewReader looks at the first three bytes for gzip's magic
-	// number and a byte order mark, waiting until it has them: a pipe whose
-	// first line is a blank one of a byte or two would wait for the next.
-	// Neither starts with a byte a JSON line starts with, so one byte says
-	// whether to look further.
-	br := bufio.NewReaderSize(r, 1<<20)
-	if b, _ := br.Peek(1); len(b) == 1 && (b[0] == 0x1f || b[0] == 0xef) {
-		text, err := response.NewReader(br)
-		if err != nil {
-			return nil, err
-		}
-		br = bufio.NewReaderSize(text, 1<<20) // text itself: it buffers that much
-	}
-	return br, nil
-}
-
 // batchReader reads the lines of a stream into batches.
 type batchReader struct {
-	br    *bufio.Reader
+	rr    *results.ResponseReader
 	bufs  *buffers
-	lr    *longLines
+	max   int  // RunOptions.MaxLineBytes
 	eager bool // see readBatches
 	line  int  // the number of the next line
+}
+
+// takeSlot has b hold the run's long-line slot, unless it holds it
+// already: the lines in flight (queued for the workers, being scored)
+// then hold one line longer than the reader's buffer at most, not one
+// for each.
+func (rd *batchReader) takeSlot(ctx context.Context, b *batch, slot chan struct{}) error {
+	if b.long {
+		return nil
+	}
+	select {
+	case slot <- struct{}{}:
+	case <-ctx.Done():
+		return errStopped
+	}
+	b.long = true
+	return nil
 }
 
 // fill reads lines into b until it holds batchBytes or, when rd is eager,
@@ -566,10 +577,10 @@ func (rd *batchReader) fill(ctx context.Context, b *batch) error {
 		if b.data == nil {
 			b.data = getBuf(rd.bufs.lines, batchBytes+4096)
 		}
-		if err := rd.readLine(ctx, b); err != nil {
+		if err := rd.readLine(b); err != nil {
 			return err
 		}
-		if rd.eager && len(b.ends) > 0 && rd.br.Buffered() == 0 {
+		if rd.eager && len(b.ends) > 0 && rd.rr.Buffered() == 0 {
 			return nil // the next read may wait: score what there is first
 		}
 	}
@@ -578,147 +589,22 @@ func (rd *batchReader) fill(ctx context.Context, b *batch) error {
 
 // readLine reads one line into b, with a newline, or, at the end of the
 // stream, none. Its error is the read's, io.EOF at the end.
-func (rd *batchReader) readLine(ctx context.Context, b *batch) error {
-	start := len(b.data)
-	chunk, err := rd.br.ReadSlice('\n')
-	n := len(chunk)
-	if errors.Is(err, bufio.ErrBufferFull) {
-		// A line longer than the buffer: chunk is the buffer itself,
-		// which the next read overwrites.
-		err = rd.readLong(ctx, b, chunk)
-		n = len(b.data) - start
-	} else if n > 0 {
-		if size := lineLen(chunk); size > rd.lr.max {
-			b.cutLine(cutLine{n: size, limit: rd.lr.max})
-			chunk = chunk[:min(size, cutHeadBytes)]
-		}
-		b.data = append(b.data, chunk...)
+func (rd *batchReader) readLine(b *batch) error {
+	old := b.data
+	data, ok, cut, err := rd.rr.ReadLine(b.data)
+	if unsafe.SliceData(data) != unsafe.SliceData(old) {
+		putBuf(rd.bufs.lines, old) // outgrown by a long line
 	}
-	if n > 0 {
-		if b.data[len(b.data)-1] != '\n' {
-			b.data = append(b.data, '\n')
+	b.data = data
+	if ok {
+		if cut > 0 {
+			b.cutLine(cutLine{n: cut, limit: rd.max})
 		}
+		b.data = append(b.data, '\n')
 		b.ends = append(b.ends, len(b.data))
 		rd.line++
 	}
 	return err
-}
-
-// readLong reads into b a line longer than the reader's buffer, of which
-// head is read. It takes the run's long-line slot first, unless b holds
-// it already.
-func (rd *batchReader) readLong(ctx context.Context, b *batch, head []byte) error {
-	if !b.long {
-		select {
-		case rd.lr.slot <- struct{}{}:
-		case <-ctx.Done():
-			return errStopped
-		}
-		b.long = true
-		if rd.lr.freeFirst {
-			debug.FreeOSMemory()
-			rd.lr.freeFirst = false
-		}
-	}
-	old := b.data
-	data, c, err := rd.lr.readLong(rd.br, b.data, head)
-	b.data = data
-	if unsafe.SliceData(data) != unsafe.SliceData(old) {
-		putBuf(rd.bufs.lines, old)
-	}
-	if c.n > 0 {
-		b.cutLine(c)
-	}
-	return err
-}
-
-// longLines reads the lines longer than the reader's buffer.
-type longLines struct {
-	max  int           // RunOptions.MaxLineBytes
-	slot chan struct{} // held by the batch of the long line in flight
-	// freeFirst is set after a huge line: the memory of the line and of
-	// its result is handed back before the next long line is read,
-	// rather than held beside it.
-	freeFirst bool
-}
-
-// lineLen is the length of a line read with its newline, if any, without
-// it.
-func lineLen(b []byte) int {
-	if n := len(b); n > 0 && b[n-1] == '\n' {
-		return n - 1
-	}
-	return len(b)
-}
-
-// gcLine is the length from which the pieces a long line was gathered in
-// are handed back to the system as the line is put together (see
-// readLong), every gcLine bytes: a collection costs little beside reading
-// and parsing that much.
-const gcLine = 16 << 20
-
-// readLong reads on a line of which head, the reader's whole buffer, is
-// read already, and returns data with the line appended, with its newline
-// if it had one. The line is gathered in pieces of the buffer's size and
-// then copied once into a buffer of its exact length, rather than grown by
-// append, whose outgrown copies add up to several times the line before
-// the collector frees them. A line longer than lr.max is read on to its
-// end but not kept: data gets its first cutHeadBytes, and the cutLine
-// says how long the line was.
-func (lr *longLines) readLong(br *bufio.Reader, data, head []byte) ([]byte, cutLine, error) {
-	pieces := [][]byte{slices.Clone(head)}
-	n := len(head) // the line's bytes so far, its newline included
-	for {
-		chunk, err := br.ReadSlice('\n')
-		n += len(chunk)
-		size := n
-		if err == nil {
-			size-- // the newline
-		}
-		if size > lr.max {
-			// Past the limit whatever follows: keep the head, drop the
-			// rest as it comes.
-			for errors.Is(err, bufio.ErrBufferFull) {
-				chunk, err = br.ReadSlice('\n')
-				size += len(chunk)
-				if err == nil {
-					size--
-				}
-			}
-			data = append(data, pieces[0][:min(len(pieces[0]), cutHeadBytes)]...)
-			return data, cutLine{n: size, limit: lr.max}, err
-		}
-		pieces = append(pieces, slices.Clone(chunk))
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if err != nil && err != io.EOF {
-			return data, cutLine{}, err
-		}
-		// One buffer of the exact length (the newline and one byte for a
-		// newline to add included), with the batch's lines before it.
-		// The pieces of a huge line are handed back to the system as
-		// they are copied, so that the line is not held twice over: at
-		// the collector's pace they would stay while the line is parsed
-		// and its result written, each of which can take as much again.
-		buf := make([]byte, len(data), len(data)+n+1)
-		copy(buf, data)
-		copied := 0
-		for i := range pieces {
-			buf = append(buf, pieces[i]...)
-			copied += len(pieces[i])
-			pieces[i] = nil
-			if n >= gcLine && copied >= gcLine {
-				debug.FreeOSMemory()
-				copied = 0
-			}
-		}
-		if n >= gcLine {
-			debug.FreeOSMemory()
-			lr.freeFirst = true
-		}
-		return buf, cutLine{}, err
-	}
 }
 
 // scoreBatch scores every line of b.
@@ -767,7 +653,7 @@ func (e *Engine) scoreBatch(b batch, sc *Scorer, st *runState, sum *results.Summ
 // stops the run.
 func (e *Engine) runLine(text string, line, guess int, cut *cutLine, sc *Scorer, st *runState) (int, *results.InputError) {
 	res := &sc.res
-	i, k, err := e.scoreSampleLine(res, text, line, guess, st.samples, cut, &sc.w)
+	i, k, err := e.scoreSampleLine(res, text, line, guess, st.samples, cut, &sc.w, st.onResponse)
 	if err != nil {
 		err.File = st.name
 		return 0, err

@@ -8,7 +8,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/callgrade/callgrade/internal/suite"
@@ -269,5 +271,39 @@ cases:
 				t.Errorf("want call 0 failed as too deep and call 1 passing, score 0.5\n%s", line)
 			}
 		})
+	}
+}
+
+// OnResponse is handed each line read whole that names a case, with its
+// text, from however many workers, in a run and in a partial run; not a
+// blank line, one for no case, nor one too long to read.
+func TestRunOnResponse(t *testing.T) {
+	e := load(t, "version: 1\ncases:\n  - {id: a, expected: []}\n  - {id: b, expected: []}\n  - {id: c, expected: []}\n")
+	long := `{"id":"c","response":"` + strings.Repeat("x", 200) + `"}`
+	in := `{"id":"a","response":[]}` + "\n\n" + `{"id":"nope","response":[]}` + "\n" + `{"id":"b"}` + "\n" + long + "\n"
+	for _, partial := range []bool{false, true} {
+		for _, workers := range []int{1, 3} {
+			var mu sync.Mutex
+			var got []string
+			opts := RunOptions{Name: "r", Workers: workers, MaxLineBytes: 100, OnResponse: func(l *results.ResponseLine, r *results.Result) {
+				mu.Lock()
+				got = append(got, fmt.Sprintf("%s %v %s %v", l.ID, l.HasResponse, strings.Clone(l.Text), r.Pass))
+				mu.Unlock()
+			}}
+			var err error
+			if partial {
+				err = e.RunPartial(context.Background(), strings.NewReader(in), io.Discard, opts)
+			} else {
+				_, err = e.Run(context.Background(), strings.NewReader(in), io.Discard, opts)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			slices.Sort(got)
+			want := []string{`a true {"id":"a","response":[]} true`, `b false {"id":"b"} false`}
+			if !slices.Equal(got, want) {
+				t.Errorf("partial %v, %d workers: handed %q, want %q", partial, workers, got, want)
+			}
+		}
 	}
 }

@@ -16,6 +16,8 @@ type runState struct {
 	per     int            // slots per case: samples, or 1 without
 	seen    []atomic.Int32 // per slot, the line number of its response; 0 for none yet
 	passed  []atomic.Int32 // per case, its passing samples; nil without samples
+	// onResponse is RunOptions.OnResponse.
+	onResponse func(*results.ResponseLine, *results.Result)
 }
 
 func newRunState(cases, samples int, name string) *runState {
@@ -63,9 +65,9 @@ func (st *runState) see(slot, line int) int {
 // second is the error for two lines for one slot, first and line in
 // either order, whose case has id and whose sample is k.
 func (st *runState) second(id string, k, first, line int, text string) *results.InputError {
-	lo, hi := min(line, first), max(line, first)
-	where := fmt.Sprintf("lines %d and %d", lo, hi)
-	return &results.InputError{File: st.name, Line: hi, Msg: results.SecondResponse(id, k, st.samples, where, st.samples == 0 && results.CarriesSample(text))}
+	err := results.SecondLine(id, k, st.samples, first, line, text)
+	err.File = st.name
+	return err
 }
 
 // missingResponse sets r to the result of slot when no line came for it.

@@ -84,7 +84,7 @@ func (s *Scorer) setContext(ctx context.Context) {
 // is the caller's to decide.
 func (s *Scorer) ScoreLine(text string, line, samples int) (*results.Result, int, int, error) {
 	s.w.parser.Reset()
-	i, k, err := s.e.scoreSampleLine(&s.res, text, line, -1, samples, nil, &s.w)
+	i, k, err := s.e.scoreSampleLine(&s.res, text, line, -1, samples, nil, &s.w, nil)
 	if err != nil {
 		return nil, i, k, err
 	}

@@ -5,17 +5,18 @@
 // It reads the results file (spec section 3) as written, with
 // ReadResults. What the results file does not carry (each case's tool and
 // suite file, its expected calls, the calls the model made) is added from
-// the suite with Annotate and from the responses file with AttachResponses;
-// the results file itself is never changed.
+// the suite with Annotate and from the responses file with AttachResponses,
+// or from the run that wrote the results as it read the responses, with
+// Responses; the results file itself is never changed.
 package report
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
@@ -243,16 +244,16 @@ func appendCall(b []byte, name string, args value.Value) []byte {
 }
 
 // AttachResponses sets each case's Actual from a responses file (spec
-// section 2; gzip-compressed or not, see response.NewReader), read in
-// format f, or when f is response.Auto in the case's Format (as the
-// scorer reads it; Auto detects each). A call whose arguments cannot be
-// read is shown with its error as a string. For a run case (IsRun, or a
-// case whose diffs carry a step) it also sets Run, the response read as a
-// run. Each line is read as the scorer reads it
+// section 2; gzip-compressed or not, read with results.ResponseReader),
+// read in format f, or when f is response.Auto in the case's Format (as
+// the scorer reads it; Auto detects each). A call whose arguments cannot
+// be read is shown with its error as a string. For a run case (IsRun, or
+// a case whose diffs carry a step) it also sets Run, the response read as
+// a run. Each line is read as the scorer reads it
 // (results.ReadResponseLine, within the default limits); lines it cannot
-// read, or reads only as broken, are skipped: scoring has reported them
-// already. In a results file with samples, a response line goes to the
-// line of its case and its "sample".
+// read, or reads only as broken, and lines over 1 GiB are skipped:
+// scoring has reported them already. In a results file with samples, a
+// response line goes to the line of its case and its "sample".
 func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 	index := make(map[string]int, len(cases))
 	samples := 0 // in a results file with samples, one more than the highest
@@ -264,18 +265,30 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 			}
 		}
 	}
-	text, err := response.NewReader(r)
+	text, err := results.ResponseText(r)
 	if err != nil {
 		return err
 	}
-	sc := bufio.NewScanner(text)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
-	for n := 1; sc.Scan(); n++ {
-		// As the scorer reads the line, within its default limits; what
-		// it could not read, or read only as broken, it has reported.
-		lim := value.Limits{MaxBytes: len(sc.Bytes()) + 1, MaxDepth: value.DefaultLimits.MaxDepth + response.EnvelopeDepth}
-		rl, lerr := results.ReadResponseLine(nil, sc.Text(), n, lim, samples)
-		if lerr != nil || rl.Broken != nil || rl.InvalidUTF8 {
+	// A line longer than any the scorer reads has failed its case there,
+	// as not read.
+	rr := results.NewResponseReader(text, maxLine, 0)
+	var buf []byte
+	for n := 1; ; n++ {
+		b, ok, cut, err := rr.ReadLine(buf[:0])
+		buf = b
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		if cut > 0 {
+			continue
+		}
+		// A string of its own: what is read from the line (a run's
+		// steps) points into it.
+		rl, ok := readLine(string(b), n, samples)
+		if !ok {
 			continue
 		}
 		i, ok := index[sampleKey(rl.ID, samples > 0, rl.Sample)]
@@ -283,28 +296,141 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 			continue
 		}
 		c := &cases[i]
-		resp := rl.Response
-		c.Model = modelOf(rl.Doc, resp)
 		format := f
 		if format == response.Auto {
 			format = c.Format
 		}
-		var calls []response.Call
-		o := response.Options{Params: c.Params}
-		if c.isRun() {
-			// As the scorer reads a run case's response: its calls are
-			// the run's steps.
-			run, _, err := o.ExtractRun(resp, format)
-			if err == nil && run.NotEvaluable == "" {
-				c.Run = &run
-				c.Actual = appendCalls(run.Calls(), nil)
-				continue
-			}
-		}
-		calls, _, err = o.Extract(resp, format)
-		c.Actual = appendCalls(calls, err)
+		c.attach(readAttached(&rl, format, c.Params, c.isRun()))
 	}
-	return sc.Err()
+}
+
+// maxLine is the longest response line AttachResponses reads: 1 GiB, past
+// any line callgrade score reads (--max-line-bytes).
+const maxLine = 1 << 30
+
+// readLine reads line n of a responses stream as the scorer reads it,
+// within its default limits; ok is false for a line it could not read,
+// or read only as broken, which scoring has reported already.
+func readLine(text string, n, samples int) (rl results.ResponseLine, ok bool) {
+	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: value.DefaultLimits.MaxDepth + response.EnvelopeDepth}
+	rl, lerr := results.ReadResponseLine(nil, text, n, lim, samples)
+	return rl, lerr == nil && rl.Broken == nil && !rl.InvalidUTF8
+}
+
+// attached is what a case's response line adds to its Case.
+type attached struct {
+	actual json.RawMessage
+	run    *response.Run
+	model  string
+}
+
+// readAttached reads the response of rl in format f, as the scorer reads
+// it: a run case's (isRun) as a run, whose calls are its steps, when it
+// reads as one; any other's as calls, with params typing what a model
+// wrote out as text.
+func readAttached(rl *results.ResponseLine, f response.Format, params map[string]value.Value, isRun bool) attached {
+	resp := rl.Response
+	a := attached{model: modelOf(rl.Doc, resp)}
+	o := response.Options{Params: params}
+	if isRun {
+		run, _, err := o.ExtractRun(resp, f)
+		if err == nil && run.NotEvaluable == "" {
+			a.run, a.actual = &run, appendCalls(run.Calls(), nil)
+			return a
+		}
+	}
+	calls, _, err := o.Extract(resp, f)
+	a.actual = appendCalls(calls, err)
+	return a
+}
+
+// attach sets what a is to c.
+func (c *Case) attach(a attached) {
+	c.Model, c.Actual = a.model, a.actual
+	if a.run != nil {
+		c.Run = a.run
+	}
+}
+
+// Responses collects the calls models made from the response lines of a
+// run as the run reads them (callgrade.RunOptions.OnResponse), so that a
+// report made from the same pass shows them, as AttachResponses would from
+// the responses file, without reading the responses again: a stream on
+// standard input cannot be read twice. A Responses is safe for use by
+// several goroutines at once.
+type Responses struct {
+	cases map[string]responseCase // by case id
+	mu    sync.Mutex
+	got   map[string]attached // by sampleKey, sampled
+}
+
+// responseCase is how a case's response is read: its format, the
+// parameters schemas of its tools, and whether it is a run.
+type responseCase struct {
+	format response.Format
+	params map[string]value.Value
+	isRun  bool
+}
+
+// NewResponses returns an empty Responses for the cases of s, whose
+// responses it reads as the scorer does: in f when force is set (as
+// callgrade.Options.ForceFormat), else in each case's format as the suite
+// says (as Annotate sets Case.Format).
+func NewResponses(s *suite.Suite, f response.Format, force bool) *Responses {
+	rs := &Responses{cases: make(map[string]responseCase, len(s.Cases)), got: map[string]attached{}}
+	params := suite.Params(s.Tools)
+	for i := range s.Cases {
+		sc := &s.Cases[i]
+		rc := responseCase{format: f, params: params, isRun: sc.IsRun()}
+		if !force {
+			rc.format = s.FormatOf(sc)
+		}
+		if sc.Tools != nil {
+			rc.params = suite.Params(sc.Tools)
+		}
+		rs.cases[sc.ID] = rc
+	}
+	return rs
+}
+
+// Add reads the response of line, a line of the run's responses as the
+// run read it, scored as result, as AttachResponses reads a line for the
+// results line result is (a case whose diffs carry a step is read as a
+// run): from the line's Text, within AttachResponses' limits, so that the
+// two cannot differ. A line that names no case of the suite, that is
+// broken or that holds text that is not UTF-8 is left out, as
+// AttachResponses leaves it. Add keeps nothing of line's or result's
+// memory: it reads a copy of the line's Text.
+func (rs *Responses) Add(line *results.ResponseLine, result *results.Result) {
+	rc, ok := rs.cases[line.ID]
+	if !ok {
+		return
+	}
+	rl, ok := readLine(strings.Clone(line.Text), 0, 0)
+	if !ok {
+		return
+	}
+	a := readAttached(&rl, rc.format, rc.params, rc.isRun || hasStep(result.Diffs))
+	rs.mu.Lock()
+	rs.got[sampleKey(line.ID, true, line.Sample)] = a
+	rs.mu.Unlock()
+}
+
+// Attach sets each case's Actual, Model and, for a run case read as a
+// run, Run, from the lines added, as AttachResponses sets them from the
+// responses file; a case with no line added is left as it is.
+func (rs *Responses) Attach(cases []Case) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for i := range cases {
+		c := &cases[i]
+		if c.Unknown {
+			continue
+		}
+		if a, ok := rs.got[sampleKey(c.ID, true, c.Sample)]; ok {
+			c.attach(a)
+		}
+	}
 }
 
 // modelOf is the model a response line names: its "model" key, else the
@@ -326,12 +452,12 @@ func modelOf(line, resp value.Value) string {
 
 // isRun reports whether c is read as a run: the suite says so, or a diff
 // carries a step, which only a run's diffs do.
-func (c *Case) isRun() bool {
-	if c.IsRun {
-		return true
-	}
-	for i := range c.Diffs {
-		if c.Diffs[i].HasStep {
+func (c *Case) isRun() bool { return c.IsRun || hasStep(c.Diffs) }
+
+// hasStep reports whether one of diffs carries a step.
+func hasStep(diffs []results.Diff) bool {
+	for i := range diffs {
+		if diffs[i].HasStep {
 			return true
 		}
 	}

@@ -31,6 +31,9 @@ type ResponseLine struct {
 	// Broken, when not nil, is why the line is not valid JSON: the model's
 	// output broke it, and the id (and sample) were read from its text.
 	Broken error
+	// Text is the line as read, without its newline; the values above
+	// may share its memory.
+	Text string
 }
 
 // ReadResponseLine reads text, line number line of a responses stream
@@ -43,7 +46,7 @@ type ResponseLine struct {
 // File left for the caller to set. Which lines are blank is the caller's
 // to decide.
 func ReadResponseLine(p *value.Parser, text string, line int, lim value.Limits, samples int) (ResponseLine, *InputError) {
-	var rl ResponseLine
+	rl := ResponseLine{Text: text}
 	doc, perr := p.Parse(text, lim)
 	if errors.Is(perr, value.ErrInvalidUTF8) {
 		// Text that is not UTF-8 fails the calls that hold it, not the
@@ -64,7 +67,7 @@ func ReadResponseLine(p *value.Parser, text string, line int, lim value.Limits, 
 			err.Line = line
 			return ResponseLine{}, err
 		}
-		return ResponseLine{ID: id, Sample: k, Broken: perr}, nil
+		return ResponseLine{ID: id, Sample: k, Broken: perr, Text: text}, nil
 	}
 	if doc.Kind() != value.Object {
 		return ResponseLine{}, &InputError{Line: line, Msg: "a response line must be a JSON object with an id, not " + doc.Kind().String() + lineHint(text, line)}
@@ -120,6 +123,16 @@ func SecondResponse(id string, sample, samples int, where string, carriesSample 
 			`; the lines carry "sample": for several samples per case, say how many with samples: in the suite or --samples`
 	}
 	return fmt.Sprintf("a second response for case %q (%s)", id, where)
+}
+
+// SecondLine is the error for two response lines of a stream for one case
+// and sample, lines first and line (in either order), text the later's:
+// the later line is the one in error, and the message is SecondResponse's.
+// Its File is left for the caller to set.
+func SecondLine(id string, sample, samples, first, line int, text string) *InputError {
+	lo, hi := min(first, line), max(first, line)
+	where := fmt.Sprintf("lines %d and %d", lo, hi)
+	return &InputError{Line: hi, Msg: SecondResponse(id, sample, samples, where, samples == 0 && CarriesSample(text))}
 }
 
 // CarriesSample reports whether a response line has a "sample", read

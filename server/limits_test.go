@@ -157,3 +157,18 @@ func TestGzipBombs(t *testing.T) {
 		t.Errorf("/v1/score: %d %s", a.status, a.body)
 	}
 }
+
+// A .jsonl.gz posted as it is, without Content-Encoding, is read as its
+// text, and held to MaxBatchBody once decompressed as a gzip-encoded body
+// is: 4 MiB of text from a few KiB sent ends the batch with a 413.
+func TestBatchGzipFileTextLimit(t *testing.T) {
+	base, _ := start(t, newHandler(t, Options{MaxBatchBody: 1 << 20}))
+	body := gzipRepeat(t, `{"id": "ghost", "response": []}`+"\n", 4<<20/32)
+	a := doEncoded(t, base+"/v1/score/batch", "identity", body)
+	got := strings.Split(strings.TrimSuffix(a.body, "\n"), "\n")
+	last := got[len(got)-1]
+	if a.status != 200 || len(got) < 2 || !strings.HasPrefix(got[0], `{"id":"ghost"`) ||
+		!strings.Contains(last, `"status":413,"error":"line `) || !strings.Contains(last, "the request body is larger than the limit of 1048576 bytes") {
+		t.Errorf("status %d, %d lines; the last: %s", a.status, len(got), last)
+	}
+}

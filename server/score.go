@@ -1,22 +1,27 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"runtime"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
+
+// byteOrderMark is UTF-8's, which some editors write at the start of a
+// file and which no JSON text has a place for.
+const byteOrderMark = "\ufeff"
 
 // serveScore answers POST /v1/score: {"id": ..., "response": R} or
 // {"case": {...}, "response": R}, answered with one results-file line.
@@ -181,10 +186,12 @@ type chunk struct {
 
 // batchLimits bound what is read of a batch: a line longer than maxLine
 // bytes (without its newline) is discarded as it is read and answered
-// with an error line; the batch ends past maxLines lines.
+// with an error line; the batch ends past maxLines lines, or past maxBody
+// bytes of text.
 type batchLimits struct {
 	maxLine  int64
 	maxLines int
+	maxBody  int64 // of the body's text, decompressed
 }
 
 // tooManyLines ends a batch that has more lines than the limit.
@@ -287,7 +294,7 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 	go func() {
 		defer close(order)
 		defer close(jobs)
-		whole = readChunks(ctx, body, order, jobs, batchLimits{maxLine: h.opts.MaxBody, maxLines: h.opts.MaxBatchLines})
+		whole = readChunks(ctx, body, order, jobs, batchLimits{maxLine: h.opts.MaxBody, maxLines: h.opts.MaxBatchLines, maxBody: h.opts.MaxBatchBody})
 	}()
 	for range workers {
 		go func() {
@@ -339,8 +346,7 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 			case o.c >= 0:
 				k := key{o.c, o.sample}
 				if first, dup := seen[k]; dup {
-					where := fmt.Sprintf("lines %d and %d", first, line)
-					*o = errorOut(line, o.id, results.SecondResponse(o.id, o.sample, samples, where, samples == 0 && results.CarriesSample(c.lines[j])))
+					*o = errorOut(line, o.id, results.SecondLine(o.id, o.sample, samples, first, line, c.lines[j]).Msg)
 				} else {
 					seen[k] = line
 				}
@@ -396,31 +402,36 @@ func (h *Handler) endOut(line int, err error) []byte {
 	return append(b, "}\n"...)
 }
 
-// byteOrderMark is UTF-8's, which some editors write at the start of a
-// file and which no JSON text has a place for.
-const byteOrderMark = "\ufeff"
-
-// readChunks splits body into chunks of lines, each sent to order (the
-// writer's queue) and to jobs (the scorers'). A chunk ends when it is full
-// or when no more of the body has arrived. A line over lim.maxLine is never
-// held: it is read to its end and dropped, and its chunk says so (over).
-// Past lim.maxLines lines, the chunk after the last one read carries the
-// error that ends the batch, if any more of the body follows. It reports
-// whether it read the body to its end.
+// readChunks splits body, read with results.ResponseReader as callgrade
+// score reads a responses file, into chunks of lines, each sent to order
+// (the writer's queue) and to jobs (the scorers'). A chunk ends when it is
+// full or when no more of the body has arrived. A line over lim.maxLine is
+// never held: it is read to its end and dropped, and its chunk says so
+// (over). Past lim.maxLines lines, the chunk after the last one read
+// carries the error that ends the batch, if any more of the body follows.
+// It reports whether it read the body to its end.
 func readChunks(ctx context.Context, body io.Reader, order, jobs chan<- *chunk, lim batchLimits) (whole bool) {
-	br := bufio.NewReaderSize(body, 64<<10)
 	line := 1
+	text, err := results.ResponseText(body)
+	if err != nil {
+		send(context.Background(), &chunk{first: line, err: err, done: make(chan struct{})}, order, jobs)
+		return false
+	}
+	// A .jsonl.gz sent as it is, without Content-Encoding, is held to the
+	// limit once decompressed too, as requestBody holds a gzip body.
+	text = http.MaxBytesReader(nil, io.NopCloser(text), lim.maxBody)
+	rr := results.NewResponseReader(text, int(min(lim.maxLine, math.MaxInt)), 0)
 	for {
 		c := &chunk{first: line, done: make(chan struct{})}
 		if line > lim.maxLines {
 			// Waits for the client's next byte, or for its end: the
 			// lines before were sent, so a client that waits for their
 			// answers before ending the body has them.
-			_, err := br.Peek(1)
-			if err == io.EOF {
+			more, err := rr.More()
+			if !more && err == nil {
 				return true
 			}
-			if err == nil {
+			if more {
 				err = tooManyLines(lim.maxLines)
 			}
 			c.err = err
@@ -429,7 +440,7 @@ func readChunks(ctx context.Context, body io.Reader, order, jobs chan<- *chunk, 
 		}
 		size := 0
 		for len(c.lines) < chunkLines && size < chunkBytes && line <= lim.maxLines {
-			text, n, over, err := readLine(br, lim.maxLine)
+			b, ok, cut, err := rr.ReadLine(nil)
 			if err != nil && err != io.EOF {
 				// A line cut short is not scored: the error line names it.
 				// It is sent even though the request's context has ended,
@@ -439,23 +450,20 @@ func readChunks(ctx context.Context, body io.Reader, order, jobs chan<- *chunk, 
 				send(context.Background(), c, order, jobs)
 				return false
 			}
-			if line == 1 {
-				// As callgrade score reads a responses file: a byte order
-				// mark at the start is skipped.
-				text = strings.TrimPrefix(text, byteOrderMark)
-			}
-			if n > 0 {
-				if over {
+			if ok {
+				if cut > 0 {
 					c.over = append(c.over, len(c.lines))
 				}
-				c.lines = append(c.lines, strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r"))
-				size += len(text)
+				// b is the line's own: a string of it without a copy.
+				text := unsafe.String(unsafe.SliceData(b), len(b))
+				c.lines = append(c.lines, strings.TrimSuffix(text, "\r"))
+				size += len(b) + 1
 				line++
 			}
 			if err != nil {
 				return send(ctx, c, order, jobs)
 			}
-			if br.Buffered() == 0 {
+			if rr.Buffered() == 0 {
 				// The next read may wait on the client: score what came,
 				// so that a client sending line by line is answered line
 				// by line, not a chunk later.
@@ -465,46 +473,6 @@ func readChunks(ctx context.Context, body io.Reader, order, jobs chan<- *chunk, 
 		if !send(ctx, c, order, jobs) {
 			return false
 		}
-	}
-}
-
-// readLine reads br's next line with its newline, n bytes, unless it is
-// longer than limit bytes without the newline: it is then read to its end
-// without being kept, and over is set. The longest line held is limit+1
-// bytes, whatever the body holds.
-func readLine(br *bufio.Reader, limit int64) (text string, n int64, over bool, err error) {
-	// Its length without the newline, of n bytes read so far.
-	long := func(n int64, err error) int64 {
-		if err == nil {
-			return n - 1
-		}
-		return n
-	}
-	frag, err := br.ReadSlice('\n')
-	if err != bufio.ErrBufferFull && long(int64(len(frag)), err) <= limit {
-		return string(frag), int64(len(frag)), false, err // most lines: one copy
-	}
-	var buf []byte
-	for {
-		n += int64(len(frag))
-		if !over {
-			if long(n, err) > limit {
-				over, buf = true, nil
-			} else {
-				if len(buf)+len(frag) > cap(buf) {
-					// Doubling, up to the limit: append's gentler growth
-					// of a large slice would allocate several times it.
-					nb := make([]byte, len(buf), max(len(buf)+len(frag), min(2*cap(buf), int(limit)+1)))
-					buf = append(nb[:copy(nb, buf)], frag...)
-				} else {
-					buf = append(buf, frag...)
-				}
-			}
-		}
-		if err != bufio.ErrBufferFull {
-			return string(buf), n, over, err
-		}
-		frag, err = br.ReadSlice('\n')
 	}
 }
 

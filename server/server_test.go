@@ -1016,3 +1016,34 @@ func TestScoreBodyNotJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchReadsAResponsesFile: a batch's body is read as callgrade score
+// reads a responses file (results.ResponseReader): a .jsonl.gz posted as
+// it is, without Content-Encoding, is its text, a byte order mark inside
+// it is skipped, and a gzip header that does not read ends the batch at
+// line 1 with a 400.
+func TestBatchReadsAResponsesFile(t *testing.T) {
+	base, _ := start(t, newHandler(t, Options{}))
+	text := `{"id": "no-tool-needed", "response": []}` + "\n" + `{"id": "ghost", "response": []}` + "\n"
+	plain := doEncoded(t, base+"/v1/score/batch", "identity", []byte(text))
+	if plain.status != 200 || !strings.HasPrefix(plain.body, `{"id":"no-tool-needed","pass":true`) {
+		t.Fatalf("plain text: status %d\n%s", plain.status, plain.body)
+	}
+	tests := []struct {
+		name string
+		body []byte
+		want string // the whole answer
+	}{
+		{"gzip", gzipped(text), plain.body},
+		{"gzip with a byte order mark", gzipped("\ufeff" + text), plain.body},
+		{"gzip with a header that does not read", []byte("\x1f\x8b\x00garbage\n"), `{"line":1,"status":400,"error":"line 1: cannot read the request body from line 1 on: gzip-compressed responses: gzip: invalid header"}` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := doEncoded(t, base+"/v1/score/batch", "identity", tt.body)
+			if a.status != 200 || a.body != tt.want {
+				t.Errorf("status %d\n%s\nwant\n%s", a.status, a.body, tt.want)
+			}
+		})
+	}
+}

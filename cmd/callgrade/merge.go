@@ -119,7 +119,7 @@ func runMerge(cmd *cobra.Command, shards []string, f *mergeFlags) error {
 	}
 	if f.junit != "" || f.html != "" {
 		sf := &scoreFlags{responses: "-", junit: f.junit, html: f.html, passK: f.passK}
-		if err := writeScoreReports(tmp, c, sf, formatChoice{}); err != nil {
+		if err := writeScoreReports(tmp, c, sf, nil); err != nil {
 			return &exitError{code: 2, err: err}
 		}
 	}

@@ -165,7 +165,15 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 
 	finished := make(chan struct{})
 	go exitWhenStuck(ctx, finished, c, tmp, stderr)
-	sum, err := c.Run(ctx, in, tmp, callgrade.RunOptions{Name: name, Workers: f.workers, Samples: graderSamples(samples), PassK: f.passK, MaxLineBytes: f.maxLine})
+	opts := callgrade.RunOptions{Name: name, Workers: f.workers, Samples: graderSamples(samples), PassK: f.passK, MaxLineBytes: f.maxLine}
+	var calls *report.Responses
+	if f.html != "" {
+		// The calls the model made, for the page, taken from this pass:
+		// standard input cannot be read a second time.
+		calls = report.NewResponses(c.Suite(), format.format, format.forced)
+		opts.OnResponse = calls.Add
+	}
+	sum, err := c.Run(ctx, in, tmp, opts)
 	close(finished)
 	if bar != nil {
 		bar.Stop()
@@ -179,7 +187,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 		return &exitError{code: 2, err: tmpErr(err, tmp.Name(), f.out)}
 	}
 	if f.junit != "" || f.html != "" {
-		if err := writeScoreReports(tmp, c, f, format); err != nil {
+		if err := writeScoreReports(tmp, c, f, calls); err != nil {
 			return &exitError{code: 2, err: err}
 		}
 	}
@@ -268,9 +276,9 @@ func publishResults(cmd *cobra.Command, tmp *os.File, out string, replace bool, 
 
 // writeScoreReports reads the finished results back and writes the JUnit
 // XML and the HTML page, with each case's tool, suite file and expected
-// calls from the suite and, when the responses came from a file, the
-// actual calls.
-func writeScoreReports(tmp *os.File, c *callgrade.Grader, f *scoreFlags, format formatChoice) error {
+// calls from the suite and, for the page, the actual calls the run handed
+// to calls.
+func writeScoreReports(tmp *os.File, c *callgrade.Grader, f *scoreFlags, calls *report.Responses) error {
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
@@ -279,9 +287,12 @@ func writeScoreReports(tmp *os.File, c *callgrade.Grader, f *scoreFlags, format 
 		return err
 	}
 	report.Annotate(cases, c.Suite())
-	if f.html != "" && f.responses != "-" {
-		if err := attachResponses(cases, f.responses, format); err != nil {
-			return err
+	if calls != nil {
+		calls.Attach(cases)
+		if f.responses != "-" {
+			for i := range cases {
+				cases[i].ResponsesFile = f.responses // for the page's run metadata
+			}
 		}
 	}
 	return writeReports(cases, f.html, f.junit, f.passK)

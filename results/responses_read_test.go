@@ -1,0 +1,100 @@
+package results
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+)
+
+func gzipOf(s string) string {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(s))
+	zw.Close()
+	return b.String()
+}
+
+// TestResponseReader: the lines of a responses stream, as score, the
+// service and the report read them: its text whether gzip-compressed or
+// not, without a byte order mark at its start, each line within the
+// limit or cut to its head, lines longer than the reader's buffer too.
+func TestResponseReader(t *testing.T) {
+	big := strings.Repeat("x", readerSize+10)
+	tests := []struct {
+		name      string
+		in        string
+		max, head int
+		want      string // each line as "text|cut", joined by ","
+		longs     int    // calls of Long
+	}{
+		{"lines", "a\nbb\n\nc", 10, 0, "a|0,bb|0,|0,c|0", 0},
+		{"a carriage return is the line's", "a\r\nb\r\n", 10, 0, "a\r|0,b\r|0", 0},
+		{"a byte order mark", "\ufeffa\n\ufeffb\n", 10, 0, "a|0,\ufeffb|0", 0},
+		{"gzip", gzipOf("a\nb\n"), 10, 0, "a|0,b|0", 0},
+		{"gzip with a byte order mark", gzipOf("\ufeffa\nb"), 10, 0, "a|0,b|0", 0},
+		{"not gzip nor a mark", "\xef\x01\n", 10, 0, "\xef\x01|0", 0},
+		{"over the limit, cut to its head", "abcdef\nab\n", 4, 2, "ab|6,ab|0", 0},
+		{"over the limit, no head", "abcdef\n", 4, 0, "|6", 0},
+		{"longer than the buffer", big + "\nb\n", len(big), 3, fmt.Sprintf("%s|0,b|0", big), 1},
+		{"longer than the buffer and the limit", big + "\nb", 100, 3, fmt.Sprintf("xxx|%d,b|0", len(big)), 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, err := ResponseText(strings.NewReader(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rr := NewResponseReader(text, tt.max, tt.head)
+			longs := 0
+			rr.Long = func() error { longs++; return nil }
+			var got []string
+			for {
+				b, ok, cut, err := rr.ReadLine(nil)
+				if ok {
+					got = append(got, fmt.Sprintf("%s|%d", b, cut))
+				}
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if g := strings.Join(got, ","); g != tt.want || longs != tt.longs {
+				t.Errorf("got %.200q and %d long lines\nwant %.200q and %d", g, longs, tt.want, tt.longs)
+			}
+		})
+	}
+}
+
+// A Long that returns an error stops the reading before the long line,
+// and a gzip header that does not read is ResponseText's error.
+func TestResponseReaderErrors(t *testing.T) {
+	stop := errors.New("stop")
+	text, _ := ResponseText(strings.NewReader("a\n" + strings.Repeat("x", readerSize+1)))
+	rr := NewResponseReader(text, 1<<30, 0)
+	rr.Long = func() error { return stop }
+	if b, ok, _, err := rr.ReadLine(nil); string(b) != "a" || !ok || err != nil {
+		t.Fatalf("the first line: %q, %v, %v", b, ok, err)
+	}
+	if _, ok, _, err := rr.ReadLine(nil); ok || err != stop {
+		t.Errorf("the long line: %v, %v; want no line and Long's error", ok, err)
+	}
+	if _, err := ResponseText(strings.NewReader("\x1f\x8bnot gzip")); err == nil || !strings.HasPrefix(err.Error(), "gzip-compressed responses: ") {
+		t.Errorf("a broken gzip header: %v", err)
+	}
+}
+
+// More waits for the next byte or the end.
+func TestResponseReaderMore(t *testing.T) {
+	for in, want := range map[string]bool{"": false, "a": true, "\n": true} {
+		text, _ := ResponseText(strings.NewReader(in))
+		if more, err := NewResponseReader(text, 10, 0).More(); more != want || err != nil {
+			t.Errorf("%q: %v, %v; want %v", in, more, err, want)
+		}
+	}
+}
