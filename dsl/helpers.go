@@ -18,6 +18,7 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -348,7 +349,7 @@ func (f *funcs) approx(args ...any) (any, error) {
 	}
 	a, aok := numLiteral(args[0])
 	b, bok := numLiteral(args[1])
-	return aok && bok && value.WithinAbs(a, b, tol), nil
+	return aok && bok && number.WithinAbs(a, b, tol), nil
 }
 
 func (f *funcs) relApprox(args ...any) (any, error) {
@@ -358,7 +359,7 @@ func (f *funcs) relApprox(args ...any) (any, error) {
 	}
 	a, aok := numLiteral(args[0])
 	b, bok := numLiteral(args[1])
-	return aok && bok && value.WithinRel(a, b, frac), nil
+	return aok && bok && number.WithinRel(a, b, frac), nil
 }
 
 func (f *funcs) num(args ...any) (any, error) {
@@ -536,7 +537,7 @@ func numLiteral(x any) (string, bool) {
 // boundArg reads the tolerance of approx or the fraction of rel_approx.
 func boundArg(fn, what string, x any) (string, error) {
 	lit, ok := numLiteral(x)
-	if !ok || value.CompareNumbers(lit, "0") < 0 {
+	if !ok || number.Compare(lit, "0") < 0 {
 		return "", fmt.Errorf("%s: the %s must be a number >= 0, got %s", fn, what, brief(x))
 	}
 	return lit, nil
@@ -565,7 +566,7 @@ func windowArg(x any) (time.Duration, error) {
 
 func decCmp(ok func(int) bool) func(args ...any) (any, error) {
 	return func(args ...any) (any, error) {
-		return ok(value.CompareNumbers(string(args[0].(Decimal)), string(args[1].(Decimal)))), nil
+		return ok(number.Compare(string(args[0].(Decimal)), string(args[1].(Decimal)))), nil
 	}
 }
 
@@ -634,7 +635,7 @@ func toDecimal(x any) (Decimal, error) {
 	default:
 		return "", fmt.Errorf("decimal: %s is not a number or a numeric string", brief(x))
 	}
-	return Decimal(value.CanonicalNumber(lit)), nil
+	return Decimal(number.Canonical(lit)), nil
 }
 
 // normalize is norm(): Unicode case folding, NFC, each run of white space

@@ -346,7 +346,7 @@ func TestNonBoolResult(t *testing.T) {
 }
 
 // TestApproxExact: approx and rel_approx decide as the tolerance and
-// relative rules do (value.WithinAbs, value.WithinRel), exactly on the
+// relative rules do (number.WithinAbs, number.WithinRel), exactly on the
 // JSON literal when the argument is read from the input, and on the
 // shortest spelling of a float64 when it is computed.
 func TestApproxExact(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
@@ -227,7 +228,7 @@ func appendRules(b []byte, rs suite.RuleSet, comma bool) []byte {
 			b = append(b, ',')
 		}
 		comma = true
-		b = value.AppendQuote(b, pr.Path)
+		b = jsontext.AppendQuote(b, pr.Path)
 		b = append(b, ':')
 		b = pr.Rule.AppendJSON(b)
 	}
@@ -236,7 +237,7 @@ func appendRules(b []byte, rs suite.RuleSet, comma bool) []byte {
 
 func appendCall(b []byte, name string, args value.Value) []byte {
 	b = append(b, `{"name":`...)
-	b = value.AppendQuote(b, name)
+	b = jsontext.AppendQuote(b, name)
 	b = append(b, `,"arguments":`...)
 	b = args.AppendJSON(b)
 	return append(b, '}')

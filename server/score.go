@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/callgrade/callgrade"
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
@@ -392,7 +393,7 @@ func (h *Handler) endOut(line int, err error) []byte {
 		status, msg = http.StatusServiceUnavailable, fmt.Sprintf("the batch ran out of its time (%v, --batch-timeout) while being scored; lines from %d on were not answered", h.opts.BatchTimeout, line)
 	}
 	b := fmt.Appendf(nil, `{"line":%d,"status":%d,"error":`, line, status)
-	b = value.AppendQuote(b, fmt.Sprintf("line %d: %s", line, msg))
+	b = jsontext.AppendQuote(b, fmt.Sprintf("line %d: %s", line, msg))
 	return append(b, "}\n"...)
 }
 
@@ -550,9 +551,9 @@ func errorOut(line int, id, msg string) lineOut {
 	b := fmt.Appendf(nil, `{"line":%d`, line)
 	if id != "" {
 		b = append(b, `,"id":`...)
-		b = value.AppendQuote(b, id)
+		b = jsontext.AppendQuote(b, id)
 	}
 	b = append(b, `,"error":`...)
-	b = value.AppendQuote(b, fmt.Sprintf("line %d: %s", line, msg))
+	b = jsontext.AppendQuote(b, fmt.Sprintf("line %d: %s", line, msg))
 	return lineOut{c: errorLine, id: id, out: append(b, "}\n"...)}
 }

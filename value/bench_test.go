@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/number"
 	"github.com/tidwall/gjson"
 )
 
@@ -201,7 +202,7 @@ func BenchmarkCompareNumbers(b *testing.B) {
 		b.Run(p.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = CompareNumbers(p.a, p.b)
+				_ = number.Compare(p.a, p.b)
 			}
 		})
 	}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strconv"
 	"time"
+
+	"github.com/callgrade/callgrade/internal/number"
 )
 
 // Equal reports canonical equality: key order ignored, numbers by exact
@@ -35,7 +37,7 @@ func equal(a, b Value, written bool) bool {
 		if written {
 			return a.str() == b.str()
 		}
-		return SameNumber(a.str(), b.str())
+		return number.Same(a.str(), b.str())
 	case String:
 		return a.str() == b.str()
 	case Array:
@@ -157,7 +159,7 @@ func FromAny(x any) (Value, error) {
 
 func floatValue(f float64) (Value, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return Value{}, &Error{Reason: ReasonNonFinite, Offset: -1, Detail: strconv.FormatFloat(f, 'g', -1, 64)}
+		return Value{}, &Error{Err: ErrNonFinite, Offset: -1, Detail: strconv.FormatFloat(f, 'g', -1, 64)}
 	}
 	return textValue(Number, strconv.FormatFloat(f, 'g', -1, 64)), nil
 }

@@ -12,6 +12,9 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/callgrade/callgrade/internal/jsontext"
+	"github.com/callgrade/callgrade/internal/number"
 )
 
 // The seed corpora live in testdata/fuzz/<Target>/; crashers the fuzzer
@@ -20,13 +23,10 @@ import (
 // fuzzLimits are small so that the fuzzer reaches the limit paths.
 var fuzzLimits = Limits{MaxDepth: 10, MaxBytes: 2048}
 
-var allReasons = map[Reason]error{
-	ReasonSyntax:       ErrSyntax,
-	ReasonDuplicateKey: ErrDuplicateKey,
-	ReasonNonFinite:    ErrNonFinite,
-	ReasonInvalidUTF8:  ErrInvalidUTF8,
-	ReasonTooDeep:      ErrTooDeep,
-	ReasonTooLarge:     ErrTooLarge,
+// allReasons are the errors a parse may give as Error.Err.
+var allReasons = map[error]bool{
+	ErrSyntax: true, ErrDuplicateKey: true, ErrNonFinite: true,
+	ErrInvalidUTF8: true, ErrTooDeep: true, ErrTooLarge: true,
 }
 
 func FuzzParse(f *testing.F) {
@@ -41,7 +41,7 @@ func checkParse(t *testing.T, data []byte) {
 
 	if err != nil {
 		pe := checkParseError(t, s, err)
-		if pe.Reason == ReasonTooLarge {
+		if pe.Err == ErrTooLarge {
 			if len(s) <= fuzzLimits.MaxBytes {
 				t.Fatalf("ErrTooLarge for %d bytes, limit %d", len(s), fuzzLimits.MaxBytes)
 			}
@@ -52,10 +52,10 @@ func checkParse(t *testing.T, data []byte) {
 		}
 		// An error that is not about a limit happens before any limit
 		// is reached, so the default limits must report the same one.
-		if pe.Reason != ReasonTooDeep {
+		if pe.Err != ErrTooDeep {
 			_, err2 := Parse(s)
 			var pe2 *Error
-			if !errors.As(err2, &pe2) || pe2.Reason != pe.Reason || pe2.Offset != pe.Offset {
+			if !errors.As(err2, &pe2) || pe2.Err != pe.Err || pe2.Offset != pe.Offset {
 				t.Fatalf("small limits: %v; default limits: %v", err, err2)
 			}
 		}
@@ -65,16 +65,16 @@ func checkParse(t *testing.T, data []byte) {
 		// encoding/json accepts it: the only acceptable reasons are
 		// the ones encoding/json does not check.
 		info := scanTokens(t, data)
-		switch pe.Reason {
-		case ReasonDuplicateKey:
+		switch pe.Err {
+		case ErrDuplicateKey:
 			if !info.dup {
 				t.Fatalf("ErrDuplicateKey, but no object repeats a key: %v", err)
 			}
-		case ReasonTooDeep:
+		case ErrTooDeep:
 			if info.depth <= fuzzLimits.MaxDepth {
 				t.Fatalf("ErrTooDeep at depth %d, limit %d", info.depth, fuzzLimits.MaxDepth)
 			}
-		case ReasonInvalidUTF8:
+		case ErrInvalidUTF8:
 			if utf8.Valid(data) && !bytes.Contains(bytes.ToLower(data), []byte(`\ud`)) {
 				t.Fatalf("ErrInvalidUTF8 on valid UTF-8 without surrogate escapes: %v", err)
 			}
@@ -138,9 +138,9 @@ func checkParseError(t *testing.T, s string, err error) *Error {
 	if !errors.As(err, &pe) {
 		t.Fatalf("error %v (%T) is not a *Error", err, err)
 	}
-	sentinel, ok := allReasons[pe.Reason]
-	if !ok {
-		t.Fatalf("undefined reason %d in %v", pe.Reason, err)
+	sentinel := pe.Err
+	if !allReasons[sentinel] {
+		t.Fatalf("undefined reason %v in %v", pe.Err, err)
 	}
 	if !errors.Is(err, sentinel) {
 		t.Fatalf("errors.Is(%v, %v) is false", err, sentinel)
@@ -148,28 +148,28 @@ func checkParseError(t *testing.T, s string, err error) *Error {
 	if pe.Offset < 0 || pe.Offset > len(s) {
 		t.Fatalf("offset %d outside [0, %d]: %v", pe.Offset, len(s), err)
 	}
-	if pe.Error() == "" || pe.Reason.String() == "" {
-		t.Fatalf("empty error text for reason %d", pe.Reason)
+	if pe.Error() == "" || pe.Err.Error() == "" {
+		t.Fatalf("empty error text for reason %v", pe.Err)
 	}
 	// The offset points at the culprit.
 	at := byte(0)
 	if pe.Offset < len(s) {
 		at = s[pe.Offset]
 	}
-	switch pe.Reason {
-	case ReasonTooDeep:
+	switch pe.Err {
+	case ErrTooDeep:
 		if at != '[' && at != '{' {
 			t.Fatalf("ErrTooDeep at %q, want a bracket: %v", at, err)
 		}
-	case ReasonDuplicateKey:
+	case ErrDuplicateKey:
 		if at != '"' && at != '{' {
 			t.Fatalf("ErrDuplicateKey at %q, want a key: %v", at, err)
 		}
-	case ReasonNonFinite:
+	case ErrNonFinite:
 		if !strings.ContainsRune("NI+-", rune(at)) {
 			t.Fatalf("ErrNonFinite at %q: %v", at, err)
 		}
-	case ReasonInvalidUTF8:
+	case ErrInvalidUTF8:
 		if at != '\\' && at < utf8.RuneSelf {
 			t.Fatalf("ErrInvalidUTF8 at %q: %v", at, err)
 		}
@@ -243,7 +243,7 @@ func sameAny(a, b any) bool {
 		return ok && x == y
 	case json.Number:
 		y, ok := b.(json.Number)
-		return ok && CompareNumbers(string(x), string(y)) == 0
+		return ok && number.Compare(string(x), string(y)) == 0
 	case []any:
 		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {
@@ -456,31 +456,31 @@ func FuzzNumbers(f *testing.F) {
 			}
 		}
 
-		ab, ba := CompareNumbers(a, b), CompareNumbers(b, a)
+		ab, ba := number.Compare(a, b), number.Compare(b, a)
 		if ab != -ba || ab < -1 || ab > 1 {
-			t.Fatalf("CompareNumbers(%s, %s) = %d but reversed = %d", a, b, ab, ba)
+			t.Fatalf("number.Compare(%s, %s) = %d but reversed = %d", a, b, ab, ba)
 		}
-		if CompareNumbers(a, a) != 0 || CompareNumbers(b, b) != 0 {
+		if number.Compare(a, a) != 0 || number.Compare(b, b) != 0 {
 			t.Fatalf("CompareNumbers not reflexive for %s, %s", a, b)
 		}
 		if want := refCompare(a, b); ab != want {
-			t.Fatalf("CompareNumbers(%s, %s) = %d, exact comparison gives %d", a, b, ab, want)
+			t.Fatalf("number.Compare(%s, %s) = %d, exact comparison gives %d", a, b, ab, want)
 		}
 
-		ca, cb := CanonicalNumber(a), CanonicalNumber(b)
+		ca, cb := number.Canonical(a), number.Canonical(b)
 		if (ab == 0) != (ca == cb) {
-			t.Fatalf("CompareNumbers(%s, %s) = %d, canonical forms %s and %s", a, b, ab, ca, cb)
+			t.Fatalf("number.Compare(%s, %s) = %d, canonical forms %s and %s", a, b, ab, ca, cb)
 		}
 		for _, c := range [][2]string{{a, ca}, {b, cb}} {
 			lit, canon := c[0], c[1]
 			v, err := Parse(canon)
 			if err != nil || v.Kind() != Number {
-				t.Fatalf("CanonicalNumber(%s) = %q does not parse as a number: %v", lit, canon, err)
+				t.Fatalf("number.Canonical(%s) = %q does not parse as a number: %v", lit, canon, err)
 			}
 			if refCompare(lit, canon) != 0 {
-				t.Fatalf("CanonicalNumber(%s) = %s changes the value", lit, canon)
+				t.Fatalf("number.Canonical(%s) = %s changes the value", lit, canon)
 			}
-			if again := CanonicalNumber(canon); again != canon {
+			if again := number.Canonical(canon); again != canon {
 				t.Fatalf("CanonicalNumber not idempotent: %s -> %s -> %s", lit, canon, again)
 			}
 		}
@@ -493,7 +493,7 @@ func FuzzNumbers(f *testing.F) {
 				t.Fatalf("big.Rat cannot read %s or %s", a, b)
 			}
 			if want := ra.Cmp(rb); ab != want {
-				t.Fatalf("CompareNumbers(%s, %s) = %d, big.Rat says %d", a, b, ab, want)
+				t.Fatalf("number.Compare(%s, %s) = %d, big.Rat says %d", a, b, ab, want)
 			}
 			va, _ := NumberOf(a)
 			if va.IsInteger() != ra.IsInt() {
@@ -684,7 +684,7 @@ func (r *respeller) number(lit string) string {
 		p.int, p.frac = "0", p.int+p.frac
 		p = p.withExp(e)
 	case 5:
-		return CanonicalNumber(lit)
+		return number.Canonical(lit)
 	}
 	return p.String()
 }
@@ -693,7 +693,7 @@ func (r *respeller) number(lit string) string {
 // (surrogate pairs beyond the BMP) for some runes.
 func (r *respeller) quote(dst []byte, s string) []byte {
 	if r.perturb || r.rng.IntN(3) == 0 {
-		return AppendQuote(dst, s)
+		return jsontext.AppendQuote(dst, s)
 	}
 	dst = append(dst, '"')
 	for _, c := range s {

@@ -39,7 +39,7 @@ func TestMaxValues(t *testing.T) {
 	}
 	_, err := ParseLimits(`{"k1":1,"k2":2,"k3":3}`, Limits{MaxValues: 3})
 	var e *Error
-	if !errors.As(err, &e) || e.Reason != ReasonTooLarge || e.Detail != "more than 3 values" || e.Offset != 20 {
+	if !errors.As(err, &e) || e.Err != ErrTooLarge || e.Detail != "more than 3 values" || e.Offset != 20 {
 		t.Errorf("got %#v, want too large at byte 20 (the fourth value), more than 3 values", err)
 	}
 	// A document long enough to hold more values than the limit is
@@ -59,7 +59,7 @@ func TestMaxValues(t *testing.T) {
 		switch {
 		case tt.off < 0 && err != nil:
 			t.Errorf("%.30s… with MaxValues %d: %v, want no error", tt.doc, tt.max, err)
-		case tt.off >= 0 && (!errors.As(err, &e) || e.Reason != ReasonTooLarge || e.Offset != tt.off):
+		case tt.off >= 0 && (!errors.As(err, &e) || e.Err != ErrTooLarge || e.Offset != tt.off):
 			t.Errorf("%.30s… with MaxValues %d: %v, want too large at byte %d", tt.doc, tt.max, err, tt.off)
 		}
 	}
@@ -119,13 +119,13 @@ func FuzzMaxValues(f *testing.F) {
 		max := int(m)%(n+1) + 1 // from 1 to n+1
 		_, err = ParseLimits(s, Limits{MaxBytes: len(s) + 1, MaxValues: max})
 		var pe *Error
-		over := errors.As(err, &pe) && pe.Reason == ReasonTooLarge
+		over := errors.As(err, &pe) && pe.Err == ErrTooLarge
 		if over != (n > max) {
 			t.Fatalf("%q holds %d values; with MaxValues %d: %v", s, n, max, err)
 		}
 		sc := scanner{s: s, maxValues: max}
 		sc.value(sc.skip(0))
-		scanOver := sc.err != nil && sc.err.Reason == ReasonTooLarge
+		scanOver := sc.err != nil && sc.err.Err == ErrTooLarge
 		if scanOver != over || over && sc.err.Offset != pe.Offset {
 			t.Fatalf("%q with MaxValues %d: the scanner says %v, the parse %v", s, max, sc.err, err)
 		}

@@ -1,7 +1,11 @@
 package value
 
+import (
+	"github.com/callgrade/callgrade/internal/number"
+)
+
 // CheckSyntax returns the first place where s is not one JSON text, worded
-// as Parse words it (an *Error of ReasonSyntax, at the same byte), or nil
+// as Parse words it (an *Error of ErrSyntax, at the same byte), or nil
 // when s is one value with nothing but white space around it. Unlike Parse
 // it reads on past what is JSON in form but broken in content, as a
 // model's output may be: a duplicated key, NaN and ±Infinity, text that is
@@ -27,14 +31,14 @@ type scanner struct {
 	s     string
 	stack []byte
 	err   *Error
-	// maxValues, when over 0, stops the scan with ReasonTooLarge at the
+	// maxValues, when over 0, stops the scan with ErrTooLarge at the
 	// first value past it; values counts them.
 	maxValues, values int
 }
 
 func (sc *scanner) fail(off int, detail string) {
 	if sc.err == nil {
-		sc.err = &Error{Reason: ReasonSyntax, Offset: off, Detail: detail}
+		sc.err = &Error{Err: ErrSyntax, Offset: off, Detail: detail}
 	}
 }
 
@@ -88,7 +92,7 @@ func (sc *scanner) value(i int) int {
 				return i
 			}
 		case c == '-' || c >= '0' && c <= '9':
-			n := scanNumber(s, i)
+			n := number.Scan(s, i)
 			if n <= 0 {
 				if hasWord(s, i+1, "Infinity") {
 					i += 1 + len("Infinity") // not JSON in content: read on

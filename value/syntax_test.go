@@ -78,7 +78,7 @@ func agreesWithParse(t *testing.T, s string) {
 	switch {
 	case perr == nil && serr != nil:
 		t.Errorf("%q: Parse accepts it, CheckSyntax says %v", s, serr)
-	case errors.As(perr, &ve) && ve.Reason == ReasonSyntax && (serr == nil || *serr != *ve):
+	case errors.As(perr, &ve) && ve.Err == ErrSyntax && (serr == nil || *serr != *ve):
 		t.Errorf("%q: Parse says %v, CheckSyntax %v", s, perr, serr)
 	}
 }

@@ -12,8 +12,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
+
+	"github.com/callgrade/callgrade/internal/jsontext"
+	"github.com/callgrade/callgrade/internal/number"
 )
 
 // Kind is the JSON type of a Value.
@@ -123,12 +125,12 @@ func StringOf(s string) Value { return textValue(String, s) }
 // NumberOf returns a JSON number written as text, which must be a JSON
 // number literal (such as "5", "-0.25" or "1e400"); the text is kept exactly.
 func NumberOf(text string) (Value, error) {
-	if n := scanNumber(text, 0); n != len(text) || n == 0 {
+	if n := number.Scan(text, 0); n != len(text) || n == 0 {
 		off := n // scanNumber gives minus the offset of the first bad byte
 		if off < 0 {
 			off = -off
 		}
-		return Value{}, &Error{Reason: ReasonSyntax, Offset: off, Detail: "invalid number literal " + strconv.Quote(text)}
+		return Value{}, &Error{Err: ErrSyntax, Offset: off, Detail: "invalid number literal " + strconv.Quote(text)}
 	}
 	return textValue(Number, text), nil
 }
@@ -150,7 +152,7 @@ func objectOf(m []Member) (Value, error) {
 	sortMembers(m)
 	for i := 1; i < len(m); i++ {
 		if m[i].Key == m[i-1].Key {
-			return Value{}, &Error{Reason: ReasonDuplicateKey, Offset: -1, Detail: "duplicate key " + strconv.Quote(m[i].Key)}
+			return Value{}, &Error{Err: ErrDuplicateKey, Offset: -1, Detail: "duplicate key " + strconv.Quote(m[i].Key)}
 		}
 	}
 	return objectValue(m), nil
@@ -251,8 +253,7 @@ func (v Value) IsInteger() bool {
 	if v.kind != Number {
 		return false
 	}
-	d := decompose(v.str())
-	return d.isZero() || d.point >= int64(d.n)
+	return number.IsInteger(v.str())
 }
 
 // String returns v as compact JSON text.
@@ -282,11 +283,11 @@ func (v Value) appendJSON(dst []byte, canonical bool) []byte {
 		return append(dst, "false"...)
 	case Number:
 		if canonical {
-			return append(dst, CanonicalNumber(v.str())...)
+			return append(dst, number.Canonical(v.str())...)
 		}
 		return append(dst, v.str()...)
 	case String:
-		return AppendQuote(dst, v.str())
+		return jsontext.AppendQuote(dst, v.str())
 	case Array:
 		dst = append(dst, '[')
 		for i, e := range v.elems() {
@@ -302,7 +303,7 @@ func (v Value) appendJSON(dst []byte, canonical bool) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendQuote(dst, m.Key)
+			dst = jsontext.AppendQuote(dst, m.Key)
 			dst = append(dst, ':')
 			dst = m.Value.appendJSON(dst, canonical)
 		}
@@ -366,63 +367,9 @@ func appendQuotePrefix(dst []byte, s string, end int) []byte {
 	// longer than what is left is enough, and four bytes more put past the
 	// end any rune the cut breaks.
 	if room := end - len(dst) + 4; room >= 0 && len(s) > room {
-		return AppendQuote(dst, s[:room])[:end+1]
+		return jsontext.AppendQuote(dst, s[:room])[:end+1]
 	}
-	return AppendQuote(dst, s)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// AppendQuote appends s as a JSON string literal to dst.
-func AppendQuote(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			// Invalid UTF-8 (only a Value built by hand can hold it) is
-			// written as U+FFFD, as encoding/json does, so the output stays JSON.
-			// U+2028 and U+2029 are escaped, as encoding/json always does.
-			r, size := utf8.DecodeRuneInString(s[i:])
-			switch {
-			case r == utf8.RuneError && size == 1:
-				dst = append(dst, s[start:i]...)
-				dst = append(dst, `\ufffd`...)
-				start = i + 1
-			case r == '\u2028' || r == '\u2029':
-				dst = append(dst, s[start:i]...)
-				dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-				i += size - 1
-				start = i + 1
-			default:
-				i += size - 1
-			}
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		start = i + 1
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return jsontext.AppendQuote(dst, s)
 }
 
 // sortMembers sorts by key; insertion sort (shifting, not swapping, the

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/internal/number"
 )
 
 func TestParseRejects(t *testing.T) {
@@ -94,11 +96,11 @@ func TestCompareNumbers(t *testing.T) {
 		{"12", "120e-1", 0}, {"1.10", "1.1", 0}, {"10", "9.99", 1},
 	}
 	for _, tt := range tests {
-		if got := CompareNumbers(tt.a, tt.b); got != tt.want {
-			t.Errorf("CompareNumbers(%s, %s) = %d, want %d", tt.a, tt.b, got, tt.want)
+		if got := number.Compare(tt.a, tt.b); got != tt.want {
+			t.Errorf("number.Compare(%s, %s) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
-		if got := CompareNumbers(tt.b, tt.a); got != -tt.want {
-			t.Errorf("CompareNumbers(%s, %s) = %d, want %d", tt.b, tt.a, got, -tt.want)
+		if got := number.Compare(tt.b, tt.a); got != -tt.want {
+			t.Errorf("number.Compare(%s, %s) = %d, want %d", tt.b, tt.a, got, -tt.want)
 		}
 	}
 }
@@ -110,11 +112,11 @@ func TestCanonicalNumber(t *testing.T) {
 		{"-12e3", "-12000"}, {"1.23e30", "1.23e30"},
 	}
 	for _, tt := range tests {
-		if got := CanonicalNumber(tt.in); got != tt.want {
-			t.Errorf("CanonicalNumber(%s) = %s, want %s", tt.in, got, tt.want)
+		if got := number.Canonical(tt.in); got != tt.want {
+			t.Errorf("number.Canonical(%s) = %s, want %s", tt.in, got, tt.want)
 		}
-		if CompareNumbers(tt.in, CanonicalNumber(tt.in)) != 0 {
-			t.Errorf("CanonicalNumber(%s) changed the value", tt.in)
+		if number.Compare(tt.in, number.Canonical(tt.in)) != 0 {
+			t.Errorf("number.Canonical(%s) changed the value", tt.in)
 		}
 	}
 }
@@ -175,6 +177,21 @@ func TestIdentical(t *testing.T) {
 		}
 		if tt.want && !Equal(a, b) {
 			t.Errorf("%s and %s are Identical, not Equal", tt.a, tt.b)
+		}
+	}
+}
+func TestAppendCanonical(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{"b":[5.0,1e0,-0.0],"a":"x"}`, `{"a":"x","b":[5,1,0]}`},
+		{`1.50e400`, `1.5e400`},
+		{`[null,true,"\u00e9"]`, `[null,true,"é"]`},
+	} {
+		v, err := Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(v.AppendCanonical(nil)); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.in, got, tt.want)
 		}
 	}
 }

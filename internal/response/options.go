@@ -66,7 +66,7 @@ func failInvalidUTF8(c *Call, i int) {
 		where = "the argument " + strconv.Quote(path) + " holds"
 	}
 	c.Err = &ArgumentsError{Index: i, Reason: where + " text that is not UTF-8",
-		Err: &value.Error{Reason: value.ReasonInvalidUTF8, Offset: -1}}
+		Err: &value.Error{Err: value.ErrInvalidUTF8, Offset: -1}}
 }
 
 // invalidUTF8 returns the path below at of the first key or string in v

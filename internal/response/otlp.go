@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -307,7 +308,7 @@ func anyValue(a value.Value) (value.Value, string) {
 		if v.Kind() == value.Number {
 			return v, ""
 		}
-		if v.Kind() == value.String && value.IsNumber(v.Str()) {
+		if v.Kind() == value.String && number.Valid(v.Str()) {
 			n, _ := value.NumberOf(v.Str())
 			return n, ""
 		}

@@ -892,7 +892,7 @@ func readArgs(name string, a value.Value, present bool, at loc, sub, key string,
 		if d := x.maxDepth(); tooDeep(a, d) {
 			return Call{Name: name, Err: &ArgumentsError{Index: i,
 				Reason: at.at(join(sub, key)) + " is not a usable JSON object",
-				Err:    &value.Error{Reason: value.ReasonTooDeep, Detail: "more than " + strconv.Itoa(d) + " levels"}}}
+				Err:    &value.Error{Err: value.ErrTooDeep, Detail: "more than " + strconv.Itoa(d) + " levels"}}}
 		}
 		return Call{Name: name, Args: a}
 	case a.Kind() == value.String && mode == textOrObject:

@@ -2,18 +2,20 @@ package schema
 
 import (
 	"fmt"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/rulecore"
+
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -644,27 +646,27 @@ func (v *validator) str(n *node, s string) {
 
 // number checks the bounds exactly, on the decimal values.
 func (v *validator) number(n *node, x string) {
-	if n.minimum != "" && value.CompareNumbers(x, n.minimum) < 0 {
+	if n.minimum != "" && number.Compare(x, n.minimum) < 0 {
 		if v.failing() {
 			v.fail(boundMessage("minimum", x, n.minimum))
 		}
 	}
-	if n.maximum != "" && value.CompareNumbers(x, n.maximum) > 0 {
+	if n.maximum != "" && number.Compare(x, n.maximum) > 0 {
 		if v.failing() {
 			v.fail(boundMessage("maximum", x, n.maximum))
 		}
 	}
-	if n.exclMin != "" && value.CompareNumbers(x, n.exclMin) <= 0 {
+	if n.exclMin != "" && number.Compare(x, n.exclMin) <= 0 {
 		if v.failing() {
 			v.fail(boundMessage("exclusiveMinimum", x, n.exclMin))
 		}
 	}
-	if n.exclMax != "" && value.CompareNumbers(x, n.exclMax) >= 0 {
+	if n.exclMax != "" && number.Compare(x, n.exclMax) >= 0 {
 		if v.failing() {
 			v.fail(boundMessage("exclusiveMaximum", x, n.exclMax))
 		}
 	}
-	if n.multipleOf != "" && !value.IsMultipleOf(x, n.multipleOf) {
+	if n.multipleOf != "" && !number.IsMultipleOf(x, n.multipleOf) {
 		if v.failing() {
 			v.fail(boundMessage("multipleOf", x, n.multipleOf))
 		}

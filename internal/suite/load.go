@@ -13,6 +13,7 @@ import (
 	"github.com/knadh/koanf/v2"
 
 	"github.com/callgrade/callgrade/internal/errcode"
+	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -359,7 +360,7 @@ func (m *merger) mergeAt(src, dest map[string]any, prefix string, depth int) {
 // versionOne reports whether x, a version as a parser gave it, is 1.
 func versionOne(x any) bool {
 	v, err := value.FromAny(x)
-	return err == nil && v.Kind() == value.Number && value.CompareNumbers(v.Str(), "1") == 0
+	return err == nil && v.Kind() == value.Number && number.Compare(v.Str(), "1") == 0
 }
 
 // atomic reports whether the key at depth is a RULE, which replaces rather

@@ -170,7 +170,7 @@ func jsonProblem(loc Loc, src string, base int, err error) Problem {
 	msg := err.Error()
 	var ve *value.Error
 	if errors.As(err, &ve) {
-		msg = ve.Reason.String()
+		msg = ve.Err.Error()
 		if ve.Detail != "" {
 			msg += ": " + ve.Detail
 		}
