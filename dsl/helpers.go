@@ -18,13 +18,14 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
 // Decimal is an exact decimal number, as decimal() returns it: the
-// canonical spelling of the number (value.CanonicalNumber), so that two
+// canonical spelling of the number (number.Canonical), so that two
 // Decimals are == exactly when their values are equal. <, <=, > and >=
 // compare them by exact value too.
 type Decimal string
@@ -493,7 +494,7 @@ func (f *funcs) canon(args ...any) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("canon: %w", err)
 	}
-	s := string(v.AppendCanonical(nil))
+	s := string(jsonv.AppendCanonical(nil, v))
 	if len(s) > f.maxStr {
 		return nil, f.tooLong("canon", len(s))
 	}
@@ -816,7 +817,7 @@ func canonList(x any, maxStr int) ([]string, bool, error) {
 	}
 	out := make([]string, v.Len())
 	for i, e := range v.Elems() {
-		out[i] = string(e.AppendCanonical(nil))
+		out[i] = string(jsonv.AppendCanonical(nil, e))
 	}
 	return out, true, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/internal/jsontext"
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
@@ -61,7 +62,7 @@ func (l *loaded) scoreRequest(ctx context.Context, text string) (int, *results.R
 		// the client's mistake, told as such. A body that is JSON in form
 		// but whose model output is broken in content (a duplicated key,
 		// NaN) is scored below, as callgrade score scores such a line.
-		if serr := value.CheckSyntax(text); serr != nil {
+		if serr := jsonv.CheckSyntax(text); serr != nil {
 			return http.StatusBadRequest, nil, "the request is not valid JSON: " + serr.Error()
 		}
 	}

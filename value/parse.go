@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/errcode"
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/number"
 )
 
@@ -125,9 +126,8 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 		// cost many times the text it has read (a member is ten bytes
 		// written and forty held, and its scratch grows in steps), and
 		// all that to be thrown away.
-		sc := scanner{s: s, maxValues: n}
-		if sc.value(sc.skip(0)); sc.err != nil && sc.err.Err == ErrTooLarge {
-			return Value{}, sc.err
+		if off, over := jsontext.CountValues(s, n); over {
+			return Value{}, tooMany(off, n)
 		}
 	}
 	p.s, p.maxDepth, p.err, p.a = s, lim.MaxDepth, nil, a
@@ -136,7 +136,7 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 	v, i := p.value(i, 0)
 	if p.err == nil {
 		if i = p.skip(i); i < len(s) {
-			p.fail(ErrSyntax, i, "unexpected "+describe(s, i)+" after the value")
+			p.fail(ErrSyntax, i, "unexpected "+jsontext.Describe(s, i)+" after the value")
 		}
 	}
 	err := p.err
@@ -201,14 +201,6 @@ func (p *parser) skip(i int) int {
 	return i
 }
 
-func describe(s string, i int) string {
-	if i >= len(s) {
-		return "end of input"
-	}
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return strconv.QuoteRune(r)
-}
-
 func (p *parser) value(i, depth int) (Value, int) {
 	s := p.s
 	if i >= len(s) {
@@ -249,7 +241,7 @@ func (p *parser) value(i, depth int) (Value, int) {
 	case hasWord(s, i, "NaN"), hasWord(s, i, "Infinity"), hasWord(s, i, "+Infinity"):
 		p.fail(ErrNonFinite, i, "NaN and Infinity are not JSON numbers")
 	default:
-		p.fail(ErrSyntax, i, "unexpected "+describe(s, i))
+		p.fail(ErrSyntax, i, "unexpected "+jsontext.Describe(s, i))
 	}
 	return Value{}, i
 }
@@ -316,7 +308,7 @@ func (p *parser) next(i int, closing byte, what string) (_ int, more bool) {
 	if i < len(p.s) && p.s[i] == closing {
 		return i + 1, false
 	}
-	p.fail(ErrSyntax, i, "expected ',' or '"+string(closing)+"' in "+what+", found "+describe(p.s, i))
+	p.fail(ErrSyntax, i, "expected ',' or '"+string(closing)+"' in "+what+", found "+jsontext.Describe(p.s, i))
 	return i, false
 }
 
@@ -373,7 +365,7 @@ func (p *parser) object(start, depth int) (Value, int) {
 	n := 0
 	for {
 		if i >= len(p.s) || p.s[i] != '"' {
-			p.fail(ErrSyntax, i, "expected a string key, found "+describe(p.s, i))
+			p.fail(ErrSyntax, i, "expected a string key, found "+jsontext.Describe(p.s, i))
 			return Value{}, i
 		}
 		var key string
@@ -383,7 +375,7 @@ func (p *parser) object(start, depth int) (Value, int) {
 		}
 		i = p.skip(i)
 		if i >= len(p.s) || p.s[i] != ':' {
-			p.fail(ErrSyntax, i, "expected ':' after object key, found "+describe(p.s, i))
+			p.fail(ErrSyntax, i, "expected ':' after object key, found "+jsontext.Describe(p.s, i))
 			return Value{}, i
 		}
 		var v Value
@@ -738,7 +730,7 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 // one. A lone surrogate has no UTF-8 spelling, so it is invalid UTF-8,
 // or, with keepInvalid, the surrogate itself.
 func (p *parser) unicodeEscape(j int) (rune, int) {
-	r1, ok := hex4(p.s, j+2)
+	r1, ok := jsontext.Hex4(p.s, j+2)
 	if !ok {
 		p.fail(ErrSyntax, j, "invalid \\u escape")
 		return 0, 0
@@ -747,7 +739,7 @@ func (p *parser) unicodeEscape(j int) (rune, int) {
 		return r1, 6
 	}
 	if r1 <= 0xDBFF && hasWord(p.s, j+6, "\\u") {
-		if r2, ok := hex4(p.s, j+8); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+		if r2, ok := jsontext.Hex4(p.s, j+8); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
 			return 0x10000 + (r1-0xD800)<<10 + (r2 - 0xDC00), 12
 		}
 	}
@@ -759,23 +751,3 @@ func (p *parser) unicodeEscape(j int) (rune, int) {
 }
 
 func isSurrogate(r rune) bool { return r >= 0xD800 && r <= 0xDFFF }
-
-func hex4(s string, i int) (rune, bool) {
-	if len(s)-i < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range []byte(s[i : i+4]) {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
-}

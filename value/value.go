@@ -41,21 +41,6 @@ func (k Kind) String() string {
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// WithArticle names the kind with its article, for messages: "null", "a
-// boolean", "a number", "a string", "an array", "an object".
-func (k Kind) WithArticle() string {
-	switch k {
-	case Null:
-		return "null"
-	case Array, Object:
-		return "an " + k.String()
-	}
-	if int(k) < len(kindNames) {
-		return "a " + k.String()
-	}
-	return k.String()
-}
-
 // Value is an immutable JSON value. Copying a Value is cheap and shares its
 // elements; nothing in this package modifies a Value after it is built.
 //
@@ -247,15 +232,6 @@ func (v Value) Without(key string) Value {
 	return objectValue(m)
 }
 
-// IsInteger reports whether v is a number with an integral value, whatever
-// its spelling: 5, 5.0 and 5e0 are integers, 5.5 is not.
-func (v Value) IsInteger() bool {
-	if v.kind != Number {
-		return false
-	}
-	return number.IsInteger(v.str())
-}
-
 // String returns v as compact JSON text.
 func (v Value) String() string { return string(v.AppendJSON(nil)) }
 
@@ -265,14 +241,9 @@ func (v Value) MarshalJSON() ([]byte, error) { return v.AppendJSON(nil), nil }
 
 // AppendJSON appends v as compact JSON to dst: keys sorted, numbers as
 // written, strings escaped as encoding/json does without HTML escaping.
-func (v Value) AppendJSON(dst []byte) []byte { return v.appendJSON(dst, false) }
+func (v Value) AppendJSON(dst []byte) []byte { return v.appendJSON(dst) }
 
-// AppendCanonical appends the canonical JSON text of v: AppendJSON's, with
-// numbers in their shortest exact spelling (CanonicalNumber). Two values
-// have the same canonical text exactly when Equal holds.
-func (v Value) AppendCanonical(dst []byte) []byte { return v.appendJSON(dst, true) }
-
-func (v Value) appendJSON(dst []byte, canonical bool) []byte {
+func (v Value) appendJSON(dst []byte) []byte {
 	switch v.kind {
 	case Null:
 		return append(dst, "null"...)
@@ -282,9 +253,6 @@ func (v Value) appendJSON(dst []byte, canonical bool) []byte {
 		}
 		return append(dst, "false"...)
 	case Number:
-		if canonical {
-			return append(dst, number.Canonical(v.str())...)
-		}
 		return append(dst, v.str()...)
 	case String:
 		return jsontext.AppendQuote(dst, v.str())
@@ -294,7 +262,7 @@ func (v Value) appendJSON(dst []byte, canonical bool) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = e.appendJSON(dst, canonical)
+			dst = e.appendJSON(dst)
 		}
 		return append(dst, ']')
 	default:
@@ -305,71 +273,10 @@ func (v Value) appendJSON(dst []byte, canonical bool) []byte {
 			}
 			dst = jsontext.AppendQuote(dst, m.Key)
 			dst = append(dst, ':')
-			dst = m.Value.appendJSON(dst, canonical)
+			dst = m.Value.appendJSON(dst)
 		}
 		return append(dst, '}')
 	}
-}
-
-// AppendJSONPrefix appends the JSON text of v as AppendJSON does when it
-// is at most n bytes long; a longer text is cut short past its first n
-// bytes, which it appends, and then more, but not much more: a message that
-// shows a value, shortened, need not write a huge one out whole first.
-func (v Value) AppendJSONPrefix(dst []byte, n int) []byte {
-	return v.appendPrefix(dst, len(dst)+n)
-}
-
-// appendPrefix appends v's JSON text, stopping once dst is longer than
-// end.
-func (v Value) appendPrefix(dst []byte, end int) []byte {
-	if len(dst) > end {
-		return dst
-	}
-	switch v.kind {
-	case String:
-		return appendQuotePrefix(dst, v.str(), end)
-	case Array:
-		dst = append(dst, '[')
-		for i, e := range v.elems() {
-			if len(dst) > end {
-				return dst
-			}
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = e.appendPrefix(dst, end)
-		}
-		return append(dst, ']')
-	case Object:
-		dst = append(dst, '{')
-		for i, m := range v.members() {
-			if len(dst) > end {
-				return dst
-			}
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendQuotePrefix(dst, m.Key, end)
-			if len(dst) > end {
-				return dst
-			}
-			dst = append(dst, ':')
-			dst = m.Value.appendPrefix(dst, end)
-		}
-		return append(dst, '}')
-	}
-	return v.appendJSON(dst, false)
-}
-
-// appendQuotePrefix is AppendQuote, stopping once dst is longer than end.
-func appendQuotePrefix(dst []byte, s string, end int) []byte {
-	// Each byte of s is at least one byte of the literal: a prefix of s
-	// longer than what is left is enough, and four bytes more put past the
-	// end any rune the cut breaks.
-	if room := end - len(dst) + 4; room >= 0 && len(s) > room {
-		return jsontext.AppendQuote(dst, s[:room])[:end+1]
-	}
-	return jsontext.AppendQuote(dst, s)
 }
 
 // sortMembers sorts by key; insertion sort (shifting, not swapping, the

@@ -143,15 +143,6 @@ func TestEqual(t *testing.T) {
 	}
 }
 
-func TestIsInteger(t *testing.T) {
-	for in, want := range map[string]bool{"5": true, "5.0": true, "5e0": true, "5.5": false, "0": true, "1e-1": false, "15e-1": false, "150e-1": true} {
-		v, _ := NumberOf(in)
-		if got := v.IsInteger(); got != want {
-			t.Errorf("IsInteger(%s) = %v, want %v", in, got, want)
-		}
-	}
-}
-
 func TestIdentical(t *testing.T) {
 	for _, tt := range []struct {
 		a, b string
@@ -177,21 +168,6 @@ func TestIdentical(t *testing.T) {
 		}
 		if tt.want && !Equal(a, b) {
 			t.Errorf("%s and %s are Identical, not Equal", tt.a, tt.b)
-		}
-	}
-}
-func TestAppendCanonical(t *testing.T) {
-	for _, tt := range []struct{ in, want string }{
-		{`{"b":[5.0,1e0,-0.0],"a":"x"}`, `{"a":"x","b":[5,1,0]}`},
-		{`1.50e400`, `1.5e400`},
-		{`[null,true,"\u00e9"]`, `[null,true,"é"]`},
-	} {
-		v, err := Parse(tt.in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := string(v.AppendCanonical(nil)); got != tt.want {
-			t.Errorf("%s: %s, want %s", tt.in, got, tt.want)
 		}
 	}
 }

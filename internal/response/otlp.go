@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/value"
 )
@@ -280,7 +281,7 @@ func anyValue(a value.Value) (value.Value, string) {
 		}
 	}
 	want := func(k value.Kind) string {
-		return "the " + key + " is " + kindPhrase(v) + ", not " + k.WithArticle()
+		return "the " + key + " is " + kindPhrase(v) + ", not " + jsonv.WithArticle(k)
 	}
 	switch key {
 	case "":

@@ -263,6 +263,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -917,7 +918,7 @@ func fail(i int, name, reason string) Call {
 	return Call{Name: name, Err: &ArgumentsError{Index: i, Reason: reason}}
 }
 
-func kindPhrase(v value.Value) string { return v.Kind().WithArticle() }
+func kindPhrase(v value.Value) string { return jsonv.WithArticle(v.Kind()) }
 
 // maxKeys bounds the keys a ShapeError lists, so that a huge object does not
 // make a huge message.

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/value"
 )
@@ -261,7 +262,7 @@ func (v *validator) validate(n *node, x value.Value, xp *value.Value, known *val
 	}
 	if n.types != 0 {
 		t, name := jsonType(x)
-		ok := n.types&t != 0 || (n.types&tInteger != 0 && t == tNumber && x.IsInteger())
+		ok := n.types&t != 0 || (n.types&tInteger != 0 && t == tNumber && jsonv.IsInteger(x))
 		if !ok {
 			if v.failing() {
 				v.fail(typeMessage(name, n.types))
@@ -612,7 +613,7 @@ func duplicates(es []value.Value) (int, int) {
 	first := make(map[string]int, len(es))
 	var buf []byte
 	for j, e := range es {
-		buf = e.AppendCanonical(buf[:0])
+		buf = jsonv.AppendCanonical(buf[:0], e)
 		if i, ok := first[string(buf)]; ok {
 			return i, j
 		}
