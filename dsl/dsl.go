@@ -3,7 +3,6 @@ package dsl
 import (
 	"errors"
 	"fmt"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"math"
 	"reflect"
 	"strconv"
@@ -12,12 +11,15 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/rulecore"
+
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/callgrade/callgrade/internal/errcode"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -461,7 +463,7 @@ func (e *Expr) Compare(in *rules.Input) rules.Outcome {
 		if e.uses.steps && isStepRange(err) {
 			// A step that did not happen is the agent's failure, not the
 			// rule's: a mismatch.
-			return rules.Outcome{Err: err, ErrKind: rules.Mismatch}
+			return rules.Outcome{Err: err, ErrKind: results.Mismatch}
 		}
 		return rules.Outcome{Err: err}
 	}

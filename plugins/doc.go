@@ -29,7 +29,7 @@
 // suite declares it. Once running, nothing a plugin does fails the host: a
 // comparison the plugin cannot answer (a crash, a hang past the timeout, a
 // wrong number of results, bytes that are not the protocol, an error of its
-// own) becomes an Outcome with ErrKind rules.PluginError, for the items of
+// own) becomes an Outcome with ErrKind results.PluginError, for the items of
 // the affected batch only; after a crash or a hang, those items are sent
 // again one at a time, alone on the restarted process, so that only the
 // one that brings it down again fails. A plugin that crashed or hung is

@@ -17,6 +17,7 @@ import (
 	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -171,7 +172,7 @@ func compare(t *testing.T, h *plugins.Host, ref, expected, actual string) rules.
 
 func wantPluginError(t *testing.T, o rules.Outcome, substr string) {
 	t.Helper()
-	if o.Err == nil || o.ErrKind != rules.PluginError || !strings.Contains(o.Err.Error(), substr) {
+	if o.Err == nil || o.ErrKind != results.PluginError || !strings.Contains(o.Err.Error(), substr) {
 		t.Fatalf("want a plugin_error containing %q, got %+v", substr, o)
 	}
 }
@@ -259,7 +260,7 @@ func TestCrashFailsOnlyItsComparison(t *testing.T) {
 	for _, o := range outs {
 		if o.Err != nil {
 			failed++
-			if o.ErrKind != rules.PluginError || !strings.Contains(o.Err.Error(), "crashed") {
+			if o.ErrKind != results.PluginError || !strings.Contains(o.Err.Error(), "crashed") {
 				t.Errorf("got %+v", o)
 			}
 		} else if !o.Equal {

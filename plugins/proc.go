@@ -22,6 +22,7 @@ import (
 	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins/internal/pluginpb"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -85,7 +86,7 @@ func (c *call) finish(o rules.Outcome) {
 
 // pluginErr is the outcome of a comparison the plugin could not answer.
 func pluginErr(format string, args ...any) rules.Outcome {
-	return rules.Outcome{Err: fmt.Errorf(format, args...), ErrKind: rules.PluginError}
+	return rules.Outcome{Err: fmt.Errorf(format, args...), ErrKind: results.PluginError}
 }
 
 // codedErr is pluginErr with the error code c (callgrade.Code).
@@ -244,7 +245,7 @@ func (p *proc) attempt(batch []*call, counted bool) (_ rules.Outcome, broke bool
 	}
 	rpc, client, gen, err := p.current()
 	if err != nil {
-		fail(rules.Outcome{Err: err, ErrKind: rules.PluginError})
+		fail(rules.Outcome{Err: err, ErrKind: results.PluginError})
 		return rules.Outcome{}, false
 	}
 	req := &pluginpb.CompareBatchRequest{Items: make([]*pluginpb.CompareItem, len(batch))}

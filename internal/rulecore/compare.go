@@ -135,7 +135,7 @@ type walker struct {
 	// The first comparator error met since the current leaf began, and
 	// the last comparator's message: a leaf that fails reports them.
 	err     error
-	errKind rules.Kind
+	errKind results.Kind
 	msg     string
 
 	failed  failedSet // the top-level members of actual that failed
@@ -635,7 +635,7 @@ func (w *walker) comparator(f *eff, r *Rule, e, a *value.Value) (equal bool) {
 
 var inputPool = sync.Pool{New: func() any { return new(rules.Input) }}
 
-func (w *walker) fail(err error, kind rules.Kind) {
+func (w *walker) fail(err error, kind results.Kind) {
 	if w.err != nil {
 		return
 	}
