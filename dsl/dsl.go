@@ -25,7 +25,7 @@ import (
 )
 
 // Options bound what one expression may cost. The zero value of a field
-// means its default; DefaultOptions returns them all.
+// means its default; Compiler.Options returns them filled in.
 type Options struct {
 	// MaxLength is the longest expression text accepted, in bytes.
 	// Default 4096.
@@ -67,8 +67,8 @@ type Options struct {
 	Timeout time.Duration
 }
 
-// DefaultOptions returns the default limits.
-func DefaultOptions() Options {
+// defaultOptions returns the default limits, as the field docs give them.
+func defaultOptions() Options {
 	return Options{
 		MaxLength:    4096,
 		MaxNodes:     1000,
@@ -82,7 +82,7 @@ func DefaultOptions() Options {
 }
 
 func (o Options) withDefaults() Options {
-	d := DefaultOptions()
+	d := defaultOptions()
 	if o.MaxLength <= 0 {
 		o.MaxLength = d.MaxLength
 	}
@@ -458,7 +458,7 @@ func byteOffset(s string, runes int) int {
 // call). A false result is Equal false with a message; a run-time error is
 // Err, which becomes a rule_error diff. It never panics.
 func (e *Expr) Compare(in *rules.Input) rules.Outcome {
-	ok, err := e.Eval(in)
+	ok, err := e.eval(in)
 	if err != nil {
 		if e.uses.steps && isStepRange(err) {
 			// A step that did not happen is the agent's failure, not the
@@ -517,8 +517,9 @@ func (e *RuntimeError) Error() string {
 	return "expression " + strconv.Quote(e.Src) + pos + ": " + e.Msg
 }
 
-// Eval evaluates the expression against one input.
-func (e *Expr) Eval(in *rules.Input) (result bool, err error) {
+// eval evaluates the expression against one input: Compare without the
+// outcome around the result.
+func (e *Expr) eval(in *rules.Input) (result bool, err error) {
 	if e.native != nil {
 		if res, ok := e.native.eval(in.Actual, in.Expected); ok {
 			return res, nil

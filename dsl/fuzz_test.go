@@ -103,7 +103,7 @@ func FuzzApprox(f *testing.F) {
 				continue // e.g. 1e400, which expr cannot read
 			}
 			in := &rules.Input{Path: "p", Actual: x, Expected: y}
-			got, gerr := e.Eval(in)
+			got, gerr := e.eval(in)
 			want, werr := e.evalVM(in)
 			if got != want || (gerr == nil) != (werr == nil) {
 				t.Errorf("%s with %s, %s: fast path %v (%v), VM %v (%v)", e, a, b, got, gerr, want, werr)
@@ -114,10 +114,10 @@ func FuzzApprox(f *testing.F) {
 			{Path: "p", Actual: x, Expected: y, Params: params},
 			{Path: "p", Actual: value.StringOf(" " + a), Expected: value.StringOf(b + "\n"), Params: params},
 		} {
-			if got, err := abs.Eval(in); err != nil || got != number.WithinAbs(a, b, tol) {
+			if got, err := abs.eval(in); err != nil || got != number.WithinAbs(a, b, tol) {
 				t.Errorf("approx(%s, %s, %s) = %v, %v; WithinAbs says %v", in.Actual, in.Expected, tol, got, err, number.WithinAbs(a, b, tol))
 			}
-			if got, err := rel.Eval(in); err != nil || got != number.WithinRel(a, b, tol) {
+			if got, err := rel.eval(in); err != nil || got != number.WithinRel(a, b, tol) {
 				t.Errorf("rel_approx(%s, %s, %s) = %v, %v; WithinRel says %v", in.Actual, in.Expected, tol, got, err, number.WithinRel(a, b, tol))
 			}
 		}
