@@ -16,10 +16,9 @@
 // One gRPC call costs far more than one comparison, so the comparators a
 // host hands out never call the plugin one value at a time. Concurrent
 // Compare calls on the comparators of one plugin are queued, and the queue
-// is sent as one CompareBatch when it holds Options.MaxBatch items or
-// Options.Linger after its first item, whichever comes first; each caller
-// blocks until its own result is back. A batch never exceeds gRPC's 4 MiB
-// message limit. Since a caller blocks on I/O, the comparators report
+// is sent as one CompareBatch when it holds 1,000 items or 200µs after its
+// first item, whichever comes first; each caller blocks until its own
+// result is back. A batch never exceeds gRPC's 4 MiB message limit. Since a caller blocks on I/O, the comparators report
 // Blocking() true, which tells an engine to score many cases at once.
 //
 // # Faults
@@ -35,9 +34,9 @@
 // one that brings it down again fails. A plugin that crashed or hung is
 // restarted, at most Options.MaxRestarts times within any
 // Options.RestartWindow (ten minutes; the second crash of an item sent
-// again alone is not counted), after a backoff that doubles from
-// Options.Backoff; a plugin that needs more is given up on, and its
-// comparisons then fail at once.
+// again alone is not counted), after a backoff that doubles from 100ms; a
+// plugin that needs more is given up on, and its comparisons then fail at
+// once.
 //
 // # Security
 //

@@ -104,8 +104,8 @@ func (p *proc) do(ctx context.Context, item *pluginpb.CompareItem) rules.Outcome
 		ctx = context.Background()
 	}
 	c := &call{item: item, size: proto.Size(item), ctx: ctx, done: make(chan struct{})}
-	if c.size+16 > p.h.opts.MaxBatchBytes {
-		return pluginErr("plugin %s: comparison of %d bytes exceeds the %d-byte message limit", p.name, c.size, p.h.opts.MaxBatchBytes)
+	if c.size+16 > p.h.opts.maxBatchBytes {
+		return pluginErr("plugin %s: comparison of %d bytes exceeds the %d-byte message limit", p.name, c.size, p.h.opts.maxBatchBytes)
 	}
 	cancelled := func() rules.Outcome {
 		c.finish(pluginErr("plugin %s: %s: the comparison was cancelled: %v", p.name, item.Comparator, context.Cause(ctx)))
@@ -141,7 +141,7 @@ func (p *proc) do(ctx context.Context, item *pluginpb.CompareItem) rules.Outcome
 // dispatch gathers queued calls into batches until close.
 func (p *proc) dispatch() {
 	defer close(p.stopped)
-	max, maxBytes := p.h.opts.MaxBatch, p.h.opts.MaxBatchBytes
+	max, maxBytes := p.h.opts.maxBatch, p.h.opts.maxBatchBytes
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
@@ -156,7 +156,7 @@ func (p *proc) dispatch() {
 			continue // cancelled while queued: not sent
 		}
 		batch, size := []*call{first}, first.size+16
-		timer.Reset(p.h.opts.Linger)
+		timer.Reset(p.h.opts.linger)
 	gather:
 		for len(batch) < max {
 			select {
@@ -355,7 +355,7 @@ func (p *proc) restart(gen int, why string, counted bool) {
 func (p *proc) relaunch(why string, counted bool) {
 	var errs []string
 	for {
-		wait := p.h.opts.Backoff
+		wait := p.h.opts.backoff
 		// Isolating a crash (compare), the first start is free; should
 		// it fail, the next one counts.
 		if counted || len(errs) > 0 || p.h.opts.MaxRestarts == 0 {
@@ -376,7 +376,7 @@ func (p *proc) relaunch(why string, counted bool) {
 			}
 			p.restarts = append(p.restarts, now)
 			p.mu.Unlock()
-			wait = p.h.opts.Backoff << min(n, 16)
+			wait = p.h.opts.backoff << min(n, 16)
 			p.log.Warn("restarting plugin", "reason", why, "restart", n+1, "after", wait)
 		}
 		select {
