@@ -2,12 +2,14 @@ package engine
 
 import (
 	"errors"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"reflect"
 	"slices"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/rulecore"
+
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/rules"
@@ -177,7 +179,7 @@ func checkFastValidation(t *testing.T, id string, ec *compiledCall, ac *response
 func checkItself(t *testing.T, id string, ec *compiledCall, ac *response.Call) {
 	t.Helper()
 	if ac.Err != nil || ac.Name != ec.name || ec.impliedOnly && ec.more == nil ||
-		!value.Identical(ac.Args, ec.args) || !ec.passesItself() {
+		!jsonv.Identical(ac.Args, ec.args) || !ec.passesItself() {
 		return
 	}
 	var diffs []rulecore.Diff

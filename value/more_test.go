@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -185,117 +184,6 @@ func TestAny(t *testing.T) {
 	// The zero Value is null.
 	if got := (Value{}).Any(); got != nil {
 		t.Errorf("Value{}.Any() = %#v, want nil", got)
-	}
-}
-
-// bigObject has n members k00…k(n-1) with values 0…n-1, built from members
-// given in reverse order.
-func bigObject(t testing.TB, n int) Value {
-	t.Helper()
-	var m []Member
-	for i := n - 1; i >= 0; i-- {
-		m = append(m, Member{Key: fmt.Sprintf("k%02d", i), Value: Int(int64(i))})
-	}
-	v, err := ObjectOf(m...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
-func keysOf(v Value) []string {
-	var ks []string
-	for _, m := range v.Members() {
-		ks = append(ks, m.Key)
-	}
-	return ks
-}
-
-func TestObjectAccessLarge(t *testing.T) {
-	for _, n := range []int{8, 9, 13, 40} { // 8 is the last linear size
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			v := bigObject(t, n)
-			if v.Len() != n {
-				t.Fatalf("Len = %d, want %d", v.Len(), n)
-			}
-			if !slices.IsSorted(keysOf(v)) {
-				t.Fatalf("members not sorted: %v", keysOf(v))
-			}
-			for i := range n {
-				k := fmt.Sprintf("k%02d", i)
-				x, ok := v.Get(k)
-				if !ok || x.String() != fmt.Sprint(i) {
-					t.Errorf("Get(%s) = %v, %v; want %d", k, x, ok, i)
-				}
-				if !v.Has(k) {
-					t.Errorf("Has(%s) = false", k)
-				}
-			}
-			// Missing keys before the first, between two and after the last.
-			for _, k := range []string{"", "a", "k", "k0", "k00x", "k05.5", "k99", "z", "\xff"} {
-				if x, ok := v.Get(k); ok || !x.IsNull() {
-					t.Errorf("Get(%q) = %v, %v; want missing", k, x, ok)
-				}
-				if v.Has(k) {
-					t.Errorf("Has(%q) = true", k)
-				}
-			}
-			before := v.String()
-
-			// With adds in order, at the front, middle and end.
-			for _, k := range []string{"a", "k03x", "z"} {
-				w := v.With(k, StringOf("new"))
-				if w.Len() != n+1 || !slices.IsSorted(keysOf(w)) {
-					t.Errorf("With(%s): keys %v", k, keysOf(w))
-				}
-				if x, ok := w.Get(k); !ok || x.Str() != "new" {
-					t.Errorf("With(%s) then Get = %v, %v", k, x, ok)
-				}
-				for i := range n {
-					if !w.Has(fmt.Sprintf("k%02d", i)) {
-						t.Errorf("With(%s) lost k%02d", k, i)
-					}
-				}
-			}
-			// With replaces.
-			w := v.With("k05", BoolOf(true))
-			if x, _ := w.Get("k05"); w.Len() != n || !x.Bool() {
-				t.Errorf("With(k05) replace: %v", w)
-			}
-			// Without removes, and does nothing for a missing key.
-			w = v.Without("k07")
-			if w.Len() != n-1 || w.Has("k07") || !w.Has("k06") || !w.Has("k08") && n > 8 {
-				t.Errorf("Without(k07): %v", keysOf(w))
-			}
-			if w := v.Without("missing"); !Equal(w, v) {
-				t.Errorf("Without(missing) changed the object")
-			}
-			// Round trip With then Without.
-			if w := v.With("k03x", NullValue()).Without("k03x"); !Equal(w, v) {
-				t.Errorf("With then Without is not the original")
-			}
-			// The original is untouched.
-			if after := v.String(); after != before {
-				t.Errorf("object changed from %s to %s", before, after)
-			}
-			// Parsing the same members in another order gives the same tree.
-			if p := mustParse(t, before); !Equal(p, v) {
-				t.Errorf("Parse(%s) not Equal to ObjectOf", before)
-			}
-		})
-	}
-}
-
-func TestWithOnParsedObject(t *testing.T) {
-	// With must not write into the parsed object's backing array.
-	v := mustParse(t, `{"a":1,"c":3,"e":5,"g":7,"i":9,"k":11,"m":13,"o":15,"q":17,"s":19}`)
-	w1 := v.With("b", Int(2))
-	w2 := v.With("d", Int(4))
-	if w1.Has("d") || w2.Has("b") || v.Has("b") || v.Has("d") {
-		t.Errorf("With shares memory: v=%v w1=%v w2=%v", v, w1, w2)
-	}
-	if v.With("a", Int(0)); mustGet(t, v, "a").Str() != "1" {
-		t.Errorf("With replaced in place")
 	}
 }
 

@@ -208,30 +208,6 @@ func (v Value) Has(key string) bool {
 	return ok
 }
 
-// With returns a copy of object v with key set to x, added or replaced.
-func (v Value) With(key string, x Value) Value {
-	m := make([]Member, 0, len(v.members())+1)
-	m = append(m, v.members()...)
-	i, ok := slices.BinarySearchFunc(m, key, func(m Member, k string) int { return strings.Compare(m.Key, k) })
-	if ok {
-		m[i].Value = x
-	} else {
-		m = slices.Insert(m, i, Member{Key: key, Value: x})
-	}
-	return objectValue(m)
-}
-
-// Without returns a copy of object v without key.
-func (v Value) Without(key string) Value {
-	m := make([]Member, 0, len(v.members()))
-	for _, x := range v.members() {
-		if x.Key != key {
-			m = append(m, x)
-		}
-	}
-	return objectValue(m)
-}
-
 // String returns v as compact JSON text.
 func (v Value) String() string { return string(v.AppendJSON(nil)) }
 

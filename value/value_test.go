@@ -142,32 +142,3 @@ func TestEqual(t *testing.T) {
 		}
 	}
 }
-
-func TestIdentical(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want bool
-	}{
-		{`{"a":5,"b":"x"}`, `{"b":"x","a":5}`, true},
-		{`5`, `5.0`, false},
-		{`1e2`, `100`, false},
-		{`-0`, `0`, false},
-		{`"5"`, `5`, false},
-		{`true`, `1`, false},
-		{`null`, `null`, true},
-		{`[]`, `{}`, false},
-		{`[1,2]`, `[2,1]`, false},
-		{`{"a":[1,{"b":null}]}`, `{"a":[1,{"b":null}]}`, true},
-		{`{"a":1}`, `{"a":1,"b":null}`, false},
-		{`"\u00e9"`, `"é"`, true},
-		{`9007199254740993`, `9007199254740992`, false},
-	} {
-		a, b := mustParse(t, tt.a), mustParse(t, tt.b)
-		if got := Identical(a, b); got != tt.want || Identical(b, a) != tt.want {
-			t.Errorf("Identical(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
-		}
-		if tt.want && !Equal(a, b) {
-			t.Errorf("%s and %s are Identical, not Equal", tt.a, tt.b)
-		}
-	}
-}

@@ -6,6 +6,9 @@
 package jsonv
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/value"
@@ -139,4 +142,81 @@ func WithArticle(k value.Kind) string {
 		return "a " + k.String()
 	}
 	return k.String()
+}
+
+// Identical reports whether a and b are the same document as written:
+// value.Equal, with each number spelt the same way too (5 and 5.0 are
+// Equal, not Identical). Object keys are compared in their sorted order,
+// as Equal compares them. Whatever reads a Value (its kind, its text, its
+// keys and elements) finds two Identical values alike, which Equal alone
+// does not promise: a rule may read how a number is written.
+func Identical(a, b value.Value) bool {
+	if a.Kind() != b.Kind() {
+		return false
+	}
+	switch a.Kind() {
+	case value.Null:
+		return true
+	case value.Bool:
+		return a.Bool() == b.Bool()
+	case value.Number, value.String:
+		return a.Str() == b.Str()
+	case value.Array:
+		x, y := a.Elems(), b.Elems()
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Identical(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		x, y := a.Members(), b.Members()
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if x[i].Key != y[i].Key || !Identical(x[i].Value, y[i].Value) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// With returns a copy of object v with key set to x, added or replaced.
+func With(v value.Value, key string, x value.Value) value.Value {
+	old := v.Members()
+	m := make([]value.Member, 0, len(old)+1)
+	i, found := slices.BinarySearchFunc(old, key, func(m value.Member, k string) int { return strings.Compare(m.Key, k) })
+	m = append(m, old[:i]...)
+	m = append(m, value.Member{Key: key, Value: x})
+	if found {
+		i++
+	}
+	m = append(m, old[i:]...)
+	return object(m)
+}
+
+// Without returns a copy of object v without key.
+func Without(v value.Value, key string) value.Value {
+	m := make([]value.Member, 0, len(v.Members()))
+	for _, x := range v.Members() {
+		if x.Key != key {
+			m = append(m, x)
+		}
+	}
+	return object(m)
+}
+
+// object is the object of members m, sorted by key and unique, as With
+// and Without build them.
+func object(m []value.Member) value.Value {
+	v, err := value.ObjectOf(m...)
+	if err != nil {
+		panic("jsonv: members not unique: " + err.Error()) // cannot happen: m comes from an object
+	}
+	return v
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -160,8 +161,8 @@ func (sp *splitter) cases(name, attr string) ([]TraceCase, error) {
 		var rss []value.Value
 		for _, tid := range out[k].Traces {
 			for _, c := range sp.byTrace[tid].chunks {
-				ss := c.ss.With("spans", value.ArrayOf(c.spans...))
-				rss = append(rss, c.rs.With("scopeSpans", value.ArrayOf(ss)))
+				ss := jsonv.With(c.ss, "spans", value.ArrayOf(c.spans...))
+				rss = append(rss, jsonv.With(c.rs, "scopeSpans", value.ArrayOf(ss)))
 			}
 		}
 		out[k].Export, _ = value.ObjectOf(value.Member{Key: "resourceSpans", Value: value.ArrayOf(rss...)})

@@ -739,7 +739,7 @@ func coerceTree(n *node, x value.Value, nullIsMissing bool) (_ value.Value, chan
 		out := x
 		for _, mem := range x.Members() {
 			if nullIsMissing && mem.Value.IsNull() {
-				out, changed = out.Without(mem.Key), true
+				out, changed = jsonv.Without(out, mem.Key), true
 				continue
 			}
 			y, ch := mem.Value, false
@@ -755,7 +755,7 @@ func coerceTree(n *node, x value.Value, nullIsMissing bool) (_ value.Value, chan
 				}
 			}
 			if ch {
-				out, changed = out.With(mem.Key, y), true
+				out, changed = jsonv.With(out, mem.Key, y), true
 			}
 		}
 		return out, changed
