@@ -89,7 +89,7 @@ cases:
 // response of a line for each case: a result like any other, and no pass
 // while a call holds such text in its name or arguments.
 func checkInvalidUTF8(t *testing.T, e *Engine, doc string) {
-	resp, err := new(value.Parser).ParseKeepInvalidUTF8(doc, value.DefaultLimits)
+	resp, err := new(value.Parser).ParseKeepInvalidUTF8(doc, value.Limits{})
 	if err != nil {
 		return
 	}

@@ -274,7 +274,7 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 	for n := 1; sc.Scan(); n++ {
 		// As the scorer reads the line, within its default limits; what
 		// it could not read, or read only as broken, it has reported.
-		lim := value.Limits{MaxBytes: len(sc.Bytes()) + 1, MaxDepth: value.DefaultLimits.MaxDepth + response.EnvelopeDepth}
+		lim := value.Limits{MaxBytes: len(sc.Bytes()) + 1, MaxDepth: jsontext.DefaultMaxDepth + response.EnvelopeDepth}
 		rl, lerr := results.ReadResponseLine(nil, sc.Text(), n, lim, samples)
 		if lerr != nil || rl.Broken != nil || rl.InvalidUTF8 {
 			continue

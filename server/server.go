@@ -517,7 +517,7 @@ func (h *Handler) newLoaded(g *callgrade.Grader) *loaded {
 		l.values = callgrade.DefaultMaxValues
 	}
 	if l.depth <= 0 {
-		l.depth = value.DefaultLimits.MaxDepth
+		l.depth = jsontext.DefaultMaxDepth
 	}
 	l.depth += response.EnvelopeDepth
 	return l

@@ -33,15 +33,13 @@ type Limits struct {
 	MaxValues int
 }
 
-// DefaultLimits are the limits used when none are given.
-var DefaultLimits = Limits{MaxDepth: 256, MaxBytes: 8 << 20}
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxDepth <= 0 {
-		l.MaxDepth = DefaultLimits.MaxDepth
+		l.MaxDepth = jsontext.DefaultMaxDepth
 	}
 	if l.MaxBytes <= 0 {
-		l.MaxBytes = DefaultLimits.MaxBytes
+		l.MaxBytes = jsontext.DefaultMaxBytes
 	}
 	return l
 }
@@ -93,8 +91,9 @@ func (e *Error) Is(target error) bool {
 	return e.Err == target || codes[e.Err] == target
 }
 
-// Parse parses one JSON document under DefaultLimits.
-func Parse(s string) (Value, error) { return ParseLimits(s, DefaultLimits) }
+// Parse parses one JSON document under the default limits (the zero
+// Limits).
+func Parse(s string) (Value, error) { return ParseLimits(s, Limits{}) }
 
 // ParseLimits parses one JSON document (RFC 8259, whitespace around it
 // allowed). Strings without escapes share memory with s.

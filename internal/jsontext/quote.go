@@ -7,6 +7,14 @@ package jsontext
 
 import "unicode/utf8"
 
+// The bounds of a JSON document whose value.Limits give none: they are
+// here, below package value, for the readers that add their own depth to
+// a document's (an envelope around it, the nesting it sits in).
+const (
+	DefaultMaxDepth = 256     // levels of arrays and objects
+	DefaultMaxBytes = 8 << 20 // bytes of text
+)
+
 const hexDigits = "0123456789abcdef"
 
 // AppendQuote appends s as a JSON string literal to dst.

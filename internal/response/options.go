@@ -12,7 +12,7 @@ import (
 // The zero Options read as Extract does.
 type Options struct {
 	// Limits bound the parsing of arguments; the zero value means
-	// value.DefaultLimits.
+	// value's defaults.
 	Limits value.Limits
 	// Parser, when set, parses the arguments into memory that it hands
 	// out again after its Reset, as ExtractWith does.

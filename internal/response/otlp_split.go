@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/value"
 )
@@ -97,7 +98,7 @@ type splitChunk struct {
 // line reads one line of the export; the result says what is wrong with
 // it.
 func (sp *splitter) line(b []byte, line int) string {
-	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: value.DefaultLimits.MaxDepth + EnvelopeDepth})
+	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: jsontext.DefaultMaxDepth + EnvelopeDepth})
 	switch {
 	case err != nil:
 		return "not JSON: " + err.Error()

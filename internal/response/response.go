@@ -263,6 +263,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/value"
 )
@@ -435,7 +436,7 @@ func (e *ArgumentsError) Unwrap() error { return e.Err }
 // in r can be read as calls, or when f is not a known Format; the format
 // returned with an error is f. The result is nil when r has no calls. lim
 // bounds the parsing of arguments strings; its zero value means
-// value.DefaultLimits. Args shares memory with r.
+// value's defaults. Args shares memory with r.
 func Extract(r value.Value, f Format, lim value.Limits) ([]Call, Format, error) {
 	return extract(r, f, extraction{lim: lim}, nil)
 }
@@ -468,7 +469,7 @@ func (x extraction) maxDepth() int {
 	if x.lim.MaxDepth > 0 {
 		return x.lim.MaxDepth
 	}
-	return value.DefaultLimits.MaxDepth
+	return jsontext.DefaultMaxDepth
 }
 
 func (x extraction) parse(s string) (value.Value, error) { return x.p.Parse(s, x.lim) }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -125,7 +126,7 @@ func (x extraction) maxBytes() int {
 	if x.lim.MaxBytes > 0 {
 		return x.lim.MaxBytes
 	}
-	return value.DefaultLimits.MaxBytes
+	return jsontext.DefaultMaxBytes
 }
 
 // maxQuote is the most of a span a message quotes.

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/errcode"
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -150,7 +151,7 @@ func (p *jsonParser) scanCases(s string, i int) (int, error) {
 // parseJSON parses a value found at nesting depth in a larger document, so
 // that the depth limit counts as it would for the whole document.
 func parseJSON(s string, depth int) (value.Value, error) {
-	return value.ParseLimits(s, value.Limits{MaxDepth: value.DefaultLimits.MaxDepth - depth, MaxBytes: len(s) + 1})
+	return value.ParseLimits(s, value.Limits{MaxDepth: jsontext.DefaultMaxDepth - depth, MaxBytes: len(s) + 1})
 }
 
 // jsonSyntaxProblem parses the whole document again to report its first
