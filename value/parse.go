@@ -33,7 +33,6 @@ type Limits struct {
 	MaxValues int
 }
 
-
 func (l Limits) withDefaults() Limits {
 	if l.MaxDepth <= 0 {
 		l.MaxDepth = jsontext.DefaultMaxDepth
