@@ -29,7 +29,8 @@ import (
 )
 
 // The defaults of Options, which its field docs (and, for the unexported
-// ones, the package doc) give too.
+// ones, the package doc) give too, and of a plugin's request timeout,
+// which its declaration in the suite may set.
 const (
 	defaultTimeout       = 5 * time.Second
 	defaultStartTimeout  = 10 * time.Second
@@ -51,9 +52,6 @@ type Options struct {
 	// commands (those with a slash) resolve against it. "": the current
 	// directory. A command without a slash is looked up in PATH.
 	Dir string
-	// Timeout bounds each request when the suite sets no timeout; 5s by
-	// default.
-	Timeout time.Duration
 	// StartTimeout bounds a plugin's start: its handshake and Describe;
 	// 10s by default.
 	StartTimeout time.Duration
@@ -96,7 +94,6 @@ func (o Options) withDefaults() Options {
 			*d = v
 		}
 	}
-	def(&o.Timeout, defaultTimeout)
 	def(&o.StartTimeout, defaultStartTimeout)
 	def(&o.linger, defaultLinger)
 	def(&o.backoff, defaultBackoff)
@@ -213,7 +210,7 @@ func (h *Host) prepare(name string, d suite.Plugin) (*proc, error) {
 		h:       h,
 		name:    name,
 		decl:    d,
-		timeout: h.opts.Timeout,
+		timeout: defaultTimeout, // unless the declaration sets its own
 		log:     h.opts.Logger.Named(name),
 		queue:   make(chan *call, 4*h.opts.maxBatch),
 		quit:    make(chan struct{}),
