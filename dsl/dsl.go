@@ -25,7 +25,7 @@ import (
 )
 
 // Options bound what one expression may cost. The zero value of a field
-// means its default; Compiler.Options returns them filled in.
+// means its default, which the field's doc gives.
 type Options struct {
 	// MaxLength is the longest expression text accepted, in bytes.
 	// Default 4096.
@@ -190,11 +190,11 @@ func (c *Compiler) newWorker() *worker {
 // limit_exceeded (callgrade.Code).
 type LimitError struct {
 	Limit string // the field of Options: "MaxWork", "MemoryBudget", "MaxSteps", "Timeout", "MaxStringLen"
-	Msg   string
+	msg   string
 }
 
-// Error returns Msg.
-func (e *LimitError) Error() string { return e.Msg }
+// Error says what the expression would have done past which limit.
+func (e *LimitError) Error() string { return e.msg }
 
 // Is reports whether target is limit_exceeded, for errors.Is.
 func (e *LimitError) Is(target error) bool { return target == errcode.LimitExceeded }
@@ -219,7 +219,7 @@ func (w *worker) tick(heavy bool) error {
 		return nil
 	}
 	if now.Sub(w.start) > w.timeout {
-		return &LimitError{Limit: "Timeout", Msg: fmt.Sprintf("the expression ran for more than %v; the limit is Timeout", w.timeout)}
+		return &LimitError{Limit: "Timeout", msg: fmt.Sprintf("the expression ran for more than %v; the limit is Timeout", w.timeout)}
 	}
 	return nil
 }
@@ -228,7 +228,7 @@ func (w *worker) tick(heavy bool) error {
 func (w *worker) charge(n int) error {
 	w.work += n
 	if w.work > w.maxW || w.work < 0 {
-		return &LimitError{Limit: "MaxWork", Msg: fmt.Sprintf("the expression's string and list helpers would read or build more than %d bytes and elements; the limit is MaxWork", w.maxW)}
+		return &LimitError{Limit: "MaxWork", msg: fmt.Sprintf("the expression's string and list helpers would read or build more than %d bytes and elements; the limit is MaxWork", w.maxW)}
 	}
 	return w.tick(n >= 1<<16)
 }
@@ -238,7 +238,7 @@ func (w *worker) charge(n int) error {
 func (w *worker) alloc(what string, n int) error {
 	w.mem += n
 	if w.mem > w.maxMem || w.mem < 0 {
-		return &LimitError{Limit: "MemoryBudget", Msg: fmt.Sprintf("memory budget exceeded: %s would build %d elements, past MemoryBudget's %d with what the expression built before", what, n, w.maxMem)}
+		return &LimitError{Limit: "MemoryBudget", msg: fmt.Sprintf("memory budget exceeded: %s would build %d elements, past MemoryBudget's %d with what the expression built before", what, n, w.maxMem)}
 	}
 	return nil
 }
@@ -251,9 +251,6 @@ func NewCompiler(opts Options) *Compiler {
 	c.conf = c.exprOptions()
 	return c
 }
-
-// Options returns the limits in force, defaults filled in.
-func (c *Compiler) Options() Options { return c.opts }
 
 // Expr is a compiled expression. It is a rules.Comparator, safe for
 // concurrent use.
@@ -592,7 +589,7 @@ func (e *Expr) runtimeError(err error) error {
 	isFile := errors.As(err, &fe)
 	if !errors.As(err, &le) && isFile && (fe.Message == "memory budget exceeded" || fe.Message == "flatten: memory budget exceeded") {
 		// The VM's own count, which it reports as a string, and flatten's.
-		le = &LimitError{Limit: "MemoryBudget", Msg: fe.Message}
+		le = &LimitError{Limit: "MemoryBudget", msg: fe.Message}
 	}
 	var cause error
 	if le != nil {

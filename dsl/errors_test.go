@@ -295,7 +295,7 @@ func TestLimits(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
-	got := NewCompiler(Options{}).Options()
+	got := NewCompiler(Options{}).opts
 	if got != defaultOptions() {
 		t.Errorf("zero Options gave %+v, want %+v", got, defaultOptions())
 	}
