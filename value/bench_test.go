@@ -82,7 +82,7 @@ var errGJSONUTF8 = errors.New("invalid UTF-8")
 func fromGJSON(r gjson.Result) (Value, error) {
 	switch r.Type {
 	case gjson.Null:
-		return NullValue(), nil
+		return Value{}, nil
 	case gjson.False:
 		return BoolOf(false), nil
 	case gjson.True:

@@ -324,7 +324,7 @@ func TestObjectOf(t *testing.T) {
 	for _, ms := range [][]Member{
 		{{"a", Int(1)}, {"a", Int(1)}},
 		{{"x", Int(1)}, {"y", Int(2)}, {"x", StringOf("other")}},
-		{{"", NullValue()}, {"", NullValue()}},
+		{{"", Value{}}, {"", Value{}}},
 		func() []Member { // the sorted path beyond 12 members
 			var m []Member
 			for i := range 20 {

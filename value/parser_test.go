@@ -65,14 +65,14 @@ func TestParserArrayObject(t *testing.T) {
 	for _, p := range []*Parser{new(Parser), nil} {
 		scratch := []Value{Int(1), StringOf("x")}
 		a := p.Array(scratch)
-		mems := []Member{{"b", a}, {"a", NullValue()}}
+		mems := []Member{{"b", a}, {"a", Value{}}}
 		o, err := p.Object(mems)
 		scratch[0], mems[0] = BoolOf(true), Member{"c", BoolOf(false)}
 		if err != nil || o.String() != `{"a":null,"b":[1,"x"]}` {
 			t.Fatalf("nil %v: %s, %v", p == nil, o, err)
 		}
-		_, want := ObjectOf(Member{"k", NullValue()}, Member{"k", Int(2)})
-		if _, err := p.Object([]Member{{"k", NullValue()}, {"k", Int(2)}}); err == nil || err.Error() != want.Error() {
+		_, want := ObjectOf(Member{"k", Value{}}, Member{"k", Int(2)})
+		if _, err := p.Object([]Member{{"k", Value{}}, {"k", Int(2)}}); err == nil || err.Error() != want.Error() {
 			t.Fatalf("nil %v: a repeated key: %v, want %v", p == nil, err, want)
 		}
 		if e := p.Array(nil); e.Kind() != Array || e.Len() != 0 {

@@ -41,8 +41,9 @@ func (k Kind) String() string {
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// Value is an immutable JSON value. Copying a Value is cheap and shares its
-// elements; nothing in this package modifies a Value after it is built.
+// Value is an immutable JSON value; the zero Value is null. Copying a Value
+// is cheap and shares its elements; nothing in this package modifies a
+// Value after it is built.
 //
 // A Value is three words: a suite's expected arguments and every parsed
 // response are trees of them, so their size is most of the memory a large
@@ -97,9 +98,6 @@ type Member struct {
 	Key   string
 	Value Value
 }
-
-// NullValue returns the JSON null.
-func NullValue() Value { return Value{} }
 
 // BoolOf returns a JSON boolean.
 func BoolOf(b bool) Value { return Value{kind: Bool, b: b} }

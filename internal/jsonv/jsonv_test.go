@@ -72,7 +72,7 @@ func TestIsInteger(t *testing.T) {
 }
 
 func TestIsIntegerOtherKinds(t *testing.T) {
-	for _, v := range []value.Value{value.StringOf("5"), value.BoolOf(true), value.NullValue(), value.ArrayOf(value.Int(5))} {
+	for _, v := range []value.Value{value.StringOf("5"), value.BoolOf(true), value.Value{}, value.ArrayOf(value.Int(5))} {
 		if IsInteger(v) {
 			t.Errorf("IsInteger(%s) is true", v)
 		}

@@ -206,7 +206,7 @@ func (v *valueSink) unwrap() {
 
 func (v *valueSink) str(s string)   { v.put(value.StringOf(s)) }
 func (v *valueSink) boolean(b bool) { v.put(value.BoolOf(b)) }
-func (v *valueSink) null()          { v.put(value.NullValue()) }
+func (v *valueSink) null()          { v.put(value.Value{}) }
 
 func (v *valueSink) num(neg bool, lit string) {
 	if neg {

@@ -285,7 +285,7 @@ func anyValue(a value.Value) (value.Value, string) {
 	}
 	switch key {
 	case "":
-		return value.NullValue(), ""
+		return value.Value{}, ""
 	case "stringValue", "bytesValue":
 		if v.Kind() != value.String {
 			return value.Value{}, want(value.String)
@@ -336,7 +336,7 @@ func anyValue(a value.Value) (value.Value, string) {
 		}
 		e, _ := kv.Get("value")
 		if !kv.Has("value") {
-			e = value.NullValue()
+			e = value.Value{}
 		} else if e, err = anyValue(e); err != "" {
 			return value.Value{}, "kvlistValue.values[" + strconv.Itoa(i) + "]: " + err
 		}

@@ -270,7 +270,7 @@ func qwenProps(params value.Value) value.Value {
 // cannot be sure of is not made.
 func (t *textReader) qwenValue(props value.Value, key, text string) value.Value {
 	if strings.EqualFold(text, "null") {
-		return value.NullValue()
+		return value.Value{}
 	}
 	prop, ok := props.Get(key)
 	if !ok || prop.Kind() != value.Object {
