@@ -10,12 +10,11 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/callgrade/callgrade/internal/rulecore"
-
 	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/prefault"
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/rules"

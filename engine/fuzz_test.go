@@ -7,10 +7,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/callgrade/callgrade/internal/rulecore"
-
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/callgrade/callgrade/internal/rulecore"
-
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/rules"

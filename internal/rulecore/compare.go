@@ -8,10 +8,9 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
-
-	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/value"
 )
 

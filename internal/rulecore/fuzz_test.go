@@ -4,10 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/rules"
-
 	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/number"
+	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -8,9 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/callgrade/callgrade/results"
-
 	"github.com/callgrade/callgrade/internal/number"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -4,9 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/callgrade/callgrade/rules"
-
 	"github.com/callgrade/callgrade/internal/number"
+	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
-
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -3,9 +3,8 @@ package schema
 import (
 	"strings"
 
-	"github.com/callgrade/callgrade/internal/rulecore"
-
 	"github.com/callgrade/callgrade/internal/number"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"github.com/callgrade/callgrade/value"
 )
 

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/callgrade/callgrade/internal/rulecore"
-
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/number"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"github.com/callgrade/callgrade/value"
 )
 
