@@ -33,6 +33,8 @@ func Check(s string) (off int, detail string, ok bool) {
 // numbers, booleans, nulls, arrays and objects) before its first error of
 // form, and if so the offset of the first value past max, without building
 // any: the parser counts a long document so before spending memory on it.
+// As the parser does, it counts a value where one starts, before reading
+// it, so that a broken one past max is over too.
 func CountValues(s string, max int) (off int, over bool) {
 	sc := scanner{s: s, maxValues: max}
 	sc.value(sc.skip(0))

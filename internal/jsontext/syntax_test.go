@@ -7,7 +7,7 @@ import (
 
 // CountValues stops at the first value past max, and only there: a text
 // with max values or fewer, or one that stops being JSON first, is not
-// over.
+// over. A place where a value should start counts as one, broken or not.
 func TestCountValues(t *testing.T) {
 	for _, tt := range []struct {
 		in   string
@@ -19,8 +19,9 @@ func TestCountValues(t *testing.T) {
 		{`[1,2,3]`, 3, 5, true},
 		{`{"a":{"b":[true,null]}}`, 4, 16, true},
 		{` [ "x" , {} ] `, 3, 0, false},
-		{`[1,2,}`, 3, 0, false},
-		{`[1,2,}` + strings.Repeat(",1", 10), 3, 0, false},
+		{`[1,2,}`, 3, 5, true},
+		{`[1,2,}`, 4, 0, false},
+		{`[1,2,}` + strings.Repeat(",1", 10), 4, 0, false},
 		{`[NaN, Infinity, -Infinity]`, 3, 16, true},
 	} {
 		off, over := CountValues(tt.in, tt.max)
