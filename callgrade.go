@@ -27,6 +27,7 @@ import (
 
 	"github.com/callgrade/callgrade/dsl"
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins"
@@ -176,7 +177,7 @@ func (g *Grader) Score(ctx context.Context, id string, resp []byte) (*Result, er
 func (g *Grader) documentLimits(n int) value.Limits {
 	depth := g.given.Limits.MaxDepth
 	if depth <= 0 {
-		depth = value.DefaultLimits.MaxDepth
+		depth = jsontext.DefaultMaxDepth
 	}
 	maxValues := g.given.Limits.MaxValues
 	if maxValues <= 0 {

@@ -26,7 +26,7 @@ const compareID = "compare"
 // *SuiteError naming it as the case's expected. For many responses against
 // one set of calls, build the suite once (Load, New) and Score each.
 func Compare(ctx context.Context, expected, resp []byte, opts Options) (*Result, error) {
-	exp, err := value.ParseBytes(expected)
+	exp, err := value.Parse(string(expected))
 	if err != nil {
 		return nil, fmt.Errorf("expected: %w", err)
 	}

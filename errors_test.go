@@ -189,8 +189,7 @@ var codeTests = []codeTest{
 			t.Fatal(err)
 		}
 		a, _ := value.Parse("[1]")
-		_, err = e.Eval(&rules.Input{Path: "x", Actual: a, Expected: a})
-		return err
+		return e.Compare(&rules.Input{Path: "x", Actual: a, Expected: a}).Err
 	}},
 	{callgrade.CodePluginUnavailable, func(t *testing.T) error {
 		return openYAML(t, suiteYAML("plugins:\n  p: {command: [/nonexistent/callgrade-plugin]}\n", ""))

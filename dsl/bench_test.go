@@ -13,7 +13,7 @@ func benchEval(b *testing.B, src string, in *rules.Input) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if ok, err := e.Eval(in); err != nil || !ok {
+	if ok, err := e.eval(in); err != nil || !ok {
 		b.Fatalf("%s: %v %v", src, ok, err)
 	}
 	b.ReportAllocs()

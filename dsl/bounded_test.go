@@ -24,7 +24,7 @@ func evalWithin(t *testing.T, c *Compiler, src, actual string, limit time.Durati
 	}
 	done := make(chan result, 1)
 	go func() {
-		ok, err := e.Eval(in)
+		ok, err := e.eval(in)
 		done <- result{ok, err}
 	}()
 	select {

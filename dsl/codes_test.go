@@ -26,7 +26,7 @@ func TestErrorCodes(t *testing.T) {
 				return err
 			}
 			a, _ := value.Parse(actual)
-			_, err = e.Eval(&rules.Input{Path: "x", Actual: a, Expected: a})
+			_, err = e.eval(&rules.Input{Path: "x", Actual: a, Expected: a})
 			return err
 		}
 	}

@@ -34,7 +34,7 @@ func TestDocumentedExamples(t *testing.T) {
 			t.Errorf("%s: %v", src, err)
 			continue
 		}
-		ok, err := e.Eval(in)
+		ok, err := e.eval(in)
 		if !ok || err != nil {
 			t.Errorf("%s = %v, %v; the docs say true", src, ok, err)
 		}

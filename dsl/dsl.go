@@ -3,7 +3,6 @@ package dsl
 import (
 	"errors"
 	"fmt"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"math"
 	"reflect"
 	"strconv"
@@ -18,12 +17,14 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/callgrade/callgrade/internal/errcode"
+	"github.com/callgrade/callgrade/internal/rulecore"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
 // Options bound what one expression may cost. The zero value of a field
-// means its default; DefaultOptions returns them all.
+// means its default, which the field's doc gives.
 type Options struct {
 	// MaxLength is the longest expression text accepted, in bytes.
 	// Default 4096.
@@ -65,8 +66,8 @@ type Options struct {
 	Timeout time.Duration
 }
 
-// DefaultOptions returns the default limits.
-func DefaultOptions() Options {
+// defaultOptions returns the default limits, as the field docs give them.
+func defaultOptions() Options {
 	return Options{
 		MaxLength:    4096,
 		MaxNodes:     1000,
@@ -80,7 +81,7 @@ func DefaultOptions() Options {
 }
 
 func (o Options) withDefaults() Options {
-	d := DefaultOptions()
+	d := defaultOptions()
 	if o.MaxLength <= 0 {
 		o.MaxLength = d.MaxLength
 	}
@@ -188,11 +189,11 @@ func (c *Compiler) newWorker() *worker {
 // limit_exceeded (callgrade.Code).
 type LimitError struct {
 	Limit string // the field of Options: "MaxWork", "MemoryBudget", "MaxSteps", "Timeout", "MaxStringLen"
-	Msg   string
+	msg   string
 }
 
-// Error returns Msg.
-func (e *LimitError) Error() string { return e.Msg }
+// Error says what the expression would have done past which limit.
+func (e *LimitError) Error() string { return e.msg }
 
 // Is reports whether target is limit_exceeded, for errors.Is.
 func (e *LimitError) Is(target error) bool { return target == errcode.LimitExceeded }
@@ -217,7 +218,7 @@ func (w *worker) tick(heavy bool) error {
 		return nil
 	}
 	if now.Sub(w.start) > w.timeout {
-		return &LimitError{Limit: "Timeout", Msg: fmt.Sprintf("the expression ran for more than %v; the limit is Timeout", w.timeout)}
+		return &LimitError{Limit: "Timeout", msg: fmt.Sprintf("the expression ran for more than %v; the limit is Timeout", w.timeout)}
 	}
 	return nil
 }
@@ -226,7 +227,7 @@ func (w *worker) tick(heavy bool) error {
 func (w *worker) charge(n int) error {
 	w.work += n
 	if w.work > w.maxW || w.work < 0 {
-		return &LimitError{Limit: "MaxWork", Msg: fmt.Sprintf("the expression's string and list helpers would read or build more than %d bytes and elements; the limit is MaxWork", w.maxW)}
+		return &LimitError{Limit: "MaxWork", msg: fmt.Sprintf("the expression's string and list helpers would read or build more than %d bytes and elements; the limit is MaxWork", w.maxW)}
 	}
 	return w.tick(n >= 1<<16)
 }
@@ -236,7 +237,7 @@ func (w *worker) charge(n int) error {
 func (w *worker) alloc(what string, n int) error {
 	w.mem += n
 	if w.mem > w.maxMem || w.mem < 0 {
-		return &LimitError{Limit: "MemoryBudget", Msg: fmt.Sprintf("memory budget exceeded: %s would build %d elements, past MemoryBudget's %d with what the expression built before", what, n, w.maxMem)}
+		return &LimitError{Limit: "MemoryBudget", msg: fmt.Sprintf("memory budget exceeded: %s would build %d elements, past MemoryBudget's %d with what the expression built before", what, n, w.maxMem)}
 	}
 	return nil
 }
@@ -249,9 +250,6 @@ func NewCompiler(opts Options) *Compiler {
 	c.conf = c.exprOptions()
 	return c
 }
-
-// Options returns the limits in force, defaults filled in.
-func (c *Compiler) Options() Options { return c.opts }
 
 // Expr is a compiled expression. It is a rules.Comparator, safe for
 // concurrent use.
@@ -456,12 +454,12 @@ func byteOffset(s string, runes int) int {
 // call). A false result is Equal false with a message; a run-time error is
 // Err, which becomes a rule_error diff. It never panics.
 func (e *Expr) Compare(in *rules.Input) rules.Outcome {
-	ok, err := e.Eval(in)
+	ok, err := e.eval(in)
 	if err != nil {
 		if e.uses.steps && isStepRange(err) {
 			// A step that did not happen is the agent's failure, not the
 			// rule's: a mismatch.
-			return rules.Outcome{Err: err, ErrKind: rules.Mismatch}
+			return rules.Outcome{Err: err, ErrKind: results.Mismatch}
 		}
 		return rules.Outcome{Err: err}
 	}
@@ -515,8 +513,9 @@ func (e *RuntimeError) Error() string {
 	return "expression " + strconv.Quote(e.Src) + pos + ": " + e.Msg
 }
 
-// Eval evaluates the expression against one input.
-func (e *Expr) Eval(in *rules.Input) (result bool, err error) {
+// eval evaluates the expression against one input: Compare without the
+// outcome around the result.
+func (e *Expr) eval(in *rules.Input) (result bool, err error) {
 	if e.native != nil {
 		if res, ok := e.native.eval(in.Actual, in.Expected); ok {
 			return res, nil
@@ -589,7 +588,7 @@ func (e *Expr) runtimeError(err error) error {
 	isFile := errors.As(err, &fe)
 	if !errors.As(err, &le) && isFile && (fe.Message == "memory budget exceeded" || fe.Message == "flatten: memory budget exceeded") {
 		// The VM's own count, which it reports as a string, and flatten's.
-		le = &LimitError{Limit: "MemoryBudget", Msg: fe.Message}
+		le = &LimitError{Limit: "MemoryBudget", msg: fe.Message}
 	}
 	var cause error
 	if le != nil {

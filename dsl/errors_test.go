@@ -295,9 +295,9 @@ func TestLimits(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
-	got := NewCompiler(Options{}).Options()
-	if got != DefaultOptions() {
-		t.Errorf("zero Options gave %+v, want %+v", got, DefaultOptions())
+	got := NewCompiler(Options{}).opts
+	if got != defaultOptions() {
+		t.Errorf("zero Options gave %+v, want %+v", got, defaultOptions())
 	}
 	if got.MaxLength != 4096 || got.MaxNodes != 1000 || got.MemoryBudget != 1_000_000 || got.MaxSteps != 1_000_000 || got.MaxStringLen != 1<<20 || got.MaxEditLen != 4096 || got.Timeout != 10*time.Second {
 		t.Errorf("defaults changed: %+v; update docs/dsl.md", got)
@@ -344,7 +344,7 @@ func TestConcurrentEval(t *testing.T) {
 					Actual:   numberValue(f),
 					Expected: numberValue(f + 0.25),
 					Args:     mustParse(t, `{"items": [1, 2, 3]}`)}
-				ok, err := e.Eval(in)
+				ok, err := e.eval(in)
 				switch e.String() {
 				case srcs[0], srcs[2], srcs[3]:
 					if !ok || err != nil {

@@ -3,6 +3,7 @@ package dsl
 import (
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -59,8 +60,8 @@ func FuzzEval(f *testing.F) {
 	})
 }
 
-// FuzzApprox checks approx and rel_approx against value.WithinAbs and
-// value.WithinRel, which the tolerance and relative rules use, on the
+// FuzzApprox checks approx and rel_approx against number.WithinAbs and
+// number.WithinRel, which the tolerance and relative rules use, on the
 // fuzzer's number literals, written as numbers and as numeric strings.
 func FuzzApprox(f *testing.F) {
 	for _, s := range [][3]string{
@@ -89,7 +90,7 @@ func FuzzApprox(f *testing.F) {
 		x, err1 := value.NumberOf(a)
 		y, err2 := value.NumberOf(b)
 		z, err3 := value.NumberOf(tol)
-		if err1 != nil || err2 != nil || err3 != nil || value.CompareNumbers(tol, "0") < 0 {
+		if err1 != nil || err2 != nil || err3 != nil || number.Compare(tol, "0") < 0 {
 			return
 		}
 		// With the bound written in the expression, the native path
@@ -102,7 +103,7 @@ func FuzzApprox(f *testing.F) {
 				continue // e.g. 1e400, which expr cannot read
 			}
 			in := &rules.Input{Path: "p", Actual: x, Expected: y}
-			got, gerr := e.Eval(in)
+			got, gerr := e.eval(in)
 			want, werr := e.evalVM(in)
 			if got != want || (gerr == nil) != (werr == nil) {
 				t.Errorf("%s with %s, %s: fast path %v (%v), VM %v (%v)", e, a, b, got, gerr, want, werr)
@@ -113,11 +114,11 @@ func FuzzApprox(f *testing.F) {
 			{Path: "p", Actual: x, Expected: y, Params: params},
 			{Path: "p", Actual: value.StringOf(" " + a), Expected: value.StringOf(b + "\n"), Params: params},
 		} {
-			if got, err := abs.Eval(in); err != nil || got != value.WithinAbs(a, b, tol) {
-				t.Errorf("approx(%s, %s, %s) = %v, %v; WithinAbs says %v", in.Actual, in.Expected, tol, got, err, value.WithinAbs(a, b, tol))
+			if got, err := abs.eval(in); err != nil || got != number.WithinAbs(a, b, tol) {
+				t.Errorf("approx(%s, %s, %s) = %v, %v; WithinAbs says %v", in.Actual, in.Expected, tol, got, err, number.WithinAbs(a, b, tol))
 			}
-			if got, err := rel.Eval(in); err != nil || got != value.WithinRel(a, b, tol) {
-				t.Errorf("rel_approx(%s, %s, %s) = %v, %v; WithinRel says %v", in.Actual, in.Expected, tol, got, err, value.WithinRel(a, b, tol))
+			if got, err := rel.eval(in); err != nil || got != number.WithinRel(a, b, tol) {
+				t.Errorf("rel_approx(%s, %s, %s) = %v, %v; WithinRel says %v", in.Actual, in.Expected, tol, got, err, number.WithinRel(a, b, tol))
 			}
 		}
 	})

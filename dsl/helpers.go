@@ -18,12 +18,14 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/callgrade/callgrade/internal/jsonv"
+	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
 // Decimal is an exact decimal number, as decimal() returns it: the
-// canonical spelling of the number (value.CanonicalNumber), so that two
+// canonical spelling of the number (number.Canonical), so that two
 // Decimals are == exactly when their values are equal. <, <=, > and >=
 // compare them by exact value too.
 type Decimal string
@@ -173,7 +175,7 @@ func (f *funcs) tick(args ...any) (any, error) {
 	w := args[0].(*worker)
 	w.steps++
 	if w.steps > w.max {
-		return nil, &LimitError{Limit: "MaxSteps", Msg: fmt.Sprintf("the expression ran more than %d closure steps (all, map, filter, ...); the limit is MaxSteps", w.max)}
+		return nil, &LimitError{Limit: "MaxSteps", msg: fmt.Sprintf("the expression ran more than %d closure steps (all, map, filter, ...); the limit is MaxSteps", w.max)}
 	}
 	if err := w.tick(false); err != nil {
 		return nil, err
@@ -348,7 +350,7 @@ func (f *funcs) approx(args ...any) (any, error) {
 	}
 	a, aok := numLiteral(args[0])
 	b, bok := numLiteral(args[1])
-	return aok && bok && value.WithinAbs(a, b, tol), nil
+	return aok && bok && number.WithinAbs(a, b, tol), nil
 }
 
 func (f *funcs) relApprox(args ...any) (any, error) {
@@ -358,7 +360,7 @@ func (f *funcs) relApprox(args ...any) (any, error) {
 	}
 	a, aok := numLiteral(args[0])
 	b, bok := numLiteral(args[1])
-	return aok && bok && value.WithinRel(a, b, frac), nil
+	return aok && bok && number.WithinRel(a, b, frac), nil
 }
 
 func (f *funcs) num(args ...any) (any, error) {
@@ -492,7 +494,7 @@ func (f *funcs) canon(args ...any) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("canon: %w", err)
 	}
-	s := string(v.AppendCanonical(nil))
+	s := string(jsonv.AppendCanonical(nil, v))
 	if len(s) > f.maxStr {
 		return nil, f.tooLong("canon", len(s))
 	}
@@ -536,7 +538,7 @@ func numLiteral(x any) (string, bool) {
 // boundArg reads the tolerance of approx or the fraction of rel_approx.
 func boundArg(fn, what string, x any) (string, error) {
 	lit, ok := numLiteral(x)
-	if !ok || value.CompareNumbers(lit, "0") < 0 {
+	if !ok || number.Compare(lit, "0") < 0 {
 		return "", fmt.Errorf("%s: the %s must be a number >= 0, got %s", fn, what, brief(x))
 	}
 	return lit, nil
@@ -565,7 +567,7 @@ func windowArg(x any) (time.Duration, error) {
 
 func decCmp(ok func(int) bool) func(args ...any) (any, error) {
 	return func(args ...any) (any, error) {
-		return ok(value.CompareNumbers(string(args[0].(Decimal)), string(args[1].(Decimal)))), nil
+		return ok(number.Compare(string(args[0].(Decimal)), string(args[1].(Decimal)))), nil
 	}
 }
 
@@ -634,7 +636,7 @@ func toDecimal(x any) (Decimal, error) {
 	default:
 		return "", fmt.Errorf("decimal: %s is not a number or a numeric string", brief(x))
 	}
-	return Decimal(value.CanonicalNumber(lit)), nil
+	return Decimal(number.Canonical(lit)), nil
 }
 
 // normalize is norm(): Unicode case folding, NFC, each run of white space
@@ -815,7 +817,7 @@ func canonList(x any, maxStr int) ([]string, bool, error) {
 	}
 	out := make([]string, v.Len())
 	for i, e := range v.Elems() {
-		out[i] = string(e.AppendCanonical(nil))
+		out[i] = string(jsonv.AppendCanonical(nil, e))
 	}
 	return out, true, nil
 }

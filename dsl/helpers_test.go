@@ -48,7 +48,7 @@ func runCases(t *testing.T, c *Compiler, cases []evalCase) {
 			t.Errorf("%s: compile: %v", tc.src, err)
 			continue
 		}
-		got, err := e.Eval(input(t, tc.actual, tc.expected))
+		got, err := e.eval(input(t, tc.actual, tc.expected))
 		switch {
 		case tc.wantErr != "":
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
@@ -91,7 +91,7 @@ func TestEnvironment(t *testing.T) {
 			t.Errorf("%s: %v", src, err)
 			continue
 		}
-		if ok, err := e.Eval(in); !ok || err != nil {
+		if ok, err := e.eval(in); !ok || err != nil {
 			t.Errorf("%s = %v, %v; want true", src, ok, err)
 		}
 	}
@@ -313,7 +313,7 @@ func TestBeyondFloat64(t *testing.T) {
 	}
 	in := input(t, `1`, ``)
 	in.Args = mustParse(t, `{"x": 1, "y": [1e400]}`)
-	if _, err := e.Eval(in); err == nil || !strings.Contains(err.Error(), "args holds the number 1e400") {
+	if _, err := e.eval(in); err == nil || !strings.Contains(err.Error(), "args holds the number 1e400") {
 		t.Errorf("args with 1e400: %v", err)
 	}
 }
@@ -346,7 +346,7 @@ func TestNonBoolResult(t *testing.T) {
 }
 
 // TestApproxExact: approx and rel_approx decide as the tolerance and
-// relative rules do (value.WithinAbs, value.WithinRel), exactly on the
+// relative rules do (number.WithinAbs, number.WithinRel), exactly on the
 // JSON literal when the argument is read from the input, and on the
 // shortest spelling of a float64 when it is computed.
 func TestApproxExact(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
 
+	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -58,8 +59,8 @@ type native struct {
 
 	// within is set when the whole expression is approx or rel_approx of
 	// actual, expected or number literals, with a literal bound: it
-	// decides on the JSON literals, as the helper does (value.WithinAbs,
-	// value.WithinRel), without the VM's calls and boxes.
+	// decides on the JSON literals, as the helper does (number.WithinAbs,
+	// number.WithinRel), without the VM's calls and boxes.
 	within func(a, b, bound string) bool
 	args   [2]operand
 	bound  string
@@ -104,9 +105,9 @@ func (n *native) withinCall(call *ast.CallNode) bool {
 	}
 	switch id.Value {
 	case "approx":
-		n.within = value.WithinAbs
+		n.within = number.WithinAbs
 	case "rel_approx":
-		n.within = value.WithinRel
+		n.within = number.WithinRel
 	default:
 		return false
 	}

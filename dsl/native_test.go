@@ -66,7 +66,7 @@ func TestNativeMatchesVM(t *testing.T) {
 		for _, a := range values {
 			for _, x := range values {
 				in := &rules.Input{Path: "p", Actual: num(t, a), Expected: num(t, x)}
-				got, gerr := e.Eval(in)
+				got, gerr := e.eval(in)
 				want, werr := e.evalVM(in)
 				if got != want || (gerr == nil) != (werr == nil) {
 					t.Errorf("%s with actual %s, expected %s: fast path %v (%v), VM %v (%v)", tt.src, a, x, got, gerr, want, werr)
@@ -106,7 +106,7 @@ func FuzzNative(f *testing.F) {
 			return // e.g. too long; the subset's own errors are the VM's
 		}
 		in := &rules.Input{Path: "p", Actual: num(t, lit(a)), Expected: num(t, lit(x))}
-		got, gerr := e.Eval(in)
+		got, gerr := e.eval(in)
 		want, werr := e.evalVM(in)
 		if got != want || (gerr == nil) != (werr == nil) {
 			t.Fatalf("%s with actual %v, expected %v: fast path %v (%v), VM %v (%v)", src, a, x, got, gerr, want, werr)

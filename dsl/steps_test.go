@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -26,12 +27,12 @@ func TestStepsInExpressions(t *testing.T) {
 		actual string
 		n      int
 		equal  bool
-		kind   rules.Kind // of the error, "" for none
+		kind   results.Kind // of the error, "" for none
 	}{
 		{`actual == steps[0].result.id`, `"O-1"`, 1, true, ""},
 		{`actual == steps[0].result.id`, `"O-2"`, 1, false, ""},
 		{`len(steps) == 0`, `1`, 0, true, ""},
-		{`actual == steps[0].result.id`, `"O-1"`, 0, false, rules.Mismatch},
+		{`actual == steps[0].result.id`, `"O-1"`, 0, false, results.Mismatch},
 		{`any(steps, .name == "find_order" && .arguments.email == actual)`, `"a@b.c"`, 1, true, ""},
 		{`actual == steps[-1].turn`, `0`, 1, true, ""},
 	}
@@ -84,7 +85,7 @@ func TestStepsBeyondFloat64(t *testing.T) {
 			}
 			continue
 		}
-		if out.Equal || out.Err == nil || !strings.Contains(out.Err.Error(), tt.err) || out.ErrKind != "" && out.ErrKind != rules.RuleError {
+		if out.Equal || out.Err == nil || !strings.Contains(out.Err.Error(), tt.err) || out.ErrKind != "" && out.ErrKind != results.RuleError {
 			t.Errorf("%s (n=%d) = %+v, want a rule_error saying %q", tt.src, tt.n, out, tt.err)
 		}
 	}

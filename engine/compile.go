@@ -13,6 +13,7 @@ import (
 	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/errcode"
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/prefault"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
@@ -106,7 +107,7 @@ const (
 // and only the two values decide (passesItself), it is Same too.
 func (ec *compiledCall) prove(ac *response.Call, passes *rulecore.Passes) (schema.Proof, *rulecore.Passes) {
 	if !ec.impliedOnly || ec.more != nil {
-		if ec.itself.Load() != selfNot && value.Identical(ac.Args, ec.args) && ec.passesItself() {
+		if ec.itself.Load() != selfNot && jsonv.Identical(ac.Args, ec.args) && ec.passesItself() {
 			return schema.Same, nil
 		}
 		return schema.Unproven, nil

@@ -30,7 +30,7 @@ type Options struct {
 	ForceFormat bool
 	// Limits bound each arguments string, and each response line as a
 	// whole by its depth (past the envelope) and the count of its values;
-	// the zero value means value.DefaultLimits, and MaxValues zero or
+	// the zero value means value's defaults, and MaxValues zero or
 	// less means 1,048,576 (callgrade.DefaultMaxValues).
 	Limits value.Limits
 	// Extensions compile the rule properties and asserts served by other

@@ -9,6 +9,7 @@ import (
 
 	"github.com/callgrade/callgrade/internal/rulecore"
 
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/rules"
@@ -88,7 +89,7 @@ cases:
 // response of a line for each case: a result like any other, and no pass
 // while a call holds such text in its name or arguments.
 func checkInvalidUTF8(t *testing.T, e *Engine, doc string) {
-	resp, err := new(value.Parser).ParseKeepInvalidUTF8(doc, value.DefaultLimits)
+	resp, err := new(value.Parser).ParseKeepInvalidUTF8(doc, value.Limits{})
 	if err != nil {
 		return
 	}
@@ -178,7 +179,7 @@ func checkFastValidation(t *testing.T, id string, ec *compiledCall, ac *response
 func checkItself(t *testing.T, id string, ec *compiledCall, ac *response.Call) {
 	t.Helper()
 	if ac.Err != nil || ac.Name != ec.name || ec.impliedOnly && ec.more == nil ||
-		!value.Identical(ac.Args, ec.args) || !ec.passesItself() {
+		!jsonv.Identical(ac.Args, ec.args) || !ec.passesItself() {
 		return
 	}
 	var diffs []rulecore.Diff

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/dsl"
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
@@ -122,7 +123,7 @@ func TestIdenticalCallCorners(t *testing.T) {
 			identical := false
 			for _, c := range resp.Elems() {
 				a, _ := c.Get("arguments")
-				identical = identical || value.Identical(a, e.cases[0].expected[0].args)
+				identical = identical || jsonv.Identical(a, e.cases[0].expected[0].args)
 			}
 			if got := e.cases[0].expected[0].itself.Load(); (got == selfPasses) != identical {
 				t.Errorf("itself = %d with an identical call %v", got, identical)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
@@ -31,7 +32,7 @@ func (e *Engine) scoreSampleLine(r *results.Result, text string, line, guess, sa
 	// arguments string.
 	depth := e.opts.Limits.MaxDepth
 	if depth <= 0 {
-		depth = value.DefaultLimits.MaxDepth
+		depth = jsontext.DefaultMaxDepth
 	}
 	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: depth + response.EnvelopeDepth, MaxValues: e.opts.Limits.MaxValues}
 	var rl results.ResponseLine

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/results"
-	"github.com/callgrade/callgrade/value"
 )
 
 // A partial run (RunPartial) writes one partial line per line it reads, in
@@ -234,7 +234,7 @@ func (e *Engine) partialLine(dst []byte, text string, line int, cut *cutLine, sc
 	if c >= 0 && len(res.Diffs) == 1 && res.Diffs[0].Call == -1 && strings.HasPrefix(res.Diffs[0].Message, "response line "+lineText+" ") {
 		// The message is the last member of the result's last diff:
 		// R ends with its quoted text and `}]}`.
-		quoted := len(value.AppendQuote(nil, res.Diffs[0].Message))
+		quoted := len(jsontext.AppendQuote(nil, res.Diffs[0].Message))
 		at = len(res.AppendJSON(nil)) - len(`}]}`) - quoted + 1 + len("response line ")
 	}
 	if at >= 0 {

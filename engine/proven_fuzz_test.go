@@ -6,6 +6,7 @@ import (
 
 	"github.com/callgrade/callgrade/internal/rulecore"
 
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/internal/suite"
@@ -140,7 +141,7 @@ func fullPass(ec *compiledCall, a value.Value) error {
 func variants(v value.Value) []value.Value {
 	out := []value.Value{quoteNumbers(v, ""), quoteNumbers(v, " ")}
 	for _, m := range v.Members() {
-		out = append(out, v.Without(m.Key))
+		out = append(out, jsonv.Without(v, m.Key))
 	}
 	return out
 }

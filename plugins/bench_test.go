@@ -21,7 +21,7 @@ func BenchmarkPluginCompare(b *testing.B) {
 	for _, n := range []int{1, 100, 1000} {
 		b.Run("batch="+strconv.Itoa(n), func(b *testing.B) {
 			h := open(b, map[string]suite.Plugin{"p": {Command: []string{tp}}},
-				plugins.Options{MaxBatch: n, Linger: 20 * time.Millisecond})
+				plugins.Batching(plugins.Options{}, n, 0, 20*time.Millisecond))
 			c, err := h.Comparator("p.eq", value.Value{})
 			if err != nil {
 				b.Fatal(err)

@@ -72,7 +72,7 @@ func TestChecksumRunsTheCheckedBytes(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	h := open(t, map[string]suite.Plugin{"p": {Command: []string{orig, "-pidfile", pidfile}, SHA256: sha(t, orig)}},
-		plugins.Options{Backoff: time.Millisecond})
+		plugins.Backoff(plugins.Options{}, time.Millisecond))
 	wantEqual(t, compare(t, h, "p.eq", `1`, `1`), true)
 
 	first := exe(t, readPid(t, pidfile))

@@ -16,10 +16,9 @@
 // One gRPC call costs far more than one comparison, so the comparators a
 // host hands out never call the plugin one value at a time. Concurrent
 // Compare calls on the comparators of one plugin are queued, and the queue
-// is sent as one CompareBatch when it holds Options.MaxBatch items or
-// Options.Linger after its first item, whichever comes first; each caller
-// blocks until its own result is back. A batch never exceeds gRPC's 4 MiB
-// message limit. Since a caller blocks on I/O, the comparators report
+// is sent as one CompareBatch when it holds 1,000 items or 200µs after its
+// first item, whichever comes first; each caller blocks until its own
+// result is back. A batch never exceeds gRPC's 4 MiB message limit. Since a caller blocks on I/O, the comparators report
 // Blocking() true, which tells an engine to score many cases at once.
 //
 // # Faults
@@ -29,15 +28,15 @@
 // suite declares it. Once running, nothing a plugin does fails the host: a
 // comparison the plugin cannot answer (a crash, a hang past the timeout, a
 // wrong number of results, bytes that are not the protocol, an error of its
-// own) becomes an Outcome with ErrKind rules.PluginError, for the items of
+// own) becomes an Outcome with ErrKind results.PluginError, for the items of
 // the affected batch only; after a crash or a hang, those items are sent
 // again one at a time, alone on the restarted process, so that only the
 // one that brings it down again fails. A plugin that crashed or hung is
 // restarted, at most Options.MaxRestarts times within any
 // Options.RestartWindow (ten minutes; the second crash of an item sent
-// again alone is not counted), after a backoff that doubles from
-// Options.Backoff; a plugin that needs more is given up on, and its
-// comparisons then fail at once.
+// again alone is not counted), after a backoff that doubles from 100ms; a
+// plugin that needs more is given up on, and its comparisons then fail at
+// once.
 //
 // # Security
 //

@@ -28,7 +28,9 @@ import (
 	"github.com/callgrade/callgrade/plugins/internal/pluginpb"
 )
 
-// The defaults of Options, which its field docs give too.
+// The defaults of Options, which its field docs (and, for the unexported
+// ones, the package doc) give too, and of a plugin's request timeout,
+// which its declaration in the suite may set.
 const (
 	defaultTimeout       = 5 * time.Second
 	defaultStartTimeout  = 10 * time.Second
@@ -50,21 +52,9 @@ type Options struct {
 	// commands (those with a slash) resolve against it. "": the current
 	// directory. A command without a slash is looked up in PATH.
 	Dir string
-	// Timeout bounds each request when the suite sets no timeout; 5s by
-	// default.
-	Timeout time.Duration
 	// StartTimeout bounds a plugin's start: its handshake and Describe;
 	// 10s by default.
 	StartTimeout time.Duration
-	// Linger is how long a batch waits for more items after its first;
-	// 200µs by default.
-	Linger time.Duration
-	// MaxBatch is the most items in one CompareBatch; 1000 by default.
-	MaxBatch int
-	// MaxBatchBytes bounds the encoded size of one CompareBatch; by
-	// default 64 KiB under gRPC's 4 MiB message limit, leaving room for
-	// framing.
-	MaxBatchBytes int
 	// MaxRestarts bounds the restarts of each plugin after a crash or a
 	// hang within any RestartWindow: a plugin that needs more is given up
 	// on. 3 by default; negative: never restart.
@@ -74,9 +64,17 @@ type Options struct {
 	// a day, and a run still gives up on one that crashes at every call.
 	// 10 minutes by default.
 	RestartWindow time.Duration
-	// Backoff is the wait before the first restart in a window; it doubles
-	// with each further one. 100ms by default.
-	Backoff time.Duration
+
+	// linger is how long a batch waits for more items after its first;
+	// maxBatch is the most items in one CompareBatch; maxBatchBytes bounds
+	// its encoded size, under gRPC's 4 MiB message limit with room for
+	// framing; backoff is the wait before the first restart in a window,
+	// doubling with each further one. They are the defaults above but in
+	// tests (see export_test.go), which batch, restart and fail faster.
+	linger        time.Duration
+	maxBatch      int
+	maxBatchBytes int
+	backoff       time.Duration
 
 	// now reads the clock RestartWindow is measured on; tests set it (see
 	// export_test.go) so that the window does not depend on how fast a
@@ -96,19 +94,18 @@ func (o Options) withDefaults() Options {
 			*d = v
 		}
 	}
-	def(&o.Timeout, defaultTimeout)
 	def(&o.StartTimeout, defaultStartTimeout)
-	def(&o.Linger, defaultLinger)
-	def(&o.Backoff, defaultBackoff)
+	def(&o.linger, defaultLinger)
+	def(&o.backoff, defaultBackoff)
 	def(&o.RestartWindow, defaultRestartWindow)
 	if o.now == nil {
 		o.now = time.Now
 	}
-	if o.MaxBatch <= 0 {
-		o.MaxBatch = defaultMaxBatch
+	if o.maxBatch <= 0 {
+		o.maxBatch = defaultMaxBatch
 	}
-	if o.MaxBatchBytes <= 0 {
-		o.MaxBatchBytes = defaultMaxBatchBytes
+	if o.maxBatchBytes <= 0 {
+		o.maxBatchBytes = defaultMaxBatchBytes
 	}
 	switch {
 	case o.MaxRestarts == 0:
@@ -213,9 +210,9 @@ func (h *Host) prepare(name string, d suite.Plugin) (*proc, error) {
 		h:       h,
 		name:    name,
 		decl:    d,
-		timeout: h.opts.Timeout,
+		timeout: defaultTimeout, // unless the declaration sets its own
 		log:     h.opts.Logger.Named(name),
-		queue:   make(chan *call, 4*h.opts.MaxBatch),
+		queue:   make(chan *call, 4*h.opts.maxBatch),
 		quit:    make(chan struct{}),
 		stopped: make(chan struct{}),
 		sem:     make(chan struct{}, maxInFlight),

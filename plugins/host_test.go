@@ -17,6 +17,7 @@ import (
 	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -171,7 +172,7 @@ func compare(t *testing.T, h *plugins.Host, ref, expected, actual string) rules.
 
 func wantPluginError(t *testing.T, o rules.Outcome, substr string) {
 	t.Helper()
-	if o.Err == nil || o.ErrKind != rules.PluginError || !strings.Contains(o.Err.Error(), substr) {
+	if o.Err == nil || o.ErrKind != results.PluginError || !strings.Contains(o.Err.Error(), substr) {
 		t.Fatalf("want a plugin_error containing %q, got %+v", substr, o)
 	}
 }
@@ -204,7 +205,7 @@ func TestFaults(t *testing.T) {
 			h := open(t, map[string]suite.Plugin{
 				"bad":  {Command: append([]string{tp}, tt.args...), Timeout: tt.timeout},
 				"good": {Command: []string{tp}},
-			}, plugins.Options{Backoff: 10 * time.Millisecond})
+			}, plugins.Backoff(plugins.Options{}, 10*time.Millisecond))
 			// The good plugin's comparisons, running meanwhile, are not
 			// affected.
 			var wg sync.WaitGroup
@@ -236,7 +237,7 @@ func TestCrashFailsOnlyItsComparison(t *testing.T) {
 	tp := testPlugin(t)
 	// A long linger puts the comparisons sent together into one batch.
 	h := open(t, map[string]suite.Plugin{"p": {Command: []string{tp}}},
-		plugins.Options{Linger: 50 * time.Millisecond, MaxBatch: 3, Backoff: time.Millisecond})
+		plugins.Backoff(plugins.Batching(plugins.Options{}, 3, 0, 50*time.Millisecond), time.Millisecond))
 	c, err := h.Comparator("p.eq", value.Value{})
 	if err != nil {
 		t.Fatal(err)
@@ -259,7 +260,7 @@ func TestCrashFailsOnlyItsComparison(t *testing.T) {
 	for _, o := range outs {
 		if o.Err != nil {
 			failed++
-			if o.ErrKind != rules.PluginError || !strings.Contains(o.Err.Error(), "crashed") {
+			if o.ErrKind != results.PluginError || !strings.Contains(o.Err.Error(), "crashed") {
 				t.Errorf("got %+v", o)
 			}
 		} else if !o.Equal {
@@ -278,7 +279,7 @@ func TestCrashFailsOnlyItsComparison(t *testing.T) {
 func TestRestartsAreBounded(t *testing.T) {
 	tp := testPlugin(t)
 	h := open(t, map[string]suite.Plugin{"p": {Command: []string{tp}}},
-		plugins.Options{MaxRestarts: 2, Backoff: time.Millisecond})
+		plugins.Backoff(plugins.Options{MaxRestarts: 2}, time.Millisecond))
 	for i := range 3 {
 		wantPluginError(t, compare(t, h, "p.eq", `1`, `"crash!"`), "crashed")
 		if i < 2 {
@@ -306,7 +307,7 @@ func TestRestartWindowForgetsOldRestarts(t *testing.T) {
 	// loaded machine may take longer than the window, and the real clock
 	// would then forget the restart the last crash must count.
 	var clock atomic.Int64
-	opts := plugins.Options{MaxRestarts: 1, RestartWindow: window, Backoff: time.Millisecond}
+	opts := plugins.Backoff(plugins.Options{MaxRestarts: 1, RestartWindow: window}, time.Millisecond)
 	plugins.SetClock(&opts, func() time.Time { return time.Unix(0, clock.Load()) })
 	h := open(t, map[string]suite.Plugin{"p": {Command: []string{tp}}}, opts)
 	for range 2 {
@@ -328,7 +329,7 @@ func TestCrashLeavesNoSocket(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // the host's and the plugin's
 	h, err := plugins.Open(map[string]suite.Plugin{"p": {Command: []string{tp}}},
-		plugins.Options{Logger: quiet(t), Backoff: time.Millisecond})
+		plugins.Backoff(plugins.Options{Logger: quiet(t)}, time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +382,7 @@ func TestFrozenPluginIsKilled(t *testing.T) {
 	t.Setenv("TMPDIR", tmp)
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	h := open(t, map[string]suite.Plugin{"p": {Command: []string{tp, "-pidfile", pidfile}, Timeout: "300ms"}},
-		plugins.Options{Backoff: time.Millisecond})
+		plugins.Backoff(plugins.Options{}, time.Millisecond))
 	wantEqual(t, compare(t, h, "p.eq", `1`, `1`), true)
 	b, err := os.ReadFile(pidfile)
 	if err != nil {
@@ -450,7 +451,7 @@ func TestBatchesManyConcurrentCallers(t *testing.T) {
 	tp := testPlugin(t)
 	// Small batches by bytes: 40 KiB values split a 200-item queue into many.
 	h := open(t, map[string]suite.Plugin{"p": {Command: []string{tp}}},
-		plugins.Options{MaxBatchBytes: 256 << 10})
+		plugins.Batching(plugins.Options{}, 0, 256<<10, 0))
 	c, err := h.Comparator("p.eq", value.Value{})
 	if err != nil {
 		t.Fatal(err)

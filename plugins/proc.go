@@ -22,6 +22,7 @@ import (
 	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins/internal/pluginpb"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -85,7 +86,7 @@ func (c *call) finish(o rules.Outcome) {
 
 // pluginErr is the outcome of a comparison the plugin could not answer.
 func pluginErr(format string, args ...any) rules.Outcome {
-	return rules.Outcome{Err: fmt.Errorf(format, args...), ErrKind: rules.PluginError}
+	return rules.Outcome{Err: fmt.Errorf(format, args...), ErrKind: results.PluginError}
 }
 
 // codedErr is pluginErr with the error code c (callgrade.Code).
@@ -103,8 +104,8 @@ func (p *proc) do(ctx context.Context, item *pluginpb.CompareItem) rules.Outcome
 		ctx = context.Background()
 	}
 	c := &call{item: item, size: proto.Size(item), ctx: ctx, done: make(chan struct{})}
-	if c.size+16 > p.h.opts.MaxBatchBytes {
-		return pluginErr("plugin %s: comparison of %d bytes exceeds the %d-byte message limit", p.name, c.size, p.h.opts.MaxBatchBytes)
+	if c.size+16 > p.h.opts.maxBatchBytes {
+		return pluginErr("plugin %s: comparison of %d bytes exceeds the %d-byte message limit", p.name, c.size, p.h.opts.maxBatchBytes)
 	}
 	cancelled := func() rules.Outcome {
 		c.finish(pluginErr("plugin %s: %s: the comparison was cancelled: %v", p.name, item.Comparator, context.Cause(ctx)))
@@ -140,7 +141,7 @@ func (p *proc) do(ctx context.Context, item *pluginpb.CompareItem) rules.Outcome
 // dispatch gathers queued calls into batches until close.
 func (p *proc) dispatch() {
 	defer close(p.stopped)
-	max, maxBytes := p.h.opts.MaxBatch, p.h.opts.MaxBatchBytes
+	max, maxBytes := p.h.opts.maxBatch, p.h.opts.maxBatchBytes
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
@@ -155,7 +156,7 @@ func (p *proc) dispatch() {
 			continue // cancelled while queued: not sent
 		}
 		batch, size := []*call{first}, first.size+16
-		timer.Reset(p.h.opts.Linger)
+		timer.Reset(p.h.opts.linger)
 	gather:
 		for len(batch) < max {
 			select {
@@ -244,7 +245,7 @@ func (p *proc) attempt(batch []*call, counted bool) (_ rules.Outcome, broke bool
 	}
 	rpc, client, gen, err := p.current()
 	if err != nil {
-		fail(rules.Outcome{Err: err, ErrKind: rules.PluginError})
+		fail(rules.Outcome{Err: err, ErrKind: results.PluginError})
 		return rules.Outcome{}, false
 	}
 	req := &pluginpb.CompareBatchRequest{Items: make([]*pluginpb.CompareItem, len(batch))}
@@ -354,7 +355,7 @@ func (p *proc) restart(gen int, why string, counted bool) {
 func (p *proc) relaunch(why string, counted bool) {
 	var errs []string
 	for {
-		wait := p.h.opts.Backoff
+		wait := p.h.opts.backoff
 		// Isolating a crash (compare), the first start is free; should
 		// it fail, the next one counts.
 		if counted || len(errs) > 0 || p.h.opts.MaxRestarts == 0 {
@@ -375,7 +376,7 @@ func (p *proc) relaunch(why string, counted bool) {
 			}
 			p.restarts = append(p.restarts, now)
 			p.mu.Unlock()
-			wait = p.h.opts.Backoff << min(n, 16)
+			wait = p.h.opts.backoff << min(n, 16)
 			p.log.Warn("restarting plugin", "reason", why, "restart", n+1, "after", wait)
 		}
 		select {

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
@@ -228,7 +229,7 @@ func appendRules(b []byte, rs suite.RuleSet, comma bool) []byte {
 			b = append(b, ',')
 		}
 		comma = true
-		b = value.AppendQuote(b, pr.Path)
+		b = jsontext.AppendQuote(b, pr.Path)
 		b = append(b, ':')
 		b = pr.Rule.AppendJSON(b)
 	}
@@ -237,7 +238,7 @@ func appendRules(b []byte, rs suite.RuleSet, comma bool) []byte {
 
 func appendCall(b []byte, name string, args value.Value) []byte {
 	b = append(b, `{"name":`...)
-	b = value.AppendQuote(b, name)
+	b = jsontext.AppendQuote(b, name)
 	b = append(b, `,"arguments":`...)
 	b = args.AppendJSON(b)
 	return append(b, '}')
@@ -312,7 +313,7 @@ const maxLine = 1 << 30
 // within its default limits; ok is false for a line it could not read,
 // or read only as broken, which scoring has reported already.
 func readLine(text string, n, samples int) (rl results.ResponseLine, ok bool) {
-	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: value.DefaultLimits.MaxDepth + response.EnvelopeDepth}
+	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: jsontext.DefaultMaxDepth + response.EnvelopeDepth}
 	rl, lerr := results.ReadResponseLine(nil, text, n, lim, samples)
 	return rl, lerr == nil && rl.Broken == nil && !rl.InvalidUTF8
 }

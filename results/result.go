@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -84,7 +85,7 @@ type Diff struct {
 // output path: a million lines should not go through reflection.
 func (r *Result) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"id":`...)
-	dst = value.AppendQuote(dst, r.ID)
+	dst = jsontext.AppendQuote(dst, r.ID)
 	if r.Sampled {
 		dst = append(dst, `,"sample":`...)
 		dst = strconv.AppendInt(dst, int64(r.Sample), 10)
@@ -126,7 +127,7 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 // a missing argument is told apart from one that is null.
 func (d *Diff) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"kind":`...)
-	dst = value.AppendQuote(dst, string(d.Kind))
+	dst = jsontext.AppendQuote(dst, string(d.Kind))
 	dst = append(dst, `,"call":`...)
 	dst = appendIndex(dst, d.Call)
 	if d.HasStep {
@@ -136,7 +137,7 @@ func (d *Diff) AppendJSON(dst []byte) []byte {
 		dst = strconv.AppendInt(dst, int64(d.Turn), 10)
 	}
 	dst = append(dst, `,"path":`...)
-	dst = value.AppendQuote(dst, d.Path)
+	dst = jsontext.AppendQuote(dst, d.Path)
 	if d.HasExpected {
 		dst = append(dst, `,"expected":`...)
 		dst = d.Expected.AppendJSON(dst)
@@ -146,9 +147,9 @@ func (d *Diff) AppendJSON(dst []byte) []byte {
 		dst = d.Actual.AppendJSON(dst)
 	}
 	dst = append(dst, `,"rule":`...)
-	dst = value.AppendQuote(dst, d.Rule)
+	dst = jsontext.AppendQuote(dst, d.Rule)
 	dst = append(dst, `,"message":`...)
-	dst = value.AppendQuote(dst, d.Message)
+	dst = jsontext.AppendQuote(dst, d.Message)
 	return append(dst, '}')
 }
 

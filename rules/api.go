@@ -29,12 +29,15 @@ type Input struct {
 }
 
 // Outcome is a Comparator's answer. A non-nil Err means the comparison could
-// not be made: it becomes a diff of kind ErrKind (RuleError when empty).
+// not be made: it becomes a diff of kind ErrKind, results.RuleError (the
+// rule's fault) when empty; results.Mismatch puts it on the actual (a
+// step it refers to did not happen), results.PluginError on a plugin that
+// failed to answer.
 type Outcome struct {
 	Equal   bool
 	Message string
 	Err     error
-	ErrKind Kind
+	ErrKind results.Kind
 }
 
 // Extensions supply the comparators that live outside the engine: the
@@ -49,15 +52,3 @@ type Extensions struct {
 	// the call's arguments objects as Expected and Actual.
 	Assert func(src string) (Comparator, error)
 }
-
-// Kind is the kind of a diff, as the results file spells it: package
-// results defines every kind.
-type Kind = results.Kind
-
-// The diff kinds a comparator may give as Outcome.ErrKind, named here for
-// comparators and plugins; package results defines them with the rest.
-const (
-	Mismatch    = results.Mismatch    // the actual's fault, e.g. a step it refers to did not happen
-	RuleError   = results.RuleError   // the rule's fault; the kind when ErrKind is empty
-	PluginError = results.PluginError // a plugin's failure to answer
-)

@@ -16,8 +16,7 @@
 //
 // A rule or path that does not compile is a *CompileError or a *PathError,
 // with the error codes rule_compile_error and invalid_path. The diff kinds
-// a comparator may report (Outcome.ErrKind) are named here; package results
-// defines every kind.
+// a comparator may report (Outcome.ErrKind) are package results' kinds.
 //
 // The RULE and PATH syntax itself, and the comparison of argument trees
 // under it, are documented in docs/rules.md.

@@ -14,6 +14,8 @@ import (
 	"unsafe"
 
 	"github.com/callgrade/callgrade"
+	"github.com/callgrade/callgrade/internal/jsontext"
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
@@ -65,7 +67,7 @@ func (l *loaded) scoreRequest(ctx context.Context, text string) (int, *results.R
 		// the client's mistake, told as such. A body that is JSON in form
 		// but whose model output is broken in content (a duplicated key,
 		// NaN) is scored below, as callgrade score scores such a line.
-		if serr := value.CheckSyntax(text); serr != nil {
+		if serr := jsonv.CheckSyntax(text); serr != nil {
 			return http.StatusBadRequest, nil, "the request is not valid JSON: " + serr.Error()
 		}
 	}
@@ -398,7 +400,7 @@ func (h *Handler) endOut(line int, err error) []byte {
 		status, msg = http.StatusServiceUnavailable, fmt.Sprintf("the batch ran out of its time (%v, --batch-timeout) while being scored; lines from %d on were not answered", h.opts.BatchTimeout, line)
 	}
 	b := fmt.Appendf(nil, `{"line":%d,"status":%d,"error":`, line, status)
-	b = value.AppendQuote(b, fmt.Sprintf("line %d: %s", line, msg))
+	b = jsontext.AppendQuote(b, fmt.Sprintf("line %d: %s", line, msg))
 	return append(b, "}\n"...)
 }
 
@@ -518,9 +520,9 @@ func errorOut(line int, id, msg string) lineOut {
 	b := fmt.Appendf(nil, `{"line":%d`, line)
 	if id != "" {
 		b = append(b, `,"id":`...)
-		b = value.AppendQuote(b, id)
+		b = jsontext.AppendQuote(b, id)
 	}
 	b = append(b, `,"error":`...)
-	b = value.AppendQuote(b, fmt.Sprintf("line %d: %s", line, msg))
+	b = jsontext.AppendQuote(b, fmt.Sprintf("line %d: %s", line, msg))
 	return lineOut{c: errorLine, id: id, out: append(b, "}\n"...)}
 }

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/callgrade/callgrade"
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
@@ -516,7 +517,7 @@ func (h *Handler) newLoaded(g *callgrade.Grader) *loaded {
 		l.values = callgrade.DefaultMaxValues
 	}
 	if l.depth <= 0 {
-		l.depth = value.DefaultLimits.MaxDepth
+		l.depth = jsontext.DefaultMaxDepth
 	}
 	l.depth += response.EnvelopeDepth
 	return l
@@ -546,7 +547,7 @@ func (l *loaded) casesJSON() []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"id":`...)
-			b = value.AppendQuote(b, c.ID)
+			b = jsontext.AppendQuote(b, c.ID)
 			b = appendCase(b, c, s.Defaults.Calls)
 			if c.Tools != nil {
 				b = append(b, `,"tools":[`...)
@@ -575,7 +576,7 @@ func appendCase(b []byte, c *suite.Case, calls suite.CallMatch) []byte {
 			if k > 0 {
 				b = append(b, ',')
 			}
-			b = value.AppendQuote(b, name(k))
+			b = jsontext.AppendQuote(b, name(k))
 		}
 		return append(b, ']')
 	}
@@ -590,7 +591,7 @@ func appendCase(b []byte, c *suite.Case, calls suite.CallMatch) []byte {
 	}
 	if calls != "" && calls != suite.CallsOrdered {
 		b = append(b, `,"calls":`...)
-		b = value.AppendQuote(b, string(calls))
+		b = jsontext.AppendQuote(b, string(calls))
 	}
 	if r := c.Run; r != nil {
 		if len(r.Never) > 0 {
@@ -610,7 +611,7 @@ func appendCase(b []byte, c *suite.Case, calls suite.CallMatch) []byte {
 		}
 		if r.FinalText != "" {
 			b = append(b, `,"final_text":`...)
-			b = value.AppendQuote(b, string(r.FinalText))
+			b = jsontext.AppendQuote(b, string(r.FinalText))
 		}
 	}
 	return b
@@ -628,7 +629,7 @@ func appendMetadata(b []byte, md map[string]value.Value) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = value.AppendQuote(b, k)
+		b = jsontext.AppendQuote(b, k)
 		b = append(b, ':')
 		b = md[k].AppendJSON(b)
 	}
@@ -641,10 +642,10 @@ func appendTools(b []byte, tools []suite.Tool) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"name":`...)
-		b = value.AppendQuote(b, t.Name)
+		b = jsontext.AppendQuote(b, t.Name)
 		if t.Description != "" {
 			b = append(b, `,"description":`...)
-			b = value.AppendQuote(b, t.Description)
+			b = jsontext.AppendQuote(b, t.Description)
 		}
 		if !t.Parameters.IsNull() {
 			b = append(b, `,"parameters":`...)
@@ -664,7 +665,7 @@ func writeError(w http.ResponseWriter, status int, format string, a ...any) {
 
 func appendError(b []byte, msg string) []byte {
 	b = append(b, `{"error":`...)
-	b = value.AppendQuote(b, msg)
+	b = jsontext.AppendQuote(b, msg)
 	return append(b, "}\n"...)
 }
 

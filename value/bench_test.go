@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/number"
 	"github.com/tidwall/gjson"
 )
 
@@ -81,7 +82,7 @@ var errGJSONUTF8 = errors.New("invalid UTF-8")
 func fromGJSON(r gjson.Result) (Value, error) {
 	switch r.Type {
 	case gjson.Null:
-		return NullValue(), nil
+		return Value{}, nil
 	case gjson.False:
 		return BoolOf(false), nil
 	case gjson.True:
@@ -201,7 +202,7 @@ func BenchmarkCompareNumbers(b *testing.B) {
 		b.Run(p.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = CompareNumbers(p.a, p.b)
+				_ = number.Compare(p.a, p.b)
 			}
 		})
 	}

@@ -30,7 +30,7 @@ func TestErrorCodes(t *testing.T) {
 			if !errors.As(err, &ve) {
 				t.Fatalf("err = %v, want *Error", err)
 			}
-			if !errors.Is(err, tt.code) || !errors.Is(err, sentinels[ve.Reason]) {
+			if !errors.Is(err, tt.code) || !allReasons[ve.Err] || !errors.Is(err, ve.Err) {
 				t.Errorf("errors.Is(%v, %s) or its sentinel is false", err, tt.code)
 			}
 			for _, c := range errcode.All {

@@ -7,22 +7,13 @@ import (
 	"reflect"
 	"strconv"
 	"time"
+
+	"github.com/callgrade/callgrade/internal/number"
 )
 
 // Equal reports canonical equality: key order ignored, numbers by exact
 // decimal value, strict types ("5" is not 5, true is not 1).
-func Equal(a, b Value) bool { return equal(a, b, false) }
-
-// Identical reports whether a and b are the same document as written:
-// Equal, with each number spelt the same way too (5 and 5.0 are Equal,
-// not Identical). Object keys are compared in their sorted order, as
-// Equal compares them. Whatever reads a Value (its kind, its text, its
-// keys and elements) finds two Identical values alike, which Equal alone
-// does not promise: a rule may read how a number is written.
-func Identical(a, b Value) bool { return equal(a, b, true) }
-
-// equal is Equal, and Identical when written.
-func equal(a, b Value, written bool) bool {
+func Equal(a, b Value) bool {
 	if a.kind != b.kind {
 		return false
 	}
@@ -32,10 +23,7 @@ func equal(a, b Value, written bool) bool {
 	case Bool:
 		return a.b == b.b
 	case Number:
-		if written {
-			return a.str() == b.str()
-		}
-		return SameNumber(a.str(), b.str())
+		return number.Same(a.str(), b.str())
 	case String:
 		return a.str() == b.str()
 	case Array:
@@ -44,7 +32,7 @@ func equal(a, b Value, written bool) bool {
 			return false
 		}
 		for i := range x {
-			if !equal(x[i], y[i], written) {
+			if !Equal(x[i], y[i]) {
 				return false
 			}
 		}
@@ -55,7 +43,7 @@ func equal(a, b Value, written bool) bool {
 			return false
 		}
 		for i := range x {
-			if x[i].Key != y[i].Key || !equal(x[i].Value, y[i].Value, written) {
+			if x[i].Key != y[i].Key || !Equal(x[i].Value, y[i].Value) {
 				return false
 			}
 		}
@@ -157,7 +145,7 @@ func FromAny(x any) (Value, error) {
 
 func floatValue(f float64) (Value, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return Value{}, &Error{Reason: ReasonNonFinite, Offset: -1, Detail: strconv.FormatFloat(f, 'g', -1, 64)}
+		return Value{}, &Error{Err: ErrNonFinite, Offset: -1, Detail: strconv.FormatFloat(f, 'g', -1, 64)}
 	}
 	return textValue(Number, strconv.FormatFloat(f, 'g', -1, 64)), nil
 }

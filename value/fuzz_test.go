@@ -12,6 +12,9 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/callgrade/callgrade/internal/jsontext"
+	"github.com/callgrade/callgrade/internal/number"
 )
 
 // The seed corpora live in testdata/fuzz/<Target>/; crashers the fuzzer
@@ -20,13 +23,10 @@ import (
 // fuzzLimits are small so that the fuzzer reaches the limit paths.
 var fuzzLimits = Limits{MaxDepth: 10, MaxBytes: 2048}
 
-var allReasons = map[Reason]error{
-	ReasonSyntax:       ErrSyntax,
-	ReasonDuplicateKey: ErrDuplicateKey,
-	ReasonNonFinite:    ErrNonFinite,
-	ReasonInvalidUTF8:  ErrInvalidUTF8,
-	ReasonTooDeep:      ErrTooDeep,
-	ReasonTooLarge:     ErrTooLarge,
+// allReasons are the errors a parse may give as Error.Err.
+var allReasons = map[error]bool{
+	ErrSyntax: true, ErrDuplicateKey: true, ErrNonFinite: true,
+	ErrInvalidUTF8: true, ErrTooDeep: true, ErrTooLarge: true,
 }
 
 func FuzzParse(f *testing.F) {
@@ -41,7 +41,7 @@ func checkParse(t *testing.T, data []byte) {
 
 	if err != nil {
 		pe := checkParseError(t, s, err)
-		if pe.Reason == ReasonTooLarge {
+		if pe.Err == ErrTooLarge {
 			if len(s) <= fuzzLimits.MaxBytes {
 				t.Fatalf("ErrTooLarge for %d bytes, limit %d", len(s), fuzzLimits.MaxBytes)
 			}
@@ -52,10 +52,10 @@ func checkParse(t *testing.T, data []byte) {
 		}
 		// An error that is not about a limit happens before any limit
 		// is reached, so the default limits must report the same one.
-		if pe.Reason != ReasonTooDeep {
+		if pe.Err != ErrTooDeep {
 			_, err2 := Parse(s)
 			var pe2 *Error
-			if !errors.As(err2, &pe2) || pe2.Reason != pe.Reason || pe2.Offset != pe.Offset {
+			if !errors.As(err2, &pe2) || pe2.Err != pe.Err || pe2.Offset != pe.Offset {
 				t.Fatalf("small limits: %v; default limits: %v", err, err2)
 			}
 		}
@@ -65,16 +65,16 @@ func checkParse(t *testing.T, data []byte) {
 		// encoding/json accepts it: the only acceptable reasons are
 		// the ones encoding/json does not check.
 		info := scanTokens(t, data)
-		switch pe.Reason {
-		case ReasonDuplicateKey:
+		switch pe.Err {
+		case ErrDuplicateKey:
 			if !info.dup {
 				t.Fatalf("ErrDuplicateKey, but no object repeats a key: %v", err)
 			}
-		case ReasonTooDeep:
+		case ErrTooDeep:
 			if info.depth <= fuzzLimits.MaxDepth {
 				t.Fatalf("ErrTooDeep at depth %d, limit %d", info.depth, fuzzLimits.MaxDepth)
 			}
-		case ReasonInvalidUTF8:
+		case ErrInvalidUTF8:
 			if utf8.Valid(data) && !bytes.Contains(bytes.ToLower(data), []byte(`\ud`)) {
 				t.Fatalf("ErrInvalidUTF8 on valid UTF-8 without surrogate escapes: %v", err)
 			}
@@ -138,9 +138,9 @@ func checkParseError(t *testing.T, s string, err error) *Error {
 	if !errors.As(err, &pe) {
 		t.Fatalf("error %v (%T) is not a *Error", err, err)
 	}
-	sentinel, ok := allReasons[pe.Reason]
-	if !ok {
-		t.Fatalf("undefined reason %d in %v", pe.Reason, err)
+	sentinel := pe.Err
+	if !allReasons[sentinel] {
+		t.Fatalf("undefined reason %v in %v", pe.Err, err)
 	}
 	if !errors.Is(err, sentinel) {
 		t.Fatalf("errors.Is(%v, %v) is false", err, sentinel)
@@ -148,28 +148,28 @@ func checkParseError(t *testing.T, s string, err error) *Error {
 	if pe.Offset < 0 || pe.Offset > len(s) {
 		t.Fatalf("offset %d outside [0, %d]: %v", pe.Offset, len(s), err)
 	}
-	if pe.Error() == "" || pe.Reason.String() == "" {
-		t.Fatalf("empty error text for reason %d", pe.Reason)
+	if pe.Error() == "" || pe.Err.Error() == "" {
+		t.Fatalf("empty error text for reason %v", pe.Err)
 	}
 	// The offset points at the culprit.
 	at := byte(0)
 	if pe.Offset < len(s) {
 		at = s[pe.Offset]
 	}
-	switch pe.Reason {
-	case ReasonTooDeep:
+	switch pe.Err {
+	case ErrTooDeep:
 		if at != '[' && at != '{' {
 			t.Fatalf("ErrTooDeep at %q, want a bracket: %v", at, err)
 		}
-	case ReasonDuplicateKey:
+	case ErrDuplicateKey:
 		if at != '"' && at != '{' {
 			t.Fatalf("ErrDuplicateKey at %q, want a key: %v", at, err)
 		}
-	case ReasonNonFinite:
+	case ErrNonFinite:
 		if !strings.ContainsRune("NI+-", rune(at)) {
 			t.Fatalf("ErrNonFinite at %q: %v", at, err)
 		}
-	case ReasonInvalidUTF8:
+	case ErrInvalidUTF8:
 		if at != '\\' && at < utf8.RuneSelf {
 			t.Fatalf("ErrInvalidUTF8 at %q: %v", at, err)
 		}
@@ -243,7 +243,7 @@ func sameAny(a, b any) bool {
 		return ok && x == y
 	case json.Number:
 		y, ok := b.(json.Number)
-		return ok && CompareNumbers(string(x), string(y)) == 0
+		return ok && number.Compare(string(x), string(y)) == 0
 	case []any:
 		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {
@@ -456,31 +456,31 @@ func FuzzNumbers(f *testing.F) {
 			}
 		}
 
-		ab, ba := CompareNumbers(a, b), CompareNumbers(b, a)
+		ab, ba := number.Compare(a, b), number.Compare(b, a)
 		if ab != -ba || ab < -1 || ab > 1 {
-			t.Fatalf("CompareNumbers(%s, %s) = %d but reversed = %d", a, b, ab, ba)
+			t.Fatalf("number.Compare(%s, %s) = %d but reversed = %d", a, b, ab, ba)
 		}
-		if CompareNumbers(a, a) != 0 || CompareNumbers(b, b) != 0 {
+		if number.Compare(a, a) != 0 || number.Compare(b, b) != 0 {
 			t.Fatalf("CompareNumbers not reflexive for %s, %s", a, b)
 		}
 		if want := refCompare(a, b); ab != want {
-			t.Fatalf("CompareNumbers(%s, %s) = %d, exact comparison gives %d", a, b, ab, want)
+			t.Fatalf("number.Compare(%s, %s) = %d, exact comparison gives %d", a, b, ab, want)
 		}
 
-		ca, cb := CanonicalNumber(a), CanonicalNumber(b)
+		ca, cb := number.Canonical(a), number.Canonical(b)
 		if (ab == 0) != (ca == cb) {
-			t.Fatalf("CompareNumbers(%s, %s) = %d, canonical forms %s and %s", a, b, ab, ca, cb)
+			t.Fatalf("number.Compare(%s, %s) = %d, canonical forms %s and %s", a, b, ab, ca, cb)
 		}
 		for _, c := range [][2]string{{a, ca}, {b, cb}} {
 			lit, canon := c[0], c[1]
 			v, err := Parse(canon)
 			if err != nil || v.Kind() != Number {
-				t.Fatalf("CanonicalNumber(%s) = %q does not parse as a number: %v", lit, canon, err)
+				t.Fatalf("number.Canonical(%s) = %q does not parse as a number: %v", lit, canon, err)
 			}
 			if refCompare(lit, canon) != 0 {
-				t.Fatalf("CanonicalNumber(%s) = %s changes the value", lit, canon)
+				t.Fatalf("number.Canonical(%s) = %s changes the value", lit, canon)
 			}
-			if again := CanonicalNumber(canon); again != canon {
+			if again := number.Canonical(canon); again != canon {
 				t.Fatalf("CanonicalNumber not idempotent: %s -> %s -> %s", lit, canon, again)
 			}
 		}
@@ -493,11 +493,11 @@ func FuzzNumbers(f *testing.F) {
 				t.Fatalf("big.Rat cannot read %s or %s", a, b)
 			}
 			if want := ra.Cmp(rb); ab != want {
-				t.Fatalf("CompareNumbers(%s, %s) = %d, big.Rat says %d", a, b, ab, want)
+				t.Fatalf("number.Compare(%s, %s) = %d, big.Rat says %d", a, b, ab, want)
 			}
 			va, _ := NumberOf(a)
-			if va.IsInteger() != ra.IsInt() {
-				t.Fatalf("IsInteger(%s) = %v, big.Rat says %v", a, va.IsInteger(), ra.IsInt())
+			if number.IsInteger(va.Str()) != ra.IsInt() {
+				t.Fatalf("IsInteger(%s) = %v, big.Rat says %v", a, number.IsInteger(va.Str()), ra.IsInt())
 			}
 		}
 	})
@@ -506,83 +506,6 @@ func FuzzNumbers(f *testing.F) {
 func smallExp(p numParts) bool {
 	e := p.expInt()
 	return e.CmpAbs(big.NewInt(1000)) < 0
-}
-
-// ---------------------------------------------------------------------------
-
-func FuzzEqual(f *testing.F) {
-	f.Fuzz(func(t *testing.T, data []byte, spell uint64) {
-		v, err := ParseLimits(string(data), fuzzLimits)
-		if err != nil {
-			return
-		}
-		if !Equal(v, v) {
-			t.Fatalf("Equal(v, v) is false for %q", data)
-		}
-		r := &respeller{rng: rand.New(rand.NewPCG(spell, spell>>7|1)), pretty: spell&1 != 0}
-		text := string(r.emit(nil, v, 0))
-		w, err := Parse(text)
-		if err != nil {
-			t.Fatalf("re-spelt %q as %q, which does not parse: %v", data, text, err)
-		}
-		if !Equal(v, w) || !Equal(w, v) {
-			t.Fatalf("re-spelt %q as %q: not Equal", v.String(), text)
-		}
-
-		// Changing one number's value, or adding a member, is noticed.
-		r = &respeller{rng: rand.New(rand.NewPCG(spell, 3)), perturb: true}
-		text = string(r.emit(nil, v, 0))
-		if r.perturbed {
-			w, err := Parse(text)
-			if err != nil {
-				t.Fatalf("perturbed %q as %q, which does not parse: %v", data, text, err)
-			}
-			if Equal(v, w) || Equal(w, v) {
-				t.Fatalf("%q and %q are Equal", v.String(), text)
-			}
-		}
-		if v.Kind() == Object && !v.Has("\x00extra") {
-			if x := v.With("\x00extra", NullValue()); Equal(v, x) || Equal(x, v) {
-				t.Fatalf("adding a null member kept %q Equal", v.String())
-			}
-		}
-	})
-}
-
-// FuzzIdentical holds Identical to its definition, the same compact JSON
-// text (keys sorted, numbers as written), on documents and their
-// re-spellings, and to Equal, which it implies.
-func FuzzIdentical(f *testing.F) {
-	for _, s := range []string{`{"a":5,"b":[1.0,"x"]}`, `[5e0, 5, 5.0]`, `{"k":{"z":null,"a":true}}`, `"\u00e9"`} {
-		f.Add([]byte(s), uint64(1))
-	}
-	f.Fuzz(func(t *testing.T, data []byte, spell uint64) {
-		v, err := ParseLimits(string(data), fuzzLimits)
-		if err != nil {
-			return
-		}
-		if !Identical(v, v) {
-			t.Fatalf("Identical(v, v) is false for %q", data)
-		}
-		same, err := Parse(string(v.AppendJSON(nil)))
-		if err != nil || !Identical(v, same) || !Identical(same, v) {
-			t.Fatalf("%q and its own JSON text: not Identical (%v)", data, err)
-		}
-		for _, perturb := range []bool{false, true} {
-			r := &respeller{rng: rand.New(rand.NewPCG(spell, spell>>7|1)), pretty: spell&1 != 0, perturb: perturb}
-			w, err := Parse(string(r.emit(nil, v, 0)))
-			if err != nil {
-				t.Fatalf("re-spelt %q does not parse: %v", data, err)
-			}
-			want := string(v.AppendJSON(nil)) == string(w.AppendJSON(nil))
-			if got := Identical(v, w); got != want || Identical(w, v) != want {
-				t.Fatalf("Identical(%s, %s) = %v, want %v", v.String(), w.String(), got, want)
-			}
-			if want && !Equal(v, w) {
-				t.Fatalf("%s and %s are Identical, not Equal", v.String(), w.String())
-			}
-		}
-	})
 }
 
 // respeller writes a Value as JSON text that means the same: object keys in
@@ -684,7 +607,7 @@ func (r *respeller) number(lit string) string {
 		p.int, p.frac = "0", p.int+p.frac
 		p = p.withExp(e)
 	case 5:
-		return CanonicalNumber(lit)
+		return number.Canonical(lit)
 	}
 	return p.String()
 }
@@ -693,7 +616,7 @@ func (r *respeller) number(lit string) string {
 // (surrogate pairs beyond the BMP) for some runes.
 func (r *respeller) quote(dst []byte, s string) []byte {
 	if r.perturb || r.rng.IntN(3) == 0 {
-		return AppendQuote(dst, s)
+		return jsontext.AppendQuote(dst, s)
 	}
 	dst = append(dst, '"')
 	for _, c := range s {
@@ -719,61 +642,4 @@ func (r *respeller) quote(dst []byte, s string) []byte {
 func appendU(dst []byte, c rune) []byte {
 	h := strconv.FormatInt(int64(c)|0x10000, 16)[1:]
 	return append(append(dst, '\\', 'u'), strings.ToUpper(h)...)
-}
-
-// FuzzParseKeepInvalidUTF8 holds ParseKeepInvalidUTF8 to Parse: the same
-// Value where Parse succeeds, the same error where Parse fails for another
-// reason than UTF-8, and, where that was its reason, a document with a
-// string that is still not UTF-8, so that nothing broken passes for valid.
-func FuzzParseKeepInvalidUTF8(f *testing.F) {
-	for _, s := range []string{`{"a":"\ud800"}`, "{\"a\xff\":\"b\xc3\"}", `["\udc00\ud83d\ude00"]`, `{"a":"\ud800","a":1}`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		s := string(data)
-		want, werr := ParseLimits(s, fuzzLimits)
-		var p Parser
-		got, gerr := p.ParseKeepInvalidUTF8(s, fuzzLimits)
-		switch {
-		case werr == nil:
-			if gerr != nil || !Identical(got, want) {
-				t.Fatalf("Parse gives %s; ParseKeepInvalidUTF8 %s, %v", want, got, gerr)
-			}
-		case !errors.Is(werr, ErrInvalidUTF8):
-			if gerr == nil || gerr.Error() != werr.Error() {
-				t.Fatalf("Parse fails with %v; ParseKeepInvalidUTF8 with %v", werr, gerr)
-			}
-		case gerr == nil:
-			if allValidUTF8(got) {
-				t.Fatalf("Parse fails with %v; ParseKeepInvalidUTF8 gives %s, all of it UTF-8", werr, got)
-			}
-			if !json.Valid(data) {
-				t.Fatalf("ParseKeepInvalidUTF8 accepts what encoding/json does not: %q", data)
-			}
-		}
-		// The Parser's next strict parse is strict again.
-		if _, err := p.Parse(s, fuzzLimits); (err == nil) != (werr == nil) {
-			t.Fatalf("Parse after ParseKeepInvalidUTF8: %v, want %v", err, werr)
-		}
-	})
-}
-
-func allValidUTF8(v Value) bool {
-	switch v.Kind() {
-	case String:
-		return utf8.ValidString(v.Str())
-	case Array:
-		for _, e := range v.Elems() {
-			if !allValidUTF8(e) {
-				return false
-			}
-		}
-	case Object:
-		for _, m := range v.Members() {
-			if !utf8.ValidString(m.Key) || !allValidUTF8(m.Value) {
-				return false
-			}
-		}
-	}
-	return true
 }

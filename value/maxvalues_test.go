@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/internal/jsontext"
 )
 
 // TestMaxValues: Limits.MaxValues counts every value, containers too, and
@@ -39,7 +41,7 @@ func TestMaxValues(t *testing.T) {
 	}
 	_, err := ParseLimits(`{"k1":1,"k2":2,"k3":3}`, Limits{MaxValues: 3})
 	var e *Error
-	if !errors.As(err, &e) || e.Reason != ReasonTooLarge || e.Detail != "more than 3 values" || e.Offset != 20 {
+	if !errors.As(err, &e) || e.Err != ErrTooLarge || e.Detail != "more than 3 values" || e.Offset != 20 {
 		t.Errorf("got %#v, want too large at byte 20 (the fourth value), more than 3 values", err)
 	}
 	// A document long enough to hold more values than the limit is
@@ -59,7 +61,7 @@ func TestMaxValues(t *testing.T) {
 		switch {
 		case tt.off < 0 && err != nil:
 			t.Errorf("%.30s… with MaxValues %d: %v, want no error", tt.doc, tt.max, err)
-		case tt.off >= 0 && (!errors.As(err, &e) || e.Reason != ReasonTooLarge || e.Offset != tt.off):
+		case tt.off >= 0 && (!errors.As(err, &e) || e.Err != ErrTooLarge || e.Offset != tt.off):
 			t.Errorf("%.30s… with MaxValues %d: %v, want too large at byte %d", tt.doc, tt.max, err, tt.off)
 		}
 	}
@@ -104,7 +106,7 @@ func TestMaxValuesMemory(t *testing.T) {
 
 // FuzzMaxValues: for a document that parses, Limits.MaxValues refuses it
 // exactly when it holds more values than the limit, and the count taken
-// before a long document is parsed (the scanner) stops at the value the
+// before a long document is parsed (jsontext.CountValues) stops at the value the
 // parse itself stops at.
 func FuzzMaxValues(f *testing.F) {
 	for _, s := range []string{`1`, `[1,2,3]`, `{"a":{"b":[true,null,"x"]},"c":-1.5e3}`, `[[],{},""]`, ` [ "\"", {"k" : [ 1 ] } ] `} {
@@ -119,15 +121,13 @@ func FuzzMaxValues(f *testing.F) {
 		max := int(m)%(n+1) + 1 // from 1 to n+1
 		_, err = ParseLimits(s, Limits{MaxBytes: len(s) + 1, MaxValues: max})
 		var pe *Error
-		over := errors.As(err, &pe) && pe.Reason == ReasonTooLarge
+		over := errors.As(err, &pe) && pe.Err == ErrTooLarge
 		if over != (n > max) {
 			t.Fatalf("%q holds %d values; with MaxValues %d: %v", s, n, max, err)
 		}
-		sc := scanner{s: s, maxValues: max}
-		sc.value(sc.skip(0))
-		scanOver := sc.err != nil && sc.err.Reason == ReasonTooLarge
-		if scanOver != over || over && sc.err.Offset != pe.Offset {
-			t.Fatalf("%q with MaxValues %d: the scanner says %v, the parse %v", s, max, sc.err, err)
+		off, scanOver := jsontext.CountValues(s, max)
+		if scanOver != over || over && off != pe.Offset {
+			t.Fatalf("%q with MaxValues %d: the scanner says %v at %d, the parse %v", s, max, scanOver, off, err)
 		}
 	})
 }

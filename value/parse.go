@@ -11,6 +11,8 @@ import (
 	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/errcode"
+	"github.com/callgrade/callgrade/internal/jsontext"
+	"github.com/callgrade/callgrade/internal/number"
 )
 
 // Limits bound what Parse accepts, so that hostile model output cannot make
@@ -31,78 +33,48 @@ type Limits struct {
 	MaxValues int
 }
 
-// DefaultLimits are the limits used when none are given.
-var DefaultLimits = Limits{MaxDepth: 256, MaxBytes: 8 << 20}
-
 func (l Limits) withDefaults() Limits {
 	if l.MaxDepth <= 0 {
-		l.MaxDepth = DefaultLimits.MaxDepth
+		l.MaxDepth = jsontext.DefaultMaxDepth
 	}
 	if l.MaxBytes <= 0 {
-		l.MaxBytes = DefaultLimits.MaxBytes
+		l.MaxBytes = jsontext.DefaultMaxBytes
 	}
 	return l
 }
 
-// Reason says why input was rejected.
-type Reason uint8
-
-// The reasons Parse rejects input.
-const (
-	ReasonSyntax       Reason = iota + 1 // not JSON
-	ReasonDuplicateKey                   // an object names a key twice
-	ReasonNonFinite                      // NaN or Infinity, which JSON has no spelling for
-	ReasonInvalidUTF8                    // a string is not valid UTF-8
-	ReasonTooDeep                        // nesting deeper than Limits.MaxDepth
-	ReasonTooLarge                       // input longer than Limits.MaxBytes, or more values than Limits.MaxValues
-)
-
-var reasonText = map[Reason]string{
-	ReasonSyntax:       "invalid JSON",
-	ReasonDuplicateKey: "duplicate key",
-	ReasonNonFinite:    "non-finite number",
-	ReasonInvalidUTF8:  "invalid UTF-8",
-	ReasonTooDeep:      "nesting too deep",
-	ReasonTooLarge:     "input too large",
-}
-
-// String returns a short lower-case description of the reason.
-func (r Reason) String() string { return reasonText[r] }
-
-// Sentinel errors, one per Reason, for errors.Is.
+// The errors Parse rejects input with, in Error.Err, for errors.Is.
 var (
-	ErrSyntax       = errors.New(ReasonSyntax.String())
-	ErrDuplicateKey = errors.New(ReasonDuplicateKey.String())
-	ErrNonFinite    = errors.New(ReasonNonFinite.String())
-	ErrInvalidUTF8  = errors.New(ReasonInvalidUTF8.String())
-	ErrTooDeep      = errors.New(ReasonTooDeep.String())
-	ErrTooLarge     = errors.New(ReasonTooLarge.String())
+	ErrSyntax       = errors.New("invalid JSON")      // not JSON
+	ErrDuplicateKey = errors.New("duplicate key")     // an object names a key twice
+	ErrNonFinite    = errors.New("non-finite number") // NaN or Infinity, which JSON has no spelling for
+	ErrInvalidUTF8  = errors.New("invalid UTF-8")     // a string is not valid UTF-8
+	ErrTooDeep      = errors.New("nesting too deep")  // nesting deeper than Limits.MaxDepth
+	ErrTooLarge     = errors.New("input too large")   // input longer than Limits.MaxBytes, or more values than Limits.MaxValues
 )
 
-var sentinels = map[Reason]error{
-	ReasonSyntax: ErrSyntax, ReasonDuplicateKey: ErrDuplicateKey, ReasonNonFinite: ErrNonFinite,
-	ReasonInvalidUTF8: ErrInvalidUTF8, ReasonTooDeep: ErrTooDeep, ReasonTooLarge: ErrTooLarge,
-}
-
-// codes are the error codes (callgrade.Code) of the reasons: what is not
+// codes are the error codes (callgrade.Code) of the errors: what is not
 // JSON is a syntax error wherever it is read, and the bounds of Limits are
 // limits like any other.
-var codes = map[Reason]errcode.Code{
-	ReasonSyntax: errcode.SyntaxError, ReasonDuplicateKey: errcode.DuplicateKey, ReasonNonFinite: errcode.InvalidValue,
-	ReasonInvalidUTF8: errcode.SyntaxError, ReasonTooDeep: errcode.LimitExceeded, ReasonTooLarge: errcode.LimitExceeded,
+var codes = map[error]errcode.Code{
+	ErrSyntax: errcode.SyntaxError, ErrDuplicateKey: errcode.DuplicateKey, ErrNonFinite: errcode.InvalidValue,
+	ErrInvalidUTF8: errcode.SyntaxError, ErrTooDeep: errcode.LimitExceeded, ErrTooLarge: errcode.LimitExceeded,
 }
 
 // Error is the error Parse returns: why the input was rejected and the byte
 // offset where it was seen.
 type Error struct {
-	Reason Reason
-	Offset int // byte offset into the input; -1 when there is no input
+	Err    error // why: ErrSyntax, ErrDuplicateKey, ErrNonFinite, ErrInvalidUTF8, ErrTooDeep or ErrTooLarge
+	Offset int   // byte offset into the input; -1 when there is no input
 	Detail string
 }
 
 // Error returns the reason, the offset and the detail.
 func (e *Error) Error() string {
-	msg := e.Reason.String()
+	var msg string
+	if e.Err != nil {
+		msg = e.Err.Error()
+	}
 	if e.Offset >= 0 {
 		msg += " at byte " + strconv.Itoa(e.Offset)
 	}
@@ -113,16 +85,14 @@ func (e *Error) Error() string {
 }
 
 // Is makes errors.Is(err, ErrDuplicateKey) and its siblings work, and
-// errors.Is(err, code) for the reason's error code (callgrade.Code).
+// errors.Is(err, code) for the error's code (callgrade.Code).
 func (e *Error) Is(target error) bool {
-	return sentinels[e.Reason] == target || codes[e.Reason] == target
+	return e.Err == target || codes[e.Err] == target
 }
 
-// Parse parses one JSON document under DefaultLimits.
-func Parse(s string) (Value, error) { return ParseLimits(s, DefaultLimits) }
-
-// ParseBytes is Parse for a byte slice; the Value does not keep b.
-func ParseBytes(b []byte) (Value, error) { return ParseLimits(string(b), DefaultLimits) }
+// Parse parses one JSON document under the default limits (the zero
+// Limits).
+func Parse(s string) (Value, error) { return ParseLimits(s, Limits{}) }
 
 // ParseLimits parses one JSON document (RFC 8259, whitespace around it
 // allowed). Strings without escapes share memory with s.
@@ -145,7 +115,7 @@ var parserPool = sync.Pool{New: func() any { return new(parser) }}
 func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 	lim = lim.withDefaults()
 	if len(s) > lim.MaxBytes {
-		return Value{}, &Error{Reason: ReasonTooLarge, Offset: lim.MaxBytes,
+		return Value{}, &Error{Err: ErrTooLarge, Offset: lim.MaxBytes,
 			Detail: strconv.Itoa(len(s)) + " bytes, the limit is " + strconv.Itoa(lim.MaxBytes)}
 	}
 	if n := lim.MaxValues; n > 0 && len(s) > 2*n {
@@ -154,9 +124,8 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 		// cost many times the text it has read (a member is ten bytes
 		// written and forty held, and its scratch grows in steps), and
 		// all that to be thrown away.
-		sc := scanner{s: s, maxValues: n}
-		if sc.value(sc.skip(0)); sc.err != nil && sc.err.Reason == ReasonTooLarge {
-			return Value{}, sc.err
+		if off, over := jsontext.CountValues(s, n); over {
+			return Value{}, tooMany(off, n)
 		}
 	}
 	p.s, p.maxDepth, p.err, p.a = s, lim.MaxDepth, nil, a
@@ -165,7 +134,7 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 	v, i := p.value(i, 0)
 	if p.err == nil {
 		if i = p.skip(i); i < len(s) {
-			p.fail(ReasonSyntax, i, "unexpected "+describe(s, i)+" after the value")
+			p.fail(ErrSyntax, i, "unexpected "+jsontext.Describe(s, i)+" after the value")
 		}
 	}
 	err := p.err
@@ -208,12 +177,12 @@ type parser struct {
 // tooMany is the error of a document past Limits.MaxValues, at the first
 // value over.
 func tooMany(off, max int) *Error {
-	return &Error{Reason: ReasonTooLarge, Offset: off, Detail: "more than " + strconv.Itoa(max) + " values"}
+	return &Error{Err: ErrTooLarge, Offset: off, Detail: "more than " + strconv.Itoa(max) + " values"}
 }
 
-func (p *parser) fail(r Reason, off int, detail string) {
+func (p *parser) fail(why error, off int, detail string) {
 	if p.err == nil {
-		p.err = &Error{Reason: r, Offset: off, Detail: detail}
+		p.err = &Error{Err: why, Offset: off, Detail: detail}
 	}
 }
 
@@ -230,18 +199,10 @@ func (p *parser) skip(i int) int {
 	return i
 }
 
-func describe(s string, i int) string {
-	if i >= len(s) {
-		return "end of input"
-	}
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return strconv.QuoteRune(r)
-}
-
 func (p *parser) value(i, depth int) (Value, int) {
 	s := p.s
 	if i >= len(s) {
-		p.fail(ReasonSyntax, i, "unexpected end of input")
+		p.fail(ErrSyntax, i, "unexpected end of input")
 		return Value{}, i
 	}
 	if p.values++; p.values > p.maxValues && p.maxValues > 0 {
@@ -259,12 +220,12 @@ func (p *parser) value(i, depth int) (Value, int) {
 		str, j := p.str(i)
 		return textValue(String, str), j
 	case c == '-' || (c >= '0' && c <= '9'):
-		n := scanNumber(s, i)
+		n := number.Scan(s, i)
 		if n <= 0 {
 			if hasWord(s, i+1, "Infinity") {
-				p.fail(ReasonNonFinite, i, "-Infinity is not a JSON number")
+				p.fail(ErrNonFinite, i, "-Infinity is not a JSON number")
 			} else {
-				p.fail(ReasonSyntax, i-n, "invalid number")
+				p.fail(ErrSyntax, i-n, "invalid number")
 			}
 			return Value{}, i
 		}
@@ -276,9 +237,9 @@ func (p *parser) value(i, depth int) (Value, int) {
 	case c == 'n' && hasWord(s, i, "null"):
 		return Value{}, i + 4
 	case hasWord(s, i, "NaN"), hasWord(s, i, "Infinity"), hasWord(s, i, "+Infinity"):
-		p.fail(ReasonNonFinite, i, "NaN and Infinity are not JSON numbers")
+		p.fail(ErrNonFinite, i, "NaN and Infinity are not JSON numbers")
 	default:
-		p.fail(ReasonSyntax, i, "unexpected "+describe(s, i))
+		p.fail(ErrSyntax, i, "unexpected "+jsontext.Describe(s, i))
 	}
 	return Value{}, i
 }
@@ -289,7 +250,7 @@ func hasWord(s string, i int, w string) bool {
 
 func (p *parser) array(i, depth int) (Value, int) {
 	if depth > p.maxDepth {
-		p.fail(ReasonTooDeep, i, "more than "+strconv.Itoa(p.maxDepth)+" levels")
+		p.fail(ErrTooDeep, i, "more than "+strconv.Itoa(p.maxDepth)+" levels")
 		return Value{}, i
 	}
 	base := len(p.vals)
@@ -345,7 +306,7 @@ func (p *parser) next(i int, closing byte, what string) (_ int, more bool) {
 	if i < len(p.s) && p.s[i] == closing {
 		return i + 1, false
 	}
-	p.fail(ReasonSyntax, i, "expected ',' or '"+string(closing)+"' in "+what+", found "+describe(p.s, i))
+	p.fail(ErrSyntax, i, "expected ',' or '"+string(closing)+"' in "+what+", found "+jsontext.Describe(p.s, i))
 	return i, false
 }
 
@@ -386,7 +347,7 @@ func keep[T any](elems []T, carve func(int) []T) []T {
 
 func (p *parser) object(start, depth int) (Value, int) {
 	if depth > p.maxDepth {
-		p.fail(ReasonTooDeep, start, "more than "+strconv.Itoa(p.maxDepth)+" levels")
+		p.fail(ErrTooDeep, start, "more than "+strconv.Itoa(p.maxDepth)+" levels")
 		return Value{}, start
 	}
 	base := len(p.mems)
@@ -402,7 +363,7 @@ func (p *parser) object(start, depth int) (Value, int) {
 	n := 0
 	for {
 		if i >= len(p.s) || p.s[i] != '"' {
-			p.fail(ReasonSyntax, i, "expected a string key, found "+describe(p.s, i))
+			p.fail(ErrSyntax, i, "expected a string key, found "+jsontext.Describe(p.s, i))
 			return Value{}, i
 		}
 		var key string
@@ -412,7 +373,7 @@ func (p *parser) object(start, depth int) (Value, int) {
 		}
 		i = p.skip(i)
 		if i >= len(p.s) || p.s[i] != ':' {
-			p.fail(ReasonSyntax, i, "expected ':' after object key, found "+describe(p.s, i))
+			p.fail(ErrSyntax, i, "expected ':' after object key, found "+jsontext.Describe(p.s, i))
 			return Value{}, i
 		}
 		var v Value
@@ -448,7 +409,7 @@ func (p *parser) object(start, depth int) (Value, int) {
 	}
 	for k := 1; k < len(obj); k++ {
 		if obj[k].Key == obj[k-1].Key {
-			p.fail(ReasonDuplicateKey, p.keyOffset(start, obj[k].Key), "key "+strconv.Quote(obj[k].Key)+" appears twice")
+			p.fail(ErrDuplicateKey, p.keyOffset(start, obj[k].Key), "key "+strconv.Quote(obj[k].Key)+" appears twice")
 			return Value{}, i
 		}
 	}
@@ -611,7 +572,7 @@ func (p *parser) strRest(start, j int) (string, int) {
 		case c == '\\':
 			return p.strEscaped(start, j)
 		case c < 0x20:
-			p.fail(ReasonSyntax, j, "control character in string")
+			p.fail(ErrSyntax, j, "control character in string")
 			return "", j
 		default:
 			r, size := utf8.DecodeRuneInString(s[j:])
@@ -620,13 +581,13 @@ func (p *parser) strRest(start, j int) (string, int) {
 					j++
 					continue
 				}
-				p.fail(ReasonInvalidUTF8, j, "byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
+				p.fail(ErrInvalidUTF8, j, "byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
 				return "", j
 			}
 			j += size
 		}
 	}
-	p.fail(ReasonSyntax, start-1, "unterminated string")
+	p.fail(ErrSyntax, start-1, "unterminated string")
 	return "", j
 }
 
@@ -705,7 +666,7 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 			return string(b), j + 1
 		case c == '\\':
 			if j+1 >= len(s) {
-				p.fail(ReasonSyntax, j, "unterminated string")
+				p.fail(ErrSyntax, j, "unterminated string")
 				return "", j
 			}
 			if cap(b)-len(b) < 4 {
@@ -739,17 +700,17 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 				j += n
 				continue
 			default:
-				p.fail(ReasonSyntax, j, "invalid escape \\"+string(rune(e)))
+				p.fail(ErrSyntax, j, "invalid escape \\"+string(rune(e)))
 				return "", j
 			}
 			j += 2
 		case c < 0x20:
-			p.fail(ReasonSyntax, j, "control character in string")
+			p.fail(ErrSyntax, j, "control character in string")
 			return "", j
 		default:
 			r, size := utf8.DecodeRuneInString(s[j:])
 			if r == utf8.RuneError && size <= 1 && !p.keepInvalid {
-				p.fail(ReasonInvalidUTF8, j, "byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
+				p.fail(ErrInvalidUTF8, j, "byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
 				return "", j
 			}
 			if cap(b)-len(b) < size {
@@ -759,7 +720,7 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 			j += size
 		}
 	}
-	p.fail(ReasonSyntax, start-1, "unterminated string")
+	p.fail(ErrSyntax, start-1, "unterminated string")
 	return "", j
 }
 
@@ -767,88 +728,24 @@ func (p *parser) strEscaped(start, j int) (string, int) {
 // one. A lone surrogate has no UTF-8 spelling, so it is invalid UTF-8,
 // or, with keepInvalid, the surrogate itself.
 func (p *parser) unicodeEscape(j int) (rune, int) {
-	r1, ok := hex4(p.s, j+2)
+	r1, ok := jsontext.Hex4(p.s, j+2)
 	if !ok {
-		p.fail(ReasonSyntax, j, "invalid \\u escape")
+		p.fail(ErrSyntax, j, "invalid \\u escape")
 		return 0, 0
 	}
 	if r1 < 0xD800 || r1 > 0xDFFF {
 		return r1, 6
 	}
 	if r1 <= 0xDBFF && hasWord(p.s, j+6, "\\u") {
-		if r2, ok := hex4(p.s, j+8); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+		if r2, ok := jsontext.Hex4(p.s, j+8); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
 			return 0x10000 + (r1-0xD800)<<10 + (r2 - 0xDC00), 12
 		}
 	}
 	if p.keepInvalid {
 		return r1, 6
 	}
-	p.fail(ReasonInvalidUTF8, j, "lone surrogate \\u"+p.s[j+2:j+6])
+	p.fail(ErrInvalidUTF8, j, "lone surrogate \\u"+p.s[j+2:j+6])
 	return 0, 0
 }
 
 func isSurrogate(r rune) bool { return r >= 0xD800 && r <= 0xDFFF }
-
-func hex4(s string, i int) (rune, bool) {
-	if len(s)-i < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range []byte(s[i : i+4]) {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
-}
-
-// scanNumber returns the length of the JSON number literal at s[i], or,
-// when there is none, minus the offset from i of the first bad byte
-// (0 when s[i] itself is bad).
-func scanNumber(s string, i int) int {
-	j := i
-	if j < len(s) && s[j] == '-' {
-		j++
-	}
-	switch {
-	case j < len(s) && s[j] == '0':
-		j++
-	case j < len(s) && s[j] >= '1' && s[j] <= '9':
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-	default:
-		return i - j
-	}
-	if j < len(s) && s[j] == '.' {
-		j++
-		k := j
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		if j == k {
-			return i - j
-		}
-	}
-	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
-		j++
-		if j < len(s) && (s[j] == '+' || s[j] == '-') {
-			j++
-		}
-		k := j
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		if j == k {
-			return i - j
-		}
-	}
-	return j - i
-}

@@ -20,8 +20,8 @@ func TestParser(t *testing.T) {
 	for _, p := range []*Parser{new(Parser), nil} {
 		for round := range 3 {
 			for _, d := range docs {
-				want, werr := ParseLimits(d, DefaultLimits)
-				got, gerr := p.Parse(d, DefaultLimits)
+				want, werr := ParseLimits(d, Limits{})
+				got, gerr := p.Parse(d, Limits{})
 				if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
 					t.Fatalf("nil %v, round %d, %.40s: error %v, want %v", p == nil, round, d, gerr, werr)
 				}
@@ -65,14 +65,14 @@ func TestParserArrayObject(t *testing.T) {
 	for _, p := range []*Parser{new(Parser), nil} {
 		scratch := []Value{Int(1), StringOf("x")}
 		a := p.Array(scratch)
-		mems := []Member{{"b", a}, {"a", NullValue()}}
+		mems := []Member{{"b", a}, {"a", Value{}}}
 		o, err := p.Object(mems)
 		scratch[0], mems[0] = BoolOf(true), Member{"c", BoolOf(false)}
 		if err != nil || o.String() != `{"a":null,"b":[1,"x"]}` {
 			t.Fatalf("nil %v: %s, %v", p == nil, o, err)
 		}
-		_, want := ObjectOf(Member{"k", NullValue()}, Member{"k", Int(2)})
-		if _, err := p.Object([]Member{{"k", NullValue()}, {"k", Int(2)}}); err == nil || err.Error() != want.Error() {
+		_, want := ObjectOf(Member{"k", Value{}}, Member{"k", Int(2)})
+		if _, err := p.Object([]Member{{"k", Value{}}, {"k", Int(2)}}); err == nil || err.Error() != want.Error() {
 			t.Fatalf("nil %v: a repeated key: %v, want %v", p == nil, err, want)
 		}
 		if e := p.Array(nil); e.Kind() != Array || e.Len() != 0 {
@@ -102,7 +102,7 @@ func TestParseKeepInvalidUTF8(t *testing.T) {
 	}
 	for _, p := range []*Parser{new(Parser), nil} {
 		for _, tt := range tests {
-			v, err := p.ParseKeepInvalidUTF8(tt.in, DefaultLimits)
+			v, err := p.ParseKeepInvalidUTF8(tt.in, Limits{})
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Errorf("%q: error %v, want %q", tt.in, err, tt.err)
@@ -124,8 +124,8 @@ func TestParseKeepInvalidUTF8(t *testing.T) {
 	}
 	// The same Parser parses strictly again afterwards.
 	var p Parser
-	p.ParseKeepInvalidUTF8(`"\ud800"`, DefaultLimits)
-	if _, err := p.Parse(`"\ud800"`, DefaultLimits); !errors.Is(err, ErrInvalidUTF8) {
+	p.ParseKeepInvalidUTF8(`"\ud800"`, Limits{})
+	if _, err := p.Parse(`"\ud800"`, Limits{}); !errors.Is(err, ErrInvalidUTF8) {
 		t.Errorf("Parse after ParseKeepInvalidUTF8: %v", err)
 	}
 }

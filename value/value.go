@@ -12,8 +12,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
+
+	"github.com/callgrade/callgrade/internal/jsontext"
+	"github.com/callgrade/callgrade/internal/number"
 )
 
 // Kind is the JSON type of a Value.
@@ -39,23 +41,9 @@ func (k Kind) String() string {
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// WithArticle names the kind with its article, for messages: "null", "a
-// boolean", "a number", "a string", "an array", "an object".
-func (k Kind) WithArticle() string {
-	switch k {
-	case Null:
-		return "null"
-	case Array, Object:
-		return "an " + k.String()
-	}
-	if int(k) < len(kindNames) {
-		return "a " + k.String()
-	}
-	return k.String()
-}
-
-// Value is an immutable JSON value. Copying a Value is cheap and shares its
-// elements; nothing in this package modifies a Value after it is built.
+// Value is an immutable JSON value; the zero Value is null. Copying a Value
+// is cheap and shares its elements; nothing in this package modifies a
+// Value after it is built.
 //
 // A Value is three words: a suite's expected arguments and every parsed
 // response are trees of them, so their size is most of the memory a large
@@ -111,9 +99,6 @@ type Member struct {
 	Value Value
 }
 
-// NullValue returns the JSON null.
-func NullValue() Value { return Value{} }
-
 // BoolOf returns a JSON boolean.
 func BoolOf(b bool) Value { return Value{kind: Bool, b: b} }
 
@@ -123,12 +108,12 @@ func StringOf(s string) Value { return textValue(String, s) }
 // NumberOf returns a JSON number written as text, which must be a JSON
 // number literal (such as "5", "-0.25" or "1e400"); the text is kept exactly.
 func NumberOf(text string) (Value, error) {
-	if n := scanNumber(text, 0); n != len(text) || n == 0 {
+	if n := number.Scan(text, 0); n != len(text) || n == 0 {
 		off := n // scanNumber gives minus the offset of the first bad byte
 		if off < 0 {
 			off = -off
 		}
-		return Value{}, &Error{Reason: ReasonSyntax, Offset: off, Detail: "invalid number literal " + strconv.Quote(text)}
+		return Value{}, &Error{Err: ErrSyntax, Offset: off, Detail: "invalid number literal " + strconv.Quote(text)}
 	}
 	return textValue(Number, text), nil
 }
@@ -150,7 +135,7 @@ func objectOf(m []Member) (Value, error) {
 	sortMembers(m)
 	for i := 1; i < len(m); i++ {
 		if m[i].Key == m[i-1].Key {
-			return Value{}, &Error{Reason: ReasonDuplicateKey, Offset: -1, Detail: "duplicate key " + strconv.Quote(m[i].Key)}
+			return Value{}, &Error{Err: ErrDuplicateKey, Offset: -1, Detail: "duplicate key " + strconv.Quote(m[i].Key)}
 		}
 	}
 	return objectValue(m), nil
@@ -221,40 +206,6 @@ func (v Value) Has(key string) bool {
 	return ok
 }
 
-// With returns a copy of object v with key set to x, added or replaced.
-func (v Value) With(key string, x Value) Value {
-	m := make([]Member, 0, len(v.members())+1)
-	m = append(m, v.members()...)
-	i, ok := slices.BinarySearchFunc(m, key, func(m Member, k string) int { return strings.Compare(m.Key, k) })
-	if ok {
-		m[i].Value = x
-	} else {
-		m = slices.Insert(m, i, Member{Key: key, Value: x})
-	}
-	return objectValue(m)
-}
-
-// Without returns a copy of object v without key.
-func (v Value) Without(key string) Value {
-	m := make([]Member, 0, len(v.members()))
-	for _, x := range v.members() {
-		if x.Key != key {
-			m = append(m, x)
-		}
-	}
-	return objectValue(m)
-}
-
-// IsInteger reports whether v is a number with an integral value, whatever
-// its spelling: 5, 5.0 and 5e0 are integers, 5.5 is not.
-func (v Value) IsInteger() bool {
-	if v.kind != Number {
-		return false
-	}
-	d := decompose(v.str())
-	return d.isZero() || d.point >= int64(d.n)
-}
-
 // String returns v as compact JSON text.
 func (v Value) String() string { return string(v.AppendJSON(nil)) }
 
@@ -264,14 +215,9 @@ func (v Value) MarshalJSON() ([]byte, error) { return v.AppendJSON(nil), nil }
 
 // AppendJSON appends v as compact JSON to dst: keys sorted, numbers as
 // written, strings escaped as encoding/json does without HTML escaping.
-func (v Value) AppendJSON(dst []byte) []byte { return v.appendJSON(dst, false) }
+func (v Value) AppendJSON(dst []byte) []byte { return v.appendJSON(dst) }
 
-// AppendCanonical appends the canonical JSON text of v: AppendJSON's, with
-// numbers in their shortest exact spelling (CanonicalNumber). Two values
-// have the same canonical text exactly when Equal holds.
-func (v Value) AppendCanonical(dst []byte) []byte { return v.appendJSON(dst, true) }
-
-func (v Value) appendJSON(dst []byte, canonical bool) []byte {
+func (v Value) appendJSON(dst []byte) []byte {
 	switch v.kind {
 	case Null:
 		return append(dst, "null"...)
@@ -281,19 +227,16 @@ func (v Value) appendJSON(dst []byte, canonical bool) []byte {
 		}
 		return append(dst, "false"...)
 	case Number:
-		if canonical {
-			return append(dst, CanonicalNumber(v.str())...)
-		}
 		return append(dst, v.str()...)
 	case String:
-		return AppendQuote(dst, v.str())
+		return jsontext.AppendQuote(dst, v.str())
 	case Array:
 		dst = append(dst, '[')
 		for i, e := range v.elems() {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = e.appendJSON(dst, canonical)
+			dst = e.appendJSON(dst)
 		}
 		return append(dst, ']')
 	default:
@@ -302,127 +245,12 @@ func (v Value) appendJSON(dst []byte, canonical bool) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendQuote(dst, m.Key)
+			dst = jsontext.AppendQuote(dst, m.Key)
 			dst = append(dst, ':')
-			dst = m.Value.appendJSON(dst, canonical)
+			dst = m.Value.appendJSON(dst)
 		}
 		return append(dst, '}')
 	}
-}
-
-// AppendJSONPrefix appends the JSON text of v as AppendJSON does when it
-// is at most n bytes long; a longer text is cut short past its first n
-// bytes, which it appends, and then more, but not much more: a message that
-// shows a value, shortened, need not write a huge one out whole first.
-func (v Value) AppendJSONPrefix(dst []byte, n int) []byte {
-	return v.appendPrefix(dst, len(dst)+n)
-}
-
-// appendPrefix appends v's JSON text, stopping once dst is longer than
-// end.
-func (v Value) appendPrefix(dst []byte, end int) []byte {
-	if len(dst) > end {
-		return dst
-	}
-	switch v.kind {
-	case String:
-		return appendQuotePrefix(dst, v.str(), end)
-	case Array:
-		dst = append(dst, '[')
-		for i, e := range v.elems() {
-			if len(dst) > end {
-				return dst
-			}
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = e.appendPrefix(dst, end)
-		}
-		return append(dst, ']')
-	case Object:
-		dst = append(dst, '{')
-		for i, m := range v.members() {
-			if len(dst) > end {
-				return dst
-			}
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendQuotePrefix(dst, m.Key, end)
-			if len(dst) > end {
-				return dst
-			}
-			dst = append(dst, ':')
-			dst = m.Value.appendPrefix(dst, end)
-		}
-		return append(dst, '}')
-	}
-	return v.appendJSON(dst, false)
-}
-
-// appendQuotePrefix is AppendQuote, stopping once dst is longer than end.
-func appendQuotePrefix(dst []byte, s string, end int) []byte {
-	// Each byte of s is at least one byte of the literal: a prefix of s
-	// longer than what is left is enough, and four bytes more put past the
-	// end any rune the cut breaks.
-	if room := end - len(dst) + 4; room >= 0 && len(s) > room {
-		return AppendQuote(dst, s[:room])[:end+1]
-	}
-	return AppendQuote(dst, s)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// AppendQuote appends s as a JSON string literal to dst.
-func AppendQuote(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			// Invalid UTF-8 (only a Value built by hand can hold it) is
-			// written as U+FFFD, as encoding/json does, so the output stays JSON.
-			// U+2028 and U+2029 are escaped, as encoding/json always does.
-			r, size := utf8.DecodeRuneInString(s[i:])
-			switch {
-			case r == utf8.RuneError && size == 1:
-				dst = append(dst, s[start:i]...)
-				dst = append(dst, `\ufffd`...)
-				start = i + 1
-			case r == '\u2028' || r == '\u2029':
-				dst = append(dst, s[start:i]...)
-				dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-				i += size - 1
-				start = i + 1
-			default:
-				i += size - 1
-			}
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		start = i + 1
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
 
 // sortMembers sorts by key; insertion sort (shifting, not swapping, the

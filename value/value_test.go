@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/internal/number"
 )
 
 func TestParseRejects(t *testing.T) {
@@ -94,11 +96,11 @@ func TestCompareNumbers(t *testing.T) {
 		{"12", "120e-1", 0}, {"1.10", "1.1", 0}, {"10", "9.99", 1},
 	}
 	for _, tt := range tests {
-		if got := CompareNumbers(tt.a, tt.b); got != tt.want {
-			t.Errorf("CompareNumbers(%s, %s) = %d, want %d", tt.a, tt.b, got, tt.want)
+		if got := number.Compare(tt.a, tt.b); got != tt.want {
+			t.Errorf("number.Compare(%s, %s) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
-		if got := CompareNumbers(tt.b, tt.a); got != -tt.want {
-			t.Errorf("CompareNumbers(%s, %s) = %d, want %d", tt.b, tt.a, got, -tt.want)
+		if got := number.Compare(tt.b, tt.a); got != -tt.want {
+			t.Errorf("number.Compare(%s, %s) = %d, want %d", tt.b, tt.a, got, -tt.want)
 		}
 	}
 }
@@ -110,11 +112,11 @@ func TestCanonicalNumber(t *testing.T) {
 		{"-12e3", "-12000"}, {"1.23e30", "1.23e30"},
 	}
 	for _, tt := range tests {
-		if got := CanonicalNumber(tt.in); got != tt.want {
-			t.Errorf("CanonicalNumber(%s) = %s, want %s", tt.in, got, tt.want)
+		if got := number.Canonical(tt.in); got != tt.want {
+			t.Errorf("number.Canonical(%s) = %s, want %s", tt.in, got, tt.want)
 		}
-		if CompareNumbers(tt.in, CanonicalNumber(tt.in)) != 0 {
-			t.Errorf("CanonicalNumber(%s) changed the value", tt.in)
+		if number.Compare(tt.in, number.Canonical(tt.in)) != 0 {
+			t.Errorf("number.Canonical(%s) changed the value", tt.in)
 		}
 	}
 }
@@ -137,44 +139,6 @@ func TestEqual(t *testing.T) {
 		b, _ := Parse(tt.b)
 		if got := Equal(a, b); got != tt.want {
 			t.Errorf("Equal(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
-		}
-	}
-}
-
-func TestIsInteger(t *testing.T) {
-	for in, want := range map[string]bool{"5": true, "5.0": true, "5e0": true, "5.5": false, "0": true, "1e-1": false, "15e-1": false, "150e-1": true} {
-		v, _ := NumberOf(in)
-		if got := v.IsInteger(); got != want {
-			t.Errorf("IsInteger(%s) = %v, want %v", in, got, want)
-		}
-	}
-}
-
-func TestIdentical(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want bool
-	}{
-		{`{"a":5,"b":"x"}`, `{"b":"x","a":5}`, true},
-		{`5`, `5.0`, false},
-		{`1e2`, `100`, false},
-		{`-0`, `0`, false},
-		{`"5"`, `5`, false},
-		{`true`, `1`, false},
-		{`null`, `null`, true},
-		{`[]`, `{}`, false},
-		{`[1,2]`, `[2,1]`, false},
-		{`{"a":[1,{"b":null}]}`, `{"a":[1,{"b":null}]}`, true},
-		{`{"a":1}`, `{"a":1,"b":null}`, false},
-		{`"\u00e9"`, `"é"`, true},
-		{`9007199254740993`, `9007199254740992`, false},
-	} {
-		a, b := mustParse(t, tt.a), mustParse(t, tt.b)
-		if got := Identical(a, b); got != tt.want || Identical(b, a) != tt.want {
-			t.Errorf("Identical(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
-		}
-		if tt.want && !Equal(a, b) {
-			t.Errorf("%s and %s are Identical, not Equal", tt.a, tt.b)
 		}
 	}
 }

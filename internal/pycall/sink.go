@@ -3,6 +3,7 @@ package pycall
 import (
 	"sync"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -63,7 +64,7 @@ func (j *jsonSink) key(k string) {
 		j.out = append(j.out, ',')
 	}
 	f.n++
-	j.out = append(value.AppendQuote(j.out, k), ':')
+	j.out = append(jsontext.AppendQuote(j.out, k), ':')
 }
 
 func (j *jsonSink) end() {
@@ -83,7 +84,7 @@ func (j *jsonSink) unwrap() {
 	j.out = j.out[:f.start+copy(j.out[f.start:], j.out[f.start+1:])]
 }
 
-func (j *jsonSink) str(s string) { j.value(); j.out = value.AppendQuote(j.out, s) }
+func (j *jsonSink) str(s string) { j.value(); j.out = jsontext.AppendQuote(j.out, s) }
 
 func (j *jsonSink) num(neg bool, lit string) {
 	j.value()
@@ -205,7 +206,7 @@ func (v *valueSink) unwrap() {
 
 func (v *valueSink) str(s string)   { v.put(value.StringOf(s)) }
 func (v *valueSink) boolean(b bool) { v.put(value.BoolOf(b)) }
-func (v *valueSink) null()          { v.put(value.NullValue()) }
+func (v *valueSink) null()          { v.put(value.Value{}) }
 
 func (v *valueSink) num(neg bool, lit string) {
 	if neg {

@@ -12,7 +12,7 @@ import (
 // The zero Options read as Extract does.
 type Options struct {
 	// Limits bound the parsing of arguments; the zero value means
-	// value.DefaultLimits.
+	// value's defaults.
 	Limits value.Limits
 	// Parser, when set, parses the arguments into memory that it hands
 	// out again after its Reset, as ExtractWith does.
@@ -66,7 +66,7 @@ func failInvalidUTF8(c *Call, i int) {
 		where = "the argument " + strconv.Quote(path) + " holds"
 	}
 	c.Err = &ArgumentsError{Index: i, Reason: where + " text that is not UTF-8",
-		Err: &value.Error{Reason: value.ReasonInvalidUTF8, Offset: -1}}
+		Err: &value.Error{Err: value.ErrInvalidUTF8, Offset: -1}}
 }
 
 // invalidUTF8 returns the path below at of the first key or string in v

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/jsonv"
+	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -279,11 +281,11 @@ func anyValue(a value.Value) (value.Value, string) {
 		}
 	}
 	want := func(k value.Kind) string {
-		return "the " + key + " is " + kindPhrase(v) + ", not " + k.WithArticle()
+		return "the " + key + " is " + kindPhrase(v) + ", not " + jsonv.WithArticle(k)
 	}
 	switch key {
 	case "":
-		return value.NullValue(), ""
+		return value.Value{}, ""
 	case "stringValue", "bytesValue":
 		if v.Kind() != value.String {
 			return value.Value{}, want(value.String)
@@ -307,7 +309,7 @@ func anyValue(a value.Value) (value.Value, string) {
 		if v.Kind() == value.Number {
 			return v, ""
 		}
-		if v.Kind() == value.String && value.IsNumber(v.Str()) {
+		if v.Kind() == value.String && number.Valid(v.Str()) {
 			n, _ := value.NumberOf(v.Str())
 			return n, ""
 		}
@@ -334,7 +336,7 @@ func anyValue(a value.Value) (value.Value, string) {
 		}
 		e, _ := kv.Get("value")
 		if !kv.Has("value") {
-			e = value.NullValue()
+			e = value.Value{}
 		} else if e, err = anyValue(e); err != "" {
 			return value.Value{}, "kvlistValue.values[" + strconv.Itoa(i) + "]: " + err
 		}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -96,7 +98,7 @@ type splitChunk struct {
 // line reads one line of the export; the result says what is wrong with
 // it.
 func (sp *splitter) line(b []byte, line int) string {
-	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: value.DefaultLimits.MaxDepth + EnvelopeDepth})
+	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: jsontext.DefaultMaxDepth + EnvelopeDepth})
 	switch {
 	case err != nil:
 		return "not JSON: " + err.Error()
@@ -160,8 +162,8 @@ func (sp *splitter) cases(name, attr string) ([]TraceCase, error) {
 		var rss []value.Value
 		for _, tid := range out[k].Traces {
 			for _, c := range sp.byTrace[tid].chunks {
-				ss := c.ss.With("spans", value.ArrayOf(c.spans...))
-				rss = append(rss, c.rs.With("scopeSpans", value.ArrayOf(ss)))
+				ss := jsonv.With(c.ss, "spans", value.ArrayOf(c.spans...))
+				rss = append(rss, jsonv.With(c.rs, "scopeSpans", value.ArrayOf(ss)))
 			}
 		}
 		out[k].Export, _ = value.ObjectOf(value.Member{Key: "resourceSpans", Value: value.ArrayOf(rss...)})

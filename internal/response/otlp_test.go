@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -354,12 +355,12 @@ func checkTraceSteps(t *testing.T, steps []Step, want []traceWant) {
 			if s.Err == nil || !errors.As(s.Err, &ae) || ae.Index != i || !strings.Contains(s.Err.Error(), w.fails) {
 				t.Errorf("step %d error = %v, want %q in it", i, s.Err, w.fails)
 			}
-		} else if s.Err != nil || string(s.Args.AppendCanonical(nil)) != w.args {
+		} else if s.Err != nil || string(jsonv.AppendCanonical(nil, s.Args)) != w.args {
 			t.Errorf("step %d = %s, %v; want %s", i, s.Args, s.Err, w.args)
 		}
 		if got := ""; s.HasResult || w.result != "" {
 			if s.HasResult {
-				got = string(s.Result.AppendCanonical(nil))
+				got = string(jsonv.AppendCanonical(nil, s.Result))
 			}
 			if got != w.result {
 				t.Errorf("step %d result = %s, want %s", i, got, w.result)

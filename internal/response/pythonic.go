@@ -83,9 +83,9 @@ func (t *textReader) pythonCalls(from, to int) {
 		args := strings.IndexByte(s[from+c.Start:from+c.End], '(')
 		switch {
 		case c.End-c.Start-args > t.x.maxBytes():
-			t.fail(c.Name, from+c.Start, from+c.End, "has arguments beyond the limits", &value.Error{Reason: value.ReasonTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
+			t.fail(c.Name, from+c.Start, from+c.End, "has arguments beyond the limits", &value.Error{Err: value.ErrTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
 		case tooDeep(c.Value, t.x.maxDepth()):
-			t.fail(c.Name, from+c.Start, from+c.End, "has arguments beyond the limits", &value.Error{Reason: value.ReasonTooDeep, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxDepth()) + " levels"})
+			t.fail(c.Name, from+c.Start, from+c.End, "has arguments beyond the limits", &value.Error{Err: value.ErrTooDeep, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxDepth()) + " levels"})
 		default:
 			t.add(from+c.Start, c.Name, c.Value)
 		}

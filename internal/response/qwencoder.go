@@ -224,12 +224,12 @@ func (t *textReader) qwenCall(name string, start, end int, members []value.Membe
 	args, err := t.x.p.Object(members) // the Parser's memory, as a JSON object's
 	switch {
 	case size > t.x.maxBytes():
-		t.fail(name, start, end, "has arguments beyond the limits", &value.Error{Reason: value.ReasonTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
+		t.fail(name, start, end, "has arguments beyond the limits", &value.Error{Err: value.ErrTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
 	case err != nil:
 		t.fail(name, start, end, "gives a parameter twice", err)
 	case tooDeep(args, t.x.maxDepth()):
 		// Each value kept to the limit, the object around them may not be.
-		t.fail(name, start, end, "nests too deep", &value.Error{Reason: value.ReasonTooDeep, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxDepth()) + " levels"})
+		t.fail(name, start, end, "nests too deep", &value.Error{Err: value.ErrTooDeep, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxDepth()) + " levels"})
 	default:
 		t.add(start, name, args)
 	}
@@ -270,7 +270,7 @@ func qwenProps(params value.Value) value.Value {
 // cannot be sure of is not made.
 func (t *textReader) qwenValue(props value.Value, key, text string) value.Value {
 	if strings.EqualFold(text, "null") {
-		return value.NullValue()
+		return value.Value{}
 	}
 	prop, ok := props.Get(key)
 	if !ok || prop.Kind() != value.Object {

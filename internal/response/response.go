@@ -263,6 +263,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -434,7 +436,7 @@ func (e *ArgumentsError) Unwrap() error { return e.Err }
 // in r can be read as calls, or when f is not a known Format; the format
 // returned with an error is f. The result is nil when r has no calls. lim
 // bounds the parsing of arguments strings; its zero value means
-// value.DefaultLimits. Args shares memory with r.
+// value's defaults. Args shares memory with r.
 func Extract(r value.Value, f Format, lim value.Limits) ([]Call, Format, error) {
 	return extract(r, f, extraction{lim: lim}, nil)
 }
@@ -467,7 +469,7 @@ func (x extraction) maxDepth() int {
 	if x.lim.MaxDepth > 0 {
 		return x.lim.MaxDepth
 	}
-	return value.DefaultLimits.MaxDepth
+	return jsontext.DefaultMaxDepth
 }
 
 func (x extraction) parse(s string) (value.Value, error) { return x.p.Parse(s, x.lim) }
@@ -892,7 +894,7 @@ func readArgs(name string, a value.Value, present bool, at loc, sub, key string,
 		if d := x.maxDepth(); tooDeep(a, d) {
 			return Call{Name: name, Err: &ArgumentsError{Index: i,
 				Reason: at.at(join(sub, key)) + " is not a usable JSON object",
-				Err:    &value.Error{Reason: value.ReasonTooDeep, Detail: "more than " + strconv.Itoa(d) + " levels"}}}
+				Err:    &value.Error{Err: value.ErrTooDeep, Detail: "more than " + strconv.Itoa(d) + " levels"}}}
 		}
 		return Call{Name: name, Args: a}
 	case a.Kind() == value.String && mode == textOrObject:
@@ -917,7 +919,7 @@ func fail(i int, name, reason string) Call {
 	return Call{Name: name, Err: &ArgumentsError{Index: i, Reason: reason}}
 }
 
-func kindPhrase(v value.Value) string { return v.Kind().WithArticle() }
+func kindPhrase(v value.Value) string { return jsonv.WithArticle(v.Kind()) }
 
 // maxKeys bounds the keys a ShapeError lists, so that a huge object does not
 // make a huge message.

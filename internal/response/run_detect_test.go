@@ -69,7 +69,7 @@ func readRunFile(t testing.TB, name string) value.Value {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := value.ParseBytes(b)
+	r, err := value.Parse(string(b))
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

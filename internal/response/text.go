@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -60,7 +61,7 @@ func (t *textReader) room(from int) bool {
 		return true
 	}
 	t.full = true
-	t.failed("", from, len(t.src), "not read", &value.Error{Reason: value.ReasonTooLarge, Offset: -1,
+	t.failed("", from, len(t.src), "not read", &value.Error{Err: value.ErrTooLarge, Offset: -1,
 		Detail: "more than " + strconv.Itoa(MaxTextCalls) + " calls in one response's text"})
 	return false
 }
@@ -125,7 +126,7 @@ func (x extraction) maxBytes() int {
 	if x.lim.MaxBytes > 0 {
 		return x.lim.MaxBytes
 	}
-	return value.DefaultLimits.MaxBytes
+	return jsontext.DefaultMaxBytes
 }
 
 // maxQuote is the most of a span a message quotes.
@@ -239,7 +240,7 @@ func (t *textReader) call(o value.Value, from, to, elem int, sub string, argKeys
 	case args.Kind() != value.Object:
 		t.fail(name, from, to, sub+strconv.Quote(key)+" is "+kindPhrase(args)+", not an object", nil)
 	case to-from > t.x.maxBytes() && t.tooLarge(from, to, elem, key):
-		t.fail(name, from, to, sub+strconv.Quote(key)+" is beyond the limits", &value.Error{Reason: value.ReasonTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
+		t.fail(name, from, to, sub+strconv.Quote(key)+" is beyond the limits", &value.Error{Err: value.ErrTooLarge, Offset: -1, Detail: "more than " + strconv.Itoa(t.x.maxBytes()) + " bytes"})
 	default:
 		t.add(from, name, args)
 	}

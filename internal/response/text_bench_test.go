@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -34,7 +35,7 @@ const benchParams = `{"type":"object","properties":{"origin":{"type":"string"},"
 
 // quote writes s as a JSON string as Python's json.dumps does, without
 // escaping "<" and ">" as encoding/json does for HTML.
-func quote(s string) string { return string(value.AppendQuote(nil, s)) }
+func quote(s string) string { return string(jsontext.AppendQuote(nil, s)) }
 
 // BenchmarkText reads the response line of each, from its JSON text to
 // the calls, with one Parser reset after each line as the engine reads

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -45,7 +46,7 @@ var textWith = []struct {
 // in calls, 257 fail.
 func TestTextArgumentsDepth(t *testing.T) {
 	for _, depth := range []int{256, 257} {
-		pass := depth <= value.DefaultLimits.MaxDepth
+		pass := depth <= jsontext.DefaultMaxDepth
 		for _, w := range textWith {
 			line := w.in(nested(depth))
 			r, err := value.ParseLimits(line, value.Limits{MaxDepth: 256 + 64})

@@ -3,13 +3,14 @@ package rulecore
 import (
 	"context"
 
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
 // Diff is one difference found comparing two argument trees.
 type Diff struct {
-	Kind        rules.Kind
+	Kind        results.Kind
 	Path        string // gjson-style path, "" for the arguments object itself
 	Expected    value.Value
 	Actual      value.Value

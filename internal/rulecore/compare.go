@@ -2,14 +2,15 @@ package rulecore
 
 import (
 	"fmt"
-	"github.com/callgrade/callgrade/results"
-	"github.com/callgrade/callgrade/rules"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
 
+	"github.com/callgrade/callgrade/internal/number"
+	"github.com/callgrade/callgrade/results"
+	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -133,7 +134,7 @@ type walker struct {
 	// The first comparator error met since the current leaf began, and
 	// the last comparator's message: a leaf that fails reports them.
 	err     error
-	errKind rules.Kind
+	errKind results.Kind
 	msg     string
 
 	failed  failedSet // the top-level members of actual that failed
@@ -633,7 +634,7 @@ func (w *walker) comparator(f *eff, r *Rule, e, a *value.Value) (equal bool) {
 
 var inputPool = sync.Pool{New: func() any { return new(rules.Input) }}
 
-func (w *walker) fail(err error, kind rules.Kind) {
+func (w *walker) fail(err error, kind results.Kind) {
 	if w.err != nil {
 		return
 	}
@@ -747,7 +748,7 @@ func (w *walker) scalarEqual(f *eff, e, a *value.Value) bool {
 	case value.String:
 		return w.stringsEqual(f, e.Str(), a.Str())
 	case value.Number:
-		return value.SameNumber(e.Str(), a.Str())
+		return number.Same(e.Str(), a.Str())
 	case value.Bool:
 		return e.Bool() == a.Bool()
 	case value.Null:
@@ -821,7 +822,7 @@ func numberText(f *eff, v *value.Value) (string, bool) {
 		return v.Str(), true
 	case value.String:
 		s := strings.TrimSpace(applyNorm(f.norm, v.Str()))
-		if value.IsNumber(s) {
+		if number.Valid(s) {
 			return s, true
 		}
 	}
@@ -833,13 +834,13 @@ func numberText(f *eff, v *value.Value) (string, bool) {
 // float64 rounding either way, so 1704067200002 is not within 0.5 of
 // 1704067200000, and 1e400 is within no usual tolerance of anything finite.
 func numbersEqual(f *eff, e, a string) bool {
-	if value.SameNumber(e, a) {
+	if number.Same(e, a) {
 		return true
 	}
 	if f.num != numTolerance {
 		return false
 	}
-	return (f.tol != "" && value.WithinAbs(a, e, f.tol)) || (f.rel != "" && value.WithinRel(a, e, f.rel))
+	return (f.tol != "" && number.WithinAbs(a, e, f.tol)) || (f.rel != "" && number.WithinRel(a, e, f.rel))
 }
 
 // what names the thing being compared for a message: an argument at the

@@ -1,10 +1,12 @@
 package rulecore
 
 import (
-	"github.com/callgrade/callgrade/rules"
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
+	"github.com/callgrade/callgrade/internal/number"
+	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -125,9 +127,9 @@ func respellNumber(s string, k uint8) string {
 // need no escape.
 func respellString(b []byte, s string, k uint8) []byte {
 	if k%2 == 0 {
-		return value.AppendQuote(b, s)
+		return jsontext.AppendQuote(b, s)
 	}
-	q := value.AppendQuote(nil, s)
+	q := jsontext.AppendQuote(nil, s)
 	b = append(b, '"')
 	body := q[1 : len(q)-1]
 	for i := 0; i < len(body); i++ {
@@ -164,7 +166,7 @@ func TestRespell(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("respellNumber(%s, %d) = %s, want %s", tt.s, tt.k, got, tt.want)
 		}
-		if value.CompareNumbers(got, tt.s) != 0 {
+		if number.Compare(got, tt.s) != 0 {
 			t.Errorf("%s and %s differ", got, tt.s)
 		}
 	}

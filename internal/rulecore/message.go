@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -25,7 +26,7 @@ func (m msg) s(text string) msg { return append(m, text...) }
 // show appends v as JSON, shortened when long.
 func (m msg) show(v value.Value) msg {
 	start := len(m)
-	m = v.AppendJSONPrefix(m, maxShown)
+	m = jsonv.AppendPrefix(m, v, maxShown)
 	if len(m)-start <= maxShown {
 		return m
 	}

@@ -3,12 +3,13 @@ package rulecore
 import (
 	"cmp"
 	"fmt"
-	"github.com/callgrade/callgrade/results"
 	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/number"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -74,7 +75,7 @@ func (w *walker) pairing(st *state, f *eff, ee, ae []value.Value, explain bool) 
 		case (est == nil || est.plain) && ef.num != numTolerance && (!w.ctx.AllowExtra || !hasContainers(ee, ae)):
 			return w.keyPairing(est, ef, ee, ae), true
 		case (est == nil || est.rule == nil || est.rule.settingsOnly(true)) && ef.num == numTolerance &&
-			(ef.rel == "" || value.CompareNumbers(ef.rel, "1") < 0) && numericScalars(ef, ee, ae):
+			(ef.rel == "" || number.Compare(ef.rel, "1") < 0) && numericScalars(ef, ee, ae):
 			return sortedPairing(ef, ee, ae, explain), true
 		}
 	}
@@ -150,11 +151,11 @@ func (w *walker) canonical(b []byte, st *state, f *eff, v value.Value) []byte {
 		}
 		return append(b, 'f')
 	case value.Number:
-		return append(append(b, '#'), value.CanonicalNumber(v.Str())...)
+		return append(append(b, '#'), number.Canonical(v.Str())...)
 	case value.String:
 		if f.num != numExact {
 			if s, ok := numberText(f, &v); ok {
-				return append(append(b, '#'), value.CanonicalNumber(s)...)
+				return append(append(b, '#'), number.Canonical(s)...)
 			}
 		}
 		s := applyNorm(f.norm, v.Str())
@@ -212,7 +213,7 @@ func sortedPairing(f *eff, ee, ae []value.Value, explain bool) []int {
 			out[i] = num{t, i}
 		}
 		slices.SortStableFunc(out, func(a, b num) int {
-			return cmp.Or(value.CompareNumbers(a.text, b.text), a.i-b.i)
+			return cmp.Or(number.Compare(a.text, b.text), a.i-b.i)
 		})
 		return out
 	}
@@ -235,7 +236,7 @@ func sortedPairing(f *eff, ee, ae []value.Value, explain bool) []int {
 	var restE, restA []num
 	i, j := 0, 0
 	for i < len(es) && j < len(as) {
-		switch c := value.CompareNumbers(es[i].text, as[j].text); {
+		switch c := number.Compare(es[i].text, as[j].text); {
 		case c == 0:
 			alt[as[j].i] = es[i].i
 			i, j = i+1, j+1
@@ -271,7 +272,7 @@ func walkSorted(f *eff, es, as []num, rowOf []int) {
 		case numbersEqual(f, es[i].text, as[j].text):
 			rowOf[as[j].i] = es[i].i
 			i, j = i+1, j+1
-		case value.CompareNumbers(as[j].text, es[i].text) < 0:
+		case number.Compare(as[j].text, es[i].text) < 0:
 			j++ // below every interval still open: no expected number takes it
 		default:
 			i++ // every actual number left is above this interval

@@ -1,10 +1,11 @@
 package rulecore
 
 import (
-	"github.com/callgrade/callgrade/rules"
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/number"
+	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -413,7 +414,7 @@ func boundProp(k string, v value.Value) (string, error) {
 	if v.Kind() != value.Number {
 		return "", errorf(k, "want a number >= 0, got "+describeKind(v))
 	}
-	if value.CompareNumbers(v.Str(), "0") < 0 {
+	if number.Compare(v.Str(), "0") < 0 {
 		return "", errorf(k, "want a number >= 0, got "+v.Str())
 	}
 	return v.Str(), nil

@@ -1,13 +1,13 @@
 package rulecore
 
 import (
-	"github.com/callgrade/callgrade/results"
-	"github.com/callgrade/callgrade/rules"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/results"
+	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -117,17 +117,17 @@ func TestFromRule(t *testing.T) {
 	tests := []struct {
 		rule, exp, act string
 		n              int
-		kinds          []rules.Kind
+		kinds          []results.Kind
 		msg            string
 	}{
 		{`{"from":"find_order.result.id"}`, `{}`, `{"order_id":"O-2"}`, 3, nil, ""},
 		{`{"from":"find_order.result.id"}`, `{"order_id":null}`, `{"order_id":"O-2"}`, 3, nil, ""},
-		{`{"from":"find_order.result.id"}`, `{"order_id":"O-2"}`, `{"order_id":"O-1"}`, 3, []rules.Kind{results.Mismatch}, `expected "O-2", got "O-1"`},
-		{`{"from":"find_order.result.id"}`, `{"order_id":"O-1"}`, `{"order_id":"O-1"}`, 3, []rules.Kind{results.Mismatch}, `expected "O-2", got "O-1"`},
+		{`{"from":"find_order.result.id"}`, `{"order_id":"O-2"}`, `{"order_id":"O-1"}`, 3, []results.Kind{results.Mismatch}, `expected "O-2", got "O-1"`},
+		{`{"from":"find_order.result.id"}`, `{"order_id":"O-1"}`, `{"order_id":"O-1"}`, 3, []results.Kind{results.Mismatch}, `expected "O-2", got "O-1"`},
 		{`{"from":"find_order.result.id","case_insensitive":true}`, `{"order_id":null}`, `{"order_id":"o-2"}`, 3, nil, ""},
-		{`{"from":"find_order.result.id"}`, `{"order_id":null}`, `{}`, 3, []rules.Kind{results.MissingArgument}, `expected "O-2"`},
-		{`{"from":"find_order.result.id"}`, `{"order_id":null}`, `{"order_id":"O-2"}`, 0, []rules.Kind{results.Mismatch}, `got "O-2"; expected the value of find_order.result.id, but no call to find_order happened before this one`},
-		{`{"from":"find_order.result.id"}`, `{"order_id":null}`, `{}`, 0, []rules.Kind{results.MissingArgument}, "no call to find_order happened before this one, and the argument is missing"},
+		{`{"from":"find_order.result.id"}`, `{"order_id":null}`, `{}`, 3, []results.Kind{results.MissingArgument}, `expected "O-2"`},
+		{`{"from":"find_order.result.id"}`, `{"order_id":null}`, `{"order_id":"O-2"}`, 0, []results.Kind{results.Mismatch}, `got "O-2"; expected the value of find_order.result.id, but no call to find_order happened before this one`},
+		{`{"from":"find_order.result.id"}`, `{"order_id":null}`, `{}`, 0, []results.Kind{results.MissingArgument}, "no call to find_order happened before this one, and the argument is missing"},
 		{`{"from":"find_order.result.id","optional":true}`, `{"order_id":null}`, `{}`, 0, nil, ""},
 		{`{"from":"steps[0].turn","numeric":true}`, `{"order_id":null}`, `{"order_id":"0"}`, 3, nil, ""},
 	}
@@ -135,16 +135,16 @@ func TestFromRule(t *testing.T) {
 	// omission: the argument still counts and must be there.
 	nullTests := []struct {
 		act   string
-		kinds []rules.Kind
+		kinds []results.Kind
 	}{
 		{`{"order_id":"O-2"}`, nil},
-		{`{"order_id":"O-1"}`, []rules.Kind{results.Mismatch}},
-		{`{}`, []rules.Kind{results.MissingArgument}},
-		{`{"order_id":null}`, []rules.Kind{results.MissingArgument}},
+		{`{"order_id":"O-1"}`, []results.Kind{results.Mismatch}},
+		{`{}`, []results.Kind{results.MissingArgument}},
+		{`{"order_id":null}`, []results.Kind{results.MissingArgument}},
 	}
 	for _, tt := range nullTests {
 		s := orderIDFrom(t)
-		var kinds []rules.Kind
+		var kinds []results.Kind
 		ctx := &Context{NullIsMissing: true, Steps: rules.Steps{Src: run, N: 3}}
 		res := s.Compare(mustValue(t, `{"order_id":null}`), mustValue(t, tt.act), ctx, func(d Diff) { kinds = append(kinds, d.Kind) })
 		want := Result{Matched: 1, Total: 1}
@@ -173,7 +173,7 @@ func TestFromRule(t *testing.T) {
 		if res != quiet {
 			t.Errorf("%s %s %s: quiet %v, reported %v", tt.rule, tt.exp, tt.act, quiet, res)
 		}
-		var kinds []rules.Kind
+		var kinds []results.Kind
 		for _, d := range diffs {
 			kinds = append(kinds, d.Kind)
 		}

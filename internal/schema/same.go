@@ -1,9 +1,10 @@
 package schema
 
 import (
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/number"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -129,7 +130,7 @@ func (s *sameWalk) differ(n *node, e, a *value.Value) bool {
 		// numbers are as valid as each other.
 		if a.Kind() == value.String && sn.coerces() {
 			t := strings.TrimSpace(a.Str())
-			if value.IsNumber(t) && value.SameNumber(e.Str(), t) {
+			if number.Valid(t) && number.Same(e.Str(), t) {
 				s.pass(-1, e, a)
 				return true
 			}

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,9 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/callgrade/callgrade/internal/jsonv"
+	"github.com/callgrade/callgrade/internal/number"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -259,7 +261,7 @@ func (v *validator) validate(n *node, x value.Value, xp *value.Value, known *val
 	}
 	if n.types != 0 {
 		t, name := jsonType(x)
-		ok := n.types&t != 0 || (n.types&tInteger != 0 && t == tNumber && x.IsInteger())
+		ok := n.types&t != 0 || (n.types&tInteger != 0 && t == tNumber && jsonv.IsInteger(x))
 		if !ok {
 			if v.failing() {
 				v.fail(typeMessage(name, n.types))
@@ -610,7 +612,7 @@ func duplicates(es []value.Value) (int, int) {
 	first := make(map[string]int, len(es))
 	var buf []byte
 	for j, e := range es {
-		buf = e.AppendCanonical(buf[:0])
+		buf = jsonv.AppendCanonical(buf[:0], e)
 		if i, ok := first[string(buf)]; ok {
 			return i, j
 		}
@@ -644,27 +646,27 @@ func (v *validator) str(n *node, s string) {
 
 // number checks the bounds exactly, on the decimal values.
 func (v *validator) number(n *node, x string) {
-	if n.minimum != "" && value.CompareNumbers(x, n.minimum) < 0 {
+	if n.minimum != "" && number.Compare(x, n.minimum) < 0 {
 		if v.failing() {
 			v.fail(boundMessage("minimum", x, n.minimum))
 		}
 	}
-	if n.maximum != "" && value.CompareNumbers(x, n.maximum) > 0 {
+	if n.maximum != "" && number.Compare(x, n.maximum) > 0 {
 		if v.failing() {
 			v.fail(boundMessage("maximum", x, n.maximum))
 		}
 	}
-	if n.exclMin != "" && value.CompareNumbers(x, n.exclMin) <= 0 {
+	if n.exclMin != "" && number.Compare(x, n.exclMin) <= 0 {
 		if v.failing() {
 			v.fail(boundMessage("exclusiveMinimum", x, n.exclMin))
 		}
 	}
-	if n.exclMax != "" && value.CompareNumbers(x, n.exclMax) >= 0 {
+	if n.exclMax != "" && number.Compare(x, n.exclMax) >= 0 {
 		if v.failing() {
 			v.fail(boundMessage("exclusiveMaximum", x, n.exclMax))
 		}
 	}
-	if n.multipleOf != "" && !value.IsMultipleOf(x, n.multipleOf) {
+	if n.multipleOf != "" && !number.IsMultipleOf(x, n.multipleOf) {
 		if v.failing() {
 			v.fail(boundMessage("multipleOf", x, n.multipleOf))
 		}
@@ -736,7 +738,7 @@ func coerceTree(n *node, x value.Value, nullIsMissing bool) (_ value.Value, chan
 		out := x
 		for _, mem := range x.Members() {
 			if nullIsMissing && mem.Value.IsNull() {
-				out, changed = out.Without(mem.Key), true
+				out, changed = jsonv.Without(out, mem.Key), true
 				continue
 			}
 			y, ch := mem.Value, false
@@ -752,7 +754,7 @@ func coerceTree(n *node, x value.Value, nullIsMissing bool) (_ value.Value, chan
 				}
 			}
 			if ch {
-				out, changed = out.With(mem.Key, y), true
+				out, changed = jsonv.With(out, mem.Key, y), true
 			}
 		}
 		return out, changed

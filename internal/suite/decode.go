@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/callgrade/callgrade/internal/errcode"
+	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -89,5 +90,5 @@ func kindName(v value.Value) string {
 	if v.Kind() == value.Array {
 		return "a list"
 	}
-	return v.Kind().WithArticle()
+	return jsonv.WithArticle(v.Kind())
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/callgrade/callgrade/internal/errcode"
+	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -26,7 +27,7 @@ func (l *loader) decodeTop(s *Suite, rest value.Value) {
 		case "version":
 			if x.Kind() != value.Number {
 				d.wrongKind(loc, "the number 1", x)
-			} else if value.CompareNumbers(x.Str(), "1") != 0 {
+			} else if number.Compare(x.Str(), "1") != 0 {
 				d.fail(loc, errcode.InvalidValue, "unsupported version "+x.Str()+"; this callgrade reads version 1")
 			}
 		case "tools":

@@ -1,6 +1,9 @@
 package suite
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"github.com/callgrade/callgrade/internal/jsontext"
+	"github.com/callgrade/callgrade/value"
+)
 
 // fastCase decodes one case of a JSON suite straight from its text, for
 // the common shape of large generated suites: id, expected (calls of name,
@@ -267,7 +270,7 @@ func (p *scanner) value(depth int) (value.Value, bool) {
 	start := skipSpace(p.s, p.i)
 	end := skipValue(p.s, start)
 	text := p.s[start:end]
-	v, err := p.arena.Parse(text, value.Limits{MaxDepth: value.DefaultLimits.MaxDepth - depth, MaxBytes: len(text) + 1})
+	v, err := p.arena.Parse(text, value.Limits{MaxDepth: jsontext.DefaultMaxDepth - depth, MaxBytes: len(text) + 1})
 	if err != nil {
 		return value.Value{}, false
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -92,7 +93,7 @@ func keyIs(key string) func(value.Member) bool {
 
 // versionOne reports whether v, a file's version, is 1.
 func versionOne(v value.Value) bool {
-	return v.Kind() == value.Number && value.CompareNumbers(v.Str(), "1") == 0
+	return v.Kind() == value.Number && number.Compare(v.Str(), "1") == 0
 }
 
 // atomic reports whether the key at depth is a RULE, which replaces rather

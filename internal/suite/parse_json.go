@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/errcode"
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -142,7 +143,7 @@ func (p *jsonParser) scanCases(s string, i int) (int, error) {
 // parseJSON parses a value found at nesting depth in a larger document, so
 // that the depth limit counts as it would for the whole document.
 func parseJSON(s string, depth int) (value.Value, error) {
-	return value.ParseLimits(s, value.Limits{MaxDepth: value.DefaultLimits.MaxDepth - depth, MaxBytes: len(s) + 1})
+	return value.ParseLimits(s, value.Limits{MaxDepth: jsontext.DefaultMaxDepth - depth, MaxBytes: len(s) + 1})
 }
 
 // jsonSyntaxProblem parses the whole document again to report its first
@@ -162,7 +163,7 @@ func jsonProblem(loc Loc, src string, base int, err error) Problem {
 	msg := err.Error()
 	var ve *value.Error
 	if errors.As(err, &ve) {
-		msg = ve.Reason.String()
+		msg = ve.Err.Error()
 		if ve.Detail != "" {
 			msg += ": " + ve.Detail
 		}

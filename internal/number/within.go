@@ -1,4 +1,4 @@
-package value
+package number
 
 import (
 	"math/big"

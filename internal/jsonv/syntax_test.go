@@ -1,13 +1,15 @@
-package value
+package jsonv
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/callgrade/callgrade/value"
 )
 
 // syntaxCases are texts for CheckSyntax: JSON, JSON broken only in
-// content, and JSON broken in form, each as Parse sees it.
+// content, and JSON broken in form, each as value.Parse sees it.
 var syntaxCases = []struct {
 	name, in string
 	want     string // the error; "" for none
@@ -72,13 +74,13 @@ func TestCheckSyntax(t *testing.T) {
 // form, CheckSyntax reports that one, at the same byte.
 func agreesWithParse(t *testing.T, s string) {
 	t.Helper()
-	_, perr := ParseLimits(s, Limits{MaxBytes: len(s) + 1, MaxDepth: 1 << 20})
+	_, perr := value.ParseLimits(s, value.Limits{MaxBytes: len(s) + 1, MaxDepth: 1 << 20})
 	serr := CheckSyntax(s)
-	var ve *Error
+	var ve *value.Error
 	switch {
 	case perr == nil && serr != nil:
 		t.Errorf("%q: Parse accepts it, CheckSyntax says %v", s, serr)
-	case errors.As(perr, &ve) && ve.Reason == ReasonSyntax && (serr == nil || *serr != *ve):
+	case errors.As(perr, &ve) && ve.Err == value.ErrSyntax && (serr == nil || *serr != *ve):
 		t.Errorf("%q: Parse says %v, CheckSyntax %v", s, perr, serr)
 	}
 }

@@ -1,4 +1,4 @@
-package value
+package number
 
 import (
 	"math/big"
@@ -171,10 +171,10 @@ func compareAbs(a, b decimal) int {
 	return 0
 }
 
-// CompareNumbers compares two JSON number literals by their exact decimal
+// Compare compares two JSON number literals by their exact decimal
 // value: -1, 0 or +1. 5, 5.0 and 5e0 are equal; 9007199254740993 and
 // 9007199254740992 are not. Both must be valid literals.
-func CompareNumbers(a, b string) int {
+func Compare(a, b string) int {
 	if a == b {
 		return 0
 	}
@@ -276,10 +276,10 @@ func splitPlain(s string) (neg bool, integer, fraction string, ok bool) {
 	return neg, integer, fraction, true
 }
 
-// CanonicalNumber returns the shortest exact spelling of a number literal:
+// Canonical returns the shortest exact spelling of a number literal:
 // "5.0", "5e0" and "0.5e1" all give "5"; "1.50" gives "1.5"; "1e400" stays
 // "1e400". Two literals are equal exactly when their canonical forms are.
-func CanonicalNumber(s string) string {
+func Canonical(s string) string {
 	d := decompose(s)
 	if d.isZero() {
 		return "0"

@@ -1,4 +1,4 @@
-package value
+package number
 
 import "testing"
 
@@ -8,8 +8,8 @@ func TestIsNumber(t *testing.T) {
 		"": false, "-": false, "01": false, "5.": false, ".5": false, "5e": false, "+5": false, "0x10": false,
 		"NaN": false, "1 ": false, " 1": false, "Infinity": false, "1e5x": false,
 	} {
-		if got := IsNumber(s); got != want {
-			t.Errorf("IsNumber(%q) = %v", s, got)
+		if got := Valid(s); got != want {
+			t.Errorf("Valid(%q) = %v", s, got)
 		}
 	}
 }
@@ -19,35 +19,29 @@ func TestSameNumber(t *testing.T) {
 		"0.5", "-0.5", "0.50", "5e-1", "100", "1e2", "1.00e2", "10", "1", "1.0", "9007199254740993", "9007199254740992", "0.1", "0.10", "1.5", "15e-1"}
 	for _, a := range lits {
 		for _, b := range lits {
-			if got, want := SameNumber(a, b), CompareNumbers(a, b) == 0; got != want {
-				t.Errorf("SameNumber(%s, %s) = %v, want %v", a, b, got, want)
+			if got, want := Same(a, b), Compare(a, b) == 0; got != want {
+				t.Errorf("Same(%s, %s) = %v, want %v", a, b, got, want)
 			}
 		}
 	}
 }
 
-// FuzzSameNumber holds IsNumber to NumberOf, and SameNumber to
-// CompareNumbers.
+// FuzzSameNumber holds Same to Compare.
 func FuzzSameNumber(f *testing.F) {
 	for _, p := range [][2]string{{"5", "5.000"}, {"-0.0", "0"}, {"10", "1e1"}, {"2.50", "2.5"}, {"100", "100.0"}, {"0.1", "1"}} {
 		f.Add(p[0], p[1])
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
-		for _, s := range []string{a, b} {
-			if _, err := NumberOf(s); IsNumber(s) != (err == nil) {
-				t.Fatalf("IsNumber(%q) = %v, NumberOf: %v", s, IsNumber(s), err)
-			}
-		}
-		if !IsNumber(a) || !IsNumber(b) {
+		if !Valid(a) || !Valid(b) {
 			return
 		}
-		if got, want := SameNumber(a, b), CompareNumbers(a, b) == 0; got != want {
-			t.Fatalf("SameNumber(%s, %s) = %v, CompareNumbers says %v", a, b, got, want)
+		if got, want := Same(a, b), Compare(a, b) == 0; got != want {
+			t.Fatalf("Same(%s, %s) = %v, Compare says %v", a, b, got, want)
 		}
 	})
 }
 
-// BenchmarkSameNumber compares SameNumber with CompareNumbers on the
+// BenchmarkSameNumber compares Same with Compare on the
 // spellings model output gives numbers in.
 func BenchmarkSameNumber(b *testing.B) {
 	pairs := [][2]string{{"2", "2"}, {"2", "2.0"}, {"0.5", "0.50"}, {"21", "21.5"}, {"350", "-350"}, {"1000", "1e3"}, {"0.3", "0.30000000000000004"}}
@@ -55,8 +49,8 @@ func BenchmarkSameNumber(b *testing.B) {
 		name string
 		same func(a, b string) bool
 	}{
-		{"SameNumber", SameNumber},
-		{"CompareNumbers", func(a, b string) bool { return CompareNumbers(a, b) == 0 }},
+		{"Same", Same},
+		{"Compare", func(a, b string) bool { return Compare(a, b) == 0 }},
 	}
 	for _, fn := range fns {
 		for _, p := range pairs {
@@ -71,15 +65,15 @@ func BenchmarkSameNumber(b *testing.B) {
 }
 
 // TestCompareNumbersEmpty: an empty string is no literal, outside
-// CompareNumbers' contract, and still no panic: it compares as zero, as it
+// Compare' contract, and still no panic: it compares as zero, as it
 // did before plain decimals took their shortcut.
 func TestCompareNumbersEmpty(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
 		want int
 	}{{"", "1", -1}, {"1", "", 1}, {"", "0", 0}, {"-2", "", -1}} {
-		if got := CompareNumbers(tc.a, tc.b); got != tc.want {
-			t.Errorf("CompareNumbers(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		if got := Compare(tc.a, tc.b); got != tc.want {
+			t.Errorf("Compare(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
 	}
 }
