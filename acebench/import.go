@@ -12,6 +12,7 @@ import (
 	"io"
 	"regexp"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 )
@@ -258,6 +259,9 @@ func (s *Suite) JSON() []byte { return s.doc.JSON() }
 // came from.
 func (s *Suite) YAML() ([]byte, error) { return s.doc.YAML() }
 
-// Decode returns the suite as package suite reads it; name is the file
-// name its errors use.
-func (s *Suite) Decode(name string) (*suite.Suite, error) { return s.doc.Decode(name) }
+// Decode returns the suite as callgrade.Load would read it, for
+// callgrade.New; name is the file name its errors use.
+func (s *Suite) Decode(name string) (*callgrade.Suite, error) {
+	d, err := s.doc.Decode(name)
+	return suite.ViewOf(d), err
+}

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 )
@@ -695,7 +696,10 @@ func (s *Suite) JSON() []byte { return s.doc.JSON() }
 // came from, with each call's arguments and each rule on one line.
 func (s *Suite) YAML() ([]byte, error) { return s.doc.YAML() }
 
-// Decode returns the suite as package suite reads it, for a program that
-// scores it in process instead of writing a file; name is the file name
-// its errors use.
-func (s *Suite) Decode(name string) (*suite.Suite, error) { return s.doc.Decode(name) }
+// Decode returns the suite as callgrade.Load would read it, for a program
+// that scores it in process (callgrade.New) instead of writing a file;
+// name is the file name its errors use.
+func (s *Suite) Decode(name string) (*callgrade.Suite, error) {
+	d, err := s.doc.Decode(name)
+	return suite.ViewOf(d), err
+}

@@ -34,7 +34,7 @@ cases:
 		t.Fatal(err)
 	}
 	cases := []Case{{Result: engine.Result{ID: "suite-tools"}}, {Result: engine.Result{ID: "own-tools"}}}
-	Annotate(cases, s)
+	Annotate(cases, suite.ViewOf(s))
 	text := `"<tool_call>\n<function=tag>\n<parameter=ids>\n[1, 2]\n</parameter>\n</function>\n</tool_call>"`
 	lines := `{"id":"suite-tools","response":` + text + "}\n" + `{"id":"own-tools","response":` + text + "}\n"
 	if err := AttachResponses(cases, strings.NewReader(lines), response.Auto); err != nil {

@@ -360,7 +360,7 @@ cases:
 		t.Fatal(err)
 	}
 	cases := []Case{{Result: engine.Result{ID: "a"}}, {Result: engine.Result{ID: "b"}}, {Result: engine.Result{ID: "c"}}, {Result: engine.Result{ID: "x"}, Unknown: true}}
-	Annotate(cases, s)
+	Annotate(cases, suite.ViewOf(s))
 	got, err := json.Marshal(newHTMLMeta(cases))
 	if err != nil {
 		t.Fatal(err)

@@ -47,7 +47,7 @@ func loadDir(t testing.TB, dir string, annotate bool) []Case {
 		if err != nil {
 			t.Fatal(err)
 		}
-		Annotate(cases, s)
+		Annotate(cases, suite.ViewOf(s))
 		r, err := os.Open(filepath.Join(dir, "responses.jsonl"))
 		if err != nil {
 			t.Fatal(err)

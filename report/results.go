@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
@@ -137,8 +138,10 @@ func ReadResults(r io.Reader, name string) ([]Case, error) {
 }
 
 // Annotate sets each case's Tool, Suite, Expected and Metadata from the
-// suite it was scored against. Cases the suite does not have are left as they are.
-func Annotate(cases []Case, s *suite.Suite) {
+// suite it was scored against (callgrade.Load, callgrade.Grader.Suite).
+// Cases the suite does not have are left as they are.
+func Annotate(cases []Case, v *callgrade.Suite) {
+	s := suite.ModelOf(v)
 	index := make(map[string]*suite.Case, len(s.Cases))
 	params := suite.Params(s.Tools)
 	for i := range s.Cases {

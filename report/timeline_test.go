@@ -42,7 +42,7 @@ func scoreRuns(t testing.TB, suitePath, responsesPath string) []Case {
 	if err != nil {
 		t.Fatal(err)
 	}
-	Annotate(cases, s)
+	Annotate(cases, suite.ViewOf(s))
 	r, err := os.Open(responsesPath)
 	if err != nil {
 		t.Fatal(err)
@@ -380,7 +380,7 @@ cases:
 		t.Fatal(err)
 	}
 	cases := []Case{{Result: engine.Result{ID: "plain"}}, {Result: engine.Result{ID: "run"}}}
-	Annotate(cases, s)
+	Annotate(cases, suite.ViewOf(s))
 	if cases[0].Format != response.LlamaJSON || cases[1].Format != response.Pythonic || cases[0].IsRun || !cases[1].IsRun {
 		t.Fatalf("Annotate: format %q %q, run %v %v", cases[0].Format, cases[1].Format, cases[0].IsRun, cases[1].IsRun)
 	}

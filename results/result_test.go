@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade"
+	"github.com/callgrade/callgrade/dsl"
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
@@ -31,11 +33,15 @@ func exampleResults(t testing.TB) []*results.Result {
 	t.Helper()
 	var out []*results.Result
 	for _, ex := range exampleRuns {
-		g, err := callgrade.Open([]string{ex.suite}, callgrade.Options{})
+		s, err := suite.Load(ex.suite)
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := g.Engine()
+		// As callgrade.Open compiles it: with the expression language.
+		e, err := engine.New(s, engine.Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
+		if err != nil {
+			t.Fatal(err)
+		}
 		text, err := os.ReadFile(ex.responses)
 		if err != nil {
 			t.Fatal(err)
@@ -61,7 +67,6 @@ func exampleResults(t testing.TB) []*results.Result {
 				out = append(out, e.NewScorer().ScoreMissing(i))
 			}
 		}
-		g.Close()
 	}
 	return out
 }

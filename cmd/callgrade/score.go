@@ -126,7 +126,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	// What check warns of, said once before the run, in check's words:
 	// a suite that cannot be what its author meant still scores.
 	printWarnings(cmd.ErrOrStderr(), c.Warnings())
-	samples := c.Suite().Samples
+	samples := c.Suite().Samples()
 	if cmd.Flags().Changed("samples") {
 		samples = f.samples
 	}
