@@ -78,24 +78,24 @@ func comparable(old, new []Case) ([]Case, []Case) {
 	drop := func(cs []Case) []Case {
 		out := make([]Case, 0, len(cs))
 		for _, c := range cs {
-			if !c.Unknown {
+			if !c.unknown {
 				out = append(out, c)
 			}
 		}
 		return out
 	}
 	old, new = drop(old), drop(new)
-	so, sn := Samples(old), Samples(new)
+	so, sn := samplesOf(old), samplesOf(new)
 	if so == nil && sn == nil {
 		return old, new
 	}
 	if so == nil {
 		old = asSamples(old)
-		so = Samples(old)
+		so = samplesOf(old)
 	}
 	if sn == nil {
 		new = asSamples(new)
-		sn = Samples(new)
+		sn = samplesOf(new)
 	}
 	oc, nc := collapse(old, so), collapse(new, sn)
 	for i := range oc {

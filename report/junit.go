@@ -13,12 +13,12 @@ import (
 type JUnitOptions struct {
 	// Name is the name of the <testsuites> element; "callgrade" when empty.
 	Name string
-	// Suite names the <testsuite> of cases whose Suite is "" (no suite was
-	// given to Annotate); "callgrade" when empty.
+	// Suite names the <testsuite> of cases whose suite file is not known
+	// (no suite was given to Annotate); "callgrade" when empty.
 	Suite string
 	// PassK are the values of k of the pass@k and pass^k properties of a
-	// results file with samples (see PassK); the number of samples when
-	// empty.
+	// results file with samples (as SetPassK reads them); the number of
+	// samples when empty.
 	PassK []int
 }
 
@@ -66,7 +66,7 @@ type junitProblem struct {
 
 // WriteJUnit writes cases as JUnit XML: one <testsuite> per suite file (in
 // the order the files first appear), one <testcase> per case, and for each
-// failing case an <error> when it errored (Case.Errored) or else a
+// failing case an <error> when it errored (Case.errored) or else a
 // <failure>, whose message lists its diffs, one per line with its kind,
 // path and message. Errored cases count in the errors attributes, not in
 // failures: a CI system then tells a broken run (a missing response, a
@@ -88,32 +88,32 @@ func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
 	out := junitSuites{Name: name, Time: "0"}
 	index := map[string]int{}
 	const unknownSuite = "responses that name no case"
-	sampled := Samples(cases)
+	sampled := samplesOf(cases)
 	var ks []int
-	var first map[int]*SampledCase // a case's first line -> its samples
+	var first map[int]*caseSamples // a case's first line -> its samples
 	if sampled != nil {
 		var err error
-		if ks, err = PassK(sampled, opts.PassK); err != nil {
+		if ks, err = passKs(sampled, opts.PassK); err != nil {
 			return err
 		}
-		first = make(map[int]*SampledCase, len(sampled))
+		first = make(map[int]*caseSamples, len(sampled))
 		for k := range sampled {
-			first[sampled[k].Lines[0]] = &sampled[k]
+			first[sampled[k].lines[0]] = &sampled[k]
 		}
 	}
 	for i := range cases {
 		c := &cases[i]
-		var sc *SampledCase
-		if sampled != nil && !c.Unknown {
+		var sc *caseSamples
+		if sampled != nil && !c.unknown {
 			// One testcase per case, at its first sample's line.
 			if sc = first[i]; sc == nil {
 				continue
 			}
-			c = &cases[sc.Lines[0]]
+			c = &cases[sc.lines[0]]
 		}
-		sname := c.Suite
+		sname := c.suiteFile
 		switch {
-		case c.Unknown:
+		case c.unknown:
 			sname = unknownSuite
 		case sname == "":
 			sname = fallback
@@ -137,7 +137,7 @@ func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
 		case sc != nil:
 			sampledCase(&tc, s, sc, cases, ks)
 		case c.Pass:
-		case c.Errored():
+		case c.errored():
 			tc.Error = problemOf(c, true)
 			s.Errors++
 		default:

@@ -54,8 +54,8 @@ Exit status: 0; 1 when --fail-on-regression is given and a case regressed;
 			c := report.Compare(old, cur)
 			out := cmd.OutOrStdout()
 			c.WriteText(out, report.TableOptions{Color: wantColor(out)})
-			if f.failOnRegression && len(c.Regressed) > 0 {
-				return &exitError{code: 1, err: fmt.Errorf("regressed cases: %d", len(c.Regressed))}
+			if f.failOnRegression && len(c.Regressed()) > 0 {
+				return &exitError{code: 1, err: fmt.Errorf("regressed cases: %d", len(c.Regressed()))}
 			}
 			return nil
 		},
