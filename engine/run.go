@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/runlines"
 	"github.com/callgrade/callgrade/results"
 )
 
@@ -230,7 +231,7 @@ func checkRunOptions(opts RunOptions) ([]int, error) {
 	if opts.Samples == 0 {
 		return nil, nil
 	}
-	return results.CheckPassK(opts.PassK, opts.Samples)
+	return runlines.CheckPassK(opts.PassK, opts.Samples)
 }
 
 // checkSamples checks RunOptions.Samples.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/callgrade/callgrade/internal/runlines"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 )
@@ -72,7 +73,7 @@ func (st *runState) see(slot, line int) int {
 func (st *runState) second(id string, k, first, line int, text string) *InputError {
 	lo, hi := min(line, first), max(line, first)
 	where := fmt.Sprintf("lines %d and %d", lo, hi)
-	return &InputError{File: st.name, Line: hi, Msg: results.SecondResponse(id, k, st.samples, where, st.samples == 0 && results.CarriesSample(text))}
+	return &InputError{File: st.name, Line: hi, Msg: runlines.SecondResponse(id, k, st.samples, where, st.samples == 0 && runlines.CarriesSample(text))}
 }
 
 // missingResponse sets r to the result of slot when no line came for it.

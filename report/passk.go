@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/runlines"
 	"github.com/callgrade/callgrade/results"
 )
 
@@ -100,7 +101,7 @@ func fewestSamples(t []results.SampleTally) int {
 // empty, the number of samples (the fewest any case has). A k beyond that
 // is an error.
 func passKs(sc []caseSamples, ks []int) ([]int, error) {
-	return results.CheckPassK(ks, fewestSamples(tallies(sc)))
+	return runlines.CheckPassK(ks, fewestSamples(tallies(sc)))
 }
 
 // SetPassK estimates pass@k and pass^k for each of ks into a summary of a
@@ -112,7 +113,7 @@ func SetPassK(s *results.Summary, ks []int) error {
 	if s.Samples == 0 {
 		return nil
 	}
-	ks, err := results.CheckPassK(ks, fewestSamples(s.PerCase))
+	ks, err := runlines.CheckPassK(ks, fewestSamples(s.PerCase))
 	if err != nil {
 		return err
 	}

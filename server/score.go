@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/callgrade/callgrade"
+	"github.com/callgrade/callgrade/internal/runlines"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
@@ -297,7 +298,7 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 				k := key{o.c, o.sample}
 				if first, dup := seen[k]; dup {
 					where := fmt.Sprintf("lines %d and %d", first, line)
-					*o = errorOut(line, o.id, results.SecondResponse(o.id, o.sample, samples, where, samples == 0 && results.CarriesSample(c.lines[j])))
+					*o = errorOut(line, o.id, runlines.SecondResponse(o.id, o.sample, samples, where, samples == 0 && runlines.CarriesSample(c.lines[j])))
 				} else {
 					seen[k] = line
 				}
