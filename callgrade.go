@@ -289,11 +289,12 @@ func (g *Grader) ScoreCase(ctx context.Context, c, resp value.Value) (*Result, e
 	return sc.Score(0, resp), nil
 }
 
-// Scorer scores responses one at a time against a Grader's suite, reusing
-// its memory from one response to the next, for a service that answers
-// each response as it comes (Run scores a whole stream). The Result it
-// returns, and the values it holds, are valid until its next call. A
-// Scorer must not be used by two goroutines at once: make one for each.
+// Scorer scores the lines of a responses stream one at a time against a
+// Grader's suite, reusing its memory from one line to the next, for a
+// service that answers each line as it comes (Run scores a whole stream).
+// The Result it returns, and the values it holds, are valid until its next
+// call. A Scorer must not be used by two goroutines at once: make one for
+// each.
 type Scorer struct {
 	g  *Grader
 	sc *engine.Scorer
@@ -307,20 +308,6 @@ func (g *Grader) NewScorer(ctx context.Context) *Scorer {
 	sc := g.engine.NewScorer()
 	sc.SetContext(ctx)
 	return &Scorer{g: g, sc: sc}
-}
-
-// Score scores one response, a document already parsed (in any supported
-// format), against the case with the given id, as Grader.Score scores its
-// JSON: for a service that has parsed the request the response came in.
-func (s *Scorer) Score(id string, resp value.Value) (*Result, error) {
-	if s.g.merger {
-		return nil, errMerger
-	}
-	i, ok := s.g.engine.Lookup(id)
-	if !ok {
-		return nil, fmt.Errorf("no case with id %q", id)
-	}
-	return s.sc.Score(i, resp), nil
 }
 
 // ScoreLine scores one line of a responses stream (spec section 2) exactly

@@ -46,8 +46,8 @@ func runDiffPage(t *testing.T, old, new []Case, fragment string) (string, diffSe
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := CompareHTMLOptions{OldMeta: RunMeta{Responses: "old.jsonl", Date: "2026-12-01T00:00:00Z"}, NewMeta: RunMeta{Responses: "new.jsonl", Date: "2026-12-06T00:00:00Z"}}
-	if err := WriteCompareHTML(f, old, new, opts); err != nil {
+	oldMeta, newMeta := RunMeta{Responses: "old.jsonl", Date: "2026-12-01T00:00:00Z"}, RunMeta{Responses: "new.jsonl", Date: "2026-12-06T00:00:00Z"}
+	if err := WriteCompareHTML(f, old, new, oldMeta, newMeta); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

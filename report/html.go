@@ -24,9 +24,9 @@ type HTMLOptions struct {
 	// suite files the cases were read from (base names), or "callgrade
 	// report" when none is known.
 	Title string
-	// Meta is the run's metadata, shown above the table. Its suite
-	// files, responses file and models are taken from the cases when
-	// left empty.
+	// Meta is the run's metadata, shown above the table with the suite
+	// files and the models the cases tell. Its responses file is taken
+	// from the cases (AttachResponses) when left empty.
 	Meta RunMeta
 	// PassK are the values of k of pass@k and pass^k for a results file
 	// with samples (as SetPassK reads them); the number of samples when
@@ -34,8 +34,18 @@ type HTMLOptions struct {
 	PassK []int
 }
 
-// RunMeta is a run's metadata as the page shows it above the table.
+// RunMeta is what the page shows above the table of a run that its cases
+// do not tell: the responses file (or the results file, for callgrade
+// diff), when it was scored and by which callgrade.
 type RunMeta struct {
+	Responses string
+	Date      string
+	Version   string
+}
+
+// pageMeta is a run's metadata as the page reads it: RunMeta, and the
+// suite files and models its cases tell.
+type pageMeta struct {
 	Suites    []string `json:"suites,omitempty"`
 	Responses string   `json:"responses,omitempty"`
 	Date      string   `json:"date,omitempty"`
@@ -45,17 +55,18 @@ type RunMeta struct {
 	Models []string `json:"models,omitempty"`
 }
 
-// fill sets what m leaves empty from cases.
-func (m RunMeta) fill(cases []Case) RunMeta {
+// fill is r with the suite files, the models and, where r leaves it
+// empty, the responses file its cases tell.
+func (r RunMeta) fill(cases []Case) pageMeta {
+	m := pageMeta{Responses: r.Responses, Date: r.Date, Version: r.Version}
 	seen := map[string]bool{}
-	suites, models := m.Suites == nil, m.Models == nil
 	for i := range cases {
 		c := &cases[i]
-		if suites && c.suiteFile != "" && !seen["s\x00"+c.suiteFile] {
+		if c.suiteFile != "" && !seen["s\x00"+c.suiteFile] {
 			seen["s\x00"+c.suiteFile] = true
 			m.Suites = append(m.Suites, c.suiteFile)
 		}
-		if models && c.model != "" && !seen["m\x00"+c.model] {
+		if c.model != "" && !seen["m\x00"+c.model] {
 			seen["m\x00"+c.model] = true
 			m.Models = append(m.Models, c.model)
 		}
@@ -159,7 +170,7 @@ type htmlData struct {
 	ErrorKinds []string     `json:"errorKinds"`
 	Cases      []htmlCase   `json:"cases"`
 	Samples    *htmlSamples `json:"samples,omitempty"`
-	Meta       RunMeta      `json:"meta"`
+	Meta       pageMeta     `json:"meta"`
 	// Models, for a run of several models, is each case's model's index
 	// in Meta.Models (-1: none known), for the model column and filter.
 	Models []int `json:"models,omitempty"`
@@ -265,13 +276,13 @@ type htmlSamples struct {
 // fragment #selftest it clicks its own "Failed" filter and writes what it
 // then shows into a hidden #selftest-result element, which the tests read.
 func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
-	opts.Meta = opts.Meta.fill(cases)
-	title := pageTitle(opts.Title, opts.Meta.Suites)
+	meta := opts.Meta.fill(cases)
+	title := pageTitle(opts.Title, meta.Suites)
 	d, err := newHTMLData(cases, opts)
 	if err != nil {
 		return err
 	}
-	d.Meta = opts.Meta
+	d.Meta = meta
 	d.Metadata = newHTMLMeta(cases)
 	if len(d.Meta.Models) > 1 {
 		idx := map[string]int{}
