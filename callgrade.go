@@ -14,9 +14,10 @@
 // Compare scores one response against expected calls with no suite file.
 // This is the whole recipe the callgrade command follows, and everything
 // it needs is here: the types the root hands back are its own or aliases
-// of the packages below it (engine, results), which are there for
-// programs that need one step on its own. The suite model itself stays
-// the module's own: a Suite is opaque.
+// of the packages below it (engine and results, which are there for
+// programs that need one step on its own; the module's suite reader for
+// its errors, and its response reader for the format names). The suite
+// model itself stays the module's own: a Suite is opaque.
 package callgrade
 
 import (
@@ -72,7 +73,7 @@ type Grader struct {
 
 // Open reads the suite files (layered in order, as `callgrade score --suite
 // A --suite B` does) and compiles them into a Grader. When the files do
-// not load, the error is a *suite.Error listing every problem at once:
+// not load, the error is a *SuiteError listing every problem at once:
 // those of the files' shape together with those of compiling what did
 // load (rules, paths, regular expressions, expressions, schemas).
 func Open(files []string, opts Options) (*Grader, error) {

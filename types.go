@@ -29,9 +29,10 @@ type Summary = results.Summary
 // Suite is a suite as read, before it is compiled: what Load returns, New
 // compiles and Grader.Suite hands back. It is opaque but for its number of
 // cases (Len), its samples per case (Samples) and the plugins it declares
-// (Plugins, for plugins.Open): the suite model is the module's own, read
-// from suite files (docs/suite.md), and what a case expects is told by its
-// results (report.Annotate).
+// (Plugins, for plugins.Open): the suite model is the module's own, and a
+// program reads a suite through what it is for, such as report.Annotate,
+// which adds each case's expected calls to its results. It is the
+// internal suite reader's View.
 type Suite = suite.View
 
 // SuiteError is the error of a suite that does not load or compile
