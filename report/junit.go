@@ -11,11 +11,6 @@ import (
 
 // JUnitOptions configure WriteJUnit.
 type JUnitOptions struct {
-	// Name is the name of the <testsuites> element; "callgrade" when empty.
-	Name string
-	// Suite names the <testsuite> of cases whose suite file is not known
-	// (no suite was given to Annotate); "callgrade" when empty.
-	Suite string
 	// PassK are the values of k of the pass@k and pass^k properties of a
 	// results file with samples (as SetPassK reads them); the number of
 	// samples when empty.
@@ -64,11 +59,12 @@ type junitProblem struct {
 	Text    string `xml:",chardata"`
 }
 
-// WriteJUnit writes cases as JUnit XML: one <testsuite> per suite file (in
-// the order the files first appear), one <testcase> per case, and for each
-// failing case an <error> when it errored (Case.errored) or else a
-// <failure>, whose message lists its diffs, one per line with its kind,
-// path and message. Errored cases count in the errors attributes, not in
+// WriteJUnit writes cases as JUnit XML: <testsuites> named "callgrade",
+// one <testsuite> per suite file (in the order the files first appear;
+// "callgrade" for the cases no suite was given to Annotate for), one
+// <testcase> per case, and for each failing case an <error> when it
+// errored (Case.errored) or else a <failure>, whose message lists its
+// diffs, one per line with its kind, path and message. Errored cases count in the errors attributes, not in
 // failures: a CI system then tells a broken run (a missing response, a
 // crashed plugin) from a wrong answer. The testcase's classname is the
 // case's tool; for a case written with steps, the tools its steps call,
@@ -77,14 +73,9 @@ type junitProblem struct {
 // no case form a last testsuite of their own, each a failure. Scoring
 // takes no measurable time per case, so every time is 0.
 func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
-	name := opts.Name
-	if name == "" {
-		name = "callgrade"
-	}
-	fallback := opts.Suite
-	if fallback == "" {
-		fallback = "callgrade"
-	}
+	// The name of the whole, and of the suite of cases no suite file
+	// names.
+	const name, fallback = "callgrade", "callgrade"
 	out := junitSuites{Name: name, Time: "0"}
 	index := map[string]int{}
 	const unknownSuite = "responses that name no case"
