@@ -74,7 +74,7 @@ func (t toolChange) delta() float64 { return t.newPassRate - t.oldPassRate }
 // case regressed when all its samples passed before and one fails now; its
 // score is the mean of its samples'. A run without samples counts as one
 // sample a case. The pass rates are then of cases, by that verdict, and
-// OldPassK and NewPassK estimate pass@k and pass^k.
+// WriteText adds each run's pass@k and pass^k.
 func Compare(old, new []Case) *Comparison {
 	so, sn := samplesOf(old), samplesOf(new)
 	if so == nil && sn == nil {
