@@ -14,8 +14,10 @@
 // Compare scores one response against expected calls with no suite file.
 // This is the whole recipe the callgrade command follows, and everything
 // it needs is here: the types the root hands back are its own or aliases
-// of the packages below it (suite, engine, results, response), which are
-// there for programs that need one step on its own.
+// of the packages below it (engine and results, which are there for
+// programs that need one step on its own; the module's suite reader for
+// its errors, and its response reader for the format names). The suite
+// model itself stays the module's own: a Suite is opaque.
 package callgrade
 
 import (
@@ -67,17 +69,17 @@ type Options struct {
 // plugins.
 type Grader struct {
 	suite  *suite.Suite
+	view   *Suite // of suite, as Suite hands it out
 	engine *engine.Engine
 	host   *plugins.Host
 	given  Options // as Open or New was given them
 	opts   engine.Options
 	merger bool // made by OpenMerger for a suite with plugins: it does not score
-	shared bool // made by Compile: its plugins are another Grader's
 }
 
 // Open reads the suite files (layered in order, as `callgrade score --suite
 // A --suite B` does) and compiles them into a Grader. When the files do
-// not load, the error is a *suite.Error listing every problem at once:
+// not load, the error is a *SuiteError listing every problem at once:
 // those of the files' shape together with those of compiling what did
 // load (rules, paths, regular expressions, expressions, schemas).
 func Open(files []string, opts Options) (*Grader, error) {
@@ -85,12 +87,16 @@ func Open(files []string, opts Options) (*Grader, error) {
 	if err != nil {
 		return nil, withCompileProblems(s, err, opts)
 	}
-	return New(s, opts)
+	return newGrader(s, opts)
 }
 
-// New compiles a suite already read (Load, suite.LoadFS, suite.FromValue, a
-// Suite built in Go) into a Grader, starting the plugins it declares.
-func New(s *Suite, opts Options) (*Grader, error) {
+// New compiles a suite already read (Load) into a Grader, starting the
+// plugins it declares.
+func New(v *Suite, opts Options) (*Grader, error) {
+	return newGrader(suite.ModelOf(v), opts)
+}
+
+func newGrader(s *suite.Suite, opts Options) (*Grader, error) {
 	host, err := plugins.Open(s.Plugins, opts.Plugins)
 	if err != nil {
 		return nil, err
@@ -101,7 +107,7 @@ func New(s *Suite, opts Options) (*Grader, error) {
 		host.Close()
 		return nil, err
 	}
-	return &Grader{suite: s, engine: eng, host: host, given: opts, opts: eopts}, nil
+	return &Grader{suite: s, view: suite.ViewOf(s), engine: eng, host: host, given: opts, opts: eopts}, nil
 }
 
 func engineOptions(opts Options, plugin func(string, value.Value) (rules.Comparator, error)) engine.Options {
@@ -135,12 +141,8 @@ type unstartedPlugin struct{}
 
 func (unstartedPlugin) Compare(*rules.Input) rules.Outcome { return rules.Outcome{} }
 
-// Engine returns the compiled suite, for a program below the front door
-// (scoring calls already extracted, looking cases up by index).
-func (g *Grader) Engine() *engine.Engine { return g.engine }
-
 // Suite returns the suite as read.
-func (g *Grader) Suite() *Suite { return g.suite }
+func (g *Grader) Suite() *Suite { return g.view }
 
 // Warnings lists what compiles but cannot be meant, as callgrade check
 // prints it (see engine.Engine.Warnings).
@@ -219,7 +221,7 @@ type RunOptions struct {
 
 // engine returns the engine's options for o, the samples read as the
 // suite s says.
-func (o RunOptions) engine(s *Suite) engine.RunOptions {
+func (o RunOptions) engine(s *suite.Suite) engine.RunOptions {
 	samples := o.Samples
 	switch {
 	case samples == 0:
@@ -241,36 +243,69 @@ func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	return g.engine.Run(ctx, r, w, opts.engine(g.suite))
 }
 
-// Compile compiles another suite with the Grader's options, expression
-// language and plugins, for cases that come later than the suite: a
-// service's inline cases, say. Its plugin rules can only name plugins the
-// Grader's suite declares. The Grader it returns shares g's plugins:
-// closing it leaves them running, for g's Close to stop.
-func (g *Grader) Compile(s *Suite) (*Grader, error) {
-	eng, err := engine.New(s, g.opts)
-	if err != nil {
-		return nil, err
-	}
-	return &Grader{suite: s, engine: eng, host: g.host, given: g.given, opts: g.opts, merger: g.merger, shared: true}, nil
-}
-
 // Options returns the options the Grader was made with.
 func (g *Grader) Options() Options { return g.given }
 
-// Close stops the suite's plugin processes, unless the Grader shares
-// another's (Compile).
-func (g *Grader) Close() error {
-	if g.shared {
-		return nil
+// Close stops the suite's plugin processes.
+func (g *Grader) Close() error { return g.host.Close() }
+
+// ScoreCase scores one response, a document already parsed (in any
+// supported format), against a case that comes with it rather than from
+// the suite: a service's inline case (callgrade serve's /v1/score with
+// "case"). c is a case object as a suite's cases: holds it; it may `use`
+// the suite's rulesets and name the suite's plugins, and inherits its
+// tools and defaults. It may not name a tools_file, which would have the
+// Grader read a file its sender names. A case that does not compile is a
+// *SuiteError, its file "inline case". The scoring stops once ctx is
+// done, as NewScorer's does.
+func (g *Grader) ScoreCase(ctx context.Context, c, resp value.Value) (*Result, error) {
+	if c.Kind() != value.Object {
+		return nil, errors.New(`"case" must be a case object, as in a suite's cases`)
 	}
-	return g.host.Close()
+	if c.Has("tools_file") {
+		return nil, errors.New("an inline case cannot name a tools_file; give its tools inline")
+	}
+	// Only the names of the rulesets are needed, for `use` to be checked;
+	// the engine compiles them from the suite.
+	sets := make([]value.Member, 0, len(g.suite.Rulesets))
+	for name := range g.suite.Rulesets {
+		empty, _ := value.ObjectOf()
+		sets = append(sets, value.Member{Key: name, Value: empty})
+	}
+	rulesets, err := value.ObjectOf(sets...)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := value.ObjectOf(
+		value.Member{Key: "version", Value: value.Int(1)},
+		value.Member{Key: "rulesets", Value: rulesets},
+		value.Member{Key: "cases", Value: value.ArrayOf(c)},
+	)
+	if err != nil {
+		return nil, err
+	}
+	one, err := suite.FromValue("inline case", doc)
+	if err != nil {
+		return nil, err
+	}
+	s := *g.suite
+	s.Cases = one.Cases
+	eng, err := engine.New(&s, g.opts)
+	if err != nil {
+		return nil, err
+	}
+	if g.merger {
+		return nil, errMerger
+	}
+	return eng.NewScorer(ctx).Score(0, resp), nil
 }
 
-// Scorer scores responses one at a time against a Grader's suite, reusing
-// its memory from one response to the next, for a service that answers
-// each response as it comes (Run scores a whole stream). The Result it
-// returns, and the values it holds, are valid until its next call. A
-// Scorer must not be used by two goroutines at once: make one for each.
+// Scorer scores the lines of a responses stream one at a time against a
+// Grader's suite, reusing its memory from one line to the next, for a
+// service that answers each line as it comes (Run scores a whole stream).
+// The Result it returns, and the values it holds, are valid until its next
+// call. A Scorer must not be used by two goroutines at once: make one for
+// each.
 type Scorer struct {
 	g  *Grader
 	sc *engine.Scorer
@@ -283,20 +318,6 @@ type Scorer struct {
 func (g *Grader) NewScorer(ctx context.Context) *Scorer {
 	sc := g.engine.NewScorer(ctx)
 	return &Scorer{g: g, sc: sc}
-}
-
-// Score scores one response, a document already parsed (in any supported
-// format), against the case with the given id, as Grader.Score scores its
-// JSON: for a service that has parsed the request the response came in.
-func (s *Scorer) Score(id string, resp value.Value) (*Result, error) {
-	if s.g.merger {
-		return nil, errMerger
-	}
-	i, ok := s.g.engine.Lookup(id)
-	if !ok {
-		return nil, fmt.Errorf("no case with id %q", id)
-	}
-	return s.sc.Score(i, resp), nil
 }
 
 // ScoreLine scores one line of a responses stream (spec section 2) exactly

@@ -42,7 +42,7 @@ func Compare(ctx context.Context, expected, resp []byte, opts Options) (*Result,
 	if err != nil {
 		return nil, err
 	}
-	g, err := New(s, opts)
+	g, err := newGrader(s, opts)
 	if err != nil {
 		return nil, err
 	}

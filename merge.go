@@ -53,5 +53,5 @@ func OpenMerger(files []string, opts Options) (*Grader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Grader{suite: s, engine: eng, host: host, given: opts, opts: eopts, merger: len(s.Plugins) > 0}, nil
+	return &Grader{suite: s, view: suite.ViewOf(s), engine: eng, host: host, given: opts, opts: eopts, merger: len(s.Plugins) > 0}, nil
 }

@@ -26,9 +26,14 @@ type Diff = results.Diff
 // results.Summary.
 type Summary = results.Summary
 
-// Suite is a suite as read, before it is compiled: what Load returns and
-// New compiles. It is suite.Suite.
-type Suite = suite.Suite
+// Suite is a suite as read, before it is compiled: what Load returns, New
+// compiles and Grader.Suite hands back. It is opaque but for its number of
+// cases (Len), its samples per case (Samples) and the plugins it declares
+// (Plugins, for plugins.Open): the suite model is the module's own, and a
+// program reads a suite through what it is for, such as report.Annotate,
+// which adds each case's expected calls to its results. It is the
+// internal suite reader's View.
+type Suite = suite.View
 
 // SuiteError is the error of a suite that does not load or compile
 // (Open, New, Load): every problem at once. It is suite.Error.
@@ -73,7 +78,10 @@ const DefaultMaxLineBytes = 256 << 20
 // a suite rather than scoring with it. Its error is a *SuiteError listing
 // every problem of the files' shape; the Suite holding what did decode
 // comes with it when the files parse.
-func Load(files ...string) (*Suite, error) { return suite.Load(files...) }
+func Load(files ...string) (*Suite, error) {
+	s, err := suite.Load(files...)
+	return suite.ViewOf(s), err
+}
 
 // Schema returns the JSON Schema (draft 2020-12) of a suite file, as
 // docs/suite.schema.json holds it.

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suitedoc"
@@ -69,12 +68,11 @@ func importEngine(t testing.TB, lang, cat string) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := callgrade.New(s, callgrade.Options{Format: response.Pythonic})
+	e, err := engine.New(s, engine.Options{Format: response.Pythonic})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { g.Close() })
-	return g.Engine()
+	return e
 }
 
 func readCandidates(t testing.TB) []candidate {

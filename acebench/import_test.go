@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
@@ -35,12 +34,11 @@ func ruleEngine(t *testing.T) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := callgrade.New(s, callgrade.Options{Format: response.Pythonic})
+	e, err := engine.New(s, engine.Options{Format: response.Pythonic})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { g.Close() })
-	return g.Engine()
+	return e
 }
 
 // TestRules holds each rule of callgrade's semantics, with the ACEBench

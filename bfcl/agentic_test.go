@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/value"
 )
@@ -29,12 +28,11 @@ func agenticEngine(t *testing.T, sem Semantics, alts ...string) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := callgrade.New(s, callgrade.Options{})
+	e, err := engine.New(s, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { g.Close() })
-	return g.Engine()
+	return e
 }
 
 // TestAgenticBoundaries scores final answers under bfcl semantics against

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/testenv"
@@ -71,12 +70,11 @@ func importEngine(t testing.TB, cat string, sem Semantics, format response.Forma
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := callgrade.New(s, callgrade.Options{Format: format})
+	e, err := engine.New(s, engine.Options{Format: format})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { g.Close() })
-	return g.Engine()
+	return e
 }
 
 func readCandidates(t testing.TB) []candidate { return readCandidateFile(t, "candidates.jsonl") }

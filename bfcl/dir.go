@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/callgrade/callgrade"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -257,7 +258,7 @@ func (c *dirCache) grader(questions, qfile string) (*callgrade.Grader, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := callgrade.New(doc, callgrade.Options{})
+	g, err := callgrade.New(suite.ViewOf(doc), callgrade.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
@@ -18,12 +17,11 @@ func relevanceEngine(t *testing.T, s *Suite) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := callgrade.New(st, callgrade.Options{Format: response.Calls})
+	e, err := engine.New(st, engine.Options{Format: response.Calls})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { g.Close() })
-	return g.Engine()
+	return e
 }
 
 // TestImportRelevance: a relevance question, which has no answer, imports

@@ -11,6 +11,7 @@ import (
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 )
 
@@ -206,7 +207,7 @@ func TestConvertLocalResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := callgrade.New(s, callgrade.Options{Format: response.Calls})
+	g, err := callgrade.New(suite.ViewOf(s), callgrade.Options{Format: response.Calls})
 	if err != nil {
 		t.Fatal(err)
 	}

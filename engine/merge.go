@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/runlines"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
@@ -170,7 +171,7 @@ func (m *merger) place(loc slotLoc, bad func(string, ...any) error) error {
 	slot := i*m.st.per + res.Sample
 	if prev := m.slots[slot]; prev.size > 0 {
 		where := fmt.Sprintf("%s:%d and %s:%d", m.shards[prev.shard].Name, prev.n, m.shards[loc.shard].Name, loc.n)
-		return bad("%s", results.SecondResponse(res.ID, res.Sample, m.samples, where, false))
+		return bad("%s", runlines.SecondResponse(res.ID, res.Sample, m.samples, where, false))
 	}
 	m.slots[slot] = loc
 	c := &m.e.cases[i]
@@ -305,7 +306,7 @@ type resultReader struct {
 
 func (rr *resultReader) read(r *results.Result, b []byte, e *Engine) error {
 	rr.p.Reset()
-	doc, err := rr.p.Parse(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: results.MaxLineDepth})
+	doc, err := rr.p.Parse(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: runlines.MaxResultDepth})
 	ok := err == nil && doc.Kind() == value.Object
 	get := func(name string, k value.Kind) value.Value {
 		if !ok {

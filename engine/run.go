@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/callgrade/callgrade/internal/runlines"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 )
@@ -241,7 +242,7 @@ func checkRunOptions(opts RunOptions) ([]int, error) {
 	if opts.Samples == 0 {
 		return nil, nil
 	}
-	return results.CheckPassK(opts.PassK, opts.Samples)
+	return runlines.CheckPassK(opts.PassK, opts.Samples)
 }
 
 // checkSamples checks RunOptions.Samples.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/callgrade/callgrade/internal/runlines"
 	"github.com/callgrade/callgrade/results"
 )
 
@@ -65,9 +66,8 @@ func (st *runState) see(slot, line int) int {
 // second is the error for two lines for one slot, first and line in
 // either order, whose case has id and whose sample is k.
 func (st *runState) second(id string, k, first, line int, text string) *results.InputError {
-	err := results.SecondLine(id, k, st.samples, first, line, text)
-	err.File = st.name
-	return err
+	hi, msg := runlines.SecondLine(id, k, st.samples, first, line, text)
+	return &results.InputError{File: st.name, Line: hi, Msg: msg}
 }
 
 // missingResponse sets r to the result of slot when no line came for it.

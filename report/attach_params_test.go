@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 )
@@ -34,14 +34,14 @@ cases:
 		t.Fatal(err)
 	}
 	cases := []Case{{Result: results.Result{ID: "suite-tools"}}, {Result: results.Result{ID: "own-tools"}}}
-	Annotate(cases, s)
+	Annotate(cases, suite.ViewOf(s))
 	text := `"<tool_call>\n<function=tag>\n<parameter=ids>\n[1, 2]\n</parameter>\n</function>\n</tool_call>"`
 	lines := `{"id":"suite-tools","response":` + text + "}\n" + `{"id":"own-tools","response":` + text + "}\n"
-	if err := AttachResponses(cases, strings.NewReader(lines), response.Auto); err != nil {
+	if err := AttachResponses(cases, strings.NewReader(lines), "", callgrade.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []string{`[{"name":"tag","arguments":{"ids":[1,2]}}]`, `[{"name":"tag","arguments":{"ids":"[1, 2]"}}]`} {
-		if got := string(cases[i].Actual); got != want {
+		if got := string(cases[i].actual); got != want {
 			t.Errorf("%s: actual %s, want %s", cases[i].ID, got, want)
 		}
 	}

@@ -182,7 +182,7 @@ func TestCompareByStepTool(t *testing.T) {
 		c := Case{Result: results.Result{ID: id, Pass: refundPasses, Sampled: true, Sample: sample, Tool: "find_order",
 			StepTools: []string{"find_order", "refund"},
 			Calls:     []results.CallResult{{Expected: 0, Actual: 0, Pass: true, Score: 1}, {Expected: 1, Actual: 1, Pass: refundPasses}}},
-			Expected: []byte("[]")}
+			expected: []byte("[]")}
 		if refundPasses {
 			c.Score, c.Calls[1].Score = 1, 1
 		}
@@ -207,12 +207,12 @@ func TestCompareByStepTool(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cmp := Compare(tt.old, tt.new)
 			var got []string
-			for _, tc := range cmp.ByTool {
-				name := tc.Tool
+			for _, tc := range cmp.byTool {
+				name := tc.tool
 				if name == "" {
 					name = "(no call)"
 				}
-				got = append(got, fmt.Sprintf("%s: %d cases %.1f%% -> %d cases %.1f%%", name, tc.OldCases, 100*tc.OldPassRate, tc.NewCases, 100*tc.NewPassRate))
+				got = append(got, fmt.Sprintf("%s: %d cases %.1f%% -> %d cases %.1f%%", name, tc.oldCases, 100*tc.oldPassRate, tc.newCases, 100*tc.newPassRate))
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("by tool\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))

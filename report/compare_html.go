@@ -10,17 +10,6 @@ import (
 //go:embed compare.html
 var comparePage string
 
-// CompareHTMLOptions configure WriteCompareHTML.
-type CompareHTMLOptions struct {
-	// Title heads the page; when empty, "callgrade diff: " and the suite
-	// files of the new run.
-	Title string
-	// OldMeta and NewMeta are the runs' metadata (see RunMeta), filled
-	// from each run's cases where left empty; OldMeta.Responses and
-	// NewMeta.Responses are best set to the results files compared.
-	OldMeta, NewMeta RunMeta
-}
-
 // The verdict of a case across the two runs, as the page reads it.
 const (
 	cmpRegressed = iota
@@ -46,14 +35,13 @@ type htmlCompare struct {
 // case's drill-down both runs' calls and diffs side by side (for an
 // agent's runs, both timelines). Cases are matched by id; with samples,
 // each case stands for its samples, as in Compare. Lines for responses
-// that name no case are left out.
-func WriteCompareHTML(w io.Writer, old, new []Case, opts CompareHTMLOptions) error {
+// that name no case are left out. oldMeta and newMeta are the runs'
+// metadata, their Responses best set to the results files compared; the
+// page is titled "callgrade diff: " and the new run's suite files.
+func WriteCompareHTML(w io.Writer, old, new []Case, oldMeta, newMeta RunMeta) error {
 	old, new = comparable(old, new)
-	om, nm := opts.OldMeta.fill(old), opts.NewMeta.fill(new)
-	title := opts.Title
-	if title == "" {
-		title = strings.Replace(pageTitle("", nm.Suites), "callgrade report", "callgrade diff", 1)
-	}
+	om, nm := oldMeta.fill(old), newMeta.fill(new)
+	title := strings.Replace(pageTitle("", nm.Suites), "callgrade report", "callgrade diff", 1)
 	od, err := newHTMLData(old, HTMLOptions{})
 	if err != nil {
 		return err
@@ -78,24 +66,24 @@ func comparable(old, new []Case) ([]Case, []Case) {
 	drop := func(cs []Case) []Case {
 		out := make([]Case, 0, len(cs))
 		for _, c := range cs {
-			if !c.Unknown {
+			if !c.unknown {
 				out = append(out, c)
 			}
 		}
 		return out
 	}
 	old, new = drop(old), drop(new)
-	so, sn := Samples(old), Samples(new)
+	so, sn := samplesOf(old), samplesOf(new)
 	if so == nil && sn == nil {
 		return old, new
 	}
 	if so == nil {
 		old = asSamples(old)
-		so = Samples(old)
+		so = samplesOf(old)
 	}
 	if sn == nil {
 		new = asSamples(new)
-		sn = Samples(new)
+		sn = samplesOf(new)
 	}
 	oc, nc := collapse(old, so), collapse(new, sn)
 	for i := range oc {

@@ -46,8 +46,8 @@ func runDiffPage(t *testing.T, old, new []Case, fragment string) (string, diffSe
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := CompareHTMLOptions{OldMeta: RunMeta{Responses: "old.jsonl", Date: "2026-12-01T00:00:00Z"}, NewMeta: RunMeta{Responses: "new.jsonl", Date: "2026-12-06T00:00:00Z"}}
-	if err := WriteCompareHTML(f, old, new, opts); err != nil {
+	oldMeta, newMeta := RunMeta{Responses: "old.jsonl", Date: "2026-12-01T00:00:00Z"}, RunMeta{Responses: "new.jsonl", Date: "2026-12-06T00:00:00Z"}
+	if err := WriteCompareHTML(f, old, new, oldMeta, newMeta); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -67,7 +67,7 @@ func TestCompareHTMLInChromium(t *testing.T) {
 	cur[1].Pass, cur[1].Score = false, 0.5
 	cur[3].Pass, cur[3].Score, cur[3].Diffs = true, 1, nil
 	cur[6].Score = 0.9
-	cur = append(cur[:29:29], Case{Result: cur[29].Result, Suite: "generated.yaml"})
+	cur = append(cur[:29:29], Case{Result: cur[29].Result, suiteFile: "generated.yaml"})
 	cur[29].ID = "case-new"
 	_, st := runDiffPage(t, old, cur, "")
 	if st.Title != "callgrade diff: generated.yaml" || !strings.Contains(st.OldMeta, "old.jsonl") || !strings.Contains(st.NewMeta, "2026-12-06") {
@@ -152,7 +152,7 @@ func TestCompareHTMLFiltersInChromium(t *testing.T) {
 	cur[0].Pass, cur[0].Score, cur[0].Diffs = true, 1, nil
 	cur[3].Pass, cur[3].Score, cur[3].Diffs = true, 1, nil
 	lyon := json.RawMessage(`[{"name":"tool_00","arguments":{"city":"Lyon","days":3}}]`)
-	old[20].Actual, cur[20].Actual = lyon, lyon
+	old[20].actual, cur[20].actual = lyon, lyon
 	_, st := runDiffPage(t, old, cur, "")
 	if st.CSV == nil || st.JSON == nil || st.ToolView == nil || st.TextView == nil {
 		t.Fatalf("self-test %+v", st)

@@ -24,42 +24,54 @@ type HTMLOptions struct {
 	// suite files the cases were read from (base names), or "callgrade
 	// report" when none is known.
 	Title string
-	// Meta is the run's metadata, shown above the table. Its suite
-	// files, responses file and models are taken from the cases when
-	// left empty.
+	// Meta is the run's metadata, shown above the table with the suite
+	// files and the models the cases tell. Its responses file is taken
+	// from the cases (AttachResponses) when left empty.
 	Meta RunMeta
 	// PassK are the values of k of pass@k and pass^k for a results file
-	// with samples (see PassK); the number of samples when empty.
+	// with samples (as SetPassK reads them); the number of samples when
+	// empty.
 	PassK []int
 }
 
-// RunMeta is a run's metadata as the page shows it above the table.
+// RunMeta is what the page shows above the table of a run that its cases
+// do not tell: the responses file (or the results file, for callgrade
+// diff), when it was scored and by which callgrade.
 type RunMeta struct {
+	Responses string
+	Date      string
+	Version   string
+}
+
+// pageMeta is a run's metadata as the page reads it: RunMeta, and the
+// suite files and models its cases tell.
+type pageMeta struct {
 	Suites    []string `json:"suites,omitempty"`
 	Responses string   `json:"responses,omitempty"`
 	Date      string   `json:"date,omitempty"`
 	Version   string   `json:"version,omitempty"`
-	// Models are the models of the run's responses (Case.Model), each
+	// Models are the models of the run's responses (Case.model), each
 	// once, in the order first seen.
 	Models []string `json:"models,omitempty"`
 }
 
-// fill sets what m leaves empty from cases.
-func (m RunMeta) fill(cases []Case) RunMeta {
+// fill is r with the suite files, the models and, where r leaves it
+// empty, the responses file its cases tell.
+func (r RunMeta) fill(cases []Case) pageMeta {
+	m := pageMeta{Responses: r.Responses, Date: r.Date, Version: r.Version}
 	seen := map[string]bool{}
-	suites, models := m.Suites == nil, m.Models == nil
 	for i := range cases {
 		c := &cases[i]
-		if suites && c.Suite != "" && !seen["s\x00"+c.Suite] {
-			seen["s\x00"+c.Suite] = true
-			m.Suites = append(m.Suites, c.Suite)
+		if c.suiteFile != "" && !seen["s\x00"+c.suiteFile] {
+			seen["s\x00"+c.suiteFile] = true
+			m.Suites = append(m.Suites, c.suiteFile)
 		}
-		if models && c.Model != "" && !seen["m\x00"+c.Model] {
-			seen["m\x00"+c.Model] = true
-			m.Models = append(m.Models, c.Model)
+		if c.model != "" && !seen["m\x00"+c.model] {
+			seen["m\x00"+c.model] = true
+			m.Models = append(m.Models, c.model)
 		}
 		if m.Responses == "" {
-			m.Responses = c.ResponsesFile
+			m.Responses = c.responsesFile
 		}
 	}
 	return m
@@ -104,7 +116,7 @@ type htmlCase struct {
 	PairPass  []bool    `json:"cp,omitempty"`
 	PairScore []float64 `json:"cs,omitempty"`
 	// Tools, for a case written with steps, is how each tool of its
-	// steps fared (Case.ToolVerdicts): the chart of pass rates by tool
+	// steps fared (Case.toolVerdicts): the chart of pass rates by tool
 	// counts the case under each, and the tool filter finds it by each.
 	Tools []htmlTool `json:"ts,omitempty"`
 }
@@ -158,11 +170,11 @@ type htmlData struct {
 	ErrorKinds []string     `json:"errorKinds"`
 	Cases      []htmlCase   `json:"cases"`
 	Samples    *htmlSamples `json:"samples,omitempty"`
-	Meta       RunMeta      `json:"meta"`
+	Meta       pageMeta     `json:"meta"`
 	// Models, for a run of several models, is each case's model's index
 	// in Meta.Models (-1: none known), for the model column and filter.
 	Models []int `json:"models,omitempty"`
-	// Metadata are the names of the cases' metadata (Case.Metadata), in
+	// Metadata are the names of the cases' metadata (Case.metadata), in
 	// the order of their names, each a column, a filter and a group of
 	// the page.
 	Metadata []htmlMeta `json:"metadata,omitempty"`
@@ -186,7 +198,7 @@ func newHTMLMeta(cases []Case) []htmlMeta {
 	index := map[string]int{}
 	var out []htmlMeta
 	for i := range cases {
-		for name := range cases[i].Metadata {
+		for name := range cases[i].metadata {
 			if _, ok := index[name]; !ok {
 				index[name] = len(out)
 				out = append(out, htmlMeta{Name: name})
@@ -203,7 +215,7 @@ func newHTMLMeta(cases []Case) []htmlMeta {
 		kinds := []byte{}
 		m.Cases = make([]int, len(cases))
 		for i := range cases {
-			v, ok := cases[i].Metadata[m.Name]
+			v, ok := cases[i].metadata[m.Name]
 			if !ok {
 				m.Cases[i] = -1
 				continue
@@ -251,7 +263,7 @@ type htmlSamples struct {
 // tool of its steps, with that tool's verdict), the diffs by kind, a
 // histogram of scores, and a table of cases (50 a page) that filters by
 // result, tool, diff kind, id and each name of the cases' metadata
-// (Case.Metadata, which is also a column and a group-by); clicking a case opens its expected
+// (the case's metadata, which is also a column and a group-by); clicking a case opens its expected
 // calls, actual calls and diffs side by side, with the differing paths
 // marked. Expected and actual calls show only when Annotate and
 // AttachResponses have set them. A case with a
@@ -264,13 +276,13 @@ type htmlSamples struct {
 // fragment #selftest it clicks its own "Failed" filter and writes what it
 // then shows into a hidden #selftest-result element, which the tests read.
 func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
-	opts.Meta = opts.Meta.fill(cases)
-	title := pageTitle(opts.Title, opts.Meta.Suites)
+	meta := opts.Meta.fill(cases)
+	title := pageTitle(opts.Title, meta.Suites)
 	d, err := newHTMLData(cases, opts)
 	if err != nil {
 		return err
 	}
-	d.Meta = opts.Meta
+	d.Meta = meta
 	d.Metadata = newHTMLMeta(cases)
 	if len(d.Meta.Models) > 1 {
 		idx := map[string]int{}
@@ -279,7 +291,7 @@ func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 		}
 		d.Models = make([]int, len(cases))
 		for i := range cases {
-			if j, ok := idx[cases[i].Model]; ok {
+			if j, ok := idx[cases[i].model]; ok {
 				d.Models[i] = j
 			} else {
 				d.Models[i] = -1
@@ -329,21 +341,21 @@ func newHTMLData(cases []Case, opts HTMLOptions) (*htmlData, error) {
 		c := &cases[i]
 		tool := c.Tool
 		switch {
-		case c.Unknown:
+		case c.unknown:
 			tool = "(no case)" // left out of the tool chart and filter
-		case c.Expected == nil:
-			tool = UnknownTool
+		case c.expected == nil:
+			tool = unknownTool
 		}
-		hc := htmlCase{ID: c.ID, Pass: c.Pass, Score: c.Score, Unknown: c.Unknown,
+		hc := htmlCase{ID: c.ID, Pass: c.Pass, Score: c.Score, Unknown: c.unknown,
 			Tool:  intern(tools, &d.Tools, tool),
-			Suite: intern(suites, &d.Suites, c.Suite),
+			Suite: intern(suites, &d.Suites, c.suiteFile),
 			Pairs: make([][2]*int, len(c.Calls)), Diffs: make([]htmlDiff, len(c.Diffs)),
-			Expected: c.Expected, Actual: c.Actual}
+			Expected: c.expected, Actual: c.actual}
 		if c.Sampled {
 			hc.Sample = &c.Sample
 		}
-		if len(c.StepTools) > 0 && !c.Unknown {
-			for _, v := range c.ToolVerdicts() {
+		if len(c.StepTools) > 0 && !c.unknown {
+			for _, v := range c.toolVerdicts() {
 				hc.Tools = append(hc.Tools, htmlTool{Tool: intern(tools, &d.Tools, v.Tool), Pass: v.Pass, Score: v.Score})
 			}
 		}
@@ -369,9 +381,9 @@ func newHTMLData(cases []Case, opts HTMLOptions) (*htmlData, error) {
 				hc.Diffs[j].Step, hc.Diffs[j].Turn = &df.Step, &df.Turn
 			}
 		}
-		if c.Run != nil {
+		if c.run != nil {
 			// The timeline shows the run's steps, which are its calls.
-			hc.Actual, hc.Run = nil, newHTMLRun(c.Run)
+			hc.Actual, hc.Run = nil, newHTMLRun(c.run)
 			hc.PairPass, hc.PairScore = make([]bool, len(c.Calls)), make([]float64, len(c.Calls))
 			for j, p := range c.Calls {
 				hc.PairPass[j], hc.PairScore[j] = p.Pass, p.Score
@@ -383,8 +395,8 @@ func newHTMLData(cases []Case, opts HTMLOptions) (*htmlData, error) {
 		}
 		d.Cases[i] = hc
 	}
-	if sc := Samples(cases); sc != nil {
-		ks, err := PassK(sc, opts.PassK)
+	if sc := samplesOf(cases); sc != nil {
+		ks, err := passKs(sc, opts.PassK)
 		if err != nil {
 			return nil, err
 		}

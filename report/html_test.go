@@ -161,9 +161,9 @@ func generate(n int) []Case {
 		tool := fmt.Sprintf("tool_%02d", i%20)
 		c := Case{Result: results.Result{ID: fmt.Sprintf("case-%06d", i), Tool: tool, Pass: true, Score: 1,
 			Calls: []results.CallResult{{Expected: 0, Actual: 0, Pass: true, Score: 1}}},
-			Suite:    "generated.yaml",
-			Expected: json.RawMessage(`[{"name":"` + tool + `","arguments":{"city":"Berlin","days":3}}]`),
-			Actual:   json.RawMessage(`[{"name":"` + tool + `","arguments":{"city":"Paris","days":3}}]`)}
+			suiteFile: "generated.yaml",
+			expected:  json.RawMessage(`[{"name":"` + tool + `","arguments":{"city":"Berlin","days":3}}]`),
+			actual:    json.RawMessage(`[{"name":"` + tool + `","arguments":{"city":"Paris","days":3}}]`)}
 		if i%3 == 0 {
 			c.Pass, c.Score, c.Calls[0].Pass = false, float64(i%10)/10, false
 			for j := 0; j <= i%2; j++ {

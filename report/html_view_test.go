@@ -14,7 +14,7 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
@@ -88,10 +88,10 @@ func scores(t *testing.T, rows [][]string, col int) []float64 {
 func TestHTMLViewInChromium(t *testing.T) {
 	cases := generate(300)
 	for i := range cases {
-		cases[i].Model = []string{"gpt-x", "gemini-y"}[i%2]
-		cases[i].ResponsesFile = "responses.jsonl"
+		cases[i].model = []string{"gpt-x", "gemini-y"}[i%2]
+		cases[i].responsesFile = "responses.jsonl"
 	}
-	cases[7].Actual = json.RawMessage(`[{"name":"tool_07","arguments":{"city":"Lyon, \"FR\"","days":3}}]`)
+	cases[7].actual = json.RawMessage(`[{"name":"tool_07","arguments":{"city":"Lyon, \"FR\"","days":3}}]`)
 	opts := HTMLOptions{Meta: RunMeta{Date: "2026-12-06T05:00:00Z", Version: "v9.9.9"}}
 	v := writeView(t, cases, opts, "&sort=score")
 	if v.Title != "callgrade report: generated.yaml" || v.H1 != v.Title {
@@ -244,12 +244,12 @@ func TestAttachResponsesModel(t *testing.T) {
 {"id":"d","response":"no model"}
 {"id":"e","response":{"model":"gpt-4o"}}
 `
-	if err := AttachResponses(cases, strings.NewReader(lines), response.Auto); err != nil {
+	if err := AttachResponses(cases, strings.NewReader(lines), "", callgrade.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, c := range cases {
-		got = append(got, c.Model)
+		got = append(got, c.model)
 	}
 	if want := []string{"gpt-4o", "gemini-2.0-flash", "claude-x", "", "gpt-4o"}; !slices.Equal(got, want) {
 		t.Errorf("models %q, want %q", got, want)
@@ -277,7 +277,7 @@ func withMetadata(t *testing.T, n int) []Case {
 		if i%5 == 0 {
 			md["slow"] = value.BoolOf(true)
 		}
-		cases[i].Metadata = md
+		cases[i].metadata = md
 	}
 	return cases
 }
@@ -337,7 +337,7 @@ func TestHTMLMetadataInChromium(t *testing.T) {
 	// A suite's own category stands for the one the ids carry.
 	for i := range cases {
 		cases[i].ID = fmt.Sprintf("simple_%d", i)
-		cases[i].Metadata["category"] = value.StringOf("mine")
+		cases[i].metadata["category"] = value.StringOf("mine")
 	}
 	v = writeView(t, cases, HTMLOptions{}, "&group=category")
 	if n := strings.Count(strings.Join(v.Columns, ","), "category"); n != 1 || len(v.Initial.Groups) != 0 {
@@ -359,8 +359,8 @@ cases:
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []Case{{Result: results.Result{ID: "a"}}, {Result: results.Result{ID: "b"}}, {Result: results.Result{ID: "c"}}, {Result: results.Result{ID: "x"}, Unknown: true}}
-	Annotate(cases, s)
+	cases := []Case{{Result: results.Result{ID: "a"}}, {Result: results.Result{ID: "b"}}, {Result: results.Result{ID: "c"}}, {Result: results.Result{ID: "x"}, unknown: true}}
+	Annotate(cases, suite.ViewOf(s))
 	got, err := json.Marshal(newHTMLMeta(cases))
 	if err != nil {
 		t.Fatal(err)

@@ -11,14 +11,9 @@ import (
 
 // JUnitOptions configure WriteJUnit.
 type JUnitOptions struct {
-	// Name is the name of the <testsuites> element; "callgrade" when empty.
-	Name string
-	// Suite names the <testsuite> of cases whose Suite is "" (no suite was
-	// given to Annotate); "callgrade" when empty.
-	Suite string
 	// PassK are the values of k of the pass@k and pass^k properties of a
-	// results file with samples (see PassK); the number of samples when
-	// empty.
+	// results file with samples (as SetPassK reads them); the number of
+	// samples when empty.
 	PassK []int
 }
 
@@ -64,11 +59,12 @@ type junitProblem struct {
 	Text    string `xml:",chardata"`
 }
 
-// WriteJUnit writes cases as JUnit XML: one <testsuite> per suite file (in
-// the order the files first appear), one <testcase> per case, and for each
-// failing case an <error> when it errored (Case.Errored) or else a
-// <failure>, whose message lists its diffs, one per line with its kind,
-// path and message. Errored cases count in the errors attributes, not in
+// WriteJUnit writes cases as JUnit XML: <testsuites> named "callgrade",
+// one <testsuite> per suite file (in the order the files first appear;
+// "callgrade" for the cases no suite was given to Annotate for), one
+// <testcase> per case, and for each failing case an <error> when it
+// errored (Case.errored) or else a <failure>, whose message lists its
+// diffs, one per line with its kind, path and message. Errored cases count in the errors attributes, not in
 // failures: a CI system then tells a broken run (a missing response, a
 // crashed plugin) from a wrong answer. The testcase's classname is the
 // case's tool; for a case written with steps, the tools its steps call,
@@ -77,43 +73,38 @@ type junitProblem struct {
 // no case form a last testsuite of their own, each a failure. Scoring
 // takes no measurable time per case, so every time is 0.
 func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
-	name := opts.Name
-	if name == "" {
-		name = "callgrade"
-	}
-	fallback := opts.Suite
-	if fallback == "" {
-		fallback = "callgrade"
-	}
+	// The name of the whole, and of the suite of cases no suite file
+	// names.
+	const name, fallback = "callgrade", "callgrade"
 	out := junitSuites{Name: name, Time: "0"}
 	index := map[string]int{}
 	const unknownSuite = "responses that name no case"
-	sampled := Samples(cases)
+	sampled := samplesOf(cases)
 	var ks []int
-	var first map[int]*SampledCase // a case's first line -> its samples
+	var first map[int]*caseSamples // a case's first line -> its samples
 	if sampled != nil {
 		var err error
-		if ks, err = PassK(sampled, opts.PassK); err != nil {
+		if ks, err = passKs(sampled, opts.PassK); err != nil {
 			return err
 		}
-		first = make(map[int]*SampledCase, len(sampled))
+		first = make(map[int]*caseSamples, len(sampled))
 		for k := range sampled {
-			first[sampled[k].Lines[0]] = &sampled[k]
+			first[sampled[k].lines[0]] = &sampled[k]
 		}
 	}
 	for i := range cases {
 		c := &cases[i]
-		var sc *SampledCase
-		if sampled != nil && !c.Unknown {
+		var sc *caseSamples
+		if sampled != nil && !c.unknown {
 			// One testcase per case, at its first sample's line.
 			if sc = first[i]; sc == nil {
 				continue
 			}
-			c = &cases[sc.Lines[0]]
+			c = &cases[sc.lines[0]]
 		}
-		sname := c.Suite
+		sname := c.suiteFile
 		switch {
-		case c.Unknown:
+		case c.unknown:
 			sname = unknownSuite
 		case sname == "":
 			sname = fallback
@@ -137,7 +128,7 @@ func WriteJUnit(w io.Writer, cases []Case, opts JUnitOptions) error {
 		case sc != nil:
 			sampledCase(&tc, s, sc, cases, ks)
 		case c.Pass:
-		case c.Errored():
+		case c.errored():
 			tc.Error = problemOf(c, true)
 			s.Errors++
 		default:

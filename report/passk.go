@@ -8,36 +8,37 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/runlines"
 	"github.com/callgrade/callgrade/results"
 )
 
-// SampledCase is one case of a results file with samples (lines with
+// caseSamples is one case of a results file with samples (lines with
 // "sample", written by a run with several samples per case): its lines and
 // how many of them passed.
-type SampledCase struct {
-	ID string
-	// Lines are the indices of the case's lines in the list given to
-	// Samples, in the order of their sample.
-	Lines   []int
-	N       int  // samples: the case's lines
-	Passed  int  // of them, the passing ones
-	Errored bool // a failing sample errored (Case.Errored)
+type caseSamples struct {
+	id string
+	// lines are the indices of the case's lines in the list given to
+	// samplesOf, in the order of their sample.
+	lines   []int
+	n       int  // samples: the case's lines
+	passed  int  // of them, the passing ones
+	errored bool // a failing sample errored (Case.errored)
 }
 
-// Pass reports whether every sample of the case passed: the verdict of a
+// pass reports whether every sample of the case passed: the verdict of a
 // case with samples in JUnit XML and in a comparison of two runs, pass^n
 // rather than pass@n, so that a case that fails one sample in n is not
 // reported as passing.
-func (s *SampledCase) Pass() bool { return s.Passed == s.N }
+func (s *caseSamples) pass() bool { return s.passed == s.n }
 
-// Samples groups the lines of a results file with samples by case, in the
+// samplesOf groups the lines of a results file with samples by case, in the
 // order the cases first appear; each case's lines are in the order of
 // their sample. Lines for responses that name no case are left out. It
 // returns nil when no case's line carries a sample: a run without samples.
-func Samples(cases []Case) []SampledCase {
+func samplesOf(cases []Case) []caseSamples {
 	sampled := false
 	for i := range cases {
-		if cases[i].Sampled && !cases[i].Unknown {
+		if cases[i].Sampled && !cases[i].unknown {
 			sampled = true
 			break
 		}
@@ -45,40 +46,40 @@ func Samples(cases []Case) []SampledCase {
 	if !sampled {
 		return nil
 	}
-	var out []SampledCase
+	var out []caseSamples
 	index := map[string]int{}
 	for i := range cases {
 		c := &cases[i]
-		if c.Unknown {
+		if c.unknown {
 			continue
 		}
 		k, ok := index[c.ID]
 		if !ok {
 			k = len(out)
 			index[c.ID] = k
-			out = append(out, SampledCase{ID: c.ID})
+			out = append(out, caseSamples{id: c.ID})
 		}
 		s := &out[k]
-		s.Lines = append(s.Lines, i)
-		s.N++
+		s.lines = append(s.lines, i)
+		s.n++
 		if c.Pass {
-			s.Passed++
-		} else if c.Errored() {
-			s.Errored = true
+			s.passed++
+		} else if c.errored() {
+			s.errored = true
 		}
 	}
 	for k := range out {
-		slices.SortStableFunc(out[k].Lines, func(a, b int) int { return cases[a].Sample - cases[b].Sample })
+		slices.SortStableFunc(out[k].lines, func(a, b int) int { return cases[a].Sample - cases[b].Sample })
 	}
 	return out
 }
 
 // tallies returns the per-case counts of sampled cases, as a run's
 // summary keeps them.
-func tallies(sc []SampledCase) []results.SampleTally {
+func tallies(sc []caseSamples) []results.SampleTally {
 	out := make([]results.SampleTally, len(sc))
 	for i, s := range sc {
-		out[i] = results.SampleTally{ID: s.ID, N: s.N, Passed: s.Passed}
+		out[i] = results.SampleTally{ID: s.id, N: s.n, Passed: s.passed}
 	}
 	return out
 }
@@ -95,22 +96,24 @@ func fewestSamples(t []results.SampleTally) int {
 	return n
 }
 
-// PassK returns the values of k to estimate pass@k and pass^k for in a
+// passKs returns the values of k to estimate pass@k and pass^k for in a
 // results file with samples: ks sorted without repeats, or, when ks is
 // empty, the number of samples (the fewest any case has). A k beyond that
 // is an error.
-func PassK(sc []SampledCase, ks []int) ([]int, error) {
-	return results.CheckPassK(ks, fewestSamples(tallies(sc)))
+func passKs(sc []caseSamples, ks []int) ([]int, error) {
+	return runlines.CheckPassK(ks, fewestSamples(tallies(sc)))
 }
 
-// SetPassK estimates pass@k and pass^k for each of ks (see PassK) into a
-// summary of a results file with samples that Summarize made, replacing the
-// default k. It does nothing to a summary without samples.
+// SetPassK estimates pass@k and pass^k for each of ks into a summary of a
+// results file with samples that Summarize made, replacing the default k:
+// ks are sorted without repeats, and a k beyond the number of samples (the
+// fewest any case has) is an error. It does nothing to a summary without
+// samples.
 func SetPassK(s *results.Summary, ks []int) error {
 	if s.Samples == 0 {
 		return nil
 	}
-	ks, err := results.CheckPassK(ks, fewestSamples(s.PerCase))
+	ks, err := runlines.CheckPassK(ks, fewestSamples(s.PerCase))
 	if err != nil {
 		return err
 	}
@@ -123,7 +126,7 @@ func SetPassK(s *results.Summary, ks []int) error {
 // samples. Samples is the fewest samples any case has; for a run's
 // results, the number of samples of every case.
 func summarizeSamples(s *results.Summary, cases []Case) {
-	sc := Samples(cases)
+	sc := samplesOf(cases)
 	if sc == nil {
 		return
 	}
@@ -177,15 +180,15 @@ func shareCell(r float64) cell {
 
 // WriteSamples writes a results file's cases with samples for a person,
 // one row per case in the order of the results: its samples, how many
-// passed, pass@k and pass^k for each of ks (see PassK; an error when a k
-// is too large), and the samples that failed ("-" for none). It writes
-// nothing for a results file without samples.
+// passed, pass@k and pass^k for each of ks (as SetPassK reads them; an
+// error when a k is too large), and the samples that failed ("-" for
+// none). It writes nothing for a results file without samples.
 func WriteSamples(w io.Writer, cases []Case, ks []int, opts TableOptions) error {
-	sc := Samples(cases)
+	sc := samplesOf(cases)
 	if sc == nil {
 		return nil
 	}
-	ks, err := PassK(sc, ks)
+	ks, err := passKs(sc, ks)
 	if err != nil {
 		return err
 	}
@@ -198,15 +201,15 @@ func WriteSamples(w io.Writer, cases []Case, ks []int, opts TableOptions) error 
 	t.header(append(head, "failed samples")...)
 	for i := range sc {
 		s := &sc[i]
-		row := []cell{{text: s.ID}, {text: strconv.Itoa(s.N)}, {text: strconv.Itoa(s.Passed)}}
+		row := []cell{{text: s.id}, {text: strconv.Itoa(s.n)}, {text: strconv.Itoa(s.passed)}}
 		for _, k := range ks {
-			row = append(row, shareCell(results.PassAtK(s.N, s.Passed, k)), shareCell(results.PassHatK(s.N, s.Passed, k)))
+			row = append(row, shareCell(results.PassAtK(s.n, s.passed, k)), shareCell(results.PassHatK(s.n, s.passed, k)))
 		}
 		failed := ""
-		if s.Pass() {
+		if s.pass() {
 			failed = "-"
 		}
-		for _, j := range s.Lines {
+		for _, j := range s.lines {
 			if !cases[j].Pass {
 				if failed != "" {
 					failed += " "
@@ -244,39 +247,39 @@ func estimateProperties(es []results.Estimate) *junitProperties {
 // properties (samples, passed, and pass@k and pass^k for each of ks), and,
 // unless every sample passed, an <error> when a failing sample errored or
 // else a <failure>, listing each failing sample's diffs.
-func sampledCase(tc *junitCase, s *junitSuite, sc *SampledCase, cases []Case, ks []int) {
-	s.tallies = append(s.tallies, results.SampleTally{ID: sc.ID, N: sc.N, Passed: sc.Passed})
-	es := results.Estimates([]results.SampleTally{{N: sc.N, Passed: sc.Passed}}, ks)
+func sampledCase(tc *junitCase, s *junitSuite, sc *caseSamples, cases []Case, ks []int) {
+	s.tallies = append(s.tallies, results.SampleTally{ID: sc.id, N: sc.n, Passed: sc.passed})
+	es := results.Estimates([]results.SampleTally{{N: sc.n, Passed: sc.passed}}, ks)
 	tc.Properties = estimateProperties(es)
-	tc.Properties.List = append([]junitProperty{{"samples", strconv.Itoa(sc.N)}, {"passed", strconv.Itoa(sc.Passed)}}, tc.Properties.List...)
-	if sc.Pass() {
+	tc.Properties.List = append([]junitProperty{{"samples", strconv.Itoa(sc.n)}, {"passed", strconv.Itoa(sc.passed)}}, tc.Properties.List...)
+	if sc.pass() {
 		return
 	}
 	p := &junitProblem{Type: "failure"}
-	if sc.Errored {
+	if sc.errored {
 		p.Type = "error"
 	}
 	var lines []string
 	typed := false
-	for _, j := range sc.Lines {
+	for _, j := range sc.lines {
 		c := &cases[j]
 		if c.Pass {
 			continue
 		}
 		for _, d := range c.Diffs {
-			if !typed && (!sc.Errored || results.IsError(d.Kind)) {
+			if !typed && (!sc.errored || results.IsError(d.Kind)) {
 				p.Type, typed = string(d.Kind), true
 			}
 			lines = append(lines, fmt.Sprintf("sample %d: %s", c.Sample, diffLine(d)))
 		}
 	}
 	p.Message = strings.Join(lines, "; ")
-	summary := fmt.Sprintf("case %s: %d of %d samples passed", sc.ID, sc.Passed, sc.N)
+	summary := fmt.Sprintf("case %s: %d of %d samples passed", sc.id, sc.passed, sc.n)
 	for _, e := range es {
 		summary += fmt.Sprintf("; pass@%d %.4g, pass^%d %.4g", e.K, e.PassAt, e.K, e.PassHat)
 	}
 	p.Text = summary + "\n" + strings.Join(lines, "\n")
-	if sc.Errored {
+	if sc.errored {
 		tc.Error = p
 		s.Errors++
 	} else {

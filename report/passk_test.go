@@ -73,7 +73,7 @@ func TestSamplesSummarizeMatchesTheRun(t *testing.T) {
 
 func TestSamplesGroupsByCase(t *testing.T) {
 	cases := loadSamples(t, false)
-	sc := Samples(cases)
+	sc := samplesOf(cases)
 	type want struct {
 		id        string
 		n, passed int
@@ -88,18 +88,18 @@ func TestSamplesGroupsByCase(t *testing.T) {
 	for i, w := range wants {
 		g := sc[i]
 		var samples []int
-		for _, j := range g.Lines {
+		for _, j := range g.lines {
 			if cases[j].ID != w.id {
 				t.Errorf("%s: line %d is %s's", w.id, j, cases[j].ID)
 			}
 			samples = append(samples, cases[j].Sample)
 		}
-		if g.ID != w.id || g.N != w.n || g.Passed != w.passed || g.Errored != w.errored || g.Pass() != (w.n == w.passed) ||
+		if g.id != w.id || g.n != w.n || g.passed != w.passed || g.errored != w.errored || g.pass() != (w.n == w.passed) ||
 			fmt.Sprint(samples) != fmt.Sprint(w.samples) {
 			t.Errorf("case %d: %+v with samples %v, want %+v", i, g, samples, w)
 		}
 	}
-	if Samples(loadFixture(t, false)) != nil {
+	if samplesOf(loadFixture(t, false)) != nil {
 		t.Error("a results file without samples has sampled cases")
 	}
 }
@@ -208,18 +208,18 @@ func TestCompareSamples(t *testing.T) {
 		}
 	}
 	cmp := Compare(old, cur)
-	if !cmp.Samples || len(cmp.Regressed) != 1 || cmp.Regressed[0].ID != "weather-berlin" || len(cmp.Fixed) != 2 {
-		t.Fatalf("regressed %+v, fixed %+v", cmp.Regressed, cmp.Fixed)
+	if !cmp.samples || len(cmp.regressed) != 1 || cmp.regressed[0].id != "weather-berlin" || len(cmp.fixed) != 2 {
+		t.Fatalf("regressed %+v, fixed %+v", cmp.regressed, cmp.fixed)
 	}
-	r := cmp.Regressed[0]
-	if r.OldPassed != 3 || r.NewPassed != 2 || r.OldSamples != 3 || math.Abs(r.NewScore-2.0/3) > 1e-12 {
+	r := cmp.regressed[0]
+	if r.oldPassed != 3 || r.newPassed != 2 || r.oldSamples != 3 || math.Abs(r.newScore-2.0/3) > 1e-12 {
 		t.Errorf("regression %+v", r)
 	}
-	if cmp.All.OldCases != 4 || cmp.All.OldPassed != 1 || cmp.All.NewPassed != 2 {
-		t.Errorf("all cases %+v: want 4 cases, 1 passing every sample before and 2 now", cmp.All)
+	if cmp.all.oldCases != 4 || cmp.all.oldPassed != 1 || cmp.all.newPassed != 2 {
+		t.Errorf("all cases %+v: want 4 cases, 1 passing every sample before and 2 now", cmp.all)
 	}
-	if len(cmp.OldPassK) != 1 || cmp.OldPassK[0].PassAt != 0.75 || cmp.NewPassK[0].PassAt != 1 || cmp.NewPassK[0].PassHat != 0.5 {
-		t.Errorf("pass@k %+v -> %+v", cmp.OldPassK, cmp.NewPassK)
+	if len(cmp.oldPassK) != 1 || cmp.oldPassK[0].PassAt != 0.75 || cmp.newPassK[0].PassAt != 1 || cmp.newPassK[0].PassHat != 0.5 {
+		t.Errorf("pass@k %+v -> %+v", cmp.oldPassK, cmp.newPassK)
 	}
 	var b bytes.Buffer
 	if err := cmp.WriteText(&b, TableOptions{}); err != nil {
@@ -229,7 +229,7 @@ func TestCompareSamples(t *testing.T) {
 
 	// Against a run without samples, a case is one sample.
 	plain := loadFixture(t, true)
-	if c := Compare(plain, cur); !c.Samples || c.OldPassK[0].K != 1 {
+	if c := Compare(plain, cur); !c.samples || c.oldPassK[0].K != 1 {
 		t.Errorf("compared with a run without samples: %+v", c)
 	}
 }
@@ -243,12 +243,12 @@ func TestAttachResponsesSamples(t *testing.T) {
 			if c.Sample == 1 {
 				city = `"paris"`
 			}
-			if !strings.Contains(string(c.Actual), `"city":`+city) {
-				t.Errorf("sample %d: actual calls %s, want city %s", c.Sample, c.Actual, city)
+			if !strings.Contains(string(c.actual), `"city":`+city) {
+				t.Errorf("sample %d: actual calls %s, want city %s", c.Sample, c.actual, city)
 			}
 		}
-		if c.ID == "flights" && c.Sample == 1 && c.Actual != nil {
-			t.Errorf("flights' missing sample 1 has calls %s", c.Actual)
+		if c.ID == "flights" && c.Sample == 1 && c.actual != nil {
+			t.Errorf("flights' missing sample 1 has calls %s", c.actual)
 		}
 	}
 }

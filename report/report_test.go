@@ -13,7 +13,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 )
@@ -46,13 +46,13 @@ func loadDir(t testing.TB, dir string, annotate bool) []Case {
 		if err != nil {
 			t.Fatal(err)
 		}
-		Annotate(cases, s)
+		Annotate(cases, suite.ViewOf(s))
 		r, err := os.Open(filepath.Join(dir, "responses.jsonl"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer r.Close()
-		if err := AttachResponses(cases, r, response.Auto); err != nil {
+		if err := AttachResponses(cases, r, "", callgrade.Options{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -233,7 +233,7 @@ func TestWriteJUnit(t *testing.T) {
 
 func TestCompare(t *testing.T) {
 	c := func(id, tool string, pass bool) Case {
-		k := Case{Result: results.Result{ID: id, Tool: tool, Pass: pass}, Expected: []byte("[]")}
+		k := Case{Result: results.Result{ID: id, Tool: tool, Pass: pass}, expected: []byte("[]")}
 		if !pass {
 			k.Diffs = []results.Diff{{Kind: results.Mismatch, Path: "x"}}
 		}
@@ -258,10 +258,10 @@ func TestCompare(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Compare(tt.old, tt.new)
-			ids := func(ch []Change) []string {
+			ids := func(ch []change) []string {
 				var out []string
 				for _, x := range ch {
-					out = append(out, x.ID)
+					out = append(out, x.id)
 				}
 				return out
 			}
@@ -270,14 +270,14 @@ func TestCompare(t *testing.T) {
 					t.Errorf("%s %v, want %v", what, a, b)
 				}
 			}
-			eq("regressed", ids(got.Regressed), tt.regressed)
-			eq("fixed", ids(got.Fixed), tt.fixed)
-			eq("added", got.Added, tt.added)
-			eq("removed", got.Removed, tt.removed)
-			if len(got.ByTool) == 0 || got.ByTool[0].Tool != tt.worstTool || got.ByTool[0].Delta() != tt.worstDelta {
-				t.Errorf("worst tool %+v, want %s with %v", got.ByTool, tt.worstTool, tt.worstDelta)
+			eq("regressed", ids(got.regressed), tt.regressed)
+			eq("fixed", ids(got.fixed), tt.fixed)
+			eq("added", got.added, tt.added)
+			eq("removed", got.removed, tt.removed)
+			if len(got.byTool) == 0 || got.byTool[0].tool != tt.worstTool || got.byTool[0].delta() != tt.worstDelta {
+				t.Errorf("worst tool %+v, want %s with %v", got.byTool, tt.worstTool, tt.worstDelta)
 			}
-			if d := got.All.Delta(); d != tt.allDiff {
+			if d := got.all.delta(); d != tt.allDiff {
 				t.Errorf("overall change %v, want %v", d, tt.allDiff)
 			}
 			var b bytes.Buffer
@@ -352,7 +352,7 @@ func TestReadResultsUnknownEmptyID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) != 1 || !cases[0].Unknown || cases[0].ID != "" {
+	if len(cases) != 1 || !cases[0].unknown || cases[0].ID != "" {
 		t.Errorf("read as %+v, want one unknown case with the id \"\"", cases)
 	}
 }
@@ -368,17 +368,17 @@ func TestAttachResponsesReadsWhatScoringReads(t *testing.T) {
 	zw.Close()
 	for name, in := range map[string]string{"plain": text, "gzip": zipped.String()} {
 		cases := []Case{{Result: results.Result{ID: "a"}}, {Result: results.Result{ID: "17"}}}
-		if err := AttachResponses(cases, strings.NewReader(in), response.Auto); err != nil {
+		if err := AttachResponses(cases, strings.NewReader(in), "", callgrade.Options{}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		want := []string{`[{"name":"f","arguments":{"x":1}}]`, `[{"name":"g","arguments":{"y":2}}]`}
 		for i, c := range cases {
-			if string(c.Actual) != want[i] {
-				t.Errorf("%s: case %s: Actual %s, want %s", name, c.ID, c.Actual, want[i])
+			if string(c.actual) != want[i] {
+				t.Errorf("%s: case %s: Actual %s, want %s", name, c.ID, c.actual, want[i])
 			}
 		}
 	}
-	if err := AttachResponses([]Case{{Result: results.Result{ID: "a"}}}, strings.NewReader("\x1f\x8b\x08"), response.Auto); err == nil {
+	if err := AttachResponses([]Case{{Result: results.Result{ID: "a"}}}, strings.NewReader("\x1f\x8b\x08"), "", callgrade.Options{}); err == nil {
 		t.Error("a broken gzip header: no error")
 	}
 }
@@ -398,8 +398,8 @@ func TestTextIsPrintable(t *testing.T) {
 			t.Errorf("printable(%q) = %q, want it unchanged", s, got)
 		}
 	}
-	old := []Case{{Result: results.Result{ID: evil, Tool: evil, Pass: true}, Expected: []byte("[]")}}
-	nw := []Case{{Result: results.Result{ID: evil, Tool: evil, Diffs: []results.Diff{{Kind: results.UnexpectedArgument, Path: evil}}}, Expected: []byte("[]")}}
+	old := []Case{{Result: results.Result{ID: evil, Tool: evil, Pass: true}, expected: []byte("[]")}}
+	nw := []Case{{Result: results.Result{ID: evil, Tool: evil, Diffs: []results.Diff{{Kind: results.UnexpectedArgument, Path: evil}}}, expected: []byte("[]")}}
 	var b bytes.Buffer
 	if err := Compare(old, nw).WriteText(&b, TableOptions{}); err != nil {
 		t.Fatal(err)

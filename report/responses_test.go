@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
@@ -75,19 +76,15 @@ cases:
 					res.ID = s.Cases[i].ID
 					cases = append(cases, Case{Result: res})
 				}
-				Annotate(cases, s)
-				if tt.force {
-					for i := range cases {
-						cases[i].Format = tt.f // as callgrade report --format does
-					}
-				}
-				return append(cases, Case{Result: results.Result{ID: "nope"}, Unknown: true})
+				Annotate(cases, suite.ViewOf(s))
+				return append(cases, Case{Result: results.Result{ID: "nope"}, unknown: true})
 			}
+			opts := callgrade.Options{Format: tt.f, ForceFormat: tt.force}
 			want := newCases()
-			if err := AttachResponses(want, strings.NewReader(strings.Join(lines, "\n")), tt.f); err != nil {
+			if err := AttachResponses(want, strings.NewReader(strings.Join(lines, "\n")), "", opts); err != nil {
 				t.Fatal(err)
 			}
-			rs := NewResponses(s, tt.f, tt.force)
+			rs := NewResponses(suite.ViewOf(s), opts)
 			lim := value.Limits{MaxBytes: 1 << 20, MaxDepth: 64}
 			for n, text := range lines {
 				lim := lim
@@ -104,17 +101,17 @@ cases:
 				rs.Add(&rl, &res)
 			}
 			got := newCases()
-			rs.Attach(got)
+			rs.Attach(got, "")
 			for i := range got {
 				g, w := attachedOf(&got[i]), attachedOf(&want[i])
 				if g != w {
 					t.Errorf("%s: Responses attached\n%s\nAttachResponses\n%s", got[i].ID, g, w)
 				}
 			}
-			if a := string(got[0].Actual); tt.name == "each case's format" && a != `[{"name":"tag","arguments":{"ids":[1,2]}}]` {
+			if a := string(got[0].actual); tt.name == "each case's format" && a != `[{"name":"tag","arguments":{"ids":[1,2]}}]` {
 				t.Errorf("qwen: actual %s", a)
 			}
-			if tt.name == "each case's format" && (got[2].Run == nil || got[6].Run == nil || got[7].Actual == nil) {
+			if tt.name == "each case's format" && (got[2].run == nil || got[6].run == nil || got[7].actual == nil) {
 				t.Error("run or refs: no run attached, or many: no calls")
 			}
 		})
@@ -124,8 +121,8 @@ cases:
 // attachedOf is what AttachResponses and Responses set in c, as text.
 func attachedOf(c *Case) string {
 	steps := -1
-	if c.Run != nil {
-		steps = len(c.Run.Steps)
+	if c.run != nil {
+		steps = len(c.run.Steps)
 	}
-	return fmt.Sprintf("actual %s model %q steps %d", c.Actual, c.Model, steps)
+	return fmt.Sprintf("actual %s model %q steps %d", c.actual, c.model, steps)
 }

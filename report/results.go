@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
@@ -26,66 +27,69 @@ import (
 )
 
 // Case is one line of a results file, read into a results.Result, with
-// what Annotate and AttachResponses add to it. The results file carries
-// none of that: the Result's Tool, the case's first expected tool, and its
-// StepTools, the tools of a case written with steps, one per step in
-// order, stay empty until Annotate sets them. Such a case counts under
-// each of its tools (ToolVerdicts).
+// what Annotate and AttachResponses add to it for the table, the HTML page
+// and the JUnit XML: the case's suite file, expected calls, metadata and
+// format, and the calls the model made. The results file carries none of
+// that, which is the report's own and not a contract: only the Result is
+// public. Its Tool, the case's first expected tool, and its StepTools,
+// the tools of a case written with steps, one per step in order, stay
+// empty until Annotate sets them. Such a case counts under each of its
+// tools.
 type Case struct {
 	results.Result
 
-	// Suite is the file the case was read from ("" when unknown). Annotate
+	// suiteFile is the file the case was read from ("" when unknown). Annotate
 	// sets it and Tool.
-	Suite string
-	// Expected is the list of calls that counted, as JSON
-	// [{"name":…,"arguments":…}]; Actual the calls read from the response.
+	suiteFile string
+	// expected is the list of calls that counted, as JSON
+	// [{"name":…,"arguments":…}]; actual the calls read from the response.
 	// Nil when unknown.
-	Expected json.RawMessage
-	Actual   json.RawMessage
-	// Unknown says that the line is for a response whose id names no case.
-	Unknown bool
+	expected json.RawMessage
+	actual   json.RawMessage
+	// unknown says that the line is for a response whose id names no case.
+	unknown bool
 
-	// IsRun says that the case is scored as an agent's run
+	// asRun says that the case is scored as an agent's run
 	// (docs/trajectories.md): Annotate sets it for a case the suite
 	// writes with steps, never, max_calls or final. A case whose diffs
 	// carry a step is read as a run too.
-	IsRun bool
-	// Format is the format the case's response is in as the suite says
+	asRun bool
+	// format is the format the case's response is in as the suite says
 	// (the case's, else the suite's default); Annotate sets it, and
 	// AttachResponses reads the response in it unless told another.
-	Format response.Format
-	// Params are the parameters schemas of the case's tools, with which
+	format response.Format
+	// params are the parameters schemas of the case's tools, with which
 	// AttachResponses types what a model wrote out as text, as the scorer
 	// does (Qwen3-Coder's parameters); Annotate sets them.
-	Params map[string]value.Value
-	// Run is the run read from the response of a run case, with each
+	params map[string]value.Value
+	// run is the run read from the response of a run case, with each
 	// step's turn, result and error flag and the final answer;
 	// AttachResponses sets it. Nil when unknown, or when the response
 	// cannot be read as a run.
-	Run *response.Run
-	// Model is the model that wrote the case's response, as the response
+	run *response.Run
+	// model is the model that wrote the case's response, as the response
 	// line's "model" key, else the provider body's "model" or
-	// "modelVersion" names it; AttachResponses sets it. ResponsesFile is
+	// "modelVersion" names it; AttachResponses sets it. responsesFile is
 	// the file the response was read from, for the HTML page's run
 	// metadata.
-	Model, ResponsesFile string
-	// Metadata is the case's metadata as the suite gives it, defaults'
+	model, responsesFile string
+	// metadata is the case's metadata as the suite gives it, defaults'
 	// included (suite.Suite.MetadataOf); Annotate sets it. The results
 	// file does not carry it. Nil when none.
-	Metadata map[string]value.Value
+	metadata map[string]value.Value
 
-	// tools, when not nil, are the case's ToolVerdicts: those of all its
+	// tools, when not nil, are the case's toolVerdicts: those of all its
 	// samples, for a case that Compare made of them.
 	tools []results.ToolVerdict
 }
 
-// ToolVerdicts returns how each tool fared in the case, as the by-tool
+// toolVerdicts returns how each tool fared in the case, as the by-tool
 // rows of the table and the HTML page count it: a case written with steps
 // once under each tool its steps call, with that tool's steps' verdict
 // and mean score (results.StepVerdicts), any other case once under its
-// first expected tool ("" when it expects none, UnknownTool when Annotate
+// first expected tool ("" when it expects none, unknownTool when Annotate
 // has not told it), with its own.
-func (c *Case) ToolVerdicts() []results.ToolVerdict {
+func (c *Case) toolVerdicts() []results.ToolVerdict {
 	if c.tools != nil {
 		return c.tools
 	}
@@ -93,8 +97,8 @@ func (c *Case) ToolVerdicts() []results.ToolVerdict {
 		return results.StepVerdicts(c.StepTools, c.Calls)
 	}
 	tool := c.Tool
-	if c.Expected == nil {
-		tool = UnknownTool
+	if c.expected == nil {
+		tool = unknownTool
 	}
 	return []results.ToolVerdict{{Tool: tool, Pass: c.Pass, Score: c.Score}}
 }
@@ -111,9 +115,9 @@ func stepClass(tools []string) string {
 	return strings.Join(seen, " > ")
 }
 
-// Errored reports whether the case could not be scored as it stands: one of
+// errored reports whether the case could not be scored as it stands: one of
 // its diffs is of a kind results.IsError names.
-func (c *Case) Errored() bool {
+func (c *Case) errored() bool {
 	for _, d := range c.Diffs {
 		if results.IsError(d.Kind) {
 			return true
@@ -133,14 +137,28 @@ func ReadResults(r io.Reader, name string) ([]Case, error) {
 	}
 	out := make([]Case, len(rs))
 	for i := range rs {
-		out[i] = Case{Result: rs[i], Unknown: results.Unknown(&rs[i])}
+		out[i] = Case{Result: rs[i], unknown: isUnknown(&rs[i])}
 	}
 	return out, nil
 }
 
+// isUnknown reports whether r is the line of a response whose id names
+// no case of the suite: one with an unknown_case diff, which Summarize
+// counts apart, never as a case.
+func isUnknown(r *results.Result) bool {
+	for i := range r.Diffs {
+		if r.Diffs[i].Kind == results.UnknownCase {
+			return true
+		}
+	}
+	return false
+}
+
 // Annotate sets each case's Tool, Suite, Expected and Metadata from the
-// suite it was scored against. Cases the suite does not have are left as they are.
-func Annotate(cases []Case, s *suite.Suite) {
+// suite it was scored against (callgrade.Load, callgrade.Grader.Suite).
+// Cases the suite does not have are left as they are.
+func Annotate(cases []Case, v *callgrade.Suite) {
+	s := suite.ModelOf(v)
 	index := make(map[string]*suite.Case, len(s.Cases))
 	params := suite.Params(s.Tools)
 	for i := range s.Cases {
@@ -149,17 +167,17 @@ func Annotate(cases []Case, s *suite.Suite) {
 	for i := range cases {
 		c := &cases[i]
 		sc := index[c.ID]
-		if sc == nil || c.Unknown {
+		if sc == nil || c.unknown {
 			continue
 		}
-		c.Suite = sc.Loc.File
-		c.Metadata = s.MetadataOf(sc)
-		c.IsRun = sc.IsRun()
-		c.Params = params
+		c.suiteFile = sc.Loc.File
+		c.metadata = s.MetadataOf(sc)
+		c.asRun = sc.IsRun()
+		c.params = params
 		if sc.Tools != nil {
-			c.Params = suite.Params(sc.Tools)
+			c.params = suite.Params(sc.Tools)
 		}
-		c.Format = s.FormatOf(sc)
+		c.format = s.FormatOf(sc)
 		if sc.HasSteps() {
 			steps := sc.Run.Steps
 			// A steps case: its expected calls are its steps, and the
@@ -178,7 +196,7 @@ func Annotate(cases []Case, s *suite.Suite) {
 				}
 				b = appendStep(b, &steps[j])
 			}
-			c.Expected = append(b, ']')
+			c.expected = append(b, ']')
 			continue
 		}
 		list := sc.Expected
@@ -196,7 +214,7 @@ func Annotate(cases []Case, s *suite.Suite) {
 			}
 			b = appendCall(b, call.Name, call.Arguments)
 		}
-		c.Expected = append(b, ']')
+		c.expected = append(b, ']')
 	}
 }
 
@@ -244,22 +262,29 @@ func appendCall(b []byte, name string, args value.Value) []byte {
 	return append(b, '}')
 }
 
-// AttachResponses sets each case's Actual from a responses file (spec
-// section 2; gzip-compressed or not, read with results.ResponseReader),
-// read in format f, or when f is response.Auto in the case's Format (as
-// the scorer reads it; Auto detects each). A call whose arguments cannot
-// be read is shown with its error as a string. For a run case (IsRun, or
-// a case whose diffs carry a step) it also sets Run, the response read as
-// a run. Each line is read as the scorer reads it
-// (results.ReadResponseLine, within the default limits); lines it cannot
-// read, or reads only as broken, and lines over 1 GiB are skipped:
+// AttachResponses sets each case's actual calls, and the model that made
+// them, from a responses file (spec section 2; gzip-compressed or not,
+// read with results.ResponseReader) named name, which the HTML page shows
+// as the run's responses. Each response is read in the format a Grader of
+// opts would read it in: its case's (Annotate's, from the suite) unless
+// opts.Format names another or opts.ForceFormat is set (auto then detects
+// each); the rest of opts is not read. A call whose arguments cannot be
+// read is shown with its error as a string. A run case (one the suite
+// writes as an agent's run, or whose diffs carry a step) also gets its
+// run, the response read as one, for the page's timeline. Each line is
+// read as the scorer reads it (within the default limits); lines it
+// cannot read, or reads only as broken, and lines over 1 GiB are skipped:
 // scoring has reported them already. In a results file with samples, a
 // response line goes to the line of its case and its "sample".
-func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
+func AttachResponses(cases []Case, r io.Reader, name string, opts callgrade.Options) error {
+	for i := range cases {
+		cases[i].responsesFile = name
+	}
+	force := opts.Format != response.Auto || opts.ForceFormat
 	index := make(map[string]int, len(cases))
 	samples := 0 // in a results file with samples, one more than the highest
 	for i := range cases {
-		if !cases[i].Unknown {
+		if !cases[i].unknown {
 			index[sampleKey(cases[i].ID, cases[i].Sampled, cases[i].Sample)] = i
 			if cases[i].Sampled {
 				samples = max(samples, cases[i].Sample+1)
@@ -297,11 +322,11 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 			continue
 		}
 		c := &cases[i]
-		format := f
-		if format == response.Auto {
-			format = c.Format
+		format := c.format
+		if force {
+			format = opts.Format
 		}
-		c.attach(readAttached(&rl, format, c.Params, c.isRun()))
+		c.attach(readAttached(&rl, format, c.params, c.isRun()))
 	}
 }
 
@@ -347,9 +372,9 @@ func readAttached(rl *results.ResponseLine, f response.Format, params map[string
 
 // attach sets what a is to c.
 func (c *Case) attach(a attached) {
-	c.Model, c.Actual = a.model, a.actual
+	c.model, c.actual = a.model, a.actual
 	if a.run != nil {
-		c.Run = a.run
+		c.run = a.run
 	}
 }
 
@@ -374,17 +399,18 @@ type responseCase struct {
 }
 
 // NewResponses returns an empty Responses for the cases of s, whose
-// responses it reads as the scorer does: in f when force is set (as
-// callgrade.Options.ForceFormat), else in each case's format as the suite
-// says (as Annotate sets Case.Format).
-func NewResponses(s *suite.Suite, f response.Format, force bool) *Responses {
-	rs := &Responses{cases: make(map[string]responseCase, len(s.Cases)), got: map[string]attached{}}
-	params := suite.Params(s.Tools)
-	for i := range s.Cases {
-		sc := &s.Cases[i]
-		rc := responseCase{format: f, params: params, isRun: sc.IsRun()}
+// responses it reads in the format a Grader of opts reads them in, as
+// AttachResponses does.
+func NewResponses(s *callgrade.Suite, opts callgrade.Options) *Responses {
+	m := suite.ModelOf(s)
+	force := opts.Format != response.Auto || opts.ForceFormat
+	rs := &Responses{cases: make(map[string]responseCase, len(m.Cases)), got: map[string]attached{}}
+	params := suite.Params(m.Tools)
+	for i := range m.Cases {
+		sc := &m.Cases[i]
+		rc := responseCase{format: opts.Format, params: params, isRun: sc.IsRun()}
 		if !force {
-			rc.format = s.FormatOf(sc)
+			rc.format = m.FormatOf(sc)
 		}
 		if sc.Tools != nil {
 			rc.params = suite.Params(sc.Tools)
@@ -417,15 +443,17 @@ func (rs *Responses) Add(line *results.ResponseLine, result *results.Result) {
 	rs.mu.Unlock()
 }
 
-// Attach sets each case's Actual, Model and, for a run case read as a
-// run, Run, from the lines added, as AttachResponses sets them from the
-// responses file; a case with no line added is left as it is.
-func (rs *Responses) Attach(cases []Case) {
+// Attach sets each case's actual calls, model and, for a run case read as
+// a run, run, from the lines added, as AttachResponses sets them from the
+// responses file, and name as the responses file the page shows; a case
+// with no line added is left as it is.
+func (rs *Responses) Attach(cases []Case, name string) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	for i := range cases {
 		c := &cases[i]
-		if c.Unknown {
+		c.responsesFile = name
+		if c.unknown {
 			continue
 		}
 		if a, ok := rs.got[sampleKey(c.ID, true, c.Sample)]; ok {
@@ -453,7 +481,7 @@ func modelOf(line, resp value.Value) string {
 
 // isRun reports whether c is read as a run: the suite says so, or a diff
 // carries a step, which only a run's diffs do.
-func (c *Case) isRun() bool { return c.IsRun || hasStep(c.Diffs) }
+func (c *Case) isRun() bool { return c.asRun || hasStep(c.Diffs) }
 
 // hasStep reports whether one of diffs carries a step.
 func hasStep(diffs []results.Diff) bool {
@@ -496,9 +524,9 @@ func sampleKey(id string, sampled bool, k int) string {
 	return id + "\x00" + strconv.Itoa(k)
 }
 
-// UnknownTool is the tool Summarize counts a case under when Annotate has
+// unknownTool is the tool Summarize counts a case under when Annotate has
 // not told it the case's tool.
-const UnknownTool = "(tool unknown)"
+const unknownTool = "(tool unknown)"
 
 // Summarize totals cases the way a run's results.Summary does, with the
 // same results.Summary.Add, so that a results file read back prints the
@@ -509,11 +537,11 @@ func Summarize(cases []Case) *results.Summary {
 	s := &results.Summary{ByTool: map[string]*results.Tally{}, ByKind: map[results.Kind]int{}}
 	for i := range cases {
 		c := &cases[i]
-		if c.Unknown {
+		if c.unknown {
 			s.Unknown++
 			continue
 		}
-		s.Add(&c.Result, c.ToolVerdicts()...)
+		s.Add(&c.Result, c.toolVerdicts()...)
 	}
 	summarizeSamples(s, cases)
 	return s

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
@@ -43,13 +44,13 @@ func scoreRuns(t testing.TB, suitePath, responsesPath string) []Case {
 	if err != nil {
 		t.Fatal(err)
 	}
-	Annotate(cases, s)
+	Annotate(cases, suite.ViewOf(s))
 	r, err := os.Open(responsesPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if err := AttachResponses(cases, r, response.Auto); err != nil {
+	if err := AttachResponses(cases, r, "", callgrade.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return cases
@@ -320,7 +321,7 @@ func TestHTMLTimelineLargeInChromium(t *testing.T) {
 	text := strings.Repeat("x", 2000)
 	run := &response.Run{Final: "done", HasFinal: true}
 	var exp bytes.Buffer
-	c := Case{IsRun: true, Run: run}
+	c := Case{asRun: true, run: run}
 	c.ID, c.Score = "long-run", 0.5
 	exp.WriteByte('[')
 	for i := 0; i < n; i++ {
@@ -337,7 +338,7 @@ func TestHTMLTimelineLargeInChromium(t *testing.T) {
 			c.Calls = append(c.Calls, results.CallResult{Expected: i / 2, Actual: i, Pass: true, Score: 1})
 		}
 	}
-	c.Expected = append(exp.Bytes(), ']')
+	c.expected = append(exp.Bytes(), ']')
 	start := time.Now()
 	_, rep := runTimelines(t, []Case{c})
 	tl := rep.Timelines[0]
@@ -381,21 +382,21 @@ cases:
 		t.Fatal(err)
 	}
 	cases := []Case{{Result: results.Result{ID: "plain"}}, {Result: results.Result{ID: "run"}}}
-	Annotate(cases, s)
-	if cases[0].Format != response.LlamaJSON || cases[1].Format != response.Pythonic || cases[0].IsRun || !cases[1].IsRun {
-		t.Fatalf("Annotate: format %q %q, run %v %v", cases[0].Format, cases[1].Format, cases[0].IsRun, cases[1].IsRun)
+	Annotate(cases, suite.ViewOf(s))
+	if cases[0].format != response.LlamaJSON || cases[1].format != response.Pythonic || cases[0].asRun || !cases[1].asRun {
+		t.Fatalf("Annotate: format %q %q, run %v %v", cases[0].format, cases[1].format, cases[0].asRun, cases[1].asRun)
 	}
 	// Neither text is read as calls by detection alone.
 	lines := `{"id":"plain","response":"{\"name\": \"f\", \"parameters\": {\"x\": 1}}"}
 {"id":"run","response":"[f(x=1)]"}
 `
-	if err := AttachResponses(cases, strings.NewReader(lines), response.Auto); err != nil {
+	if err := AttachResponses(cases, strings.NewReader(lines), "", callgrade.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if string(cases[0].Actual) != `[{"name":"f","arguments":{"x":1}}]` || cases[0].Run != nil {
-		t.Errorf("plain: actual %s, run %v", cases[0].Actual, cases[0].Run)
+	if string(cases[0].actual) != `[{"name":"f","arguments":{"x":1}}]` || cases[0].run != nil {
+		t.Errorf("plain: actual %s, run %v", cases[0].actual, cases[0].run)
 	}
-	if cases[1].Run == nil || len(cases[1].Run.Steps) != 1 || cases[1].Run.Steps[0].Name != "f" {
-		t.Errorf("run: actual %s, run %+v", cases[1].Actual, cases[1].Run)
+	if cases[1].run == nil || len(cases[1].run.Steps) != 1 || cases[1].run.Steps[0].Name != "f" {
+		t.Errorf("run: actual %s, run %+v", cases[1].actual, cases[1].run)
 	}
 }

@@ -2,7 +2,6 @@ package results
 
 import (
 	"fmt"
-	"slices"
 )
 
 // PassAtK returns the unbiased estimate of pass@k of a case of which c of n
@@ -64,7 +63,7 @@ type Estimate struct {
 
 // Estimates returns, for each k of ks in order, the means over cases of
 // pass@k and pass^k; an empty run's are 0. Each k must be from 1 to every
-// case's N (see CheckPassK).
+// case's N.
 func Estimates(cases []SampleTally, ks []int) []Estimate {
 	out := make([]Estimate, len(ks))
 	for j, k := range ks {
@@ -80,22 +79,4 @@ func Estimates(cases []SampleTally, ks []int) []Estimate {
 		out[j].PassHat /= float64(len(cases))
 	}
 	return out
-}
-
-// CheckPassK returns the values of k to estimate for cases of n samples
-// each: ks sorted, without repeats, or n alone when ks is empty. A k below
-// 1 or above n is an error: pass@k needs k samples of every case.
-func CheckPassK(ks []int, n int) ([]int, error) {
-	if len(ks) == 0 {
-		return []int{n}, nil
-	}
-	out := slices.Clone(ks)
-	slices.Sort(out)
-	out = slices.Compact(out)
-	for _, k := range out {
-		if k < 1 || k > n {
-			return nil, fmt.Errorf("pass@k needs k from 1 to the number of samples, %d; got %d", n, k)
-		}
-	}
-	return out, nil
 }

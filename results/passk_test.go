@@ -123,38 +123,6 @@ func TestEstimatesMeanOverCases(t *testing.T) {
 	}
 }
 
-func TestCheckPassK(t *testing.T) {
-	for _, tt := range []struct {
-		ks   []int
-		n    int
-		want []int
-		bad  bool
-	}{
-		{nil, 5, []int{5}, false},
-		{[]int{5, 1, 5, 3}, 5, []int{1, 3, 5}, false},
-		{[]int{0}, 5, nil, true},
-		{[]int{6}, 5, nil, true},
-		{[]int{1, -1}, 5, nil, true},
-	} {
-		got, err := CheckPassK(tt.ks, tt.n)
-		if (err != nil) != tt.bad || !tt.bad && !equalInts(got, tt.want) {
-			t.Errorf("CheckPassK(%v, %d) = %v, %v", tt.ks, tt.n, got, err)
-		}
-	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func TestEstimatorsPanicOutsideTheirDomain(t *testing.T) {
 	for _, f := range []func(){func() { PassAtK(3, 4, 1) }, func() { PassHatK(3, 1, 0) }, func() { PassAtK(3, 1, 4) }} {
 		func() {

@@ -56,7 +56,7 @@ func Read(r io.Reader, name string) ([]Result, error) {
 		if err := readLine(&res, text); err != nil {
 			return nil, &LineError{File: name, Line: line, Err: err}
 		}
-		if !Unknown(&res) {
+		if !unknown(&res) {
 			k := key{res.ID, res.Sample}
 			if at, ok := first[k]; ok {
 				what := fmt.Sprintf("case %q", res.ID)
@@ -83,16 +83,16 @@ func readLine(r *Result, text []byte) error {
 	}
 	// A case's id is never empty; a response's can be, and its
 	// unknown_case line carries it.
-	if r.ID == "" && !Unknown(r) {
+	if r.ID == "" && !unknown(r) {
 		return errors.New(`"id" is empty`)
 	}
 	return nil
 }
 
-// Unknown reports whether r is the line of a response whose id names no
+// unknown reports whether r is the line of a response whose id names no
 // case of the suite: one with an unknown_case diff. Summaries count such
 // lines apart (Summary.Unknown), never as cases.
-func Unknown(r *Result) bool {
+func unknown(r *Result) bool {
 	for i := range r.Diffs {
 		if r.Diffs[i].Kind == UnknownCase {
 			return true

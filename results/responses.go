@@ -109,36 +109,6 @@ func ReadResponseHead(text string, samples int) (id string, sample int, found bo
 	return id, sample, true, err
 }
 
-// SecondResponse is the message for a second response for one case, in
-// a stream with samples samples per case for one case and sample: where
-// says where the two are ("lines 1 and 6"). carriesSample says that a
-// stream without samples has lines with "sample", which the message then
-// explains.
-func SecondResponse(id string, sample, samples int, where string, carriesSample bool) string {
-	switch {
-	case samples > 0:
-		return fmt.Sprintf("a second response for case %q sample %d (%s)", id, sample, where)
-	case carriesSample:
-		return fmt.Sprintf("a second response for case %q (%s)", id, where) +
-			`; the lines carry "sample": for several samples per case, say how many with samples: in the suite or --samples`
-	}
-	return fmt.Sprintf("a second response for case %q (%s)", id, where)
-}
-
-// SecondLine is the error for two response lines of a stream for one case
-// and sample, lines first and line (in either order), text the later's:
-// the later line is the one in error, and the message is SecondResponse's.
-// Its File is left for the caller to set.
-func SecondLine(id string, sample, samples, first, line int, text string) *InputError {
-	lo, hi := min(first, line), max(first, line)
-	where := fmt.Sprintf("lines %d and %d", lo, hi)
-	return &InputError{Line: hi, Msg: SecondResponse(id, sample, samples, where, samples == 0 && CarriesSample(text))}
-}
-
-// CarriesSample reports whether a response line has a "sample", read
-// from its text (see SecondResponse).
-func CarriesSample(text string) bool { return gjson.Get(text, "sample").Exists() }
-
 // lineHint says what a line that is no response line looks like it is
 // instead: a whole JSON array (as the first line), or the first line of
 // an object written over several lines.

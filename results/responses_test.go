@@ -89,22 +89,3 @@ func TestReadResponseLine(t *testing.T) {
 func fmtLine(rl *ResponseLine) string {
 	return fmt.Sprintf("id %q sample %d response %v broken %v utf8 %v", rl.ID, rl.Sample, rl.HasResponse, rl.Broken != nil, rl.InvalidUTF8)
 }
-
-// TestSecondLine: the one message for two lines for one case, whichever
-// of them a reader came to first.
-func TestSecondLine(t *testing.T) {
-	tests := []struct {
-		first, line, sample, samples int
-		text, want                   string
-	}{
-		{1, 6, 0, 0, `{"id":"a"}`, `line 6: a second response for case "a" (lines 1 and 6)`},
-		{6, 1, 0, 0, `{"id":"a"}`, `line 6: a second response for case "a" (lines 1 and 6)`},
-		{2, 3, 1, 2, `{"id":"a","sample":1}`, `line 3: a second response for case "a" sample 1 (lines 2 and 3)`},
-		{2, 3, 0, 0, `{"id":"a","sample":1}`, `line 3: a second response for case "a" (lines 2 and 3); the lines carry "sample": for several samples per case, say how many with samples: in the suite or --samples`},
-	}
-	for _, tt := range tests {
-		if got := SecondLine("a", tt.sample, tt.samples, tt.first, tt.line, tt.text).Error(); got != tt.want {
-			t.Errorf("lines %d and %d: %s\nwant %s", tt.first, tt.line, got, tt.want)
-		}
-	}
-}

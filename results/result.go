@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/callgrade/callgrade/internal/jsontext"
+	"github.com/callgrade/callgrade/internal/runlines"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -166,7 +167,7 @@ func (r *Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 // asks for: no results line is null. Tool and StepTools are left empty:
 // the line does not carry them. On an error r is left as it was.
 func (r *Result) UnmarshalJSON(b []byte) error {
-	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: MaxLineDepth})
+	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: runlines.MaxResultDepth})
 	if err != nil {
 		return err
 	}
@@ -222,13 +223,6 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 	*r = out
 	return nil
 }
-
-// MaxLineDepth bounds the nesting of a results line read back. Its deepest
-// values are arguments, which the engine reads 256 deep unless
-// Options.Limits says otherwise; far more is allowed so that lines written
-// under raised limits read back too, and still a bound, so that a hostile
-// file cannot take the reader's stack.
-const MaxLineDepth = 1 << 14
 
 // lineReader reads the members of a results line one after another and
 // keeps the first thing wrong, which is the error.

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade"
+	"github.com/callgrade/callgrade/dsl"
+	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
@@ -32,16 +34,20 @@ func exampleResults(t testing.TB) []*results.Result {
 	t.Helper()
 	var out []*results.Result
 	for _, ex := range exampleRuns {
-		g, err := callgrade.Open([]string{ex.suite}, callgrade.Options{})
+		s, err := suite.Load(ex.suite)
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := g.Engine()
+		// As callgrade.Open compiles it: with the expression language.
+		e, err := engine.New(s, engine.Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
+		if err != nil {
+			t.Fatal(err)
+		}
 		text, err := os.ReadFile(ex.responses)
 		if err != nil {
 			t.Fatal(err)
 		}
-		seen := make([]bool, len(g.Suite().Cases))
+		seen := make([]bool, len(s.Cases))
 		sc := bufio.NewScanner(bytes.NewReader(text))
 		for n := 1; sc.Scan(); n++ {
 			if strings.TrimSpace(sc.Text()) == "" {
@@ -62,7 +68,6 @@ func exampleResults(t testing.TB) []*results.Result {
 				out = append(out, e.NewScorer(context.Background()).ScoreMissing(i))
 			}
 		}
-		g.Close()
 	}
 	return out
 }

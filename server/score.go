@@ -16,7 +16,7 @@ import (
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/jsonv"
-	"github.com/callgrade/callgrade/internal/suite"
+	"github.com/callgrade/callgrade/internal/runlines"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
@@ -93,12 +93,7 @@ func (l *loaded) scoreRequest(ctx context.Context, text string) (int, *results.R
 		case hasCase && doc.Has("id"):
 			return http.StatusBadRequest, nil, `the request names both "id" and "case"; give one`
 		case hasCase:
-			one, err := l.inline(cv)
-			if err != nil {
-				return http.StatusBadRequest, nil, err.Error()
-			}
-			// A Scorer of its own, as below.
-			r, err := one.NewScorer(ctx).Score(one.Suite().Cases[0].ID, resp)
+			r, err := l.g.ScoreCase(ctx, cv, resp)
 			if err != nil {
 				return http.StatusBadRequest, nil, err.Error()
 			}
@@ -130,43 +125,6 @@ func errSuffix(err error) string {
 		return ""
 	}
 	return ": " + err.Error()
-}
-
-func (l *loaded) inline(cv value.Value) (*callgrade.Grader, error) {
-	if cv.Kind() != value.Object {
-		return nil, errors.New(`"case" must be a case object, as in a suite's cases`)
-	}
-	if cv.Has("tools_file") {
-		// The server would read a file a client names.
-		return nil, errors.New("an inline case cannot name a tools_file; give its tools inline")
-	}
-	base := l.g.Suite()
-	// Only the names of the rulesets are needed, for `use` to be checked;
-	// the engine compiles them from base.
-	sets := make([]value.Member, 0, len(base.Rulesets))
-	for name := range base.Rulesets {
-		empty, _ := value.ObjectOf()
-		sets = append(sets, value.Member{Key: name, Value: empty})
-	}
-	rulesets, err := value.ObjectOf(sets...)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := value.ObjectOf(
-		value.Member{Key: "version", Value: value.Int(1)},
-		value.Member{Key: "rulesets", Value: rulesets},
-		value.Member{Key: "cases", Value: value.ArrayOf(cv)},
-	)
-	if err != nil {
-		return nil, err
-	}
-	one, err := suite.FromValue("inline case", doc)
-	if err != nil {
-		return nil, err
-	}
-	s := *base
-	s.Cases = one.Cases
-	return l.g.Compile(&s)
 }
 
 // A batch's lines are scored in chunks on several goroutines and written
@@ -290,7 +248,7 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	samples := l.g.Suite().Samples
+	samples := l.g.Suite().Samples()
 	order := make(chan *chunk, 2*workers)
 	jobs := make(chan *chunk, 2*workers)
 	go func() {
@@ -348,7 +306,8 @@ func (h *Handler) batch(ctx context.Context, l *loaded, body io.Reader, w io.Wri
 			case o.c >= 0:
 				k := key{o.c, o.sample}
 				if first, dup := seen[k]; dup {
-					*o = errorOut(line, o.id, results.SecondLine(o.id, o.sample, samples, first, line, c.lines[j]).Msg)
+					_, msg := runlines.SecondLine(o.id, o.sample, samples, first, line, c.lines[j])
+					*o = errorOut(line, o.id, msg)
 				} else {
 					seen[k] = line
 				}

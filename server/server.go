@@ -143,7 +143,7 @@ func New(load Loader, opts Options) (*Handler, error) {
 		return nil, err
 	}
 	h.cur.Store(h.newLoaded(g))
-	h.metrics.setCases(len(g.Suite().Cases))
+	h.metrics.setCases(g.Suite().Len())
 	h.routes = []route{
 		{path: "/v1/score", auth: true, methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodPost: h.serveScore}},
 		{path: "/v1/score/batch", auth: true, methods: map[string]func(http.ResponseWriter, *http.Request){http.MethodPost: h.serveBatch}},
@@ -175,7 +175,7 @@ func (h *Handler) files() []fileState {
 	if l == nil {
 		return nil
 	}
-	s := l.g.Suite()
+	s := suite.ModelOf(l.g.Suite())
 	var out []fileState
 	for _, name := range slices.Concat(s.Files, s.ToolsFiles) {
 		fi, err := os.Stat(name)
@@ -253,8 +253,8 @@ func (h *Handler) Reload() error {
 	}
 	old := h.cur.Swap(h.newLoaded(g))
 	h.metrics.reloaded(true)
-	h.metrics.setCases(len(g.Suite().Cases))
-	h.opts.Logger.Info("suite reloaded", "cases", len(g.Suite().Cases))
+	h.metrics.setCases(g.Suite().Len())
+	h.opts.Logger.Info("suite reloaded", "cases", g.Suite().Len())
 	if old != nil {
 		old.release()
 	}
@@ -480,7 +480,7 @@ func (h *Handler) withSuite(w http.ResponseWriter, serve func(*loaded)) {
 func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
 	h.withSuite(w, func(l *loaded) {
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"status":"ok","cases":%d}`+"\n", len(l.g.Suite().Cases))
+		fmt.Fprintf(w, `{"status":"ok","cases":%d}`+"\n", l.g.Suite().Len())
 	})
 }
 
@@ -537,7 +537,7 @@ func (l *loaded) release() {
 // casesJSON is the body of GET /v1/cases, built once per suite.
 func (l *loaded) casesJSON() []byte {
 	l.casesOnce.Do(func() {
-		s := l.g.Suite()
+		s := suite.ModelOf(l.g.Suite())
 		b := []byte(`{"tools":[`)
 		b = appendTools(b, s.Tools)
 		b = append(b, `],"cases":[`...)

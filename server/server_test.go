@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/suite"
 )
 
@@ -119,7 +118,7 @@ func engineLines(t testing.TB, suiteFile, responses string) map[string]string {
 	}
 	defer in.Close()
 	var out bytes.Buffer
-	if _, err := l.g.Engine().Run(context.Background(), in, &out, engine.RunOptions{Name: "responses"}); err != nil {
+	if _, err := l.g.Run(context.Background(), in, &out, callgrade.RunOptions{Name: "responses"}); err != nil {
 		t.Fatal(err)
 	}
 	m := map[string]string{}

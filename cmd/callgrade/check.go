@@ -85,7 +85,7 @@ func checkSuite(files []string) (int, []callgrade.Problem, error) {
 		return 0, nil, err
 	}
 	defer c.Close()
-	return len(c.Suite().Cases), c.Warnings(), nil
+	return c.Suite().Len(), c.Warnings(), nil
 }
 
 // printWarnings writes each warning on its own line, as check and score

@@ -54,8 +54,8 @@ Exit status: 0; 1 when --fail-on-regression is given and a case regressed;
 			c := report.Compare(old, cur)
 			out := cmd.OutOrStdout()
 			c.WriteText(out, report.TableOptions{Color: wantColor(out)})
-			if f.failOnRegression && len(c.Regressed) > 0 {
-				return &exitError{code: 1, err: fmt.Errorf("regressed cases: %d", len(c.Regressed))}
+			if f.failOnRegression && len(c.Regressed()) > 0 {
+				return &exitError{code: 1, err: fmt.Errorf("regressed cases: %d", len(c.Regressed()))}
 			}
 			return nil
 		},
@@ -99,8 +99,8 @@ func writeDiffHTML(cmd *cobra.Command, oldName, newName string, old, cur []repor
 		}
 		return m
 	}
-	opts := report.CompareHTMLOptions{OldMeta: meta(oldName, f.oldResponses), NewMeta: meta(newName, f.newResponses)}
-	if err := writeFileWith(f.html, func(w *os.File) error { return report.WriteCompareHTML(w, old, cur, opts) }); err != nil {
+	oldMeta, newMeta := meta(oldName, f.oldResponses), meta(newName, f.newResponses)
+	if err := writeFileWith(f.html, func(w *os.File) error { return report.WriteCompareHTML(w, old, cur, oldMeta, newMeta) }); err != nil {
 		return &exitError{code: 2, err: outputErr("html", f.html, err)}
 	}
 	return nil

@@ -77,7 +77,7 @@ func runMerge(cmd *cobra.Command, shards []string, f *mergeFlags) error {
 	defer c.Close()
 	stderr := cmd.ErrOrStderr()
 	printWarnings(stderr, c.Warnings())
-	samples := c.Suite().Samples
+	samples := c.Suite().Samples()
 	if cmd.Flags().Changed("samples") {
 		samples = f.samples
 	}

@@ -27,7 +27,7 @@ Schema of its params. Exit status 2 when a plugin cannot be started.`,
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
-			host, err := plugins.Open(s.Plugins, plugins.Options{})
+			host, err := plugins.Open(s.Plugins(), plugins.Options{})
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}

@@ -126,18 +126,7 @@ func attachResponses(cases []report.Case, name string, format formatChoice) erro
 		return err
 	}
 	defer file.Close()
-	if format.forced {
-		for i := range cases {
-			cases[i].Format = format.format
-		}
-	}
-	if err := report.AttachResponses(cases, file, format.format); err != nil {
-		return err
-	}
-	for i := range cases {
-		cases[i].ResponsesFile = name // for the HTML page's run metadata
-	}
-	return nil
+	return report.AttachResponses(cases, file, name, format.options())
 }
 
 // writeReports writes the HTML page and the JUnit XML, each when its file

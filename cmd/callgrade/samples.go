@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/results"
+	"github.com/callgrade/callgrade/internal/runlines"
 )
 
 // passKFlag defines --pass-k on fs.
@@ -21,7 +21,7 @@ func checkSamples(samples int, passK []int) error {
 	case samples == 0 && len(passK) > 0:
 		return usageErr("--pass-k needs samples: give --samples N, or samples: N in the suite")
 	case samples > 0:
-		if _, err := results.CheckPassK(passK, samples); err != nil {
+		if _, err := runlines.CheckPassK(passK, samples); err != nil {
 			return usageErr("--pass-k: %v", err)
 		}
 	}

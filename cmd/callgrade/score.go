@@ -126,7 +126,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	// What check warns of, said once before the run, in check's words:
 	// a suite that cannot be what its author meant still scores.
 	printWarnings(cmd.ErrOrStderr(), c.Warnings())
-	samples := c.Suite().Samples
+	samples := c.Suite().Samples()
 	if cmd.Flags().Changed("samples") {
 		samples = f.samples
 	}
@@ -170,7 +170,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if f.html != "" {
 		// The calls the model made, for the page, taken from this pass:
 		// standard input cannot be read a second time.
-		calls = report.NewResponses(c.Suite(), format.format, format.forced)
+		calls = report.NewResponses(c.Suite(), callgrade.Options{Format: format.format, ForceFormat: format.forced})
 		opts.OnResponse = calls.Add
 	}
 	sum, err := c.Run(ctx, in, tmp, opts)
@@ -288,12 +288,11 @@ func writeScoreReports(tmp *os.File, c *callgrade.Grader, f *scoreFlags, calls *
 	}
 	report.Annotate(cases, c.Suite())
 	if calls != nil {
-		calls.Attach(cases)
-		if f.responses != "-" {
-			for i := range cases {
-				cases[i].ResponsesFile = f.responses // for the page's run metadata
-			}
+		name := f.responses // for the page's run metadata
+		if name == "-" {
+			name = ""
 		}
+		calls.Attach(cases, name)
 	}
 	return writeReports(cases, f.html, f.junit, f.passK)
 }
