@@ -93,3 +93,96 @@ func FuzzBounded(f *testing.F) {
 		}
 	})
 }
+
+// stdLike writes s as bfcl's stdPattern does: each character quoted, the
+// characters of del allowed any number of times around each, in any
+// case when fold.
+func stdLike(s, del string, fold bool) string {
+	cls := "[" + regexp.QuoteMeta(del) + "]*"
+	if del == "" {
+		cls = ""
+	}
+	var b strings.Builder
+	b.WriteString(cls)
+	for _, r := range s {
+		b.WriteString(regexp.QuoteMeta(string(r)))
+		b.WriteString(cls)
+	}
+	if fold {
+		return "(?i:" + b.String() + ")"
+	}
+	return b.String()
+}
+
+func TestCompileAnchored(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		alts int // 0: not of the shape
+	}{
+		{"^" + stdLike("mapcontroller", " ,./_*^", true) + "$", 1},
+		{`^20\.5$`, 1},
+		{`^(?:"` + stdLike("hello", " .", true) + `"|'` + stdLike("hello", " .", true) + `'|` + stdLike("hello", " .", true) + `)$`, 3},
+		{`^\s*\{[\t\v\f\r ]*['"]*key['"]*[\t\v\f\r ]*:\s*['"]*x['"]*[\t\v\f\r ]*\}(?s:.*)$`, 1},
+		{`^a*a$`, 0},      // a repeated class shares a with what follows
+		{`^[ab]*b$`, 0},   // the same, with a class
+		{`^[ab]*c*b$`, 0}, // past a repeated item
+		{`^(?i:k*)\x{212A}$`, 0},
+		{`^a.*b$`, 0},
+		{`^abc`, 0},
+		{`abc$`, 0},
+		{`^(a)$`, 0},
+		{`^a+$`, 1},
+		{`^0*3\n?$`, 1},
+		{`^a?a$`, 0}, // a? may leave the a to what follows
+		{`^(?:ab)?$`, 0},
+		{`^(?:ab|ac)$`, 1}, // RE2 reads it a[bc]
+	} {
+		if a := compileAnchored(tt.src); len(a) != tt.alts {
+			t.Errorf("compileAnchored(%q) = %d alternatives, want %d", tt.src, len(a), tt.alts)
+		}
+	}
+}
+
+// FuzzAnchored checks that anchoredAlts matches what RE2 matches, on
+// patterns of the shape and any text, UTF-8 or not.
+func FuzzAnchored(f *testing.F) {
+	for _, c := range []struct {
+		lit, del, s string
+		fold        bool
+	}{
+		{"mapcontroller", " ,./-_*^", "Map_Controller", true},
+		{"mapcontroller", " ,./-_*^", "mapcontrollers", true},
+		{"kelvin", " ", "\u212Aelvin", true},
+		{"s", "", "\u017F", true},
+		{"20.5", "", "20.5", false},
+		{"é", ".", ".É.", true},
+		{"a", "", "a\xff", false},
+		{"\uFFFD", "", "\xff", false},
+	} {
+		f.Add(c.lit, c.del, c.s, c.fold, false)
+	}
+	f.Fuzz(func(t *testing.T, lit, del, s string, fold, quoted bool) {
+		if !utf8.ValidString(lit) || !utf8.ValidString(del) {
+			return
+		}
+		body := stdLike(lit, del, fold)
+		if !quoted && !fold {
+			body = `0*` + body + `\n?` // a number's form (bfcl/source.go)
+		}
+		if quoted {
+			body = `(?:"` + body + `"|'` + body + `'|` + body + `)`
+		}
+		src := "^" + body + "$"
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return
+		}
+		a := compileAnchored(src)
+		if a == nil {
+			return // a shape it does not decide, such as a repeated class that may end early
+		}
+		if got, want := a.match(s), re.MatchString(s); got != want {
+			t.Fatalf("%q on %q: anchored %v, regexp %v", src, s, got, want)
+		}
+	})
+}

@@ -568,8 +568,12 @@ func (w *walker) leaf(st *state, f *eff, r *Rule, e, a *value.Value) bool {
 		// The normal form is read here and dropped: it goes into the
 		// walker's buffers, not a string of its own.
 		s := w.bufs().apply(f.norm, a.Str(), 0)
-		if r.bounded != nil && !w.slow && utf8.ValidString(s) {
+		switch {
+		case w.slow:
+		case r.bounded != nil && utf8.ValidString(s):
 			return r.bounded.match(s)
+		case r.anchored != nil:
+			return r.anchored.match(s)
 		}
 		return r.re.MatchString(s)
 	case r.oneOf != nil:
