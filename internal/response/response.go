@@ -539,7 +539,7 @@ func (p *plan) calls(x extraction, want Format, dst []Call) ([]Call, error) {
 	case p.f != nil && p.f.stream != nil:
 		return p.f.stream.assemble(p, x), nil
 	case p.f != nil && p.f.text != nil && p.text.Kind() != value.Null:
-		return readText(p.f, p.text, x), nil
+		return readText(p.f, p.text, x, dst), nil
 	}
 	// Two passes over the same elements, so that the result is allocated
 	// once at its exact size.

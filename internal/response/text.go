@@ -3,6 +3,7 @@ package response
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/callgrade/callgrade/internal/jsontext"
@@ -40,6 +41,12 @@ type textReader struct {
 	// allocation (its methods are called through the format) is all.
 	buf [1]Call
 }
+
+// textReaders keep readers for the next text read into a caller's calls
+// (readText): a reader escapes, its methods being called through the
+// format, and would otherwise cost each response read as text an
+// allocation most of the size of all its others.
+var textReaders = sync.Pool{New: func() any { return new(textReader) }}
 
 // MaxTextCalls is the most calls that the text of one response yields.
 // Past them, the rest of the text is not read: one more failed call, for
@@ -316,10 +323,23 @@ func jsonMember(s string, from, to, elem int, key string) (vFrom, vTo int, ok bo
 }
 
 // readText reads the calls of r, a model's text or the openai completion
-// or message that holds it, in format f: nil when there are none.
-func readText(f *format, r value.Value, x extraction) []Call {
-	t := &textReader{x: x}
-	t.out = t.buf[:0]
+// or message that holds it, in format f: nil when there are none. The
+// calls go into dst when it has room (see Options.Calls).
+func readText(f *format, r value.Value, x extraction, dst []Call) []Call {
+	var t *textReader
+	if cap(dst) > 0 {
+		// The calls have a home of their own: the reader, some five
+		// hundred bytes, is one kept from the last text.
+		t = textReaders.Get().(*textReader)
+		*t = textReader{x: x, out: dst[:0]}
+		defer func() {
+			*t = textReader{} // holds nothing of this text
+			textReaders.Put(t)
+		}()
+	} else {
+		t = &textReader{x: x}
+		t.out = t.buf[:0]
+	}
 	if r.Kind() == value.String {
 		t.read(f, r.Str(), "text")
 	} else {

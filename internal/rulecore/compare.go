@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/number"
@@ -562,11 +563,20 @@ func (w *walker) leaf(st *state, f *eff, r *Rule, e, a *value.Value) bool {
 		if a.Kind() != value.String {
 			return false
 		}
-		re := r.re
 		if f.fold {
-			re = r.reFold
+			return r.reFold.MatchString(applyNorm(f.norm, a.Str()))
 		}
-		return re.MatchString(applyNorm(f.norm, a.Str()))
+		// The normal form is read here and dropped: it goes into the
+		// walker's buffers, not a string of its own.
+		s := w.bufs().apply(f.norm, a.Str(), 0)
+		switch {
+		case w.slow:
+		case r.bounded != nil && utf8.ValidString(s):
+			return r.bounded.match(s)
+		case r.anchored != nil:
+			return r.anchored.match(s)
+		}
+		return r.re.MatchString(s)
 	case r.oneOf != nil:
 		for k := range r.oneOf {
 			alt := &r.oneOf[k]

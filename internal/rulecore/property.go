@@ -110,6 +110,9 @@ var properties = []property{
 			if r.re, err = compileRegex(v.Str(), ""); err != nil {
 				return err
 			}
+			if r.bounded = compileBounded(v.Str()); r.bounded == nil {
+				r.anchored = compileAnchored(v.Str())
+			}
 			// A folded variant for when case_insensitive is in force here,
 			// said by this rule or inherited: RE2's (?i) is its case folding.
 			r.reFold, err = compileRegex(v.Str(), "(?i)")

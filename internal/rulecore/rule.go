@@ -36,6 +36,8 @@ type Rule struct {
 	oneOf     []value.Value // nil: no one_of
 	re        *regexp.Regexp
 	reFold    *regexp.Regexp // re, case-insensitive, for case folding in force
+	bounded   boundedAlts    // re decided without RE2, when it has that shape (bounded.go)
+	anchored  anchoredAlts   // the same, for another shape
 	cmp       rules.Comparator
 	params    value.Value
 	ignore    bool

@@ -322,6 +322,21 @@ func TestFoldEqual(t *testing.T) {
 	}
 }
 
+// FuzzFoldEqual checks that foldEqual, which folds into buffers it
+// keeps, says what comparing foldString's strings says, for text longer
+// than transform.String's first chunk and for text that is not UTF-8.
+func FuzzFoldEqual(f *testing.F) {
+	long := strings.Repeat("Straße ΣΑΣ 北京 ", 20)
+	for _, p := range [][2]string{{"straße", "STRASSE"}, {"北京", "北京市"}, {long, strings.ToUpper(long)}, {long + "ß", long + "ss"}, {"\xff\xfeA", "\xff\xfea"}, {"ǅ", "ǆ"}, {"", "\u212a"}} {
+		f.Add(p[0], p[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if got, want := foldEqual(a, b), foldString(a) == foldString(b); got != want {
+			t.Fatalf("foldEqual(%q, %q) = %v, foldString's strings equal: %v", a, b, got, want)
+		}
+	})
+}
+
 // TestNFCFastPath checks the premise of nfc's fast path: text of code
 // points below U+0300 is always NFC.
 func TestNFCFastPath(t *testing.T) {
