@@ -102,7 +102,7 @@ func newGrader(s *suite.Suite, opts Options) (*Grader, error) {
 		return nil, err
 	}
 	eopts := engineOptions(opts, host.Comparator)
-	eng, err := engine.New(s, eopts)
+	eng, err := engine.New(suite.ViewOf(s), eopts)
 	if err != nil {
 		host.Close()
 		return nil, err
@@ -126,7 +126,7 @@ func withCompileProblems(partial *suite.Suite, err error, opts Options) error {
 		return err
 	}
 	unstarted := func(string, value.Value) (rules.Comparator, error) { return unstartedPlugin{}, nil }
-	if _, cerr := engine.New(partial, engineOptions(opts, unstarted)); cerr != nil {
+	if _, cerr := engine.New(suite.ViewOf(partial), engineOptions(opts, unstarted)); cerr != nil {
 		var ce *suite.Error
 		if errors.As(cerr, &ce) {
 			return &suite.Error{Problems: append(slices.Clone(se.Problems), ce.Problems...)}
@@ -290,7 +290,7 @@ func (g *Grader) ScoreCase(ctx context.Context, c, resp value.Value) (*Result, e
 	}
 	s := *g.suite
 	s.Cases = one.Cases
-	eng, err := engine.New(&s, g.opts)
+	eng, err := engine.New(suite.ViewOf(&s), g.opts)
 	if err != nil {
 		return nil, err
 	}

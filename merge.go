@@ -49,7 +49,7 @@ func OpenMerger(files []string, opts Options) (*Grader, error) {
 	}
 	unstarted := func(string, value.Value) (rules.Comparator, error) { return unstartedPlugin{}, nil }
 	eopts := engineOptions(opts, unstarted)
-	eng, err := engine.New(s, eopts)
+	eng, err := engine.New(suite.ViewOf(s), eopts)
 	if err != nil {
 		return nil, err
 	}

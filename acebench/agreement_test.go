@@ -15,6 +15,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 	"github.com/callgrade/callgrade/internal/testenv"
 	"github.com/callgrade/callgrade/results"
@@ -68,7 +69,7 @@ func importEngine(t testing.TB, lang, cat string) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(s, engine.Options{Format: response.Pythonic})
+	e, err := engine.New(suite.ViewOf(s), engine.Options{Format: response.Pythonic})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -34,7 +35,7 @@ func ruleEngine(t *testing.T) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(s, engine.Options{Format: response.Pythonic})
+	e, err := engine.New(suite.ViewOf(s), engine.Options{Format: response.Pythonic})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -28,7 +29,7 @@ func agenticEngine(t *testing.T, sem Semantics, alts ...string) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(s, engine.Options{})
+	e, err := engine.New(suite.ViewOf(s), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

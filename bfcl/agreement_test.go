@@ -16,6 +16,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/testenv"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
@@ -70,7 +71,7 @@ func importEngine(t testing.TB, cat string, sem Semantics, format response.Forma
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(s, engine.Options{Format: format})
+	e, err := engine.New(suite.ViewOf(s), engine.Options{Format: format})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,7 +111,7 @@ func TestGolden(t *testing.T) {
 		os.WriteFile(path0, got, 0o644)
 		st, err := suite.Load(path0)
 		if err == nil {
-			_, err = engine.New(st, engine.Options{})
+			_, err = engine.New(suite.ViewOf(st), engine.Options{})
 		}
 		if err != nil {
 			t.Errorf("%s semantics: the suite does not load: %v", sem, err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -17,7 +18,7 @@ func relevanceEngine(t *testing.T, s *Suite) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(st, engine.Options{Format: response.Calls})
+	e, err := engine.New(suite.ViewOf(st), engine.Options{Format: response.Calls})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@
 // Extensions plugs a Compiler into the engine, as callgrade.Open does:
 //
 //	c := dsl.NewCompiler(dsl.Options{})
-//	eng, err := engine.New(s, engine.Options{Extensions: c.Extensions()})
+//	eng, err := engine.New(suite.ViewOf(s), engine.Options{Extensions: c.Extensions()})
 //
 // # Environment
 //

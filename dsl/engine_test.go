@@ -25,7 +25,7 @@ func build(t testing.TB, yaml string) (*engine.Engine, error) {
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	return engine.New(s, engine.Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
+	return engine.New(suite.ViewOf(s), engine.Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
 }
 
 func mustParse(t testing.TB, s string) value.Value {

@@ -92,7 +92,7 @@ func loadJSON(t testing.TB, doc string) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(s, Options{})
+	e, err := newEngine(s, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func TestBlockingComparatorsSeeManyComparisonsAtOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := New(s, Options{Extensions: rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}})
+		e, err := newEngine(s, Options{Extensions: rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -61,7 +61,7 @@ cases:
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = New(s, Options{})
+	_, err = newEngine(s, Options{})
 	var se *suite.Error
 	if !errors.As(err, &se) || len(se.Problems) != 2 || se.Problems[0].Loc.Case != "a" || se.Problems[1].Loc.Case != "b" {
 		t.Fatalf("want one problem per case, got %v", err)
@@ -88,7 +88,7 @@ func TestProblemsInCaseOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = New(s, Options{})
+	_, err = newEngine(s, Options{})
 	var se *suite.Error
 	if !errors.As(err, &se) {
 		t.Fatalf("want a *suite.Error, got %v", err)
@@ -111,7 +111,7 @@ func TestEveryMistakeOfARule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = New(s, Options{})
+	_, err = newEngine(s, Options{})
 	var se *suite.Error
 	if !errors.As(err, &se) || len(se.Problems) != 3 {
 		t.Fatalf("want three problems, got %v", err)

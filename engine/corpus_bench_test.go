@@ -28,7 +28,7 @@ func BenchmarkCorpus200k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		e, err := New(s, Options{})
+		e, err := newEngine(s, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -80,9 +80,15 @@ type Engine struct {
 	exhaustive bool
 }
 
-// New compiles s. Every problem found (a rule, a path, a regex, a schema, a
+// New compiles the suite v is a view of (callgrade.Suite: what the root
+// loads). Every problem found (a rule, a path, a regex, a schema, a
 // tool) is reported together in one *suite.Error.
-func New(s *suite.Suite, opts Options) (*Engine, error) {
+func New(v *suite.View, opts Options) (*Engine, error) {
+	return newEngine(suite.ModelOf(v), opts)
+}
+
+// newEngine is New for the suite model itself.
+func newEngine(s *suite.Suite, opts Options) (*Engine, error) {
 	ext, blocking := watchBlocking(opts.Extensions)
 	opts.Extensions = ext
 	if opts.Limits.MaxValues <= 0 {

@@ -30,7 +30,7 @@ func loadWith(t testing.TB, yaml string, opts Options) *Engine {
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	e, err := New(s, opts)
+	e, err := newEngine(s, opts)
 	if err != nil {
 		t.Fatalf("compile: %v", err)
 	}

@@ -20,7 +20,7 @@ func Example() {
 		ID:       "weather-berlin",
 		Expected: []suite.Call{{Name: "get_weather", Arguments: args}},
 	}}}
-	eng, err := engine.New(s, engine.Options{})
+	eng, err := engine.New(suite.ViewOf(s), engine.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -48,7 +48,7 @@ func ExampleEngine_Run() {
 		{ID: "a", Expected: []suite.Call{{Name: "get_weather", Arguments: args}}},
 		{ID: "b", Expected: []suite.Call{{Name: "get_weather", Arguments: args}}},
 	}}
-	eng, err := engine.New(s, engine.Options{})
+	eng, err := engine.New(suite.ViewOf(s), engine.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -73,7 +73,7 @@ func ExampleEngine_Run() {
 func ExampleScorer_ScoreLine() {
 	args, _ := value.Parse(`{"city": "Berlin"}`)
 	s := &suite.Suite{Cases: []suite.Case{{ID: "17", Expected: []suite.Call{{Name: "get_weather", Arguments: args}}}}}
-	eng, err := engine.New(s, engine.Options{})
+	eng, err := engine.New(suite.ViewOf(s), engine.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -19,6 +19,6 @@ func FuzzCompilePartial(f *testing.F) {
 		if err != nil && s == nil {
 			return
 		}
-		New(s, Options{}) // problems are fine; a panic is not
+		newEngine(s, Options{}) // problems are fine; a panic is not
 	})
 }

@@ -62,14 +62,14 @@ func FuzzProven(f *testing.F) {
 				{ID: "pair", Calls: suite.CallsUnordered, Expected: []suite.Call{{Name: "f", Arguments: exp}, {Name: "f", Arguments: exp}}},
 			},
 		}
-		e, err := New(s, Options{})
+		e, err := newEngine(s, Options{})
 		if err != nil {
 			return
 		}
 		ec := &e.cases[0].expected[0]
 		// ref scores as e would without the proofs: with the whole
 		// comparison and validation every time.
-		ref, _ := New(s, Options{})
+		ref, _ := newEngine(s, Options{})
 		for i := range ref.cases {
 			for j := range ref.cases[i].expected {
 				ref.cases[i].expected[j].impliedOnly = false

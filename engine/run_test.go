@@ -135,7 +135,7 @@ func TestRunDuplicateIDs(t *testing.T) {
 		{ID: "a", Expected: []suite.Call{{Name: "f", Arguments: args("1")}}},
 		{ID: "a", Expected: []suite.Call{{Name: "f", Arguments: args("2")}}},
 	}}
-	e, err := New(s, Options{})
+	e, err := newEngine(s, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -204,7 +204,7 @@ func TestRunSamplesManyBatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	compile := func(cmp rules.Comparator) *Engine {
-		e, err := New(s, Options{Extensions: rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}})
+		e, err := newEngine(s, Options{Extensions: rules.Extensions{Plugin: func(string, value.Value) (rules.Comparator, error) { return cmp, nil }}})
 		if err != nil {
 			t.Fatal(err)
 		}

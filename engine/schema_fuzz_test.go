@@ -53,7 +53,7 @@ func FuzzSchemaScore(f *testing.F) {
 				suite.Case{ID: "same", Expected: []suite.Call{{Name: "f", Arguments: a}}},
 				suite.Case{ID: "unordered", Calls: suite.CallsUnordered, Expected: []suite.Call{{Name: "f", Arguments: a}, {Name: "f", Arguments: empty}}})
 		}
-		e, err := New(s, Options{})
+		e, err := newEngine(s, Options{})
 		if err != nil {
 			return // a schema the library rejects: a load error, not a crash
 		}

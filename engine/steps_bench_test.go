@@ -113,7 +113,7 @@ func loadAgent(tb testing.TB, cases, n int) *Engine {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e, err := New(s, Options{})
+	e, err := newEngine(s, Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}

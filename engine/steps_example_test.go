@@ -17,7 +17,7 @@ func TestAgentExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(s, Options{})
+	e, err := newEngine(s, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

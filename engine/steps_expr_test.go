@@ -92,7 +92,7 @@ func loadDSL(t *testing.T, path, src string) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(s, Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
+	e, err := newEngine(s, Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
 	if err != nil {
 		t.Fatal(err)
 	}

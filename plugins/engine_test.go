@@ -27,7 +27,7 @@ func TestEngineScoresGeoExample(t *testing.T) {
 	geo.Command = []string{build(t, "./examples/plugins/geo")}
 	s.Plugins["geo"] = geo
 	h := open(t, s.Plugins, plugins.Options{})
-	eng, err := engine.New(s, engine.Options{Extensions: rules.Extensions{Plugin: h.Comparator}})
+	eng, err := engine.New(suite.ViewOf(s), engine.Options{Extensions: rules.Extensions{Plugin: h.Comparator}})
 	if err != nil {
 		t.Fatal(err)
 	}

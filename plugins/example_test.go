@@ -34,7 +34,7 @@ func Example() {
 		host.Close() // Ctrl-C: stop the plugins; their pending comparisons fail
 	}()
 
-	eng, err := engine.New(s, engine.Options{Extensions: rules.Extensions{Plugin: host.Comparator}})
+	eng, err := engine.New(suite.ViewOf(s), engine.Options{Extensions: rules.Extensions{Plugin: host.Comparator}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

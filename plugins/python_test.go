@@ -121,7 +121,7 @@ func TestPythonPluginSocket(t *testing.T) {
 func TestPythonPluginScoresExample(t *testing.T) {
 	s := durationSuite(t)
 	h := open(t, s.Plugins, plugins.Options{})
-	eng, err := engine.New(s, engine.Options{Extensions: rules.Extensions{Plugin: h.Comparator}})
+	eng, err := engine.New(suite.ViewOf(s), engine.Options{Extensions: rules.Extensions{Plugin: h.Comparator}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestSamplesSummarizeMatchesTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(s, engine.Options{})
+	e, err := engine.New(suite.ViewOf(s), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func scoreRuns(t testing.TB, suitePath, responsesPath string) []Case {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(s, engine.Options{})
+	e, err := engine.New(suite.ViewOf(s), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func exampleResults(t testing.TB) []*results.Result {
 			t.Fatal(err)
 		}
 		// As callgrade.Open compiles it: with the expression language.
-		e, err := engine.New(s, engine.Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
+		e, err := engine.New(suite.ViewOf(s), engine.Options{Extensions: dsl.NewCompiler(dsl.Options{}).Extensions()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -48,7 +48,7 @@ func Example_comparator() {
 		}
 		return skuComparator{}, nil
 	}}
-	eng, err := engine.New(s, engine.Options{Extensions: ext})
+	eng, err := engine.New(suite.ViewOf(s), engine.Options{Extensions: ext})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -65,7 +65,7 @@ func TestSDKTraceScoredEndToEnd(t *testing.T) {
 		args, _ := value.ObjectOf(value.Member{Key: "location", Value: value.StringOf(city)})
 		s.Cases = append(s.Cases, suite.Case{ID: "weather-" + strings.ToLower(city), Expected: []suite.Call{{Name: "get_weather", Arguments: args}}})
 	}
-	eng, err := engine.New(s, engine.Options{})
+	eng, err := engine.New(suite.ViewOf(s), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func TestTextCappedResponseFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(s, engine.Options{Format: response.Hermes})
+	e, err := engine.New(suite.ViewOf(s), engine.Options{Format: response.Hermes})
 	if err != nil {
 		t.Fatal(err)
 	}
