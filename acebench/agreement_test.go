@@ -14,7 +14,7 @@ import (
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 	"github.com/callgrade/callgrade/internal/testenv"
 	"github.com/callgrade/callgrade/value"
@@ -67,7 +67,7 @@ func importEngine(t testing.TB, lang, cat string) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := callgrade.New(s, callgrade.Options{Format: response.Pythonic})
+	g, err := callgrade.New(s, callgrade.Options{Format: format.Pythonic})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -35,7 +35,7 @@ func ruleEngine(t *testing.T) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := callgrade.New(s, callgrade.Options{Format: response.Pythonic})
+	g, err := callgrade.New(s, callgrade.Options{Format: format.Pythonic})
 	if err != nil {
 		t.Fatal(err)
 	}

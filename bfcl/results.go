@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 	"github.com/callgrade/callgrade/value"
@@ -47,7 +48,7 @@ type ResultOptions struct {
 	// that holds a text format's special token in that format
 	// (response's detection: the first marker in the text decides); and
 	// what is left as Python, which fails it.
-	Format response.Format
+	Format format.Format
 	// Params gives, by result id, the parameters schemas of the
 	// question's functions, by function name, in JSON Schema
 	// (QuestionParams reads them from a question file). A text format
@@ -76,7 +77,7 @@ type ResultOptions struct {
 // answer) is no call either.
 func ConvertResultsWith(r io.Reader, name string, w io.Writer, o ResultOptions) (Converted, error) {
 	texts := TextFormats()
-	if o.Format != response.Auto && !slices.Contains(texts, o.Format) {
+	if o.Format != format.Auto && !slices.Contains(texts, o.Format) {
 		return Converted{}, textFormatError(o.Format)
 	}
 	bw := bufio.NewWriter(w)
@@ -122,13 +123,13 @@ type Converted struct {
 }
 
 // TextFormats returns the text formats of package response that
-// ResultOptions.Format may name, in the order response.Formats lists
+// ResultOptions.Format may name, in the order format.All lists
 // them. The slice is the caller's.
-func TextFormats() []response.Format {
-	var out []response.Format
-	for _, f := range response.Formats() {
+func TextFormats() []format.Format {
+	var out []format.Format
+	for _, f := range format.All() {
 		if f.Text {
-			out = append(out, response.Format(f.Name))
+			out = append(out, format.Format(f.Name))
 		}
 	}
 	return out
@@ -137,10 +138,10 @@ func TextFormats() []response.Format {
 // ParseTextFormat reads the name of a text format, as --text-format
 // gives it: one of TextFormats, in any case, or "" or "auto" for Auto.
 // Any other name is an error that lists the text formats.
-func ParseTextFormat(s string) (response.Format, error) {
-	f, err := response.ParseFormat(s)
-	if err != nil || f != response.Auto && !slices.Contains(TextFormats(), f) {
-		return response.Auto, textFormatError(s)
+func ParseTextFormat(s string) (format.Format, error) {
+	f, err := format.Parse(s)
+	if err != nil || f != format.Auto && !slices.Contains(TextFormats(), f) {
+		return format.Auto, textFormatError(s)
 	}
 	return f, nil
 }
@@ -157,8 +158,8 @@ func (e textFormatError) Error() string {
 
 // resultReader reads the calls of one result.
 type resultReader struct {
-	format response.Format        // a text format for every string; Auto: by marker, else Python
-	texts  []response.Format      // the text formats, which Auto may read a string in
+	format format.Format          // a text format for every string; Auto: by marker, else Python
+	texts  []format.Format        // the text formats, which Auto may read a string in
 	params map[string]value.Value // the question's parameters schemas, by function name
 	failed []string               // why each call of a text that did not read failed
 }
@@ -206,7 +207,7 @@ func (rd *resultReader) calls(res *suitedoc.Node) ([]pyCall, error) {
 func (rd *resultReader) text(s, at string) ([]pyCall, error) {
 	f := rd.format
 	var pyErr error
-	if f == response.Auto {
+	if f == format.Auto {
 		calls, err := parsePython(s)
 		if err == nil {
 			return calls, nil
@@ -215,7 +216,7 @@ func (rd *resultReader) text(s, at string) ([]pyCall, error) {
 	}
 	opts := response.Options{Params: rd.params}
 	got, read, err := opts.Extract(value.StringOf(s), f)
-	if f == response.Auto && (err != nil || !slices.Contains(rd.texts, read)) {
+	if f == format.Auto && (err != nil || !slices.Contains(rd.texts, read)) {
 		// No text format's marker: Python it was meant to be.
 		return nil, pyErr
 	}

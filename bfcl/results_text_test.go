@@ -11,7 +11,7 @@ import (
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 )
 
 // localTests are results of local models, whose outputs BFCL keeps as the
@@ -26,7 +26,7 @@ var localTests = []struct {
 	id      string
 	result  string // the result, a string
 	list    string // or the result as JSON, when it is not a string
-	format  response.Format
+	format  format.Format
 	typed   bool // ResultOptions.Params from the questions
 	want    string
 	verdict string
@@ -174,13 +174,13 @@ var localTests = []struct {
 
 	// A forced format reads every string in it: Hermes reads Python as
 	// an answer, and Qwen3-Coder's text as a block that is not JSON.
-	{name: "forced hermes, Python", id: "simple_python_1", format: response.Hermes,
+	{name: "forced hermes, Python", id: "simple_python_1", format: format.Hermes,
 		result: `[math.factorial(number=5)]`, want: `[]`, verdict: "missing_call"},
-	{name: "forced hermes, Qwen3-Coder", id: "simple_python_1", format: response.Hermes,
+	{name: "forced hermes, Qwen3-Coder", id: "simple_python_1", format: format.Hermes,
 		result:  "<tool_call>\n<function=math.factorial>\n<parameter=number>\n5\n</parameter>\n</function>\n</tool_call>",
 		want:    `[{"name":"","arguments":"hermes: call 0: text[12:83] \"\u003cfunction=math.factorial\u003e\\n\u003cparameter=number\u003e\\n5\\n\u003c…ter\u003e\\n\u003c/function\u003e\": not a usable JSON object: invalid JSON at byte 12: unexpected '\u003c'"}]`,
 		verdict: "invalid_arguments", failed: "hermes: call 0: text[12:83]"},
-	{name: "forced llama-json, no tag", id: "simple_python_1", format: response.LlamaJSON,
+	{name: "forced llama-json, no tag", id: "simple_python_1", format: format.LlamaJSON,
 		result: `{"name": "math.factorial", "parameters": {"number": 5}}`,
 		want:   `[{"name":"math.factorial","arguments":{"number":5}}]`, verdict: "pass"},
 }
@@ -206,7 +206,7 @@ func TestConvertLocalResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := callgrade.New(s, callgrade.Options{Format: response.Calls})
+	g, err := callgrade.New(s, callgrade.Options{Format: format.Calls})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func verdict(r *engine.Result) string {
 // them, as is a format that is not a text format.
 func TestParseTextFormat(t *testing.T) {
 	for _, f := range TextFormats() {
-		if _, err := response.ParseFormat(string(f)); err != nil {
+		if _, err := format.Parse(string(f)); err != nil {
 			t.Errorf("%s is no format of package response: %v", f, err)
 		}
 		if got, err := ParseTextFormat(strings.ToUpper(string(f))); err != nil || got != f {
@@ -287,7 +287,7 @@ func TestParseTextFormat(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"", "auto", "AUTO"} {
-		if got, err := ParseTextFormat(s); err != nil || got != response.Auto {
+		if got, err := ParseTextFormat(s); err != nil || got != format.Auto {
 			t.Errorf("ParseTextFormat(%q) = %q, %v; want auto", s, got, err)
 		}
 	}
@@ -297,7 +297,7 @@ func TestParseTextFormat(t *testing.T) {
 			t.Errorf("ParseTextFormat(%q) error = %v, want one listing the text formats", s, err)
 		}
 	}
-	if _, err := ConvertResultsWith(strings.NewReader(""), "r.json", &bytes.Buffer{}, ResultOptions{Format: response.OpenAI}); err == nil {
+	if _, err := ConvertResultsWith(strings.NewReader(""), "r.json", &bytes.Buffer{}, ResultOptions{Format: format.OpenAI}); err == nil {
 		t.Error("ConvertResultsWith took openai for a text format")
 	}
 }

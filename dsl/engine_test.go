@@ -11,6 +11,7 @@ import (
 
 	"github.com/callgrade/callgrade/dsl"
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
@@ -166,7 +167,7 @@ func BenchmarkEngineScore(b *testing.B) {
 				b.Fatal(err)
 			}
 			resp := mustParse(b, benchCall)
-			calls, _, err := response.Extract(resp, response.Auto, value.Limits{})
+			calls, _, err := response.Extract(resp, format.Auto, value.Limits{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -2,11 +2,13 @@ package engine
 
 import (
 	"errors"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"reflect"
 	"slices"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
@@ -92,7 +94,7 @@ func checkInvalidUTF8(t *testing.T, e *Engine, doc string) {
 		return
 	}
 	broken := false
-	if calls, _, err := response.Extract(resp, response.Auto, value.Limits{}); err == nil {
+	if calls, _, err := response.Extract(resp, format.Auto, value.Limits{}); err == nil {
 		for _, c := range calls {
 			broken = broken || c.Err == nil && (invalidUTF8In(c.Args) || !utf8.ValidString(c.Name))
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/value"
@@ -71,7 +72,7 @@ func TestProven(t *testing.T) {
 	}
 	// The benchmark's call (BenchmarkScoreTools) takes the shortcut.
 	e := load(t, toolsSuite)
-	calls, _, err := response.Extract(mustParse(t, toolsResponse), response.Auto, value.Limits{})
+	calls, _, err := response.Extract(mustParse(t, toolsResponse), format.Auto, value.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"strconv"
 	"sync"
+
+	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
@@ -21,8 +23,8 @@ type compiledRun struct {
 	never    []compiledNever
 	maxCalls int // -1: no limit
 	final    *rulecore.Set
-	rule     *rulecore.Rule        // final's
-	reading  response.FinalReading // which text final judges (final_text)
+	rule     *rulecore.Rule      // final's
+	reading  format.FinalReading // which text final judges (final_text)
 }
 
 type compiledNever struct {

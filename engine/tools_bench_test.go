@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
 )
@@ -83,7 +84,7 @@ func BenchmarkScoreTools(b *testing.B) {
 		{"none-wrong", without, wrong(noToolsResponse), false},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			calls, _, err := response.Extract(mustParse(b, c.resp), response.Auto, value.Limits{})
+			calls, _, err := response.Extract(mustParse(b, c.resp), format.Auto, value.Limits{})
 			if err != nil {
 				b.Fatal(err)
 			}

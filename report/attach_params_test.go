@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suite"
 )
 
@@ -37,7 +37,7 @@ cases:
 	Annotate(cases, s)
 	text := `"<tool_call>\n<function=tag>\n<parameter=ids>\n[1, 2]\n</parameter>\n</function>\n</tool_call>"`
 	lines := `{"id":"suite-tools","response":` + text + "}\n" + `{"id":"own-tools","response":` + text + "}\n"
-	if err := AttachResponses(cases, strings.NewReader(lines), response.Auto); err != nil {
+	if err := AttachResponses(cases, strings.NewReader(lines), format.Auto); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []string{`[{"name":"tag","arguments":{"ids":[1,2]}}]`, `[{"name":"tag","arguments":{"ids":"[1, 2]"}}]`} {

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
 )
@@ -244,7 +244,7 @@ func TestAttachResponsesModel(t *testing.T) {
 {"id":"d","response":"no model"}
 {"id":"e","response":{"model":"gpt-4o"}}
 `
-	if err := AttachResponses(cases, strings.NewReader(lines), response.Auto); err != nil {
+	if err := AttachResponses(cases, strings.NewReader(lines), format.Auto); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 )
@@ -53,7 +53,7 @@ func loadDir(t testing.TB, dir string, annotate bool) []Case {
 			t.Fatal(err)
 		}
 		defer r.Close()
-		if err := AttachResponses(cases, r, response.Auto); err != nil {
+		if err := AttachResponses(cases, r, format.Auto); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -369,7 +369,7 @@ func TestAttachResponsesReadsWhatScoringReads(t *testing.T) {
 	zw.Close()
 	for name, in := range map[string]string{"plain": text, "gzip": zipped.String()} {
 		cases := []Case{{Result: engine.Result{ID: "a"}}, {Result: engine.Result{ID: "17"}}}
-		if err := AttachResponses(cases, strings.NewReader(in), response.Auto); err != nil {
+		if err := AttachResponses(cases, strings.NewReader(in), format.Auto); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		want := []string{`[{"name":"f","arguments":{"x":1}}]`, `[{"name":"g","arguments":{"y":2}}]`}
@@ -379,7 +379,7 @@ func TestAttachResponsesReadsWhatScoringReads(t *testing.T) {
 			}
 		}
 	}
-	if err := AttachResponses([]Case{{Result: engine.Result{ID: "a"}}}, strings.NewReader("\x1f\x8b\x08"), response.Auto); err == nil {
+	if err := AttachResponses([]Case{{Result: engine.Result{ID: "a"}}}, strings.NewReader("\x1f\x8b\x08"), format.Auto); err == nil {
 		t.Error("a broken gzip header: no error")
 	}
 }

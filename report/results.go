@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
@@ -51,7 +52,7 @@ type Case struct {
 	// Format is the format the case's response is in as the suite says
 	// (the case's, else the suite's default); Annotate sets it, and
 	// AttachResponses reads the response in it unless told another.
-	Format response.Format
+	Format format.Format
 	// Params are the parameters schemas of the case's tools, with which
 	// AttachResponses types what a model wrote out as text, as the scorer
 	// does (Qwen3-Coder's parameters); Annotate sets them.
@@ -244,7 +245,7 @@ func appendCall(b []byte, name string, args value.Value) []byte {
 
 // AttachResponses sets each case's Actual from a responses file (spec
 // section 2; gzip-compressed or not, see response.NewReader), read in
-// format f, or when f is response.Auto in the case's Format (as the
+// format f, or when f is format.Auto in the case's Format (as the
 // scorer reads it; Auto detects each). A call whose arguments cannot be
 // read is shown with its error as a string. For a run case (IsRun, or a
 // case whose diffs carry a step) it also sets Run, the response read as a
@@ -253,7 +254,7 @@ func appendCall(b []byte, name string, args value.Value) []byte {
 // read, or reads only as broken, are skipped: scoring has reported them
 // already. In a results file with samples, a response line goes to the
 // line of its case and its "sample".
-func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
+func AttachResponses(cases []Case, r io.Reader, f format.Format) error {
 	index := make(map[string]int, len(cases))
 	samples := 0 // in a results file with samples, one more than the highest
 	for i := range cases {
@@ -285,23 +286,23 @@ func AttachResponses(cases []Case, r io.Reader, f response.Format) error {
 		c := &cases[i]
 		resp := rl.Response
 		c.Model = modelOf(rl.Doc, resp)
-		format := f
-		if format == response.Auto {
-			format = c.Format
+		want := f
+		if want == format.Auto {
+			want = c.Format
 		}
 		var calls []response.Call
 		o := response.Options{Params: c.Params}
 		if c.isRun() {
 			// As the scorer reads a run case's response: its calls are
 			// the run's steps.
-			run, _, err := o.ExtractRun(resp, format)
+			run, _, err := o.ExtractRun(resp, want)
 			if err == nil && run.NotEvaluable == "" {
 				c.Run = &run
 				c.Actual = appendCalls(run.Calls(), nil)
 				continue
 			}
 		}
-		calls, _, err = o.Extract(resp, format)
+		calls, _, err = o.Extract(resp, want)
 		c.Actual = appendCalls(calls, err)
 	}
 	return sc.Err()

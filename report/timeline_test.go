@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
@@ -48,7 +49,7 @@ func scoreRuns(t testing.TB, suitePath, responsesPath string) []Case {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if err := AttachResponses(cases, r, response.Auto); err != nil {
+	if err := AttachResponses(cases, r, format.Auto); err != nil {
 		t.Fatal(err)
 	}
 	return cases
@@ -381,14 +382,14 @@ cases:
 	}
 	cases := []Case{{Result: engine.Result{ID: "plain"}}, {Result: engine.Result{ID: "run"}}}
 	Annotate(cases, s)
-	if cases[0].Format != response.LlamaJSON || cases[1].Format != response.Pythonic || cases[0].IsRun || !cases[1].IsRun {
+	if cases[0].Format != format.LlamaJSON || cases[1].Format != format.Pythonic || cases[0].IsRun || !cases[1].IsRun {
 		t.Fatalf("Annotate: format %q %q, run %v %v", cases[0].Format, cases[1].Format, cases[0].IsRun, cases[1].IsRun)
 	}
 	// Neither text is read as calls by detection alone.
 	lines := `{"id":"plain","response":"{\"name\": \"f\", \"parameters\": {\"x\": 1}}"}
 {"id":"run","response":"[f(x=1)]"}
 `
-	if err := AttachResponses(cases, strings.NewReader(lines), response.Auto); err != nil {
+	if err := AttachResponses(cases, strings.NewReader(lines), format.Auto); err != nil {
 		t.Fatal(err)
 	}
 	if string(cases[0].Actual) != `[{"name":"f","arguments":{"x":1}}]` || cases[0].Run != nil {

@@ -1,15 +1,12 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/value"
+)
 
-// Calls is callgrade's own: {"name": …, "arguments": …} or a list of
-// them, for a harness that has already taken the calls out of whatever
-// its model returned.
-const Calls Format = "calls"
-
-var callsFormat = format{
-	name:  Calls,
-	about: "a call object or list of calls",
+var callsFormat = api{
+	name:  format.Calls,
 	emits: every,
 	read:  readCallObject,
 }

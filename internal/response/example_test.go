@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"fmt"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
 )
@@ -24,7 +25,7 @@ func ExampleExtract() {
 	if err != nil {
 		panic(err)
 	}
-	calls, format, err := response.Extract(r, response.Auto, value.Limits{})
+	calls, format, err := response.Extract(r, format.Auto, value.Limits{})
 	if err != nil {
 		panic(err)
 	}
@@ -58,7 +59,7 @@ func ExampleNewReader() {
 	for sc.Scan() {
 		line, _ := value.Parse(sc.Text())
 		r, _ := line.Get("response")
-		calls, f, _ := response.Extract(r, response.Auto, value.Limits{})
+		calls, f, _ := response.Extract(r, format.Auto, value.Limits{})
 		fmt.Println(f, calls[0].Name, calls[0].Args)
 	}
 	// Output: calls get_weather {"city":"Berlin"}
@@ -80,7 +81,7 @@ func ExampleOptions_Extract() {
 			panic(err)
 		}
 		p.Reset()
-		calls, _, err := o.Extract(r, response.Calls)
+		calls, _, err := o.Extract(r, format.Calls)
 		if err != nil {
 			panic(err)
 		}

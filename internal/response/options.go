@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -37,7 +38,7 @@ type Options struct {
 }
 
 // Extract is Extract with the options o.
-func (o Options) Extract(r value.Value, f Format) ([]Call, Format, error) {
+func (o Options) Extract(r value.Value, f format.Format) ([]Call, format.Format, error) {
 	calls, got, err := extract(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params}, o.Calls)
 	if o.InvalidUTF8 {
 		for i := range calls {

@@ -7,39 +7,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// OTLP is a trace of an agent's run, as an OpenTelemetry collector's file
-// exporter writes it: one OTLP/JSON export object, {"resourceSpans":
-// [{"resource": …, "scopeSpans": [{"scope": …, "spans": […]}]}]}, read by
-// the GenAI semantic conventions or OpenInference's.
-//
-// The calls are the tool_call parts of the first output message of each
-// chat span (gen_ai.output.messages; gen_ai.operation.name chat,
-// generate_content or text_completion), and the flattened
-// llm.output_messages.0.message.tool_calls.M.tool_call.* attributes of
-// OpenInference's LLM spans. An execute_tool span (gen_ai.tool.name,
-// gen_ai.tool.call.id, gen_ai.tool.call.arguments, gen_ai.tool.call.result)
-// or an OpenInference TOOL span (tool.name, input.value, output.value)
-// gives the result of the call with its id; one whose call no chat span
-// shows is a call of its own. Steps come in the order of the spans'
-// start times, ties in the order of the file.
-//
-// Arguments are a JSON string or a structured value (a kvlistValue is an
-// object). The conventions make the content opt-in: a trace that has chat
-// or tool spans but none of their content is not evaluable
-// (Run.NotEvaluable), and so is one in which some model span records its
-// output and another does not (it may hide calls), unless that one ended
-// in an error; Extract gives such a trace one failed call, so that it
-// never passes for want of evidence. Text beside a call is no answer.
-// SplitTraces makes a responses file of a collector's export, one
-// response per case.
-const OTLP Format = "otlp"
-
-var otlpFormat = format{
-	name:  OTLP,
-	about: "an OTLP/JSON trace export (resourceSpans) of GenAI or OpenInference spans",
+var otlpFormat = api{
+	name:  format.OTLP,
 	emits: every,
 	read:  readTraceStep,
 }
@@ -49,26 +22,26 @@ func isOTLPExport(o value.Value) bool { return o.Has("resourceSpans") }
 
 // isTrace reports whether r, read in format f, is a trace, which
 // readTrace reads as a run: with Auto, when detection takes it as otlp.
-func isTrace(r value.Value, f Format) bool {
-	if r.Kind() != value.Object || f != Auto && f != OTLP || !isOTLPExport(r) {
+func isTrace(r value.Value, f format.Format) bool {
+	if r.Kind() != value.Object || f != format.Auto && f != format.OTLP || !isOTLPExport(r) {
 		return false
 	}
-	if f == OTLP {
+	if f == format.OTLP {
 		return true
 	}
 	for _, s := range objectShapes[:] {
 		if s.is(r) {
-			return s.format == &otlpFormat
+			return s.api == &otlpFormat
 		}
 	}
 	return false
 }
 
 // readTrace reads the trace r as a run.
-func readTrace(r value.Value, x extraction) (Run, Format, error) {
+func readTrace(r value.Value, x extraction) (Run, format.Format, error) {
 	t := collectTrace(r, x)
 	if t.bad != "" {
-		return Run{Steps: []Step{{Call: fail(0, "", t.bad)}}}, OTLP, nil
+		return Run{Steps: []Step{{Call: fail(0, "", t.bad)}}}, format.OTLP, nil
 	}
 	run := Run{Final: t.final, HasFinal: t.hasFinal, NotEvaluable: t.notEvaluable}
 	if len(t.steps) > 0 {
@@ -84,7 +57,7 @@ func readTrace(r value.Value, x extraction) (Run, Format, error) {
 		}
 		run.Steps[i] = st
 	}
-	return run, OTLP, nil
+	return run, format.OTLP, nil
 }
 
 // traceMark is the prefix of the plan of a trace, which no list of a

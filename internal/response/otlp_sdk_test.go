@@ -20,6 +20,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
@@ -103,8 +104,8 @@ func TestSDKTraceScoredEndToEnd(t *testing.T) {
 
 	// The run's details: the tool's result, its error, the answer.
 	for _, c := range cases {
-		run, f, err := response.ExtractRun(c.Export, response.Auto)
-		if err != nil || f != response.OTLP {
+		run, f, err := response.ExtractRun(c.Export, format.Auto)
+		if err != nil || f != format.OTLP {
 			t.Fatalf("%s: %v, %v", c.ID, f, err)
 		}
 		switch c.ID {

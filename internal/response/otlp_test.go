@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -18,7 +19,7 @@ import (
 // execute_tool span alone, and a chat span whose tool call an
 // execute_tool span ran.
 func init() {
-	formatExamples[OTLP] = []string{
+	formatExamples[format.OTLP] = []string{
 		tExport(tSpan("execute_tool f", 1, tStr("gen_ai.operation.name", "execute_tool"), tStr("gen_ai.tool.name", "f"),
 			tStr("gen_ai.tool.call.arguments", `{"x":1}`))),
 		tExport(tSpan("chat m", 1, tStr("gen_ai.operation.name", "chat"),
@@ -303,8 +304,8 @@ func TestTraceRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, got, err := ExtractRun(r, Auto)
-			if err != nil || got != OTLP {
+			run, got, err := ExtractRun(r, format.Auto)
+			if err != nil || got != format.OTLP {
 				t.Fatalf("ExtractRun = %q, %v", got, err)
 			}
 			checkTraceSteps(t, run.Steps, tt.steps)
@@ -319,8 +320,8 @@ func TestTraceRuns(t *testing.T) {
 			}
 			// Extract reads the same calls, and a trace that is not
 			// evaluable as one failed call, so that it never passes.
-			calls, got, err := Extract(r, Auto, value.Limits{})
-			if err != nil || got != OTLP {
+			calls, got, err := Extract(r, format.Auto, value.Limits{})
+			if err != nil || got != format.OTLP {
 				t.Fatalf("Extract = %q, %v", got, err)
 			}
 			if run.NotEvaluable != "" {
@@ -331,7 +332,7 @@ func TestTraceRuns(t *testing.T) {
 				t.Errorf("Extract = %v, ExtractRun = %v", calls, run.Calls())
 			}
 			// Forced, the same.
-			forced, _, err := ExtractRun(r, OTLP)
+			forced, _, err := ExtractRun(r, format.OTLP)
 			if err != nil || len(forced.Steps) != len(run.Steps) || forced.NotEvaluable != run.NotEvaluable {
 				t.Errorf("forced otlp reads %v, %v", forced, err)
 			}
@@ -373,16 +374,16 @@ func checkTraceSteps(t *testing.T, steps []Step, want []traceWant) {
 func TestTraceDetection(t *testing.T) {
 	for _, tt := range []struct {
 		in    string
-		f     Format
-		want  Format
+		f     format.Format
+		want  format.Format
 		trace bool
 	}{
-		{`{"resourceSpans":[]}`, Auto, OTLP, true},
-		{`{"resourceSpans":[],"choices":[]}`, Auto, OpenAI, false},
-		{`{"resourceSpans":[],"choices":[]}`, OTLP, OTLP, true},
-		{`{"resourceSpans":[],"name":"f","arguments":{}}`, Auto, Calls, false},
-		{`[{"name":"f","arguments":{}}]`, OTLP, OTLP, false},
-		{`{"choices":[]}`, OTLP, OTLP, false},
+		{`{"resourceSpans":[]}`, format.Auto, format.OTLP, true},
+		{`{"resourceSpans":[],"choices":[]}`, format.Auto, format.OpenAI, false},
+		{`{"resourceSpans":[],"choices":[]}`, format.OTLP, format.OTLP, true},
+		{`{"resourceSpans":[],"name":"f","arguments":{}}`, format.Auto, format.Calls, false},
+		{`[{"name":"f","arguments":{}}]`, format.OTLP, format.OTLP, false},
+		{`{"choices":[]}`, format.OTLP, format.OTLP, false},
 	} {
 		r, _ := value.Parse(tt.in)
 		if got := isTrace(r, tt.f); got != tt.trace {
@@ -395,7 +396,7 @@ func TestTraceDetection(t *testing.T) {
 	}
 	// A list forced as otlp: every element fails, whatever it holds.
 	r, _ := value.Parse(`[{"name":"f","arguments":{"x":1}},{"resourceSpans":[]}]`)
-	calls, _, err := Extract(r, OTLP, value.Limits{})
+	calls, _, err := Extract(r, format.OTLP, value.Limits{})
 	if err != nil || len(calls) != 2 || calls[0].Err == nil || calls[1].Err == nil ||
 		!strings.Contains(calls[0].Err.Error(), "call 0: [0] is an element of a list: an otlp response is an OTLP/JSON export object") {
 		t.Errorf("a list forced as otlp = %v, %v", calls, err)
@@ -403,7 +404,7 @@ func TestTraceDetection(t *testing.T) {
 	// An object of no trace, forced: a ShapeError, as for every format.
 	r, _ = value.Parse(`{"spans":[]}`)
 	var se *ShapeError
-	if _, _, err := ExtractRun(r, OTLP); !errors.As(err, &se) || !strings.Contains(err.Error(), "not an OTLP/JSON trace export") {
+	if _, _, err := ExtractRun(r, format.OTLP); !errors.As(err, &se) || !strings.Contains(err.Error(), "not an OTLP/JSON trace export") {
 		t.Errorf("ExtractRun of an object that is no trace = %v", err)
 	}
 }
@@ -442,9 +443,9 @@ func TestSplitTraces(t *testing.T) {
 				t.Errorf("case %d = %q line %d traces %v, want %q line %d %s", i, c.ID, c.Line, c.Traces, w.id, w.line, w.traces)
 			}
 			fr, _ := value.Parse(readFixture(t, w.fixture))
-			wantRun, _, _ := ExtractRun(fr, Auto)
-			gotRun, got, err := ExtractRun(c.Export, Auto)
-			if err != nil || got != OTLP || gotRun.Final != wantRun.Final || gotRun.NotEvaluable != wantRun.NotEvaluable ||
+			wantRun, _, _ := ExtractRun(fr, format.Auto)
+			gotRun, got, err := ExtractRun(c.Export, format.Auto)
+			if err != nil || got != format.OTLP || gotRun.Final != wantRun.Final || gotRun.NotEvaluable != wantRun.NotEvaluable ||
 				!sameCalls(gotRun.Calls(), wantRun.Calls()) || len(gotRun.Steps) != len(wantRun.Steps) {
 				t.Errorf("case %s reads as %+v, %v; its trace alone as %+v", c.ID, gotRun, err, wantRun)
 			}
@@ -506,7 +507,7 @@ func FuzzTrace(f *testing.F) {
 			f.Add(tt.in)
 		}
 	}
-	for _, ex := range formatExamples[OTLP] {
+	for _, ex := range formatExamples[format.OTLP] {
 		f.Add(ex)
 	}
 	o := Options{Limits: fuzzLimits}
@@ -515,31 +516,31 @@ func FuzzTrace(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, format := range []Format{Auto, OTLP} {
-			calls, got := checkExtract(t, r, format)
-			run, rgot, err := o.ExtractRun(r, format)
+		for _, f := range []format.Format{format.Auto, format.OTLP} {
+			calls, got := checkExtract(t, r, f)
+			run, rgot, err := o.ExtractRun(r, f)
 			if err != nil {
 				var se *ShapeError
 				if !errors.As(err, &se) {
-					t.Fatalf("ExtractRun(%q) = %v", format, err)
+					t.Fatalf("ExtractRun(%q) = %v", f, err)
 				}
 				continue
 			}
 			for i, st := range run.Steps {
 				if st.Err == nil && (st.Name == "" || st.Args.Kind() != value.Object) {
-					t.Fatalf("ExtractRun(%q) step %d has no error, name %q, arguments %s", format, i, st.Name, st.Args)
+					t.Fatalf("ExtractRun(%q) step %d has no error, name %q, arguments %s", f, i, st.Name, st.Args)
 				}
 			}
-			if rgot != OTLP || !isTrace(r, format) {
+			if rgot != format.OTLP || !isTrace(r, f) {
 				continue
 			}
 			switch {
 			case run.NotEvaluable == "" && !sameCalls(calls, run.Calls()):
-				t.Fatalf("Extract(%q) = %v, ExtractRun = %v", format, calls, run.Calls())
+				t.Fatalf("Extract(%q) = %v, ExtractRun = %v", f, calls, run.Calls())
 			case run.NotEvaluable != "" && (len(calls) != 1 || calls[0].Err == nil):
-				t.Fatalf("Extract(%q) of a trace that is not evaluable = %v", format, calls)
-			case got != OTLP:
-				t.Fatalf("Extract(%q) read a trace as %q", format, got)
+				t.Fatalf("Extract(%q) of a trace that is not evaluable = %v", f, calls)
+			case got != format.OTLP:
+				t.Fatalf("Extract(%q) read a trace as %q", f, got)
 			}
 		}
 		if r.Kind() == value.Object && isOTLPExport(r) {
@@ -548,7 +549,7 @@ func FuzzTrace(f *testing.F) {
 				return
 			}
 			for _, c := range cases {
-				if _, got, err := o.ExtractRun(c.Export, Auto); err != nil || got != OTLP {
+				if _, got, err := o.ExtractRun(c.Export, format.Auto); err != nil || got != format.OTLP {
 					t.Fatalf("case %q of the split reads as %q, %v", c.ID, got, err)
 				}
 			}
@@ -567,8 +568,8 @@ func TestTraceToolSpansAreNotMergedIntoEachOther(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run, _, err := ExtractRun(r, Auto)
-		calls, _, err2 := Extract(r, Auto, value.Limits{})
+		run, _, err := ExtractRun(r, format.Auto)
+		calls, _, err2 := Extract(r, format.Auto, value.Limits{})
 		if err != nil || err2 != nil || len(run.Steps) != 2 || len(calls) != 2 {
 			t.Fatalf("id %q: run %+v (%v), calls %v (%v)", id, run.Steps, err, calls, err2)
 		}
@@ -599,11 +600,11 @@ func TestTraceReadWithTheCallersLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := Options{Limits: value.Limits{MaxDepth: 4}}
-	calls, _, err := o.Extract(r, Auto)
+	calls, _, err := o.Extract(r, format.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, _, err := o.ExtractRun(r, Auto)
+	run, _, err := o.ExtractRun(r, format.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -263,70 +263,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
-
-// Format names a response API whose tool calls Extract can read; Formats
-// lists them.
-type Format string
-
-// Auto, the zero Format, detects the format of each response by its
-// shape, so an unset format detects.
-const Auto Format = ""
-
-// autoName is how a user spells Auto.
-const autoName = "auto"
-
-// ParseFormat reads a --format value. It ignores case, because a user who
-// types "OpenAI" means openai.
-func ParseFormat(s string) (Format, error) {
-	if s == "" || strings.EqualFold(s, autoName) {
-		return Auto, nil
-	}
-	for _, f := range formats[:] {
-		if strings.EqualFold(s, string(f.name)) {
-			return f.name, nil
-		}
-	}
-	return Auto, formatError(s)
-}
-
-// FormatInfo is one value that ParseFormat accepts, described for a help
-// text or a document that lists them.
-type FormatInfo struct {
-	Name        string // as ParseFormat reads it: "auto" or a Format
-	Description string // what a response in the format is, in one line
-	// Text says the format reads a model's raw text (hermes, …): the
-	// formats a caller holding such text, and no API response, chooses
-	// among.
-	Text bool
-}
-
-// Formats returns auto and then every Format that Extract reads, in the
-// order in which help texts and documents list them. The slice is the
-// caller's.
-func Formats() []FormatInfo {
-	out := make([]FormatInfo, 0, 1+len(formats))
-	out = append(out, FormatInfo{Name: autoName, Description: "any of these, told apart by its shape"})
-	for _, f := range formats[:] {
-		out = append(out, FormatInfo{Name: string(f.name), Description: f.about, Text: f.text != nil})
-	}
-	return out
-}
-
-type formatError string
-
-func (e formatError) Error() string {
-	var b strings.Builder
-	b.WriteString("unknown response format " + strconv.Quote(string(e)) + ": want one of ")
-	for i, f := range Formats() {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(f.Name)
-	}
-	return b.String()
-}
 
 // Call is one tool call read from a response.
 type Call struct {
@@ -339,21 +278,21 @@ type Call struct {
 // not in the shape of the format it was told to read. No call can be read
 // from it, so a caller reports it against the response, not a call.
 type ShapeError struct {
-	Want  Format // the forced format; Auto when detecting
-	Found string // what the response is, e.g. "an object with keys [a b]"
+	Want  format.Format // the forced format; Auto when detecting
+	Found string        // what the response is, e.g. "an object with keys [a b]"
 	// Fits is the format detection reads the response as, when it is not
 	// Want: the format to force instead. Auto when none is.
-	Fits Format
+	Fits format.Format
 }
 
 // Error says what was found and what was wanted, and which format fits.
 func (e *ShapeError) Error() string {
 	want := "a known format"
-	if f := lookup(e.Want); f != nil {
-		want = f.about
+	if d := e.Want.Description(); d != "" {
+		want = d
 	}
 	msg := "response is " + e.Found + ", not " + want
-	if e.Fits != Auto {
+	if e.Fits != format.Auto {
 		msg += "; it" + readsAs(e.Fits)
 	}
 	return msg
@@ -361,17 +300,17 @@ func (e *ShapeError) Error() string {
 
 // readsAs is the end of a message about a response forced to a format
 // that does not fit it, naming fits, the one that does.
-func readsAs(fits Format) string {
+func readsAs(fits format.Format) string {
 	return " reads as " + string(fits) + ": use --format " + string(fits) + " or auto"
 }
 
 // fitting returns the format detection reads r as, when it is another
 // than the forced f and reads some call or answer; Auto otherwise. It is
 // for the messages of responses that f does not fit.
-func fitting(r value.Value, f Format, x extraction) Format {
+func fitting(r value.Value, f format.Format, x extraction) format.Format {
 	var p plan
-	if f == Auto || detect(&p, r, x) != nil || p.f == nil || p.f.name == f {
-		return Auto
+	if f == format.Auto || detect(&p, r, x) != nil || p.f == nil || p.f.name == f {
+		return format.Auto
 	}
 	return p.f.name
 }
@@ -381,18 +320,18 @@ func fitting(r value.Value, f Format, x extraction) Format {
 // detection reads r as, when it is another: a list whose elements are
 // another format's (a conversation forced to openai) fails call by call,
 // and each failure then says which format fits.
-func hintFitting(calls []Call, r value.Value, f Format, x extraction) {
-	if f == Auto {
+func hintFitting(calls []Call, r value.Value, f format.Format, x extraction) {
+	if f == format.Auto {
 		return
 	}
-	fits := Auto
+	fits := format.Auto
 	for i := range calls {
 		ae, ok := calls[i].Err.(*ArgumentsError)
 		if !ok || ae.Err != nil {
 			continue
 		}
-		if fits == Auto {
-			if fits = fitting(r, f, x); fits == Auto {
+		if fits == format.Auto {
+			if fits = fitting(r, f, x); fits == format.Auto {
 				return
 			}
 		}
@@ -435,7 +374,7 @@ func (e *ArgumentsError) Unwrap() error { return e.Err }
 // returned with an error is f. The result is nil when r has no calls. lim
 // bounds the parsing of arguments strings; its zero value means
 // value.DefaultLimits. Args shares memory with r.
-func Extract(r value.Value, f Format, lim value.Limits) ([]Call, Format, error) {
+func Extract(r value.Value, f format.Format, lim value.Limits) ([]Call, format.Format, error) {
 	return extract(r, f, extraction{lim: lim}, nil)
 }
 
@@ -443,7 +382,7 @@ func Extract(r value.Value, f Format, lim value.Limits) ([]Call, Format, error) 
 // reading response after response reuses memory instead of allocating
 // it. The calls' Args are then valid only until p's next Reset, as
 // everything p parses. A nil p makes it Extract.
-func ExtractWith(p *value.Parser, r value.Value, f Format, lim value.Limits) ([]Call, Format, error) {
+func ExtractWith(p *value.Parser, r value.Value, f format.Format, lim value.Limits) ([]Call, format.Format, error) {
 	return extract(r, f, extraction{lim: lim, p: p}, nil)
 }
 
@@ -497,7 +436,7 @@ func tooDeep(v value.Value, max int) bool {
 
 // extract reads the calls of r, into dst when it has room (see
 // Options.Calls).
-func extract(r value.Value, f Format, x extraction, dst []Call) ([]Call, Format, error) {
+func extract(r value.Value, f format.Format, x extraction, dst []Call) ([]Call, format.Format, error) {
 	var p plan
 	if err := planFor(&p, r, f, x); err != nil {
 		return nil, f, err
@@ -513,8 +452,8 @@ func extract(r value.Value, f Format, x extraction, dst []Call) ([]Call, Format,
 // planFor finds where the calls of r are, read as f, and puts them in
 // *p, which is zero. The plan is filled in place, not returned: it is
 // some two hundred bytes, which each return would copy again.
-func planFor(p *plan, r value.Value, f Format, x extraction) error {
-	if f == Auto {
+func planFor(p *plan, r value.Value, f format.Format, x extraction) error {
+	if f == format.Auto {
 		return detect(p, r, x)
 	}
 	if ft := lookup(f); ft != nil {
@@ -524,13 +463,13 @@ func planFor(p *plan, r value.Value, f Format, x extraction) error {
 		}
 		return err
 	}
-	return formatError(f)
+	return format.Error(f)
 }
 
 // calls reads the calls p found; want is the format asked for, which a
 // conversation that turns out not to be a list of messages names in its
 // *ShapeError.
-func (p *plan) calls(x extraction, want Format, dst []Call) ([]Call, error) {
+func (p *plan) calls(x extraction, want format.Format, dst []Call) ([]Call, error) {
 	switch {
 	case p.conv != nil && p.bad == "":
 		return readConversation(p, x, want)
@@ -560,7 +499,7 @@ func (p *plan) calls(x extraction, want Format, dst []Call) ([]Call, error) {
 
 // plan is where the calls of a response are, found without allocating.
 type plan struct {
-	f      *format       // nil: Auto, and no calls
+	f      *api          // nil: Auto, and no calls
 	list   []value.Value // elements read by f's rules
 	prefix string        // path of list in the response, for messages
 	// one is a call object of name and arguments read after list: an
@@ -599,9 +538,9 @@ type convPlan struct {
 	moreOne             bool // more is the one message at morePath
 }
 
-func (p *plan) name() Format {
+func (p *plan) name() format.Format {
 	if p.f == nil {
-		return Auto
+		return format.Auto
 	}
 	return p.f.name
 }
@@ -611,7 +550,7 @@ func (p *plan) name() Format {
 // format, a Responses list that holds a tool's output or an input
 // message), else item by item. It sets the fields it needs rather than
 // building a whole plan to copy into p.
-func (p *plan) listOf(f *format, elems []value.Value, path string) {
+func (p *plan) listOf(f *api, elems []value.Value, path string) {
 	p.f = f
 	if f.message != nil && (f.isRun == nil || f.isRun(elems)) {
 		p.conv = &convPlan{turns: elems, turnsPath: path}

@@ -3,6 +3,7 @@ package response
 import (
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -64,12 +65,12 @@ func (r *Run) Calls() []Call {
 // response of any other format is a run of one turn: its calls with
 // their ids and no results, and its text answer as Final when it has no
 // calls. The steps' calls are the calls Extract returns for r.
-func ExtractRun(r value.Value, f Format) (Run, Format, error) {
+func ExtractRun(r value.Value, f format.Format) (Run, format.Format, error) {
 	return extractRun(r, f, extraction{})
 }
 
 // ExtractRun is ExtractRun with the options o.
-func (o Options) ExtractRun(r value.Value, f Format) (Run, Format, error) {
+func (o Options) ExtractRun(r value.Value, f format.Format) (Run, format.Format, error) {
 	run, got, err := extractRun(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params})
 	if o.InvalidUTF8 {
 		for i := range run.Steps {
@@ -79,7 +80,7 @@ func (o Options) ExtractRun(r value.Value, f Format) (Run, Format, error) {
 	return run, got, err
 }
 
-func extractRun(r value.Value, f Format, x extraction) (Run, Format, error) {
+func extractRun(r value.Value, f format.Format, x extraction) (Run, format.Format, error) {
 	if isTrace(r, f) {
 		return readTrace(r, x)
 	}
@@ -151,7 +152,7 @@ func (p *plan) ids(steps []Step) {
 }
 
 // callID is the id of call entry e of format f, "" when it has none.
-func callID(f *format, e value.Value) string {
+func callID(f *api, e value.Value) string {
 	switch f {
 	case &geminiFormat:
 		_, fc := partCall(e)

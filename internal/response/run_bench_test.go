@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -45,7 +46,7 @@ func BenchmarkRun(b *testing.B) {
 	b.Run("run", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			run, _, err := ExtractRun(r, Auto)
+			run, _, err := ExtractRun(r, format.Auto)
 			if err != nil || len(run.Steps) != 20 || !run.Steps[19].HasResult || !run.HasFinal {
 				b.Fatal(run, err)
 			}
@@ -56,7 +57,7 @@ func BenchmarkRun(b *testing.B) {
 		o := Options{Parser: &p}
 		b.ReportAllocs()
 		for b.Loop() {
-			run, _, err := o.ExtractRun(r, Auto)
+			run, _, err := o.ExtractRun(r, format.Auto)
 			if err != nil || len(run.Steps) != 20 || !run.Steps[19].HasResult {
 				b.Fatal(run, err)
 			}
@@ -67,7 +68,7 @@ func BenchmarkRun(b *testing.B) {
 		var p value.Parser
 		b.ReportAllocs()
 		for b.Loop() {
-			calls, _, err := ExtractWith(&p, r, Auto, value.Limits{})
+			calls, _, err := ExtractWith(&p, r, format.Auto, value.Limits{})
 			if err != nil || len(calls) != 20 || calls[19].Err != nil {
 				b.Fatal(calls, err)
 			}

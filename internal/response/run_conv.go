@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -44,8 +45,8 @@ const (
 // reader walks the messages.
 type runBuilder struct {
 	x    extraction
-	f    *format
-	want Format // the format asked for, which a ShapeError names
+	f    *api
+	want format.Format // the format asked for, which a ShapeError names
 	mode buildMode
 	// at is the message being read: the calls' messages name it.
 	at loc
@@ -87,7 +88,7 @@ type match struct {
 const manyIDs = 32
 
 // readConversation returns the calls of the conversation p.
-func readConversation(p *plan, x extraction, want Format) ([]Call, error) {
+func readConversation(p *plan, x extraction, want format.Format) ([]Call, error) {
 	// The readers are called through the format, so the builder escapes:
 	// one serves both passes.
 	b := &runBuilder{x: x, f: p.f, want: want, mode: counting}
@@ -101,7 +102,7 @@ func readConversation(p *plan, x extraction, want Format) ([]Call, error) {
 }
 
 // runConversation returns the conversation p as a run.
-func runConversation(p *plan, x extraction, want Format) (Run, error) {
+func runConversation(p *plan, x extraction, want format.Format) (Run, error) {
 	b := &runBuilder{x: x, f: p.f, want: want, mode: counting}
 	b.walk(p)
 	if b.err != nil {
@@ -562,7 +563,7 @@ func roleWhat(role string) string {
 // is a chat message, which is openai's unless another message says more.
 // A message whose content blocks have no type (Bedrock Converse's) is no
 // message of these formats.
-func messageFormat(e value.Value) (*format, itemRank) {
+func messageFormat(e value.Value) (*api, itemRank) {
 	if e.Has("parts") {
 		return &geminiContentsFormat, byRole
 	}
@@ -598,7 +599,7 @@ func messageFormat(e value.Value) (*format, itemRank) {
 // request or an agent's state, or nil. Anthropic's request has its
 // system prompt beside the messages, where openai's is one of them, so a
 // list of plain messages with a system key is Anthropic's.
-func messagesFormat(o value.Value) *format {
+func messagesFormat(o value.Value) *api {
 	l, ok := o.Get("messages")
 	if !ok || l.Kind() != value.Array {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -39,8 +40,8 @@ func FuzzRun(f *testing.F) {
 		r, err := value.Parse(s)
 		if errors.Is(err, value.ErrInvalidUTF8) {
 			if r, err := new(value.Parser).ParseKeepInvalidUTF8(s, value.DefaultLimits); err == nil {
-				for _, format := range all {
-					checkInvalidUTF8(t, r, format)
+				for _, want := range all {
+					checkInvalidUTF8(t, r, want)
 				}
 			}
 			return
@@ -48,8 +49,8 @@ func FuzzRun(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, format := range all {
-			checkRunRules(t, r, format)
+		for _, want := range all {
+			checkRunRules(t, r, want)
 		}
 	})
 }
@@ -58,34 +59,34 @@ func FuzzRun(f *testing.F) {
 // Options.InvalidUTF8: ExtractRun's steps fail exactly where Extract's
 // calls do, and no call that is not failed holds such text in its name
 // or arguments.
-func checkInvalidUTF8(t *testing.T, r value.Value, format Format) {
+func checkInvalidUTF8(t *testing.T, r value.Value, api format.Format) {
 	t.Helper()
 	o := Options{Limits: fuzzLimits, InvalidUTF8: true}
-	calls, _, err := o.Extract(r, format)
-	run, _, rerr := o.ExtractRun(r, format)
+	calls, _, err := o.Extract(r, api)
+	run, _, rerr := o.ExtractRun(r, api)
 	if err != nil || rerr != nil {
 		return // which of them reads a shape is FuzzRun's to check
 	}
-	if isTrace(r, format) {
+	if isTrace(r, api) {
 		return // a trace's run is read apart from its calls
 	}
 	if len(run.Steps) != len(calls) {
-		t.Fatalf("%s: %d steps, %d calls", format, len(run.Steps), len(calls))
+		t.Fatalf("%s: %d steps, %d calls", api, len(run.Steps), len(calls))
 	}
 	for i, c := range calls {
 		if (c.Err == nil) != (run.Steps[i].Err == nil) {
-			t.Fatalf("%s: call %d fails with %v, its step with %v", format, i, c.Err, run.Steps[i].Err)
+			t.Fatalf("%s: call %d fails with %v, its step with %v", api, i, c.Err, run.Steps[i].Err)
 		}
 		if c.Err != nil {
 			continue
 		}
 		if _, bad := invalidUTF8(c.Args, ""); bad || !utf8.ValidString(c.Name) {
-			t.Fatalf("%s: call %d holds text that is not UTF-8 and is not failed: %q %s", format, i, c.Name, c.Args)
+			t.Fatalf("%s: call %d holds text that is not UTF-8 and is not failed: %q %s", api, i, c.Name, c.Args)
 		}
 	}
 }
 
-func checkRunRules(t *testing.T, r value.Value, format Format) {
+func checkRunRules(t *testing.T, r value.Value, api format.Format) {
 	t.Helper()
 	type paired struct {
 		step int
@@ -93,15 +94,15 @@ func checkRunRules(t *testing.T, r value.Value, format Format) {
 	}
 	var pairs []paired
 	x := extraction{lim: fuzzLimits, onMatch: func(step int, m match) { pairs = append(pairs, paired{step, m}) }}
-	run, got, err := extractRun(r, format, x)
-	calls, gotCalls, callsErr := Extract(r, format, fuzzLimits)
+	run, got, err := extractRun(r, api, x)
+	calls, gotCalls, callsErr := Extract(r, api, fuzzLimits)
 	if (err == nil) != (callsErr == nil) || got != gotCalls {
-		t.Fatalf("ExtractRun(%q) = %q, %v; Extract = %q, %v", format, got, err, gotCalls, callsErr)
+		t.Fatalf("ExtractRun(%q) = %q, %v; Extract = %q, %v", api, got, err, gotCalls, callsErr)
 	}
 	if err != nil {
 		var se *ShapeError
-		if !errors.As(err, &se) || run.Steps != nil || got != format {
-			t.Fatalf("ExtractRun(%q) = %d steps, %q, %v", format, len(run.Steps), got, err)
+		if !errors.As(err, &se) || run.Steps != nil || got != api {
+			t.Fatalf("ExtractRun(%q) = %d steps, %q, %v", api, len(run.Steps), got, err)
 		}
 		return
 	}
@@ -109,15 +110,15 @@ func checkRunRules(t *testing.T, r value.Value, format Format) {
 		// A trace without the content of its calls: Extract gives it one
 		// failed call, so that it never passes for want of evidence.
 		if len(calls) != 1 || calls[0].Err == nil || !strings.Contains(calls[0].Err.Error(), "not evaluable") {
-			t.Fatalf("ExtractRun(%q) is not evaluable (%s), Extract gives %v", format, run.NotEvaluable, calls)
+			t.Fatalf("ExtractRun(%q) is not evaluable (%s), Extract gives %v", api, run.NotEvaluable, calls)
 		}
 		return
 	}
 	if len(run.Steps) != len(calls) || !sameCalls(calls, run.Calls()) {
-		t.Fatalf("ExtractRun(%q) has %d steps, Extract %d calls: %v, %v", format, len(run.Steps), len(calls), run.Calls(), calls)
+		t.Fatalf("ExtractRun(%q) has %d steps, Extract %d calls: %v, %v", api, len(run.Steps), len(calls), run.Calls(), calls)
 	}
 	if run.HasFinal != (run.Final != "") {
-		t.Fatalf("ExtractRun(%q) final %q, HasFinal %v", format, run.Final, run.HasFinal)
+		t.Fatalf("ExtractRun(%q) final %q, HasFinal %v", api, run.Final, run.HasFinal)
 	}
 	answered := map[int]bool{}
 	for _, p := range pairs {
@@ -126,13 +127,13 @@ func checkRunRules(t *testing.T, r value.Value, format Format) {
 		placed := (m.id == "" || s.ID == "") && p.step >= m.first && p.step < m.end &&
 			(m.name != "" && s.Name == m.name || m.name == "" && p.step == m.first+m.ord)
 		if !(m.id != "" && s.ID == m.id || placed) || answered[p.step] {
-			t.Fatalf("ExtractRun(%q) paired result %+v with step %d (id %q, name %q), answered before: %v", format, m, p.step, s.ID, s.Name, answered[p.step])
+			t.Fatalf("ExtractRun(%q) paired result %+v with step %d (id %q, name %q), answered before: %v", api, m, p.step, s.ID, s.Name, answered[p.step])
 		}
 		answered[p.step] = true
 	}
 	for i, s := range run.Steps {
 		if s.HasResult != answered[i] || !s.HasResult && (s.Error || s.Result.Kind() != value.Null) {
-			t.Fatalf("ExtractRun(%q) step %d has a result %v that no pairing gave (error %v)", format, i, s.HasResult, s.Error)
+			t.Fatalf("ExtractRun(%q) step %d has a result %v that no pairing gave (error %v)", api, i, s.HasResult, s.Error)
 		}
 	}
 }

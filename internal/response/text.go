@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -316,7 +317,7 @@ func jsonMember(s string, from, to, elem int, key string) (vFrom, vTo int, ok bo
 
 // readText reads the calls of r, a model's text or the openai completion
 // or message that holds it, in format f: nil when there are none.
-func readText(f *format, r value.Value, x extraction) []Call {
+func readText(f *api, r value.Value, x extraction) []Call {
 	t := &textReader{x: x}
 	t.out = t.buf[:0]
 	if r.Kind() == value.String {
@@ -330,7 +331,7 @@ func readText(f *format, r value.Value, x extraction) []Call {
 	return t.out
 }
 
-func (t *textReader) read(f *format, s, at string) {
+func (t *textReader) read(f *api, s, at string) {
 	t.src, t.at = s, at
 	t.from, _ = reasoningEnd(s)
 	f.text(t)
@@ -340,7 +341,7 @@ func (t *textReader) read(f *format, s, at string) {
 // f (nil for a string Auto reads as a text answer): the text after the
 // model's reasoning, and for harmony the final channel's message; ""
 // when the model was cut off while thinking, and wrote no answer.
-func textAnswer(f *format, s string) string {
+func textAnswer(f *api, s string) string {
 	from, cut := reasoningEnd(s)
 	switch {
 	case cut:
@@ -395,7 +396,7 @@ func textPlan(o value.Value, _ extraction) plan { return plan{text: o} }
 
 // message reads the text of completion or message o. A completion of the
 // legacy completions API has the text of choices[0] as its text.
-func (t *textReader) message(f *format, o value.Value) {
+func (t *textReader) message(f *api, o value.Value) {
 	if !hasChoices(o) {
 		t.content(f, o, "")
 		return
@@ -426,7 +427,7 @@ func (t *textReader) message(f *format, o value.Value) {
 // is a string or a list of text parts. Calls that the server has taken
 // out already, into tool_calls or function_call, are failed calls: they
 // are openai's to read, and a wrong --format must not pass.
-func (t *textReader) content(f *format, msg value.Value, path string) {
+func (t *textReader) content(f *api, msg value.Value, path string) {
 	c, _ := msg.Get("content")
 	switch c.Kind() {
 	case value.Null:
@@ -451,16 +452,16 @@ func (t *textReader) content(f *format, msg value.Value, path string) {
 	}
 	tc, _ := msg.Get("tool_calls")
 	for j := range tc.Elems() {
-		t.out = append(t.out, fail(len(t.out), "", path+"tool_calls["+strconv.Itoa(j)+"] is a call the server parsed already, not "+f.about))
+		t.out = append(t.out, fail(len(t.out), "", path+"tool_calls["+strconv.Itoa(j)+"] is a call the server parsed already, not "+f.name.Description()))
 	}
 	if fc, ok := msg.Get("function_call"); ok && fc.Kind() != value.Null {
-		t.out = append(t.out, fail(len(t.out), "", path+"function_call is a call the server parsed already, not "+f.about))
+		t.out = append(t.out, fail(len(t.out), "", path+"function_call is a call the server parsed already, not "+f.name.Description()))
 	}
 }
 
 // textFormat is the format of a model's text that read reads.
-func textFormat(name Format, about string, read func(t *textReader)) format {
-	return format{name: name, about: about, emits: every, read: readNotText, text: read}
+func textFormat(name format.Format, read func(t *textReader)) api {
+	return api{name: name, emits: every, read: readNotText, text: read}
 }
 
 // blocks reads each block of open and close in the text with read, given
@@ -572,7 +573,7 @@ const (
 // or pythonic, which must be forced.
 var textMarks = [...]struct {
 	mark string
-	f    *format
+	f    *api
 }{
 	{hermesOpen, &hermesFormat}, // or Qwen3-Coder's: see markStarts
 	{mistralCalls, &mistralFormat},
@@ -587,7 +588,7 @@ var textMarks = [...]struct {
 // textFormatOf is the text format whose markers s has, or nil. The
 // model's reasoning (see reasoningEnd) is passed over: a marker written
 // while thinking starts no call.
-func textFormatOf(s string) *format {
+func textFormatOf(s string) *api {
 	if !strings.ContainsAny(s, "<[") {
 		return nil
 	}
@@ -625,7 +626,7 @@ func textFormatOf(s string) *format {
 // format's, or nothing (a call cut off at its start is a failed call of
 // the format). message finds harmony's <|message|>, which a harmony
 // header must reach.
-func markStarts(s string, i, k int, message *seeker) *format {
+func markStarts(s string, i, k int, message *seeker) *api {
 	m := textMarks[k]
 	after := i + len(m.mark)
 	j := skipSpace(s, after)

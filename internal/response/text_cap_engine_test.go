@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
@@ -32,7 +33,7 @@ func TestTextCappedResponseFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(s, engine.Options{Format: response.Hermes})
+	e, err := engine.New(s, engine.Options{Format: format.Hermes})
 	if err != nil {
 		t.Fatal(err)
 	}
