@@ -16,8 +16,9 @@ var anthropicFormat = api{
 		"server_tool_use", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result",
 		"bash_code_execution_tool_result", "text_editor_code_execution_tool_result",
 		"mcp_tool_use", "mcp_tool_result", "container_upload"},
-	emits: emitsTyped,
-	read:  readContentBlock,
+	emits:  emitsTyped,
+	read:   readContentBlock,
+	reader: single{},
 }
 
 func contentIsArray(o value.Value) bool {

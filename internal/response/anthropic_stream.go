@@ -12,7 +12,7 @@ var anthropicStreamFormat = api{
 	name: format.AnthropicStream,
 	itemTypes: []string{"message_start", "content_block_start", "content_block_delta",
 		"content_block_stop", "message_delta", "message_stop"},
-	stream: &anthropicStreamer,
+	reader: &anthropicStreamer,
 }
 
 var anthropicStreamer = streamer{unit: "content block", stop: "content_block_stop", end: "message_stop", emptyIsObject: true, event: anthropicEvent}

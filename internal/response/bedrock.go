@@ -8,9 +8,10 @@ import (
 )
 
 var bedrockFormat = api{
-	name:  format.Bedrock,
-	emits: callLike,
-	read:  readBlock,
+	name:   format.Bedrock,
+	emits:  callLike,
+	read:   readBlock,
+	reader: single{},
 }
 
 // bedrockBlockKeys are the keys of Converse's ContentBlock union.

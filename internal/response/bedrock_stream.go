@@ -9,7 +9,7 @@ import (
 
 var bedrockStreamFormat = api{
 	name:   format.BedrockStream,
-	stream: &bedrockStreamer,
+	reader: &bedrockStreamer,
 }
 
 var bedrockStreamer = streamer{unit: "contentBlockIndex", stop: "contentBlockStop", end: "messageStop", emptyIsObject: true, event: bedrockEvent}

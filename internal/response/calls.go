@@ -6,9 +6,10 @@ import (
 )
 
 var callsFormat = api{
-	name:  format.Calls,
-	emits: every,
-	read:  readCallObject,
+	name:   format.Calls,
+	emits:  every,
+	read:   readCallObject,
+	reader: single{},
 }
 
 // isCallObject is a call: what has arguments, or a name without being a

@@ -6,9 +6,10 @@ import (
 )
 
 var cohereFormat = api{
-	name:  format.Cohere,
-	emits: every,
-	read:  readToolCall,
+	name:   format.Cohere,
+	emits:  every,
+	read:   readToolCall,
+	reader: single{},
 }
 
 func isCohereResponse(o value.Value) bool { return messageBeside(o, "finish_reason") }

@@ -8,39 +8,33 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// format is one response API that Extract reads. Each has a file of its
-// own (openai.go, …) that declares its Format, its format value and the
-// shapes and plans that the detection tables below name.
+// api is one response format that Extract reads: the core that every
+// family of formats shares (its name, the item types that tell its lists,
+// how an element of its lists is read) and the reader of its family. Each
+// has a file of its own (openai.go, …) that declares its api value and
+// the shapes and plans that the detection tables below name.
 type api struct {
 	name format.Format
 	// itemTypes are the values of "type" that mark an item of this
 	// format's lists; such a type decides a list's format alone, so no
 	// two formats share one.
 	itemTypes []string
+	// typePrefix, when set, marks every "type" that starts with it as
+	// this format's, as itemTypes does one by one.
+	typePrefix string
 	// emits reports whether object e, an element of a list in this
 	// format, stands for a call, well-formed or not; the others (a text
-	// block, a reasoning item) are passed over.
+	// block, a reasoning item) are passed over. A stream has none: its
+	// reader reads its lists whole.
 	emits func(e value.Value) bool
 	// read reads object e, found at at, as call i.
 	read func(x extraction, e value.Value, at loc, i int) Call
 	// readRest reads an element of a plan's rest, the second list of
 	// calls a message of this format may have.
 	readRest func(x extraction, e value.Value, at loc, i int) Call
-	// typePrefix, when set, marks every "type" that starts with it as
-	// this format's, as itemTypes does one by one.
-	typePrefix string
-	// stream, for a format whose calls span several events (a recorded
-	// stream of deltas), reads the whole list in place of emits and read.
-	stream *streamer
-	// text, for a format of a model's raw text, reads the calls written
-	// out in it (text.go); read then fails what a list holds instead.
-	text func(t *textReader)
-	// message, for a format of whole conversations (run_conv.go), reads
-	// one message of the list in order: its calls, results and text.
-	message func(b *runBuilder, m value.Value)
-	// isRun, when set, says which of the format's lists are
-	// conversations; without it every list is one.
-	isRun func(elems []value.Value) bool
+	// reader reads a whole response of the format as its family does
+	// (reader.go).
+	reader reader
 }
 
 // formats are the formats that Extract reads, in the order format.All
@@ -205,7 +199,7 @@ func detect(p *plan, r value.Value, x extraction) error {
 		}
 		evs := sseEventsFrom(t.body, t.line, x)
 		for _, ev := range evs {
-			if f, _ := itemFormat(ev.v); f != nil && f.stream != nil {
+			if f, _ := itemFormat(ev.v); f != nil && f.isStream() {
 				p.f, p.events = f, evs
 				return nil
 			}
@@ -248,12 +242,12 @@ func force(p *plan, r value.Value, f *api, x extraction) error {
 		if t.bad != "" {
 			return &ShapeError{Want: f.name, Found: t.bad}
 		}
-		if f.text != nil && !t.ok {
+		if f.isText() && !t.ok {
 			p.f, p.text = f, r
 			return nil
 		}
 		if t.ok {
-			if f.stream != nil {
+			if f.isStream() {
 				p.f, p.events = f, sseEventsFrom(t.body, t.line, x)
 				return nil
 			}

@@ -147,7 +147,7 @@ func TestFormatTable(t *testing.T) {
 	}
 	types := map[string]format.Format{}
 	for i, f := range formats {
-		if infos[i+1] != (format.Info{Name: string(f.name), Description: f.name.Description(), Text: f.text != nil}) || f.name.Description() == "" {
+		if infos[i+1] != (format.Info{Name: string(f.name), Description: f.name.Description(), Text: f.isText()}) || f.name.Description() == "" {
 			t.Errorf("format.All()[%d] = %+v, want %s described", i+1, infos[i+1], f.name)
 		}
 		if got, err := format.Parse(string(f.name)); got != f.name || err != nil || lookup(f.name) != f {
@@ -174,13 +174,13 @@ func TestFormatTable(t *testing.T) {
 				rows++
 			}
 		}
-		if rows == 0 && f.stream == nil {
+		if rows == 0 && !f.isStream() {
 			t.Errorf("format %s has no row in objectShapes or forcedShapes", f.name)
 		}
-		if rows > 0 && f.stream != nil {
+		if rows > 0 && f.isStream() {
 			t.Errorf("stream format %s has a row in objectShapes or forcedShapes", f.name)
 		}
-		if (f.stream == nil) == (f.read == nil) {
+		if (!f.isStream()) == (f.read == nil) {
 			t.Errorf("format %s reads elements and streams, or neither", f.name)
 		}
 	}

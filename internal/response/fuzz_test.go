@@ -57,7 +57,7 @@ func FuzzStream(f *testing.F) {
 	f.Add("log\n  data: " + anthropicEvents[5] + "\n\n")
 	streams := []format.Format{format.Auto}
 	for _, ft := range formats {
-		if ft.stream != nil {
+		if ft.isStream() {
 			streams = append(streams, ft.name)
 		}
 	}

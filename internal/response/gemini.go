@@ -6,9 +6,10 @@ import (
 )
 
 var geminiFormat = api{
-	name:  format.Gemini,
-	emits: callLike,
-	read:  readPart,
+	name:   format.Gemini,
+	emits:  callLike,
+	read:   readPart,
+	reader: single{},
 }
 
 func hasCandidates(o value.Value) bool { return o.Has("candidates") }

@@ -13,6 +13,7 @@ var langchainFormat = api{
 	emits:     every,
 	read:      readLangChainCall,
 	readRest:  readInvalidToolCall,
+	reader:    single{},
 }
 
 // isLangChainMessage is an AIMessage (or chunk) in any of its dict forms;

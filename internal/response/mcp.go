@@ -6,9 +6,10 @@ import (
 )
 
 var mcpFormat = api{
-	name:  format.MCP,
-	emits: emitsRequest,
-	read:  readRequest,
+	name:   format.MCP,
+	emits:  emitsRequest,
+	read:   readRequest,
+	reader: single{},
 }
 
 func isJSONRPC(o value.Value) bool { return o.Has("jsonrpc") }

@@ -6,9 +6,10 @@ import (
 )
 
 var ollamaFormat = api{
-	name:  format.Ollama,
-	emits: every,
-	read:  readOllamaToolCall,
+	name:   format.Ollama,
+	emits:  every,
+	read:   readOllamaToolCall,
+	reader: single{},
 }
 
 // isOllamaResponse is a chat response: the message beside done, which

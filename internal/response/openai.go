@@ -10,6 +10,7 @@ var openaiFormat = api{
 	itemTypes: []string{"function"},
 	emits:     every,
 	read:      readToolCall,
+	reader:    single{},
 }
 
 func hasChoices(o value.Value) bool { return o.Has("choices") }

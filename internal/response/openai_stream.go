@@ -7,7 +7,7 @@ import (
 
 var openaiStreamFormat = api{
 	name:   format.OpenAIStream,
-	stream: &openaiStreamer,
+	reader: &openaiStreamer,
 }
 
 var openaiStreamer = streamer{unit: "tool_calls index", stop: "finish_reason", end: "finish_reason", event: chunkEvent}

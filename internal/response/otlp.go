@@ -12,36 +12,37 @@ import (
 )
 
 var otlpFormat = api{
-	name:  format.OTLP,
-	emits: every,
-	read:  readTraceStep,
+	name:   format.OTLP,
+	emits:  every,
+	read:   readTraceStep,
+	reader: traceFamily{},
 }
 
 // isOTLPExport is an OTLP/JSON export object, or a TracesData message.
 func isOTLPExport(o value.Value) bool { return o.Has("resourceSpans") }
 
-// isTrace reports whether r, read in format f, is a trace, which
-// readTrace reads as a run: with Auto, when detection takes it as otlp.
-func isTrace(r value.Value, f format.Format) bool {
-	if r.Kind() != value.Object || f != format.Auto && f != format.OTLP || !isOTLPExport(r) {
-		return false
+// traceFamily is the reader of a trace: it reads the trace its plan
+// collected (tracePlan) as a run, or as the calls of the run's steps.
+type traceFamily struct{}
+
+func (traceFamily) calls(p plan, x extraction, _ format.Format, dst []Call) ([]Call, error) {
+	if p.trace != nil {
+		f := p.f
+		p = p.trace.stepsPlan()
+		p.f = f
 	}
-	if f == format.OTLP {
-		return true
-	}
-	for _, s := range objectShapes[:] {
-		if s.is(r) {
-			return s.api == &otlpFormat
-		}
-	}
-	return false
+	return p.listCalls(x, dst), nil
 }
 
-// readTrace reads the trace r as a run.
-func readTrace(r value.Value, x extraction) (Run, format.Format, error) {
-	t := collectTrace(r, x)
+func (tf traceFamily) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
+	if p.trace == nil {
+		// A list forced to otlp: its elements are failed calls.
+		calls, _ := tf.calls(p, x, want, nil)
+		return oneTurn(&p, r, x, want, calls, turnIDs|turnAnswer), nil
+	}
+	t := p.trace
 	if t.bad != "" {
-		return Run{Steps: []Step{{Call: fail(0, "", t.bad)}}}, format.OTLP, nil
+		return Run{Steps: []Step{{Call: fail(0, "", t.bad)}}}, nil
 	}
 	run := Run{Final: t.final, HasFinal: t.hasFinal, NotEvaluable: t.notEvaluable}
 	if len(t.steps) > 0 {
@@ -57,7 +58,7 @@ func readTrace(r value.Value, x extraction) (Run, format.Format, error) {
 		}
 		run.Steps[i] = st
 	}
-	return run, format.OTLP, nil
+	return run, nil
 }
 
 // traceMark is the prefix of the plan of a trace, which no list of a
@@ -65,11 +66,16 @@ func readTrace(r value.Value, x extraction) (Run, format.Format, error) {
 // tracePlan found, and any other element is a failed call.
 const traceMark = "\x00trace"
 
-// tracePlan reads the steps of trace o for Extract, as objects of
-// readTraceStep's: {"at", "name", "arguments", "why"}. A trace that is not
-// evaluable is one failed call.
+// tracePlan collects the spans of trace o, which its reader reads.
 func tracePlan(o value.Value, x extraction) plan {
 	t := collectTrace(o, x)
+	return plan{trace: &t}
+}
+
+// stepsPlan is the plan of the calls of trace t, for Extract: its steps
+// as objects of readTraceStep's, {"at", "name", "arguments", "why"}. A
+// trace that is not evaluable is one failed call.
+func (t *trace) stepsPlan() plan {
 	switch {
 	case t.bad != "":
 		return plan{bad: t.bad}

@@ -624,3 +624,10 @@ func TestTraceReadWithTheCallersLimits(t *testing.T) {
 		t.Errorf("no call failed: %+v", calls)
 	}
 }
+
+// isTrace reports whether r, read in format f, is a trace that its
+// reader reads as a run: with Auto, when detection takes it as otlp.
+func isTrace(r value.Value, f format.Format) bool {
+	var p plan
+	return planFor(&p, r, f, extraction{}) == nil && p.trace != nil
+}

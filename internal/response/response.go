@@ -441,7 +441,7 @@ func extract(r value.Value, f format.Format, x extraction, dst []Call) ([]Call, 
 	if err := planFor(&p, r, f, x); err != nil {
 		return nil, f, err
 	}
-	calls, err := p.calls(x, f, dst)
+	calls, err := p.reader().calls(p, x, f, dst)
 	if err != nil {
 		return nil, f, err
 	}
@@ -466,23 +466,15 @@ func planFor(p *plan, r value.Value, f format.Format, x extraction) error {
 	return format.Error(f)
 }
 
-// calls reads the calls p found; want is the format asked for, which a
-// conversation that turns out not to be a list of messages names in its
-// *ShapeError.
-func (p *plan) calls(x extraction, want format.Format, dst []Call) ([]Call, error) {
-	switch {
-	case p.conv != nil && p.bad == "":
-		return readConversation(p, x, want)
-	case p.f != nil && p.f.stream != nil:
-		return p.f.stream.assemble(p, x), nil
-	case p.f != nil && p.f.text != nil && p.text.Kind() != value.Null:
-		return readText(p.f, p.text, x), nil
-	}
+// listCalls reads the calls of p's list, each element by the format's
+// emits and read (and rest by readRest), into dst when it has room: the
+// reading that the families share.
+func (p *plan) listCalls(x extraction, dst []Call) []Call {
 	// Two passes over the same elements, so that the result is allocated
 	// once at its exact size.
 	n := p.count()
 	if n == 0 {
-		return nil, nil
+		return nil
 	}
 	calls := dst[:0]
 	if cap(calls) < n {
@@ -494,7 +486,7 @@ func (p *plan) calls(x extraction, want format.Format, dst []Call) ([]Call, erro
 		clear(calls)
 	}
 	p.fill(calls, x)
-	return calls, nil
+	return calls
 }
 
 // plan is where the calls of a response are, found without allocating.
@@ -523,6 +515,9 @@ type plan struct {
 	// text is what a text format reads its calls out of: the model's
 	// text, or the completion or message whose content it is.
 	text value.Value
+	// trace, when set, is the trace the response is, collected (kept
+	// behind a pointer, as conv is).
+	trace *trace
 	// conv, when set, says the response is a whole conversation (kept
 	// behind a pointer: plans are passed by value on every response's
 	// path, and few responses are conversations).
@@ -530,7 +525,7 @@ type plan struct {
 }
 
 // convPlan is where a conversation's messages are: its turns, read in
-// order by f.message (run_conv.go), and then more, the output of a
+// order by the format's conversation reader (run_conv.go), and then more, the output of a
 // Responses run after its input.
 type convPlan struct {
 	turns, more         []value.Value
@@ -552,7 +547,7 @@ func (p *plan) name() format.Format {
 // building a whole plan to copy into p.
 func (p *plan) listOf(f *api, elems []value.Value, path string) {
 	p.f = f
-	if f.message != nil && (f.isRun == nil || f.isRun(elems)) {
+	if c, ok := f.reader.(conversation); ok && (c.isRun == nil || c.isRun(elems)) {
 		p.conv = &convPlan{turns: elems, turnsPath: path}
 		return
 	}

@@ -15,8 +15,7 @@ var responsesFormat = api{
 	read:  readOutputItem,
 	// A list with a tool's output, or a request's input, is a run
 	// (run_responses.go).
-	message: responsesItem,
-	isRun:   isResponsesRun,
+	reader: conversation{message: responsesItem, isRun: isResponsesRun},
 }
 
 // responsesBuiltins are the items of the Responses API's built-in tools

@@ -10,7 +10,7 @@ import (
 var responsesStreamFormat = api{
 	name:       format.ResponsesStream,
 	typePrefix: "response.",
-	stream:     &responsesStreamer,
+	reader:     &responsesStreamer,
 }
 
 var responsesStreamer = streamer{unit: "output", stop: "response.output_item.done", end: "response.completed", event: responsesEvent}

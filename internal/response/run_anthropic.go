@@ -10,9 +10,9 @@ import (
 var anthropicMessagesFormat = api{
 	name: format.AnthropicMessages,
 	// As openai-messages: what a call block of an assistant message is.
-	emits:   emitsTyped,
-	read:    readContentBlock,
-	message: anthropicMessage,
+	emits:  emitsTyped,
+	read:   readContentBlock,
+	reader: conversation{message: anthropicMessage},
 }
 
 func anthropicMessage(b *runBuilder, m value.Value) {

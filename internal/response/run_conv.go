@@ -32,6 +32,37 @@ import (
 //     result (the first result wins), is passed over: it says nothing
 //     about the calls the run shows.
 
+// conversation is the reader of a format of whole conversations: it
+// reads the messages of a list in order, one by one.
+type conversation struct {
+	// message reads one message of the list: its calls, results and
+	// text.
+	message func(b *runBuilder, m value.Value)
+	// isRun, when set, says which of the format's lists are
+	// conversations; without it every list is one. A list that is none
+	// is read element by element, as a single response's.
+	isRun func(elems []value.Value) bool
+}
+
+func (c conversation) calls(p plan, x extraction, want format.Format, dst []Call) ([]Call, error) {
+	if p.conv != nil && p.bad == "" {
+		return readConversation(&p, x, want)
+	}
+	return p.listCalls(x, dst), nil
+}
+
+func (c conversation) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
+	if p.conv == nil && p.list != nil && p.bad == "" && (c.isRun == nil || !c.isRun(p.list)) {
+		// A Responses output list reads alike item by item and as a
+		// run, which also gives the turn's text.
+		p.conv, p.list = &convPlan{turns: p.list, turnsPath: p.prefix}, nil
+	}
+	if p.conv != nil && p.bad == "" {
+		return runConversation(&p, x, want)
+	}
+	return oneTurn(&p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer), nil
+}
+
 // buildMode is what a pass over a conversation gathers.
 type buildMode uint8
 
@@ -127,9 +158,10 @@ func runConversation(p *plan, x extraction, want format.Format) (Run, error) {
 }
 
 func (b *runBuilder) walk(p *plan) {
+	message := b.f.reader.(conversation).message
 	for i, m := range p.conv.turns {
 		b.at = loc{p.conv.turnsPath, i}
-		b.f.message(b, m)
+		message(b, m)
 		if b.err != nil {
 			return
 		}
@@ -139,7 +171,7 @@ func (b *runBuilder) walk(p *plan) {
 		if p.conv.moreOne {
 			b.at.index = -1
 		}
-		b.f.message(b, m)
+		message(b, m)
 		if b.err != nil {
 			return
 		}

@@ -10,9 +10,9 @@ import (
 var geminiContentsFormat = api{
 	name: format.GeminiContents,
 	// As openai-messages: what a call part of the model's content is.
-	emits:   callLike,
-	read:    readPart,
-	message: geminiContent,
+	emits:  callLike,
+	read:   readPart,
+	reader: conversation{message: geminiContent},
 }
 
 func geminiContent(b *runBuilder, m value.Value) {

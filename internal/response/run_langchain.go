@@ -15,9 +15,9 @@ var langchainMessagesFormat = api{
 	itemTypes: []string{"human", "ai", "tool", "system", "chat", "generic", "remove", "constructor",
 		"AIMessageChunk", "HumanMessageChunk", "ToolMessageChunk", "SystemMessageChunk", "ChatMessageChunk", "FunctionMessageChunk"},
 	// As openai-messages: what a call entry of an AIMessage is.
-	emits:   every,
-	read:    readLangChainCall,
-	message: langchainMessage,
+	emits:  every,
+	read:   readLangChainCall,
+	reader: conversation{message: langchainMessage},
 }
 
 // lcPaths are the places of an AIMessage's lists in each dict form, as

@@ -12,9 +12,9 @@ var openaiMessagesFormat = api{
 	// A conversation format reads its lists message by message, never
 	// item by item; emits and read say what a call entry of its
 	// assistant messages is.
-	emits:   every,
-	read:    readToolCall,
-	message: openaiMessage,
+	emits:  every,
+	read:   readToolCall,
+	reader: conversation{message: openaiMessage},
 }
 
 func openaiMessage(b *runBuilder, m value.Value) {

@@ -19,8 +19,10 @@ import (
 
 // textReader reads the calls out of one text.
 type textReader struct {
-	x   extraction
-	src string // the text
+	x extraction
+	// scan reads the calls of the text in its format (textFamily.read).
+	scan func(t *textReader)
+	src  string // the text
 	// from is where the text after the model's reasoning starts: the
 	// readers look for calls from there on (see reasoningEnd).
 	from int
@@ -316,9 +318,10 @@ func jsonMember(s string, from, to, elem int, key string) (vFrom, vTo int, ok bo
 }
 
 // readText reads the calls of r, a model's text or the openai completion
-// or message that holds it, in format f: nil when there are none.
-func readText(f *api, r value.Value, x extraction) []Call {
-	t := &textReader{x: x}
+// or message that holds it, in format f, whose reader read is: nil when
+// there are none.
+func readText(f *api, read func(t *textReader), r value.Value, x extraction) []Call {
+	t := &textReader{x: x, scan: read}
 	t.out = t.buf[:0]
 	if r.Kind() == value.String {
 		t.read(f, r.Str(), "text")
@@ -334,7 +337,7 @@ func readText(f *api, r value.Value, x extraction) []Call {
 func (t *textReader) read(f *api, s, at string) {
 	t.src, t.at = s, at
 	t.from, _ = reasoningEnd(s)
-	f.text(t)
+	t.scan(t)
 }
 
 // textAnswer is the final answer that text s holds, read in text format
@@ -459,9 +462,34 @@ func (t *textReader) content(f *api, msg value.Value, path string) {
 	}
 }
 
+// textFamily is the reader of a model's text: read reads the calls
+// written out in it. A list holds no text, and its elements are failed
+// calls (readNotText).
+type textFamily struct {
+	read func(t *textReader)
+}
+
+func (tf textFamily) calls(p plan, x extraction, _ format.Format, dst []Call) ([]Call, error) {
+	if p.text.Kind() != value.Null {
+		return readText(p.f, tf.read, p.text, x), nil
+	}
+	return p.listCalls(x, dst), nil
+}
+
+func (tf textFamily) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
+	calls, _ := tf.calls(p, x, want, nil)
+	return oneTurn(&p, r, x, want, calls, turnAnswer|turnText), nil
+}
+
+// isText reports whether f is a text format.
+func (f *api) isText() bool {
+	_, ok := f.reader.(textFamily)
+	return ok
+}
+
 // textFormat is the format of a model's text that read reads.
 func textFormat(name format.Format, read func(t *textReader)) api {
-	return api{name: name, emits: every, read: readNotText, text: read}
+	return api{name: name, emits: every, read: readNotText, reader: textFamily{read}}
 }
 
 // blocks reads each block of open and close in the text with read, given

@@ -72,7 +72,7 @@ func FuzzTextLinear(f *testing.F) {
 func linearFormats() []format.Format {
 	fs := []format.Format{format.Auto}
 	for _, ft := range formats {
-		if ft.text != nil {
+		if ft.isText() {
 			fs = append(fs, ft.name)
 		}
 	}

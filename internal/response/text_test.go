@@ -552,7 +552,7 @@ func FuzzText(f *testing.F) {
 	addTextSeeds(f)
 	var texts []format.Format
 	for _, ft := range formats {
-		if ft.text != nil {
+		if ft.isText() {
 			texts = append(texts, ft.name)
 		}
 	}
