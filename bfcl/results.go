@@ -215,7 +215,7 @@ func (rd *resultReader) text(s, at string) ([]pyCall, error) {
 		pyErr = err
 	}
 	opts := response.Options{Params: rd.params}
-	got, read, err := opts.Extract(value.StringOf(s), f)
+	got, read, err := opts.ReadCalls(value.StringOf(s), f)
 	if f == format.Auto && (err != nil || !slices.Contains(rd.texts, read)) {
 		// No text format's marker: Python it was meant to be.
 		return nil, pyErr

@@ -167,7 +167,7 @@ func BenchmarkEngineScore(b *testing.B) {
 				b.Fatal(err)
 			}
 			resp := mustParse(b, benchCall)
-			calls, _, err := response.Extract(resp, format.Auto, value.Limits{})
+			calls, _, err := response.Options{}.ReadCalls(resp, format.Auto)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -33,7 +33,7 @@ const flightsResponse = `[{"name":"search_flights","arguments":"{\"passengers\":
 func BenchmarkScore(b *testing.B) {
 	e := load(b, flightsSuite)
 	resp := mustParse(b, flightsResponse)
-	calls, _, err := response.Extract(resp, format.Auto, value.Limits{})
+	calls, _, err := response.Options{}.ReadCalls(resp, format.Auto)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -94,7 +94,7 @@ func checkInvalidUTF8(t *testing.T, e *Engine, doc string) {
 		return
 	}
 	broken := false
-	if calls, _, err := response.Extract(resp, format.Auto, value.Limits{}); err == nil {
+	if calls, _, err := (response.Options{}).ReadCalls(resp, format.Auto); err == nil {
 		for _, c := range calls {
 			broken = broken || c.Err == nil && (invalidUTF8In(c.Args) || !utf8.ValidString(c.Name))
 		}
@@ -201,7 +201,7 @@ func checkItself(t *testing.T, id string, ec *compiledCall, ac *response.Call) {
 // weighing to its verdict.
 func checkWeighAgrees(t *testing.T, e *Engine, resp value.Value) {
 	t.Helper()
-	calls, _, err := response.Extract(resp, e.opts.Format, e.opts.Limits)
+	calls, _, err := response.Options{Limits: e.opts.Limits}.ReadCalls(resp, e.opts.Format)
 	if err != nil {
 		return
 	}

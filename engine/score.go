@@ -25,7 +25,7 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, invalidUTF8 b
 	}
 	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.input.params, Calls: w.callsOrNil(), InvalidUTF8: invalidUTF8}
 	if c.run != nil {
-		run, _, err := o.ExtractRun(resp, want)
+		run, _, err := o.Read(resp, want)
 		if err != nil {
 			e.unreadable(r, i, err.Error())
 			return
@@ -33,7 +33,7 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, invalidUTF8 b
 		e.scoreRunOrCalls(r, i, &run, w) // steps.go
 		return
 	}
-	calls, got, err := o.Extract(resp, want)
+	calls, got, err := o.ReadCalls(resp, want)
 	if err != nil {
 		e.unreadable(r, i, err.Error())
 		return
@@ -41,9 +41,9 @@ func (e *Engine) scoreResponse(r *Result, i int, resp value.Value, invalidUTF8 b
 	w.keepCalls(calls)
 	if got == format.OTLP && len(calls) == 1 && calls[0].Err != nil {
 		// A trace recorded without the content of its calls is one
-		// failed call to Extract; read as a run, it says why, and is not
+		// failed call to ReadCalls; read as a run, it says why, and is not
 		// scored. Any other trace is read once.
-		if run, _, err := o.ExtractRun(resp, got); err == nil && run.NotEvaluable != "" {
+		if run, _, err := o.Read(resp, got); err == nil && run.NotEvaluable != "" {
 			e.notEvaluable(r, i, run.NotEvaluable)
 			return
 		}

@@ -90,7 +90,7 @@ func (s *Scorer) Score(i int, resp value.Value) *Result {
 	return &s.res
 }
 
-// ScoreRun scores a run already read (response.ExtractRun) against case
+// ScoreRun scores a run already read (response.Options.Read) against case
 // i. A case that is not a run case is scored on the run's calls.
 func (s *Scorer) ScoreRun(i int, run *response.Run) *Result {
 	s.e.scoreRunOrCalls(&s.res, i, run, &s.w)

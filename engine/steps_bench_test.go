@@ -134,7 +134,7 @@ func cpuTime() time.Duration {
 // find.result.id), the result rules, never, max_calls and final.
 func BenchmarkScoreRun20(b *testing.B) {
 	e := loadAgent(b, 1, 20)
-	run, _, err := response.ExtractRun(mustParse(b, agentConversation(20)), format.Auto)
+	run, _, err := response.Options{}.Read(mustParse(b, agentConversation(20)), format.Auto)
 	if err != nil {
 		b.Fatal(err)
 	}

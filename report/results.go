@@ -295,14 +295,14 @@ func AttachResponses(cases []Case, r io.Reader, f format.Format) error {
 		if c.isRun() {
 			// As the scorer reads a run case's response: its calls are
 			// the run's steps.
-			run, _, err := o.ExtractRun(resp, want)
+			run, _, err := o.Read(resp, want)
 			if err == nil && run.NotEvaluable == "" {
 				c.Run = &run
 				c.Actual = appendCalls(run.Calls(), nil)
 				continue
 			}
 		}
-		calls, _, err = o.Extract(resp, want)
+		calls, _, err = o.ReadCalls(resp, want)
 		c.Actual = appendCalls(calls, err)
 	}
 	return sc.Err()

@@ -25,7 +25,7 @@ func BenchmarkExtract(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		calls, _, err := Extract(r, format.Auto, value.Limits{})
+		calls, _, err := readCalls(r, format.Auto, value.Limits{})
 		if err != nil || len(calls) != 1 || calls[0].Err != nil {
 			b.Fatal(calls, err)
 		}
@@ -42,7 +42,7 @@ func BenchmarkExtractWith(b *testing.B) {
 	var p value.Parser
 	b.ReportAllocs()
 	for b.Loop() {
-		calls, _, err := ExtractWith(&p, r, format.Auto, value.Limits{})
+		calls, _, err := Options{Parser: &p}.ReadCalls(r, format.Auto)
 		if err != nil || len(calls) != 1 || calls[0].Err != nil {
 			b.Fatal(calls, err)
 		}
@@ -68,7 +68,7 @@ func BenchmarkExtractCalls(b *testing.B) {
 	o := Options{Parser: &p}
 	b.ReportAllocs()
 	for b.Loop() {
-		calls, _, err := o.Extract(r, format.Calls)
+		calls, _, err := o.ReadCalls(r, format.Calls)
 		if err != nil || len(calls) != 1 || calls[0].Err != nil || calls[0].Args.Len() != 5 {
 			b.Fatal(calls, err)
 		}
@@ -110,7 +110,7 @@ func BenchmarkStream(b *testing.B) {
 			var p value.Parser
 			b.ReportAllocs()
 			for b.Loop() {
-				calls, _, err := ExtractWith(&p, r, format.Auto, value.Limits{})
+				calls, _, err := Options{Parser: &p}.ReadCalls(r, format.Auto)
 				if err != nil || len(calls) != 1 || calls[0].Err != nil || calls[0].Args.Len() != 5 {
 					b.Fatal(calls, err)
 				}

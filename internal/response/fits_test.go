@@ -36,8 +36,8 @@ func TestForcedFormatNamesTheFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		calls, _, err := Extract(r, tt.f, value.Limits{})
-		run, _, rerr := ExtractRun(r, tt.f)
+		calls, _, err := readCalls(r, tt.f, value.Limits{})
+		run, _, rerr := readRun(r, tt.f)
 		var se, rse *ShapeError
 		if errors.As(err, &se) != errors.As(rerr, &rse) {
 			t.Errorf("%s as %s: Extract %v, ExtractRun %v", tt.in, tt.f, err, rerr)

@@ -8,7 +8,7 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// api is one response format that Extract reads: the core that every
+// api is one response format that Options.Read reads: the core that every
 // family of formats shares (its name, the item types that tell its lists,
 // how an element of its lists is read) and the reader of its family. Each
 // has a file of its own (openai.go, …) that declares its api value and
@@ -37,7 +37,7 @@ type api struct {
 	reader reader
 }
 
-// formats are the formats that Extract reads, in the order format.All
+// formats are the formats that Options.Read reads, in the order format.All
 // lists them, and the formats of the element table.
 var formats = [...]*api{
 	&openaiFormat, &openaiStreamFormat,

@@ -117,7 +117,7 @@ func TestDetectionExamples(t *testing.T) {
 			if want == format.QwenCoder {
 				args = `{"x":"1"}` // text, without the tool's schema
 			}
-			calls, got, err := Extract(r, format.Auto, value.Limits{})
+			calls, got, err := readCalls(r, format.Auto, value.Limits{})
 			if err != nil || got != want || len(calls) != 1 ||
 				calls[0].Err != nil || calls[0].Name != "f" || calls[0].Args.String() != args {
 				t.Errorf("%s example read as %q: %v, %v\n%s", want, got, calls, err, ex)
@@ -126,7 +126,7 @@ func TestDetectionExamples(t *testing.T) {
 				if other.name == want || other.name == format.Calls || sameShape[[2]format.Format{want, other.name}] {
 					continue
 				}
-				calls, _, _ := Extract(r, other.name, value.Limits{})
+				calls, _, _ := readCalls(r, other.name, value.Limits{})
 				for _, c := range calls {
 					if c.Err == nil {
 						t.Errorf("%s example forced to %s reads a usable call %q\n%s", want, other.name, c.Name, ex)
@@ -198,7 +198,7 @@ func TestFormatTable(t *testing.T) {
 	r, _ := value.Parse(`{"unknown":1}`)
 	for _, f := range everyFormat() {
 		var se *ShapeError
-		if _, _, err := Extract(r, f, value.Limits{}); !errors.As(err, &se) {
+		if _, _, err := readCalls(r, f, value.Limits{}); !errors.As(err, &se) {
 			t.Errorf("Extract(%s) of an unknown object: %v", f, err)
 		}
 	}

@@ -72,7 +72,7 @@ func FuzzStream(f *testing.F) {
 			if !readable {
 				continue
 			}
-			want, _, err := Extract(value.ArrayOf(elems...), got, fuzzLimits)
+			want, _, err := readCalls(value.ArrayOf(elems...), got, fuzzLimits)
 			if err != nil || !sameCalls(calls, want) {
 				t.Fatalf("Extract(%q) of the transcript = %v, of its events = %v, %v", got, calls, want, err)
 			}
@@ -87,7 +87,7 @@ var fuzzLimits = value.Limits{MaxDepth: 32, MaxBytes: 1 << 16}
 // and the format read.
 func checkExtract(t *testing.T, r value.Value, want format.Format) ([]Call, format.Format) {
 	t.Helper()
-	calls, got, err := Extract(r, want, fuzzLimits)
+	calls, got, err := readCalls(r, want, fuzzLimits)
 	if err != nil {
 		var se *ShapeError
 		if !errors.As(err, &se) || calls != nil || got != want {

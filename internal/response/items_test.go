@@ -46,7 +46,7 @@ func TestUnknownCallItemsInRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, _, err := ExtractRun(r, format.Auto)
+			run, _, err := readRun(r, format.Auto)
 			if err != nil {
 				t.Fatal(err)
 			}

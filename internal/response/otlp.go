@@ -72,7 +72,7 @@ func tracePlan(o value.Value, x extraction) plan {
 	return plan{trace: &t}
 }
 
-// stepsPlan is the plan of the calls of trace t, for Extract: its steps
+// stepsPlan is the plan of the calls of trace t, for ReadCalls: its steps
 // as objects of readTraceStep's, {"at", "name", "arguments", "why"}. A
 // trace that is not evaluable is one failed call.
 func (t *trace) stepsPlan() plan {

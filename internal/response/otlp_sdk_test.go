@@ -104,7 +104,7 @@ func TestSDKTraceScoredEndToEnd(t *testing.T) {
 
 	// The run's details: the tool's result, its error, the answer.
 	for _, c := range cases {
-		run, f, err := response.ExtractRun(c.Export, format.Auto)
+		run, f, err := response.Options{}.Read(c.Export, format.Auto)
 		if err != nil || f != format.OTLP {
 			t.Fatalf("%s: %v, %v", c.ID, f, err)
 		}

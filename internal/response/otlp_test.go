@@ -304,7 +304,7 @@ func TestTraceRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, got, err := ExtractRun(r, format.Auto)
+			run, got, err := readRun(r, format.Auto)
 			if err != nil || got != format.OTLP {
 				t.Fatalf("ExtractRun = %q, %v", got, err)
 			}
@@ -320,7 +320,7 @@ func TestTraceRuns(t *testing.T) {
 			}
 			// Extract reads the same calls, and a trace that is not
 			// evaluable as one failed call, so that it never passes.
-			calls, got, err := Extract(r, format.Auto, value.Limits{})
+			calls, got, err := readCalls(r, format.Auto, value.Limits{})
 			if err != nil || got != format.OTLP {
 				t.Fatalf("Extract = %q, %v", got, err)
 			}
@@ -332,7 +332,7 @@ func TestTraceRuns(t *testing.T) {
 				t.Errorf("Extract = %v, ExtractRun = %v", calls, run.Calls())
 			}
 			// Forced, the same.
-			forced, _, err := ExtractRun(r, format.OTLP)
+			forced, _, err := readRun(r, format.OTLP)
 			if err != nil || len(forced.Steps) != len(run.Steps) || forced.NotEvaluable != run.NotEvaluable {
 				t.Errorf("forced otlp reads %v, %v", forced, err)
 			}
@@ -389,14 +389,14 @@ func TestTraceDetection(t *testing.T) {
 		if got := isTrace(r, tt.f); got != tt.trace {
 			t.Errorf("isTrace(%s, %q) = %v", tt.in, tt.f, got)
 		}
-		_, got, _ := ExtractRun(r, tt.f)
+		_, got, _ := readRun(r, tt.f)
 		if got != tt.want {
 			t.Errorf("ExtractRun(%s, %q) read as %q, want %q", tt.in, tt.f, got, tt.want)
 		}
 	}
 	// A list forced as otlp: every element fails, whatever it holds.
 	r, _ := value.Parse(`[{"name":"f","arguments":{"x":1}},{"resourceSpans":[]}]`)
-	calls, _, err := Extract(r, format.OTLP, value.Limits{})
+	calls, _, err := readCalls(r, format.OTLP, value.Limits{})
 	if err != nil || len(calls) != 2 || calls[0].Err == nil || calls[1].Err == nil ||
 		!strings.Contains(calls[0].Err.Error(), "call 0: [0] is an element of a list: an otlp response is an OTLP/JSON export object") {
 		t.Errorf("a list forced as otlp = %v, %v", calls, err)
@@ -404,7 +404,7 @@ func TestTraceDetection(t *testing.T) {
 	// An object of no trace, forced: a ShapeError, as for every format.
 	r, _ = value.Parse(`{"spans":[]}`)
 	var se *ShapeError
-	if _, _, err := ExtractRun(r, format.OTLP); !errors.As(err, &se) || !strings.Contains(err.Error(), "not an OTLP/JSON trace export") {
+	if _, _, err := readRun(r, format.OTLP); !errors.As(err, &se) || !strings.Contains(err.Error(), "not an OTLP/JSON trace export") {
 		t.Errorf("ExtractRun of an object that is no trace = %v", err)
 	}
 }
@@ -443,8 +443,8 @@ func TestSplitTraces(t *testing.T) {
 				t.Errorf("case %d = %q line %d traces %v, want %q line %d %s", i, c.ID, c.Line, c.Traces, w.id, w.line, w.traces)
 			}
 			fr, _ := value.Parse(readFixture(t, w.fixture))
-			wantRun, _, _ := ExtractRun(fr, format.Auto)
-			gotRun, got, err := ExtractRun(c.Export, format.Auto)
+			wantRun, _, _ := readRun(fr, format.Auto)
+			gotRun, got, err := readRun(c.Export, format.Auto)
 			if err != nil || got != format.OTLP || gotRun.Final != wantRun.Final || gotRun.NotEvaluable != wantRun.NotEvaluable ||
 				!sameCalls(gotRun.Calls(), wantRun.Calls()) || len(gotRun.Steps) != len(wantRun.Steps) {
 				t.Errorf("case %s reads as %+v, %v; its trace alone as %+v", c.ID, gotRun, err, wantRun)
@@ -518,7 +518,7 @@ func FuzzTrace(f *testing.F) {
 		}
 		for _, f := range []format.Format{format.Auto, format.OTLP} {
 			calls, got := checkExtract(t, r, f)
-			run, rgot, err := o.ExtractRun(r, f)
+			run, rgot, err := o.Read(r, f)
 			if err != nil {
 				var se *ShapeError
 				if !errors.As(err, &se) {
@@ -549,7 +549,7 @@ func FuzzTrace(f *testing.F) {
 				return
 			}
 			for _, c := range cases {
-				if _, got, err := o.ExtractRun(c.Export, format.Auto); err != nil || got != format.OTLP {
+				if _, got, err := o.Read(c.Export, format.Auto); err != nil || got != format.OTLP {
 					t.Fatalf("case %q of the split reads as %q, %v", c.ID, got, err)
 				}
 			}
@@ -568,8 +568,8 @@ func TestTraceToolSpansAreNotMergedIntoEachOther(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run, _, err := ExtractRun(r, format.Auto)
-		calls, _, err2 := Extract(r, format.Auto, value.Limits{})
+		run, _, err := readRun(r, format.Auto)
+		calls, _, err2 := readCalls(r, format.Auto, value.Limits{})
 		if err != nil || err2 != nil || len(run.Steps) != 2 || len(calls) != 2 {
 			t.Fatalf("id %q: run %+v (%v), calls %v (%v)", id, run.Steps, err, calls, err2)
 		}
@@ -600,11 +600,11 @@ func TestTraceReadWithTheCallersLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := Options{Limits: value.Limits{MaxDepth: 4}}
-	calls, _, err := o.Extract(r, format.Auto)
+	calls, _, err := o.ReadCalls(r, format.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, _, err := o.ExtractRun(r, format.Auto)
+	run, _, err := o.Read(r, format.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,11 @@
 // Package response reads the tool calls out of one model response, whatever
 // API produced it, so that the scorer compares structure and never text.
-// NewReader opens the responses file they come in, compressed or not.
-// ExtractWith reads with a value.Parser, for a caller that reads response
-// after response and can drop each one's calls before the next;
-// Options.Extract takes the tools' schemas too, with which a text format
-// types the parameters a model wrote as text.
+// Options.Read reads a response as a run: a conversation's calls with
+// their results and the answer it ends with, or a single response as a
+// run of one turn. Options.ReadCalls reads the calls alone, for a caller
+// that reads response after response and can drop each one's calls
+// before the next. NewReader opens the responses file they come in,
+// compressed or not.
 //
 // # Detection
 //
@@ -175,9 +176,9 @@
 // AnthropicMessages, GeminiContents and LangChainMessages, each as a list
 // or as the request or state that holds it, and a Responses run (its
 // input and output items, or an item list with a function_call_output).
-// Extract returns the calls of all the model's turns in order, so that an
-// ordinary case scores them; ExtractRun returns them as a Run's steps,
-// each with:
+// ReadCalls returns the calls of all the model's turns in order, so that
+// an ordinary case scores them; Read returns them as a Run's steps, each
+// with:
 //
 //   - ID: the call's id (tool_calls id, tool_use id, call_id, a
 //     functionCall's or tool_call's id), "" without one;
@@ -274,7 +275,7 @@ type Call struct {
 	Err  error       // why this call's arguments are unusable (becomes an invalid_arguments diff); nil when fine
 }
 
-// ShapeError means the response as a whole is in no shape Extract knows, or
+// ShapeError means the response as a whole is in no shape Options.Read knows, or
 // not in the shape of the format it was told to read. No call can be read
 // from it, so a caller reports it against the response, not a call.
 type ShapeError struct {
@@ -347,7 +348,7 @@ func hintFitting(calls []Call, r value.Value, f format.Format, x extraction) {
 // failed to parse, Err is the *value.Error, so errors.Is(err,
 // value.ErrDuplicateKey) and its siblings tell the reasons apart.
 type ArgumentsError struct {
-	Index  int    // the call's position in the list Extract returned
+	Index  int    // the call's position among the calls of the response
 	Reason string // what is wrong, and where in the response
 	Err    error  // the parse error, when there is one
 }
@@ -363,28 +364,6 @@ func (e *ArgumentsError) Error() string {
 
 // Unwrap returns the parse error, so that errors.Is sees value's sentinels.
 func (e *ArgumentsError) Unwrap() error { return e.Err }
-
-// Extract returns the calls of r in order, and the format it was read as.
-// An error means r has no known shape (or not the forced format's shape).
-//
-// Every problem with one call (a missing name, arguments of the wrong type
-// or that do not parse) is a Call with Err set, in that call's place, with
-// Name filled in when it is known; Extract itself fails only when nothing
-// in r can be read as calls, or when f is not a known Format; the format
-// returned with an error is f. The result is nil when r has no calls. lim
-// bounds the parsing of arguments strings; its zero value means
-// value.DefaultLimits. Args shares memory with r.
-func Extract(r value.Value, f format.Format, lim value.Limits) ([]Call, format.Format, error) {
-	return extract(r, f, extraction{lim: lim}, nil)
-}
-
-// ExtractWith is Extract parsing the arguments strings with p, so that
-// reading response after response reuses memory instead of allocating
-// it. The calls' Args are then valid only until p's next Reset, as
-// everything p parses. A nil p makes it Extract.
-func ExtractWith(p *value.Parser, r value.Value, f format.Format, lim value.Limits) ([]Call, format.Format, error) {
-	return extract(r, f, extraction{lim: lim, p: p}, nil)
-}
 
 // extraction is what reading the calls of a response needs besides the
 // response. Options that a format of its own needs (say, tool schemas to

@@ -42,7 +42,7 @@ func TestConformanceLines(t *testing.T) {
 		w := want[id.Str()]
 		t.Run(id.Str(), func(t *testing.T) {
 			for _, f := range []format.Format{format.Auto, w.f} {
-				calls, got, err := Extract(r, f, value.Limits{})
+				calls, got, err := readCalls(r, f, value.Limits{})
 				if err != nil {
 					t.Fatalf("Extract(%q): %v", f, err)
 				}
@@ -510,7 +510,7 @@ func runExtractTests(t *testing.T, tests []extractTest) {
 			if err != nil {
 				t.Fatalf("bad test input: %v", err)
 			}
-			calls, f, err := Extract(r, tt.f, tt.lim)
+			calls, f, err := readCalls(r, tt.f, tt.lim)
 			if err != nil {
 				t.Fatalf("Extract: %v", err)
 			}
@@ -576,7 +576,7 @@ func TestExtractInvalidUTF8Arguments(t *testing.T) {
 		value.Member{Key: "arguments", Value: value.StringOf("{\"city\":\"\xff\"}")})
 	entry, _ := value.ObjectOf(value.Member{Key: "function", Value: fn})
 	r := value.ArrayOf(entry)
-	calls, f, err := Extract(r, format.Auto, value.Limits{})
+	calls, f, err := readCalls(r, format.Auto, value.Limits{})
 	if err != nil || f != format.OpenAI || len(calls) != 1 {
 		t.Fatalf("Extract = %v, %q, %v", calls, f, err)
 	}
@@ -625,7 +625,7 @@ func TestShapeErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		calls, f, err := Extract(r, tt.f, value.Limits{})
+		calls, f, err := readCalls(r, tt.f, value.Limits{})
 		var se *ShapeError
 		if !errors.As(err, &se) {
 			t.Errorf("Extract(%s, %q) error = %v, want *ShapeError", tt.in, tt.f, err)
@@ -654,7 +654,7 @@ func TestShapeErrorBoundsKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = Extract(r, format.Auto, value.Limits{})
+	_, _, err = readCalls(r, format.Auto, value.Limits{})
 	want := "response is an object with keys [ka kb kc kd ke kf kg kh ki kj …], not a known format"
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %q, want %q", err, want)
@@ -672,7 +672,7 @@ func TestShapeErrorBoundsKeys(t *testing.T) {
 
 func TestErrorStrings(t *testing.T) {
 	r, _ := value.Parse(completion(oai("a", `"{\"city\":\"Paris\",\"city\":\"Berlin\"}"`), oai("b", `5`)))
-	calls, _, _ := Extract(r, format.Auto, value.Limits{})
+	calls, _, _ := readCalls(r, format.Auto, value.Limits{})
 	want := []string{
 		`call 0: choices[0].message.tool_calls[0].function.arguments is not a usable JSON object: duplicate key at byte 16: key "city" appears twice`,
 		`call 1: choices[0].message.tool_calls[1].function.arguments is a number, not a JSON string or object`,
@@ -682,7 +682,7 @@ func TestErrorStrings(t *testing.T) {
 			t.Errorf("call %d error = %q, want %q", i, got, w)
 		}
 	}
-	if _, _, err := Extract(r, format.Format("xml"), value.Limits{}); err == nil ||
+	if _, _, err := readCalls(r, format.Format("xml"), value.Limits{}); err == nil ||
 		err.Error() != `unknown response format "xml": want one of auto, openai, openai-stream, responses, responses-stream, anthropic, anthropic-stream, gemini, bedrock, bedrock-stream, cohere, ollama, langchain, mcp, calls, hermes, qwen-coder, llama-json, mistral, deepseek, harmony, pythonic, openai-messages, anthropic-messages, gemini-contents, langchain-messages, otlp` {
 		t.Errorf("unknown format error = %v", err)
 	}
@@ -692,7 +692,7 @@ func TestErrorStrings(t *testing.T) {
 func TestZeroCallsEveryFormat(t *testing.T) {
 	for _, in := range []value.Value{value.NullValue(), value.StringOf("It is sunny."), value.ArrayOf()} {
 		for _, f := range everyFormat() {
-			calls, got, err := Extract(in, f, value.Limits{})
+			calls, got, err := readCalls(in, f, value.Limits{})
 			if err != nil || calls != nil || got != f {
 				t.Errorf("Extract(%s, %q) = %v, %q, %v", in, f, calls, got, err)
 			}
@@ -703,7 +703,7 @@ func TestZeroCallsEveryFormat(t *testing.T) {
 func TestExtractAllocatesOnlyTheResult(t *testing.T) {
 	r, _ := value.Parse(completion(oai("a", berlin), oai("b", `{}`)))
 	allocs := testing.AllocsPerRun(100, func() {
-		if _, _, err := Extract(r, format.Auto, value.Limits{}); err != nil {
+		if _, _, err := readCalls(r, format.Auto, value.Limits{}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -716,10 +716,10 @@ func TestExtractAllocatesOnlyTheResult(t *testing.T) {
 // the calls read the same as Extract's, until the Reset.
 func TestExtractWithAllocatesOnlyTheResult(t *testing.T) {
 	r, _ := value.Parse(completion(oai("a", `"{\"city\":\"Berl\\u00efn\"}"`), oai("b", `"{\"n\":[1,2]}"`)))
-	want, _, _ := Extract(r, format.Auto, value.Limits{})
+	want, _, _ := readCalls(r, format.Auto, value.Limits{})
 	var p value.Parser
 	allocs := testing.AllocsPerRun(100, func() {
-		calls, _, err := ExtractWith(&p, r, format.Auto, value.Limits{})
+		calls, _, err := Options{Parser: &p}.ReadCalls(r, format.Auto)
 		if err != nil || len(calls) != 2 || !value.Equal(calls[0].Args, want[0].Args) || !value.Equal(calls[1].Args, want[1].Args) {
 			t.Fatal(calls, err)
 		}
@@ -741,9 +741,9 @@ func TestOptionsCallsReused(t *testing.T) {
 	o := Options{Parser: &p}
 	for range 3 {
 		for _, r := range []value.Value{three, two} {
-			want, _, _ := Extract(r, format.Auto, value.Limits{})
+			want, _, _ := readCalls(r, format.Auto, value.Limits{})
 			p.Reset()
-			calls, _, err := o.Extract(r, format.Auto)
+			calls, _, err := o.ReadCalls(r, format.Auto)
 			if err != nil || len(calls) != len(want) {
 				t.Fatalf("%d calls, %v; want %d", len(calls), err, len(want))
 			}
@@ -759,11 +759,22 @@ func TestOptionsCallsReused(t *testing.T) {
 	}
 	allocs := testing.AllocsPerRun(100, func() {
 		p.Reset()
-		if _, _, err := o.Extract(two, format.Auto); err != nil {
+		if _, _, err := o.ReadCalls(two, format.Auto); err != nil {
 			t.Fatal(err)
 		}
 	})
 	if allocs != 0 {
 		t.Errorf("Extract into Options.Calls allocates %v times, want 0", allocs)
 	}
+}
+
+// readCalls is ReadCalls with the limits lim and no other option, as
+// most tests read.
+func readCalls(r value.Value, f format.Format, lim value.Limits) ([]Call, format.Format, error) {
+	return Options{Limits: lim}.ReadCalls(r, f)
+}
+
+// readRun is Read with the zero Options.
+func readRun(r value.Value, f format.Format) (Run, format.Format, error) {
+	return Options{}.Read(r, f)
 }

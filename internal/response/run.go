@@ -57,29 +57,7 @@ func (r *Run) Calls() []Call {
 	return out
 }
 
-// ExtractRun reads r as a run. A conversation (a format whose responses
-// are whole conversations: openai-messages, anthropic-messages,
-// gemini-contents, langchain-messages, and a Responses run) gives each of
-// its calls as a step, in order, with the result its tool gave back, its
-// turn and the answer the model ended with (see the package doc). A
-// response of any other format is a run of one turn: its calls with
-// their ids and no results, and its text answer as Final when it has no
-// calls. The steps' calls are the calls Extract returns for r.
-func ExtractRun(r value.Value, f format.Format) (Run, format.Format, error) {
-	return extractRun(r, f, extraction{})
-}
-
-// ExtractRun is ExtractRun with the options o.
-func (o Options) ExtractRun(r value.Value, f format.Format) (Run, format.Format, error) {
-	run, got, err := extractRun(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params})
-	if o.InvalidUTF8 {
-		for i := range run.Steps {
-			failInvalidUTF8(&run.Steps[i].Call, i)
-		}
-	}
-	return run, got, err
-}
-
+// extractRun reads r as a run (Options.Read).
 func extractRun(r value.Value, f format.Format, x extraction) (Run, format.Format, error) {
 	var p plan
 	if err := planFor(&p, r, f, x); err != nil {

@@ -46,7 +46,7 @@ func BenchmarkRun(b *testing.B) {
 	b.Run("run", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			run, _, err := ExtractRun(r, format.Auto)
+			run, _, err := readRun(r, format.Auto)
 			if err != nil || len(run.Steps) != 20 || !run.Steps[19].HasResult || !run.HasFinal {
 				b.Fatal(run, err)
 			}
@@ -57,7 +57,7 @@ func BenchmarkRun(b *testing.B) {
 		o := Options{Parser: &p}
 		b.ReportAllocs()
 		for b.Loop() {
-			run, _, err := o.ExtractRun(r, format.Auto)
+			run, _, err := o.Read(r, format.Auto)
 			if err != nil || len(run.Steps) != 20 || !run.Steps[19].HasResult {
 				b.Fatal(run, err)
 			}
@@ -68,7 +68,7 @@ func BenchmarkRun(b *testing.B) {
 		var p value.Parser
 		b.ReportAllocs()
 		for b.Loop() {
-			calls, _, err := ExtractWith(&p, r, format.Auto, value.Limits{})
+			calls, _, err := Options{Parser: &p}.ReadCalls(r, format.Auto)
 			if err != nil || len(calls) != 20 || calls[19].Err != nil {
 				b.Fatal(calls, err)
 			}

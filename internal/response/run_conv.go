@@ -68,7 +68,7 @@ type buildMode uint8
 
 const (
 	counting  buildMode = iota // the number of steps only
-	callsOnly                  // the calls, for Extract
+	callsOnly                  // the calls, for ReadCalls
 	wholeRun                   // steps with results, turns and the final answer
 )
 

@@ -87,7 +87,7 @@ func TestRunDetection(t *testing.T) {
 	}
 	for name, want := range runFiles {
 		r := readRunFile(t, name)
-		calls, got, err := Extract(r, format.Auto, value.Limits{})
+		calls, got, err := readCalls(r, format.Auto, value.Limits{})
 		if err != nil || got != want || len(calls) == 0 {
 			t.Errorf("%s read as %q: %d calls, %v", name, got, len(calls), err)
 		}
@@ -95,7 +95,7 @@ func TestRunDetection(t *testing.T) {
 			if other.name == want || other.name == format.Calls {
 				continue
 			}
-			calls, _, _ := Extract(r, other.name, value.Limits{})
+			calls, _, _ := readCalls(r, other.name, value.Limits{})
 			for _, c := range calls {
 				if c.Err == nil {
 					t.Errorf("%s forced to %s reads a usable call %q", name, other.name, c.Name)
@@ -125,14 +125,14 @@ func TestRunDetectionKeepsSingles(t *testing.T) {
 		{`{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","input":{}}}]}`, format.Bedrock},
 	} {
 		r, _ := value.Parse(tt.in)
-		calls, got, err := Extract(r, format.Auto, value.Limits{})
+		calls, got, err := readCalls(r, format.Auto, value.Limits{})
 		if err != nil || got != tt.want || len(calls) != 1 || calls[0].Err != nil {
 			t.Errorf("%s read as %q: %v, %v", tt.in, got, calls, err)
 		}
 	}
 	// A list of Converse messages stays in no known shape.
 	r, _ := value.Parse(`[{"role":"user","content":[{"text":"hi"}]},{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","input":{}}}]}]`)
-	if _, _, err := Extract(r, format.Auto, value.Limits{}); err == nil {
+	if _, _, err := readCalls(r, format.Auto, value.Limits{}); err == nil {
 		t.Errorf("a Converse message list was read")
 	}
 }

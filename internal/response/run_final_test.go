@@ -55,7 +55,7 @@ func TestReadAs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, _, err := ExtractRun(v, format.Auto)
+			run, _, err := readRun(v, format.Auto)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -62,8 +62,8 @@ func FuzzRun(f *testing.F) {
 func checkInvalidUTF8(t *testing.T, r value.Value, api format.Format) {
 	t.Helper()
 	o := Options{Limits: fuzzLimits, InvalidUTF8: true}
-	calls, _, err := o.Extract(r, api)
-	run, _, rerr := o.ExtractRun(r, api)
+	calls, _, err := o.ReadCalls(r, api)
+	run, _, rerr := o.Read(r, api)
 	if err != nil || rerr != nil {
 		return // which of them reads a shape is FuzzRun's to check
 	}
@@ -95,7 +95,7 @@ func checkRunRules(t *testing.T, r value.Value, api format.Format) {
 	var pairs []paired
 	x := extraction{lim: fuzzLimits, onMatch: func(step int, m match) { pairs = append(pairs, paired{step, m}) }}
 	run, got, err := extractRun(r, api, x)
-	calls, gotCalls, callsErr := Extract(r, api, fuzzLimits)
+	calls, gotCalls, callsErr := readCalls(r, api, fuzzLimits)
 	if (err == nil) != (callsErr == nil) || got != gotCalls {
 		t.Fatalf("ExtractRun(%q) = %q, %v; Extract = %q, %v", api, got, err, gotCalls, callsErr)
 	}

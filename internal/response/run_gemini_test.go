@@ -64,7 +64,7 @@ func TestRunGeminiSpellings(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		run, f, err := ExtractRun(r, format.Auto)
+		run, f, err := readRun(r, format.Auto)
 		if err != nil || f != format.GeminiContents {
 			t.Fatalf("%s: %q, %v", tt.name, f, err)
 		}
@@ -116,12 +116,12 @@ func TestRunGeminiAFC(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		run, f, err := ExtractRun(r, format.Auto)
+		run, f, err := readRun(r, format.Auto)
 		if err != nil || f != tt.f {
 			t.Fatalf("%s: %q, %v", tt.name, f, err)
 		}
 		checkRun(t, tt.name, run, tt.steps, tt.final)
-		calls, _, _ := Extract(r, format.Auto, value.Limits{})
+		calls, _, _ := readCalls(r, format.Auto, value.Limits{})
 		if !sameCalls(calls, run.Calls()) {
 			t.Errorf("%s: Extract = %v, the run's calls %v", tt.name, calls, run.Calls())
 		}

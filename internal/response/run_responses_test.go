@@ -34,7 +34,7 @@ func TestRunResponsesAnswer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		run, f, err := ExtractRun(r, format.Auto)
+		run, f, err := readRun(r, format.Auto)
 		if err != nil || f != tt.f {
 			t.Fatalf("%s: %q, %v", tt.name, f, err)
 		}

@@ -138,14 +138,14 @@ func TestRunExamples(t *testing.T) {
 	for _, tt := range tests {
 		r := readRunFile(t, tt.file)
 		for _, f := range []format.Format{format.Auto, runFiles[tt.file]} {
-			run, got, err := ExtractRun(r, f)
+			run, got, err := readRun(r, f)
 			if err != nil || got != runFiles[tt.file] {
 				t.Fatalf("%s: ExtractRun(%q) = %q, %v", tt.file, f, got, err)
 			}
 			checkRun(t, tt.file, run, tt.steps, tt.final)
 			// Extract reads the same calls, so that an expected: case
 			// scores a conversation's calls.
-			calls, _, _ := Extract(r, f, value.Limits{})
+			calls, _, _ := readCalls(r, f, value.Limits{})
 			if !sameCalls(calls, run.Calls()) {
 				t.Errorf("%s: Extract = %v, the run's calls %v", tt.file, calls, run.Calls())
 			}
@@ -214,7 +214,7 @@ func TestRunPairing(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		run, f, err := ExtractRun(r, format.Auto)
+		run, f, err := readRun(r, format.Auto)
 		if err != nil || f != format.OpenAIMessages {
 			t.Fatalf("%s: %q, %v", tt.name, f, err)
 		}
@@ -223,7 +223,7 @@ func TestRunPairing(t *testing.T) {
 	// Gemini pairs a response without an id by its name, in order.
 	r, _ := value.Parse(`{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{"n":1}}},{"functionCall":{"name":"g","args":{}}},{"functionCall":{"name":"f","args":{"n":2}}}]},
 		{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"r":1}}},{"functionResponse":{"name":"f","response":{"r":2}}},{"functionResponse":{"name":"h","response":{}}}]}]}`)
-	run, _, err := ExtractRun(r, format.Auto)
+	run, _, err := readRun(r, format.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,12 +284,12 @@ func TestRunMalformed(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		run, _, err := ExtractRun(r, tt.f)
+		run, _, err := readRun(r, tt.f)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		checkRun(t, tt.name, run, tt.steps, "")
-		calls, _, _ := Extract(r, tt.f, value.Limits{})
+		calls, _, _ := readCalls(r, tt.f, value.Limits{})
 		if !sameCalls(calls, run.Calls()) {
 			t.Errorf("%s: Extract = %v, the run's calls %v", tt.name, calls, run.Calls())
 		}
@@ -308,8 +308,8 @@ func TestRunMalformed(t *testing.T) {
 	} {
 		r, _ := value.Parse(tt.in)
 		for _, read := range []func() error{
-			func() error { _, _, err := ExtractRun(r, tt.f); return err },
-			func() error { _, _, err := Extract(r, tt.f, value.Limits{}); return err },
+			func() error { _, _, err := readRun(r, tt.f); return err },
+			func() error { _, _, err := readCalls(r, tt.f, value.Limits{}); return err },
 		} {
 			var se *ShapeError
 			if err := read(); !errors.As(err, &se) || se.Want != tt.f || !strings.Contains(err.Error(), tt.want) {
@@ -364,7 +364,7 @@ func TestRunSingleResponse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.in, err)
 		}
-		run, f, err := ExtractRun(r, format.Auto)
+		run, f, err := readRun(r, format.Auto)
 		if err != nil || f != tt.f {
 			t.Fatalf("%s: %q, %v", tt.in, f, err)
 		}

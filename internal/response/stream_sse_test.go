@@ -55,7 +55,7 @@ func TestTranscriptAround(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			calls, _, err := Extract(value.StringOf(tt.in), tt.f, value.Limits{})
+			calls, _, err := readCalls(value.StringOf(tt.in), tt.f, value.Limits{})
 			if tt.err != "" {
 				var se *ShapeError
 				if !errors.As(err, &se) || !strings.Contains(err.Error(), tt.err) || calls != nil {
@@ -83,7 +83,7 @@ func TestTranscriptAround(t *testing.T) {
 func TestTranscriptSearchIsLinear(t *testing.T) {
 	s := "x\n" + strings.Repeat(`data: {"k":"data: {\"k\":\"`, 10000)
 	t0 := time.Now()
-	calls, _, err := Extract(value.StringOf(s), format.Auto, value.Limits{})
+	calls, _, err := readCalls(value.StringOf(s), format.Auto, value.Limits{})
 	if d := time.Since(t0); err != nil || calls != nil || d > time.Second {
 		t.Errorf("Extract = %v, %v in %v; want a text answer, at once", calls, err, d)
 	}

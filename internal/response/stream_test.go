@@ -506,7 +506,7 @@ func TestStreams(t *testing.T) { runExtractTests(t, streamTests) }
 // An SSE transcript that is no known stream is a ShapeError, not text.
 func TestStreamShapeError(t *testing.T) {
 	r := value.StringOf("data: {\"candidates\":[]}\n\ndata: {\"candidates\":[]}\n\n")
-	_, _, err := Extract(r, format.Auto, value.Limits{})
+	_, _, err := readCalls(r, format.Auto, value.Limits{})
 	var se *ShapeError
 	if !errors.As(err, &se) || err.Error() != "response is an SSE transcript of 2 events, none of them of a known stream, not a known format" {
 		t.Errorf("error = %v", err)
@@ -522,13 +522,13 @@ func TestSSEForcedToAFormatThatIsNoStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []format.Format{format.Anthropic, format.OpenAI, format.Calls, format.Hermes} {
-		calls, _, err := Extract(r, f, value.Limits{})
+		calls, _, err := readCalls(r, f, value.Limits{})
 		var se *ShapeError
 		if !errors.As(err, &se) || !strings.Contains(err.Error(), "an SSE transcript") || calls != nil {
 			t.Errorf("Extract(SSE, %s) = %v, %v; want a ShapeError", f, calls, err)
 		}
 	}
-	if calls, _, err := Extract(r, format.AnthropicStream, value.Limits{}); err != nil || len(calls) == 0 {
+	if calls, _, err := readCalls(r, format.AnthropicStream, value.Limits{}); err != nil || len(calls) == 0 {
 		t.Errorf("Extract(SSE, anthropic-stream) = %v, %v", calls, err)
 	}
 }
@@ -539,7 +539,7 @@ func TestStreamExcerpt(t *testing.T) {
 	in := array([]string{tcChunk(`{"index":0,"function":{"name":"f","arguments":"{\"k\":\"` + long + `\"}"}}`),
 		tcChunk(`{"index":0,"function":{"arguments":"x"}}`), finishChunk})
 	r, _ := value.Parse(in)
-	calls, _, _ := Extract(r, format.Auto, value.Limits{})
+	calls, _, _ := readCalls(r, format.Auto, value.Limits{})
 	want := `call 0: [0] (tool_calls index 0): the arguments put together from 2 fragments (the error is in fragment 2, of [1]: "x") are not a usable JSON object: `
 	if len(calls) != 1 || !strings.HasPrefix(calls[0].Err.Error(), want) {
 		t.Fatalf("calls = %v", calls)

@@ -56,7 +56,7 @@ func TestTextFinalAnswer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, _, err := ExtractRun(r, tt.f)
+			run, _, err := readRun(r, tt.f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +64,7 @@ func TestTextFinalAnswer(t *testing.T) {
 			if run.Final != tt.final || run.HasFinal != (tt.final != "") {
 				t.Errorf("final = %q, %v; want %q", run.Final, run.HasFinal, tt.final)
 			}
-			if calls, _, err := Extract(r, tt.f, value.Limits{}); err != nil || !sameCalls(calls, run.Calls()) {
+			if calls, _, err := readCalls(r, tt.f, value.Limits{}); err != nil || !sameCalls(calls, run.Calls()) {
 				t.Errorf("Extract = %v, %v; the run's calls %v", calls, err, run.Calls())
 			}
 		})

@@ -61,7 +61,7 @@ func BenchmarkText(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				calls, _, err := o.Extract(r, bench.f)
+				calls, _, err := o.ReadCalls(r, bench.f)
 				if err != nil || len(calls) != 1 || calls[0].Err != nil || !value.Equal(calls[0].Args, want) {
 					b.Fatal(calls, err)
 				}
@@ -125,7 +125,7 @@ func BenchmarkTextMarkers(b *testing.B) {
 				b.Run(m.name+"/"+string(f)+"/"+strconv.Itoa(size>>20)+"MiB", func(b *testing.B) {
 					b.SetBytes(int64(len(text.Str())))
 					for b.Loop() {
-						if _, _, err := Extract(text, f, value.Limits{}); err != nil {
+						if _, _, err := readCalls(text, f, value.Limits{}); err != nil {
 							b.Fatal(err)
 						}
 					}

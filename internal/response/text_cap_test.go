@@ -59,7 +59,7 @@ func TestTextCallsCapped(t *testing.T) {
 			if f == format.Auto && c.forced {
 				continue
 			}
-			calls, _, err := Extract(value.StringOf(text(MaxTextCalls)), f, value.Limits{})
+			calls, _, err := readCalls(value.StringOf(text(MaxTextCalls)), f, value.Limits{})
 			if err != nil || len(calls) != MaxTextCalls {
 				t.Errorf("%s/%s, %d calls: got %d, %v", c.name, f, MaxTextCalls, len(calls), err)
 				continue
@@ -69,7 +69,7 @@ func TestTextCallsCapped(t *testing.T) {
 			}
 			for _, n := range []int{MaxTextCalls + 1, MaxTextCalls + 1000} {
 				s := text(n)
-				calls, _, err := Extract(value.StringOf(s), f, value.Limits{})
+				calls, _, err := readCalls(value.StringOf(s), f, value.Limits{})
 				if err != nil || len(calls) != MaxTextCalls+1 {
 					t.Errorf("%s/%s, %d calls: got %d, %v", c.name, f, n, len(calls), err)
 					continue

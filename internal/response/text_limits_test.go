@@ -102,7 +102,7 @@ func checkLimit(t *testing.T, r value.Value, f format.Format, o Options, n int, 
 			return
 		}
 	}
-	calls, _, err := o.Extract(r, f)
+	calls, _, err := o.ReadCalls(r, f)
 	switch {
 	case err != nil || len(calls) != 1:
 		t.Errorf("%s, %d: %v, %v", f, n, calls, err)

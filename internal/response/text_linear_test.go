@@ -118,7 +118,7 @@ func readCost(text string, f format.Format) cost {
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
 	t0 := threadCPU()
-	Extract(r, f, value.Limits{})
+	readCalls(r, f, value.Limits{})
 	t1 := threadCPU()
 	runtime.ReadMemStats(&m1)
 	return cost{t1 - t0, m1.Mallocs - m0.Mallocs, m1.TotalAlloc - m0.TotalAlloc}

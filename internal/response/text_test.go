@@ -260,12 +260,12 @@ func TestTextFormats(t *testing.T) {
 				}
 			}
 			r := value.StringOf(tt.in)
-			calls, got, err := o.Extract(r, tt.f)
+			calls, got, err := o.ReadCalls(r, tt.f)
 			if err != nil || got != tt.f {
 				t.Fatalf("Extract(%s) = %q, %v", tt.f, got, err)
 			}
 			checkCalls(t, calls, tt.want)
-			if _, got, err := o.Extract(r, format.Auto); err != nil || got != tt.auto {
+			if _, got, err := o.ReadCalls(r, format.Auto); err != nil || got != tt.auto {
 				t.Errorf("Auto reads it as %q, %v; want %q", got, err, tt.auto)
 			}
 		})
@@ -391,12 +391,12 @@ func TestTextEveryBlock(t *testing.T) {
 	for _, tt := range textBlockTests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := value.StringOf(tt.in)
-			calls, got, err := Extract(r, tt.f, value.Limits{})
+			calls, got, err := readCalls(r, tt.f, value.Limits{})
 			if err != nil || got != tt.f {
 				t.Fatalf("Extract(%s) = %q, %v", tt.f, got, err)
 			}
 			checkCalls(t, calls, tt.want)
-			if _, got, err := Extract(r, format.Auto, value.Limits{}); err != nil || got != tt.auto {
+			if _, got, err := readCalls(r, format.Auto, value.Limits{}); err != nil || got != tt.auto {
 				t.Errorf("Auto reads it as %q, %v; want %q", got, err, tt.auto)
 			}
 		})
@@ -457,7 +457,7 @@ func TestTextInMessages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		calls, got, err := Extract(r, format.Hermes, value.Limits{})
+		calls, got, err := readCalls(r, format.Hermes, value.Limits{})
 		if err != nil || got != format.Hermes {
 			t.Errorf("Extract(%s) = %q, %v", tt.in, got, err)
 			continue
@@ -467,7 +467,7 @@ func TestTextInMessages(t *testing.T) {
 	for _, in := range []string{`{"candidates":[]}`, `{"role":"model","parts":[]}`, `{"jsonrpc":"2.0"}`, `5`} {
 		r, _ := value.Parse(in)
 		var se *ShapeError
-		if _, _, err := Extract(r, format.Hermes, value.Limits{}); !errors.As(err, &se) || !strings.Contains(err.Error(), "not a model's text with <tool_call>") {
+		if _, _, err := readCalls(r, format.Hermes, value.Limits{}); !errors.As(err, &se) || !strings.Contains(err.Error(), "not a model's text with <tool_call>") {
 			t.Errorf("Extract(%s) = %v, want a ShapeError", in, err)
 		}
 	}
@@ -494,7 +494,7 @@ func TestTextDetection(t *testing.T) {
 		"Llama writes <|python_tag|> before a call.",
 		"<think>I could call <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call></think>No call needed.",
 	} {
-		calls, got, err := Extract(value.StringOf(s), format.Auto, value.Limits{})
+		calls, got, err := readCalls(value.StringOf(s), format.Auto, value.Limits{})
 		if calls != nil || got != format.Auto || err != nil {
 			t.Errorf("Auto(%q) = %v, %q, %v; want a text answer", s, calls, got, err)
 		}
@@ -520,7 +520,7 @@ func TestTextDetection(t *testing.T) {
 		}
 	}
 	sse := "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"<tool_call>\"}}]}\n\ndata: [DONE]\n\n"
-	if _, got, err := Extract(value.StringOf(sse), format.Auto, value.Limits{}); got != format.OpenAIStream || err != nil {
+	if _, got, err := readCalls(value.StringOf(sse), format.Auto, value.Limits{}); got != format.OpenAIStream || err != nil {
 		t.Errorf("a stream of text deltas read as %q, %v", got, err)
 	}
 }
@@ -529,7 +529,7 @@ func TestTextDetection(t *testing.T) {
 // within the text, and quotes it shortened.
 func TestTextSpans(t *testing.T) {
 	long := "<tool_call>{\"name\": \"f\", \"arguments\": {\"text\": \"" + strings.Repeat("é", 100) + "\"}"
-	calls, _, _ := Extract(value.StringOf(long), format.Hermes, value.Limits{})
+	calls, _, _ := readCalls(value.StringOf(long), format.Hermes, value.Limits{})
 	if len(calls) != 1 || calls[0].Err == nil {
 		t.Fatalf("calls = %v", calls)
 	}
@@ -721,7 +721,7 @@ func TestQwenCoderTypes(t *testing.T) {
 	o := Options{Params: map[string]value.Value{"f": params}}
 	for _, tt := range qwenCoderTypeTests {
 		text := "<tool_call>\n<function=f>\n<parameter=" + tt.key + ">\n" + tt.text + "\n</parameter>\n</function>\n</tool_call>"
-		calls, _, err := o.Extract(value.StringOf(text), format.QwenCoder)
+		calls, _, err := o.ReadCalls(value.StringOf(text), format.QwenCoder)
 		if err != nil || len(calls) != 1 || calls[0].Err != nil {
 			t.Errorf("%s=%q: %v, %v", tt.key, tt.text, calls, err)
 			continue
@@ -733,18 +733,18 @@ func TestQwenCoderTypes(t *testing.T) {
 	// A tool whose parameters are a bare map of them, with no
 	// "properties", types them from it, as vLLM does.
 	bare, _ := value.Parse(`{"n": {"type": "integer"}}`)
-	calls, _, _ := Options{Params: map[string]value.Value{"f": bare}}.Extract(value.StringOf("<tool_call><function=f><parameter=n>5</parameter></function></tool_call>"), format.QwenCoder)
+	calls, _, _ := Options{Params: map[string]value.Value{"f": bare}}.ReadCalls(value.StringOf("<tool_call><function=f><parameter=n>5</parameter></function></tool_call>"), format.QwenCoder)
 	if len(calls) != 1 || calls[0].Args.String() != `{"n":5}` {
 		t.Errorf("a bare map of parameters: %v", calls)
 	}
 	// Without the tool's schema, every value is a string but null.
-	calls, _, _ = Extract(value.StringOf("<tool_call><function=f><parameter=n>5</parameter></function></tool_call>"), format.QwenCoder, value.Limits{})
+	calls, _, _ = readCalls(value.StringOf("<tool_call><function=f><parameter=n>5</parameter></function></tool_call>"), format.QwenCoder, value.Limits{})
 	if len(calls) != 1 || calls[0].Args.String() != `{"n":"5"}` {
 		t.Errorf("without a schema: %v", calls)
 	}
 	// Each value is held to the limits, and so is the object around them.
 	deep := "<tool_call><function=f><parameter=a>" + strings.Repeat("[", 4) + strings.Repeat("]", 4) + "</parameter></function></tool_call>"
-	calls, _, _ = Options{Params: map[string]value.Value{"f": params}, Limits: value.Limits{MaxDepth: 4}}.Extract(value.StringOf(deep), format.QwenCoder)
+	calls, _, _ = Options{Params: map[string]value.Value{"f": params}, Limits: value.Limits{MaxDepth: 4}}.ReadCalls(value.StringOf(deep), format.QwenCoder)
 	if len(calls) != 1 || !errors.Is(calls[0].Err, value.ErrTooDeep) {
 		t.Errorf("too deep: %v", calls)
 	}
@@ -776,7 +776,7 @@ func checkQwenQuick(t *testing.T, s string) {
 // another format: Auto still reads it.
 func TestTextHarmonyHeaderAloneDoesNotHideACall(t *testing.T) {
 	r := value.StringOf("<|start|>assistant<|channel|>analysis thinking <tool_call>\n{\"name\": \"f\", \"arguments\": {\"x\": 1}}\n</tool_call>")
-	calls, f, err := Extract(r, format.Auto, value.Limits{})
+	calls, f, err := readCalls(r, format.Auto, value.Limits{})
 	if err != nil || f != format.Hermes || len(calls) != 1 || calls[0].Name != "f" || calls[0].Err != nil {
 		t.Errorf("Extract = %v, %s, %v", calls, f, err)
 	}
