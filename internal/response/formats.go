@@ -225,7 +225,7 @@ func detect(p *plan, r value.Value, x extraction) error {
 			}
 		}
 	}
-	return &ShapeError{Found: describe(r)}
+	return &ShapeError{Found: Describe(r)}
 }
 
 // force reads r as format f into *p, which is zero: an object must pass
@@ -276,7 +276,7 @@ func force(p *plan, r value.Value, f *api, x extraction) error {
 			}
 		}
 	}
-	return &ShapeError{Want: f.name, Found: describe(r)}
+	return &ShapeError{Want: f.name, Found: Describe(r)}
 }
 
 // listFormat is the format of the list elems, from the first element

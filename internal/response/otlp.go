@@ -224,7 +224,7 @@ func (s *span) content(key string) (v value.Value, ok bool, why string) {
 	case dup:
 		return v, true, s.where() + " has attribute " + key + " twice"
 	}
-	v, err := anyValue(a)
+	v, err := AnyValue(a)
 	switch {
 	case err != "":
 		return v, true, s.where() + " attribute " + key + ": " + err
@@ -238,11 +238,12 @@ func (s *span) content(key string) (v value.Value, ok bool, why string) {
 // configuration hides.
 const redacted = "__REDACTED__"
 
-// anyValue decodes an OTLP/JSON AnyValue: stringValue, boolValue,
+// AnyValue decodes an OTLP/JSON AnyValue: stringValue, boolValue,
 // intValue (a string or a number), doubleValue, bytesValue (its base64
 // text), arrayValue and kvlistValue (an object). An AnyValue with none of
-// them is null. err says why it does not decode.
-func anyValue(a value.Value) (value.Value, string) {
+// them is null. The string, when not empty, says why it does not decode.
+// The otlp importer reads a case's attribute with it.
+func AnyValue(a value.Value) (value.Value, string) {
 	if a.Kind() != value.Object {
 		return value.Value{}, "the value is " + kindPhrase(a) + ", not an AnyValue object"
 	}
@@ -299,7 +300,7 @@ func anyValue(a value.Value) (value.Value, string) {
 	if key == "arrayValue" {
 		elems := make([]value.Value, len(vals))
 		for i, e := range vals {
-			if elems[i], err = anyValue(e); err != "" {
+			if elems[i], err = AnyValue(e); err != "" {
 				return value.Value{}, "arrayValue.values[" + strconv.Itoa(i) + "]: " + err
 			}
 		}
@@ -314,7 +315,7 @@ func anyValue(a value.Value) (value.Value, string) {
 		e, _ := kv.Get("value")
 		if !kv.Has("value") {
 			e = value.NullValue()
-		} else if e, err = anyValue(e); err != "" {
+		} else if e, err = AnyValue(e); err != "" {
 			return value.Value{}, "kvlistValue.values[" + strconv.Itoa(i) + "]: " + err
 		}
 		members[i] = value.Member{Key: k.Str(), Value: e}
@@ -587,7 +588,7 @@ func (t *trace) merge(tools []traceStep) {
 // says what in it is malformed.
 func exportSpans(o value.Value) ([]span, string) {
 	var spans []span
-	bad := eachSpan(o, func(_, _, x value.Value, at string) string {
+	bad := EachSpan(o, func(_, _, x value.Value, at string) string {
 		s, bad := readSpan(x, at)
 		if bad != "" {
 			return bad
@@ -602,11 +603,12 @@ func exportSpans(o value.Value) ([]span, string) {
 	return spans, ""
 }
 
-// eachSpan calls f with each element of the spans lists of export o, in
+// EachSpan calls f with each element of the spans lists of export o, in
 // the file's order, with the resourceSpans and scopeSpans objects it sits
 // in and its place for messages. It stops at the first problem of shape,
-// the export's or one f returns, and returns it.
-func eachSpan(o value.Value, f func(rs, ss, s value.Value, at string) string) string {
+// the export's or one f returns, and returns it. The otlp importer
+// splits an export by case with it.
+func EachSpan(o value.Value, f func(rs, ss, s value.Value, at string) string) string {
 	rss, bad := list(o, "resourceSpans", "")
 	if bad != "" {
 		return bad

@@ -880,8 +880,9 @@ func excerpt(s string, at int) string {
 	return q
 }
 
-// describe says what a response that fits no format is.
-func describe(r value.Value) string {
+// Describe says what a response that fits no format is, as a
+// *ShapeError says it: its kind, or an object's keys.
+func Describe(r value.Value) string {
 	switch r.Kind() {
 	case value.Object:
 		m := r.Members()

@@ -1,4 +1,4 @@
-package response_test
+package otlp
 
 import (
 	"bytes"
@@ -51,7 +51,7 @@ func TestSDKTraceScoredEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases, err := response.SplitTraces(bytes.NewReader(line), "sdk.jsonl", response.CaseAttribute)
+	cases, err := splitTraces(bytes.NewReader(line), "sdk.jsonl", CaseAttribute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func runAgent(tracer trace.Tracer, caseID, city string, content bool, toolErr *s
 	at := func(ms int) time.Time { return start.Add(time.Duration(ms) * time.Millisecond) }
 	id := "call_" + strings.ToLower(city)
 	ctx, agent := tracer.Start(context.Background(), "invoke_agent weather", trace.WithTimestamp(at(0)),
-		trace.WithAttributes(attribute.String("gen_ai.operation.name", "invoke_agent"), attribute.String(response.CaseAttribute, caseID)))
+		trace.WithAttributes(attribute.String("gen_ai.operation.name", "invoke_agent"), attribute.String(CaseAttribute, caseID)))
 
 	chat := func(ms int, output string, finish string) {
 		attrs := []attribute.KeyValue{attribute.String("gen_ai.operation.name", "chat"), attribute.String("gen_ai.provider.name", "openai"),
