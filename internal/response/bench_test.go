@@ -55,7 +55,7 @@ func BenchmarkExtractWith(b *testing.B) {
 // spelled as Python's json.dumps spells it, as in BFCL's candidates.
 const benchCalls = `[{"name": "search_flights", "arguments": "{\"origin\": \"BER\", \"destination\": \"SFO\", \"date\": \"2025-03-14\", \"passengers\": 2, \"cabins\": [\"economy\", \"business\"]}"}]`
 
-// BenchmarkExtractCalls reads benchCalls with Options.Extract and one
+// BenchmarkExtractCalls reads benchCalls with Options.ReadCalls and one
 // Parser reset after each response, as the engine scores a response
 // already parsed: extraction alone, the arguments text parsed on every
 // iteration.

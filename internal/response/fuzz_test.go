@@ -8,7 +8,7 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// FuzzExtract feeds arbitrary JSON to every format: Extract must not panic,
+// FuzzExtract feeds arbitrary JSON to every format: ReadCalls must not panic,
 // must fail only with a *ShapeError, and must never hand back a call that
 // looks usable without an arguments object.
 func FuzzExtract(f *testing.F) {
@@ -83,7 +83,7 @@ func FuzzStream(f *testing.F) {
 // fuzzLimits keep a fuzzed input's arguments small.
 var fuzzLimits = value.Limits{MaxDepth: 32, MaxBytes: 1 << 16}
 
-// checkExtract checks the rules every Extract keeps, and returns the calls
+// checkExtract checks the rules every ReadCalls keeps, and returns the calls
 // and the format read.
 func checkExtract(t *testing.T, r value.Value, want format.Format) ([]Call, format.Format) {
 	t.Helper()

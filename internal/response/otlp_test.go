@@ -316,7 +316,7 @@ func TestTraceRuns(t *testing.T) {
 			if tt.notEvaluable == "" && run.NotEvaluable != "" || !strings.Contains(run.NotEvaluable, tt.notEvaluable) {
 				t.Errorf("NotEvaluable = %q, want %q in it", run.NotEvaluable, tt.notEvaluable)
 			}
-			// Extract reads the same calls, and a trace that is not
+			// ReadCalls reads the same calls, and a trace that is not
 			// evaluable as one failed call, so that it never passes.
 			calls, got, err := readCalls(r, format.Auto, value.Limits{})
 			if err != nil || got != format.OTLP {
@@ -483,10 +483,10 @@ func TestTraceToolSpansAreNotMergedIntoEachOther(t *testing.T) {
 	}
 }
 
-// Extract reads a trace with the caller's limits, as ExtractRun does: a
+// ReadCalls reads a trace with the caller's limits, as Read does: a
 // model's messages nested deeper than the caller allows fail both alike,
-// where Extract read them with the default limits and failed the call
-// for another reason than ExtractRun's.
+// where ReadCalls read them with the default limits and failed the call
+// for another reason than Read's.
 func TestTraceReadWithTheCallersLimits(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("testdata", "traces", "genai_weather.json"))
 	if err != nil {

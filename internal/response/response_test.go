@@ -713,7 +713,7 @@ func TestExtractAllocatesOnlyTheResult(t *testing.T) {
 }
 
 // With a Parser that has grown, arguments strings cost nothing either;
-// the calls read the same as Extract's, until the Reset.
+// the calls read the same as ReadCalls's, until the Reset.
 func TestExtractWithAllocatesOnlyTheResult(t *testing.T) {
 	r, _ := value.Parse(completion(oai("a", `"{\"city\":\"Berl\\u00efn\"}"`), oai("b", `"{\"n\":[1,2]}"`)))
 	want, _, _ := readCalls(r, format.Auto, value.Limits{})

@@ -37,7 +37,7 @@ func benchConversation() string {
 
 // BenchmarkRun reads benchConversation as a run (results parsed), with
 // and without a Parser reset after each read, and its calls alone as
-// Extract does.
+// ReadCalls does.
 func BenchmarkRun(b *testing.B) {
 	r, err := value.Parse(benchConversation())
 	if err != nil {

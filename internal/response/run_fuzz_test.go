@@ -12,9 +12,9 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// FuzzRun feeds arbitrary JSON to ExtractRun in every format: it must not
-// panic, must fail only with a *ShapeError and exactly when Extract does,
-// must give a step for each call Extract reads (the same calls), and must
+// FuzzRun feeds arbitrary JSON to Read in every format: it must not
+// panic, must fail only with a *ShapeError and exactly when ReadCalls does,
+// must give a step for each call ReadCalls reads (the same calls), and must
 // pair each result with a call by the rules: its id, or its name or place
 // in the last turn, only one result a step.
 func FuzzRun(f *testing.F) {
@@ -56,7 +56,7 @@ func FuzzRun(f *testing.F) {
 }
 
 // checkInvalidUTF8 reads r, which holds text that is not UTF-8, with
-// Options.InvalidUTF8: ExtractRun's steps fail exactly where Extract's
+// Options.InvalidUTF8: Read's steps fail exactly where ReadCalls's
 // calls do, and no call that is not failed holds such text in its name
 // or arguments.
 func checkInvalidUTF8(t *testing.T, r value.Value, api format.Format) {
@@ -107,7 +107,7 @@ func checkRunRules(t *testing.T, r value.Value, api format.Format) {
 		return
 	}
 	if run.NotEvaluable != "" {
-		// A trace without the content of its calls: Extract gives it one
+		// A trace without the content of its calls: ReadCalls gives it one
 		// failed call, so that it never passes for want of evidence.
 		if len(calls) != 1 || calls[0].Err == nil || !strings.Contains(calls[0].Err.Error(), "not evaluable") {
 			t.Fatalf("ExtractRun(%q) is not evaluable (%s), Extract gives %v", api, run.NotEvaluable, calls)

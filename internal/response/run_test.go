@@ -143,7 +143,7 @@ func TestRunExamples(t *testing.T) {
 				t.Fatalf("%s: ExtractRun(%q) = %q, %v", tt.file, f, got, err)
 			}
 			checkRun(t, tt.file, run, tt.steps, tt.final)
-			// Extract reads the same calls, so that an expected: case
+			// ReadCalls reads the same calls, so that an expected: case
 			// scores a conversation's calls.
 			calls, _, _ := readCalls(r, f, value.Limits{})
 			if !sameCalls(calls, run.Calls()) {
