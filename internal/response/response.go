@@ -679,7 +679,7 @@ func isUnknownCall(e value.Value) bool {
 }
 
 // itemTypes and typePrefixes are the item types of every format
-// (format.itemTypes, format.typePrefix), for knownType; they are filled in
+// (api.itemTypes, api.typePrefix), for knownType; they are filled in
 // init, since the formats' tables refer to the functions that read them.
 var (
 	itemTypes    = map[string]bool{}

@@ -59,34 +59,34 @@ func FuzzRun(f *testing.F) {
 // Options.InvalidUTF8: Read's steps fail exactly where ReadCalls's
 // calls do, and no call that is not failed holds such text in its name
 // or arguments.
-func checkInvalidUTF8(t *testing.T, r value.Value, api format.Format) {
+func checkInvalidUTF8(t *testing.T, r value.Value, want format.Format) {
 	t.Helper()
 	o := Options{Limits: fuzzLimits, InvalidUTF8: true}
-	calls, _, err := o.ReadCalls(r, api)
-	run, _, rerr := o.Read(r, api)
+	calls, _, err := o.ReadCalls(r, want)
+	run, _, rerr := o.Read(r, want)
 	if err != nil || rerr != nil {
 		return // which of them reads a shape is FuzzRun's to check
 	}
-	if isTrace(r, api) {
+	if isTrace(r, want) {
 		return // a trace's run is read apart from its calls
 	}
 	if len(run.Steps) != len(calls) {
-		t.Fatalf("%s: %d steps, %d calls", api, len(run.Steps), len(calls))
+		t.Fatalf("%s: %d steps, %d calls", want, len(run.Steps), len(calls))
 	}
 	for i, c := range calls {
 		if (c.Err == nil) != (run.Steps[i].Err == nil) {
-			t.Fatalf("%s: call %d fails with %v, its step with %v", api, i, c.Err, run.Steps[i].Err)
+			t.Fatalf("%s: call %d fails with %v, its step with %v", want, i, c.Err, run.Steps[i].Err)
 		}
 		if c.Err != nil {
 			continue
 		}
 		if _, bad := invalidUTF8(c.Args, ""); bad || !utf8.ValidString(c.Name) {
-			t.Fatalf("%s: call %d holds text that is not UTF-8 and is not failed: %q %s", api, i, c.Name, c.Args)
+			t.Fatalf("%s: call %d holds text that is not UTF-8 and is not failed: %q %s", want, i, c.Name, c.Args)
 		}
 	}
 }
 
-func checkRunRules(t *testing.T, r value.Value, api format.Format) {
+func checkRunRules(t *testing.T, r value.Value, want format.Format) {
 	t.Helper()
 	type paired struct {
 		step int
@@ -94,15 +94,15 @@ func checkRunRules(t *testing.T, r value.Value, api format.Format) {
 	}
 	var pairs []paired
 	x := extraction{lim: fuzzLimits, onMatch: func(step int, m match) { pairs = append(pairs, paired{step, m}) }}
-	run, got, err := extractRun(r, api, x)
-	calls, gotCalls, callsErr := readCalls(r, api, fuzzLimits)
+	run, got, err := extractRun(r, want, x)
+	calls, gotCalls, callsErr := readCalls(r, want, fuzzLimits)
 	if (err == nil) != (callsErr == nil) || got != gotCalls {
-		t.Fatalf("ExtractRun(%q) = %q, %v; Extract = %q, %v", api, got, err, gotCalls, callsErr)
+		t.Fatalf("ExtractRun(%q) = %q, %v; Extract = %q, %v", want, got, err, gotCalls, callsErr)
 	}
 	if err != nil {
 		var se *ShapeError
-		if !errors.As(err, &se) || run.Steps != nil || got != api {
-			t.Fatalf("ExtractRun(%q) = %d steps, %q, %v", api, len(run.Steps), got, err)
+		if !errors.As(err, &se) || run.Steps != nil || got != want {
+			t.Fatalf("ExtractRun(%q) = %d steps, %q, %v", want, len(run.Steps), got, err)
 		}
 		return
 	}
@@ -110,15 +110,15 @@ func checkRunRules(t *testing.T, r value.Value, api format.Format) {
 		// A trace without the content of its calls: ReadCalls gives it one
 		// failed call, so that it never passes for want of evidence.
 		if len(calls) != 1 || calls[0].Err == nil || !strings.Contains(calls[0].Err.Error(), "not evaluable") {
-			t.Fatalf("ExtractRun(%q) is not evaluable (%s), Extract gives %v", api, run.NotEvaluable, calls)
+			t.Fatalf("ExtractRun(%q) is not evaluable (%s), Extract gives %v", want, run.NotEvaluable, calls)
 		}
 		return
 	}
 	if len(run.Steps) != len(calls) || !sameCalls(calls, run.Calls()) {
-		t.Fatalf("ExtractRun(%q) has %d steps, Extract %d calls: %v, %v", api, len(run.Steps), len(calls), run.Calls(), calls)
+		t.Fatalf("ExtractRun(%q) has %d steps, Extract %d calls: %v, %v", want, len(run.Steps), len(calls), run.Calls(), calls)
 	}
 	if run.HasFinal != (run.Final != "") {
-		t.Fatalf("ExtractRun(%q) final %q, HasFinal %v", api, run.Final, run.HasFinal)
+		t.Fatalf("ExtractRun(%q) final %q, HasFinal %v", want, run.Final, run.HasFinal)
 	}
 	answered := map[int]bool{}
 	for _, p := range pairs {
@@ -127,13 +127,13 @@ func checkRunRules(t *testing.T, r value.Value, api format.Format) {
 		placed := (m.id == "" || s.ID == "") && p.step >= m.first && p.step < m.end &&
 			(m.name != "" && s.Name == m.name || m.name == "" && p.step == m.first+m.ord)
 		if !(m.id != "" && s.ID == m.id || placed) || answered[p.step] {
-			t.Fatalf("ExtractRun(%q) paired result %+v with step %d (id %q, name %q), answered before: %v", api, m, p.step, s.ID, s.Name, answered[p.step])
+			t.Fatalf("ExtractRun(%q) paired result %+v with step %d (id %q, name %q), answered before: %v", want, m, p.step, s.ID, s.Name, answered[p.step])
 		}
 		answered[p.step] = true
 	}
 	for i, s := range run.Steps {
 		if s.HasResult != answered[i] || !s.HasResult && (s.Error || s.Result.Kind() != value.Null) {
-			t.Fatalf("ExtractRun(%q) step %d has a result %v that no pairing gave (error %v)", api, i, s.HasResult, s.Error)
+			t.Fatalf("ExtractRun(%q) step %d has a result %v that no pairing gave (error %v)", want, i, s.HasResult, s.Error)
 		}
 	}
 }

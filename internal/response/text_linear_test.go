@@ -53,9 +53,9 @@ func FuzzTextLinear(f *testing.F) {
 		f.Add(m.unit, index(m.f))
 		f.Add(m.unit, index(format.Auto))
 	}
-	for api, texts := range textExamples {
+	for want, texts := range textExamples {
 		for _, s := range texts {
-			f.Add(s, index(api))
+			f.Add(s, index(want))
 			f.Add(s[:len(s)/2], index(format.Auto))
 		}
 	}

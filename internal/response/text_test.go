@@ -602,9 +602,9 @@ func addTextSeeds(f *testing.F) {
 }
 
 // checkText reads s in format, as a string and as a message's content.
-func checkText(t *testing.T, s string, api format.Format) {
+func checkText(t *testing.T, s string, want format.Format) {
 	r := value.StringOf(s)
-	calls, _ := checkExtract(t, r, api)
+	calls, _ := checkExtract(t, r, want)
 	for _, c := range calls {
 		var ae *ArgumentsError
 		if !errors.As(c.Err, &ae) {
@@ -612,18 +612,18 @@ func checkText(t *testing.T, s string, api format.Format) {
 		}
 		m := spanRE.FindStringSubmatch(ae.Reason)
 		if m == nil {
-			t.Fatalf("Extract(%q) call %d names no span: %s", api, ae.Index, ae.Reason)
+			t.Fatalf("Extract(%q) call %d names no span: %s", want, ae.Index, ae.Reason)
 		}
 		from, _ := strconv.Atoi(m[1])
 		to, _ := strconv.Atoi(m[2])
 		if from > to || to > len(s) {
-			t.Fatalf("Extract(%q) call %d: span [%d:%d] of a text of %d bytes", api, ae.Index, from, to, len(s))
+			t.Fatalf("Extract(%q) call %d: span [%d:%d] of a text of %d bytes", want, ae.Index, from, to, len(s))
 		}
 	}
 	msg, _ := value.ObjectOf(value.Member{Key: "role", Value: value.StringOf("assistant")}, value.Member{Key: "content", Value: r})
-	inMsg, _ := checkExtract(t, msg, api)
+	inMsg, _ := checkExtract(t, msg, want)
 	if !sameCalls(calls, inMsg) {
-		t.Fatalf("Extract(%q) of the text = %v, of a message holding it = %v", api, calls, inMsg)
+		t.Fatalf("Extract(%q) of the text = %v, of a message holding it = %v", want, calls, inMsg)
 	}
 }
 
