@@ -402,8 +402,10 @@ func All() []Info {
 // Description is what a response in format f is, in one line: the
 // description All gives, and the end of a message about a response that
 // is not in f ("response is …, not an anthropic message or content
-// list"). It is "" for Auto and for a name that is no Format.
-func (f Format) Description() string {
+// list"). It is "" for Auto and for a name that is no Format. It is a
+// function, not a method, so that the root's alias of Format carries
+// no more than the type.
+func Description(f Format) string {
 	for _, e := range table[:] {
 		if e.f == f {
 			return e.about

@@ -147,7 +147,7 @@ func TestFormatTable(t *testing.T) {
 	}
 	types := map[string]format.Format{}
 	for i, f := range formats {
-		if infos[i+1] != (format.Info{Name: string(f.name), Description: f.name.Description(), Text: f.isText()}) || f.name.Description() == "" {
+		if infos[i+1] != (format.Info{Name: string(f.name), Description: format.Description(f.name), Text: f.isText()}) || format.Description(f.name) == "" {
 			t.Errorf("format.All()[%d] = %+v, want %s described", i+1, infos[i+1], f.name)
 		}
 		if got, err := format.Parse(string(f.name)); got != f.name || err != nil || lookup(f.name) != f {

@@ -289,7 +289,7 @@ type ShapeError struct {
 // Error says what was found and what was wanted, and which format fits.
 func (e *ShapeError) Error() string {
 	want := "a known format"
-	if d := e.Want.Description(); d != "" {
+	if d := format.Description(e.Want); d != "" {
 		want = d
 	}
 	msg := "response is " + e.Found + ", not " + want

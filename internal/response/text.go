@@ -455,10 +455,10 @@ func (t *textReader) content(f *api, msg value.Value, path string) {
 	}
 	tc, _ := msg.Get("tool_calls")
 	for j := range tc.Elems() {
-		t.out = append(t.out, fail(len(t.out), "", path+"tool_calls["+strconv.Itoa(j)+"] is a call the server parsed already, not "+f.name.Description()))
+		t.out = append(t.out, fail(len(t.out), "", path+"tool_calls["+strconv.Itoa(j)+"] is a call the server parsed already, not "+format.Description(f.name)))
 	}
 	if fc, ok := msg.Get("function_call"); ok && fc.Kind() != value.Null {
-		t.out = append(t.out, fail(len(t.out), "", path+"function_call is a call the server parsed already, not "+f.name.Description()))
+		t.out = append(t.out, fail(len(t.out), "", path+"function_call is a call the server parsed already, not "+format.Description(f.name)))
 	}
 }
 
