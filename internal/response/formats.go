@@ -55,8 +55,7 @@ var formats = [...]*api{
 
 // shape is a row of the object table: an object that passes is of format
 // and has its calls where plan says, which may read them with the
-// extraction's parser and limits (a trace's). plan leaves plan.f to the
-// caller.
+// extraction's parser and limits. plan leaves plan.f to the caller.
 type shape struct {
 	api  *api
 	is   func(o value.Value) bool

@@ -21,26 +21,28 @@ var otlpFormat = api{
 // isOTLPExport is an OTLP/JSON export object, or a TracesData message.
 func isOTLPExport(o value.Value) bool { return o.Has("resourceSpans") }
 
-// traceFamily is the reader of a trace: it reads the trace its plan
-// collected (tracePlan) as a run, or as the calls of the run's steps.
+// traceFamily is the reader of a trace: it collects the spans of the
+// export its plan found (tracePlan) and reads them as a run, or as the
+// calls of the run's steps.
 type traceFamily struct{}
 
 func (traceFamily) calls(p plan, x extraction, _ format.Format, dst []Call) ([]Call, error) {
-	if p.trace != nil {
-		f := p.f
-		p = p.trace.stepsPlan()
-		p.f = f
+	if p.trace.Kind() == value.Object {
+		t := collectTrace(p.trace, x)
+		q := t.stepsPlan()
+		q.f = p.f
+		p = q
 	}
 	return p.listCalls(x, dst), nil
 }
 
 func (tf traceFamily) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
-	if p.trace == nil {
+	if p.trace.Kind() != value.Object {
 		// A list forced to otlp: its elements are failed calls.
 		calls, _ := tf.calls(p, x, want, nil)
 		return oneTurn(&p, r, x, want, calls, turnIDs|turnAnswer), nil
 	}
-	t := p.trace
+	t := collectTrace(p.trace, x)
 	if t.bad != "" {
 		return Run{Steps: []Step{{Call: fail(0, "", t.bad)}}}, nil
 	}
@@ -63,14 +65,12 @@ func (tf traceFamily) run(p plan, r value.Value, x extraction, want format.Forma
 
 // traceMark is the prefix of the plan of a trace, which no list of a
 // response can have: the elements readTraceStep reads are the steps that
-// tracePlan found, and any other element is a failed call.
+// stepsPlan found, and any other element is a failed call.
 const traceMark = "\x00trace"
 
-// tracePlan collects the spans of trace o, which its reader reads.
-func tracePlan(o value.Value, x extraction) plan {
-	t := collectTrace(o, x)
-	return plan{trace: &t}
-}
+// tracePlan finds the export o, whose spans its reader collects: they are
+// collected once, by the reading that needs them, not by detection.
+func tracePlan(o value.Value, _ extraction) plan { return plan{trace: o} }
 
 // stepsPlan is the plan of the calls of trace t, for ReadCalls: its steps
 // as objects of readTraceStep's, {"at", "name", "arguments", "why"}. A

@@ -531,5 +531,5 @@ func TestTraceReadWithTheCallersLimits(t *testing.T) {
 // reader reads as a run: with Auto, when detection takes it as otlp.
 func isTrace(r value.Value, f format.Format) bool {
 	var p plan
-	return planFor(&p, r, f, extraction{}) == nil && p.trace != nil
+	return planFor(&p, r, f, extraction{}) == nil && p.trace.Kind() == value.Object
 }

@@ -494,9 +494,9 @@ type plan struct {
 	// text is what a text format reads its calls out of: the model's
 	// text, or the completion or message whose content it is.
 	text value.Value
-	// trace, when set, is the trace the response is, collected (kept
-	// behind a pointer, as conv is).
-	trace *trace
+	// trace is the OTLP export the response is, for a trace's reader;
+	// null for any other response.
+	trace value.Value
 	// conv, when set, says the response is a whole conversation (kept
 	// behind a pointer: plans are passed by value on every response's
 	// path, and few responses are conversations).
