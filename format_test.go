@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 )
 
 // formatSuite has defaults.format: calls, which reads an OpenAI completion
@@ -45,11 +45,11 @@ func TestExplicitAutoFormat(t *testing.T) {
 		{"case format auto detects", callgrade.Options{}, "auto", completion, true},
 		{"case format auto detects a calls list too", callgrade.Options{}, "auto", call, true},
 		{"case format openai", callgrade.Options{}, "openai", completion, true},
-		{"unforced auto leaves the suite's format", callgrade.Options{Format: response.Auto}, "inherits", completion, false},
-		{"forced auto over defaults.format", callgrade.Options{Format: response.Auto, ForceFormat: true}, "inherits", completion, true},
-		{"forced auto over the case's format", callgrade.Options{Format: response.Auto, ForceFormat: true}, "openai", call, true},
-		{"forced openai over the case's auto", callgrade.Options{Format: response.OpenAI}, "auto", call, false},
-		{"forced openai over defaults.format", callgrade.Options{Format: response.OpenAI}, "inherits", completion, true},
+		{"unforced auto leaves the suite's format", callgrade.Options{Format: format.Auto}, "inherits", completion, false},
+		{"forced auto over defaults.format", callgrade.Options{Format: format.Auto, ForceFormat: true}, "inherits", completion, true},
+		{"forced auto over the case's format", callgrade.Options{Format: format.Auto, ForceFormat: true}, "openai", call, true},
+		{"forced openai over the case's auto", callgrade.Options{Format: format.OpenAI}, "auto", call, false},
+		{"forced openai over defaults.format", callgrade.Options{Format: format.OpenAI}, "inherits", completion, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

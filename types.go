@@ -2,7 +2,7 @@ package callgrade
 
 import (
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
@@ -46,12 +46,12 @@ type Problem = suite.Problem
 
 // Format names a response format ("openai", "anthropic", …); the zero
 // Format, auto, detects each response's by its shape. It is
-// response.Format.
-type Format = response.Format
+// format.Format.
+type Format = format.Format
 
 // FormatInfo describes a value ParseFormat accepts, as Formats lists
-// them. It is response.FormatInfo.
-type FormatInfo = response.FormatInfo
+// them. It is format.Info.
+type FormatInfo = format.Info
 
 // Limits bound each arguments string of a response, and a response
 // document by its depth and its count of values (Options.Limits). It is
@@ -89,8 +89,8 @@ func Schema() []byte { return suite.Schema() }
 
 // ParseFormat reads a format's name as --format takes it, ignoring case;
 // "auto" and "" are the zero Format.
-func ParseFormat(name string) (Format, error) { return response.ParseFormat(name) }
+func ParseFormat(name string) (Format, error) { return format.Parse(name) }
 
 // Formats lists auto and then every format a response may be in, in the
 // order help texts list them.
-func Formats() []FormatInfo { return response.Formats() }
+func Formats() []FormatInfo { return format.All() }

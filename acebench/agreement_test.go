@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 	"github.com/callgrade/callgrade/internal/testenv"
@@ -69,7 +69,7 @@ func importEngine(t testing.TB, lang, cat string) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(suite.ViewOf(s), engine.Options{Format: response.Pythonic})
+	e, err := engine.New(suite.ViewOf(s), engine.Options{Format: format.Pythonic})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
 )
@@ -35,7 +35,7 @@ func ruleEngine(t *testing.T) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(suite.ViewOf(s), engine.Options{Format: response.Pythonic})
+	e, err := engine.New(suite.ViewOf(s), engine.Options{Format: format.Pythonic})
 	if err != nil {
 		t.Fatal(err)
 	}

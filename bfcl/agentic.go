@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 )
@@ -81,12 +81,12 @@ func agenticCase(id string, alts []string, sem Semantics) *suitedoc.Node {
 	rule := suitedoc.NewObject().SetFlow()
 	if sem == SemanticsBFCL {
 		rule.Set("regex", suitedoc.StringOf(bfclFinalPattern(alts))).Set("normalize", bfclFinalNormalize)
-		c.Set("final", rule).Set("final_text", suitedoc.StringOf(string(response.FinalBFCL)))
+		c.Set("final", rule).Set("final_text", suitedoc.StringOf(string(format.FinalBFCL)))
 		return c
 	}
 	rule.Set("regex", suitedoc.StringOf(callgradeFinalPattern(alts))).
 		Set("normalize", callgradeFinalNormalize).Set("case_insensitive", suitedoc.BoolOf(true))
-	return c.Set("final", rule).Set("final_text", suitedoc.StringOf(string(response.FinalAnswer)))
+	return c.Set("final", rule).Set("final_text", suitedoc.StringOf(string(format.FinalAnswer)))
 }
 
 // bfclFinalNormalize is standardize_string of BFCL's agentic checker: the

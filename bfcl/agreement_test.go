@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/testenv"
 	"github.com/callgrade/callgrade/results"
@@ -54,7 +54,7 @@ type candidate struct {
 // answers where BFCL ships them (live_irrelevance, live_relevance and the
 // agentic categories' possible answers aside, every category has them),
 // and compiles it to read responses in format ("" detects each one's).
-func importEngine(t testing.TB, cat string, sem Semantics, format response.Format) *engine.Engine {
+func importEngine(t testing.TB, cat string, sem Semantics, format format.Format) *engine.Engine {
 	t.Helper()
 	q := needShared(t, filepath.Join("data", "BFCL_v4_"+cat+".json"))
 	defer q.Close()
@@ -126,7 +126,7 @@ func verdicts(t testing.TB, cands []candidate, sem Semantics) map[string]bool {
 	t.Helper()
 	out := make(map[string]bool, len(cands))
 	for _, cat := range categories {
-		e := importEngine(t, cat, sem, response.Calls)
+		e := importEngine(t, cat, sem, format.Calls)
 		for _, c := range cands {
 			if c.Category == cat {
 				out[c.ID] = scoreCandidate(t, e, c).Pass

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -22,7 +22,7 @@ func BenchmarkScoreCandidates(b *testing.B) {
 		b.Run("semantics="+string(sem), func(b *testing.B) {
 			engines := map[string]*engine.Engine{}
 			for _, cat := range categories {
-				engines[cat] = importEngine(b, cat, sem, response.Calls)
+				engines[cat] = importEngine(b, cat, sem, format.Calls)
 			}
 			items := readyItems(b, cands, engines)
 			scoreItems(b, items)
@@ -40,7 +40,7 @@ func BenchmarkScoreCategories(b *testing.B) {
 	cands := readCandidates(b)
 	for _, cat := range categories {
 		b.Run(cat, func(b *testing.B) {
-			items := readyItems(b, cands, map[string]*engine.Engine{cat: importEngine(b, cat, SemanticsBFCL, response.Calls)})
+			items := readyItems(b, cands, map[string]*engine.Engine{cat: importEngine(b, cat, SemanticsBFCL, format.Calls)})
 			scoreItems(b, items)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(items)*b.N), "ns/candidate")
 		})
@@ -57,7 +57,7 @@ func BenchmarkScoreVerdicts(b *testing.B) {
 	cands := readCandidates(b)
 	engines := map[string]*engine.Engine{}
 	for _, cat := range categories {
-		engines[cat] = importEngine(b, cat, SemanticsBFCL, response.Calls)
+		engines[cat] = importEngine(b, cat, SemanticsBFCL, format.Calls)
 	}
 	for _, valid := range []bool{true, false} {
 		b.Run(fmt.Sprintf("bfcl_valid=%t", valid), func(b *testing.B) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/value"
 )
@@ -18,7 +18,7 @@ func relevanceEngine(t *testing.T, s *Suite) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(suite.ViewOf(st), engine.Options{Format: response.Calls})
+	e, err := engine.New(suite.ViewOf(st), engine.Options{Format: format.Calls})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestImportRelevance(t *testing.T) {
 func TestRelevanceAgreement(t *testing.T) {
 	cands := readCandidateFile(t, "candidates-live.jsonl", "live_relevance")
 	for _, sem := range []Semantics{SemanticsBFCL, SemanticsCallgrade} {
-		e := importEngine(t, "live_relevance", sem, response.Calls)
+		e := importEngine(t, "live_relevance", sem, format.Calls)
 		differ := map[string]int{}
 		for _, c := range cands {
 			if r := scoreCandidate(t, e, c); r.Pass != c.Valid {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 	"github.com/callgrade/callgrade/value"
@@ -47,7 +48,7 @@ import (
 // is not a text format.
 func ConvertResults(r io.Reader, name string, w io.Writer, o ResultOptions) (written int, undecodable []string, err error) {
 	texts := textFormats()
-	if o.Format != response.Auto && !slices.Contains(texts, o.Format) {
+	if o.Format != format.Auto && !slices.Contains(texts, o.Format) {
 		return 0, nil, textFormatError(o.Format)
 	}
 	bw := bufio.NewWriter(w)
@@ -98,7 +99,7 @@ type ResultOptions struct {
 	// that holds a text format's special token in that format (the
 	// response formats' detection: the first marker in the text decides);
 	// and what is left as Python, which fails it.
-	Format response.Format
+	Format format.Format
 	// Params gives, by result id, the parameters schemas of the
 	// question's functions, by function name, in JSON Schema
 	// (QuestionParams reads them from a question file). A text format
@@ -114,13 +115,13 @@ type ResultOptions struct {
 }
 
 // textFormats returns the text formats that ResultOptions.Format may
-// name, in the order response.Formats lists them. The slice is the
+// name, in the order format.All lists them. The slice is the
 // caller's.
-func textFormats() []response.Format {
-	var out []response.Format
-	for _, f := range response.Formats() {
+func textFormats() []format.Format {
+	var out []format.Format
+	for _, f := range format.All() {
 		if f.Text {
-			out = append(out, response.Format(f.Name))
+			out = append(out, format.Format(f.Name))
 		}
 	}
 	return out
@@ -141,8 +142,8 @@ func (e textFormatError) Error() string {
 
 // resultReader reads the calls of one result.
 type resultReader struct {
-	format response.Format        // a text format for every string; Auto: by marker, else Python
-	texts  []response.Format      // the text formats, which Auto may read a string in
+	format format.Format          // a text format for every string; Auto: by marker, else Python
+	texts  []format.Format        // the text formats, which Auto may read a string in
 	params map[string]value.Value // the question's parameters schemas, by function name
 	failed []string               // why each call of a text that did not read failed
 }
@@ -190,7 +191,7 @@ func (rd *resultReader) calls(res *suitedoc.Node) ([]pyCall, error) {
 func (rd *resultReader) text(s, at string) ([]pyCall, error) {
 	f := rd.format
 	var pyErr error
-	if f == response.Auto {
+	if f == format.Auto {
 		calls, err := parsePython(s)
 		if err == nil {
 			return calls, nil
@@ -198,8 +199,8 @@ func (rd *resultReader) text(s, at string) ([]pyCall, error) {
 		pyErr = err
 	}
 	opts := response.Options{Params: rd.params}
-	got, read, err := opts.Extract(value.StringOf(s), f)
-	if f == response.Auto && (err != nil || !slices.Contains(rd.texts, read)) {
+	got, read, err := opts.ReadCalls(value.StringOf(s), f)
+	if f == format.Auto && (err != nil || !slices.Contains(rd.texts, read)) {
 		// No text format's marker: Python it was meant to be.
 		return nil, pyErr
 	}

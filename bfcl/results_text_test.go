@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 )
@@ -27,7 +27,7 @@ var localTests = []struct {
 	id      string
 	result  string // the result, a string
 	list    string // or the result as JSON, when it is not a string
-	format  response.Format
+	format  format.Format
 	typed   bool // ResultOptions.Params from the questions
 	want    string
 	verdict string
@@ -175,13 +175,13 @@ var localTests = []struct {
 
 	// A forced format reads every string in it: Hermes reads Python as
 	// an answer, and Qwen3-Coder's text as a block that is not JSON.
-	{name: "forced hermes, Python", id: "simple_python_1", format: response.Hermes,
+	{name: "forced hermes, Python", id: "simple_python_1", format: format.Hermes,
 		result: `[math.factorial(number=5)]`, want: `[]`, verdict: "missing_call"},
-	{name: "forced hermes, Qwen3-Coder", id: "simple_python_1", format: response.Hermes,
+	{name: "forced hermes, Qwen3-Coder", id: "simple_python_1", format: format.Hermes,
 		result:  "<tool_call>\n<function=math.factorial>\n<parameter=number>\n5\n</parameter>\n</function>\n</tool_call>",
 		want:    `[{"name":"","arguments":"hermes: call 0: text[12:83] \"\u003cfunction=math.factorial\u003e\\n\u003cparameter=number\u003e\\n5\\n\u003c…ter\u003e\\n\u003c/function\u003e\": not a usable JSON object: invalid JSON at byte 12: unexpected '\u003c'"}]`,
 		verdict: "invalid_arguments", failed: "hermes: call 0: text[12:83]"},
-	{name: "forced llama-json, no tag", id: "simple_python_1", format: response.LlamaJSON,
+	{name: "forced llama-json, no tag", id: "simple_python_1", format: format.LlamaJSON,
 		result: `{"name": "math.factorial", "parameters": {"number": 5}}`,
 		want:   `[{"name":"math.factorial","arguments":{"number":5}}]`, verdict: "pass"},
 }
@@ -207,7 +207,7 @@ func TestConvertLocalResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := callgrade.New(suite.ViewOf(s), callgrade.Options{Format: response.Calls})
+	g, err := callgrade.New(suite.ViewOf(s), callgrade.Options{Format: format.Calls})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +282,7 @@ func verdict(r *results.Result) string {
 // TestParseTextFormat.)
 func TestTextFormats(t *testing.T) {
 	for _, f := range textFormats() {
-		if _, err := response.ParseFormat(string(f)); err != nil {
+		if _, err := format.Parse(string(f)); err != nil {
 			t.Errorf("%s is no format of package response: %v", f, err)
 		}
 		if _, _, err := ConvertResults(strings.NewReader(""), "r.json", &bytes.Buffer{}, ResultOptions{Format: f}); err != nil {
@@ -290,7 +290,7 @@ func TestTextFormats(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"xml", "openai", "calls"} {
-		_, _, err := ConvertResults(strings.NewReader(""), "r.json", &bytes.Buffer{}, ResultOptions{Format: response.Format(s)})
+		_, _, err := ConvertResults(strings.NewReader(""), "r.json", &bytes.Buffer{}, ResultOptions{Format: format.Format(s)})
 		if err == nil || !strings.Contains(err.Error(), "hermes, qwen-coder, llama-json, mistral, deepseek, harmony, pythonic") {
 			t.Errorf("ConvertResults with format %q: error = %v, want one listing the text formats", s, err)
 		}

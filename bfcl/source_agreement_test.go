@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 )
 
 // sourceDiffers scores the candidates of one Java or JavaScript category
 // under sem and returns, by mutation, the ids whose verdict is not BFCL's.
 func sourceDiffers(t *testing.T, cat string, cands []candidate, sem Semantics) map[string][]string {
 	t.Helper()
-	e := importEngine(t, cat, sem, response.Calls)
+	e := importEngine(t, cat, sem, format.Calls)
 	out := map[string][]string{}
 	for _, c := range cands {
 		if c.Category != cat {

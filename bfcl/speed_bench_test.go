@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 )
 
 // families are the importer's category families other than the python AST
@@ -15,10 +15,10 @@ import (
 var families = []struct {
 	name, file string
 	cats       []string
-	format     response.Format
+	format     format.Format
 }{
-	{"live", "candidates-live.jsonl", []string{"live_simple", "live_multiple", "live_parallel", "live_parallel_multiple", "live_irrelevance", "live_relevance"}, response.Calls},
-	{"java_js", "candidates-live.jsonl", []string{"simple_java", "simple_javascript"}, response.Calls},
+	{"live", "candidates-live.jsonl", []string{"live_simple", "live_multiple", "live_parallel", "live_parallel_multiple", "live_irrelevance", "live_relevance"}, format.Calls},
+	{"java_js", "candidates-live.jsonl", []string{"simple_java", "simple_javascript"}, format.Calls},
 	{"agentic", "candidates-agentic.jsonl", agenticCategories, ""},
 }
 

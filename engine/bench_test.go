@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
@@ -33,7 +34,7 @@ const flightsResponse = `[{"name":"search_flights","arguments":"{\"passengers\":
 func BenchmarkScore(b *testing.B) {
 	e := load(b, flightsSuite)
 	resp := mustParse(b, flightsResponse)
-	calls, _, err := response.Extract(resp, response.Auto, value.Limits{})
+	calls, _, err := response.Options{}.ReadCalls(resp, format.Auto)
 	if err != nil {
 		b.Fatal(err)
 	}

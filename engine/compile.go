@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/errcode"
@@ -51,7 +52,7 @@ func (c *compiledCase) tool() string {
 
 // caseInput is how a case's responses are read.
 type caseInput struct {
-	format response.Format // the suite's or the case's; Options.Format, when set, wins
+	format format.Format // the suite's or the case's; Options.Format, when set, wins
 	// params are the parameters schemas of the case's tools by name, with
 	// which a text format types what a model wrote as text (Qwen3-Coder's
 	// parameters).
@@ -209,18 +210,18 @@ type compiler struct {
 	// them instead of once per call.
 	ruleCache map[string]*rulecore.Rule // by the rule's JSON text; pure rules only
 	pathCache map[string]rulecore.Path
-	sets      map[string]*rulecore.Set       // by setKey
-	key       []byte                         // setKey's buffer
-	rkey      []byte                         // compileRule's buffer
-	calls     []compiledCall                 // slab the cases' calls are cut from
-	inputs    map[response.Format]*caseInput // for the cases without tools of their own
-	refs      map[string]*rulecore.Ref       // parsed `from` references, for lintRefs
+	sets      map[string]*rulecore.Set     // by setKey
+	key       []byte                       // setKey's buffer
+	rkey      []byte                       // compileRule's buffer
+	calls     []compiledCall               // slab the cases' calls are cut from
+	inputs    map[format.Format]*caseInput // for the cases without tools of their own
+	refs      map[string]*rulecore.Ref     // parsed `from` references, for lintRefs
 }
 
 func newCompiler(s *suite.Suite, opts Options) *compiler {
 	c := &compiler{s: s, opts: opts, rulesets: make(map[string][]pathRule, len(s.Rulesets)),
 		ruleCache: map[string]*rulecore.Rule{}, pathCache: map[string]rulecore.Path{}, sets: map[string]*rulecore.Set{},
-		inputs: map[response.Format]*caseInput{}}
+		inputs: map[format.Format]*caseInput{}}
 	c.defaults = c.compileRuleSet(s.Defaults.Rules, "")
 	for _, name := range slices.Sorted(maps.Keys(s.Rulesets)) {
 		c.rulesets[name] = c.compileRuleSet(s.Rulesets[name], "")
@@ -274,7 +275,7 @@ func (c *compiler) compileAll(sc []suite.Case, cases []compiledCase) (index idIn
 	for w := range workers {
 		sub := &compiler{s: c.s, opts: opts, defaults: c.defaults, rulesets: c.rulesets, tools: c.tools, params: c.params,
 			ruleCache: map[string]*rulecore.Rule{}, pathCache: map[string]rulecore.Path{}, sets: map[string]*rulecore.Set{},
-			inputs: map[response.Format]*caseInput{}}
+			inputs: map[format.Format]*caseInput{}}
 		subs[w] = sub
 		lo, hi := len(sc)*w/workers, len(sc)*(w+1)/workers
 		wg.Go(func() {

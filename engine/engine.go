@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
@@ -23,7 +23,7 @@ type Options struct {
 	// Format forces one response format; with Auto, the suite's format
 	// (a case's format, else defaults.format) applies, and where it names
 	// none each response's format is detected.
-	Format response.Format
+	Format format.Format
 	// ForceFormat makes Format win even when it is Auto, as `--format
 	// auto` does: each response's format is then detected, whatever the
 	// suite says. A Format other than Auto wins without it.

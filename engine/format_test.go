@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 )
 
 // The suite says which format its responses are in (defaults.format, or a
@@ -32,7 +32,7 @@ cases:
 		t.Errorf("case format anthropic passed a calls list: %s", r.AppendJSON(nil))
 	}
 	forced := *e
-	forced.opts.Format = response.Anthropic
+	forced.opts.Format = format.Anthropic
 	if r := forced.newScorer().Score(0, anthropic); !r.Pass {
 		t.Errorf("Options.Format wins over defaults.format: %s", r.AppendJSON(nil))
 	}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/callgrade/callgrade/internal/rulecore"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/jsonv"
+
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/rules"
@@ -94,7 +96,7 @@ func checkInvalidUTF8(t *testing.T, e *Engine, doc string) {
 		return
 	}
 	broken := false
-	if calls, _, err := response.Extract(resp, response.Auto, value.Limits{}); err == nil {
+	if calls, _, err := (response.Options{}).ReadCalls(resp, format.Auto); err == nil {
 		for _, c := range calls {
 			broken = broken || c.Err == nil && (invalidUTF8In(c.Args) || !utf8.ValidString(c.Name))
 		}
@@ -201,7 +203,7 @@ func checkItself(t *testing.T, id string, ec *compiledCall, ac *response.Call) {
 // weighing to its verdict.
 func checkWeighAgrees(t *testing.T, e *Engine, resp value.Value) {
 	t.Helper()
-	calls, _, err := response.Extract(resp, e.opts.Format, e.opts.Limits)
+	calls, _, err := response.Options{Limits: e.opts.Limits}.ReadCalls(resp, e.opts.Format)
 	if err != nil {
 		return
 	}

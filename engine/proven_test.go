@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
-	"github.com/callgrade/callgrade/value"
 )
 
 // fTool begins the tools of a suite with one tool, f, whose parameters
@@ -71,7 +71,7 @@ func TestProven(t *testing.T) {
 	}
 	// The benchmark's call (BenchmarkScoreTools) takes the shortcut.
 	e := load(t, toolsSuite)
-	calls, _, err := response.Extract(mustParse(t, toolsResponse), response.Auto, value.Limits{})
+	calls, _, err := response.Options{}.ReadCalls(mustParse(t, toolsResponse), format.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}

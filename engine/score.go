@@ -8,6 +8,7 @@ import (
 
 	"github.com/callgrade/callgrade/internal/rulecore"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/results"
@@ -19,13 +20,13 @@ import (
 // when w is not nil: r is then valid only until w is reused.
 func (e *Engine) scoreResponse(r *results.Result, i int, resp value.Value, invalidUTF8 bool, w *work) {
 	c := &e.cases[i]
-	format := e.opts.Format
-	if format == response.Auto && !e.opts.ForceFormat {
-		format = c.input.format
+	want := e.opts.Format
+	if want == format.Auto && !e.opts.ForceFormat {
+		want = c.input.format
 	}
 	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.input.params, Calls: w.callsOrNil(), InvalidUTF8: invalidUTF8}
 	if c.run != nil {
-		run, _, err := o.ExtractRun(resp, format)
+		run, _, err := o.Read(resp, want)
 		if err != nil {
 			e.unreadable(r, i, err.Error())
 			return
@@ -33,17 +34,17 @@ func (e *Engine) scoreResponse(r *results.Result, i int, resp value.Value, inval
 		e.scoreRunOrCalls(r, i, &run, w) // steps.go
 		return
 	}
-	calls, got, err := o.Extract(resp, format)
+	calls, got, err := o.ReadCalls(resp, want)
 	if err != nil {
 		e.unreadable(r, i, err.Error())
 		return
 	}
 	w.keepCalls(calls)
-	if got == response.OTLP && len(calls) == 1 && calls[0].Err != nil {
+	if got == format.OTLP && len(calls) == 1 && calls[0].Err != nil {
 		// A trace recorded without the content of its calls is one
-		// failed call to Extract; read as a run, it says why, and is not
+		// failed call to ReadCalls; read as a run, it says why, and is not
 		// scored. Any other trace is read once.
-		if run, _, err := o.ExtractRun(resp, got); err == nil && run.NotEvaluable != "" {
+		if run, _, err := o.Read(resp, got); err == nil && run.NotEvaluable != "" {
 			e.notEvaluable(r, i, run.NotEvaluable)
 			return
 		}

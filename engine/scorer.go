@@ -101,7 +101,7 @@ func (s *Scorer) Score(i int, resp value.Value) *results.Result {
 	return &s.res
 }
 
-// scoreRun scores a run already read (response.ExtractRun) against case
+// scoreRun scores a run already read (response.Options.Read) against case
 // i. A case that is not a run case is scored on the run's calls. It is the
 // engine's tests' own: a run read by the internal response package is no
 // input a program outside the module can build, and Score reads a run

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/internal/response"
@@ -22,8 +23,8 @@ type compiledRun struct {
 	never    []compiledNever
 	maxCalls int // -1: no limit
 	final    *rulecore.Set
-	rule     *rulecore.Rule        // final's
-	reading  response.FinalReading // which text final judges (final_text)
+	rule     *rulecore.Rule      // final's
+	reading  format.FinalReading // which text final judges (final_text)
 }
 
 type compiledNever struct {

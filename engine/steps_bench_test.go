@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 
 	"github.com/callgrade/callgrade/internal/suite"
@@ -133,7 +134,7 @@ func cpuTime() time.Duration {
 // find.result.id), the result rules, never, max_calls and final.
 func BenchmarkScoreRun20(b *testing.B) {
 	e := loadAgent(b, 1, 20)
-	run, _, err := response.ExtractRun(mustParse(b, agentConversation(20)), response.Auto)
+	run, _, err := response.Options{}.Read(mustParse(b, agentConversation(20)), format.Auto)
 	if err != nil {
 		b.Fatal(err)
 	}

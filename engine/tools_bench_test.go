@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/results"
-	"github.com/callgrade/callgrade/value"
 )
 
 // toolsSuite is a realistic tool: nested objects, enums, an array of
@@ -84,7 +84,7 @@ func BenchmarkScoreTools(b *testing.B) {
 		{"none-wrong", without, wrong(noToolsResponse), false},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			calls, _, err := response.Extract(mustParse(b, c.resp), response.Auto, value.Limits{})
+			calls, _, err := response.Options{}.ReadCalls(mustParse(b, c.resp), format.Auto)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -5,22 +5,22 @@
 //
 // It is an importer, beside bfcl and acebench: each turns what another
 // tool writes into callgrade's files, and a program that only scores
-// needs none of them. The spans are read by package response, which reads
-// an export the same way when it is a response.
+// needs none of them. It splits an export by case (split.go); the spans
+// of a case are read by package response, as any response of the otlp
+// format is.
 package otlp
 
 import (
 	"bufio"
 	"io"
 
-	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
 )
 
 // CaseAttribute is the attribute of a trace's root span that names its
 // case unless ConvertTraces is given another: an agent under test sets it
 // on the span around its run.
-const CaseAttribute = response.CaseAttribute
+const CaseAttribute = "callgrade.case.id"
 
 // ConvertTraces reads a trace export from r (name is its name in
 // messages; it may be gzip-compressed) and writes to w one {"id",
@@ -36,7 +36,7 @@ const CaseAttribute = response.CaseAttribute
 // a trace id and a trace whose root spans name two cases are errors
 // naming the line; nothing is written then.
 func ConvertTraces(r io.Reader, name string, w io.Writer, attr string) (responses, traces int, err error) {
-	cases, err := response.SplitTraces(r, name, attr)
+	cases, err := splitTraces(r, name, attr)
 	if err != nil {
 		return 0, 0, err
 	}

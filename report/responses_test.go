@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
@@ -60,12 +60,12 @@ cases:
 	scored := map[string]results.Result{"refs": {ID: "refs", Diffs: []results.Diff{{Kind: results.Mismatch, HasStep: true}}}}
 	tests := []struct {
 		name  string
-		f     response.Format
+		f     format.Format
 		force bool
 	}{
-		{"each case's format", response.Auto, false},
-		{"auto forced", response.Auto, true},
-		{"openai forced", response.OpenAI, true},
+		{"each case's format", format.Auto, false},
+		{"auto forced", format.Auto, true},
+		{"openai forced", format.OpenAI, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/callgrade/callgrade"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
@@ -57,7 +58,7 @@ type Case struct {
 	// format is the format the case's response is in as the suite says
 	// (the case's, else the suite's default); Annotate sets it, and
 	// AttachResponses reads the response in it unless told another.
-	format response.Format
+	format format.Format
 	// params are the parameters schemas of the case's tools, with which
 	// AttachResponses types what a model wrote out as text, as the scorer
 	// does (Qwen3-Coder's parameters); Annotate sets them.
@@ -280,7 +281,7 @@ func AttachResponses(cases []Case, r io.Reader, name string, opts callgrade.Opti
 	for i := range cases {
 		cases[i].responsesFile = name
 	}
-	force := opts.Format != response.Auto || opts.ForceFormat
+	force := opts.Format != format.Auto || opts.ForceFormat
 	index := make(map[string]int, len(cases))
 	samples := 0 // in a results file with samples, one more than the highest
 	for i := range cases {
@@ -322,11 +323,11 @@ func AttachResponses(cases []Case, r io.Reader, name string, opts callgrade.Opti
 			continue
 		}
 		c := &cases[i]
-		format := c.format
+		want := c.format
 		if force {
-			format = opts.Format
+			want = opts.Format
 		}
-		c.attach(readAttached(&rl, format, c.params, c.isRun()))
+		c.attach(readAttached(&rl, want, c.params, c.isRun()))
 	}
 }
 
@@ -354,18 +355,18 @@ type attached struct {
 // it: a run case's (isRun) as a run, whose calls are its steps, when it
 // reads as one; any other's as calls, with params typing what a model
 // wrote out as text.
-func readAttached(rl *results.ResponseLine, f response.Format, params map[string]value.Value, isRun bool) attached {
+func readAttached(rl *results.ResponseLine, f format.Format, params map[string]value.Value, isRun bool) attached {
 	resp := rl.Response
 	a := attached{model: modelOf(rl.Doc, resp)}
 	o := response.Options{Params: params}
 	if isRun {
-		run, _, err := o.ExtractRun(resp, f)
+		run, _, err := o.Read(resp, f)
 		if err == nil && run.NotEvaluable == "" {
 			a.run, a.actual = &run, appendCalls(run.Calls(), nil)
 			return a
 		}
 	}
-	calls, _, err := o.Extract(resp, f)
+	calls, _, err := o.ReadCalls(resp, f)
 	a.actual = appendCalls(calls, err)
 	return a
 }
@@ -393,7 +394,7 @@ type Responses struct {
 // responseCase is how a case's response is read: its format, the
 // parameters schemas of its tools, and whether it is a run.
 type responseCase struct {
-	format response.Format
+	format format.Format
 	params map[string]value.Value
 	isRun  bool
 }
@@ -403,7 +404,7 @@ type responseCase struct {
 // AttachResponses does.
 func NewResponses(s *callgrade.Suite, opts callgrade.Options) *Responses {
 	m := suite.ModelOf(s)
-	force := opts.Format != response.Auto || opts.ForceFormat
+	force := opts.Format != format.Auto || opts.ForceFormat
 	rs := &Responses{cases: make(map[string]responseCase, len(m.Cases)), got: map[string]attached{}}
 	params := suite.Params(m.Tools)
 	for i := range m.Cases {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
@@ -383,7 +384,7 @@ cases:
 	}
 	cases := []Case{{Result: results.Result{ID: "plain"}}, {Result: results.Result{ID: "run"}}}
 	Annotate(cases, suite.ViewOf(s))
-	if cases[0].format != response.LlamaJSON || cases[1].format != response.Pythonic || cases[0].asRun || !cases[1].asRun {
+	if cases[0].format != format.LlamaJSON || cases[1].format != format.Pythonic || cases[0].asRun || !cases[1].asRun {
 		t.Fatalf("Annotate: format %q %q, run %v %v", cases[0].format, cases[1].format, cases[0].asRun, cases[1].asRun)
 	}
 	// Neither text is read as calls by detection alone.

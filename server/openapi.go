@@ -6,9 +6,8 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/tidwall/gjson"
-
-	"github.com/callgrade/callgrade/internal/response"
 )
 
 //go:embed openapi.json
@@ -18,7 +17,7 @@ var openAPISource []byte
 // response formats filled in from package response's table, so that the
 // document and the engine cannot disagree on them.
 var openAPI = sync.OnceValue(func() []byte {
-	formats := response.Formats()
+	formats := format.All()
 	enum := make([]string, len(formats))
 	about := make(map[string]string, len(formats))
 	for i, f := range formats {

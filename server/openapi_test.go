@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/callgrade/callgrade/internal/response"
 )
 
 type openAPIDoc struct {
@@ -216,7 +215,7 @@ func TestOpenAPIFormats(t *testing.T) {
 	}
 	f := doc.Components.Schemas.Format
 	var want []string
-	for _, info := range response.Formats() {
+	for _, info := range format.All() {
 		want = append(want, info.Name)
 		if d := f.Descriptions[info.Name]; d != info.Description {
 			t.Errorf("%s is described as %q, want %q", info.Name, d, info.Description)

@@ -3,15 +3,12 @@ package response
 import (
 	"slices"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// Anthropic is the Messages API: a message or its content list.
-const Anthropic Format = "anthropic"
-
-var anthropicFormat = format{
-	name:  Anthropic,
-	about: "an anthropic message or content list",
+var anthropicFormat = api{
+	name: format.Anthropic,
 	// The server tools' blocks (web search, web fetch, code execution,
 	// the MCP connector) are passed over, as text is, but they tell a
 	// content list that holds nothing else.
@@ -19,8 +16,9 @@ var anthropicFormat = format{
 		"server_tool_use", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result",
 		"bash_code_execution_tool_result", "text_editor_code_execution_tool_result",
 		"mcp_tool_use", "mcp_tool_result", "container_upload"},
-	emits: emitsTyped,
-	read:  readContentBlock,
+	emits:  emitsTyped,
+	read:   readContentBlock,
+	reader: single{},
 }
 
 func contentIsArray(o value.Value) bool {

@@ -4,25 +4,15 @@ import (
 	"cmp"
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// AnthropicStream is a streamed Messages API message: its events as a
-// JSON array, or their SSE transcript. A call begins with a
-// content_block_start of a tool_use block, takes the partial_json of each
-// input_json_delta for its index, and ends with content_block_stop. As in
-// the SDK, a block that gets no fragment keeps the input it started with,
-// {} for a tool without parameters. A block of another call type, or of
-// a type no format knows that has a name and an input, is a failed call
-// that keeps its name, as in a message's content.
-const AnthropicStream Format = "anthropic-stream"
-
-var anthropicStreamFormat = format{
-	name:  AnthropicStream,
-	about: "an anthropic message stream, as events or SSE",
+var anthropicStreamFormat = api{
+	name: format.AnthropicStream,
 	itemTypes: []string{"message_start", "content_block_start", "content_block_delta",
 		"content_block_stop", "message_delta", "message_stop"},
-	stream: &anthropicStreamer,
+	reader: &anthropicStreamer,
 }
 
 var anthropicStreamer = streamer{unit: "content block", stop: "content_block_stop", end: "message_stop", emptyIsObject: true, event: anthropicEvent}

@@ -3,19 +3,15 @@ package response
 import (
 	"slices"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// Bedrock is Amazon Bedrock's Converse API: a Converse response, its
-// message, or the message's content list. Its content blocks have no
-// type: a block is told by its one key (text, toolUse, …).
-const Bedrock Format = "bedrock"
-
-var bedrockFormat = format{
-	name:  Bedrock,
-	about: "a bedrock converse response, message or content list",
-	emits: callLike,
-	read:  readBlock,
+var bedrockFormat = api{
+	name:   format.Bedrock,
+	emits:  callLike,
+	read:   readBlock,
+	reader: single{},
 }
 
 // bedrockBlockKeys are the keys of Converse's ContentBlock union.

@@ -3,23 +3,13 @@ package response
 import (
 	"cmp"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// BedrockStream is a streamed Converse response (ConverseStream): its
-// events as a JSON array, as boto3 and the other AWS SDKs hand them out
-// ({"contentBlockStart": {…}}, one key an event), or an SSE transcript of
-// them. A call begins with a contentBlockStart whose start is a toolUse
-// {toolUseId, name}, takes the toolUse.input fragments of each
-// contentBlockDelta for its contentBlockIndex, and ends with
-// contentBlockStop. A text block has no start; its deltas are passed
-// over.
-const BedrockStream Format = "bedrock-stream"
-
-var bedrockStreamFormat = format{
-	name:   BedrockStream,
-	about:  "a bedrock converse stream, as events or SSE",
-	stream: &bedrockStreamer,
+var bedrockStreamFormat = api{
+	name:   format.BedrockStream,
+	reader: &bedrockStreamer,
 }
 
 var bedrockStreamer = streamer{unit: "contentBlockIndex", stop: "contentBlockStop", end: "messageStop", emptyIsObject: true, event: bedrockEvent}

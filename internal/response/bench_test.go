@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -24,7 +25,7 @@ func BenchmarkExtract(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		calls, _, err := Extract(r, Auto, value.Limits{})
+		calls, _, err := readCalls(r, format.Auto, value.Limits{})
 		if err != nil || len(calls) != 1 || calls[0].Err != nil {
 			b.Fatal(calls, err)
 		}
@@ -41,7 +42,7 @@ func BenchmarkExtractWith(b *testing.B) {
 	var p value.Parser
 	b.ReportAllocs()
 	for b.Loop() {
-		calls, _, err := ExtractWith(&p, r, Auto, value.Limits{})
+		calls, _, err := Options{Parser: &p}.ReadCalls(r, format.Auto)
 		if err != nil || len(calls) != 1 || calls[0].Err != nil {
 			b.Fatal(calls, err)
 		}
@@ -54,7 +55,7 @@ func BenchmarkExtractWith(b *testing.B) {
 // spelled as Python's json.dumps spells it, as in BFCL's candidates.
 const benchCalls = `[{"name": "search_flights", "arguments": "{\"origin\": \"BER\", \"destination\": \"SFO\", \"date\": \"2025-03-14\", \"passengers\": 2, \"cabins\": [\"economy\", \"business\"]}"}]`
 
-// BenchmarkExtractCalls reads benchCalls with Options.Extract and one
+// BenchmarkExtractCalls reads benchCalls with Options.ReadCalls and one
 // Parser reset after each response, as the engine scores a response
 // already parsed: extraction alone, the arguments text parsed on every
 // iteration.
@@ -67,7 +68,7 @@ func BenchmarkExtractCalls(b *testing.B) {
 	o := Options{Parser: &p}
 	b.ReportAllocs()
 	for b.Loop() {
-		calls, _, err := o.Extract(r, Calls)
+		calls, _, err := o.ReadCalls(r, format.Calls)
 		if err != nil || len(calls) != 1 || calls[0].Err != nil || calls[0].Args.Len() != 5 {
 			b.Fatal(calls, err)
 		}
@@ -109,7 +110,7 @@ func BenchmarkStream(b *testing.B) {
 			var p value.Parser
 			b.ReportAllocs()
 			for b.Loop() {
-				calls, _, err := ExtractWith(&p, r, Auto, value.Limits{})
+				calls, _, err := Options{Parser: &p}.ReadCalls(r, format.Auto)
 				if err != nil || len(calls) != 1 || calls[0].Err != nil || calls[0].Args.Len() != 5 {
 					b.Fatal(calls, err)
 				}

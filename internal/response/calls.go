@@ -1,17 +1,15 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/value"
+)
 
-// Calls is callgrade's own: {"name": …, "arguments": …} or a list of
-// them, for a harness that has already taken the calls out of whatever
-// its model returned.
-const Calls Format = "calls"
-
-var callsFormat = format{
-	name:  Calls,
-	about: "a call object or list of calls",
-	emits: every,
-	read:  readCallObject,
+var callsFormat = api{
+	name:   format.Calls,
+	emits:  every,
+	read:   readCallObject,
+	reader: single{},
 }
 
 // isCallObject is a call: what has arguments, or a name without being a

@@ -1,20 +1,15 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/value"
+)
 
-// Cohere is Cohere's v2 Chat API: a chat response, or its message. The
-// message's tool_calls are openai's entries, arguments a JSON string;
-// what tells it apart is the response around it (a finish_reason such
-// as TOOL_CALL beside the message) or the message's tool_plan. A
-// finish_reason of TOOL_CALL with no call, or of ERROR or TIMEOUT, is
-// one failed call.
-const Cohere Format = "cohere"
-
-var cohereFormat = format{
-	name:  Cohere,
-	about: "a cohere v2 chat response or message",
-	emits: every,
-	read:  readToolCall,
+var cohereFormat = api{
+	name:   format.Cohere,
+	emits:  every,
+	read:   readToolCall,
+	reader: single{},
 }
 
 func isCohereResponse(o value.Value) bool { return messageBeside(o, "finish_reason") }

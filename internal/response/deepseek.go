@@ -1,25 +1,12 @@
 package response
 
-import "strings"
+import (
+	"strings"
 
-// DeepSeek is the raw text of DeepSeek V3 and R1, and of V3.1, with the
-// special tokens of their chat templates left in. V3 and R1 write each
-// call as its type, the name and a fenced JSON block:
-//
-//	<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather
-//	```json
-//	{"city": "Berlin"}
-//	```<｜tool▁call▁end｜><｜tool▁calls▁end｜>
-//
-// and V3.1 the name and the JSON alone:
-// <｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Berlin"}<｜tool▁call▁end｜>.
-// Both are read as vLLM's deepseek_v3 and deepseek_v31 tool parsers read
-// them (vllm/entrypoints/openai/tool_parsers/deepseekv3_tool_parser.py,
-// deepseekv31_tool_parser.py), told apart by what follows the separator:
-// a JSON object is V3.1's. A call never closed by <｜tool▁call▁end｜> fails.
-const DeepSeek Format = "deepseek"
+	"github.com/callgrade/callgrade/internal/format"
+)
 
-var deepseekFormat = textFormat(DeepSeek, "a DeepSeek model's text with <｜tool▁call▁begin｜> calls", readDeepSeek)
+var deepseekFormat = textFormat(format.DeepSeek, readDeepSeek)
 
 func readDeepSeek(t *textReader) {
 	s := t.src

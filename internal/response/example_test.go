@@ -6,11 +6,14 @@ import (
 	"compress/gzip"
 	"fmt"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
 )
 
-func ExampleExtract() {
+// A response is read as a run; a single response is a run of one turn,
+// whose steps are its calls.
+func ExampleOptions_Read() {
 	r, err := value.Parse(`{
 	  "object": "chat.completion",
 	  "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
@@ -24,12 +27,12 @@ func ExampleExtract() {
 	if err != nil {
 		panic(err)
 	}
-	calls, format, err := response.Extract(r, response.Auto, value.Limits{})
+	run, got, err := response.Options{}.Read(r, format.Auto)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("format:", format)
-	for _, c := range calls {
+	fmt.Println("format:", got)
+	for _, c := range run.Calls() {
 		if c.Err != nil {
 			fmt.Println(c.Name, "failed:", c.Err)
 			continue
@@ -58,7 +61,7 @@ func ExampleNewReader() {
 	for sc.Scan() {
 		line, _ := value.Parse(sc.Text())
 		r, _ := line.Get("response")
-		calls, f, _ := response.Extract(r, response.Auto, value.Limits{})
+		calls, f, _ := response.Options{}.ReadCalls(r, format.Auto)
 		fmt.Println(f, calls[0].Name, calls[0].Args)
 	}
 	// Output: calls get_weather {"city":"Berlin"}
@@ -68,7 +71,7 @@ func ExampleNewReader() {
 // and the last response's calls: after the first responses, reading one
 // allocates nothing. What a response's calls hold is valid until the next
 // one is read.
-func ExampleOptions_Extract() {
+func ExampleOptions_ReadCalls() {
 	var p value.Parser
 	o := response.Options{Parser: &p}
 	for _, line := range []string{
@@ -80,7 +83,7 @@ func ExampleOptions_Extract() {
 			panic(err)
 		}
 		p.Reset()
-		calls, _, err := o.Extract(r, response.Calls)
+		calls, _, err := o.ReadCalls(r, format.Calls)
 		if err != nil {
 			panic(err)
 		}

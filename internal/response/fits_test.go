@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -17,26 +18,26 @@ func TestForcedFormatNamesTheFit(t *testing.T) {
 	conv := `[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]}]`
 	for _, tt := range []struct {
 		in   string
-		f    Format
-		fits Format // in the ShapeError; Auto for calls that fail, or none
-		call string // what each failed call's reason ends with; "" for none
+		f    format.Format
+		fits format.Format // in the ShapeError; Auto for calls that fail, or none
+		call string        // what each failed call's reason ends with; "" for none
 	}{
-		{`{"messages":` + conv + `}`, OpenAI, OpenAIMessages, ""},
-		{`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}]}}]}`, Anthropic, Gemini, ""},
-		{conv, OpenAI, Auto, "; the response reads as openai-messages: use --format openai-messages or auto"},
-		{conv, Hermes, Auto, "; the response reads as openai-messages: use --format openai-messages or auto"},
-		{`{"choices":[{"message":{"tool_calls":[{"type":"function","function":{"name":"f","arguments":"{"}}]}}]}`, OpenAI, Auto, ""},
-		{`{"what":1}`, OpenAI, Auto, ""},
+		{`{"messages":` + conv + `}`, format.OpenAI, format.OpenAIMessages, ""},
+		{`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}]}}]}`, format.Anthropic, format.Gemini, ""},
+		{conv, format.OpenAI, format.Auto, "; the response reads as openai-messages: use --format openai-messages or auto"},
+		{conv, format.Hermes, format.Auto, "; the response reads as openai-messages: use --format openai-messages or auto"},
+		{`{"choices":[{"message":{"tool_calls":[{"type":"function","function":{"name":"f","arguments":"{"}}]}}]}`, format.OpenAI, format.Auto, ""},
+		{`{"what":1}`, format.OpenAI, format.Auto, ""},
 		// A call read in the forced format's shape whose arguments do not
 		// parse is a failure of its own: the shape fitted.
-		{`"<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>"`, Hermes, Auto, ""},
+		{`"<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>"`, format.Hermes, format.Auto, ""},
 	} {
 		r, err := value.Parse(tt.in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		calls, _, err := Extract(r, tt.f, value.Limits{})
-		run, _, rerr := ExtractRun(r, tt.f)
+		calls, _, err := readCalls(r, tt.f, value.Limits{})
+		run, _, rerr := readRun(r, tt.f)
 		var se, rse *ShapeError
 		if errors.As(err, &se) != errors.As(rerr, &rse) {
 			t.Errorf("%s as %s: Extract %v, ExtractRun %v", tt.in, tt.f, err, rerr)
@@ -46,12 +47,12 @@ func TestForcedFormatNamesTheFit(t *testing.T) {
 			if se.Fits != tt.fits || rse.Fits != tt.fits {
 				t.Errorf("%s as %s: Fits %q (run %q), want %q: %v", tt.in, tt.f, se.Fits, rse.Fits, tt.fits, err)
 			}
-			if tt.fits != Auto && !strings.HasSuffix(err.Error(), "; it reads as "+string(tt.fits)+": use --format "+string(tt.fits)+" or auto") {
+			if tt.fits != format.Auto && !strings.HasSuffix(err.Error(), "; it reads as "+string(tt.fits)+": use --format "+string(tt.fits)+" or auto") {
 				t.Errorf("%s as %s: %v does not name %s", tt.in, tt.f, err, tt.fits)
 			}
 			continue
 		}
-		if tt.fits != Auto {
+		if tt.fits != format.Auto {
 			t.Errorf("%s as %s: %v, want a ShapeError", tt.in, tt.f, err)
 		}
 		failed := 0

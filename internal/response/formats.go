@@ -4,51 +4,42 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// format is one response API that Extract reads. Each has a file of its
-// own (openai.go, …) that declares its Format, its format value and the
-// shapes and plans that the detection tables below name.
-type format struct {
-	name Format
-	// about says what a response in this format is: the description
-	// Formats gives, and the end of a ShapeError that wanted it
-	// ("response is …, not an anthropic message or content list").
-	about string
+// api is one response format that Options.Read reads: the core that every
+// family of formats shares (its name, the item types that tell its lists,
+// how an element of its lists is read) and the reader of its family. Each
+// has a file of its own (openai.go, …) that declares its api value and
+// the shapes and plans that the detection tables below name.
+type api struct {
+	name format.Format
 	// itemTypes are the values of "type" that mark an item of this
 	// format's lists; such a type decides a list's format alone, so no
 	// two formats share one.
 	itemTypes []string
+	// typePrefix, when set, marks every "type" that starts with it as
+	// this format's, as itemTypes does one by one.
+	typePrefix string
 	// emits reports whether object e, an element of a list in this
 	// format, stands for a call, well-formed or not; the others (a text
-	// block, a reasoning item) are passed over.
+	// block, a reasoning item) are passed over. A stream has none: its
+	// reader reads its lists whole.
 	emits func(e value.Value) bool
 	// read reads object e, found at at, as call i.
 	read func(x extraction, e value.Value, at loc, i int) Call
 	// readRest reads an element of a plan's rest, the second list of
 	// calls a message of this format may have.
 	readRest func(x extraction, e value.Value, at loc, i int) Call
-	// typePrefix, when set, marks every "type" that starts with it as
-	// this format's, as itemTypes does one by one.
-	typePrefix string
-	// stream, for a format whose calls span several events (a recorded
-	// stream of deltas), reads the whole list in place of emits and read.
-	stream *streamer
-	// text, for a format of a model's raw text, reads the calls written
-	// out in it (text.go); read then fails what a list holds instead.
-	text func(t *textReader)
-	// message, for a format of whole conversations (run_conv.go), reads
-	// one message of the list in order: its calls, results and text.
-	message func(b *runBuilder, m value.Value)
-	// isRun, when set, says which of the format's lists are
-	// conversations; without it every list is one.
-	isRun func(elems []value.Value) bool
+	// reader reads a whole response of the format as its family does
+	// (reader.go).
+	reader reader
 }
 
-// formats are the formats of ParseFormat, Formats and the element table,
-// in the order Formats lists them.
-var formats = [...]*format{
+// formats are the formats that Options.Read reads, in the order format.All
+// lists them, and the formats of the element table.
+var formats = [...]*api{
 	&openaiFormat, &openaiStreamFormat,
 	&responsesFormat, &responsesStreamFormat,
 	&anthropicFormat, &anthropicStreamFormat,
@@ -64,12 +55,11 @@ var formats = [...]*format{
 
 // shape is a row of the object table: an object that passes is of format
 // and has its calls where plan says, which may read them with the
-// extraction's parser and limits (a trace's). plan leaves plan.f to the
-// caller.
+// extraction's parser and limits. plan leaves plan.f to the caller.
 type shape struct {
-	format *format
-	is     func(o value.Value) bool
-	plan   func(o value.Value, x extraction) plan
+	api  *api
+	is   func(o value.Value) bool
+	plan func(o value.Value, x extraction) plan
 }
 
 // objectShapes is the detection table for an object, which the package
@@ -152,34 +142,34 @@ var forcedShapes = [...]shape{
 // decides. A weak row decides only when no element of the list decides
 // by another row: a bare text part is Gemini's and Bedrock's alike.
 var itemKeys = [...]struct {
-	key    string
-	is     string
-	format *format
-	weak   bool
+	key  string
+	is   string
+	api  *api
+	weak bool
 }{
-	{key: "jsonrpc", format: &mcpFormat},
-	{key: "object", is: "chat.completion.chunk", format: &openaiStreamFormat},
-	{key: "contentBlockStart", format: &bedrockStreamFormat},
-	{key: "contentBlockDelta", format: &bedrockStreamFormat},
-	{key: "contentBlockStop", format: &bedrockStreamFormat},
-	{key: "messageStart", format: &bedrockStreamFormat},
-	{key: "messageStop", format: &bedrockStreamFormat},
-	{key: "function", format: &openaiFormat},
-	{key: "functionCall", format: &geminiFormat},
-	{key: "function_call", format: &geminiFormat},
-	{key: "toolUse", format: &bedrockFormat},
-	{key: "name", format: &callsFormat},
-	{key: "arguments", format: &callsFormat},
-	{key: "text", format: &geminiFormat, weak: true},
+	{key: "jsonrpc", api: &mcpFormat},
+	{key: "object", is: "chat.completion.chunk", api: &openaiStreamFormat},
+	{key: "contentBlockStart", api: &bedrockStreamFormat},
+	{key: "contentBlockDelta", api: &bedrockStreamFormat},
+	{key: "contentBlockStop", api: &bedrockStreamFormat},
+	{key: "messageStart", api: &bedrockStreamFormat},
+	{key: "messageStop", api: &bedrockStreamFormat},
+	{key: "function", api: &openaiFormat},
+	{key: "functionCall", api: &geminiFormat},
+	{key: "function_call", api: &geminiFormat},
+	{key: "toolUse", api: &bedrockFormat},
+	{key: "name", api: &callsFormat},
+	{key: "arguments", api: &callsFormat},
+	{key: "text", api: &geminiFormat, weak: true},
 	// Gemini's code execution parts, which a parts list may hold alone.
-	{key: "executableCode", format: &geminiFormat, weak: true},
-	{key: "codeExecutionResult", format: &geminiFormat, weak: true},
-	{key: "executable_code", format: &geminiFormat, weak: true},
-	{key: "code_execution_result", format: &geminiFormat, weak: true},
+	{key: "executableCode", api: &geminiFormat, weak: true},
+	{key: "codeExecutionResult", api: &geminiFormat, weak: true},
+	{key: "executable_code", api: &geminiFormat, weak: true},
+	{key: "code_execution_result", api: &geminiFormat, weak: true},
 }
 
 // lookup returns the format named f, or nil.
-func lookup(f Format) *format {
+func lookup(f format.Format) *api {
 	for _, ft := range formats[:] {
 		if ft.name == f {
 			return ft
@@ -208,7 +198,7 @@ func detect(p *plan, r value.Value, x extraction) error {
 		}
 		evs := sseEventsFrom(t.body, t.line, x)
 		for _, ev := range evs {
-			if f, _ := itemFormat(ev.v); f != nil && f.stream != nil {
+			if f, _ := itemFormat(ev.v); f != nil && f.isStream() {
 				p.f, p.events = f, evs
 				return nil
 			}
@@ -229,19 +219,19 @@ func detect(p *plan, r value.Value, x extraction) error {
 		for _, s := range objectShapes[:] {
 			if s.is(r) {
 				*p = s.plan(r, x)
-				p.f = s.format
+				p.f = s.api
 				return nil
 			}
 		}
 	}
-	return &ShapeError{Found: describe(r)}
+	return &ShapeError{Found: Describe(r)}
 }
 
 // force reads r as format f into *p, which is zero: an object must pass
 // one of f's rows; an array is read element by element, or as the events
 // of f's stream; a string is a text answer, or for a stream format its
 // SSE transcript.
-func force(p *plan, r value.Value, f *format, x extraction) error {
+func force(p *plan, r value.Value, f *api, x extraction) error {
 	switch r.Kind() {
 	case value.Null:
 		p.f = f
@@ -251,12 +241,12 @@ func force(p *plan, r value.Value, f *format, x extraction) error {
 		if t.bad != "" {
 			return &ShapeError{Want: f.name, Found: t.bad}
 		}
-		if f.text != nil && !t.ok {
+		if f.isText() && !t.ok {
 			p.f, p.text = f, r
 			return nil
 		}
 		if t.ok {
-			if f.stream != nil {
+			if f.isStream() {
 				p.f, p.events = f, sseEventsFrom(t.body, t.line, x)
 				return nil
 			}
@@ -271,21 +261,21 @@ func force(p *plan, r value.Value, f *format, x extraction) error {
 		return nil
 	case value.Object:
 		for _, s := range objectShapes[:] {
-			if s.format == f && s.is(r) {
+			if s.api == f && s.is(r) {
 				*p = s.plan(r, x)
 				p.f = f
 				return nil
 			}
 		}
 		for _, s := range forcedShapes[:] {
-			if s.format == f && s.is(r) {
+			if s.api == f && s.is(r) {
 				*p = s.plan(r, x)
 				p.f = f
 				return nil
 			}
 		}
 	}
-	return &ShapeError{Want: f.name, Found: describe(r)}
+	return &ShapeError{Want: f.name, Found: Describe(r)}
 }
 
 // listFormat is the format of the list elems, from the first element
@@ -293,8 +283,8 @@ func force(p *plan, r value.Value, f *format, x extraction) error {
 // (openai's or anthropic's) decides only when no element decides by its
 // type or keys, and one that says no more than its role only when no
 // message says more. rank is how the list was told.
-func listFormat(elems []value.Value) (f *format, rank itemRank) {
-	var best *format
+func listFormat(elems []value.Value) (f *api, rank itemRank) {
+	var best *api
 	bestRank := noRank
 	for _, e := range elems {
 		g, r := itemFormat(e)
@@ -326,7 +316,7 @@ const (
 // and how surely. A message (a role, or Gemini's parts) is told by
 // messageFormat, before the keys of itemKeys, since a chat message may
 // have a name; one with arguments is a call that also has a role.
-func itemFormat(e value.Value) (f *format, rank itemRank) {
+func itemFormat(e value.Value) (f *api, rank itemRank) {
 	if e.Kind() != value.Object {
 		return nil, noRank
 	}
@@ -339,9 +329,9 @@ func itemFormat(e value.Value) (f *format, rank itemRank) {
 	for _, k := range itemKeys[:] {
 		if v, ok := e.Get(k.key); ok && (k.is == "" || v.Kind() == value.String && v.Str() == k.is) {
 			if k.weak {
-				return k.format, weakly
+				return k.api, weakly
 			}
-			return k.format, decides
+			return k.api, decides
 		}
 	}
 	return nil, noRank
@@ -350,7 +340,7 @@ func itemFormat(e value.Value) (f *format, rank itemRank) {
 // typeFormat is the format whose items are of type t, or nil: another
 // API's item with a name (Anthropic's server_tool_use, say) must not
 // make the list a calls list.
-func typeFormat(t string) *format {
+func typeFormat(t string) *api {
 	for _, f := range formats[:] {
 		for _, it := range f.itemTypes {
 			if t == it {

@@ -5,13 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
 // formatExamples are responses of each format in each of its shapes, every
 // one holding the call f({"x":1}).
-var formatExamples = map[Format][]string{
-	OpenAI: {
+var formatExamples = map[format.Format][]string{
+	format.OpenAI: {
 		`{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]},"finish_reason":"tool_calls"}]}`,
 		`{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]}`,
 		`{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{\"x\":1}"}}`,
@@ -22,19 +23,19 @@ var formatExamples = map[Format][]string{
 		`[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]`,
 		`[{"function":{"name":"f","arguments":"{\"x\":1}"}}]`,
 	},
-	Responses: {
+	format.Responses: {
 		`{"object":"response","status":"completed","output":[{"type":"reasoning","summary":[]},{"type":"function_call","call_id":"c","name":"f","arguments":"{\"x\":1}"}]}`,
 		`{"output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"ok"}]},{"type":"function_call","name":"f","arguments":"{\"x\":1}"}]}`,
 		`[{"type":"function_call","call_id":"c","name":"f","arguments":"{\"x\":1}"}]`,
 		`[{"type":"reasoning","summary":[]},{"type":"function_call","name":"f","arguments":{"x":1}}]`,
 	},
-	Anthropic: {
+	format.Anthropic: {
 		`{"type":"message","role":"assistant","content":[{"type":"text","text":"ok"},{"type":"tool_use","id":"t","name":"f","input":{"x":1}}],"stop_reason":"tool_use"}`,
 		`{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{"x":1}}]}`,
 		`[{"type":"thinking","thinking":"hm","signature":"s"},{"type":"tool_use","id":"t","name":"f","input":{"x":1}}]`,
 		`[{"type":"tool_use","name":"f","input":{"x":1}}]`,
 	},
-	Gemini: {
+	format.Gemini: {
 		`{"candidates":[{"content":{"role":"model","parts":[{"text":"ok"},{"functionCall":{"name":"f","args":{"x":1}}}]},"finishReason":"STOP"}]}`,
 		`{"role":"model","parts":[{"functionCall":{"name":"f","args":{"x":1}}}]}`,
 		`[{"text":"ok"},{"functionCall":{"name":"f","args":{"x":1}}}]`,
@@ -42,13 +43,13 @@ var formatExamples = map[Format][]string{
 	},
 	// The streams are in stream_test.go, built after each API's
 	// documented example, as JSON arrays and as SSE transcripts.
-	OpenAIStream:    {array(openaiChunks), transcript(openaiChunks, true)},
-	ResponsesStream: {array(responsesEvents), transcript(responsesEvents, false)},
-	AnthropicStream: {array(anthropicEvents), transcript(anthropicEvents, false)},
-	BedrockStream:   {array(bedrockEvents), transcript(bedrockEvents, false)},
+	format.OpenAIStream:    {array(openaiChunks), transcript(openaiChunks, true)},
+	format.ResponsesStream: {array(responsesEvents), transcript(responsesEvents, false)},
+	format.AnthropicStream: {array(anthropicEvents), transcript(anthropicEvents, false)},
+	format.BedrockStream:   {array(bedrockEvents), transcript(bedrockEvents, false)},
 	// Bedrock's tool use guide, step 2 (the Converse response to a tool
 	// request): https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html
-	Bedrock: {
+	format.Bedrock: {
 		`{"output":{"message":{"role":"assistant","content":[{"text":"ok"},{"toolUse":{"toolUseId":"tooluse_1","name":"f","input":{"x":1}}}]}},"stopReason":"tool_use","usage":{"inputTokens":1,"outputTokens":1,"totalTokens":2}}`,
 		`{"role":"assistant","content":[{"toolUse":{"toolUseId":"tooluse_1","name":"f","input":{"x":1}}}]}`,
 		`[{"text":"ok"},{"toolUse":{"toolUseId":"tooluse_1","name":"f","input":{"x":1}}}]`,
@@ -58,19 +59,19 @@ var formatExamples = map[Format][]string{
 	// tool_calls, ToolCallV2 with arguments a JSON string) and the chat
 	// reference (finish_reason TOOL_CALL):
 	// https://docs.cohere.com/v2/docs/tool-use-overview, https://docs.cohere.com/reference/chat
-	Cohere: {
+	format.Cohere: {
 		`{"id":"r1","finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_plan":"I will call f.","tool_calls":[{"id":"f_1","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]},"usage":{"billed_units":{"input_tokens":1,"output_tokens":1}}}`,
 		`{"role":"assistant","tool_plan":"I will call f.","tool_calls":[{"id":"f_1","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]}`,
 	},
 	// Ollama's API docs, "Chat request (with tools)":
 	// https://github.com/ollama/ollama/blob/main/docs/api.md
-	Ollama: {
+	format.Ollama: {
 		`{"model":"llama3.2","created_at":"2024-07-22T20:33:28.123648Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{"x":1}}}]},"done_reason":"stop","done":true,"total_duration":885095291}`,
 	},
 	// langchain-core's AIMessage (messages/ai.py) as model_dump writes it,
 	// as messages_to_dict and dumpd (load/dump.py) wrap it, and its
 	// tool_calls list of ToolCall (messages/tool.py).
-	LangChain: {
+	format.LangChain: {
 		`{"content":"","additional_kwargs":{},"response_metadata":{},"type":"ai","name":null,"id":"run-1","example":false,"tool_calls":[{"name":"f","args":{"x":1},"id":"call_1","type":"tool_call"}],"invalid_tool_calls":[],"usage_metadata":null}`,
 		`{"type":"ai","data":{"content":"","type":"ai","tool_calls":[{"name":"f","args":{"x":1},"id":"call_1","type":"tool_call"}],"invalid_tool_calls":[]}}`,
 		`{"lc":1,"type":"constructor","id":["langchain","schema","messages","AIMessage"],"kwargs":{"content":[{"type":"tool_use","id":"call_1","name":"f","input":{"x":1}}],"type":"ai","tool_calls":[{"name":"f","args":{"x":1},"id":"call_1","type":"tool_call"}],"invalid_tool_calls":[]}}`,
@@ -79,11 +80,11 @@ var formatExamples = map[Format][]string{
 	// The MCP specification, server/tools, "Calling Tools", and a batch of
 	// such requests (JSON-RPC 2.0 batches, in the 2025-03-26 revision):
 	// https://modelcontextprotocol.io/specification/2025-06-18/server/tools
-	MCP: {
+	format.MCP: {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"f","arguments":{"x":1}}}`,
 		`[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"f","arguments":{"x":1}}}]`,
 	},
-	Calls: {
+	format.Calls: {
 		`{"name":"f","arguments":"{\"x\":1}"}`,
 		`{"name":"f","arguments":{"x":1}}`,
 		`[{"name":"f","arguments":"{\"x\":1}"}]`,
@@ -94,7 +95,7 @@ var formatExamples = map[Format][]string{
 // sameShape are the formats whose examples another format reads as well,
 // on purpose: a Cohere message is an openai message with a tool plan, and
 // a forced cohere reads openai's messages and lists as its own.
-var sameShape = map[[2]Format]bool{{Cohere, OpenAI}: true, {OpenAI, Cohere}: true}
+var sameShape = map[[2]format.Format]bool{{format.Cohere, format.OpenAI}: true, {format.OpenAI, format.Cohere}: true}
 
 // Auto reads every example as its own format, and no other format reads
 // a usable call out of it. Calls is the exception as the other: it reads
@@ -113,19 +114,19 @@ func TestDetectionExamples(t *testing.T) {
 				t.Fatalf("bad example %s: %v", ex, err)
 			}
 			args := `{"x":1}`
-			if want == QwenCoder {
+			if want == format.QwenCoder {
 				args = `{"x":"1"}` // text, without the tool's schema
 			}
-			calls, got, err := Extract(r, Auto, value.Limits{})
+			calls, got, err := readCalls(r, format.Auto, value.Limits{})
 			if err != nil || got != want || len(calls) != 1 ||
 				calls[0].Err != nil || calls[0].Name != "f" || calls[0].Args.String() != args {
 				t.Errorf("%s example read as %q: %v, %v\n%s", want, got, calls, err, ex)
 			}
 			for _, other := range formats {
-				if other.name == want || other.name == Calls || sameShape[[2]Format{want, other.name}] {
+				if other.name == want || other.name == format.Calls || sameShape[[2]format.Format{want, other.name}] {
 					continue
 				}
-				calls, _, _ := Extract(r, other.name, value.Limits{})
+				calls, _, _ := readCalls(r, other.name, value.Limits{})
 				for _, c := range calls {
 					if c.Err == nil {
 						t.Errorf("%s example forced to %s reads a usable call %q\n%s", want, other.name, c.Name, ex)
@@ -137,20 +138,20 @@ func TestDetectionExamples(t *testing.T) {
 }
 
 // The table holds together: names and item types are unique, every format
-// has a shape an object can have, and Formats and ParseFormat list every
-// format in the table's order.
+// has a shape an object can have, and format.All and format.Parse list
+// every format in the table's order, the text ones as text.
 func TestFormatTable(t *testing.T) {
-	infos := Formats()
+	infos := format.All()
 	if len(infos) != 1+len(formats) || infos[0].Name != "auto" || infos[0].Description == "" {
-		t.Fatalf("Formats() = %+v", infos)
+		t.Fatalf("format.All() = %+v", infos)
 	}
-	types := map[string]Format{}
+	types := map[string]format.Format{}
 	for i, f := range formats {
-		if infos[i+1] != (FormatInfo{Name: string(f.name), Description: f.about, Text: f.text != nil}) || f.about == "" {
-			t.Errorf("Formats()[%d] = %+v, want %s described", i+1, infos[i+1], f.name)
+		if infos[i+1] != (format.Info{Name: string(f.name), Description: format.Description(f.name), Text: f.isText()}) || format.Description(f.name) == "" {
+			t.Errorf("format.All()[%d] = %+v, want %s described", i+1, infos[i+1], f.name)
 		}
-		if got, err := ParseFormat(string(f.name)); got != f.name || err != nil || lookup(f.name) != f {
-			t.Errorf("ParseFormat(%q) = %q, %v", f.name, got, err)
+		if got, err := format.Parse(string(f.name)); got != f.name || err != nil || lookup(f.name) != f {
+			t.Errorf("format.Parse(%q) = %q, %v", f.name, got, err)
 		}
 		for _, it := range f.itemTypes {
 			if prev, ok := types[it]; ok {
@@ -169,35 +170,35 @@ func TestFormatTable(t *testing.T) {
 		}
 		rows := 0
 		for _, s := range append(objectShapes[:], forcedShapes[:]...) {
-			if s.format == f {
+			if s.api == f {
 				rows++
 			}
 		}
-		if rows == 0 && f.stream == nil {
+		if rows == 0 && !f.isStream() {
 			t.Errorf("format %s has no row in objectShapes or forcedShapes", f.name)
 		}
-		if rows > 0 && f.stream != nil {
+		if rows > 0 && f.isStream() {
 			t.Errorf("stream format %s has a row in objectShapes or forcedShapes", f.name)
 		}
-		if (f.stream == nil) == (f.read == nil) {
+		if (!f.isStream()) == (f.read == nil) {
 			t.Errorf("format %s reads elements and streams, or neither", f.name)
 		}
 	}
 	for _, s := range append(objectShapes[:], forcedShapes[:]...) {
-		if lookup(s.format.name) != s.format {
-			t.Errorf("objectShapes names %s, which formats does not list", s.format.name)
+		if lookup(s.api.name) != s.api {
+			t.Errorf("objectShapes names %s, which formats does not list", s.api.name)
 		}
 	}
 	for _, k := range itemKeys {
-		if lookup(k.format.name) != k.format {
-			t.Errorf("itemKeys names %s, which formats does not list", k.format.name)
+		if lookup(k.api.name) != k.api {
+			t.Errorf("itemKeys names %s, which formats does not list", k.api.name)
 		}
 	}
 	// An object no row claims is a ShapeError naming it, for every format.
 	r, _ := value.Parse(`{"unknown":1}`)
 	for _, f := range everyFormat() {
 		var se *ShapeError
-		if _, _, err := Extract(r, f, value.Limits{}); !errors.As(err, &se) {
+		if _, _, err := readCalls(r, f, value.Limits{}); !errors.As(err, &se) {
 			t.Errorf("Extract(%s) of an unknown object: %v", f, err)
 		}
 	}

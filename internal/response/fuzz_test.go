@@ -4,10 +4,11 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// FuzzExtract feeds arbitrary JSON to every format: Extract must not panic,
+// FuzzExtract feeds arbitrary JSON to every format: ReadCalls must not panic,
 // must fail only with a *ShapeError, and must never hand back a call that
 // looks usable without an arguments object.
 func FuzzExtract(f *testing.F) {
@@ -31,8 +32,8 @@ func FuzzExtract(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, format := range all {
-			checkExtract(t, r, format)
+		for _, want := range all {
+			checkExtract(t, r, want)
 		}
 	})
 }
@@ -54,24 +55,24 @@ func FuzzStream(f *testing.F) {
 	// What may come before a transcript, and what may not.
 	f.Add("\ufeffHTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n" + sseText(anthropicEvents[:10], false) + "da")
 	f.Add("log\n  data: " + anthropicEvents[5] + "\n\n")
-	streams := []Format{Auto}
+	streams := []format.Format{format.Auto}
 	for _, ft := range formats {
-		if ft.stream != nil {
+		if ft.isStream() {
 			streams = append(streams, ft.name)
 		}
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		r := value.StringOf(s)
-		for _, format := range streams {
-			calls, got := checkExtract(t, r, format)
-			if got == Auto || !isSSE(s) {
+		for _, want := range streams {
+			calls, got := checkExtract(t, r, want)
+			if got == format.Auto || !isSSE(s) {
 				continue
 			}
 			elems, readable := eventValues(s)
 			if !readable {
 				continue
 			}
-			want, _, err := Extract(value.ArrayOf(elems...), got, fuzzLimits)
+			want, _, err := readCalls(value.ArrayOf(elems...), got, fuzzLimits)
 			if err != nil || !sameCalls(calls, want) {
 				t.Fatalf("Extract(%q) of the transcript = %v, of its events = %v, %v", got, calls, want, err)
 			}
@@ -82,37 +83,37 @@ func FuzzStream(f *testing.F) {
 // fuzzLimits keep a fuzzed input's arguments small.
 var fuzzLimits = value.Limits{MaxDepth: 32, MaxBytes: 1 << 16}
 
-// checkExtract checks the rules every Extract keeps, and returns the calls
+// checkExtract checks the rules every ReadCalls keeps, and returns the calls
 // and the format read.
-func checkExtract(t *testing.T, r value.Value, format Format) ([]Call, Format) {
+func checkExtract(t *testing.T, r value.Value, want format.Format) ([]Call, format.Format) {
 	t.Helper()
-	calls, got, err := Extract(r, format, fuzzLimits)
+	calls, got, err := readCalls(r, want, fuzzLimits)
 	if err != nil {
 		var se *ShapeError
-		if !errors.As(err, &se) || calls != nil || got != format {
-			t.Fatalf("Extract(%q) = %d calls, %q, %v", format, len(calls), got, err)
+		if !errors.As(err, &se) || calls != nil || got != want {
+			t.Fatalf("Extract(%q) = %d calls, %q, %v", want, len(calls), got, err)
 		}
-		return nil, Auto
+		return nil, format.Auto
 	}
-	if format != Auto && got != format {
-		t.Fatalf("Extract(%q) read as %q", format, got)
+	if want != format.Auto && got != want {
+		t.Fatalf("Extract(%q) read as %q", want, got)
 	}
 	if len(calls) == 0 && calls != nil {
-		t.Fatalf("Extract(%q) returned an empty non-nil slice", format)
+		t.Fatalf("Extract(%q) returned an empty non-nil slice", want)
 	}
 	for i, c := range calls {
 		if c.Err == nil {
 			if c.Args.Kind() != value.Object {
-				t.Fatalf("Extract(%q) call %d has no error and %s arguments", format, i, c.Args.Kind())
+				t.Fatalf("Extract(%q) call %d has no error and %s arguments", want, i, c.Args.Kind())
 			}
 			continue
 		}
 		var ae *ArgumentsError
 		if !errors.As(c.Err, &ae) || ae.Index != i {
-			t.Fatalf("Extract(%q) call %d error = %v", format, i, c.Err)
+			t.Fatalf("Extract(%q) call %d error = %v", want, i, c.Err)
 		}
 		if c.Args.Kind() != value.Null {
-			t.Fatalf("Extract(%q) call %d failed but has arguments", format, i)
+			t.Fatalf("Extract(%q) call %d failed but has arguments", want, i)
 		}
 		_ = c.Err.Error()
 	}

@@ -1,16 +1,15 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/value"
+)
 
-// Gemini is the generateContent API: a response, its content, or its
-// parts list.
-const Gemini Format = "gemini"
-
-var geminiFormat = format{
-	name:  Gemini,
-	about: "a gemini response, content or parts list",
-	emits: callLike,
-	read:  readPart,
+var geminiFormat = api{
+	name:   format.Gemini,
+	emits:  callLike,
+	read:   readPart,
+	reader: single{},
 }
 
 func hasCandidates(o value.Value) bool { return o.Has("candidates") }

@@ -1,27 +1,12 @@
 package response
 
-import "strings"
+import (
+	"strings"
 
-// Harmony is the raw text of gpt-oss models, in OpenAI's harmony format
-// (github.com/openai/harmony, docs/format.md, "Receiving tool calls"): a
-// call is an assistant message whose header names its recipient,
-//
-//	<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"location":"Tokyo"}<|call|>
-//
-// the to= in the channel section, as here, or in the role section
-// (<|start|>assistant to=functions.get_weather<|channel|>commentary …).
-// The text may begin inside the header of the first message, whose
-// <|start|>assistant ends the prompt, and may end without the <|call|>
-// that stopped the model. A header is read as openai-harmony's parser
-// reads it; the call's name is its recipient without "functions.", and
-// its arguments are the message, a JSON object. A recipient outside
-// functions (browser.search, python: built-in tools) is a call too, under
-// its whole name, where vLLM's parser leaves it out: a call that the
-// suite does not expect must not vanish. Messages of other roles (a
-// tool's output) are not the model's calls.
-const Harmony Format = "harmony"
+	"github.com/callgrade/callgrade/internal/format"
+)
 
-var harmonyFormat = textFormat(Harmony, "a gpt-oss model's text in the harmony format", readHarmony)
+var harmonyFormat = textFormat(format.Harmony, readHarmony)
 
 // A message's content ends at one of these; <|start|> ends one that
 // lacks them.

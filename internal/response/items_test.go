@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -45,7 +46,7 @@ func TestUnknownCallItemsInRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, _, err := ExtractRun(r, Auto)
+			run, _, err := readRun(r, format.Auto)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,24 +3,17 @@ package response
 import (
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// LangChain is LangChain's AIMessage written out as a dict: the message's
-// own fields (type "ai"), the {"type": "ai", "data": …} of
-// messages_to_dict, the {"lc": 1, "type": "constructor", …} of dumpd, or
-// its tool_calls list. Its calls are tool_calls ({name, args, id}, args an
-// object), then invalid_tool_calls: the calls LangChain could not parse,
-// each a failed call.
-const LangChain Format = "langchain"
-
-var langchainFormat = format{
-	name:      LangChain,
-	about:     "a langchain AIMessage or its tool_calls list",
+var langchainFormat = api{
+	name:      format.LangChain,
 	itemTypes: []string{"tool_call", "invalid_tool_call"},
 	emits:     every,
 	read:      readLangChainCall,
 	readRest:  readInvalidToolCall,
+	reader:    single{},
 }
 
 // isLangChainMessage is an AIMessage (or chunk) in any of its dict forms;

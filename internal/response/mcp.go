@@ -1,18 +1,15 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/value"
+)
 
-// MCP is the Model Context Protocol's tools/call request, a JSON-RPC 2.0
-// message whose params are the call: {"jsonrpc": "2.0", "id": …,
-// "method": "tools/call", "params": {"name": …, "arguments": {…}}}, or a
-// batch (list) of such messages. arguments is an object, and optional.
-const MCP Format = "mcp"
-
-var mcpFormat = format{
-	name:  MCP,
-	about: "an mcp tools/call request or batch of them",
-	emits: emitsRequest,
-	read:  readRequest,
+var mcpFormat = api{
+	name:   format.MCP,
+	emits:  emitsRequest,
+	read:   readRequest,
+	reader: single{},
 }
 
 func isJSONRPC(o value.Value) bool { return o.Has("jsonrpc") }

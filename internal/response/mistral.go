@@ -4,21 +4,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// Mistral is the raw text of Mistral models, each call after a
-// [TOOL_CALLS] token, in the two forms mistral-common decodes
-// (src/mistral_common/tokens/tokenizers/tools.py): tokenizers v2 to v7
-// write a JSON list of calls, [TOOL_CALLS][{"name": …, "arguments": {…}}],
-// and v11 on write the name and the arguments apart,
-// [TOOL_CALLS]NAME[ARGS]{…}, or [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}.
-// [ARGS] may be missing, as in text decoded without control tokens,
-// which vLLM's mistral tool parser reads too. Text before the first
-// [TOOL_CALLS], and after a call's JSON, is the answer's text.
-const Mistral Format = "mistral"
-
-var mistralFormat = textFormat(Mistral, "a Mistral model's text with [TOOL_CALLS] calls", readMistral)
+var mistralFormat = textFormat(format.Mistral, readMistral)
 
 func readMistral(t *textReader) {
 	marks := seeker{s: t.src, m: mistralCalls}

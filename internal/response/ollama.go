@@ -1,17 +1,15 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/value"
+)
 
-// Ollama is Ollama's /api/chat: a chat response, or its message. Its
-// tool_calls entries are openai's without an id, and their arguments are
-// an object, not a JSON string.
-const Ollama Format = "ollama"
-
-var ollamaFormat = format{
-	name:  Ollama,
-	about: "an ollama chat response or message",
-	emits: every,
-	read:  readOllamaToolCall,
+var ollamaFormat = api{
+	name:   format.Ollama,
+	emits:  every,
+	read:   readOllamaToolCall,
+	reader: single{},
 }
 
 // isOllamaResponse is a chat response: the message beside done, which

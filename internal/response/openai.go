@@ -1,17 +1,16 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/value"
+)
 
-// OpenAI is the Chat Completions API: a chat completion, its message, or
-// its tool_calls list.
-const OpenAI Format = "openai"
-
-var openaiFormat = format{
-	name:      OpenAI,
-	about:     "an openai chat completion, message or tool_calls list",
+var openaiFormat = api{
+	name:      format.OpenAI,
 	itemTypes: []string{"function"},
 	emits:     every,
 	read:      readToolCall,
+	reader:    single{},
 }
 
 func hasChoices(o value.Value) bool { return o.Has("choices") }

@@ -1,28 +1,13 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/value"
+)
 
-// OpenAIStream is a streamed chat completion: its chat.completion.chunk
-// objects as a JSON array, or the SSE transcript they came in. The calls
-// are put together from choices[0].delta.tool_calls: the fragments of
-// function.arguments are joined by index, and a chunk with a
-// finish_reason ends them all.
-//
-// The openai SDKs key a call by its index alone, and would join two
-// calls that a server sends under one index (some vLLM and SGLang
-// versions, Ollama's OpenAI API and gateways that translate from other
-// APIs put every call at index 0). Here a fragment begins a new call on
-// an index already in use when it has an id other than the call's, or,
-// without the call's id, a function.name while the call's arguments are
-// already a complete JSON value, as smolagents and similar clients do. A
-// later name for a call whose arguments are not complete is appended, as
-// the SDKs append it, unless it repeats the name.
-const OpenAIStream Format = "openai-stream"
-
-var openaiStreamFormat = format{
-	name:   OpenAIStream,
-	about:  "an openai chat completion stream, as chunks or SSE",
-	stream: &openaiStreamer,
+var openaiStreamFormat = api{
+	name:   format.OpenAIStream,
+	reader: &openaiStreamer,
 }
 
 var openaiStreamer = streamer{unit: "tool_calls index", stop: "finish_reason", end: "finish_reason", event: chunkEvent}

@@ -5,17 +5,21 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// Options are what Extract may need besides a response and its format.
-// The zero Options read as Extract does.
+// Options are what reading a response may need besides the response and
+// its format. The zero Options read with value.DefaultLimits, memory of
+// their own for each response, and no tools' schemas.
 type Options struct {
 	// Limits bound the parsing of arguments; the zero value means
 	// value's defaults.
 	Limits value.Limits
-	// Parser, when set, parses the arguments into memory that it hands
-	// out again after its Reset, as ExtractWith does.
+	// Parser, when set, parses the arguments strings into memory that it
+	// hands out again after its Reset, so that reading response after
+	// response reuses memory instead of allocating it: the calls' Args
+	// are then valid only until that Reset, as everything it parses.
 	Parser *value.Parser
 	// Params maps a tool's name to the JSON Schema of its parameters (an
 	// object schema with properties). Qwen3-Coder's text writes every
@@ -23,10 +27,10 @@ type Options struct {
 	// the parameter: a number's "5" is 5. Without one, values are strings.
 	Params map[string]value.Value
 	// Calls, when it has room for the calls of a response, is where
-	// Extract puts them (what it holds is overwritten), so that reading
-	// response after response into the slice the last Extract returned
+	// ReadCalls puts them (what it holds is overwritten), so that reading
+	// response after response into the slice the last ReadCalls returned
 	// allocates nothing; the calls are then valid until that slice is
-	// used again. Without room, Extract allocates, as it does without.
+	// used again. Without room, ReadCalls allocates, as it does without.
 	Calls []Call
 	// InvalidUTF8 says that strings in the response may not be UTF-8, as
 	// when its line was read with value.Parser.ParseKeepInvalidUTF8
@@ -36,8 +40,39 @@ type Options struct {
 	InvalidUTF8 bool
 }
 
-// Extract is Extract with the options o.
-func (o Options) Extract(r value.Value, f Format) ([]Call, Format, error) {
+// Read reads r, a response in format f (format.Auto detects it by its
+// shape), as a run, and returns it with the format it was read as. A
+// conversation (a format whose responses are whole conversations:
+// openai-messages, anthropic-messages, gemini-contents,
+// langchain-messages, and a Responses run) gives each of its calls as a
+// step, in order, with the result its tool gave back, its turn and the
+// answer the model ended with; so does a trace (see the package doc). A
+// response of any other format is a run of one turn: its calls with
+// their ids and no results, and its text answer as Final when it has no
+// calls. The steps' calls are the calls ReadCalls returns for r.
+//
+// Every problem with one call (a missing name, arguments of the wrong
+// type or that do not parse) is a Call with Err set, in that call's
+// place, with Name filled in when it is known. Read itself fails only
+// when nothing in r can be read as calls (a *ShapeError), or when f is
+// not a known Format; the format returned with an error is f. Args
+// shares memory with r.
+func (o Options) Read(r value.Value, f format.Format) (Run, format.Format, error) {
+	run, got, err := extractRun(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params})
+	if o.InvalidUTF8 {
+		for i := range run.Steps {
+			failInvalidUTF8(&run.Steps[i].Call, i)
+		}
+	}
+	return run, got, err
+}
+
+// ReadCalls returns the calls of r in order, the calls of the steps of
+// the run that Read returns, and the format r was read as, with Read's
+// errors; nil when r has no calls. It reads no more than the calls, into
+// o.Calls when that has room: the scorer's loop over a responses file
+// reads a response's calls so without allocating.
+func (o Options) ReadCalls(r value.Value, f format.Format) ([]Call, format.Format, error) {
 	calls, got, err := extract(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params}, o.Calls)
 	if o.InvalidUTF8 {
 		for i := range calls {

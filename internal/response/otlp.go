@@ -7,70 +7,46 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/value"
 )
 
-// OTLP is a trace of an agent's run, as an OpenTelemetry collector's file
-// exporter writes it: one OTLP/JSON export object, {"resourceSpans":
-// [{"resource": …, "scopeSpans": [{"scope": …, "spans": […]}]}]}, read by
-// the GenAI semantic conventions or OpenInference's.
-//
-// The calls are the tool_call parts of the first output message of each
-// chat span (gen_ai.output.messages; gen_ai.operation.name chat,
-// generate_content or text_completion), and the flattened
-// llm.output_messages.0.message.tool_calls.M.tool_call.* attributes of
-// OpenInference's LLM spans. An execute_tool span (gen_ai.tool.name,
-// gen_ai.tool.call.id, gen_ai.tool.call.arguments, gen_ai.tool.call.result)
-// or an OpenInference TOOL span (tool.name, input.value, output.value)
-// gives the result of the call with its id; one whose call no chat span
-// shows is a call of its own. Steps come in the order of the spans'
-// start times, ties in the order of the file.
-//
-// Arguments are a JSON string or a structured value (a kvlistValue is an
-// object). The conventions make the content opt-in: a trace that has chat
-// or tool spans but none of their content is not evaluable
-// (Run.NotEvaluable), and so is one in which some model span records its
-// output and another does not (it may hide calls), unless that one ended
-// in an error; Extract gives such a trace one failed call, so that it
-// never passes for want of evidence. Text beside a call is no answer.
-// SplitTraces makes a responses file of a collector's export, one
-// response per case.
-const OTLP Format = "otlp"
-
-var otlpFormat = format{
-	name:  OTLP,
-	about: "an OTLP/JSON trace export (resourceSpans) of GenAI or OpenInference spans",
-	emits: every,
-	read:  readTraceStep,
+var otlpFormat = api{
+	name:   format.OTLP,
+	emits:  every,
+	read:   readTraceStep,
+	reader: traceFamily{},
 }
 
 // isOTLPExport is an OTLP/JSON export object, or a TracesData message.
 func isOTLPExport(o value.Value) bool { return o.Has("resourceSpans") }
 
-// isTrace reports whether r, read in format f, is a trace, which
-// readTrace reads as a run: with Auto, when detection takes it as otlp.
-func isTrace(r value.Value, f Format) bool {
-	if r.Kind() != value.Object || f != Auto && f != OTLP || !isOTLPExport(r) {
-		return false
+// traceFamily is the reader of a trace: it collects the spans of the
+// export its plan found (tracePlan) and reads them as a run, or as the
+// calls of the run's steps.
+type traceFamily struct{}
+
+func (traceFamily) calls(p plan, x extraction, _ format.Format, dst []Call) ([]Call, error) {
+	if p.trace.Kind() == value.Object {
+		t := collectTrace(p.trace, x)
+		q := t.stepsPlan()
+		q.f = p.f
+		p = q
 	}
-	if f == OTLP {
-		return true
-	}
-	for _, s := range objectShapes[:] {
-		if s.is(r) {
-			return s.format == &otlpFormat
-		}
-	}
-	return false
+	return p.listCalls(x, dst), nil
 }
 
-// readTrace reads the trace r as a run.
-func readTrace(r value.Value, x extraction) (Run, Format, error) {
-	t := collectTrace(r, x)
+func (tf traceFamily) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
+	if p.trace.Kind() != value.Object {
+		// A list forced to otlp: its elements are failed calls.
+		calls, _ := tf.calls(p, x, want, nil)
+		return oneTurn(&p, r, x, want, calls, turnIDs|turnAnswer), nil
+	}
+	t := collectTrace(p.trace, x)
 	if t.bad != "" {
-		return Run{Steps: []Step{{Call: fail(0, "", t.bad)}}}, OTLP, nil
+		return Run{Steps: []Step{{Call: fail(0, "", t.bad)}}}, nil
 	}
 	run := Run{Final: t.final, HasFinal: t.hasFinal, NotEvaluable: t.notEvaluable}
 	if len(t.steps) > 0 {
@@ -86,19 +62,22 @@ func readTrace(r value.Value, x extraction) (Run, Format, error) {
 		}
 		run.Steps[i] = st
 	}
-	return run, OTLP, nil
+	return run, nil
 }
 
 // traceMark is the prefix of the plan of a trace, which no list of a
 // response can have: the elements readTraceStep reads are the steps that
-// tracePlan found, and any other element is a failed call.
+// stepsPlan found, and any other element is a failed call.
 const traceMark = "\x00trace"
 
-// tracePlan reads the steps of trace o for Extract, as objects of
-// readTraceStep's: {"at", "name", "arguments", "why"}. A trace that is not
-// evaluable is one failed call.
-func tracePlan(o value.Value, x extraction) plan {
-	t := collectTrace(o, x)
+// tracePlan finds the export o, whose spans its reader collects: they are
+// collected once, by the reading that needs them, not by detection.
+func tracePlan(o value.Value, _ extraction) plan { return plan{trace: o} }
+
+// stepsPlan is the plan of the calls of trace t, for ReadCalls: its steps
+// as objects of readTraceStep's, {"at", "name", "arguments", "why"}. A
+// trace that is not evaluable is one failed call.
+func (t *trace) stepsPlan() plan {
 	switch {
 	case t.bad != "":
 		return plan{bad: t.bad}
@@ -247,7 +226,7 @@ func (s *span) content(key string) (v value.Value, ok bool, why string) {
 	case dup:
 		return v, true, s.where() + " has attribute " + key + " twice"
 	}
-	v, err := anyValue(a)
+	v, err := AnyValue(a)
 	switch {
 	case err != "":
 		return v, true, s.where() + " attribute " + key + ": " + err
@@ -261,11 +240,12 @@ func (s *span) content(key string) (v value.Value, ok bool, why string) {
 // configuration hides.
 const redacted = "__REDACTED__"
 
-// anyValue decodes an OTLP/JSON AnyValue: stringValue, boolValue,
+// AnyValue decodes an OTLP/JSON AnyValue: stringValue, boolValue,
 // intValue (a string or a number), doubleValue, bytesValue (its base64
 // text), arrayValue and kvlistValue (an object). An AnyValue with none of
-// them is null. err says why it does not decode.
-func anyValue(a value.Value) (value.Value, string) {
+// them is null. The string, when not empty, says why it does not decode.
+// The otlp importer reads a case's attribute with it.
+func AnyValue(a value.Value) (value.Value, string) {
 	if a.Kind() != value.Object {
 		return value.Value{}, "the value is " + kindPhrase(a) + ", not an AnyValue object"
 	}
@@ -322,7 +302,7 @@ func anyValue(a value.Value) (value.Value, string) {
 	if key == "arrayValue" {
 		elems := make([]value.Value, len(vals))
 		for i, e := range vals {
-			if elems[i], err = anyValue(e); err != "" {
+			if elems[i], err = AnyValue(e); err != "" {
 				return value.Value{}, "arrayValue.values[" + strconv.Itoa(i) + "]: " + err
 			}
 		}
@@ -337,7 +317,7 @@ func anyValue(a value.Value) (value.Value, string) {
 		e, _ := kv.Get("value")
 		if !kv.Has("value") {
 			e = value.Value{}
-		} else if e, err = anyValue(e); err != "" {
+		} else if e, err = AnyValue(e); err != "" {
 			return value.Value{}, "kvlistValue.values[" + strconv.Itoa(i) + "]: " + err
 		}
 		members[i] = value.Member{Key: k.Str(), Value: e}
@@ -610,7 +590,7 @@ func (t *trace) merge(tools []traceStep) {
 // says what in it is malformed.
 func exportSpans(o value.Value) ([]span, string) {
 	var spans []span
-	bad := eachSpan(o, func(_, _, x value.Value, at string) string {
+	bad := EachSpan(o, func(_, _, x value.Value, at string) string {
 		s, bad := readSpan(x, at)
 		if bad != "" {
 			return bad
@@ -625,11 +605,12 @@ func exportSpans(o value.Value) ([]span, string) {
 	return spans, ""
 }
 
-// eachSpan calls f with each element of the spans lists of export o, in
+// EachSpan calls f with each element of the spans lists of export o, in
 // the file's order, with the resourceSpans and scopeSpans objects it sits
 // in and its place for messages. It stops at the first problem of shape,
-// the export's or one f returns, and returns it.
-func eachSpan(o value.Value, f func(rs, ss, s value.Value, at string) string) string {
+// the export's or one f returns, and returns it. The otlp importer
+// splits an export by case with it.
+func EachSpan(o value.Value, f func(rs, ss, s value.Value, at string) string) string {
 	rss, bad := list(o, "resourceSpans", "")
 	if bad != "" {
 		return bad

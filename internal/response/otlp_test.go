@@ -1,8 +1,6 @@
 package response
 
 import (
-	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/value"
 )
@@ -19,7 +18,7 @@ import (
 // execute_tool span alone, and a chat span whose tool call an
 // execute_tool span ran.
 func init() {
-	formatExamples[OTLP] = []string{
+	formatExamples[format.OTLP] = []string{
 		tExport(tSpan("execute_tool f", 1, tStr("gen_ai.operation.name", "execute_tool"), tStr("gen_ai.tool.name", "f"),
 			tStr("gen_ai.tool.call.arguments", `{"x":1}`))),
 		tExport(tSpan("chat m", 1, tStr("gen_ai.operation.name", "chat"),
@@ -304,8 +303,8 @@ func TestTraceRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, got, err := ExtractRun(r, Auto)
-			if err != nil || got != OTLP {
+			run, got, err := readRun(r, format.Auto)
+			if err != nil || got != format.OTLP {
 				t.Fatalf("ExtractRun = %q, %v", got, err)
 			}
 			checkTraceSteps(t, run.Steps, tt.steps)
@@ -318,10 +317,10 @@ func TestTraceRuns(t *testing.T) {
 			if tt.notEvaluable == "" && run.NotEvaluable != "" || !strings.Contains(run.NotEvaluable, tt.notEvaluable) {
 				t.Errorf("NotEvaluable = %q, want %q in it", run.NotEvaluable, tt.notEvaluable)
 			}
-			// Extract reads the same calls, and a trace that is not
+			// ReadCalls reads the same calls, and a trace that is not
 			// evaluable as one failed call, so that it never passes.
-			calls, got, err := Extract(r, Auto, value.Limits{})
-			if err != nil || got != OTLP {
+			calls, got, err := readCalls(r, format.Auto, value.Limits{})
+			if err != nil || got != format.OTLP {
 				t.Fatalf("Extract = %q, %v", got, err)
 			}
 			if run.NotEvaluable != "" {
@@ -332,7 +331,7 @@ func TestTraceRuns(t *testing.T) {
 				t.Errorf("Extract = %v, ExtractRun = %v", calls, run.Calls())
 			}
 			// Forced, the same.
-			forced, _, err := ExtractRun(r, OTLP)
+			forced, _, err := readRun(r, format.OTLP)
 			if err != nil || len(forced.Steps) != len(run.Steps) || forced.NotEvaluable != run.NotEvaluable {
 				t.Errorf("forced otlp reads %v, %v", forced, err)
 			}
@@ -374,29 +373,29 @@ func checkTraceSteps(t *testing.T, steps []Step, want []traceWant) {
 func TestTraceDetection(t *testing.T) {
 	for _, tt := range []struct {
 		in    string
-		f     Format
-		want  Format
+		f     format.Format
+		want  format.Format
 		trace bool
 	}{
-		{`{"resourceSpans":[]}`, Auto, OTLP, true},
-		{`{"resourceSpans":[],"choices":[]}`, Auto, OpenAI, false},
-		{`{"resourceSpans":[],"choices":[]}`, OTLP, OTLP, true},
-		{`{"resourceSpans":[],"name":"f","arguments":{}}`, Auto, Calls, false},
-		{`[{"name":"f","arguments":{}}]`, OTLP, OTLP, false},
-		{`{"choices":[]}`, OTLP, OTLP, false},
+		{`{"resourceSpans":[]}`, format.Auto, format.OTLP, true},
+		{`{"resourceSpans":[],"choices":[]}`, format.Auto, format.OpenAI, false},
+		{`{"resourceSpans":[],"choices":[]}`, format.OTLP, format.OTLP, true},
+		{`{"resourceSpans":[],"name":"f","arguments":{}}`, format.Auto, format.Calls, false},
+		{`[{"name":"f","arguments":{}}]`, format.OTLP, format.OTLP, false},
+		{`{"choices":[]}`, format.OTLP, format.OTLP, false},
 	} {
 		r, _ := value.Parse(tt.in)
 		if got := isTrace(r, tt.f); got != tt.trace {
 			t.Errorf("isTrace(%s, %q) = %v", tt.in, tt.f, got)
 		}
-		_, got, _ := ExtractRun(r, tt.f)
+		_, got, _ := readRun(r, tt.f)
 		if got != tt.want {
 			t.Errorf("ExtractRun(%s, %q) read as %q, want %q", tt.in, tt.f, got, tt.want)
 		}
 	}
 	// A list forced as otlp: every element fails, whatever it holds.
 	r, _ := value.Parse(`[{"name":"f","arguments":{"x":1}},{"resourceSpans":[]}]`)
-	calls, _, err := Extract(r, OTLP, value.Limits{})
+	calls, _, err := readCalls(r, format.OTLP, value.Limits{})
 	if err != nil || len(calls) != 2 || calls[0].Err == nil || calls[1].Err == nil ||
 		!strings.Contains(calls[0].Err.Error(), "call 0: [0] is an element of a list: an otlp response is an OTLP/JSON export object") {
 		t.Errorf("a list forced as otlp = %v, %v", calls, err)
@@ -404,100 +403,15 @@ func TestTraceDetection(t *testing.T) {
 	// An object of no trace, forced: a ShapeError, as for every format.
 	r, _ = value.Parse(`{"spans":[]}`)
 	var se *ShapeError
-	if _, _, err := ExtractRun(r, OTLP); !errors.As(err, &se) || !strings.Contains(err.Error(), "not an OTLP/JSON trace export") {
+	if _, _, err := readRun(r, format.OTLP); !errors.As(err, &se) || !strings.Contains(err.Error(), "not an OTLP/JSON trace export") {
 		t.Errorf("ExtractRun of an object that is no trace = %v", err)
 	}
 }
 
-// A collector's export: the spans of each case go together, whichever
-// lines they come in, and each reads as the trace it came from.
-func TestSplitTraces(t *testing.T) {
-	text := readFixture(t, "collector.jsonl")
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write([]byte(text))
-	zw.Close()
-	for _, in := range []struct {
-		name string
-		data []byte
-	}{{"collector.jsonl", []byte(text)}, {"collector.jsonl.gz", gz.Bytes()}} {
-		cases, err := SplitTraces(bytes.NewReader(in.data), in.name, CaseAttribute)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := []struct {
-			id, fixture string
-			line        int
-			traces      string
-		}{
-			{"weather-paris", "genai_weather.json", 1, "4bf92f3577b34da6a3ce929d0e0e4736"},
-			{"weather-rome", "genai_no_content.json", 2, "5b8efff798038103d269b633813fc60c"},
-			{"weather-boston", "openinference_boston.json", 3, "0af7651916cd43dd8448eb211c80319c"},
-		}
-		if len(cases) != len(want) {
-			t.Fatalf("%d cases, want %d: %v", len(cases), len(want), cases)
-		}
-		for i, w := range want {
-			c := cases[i]
-			if c.ID != w.id || c.Line != w.line || strings.Join(c.Traces, " ") != w.traces {
-				t.Errorf("case %d = %q line %d traces %v, want %q line %d %s", i, c.ID, c.Line, c.Traces, w.id, w.line, w.traces)
-			}
-			fr, _ := value.Parse(readFixture(t, w.fixture))
-			wantRun, _, _ := ExtractRun(fr, Auto)
-			gotRun, got, err := ExtractRun(c.Export, Auto)
-			if err != nil || got != OTLP || gotRun.Final != wantRun.Final || gotRun.NotEvaluable != wantRun.NotEvaluable ||
-				!sameCalls(gotRun.Calls(), wantRun.Calls()) || len(gotRun.Steps) != len(wantRun.Steps) {
-				t.Errorf("case %s reads as %+v, %v; its trace alone as %+v", c.ID, gotRun, err, wantRun)
-			}
-		}
-	}
-	// Without the attribute, a case is a trace, named by its id.
-	cases, err := SplitTraces(strings.NewReader(text), "collector.jsonl", "")
-	if err != nil || len(cases) != 3 || cases[0].ID != "4bf92f3577b34da6a3ce929d0e0e4736" || cases[2].ID != "0af7651916cd43dd8448eb211c80319c" {
-		t.Errorf("by trace id: %v, %v", cases, err)
-	}
-	// Traces that name one case make one response.
-	two := tExport(tSpan("invoke_agent", 1, tStr(CaseAttribute, "a"))) + "\n" +
-		strings.ReplaceAll(tExport(tSpan("invoke_agent", 2, tAttr(CaseAttribute, `{"intValue":"7"}`))), `"t1"`, `"t2"`) + "\n\n" +
-		strings.ReplaceAll(tExport(tSpan("invoke_agent", 3, tStr(CaseAttribute, "a"))), `"t1"`, `"t3"`) + "\n"
-	cases, err = SplitTraces(strings.NewReader(two), "two.jsonl", CaseAttribute)
-	if err != nil || len(cases) != 2 || cases[0].ID != "a" || strings.Join(cases[0].Traces, " ") != "t1 t3" || cases[1].ID != "7" {
-		t.Errorf("traces of one case: %+v, %v", cases, err)
-	}
-	if rss, _ := cases[0].Export.Get("resourceSpans"); rss.Len() != 2 {
-		t.Errorf("case a holds %s", cases[0].Export)
-	}
-}
-
-func TestSplitTracesErrors(t *testing.T) {
-	child := `{"traceId":"t1","spanId":"c","parentSpanId":"r","name":"x","attributes":[` + tStr(CaseAttribute, "b") + `]}`
-	for _, tt := range []struct{ in, want string }{
-		{tExport(tSpan("x", 1)) + "\n{\"resourceSpans\":\n", "f.jsonl:2: not JSON: "},
-		{"\n" + `{"spans":[]}`, "f.jsonl:2: not an OTLP/JSON trace export: an object with keys [spans], not an object with resourceSpans"},
-		{`[1]`, "f.jsonl:1: not an OTLP/JSON trace export: an array of 1 elements"},
-		{`{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"x"}]}]}]}`, "f.jsonl:1: resourceSpans[0].scopeSpans[0].spans[0] has no traceId"},
-		{`{"resourceSpans":[{"scopeSpans":{}}]}`, "f.jsonl:1: resourceSpans[0].scopeSpans is an object, not an array"},
-		{tExport(tSpan("x", 1, tStr(CaseAttribute, "a"))) + "\n" + tExport(strings.Replace(tSpan("y", 2, tStr(CaseAttribute, "b")), `"s2"`, `"s2","parentSpanId":"elsewhere"`, 1)),
-			`f.jsonl:2: trace t1 names two cases, "a" (line 1) and "b"`},
-		{tExport(tSpan("x", 1, tAttr(CaseAttribute, `{"boolValue":true}`))), "f.jsonl:1: trace t1: attribute callgrade.case.id is a boolean, not a case id"},
-	} {
-		_, err := SplitTraces(strings.NewReader(tt.in), "f.jsonl", CaseAttribute)
-		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
-			t.Errorf("SplitTraces(%.60q) = %v, want %q", tt.in, err, tt.want)
-		}
-	}
-	// A child span's attribute names no case: only a root's does.
-	root := strings.Replace(tSpan("r", 1, tStr(CaseAttribute, "a")), `"s1"`, `"r"`, 1)
-	cases, err := SplitTraces(strings.NewReader(tExport(root, child)), "f.jsonl", CaseAttribute)
-	if err != nil || len(cases) != 1 || cases[0].ID != "a" {
-		t.Errorf("a child's attribute: %v, %v", cases, err)
-	}
-}
-
 // FuzzTrace feeds arbitrary JSON to the otlp reading: it must not panic,
-// every step has a name or an error, a trace that is evaluable gives
-// Extract the run's calls and one that is not one failed call, and the
-// export split into cases reads too.
+// every step has a name or an error, and a trace that is evaluable gives
+// ReadCalls the run's calls and one that is not one failed call (package
+// otlp's FuzzSplitTraces reads the export split into cases).
 func FuzzTrace(f *testing.F) {
 	for _, name := range []string{"genai_weather.json", "genai_no_content.json", "openinference_boston.json"} {
 		f.Add(readFixture(f, name))
@@ -507,7 +421,7 @@ func FuzzTrace(f *testing.F) {
 			f.Add(tt.in)
 		}
 	}
-	for _, ex := range formatExamples[OTLP] {
+	for _, ex := range formatExamples[format.OTLP] {
 		f.Add(ex)
 	}
 	o := Options{Limits: fuzzLimits}
@@ -516,42 +430,31 @@ func FuzzTrace(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, format := range []Format{Auto, OTLP} {
-			calls, got := checkExtract(t, r, format)
-			run, rgot, err := o.ExtractRun(r, format)
+		for _, f := range []format.Format{format.Auto, format.OTLP} {
+			calls, got := checkExtract(t, r, f)
+			run, rgot, err := o.Read(r, f)
 			if err != nil {
 				var se *ShapeError
 				if !errors.As(err, &se) {
-					t.Fatalf("ExtractRun(%q) = %v", format, err)
+					t.Fatalf("ExtractRun(%q) = %v", f, err)
 				}
 				continue
 			}
 			for i, st := range run.Steps {
 				if st.Err == nil && (st.Name == "" || st.Args.Kind() != value.Object) {
-					t.Fatalf("ExtractRun(%q) step %d has no error, name %q, arguments %s", format, i, st.Name, st.Args)
+					t.Fatalf("ExtractRun(%q) step %d has no error, name %q, arguments %s", f, i, st.Name, st.Args)
 				}
 			}
-			if rgot != OTLP || !isTrace(r, format) {
+			if rgot != format.OTLP || !isTrace(r, f) {
 				continue
 			}
 			switch {
 			case run.NotEvaluable == "" && !sameCalls(calls, run.Calls()):
-				t.Fatalf("Extract(%q) = %v, ExtractRun = %v", format, calls, run.Calls())
+				t.Fatalf("Extract(%q) = %v, ExtractRun = %v", f, calls, run.Calls())
 			case run.NotEvaluable != "" && (len(calls) != 1 || calls[0].Err == nil):
-				t.Fatalf("Extract(%q) of a trace that is not evaluable = %v", format, calls)
-			case got != OTLP:
-				t.Fatalf("Extract(%q) read a trace as %q", format, got)
-			}
-		}
-		if r.Kind() == value.Object && isOTLPExport(r) {
-			cases, err := SplitTraces(strings.NewReader(r.String()), "fuzz", CaseAttribute)
-			if err != nil {
-				return
-			}
-			for _, c := range cases {
-				if _, got, err := o.ExtractRun(c.Export, Auto); err != nil || got != OTLP {
-					t.Fatalf("case %q of the split reads as %q, %v", c.ID, got, err)
-				}
+				t.Fatalf("Extract(%q) of a trace that is not evaluable = %v", f, calls)
+			case got != format.OTLP:
+				t.Fatalf("Extract(%q) read a trace as %q", f, got)
 			}
 		}
 	})
@@ -568,8 +471,8 @@ func TestTraceToolSpansAreNotMergedIntoEachOther(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run, _, err := ExtractRun(r, Auto)
-		calls, _, err2 := Extract(r, Auto, value.Limits{})
+		run, _, err := readRun(r, format.Auto)
+		calls, _, err2 := readCalls(r, format.Auto, value.Limits{})
 		if err != nil || err2 != nil || len(run.Steps) != 2 || len(calls) != 2 {
 			t.Fatalf("id %q: run %+v (%v), calls %v (%v)", id, run.Steps, err, calls, err2)
 		}
@@ -581,10 +484,10 @@ func TestTraceToolSpansAreNotMergedIntoEachOther(t *testing.T) {
 	}
 }
 
-// Extract reads a trace with the caller's limits, as ExtractRun does: a
+// ReadCalls reads a trace with the caller's limits, as Read does: a
 // model's messages nested deeper than the caller allows fail both alike,
-// where Extract read them with the default limits and failed the call
-// for another reason than ExtractRun's.
+// where ReadCalls read them with the default limits and failed the call
+// for another reason than Read's.
 func TestTraceReadWithTheCallersLimits(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("testdata", "traces", "genai_weather.json"))
 	if err != nil {
@@ -600,11 +503,11 @@ func TestTraceReadWithTheCallersLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := Options{Limits: value.Limits{MaxDepth: 4}}
-	calls, _, err := o.Extract(r, Auto)
+	calls, _, err := o.ReadCalls(r, format.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, _, err := o.ExtractRun(r, Auto)
+	run, _, err := o.Read(r, format.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -623,4 +526,11 @@ func TestTraceReadWithTheCallersLimits(t *testing.T) {
 	if failed == 0 {
 		t.Errorf("no call failed: %+v", calls)
 	}
+}
+
+// isTrace reports whether r, read in format f, is a trace that its
+// reader reads as a run: with Auto, when detection takes it as otlp.
+func isTrace(r value.Value, f format.Format) bool {
+	var p plan
+	return planFor(&p, r, f, extraction{}) == nil && p.trace.Kind() == value.Object
 }

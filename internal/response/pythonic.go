@@ -6,25 +6,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/pycall"
 	"github.com/callgrade/callgrade/value"
 )
 
-// Pythonic is a model's text of calls in Python syntax, a list
-// [get_weather(city="Berlin"), get_time(tz="CET")] or one call, as
-// Llama 3.2 and 4 write them (and BFCL's prompting models): read as
-// vLLM's pythonic and llama4_pythonic tool parsers read it
-// (vllm/entrypoints/openai/tool_parsers/pythonic_tool_parser.py), by the
-// parser callgrade import bfcl uses. Llama 4's <|python_start|> and
-// <|python_end|> around the calls are passed over; each such block holds
-// calls, however many the text has, and one that holds none is a failed
-// call. Without them, a text that begins with neither "[" nor name( is a
-// text answer; anything else that does not read fails from the call it
-// is in on, the calls before it kept. End-of-turn tokens after the calls
-// (<|eot|>, <|eot_id|>) are passed over.
-const Pythonic Format = "pythonic"
-
-var pythonicFormat = textFormat(Pythonic, "a model's text of Python calls [f(a=1), …]", readPythonic)
+var pythonicFormat = textFormat(format.Pythonic, readPythonic)
 
 func readPythonic(t *textReader) {
 	s := t.src

@@ -7,35 +7,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/pycall"
 	"github.com/callgrade/callgrade/value"
 )
 
-// QwenCoder is the raw text of Qwen3-Coder models, whose chat template
-// writes a call's parameters as XML, each value as plain text:
-//
-//	<tool_call>
-//	<function=get_weather>
-//	<parameter=city>
-//	Berlin
-//	</parameter>
-//	<parameter=days>
-//	3
-//	</parameter>
-//	</function>
-//	</tool_call>
-//
-// It is read as vLLM's qwen3_coder tool parser reads it
-// (vllm/entrypoints/openai/tool_parsers/qwen3coder_tool_parser.py, after
-// the parser Qwen ships with the model): the value loses one newline at
-// each end and is typed from the parameter's JSON Schema (Options.Params;
-// see qwenValue); a bare <function=…> block, which vLLM reads in a text
-// without <tool_call>, is read wherever it stands. Unlike vLLM, a <tool_call>,
-// <function=…> or <parameter=…> never closed, text between parameters,
-// and a parameter given twice fail the call.
-const QwenCoder Format = "qwen-coder"
-
-var qwenCoderFormat = textFormat(QwenCoder, "a model's text with <tool_call><function=…><parameter=…> blocks (Qwen3-Coder)", readQwenCoder)
+var qwenCoderFormat = textFormat(format.QwenCoder, readQwenCoder)
 
 func readQwenCoder(t *textReader) {
 	s := t.src

@@ -1,10 +1,11 @@
 // Package response reads the tool calls out of one model response, whatever
 // API produced it, so that the scorer compares structure and never text.
-// NewReader opens the responses file they come in, compressed or not.
-// ExtractWith reads with a value.Parser, for a caller that reads response
-// after response and can drop each one's calls before the next;
-// Options.Extract takes the tools' schemas too, with which a text format
-// types the parameters a model wrote as text.
+// Options.Read reads a response as a run: a conversation's calls with
+// their results and the answer it ends with, or a single response as a
+// run of one turn. Options.ReadCalls reads the calls alone, for a caller
+// that reads response after response and can drop each one's calls
+// before the next. NewReader opens the responses file they come in,
+// compressed or not.
 //
 // # Detection
 //
@@ -175,9 +176,9 @@
 // AnthropicMessages, GeminiContents and LangChainMessages, each as a list
 // or as the request or state that holds it, and a Responses run (its
 // input and output items, or an item list with a function_call_output).
-// Extract returns the calls of all the model's turns in order, so that an
-// ordinary case scores them; ExtractRun returns them as a Run's steps,
-// each with:
+// ReadCalls returns the calls of all the model's turns in order, so that
+// an ordinary case scores them; Read returns them as a Run's steps, each
+// with:
 //
 //   - ID: the call's id (tool_calls id, tool_use id, call_id, a
 //     functionCall's or tool_call's id), "" without one;
@@ -263,72 +264,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/value"
 )
-
-// Format names a response API whose tool calls Extract can read; Formats
-// lists them.
-type Format string
-
-// Auto, the zero Format, detects the format of each response by its
-// shape, so an unset format detects.
-const Auto Format = ""
-
-// autoName is how a user spells Auto.
-const autoName = "auto"
-
-// ParseFormat reads a --format value. It ignores case, because a user who
-// types "OpenAI" means openai.
-func ParseFormat(s string) (Format, error) {
-	if s == "" || strings.EqualFold(s, autoName) {
-		return Auto, nil
-	}
-	for _, f := range formats[:] {
-		if strings.EqualFold(s, string(f.name)) {
-			return f.name, nil
-		}
-	}
-	return Auto, formatError(s)
-}
-
-// FormatInfo is one value that ParseFormat accepts, described for a help
-// text or a document that lists them.
-type FormatInfo struct {
-	Name        string // as ParseFormat reads it: "auto" or a Format
-	Description string // what a response in the format is, in one line
-	// Text says the format reads a model's raw text (hermes, …): the
-	// formats a caller holding such text, and no API response, chooses
-	// among.
-	Text bool
-}
-
-// Formats returns auto and then every Format that Extract reads, in the
-// order in which help texts and documents list them. The slice is the
-// caller's.
-func Formats() []FormatInfo {
-	out := make([]FormatInfo, 0, 1+len(formats))
-	out = append(out, FormatInfo{Name: autoName, Description: "any of these, told apart by its shape"})
-	for _, f := range formats[:] {
-		out = append(out, FormatInfo{Name: string(f.name), Description: f.about, Text: f.text != nil})
-	}
-	return out
-}
-
-type formatError string
-
-func (e formatError) Error() string {
-	var b strings.Builder
-	b.WriteString("unknown response format " + strconv.Quote(string(e)) + ": want one of ")
-	for i, f := range Formats() {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(f.Name)
-	}
-	return b.String()
-}
 
 // Call is one tool call read from a response.
 type Call struct {
@@ -337,25 +277,25 @@ type Call struct {
 	Err  error       // why this call's arguments are unusable (becomes an invalid_arguments diff); nil when fine
 }
 
-// ShapeError means the response as a whole is in no shape Extract knows, or
+// ShapeError means the response as a whole is in no shape Options.Read knows, or
 // not in the shape of the format it was told to read. No call can be read
 // from it, so a caller reports it against the response, not a call.
 type ShapeError struct {
-	Want  Format // the forced format; Auto when detecting
-	Found string // what the response is, e.g. "an object with keys [a b]"
+	Want  format.Format // the forced format; Auto when detecting
+	Found string        // what the response is, e.g. "an object with keys [a b]"
 	// Fits is the format detection reads the response as, when it is not
 	// Want: the format to force instead. Auto when none is.
-	Fits Format
+	Fits format.Format
 }
 
 // Error says what was found and what was wanted, and which format fits.
 func (e *ShapeError) Error() string {
 	want := "a known format"
-	if f := lookup(e.Want); f != nil {
-		want = f.about
+	if d := format.Description(e.Want); d != "" {
+		want = d
 	}
 	msg := "response is " + e.Found + ", not " + want
-	if e.Fits != Auto {
+	if e.Fits != format.Auto {
 		msg += "; it" + readsAs(e.Fits)
 	}
 	return msg
@@ -363,17 +303,17 @@ func (e *ShapeError) Error() string {
 
 // readsAs is the end of a message about a response forced to a format
 // that does not fit it, naming fits, the one that does.
-func readsAs(fits Format) string {
+func readsAs(fits format.Format) string {
 	return " reads as " + string(fits) + ": use --format " + string(fits) + " or auto"
 }
 
 // fitting returns the format detection reads r as, when it is another
 // than the forced f and reads some call or answer; Auto otherwise. It is
 // for the messages of responses that f does not fit.
-func fitting(r value.Value, f Format, x extraction) Format {
+func fitting(r value.Value, f format.Format, x extraction) format.Format {
 	var p plan
-	if f == Auto || detect(&p, r, x) != nil || p.f == nil || p.f.name == f {
-		return Auto
+	if f == format.Auto || detect(&p, r, x) != nil || p.f == nil || p.f.name == f {
+		return format.Auto
 	}
 	return p.f.name
 }
@@ -383,18 +323,18 @@ func fitting(r value.Value, f Format, x extraction) Format {
 // detection reads r as, when it is another: a list whose elements are
 // another format's (a conversation forced to openai) fails call by call,
 // and each failure then says which format fits.
-func hintFitting(calls []Call, r value.Value, f Format, x extraction) {
-	if f == Auto {
+func hintFitting(calls []Call, r value.Value, f format.Format, x extraction) {
+	if f == format.Auto {
 		return
 	}
-	fits := Auto
+	fits := format.Auto
 	for i := range calls {
 		ae, ok := calls[i].Err.(*ArgumentsError)
 		if !ok || ae.Err != nil {
 			continue
 		}
-		if fits == Auto {
-			if fits = fitting(r, f, x); fits == Auto {
+		if fits == format.Auto {
+			if fits = fitting(r, f, x); fits == format.Auto {
 				return
 			}
 		}
@@ -410,7 +350,7 @@ func hintFitting(calls []Call, r value.Value, f Format, x extraction) {
 // failed to parse, Err is the *value.Error, so errors.Is(err,
 // value.ErrDuplicateKey) and its siblings tell the reasons apart.
 type ArgumentsError struct {
-	Index  int    // the call's position in the list Extract returned
+	Index  int    // the call's position among the calls of the response
 	Reason string // what is wrong, and where in the response
 	Err    error  // the parse error, when there is one
 }
@@ -426,28 +366,6 @@ func (e *ArgumentsError) Error() string {
 
 // Unwrap returns the parse error, so that errors.Is sees value's sentinels.
 func (e *ArgumentsError) Unwrap() error { return e.Err }
-
-// Extract returns the calls of r in order, and the format it was read as.
-// An error means r has no known shape (or not the forced format's shape).
-//
-// Every problem with one call (a missing name, arguments of the wrong type
-// or that do not parse) is a Call with Err set, in that call's place, with
-// Name filled in when it is known; Extract itself fails only when nothing
-// in r can be read as calls, or when f is not a known Format; the format
-// returned with an error is f. The result is nil when r has no calls. lim
-// bounds the parsing of arguments strings; its zero value means
-// value's defaults. Args shares memory with r.
-func Extract(r value.Value, f Format, lim value.Limits) ([]Call, Format, error) {
-	return extract(r, f, extraction{lim: lim}, nil)
-}
-
-// ExtractWith is Extract parsing the arguments strings with p, so that
-// reading response after response reuses memory instead of allocating
-// it. The calls' Args are then valid only until p's next Reset, as
-// everything p parses. A nil p makes it Extract.
-func ExtractWith(p *value.Parser, r value.Value, f Format, lim value.Limits) ([]Call, Format, error) {
-	return extract(r, f, extraction{lim: lim, p: p}, nil)
-}
 
 // extraction is what reading the calls of a response needs besides the
 // response. Options that a format of its own needs (say, tool schemas to
@@ -499,12 +417,12 @@ func tooDeep(v value.Value, max int) bool {
 
 // extract reads the calls of r, into dst when it has room (see
 // Options.Calls).
-func extract(r value.Value, f Format, x extraction, dst []Call) ([]Call, Format, error) {
+func extract(r value.Value, f format.Format, x extraction, dst []Call) ([]Call, format.Format, error) {
 	var p plan
 	if err := planFor(&p, r, f, x); err != nil {
 		return nil, f, err
 	}
-	calls, err := p.calls(x, f, dst)
+	calls, err := p.reader().calls(p, x, f, dst)
 	if err != nil {
 		return nil, f, err
 	}
@@ -515,8 +433,8 @@ func extract(r value.Value, f Format, x extraction, dst []Call) ([]Call, Format,
 // planFor finds where the calls of r are, read as f, and puts them in
 // *p, which is zero. The plan is filled in place, not returned: it is
 // some two hundred bytes, which each return would copy again.
-func planFor(p *plan, r value.Value, f Format, x extraction) error {
-	if f == Auto {
+func planFor(p *plan, r value.Value, f format.Format, x extraction) error {
+	if f == format.Auto {
 		return detect(p, r, x)
 	}
 	if ft := lookup(f); ft != nil {
@@ -526,26 +444,18 @@ func planFor(p *plan, r value.Value, f Format, x extraction) error {
 		}
 		return err
 	}
-	return formatError(f)
+	return format.Error(f)
 }
 
-// calls reads the calls p found; want is the format asked for, which a
-// conversation that turns out not to be a list of messages names in its
-// *ShapeError.
-func (p *plan) calls(x extraction, want Format, dst []Call) ([]Call, error) {
-	switch {
-	case p.conv != nil && p.bad == "":
-		return readConversation(p, x, want)
-	case p.f != nil && p.f.stream != nil:
-		return p.f.stream.assemble(p, x), nil
-	case p.f != nil && p.f.text != nil && p.text.Kind() != value.Null:
-		return readText(p.f, p.text, x, dst), nil
-	}
+// listCalls reads the calls of p's list, each element by the format's
+// emits and read (and rest by readRest), into dst when it has room: the
+// reading that the families share.
+func (p *plan) listCalls(x extraction, dst []Call) []Call {
 	// Two passes over the same elements, so that the result is allocated
 	// once at its exact size.
 	n := p.count()
 	if n == 0 {
-		return nil, nil
+		return nil
 	}
 	calls := dst[:0]
 	if cap(calls) < n {
@@ -557,12 +467,12 @@ func (p *plan) calls(x extraction, want Format, dst []Call) ([]Call, error) {
 		clear(calls)
 	}
 	p.fill(calls, x)
-	return calls, nil
+	return calls
 }
 
 // plan is where the calls of a response are, found without allocating.
 type plan struct {
-	f      *format       // nil: Auto, and no calls
+	f      *api          // nil: Auto, and no calls
 	list   []value.Value // elements read by f's rules
 	prefix string        // path of list in the response, for messages
 	// one is a call object of name and arguments read after list: an
@@ -586,6 +496,9 @@ type plan struct {
 	// text is what a text format reads its calls out of: the model's
 	// text, or the completion or message whose content it is.
 	text value.Value
+	// trace is the OTLP export the response is, for a trace's reader;
+	// null for any other response.
+	trace value.Value
 	// conv, when set, says the response is a whole conversation (kept
 	// behind a pointer: plans are passed by value on every response's
 	// path, and few responses are conversations).
@@ -593,7 +506,7 @@ type plan struct {
 }
 
 // convPlan is where a conversation's messages are: its turns, read in
-// order by f.message (run_conv.go), and then more, the output of a
+// order by the format's conversation reader (run_conv.go), and then more, the output of a
 // Responses run after its input.
 type convPlan struct {
 	turns, more         []value.Value
@@ -601,9 +514,9 @@ type convPlan struct {
 	moreOne             bool // more is the one message at morePath
 }
 
-func (p *plan) name() Format {
+func (p *plan) name() format.Format {
 	if p.f == nil {
-		return Auto
+		return format.Auto
 	}
 	return p.f.name
 }
@@ -613,9 +526,9 @@ func (p *plan) name() Format {
 // format, a Responses list that holds a tool's output or an input
 // message), else item by item. It sets the fields it needs rather than
 // building a whole plan to copy into p.
-func (p *plan) listOf(f *format, elems []value.Value, path string) {
+func (p *plan) listOf(f *api, elems []value.Value, path string) {
 	p.f = f
-	if f.message != nil && (f.isRun == nil || f.isRun(elems)) {
+	if c, ok := f.reader.(conversation); ok && (c.isRun == nil || c.isRun(elems)) {
 		p.conv = &convPlan{turns: elems, turnsPath: path}
 		return
 	}
@@ -768,7 +681,7 @@ func isUnknownCall(e value.Value) bool {
 }
 
 // itemTypes and typePrefixes are the item types of every format
-// (format.itemTypes, format.typePrefix), for knownType; they are filled in
+// (api.itemTypes, api.typePrefix), for knownType; they are filled in
 // init, since the formats' tables refer to the functions that read them.
 var (
 	itemTypes    = map[string]bool{}
@@ -969,8 +882,9 @@ func excerpt(s string, at int) string {
 	return q
 }
 
-// describe says what a response that fits no format is.
-func describe(r value.Value) string {
+// Describe says what a response that fits no format is, as a
+// *ShapeError says it: its kind, or an object's keys.
+func Describe(r value.Value) string {
 	switch r.Kind() {
 	case value.Object:
 		m := r.Members()

@@ -1,14 +1,12 @@
 package response
 
-import "github.com/callgrade/callgrade/value"
+import (
+	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/value"
+)
 
-// Responses is OpenAI's Responses API: a response object or its output
-// list.
-const Responses Format = "responses"
-
-var responsesFormat = format{
-	name:  Responses,
-	about: "an openai responses object or output list",
+var responsesFormat = api{
+	name: format.Responses,
 	// The built-in tools' items are passed over, but they tell an output
 	// list that holds nothing else.
 	itemTypes: append([]string{"function_call", "message", "reasoning", "function_call_output", "custom_tool_call",
@@ -17,8 +15,7 @@ var responsesFormat = format{
 	read:  readOutputItem,
 	// A list with a tool's output, or a request's input, is a run
 	// (run_responses.go).
-	message: responsesItem,
-	isRun:   isResponsesRun,
+	reader: conversation{message: responsesItem, isRun: isResponsesRun},
 }
 
 // responsesBuiltins are the items of the Responses API's built-in tools

@@ -3,26 +3,14 @@ package response
 import (
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// ResponsesStream is a streamed Responses API response: its events
-// (type "response.…") as a JSON array, or their SSE transcript. A call
-// begins with response.output_item.added of a function_call item, takes
-// the fragments of response.function_call_arguments.delta, and ends with
-// response.function_call_arguments.done or response.output_item.done,
-// whose whole arguments win over the fragments, as in the SDK, which
-// keeps the done item. Events name a call by output_index, or item_id.
-// An item of any other call (a custom_tool_call, a type ending in _call
-// that no format reads) is a failed call that keeps its name, as in a
-// response's output.
-const ResponsesStream Format = "responses-stream"
-
-var responsesStreamFormat = format{
-	name:       ResponsesStream,
-	about:      "an openai responses stream, as events or SSE",
+var responsesStreamFormat = api{
+	name:       format.ResponsesStream,
 	typePrefix: "response.",
-	stream:     &responsesStreamer,
+	reader:     &responsesStreamer,
 }
 
 var responsesStreamer = streamer{unit: "output", stop: "response.output_item.done", end: "response.completed", event: responsesEvent}

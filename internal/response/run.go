@@ -3,6 +3,7 @@ package response
 import (
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -56,78 +57,24 @@ func (r *Run) Calls() []Call {
 	return out
 }
 
-// ExtractRun reads r as a run. A conversation (a format whose responses
-// are whole conversations: openai-messages, anthropic-messages,
-// gemini-contents, langchain-messages, and a Responses run) gives each of
-// its calls as a step, in order, with the result its tool gave back, its
-// turn and the answer the model ended with (see the package doc). A
-// response of any other format is a run of one turn: its calls with
-// their ids and no results, and its text answer as Final when it has no
-// calls. The steps' calls are the calls Extract returns for r.
-func ExtractRun(r value.Value, f Format) (Run, Format, error) {
-	return extractRun(r, f, extraction{})
-}
-
-// ExtractRun is ExtractRun with the options o.
-func (o Options) ExtractRun(r value.Value, f Format) (Run, Format, error) {
-	run, got, err := extractRun(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params})
-	if o.InvalidUTF8 {
-		for i := range run.Steps {
-			failInvalidUTF8(&run.Steps[i].Call, i)
-		}
-	}
-	return run, got, err
-}
-
-func extractRun(r value.Value, f Format, x extraction) (Run, Format, error) {
-	if isTrace(r, f) {
-		return readTrace(r, x)
-	}
+// extractRun reads r as a run (Options.Read).
+func extractRun(r value.Value, f format.Format, x extraction) (Run, format.Format, error) {
 	var p plan
 	if err := planFor(&p, r, f, x); err != nil {
 		return Run{}, f, err
 	}
-	if p.conv == nil && p.f != nil && p.f.message != nil && p.list != nil && p.bad == "" && (p.f.isRun == nil || !p.f.isRun(p.list)) {
-		// A Responses output list reads alike item by item and as a
-		// run, which also gives the turn's text.
-		p.conv, p.list = &convPlan{turns: p.list, turnsPath: p.prefix}, nil
-	}
-	if p.conv != nil && p.bad == "" {
-		run, err := runConversation(&p, x, f)
-		if err != nil {
-			return Run{}, f, err
-		}
-		return run, p.name(), nil
-	}
-	calls, err := p.calls(x, f, nil)
+	run, err := p.reader().run(p, r, x, f)
 	if err != nil {
 		return Run{}, f, err
-	}
-	hintFitting(calls, r, f, x)
-	var run Run
-	if len(calls) > 0 {
-		run.Steps = make([]Step, len(calls))
-		for i := range calls {
-			run.Steps[i] = Step{Call: calls[i]}
-		}
-		p.ids(run.Steps)
-	} else if p.f == nil || p.f.stream == nil {
-		// A stream's text comes in deltas, which are not put together.
-		run.Final, run.end.first, run.end.split = answerText(r, 0)
-		if r.Kind() == value.String || p.f != nil && p.f.text != nil {
-			// What the model kept out of its answer (its thinking,
-			// harmony's analysis) is not the answer.
-			run.Final, run.end.split = textAnswer(p.f, run.Final), false
-		}
-		run.HasFinal = run.Final != ""
 	}
 	return run, p.name(), nil
 }
 
 // ids gives the steps read from p's list the ids of their calls, as
-// count and fill walk the list; a stream's or a text's calls have none.
+// count and fill walk the list (a stream's or a text's calls have none,
+// and their readers do not ask).
 func (p *plan) ids(steps []Step) {
-	if p.bad != "" || p.f == nil || p.f.stream != nil || p.f.text != nil {
+	if p.bad != "" || p.f == nil {
 		return
 	}
 	i := 0
@@ -151,7 +98,7 @@ func (p *plan) ids(steps []Step) {
 }
 
 // callID is the id of call entry e of format f, "" when it has none.
-func callID(f *format, e value.Value) string {
+func callID(f *api, e value.Value) string {
 	switch f {
 	case &geminiFormat:
 		_, fc := partCall(e)

@@ -3,23 +3,16 @@ package response
 import (
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// AnthropicMessages is a conversation in the Messages API's shape: its
-// messages list, or the request that holds it as messages beside its
-// system prompt. The assistant messages' tool_use blocks are the calls; a
-// user message's tool_result block answers the call its tool_use_id
-// names, and is_error: true says the tool failed.
-const AnthropicMessages Format = "anthropic-messages"
-
-var anthropicMessagesFormat = format{
-	name:  AnthropicMessages,
-	about: "an anthropic messages list, or a request that holds one",
+var anthropicMessagesFormat = api{
+	name: format.AnthropicMessages,
 	// As openai-messages: what a call block of an assistant message is.
-	emits:   emitsTyped,
-	read:    readContentBlock,
-	message: anthropicMessage,
+	emits:  emitsTyped,
+	read:   readContentBlock,
+	reader: conversation{message: anthropicMessage},
 }
 
 func anthropicMessage(b *runBuilder, m value.Value) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -36,7 +37,7 @@ func benchConversation() string {
 
 // BenchmarkRun reads benchConversation as a run (results parsed), with
 // and without a Parser reset after each read, and its calls alone as
-// Extract does.
+// ReadCalls does.
 func BenchmarkRun(b *testing.B) {
 	r, err := value.Parse(benchConversation())
 	if err != nil {
@@ -45,7 +46,7 @@ func BenchmarkRun(b *testing.B) {
 	b.Run("run", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			run, _, err := ExtractRun(r, Auto)
+			run, _, err := readRun(r, format.Auto)
 			if err != nil || len(run.Steps) != 20 || !run.Steps[19].HasResult || !run.HasFinal {
 				b.Fatal(run, err)
 			}
@@ -56,7 +57,7 @@ func BenchmarkRun(b *testing.B) {
 		o := Options{Parser: &p}
 		b.ReportAllocs()
 		for b.Loop() {
-			run, _, err := o.ExtractRun(r, Auto)
+			run, _, err := o.Read(r, format.Auto)
 			if err != nil || len(run.Steps) != 20 || !run.Steps[19].HasResult {
 				b.Fatal(run, err)
 			}
@@ -67,7 +68,7 @@ func BenchmarkRun(b *testing.B) {
 		var p value.Parser
 		b.ReportAllocs()
 		for b.Loop() {
-			calls, _, err := ExtractWith(&p, r, Auto, value.Limits{})
+			calls, _, err := Options{Parser: &p}.ReadCalls(r, format.Auto)
 			if err != nil || len(calls) != 20 || calls[19].Err != nil {
 				b.Fatal(calls, err)
 			}

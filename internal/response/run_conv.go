@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -31,12 +32,43 @@ import (
 //     result (the first result wins), is passed over: it says nothing
 //     about the calls the run shows.
 
+// conversation is the reader of a format of whole conversations: it
+// reads the messages of a list in order, one by one.
+type conversation struct {
+	// message reads one message of the list: its calls, results and
+	// text.
+	message func(b *runBuilder, m value.Value)
+	// isRun, when set, says which of the format's lists are
+	// conversations; without it every list is one. A list that is none
+	// is read element by element, as a single response's.
+	isRun func(elems []value.Value) bool
+}
+
+func (c conversation) calls(p plan, x extraction, want format.Format, dst []Call) ([]Call, error) {
+	if p.conv != nil && p.bad == "" {
+		return readConversation(&p, x, want)
+	}
+	return p.listCalls(x, dst), nil
+}
+
+func (c conversation) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
+	if p.conv == nil && p.list != nil && p.bad == "" && (c.isRun == nil || !c.isRun(p.list)) {
+		// A Responses output list reads alike item by item and as a
+		// run, which also gives the turn's text.
+		p.conv, p.list = &convPlan{turns: p.list, turnsPath: p.prefix}, nil
+	}
+	if p.conv != nil && p.bad == "" {
+		return runConversation(&p, x, want)
+	}
+	return oneTurn(&p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer), nil
+}
+
 // buildMode is what a pass over a conversation gathers.
 type buildMode uint8
 
 const (
 	counting  buildMode = iota // the number of steps only
-	callsOnly                  // the calls, for Extract
+	callsOnly                  // the calls, for ReadCalls
 	wholeRun                   // steps with results, turns and the final answer
 )
 
@@ -44,8 +76,8 @@ const (
 // reader walks the messages.
 type runBuilder struct {
 	x    extraction
-	f    *format
-	want Format // the format asked for, which a ShapeError names
+	f    *api
+	want format.Format // the format asked for, which a ShapeError names
 	mode buildMode
 	// at is the message being read: the calls' messages name it.
 	at loc
@@ -87,7 +119,7 @@ type match struct {
 const manyIDs = 32
 
 // readConversation returns the calls of the conversation p.
-func readConversation(p *plan, x extraction, want Format) ([]Call, error) {
+func readConversation(p *plan, x extraction, want format.Format) ([]Call, error) {
 	// The readers are called through the format, so the builder escapes:
 	// one serves both passes.
 	b := &runBuilder{x: x, f: p.f, want: want, mode: counting}
@@ -101,7 +133,7 @@ func readConversation(p *plan, x extraction, want Format) ([]Call, error) {
 }
 
 // runConversation returns the conversation p as a run.
-func runConversation(p *plan, x extraction, want Format) (Run, error) {
+func runConversation(p *plan, x extraction, want format.Format) (Run, error) {
 	b := &runBuilder{x: x, f: p.f, want: want, mode: counting}
 	b.walk(p)
 	if b.err != nil {
@@ -126,9 +158,10 @@ func runConversation(p *plan, x extraction, want Format) (Run, error) {
 }
 
 func (b *runBuilder) walk(p *plan) {
+	message := b.f.reader.(conversation).message
 	for i, m := range p.conv.turns {
 		b.at = loc{p.conv.turnsPath, i}
-		b.f.message(b, m)
+		message(b, m)
 		if b.err != nil {
 			return
 		}
@@ -138,7 +171,7 @@ func (b *runBuilder) walk(p *plan) {
 		if p.conv.moreOne {
 			b.at.index = -1
 		}
-		b.f.message(b, m)
+		message(b, m)
 		if b.err != nil {
 			return
 		}
@@ -562,7 +595,7 @@ func roleWhat(role string) string {
 // is a chat message, which is openai's unless another message says more.
 // A message whose content blocks have no type (Bedrock Converse's) is no
 // message of these formats.
-func messageFormat(e value.Value) (*format, itemRank) {
+func messageFormat(e value.Value) (*api, itemRank) {
 	if e.Has("parts") {
 		return &geminiContentsFormat, byRole
 	}
@@ -598,7 +631,7 @@ func messageFormat(e value.Value) (*format, itemRank) {
 // request or an agent's state, or nil. Anthropic's request has its
 // system prompt beside the messages, where openai's is one of them, so a
 // list of plain messages with a system key is Anthropic's.
-func messagesFormat(o value.Value) *format {
+func messagesFormat(o value.Value) *api {
 	l, ok := o.Get("messages")
 	if !ok || l.Kind() != value.Array {
 		return nil

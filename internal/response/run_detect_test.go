@@ -5,31 +5,32 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
 // conversationExamples are conversations of each shape, every one holding
 // the one call f({"x":1}), for formatExamples.
-var conversationExamples = map[Format][]string{
-	OpenAIMessages: {
+var conversationExamples = map[format.Format][]string{
+	format.OpenAIMessages: {
 		`[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]},{"role":"tool","tool_call_id":"c","content":"1"}]`,
 		`{"model":"m","messages":[{"role":"system","content":"s"},{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]}]}`,
 		`[{"role":"user","name":"bob","content":"hi"},{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{\"x\":1}"}},{"role":"function","name":"f","content":"1"}]`,
 	},
-	AnthropicMessages: {
+	format.AnthropicMessages: {
 		`[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{"x":1}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"1"}]}]`,
 		`{"system":"s","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"text","text":"ok"},{"type":"tool_use","id":"t","name":"f","input":{"x":1}}]}]}`,
 	},
-	GeminiContents: {
+	format.GeminiContents: {
 		`[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"functionCall":{"name":"f","args":{"x":1}}}]},{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"output":1}}}]}]`,
 		`{"contents":[{"parts":[{"text":"hi"}]},{"role":"model","parts":[{"functionCall":{"id":"c","name":"f","args":{"x":1}}}]}]}`,
 	},
-	LangChainMessages: {
+	format.LangChainMessages: {
 		`[{"type":"human","data":{"content":"hi","type":"human"}},{"type":"ai","data":{"content":"","type":"ai","tool_calls":[{"name":"f","args":{"x":1},"id":"c","type":"tool_call"}],"invalid_tool_calls":[]}},{"type":"tool","data":{"content":"1","type":"tool","tool_call_id":"c","status":"success"}}]`,
 		`{"messages":[{"content":"hi","type":"human"},{"content":"","type":"ai","tool_calls":[{"name":"f","args":{"x":1},"id":"c","type":"tool_call"}]}]}`,
 		`[{"lc":1,"type":"constructor","id":["langchain","schema","messages","AIMessage"],"kwargs":{"content":"","tool_calls":[{"name":"f","args":{"x":1},"id":"c","type":"tool_call"}]}}]`,
 	},
-	Responses: {
+	format.Responses: {
 		`{"input":[{"role":"user","content":"hi"},{"type":"function_call","call_id":"c","name":"f","arguments":"{\"x\":1}"},{"type":"function_call_output","call_id":"c","output":"1"}]}`,
 		`[{"type":"function_call","call_id":"c","name":"f","arguments":"{\"x\":1}"},{"type":"function_call_output","call_id":"c","output":"1"}]`,
 	},
@@ -47,20 +48,20 @@ func init() {
 
 // runFiles are the examples in testdata/runs, by the format Auto reads
 // them as.
-var runFiles = map[string]Format{
-	"openai-request.json":             OpenAIMessages,
-	"openai-parallel.json":            OpenAIMessages,
-	"ollama-positional.json":          OpenAIMessages,
-	"responses-run.json":              Responses,
-	"responses-items.json":            Responses,
-	"anthropic-request.json":          AnthropicMessages,
-	"gemini-request.json":             GeminiContents,
-	"gemini-contents.json":            GeminiContents,
-	"gemini-model-dump.json":          GeminiContents,
-	"gemini-afc-model-dump.json":      GeminiContents,
-	"langchain-messages-to-dict.json": LangChainMessages,
-	"langchain-state.json":            LangChainMessages,
-	"langchain-model-dump.json":       LangChainMessages,
+var runFiles = map[string]format.Format{
+	"openai-request.json":             format.OpenAIMessages,
+	"openai-parallel.json":            format.OpenAIMessages,
+	"ollama-positional.json":          format.OpenAIMessages,
+	"responses-run.json":              format.Responses,
+	"responses-items.json":            format.Responses,
+	"anthropic-request.json":          format.AnthropicMessages,
+	"gemini-request.json":             format.GeminiContents,
+	"gemini-contents.json":            format.GeminiContents,
+	"gemini-model-dump.json":          format.GeminiContents,
+	"gemini-afc-model-dump.json":      format.GeminiContents,
+	"langchain-messages-to-dict.json": format.LangChainMessages,
+	"langchain-state.json":            format.LangChainMessages,
+	"langchain-model-dump.json":       format.LangChainMessages,
 }
 
 func readRunFile(t testing.TB, name string) value.Value {
@@ -86,15 +87,15 @@ func TestRunDetection(t *testing.T) {
 	}
 	for name, want := range runFiles {
 		r := readRunFile(t, name)
-		calls, got, err := Extract(r, Auto, value.Limits{})
+		calls, got, err := readCalls(r, format.Auto, value.Limits{})
 		if err != nil || got != want || len(calls) == 0 {
 			t.Errorf("%s read as %q: %d calls, %v", name, got, len(calls), err)
 		}
 		for _, other := range formats {
-			if other.name == want || other.name == Calls {
+			if other.name == want || other.name == format.Calls {
 				continue
 			}
-			calls, _, _ := Extract(r, other.name, value.Limits{})
+			calls, _, _ := readCalls(r, other.name, value.Limits{})
 			for _, c := range calls {
 				if c.Err == nil {
 					t.Errorf("%s forced to %s reads a usable call %q", name, other.name, c.Name)
@@ -110,28 +111,28 @@ func TestRunDetection(t *testing.T) {
 func TestRunDetectionKeepsSingles(t *testing.T) {
 	for _, tt := range []struct {
 		in   string
-		want Format
+		want format.Format
 	}{
-		{`{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]}`, OpenAI},
-		{`{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}`, Anthropic},
-		{`{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}`, Anthropic},
-		{`{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}}]}`, Gemini},
-		{`{"type":"ai","content":"","tool_calls":[{"name":"f","args":{},"id":"c","type":"tool_call"}]}`, LangChain},
-		{`{"object":"response","output":[{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}]}`, Responses},
+		{`{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]}`, format.OpenAI},
+		{`{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}`, format.Anthropic},
+		{`{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}`, format.Anthropic},
+		{`{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}}]}`, format.Gemini},
+		{`{"type":"ai","content":"","tool_calls":[{"name":"f","args":{},"id":"c","type":"tool_call"}]}`, format.LangChain},
+		{`{"object":"response","output":[{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}]}`, format.Responses},
 		// A call that also has a role is still a call.
-		{`[{"role":"assistant","name":"f","arguments":{}}]`, Calls},
+		{`[{"role":"assistant","name":"f","arguments":{}}]`, format.Calls},
 		// Bedrock's Converse messages are no conversation format's.
-		{`{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","input":{}}}]}`, Bedrock},
+		{`{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","input":{}}}]}`, format.Bedrock},
 	} {
 		r, _ := value.Parse(tt.in)
-		calls, got, err := Extract(r, Auto, value.Limits{})
+		calls, got, err := readCalls(r, format.Auto, value.Limits{})
 		if err != nil || got != tt.want || len(calls) != 1 || calls[0].Err != nil {
 			t.Errorf("%s read as %q: %v, %v", tt.in, got, calls, err)
 		}
 	}
 	// A list of Converse messages stays in no known shape.
 	r, _ := value.Parse(`[{"role":"user","content":[{"text":"hi"}]},{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","input":{}}}]}]`)
-	if _, _, err := Extract(r, Auto, value.Limits{}); err == nil {
+	if _, _, err := readCalls(r, format.Auto, value.Limits{}); err == nil {
 		t.Errorf("a Converse message list was read")
 	}
 }

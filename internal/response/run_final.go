@@ -6,33 +6,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/pycall"
 	"github.com/callgrade/callgrade/value"
-)
-
-// FinalReading says which text of a run is its final answer: a case's
-// final_text (docs/trajectories.md).
-type FinalReading string
-
-// The readings of a run's final answer.
-const (
-	// FinalJoined is Final: the text of the last assistant message after
-	// the run's last call, its text blocks or parts joined with nothing
-	// between them. A run that ends in a call has none.
-	FinalJoined FinalReading = "joined"
-	// FinalAnswer is Final, or when Final is an object with an "answer"
-	// key (JSON or a Python dict literal, alone or in a code fence: the
-	// {'answer': ..., 'context': ...} that BFCL's agentic prompt asks
-	// for), that answer: a string as it is, another value as its JSON.
-	FinalAnswer FinalReading = "answer"
-	// FinalBFCL is the final answer as BFCL's agentic checker reads it
-	// (docs/bfcl.md): of a final message with several text blocks or
-	// parts, the first; a run whose last message makes calls of which
-	// one has arguments that cannot be read (they do not parse, or are
-	// no object) ends in that message, which is its answer and no call,
-	// read as the Python repr of the message's first call,
-	// {'NAME': 'ARGUMENTS TEXT'}.
-	FinalBFCL FinalReading = "bfcl"
 )
 
 // finalEnd is what a run keeps of its end beyond Final, for ReadAs.
@@ -50,8 +26,8 @@ type finalEnd struct {
 // FinalJoined (or when the reading changes nothing), else a copy whose
 // Final, HasFinal and Steps are how's. Under FinalBFCL the calls of a
 // last message read as the answer are no steps of the copy.
-func (r *Run) ReadAs(how FinalReading) *Run {
-	if how == FinalAnswer {
+func (r *Run) ReadAs(how format.FinalReading) *Run {
+	if how == format.FinalAnswer {
 		if a, ok := answerField(r.Final); ok && r.HasFinal {
 			cp := *r
 			cp.Final, cp.HasFinal = a, a != ""
@@ -59,7 +35,7 @@ func (r *Run) ReadAs(how FinalReading) *Run {
 		}
 		return r
 	}
-	if how != FinalBFCL {
+	if how != format.FinalBFCL {
 		return r
 	}
 	e := &r.end

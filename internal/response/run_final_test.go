@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -54,14 +55,14 @@ func TestReadAs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, _, err := ExtractRun(v, Auto)
+			run, _, err := readRun(v, format.Auto)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if j := run.ReadAs(FinalJoined); j != &run || run.Final != tt.joined || run.HasFinal != (tt.joined != "") {
+			if j := run.ReadAs(format.FinalJoined); j != &run || run.Final != tt.joined || run.HasFinal != (tt.joined != "") {
 				t.Errorf("joined: %q (%v), want %q", run.Final, run.HasFinal, tt.joined)
 			}
-			b := run.ReadAs(FinalBFCL)
+			b := run.ReadAs(format.FinalBFCL)
 			if b.Final != tt.bfcl || b.HasFinal != (tt.bfcl != "") || len(b.Steps) != tt.steps {
 				t.Errorf("bfcl: %q (%v), %d steps, want %q, %d steps", b.Final, b.HasFinal, len(b.Steps), tt.bfcl, tt.steps)
 			}
@@ -115,12 +116,12 @@ func TestReadAsAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		run := Run{Final: tt.final, HasFinal: true}
-		got := run.ReadAs(FinalAnswer)
+		got := run.ReadAs(format.FinalAnswer)
 		if got.Final != tt.want || got.HasFinal != (tt.want != "") {
 			t.Errorf("%q: %q (%v), want %q", tt.final, got.Final, got.HasFinal, tt.want)
 		}
 	}
-	if none := (&Run{}).ReadAs(FinalAnswer); none.HasFinal {
+	if none := (&Run{}).ReadAs(format.FinalAnswer); none.HasFinal {
 		t.Errorf("a run without a final answer has one: %q", none.Final)
 	}
 }

@@ -8,12 +8,13 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// FuzzRun feeds arbitrary JSON to ExtractRun in every format: it must not
-// panic, must fail only with a *ShapeError and exactly when Extract does,
-// must give a step for each call Extract reads (the same calls), and must
+// FuzzRun feeds arbitrary JSON to Read in every format: it must not
+// panic, must fail only with a *ShapeError and exactly when ReadCalls does,
+// must give a step for each call ReadCalls reads (the same calls), and must
 // pair each result with a call by the rules: its id, or its name or place
 // in the last turn, only one result a step.
 func FuzzRun(f *testing.F) {
@@ -39,8 +40,8 @@ func FuzzRun(f *testing.F) {
 		r, err := value.Parse(s)
 		if errors.Is(err, value.ErrInvalidUTF8) {
 			if r, err := new(value.Parser).ParseKeepInvalidUTF8(s, value.Limits{}); err == nil {
-				for _, format := range all {
-					checkInvalidUTF8(t, r, format)
+				for _, want := range all {
+					checkInvalidUTF8(t, r, want)
 				}
 			}
 			return
@@ -48,44 +49,44 @@ func FuzzRun(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, format := range all {
-			checkRunRules(t, r, format)
+		for _, want := range all {
+			checkRunRules(t, r, want)
 		}
 	})
 }
 
 // checkInvalidUTF8 reads r, which holds text that is not UTF-8, with
-// Options.InvalidUTF8: ExtractRun's steps fail exactly where Extract's
+// Options.InvalidUTF8: Read's steps fail exactly where ReadCalls's
 // calls do, and no call that is not failed holds such text in its name
 // or arguments.
-func checkInvalidUTF8(t *testing.T, r value.Value, format Format) {
+func checkInvalidUTF8(t *testing.T, r value.Value, want format.Format) {
 	t.Helper()
 	o := Options{Limits: fuzzLimits, InvalidUTF8: true}
-	calls, _, err := o.Extract(r, format)
-	run, _, rerr := o.ExtractRun(r, format)
+	calls, _, err := o.ReadCalls(r, want)
+	run, _, rerr := o.Read(r, want)
 	if err != nil || rerr != nil {
 		return // which of them reads a shape is FuzzRun's to check
 	}
-	if isTrace(r, format) {
+	if isTrace(r, want) {
 		return // a trace's run is read apart from its calls
 	}
 	if len(run.Steps) != len(calls) {
-		t.Fatalf("%s: %d steps, %d calls", format, len(run.Steps), len(calls))
+		t.Fatalf("%s: %d steps, %d calls", want, len(run.Steps), len(calls))
 	}
 	for i, c := range calls {
 		if (c.Err == nil) != (run.Steps[i].Err == nil) {
-			t.Fatalf("%s: call %d fails with %v, its step with %v", format, i, c.Err, run.Steps[i].Err)
+			t.Fatalf("%s: call %d fails with %v, its step with %v", want, i, c.Err, run.Steps[i].Err)
 		}
 		if c.Err != nil {
 			continue
 		}
 		if _, bad := invalidUTF8(c.Args, ""); bad || !utf8.ValidString(c.Name) {
-			t.Fatalf("%s: call %d holds text that is not UTF-8 and is not failed: %q %s", format, i, c.Name, c.Args)
+			t.Fatalf("%s: call %d holds text that is not UTF-8 and is not failed: %q %s", want, i, c.Name, c.Args)
 		}
 	}
 }
 
-func checkRunRules(t *testing.T, r value.Value, format Format) {
+func checkRunRules(t *testing.T, r value.Value, want format.Format) {
 	t.Helper()
 	type paired struct {
 		step int
@@ -93,31 +94,31 @@ func checkRunRules(t *testing.T, r value.Value, format Format) {
 	}
 	var pairs []paired
 	x := extraction{lim: fuzzLimits, onMatch: func(step int, m match) { pairs = append(pairs, paired{step, m}) }}
-	run, got, err := extractRun(r, format, x)
-	calls, gotCalls, callsErr := Extract(r, format, fuzzLimits)
+	run, got, err := extractRun(r, want, x)
+	calls, gotCalls, callsErr := readCalls(r, want, fuzzLimits)
 	if (err == nil) != (callsErr == nil) || got != gotCalls {
-		t.Fatalf("ExtractRun(%q) = %q, %v; Extract = %q, %v", format, got, err, gotCalls, callsErr)
+		t.Fatalf("ExtractRun(%q) = %q, %v; Extract = %q, %v", want, got, err, gotCalls, callsErr)
 	}
 	if err != nil {
 		var se *ShapeError
-		if !errors.As(err, &se) || run.Steps != nil || got != format {
-			t.Fatalf("ExtractRun(%q) = %d steps, %q, %v", format, len(run.Steps), got, err)
+		if !errors.As(err, &se) || run.Steps != nil || got != want {
+			t.Fatalf("ExtractRun(%q) = %d steps, %q, %v", want, len(run.Steps), got, err)
 		}
 		return
 	}
 	if run.NotEvaluable != "" {
-		// A trace without the content of its calls: Extract gives it one
+		// A trace without the content of its calls: ReadCalls gives it one
 		// failed call, so that it never passes for want of evidence.
 		if len(calls) != 1 || calls[0].Err == nil || !strings.Contains(calls[0].Err.Error(), "not evaluable") {
-			t.Fatalf("ExtractRun(%q) is not evaluable (%s), Extract gives %v", format, run.NotEvaluable, calls)
+			t.Fatalf("ExtractRun(%q) is not evaluable (%s), Extract gives %v", want, run.NotEvaluable, calls)
 		}
 		return
 	}
 	if len(run.Steps) != len(calls) || !sameCalls(calls, run.Calls()) {
-		t.Fatalf("ExtractRun(%q) has %d steps, Extract %d calls: %v, %v", format, len(run.Steps), len(calls), run.Calls(), calls)
+		t.Fatalf("ExtractRun(%q) has %d steps, Extract %d calls: %v, %v", want, len(run.Steps), len(calls), run.Calls(), calls)
 	}
 	if run.HasFinal != (run.Final != "") {
-		t.Fatalf("ExtractRun(%q) final %q, HasFinal %v", format, run.Final, run.HasFinal)
+		t.Fatalf("ExtractRun(%q) final %q, HasFinal %v", want, run.Final, run.HasFinal)
 	}
 	answered := map[int]bool{}
 	for _, p := range pairs {
@@ -126,13 +127,13 @@ func checkRunRules(t *testing.T, r value.Value, format Format) {
 		placed := (m.id == "" || s.ID == "") && p.step >= m.first && p.step < m.end &&
 			(m.name != "" && s.Name == m.name || m.name == "" && p.step == m.first+m.ord)
 		if !(m.id != "" && s.ID == m.id || placed) || answered[p.step] {
-			t.Fatalf("ExtractRun(%q) paired result %+v with step %d (id %q, name %q), answered before: %v", format, m, p.step, s.ID, s.Name, answered[p.step])
+			t.Fatalf("ExtractRun(%q) paired result %+v with step %d (id %q, name %q), answered before: %v", want, m, p.step, s.ID, s.Name, answered[p.step])
 		}
 		answered[p.step] = true
 	}
 	for i, s := range run.Steps {
 		if s.HasResult != answered[i] || !s.HasResult && (s.Error || s.Result.Kind() != value.Null) {
-			t.Fatalf("ExtractRun(%q) step %d has a result %v that no pairing gave (error %v)", format, i, s.HasResult, s.Error)
+			t.Fatalf("ExtractRun(%q) step %d has a result %v that no pairing gave (error %v)", want, i, s.HasResult, s.Error)
 		}
 	}
 }

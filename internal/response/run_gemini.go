@@ -3,29 +3,16 @@ package response
 import (
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// GeminiContents is a conversation in the generateContent API's shape:
-// its contents list, or the request that holds it as contents. The parts
-// of the model's contents (role "model") are the calls, as functionCall;
-// a functionResponse part answers the call its id names or, without one,
-// the first call of its name in the model's last turn that has no result
-// yet. Gemini's documentation asks a failed function to answer with an
-// "error" key in its response, so a response that has one is the tool's
-// error (one whose "error" is null or false says there is none); the
-// result is the whole response object. A part may be spelt in
-// snake case, as the Python SDK's model_dump writes it: function_call and
-// function_response read as functionCall and functionResponse do.
-const GeminiContents Format = "gemini-contents"
-
-var geminiContentsFormat = format{
-	name:  GeminiContents,
-	about: "a gemini contents list, or a request that holds one",
+var geminiContentsFormat = api{
+	name: format.GeminiContents,
 	// As openai-messages: what a call part of the model's content is.
-	emits:   callLike,
-	read:    readPart,
-	message: geminiContent,
+	emits:  callLike,
+	read:   readPart,
+	reader: conversation{message: geminiContent},
 }
 
 func geminiContent(b *runBuilder, m value.Value) {

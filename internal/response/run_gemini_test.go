@@ -3,6 +3,7 @@ package response
 import (
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -63,8 +64,8 @@ func TestRunGeminiSpellings(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		run, f, err := ExtractRun(r, Auto)
-		if err != nil || f != GeminiContents {
+		run, f, err := readRun(r, format.Auto)
+		if err != nil || f != format.GeminiContents {
 			t.Fatalf("%s: %q, %v", tt.name, f, err)
 		}
 		checkRun(t, tt.name, run, tt.steps, tt.final)
@@ -81,46 +82,46 @@ func TestRunGeminiAFC(t *testing.T) {
 	tests := []struct {
 		name  string
 		in    string
-		f     Format
+		f     format.Format
 		steps []wantStep
 		final string
 	}{
 		{"snake case", `{"candidates":[{"content":{"role":"model","parts":[{"text":"It is 1."}]},"finish_reason":"STOP"}],"automatic_function_calling_history":` + hist + `}`,
-			GeminiContents, []wantStep{{name: "f", args: `{"x":1}`, result: `{"r":1}`}}, "It is 1."},
+			format.GeminiContents, []wantStep{{name: "f", args: `{"x":1}`, result: `{"r":1}`}}, "It is 1."},
 		{"camel case", `{"candidates":[{"content":{"role":"model","parts":[{"text":"It is 1."}]},"finishReason":"STOP"}],"automaticFunctionCallingHistory":` + hist + `}`,
-			GeminiContents, []wantStep{{name: "f", args: `{"x":1}`, result: `{"r":1}`}}, "It is 1."},
+			format.GeminiContents, []wantStep{{name: "f", args: `{"x":1}`, result: `{"r":1}`}}, "It is 1."},
 		// The SDK stops after its maximum of calls: the last turn's calls
 		// were not run.
 		{"a candidate that calls", `{"candidates":[{"content":{"role":"model","parts":[{"function_call":{"name":"g","args":{}}}]}}],"automatic_function_calling_history":` + hist + `}`,
-			GeminiContents, []wantStep{{name: "f", args: `{"x":1}`, result: `{"r":1}`}, {name: "g", args: `{}`, turn: 1}}, ""},
+			format.GeminiContents, []wantStep{{name: "f", args: `{"x":1}`, result: `{"r":1}`}, {name: "g", args: `{}`, turn: 1}}, ""},
 		{"no candidate", `{"candidates":[],"automatic_function_calling_history":` + hist + `}`,
-			GeminiContents, []wantStep{{name: "f", args: `{"x":1}`, result: `{"r":1}`}}, ""},
+			format.GeminiContents, []wantStep{{name: "f", args: `{"x":1}`, result: `{"r":1}`}}, ""},
 		{"a candidate without content", `{"candidates":[{"finish_reason":"SAFETY"}],"automatic_function_calling_history":` + hist + `}`,
-			GeminiContents, []wantStep{{name: "f", args: `{"x":1}`, result: `{"r":1}`}}, ""},
+			format.GeminiContents, []wantStep{{name: "f", args: `{"x":1}`, result: `{"r":1}`}}, ""},
 		{"a malformed call in the candidate", `{"candidates":[{"finish_reason":"MALFORMED_FUNCTION_CALL"}],"automatic_function_calling_history":` + hist + `}`,
-			GeminiContents, []wantStep{{reason: "candidates[0].finish_reason is MALFORMED_FUNCTION_CALL"}}, ""},
+			format.GeminiContents, []wantStep{{reason: "candidates[0].finish_reason is MALFORMED_FUNCTION_CALL"}}, ""},
 		{"failed calls name their place", `{"candidates":[{"content":{"role":"model","parts":[{"function_call":{"name":"g","args":"{}"}}]}}],` +
 			`"automatic_function_calling_history":[{"role":"model","parts":[{"function_call":{"name":"f","args":7}}]}]}`,
-			GeminiContents, []wantStep{{name: "f", reason: "automatic_function_calling_history[0].parts[0].function_call.args"},
+			format.GeminiContents, []wantStep{{name: "f", reason: "automatic_function_calling_history[0].parts[0].function_call.args"},
 				{name: "g", reason: "candidates[0].content.parts[0].function_call.args", turn: 1}}, ""},
 		{"a history that is no list", `{"candidates":[{"content":{"role":"model","parts":[{"text":"ok"}]}}],"automatic_function_calling_history":"x"}`,
-			GeminiContents, []wantStep{{reason: "automatic_function_calling_history is a string, not an array"}}, ""},
+			format.GeminiContents, []wantStep{{reason: "automatic_function_calling_history is a string, not an array"}}, ""},
 		{"an empty history", `{"candidates":[{"content":{"role":"model","parts":[{"text":"ok"}]}}],"automatic_function_calling_history":[]}`,
-			Gemini, nil, "ok"},
+			format.Gemini, nil, "ok"},
 		{"a null history", `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}}]}}],"automatic_function_calling_history":null}`,
-			Gemini, []wantStep{{name: "f", args: `{}`}}, ""},
+			format.Gemini, []wantStep{{name: "f", args: `{}`}}, ""},
 	}
 	for _, tt := range tests {
 		r, err := value.Parse(tt.in)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		run, f, err := ExtractRun(r, Auto)
+		run, f, err := readRun(r, format.Auto)
 		if err != nil || f != tt.f {
 			t.Fatalf("%s: %q, %v", tt.name, f, err)
 		}
 		checkRun(t, tt.name, run, tt.steps, tt.final)
-		calls, _, _ := Extract(r, Auto, value.Limits{})
+		calls, _, _ := readCalls(r, format.Auto, value.Limits{})
 		if !sameCalls(calls, run.Calls()) {
 			t.Errorf("%s: Extract = %v, the run's calls %v", tt.name, calls, run.Calls())
 		}

@@ -3,32 +3,21 @@ package response
 import (
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// LangChainMessages is a conversation of LangChain messages written out
-// as dicts, each in any of the forms the langchain format reads for an
-// AIMessage: the message's own fields (model_dump), messages_to_dict's
-// {"type": …, "data": …}, or dumpd's {"lc": 1, "type": "constructor",
-// "id": […, "ToolMessage"], "kwargs": …}; or a LangGraph state that
-// holds them as messages. An AIMessage's tool_calls, then its
-// invalid_tool_calls (failed calls), are the calls; a ToolMessage
-// answers the call its tool_call_id names, and its status "error" says
-// the tool failed.
-const LangChainMessages Format = "langchain-messages"
-
-var langchainMessagesFormat = format{
-	name:  LangChainMessages,
-	about: "a list of langchain messages as dicts, or a state that holds one",
+var langchainMessagesFormat = api{
+	name: format.LangChainMessages,
 	// A message's type decides a list alone: messages_to_dict's types,
 	// those of the chunks, and dumpd's constructor. FunctionMessage's
 	// "function" is openai's tool_calls entry type, and is left to it.
 	itemTypes: []string{"human", "ai", "tool", "system", "chat", "generic", "remove", "constructor",
 		"AIMessageChunk", "HumanMessageChunk", "ToolMessageChunk", "SystemMessageChunk", "ChatMessageChunk", "FunctionMessageChunk"},
 	// As openai-messages: what a call entry of an AIMessage is.
-	emits:   every,
-	read:    readLangChainCall,
-	message: langchainMessage,
+	emits:  every,
+	read:   readLangChainCall,
+	reader: conversation{message: langchainMessage},
 }
 
 // lcPaths are the places of an AIMessage's lists in each dict form, as

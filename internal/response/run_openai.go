@@ -3,26 +3,18 @@ package response
 import (
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
-// OpenAIMessages is a conversation in the Chat Completions API's shape:
-// its messages list, or the request or agent state that holds it as
-// messages. The assistant messages' tool_calls (then a legacy
-// function_call) are the calls; a tool message answers the call its
-// tool_call_id names, a legacy function message the call its name names.
-// OpenAI has no error flag for a tool's result.
-const OpenAIMessages Format = "openai-messages"
-
-var openaiMessagesFormat = format{
-	name:  OpenAIMessages,
-	about: "an openai chat messages list, or a request or state that holds one",
+var openaiMessagesFormat = api{
+	name: format.OpenAIMessages,
 	// A conversation format reads its lists message by message, never
 	// item by item; emits and read say what a call entry of its
 	// assistant messages is.
-	emits:   every,
-	read:    readToolCall,
-	message: openaiMessage,
+	emits:  every,
+	read:   readToolCall,
+	reader: conversation{message: openaiMessage},
 }
 
 func openaiMessage(b *runBuilder, m value.Value) {

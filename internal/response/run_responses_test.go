@@ -3,6 +3,7 @@ package response
 import (
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -19,21 +20,21 @@ func TestRunResponsesAnswer(t *testing.T) {
 	tests := []struct {
 		name  string
 		in    string
-		f     Format
+		f     format.Format
 		final string
 	}{
-		{"a message after the call's output", `{"input":[{"role":"user","content":"hi"},` + call + `,` + out + `],"output":[` + msg("It is 1.") + `]}`, Responses, "It is 1."},
-		{"a message after the call in its turn", `{"input":[{"role":"user","content":"hi"}],"output":[` + call + `,` + msg("Refunded.") + `]}`, Responses, ""},
-		{"a short-form message after the call in its turn", `{"input":[{"role":"user","content":"hi"},` + call + `,{"role":"assistant","content":"Refunded."}]}`, Responses, ""},
-		{"a response's output, a message after its call", `{"object":"response","output":[` + call + `,` + msg("Refunded.") + `]}`, Responses, ""},
-		{"a message after a built-in tool's call", `{"object":"response","output":[{"type":"web_search_call","id":"ws","status":"completed"},` + msg("Found it.") + `]}`, Responses, "Found it."},
+		{"a message after the call's output", `{"input":[{"role":"user","content":"hi"},` + call + `,` + out + `],"output":[` + msg("It is 1.") + `]}`, format.Responses, "It is 1."},
+		{"a message after the call in its turn", `{"input":[{"role":"user","content":"hi"}],"output":[` + call + `,` + msg("Refunded.") + `]}`, format.Responses, ""},
+		{"a short-form message after the call in its turn", `{"input":[{"role":"user","content":"hi"},` + call + `,{"role":"assistant","content":"Refunded."}]}`, format.Responses, ""},
+		{"a response's output, a message after its call", `{"object":"response","output":[` + call + `,` + msg("Refunded.") + `]}`, format.Responses, ""},
+		{"a message after a built-in tool's call", `{"object":"response","output":[{"type":"web_search_call","id":"ws","status":"completed"},` + msg("Found it.") + `]}`, format.Responses, "Found it."},
 	}
 	for _, tt := range tests {
 		r, err := value.Parse(tt.in)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		run, f, err := ExtractRun(r, Auto)
+		run, f, err := readRun(r, format.Auto)
 		if err != nil || f != tt.f {
 			t.Fatalf("%s: %q, %v", tt.name, f, err)
 		}

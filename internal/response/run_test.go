@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -136,15 +137,15 @@ func TestRunExamples(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := readRunFile(t, tt.file)
-		for _, f := range []Format{Auto, runFiles[tt.file]} {
-			run, got, err := ExtractRun(r, f)
+		for _, f := range []format.Format{format.Auto, runFiles[tt.file]} {
+			run, got, err := readRun(r, f)
 			if err != nil || got != runFiles[tt.file] {
 				t.Fatalf("%s: ExtractRun(%q) = %q, %v", tt.file, f, got, err)
 			}
 			checkRun(t, tt.file, run, tt.steps, tt.final)
-			// Extract reads the same calls, so that an expected: case
+			// ReadCalls reads the same calls, so that an expected: case
 			// scores a conversation's calls.
-			calls, _, _ := Extract(r, f, value.Limits{})
+			calls, _, _ := readCalls(r, f, value.Limits{})
 			if !sameCalls(calls, run.Calls()) {
 				t.Errorf("%s: Extract = %v, the run's calls %v", tt.file, calls, run.Calls())
 			}
@@ -213,8 +214,8 @@ func TestRunPairing(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		run, f, err := ExtractRun(r, Auto)
-		if err != nil || f != OpenAIMessages {
+		run, f, err := readRun(r, format.Auto)
+		if err != nil || f != format.OpenAIMessages {
 			t.Fatalf("%s: %q, %v", tt.name, f, err)
 		}
 		checkRun(t, tt.name, run, tt.steps, tt.final)
@@ -222,7 +223,7 @@ func TestRunPairing(t *testing.T) {
 	// Gemini pairs a response without an id by its name, in order.
 	r, _ := value.Parse(`{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{"n":1}}},{"functionCall":{"name":"g","args":{}}},{"functionCall":{"name":"f","args":{"n":2}}}]},
 		{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"r":1}}},{"functionResponse":{"name":"f","response":{"r":2}}},{"functionResponse":{"name":"h","response":{}}}]}]}`)
-	run, _, err := ExtractRun(r, Auto)
+	run, _, err := readRun(r, format.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,45 +238,45 @@ func TestRunPairing(t *testing.T) {
 func TestRunMalformed(t *testing.T) {
 	tests := []struct {
 		name, in string
-		f        Format
+		f        format.Format
 		steps    []wantStep
 	}{
-		{"openai bad arguments", `[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{"}}]},{"role":"tool","tool_call_id":"a","content":"x"}]`, Auto,
+		{"openai bad arguments", `[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{"}}]},{"role":"tool","tool_call_id":"a","content":"x"}]`, format.Auto,
 			[]wantStep{{name: "f", reason: "call 0: [0].tool_calls[0].function.arguments is not a usable JSON object", id: "a", result: `"x"`}}},
-		{"openai tool_calls not a list", `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":"f"}]}`, Auto,
+		{"openai tool_calls not a list", `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":"f"}]}`, format.Auto,
 			[]wantStep{{reason: "call 0: messages[1].tool_calls is a string, not an array"}}},
-		{"unknown role skipped", `[{"role":"critic","content":"no"},{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]}]`, Auto,
+		{"unknown role skipped", `[{"role":"critic","content":"no"},{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]}]`, format.Auto,
 			[]wantStep{{name: "f", args: `{}`, id: "a"}}},
-		{"unknown role with a call fails", `[{"role":"critic","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"user","content":"hi"}]`, Auto,
+		{"unknown role with a call fails", `[{"role":"critic","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"user","content":"hi"}]`, format.Auto,
 			[]wantStep{{reason: `call 0: [0] holds a call, but is a message of role "critic"`}}},
 		// A tool's result is no place for a call: it is a failed step,
 		// never dropped; a plain result, name and all, is none.
-		{"openai tool message with a call", `[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","name":"f","content":"ok","tool_calls":[{"id":"b","type":"function","function":{"name":"delete","arguments":"{}"}}]}]`, Auto,
+		{"openai tool message with a call", `[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","name":"f","content":"ok","tool_calls":[{"id":"b","type":"function","function":{"name":"delete","arguments":"{}"}}]}]`, format.Auto,
 			[]wantStep{{name: "f", args: `{}`, id: "a", result: `"ok"`}, {reason: `call 1: [1] holds a call, but is a message of role "tool"`, turn: 1}}},
-		{"openai function message with a call", `[{"role":"function","name":"f","content":"ok","function_call":{"name":"delete","arguments":"{}"}},{"role":"user","content":"hi"}]`, Auto,
+		{"openai function message with a call", `[{"role":"function","name":"f","content":"ok","function_call":{"name":"delete","arguments":"{}"}},{"role":"user","content":"hi"}]`, format.Auto,
 			[]wantStep{{reason: `holds a call, but is a message of role "function"`}}},
-		{"openai tool message plain", `[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","name":"f","content":"sunny, by name"}]`, Auto,
+		{"openai tool message plain", `[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","name":"f","content":"sunny, by name"}]`, format.Auto,
 			[]wantStep{{name: "f", args: `{}`, id: "a", result: `"sunny, by name"`}}},
-		{"langchain tool message with a call", `[{"type":"ai","data":{"tool_calls":[{"name":"f","args":{},"id":"a"}]}},{"type":"tool","data":{"tool_call_id":"a","content":"ok","tool_calls":[{"name":"delete","args":{},"id":"b"}]}}]`, Auto,
+		{"langchain tool message with a call", `[{"type":"ai","data":{"tool_calls":[{"name":"f","args":{},"id":"a"}]}},{"type":"tool","data":{"tool_call_id":"a","content":"ok","tool_calls":[{"name":"delete","args":{},"id":"b"}]}}]`, format.Auto,
 			[]wantStep{{name: "f", args: `{}`, id: "a", result: `"ok"`}, {reason: `holds a call, but is a langchain message of type "tool"`, turn: 1}}},
-		{"anthropic bad input", `{"system":"s","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":"x"}]}]}`, Auto,
+		{"anthropic bad input", `{"system":"s","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":"x"}]}]}`, format.Auto,
 			[]wantStep{{name: "f", reason: "messages[0].content[0].input is a string, not an object", id: "t"}}},
-		{"anthropic block without type", `[{"role":"assistant","content":[{"type":"text","text":"x"},{"name":"f","input":{}}]}]`, AnthropicMessages,
+		{"anthropic block without type", `[{"role":"assistant","content":[{"type":"text","text":"x"},{"name":"f","input":{}}]}]`, format.AnthropicMessages,
 			[]wantStep{{reason: "[0].content[1] has no type"}}},
-		{"anthropic tool_use in a user message", `[{"role":"user","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}]`, Auto,
+		{"anthropic tool_use in a user message", `[{"role":"user","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}]`, format.Auto,
 			[]wantStep{{reason: "[0].content[0] is a call, in a user message"}}},
-		{"gemini args a string", `{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":"{}"}}]}]}`, Auto,
+		{"gemini args a string", `{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":"{}"}}]}]}`, format.Auto,
 			[]wantStep{{name: "f", reason: "contents[0].parts[0].functionCall.args is a string, not an object"}}},
-		{"langchain args not an object", `[{"type":"ai","data":{"tool_calls":[{"name":"f","args":"{}","id":"c"}]}}]`, Auto,
+		{"langchain args not an object", `[{"type":"ai","data":{"tool_calls":[{"name":"f","args":"{}","id":"c"}]}}]`, format.Auto,
 			[]wantStep{{name: "f", reason: "[0].data.tool_calls[0].args is a string, not an object", id: "c"}}},
-		{"langchain data not an object", `[{"type":"ai","data":"x"}]`, Auto, []wantStep{{reason: "[0].data is a string, not an object"}}},
-		{"responses bad arguments", `{"input":[{"type":"function_call","call_id":"c","name":"f","arguments":"{,}"}]}`, Auto,
+		{"langchain data not an object", `[{"type":"ai","data":"x"}]`, format.Auto, []wantStep{{reason: "[0].data is a string, not an object"}}},
+		{"responses bad arguments", `{"input":[{"type":"function_call","call_id":"c","name":"f","arguments":"{,}"}]}`, format.Auto,
 			[]wantStep{{name: "f", reason: "input[0].arguments is not a usable JSON object", id: "c"}}},
-		{"responses item not an object", `[{"type":"function_call_output","call_id":"c","output":"1"},7]`, Auto,
+		{"responses item not an object", `[{"type":"function_call_output","call_id":"c","output":"1"},7]`, format.Auto,
 			[]wantStep{{reason: "[1] is a number, not an object"}}},
-		{"openai forced on an anthropic list", `[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}]`, OpenAIMessages,
+		{"openai forced on an anthropic list", `[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}]`, format.OpenAIMessages,
 			[]wantStep{{reason: "[0].content[0] is a call in another API's shape"}}},
-		{"anthropic forced on an openai list", `[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]}]`, AnthropicMessages,
+		{"anthropic forced on an openai list", `[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]}]`, format.AnthropicMessages,
 			[]wantStep{{reason: "[0].tool_calls holds calls in another API's shape"}}},
 	}
 	for _, tt := range tests {
@@ -283,32 +284,32 @@ func TestRunMalformed(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		run, _, err := ExtractRun(r, tt.f)
+		run, _, err := readRun(r, tt.f)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		checkRun(t, tt.name, run, tt.steps, "")
-		calls, _, _ := Extract(r, tt.f, value.Limits{})
+		calls, _, _ := readCalls(r, tt.f, value.Limits{})
 		if !sameCalls(calls, run.Calls()) {
 			t.Errorf("%s: Extract = %v, the run's calls %v", tt.name, calls, run.Calls())
 		}
 	}
 	for _, tt := range []struct {
 		in   string
-		f    Format
+		f    format.Format
 		want string
 	}{
-		{`[{"role":"user","content":"hi"},5]`, Auto, "response is a conversation whose element [1] is a number, not a message object, not a known format"},
-		{`{"messages":[{"role":"user","content":"hi"},"x"]}`, Auto, "element messages[1] is a string"},
-		{`{"contents":[null]}`, GeminiContents, "not a gemini contents list, or a request that holds one"},
-		{`[{"type":"human","data":{}},[]]`, Auto, "element [1] is an array"},
-		{`{"messages":"hi"}`, OpenAIMessages, "response is an object with keys [messages], not an openai chat messages list"},
-		{`{"role":"assistant","content":"x"}`, AnthropicMessages, "not an anthropic messages list, or a request that holds one"},
+		{`[{"role":"user","content":"hi"},5]`, format.Auto, "response is a conversation whose element [1] is a number, not a message object, not a known format"},
+		{`{"messages":[{"role":"user","content":"hi"},"x"]}`, format.Auto, "element messages[1] is a string"},
+		{`{"contents":[null]}`, format.GeminiContents, "not a gemini contents list, or a request that holds one"},
+		{`[{"type":"human","data":{}},[]]`, format.Auto, "element [1] is an array"},
+		{`{"messages":"hi"}`, format.OpenAIMessages, "response is an object with keys [messages], not an openai chat messages list"},
+		{`{"role":"assistant","content":"x"}`, format.AnthropicMessages, "not an anthropic messages list, or a request that holds one"},
 	} {
 		r, _ := value.Parse(tt.in)
 		for _, read := range []func() error{
-			func() error { _, _, err := ExtractRun(r, tt.f); return err },
-			func() error { _, _, err := Extract(r, tt.f, value.Limits{}); return err },
+			func() error { _, _, err := readRun(r, tt.f); return err },
+			func() error { _, _, err := readCalls(r, tt.f, value.Limits{}); return err },
 		} {
 			var se *ShapeError
 			if err := read(); !errors.As(err, &se) || se.Want != tt.f || !strings.Contains(err.Error(), tt.want) {
@@ -323,47 +324,47 @@ func TestRunMalformed(t *testing.T) {
 func TestRunSingleResponse(t *testing.T) {
 	tests := []struct {
 		in    string
-		f     Format
+		f     format.Format
 		steps []wantStep
 		final string
 	}{
 		{`{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}]}}]}`,
-			OpenAI, []wantStep{{name: "f", args: `{}`, id: "call_1"}}, ""},
+			format.OpenAI, []wantStep{{name: "f", args: `{}`, id: "call_1"}}, ""},
 		{`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}],"function_call":{"name":"g","arguments":"{}"}}`,
-			OpenAI, []wantStep{{name: "f", args: `{}`, id: "call_1"}, {name: "g", args: `{}`}}, ""},
-		{`{"choices":[{"message":{"role":"assistant","content":"It is sunny."}}]}`, OpenAI, nil, "It is sunny."},
-		{`{"choices":[{"message":{"role":"assistant","content":[{"type":"text","text":"It is "},{"type":"text","text":"sunny."}]}}]}`, OpenAI, nil, "It is sunny."},
-		{`{"choices":[{"message":{"role":"assistant","content":""}}]}`, OpenAI, nil, ""},
-		{`"It is sunny."`, Auto, nil, "It is sunny."},
+			format.OpenAI, []wantStep{{name: "f", args: `{}`, id: "call_1"}, {name: "g", args: `{}`}}, ""},
+		{`{"choices":[{"message":{"role":"assistant","content":"It is sunny."}}]}`, format.OpenAI, nil, "It is sunny."},
+		{`{"choices":[{"message":{"role":"assistant","content":[{"type":"text","text":"It is "},{"type":"text","text":"sunny."}]}}]}`, format.OpenAI, nil, "It is sunny."},
+		{`{"choices":[{"message":{"role":"assistant","content":""}}]}`, format.OpenAI, nil, ""},
+		{`"It is sunny."`, format.Auto, nil, "It is sunny."},
 		{`{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"f","input":{}}]}`,
-			Anthropic, []wantStep{{name: "f", args: `{}`, id: "toolu_1"}}, ""},
-		{`{"type":"message","role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"Hi "},{"type":"text","text":"there."}]}`, Anthropic, nil, "Hi there."},
+			format.Anthropic, []wantStep{{name: "f", args: `{}`, id: "toolu_1"}}, ""},
+		{`{"type":"message","role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"Hi "},{"type":"text","text":"there."}]}`, format.Anthropic, nil, "Hi there."},
 		{`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"g1","name":"f","args":{}}}]}}]}`,
-			Gemini, []wantStep{{name: "f", args: `{}`, id: "g1"}}, ""},
-		{`{"candidates":[{"content":{"role":"model","parts":[{"text":"hm","thought":true},{"text":"Sunny."}]}}]}`, Gemini, nil, "Sunny."},
+			format.Gemini, []wantStep{{name: "f", args: `{}`, id: "g1"}}, ""},
+		{`{"candidates":[{"content":{"role":"model","parts":[{"text":"hm","thought":true},{"text":"Sunny."}]}}]}`, format.Gemini, nil, "Sunny."},
 		{`{"candidates":[{"content":{"role":"model","parts":[{"function_call":{"id":"g1","name":"f","args":{}},"function_response":null,"thought_signature":"c2ln"}]},"finish_reason":"STOP"}]}`,
-			Gemini, []wantStep{{name: "f", args: `{}`, id: "g1"}}, ""},
+			format.Gemini, []wantStep{{name: "f", args: `{}`, id: "g1"}}, ""},
 		{`{"object":"response","output":[{"type":"reasoning","summary":[]},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"}]}`,
-			Responses, []wantStep{{name: "f", args: `{}`, id: "c1"}}, ""},
-		{`{"object":"response","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Sunny."}]}]}`, Responses, nil, "Sunny."},
+			format.Responses, []wantStep{{name: "f", args: `{}`, id: "c1"}}, ""},
+		{`{"object":"response","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Sunny."}]}]}`, format.Responses, nil, "Sunny."},
 		{`[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Checking."}]},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"}]`,
-			Responses, []wantStep{{name: "f", args: `{}`, id: "c1"}}, ""},
+			format.Responses, []wantStep{{name: "f", args: `{}`, id: "c1"}}, ""},
 		{`{"output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"tu1","name":"f","input":{}}}]}}}`,
-			Bedrock, []wantStep{{name: "f", args: `{}`, id: "tu1"}}, ""},
-		{`{"output":{"message":{"role":"assistant","content":[{"text":"Sunny."}]}},"stopReason":"end_turn"}`, Bedrock, nil, "Sunny."},
+			format.Bedrock, []wantStep{{name: "f", args: `{}`, id: "tu1"}}, ""},
+		{`{"output":{"message":{"role":"assistant","content":[{"text":"Sunny."}]}},"stopReason":"end_turn"}`, format.Bedrock, nil, "Sunny."},
 		{`{"type":"ai","content":"","tool_calls":[{"name":"f","args":{},"id":"lc1"}],"invalid_tool_calls":[{"name":"g","args":"{","id":"lc2","error":"bad"}]}`,
-			LangChain, []wantStep{{name: "f", args: `{}`, id: "lc1"}, {name: "g", reason: "could not read", id: "lc2"}}, ""},
-		{`{"type":"ai","data":{"content":"Sunny.","tool_calls":[]}}`, LangChain, nil, "Sunny."},
-		{`{"model":"llama3.2","message":{"role":"assistant","content":"Sunny."},"done":true}`, Ollama, nil, "Sunny."},
-		{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"f","arguments":{}}}`, MCP, []wantStep{{name: "f", args: `{}`}}, ""},
-		{`"<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>"`, Hermes, []wantStep{{name: "f", args: `{}`}}, ""},
+			format.LangChain, []wantStep{{name: "f", args: `{}`, id: "lc1"}, {name: "g", reason: "could not read", id: "lc2"}}, ""},
+		{`{"type":"ai","data":{"content":"Sunny.","tool_calls":[]}}`, format.LangChain, nil, "Sunny."},
+		{`{"model":"llama3.2","message":{"role":"assistant","content":"Sunny."},"done":true}`, format.Ollama, nil, "Sunny."},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"f","arguments":{}}}`, format.MCP, []wantStep{{name: "f", args: `{}`}}, ""},
+		{`"<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>"`, format.Hermes, []wantStep{{name: "f", args: `{}`}}, ""},
 	}
 	for _, tt := range tests {
 		r, err := value.Parse(tt.in)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.in, err)
 		}
-		run, f, err := ExtractRun(r, Auto)
+		run, f, err := readRun(r, format.Auto)
 		if err != nil || f != tt.f {
 			t.Fatalf("%s: %q, %v", tt.in, f, err)
 		}

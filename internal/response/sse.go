@@ -129,7 +129,7 @@ func holdsEvents(s string) bool {
 			if budget -= len(obj); budget < 0 {
 				return true
 			}
-			if f, _ := itemFormat(v); f != nil && f.stream != nil {
+			if f, _ := itemFormat(v); f != nil && f.isStream() {
 				return true
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -148,6 +149,24 @@ func (a *assembly) reportError(j int, msg string) {
 	if a.note == "" {
 		a.note, a.noteAt = msg, j
 	}
+}
+
+// isStream reports whether f is a stream format.
+func (f *api) isStream() bool {
+	_, ok := f.reader.(*streamer)
+	return ok
+}
+
+// calls is a stream's reader: its calls are put together from its
+// events.
+func (s *streamer) calls(p plan, x extraction, _ format.Format, _ []Call) ([]Call, error) {
+	return s.assemble(&p, x), nil
+}
+
+// run reads a stream as a run of one turn. Its text comes in deltas,
+// which are not put together: it has no Final.
+func (s *streamer) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
+	return oneTurn(&p, r, x, want, s.assemble(&p, x), 0), nil
 }
 
 // assemble reads the events of p, a JSON array or an SSE transcript, into

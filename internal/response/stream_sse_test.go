@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -20,7 +21,7 @@ func TestTranscriptAround(t *testing.T) {
 	const head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\r\n"
 	tests := []struct {
 		name, in string
-		f        Format
+		f        format.Format
 		calls    []wantCall // when err is ""
 		err      string     // a part of the ShapeError
 	}{
@@ -33,15 +34,15 @@ func TestTranscriptAround(t *testing.T) {
 		{name: "http head with LF", in: strings.ReplaceAll(head, "\r\n", "\n") + sse, calls: []wantCall{ok("f", `{"x":1}`)}},
 		{name: "two http heads", in: "HTTP/1.1 100 Continue\r\n\r\n" + head + sse, calls: []wantCall{ok("f", `{"x":1}`)}},
 		{name: "byte order mark and http head", in: "\ufeff" + head + sse, calls: []wantCall{ok("f", `{"x":1}`)}},
-		{name: "http head forced", in: head + sse, f: AnthropicStream, calls: []wantCall{ok("f", `{"x":1}`)}},
+		{name: "http head forced", in: head + sse, f: format.AnthropicStream, calls: []wantCall{ok("f", `{"x":1}`)}},
 		{name: "http head of an error", in: "HTTP/1.1 529 Overloaded\r\nContent-Type: text/event-stream\r\n\r\n" + sse,
 			err: "a recorded HTTP response of status 529, not 2xx"},
 		{name: "http head and a JSON body", in: head + `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
 			err: "a recorded HTTP response (status 200) whose body is no SSE transcript"},
 		{name: "http head and no body", in: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n", err: "whose body is no SSE transcript"},
 		{name: "a log line before the events", in: "2025-01-01 12:00:00 stream opened\n" + sse, err: "text that holds a recorded stream's events"},
-		{name: "a log line before the events, forced", in: "stream:\n" + sse, f: AnthropicStream, err: "text that holds a recorded stream's events"},
-		{name: "a log line before the events, forced to a text format", in: "stream:\n" + sse, f: Hermes, err: "text that holds a recorded stream's events"},
+		{name: "a log line before the events, forced", in: "stream:\n" + sse, f: format.AnthropicStream, err: "text that holds a recorded stream's events"},
+		{name: "a log line before the events, forced to a text format", in: "stream:\n" + sse, f: format.Hermes, err: "text that holds a recorded stream's events"},
 		{name: "indented events", in: strings.ReplaceAll(sse, "data:", "  data:"), err: "text that holds a recorded stream's events"},
 		{name: "a line after the events", in: sse + "connection closed\n", err: "text that holds a recorded stream's events"},
 		{name: "cut in a field's name", in: cut + "da", calls: []wantCall{ok("f", `{"x":1}`), bad("", "without its message_stop")}},
@@ -54,7 +55,7 @@ func TestTranscriptAround(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			calls, _, err := Extract(value.StringOf(tt.in), tt.f, value.Limits{})
+			calls, _, err := readCalls(value.StringOf(tt.in), tt.f, value.Limits{})
 			if tt.err != "" {
 				var se *ShapeError
 				if !errors.As(err, &se) || !strings.Contains(err.Error(), tt.err) || calls != nil {
@@ -82,7 +83,7 @@ func TestTranscriptAround(t *testing.T) {
 func TestTranscriptSearchIsLinear(t *testing.T) {
 	s := "x\n" + strings.Repeat(`data: {"k":"data: {\"k\":\"`, 10000)
 	t0 := time.Now()
-	calls, _, err := Extract(value.StringOf(s), Auto, value.Limits{})
+	calls, _, err := readCalls(value.StringOf(s), format.Auto, value.Limits{})
 	if d := time.Since(t0); err != nil || calls != nil || d > time.Second {
 		t.Errorf("Extract = %v, %v in %v; want a text answer, at once", calls, err, d)
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
@@ -20,8 +21,10 @@ import (
 
 // textReader reads the calls out of one text.
 type textReader struct {
-	x   extraction
-	src string // the text
+	x extraction
+	// scan reads the calls of the text in its format (textFamily.read).
+	scan func(t *textReader)
+	src  string // the text
 	// from is where the text after the model's reasoning starts: the
 	// readers look for calls from there on (see reasoningEnd).
 	from int
@@ -323,21 +326,22 @@ func jsonMember(s string, from, to, elem int, key string) (vFrom, vTo int, ok bo
 }
 
 // readText reads the calls of r, a model's text or the openai completion
-// or message that holds it, in format f: nil when there are none. The
-// calls go into dst when it has room (see Options.Calls).
-func readText(f *format, r value.Value, x extraction, dst []Call) []Call {
+// or message that holds it, in format f, whose reader read is: nil when
+// there are none. The calls go into dst when it has room (see
+// Options.Calls).
+func readText(f *api, read func(t *textReader), r value.Value, x extraction, dst []Call) []Call {
 	var t *textReader
 	if cap(dst) > 0 {
 		// The calls have a home of their own: the reader, some five
 		// hundred bytes, is one kept from the last text.
 		t = textReaders.Get().(*textReader)
-		*t = textReader{x: x, out: dst[:0]}
+		*t = textReader{x: x, scan: read, out: dst[:0]}
 		defer func() {
 			*t = textReader{} // holds nothing of this text
 			textReaders.Put(t)
 		}()
 	} else {
-		t = &textReader{x: x}
+		t = &textReader{x: x, scan: read}
 		t.out = t.buf[:0]
 	}
 	if r.Kind() == value.String {
@@ -351,17 +355,17 @@ func readText(f *format, r value.Value, x extraction, dst []Call) []Call {
 	return t.out
 }
 
-func (t *textReader) read(f *format, s, at string) {
+func (t *textReader) read(f *api, s, at string) {
 	t.src, t.at = s, at
 	t.from, _ = reasoningEnd(s)
-	f.text(t)
+	t.scan(t)
 }
 
 // textAnswer is the final answer that text s holds, read in text format
 // f (nil for a string Auto reads as a text answer): the text after the
 // model's reasoning, and for harmony the final channel's message; ""
 // when the model was cut off while thinking, and wrote no answer.
-func textAnswer(f *format, s string) string {
+func textAnswer(f *api, s string) string {
 	from, cut := reasoningEnd(s)
 	switch {
 	case cut:
@@ -416,7 +420,7 @@ func textPlan(o value.Value, _ extraction) plan { return plan{text: o} }
 
 // message reads the text of completion or message o. A completion of the
 // legacy completions API has the text of choices[0] as its text.
-func (t *textReader) message(f *format, o value.Value) {
+func (t *textReader) message(f *api, o value.Value) {
 	if !hasChoices(o) {
 		t.content(f, o, "")
 		return
@@ -447,7 +451,7 @@ func (t *textReader) message(f *format, o value.Value) {
 // is a string or a list of text parts. Calls that the server has taken
 // out already, into tool_calls or function_call, are failed calls: they
 // are openai's to read, and a wrong --format must not pass.
-func (t *textReader) content(f *format, msg value.Value, path string) {
+func (t *textReader) content(f *api, msg value.Value, path string) {
 	c, _ := msg.Get("content")
 	switch c.Kind() {
 	case value.Null:
@@ -472,16 +476,41 @@ func (t *textReader) content(f *format, msg value.Value, path string) {
 	}
 	tc, _ := msg.Get("tool_calls")
 	for j := range tc.Elems() {
-		t.out = append(t.out, fail(len(t.out), "", path+"tool_calls["+strconv.Itoa(j)+"] is a call the server parsed already, not "+f.about))
+		t.out = append(t.out, fail(len(t.out), "", path+"tool_calls["+strconv.Itoa(j)+"] is a call the server parsed already, not "+format.Description(f.name)))
 	}
 	if fc, ok := msg.Get("function_call"); ok && fc.Kind() != value.Null {
-		t.out = append(t.out, fail(len(t.out), "", path+"function_call is a call the server parsed already, not "+f.about))
+		t.out = append(t.out, fail(len(t.out), "", path+"function_call is a call the server parsed already, not "+format.Description(f.name)))
 	}
 }
 
+// textFamily is the reader of a model's text: read reads the calls
+// written out in it. A list holds no text, and its elements are failed
+// calls (readNotText).
+type textFamily struct {
+	read func(t *textReader)
+}
+
+func (tf textFamily) calls(p plan, x extraction, _ format.Format, dst []Call) ([]Call, error) {
+	if p.text.Kind() != value.Null {
+		return readText(p.f, tf.read, p.text, x, dst), nil
+	}
+	return p.listCalls(x, dst), nil
+}
+
+func (tf textFamily) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
+	calls, _ := tf.calls(p, x, want, nil)
+	return oneTurn(&p, r, x, want, calls, turnAnswer|turnText), nil
+}
+
+// isText reports whether f is a text format.
+func (f *api) isText() bool {
+	_, ok := f.reader.(textFamily)
+	return ok
+}
+
 // textFormat is the format of a model's text that read reads.
-func textFormat(name Format, about string, read func(t *textReader)) format {
-	return format{name: name, about: about, emits: every, read: readNotText, text: read}
+func textFormat(name format.Format, read func(t *textReader)) api {
+	return api{name: name, emits: every, read: readNotText, reader: textFamily{read}}
 }
 
 // blocks reads each block of open and close in the text with read, given
@@ -593,7 +622,7 @@ const (
 // or pythonic, which must be forced.
 var textMarks = [...]struct {
 	mark string
-	f    *format
+	f    *api
 }{
 	{hermesOpen, &hermesFormat}, // or Qwen3-Coder's: see markStarts
 	{mistralCalls, &mistralFormat},
@@ -608,7 +637,7 @@ var textMarks = [...]struct {
 // textFormatOf is the text format whose markers s has, or nil. The
 // model's reasoning (see reasoningEnd) is passed over: a marker written
 // while thinking starts no call.
-func textFormatOf(s string) *format {
+func textFormatOf(s string) *api {
 	if !strings.ContainsAny(s, "<[") {
 		return nil
 	}
@@ -646,7 +675,7 @@ func textFormatOf(s string) *format {
 // format's, or nothing (a call cut off at its start is a failed call of
 // the format). message finds harmony's <|message|>, which a harmony
 // header must reach.
-func markStarts(s string, i, k int, message *seeker) *format {
+func markStarts(s string, i, k int, message *seeker) *api {
 	m := textMarks[k]
 	after := i + len(m.mark)
 	j := skipSpace(s, after)

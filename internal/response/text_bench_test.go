@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
@@ -13,20 +14,20 @@ import (
 // and as the calls format's JSON, the route they are measured against.
 var benchTexts = []struct {
 	name string
-	f    Format
+	f    format.Format
 	text string // the model's text; "" for JSON
 	json string
 }{
-	{name: "calls-json", f: Calls, json: `[{"name":"search_flights","arguments":` + benchArguments + `}]`},
-	{name: "calls-json-string", f: Calls, json: `[{"name":"search_flights","arguments":` + quote(benchArguments) + `}]`},
-	{name: "hermes", f: Hermes, text: "<tool_call>\n{\"name\": \"search_flights\", \"arguments\": " + benchArguments + "}\n</tool_call>"},
-	{name: "qwen-coder", f: QwenCoder, text: "<tool_call>\n<function=search_flights>\n<parameter=origin>\nBER\n</parameter>\n<parameter=destination>\nSFO\n</parameter>\n" +
+	{name: "calls-json", f: format.Calls, json: `[{"name":"search_flights","arguments":` + benchArguments + `}]`},
+	{name: "calls-json-string", f: format.Calls, json: `[{"name":"search_flights","arguments":` + quote(benchArguments) + `}]`},
+	{name: "hermes", f: format.Hermes, text: "<tool_call>\n{\"name\": \"search_flights\", \"arguments\": " + benchArguments + "}\n</tool_call>"},
+	{name: "qwen-coder", f: format.QwenCoder, text: "<tool_call>\n<function=search_flights>\n<parameter=origin>\nBER\n</parameter>\n<parameter=destination>\nSFO\n</parameter>\n" +
 		"<parameter=date>\n2025-03-14\n</parameter>\n<parameter=passengers>\n2\n</parameter>\n<parameter=cabins>\n[\"economy\",\"business\"]\n</parameter>\n</function>\n</tool_call>"},
-	{name: "llama-json", f: LlamaJSON, text: `<|python_tag|>{"name": "search_flights", "parameters": ` + benchArguments + `}<|eom_id|>`},
-	{name: "mistral", f: Mistral, text: `[TOOL_CALLS]search_flights[ARGS]` + benchArguments},
-	{name: "deepseek", f: DeepSeek, text: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search_flights\n```json\n" + benchArguments + "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
-	{name: "harmony", f: Harmony, text: `<|channel|>analysis<|message|>Search the flights.<|end|><|start|>assistant<|channel|>commentary to=functions.search_flights <|constrain|>json<|message|>` + benchArguments + `<|call|>`},
-	{name: "pythonic", f: Pythonic, text: `[search_flights(origin="BER", destination="SFO", date="2025-03-14", passengers=2, cabins=["economy", "business"])]`},
+	{name: "llama-json", f: format.LlamaJSON, text: `<|python_tag|>{"name": "search_flights", "parameters": ` + benchArguments + `}<|eom_id|>`},
+	{name: "mistral", f: format.Mistral, text: `[TOOL_CALLS]search_flights[ARGS]` + benchArguments},
+	{name: "deepseek", f: format.DeepSeek, text: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search_flights\n```json\n" + benchArguments + "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
+	{name: "harmony", f: format.Harmony, text: `<|channel|>analysis<|message|>Search the flights.<|end|><|start|>assistant<|channel|>commentary to=functions.search_flights <|constrain|>json<|message|>` + benchArguments + `<|call|>`},
+	{name: "pythonic", f: format.Pythonic, text: `[search_flights(origin="BER", destination="SFO", date="2025-03-14", passengers=2, cabins=["economy", "business"])]`},
 }
 
 // benchParams is search_flights' schema, which Qwen3-Coder's text needs
@@ -61,7 +62,7 @@ func BenchmarkText(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				calls, _, err := o.Extract(r, bench.f)
+				calls, _, err := o.ReadCalls(r, bench.f)
 				if err != nil || len(calls) != 1 || calls[0].Err != nil || !value.Equal(calls[0].Args, want) {
 					b.Fatal(calls, err)
 				}
@@ -77,41 +78,41 @@ func BenchmarkText(b *testing.B) {
 // linear in their length.
 var markerTexts = []struct {
 	name string
-	f    Format
+	f    format.Format
 	unit string
 }{
-	{"hermes-open", Hermes, "<tool_call>"},
-	{"hermes-open-brace", Hermes, `<tool_call>{"`},
-	{"hermes-closed", Hermes, `<tool_call>{"name":"f","arguments":{}}</tool_call>`},
-	{"qwen-open", QwenCoder, "<tool_call><function="},
-	{"qwen-function", QwenCoder, "<function="},
-	{"qwen-function-named", QwenCoder, "<function=f><parameter="},
-	{"qwen-block-function", QwenCoder, "<tool_call><function=f>"},
-	{"llama-tag", LlamaJSON, "<|python_tag|>"},
-	{"llama-tag-brace", LlamaJSON, "<|python_tag|>{"},
-	{"llama-calls", LlamaJSON, `{"name":"f","parameters":{}};`},
-	{"mistral-marker", Mistral, "[TOOL_CALLS]"},
-	{"mistral-list", Mistral, "[TOOL_CALLS]["},
-	{"mistral-args", Mistral, "[TOOL_CALLS]f[ARGS]{"},
-	{"mistral-call-id", Mistral, "[TOOL_CALLS]f[CALL_ID]"},
-	{"deepseek-calls-begin", DeepSeek, "<｜tool▁calls▁begin｜>"},
-	{"deepseek-call-begin", DeepSeek, "<｜tool▁call▁begin｜>"},
-	{"deepseek-call-sep", DeepSeek, "<｜tool▁call▁begin｜>f<｜tool▁sep｜>{"},
-	{"harmony-channel", Harmony, "<|channel|>"},
-	{"harmony-start", Harmony, "<|start|>"},
-	{"harmony-message", Harmony, "<|start|>assistant<|channel|>commentary to=functions.f<|message|>"},
-	{"pythonic-start", Pythonic, "<|python_start|>"},
-	{"pythonic-start-call", Pythonic, "<|python_start|>[f("},
-	{"pythonic-list", Pythonic, "[f(x=1), "},
-	{"hermes-string", Hermes, `<tool_call>{"a":"`},
-	{"hermes-string-close", Hermes, `<tool_call>{"a":"</tool_call>`},
-	{"llama-string", LlamaJSON, `<|python_tag|>{"a":"`},
-	{"mistral-string", Mistral, `[TOOL_CALLS][{"a":"`},
-	{"deepseek-string", DeepSeek, `<｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a":"`},
-	{"qwen-parameter", QwenCoder, "<tool_call><function=f><parameter=x><"},
-	{"harmony-string", Harmony, `<|start|>assistant to=functions.f<|channel|>commentary<|message|>{"`},
-	{"think", Hermes, "<think>"},
-	{"think-closed", Hermes, "<think></think>"},
+	{"hermes-open", format.Hermes, "<tool_call>"},
+	{"hermes-open-brace", format.Hermes, `<tool_call>{"`},
+	{"hermes-closed", format.Hermes, `<tool_call>{"name":"f","arguments":{}}</tool_call>`},
+	{"qwen-open", format.QwenCoder, "<tool_call><function="},
+	{"qwen-function", format.QwenCoder, "<function="},
+	{"qwen-function-named", format.QwenCoder, "<function=f><parameter="},
+	{"qwen-block-function", format.QwenCoder, "<tool_call><function=f>"},
+	{"llama-tag", format.LlamaJSON, "<|python_tag|>"},
+	{"llama-tag-brace", format.LlamaJSON, "<|python_tag|>{"},
+	{"llama-calls", format.LlamaJSON, `{"name":"f","parameters":{}};`},
+	{"mistral-marker", format.Mistral, "[TOOL_CALLS]"},
+	{"mistral-list", format.Mistral, "[TOOL_CALLS]["},
+	{"mistral-args", format.Mistral, "[TOOL_CALLS]f[ARGS]{"},
+	{"mistral-call-id", format.Mistral, "[TOOL_CALLS]f[CALL_ID]"},
+	{"deepseek-calls-begin", format.DeepSeek, "<｜tool▁calls▁begin｜>"},
+	{"deepseek-call-begin", format.DeepSeek, "<｜tool▁call▁begin｜>"},
+	{"deepseek-call-sep", format.DeepSeek, "<｜tool▁call▁begin｜>f<｜tool▁sep｜>{"},
+	{"harmony-channel", format.Harmony, "<|channel|>"},
+	{"harmony-start", format.Harmony, "<|start|>"},
+	{"harmony-message", format.Harmony, "<|start|>assistant<|channel|>commentary to=functions.f<|message|>"},
+	{"pythonic-start", format.Pythonic, "<|python_start|>"},
+	{"pythonic-start-call", format.Pythonic, "<|python_start|>[f("},
+	{"pythonic-list", format.Pythonic, "[f(x=1), "},
+	{"hermes-string", format.Hermes, `<tool_call>{"a":"`},
+	{"hermes-string-close", format.Hermes, `<tool_call>{"a":"</tool_call>`},
+	{"llama-string", format.LlamaJSON, `<|python_tag|>{"a":"`},
+	{"mistral-string", format.Mistral, `[TOOL_CALLS][{"a":"`},
+	{"deepseek-string", format.DeepSeek, `<｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a":"`},
+	{"qwen-parameter", format.QwenCoder, "<tool_call><function=f><parameter=x><"},
+	{"harmony-string", format.Harmony, `<|start|>assistant to=functions.f<|channel|>commentary<|message|>{"`},
+	{"think", format.Hermes, "<think>"},
+	{"think-closed", format.Hermes, "<think></think>"},
 }
 
 // BenchmarkTextMarkers reads each marker text, forced and under Auto, at
@@ -121,11 +122,11 @@ func BenchmarkTextMarkers(b *testing.B) {
 	for _, m := range markerTexts {
 		for _, size := range []int{1 << 20, 8 << 20} {
 			text := value.StringOf(strings.Repeat(m.unit, size/len(m.unit)))
-			for _, f := range []Format{m.f, Auto} {
+			for _, f := range []format.Format{m.f, format.Auto} {
 				b.Run(m.name+"/"+string(f)+"/"+strconv.Itoa(size>>20)+"MiB", func(b *testing.B) {
 					b.SetBytes(int64(len(text.Str())))
 					for b.Loop() {
-						if _, _, err := Extract(text, f, value.Limits{}); err != nil {
+						if _, _, err := readCalls(text, f, value.Limits{}); err != nil {
 							b.Fatal(err)
 						}
 					}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
@@ -33,7 +34,7 @@ func TestTextCappedResponseFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(suite.ViewOf(s), engine.Options{Format: response.Hermes})
+	e, err := engine.New(suite.ViewOf(s), engine.Options{Format: format.Hermes})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
@@ -23,20 +24,20 @@ func pyNested(depth int) string {
 // textWith writes a call of f whose arguments are args (a JSON object)
 // in each text format, and in the calls format.
 var textWith = []struct {
-	f  Format
+	f  format.Format
 	in func(args string) string
 }{
-	{Calls, func(a string) string { return `[{"name": "f", "arguments": ` + a + `}]` }},
-	{Calls, func(a string) string { return `[{"name": "f", "arguments": ` + quote(a) + `}]` }},
-	{Hermes, func(a string) string { return quote(`<tool_call>{"name": "f", "arguments": ` + a + `}</tool_call>`) }},
-	{LlamaJSON, func(a string) string { return quote(`<|python_tag|>{"name": "f", "parameters": ` + a + `}`) }},
-	{Mistral, func(a string) string { return quote(`[TOOL_CALLS][{"name": "f", "arguments": ` + a + `}]`) }},
-	{Mistral, func(a string) string { return quote(`[TOOL_CALLS]{"name": "f", "arguments": ` + a + `}`) }},
-	{Mistral, func(a string) string { return quote(`[TOOL_CALLS]f[ARGS]` + a) }},
-	{DeepSeek, func(a string) string {
+	{format.Calls, func(a string) string { return `[{"name": "f", "arguments": ` + a + `}]` }},
+	{format.Calls, func(a string) string { return `[{"name": "f", "arguments": ` + quote(a) + `}]` }},
+	{format.Hermes, func(a string) string { return quote(`<tool_call>{"name": "f", "arguments": ` + a + `}</tool_call>`) }},
+	{format.LlamaJSON, func(a string) string { return quote(`<|python_tag|>{"name": "f", "parameters": ` + a + `}`) }},
+	{format.Mistral, func(a string) string { return quote(`[TOOL_CALLS][{"name": "f", "arguments": ` + a + `}]`) }},
+	{format.Mistral, func(a string) string { return quote(`[TOOL_CALLS]{"name": "f", "arguments": ` + a + `}`) }},
+	{format.Mistral, func(a string) string { return quote(`[TOOL_CALLS]f[ARGS]` + a) }},
+	{format.DeepSeek, func(a string) string {
 		return quote(`<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>` + a + `<｜tool▁call▁end｜>`)
 	}},
-	{Harmony, func(a string) string {
+	{format.Harmony, func(a string) string {
 		return quote(`<|channel|>commentary to=functions.f <|constrain|>json<|message|>` + a + `<|call|>`)
 	}},
 }
@@ -56,10 +57,10 @@ func TestTextArgumentsDepth(t *testing.T) {
 			checkLimit(t, r, w.f, Options{}, depth, pass, value.ErrTooDeep)
 		}
 		py := value.StringOf("[f(" + pyNested(depth) + ")]")
-		checkLimit(t, py, Pythonic, Options{}, depth, pass, value.ErrTooDeep)
+		checkLimit(t, py, format.Pythonic, Options{}, depth, pass, value.ErrTooDeep)
 		params, _ := value.Parse(`{"properties": {"a": {"type": "object"}}}`)
 		qwen := value.StringOf("<tool_call>\n<function=f>\n<parameter=a>\n" + nested(depth-1) + "\n</parameter>\n</function>\n</tool_call>")
-		checkLimit(t, qwen, QwenCoder, Options{Params: map[string]value.Value{"f": params}}, depth, pass, value.ErrTooDeep)
+		checkLimit(t, qwen, format.QwenCoder, Options{Params: map[string]value.Value{"f": params}}, depth, pass, value.ErrTooDeep)
 	}
 }
 
@@ -81,7 +82,7 @@ func TestTextArgumentsSize(t *testing.T) {
 			checkLimit(t, r, w.f, Options{Limits: lim}, size, pass, value.ErrTooLarge)
 		}
 		py := value.StringOf(`[f(a="` + strings.Repeat("x", size-len(`(a="")`)) + `")]`)
-		checkLimit(t, py, Pythonic, Options{Limits: lim}, size, pass, value.ErrTooLarge)
+		checkLimit(t, py, format.Pythonic, Options{Limits: lim}, size, pass, value.ErrTooLarge)
 		params := "<parameter=a>" + strings.Repeat("x", size-len("<parameter=a></parameter><parameter=b>y</parameter>")) + "</parameter><parameter=b>y</parameter>"
 		for _, qwen := range []string{
 			"<tool_call><function=f>" + params + "</function></tool_call>",
@@ -89,20 +90,20 @@ func TestTextArgumentsSize(t *testing.T) {
 			"<tool_call><function=f>" + strings.Replace(params, ">y<", "><<", 1) + "</function></tool_call>",
 			"<function=f>" + params + "</function>",
 		} {
-			checkLimit(t, value.StringOf(qwen), QwenCoder, Options{Limits: lim}, size, pass, value.ErrTooLarge)
+			checkLimit(t, value.StringOf(qwen), format.QwenCoder, Options{Limits: lim}, size, pass, value.ErrTooLarge)
 		}
 	}
 }
 
-func checkLimit(t *testing.T, r value.Value, f Format, o Options, n int, pass bool, want error) {
+func checkLimit(t *testing.T, r value.Value, f format.Format, o Options, n int, pass bool, want error) {
 	t.Helper()
-	if f == Calls && r.Kind() == value.Array {
+	if f == format.Calls && r.Kind() == value.Array {
 		// An object in place of the string is bounded by the line alone.
 		if a, _ := r.Elems()[0].Get("arguments"); a.Kind() == value.Object && want == value.ErrTooLarge {
 			return
 		}
 	}
-	calls, _, err := o.Extract(r, f)
+	calls, _, err := o.ReadCalls(r, f)
 	switch {
 	case err != nil || len(calls) != 1:
 		t.Errorf("%s, %d: %v, %v", f, n, calls, err)

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -40,7 +41,7 @@ const (
 // slower than the small one five times over.
 func FuzzTextLinear(f *testing.F) {
 	fs := linearFormats()
-	index := func(name Format) uint8 {
+	index := func(name format.Format) uint8 {
 		for i, ft := range fs {
 			if ft == name {
 				return uint8(i)
@@ -50,12 +51,12 @@ func FuzzTextLinear(f *testing.F) {
 	}
 	for _, m := range markerTexts {
 		f.Add(m.unit, index(m.f))
-		f.Add(m.unit, index(Auto))
+		f.Add(m.unit, index(format.Auto))
 	}
-	for format, texts := range textExamples {
+	for want, texts := range textExamples {
 		for _, s := range texts {
-			f.Add(s, index(format))
-			f.Add(s[:len(s)/2], index(Auto))
+			f.Add(s, index(want))
+			f.Add(s[:len(s)/2], index(format.Auto))
 		}
 	}
 	f.Fuzz(func(t *testing.T, seed string, which uint8) {
@@ -68,10 +69,10 @@ func FuzzTextLinear(f *testing.F) {
 }
 
 // linearFormats are the text formats, and Auto.
-func linearFormats() []Format {
-	fs := []Format{Auto}
+func linearFormats() []format.Format {
+	fs := []format.Format{format.Auto}
 	for _, ft := range formats {
-		if ft.text != nil {
+		if ft.isText() {
 			fs = append(fs, ft.name)
 		}
 	}
@@ -86,7 +87,7 @@ type cost struct {
 
 // checkLinear fails t when reading large, linearGrowth times small, in
 // format f costs more than the bounds allow.
-func checkLinear(t *testing.T, f Format, small, large string) {
+func checkLinear(t *testing.T, f format.Format, small, large string) {
 	t.Helper()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -112,12 +113,12 @@ func (c cost) least(o cost) cost {
 }
 
 // readCost reads text in format f, and returns what that cost.
-func readCost(text string, f Format) cost {
+func readCost(text string, f format.Format) cost {
 	r := value.StringOf(text)
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
 	t0 := threadCPU()
-	Extract(r, f, value.Limits{})
+	readCalls(r, f, value.Limits{})
 	t1 := threadCPU()
 	runtime.ReadMemStats(&m1)
 	return cost{t1 - t0, m1.Mallocs - m0.Mallocs, m1.TotalAlloc - m0.TotalAlloc}

@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/callgrade/callgrade/internal/errcode"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -76,12 +76,12 @@ func (d *dec) callMatch(x value.Value, loc Loc) CallMatch {
 }
 
 // format reads a response format's name, as --format takes it.
-func (d *dec) format(x value.Value, loc Loc) response.Format {
+func (d *dec) format(x value.Value, loc Loc) format.Format {
 	if x.Kind() != value.String {
 		d.wrongKind(loc, "a response format name", x)
-		return response.Auto
+		return format.Auto
 	}
-	f, err := response.ParseFormat(x.Str())
+	f, err := format.Parse(x.Str())
 	if err != nil {
 		d.fail(loc, errcode.InvalidValue, err.Error())
 	}

@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/callgrade/callgrade/internal/errcode"
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -63,10 +63,10 @@ func (d *dec) runKey(c *Case, key string, v value.Value, loc Loc) {
 		r.Final, r.FinalLoc = v, kloc
 	case "final_text":
 		kloc := sub(loc, key)
-		switch h := response.FinalReading(v.Str()); {
+		switch h := format.FinalReading(v.Str()); {
 		case v.Kind() != value.String:
 			d.wrongKind(kloc, "joined, answer or bfcl", v)
-		case h == response.FinalJoined || h == response.FinalAnswer || h == response.FinalBFCL:
+		case h == format.FinalJoined || h == format.FinalAnswer || h == format.FinalBFCL:
 			r.FinalText = h
 		default:
 			d.fail(kloc, errcode.InvalidValue, "must be joined, answer or bfcl, not "+strconv.Quote(v.Str()))

@@ -3,7 +3,7 @@ package suite
 import (
 	"testing"
 
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 )
 
 // TestFinalTextKey: final_text says which text of a run final judges, in
@@ -11,14 +11,14 @@ import (
 func TestFinalTextKey(t *testing.T) {
 	tests := []struct {
 		name, file, src string
-		want            response.FinalReading
+		want            format.FinalReading
 	}{
 		{"left out", "s.yaml", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n", ""},
-		{"joined", "s.yaml", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: joined\n", response.FinalJoined},
-		{"bfcl", "s.yaml", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: bfcl\n", response.FinalBFCL},
-		{"answer", "s.yaml", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: answer\n", response.FinalAnswer},
+		{"joined", "s.yaml", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: joined\n", format.FinalJoined},
+		{"bfcl", "s.yaml", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: bfcl\n", format.FinalBFCL},
+		{"answer", "s.yaml", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: answer\n", format.FinalAnswer},
 		{"null", "s.yaml", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: null\n", ""},
-		{"JSON bfcl", "s.json", `{"cases": [{"id": "a", "calls": "any", "final": {"regex": "x"}, "final_text": "bfcl"}]}`, response.FinalBFCL},
+		{"JSON bfcl", "s.json", `{"cases": [{"id": "a", "calls": "any", "final": {"regex": "x"}, "final_text": "bfcl"}]}`, format.FinalBFCL},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

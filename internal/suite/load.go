@@ -120,17 +120,17 @@ func (m memFiles) read(name string) ([]byte, error) {
 func (memFiles) dir(name string) string      { return path.Dir(name) }
 func (memFiles) join(dir, rel string) string { return path.Join(dir, rel) }
 
-// format is a suite file's syntax.
-type format uint8
+// fileSyntax is a suite file's syntax.
+type fileSyntax uint8
 
 const (
-	formatUnknown format = iota
+	formatUnknown fileSyntax = iota
 	formatJSON
 	formatYAML
 	formatTOML
 )
 
-func formatOf(name string) format {
+func formatOf(name string) fileSyntax {
 	switch strings.ToLower(path.Ext(filepath.ToSlash(name))) {
 	case ".json":
 		return formatJSON

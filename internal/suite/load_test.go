@@ -14,7 +14,7 @@ import (
 	"testing/fstest"
 	"weak"
 
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/testenv"
 	"github.com/callgrade/callgrade/value"
 )
@@ -847,9 +847,9 @@ cases:
   {"id": "AUTO", "format": "AUTO", "expected": []},
   {"id": "openai", "format": "openai", "expected": []}]}`,
 	}
-	want := map[string]response.Format{
-		"inherits": response.Hermes, "null": response.Hermes,
-		"auto": response.Auto, "AUTO": response.Auto, "openai": response.OpenAI,
+	want := map[string]format.Format{
+		"inherits": format.Hermes, "null": format.Hermes,
+		"auto": format.Auto, "AUTO": format.Auto, "openai": format.OpenAI,
 	}
 	for name, text := range files {
 		t.Run(name, func(t *testing.T) {
@@ -867,12 +867,12 @@ cases:
 	}
 	// A case built in Go that names a format has it without FormatSet,
 	// which only an explicit auto needs.
-	s := &Suite{Defaults: Defaults{Format: response.Hermes}}
-	for c, want := range map[*Case]response.Format{
-		{ID: "go", Format: response.OpenAI}:                   response.OpenAI,
-		{ID: "unset"}:                                         response.Hermes,
-		{ID: "auto", FormatSet: true}:                         response.Auto,
-		{ID: "both", Format: response.Calls, FormatSet: true}: response.Calls,
+	s := &Suite{Defaults: Defaults{Format: format.Hermes}}
+	for c, want := range map[*Case]format.Format{
+		{ID: "go", Format: format.OpenAI}:                   format.OpenAI,
+		{ID: "unset"}:                                       format.Hermes,
+		{ID: "auto", FormatSet: true}:                       format.Auto,
+		{ID: "both", Format: format.Calls, FormatSet: true}: format.Calls,
 	} {
 		if got := s.FormatOf(c); got != want {
 			t.Errorf("case %s built in Go: FormatOf = %q, want %q", c.ID, got, want)

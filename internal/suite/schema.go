@@ -3,11 +3,12 @@ package suite
 import (
 	"encoding/json"
 	"errors"
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/internal/rulecore"
+
 	"github.com/callgrade/callgrade/internal/errcode"
-	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -24,7 +25,7 @@ import (
 // from what Load accepts: the keys of each level are the lists the
 // decoder names in its "unknown key" message (topKeys, caseKeys, ...),
 // each level is closed (additionalProperties: false) as the decoder is,
-// a response format is one of response.Formats, and a RULE is a
+// a response format is one of format.All, and a RULE is a
 // shorthand or an object of the properties that rulecore.Compile names in
 // its own messages. Generating panics when a list names a key this file
 // has no schema for, or the other way round, so that a key added to the
@@ -132,7 +133,7 @@ func newSchemaParts() schemaParts {
 	p.toolsFile = describe(p.nonEmpty, "a JSON or YAML file holding a list of tools, relative to this file")
 
 	var formats []any
-	for _, f := range response.Formats() {
+	for _, f := range format.All() {
 		formats = append(formats, f.Name)
 	}
 	extra := obj{"enum": []any{string(ExtraReject), string(ExtraAllow)}}

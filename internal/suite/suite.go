@@ -34,7 +34,7 @@ package suite
 import (
 	"strconv"
 
-	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -66,9 +66,9 @@ type Defaults struct {
 	Calls         CallMatch   // "ordered" unless a file says otherwise
 	NullIsMissing bool
 	// Format is the response format the cases' responses are in;
-	// response.Auto (the default) detects each one's. A format that must
+	// format.Auto (the default) detects each one's. A format that must
 	// be named (a model's raw text) is set here once for a suite.
-	Format response.Format
+	Format format.Format
 	Rules  RuleSet
 	// Metadata is what every case's metadata starts from (see
 	// Suite.MetadataOf); nil when none.
@@ -183,15 +183,15 @@ type Plugin struct {
 // Case is one test case.
 type Case struct {
 	ID            string
-	Tools         []Tool          // nil: the suite's tools
-	Use           []string        // rulesets applied in order
-	ExtraFields   ExtraFields     // "": the default
-	Calls         CallMatch       // "": the default
-	NullIsMissing *bool           // nil: the default
-	Format        response.Format // "": the default, unless FormatSet
-	Expected      []Call          // empty: no call expected (in mode any, always empty: no particular call)
-	Alternatives  [][]Call        // other acceptable lists of calls
-	Loc           Loc             // the file and key path of the case, e.g. "cases[3]"
+	Tools         []Tool        // nil: the suite's tools
+	Use           []string      // rulesets applied in order
+	ExtraFields   ExtraFields   // "": the default
+	Calls         CallMatch     // "": the default
+	NullIsMissing *bool         // nil: the default
+	Format        format.Format // "": the default, unless FormatSet
+	Expected      []Call        // empty: no call expected (in mode any, always empty: no particular call)
+	Alternatives  [][]Call      // other acceptable lists of calls
+	Loc           Loc           // the file and key path of the case, e.g. "cases[3]"
 	// FormatSet says the case names its format even when Format is Auto:
 	// an explicit `format: auto` detects each response's format whatever
 	// defaults.format says (see FormatOf).
@@ -209,10 +209,10 @@ type Case struct {
 
 // FormatOf returns the response format c's responses are in: the case's
 // own format when it names one, auto included, else defaults.format
-// (response.Auto, which detects each response's, when neither says).
+// (format.Auto, which detects each response's, when neither says).
 // A forced format (--format, engine.Options.Format) wins over both.
-func (s *Suite) FormatOf(c *Case) response.Format {
-	if c.Format != response.Auto || c.FormatSet {
+func (s *Suite) FormatOf(c *Case) format.Format {
+	if c.Format != format.Auto || c.FormatSet {
 		return c.Format
 	}
 	return s.Defaults.Format
@@ -234,8 +234,8 @@ type Run struct {
 	Final    value.Value
 	FinalLoc Loc
 	// FinalText is which text of the run final judges (final_text);
-	// "" is response.FinalJoined.
-	FinalText response.FinalReading
+	// "" is format.FinalJoined.
+	FinalText format.FinalReading
 }
 
 // IsRun reports whether the case is scored as an agent's run: it has

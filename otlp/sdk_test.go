@@ -1,4 +1,4 @@
-package response_test
+package otlp
 
 import (
 	"bytes"
@@ -20,6 +20,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/callgrade/callgrade/engine"
+	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
@@ -50,7 +51,7 @@ func TestSDKTraceScoredEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases, err := response.SplitTraces(bytes.NewReader(line), "sdk.jsonl", response.CaseAttribute)
+	cases, err := splitTraces(bytes.NewReader(line), "sdk.jsonl", CaseAttribute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,8 +104,8 @@ func TestSDKTraceScoredEndToEnd(t *testing.T) {
 
 	// The run's details: the tool's result, its error, the answer.
 	for _, c := range cases {
-		run, f, err := response.ExtractRun(c.Export, response.Auto)
-		if err != nil || f != response.OTLP {
+		run, f, err := response.Options{}.Read(c.Export, format.Auto)
+		if err != nil || f != format.OTLP {
 			t.Fatalf("%s: %v, %v", c.ID, f, err)
 		}
 		switch c.ID {
@@ -138,7 +139,7 @@ func runAgent(tracer trace.Tracer, caseID, city string, content bool, toolErr *s
 	at := func(ms int) time.Time { return start.Add(time.Duration(ms) * time.Millisecond) }
 	id := "call_" + strings.ToLower(city)
 	ctx, agent := tracer.Start(context.Background(), "invoke_agent weather", trace.WithTimestamp(at(0)),
-		trace.WithAttributes(attribute.String("gen_ai.operation.name", "invoke_agent"), attribute.String(response.CaseAttribute, caseID)))
+		trace.WithAttributes(attribute.String("gen_ai.operation.name", "invoke_agent"), attribute.String(CaseAttribute, caseID)))
 
 	chat := func(ms int, output string, finish string) {
 		attrs := []attribute.KeyValue{attribute.String("gen_ai.operation.name", "chat"), attribute.String("gen_ai.provider.name", "openai"),

@@ -1,4 +1,4 @@
-package response
+package otlp
 
 import (
 	"bufio"
@@ -9,17 +9,13 @@ import (
 
 	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/jsonv"
+	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
 )
 
-// CaseAttribute is the attribute of a trace's root span that names its
-// case, for SplitTraces: an agent under test sets it on the span around
-// its run.
-const CaseAttribute = "callgrade.case.id"
-
-// TraceCase is the response of one case that SplitTraces found: the
+// traceCase is the response of one case that splitTraces found: the
 // spans of its traces, as one OTLP/JSON export object.
-type TraceCase struct {
+type traceCase struct {
 	// ID is the case's id: the value of the case attribute on the root
 	// span of its traces, or else the id of its trace as the file writes
 	// it.
@@ -33,7 +29,7 @@ type TraceCase struct {
 	Line int
 }
 
-// SplitTraces reads a trace export of OTLP/JSON lines, one export object
+// splitTraces reads a trace export of OTLP/JSON lines, one export object
 // a line as an OpenTelemetry collector's file exporter writes them, and
 // returns its spans by case, in the order in which each case's first
 // span comes. A line may hold the spans of several traces, and a trace's
@@ -46,12 +42,12 @@ type TraceCase struct {
 // for an agent that traces each turn apart. An empty attr names every
 // case by its trace id.
 //
-// The file may be gzip-compressed, as NewReader reads it. A line that is
+// The file may be gzip-compressed, as response.NewReader reads it. A line that is
 // not an export object, a span without a trace id and a trace whose root
 // spans name two cases are errors that name the file (name) and the line.
 // Blank lines are passed over.
-func SplitTraces(r io.Reader, name, attr string) ([]TraceCase, error) {
-	text, err := NewReader(r)
+func splitTraces(r io.Reader, name, attr string) ([]traceCase, error) {
+	text, err := response.NewReader(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -73,6 +69,10 @@ func SplitTraces(r io.Reader, name, attr string) ([]TraceCase, error) {
 	}
 	return sp.cases(name, attr)
 }
+
+// readerSize is the buffer of the reader of the export: that of
+// response.NewReader's, which then reads without a second buffer.
+const readerSize = 1 << 20
 
 // splitter gathers the spans of each trace.
 type splitter struct {
@@ -98,16 +98,16 @@ type splitChunk struct {
 // line reads one line of the export; the result says what is wrong with
 // it.
 func (sp *splitter) line(b []byte, line int) string {
-	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: jsontext.DefaultMaxDepth + EnvelopeDepth})
+	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: jsontext.DefaultMaxDepth + response.EnvelopeDepth})
 	switch {
 	case err != nil:
 		return "not JSON: " + err.Error()
-	case doc.Kind() != value.Object || !isOTLPExport(doc):
-		return "not an OTLP/JSON trace export: " + describe(doc) + ", not an object with resourceSpans"
+	case doc.Kind() != value.Object || !doc.Has("resourceSpans"):
+		return "not an OTLP/JSON trace export: " + response.Describe(doc) + ", not an object with resourceSpans"
 	}
-	return eachSpan(doc, func(rs, ss, s value.Value, at string) string {
+	return response.EachSpan(doc, func(rs, ss, s value.Value, at string) string {
 		if s.Kind() != value.Object {
-			return at + " is " + kindPhrase(s) + ", not an object"
+			return at + " is " + jsonv.WithArticle(s.Kind()) + ", not an object"
 		}
 		tid, _ := s.Get("traceId")
 		if tid.Kind() != value.String || tid.Str() == "" {
@@ -142,8 +142,8 @@ func same(a, b value.Value) bool {
 }
 
 // cases groups the traces by case.
-func (sp *splitter) cases(name, attr string) ([]TraceCase, error) {
-	var out []TraceCase
+func (sp *splitter) cases(name, attr string) ([]traceCase, error) {
+	var out []traceCase
 	byCase := map[string]int{}
 	for _, t := range sp.traces {
 		id, err := t.caseID(attr)
@@ -154,7 +154,7 @@ func (sp *splitter) cases(name, attr string) ([]TraceCase, error) {
 		if !ok {
 			k = len(out)
 			byCase[id] = k
-			out = append(out, TraceCase{ID: id, Line: t.line})
+			out = append(out, traceCase{ID: id, Line: t.line})
 		}
 		out[k].Traces = append(out[k].Traces, t.id)
 	}
@@ -189,12 +189,12 @@ func (t *splitTrace) caseID(attr string) (string, string) {
 					continue
 				}
 				av, _ := a.Get("value")
-				v, why := anyValue(av)
+				v, why := response.AnyValue(av)
 				switch {
 				case why != "":
 					return "", strconv.Itoa(c.lines[j]) + ": trace " + t.id + ": attribute " + attr + ": " + why
 				case v.Kind() != value.String && v.Kind() != value.Number || v.Str() == "":
-					return "", strconv.Itoa(c.lines[j]) + ": trace " + t.id + ": attribute " + attr + " is " + kindPhrase(v) + ", not a case id"
+					return "", strconv.Itoa(c.lines[j]) + ": trace " + t.id + ": attribute " + attr + " is " + jsonv.WithArticle(v.Kind()) + ", not a case id"
 				case id != "" && v.Str() != id:
 					return "", strconv.Itoa(c.lines[j]) + ": trace " + t.id + " names two cases, " +
 						strconv.Quote(id) + " (line " + strconv.Itoa(idLine) + ") and " + strconv.Quote(v.Str())
