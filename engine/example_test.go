@@ -6,21 +6,21 @@ import (
 	"os"
 	"strings"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
-// A suite can be built from Go values, compiled once, and then used to score
+// A suite read with callgrade.Load is compiled once, and then used to score
 // responses from any number of goroutines.
 func Example() {
-	args, _ := value.Parse(`{"city": "Berlin", "unit": "celsius"}`)
-	s := &suite.Suite{Cases: []suite.Case{{
-		ID:       "weather-berlin",
-		Expected: []suite.Call{{Name: "get_weather", Arguments: args}},
-	}}}
-	eng, err := engine.New(suite.ViewOf(s), engine.Options{})
+	s, err := callgrade.Load("testdata/examples/weather.yaml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	eng, err := engine.New(s, engine.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -43,12 +43,12 @@ func Example() {
 
 // Run scores a whole responses stream and writes the results file.
 func ExampleEngine_Run() {
-	args, _ := value.Parse(`{"city": "Berlin"}`)
-	s := &suite.Suite{Cases: []suite.Case{
-		{ID: "a", Expected: []suite.Call{{Name: "get_weather", Arguments: args}}},
-		{ID: "b", Expected: []suite.Call{{Name: "get_weather", Arguments: args}}},
-	}}
-	eng, err := engine.New(suite.ViewOf(s), engine.Options{})
+	s, err := callgrade.Load("testdata/examples/two.yaml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	eng, err := engine.New(s, engine.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -71,9 +71,12 @@ func ExampleEngine_Run() {
 // A Scorer reads one line of a responses file as Run does: the service's
 // batch endpoint scores its lines through it, one Scorer per goroutine.
 func ExampleScorer_ScoreLine() {
-	args, _ := value.Parse(`{"city": "Berlin"}`)
-	s := &suite.Suite{Cases: []suite.Case{{ID: "17", Expected: []suite.Call{{Name: "get_weather", Arguments: args}}}}}
-	eng, err := engine.New(suite.ViewOf(s), engine.Options{})
+	s, err := callgrade.Load("testdata/examples/one.yaml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	eng, err := engine.New(s, engine.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
