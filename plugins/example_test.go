@@ -6,8 +6,8 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/callgrade/callgrade"
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins"
 	"github.com/callgrade/callgrade/rules"
 )
@@ -16,12 +16,12 @@ import (
 // the suite, hands Comparator to the engine, and closes the host when done
 // or interrupted, so that no plugin process outlives it.
 func Example() {
-	s, err := suite.Load("examples/plugins/geo/suite.yaml")
+	s, err := callgrade.Load("examples/plugins/geo/suite.yaml")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	host, err := plugins.Open(s.Plugins, plugins.Options{})
+	host, err := plugins.Open(s.Plugins(), plugins.Options{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err) // "file: plugins.geo: plugin geo (command ...): ..."
 		os.Exit(2)
@@ -34,7 +34,7 @@ func Example() {
 		host.Close() // Ctrl-C: stop the plugins; their pending comparisons fail
 	}()
 
-	eng, err := engine.New(suite.ViewOf(s), engine.Options{Extensions: rules.Extensions{Plugin: host.Comparator}})
+	eng, err := engine.New(s, engine.Options{Extensions: rules.Extensions{Plugin: host.Comparator}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
