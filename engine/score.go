@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -34,22 +35,31 @@ func (e *Engine) scoreResponse(r *results.Result, i int, resp value.Value, inval
 		e.scoreRunOrCalls(r, i, &run, w) // steps.go
 		return
 	}
-	calls, got, err := o.ReadCalls(resp, want)
+	calls, _, err := o.ReadCalls(resp, want)
 	if err != nil {
 		e.unreadable(r, i, err.Error())
 		return
 	}
 	w.keepCalls(calls)
-	if got == format.OTLP && len(calls) == 1 && calls[0].Err != nil {
-		// A trace recorded without the content of its calls is one
-		// failed call to ReadCalls; read as a run, it says why, and is not
-		// scored. Any other trace is read once.
-		if run, _, err := o.Read(resp, got); err == nil && run.NotEvaluable != "" {
-			e.notEvaluable(r, i, run.NotEvaluable)
-			return
-		}
+	if why := notEvaluableReason(calls); why != "" {
+		e.notEvaluable(r, i, why)
+		return
 	}
 	e.scoreCalls(r, i, calls, w)
+}
+
+// notEvaluableReason says why calls, a response's, hold nothing to score (a
+// trace recorded without the content of its calls, read as one failed
+// call that says so), or "" when they can be scored.
+func notEvaluableReason(calls []response.Call) string {
+	if len(calls) != 1 || calls[0].Err == nil {
+		return ""
+	}
+	var ae *response.ArgumentsError
+	if errors.As(calls[0].Err, &ae) {
+		return ae.NotEvaluable
+	}
+	return ""
 }
 
 // notEvaluable fails case i because its response, a trace, does not hold

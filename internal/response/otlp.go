@@ -82,7 +82,7 @@ func (t *trace) stepsPlan() plan {
 	case t.bad != "":
 		return plan{bad: t.bad}
 	case t.notEvaluable != "":
-		return plan{bad: "not evaluable: " + t.notEvaluable}
+		return plan{bad: "not evaluable: " + t.notEvaluable, notEvaluable: t.notEvaluable}
 	case len(t.steps) == 0:
 		return plan{}
 	}

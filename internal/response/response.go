@@ -353,6 +353,10 @@ type ArgumentsError struct {
 	Index  int    // the call's position among the calls of the response
 	Reason string // what is wrong, and where in the response
 	Err    error  // the parse error, when there is one
+	// NotEvaluable, when not "", says why the response as a whole holds
+	// nothing to score, as Run.NotEvaluable does: the scorer fails its
+	// case as not evaluable rather than for this call.
+	NotEvaluable string
 }
 
 // Error returns the call's index, the reason and the parse error.
@@ -491,8 +495,10 @@ type plan struct {
 	// a JSON array of events is list.
 	events []event
 	// bad, when set, says which container on the way to the calls has the
-	// wrong type; the response is then one failed call.
-	bad string
+	// wrong type; the response is then one failed call. notEvaluable,
+	// when set with it, says that the response holds nothing to score
+	// (a trace recorded without its calls' content), and why.
+	bad, notEvaluable string
 	// text is what a text format reads its calls out of: the model's
 	// text, or the completion or message whose content it is.
 	text value.Value
@@ -580,7 +586,7 @@ func (p *plan) count() int {
 
 func (p *plan) fill(out []Call, x extraction) {
 	if p.bad != "" {
-		out[0] = Call{Err: &ArgumentsError{Index: 0, Reason: p.bad}}
+		out[0] = Call{Err: &ArgumentsError{Index: 0, Reason: p.bad, NotEvaluable: p.notEvaluable}}
 		return
 	}
 	i := 0
