@@ -10,9 +10,9 @@
 // Extensions, as a Go comparator is supplied through an engine's
 // Extensions, so the engine imports neither.
 //
-// A comparator that reads Input.Steps, the run's earlier steps, says so by
-// implementing StepsUser, so that the engine builds a view of the run for
-// the cases that need one and for no other.
+// A comparator that reads Input.Steps, the run's earlier steps, says so
+// with a method UsesSteps() bool that returns true, so that the engine
+// builds a view of the run for the cases that need one and for no other.
 //
 // A rule or path that does not compile is a *CompileError or a *PathError,
 // with the error codes rule_compile_error and invalid_path. The diff kinds

@@ -32,10 +32,3 @@ func (s Steps) Len() int {
 
 // Value returns visible step i as an object.
 func (s Steps) Value(i int) value.Value { return s.Src.StepValue(i) }
-
-// StepsUser is implemented by comparators that read the run's steps (an
-// expression that names `steps`), so that an engine knows which cases
-// need a view of the run.
-type StepsUser interface {
-	UsesSteps() bool
-}

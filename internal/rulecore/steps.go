@@ -204,13 +204,21 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
+// StepsUser is implemented by comparators that read the run's steps
+// (rules.Input.Steps; an expression that names `steps`), so that an engine
+// knows which cases need a view of the run. A program's own comparator
+// says so with the same method.
+type StepsUser interface {
+	UsesSteps() bool
+}
+
 // UsesSteps reports whether comparing under r reads the run's steps: a
 // `from` reference, or a comparator that reads them.
 func (r *Rule) UsesSteps() bool {
 	if r.from != nil {
 		return true
 	}
-	u, ok := r.cmp.(rules.StepsUser)
+	u, ok := r.cmp.(StepsUser)
 	return ok && u.UsesSteps()
 }
 
