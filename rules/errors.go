@@ -50,19 +50,3 @@ func (e *CompileError) Unwrap() error { return e.Err }
 func (e *CompileError) Is(target error) bool {
 	return target == errcode.RuleCompileError || (e.Code != "" && target == e.Code)
 }
-
-// PathError is a PATH that cannot be parsed. Its code is invalid_path
-// (callgrade.Code).
-type PathError struct {
-	Path   string
-	Offset int // byte offset in Path where the problem is
-	Msg    string
-}
-
-// Error returns the path, the offset and what is wrong.
-func (e *PathError) Error() string {
-	return "path " + strconv.Quote(e.Path) + " at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
-}
-
-// Is reports whether target is invalid_path, for errors.Is.
-func (e *PathError) Is(target error) bool { return target == errcode.InvalidPath }

@@ -27,8 +27,6 @@ func TestErrors(t *testing.T) {
 			"bogus: unknown rule property", []errcode.Code{errcode.RuleCompileError, errcode.UnknownKey}, nil},
 		{"compile error of a cause alone", &CompileError{Property: "expr", Offset: -1, Err: underlying},
 			"expr: boom", []errcode.Code{errcode.RuleCompileError}, nil},
-		{"path error", &PathError{Path: "a..b", Offset: 2, Msg: "empty segment"},
-			`path "a..b" at offset 2: empty segment`, []errcode.Code{errcode.InvalidPath}, []errcode.Code{errcode.RuleCompileError}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
