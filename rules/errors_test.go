@@ -66,9 +66,9 @@ func TestStepsLen(t *testing.T) {
 		want  int
 	}{
 		{"zero", Steps{}, 0},
-		{"no source", Steps{N: 3}, 0},
-		{"the first two", Steps{Src: threeSteps{}, N: 2}, 2},
-		{"past the run", Steps{Src: threeSteps{}, N: 5}, 3},
+		{"no source", NewSteps(nil, 3), 0},
+		{"the first two", NewSteps(threeSteps{}, 2), 2},
+		{"past the run", NewSteps(threeSteps{}, 5), 3},
 	}
 	for _, tt := range tests {
 		if got := tt.steps.Len(); got != tt.want {

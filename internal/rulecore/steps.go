@@ -119,7 +119,7 @@ func (r *Ref) Resolve(s rules.Steps) (value.Value, string) {
 			want = -r.index
 		}
 		for j := n - 1; j >= 0; j-- {
-			if s.Src.StepName(j) == r.tool {
+			if s.Name(j) == r.tool {
 				if want--; want == 0 {
 					k = j
 					break
@@ -129,7 +129,7 @@ func (r *Ref) Resolve(s rules.Steps) (value.Value, string) {
 	default:
 		seen := 0
 		for j := 0; j < n; j++ {
-			if s.Src.StepName(j) == r.tool {
+			if s.Name(j) == r.tool {
 				if seen == r.index {
 					k = j
 					break
@@ -190,7 +190,7 @@ func (r *Ref) head() string {
 func count(s rules.Steps, tool string) int {
 	c := 0
 	for j := range s.Len() {
-		if s.Src.StepName(j) == tool {
+		if s.Name(j) == tool {
 			c++
 		}
 	}
