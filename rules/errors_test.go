@@ -23,7 +23,7 @@ func TestErrors(t *testing.T) {
 			"unknown shorthand", []errcode.Code{errcode.RuleCompileError}, []errcode.Code{errcode.UnknownKey, errcode.InvalidPath}},
 		{"compile error with offset and cause", &CompileError{Property: "regex", Offset: 3, Msg: "invalid regular expression", Err: underlying},
 			"regex: invalid regular expression at offset 3: boom", []errcode.Code{errcode.RuleCompileError}, []errcode.Code{errcode.UnknownKey}},
-		{"compile error with a finer code", &CompileError{Property: "bogus", Offset: -1, Msg: "unknown rule property", Code: errcode.UnknownKey},
+		{"compile error with a finer code", &CompileError{Property: "bogus", Offset: -1, Err: errcode.Wrap(errcode.UnknownKey, errors.New("unknown rule property"))},
 			"bogus: unknown rule property", []errcode.Code{errcode.RuleCompileError, errcode.UnknownKey}, nil},
 		{"compile error of a cause alone", &CompileError{Property: "expr", Offset: -1, Err: underlying},
 			"expr: boom", []errcode.Code{errcode.RuleCompileError}, nil},
