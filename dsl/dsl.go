@@ -264,22 +264,18 @@ type Expr struct {
 	native *native
 }
 
-// String returns the expression's text.
-func (e *Expr) String() string { return e.src }
-
 // Error is an expression that does not compile: too long, too large, a
 // syntax error, an unknown name, or a result that is not a bool. Its code
 // is expression_compile_error (callgrade.Code), and limit_exceeded too for
 // an expression longer than MaxLength.
 type Error struct {
-	Src     string
-	Line    int    // 1-based; 0 when the error is about the whole text
-	Column  int    // 1-based, in runes
-	Offset  int    // byte offset in Src; -1 when unknown
-	Msg     string // what is wrong
-	Snippet string // the line with a caret under the column, each line prefixed "\n | "
+	Src    string
+	Line   int    // 1-based; 0 when the error is about the whole text
+	Column int    // 1-based, in runes
+	Msg    string // what is wrong
 
-	tooLong bool // longer than MaxLength
+	snippet string // the line with a caret under the column, each line prefixed "\n | "
+	tooLong bool   // longer than MaxLength
 }
 
 // Is reports whether target is expression_compile_error, or
@@ -299,7 +295,7 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Msg)
-	b.WriteString(e.Snippet)
+	b.WriteString(e.snippet)
 	return b.String()
 }
 
@@ -350,13 +346,13 @@ func (c *Compiler) assert(src string) (rules.Comparator, error) {
 
 func (c *Compiler) compile(src string) (*Expr, error) {
 	if len(src) > c.opts.MaxLength {
-		return nil, &Error{Src: src, Offset: -1, Msg: fmt.Sprintf("expression is %d bytes long; the limit is %d", len(src), c.opts.MaxLength), tooLong: true}
+		return nil, &Error{Src: src, Msg: fmt.Sprintf("expression is %d bytes long; the limit is %d", len(src), c.opts.MaxLength), tooLong: true}
 	}
 	if !utf8.ValidString(src) {
-		return nil, &Error{Src: src, Offset: -1, Msg: "expression is not valid UTF-8"}
+		return nil, &Error{Src: src, Msg: "expression is not valid UTF-8"}
 	}
 	if strings.TrimSpace(src) == "" {
-		return nil, &Error{Src: src, Offset: -1, Msg: "empty expression"}
+		return nil, &Error{Src: src, Msg: "empty expression"}
 	}
 	g := &guard{}
 	u := &usage{}
@@ -411,15 +407,14 @@ func compileSafely(src string, opts []expr.Option) (p *vm.Program, err error) {
 func convertError(src string, err error) *Error {
 	var fe *file.Error
 	if errors.As(err, &fe) {
-		out := &Error{Src: src, Msg: fe.Message, Snippet: fe.Snippet, Offset: -1}
+		out := &Error{Src: src, Msg: fe.Message, snippet: fe.Snippet}
 		if fe.Snippet != "" || fe.Line > 0 {
 			out.Line, out.Column = fe.Line, fe.Column+1
-			out.Offset = byteOffset(src, fe.From)
 		}
 		out.Msg = explain(out.Msg)
 		return out
 	}
-	return &Error{Src: src, Offset: -1, Msg: explain(err.Error())}
+	return &Error{Src: src, Msg: explain(err.Error())}
 }
 
 func explain(msg string) string {
@@ -436,18 +431,6 @@ func explain(msg string) string {
 		}
 	}
 	return msg
-}
-
-// byteOffset turns a rune index into a byte offset.
-func byteOffset(s string, runes int) int {
-	i := 0
-	for off := range s {
-		if i == runes {
-			return off
-		}
-		i++
-	}
-	return len(s)
 }
 
 // Compare evaluates the expression for one field (or, as an assert, one
@@ -647,7 +630,7 @@ type posError struct {
 func (p *posError) bind(src string) *Error {
 	fe := &file.Error{Location: p.loc, Message: p.msg}
 	fe = fe.Bind(file.NewSource(src))
-	return &Error{Src: src, Line: fe.Line, Column: fe.Column + 1, Offset: byteOffset(src, p.loc.From), Msg: p.msg, Snippet: fe.Snippet}
+	return &Error{Src: src, Line: fe.Line, Column: fe.Column + 1, Msg: p.msg, snippet: fe.Snippet}
 }
 
 // constWindow checks the duration of same_instant_within when it is a
