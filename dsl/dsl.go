@@ -184,19 +184,19 @@ func (c *Compiler) newWorker() *worker {
 		maxMem: int(min(c.opts.MemoryBudget, uint(math.MaxInt32))), timeout: c.opts.Timeout}
 }
 
-// LimitError is an evaluation stopped by one of the limits of Options: a
+// limitError is an evaluation stopped by one of the limits of Options: a
 // RuntimeError wraps it, and it becomes a rule_error diff. Its code is
-// limit_exceeded (callgrade.Code).
-type LimitError struct {
-	Limit string // the field of Options: "MaxWork", "MemoryBudget", "MaxSteps", "Timeout", "MaxStringLen"
+// limit_exceeded (callgrade.Code), which callers test with errors.Is.
+type limitError struct {
+	limit string // the field of Options: "MaxWork", "MemoryBudget", "MaxSteps", "Timeout", "MaxStringLen"
 	msg   string
 }
 
 // Error says what the expression would have done past which limit.
-func (e *LimitError) Error() string { return e.msg }
+func (e *limitError) Error() string { return e.msg }
 
 // Is reports whether target is limit_exceeded, for errors.Is.
-func (e *LimitError) Is(target error) bool { return target == errcode.LimitExceeded }
+func (e *limitError) Is(target error) bool { return target == errcode.LimitExceeded }
 
 // clockEvery is how many closure steps and helper calls pass between two
 // readings of the clock: a reading costs as much as a few steps.
@@ -218,7 +218,7 @@ func (w *worker) tick(heavy bool) error {
 		return nil
 	}
 	if now.Sub(w.start) > w.timeout {
-		return &LimitError{Limit: "Timeout", msg: fmt.Sprintf("the expression ran for more than %v; the limit is Timeout", w.timeout)}
+		return &limitError{limit: "Timeout", msg: fmt.Sprintf("the expression ran for more than %v; the limit is Timeout", w.timeout)}
 	}
 	return nil
 }
@@ -227,7 +227,7 @@ func (w *worker) tick(heavy bool) error {
 func (w *worker) charge(n int) error {
 	w.work += n
 	if w.work > w.maxW || w.work < 0 {
-		return &LimitError{Limit: "MaxWork", msg: fmt.Sprintf("the expression's string and list helpers would read or build more than %d bytes and elements; the limit is MaxWork", w.maxW)}
+		return &limitError{limit: "MaxWork", msg: fmt.Sprintf("the expression's string and list helpers would read or build more than %d bytes and elements; the limit is MaxWork", w.maxW)}
 	}
 	return w.tick(n >= 1<<16)
 }
@@ -237,7 +237,7 @@ func (w *worker) charge(n int) error {
 func (w *worker) alloc(what string, n int) error {
 	w.mem += n
 	if w.mem > w.maxMem || w.mem < 0 {
-		return &LimitError{Limit: "MemoryBudget", msg: fmt.Sprintf("memory budget exceeded: %s would build %d elements, past MemoryBudget's %d with what the expression built before", what, n, w.maxMem)}
+		return &limitError{limit: "MemoryBudget", msg: fmt.Sprintf("memory budget exceeded: %s would build %d elements, past MemoryBudget's %d with what the expression built before", what, n, w.maxMem)}
 	}
 	return nil
 }
@@ -476,8 +476,8 @@ type RuntimeError struct {
 	Line   int // 1-based, 0 when unknown
 	Column int // 1-based
 	Msg    string
-	// Err is the cause when it is one a caller may branch on: a
-	// *LimitError. Nil otherwise.
+	// Err is the cause when it is one a caller may branch on: a limit
+	// exceeded, whose code limit_exceeded errors.Is finds. Nil otherwise.
 	Err error
 }
 
@@ -566,12 +566,12 @@ func (e *Expr) evalVM(in *rules.Input) (result bool, err error) {
 }
 
 func (e *Expr) runtimeError(err error) error {
-	var le *LimitError
+	var le *limitError
 	var fe *file.Error
 	isFile := errors.As(err, &fe)
 	if !errors.As(err, &le) && isFile && (fe.Message == "memory budget exceeded" || fe.Message == "flatten: memory budget exceeded") {
 		// The VM's own count, which it reports as a string, and flatten's.
-		le = &LimitError{Limit: "MemoryBudget", msg: fe.Message}
+		le = &limitError{limit: "MemoryBudget", msg: fe.Message}
 	}
 	var cause error
 	if le != nil {

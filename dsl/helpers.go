@@ -175,7 +175,7 @@ func (f *funcs) tick(args ...any) (any, error) {
 	w := args[0].(*worker)
 	w.steps++
 	if w.steps > w.max {
-		return nil, &LimitError{Limit: "MaxSteps", msg: fmt.Sprintf("the expression ran more than %d closure steps (all, map, filter, ...); the limit is MaxSteps", w.max)}
+		return nil, &limitError{limit: "MaxSteps", msg: fmt.Sprintf("the expression ran more than %d closure steps (all, map, filter, ...); the limit is MaxSteps", w.max)}
 	}
 	if err := w.tick(false); err != nil {
 		return nil, err
