@@ -27,7 +27,9 @@ import (
 // Decimal is an exact decimal number, as decimal() returns it: the
 // canonical spelling of the number (number.Canonical), so that two
 // Decimals are == exactly when their values are equal. <, <=, > and >=
-// compare them by exact value too.
+// compare them by exact value too. It stays exported, and named so,
+// because expression messages name its type ("mismatched types
+// dsl.Decimal and int").
 type Decimal string
 
 // raw is an argument taken exactly (see rawPatch).
