@@ -38,7 +38,7 @@ const (
 // The codes of compiling rules, paths and expressions.
 const (
 	CodeRuleCompileError       = errcode.RuleCompileError       // a rule does not compile (a *rules.CompileError)
-	CodeInvalidPath            = errcode.InvalidPath            // a PATH does not parse (a *rules.PathError)
+	CodeInvalidPath            = errcode.InvalidPath            // a PATH does not parse
 	CodeExpressionCompileError = errcode.ExpressionCompileError // an expression does not compile (a *dsl.Error)
 	CodeExpressionRuntimeError = errcode.ExpressionRuntimeError // an expression fails as it runs (a *dsl.RuntimeError)
 )

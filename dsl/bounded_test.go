@@ -82,9 +82,9 @@ func TestHostileExpressionsAreBounded(t *testing.T) {
 			if out.Err == nil || !strings.Contains(out.Err.Error(), tc.msg) {
 				t.Fatalf("got %+v, want a rule_error with %q", out, tc.msg)
 			}
-			var le *LimitError
-			if !errors.As(out.Err, &le) || le.Limit != tc.limit {
-				t.Errorf("%v: want a *LimitError of %s", out.Err, tc.limit)
+			var le *limitError
+			if !errors.As(out.Err, &le) || le.limit != tc.limit {
+				t.Errorf("%v: want a *limitError of %s", out.Err, tc.limit)
 			}
 			if took > 10*time.Second {
 				t.Errorf("took %v", took)

@@ -49,9 +49,10 @@
 // # Errors
 //
 // A bad expression is an *Error with its line, column and a caret snippet;
-// Comparator and Assert wrap it in a *rules.CompileError, which the engine
+// Extensions' Expr and Assert wrap it in a *rules.CompileError, which the engine
 // reports with the file, the key path and the case. A failure while
 // evaluating (a helper refusing its argument, a limit exceeded, a panic) is
 // a *RuntimeError in Outcome.Err, which the engine reports as a rule_error
-// diff on that field; a limit exceeded wraps a *LimitError naming it.
+// diff on that field; one stopped by a limit of Options has the code
+// limit_exceeded too (errors.Is).
 package dsl

@@ -184,19 +184,19 @@ func (c *Compiler) newWorker() *worker {
 		maxMem: int(min(c.opts.MemoryBudget, uint(math.MaxInt32))), timeout: c.opts.Timeout}
 }
 
-// LimitError is an evaluation stopped by one of the limits of Options: a
+// limitError is an evaluation stopped by one of the limits of Options: a
 // RuntimeError wraps it, and it becomes a rule_error diff. Its code is
-// limit_exceeded (callgrade.Code).
-type LimitError struct {
-	Limit string // the field of Options: "MaxWork", "MemoryBudget", "MaxSteps", "Timeout", "MaxStringLen"
+// limit_exceeded (callgrade.Code), which callers test with errors.Is.
+type limitError struct {
+	limit string // the field of Options: "MaxWork", "MemoryBudget", "MaxSteps", "Timeout", "MaxStringLen"
 	msg   string
 }
 
 // Error says what the expression would have done past which limit.
-func (e *LimitError) Error() string { return e.msg }
+func (e *limitError) Error() string { return e.msg }
 
 // Is reports whether target is limit_exceeded, for errors.Is.
-func (e *LimitError) Is(target error) bool { return target == errcode.LimitExceeded }
+func (e *limitError) Is(target error) bool { return target == errcode.LimitExceeded }
 
 // clockEvery is how many closure steps and helper calls pass between two
 // readings of the clock: a reading costs as much as a few steps.
@@ -218,7 +218,7 @@ func (w *worker) tick(heavy bool) error {
 		return nil
 	}
 	if now.Sub(w.start) > w.timeout {
-		return &LimitError{Limit: "Timeout", msg: fmt.Sprintf("the expression ran for more than %v; the limit is Timeout", w.timeout)}
+		return &limitError{limit: "Timeout", msg: fmt.Sprintf("the expression ran for more than %v; the limit is Timeout", w.timeout)}
 	}
 	return nil
 }
@@ -227,7 +227,7 @@ func (w *worker) tick(heavy bool) error {
 func (w *worker) charge(n int) error {
 	w.work += n
 	if w.work > w.maxW || w.work < 0 {
-		return &LimitError{Limit: "MaxWork", msg: fmt.Sprintf("the expression's string and list helpers would read or build more than %d bytes and elements; the limit is MaxWork", w.maxW)}
+		return &limitError{limit: "MaxWork", msg: fmt.Sprintf("the expression's string and list helpers would read or build more than %d bytes and elements; the limit is MaxWork", w.maxW)}
 	}
 	return w.tick(n >= 1<<16)
 }
@@ -237,7 +237,7 @@ func (w *worker) charge(n int) error {
 func (w *worker) alloc(what string, n int) error {
 	w.mem += n
 	if w.mem > w.maxMem || w.mem < 0 {
-		return &LimitError{Limit: "MemoryBudget", msg: fmt.Sprintf("memory budget exceeded: %s would build %d elements, past MemoryBudget's %d with what the expression built before", what, n, w.maxMem)}
+		return &limitError{limit: "MemoryBudget", msg: fmt.Sprintf("memory budget exceeded: %s would build %d elements, past MemoryBudget's %d with what the expression built before", what, n, w.maxMem)}
 	}
 	return nil
 }
@@ -264,22 +264,18 @@ type Expr struct {
 	native *native
 }
 
-// String returns the expression's text.
-func (e *Expr) String() string { return e.src }
-
 // Error is an expression that does not compile: too long, too large, a
 // syntax error, an unknown name, or a result that is not a bool. Its code
 // is expression_compile_error (callgrade.Code), and limit_exceeded too for
 // an expression longer than MaxLength.
 type Error struct {
-	Src     string
-	Line    int    // 1-based; 0 when the error is about the whole text
-	Column  int    // 1-based, in runes
-	Offset  int    // byte offset in Src; -1 when unknown
-	Msg     string // what is wrong
-	Snippet string // the line with a caret under the column, each line prefixed "\n | "
+	Src    string
+	Line   int    // 1-based; 0 when the error is about the whole text
+	Column int    // 1-based, in runes
+	Msg    string // what is wrong
 
-	tooLong bool // longer than MaxLength
+	snippet string // the line with a caret under the column, each line prefixed "\n | "
+	tooLong bool   // longer than MaxLength
 }
 
 // Is reports whether target is expression_compile_error, or
@@ -299,7 +295,7 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Msg)
-	b.WriteString(e.Snippet)
+	b.WriteString(e.snippet)
 	return b.String()
 }
 
@@ -350,13 +346,13 @@ func (c *Compiler) assert(src string) (rules.Comparator, error) {
 
 func (c *Compiler) compile(src string) (*Expr, error) {
 	if len(src) > c.opts.MaxLength {
-		return nil, &Error{Src: src, Offset: -1, Msg: fmt.Sprintf("expression is %d bytes long; the limit is %d", len(src), c.opts.MaxLength), tooLong: true}
+		return nil, &Error{Src: src, Msg: fmt.Sprintf("expression is %d bytes long; the limit is %d", len(src), c.opts.MaxLength), tooLong: true}
 	}
 	if !utf8.ValidString(src) {
-		return nil, &Error{Src: src, Offset: -1, Msg: "expression is not valid UTF-8"}
+		return nil, &Error{Src: src, Msg: "expression is not valid UTF-8"}
 	}
 	if strings.TrimSpace(src) == "" {
-		return nil, &Error{Src: src, Offset: -1, Msg: "empty expression"}
+		return nil, &Error{Src: src, Msg: "empty expression"}
 	}
 	g := &guard{}
 	u := &usage{}
@@ -411,15 +407,14 @@ func compileSafely(src string, opts []expr.Option) (p *vm.Program, err error) {
 func convertError(src string, err error) *Error {
 	var fe *file.Error
 	if errors.As(err, &fe) {
-		out := &Error{Src: src, Msg: fe.Message, Snippet: fe.Snippet, Offset: -1}
+		out := &Error{Src: src, Msg: fe.Message, snippet: fe.Snippet}
 		if fe.Snippet != "" || fe.Line > 0 {
 			out.Line, out.Column = fe.Line, fe.Column+1
-			out.Offset = byteOffset(src, fe.From)
 		}
 		out.Msg = explain(out.Msg)
 		return out
 	}
-	return &Error{Src: src, Offset: -1, Msg: explain(err.Error())}
+	return &Error{Src: src, Msg: explain(err.Error())}
 }
 
 func explain(msg string) string {
@@ -436,18 +431,6 @@ func explain(msg string) string {
 		}
 	}
 	return msg
-}
-
-// byteOffset turns a rune index into a byte offset.
-func byteOffset(s string, runes int) int {
-	i := 0
-	for off := range s {
-		if i == runes {
-			return off
-		}
-		i++
-	}
-	return len(s)
 }
 
 // Compare evaluates the expression for one field (or, as an assert, one
@@ -493,8 +476,8 @@ type RuntimeError struct {
 	Line   int // 1-based, 0 when unknown
 	Column int // 1-based
 	Msg    string
-	// Err is the cause when it is one a caller may branch on: a
-	// *LimitError. Nil otherwise.
+	// Err is the cause when it is one a caller may branch on: a limit
+	// exceeded, whose code limit_exceeded errors.Is finds. Nil otherwise.
 	Err error
 }
 
@@ -583,12 +566,12 @@ func (e *Expr) evalVM(in *rules.Input) (result bool, err error) {
 }
 
 func (e *Expr) runtimeError(err error) error {
-	var le *LimitError
+	var le *limitError
 	var fe *file.Error
 	isFile := errors.As(err, &fe)
 	if !errors.As(err, &le) && isFile && (fe.Message == "memory budget exceeded" || fe.Message == "flatten: memory budget exceeded") {
 		// The VM's own count, which it reports as a string, and flatten's.
-		le = &LimitError{Limit: "MemoryBudget", msg: fe.Message}
+		le = &limitError{limit: "MemoryBudget", msg: fe.Message}
 	}
 	var cause error
 	if le != nil {
@@ -647,7 +630,7 @@ type posError struct {
 func (p *posError) bind(src string) *Error {
 	fe := &file.Error{Location: p.loc, Message: p.msg}
 	fe = fe.Bind(file.NewSource(src))
-	return &Error{Src: src, Line: fe.Line, Column: fe.Column + 1, Offset: byteOffset(src, p.loc.From), Msg: p.msg, Snippet: fe.Snippet}
+	return &Error{Src: src, Line: fe.Line, Column: fe.Column + 1, Msg: p.msg, snippet: fe.Snippet}
 }
 
 // constWindow checks the duration of same_instant_within when it is a

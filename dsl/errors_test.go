@@ -55,8 +55,8 @@ func TestCompileErrorPositions(t *testing.T) {
 		if e.Line != tc.line || e.Column != tc.column || !strings.Contains(e.Msg, tc.msg) {
 			t.Errorf("%q: got line %d, column %d, %q; want %d, %d, %q", tc.src, e.Line, e.Column, e.Msg, tc.line, tc.column, tc.msg)
 		}
-		if tc.snippet != "" && e.Snippet != tc.snippet {
-			t.Errorf("%q: snippet %q, want %q", tc.src, e.Snippet, tc.snippet)
+		if tc.snippet != "" && e.snippet != tc.snippet {
+			t.Errorf("%q: snippet %q, want %q", tc.src, e.snippet, tc.snippet)
 		}
 		if want := "line "; !strings.HasPrefix(e.Error(), want) {
 			t.Errorf("%q: Error() = %q", tc.src, e.Error())
@@ -135,8 +135,8 @@ func TestNeverBool(t *testing.T) {
 			t.Errorf("%q: got %v, want an *Error", tc.src, err)
 			continue
 		}
-		if e.Line != 1 || e.Column != tc.column || !strings.Contains(e.Msg, tc.msg) || !strings.HasSuffix(e.Msg, "(an expression must yield true or false)") || e.Snippet == "" {
-			t.Errorf("%q: got %d:%d %q %q; want 1:%d %q", tc.src, e.Line, e.Column, e.Msg, e.Snippet, tc.column, tc.msg)
+		if e.Line != 1 || e.Column != tc.column || !strings.Contains(e.Msg, tc.msg) || !strings.HasSuffix(e.Msg, "(an expression must yield true or false)") || e.snippet == "" {
+			t.Errorf("%q: got %d:%d %q %q; want 1:%d %q", tc.src, e.Line, e.Column, e.Msg, e.snippet, tc.column, tc.msg)
 		}
 	}
 }
@@ -345,10 +345,10 @@ func TestConcurrentEval(t *testing.T) {
 					Expected: numberValue(f + 0.25),
 					Args:     mustParse(t, `{"items": [1, 2, 3]}`)}
 				ok, err := e.eval(in)
-				switch e.String() {
+				switch e.src {
 				case srcs[0], srcs[2], srcs[3]:
 					if !ok || err != nil {
-						t.Errorf("%s with %v: %v %v", e, f, ok, err)
+						t.Errorf("%s with %v: %v %v", e.src, f, ok, err)
 					}
 				}
 			}

@@ -106,7 +106,7 @@ func FuzzApprox(f *testing.F) {
 			got, gerr := e.eval(in)
 			want, werr := e.evalVM(in)
 			if got != want || (gerr == nil) != (werr == nil) {
-				t.Errorf("%s with %s, %s: fast path %v (%v), VM %v (%v)", e, a, b, got, gerr, want, werr)
+				t.Errorf("%s with %s, %s: fast path %v (%v), VM %v (%v)", e.src, a, b, got, gerr, want, werr)
 			}
 		}
 		params, _ := value.ObjectOf(value.Member{Key: "tol", Value: z})

@@ -27,7 +27,9 @@ import (
 // Decimal is an exact decimal number, as decimal() returns it: the
 // canonical spelling of the number (number.Canonical), so that two
 // Decimals are == exactly when their values are equal. <, <=, > and >=
-// compare them by exact value too.
+// compare them by exact value too. It stays exported, and named so,
+// because expression messages name its type ("mismatched types
+// dsl.Decimal and int").
 type Decimal string
 
 // raw is an argument taken exactly (see rawPatch).
@@ -175,7 +177,7 @@ func (f *funcs) tick(args ...any) (any, error) {
 	w := args[0].(*worker)
 	w.steps++
 	if w.steps > w.max {
-		return nil, &LimitError{Limit: "MaxSteps", msg: fmt.Sprintf("the expression ran more than %d closure steps (all, map, filter, ...); the limit is MaxSteps", w.max)}
+		return nil, &limitError{limit: "MaxSteps", msg: fmt.Sprintf("the expression ran more than %d closure steps (all, map, filter, ...); the limit is MaxSteps", w.max)}
 	}
 	if err := w.tick(false); err != nil {
 		return nil, err

@@ -6,7 +6,7 @@ import (
 )
 
 // UsesSteps reports whether the expression reads the run's steps, so that
-// an engine gives it a view of the run (rules.StepsUser).
+// an engine gives it a view of the run.
 func (e *Expr) UsesSteps() bool { return e.uses.steps || e.isAll }
 
 // isStepRange reports whether err is an index out of range, which in an

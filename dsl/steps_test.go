@@ -45,7 +45,7 @@ func TestStepsInExpressions(t *testing.T) {
 			t.Errorf("%s: UsesSteps = false", tt.src)
 		}
 		a, _ := value.Parse(tt.actual)
-		out := e.Compare(&rules.Input{Path: "x", Actual: a, Steps: rules.Steps{Src: run, N: tt.n}})
+		out := e.Compare(&rules.Input{Path: "x", Actual: a, Steps: rules.NewSteps(run, tt.n)})
 		if out.Equal != tt.equal || (out.Err != nil) != (tt.kind != "") || out.Err != nil && out.ErrKind != tt.kind {
 			t.Errorf("%s with %s (n=%d) = %+v", tt.src, tt.actual, tt.n, out)
 		}
@@ -78,7 +78,7 @@ func TestStepsBeyondFloat64(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.src, err)
 		}
-		out := e.Compare(&rules.Input{Path: "x", Actual: two, Steps: rules.Steps{Src: run, N: tt.n}})
+		out := e.Compare(&rules.Input{Path: "x", Actual: two, Steps: rules.NewSteps(run, tt.n)})
 		if tt.err == "" {
 			if out.Err != nil || out.Equal != tt.equal {
 				t.Errorf("%s (n=%d) = %+v, want equal %t", tt.src, tt.n, out, tt.equal)

@@ -552,7 +552,7 @@ func (k *caseCompiler) call(ec *suite.Call, out *compiledCall) {
 		}
 		m := out.checks()
 		m.asserts = append(m.asserts, compiledAssert{src: a.Expr, cmp: cmp})
-		if u, ok := cmp.(rules.StepsUser); ok && u.UsesSteps() {
+		if u, ok := cmp.(rulecore.StepsUser); ok && u.UsesSteps() {
 			k.refs = true
 		}
 	}

@@ -206,7 +206,7 @@ func withPlaceholder(obj value.Value, keys []string) value.Value {
 }
 
 // runView is a run being scored: its steps for references
-// (rules.StepSource), built into values only when a reference reads them.
+// (rules.NewSteps), built into values only when a reference reads them.
 type runView struct {
 	ctx     context.Context // the scoring's (Scorer.setContext), for the run's comparisons
 	run     *response.Run
@@ -243,13 +243,13 @@ func (rv *runView) release() {
 	runViewPool.Put(rv)
 }
 
-// StepCount implements rules.StepSource.
+// StepCount serves rules.NewSteps.
 func (rv *runView) StepCount() int { return len(rv.run.Steps) }
 
-// StepName implements rules.StepSource.
+// StepName serves rules.NewSteps.
 func (rv *runView) StepName(i int) string { return rv.run.Steps[i].Name }
 
-// StepValue implements rules.StepSource: {name, arguments, result, error,
+// StepValue serves rules.NewSteps: {name, arguments, result, error,
 // id, turn}, result only when the run has the tool's result, id only when
 // the run gives one.
 func (rv *runView) StepValue(i int) value.Value {
@@ -284,7 +284,7 @@ func (rv *runView) at(b int) rules.Steps {
 	if rv == nil {
 		return rules.Steps{}
 	}
-	return rules.Steps{Src: rv, N: b}
+	return rules.NewSteps(rv, b)
 }
 
 // mark says that d belongs to actual step b.

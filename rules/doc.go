@@ -10,13 +10,13 @@
 // Extensions, as a Go comparator is supplied through an engine's
 // Extensions, so the engine imports neither.
 //
-// A comparator that reads Input.Steps, the run's earlier steps, says so by
-// implementing StepsUser, so that the engine builds a view of the run for
-// the cases that need one and for no other.
+// A comparator that reads Input.Steps, the run's earlier steps, says so
+// with a method UsesSteps() bool that returns true, so that the engine
+// builds a view of the run for the cases that need one and for no other.
 //
-// A rule or path that does not compile is a *CompileError or a *PathError,
-// with the error codes rule_compile_error and invalid_path. The diff kinds
-// a comparator may report (Outcome.ErrKind) are package results' kinds.
+// A rule that does not compile is a *CompileError, with the error code
+// rule_compile_error. The diff kinds a comparator may report
+// (Outcome.ErrKind) are package results' kinds.
 //
 // The RULE and PATH syntax itself, and the comparison of argument trees
 // under it, are documented in docs/rules.md.

@@ -11,13 +11,13 @@ import (
 // value of the wrong type, an unknown normaliser, a contradictory
 // combination, a bad regular expression or expression, or a property whose
 // extension is not enabled. Its code is rule_compile_error (callgrade.Code);
-// Code names a finer one when there is one.
+// a finer one (unknown_key for an unknown property) is its cause's, found
+// by errors.Is through Unwrap.
 type CompileError struct {
 	Property string // the property at fault; "" for the rule as a whole
 	Offset   int    // byte offset inside the property's text when known (regex, expr), else -1
 	Msg      string
-	Code     errcode.Code // unknown_key for an unknown property; "" otherwise
-	Err      error        // the underlying error, if any
+	Err      error // the underlying error, if any
 }
 
 // Error returns "property: message at offset N: underlying error".
@@ -44,25 +44,7 @@ func (e *CompileError) Error() string {
 // Unwrap returns the underlying error.
 func (e *CompileError) Unwrap() error { return e.Err }
 
-// Is reports whether target is rule_compile_error or the error's Code, for
-// errors.Is; the underlying error's codes (an expression's, a plugin's) are
+// Is reports whether target is rule_compile_error, for errors.Is; the
+// underlying error's codes (unknown_key, an expression's, a plugin's) are
 // found through Unwrap.
-func (e *CompileError) Is(target error) bool {
-	return target == errcode.RuleCompileError || (e.Code != "" && target == e.Code)
-}
-
-// PathError is a PATH that cannot be parsed. Its code is invalid_path
-// (callgrade.Code).
-type PathError struct {
-	Path   string
-	Offset int // byte offset in Path where the problem is
-	Msg    string
-}
-
-// Error returns the path, the offset and what is wrong.
-func (e *PathError) Error() string {
-	return "path " + strconv.Quote(e.Path) + " at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
-}
-
-// Is reports whether target is invalid_path, for errors.Is.
-func (e *PathError) Is(target error) bool { return target == errcode.InvalidPath }
+func (e *CompileError) Is(target error) bool { return target == errcode.RuleCompileError }

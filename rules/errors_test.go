@@ -23,12 +23,10 @@ func TestErrors(t *testing.T) {
 			"unknown shorthand", []errcode.Code{errcode.RuleCompileError}, []errcode.Code{errcode.UnknownKey, errcode.InvalidPath}},
 		{"compile error with offset and cause", &CompileError{Property: "regex", Offset: 3, Msg: "invalid regular expression", Err: underlying},
 			"regex: invalid regular expression at offset 3: boom", []errcode.Code{errcode.RuleCompileError}, []errcode.Code{errcode.UnknownKey}},
-		{"compile error with a finer code", &CompileError{Property: "bogus", Offset: -1, Msg: "unknown rule property", Code: errcode.UnknownKey},
+		{"compile error with a finer code", &CompileError{Property: "bogus", Offset: -1, Err: errcode.Wrap(errcode.UnknownKey, errors.New("unknown rule property"))},
 			"bogus: unknown rule property", []errcode.Code{errcode.RuleCompileError, errcode.UnknownKey}, nil},
 		{"compile error of a cause alone", &CompileError{Property: "expr", Offset: -1, Err: underlying},
 			"expr: boom", []errcode.Code{errcode.RuleCompileError}, nil},
-		{"path error", &PathError{Path: "a..b", Offset: 2, Msg: "empty segment"},
-			`path "a..b" at offset 2: empty segment`, []errcode.Code{errcode.InvalidPath}, []errcode.Code{errcode.RuleCompileError}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,9 +66,9 @@ func TestStepsLen(t *testing.T) {
 		want  int
 	}{
 		{"zero", Steps{}, 0},
-		{"no source", Steps{N: 3}, 0},
-		{"the first two", Steps{Src: threeSteps{}, N: 2}, 2},
-		{"past the run", Steps{Src: threeSteps{}, N: 5}, 3},
+		{"no source", NewSteps(nil, 3), 0},
+		{"the first two", NewSteps(threeSteps{}, 2), 2},
+		{"past the run", NewSteps(threeSteps{}, 5), 3},
 	}
 	for _, tt := range tests {
 		if got := tt.steps.Len(); got != tt.want {

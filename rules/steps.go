@@ -2,12 +2,9 @@ package rules
 
 import "github.com/callgrade/callgrade/value"
 
-// StepSource is what a run's view gives references: the actual steps of
-// the run, each as the object {name, arguments, result, error, id, turn}
-// (result only when the tool's result is known, id only when the run gives
-// one). An engine builds the objects on first use, so that a run no
-// reference reads costs nothing.
-type StepSource interface {
+// stepSource is the run's view NewSteps takes (see there), named for the
+// field that keeps it.
+type stepSource interface {
 	StepCount() int
 	StepName(i int) string
 	StepValue(i int) value.Value
@@ -16,26 +13,38 @@ type StepSource interface {
 // Steps is the part of a run that a comparison may refer to: the actual
 // steps before the one being compared (all of them for the run's final
 // text). The zero Steps has none: references to a step then do not
-// resolve.
+// resolve. Only an engine builds one (NewSteps); a comparator reads it.
 type Steps struct {
-	Src StepSource
-	N   int // the steps 0 to N-1 are visible
+	src stepSource
+	n   int // the steps 0 to n-1 are visible
+}
+
+// NewSteps returns the view of the steps 0 to n-1 of src, for an engine
+// that scores a run: src has the methods StepCount() int, StepName(i int)
+// string and StepValue(i int) value.Value, which returns step i as the
+// object {name, arguments, result, error, id, turn} (result only when the
+// tool's result is known, id only when the run gives one) and may build it
+// on first use, so that a run no reference reads costs nothing. A nil src
+// has no steps.
+func NewSteps(src interface {
+	StepCount() int
+	StepName(i int) string
+	StepValue(i int) value.Value
+}, n int) Steps {
+	return Steps{src: src, n: n}
 }
 
 // Len returns the number of visible steps.
 func (s Steps) Len() int {
-	if s.Src == nil {
+	if s.src == nil {
 		return 0
 	}
-	return min(s.N, s.Src.StepCount())
+	return min(s.n, s.src.StepCount())
 }
 
 // Value returns visible step i as an object.
-func (s Steps) Value(i int) value.Value { return s.Src.StepValue(i) }
+func (s Steps) Value(i int) value.Value { return s.src.StepValue(i) }
 
-// StepsUser is implemented by comparators that read the run's steps (an
-// expression that names `steps`), so that an engine knows which cases
-// need a view of the run.
-type StepsUser interface {
-	UsesSteps() bool
-}
+// Name returns the tool name of visible step i, without building its
+// object.
+func (s Steps) Name(i int) string { return s.src.StepName(i) }

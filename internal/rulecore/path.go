@@ -1,8 +1,10 @@
 package rulecore
 
 import (
-	"github.com/callgrade/callgrade/rules"
+	"strconv"
 	"strings"
+
+	"github.com/callgrade/callgrade/internal/errcode"
 )
 
 // Path is a compiled PATH: a sequence of segments, each a literal key (or
@@ -55,7 +57,7 @@ func (p Path) Segments() []Segment {
 // are ordinary characters ("c#" is a key). Empty segments are an error.
 func ParsePath(s string) (Path, error) {
 	if s == "" {
-		return Path{}, &rules.PathError{Path: s, Offset: 0, Msg: "empty path"}
+		return Path{}, &PathError{Path: s, Offset: 0, Msg: "empty path"}
 	}
 	var segs []pathSeg
 	var b strings.Builder
@@ -65,7 +67,7 @@ func ParsePath(s string) (Path, error) {
 		key := b.String()
 		b.Reset()
 		if key == "" && !escaped {
-			return &rules.PathError{Path: s, Offset: i, Msg: "empty segment (a key with a dot in it is written with \\.)"}
+			return &PathError{Path: s, Offset: i, Msg: "empty segment (a key with a dot in it is written with \\.)"}
 		}
 		seg := pathSeg{kind: segLit, key: key}
 		if !escaped {
@@ -84,7 +86,7 @@ func ParsePath(s string) (Path, error) {
 		switch c := s[i]; c {
 		case '\\':
 			if i+1 == len(s) {
-				return Path{}, &rules.PathError{Path: s, Offset: i, Msg: "trailing backslash (write \\\\ for a backslash)"}
+				return Path{}, &PathError{Path: s, Offset: i, Msg: "trailing backslash (write \\\\ for a backslash)"}
 			}
 			switch n := s[i+1]; n {
 			case '.', '\\', '*', '#':
@@ -92,7 +94,7 @@ func ParsePath(s string) (Path, error) {
 				escaped = true
 				i++
 			default:
-				return Path{}, &rules.PathError{Path: s, Offset: i, Msg: "unknown escape \\" + string(rune(n)) + " (the escapes are \\. \\\\ \\* \\#)"}
+				return Path{}, &PathError{Path: s, Offset: i, Msg: "unknown escape \\" + string(rune(n)) + " (the escapes are \\. \\\\ \\* \\#)"}
 			}
 		case '.':
 			if err := end(start); err != nil {
@@ -184,3 +186,19 @@ func arrayIndex(key string) int {
 	}
 	return n
 }
+
+// PathError is a PATH that cannot be parsed. Its code is invalid_path
+// (callgrade.Code).
+type PathError struct {
+	Path   string
+	Offset int // byte offset in Path where the problem is
+	Msg    string
+}
+
+// Error returns the path, the offset and what is wrong.
+func (e *PathError) Error() string {
+	return "path " + strconv.Quote(e.Path) + " at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
+}
+
+// Is reports whether target is invalid_path, for errors.Is.
+func (e *PathError) Is(target error) bool { return target == errcode.InvalidPath }

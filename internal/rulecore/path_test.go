@@ -2,6 +2,7 @@ package rulecore
 
 import (
 	"errors"
+	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/rules"
 	"reflect"
 	"testing"
@@ -77,17 +78,21 @@ func TestParsePathErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := ParsePath(tt.in)
-		var pe *rules.PathError
+		var pe *PathError
 		if !errors.As(err, &pe) {
-			t.Errorf("ParsePath(%q) = %v, want a *rules.PathError", tt.in, err)
+			t.Errorf("ParsePath(%q) = %v, want a *PathError", tt.in, err)
 			continue
 		}
 		if pe.Path != tt.in || pe.Offset != tt.offset || pe.Msg[:len(tt.msg)] != tt.msg {
 			t.Errorf("ParsePath(%q): %+v; want offset %d, message %q", tt.in, *pe, tt.offset, tt.msg)
 		}
 	}
-	if got := (&rules.PathError{Path: "a..b", Offset: 2, Msg: "empty segment"}).Error(); got != `path "a..b" at offset 2: empty segment` {
+	pe := &PathError{Path: "a..b", Offset: 2, Msg: "empty segment"}
+	if got := pe.Error(); got != `path "a..b" at offset 2: empty segment` {
 		t.Errorf("Error() = %q", got)
+	}
+	if !errors.Is(pe, errcode.InvalidPath) || errors.Is(pe, errcode.RuleCompileError) {
+		t.Errorf("errors.Is: want invalid_path and not rule_compile_error")
 	}
 }
 

@@ -119,9 +119,10 @@ func compileObject(spec value.Value, ext rules.Extensions) (*Rule, error) {
 	for _, m := range spec.Members() { // sorted by key: the errors' order is deterministic
 		i, ok := propertyIndex[m.Key]
 		if !ok {
-			e := errorf(m.Key, "unknown rule property; the properties are "+propertyNames)
-			e.Code = errcode.UnknownKey
-			errs = append(errs, e)
+			// The cause carries unknown_key, so that errors.Is finds the
+			// finer code; with no Msg the text reads as it always has.
+			cause := errcode.Wrap(errcode.UnknownKey, errors.New("unknown rule property; the properties are "+propertyNames))
+			errs = append(errs, &rules.CompileError{Property: m.Key, Offset: -1, Err: cause})
 			continue
 		}
 		g[i].v, g[i].ok = m.Value, true

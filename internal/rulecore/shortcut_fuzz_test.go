@@ -124,7 +124,7 @@ func FuzzShortcut(f *testing.F) {
 				s.Add(LevelCall, r.path, mustRule(t, ext, r.rule))
 			}
 		}
-		ctx := &Context{NullIsMissing: flags&1 != 0, AllowExtra: flags&2 != 0, Steps: rules.Steps{Src: testSteps(t), N: int(flags>>4) % 4}}
+		ctx := &Context{NullIsMissing: flags&1 != 0, AllowExtra: flags&2 != 0, Steps: rules.NewSteps(testSteps(t), int(flags>>4)%4)}
 		for _, pair := range [][2]value.Value{{e, a}, {e, e}, {a, a}} {
 			fast, fastRes, fastFailed := shortcutRun(s, pair[0], pair[1], ctx, false)
 			slow, slowRes, slowFailed := shortcutRun(s, pair[0], pair[1], ctx, true)

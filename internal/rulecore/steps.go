@@ -119,7 +119,7 @@ func (r *Ref) Resolve(s rules.Steps) (value.Value, string) {
 			want = -r.index
 		}
 		for j := n - 1; j >= 0; j-- {
-			if s.Src.StepName(j) == r.tool {
+			if s.Name(j) == r.tool {
 				if want--; want == 0 {
 					k = j
 					break
@@ -129,7 +129,7 @@ func (r *Ref) Resolve(s rules.Steps) (value.Value, string) {
 	default:
 		seen := 0
 		for j := 0; j < n; j++ {
-			if s.Src.StepName(j) == r.tool {
+			if s.Name(j) == r.tool {
 				if seen == r.index {
 					k = j
 					break
@@ -190,7 +190,7 @@ func (r *Ref) head() string {
 func count(s rules.Steps, tool string) int {
 	c := 0
 	for j := range s.Len() {
-		if s.Src.StepName(j) == tool {
+		if s.Name(j) == tool {
 			c++
 		}
 	}
@@ -204,13 +204,21 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
+// StepsUser is implemented by comparators that read the run's steps
+// (rules.Input.Steps; an expression that names `steps`), so that an engine
+// knows which cases need a view of the run. A program's own comparator
+// says so with the same method.
+type StepsUser interface {
+	UsesSteps() bool
+}
+
 // UsesSteps reports whether comparing under r reads the run's steps: a
 // `from` reference, or a comparator that reads them.
 func (r *Rule) UsesSteps() bool {
 	if r.from != nil {
 		return true
 	}
-	u, ok := r.cmp.(rules.StepsUser)
+	u, ok := r.cmp.(StepsUser)
 	return ok && u.UsesSteps()
 }
 

@@ -92,7 +92,7 @@ func TestResolveRef(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ParseRef(%q): %v", tt.ref, err)
 		}
-		v, why := r.Resolve(rules.Steps{Src: run, N: tt.n})
+		v, why := r.Resolve(rules.NewSteps(run, tt.n))
 		if tt.fails != "" {
 			if !strings.Contains(why, tt.fails) {
 				t.Errorf("%s (n=%d): why = %q, want ...%s...", tt.ref, tt.n, why, tt.fails)
@@ -145,7 +145,7 @@ func TestFromRule(t *testing.T) {
 	for _, tt := range nullTests {
 		s := orderIDFrom(t)
 		var kinds []results.Kind
-		ctx := &Context{NullIsMissing: true, Steps: rules.Steps{Src: run, N: 3}}
+		ctx := &Context{NullIsMissing: true, Steps: rules.NewSteps(run, 3)}
 		res := s.Compare(mustValue(t, `{"order_id":null}`), mustValue(t, tt.act), ctx, func(d Diff) { kinds = append(kinds, d.Kind) })
 		want := Result{Matched: 1, Total: 1}
 		if tt.kinds != nil {
@@ -167,7 +167,7 @@ func TestFromRule(t *testing.T) {
 			t.Error("UsesSteps = false")
 		}
 		var diffs []Diff
-		ctx := &Context{Steps: rules.Steps{Src: run, N: tt.n}}
+		ctx := &Context{Steps: rules.NewSteps(run, tt.n)}
 		res := s.Compare(mustValue(t, tt.exp), mustValue(t, tt.act), ctx, func(d Diff) { diffs = append(diffs, d) })
 		quiet := s.Compare(mustValue(t, tt.exp), mustValue(t, tt.act), ctx, nil)
 		if res != quiet {
@@ -201,7 +201,7 @@ func TestFromBelowEqualObjects(t *testing.T) {
 	p, _ := ParsePath("order.id")
 	r, _ := Compile(mustValue(t, `{"from":"find_order.result.id"}`), rules.Extensions{})
 	s.Add(LevelCall, p, r)
-	ctx := &Context{Steps: rules.Steps{Src: testSteps(t), N: 3}}
+	ctx := &Context{Steps: rules.NewSteps(testSteps(t), 3)}
 	v := mustValue(t, `{"order":{"id":"O-1"}}`)
 	if res := s.Compare(v, v, ctx, nil); res.Matched != 0 {
 		t.Errorf("equal arguments passed against the reference: %+v", res)
@@ -214,7 +214,7 @@ func TestFromUnresolvedMessageIsUTF8(t *testing.T) {
 	s := orderIDFrom(t)
 	act := `{"order_id":"a` + strings.Repeat("é", 200) + `"}`
 	var msgs []string
-	s.Compare(mustValue(t, `{"order_id":null}`), mustValue(t, act), &Context{Steps: rules.Steps{Src: testSteps(t), N: 0}}, func(d Diff) { msgs = append(msgs, d.Message) })
+	s.Compare(mustValue(t, `{"order_id":null}`), mustValue(t, act), &Context{Steps: rules.NewSteps(testSteps(t), 0)}, func(d Diff) { msgs = append(msgs, d.Message) })
 	if len(msgs) != 1 || !utf8.ValidString(msgs[0]) || !strings.HasPrefix(msgs[0], `got "aé`) {
 		t.Errorf("messages %q", msgs)
 	}

@@ -376,7 +376,7 @@ func ruleNames() (properties, shorthands []string) {
 	if !errors.As(err, &ce) {
 		panic("suite: rulecore.Compile took an unknown property")
 	}
-	properties = nameList(ce.Msg, "the properties are ", "")
+	properties = nameList(ce.Error(), "the properties are ", "")
 	_, err = rulecore.Compile(value.StringOf("\x00"), rules.Extensions{})
 	if !errors.As(err, &ce) {
 		panic("suite: rulecore.Compile took an unknown shorthand")
@@ -390,7 +390,7 @@ func ruleNames() (properties, shorthands []string) {
 	for _, name := range properties {
 		o, _ := value.ObjectOf(value.Member{Key: name, Value: value.Value{}})
 		_, err := rulecore.Compile(o, rules.Extensions{})
-		if errors.As(err, &ce) && ce.Code == errcode.UnknownKey {
+		if errors.Is(err, errcode.UnknownKey) {
 			panic("suite: rulecore.Compile does not know property " + name)
 		}
 	}
