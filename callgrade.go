@@ -33,7 +33,6 @@ import (
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins"
-	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -188,49 +187,15 @@ func (g *Grader) documentLimits(n int) value.Limits {
 	return value.Limits{MaxBytes: n + 1, MaxDepth: depth + response.EnvelopeDepth, MaxValues: maxValues}
 }
 
-// RunOptions configure Grader.Run, RunPartial and Merge. The zero value
-// reads the suite's samples with every default.
-type RunOptions struct {
-	// Name is the responses stream's name in messages.
-	Name string
-	// Workers is the number of goroutines scoring; 0 means GOMAXPROCS.
-	Workers int
-	// Samples is the number of response lines each case has, told apart
-	// by their "sample": 0 means the suite's `samples:` (one line per
-	// case when it has none), as callgrade score without --samples; a
-	// negative Samples means one line per case, whatever the suite says.
-	// It may not be over MaxSamples.
-	Samples int
-	// PassK are the values of k for which a run with samples estimates
-	// pass@k and pass^k, each from 1 to the samples; the samples alone
-	// when empty.
-	PassK []int
-	// MaxLineBytes is the longest response line read, in bytes without
-	// its newline; 0 means DefaultMaxLineBytes. A longer line is not held
-	// in memory: the case its id names fails with one invalid_arguments
-	// diff naming the line and the limit.
-	MaxLineBytes int
-	// OnResponse, when not nil, is handed each response line Run (or
-	// RunPartial) reads whole that names a case, with its result, once it
-	// is scored: the calls a model made, for a report made from the same
-	// pass (report.Responses.Add), which a stream on standard input cannot
-	// give twice. It is called from several goroutines at once, and line
-	// and result are valid only until it returns (see engine.RunOptions).
-	OnResponse func(line *results.ResponseLine, result *results.Result)
-}
-
-// engine returns the engine's options for o, the samples read as the
-// suite s says.
-func (o RunOptions) engine(s *suite.Suite) engine.RunOptions {
-	samples := o.Samples
-	switch {
-	case samples == 0:
-		samples = s.Samples
-	case samples < 0:
-		samples = 0
-	}
-	return engine.RunOptions{Name: o.Name, Workers: o.Workers, Samples: samples, PassK: o.PassK, MaxLineBytes: o.MaxLineBytes, OnResponse: o.OnResponse}
-}
+// RunOptions configure Grader.Run, RunPartial and Merge (see
+// engine.RunOptions). The zero value reads the suite's samples with every
+// default: Samples 0 means the suite's `samples:`, as callgrade score
+// without --samples, and a negative Samples one line per case, whatever
+// the suite says; MaxLineBytes 0 means DefaultMaxLineBytes. OnResponse is
+// handed the calls a model made, for a report made from the same pass
+// (report.Responses.Add), which a stream on standard input cannot give
+// twice.
+type RunOptions = engine.RunOptions
 
 // Run scores a JSON Lines responses stream and writes the results file to
 // w, as `callgrade score` does (see engine.Engine.Run), and returns its
@@ -240,7 +205,7 @@ func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	if g.merger {
 		return nil, errMerger
 	}
-	return g.engine.Run(ctx, r, w, opts.engine(g.suite))
+	return g.engine.Run(ctx, r, w, opts)
 }
 
 // Options returns the options the Grader was made with.

@@ -56,6 +56,7 @@ type slotLoc struct {
 // Merge reads every shard before it writes anything, so w is untouched on
 // such an error.
 func (e *Engine) Merge(ctx context.Context, shards []Shard, w io.Writer, opts RunOptions) (*results.Summary, error) {
+	opts.Samples = e.samplesOf(opts.Samples)
 	ks, err := checkRunOptions(opts)
 	if err != nil {
 		return nil, err
