@@ -54,7 +54,7 @@ func TestRunWithSamples(t *testing.T) {
 		withSample(e.newScorer().Score(0, mustParse(t, call(1))), 2) +
 		withSample(e.newScorer().Score(1, mustParse(t, call(3))), 0) +
 		withSample(e.newScorer().Score(1, mustParse(t, call(2))), 1)
-	missing := e.newScorer().ScoreMissing(1)
+	missing := e.newScorer().scoreMissing(1)
 	missing.Diffs[0].Message = "the responses have no line for sample 2 of this case"
 	want += withSample(missing, 2) +
 		withSample(e.newScorer().Score(2, mustParse(t, `[]`)), 0) +
@@ -234,7 +234,7 @@ func TestRunSamplesManyBatches(t *testing.T) {
 		i, k := slot/samples, slot%samples
 		var r *results.Result
 		if resp == "" {
-			r = e.newScorer().ScoreMissing(i)
+			r = e.newScorer().scoreMissing(i)
 			r.Diffs[0].Message = fmt.Sprintf("the responses have no line for sample %d of this case", k)
 		} else {
 			r = e.newScorer().Score(i, mustParse(t, resp))
