@@ -163,7 +163,7 @@ func (g *Grader) Score(ctx context.Context, id string, resp []byte) (*Result, er
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)
 	}
-	v, err := value.ParseLimits(string(resp), g.documentLimits(len(resp)))
+	v, err := (*value.Parser)(nil).Parse(string(resp), g.documentLimits(len(resp)))
 	if err != nil {
 		return nil, fmt.Errorf("response: %w", err)
 	}

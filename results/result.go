@@ -167,7 +167,7 @@ func (r *Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 // asks for: no results line is null. Tool and StepTools are left empty:
 // the line does not carry them. On an error r is left as it was.
 func (r *Result) UnmarshalJSON(b []byte) error {
-	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: runlines.MaxResultDepth})
+	doc, err := (*value.Parser)(nil).Parse(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: runlines.MaxResultDepth})
 	if err != nil {
 		return err
 	}

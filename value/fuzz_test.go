@@ -36,7 +36,7 @@ func FuzzParse(f *testing.F) {
 // checkParse is the body of FuzzParse.
 func checkParse(t *testing.T, data []byte) {
 	s := string(data)
-	v, err := ParseLimits(s, fuzzLimits)
+	v, err := parseLimits(s, fuzzLimits)
 	stdValid := json.Valid(data)
 
 	if err != nil {
