@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/callgrade/callgrade/dsl"
 	"github.com/callgrade/callgrade/engine"
@@ -33,7 +34,6 @@ import (
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/plugins"
-	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
 )
@@ -75,6 +75,13 @@ type Grader struct {
 	given  Options // as Open or New was given them
 	opts   engine.Options
 	merger bool // made by OpenMerger for a suite with plugins: it does not score
+
+	// ids indexes the cases by id for Score, made at its first call: a
+	// Grader that only runs streams (which the engine indexes) never
+	// holds it. Load makes the ids unique; were they not, the last case
+	// of an id would be the one, as in the engine's index.
+	idsOnce sync.Once
+	ids     map[string]int
 }
 
 // Open reads the suite files (layered in order, as `callgrade score --suite
@@ -160,17 +167,30 @@ func (g *Grader) Score(ctx context.Context, id string, resp []byte) (*Result, er
 	if g.merger {
 		return nil, errMerger
 	}
-	i, ok := g.engine.Lookup(id)
+	i, ok := g.caseIndex(id)
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)
 	}
-	v, err := value.ParseLimits(string(resp), g.documentLimits(len(resp)))
+	v, err := (*value.Parser)(nil).Parse(string(resp), g.documentLimits(len(resp)))
 	if err != nil {
 		return nil, fmt.Errorf("response: %w", err)
 	}
 	// A Scorer of its own: the result outlives the call.
 	sc := g.engine.NewScorer(ctx)
 	return sc.Score(i, v), nil
+}
+
+// caseIndex returns the index of the case with the given id, in the
+// suite's order, which is the engine's.
+func (g *Grader) caseIndex(id string) (int, bool) {
+	g.idsOnce.Do(func() {
+		g.ids = make(map[string]int, len(g.suite.Cases))
+		for i := range g.suite.Cases {
+			g.ids[g.suite.Cases[i].ID] = i
+		}
+	})
+	i, ok := g.ids[id]
+	return i, ok
 }
 
 // documentLimits are the bounds of a response document of n bytes, as a
@@ -188,49 +208,15 @@ func (g *Grader) documentLimits(n int) value.Limits {
 	return value.Limits{MaxBytes: n + 1, MaxDepth: depth + response.EnvelopeDepth, MaxValues: maxValues}
 }
 
-// RunOptions configure Grader.Run, RunPartial and Merge. The zero value
-// reads the suite's samples with every default.
-type RunOptions struct {
-	// Name is the responses stream's name in messages.
-	Name string
-	// Workers is the number of goroutines scoring; 0 means GOMAXPROCS.
-	Workers int
-	// Samples is the number of response lines each case has, told apart
-	// by their "sample": 0 means the suite's `samples:` (one line per
-	// case when it has none), as callgrade score without --samples; a
-	// negative Samples means one line per case, whatever the suite says.
-	// It may not be over MaxSamples.
-	Samples int
-	// PassK are the values of k for which a run with samples estimates
-	// pass@k and pass^k, each from 1 to the samples; the samples alone
-	// when empty.
-	PassK []int
-	// MaxLineBytes is the longest response line read, in bytes without
-	// its newline; 0 means DefaultMaxLineBytes. A longer line is not held
-	// in memory: the case its id names fails with one invalid_arguments
-	// diff naming the line and the limit.
-	MaxLineBytes int
-	// OnResponse, when not nil, is handed each response line Run (or
-	// RunPartial) reads whole that names a case, with its result, once it
-	// is scored: the calls a model made, for a report made from the same
-	// pass (report.Responses.Add), which a stream on standard input cannot
-	// give twice. It is called from several goroutines at once, and line
-	// and result are valid only until it returns (see engine.RunOptions).
-	OnResponse func(line *results.ResponseLine, result *results.Result)
-}
-
-// engine returns the engine's options for o, the samples read as the
-// suite s says.
-func (o RunOptions) engine(s *suite.Suite) engine.RunOptions {
-	samples := o.Samples
-	switch {
-	case samples == 0:
-		samples = s.Samples
-	case samples < 0:
-		samples = 0
-	}
-	return engine.RunOptions{Name: o.Name, Workers: o.Workers, Samples: samples, PassK: o.PassK, MaxLineBytes: o.MaxLineBytes, OnResponse: o.OnResponse}
-}
+// RunOptions configure Grader.Run, RunPartial and Merge (see
+// engine.RunOptions). The zero value reads the suite's samples with every
+// default: Samples 0 means the suite's `samples:`, as callgrade score
+// without --samples, and a negative Samples one line per case, whatever
+// the suite says; MaxLineBytes 0 means DefaultMaxLineBytes. OnResponse is
+// handed the calls a model made, for a report made from the same pass
+// (report.Responses.Add), which a stream on standard input cannot give
+// twice.
+type RunOptions = engine.RunOptions
 
 // Run scores a JSON Lines responses stream and writes the results file to
 // w, as `callgrade score` does (see engine.Engine.Run), and returns its
@@ -240,7 +226,7 @@ func (g *Grader) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 	if g.merger {
 		return nil, errMerger
 	}
-	return g.engine.Run(ctx, r, w, opts.engine(g.suite))
+	return g.engine.Run(ctx, r, w, opts)
 }
 
 // Options returns the options the Grader was made with.

@@ -20,7 +20,7 @@ func (g *Grader) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts 
 	if g.merger {
 		return errMerger
 	}
-	return g.engine.RunPartial(ctx, r, w, opts.engine(g.suite))
+	return g.engine.RunPartial(ctx, r, w, opts)
 }
 
 // Merge writes the results file of the partial runs whose output shards
@@ -28,7 +28,7 @@ func (g *Grader) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts 
 // engine.Engine.Merge): byte for byte what Run writes over all their
 // responses at once. opts are read as Run reads them.
 func (g *Grader) Merge(ctx context.Context, shards []Shard, w io.Writer, opts RunOptions) (*Summary, error) {
-	return g.engine.Merge(ctx, shards, w, opts.engine(g.suite))
+	return g.engine.Merge(ctx, shards, w, opts)
 }
 
 var errMerger = errors.New("callgrade: a Grader of OpenMerger only merges: it has no plugins to score with")

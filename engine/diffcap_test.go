@@ -71,7 +71,7 @@ func TestDiffsPerCallAreCapped(t *testing.T) {
 			}
 			last := r.Diffs[len(r.Diffs)-1]
 			if last.Kind != tt.kind || last.Call != 0 || last.Path != "" || !strings.Contains(last.Message, "more diffs") {
-				t.Errorf("the last diff is %s", last.AppendJSON(nil))
+				t.Errorf("the last diff is %+v", last)
 			}
 		})
 	}
@@ -117,7 +117,7 @@ func TestDiffCapKeepsErrored(t *testing.T) {
 	}
 	last := r.Diffs[defaultMaxDiffs]
 	if last.Kind != results.RuleError || !strings.Contains(last.Message, "20 mismatch, 1 rule_error") {
-		t.Errorf("the summary is %s", last.AppendJSON(nil))
+		t.Errorf("the summary is %+v", last)
 	}
 }
 

@@ -78,6 +78,9 @@ type Engine struct {
 	// exhaustive makes unordered pairing weigh every pair even where
 	// allPass would do; the tests compare the two.
 	exhaustive bool
+	// samples is the suite's `samples:`, which a run with RunOptions.Samples
+	// 0 reads.
+	samples int
 }
 
 // New compiles the suite v is a view of (callgrade.Suite: what the root
@@ -95,7 +98,7 @@ func newEngine(s *suite.Suite, opts Options) (*Engine, error) {
 		opts.Limits.MaxValues = defaultMaxValues
 	}
 	c := newCompiler(s, opts)
-	e := &Engine{opts: opts, cases: make([]compiledCase, len(s.Cases))}
+	e := &Engine{opts: opts, cases: make([]compiledCase, len(s.Cases)), samples: s.Samples}
 	e.index, e.unique = c.compileAll(s.Cases, e.cases)
 	if len(c.problems) > 0 {
 		return nil, &suite.Error{Problems: c.problems}
@@ -158,8 +161,8 @@ func (e *Engine) lookup(id string, guess int) (int, bool) {
 	return i, ok
 }
 
-// Lookup returns the index of the case with the given id.
-func (e *Engine) Lookup(id string) (int, bool) {
+// caseIndex returns the index of the case with the given id.
+func (e *Engine) caseIndex(id string) (int, bool) {
 	i, ok := e.index.get(id, e.cases)
 	return i, ok
 }

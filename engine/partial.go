@@ -53,6 +53,7 @@ const partialPrefix = `{"partial":1,"line":`
 // a read of r that blocks: the goroutine reading r ends at that read's
 // return.
 func (e *Engine) RunPartial(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) error {
+	opts.Samples = e.samplesOf(opts.Samples)
 	if err := checkSamples(opts.Samples); err != nil {
 		return err
 	}

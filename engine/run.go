@@ -17,21 +17,24 @@ import (
 	"github.com/callgrade/callgrade/results"
 )
 
-// RunOptions configure Run.
+// RunOptions configure Run, RunPartial and Merge (callgrade.RunOptions is
+// this type). The zero value reads the suite's samples with every default.
 type RunOptions struct {
-	// Name is the responses file's name in error messages.
+	// Name is the responses stream's name in messages.
 	Name string
 	// Workers is the number of goroutines scoring; 0 means GOMAXPROCS.
 	Workers int
 	// Samples is the number of response lines each case has, told apart
-	// by their "sample", from 0 to Samples-1; 0 for one line per case, as
-	// without samples. Run writes a result line per (case, sample), and
-	// its Summary estimates pass@k and pass^k. Run does not read the
-	// suite's `samples:`; callgrade.Grader.Run does.
+	// by their "sample", from 0 to Samples-1: 0 means the suite's
+	// `samples:` (one line per case when it has none), as callgrade score
+	// without --samples; a negative Samples means one line per case,
+	// whatever the suite says. With samples, Run writes a result line per
+	// (case, sample), and its Summary estimates pass@k and pass^k. It may
+	// not be over callgrade.MaxSamples.
 	Samples int
 	// PassK are the values of k for which a run with samples estimates
-	// pass@k and pass^k, each from 1 to Samples; Samples alone when
-	// empty.
+	// pass@k and pass^k, each from 1 to the samples; the samples alone
+	// when empty.
 	PassK []int
 	// MaxLineBytes is the longest response line read, in bytes without
 	// its newline; 0 means 256 MiB (callgrade.DefaultMaxLineBytes). A
@@ -202,6 +205,7 @@ type outBuf struct {
 // in the file, however many workers score it: a second line for a case
 // names that line and the case's first.
 func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOptions) (*results.Summary, error) {
+	opts.Samples = e.samplesOf(opts.Samples)
 	ks, err := checkRunOptions(opts)
 	if err != nil {
 		return nil, err
@@ -231,6 +235,18 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer, opts RunOpti
 		return nil, err
 	}
 	return out.finish(e, p, opts, ks)
+}
+
+// samplesOf is the samples per case of a run given RunOptions.Samples n:
+// the suite's for 0, none for a negative n.
+func (e *Engine) samplesOf(n int) int {
+	switch {
+	case n == 0:
+		return e.samples
+	case n < 0:
+		return 0
+	}
+	return n
 }
 
 // checkRunOptions checks the samples of a run or merge and returns the

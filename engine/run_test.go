@@ -64,7 +64,7 @@ func TestRunManyBatches(t *testing.T) {
 	}
 	for i := range want {
 		if want[i] == "" {
-			want[i] = string(e.newScorer().ScoreMissing(i).AppendJSON(nil)) + "\n"
+			want[i] = string(e.newScorer().scoreMissing(i).AppendJSON(nil)) + "\n"
 		}
 	}
 	var out bytes.Buffer
@@ -205,7 +205,7 @@ func runLaterLines(t *testing.T, tmp string) *spyWriter {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := string(e.newScorer().ScoreMissing(0).AppendJSON(nil)) + "\n" +
+	want := string(e.newScorer().scoreMissing(0).AppendJSON(nil)) + "\n" +
 		string(e.newScorer().Score(1, mustParse(t, `[{"name":"f","arguments":{"x":2}}]`)).AppendJSON(nil)) + "\n" +
 		strings.Join(later, "")
 	if got := w.String(); got != want {

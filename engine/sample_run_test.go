@@ -54,7 +54,7 @@ func TestRunWithSamples(t *testing.T) {
 		withSample(e.newScorer().Score(0, mustParse(t, call(1))), 2) +
 		withSample(e.newScorer().Score(1, mustParse(t, call(3))), 0) +
 		withSample(e.newScorer().Score(1, mustParse(t, call(2))), 1)
-	missing := e.newScorer().ScoreMissing(1)
+	missing := e.newScorer().scoreMissing(1)
 	missing.Diffs[0].Message = "the responses have no line for sample 2 of this case"
 	want += withSample(missing, 2) +
 		withSample(e.newScorer().Score(2, mustParse(t, `[]`)), 0) +
@@ -156,7 +156,7 @@ func TestRunSampleErrors(t *testing.T) {
 func TestRunSampleOptions(t *testing.T) {
 	e := load(t, sampleSuite)
 	for _, opts := range []RunOptions{
-		{Samples: -1}, {Samples: suite.MaxSamples + 1}, {Samples: 3, PassK: []int{4}}, {Samples: 3, PassK: []int{0}},
+		{Samples: suite.MaxSamples + 1}, {Samples: 3, PassK: []int{4}}, {Samples: 3, PassK: []int{0}},
 	} {
 		if _, err := e.Run(context.Background(), strings.NewReader(""), &bytes.Buffer{}, opts); err == nil {
 			t.Errorf("Run with %+v: no error", opts)
@@ -165,6 +165,24 @@ func TestRunSampleOptions(t *testing.T) {
 	// PassK without samples is not read.
 	if _, err := e.Run(context.Background(), strings.NewReader(""), &bytes.Buffer{}, RunOptions{PassK: []int{9}}); err != nil {
 		t.Errorf("PassK without samples: %v", err)
+	}
+}
+
+// Samples 0 reads the suite's `samples:`; a negative Samples turns them
+// off, one line per case, as it is without samples.
+func TestRunSamplesOfSuite(t *testing.T) {
+	e := load(t, strings.Replace(sampleSuite, "version: 1\n", "version: 1\nsamples: 2\n", 1))
+	for _, tt := range []struct {
+		samples, want int
+	}{{0, 2}, {-1, 0}, {3, 3}} {
+		var w bytes.Buffer
+		sum, err := e.Run(context.Background(), strings.NewReader(""), &w, RunOptions{Samples: tt.samples})
+		if err != nil {
+			t.Fatalf("Samples %d: %v", tt.samples, err)
+		}
+		if sum.Samples != tt.want || sum.Cases != 3*max(tt.want, 1) {
+			t.Errorf("Samples %d: %d samples, %d result lines; want %d samples", tt.samples, sum.Samples, sum.Cases, tt.want)
+		}
 	}
 }
 
@@ -216,7 +234,7 @@ func TestRunSamplesManyBatches(t *testing.T) {
 		i, k := slot/samples, slot%samples
 		var r *results.Result
 		if resp == "" {
-			r = e.newScorer().ScoreMissing(i)
+			r = e.newScorer().scoreMissing(i)
 			r.Diffs[0].Message = fmt.Sprintf("the responses have no line for sample %d of this case", k)
 		} else {
 			r = e.newScorer().Score(i, mustParse(t, resp))

@@ -13,8 +13,8 @@ import (
 )
 
 // A Scorer scores responses against an Engine's cases, with one entry per
-// kind of input: a line of a responses stream (ScoreLine), a response
-// already parsed (Score), and no response at all (ScoreMissing). It
+// kind of input: a line of a responses stream (ScoreLine) and a response
+// already parsed (Score); a case no line names is Run's to write. It
 // scores on one goroutine, reusing its memory from one response to the
 // next: the parsed arguments, the result, the buffers that pairing calls
 // needs, so that a Scorer in a loop allocates little but the words of
@@ -92,7 +92,7 @@ func (s *Scorer) ScoreLine(text string, line, samples int) (*results.Result, int
 }
 
 // Score scores one response (a document in any supported format) against
-// case i. Its strings are taken to be UTF-8, as value.Parse makes them; a
+// case i, the suite's i-th (callgrade.Grader.Score takes an id). Its strings are taken to be UTF-8, as value.Parse makes them; a
 // document read with value.Parser.ParseKeepInvalidUTF8 goes through
 // ScoreLine instead, which fails the calls that hold broken text.
 func (s *Scorer) Score(i int, resp value.Value) *results.Result {
@@ -111,9 +111,9 @@ func (s *Scorer) scoreRun(i int, run *response.Run) *results.Result {
 	return &s.res
 }
 
-// ScoreMissing returns the result of case i when no response was given
+// scoreMissing returns the result of case i when no response was given
 // for it, as Run writes it for a case no line names.
-func (s *Scorer) ScoreMissing(i int) *results.Result {
+func (s *Scorer) scoreMissing(i int) *results.Result {
 	s.e.missingResponse(&s.res, i)
 	return &s.res
 }

@@ -98,7 +98,7 @@ type splitChunk struct {
 // line reads one line of the export; the result says what is wrong with
 // it.
 func (sp *splitter) line(b []byte, line int) string {
-	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: jsontext.DefaultMaxDepth + response.EnvelopeDepth})
+	doc, err := (*value.Parser)(nil).Parse(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: jsontext.DefaultMaxDepth + response.EnvelopeDepth})
 	switch {
 	case err != nil:
 		return "not JSON: " + err.Error()

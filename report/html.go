@@ -20,10 +20,6 @@ var page string
 
 // HTMLOptions configure WriteHTML.
 type HTMLOptions struct {
-	// Title heads the page; when empty, "callgrade report: " and the
-	// suite files the cases were read from (base names), or "callgrade
-	// report" when none is known.
-	Title string
 	// Meta is the run's metadata, shown above the table with the suite
 	// files and the models the cases tell. Its responses file is taken
 	// from the cases (AttachResponses) when left empty.
@@ -32,6 +28,12 @@ type HTMLOptions struct {
 	// with samples (as SetPassK reads them); the number of samples when
 	// empty.
 	PassK []int
+
+	// title heads the page in place of the one WriteHTML makes:
+	// "callgrade report: " and the suite files the cases were read from
+	// (base names), or "callgrade report" when none is known. The tests
+	// set it, to tell their pages apart.
+	title string
 }
 
 // RunMeta is what the page shows above the table of a run that its cases
@@ -77,7 +79,8 @@ func (r RunMeta) fill(cases []Case) pageMeta {
 	return m
 }
 
-// Title is the page's title for a run of these suite files.
+// pageTitle is the page's title for a run of these suite files, title
+// when it is not "".
 func pageTitle(title string, suites []string) string {
 	if title != "" {
 		return title
@@ -277,7 +280,7 @@ type htmlSamples struct {
 // then shows into a hidden #selftest-result element, which the tests read.
 func WriteHTML(w io.Writer, cases []Case, opts HTMLOptions) error {
 	meta := opts.Meta.fill(cases)
-	title := pageTitle(opts.Title, meta.Suites)
+	title := pageTitle(opts.title, meta.Suites)
 	d, err := newHTMLData(cases, opts)
 	if err != nil {
 		return err

@@ -82,7 +82,7 @@ func runSelftest(t *testing.T, cases []Case) (page string, st selftest) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteHTML(f, cases, HTMLOptions{Title: "callgrade report: testdata"}); err != nil {
+	if err := WriteHTML(f, cases, HTMLOptions{title: "callgrade report: testdata"}); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

@@ -293,7 +293,7 @@ func TestHTMLTimelineInChromium(t *testing.T) {
 		// The runs alone, for a page that is about them.
 		page = filepath.Join(t.TempDir(), "runs.html")
 		var b bytes.Buffer
-		if err := WriteHTML(&b, agentRuns(t), HTMLOptions{Title: "callgrade report: runs"}); err != nil {
+		if err := WriteHTML(&b, agentRuns(t), HTMLOptions{title: "callgrade report: runs"}); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {

@@ -119,14 +119,14 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = r.Diffs[i].AppendJSON(dst)
+		dst = r.Diffs[i].appendJSON(dst)
 	}
 	return append(dst, "]}"...)
 }
 
-// AppendJSON appends d as a JSON object. Absent sides are left out, so that
+// appendJSON appends d as a JSON object. Absent sides are left out, so that
 // a missing argument is told apart from one that is null.
-func (d *Diff) AppendJSON(dst []byte) []byte {
+func (d *Diff) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"kind":`...)
 	dst = jsontext.AppendQuote(dst, string(d.Kind))
 	dst = append(dst, `,"call":`...)
@@ -167,7 +167,7 @@ func (r *Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 // asks for: no results line is null. Tool and StepTools are left empty:
 // the line does not carry them. On an error r is left as it was.
 func (r *Result) UnmarshalJSON(b []byte) error {
-	doc, err := value.ParseLimits(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: runlines.MaxResultDepth})
+	doc, err := (*value.Parser)(nil).Parse(string(b), value.Limits{MaxBytes: len(b) + 1, MaxDepth: runlines.MaxResultDepth})
 	if err != nil {
 		return err
 	}

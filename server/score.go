@@ -59,7 +59,7 @@ func (l *loaded) scoreRequest(ctx context.Context, text string) (int, *results.R
 		return http.StatusBadRequest, nil, `the request body is empty; send a JSON object with "id" or "case", and "response"`
 	}
 	lim := value.Limits{MaxBytes: len(text) + 1, MaxDepth: l.depth, MaxValues: l.values}
-	doc, perr := value.ParseLimits(text, lim)
+	doc, perr := (*value.Parser)(nil).Parse(text, lim)
 	if perr != nil {
 		// The body is one JSON document, not a line of a responses file
 		// that a model's output may have cut short: a body that is not

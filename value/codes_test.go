@@ -20,7 +20,7 @@ func TestErrorCodes(t *testing.T) {
 		{"duplicate key", func() error { _, err := Parse(`{"a":1,"a":2}`); return err }, errcode.DuplicateKey},
 		{"invalid UTF-8", func() error { _, err := Parse("\"\xff\""); return err }, errcode.SyntaxError},
 		{"too deep", func() error { _, err := Parse(strings.Repeat("[", 300)); return err }, errcode.LimitExceeded},
-		{"too large", func() error { _, err := ParseLimits("[1,2]", Limits{MaxBytes: 2}); return err }, errcode.LimitExceeded},
+		{"too large", func() error { _, err := parseLimits("[1,2]", Limits{MaxBytes: 2}); return err }, errcode.LimitExceeded},
 		{"non-finite", func() error { _, err := FromAny(math.NaN()); return err }, errcode.InvalidValue},
 	}
 	for _, tt := range tests {

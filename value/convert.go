@@ -149,30 +149,3 @@ func floatValue(f float64) (Value, error) {
 	}
 	return textValue(Number, strconv.FormatFloat(f, 'g', -1, 64)), nil
 }
-
-// Any converts v to the Go values encoding/json decodes into with
-// UseNumber: nil, bool, json.Number, string, []any and map[string]any.
-func (v Value) Any() any {
-	switch v.kind {
-	case Null:
-		return nil
-	case Bool:
-		return v.b
-	case Number:
-		return json.Number(v.str())
-	case String:
-		return v.str()
-	case Array:
-		out := make([]any, len(v.elems()))
-		for i, e := range v.elems() {
-			out[i] = e.Any()
-		}
-		return out
-	default:
-		out := make(map[string]any, len(v.members()))
-		for _, m := range v.members() {
-			out[m.Key] = m.Value.Any()
-		}
-		return out
-	}
-}

@@ -42,7 +42,7 @@ func mustGet(t *testing.T, v Value, k string) Value {
 
 func FuzzEqual(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, spell uint64) {
-		v, err := ParseLimits(string(data), fuzzLimits)
+		v, err := (*Parser)(nil).Parse(string(data), fuzzLimits)
 		if err != nil {
 			return
 		}
@@ -87,7 +87,7 @@ func FuzzIdentical(f *testing.F) {
 		f.Add([]byte(s), uint64(1))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, spell uint64) {
-		v, err := ParseLimits(string(data), fuzzLimits)
+		v, err := (*Parser)(nil).Parse(string(data), fuzzLimits)
 		if err != nil {
 			return
 		}
@@ -125,7 +125,7 @@ func FuzzParseKeepInvalidUTF8(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := string(data)
-		want, werr := ParseLimits(s, fuzzLimits)
+		want, werr := (*Parser)(nil).Parse(s, fuzzLimits)
 		var p Parser
 		got, gerr := p.ParseKeepInvalidUTF8(s, fuzzLimits)
 		switch {

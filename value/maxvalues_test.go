@@ -29,17 +29,17 @@ func TestMaxValues(t *testing.T) {
 		{`[` + strings.Repeat(`1,`, 999) + `1]`, 1000, true},
 		{`[` + strings.Repeat(`1,`, 999) + `1]`, 1001, false},
 	} {
-		_, err := ParseLimits(tt.doc, Limits{MaxValues: tt.max})
+		_, err := parseLimits(tt.doc, Limits{MaxValues: tt.max})
 		if got := errors.Is(err, ErrTooLarge); got != tt.fail {
 			t.Errorf("%.40s with MaxValues %d: err %v, want too large %v", tt.doc, tt.max, err, tt.fail)
 		}
 		var p Parser
 		_, err2 := p.Parse(tt.doc, Limits{MaxValues: tt.max})
 		if (err == nil) != (err2 == nil) {
-			t.Errorf("%.40s: Parser.Parse %v, ParseLimits %v", tt.doc, err2, err)
+			t.Errorf("%.40s: Parser.Parse %v, a nil Parser %v", tt.doc, err2, err)
 		}
 	}
-	_, err := ParseLimits(`{"k1":1,"k2":2,"k3":3}`, Limits{MaxValues: 3})
+	_, err := parseLimits(`{"k1":1,"k2":2,"k3":3}`, Limits{MaxValues: 3})
 	var e *Error
 	if !errors.As(err, &e) || e.Err != ErrTooLarge || e.Detail != "more than 3 values" || e.Offset != 20 {
 		t.Errorf("got %#v, want too large at byte 20 (the fourth value), more than 3 values", err)
@@ -56,7 +56,7 @@ func TestMaxValues(t *testing.T) {
 		{`["` + strings.Repeat("x", 1000) + `",1,{"k":[true,false,null]}]`, 8, -1},
 		{`["` + strings.Repeat("x", 1000) + `",1,{"k":[true,false,null]}]`, 7, 1023},
 	} {
-		_, err := ParseLimits(tt.doc, Limits{MaxValues: tt.max})
+		_, err := parseLimits(tt.doc, Limits{MaxValues: tt.max})
 		var e *Error
 		switch {
 		case tt.off < 0 && err != nil:
@@ -94,7 +94,7 @@ func TestMaxValuesMemory(t *testing.T) {
 	allocs := testing.Benchmark(func(tb *testing.B) {
 		tb.ReportAllocs()
 		for range tb.N {
-			if _, err := ParseLimits(doc, lim); !errors.Is(err, ErrTooLarge) {
+			if _, err := parseLimits(doc, lim); !errors.Is(err, ErrTooLarge) {
 				tb.Fatal(err)
 			}
 		}
@@ -113,13 +113,13 @@ func FuzzMaxValues(f *testing.F) {
 		f.Add(s, uint8(2))
 	}
 	f.Fuzz(func(t *testing.T, s string, m uint8) {
-		v, err := ParseLimits(s, Limits{MaxBytes: len(s) + 1})
+		v, err := parseLimits(s, Limits{MaxBytes: len(s) + 1})
 		if err != nil {
 			return
 		}
 		n := countValues(v)
 		max := int(m)%(n+1) + 1 // from 1 to n+1
-		_, err = ParseLimits(s, Limits{MaxBytes: len(s) + 1, MaxValues: max})
+		_, err = parseLimits(s, Limits{MaxBytes: len(s) + 1, MaxValues: max})
 		var pe *Error
 		over := errors.As(err, &pe) && pe.Err == ErrTooLarge
 		if over != (n > max) {

@@ -162,9 +162,9 @@ func TestAny(t *testing.T) {
 	}
 	for _, tt := range tests {
 		v := mustParse(t, tt.in)
-		got := v.Any()
+		got := toAny(v)
 		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("Parse(%s).Any() = %#v, want %#v", tt.in, got, tt.want)
+			t.Errorf("toAny(Parse(%s)) = %#v, want %#v", tt.in, got, tt.want)
 		}
 		// It is what encoding/json decodes with UseNumber.
 		dec := json.NewDecoder(strings.NewReader(tt.in))
@@ -174,16 +174,16 @@ func TestAny(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, std) {
-			t.Errorf("Parse(%s).Any() = %#v, encoding/json gives %#v", tt.in, got, std)
+			t.Errorf("toAny(Parse(%s)) = %#v, encoding/json gives %#v", tt.in, got, std)
 		}
 		// And FromAny takes it back.
 		if back, err := FromAny(got); err != nil || !Equal(back, v) {
-			t.Errorf("FromAny(Parse(%s).Any()) = %v, %v", tt.in, back, err)
+			t.Errorf("FromAny(toAny(Parse(%s))) = %v, %v", tt.in, back, err)
 		}
 	}
 	// The zero Value is null.
-	if got := (Value{}).Any(); got != nil {
-		t.Errorf("Value{}.Any() = %#v, want nil", got)
+	if got := toAny(Value{}); got != nil {
+		t.Errorf("toAny(Value{}) = %#v, want nil", got)
 	}
 }
 
@@ -419,5 +419,33 @@ func TestAccessors(t *testing.T) {
 	}{v})
 	if err != nil || string(out) != `{"v":{"a":[1,2],"b":true,"n":1.5,"s":"x","z":null}}` {
 		t.Errorf("json.Marshal = %s, %v", out, err)
+	}
+}
+
+// toAny converts v to the Go values encoding/json decodes into with
+// UseNumber: nil, bool, json.Number, string, []any and map[string]any; the
+// tests hold Values to encoding/json's reading of the same text with it.
+func toAny(v Value) any {
+	switch v.kind {
+	case Null:
+		return nil
+	case Bool:
+		return v.b
+	case Number:
+		return json.Number(v.str())
+	case String:
+		return v.str()
+	case Array:
+		out := make([]any, len(v.elems()))
+		for i, e := range v.elems() {
+			out[i] = toAny(e)
+		}
+		return out
+	default:
+		out := make(map[string]any, len(v.members()))
+		for _, m := range v.members() {
+			out[m.Key] = toAny(m.Value)
+		}
+		return out
 	}
 }

@@ -90,17 +90,13 @@ func (e *Error) Is(target error) bool {
 	return e.Err == target || codes[e.Err] == target
 }
 
-// Parse parses one JSON document under the default limits (the zero
-// Limits).
-func Parse(s string) (Value, error) { return ParseLimits(s, Limits{}) }
+// Parse parses one JSON document (RFC 8259, whitespace around it
+// allowed) under the default limits (the zero Limits); Parser.Parse takes
+// others, a nil *Parser allocating as Parse does. Strings without escapes
+// share memory with s.
+func Parse(s string) (Value, error) { return parse(s, Limits{}, nil) }
 
-// ParseLimits parses one JSON document (RFC 8259, whitespace around it
-// allowed). Strings without escapes share memory with s.
-func ParseLimits(s string, lim Limits) (Value, error) {
-	return parse(s, lim, nil)
-}
-
-// parse is ParseLimits taking memory from a when it is not nil.
+// parse parses s within lim, taking memory from a when it is not nil.
 func parse(s string, lim Limits, a *arena) (Value, error) {
 	p := parserPool.Get().(*parser)
 	v, err := p.parse(s, lim, a)

@@ -9,7 +9,7 @@ import (
 // Reset, for a caller that parses document after document and is done with
 // each batch before the next: the engine parses a response line and the
 // arguments strings in it, scores them, writes the result and resets. Where
-// ParseLimits allocates every array, object and unescaped string, a Parser
+// Parse allocates every array, object and unescaped string, a Parser
 // carves them out of a few large blocks.
 //
 // The Values a Parser returns, and everything reached from them, are valid
@@ -19,8 +19,9 @@ import (
 // strings can be used together. A Parser that is never reset gives each
 // Value memory of its own, which lives as long as the Value is reachable.
 //
-// The zero Parser is ready to use; a nil *Parser parses as ParseLimits
-// does. A Parser must not be used by two goroutines at once.
+// The zero Parser is ready to use; a nil *Parser allocates, as Parse
+// does, within the limits it is given. A Parser must not be used by two
+// goroutines at once.
 type Parser struct {
 	a arena
 	// sc is the scanner and its scratch stacks, kept here rather than
@@ -30,7 +31,9 @@ type Parser struct {
 	sc parser
 }
 
-// Parse is ParseLimits, taking the memory of the Value from p.
+// Parse parses one JSON document (RFC 8259, whitespace around it allowed)
+// within lim, taking the memory of the Value from p (a nil p allocates).
+// Strings without escapes share memory with s.
 func (p *Parser) Parse(s string, lim Limits) (Value, error) {
 	if p == nil {
 		return parse(s, lim, nil)

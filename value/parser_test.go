@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// A Parser gives what ParseLimits gives, errors included, document after
+// A Parser gives what parsing into memory of its own gives, errors included, document after
 // document with a Reset in between, for documents larger than its chunks,
 // and a nil Parser as well.
 func TestParser(t *testing.T) {
@@ -20,7 +20,7 @@ func TestParser(t *testing.T) {
 	for _, p := range []*Parser{new(Parser), nil} {
 		for round := range 3 {
 			for _, d := range docs {
-				want, werr := ParseLimits(d, Limits{})
+				want, werr := parseLimits(d, Limits{})
 				got, gerr := p.Parse(d, Limits{})
 				if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
 					t.Fatalf("nil %v, round %d, %.40s: error %v, want %v", p == nil, round, d, gerr, werr)

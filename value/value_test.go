@@ -48,7 +48,7 @@ func TestParseRejects(t *testing.T) {
 }
 
 func TestParseLimitsTooLarge(t *testing.T) {
-	_, err := ParseLimits(`{"a":"`+strings.Repeat("x", 100)+`"}`, Limits{MaxBytes: 64})
+	_, err := parseLimits(`{"a":"`+strings.Repeat("x", 100)+`"}`, Limits{MaxBytes: 64})
 	if !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("error = %v, want ErrTooLarge", err)
 	}
@@ -142,3 +142,7 @@ func TestEqual(t *testing.T) {
 		}
 	}
 }
+
+// parseLimits parses s within lim into memory of its own, as a nil
+// *Parser does.
+func parseLimits(s string, lim Limits) (Value, error) { return parse(s, lim, nil) }

@@ -74,7 +74,7 @@ func TestCheckSyntax(t *testing.T) {
 // form, CheckSyntax reports that one, at the same byte.
 func agreesWithParse(t *testing.T, s string) {
 	t.Helper()
-	_, perr := value.ParseLimits(s, value.Limits{MaxBytes: len(s) + 1, MaxDepth: 1 << 20})
+	_, perr := (*value.Parser)(nil).Parse(s, value.Limits{MaxBytes: len(s) + 1, MaxDepth: 1 << 20})
 	serr := CheckSyntax(s)
 	var ve *value.Error
 	switch {

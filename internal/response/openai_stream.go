@@ -133,7 +133,7 @@ func (a *assembly) deltaCall(key, id string, fn value.Value, j int) *pending {
 
 // complete reports whether c's arguments so far are one JSON value.
 func (a *assembly) complete(c *pending) bool {
-	_, err := value.ParseLimits(string(c.args), value.Limits{})
+	_, err := (*value.Parser)(nil).Parse(string(c.args), value.Limits{})
 	return len(c.args) > 0 && err == nil
 }
 

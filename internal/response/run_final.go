@@ -78,13 +78,13 @@ func answerField(s string) (string, bool) {
 	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
 		return "", false
 	}
-	v, err := value.ParseLimits(s, answerLimits)
+	v, err := (*value.Parser)(nil).Parse(s, answerLimits)
 	if err != nil {
 		j, perr := pycall.Literal(s)
 		if perr != nil {
 			return "", false
 		}
-		if v, err = value.ParseLimits(j, answerLimits); err != nil {
+		if v, err = (*value.Parser)(nil).Parse(j, answerLimits); err != nil {
 			return "", false
 		}
 	}

@@ -50,7 +50,7 @@ func TestTextArgumentsDepth(t *testing.T) {
 		pass := depth <= jsontext.DefaultMaxDepth
 		for _, w := range textWith {
 			line := w.in(nested(depth))
-			r, err := value.ParseLimits(line, value.Limits{MaxDepth: 256 + 64})
+			r, err := (*value.Parser)(nil).Parse(line, value.Limits{MaxDepth: 256 + 64})
 			if err != nil {
 				t.Fatal(err)
 			}

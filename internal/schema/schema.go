@@ -151,7 +151,7 @@ func (n *node) prop(key string) *node {
 func Compile(name string, doc value.Value) (*Schema, error) {
 	comp := jsonschema.NewCompiler()
 	loc := "mem://tools/" + url.PathEscape(name) + ".json"
-	if err := comp.AddResource(loc, doc.Any()); err != nil {
+	if err := comp.AddResource(loc, jsonAny(doc)); err != nil {
 		return nil, err
 	}
 	lib, err := comp.Compile(loc)

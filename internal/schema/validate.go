@@ -684,7 +684,7 @@ func (s *Schema) validateLib(dst []Violation, args value.Value, nullIsMissing bo
 			out = append(dst, Violation{Message: fmt.Sprintf("cannot be validated: the JSON Schema library failed: %v", r)})
 		}
 	}()
-	err := s.lib.Validate(x.Any())
+	err := s.lib.Validate(jsonAny(x))
 	if err == nil {
 		return dst
 	}

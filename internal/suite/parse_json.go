@@ -143,7 +143,7 @@ func (p *jsonParser) scanCases(s string, i int) (int, error) {
 // parseJSON parses a value found at nesting depth in a larger document, so
 // that the depth limit counts as it would for the whole document.
 func parseJSON(s string, depth int) (value.Value, error) {
-	return value.ParseLimits(s, value.Limits{MaxDepth: jsontext.DefaultMaxDepth - depth, MaxBytes: len(s) + 1})
+	return (*value.Parser)(nil).Parse(s, value.Limits{MaxDepth: jsontext.DefaultMaxDepth - depth, MaxBytes: len(s) + 1})
 }
 
 // jsonSyntaxProblem parses the whole document again to report its first
