@@ -137,24 +137,12 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 		return runPartial(ctx, cmd, f, c, samples)
 	}
 
-	var in io.Reader = os.Stdin
-	name := "<stdin>"
-	var size int64
-	if f.responses != "-" {
-		file, err := os.Open(f.responses)
-		if err != nil {
-			return &exitError{code: 2, err: err}
-		}
-		defer file.Close()
-		in, name, size = file, f.responses, regularSize(file)
-	}
-	// A progress bar on a terminal, for runs that last over a second.
 	stderr := cmd.ErrOrStderr()
-	var bar *progress
-	if !f.quiet && isTerminal(stderr) {
-		bar = startProgress(stderr, size, time.Second)
-		in = bar.Reader(in)
+	in, name, bar, closeIn, err := openResponses(f, stderr)
+	if err != nil {
+		return err
 	}
+	defer closeIn()
 
 	tmp, out, replace, err := createResults(f.out)
 	if err != nil {
@@ -192,6 +180,27 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 		}
 	}
 	return publishResults(cmd, tmp, out, replace, f.out, f.quiet, sum, f.failUnder)
+}
+
+// openResponses opens the responses to score: the file f names, or
+// standard input for "-", with its name for messages, and a progress bar
+// reading through it when stderr is a terminal and the run is not quiet
+// (it shows for runs that last over a second). closeIn closes the file.
+func openResponses(f *scoreFlags, stderr io.Writer) (in io.Reader, name string, bar *progress, closeIn func(), err error) {
+	in, name, closeIn = os.Stdin, "<stdin>", func() {}
+	var size int64
+	if f.responses != "-" {
+		file, err := os.Open(f.responses)
+		if err != nil {
+			return nil, "", nil, nil, &exitError{code: 2, err: err}
+		}
+		in, name, size, closeIn = file, f.responses, regularSize(file), func() { file.Close() }
+	}
+	if !f.quiet && isTerminal(stderr) {
+		bar = startProgress(stderr, size, time.Second)
+		in = bar.Reader(in)
+	}
+	return in, name, bar, closeIn, nil
 }
 
 // regularSize returns the size of file when it is a regular file, for
