@@ -3,14 +3,13 @@ package otlp
 import (
 	"bytes"
 	"compress/gzip"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/internal/otlptest"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/value"
 )
@@ -63,9 +62,9 @@ func TestSplitTraces(t *testing.T) {
 		t.Errorf("by trace id: %v, %v", cases, err)
 	}
 	// Traces that name one case make one response.
-	two := tExport(tSpan("invoke_agent", 1, tStr(CaseAttribute, "a"))) + "\n" +
-		strings.ReplaceAll(tExport(tSpan("invoke_agent", 2, tAttr(CaseAttribute, `{"intValue":"7"}`))), `"t1"`, `"t2"`) + "\n\n" +
-		strings.ReplaceAll(tExport(tSpan("invoke_agent", 3, tStr(CaseAttribute, "a"))), `"t1"`, `"t3"`) + "\n"
+	two := otlptest.Export(otlptest.Span("invoke_agent", 1, otlptest.Str(CaseAttribute, "a"))) + "\n" +
+		strings.ReplaceAll(otlptest.Export(otlptest.Span("invoke_agent", 2, otlptest.Attr(CaseAttribute, `{"intValue":"7"}`))), `"t1"`, `"t2"`) + "\n\n" +
+		strings.ReplaceAll(otlptest.Export(otlptest.Span("invoke_agent", 3, otlptest.Str(CaseAttribute, "a"))), `"t1"`, `"t3"`) + "\n"
 	cases, err = splitTraces(strings.NewReader(two), "two.jsonl", CaseAttribute)
 	if err != nil || len(cases) != 2 || cases[0].ID != "a" || strings.Join(cases[0].Traces, " ") != "t1 t3" || cases[1].ID != "7" {
 		t.Errorf("traces of one case: %+v, %v", cases, err)
@@ -76,16 +75,16 @@ func TestSplitTraces(t *testing.T) {
 }
 
 func TestSplitTracesErrors(t *testing.T) {
-	child := `{"traceId":"t1","spanId":"c","parentSpanId":"r","name":"x","attributes":[` + tStr(CaseAttribute, "b") + `]}`
+	child := `{"traceId":"t1","spanId":"c","parentSpanId":"r","name":"x","attributes":[` + otlptest.Str(CaseAttribute, "b") + `]}`
 	for _, tt := range []struct{ in, want string }{
-		{tExport(tSpan("x", 1)) + "\n{\"resourceSpans\":\n", "f.jsonl:2: not JSON: "},
+		{otlptest.Export(otlptest.Span("x", 1)) + "\n{\"resourceSpans\":\n", "f.jsonl:2: not JSON: "},
 		{"\n" + `{"spans":[]}`, "f.jsonl:2: not an OTLP/JSON trace export: an object with keys [spans], not an object with resourceSpans"},
 		{`[1]`, "f.jsonl:1: not an OTLP/JSON trace export: an array of 1 elements"},
 		{`{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"x"}]}]}]}`, "f.jsonl:1: resourceSpans[0].scopeSpans[0].spans[0] has no traceId"},
 		{`{"resourceSpans":[{"scopeSpans":{}}]}`, "f.jsonl:1: resourceSpans[0].scopeSpans is an object, not an array"},
-		{tExport(tSpan("x", 1, tStr(CaseAttribute, "a"))) + "\n" + tExport(strings.Replace(tSpan("y", 2, tStr(CaseAttribute, "b")), `"s2"`, `"s2","parentSpanId":"elsewhere"`, 1)),
+		{otlptest.Export(otlptest.Span("x", 1, otlptest.Str(CaseAttribute, "a"))) + "\n" + otlptest.Export(strings.Replace(otlptest.Span("y", 2, otlptest.Str(CaseAttribute, "b")), `"s2"`, `"s2","parentSpanId":"elsewhere"`, 1)),
 			`f.jsonl:2: trace t1 names two cases, "a" (line 1) and "b"`},
-		{tExport(tSpan("x", 1, tAttr(CaseAttribute, `{"boolValue":true}`))), "f.jsonl:1: trace t1: attribute callgrade.case.id is a boolean, not a case id"},
+		{otlptest.Export(otlptest.Span("x", 1, otlptest.Attr(CaseAttribute, `{"boolValue":true}`))), "f.jsonl:1: trace t1: attribute callgrade.case.id is a boolean, not a case id"},
 	} {
 		_, err := splitTraces(strings.NewReader(tt.in), "f.jsonl", CaseAttribute)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
@@ -93,8 +92,8 @@ func TestSplitTracesErrors(t *testing.T) {
 		}
 	}
 	// A child span's attribute names no case: only a root's does.
-	root := strings.Replace(tSpan("r", 1, tStr(CaseAttribute, "a")), `"s1"`, `"r"`, 1)
-	cases, err := splitTraces(strings.NewReader(tExport(root, child)), "f.jsonl", CaseAttribute)
+	root := strings.Replace(otlptest.Span("r", 1, otlptest.Str(CaseAttribute, "a")), `"s1"`, `"r"`, 1)
+	cases, err := splitTraces(strings.NewReader(otlptest.Export(root, child)), "f.jsonl", CaseAttribute)
 	if err != nil || len(cases) != 1 || cases[0].ID != "a" {
 		t.Errorf("a child's attribute: %v, %v", cases, err)
 	}
@@ -107,7 +106,7 @@ func FuzzSplitTraces(f *testing.F) {
 	for _, name := range []string{"genai_weather.json", "genai_no_content.json", "openinference_boston.json"} {
 		f.Add(readFixture(f, name))
 	}
-	f.Add(tExport(tSpan("invoke_agent", 1, tStr(CaseAttribute, "a"))))
+	f.Add(otlptest.Export(otlptest.Span("invoke_agent", 1, otlptest.Str(CaseAttribute, "a"))))
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := value.Parse(s)
 		if err != nil || r.Kind() != value.Object || !r.Has("resourceSpans") {
@@ -147,36 +146,4 @@ func sameCalls(a, b []response.Call) bool {
 		}
 	}
 	return true
-}
-
-// tExport is an OTLP/JSON export of spans, under one resource and scope.
-func tExport(spans ...string) string {
-	return `{"resourceSpans":[{"resource":{"attributes":[]},"scopeSpans":[{"scope":{"name":"test"},"spans":[` +
-		strings.Join(spans, ",") + `]}]}]}`
-}
-
-// tSpan is a span of trace t1 named name that starts at start, with its
-// attributes and any more members of its own.
-func tSpan(name string, start int, attrs ...string) string {
-	var more []string
-	var as []string
-	for _, a := range attrs {
-		if strings.HasPrefix(a, `"`) {
-			more = append(more, a) // a member, such as "status":{…}
-		} else {
-			as = append(as, a)
-		}
-	}
-	s := fmt.Sprintf(`{"traceId":"t1","spanId":"s%d","name":%q,"kind":1,"startTimeUnixNano":"%d","attributes":[%s]`,
-		start, name, start, strings.Join(as, ","))
-	for _, m := range more {
-		s += "," + m
-	}
-	return s + "}"
-}
-
-// tStr is a string attribute; tAttr one of any AnyValue.
-func tStr(key, v string) string { return tAttr(key, `{"stringValue":`+strconv.Quote(v)+`}`) }
-func tAttr(key, any string) string {
-	return `{"key":` + strconv.Quote(key) + `,"value":` + any + `}`
 }

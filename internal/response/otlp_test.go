@@ -11,6 +11,7 @@ import (
 
 	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/jsonv"
+	"github.com/callgrade/callgrade/internal/otlptest"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -19,59 +20,27 @@ import (
 // execute_tool span ran.
 func init() {
 	formatExamples[format.OTLP] = []string{
-		tExport(tSpan("execute_tool f", 1, tStr("gen_ai.operation.name", "execute_tool"), tStr("gen_ai.tool.name", "f"),
-			tStr("gen_ai.tool.call.arguments", `{"x":1}`))),
-		tExport(tSpan("chat m", 1, tStr("gen_ai.operation.name", "chat"),
-			tStr("gen_ai.output.messages", `[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"f","arguments":{"x":1}}],"finish_reason":"tool_call"}]`)),
-			tSpan("execute_tool f", 2, tStr("gen_ai.operation.name", "execute_tool"), tStr("gen_ai.tool.name", "f"), tStr("gen_ai.tool.call.id", "c1"))),
+		otlptest.Export(otlptest.Span("execute_tool f", 1, otlptest.Str("gen_ai.operation.name", "execute_tool"), otlptest.Str("gen_ai.tool.name", "f"),
+			otlptest.Str("gen_ai.tool.call.arguments", `{"x":1}`))),
+		otlptest.Export(otlptest.Span("chat m", 1, otlptest.Str("gen_ai.operation.name", "chat"),
+			otlptest.Str("gen_ai.output.messages", `[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"f","arguments":{"x":1}}],"finish_reason":"tool_call"}]`)),
+			otlptest.Span("execute_tool f", 2, otlptest.Str("gen_ai.operation.name", "execute_tool"), otlptest.Str("gen_ai.tool.name", "f"), otlptest.Str("gen_ai.tool.call.id", "c1"))),
 	}
-}
-
-// export is an OTLP/JSON export of spans, under one resource and scope.
-func tExport(spans ...string) string {
-	return `{"resourceSpans":[{"resource":{"attributes":[]},"scopeSpans":[{"scope":{"name":"test"},"spans":[` +
-		strings.Join(spans, ",") + `]}]}]}`
-}
-
-// span is a span of trace t1 named name that starts at start, with its
-// attributes and any more members of its own.
-func tSpan(name string, start int, attrs ...string) string {
-	var more []string
-	var as []string
-	for _, a := range attrs {
-		if strings.HasPrefix(a, `"`) {
-			more = append(more, a) // a member, such as "status":{…}
-		} else {
-			as = append(as, a)
-		}
-	}
-	s := fmt.Sprintf(`{"traceId":"t1","spanId":"s%d","name":%q,"kind":1,"startTimeUnixNano":"%d","attributes":[%s]`,
-		start, name, start, strings.Join(as, ","))
-	for _, m := range more {
-		s += "," + m
-	}
-	return s + "}"
-}
-
-// str is a string attribute; attr one of any AnyValue.
-func tStr(key, v string) string { return tAttr(key, `{"stringValue":`+strconv.Quote(v)+`}`) }
-func tAttr(key, any string) string {
-	return `{"key":` + strconv.Quote(key) + `,"value":` + any + `}`
 }
 
 // Spans of the GenAI conventions.
 func tChat(start int, msgs string, more ...string) string {
-	return tSpan("chat m", start, append([]string{tStr("gen_ai.operation.name", "chat"), tStr("gen_ai.output.messages", msgs)}, more...)...)
+	return otlptest.Span("chat m", start, append([]string{otlptest.Str("gen_ai.operation.name", "chat"), otlptest.Str("gen_ai.output.messages", msgs)}, more...)...)
 }
 func tTool(start int, name, id, args string, more ...string) string {
-	attrs := []string{tStr("gen_ai.operation.name", "execute_tool"), tStr("gen_ai.tool.name", name)}
+	attrs := []string{otlptest.Str("gen_ai.operation.name", "execute_tool"), otlptest.Str("gen_ai.tool.name", name)}
 	if id != "" {
-		attrs = append(attrs, tStr("gen_ai.tool.call.id", id))
+		attrs = append(attrs, otlptest.Str("gen_ai.tool.call.id", id))
 	}
 	if args != "" {
-		attrs = append(attrs, tStr("gen_ai.tool.call.arguments", args))
+		attrs = append(attrs, otlptest.Str("gen_ai.tool.call.arguments", args))
 	}
-	return tSpan("execute_tool "+name, start, append(attrs, more...)...)
+	return otlptest.Span("execute_tool "+name, start, append(attrs, more...)...)
 }
 
 // msg is gen_ai.output.messages of one assistant message of parts.
@@ -121,174 +90,174 @@ var traceTests = []struct {
 		final:        "-",
 		notEvaluable: "the trace has 2 chat spans and 1 execute_tool span but no gen_ai.output.messages and no gen_ai.tool.call.arguments: it was recorded without the opt-in content of the calls (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true"},
 	{name: "a tool span alone, arguments as a kvlist",
-		in: tExport(tTool(5, "f", "c1", "", tAttr("gen_ai.tool.call.arguments",
+		in: otlptest.Export(tTool(5, "f", "c1", "", otlptest.Attr("gen_ai.tool.call.arguments",
 			`{"kvlistValue":{"values":[{"key":"city","value":{"stringValue":"Paris"}},{"key":"days","value":{"intValue":"3"}},{"key":"units","value":{"arrayValue":{"values":[{"stringValue":"c"},{"doubleValue":1.5},{"boolValue":true}]}}}]}}`))),
 		steps: []traceWant{{name: "f", args: `{"city":"Paris","days":3,"units":["c",1.5,true]}`, id: "c1"}}, final: "-"},
 	{name: "output messages as a structured value, arguments as JSON text",
-		in: tExport(tSpan("chat m", 1, tStr("gen_ai.operation.name", "chat"), tAttr("gen_ai.output.messages",
+		in: otlptest.Export(otlptest.Span("chat m", 1, otlptest.Str("gen_ai.operation.name", "chat"), otlptest.Attr("gen_ai.output.messages",
 			`{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"role","value":{"stringValue":"assistant"}},{"key":"parts","value":{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"type","value":{"stringValue":"tool_call"}},{"key":"name","value":{"stringValue":"f"}},{"key":"id","value":{"stringValue":"c1"}},{"key":"arguments","value":{"stringValue":"{\"x\": 1}"}}]}}]}}}]}}]}}`))),
 		steps: []traceWant{{name: "f", args: `{"x":1}`, id: "c1"}}, final: "-"},
 	{name: "one step for a call and the tool span of its id, in the model's order",
-		in: tExport(tChat(1, tMsg(tCall("a", "f", `{"x":1}`), tCall("b", "g", `{"y":2}`))),
-			tTool(3, "g", "b", `{"y":2}`, tStr("gen_ai.tool.call.result", `{"ok":true}`)),
-			tTool(2, "f", "a", `{"x":1}`, tStr("gen_ai.tool.call.result", "5")),
+		in: otlptest.Export(tChat(1, tMsg(tCall("a", "f", `{"x":1}`), tCall("b", "g", `{"y":2}`))),
+			tTool(3, "g", "b", `{"y":2}`, otlptest.Str("gen_ai.tool.call.result", `{"ok":true}`)),
+			tTool(2, "f", "a", `{"x":1}`, otlptest.Str("gen_ai.tool.call.result", "5")),
 			tChat(4, tMsg(tText("done")))),
 		steps: []traceWant{{name: "f", args: `{"x":1}`, id: "a", result: `5`}, {name: "g", args: `{"y":2}`, id: "b", result: `{"ok":true}`}},
 		final: "done"},
 	{name: "the model's arguments win over the tool span's",
-		in:    tExport(tChat(1, tMsg(tCall("a", "f", `{"x":1}`))), tTool(2, "f", "a", `{"x":2}`)),
+		in:    otlptest.Export(tChat(1, tMsg(tCall("a", "f", `{"x":1}`))), tTool(2, "f", "a", `{"x":2}`)),
 		steps: []traceWant{{name: "f", args: `{"x":1}`, id: "a"}}, final: "-"},
 	{name: "without ids, a tool span goes with the first call of its name before it",
-		in: tExport(tChat(1, tMsg(`{"type":"tool_call","name":"f","arguments":{"x":1}}`, `{"type":"tool_call","name":"f","arguments":{"x":2}}`)),
-			tTool(2, "f", "", `{"x":1}`, tStr("gen_ai.tool.call.result", "one")), tTool(3, "f", "", `{"x":2}`, tStr("gen_ai.tool.call.result", "two"))),
+		in: otlptest.Export(tChat(1, tMsg(`{"type":"tool_call","name":"f","arguments":{"x":1}}`, `{"type":"tool_call","name":"f","arguments":{"x":2}}`)),
+			tTool(2, "f", "", `{"x":1}`, otlptest.Str("gen_ai.tool.call.result", "one")), tTool(3, "f", "", `{"x":2}`, otlptest.Str("gen_ai.tool.call.result", "two"))),
 		steps: []traceWant{{name: "f", args: `{"x":1}`, result: `"one"`}, {name: "f", args: `{"x":2}`, result: `"two"`}}, final: "-"},
 	{name: "ids that differ are two steps",
-		in:    tExport(tChat(1, tMsg(tCall("a", "f", `{"x":1}`))), tTool(2, "f", "b", `{"x":1}`)),
+		in:    otlptest.Export(tChat(1, tMsg(tCall("a", "f", `{"x":1}`))), tTool(2, "f", "b", `{"x":1}`)),
 		steps: []traceWant{{name: "f", args: `{"x":1}`, id: "a"}, {name: "f", args: `{"x":1}`, id: "b"}}, final: "-"},
 	{name: "turns count the model spans",
-		in: tExport(tChat(1, tMsg(tCall("a", "f", `{}`))), tTool(2, "f", "a", `{}`),
+		in: otlptest.Export(tChat(1, tMsg(tCall("a", "f", `{}`))), tTool(2, "f", "a", `{}`),
 			tChat(3, tMsg(tText("now g"), tCall("b", "g", `{}`))), tTool(4, "g", "b", `{}`),
 			tTool(5, "h", "", `{}`), tChat(6, tMsg(tText("the answer"), tText(" in two parts")))),
 		steps: []traceWant{{name: "f", args: `{}`, id: "a"}, {name: "g", args: `{}`, id: "b", turn: 1}, {name: "h", args: `{}`, turn: 1}},
 		final: "the answer in two parts"},
 	{name: "no answer after a call that no model span shows",
-		in:    tExport(tChat(1, tMsg(tText("let me see"))), tTool(2, "f", "", `{}`)),
+		in:    otlptest.Export(tChat(1, tMsg(tText("let me see"))), tTool(2, "f", "", `{}`)),
 		steps: []traceWant{{name: "f", args: `{}`}}, final: "-"},
 	{name: "text before the last call is no answer",
-		in:    tExport(tChat(1, tMsg(tText("calling f"), tCall("a", "f", `{}`)))),
+		in:    otlptest.Export(tChat(1, tMsg(tText("calling f"), tCall("a", "f", `{}`)))),
 		steps: []traceWant{{name: "f", args: `{}`, id: "a"}}, final: "-"},
 	{name: "start times order the spans, ties the file",
-		in:    tExport(tTool(7, "c", "", `{}`), tTool(3, "a", "", `{}`), tTool(7, "d", "", `{}`), tTool(5, "b", "", `{}`)),
+		in:    otlptest.Export(tTool(7, "c", "", `{}`), tTool(3, "a", "", `{}`), tTool(7, "d", "", `{}`), tTool(5, "b", "", `{}`)),
 		steps: []traceWant{{name: "a", args: `{}`}, {name: "b", args: `{}`}, {name: "c", args: `{}`}, {name: "d", args: `{}`}}, final: "-"},
 	{name: "errors: status code 2, STATUS_CODE_ERROR, error.type",
-		in: tExport(tTool(1, "f", "", `{}`, `"status":{"code":2,"message":"city not found"}`),
-			tTool(2, "g", "", `{}`, `"status":{"code":"STATUS_CODE_ERROR"}`, tStr("gen_ai.tool.call.result", `{"error":"x"}`)),
-			tTool(3, "h", "", `{}`, tStr("error.type", "TimeoutError")),
+		in: otlptest.Export(tTool(1, "f", "", `{}`, `"status":{"code":2,"message":"city not found"}`),
+			tTool(2, "g", "", `{}`, `"status":{"code":"STATUS_CODE_ERROR"}`, otlptest.Str("gen_ai.tool.call.result", `{"error":"x"}`)),
+			tTool(3, "h", "", `{}`, otlptest.Str("error.type", "TimeoutError")),
 			tTool(4, "i", "", `{}`, `"status":{"code":1}`)),
 		steps: []traceWant{{name: "f", args: `{}`, result: `"city not found"`, isErr: true}, {name: "g", args: `{}`, result: `{"error":"x"}`, isErr: true},
 			{name: "h", args: `{}`, isErr: true}, {name: "i", args: `{}`}}, final: "-"},
 	{name: "the tool's name from the span name",
-		in:    tExport(tSpan("execute_tool f", 1, tStr("gen_ai.operation.name", "execute_tool"), tStr("gen_ai.tool.call.arguments", `{}`))),
+		in:    otlptest.Export(otlptest.Span("execute_tool f", 1, otlptest.Str("gen_ai.operation.name", "execute_tool"), otlptest.Str("gen_ai.tool.call.arguments", `{}`))),
 		steps: []traceWant{{name: "f", args: `{}`}}, final: "-"},
 	{name: "a tool call part with null or no arguments has none",
-		in:    tExport(tChat(1, tMsg(tCall("a", "f", `null`), `{"type":"tool_call","id":"b","name":"g"}`))),
+		in:    otlptest.Export(tChat(1, tMsg(tCall("a", "f", `null`), `{"type":"tool_call","id":"b","name":"g"}`))),
 		steps: []traceWant{{name: "f", args: `{}`, id: "a"}, {name: "g", args: `{}`, id: "b"}}, final: "-"},
 	{name: "built-in tools and other parts are passed over",
-		in: tExport(tChat(1, tMsg(`{"type":"reasoning","content":"hm"}`, `{"type":"server_tool_call","id":"s","name":"code_interpreter","server_tool_call":{"type":"code_interpreter"}}`,
+		in: otlptest.Export(tChat(1, tMsg(`{"type":"reasoning","content":"hm"}`, `{"type":"server_tool_call","id":"s","name":"code_interpreter","server_tool_call":{"type":"code_interpreter"}}`,
 			tCall("a", "f", `{}`), `{"type":"server_tool_call_response","id":"s"}`, tText("ok"))), tChat(2, tMsg(tText("done")))),
 		steps: []traceWant{{name: "f", args: `{}`, id: "a"}}, final: "done"},
 	{name: "arguments that do not parse",
-		in:    tExport(tTool(1, "f", "", `{"x":`)),
+		in:    otlptest.Export(tTool(1, "f", "", `{"x":`)),
 		steps: []traceWant{{name: "f", fails: `("execute_tool f") attribute gen_ai.tool.call.arguments is not a usable JSON object`}}, final: "-"},
 	{name: "arguments that are no object",
-		in:    tExport(tTool(1, "f", "", `[1]`), tTool(2, "g", "", "", tAttr("gen_ai.tool.call.arguments", `{"intValue":"5"}`))),
+		in:    otlptest.Export(tTool(1, "f", "", `[1]`), tTool(2, "g", "", "", otlptest.Attr("gen_ai.tool.call.arguments", `{"intValue":"5"}`))),
 		steps: []traceWant{{name: "f", fails: "holds an array, not a JSON object"}, {name: "g", fails: "is a number, not a JSON string or object"}}, final: "-"},
 	{name: "an attribute twice",
-		in:    tExport(tTool(1, "f", "", `{"x":1}`, tStr("gen_ai.tool.call.arguments", `{"x":2}`))),
+		in:    otlptest.Export(tTool(1, "f", "", `{"x":1}`, otlptest.Str("gen_ai.tool.call.arguments", `{"x":2}`))),
 		steps: []traceWant{{name: "f", fails: "has attribute gen_ai.tool.call.arguments twice"}}, final: "-"},
 	{name: "a kvlist with a key twice",
-		in: tExport(tTool(1, "f", "", "", tAttr("gen_ai.tool.call.arguments",
+		in: otlptest.Export(tTool(1, "f", "", "", otlptest.Attr("gen_ai.tool.call.arguments",
 			`{"kvlistValue":{"values":[{"key":"x","value":{"intValue":1}},{"key":"x","value":{"intValue":2}}]}}`))),
 		steps: []traceWant{{name: "f", fails: `attribute gen_ai.tool.call.arguments: kvlistValue: duplicate key "x"`}}, final: "-"},
 	{name: "a tool call part without a name, or of no type",
-		in:    tExport(tChat(1, tMsg(`{"type":"tool_call","id":"a","arguments":{}}`, `{"name":"g","arguments":{}}`, `"x"`))),
+		in:    otlptest.Export(tChat(1, tMsg(`{"type":"tool_call","id":"a","arguments":{}}`, `{"name":"g","arguments":{}}`, `"x"`))),
 		steps: []traceWant{{id: "a", fails: "parts[0].name is missing"}, {fails: "parts[1] has no type"}, {fails: "parts[2] is a string, not an object"}}, final: "-"},
 	{name: "output messages that are not JSON",
-		in:    tExport(tChat(1, `[{"role"`)),
+		in:    otlptest.Export(tChat(1, `[{"role"`)),
 		steps: []traceWant{{fails: `("chat m") gen_ai.output.messages is not JSON`}}, final: "-"},
 	{name: "a tool span without content beside a chat span with it",
-		in:    tExport(tChat(1, tMsg(tCall("a", "f", `{"x":1}`))), tTool(2, "f", "a", ""), tTool(3, "g", "", "")),
+		in:    otlptest.Export(tChat(1, tMsg(tCall("a", "f", `{"x":1}`))), tTool(2, "f", "a", ""), tTool(3, "g", "", "")),
 		steps: []traceWant{{name: "f", args: `{"x":1}`, id: "a"}, {name: "g", fails: "gen_ai.tool.call.arguments is not recorded"}}, final: "-"},
 	{name: "OpenInference, calls in their index order, a text content",
-		in: tExport(tSpan("llm", 1, tStr("openinference.span.kind", "LLM"),
-			tStr("llm.output_messages.0.message.tool_calls.10.tool_call.function.name", "g"),
-			tStr("llm.output_messages.0.message.tool_calls.10.tool_call.function.arguments", `{"b":2}`),
-			tStr("llm.output_messages.0.message.tool_calls.2.tool_call.function.name", "f"),
-			tStr("llm.output_messages.0.message.tool_calls.2.tool_call.function.arguments", `{"a":1}`),
-			tStr("llm.output_messages.0.message.tool_calls.2.tool_call.id", "c2"),
-			tStr("llm.output_messages.1.message.tool_calls.0.tool_call.function.name", "other_choice")),
-			tSpan("llm", 2, tStr("openinference.span.kind", "LLM"),
-				tStr("llm.output_messages.0.message.contents.1.message_content.type", "text"),
-				tStr("llm.output_messages.0.message.contents.1.message_content.text", " there"),
-				tStr("llm.output_messages.0.message.contents.0.message_content.type", "text"),
-				tStr("llm.output_messages.0.message.contents.0.message_content.text", "hello"))),
+		in: otlptest.Export(otlptest.Span("llm", 1, otlptest.Str("openinference.span.kind", "LLM"),
+			otlptest.Str("llm.output_messages.0.message.tool_calls.10.tool_call.function.name", "g"),
+			otlptest.Str("llm.output_messages.0.message.tool_calls.10.tool_call.function.arguments", `{"b":2}`),
+			otlptest.Str("llm.output_messages.0.message.tool_calls.2.tool_call.function.name", "f"),
+			otlptest.Str("llm.output_messages.0.message.tool_calls.2.tool_call.function.arguments", `{"a":1}`),
+			otlptest.Str("llm.output_messages.0.message.tool_calls.2.tool_call.id", "c2"),
+			otlptest.Str("llm.output_messages.1.message.tool_calls.0.tool_call.function.name", "other_choice")),
+			otlptest.Span("llm", 2, otlptest.Str("openinference.span.kind", "LLM"),
+				otlptest.Str("llm.output_messages.0.message.contents.1.message_content.type", "text"),
+				otlptest.Str("llm.output_messages.0.message.contents.1.message_content.text", " there"),
+				otlptest.Str("llm.output_messages.0.message.contents.0.message_content.type", "text"),
+				otlptest.Str("llm.output_messages.0.message.contents.0.message_content.text", "hello"))),
 		steps: []traceWant{{name: "f", args: `{"a":1}`, id: "c2"}, {name: "g", args: `{"b":2}`}}, final: "hello there"},
 	{name: "OpenInference, arguments redacted: not evaluable",
-		in: tExport(tSpan("llm", 1, tStr("openinference.span.kind", "LLM"),
-			tStr("llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "f"),
-			tStr("llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", "__REDACTED__")),
-			tSpan("tool", 2, tStr("openinference.span.kind", "TOOL"), tStr("tool.name", "f"), tStr("input.value", "__REDACTED__"))),
+		in: otlptest.Export(otlptest.Span("llm", 1, otlptest.Str("openinference.span.kind", "LLM"),
+			otlptest.Str("llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "f"),
+			otlptest.Str("llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", "__REDACTED__")),
+			otlptest.Span("tool", 2, otlptest.Str("openinference.span.kind", "TOOL"), otlptest.Str("tool.name", "f"), otlptest.Str("input.value", "__REDACTED__"))),
 		steps: []traceWant{{name: "f", fails: "tool_call.function.arguments is not recorded"}, {name: "f", fails: "input.value is not recorded"}},
 		final: "-", notEvaluable: "the trace has 1 LLM span and 1 TOOL span but no llm.output_messages content or tool call arguments and no input.value: it was recorded without the opt-in content of the calls (OpenInference records it unless"},
 	{name: "OpenInference, a TOOL span's input that is no JSON",
-		in:    tExport(tSpan("tool", 1, tStr("openinference.span.kind", "TOOL"), tStr("tool.name", "f"), tStr("input.value", "{'query': 'weather'}"), tStr("output.value", "sunny"))),
+		in:    otlptest.Export(otlptest.Span("tool", 1, otlptest.Str("openinference.span.kind", "TOOL"), otlptest.Str("tool.name", "f"), otlptest.Str("input.value", "{'query': 'weather'}"), otlptest.Str("output.value", "sunny"))),
 		steps: []traceWant{{name: "f", fails: "input.value is not a usable JSON object", result: `"sunny"`}}, final: "-"},
 	// A model span without its output beside model spans with theirs
 	// may hide calls: the trace is not evaluable, whatever the others
 	// show. A span that ended in an error had no output to record.
 	{name: "a chat span without content beside chat spans with it",
-		in: tExport(tChat(1, tMsg(tCall("a", "f", `{"x":1}`))), tTool(2, "f", "a", `{"x":1}`),
-			tSpan("chat m", 3, tStr("gen_ai.operation.name", "chat")), tChat(4, tMsg(tText("done")))),
+		in: otlptest.Export(tChat(1, tMsg(tCall("a", "f", `{"x":1}`))), tTool(2, "f", "a", `{"x":1}`),
+			otlptest.Span("chat m", 3, otlptest.Str("gen_ai.operation.name", "chat")), tChat(4, tMsg(tText("done")))),
 		steps: []traceWant{{name: "f", args: `{"x":1}`, id: "a"}, {name: "f", args: `{"x":1}`, id: "a"}}, final: "-",
 		notEvaluable: `resourceSpans[0].scopeSpans[0].spans[2] ("chat m") records no output (no gen_ai.output.messages), while 2 other model spans of the trace record theirs: a trace recorded in part may hide calls`},
 	{name: "an OpenInference LLM span without content beside a GenAI chat span with it",
-		in: tExport(tChat(1, tMsg(tCall("a", "f", `{"x":1}`))), tTool(2, "f", "a", `{"x":1}`),
-			tSpan("llm", 3, tStr("openinference.span.kind", "LLM"), tStr("llm.input_messages.0.message.content", "go on")),
-			tSpan("llm", 4, tStr("openinference.span.kind", "LLM"), tStr("llm.output_messages.0.message.content", "__REDACTED__"))),
+		in: otlptest.Export(tChat(1, tMsg(tCall("a", "f", `{"x":1}`))), tTool(2, "f", "a", `{"x":1}`),
+			otlptest.Span("llm", 3, otlptest.Str("openinference.span.kind", "LLM"), otlptest.Str("llm.input_messages.0.message.content", "go on")),
+			otlptest.Span("llm", 4, otlptest.Str("openinference.span.kind", "LLM"), otlptest.Str("llm.output_messages.0.message.content", "__REDACTED__"))),
 		steps: []traceWant{{name: "f", args: `{"x":1}`, id: "a"}, {name: "f", args: `{"x":1}`, id: "a"}}, final: "-",
 		notEvaluable: `spans[2] ("llm") records no output (no llm.output_messages.0.message attributes), while 1 other model span of the trace records its own: a trace recorded in part may hide calls (and 1 more model span records none)`},
 	{name: "a chat span that ended in an error needs no content",
-		in: tExport(tSpan("chat m", 1, tStr("gen_ai.operation.name", "chat"), tStr("error.type", "RateLimitError")),
+		in: otlptest.Export(otlptest.Span("chat m", 1, otlptest.Str("gen_ai.operation.name", "chat"), otlptest.Str("error.type", "RateLimitError")),
 			tChat(2, tMsg(tCall("a", "f", `{}`))), tChat(3, tMsg(tText("done")))),
 		steps: []traceWant{{name: "f", args: `{}`, id: "a", turn: 1}}, final: "done"},
 	{name: "an LLM span with a call's name, its arguments redacted, records its output",
-		in: tExport(tSpan("llm", 1, tStr("openinference.span.kind", "LLM"),
-			tStr("llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "f"),
-			tStr("llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", "__REDACTED__")),
-			tSpan("llm", 3, tStr("openinference.span.kind", "LLM"), tStr("llm.output_messages.0.message.content", "done"))),
+		in: otlptest.Export(otlptest.Span("llm", 1, otlptest.Str("openinference.span.kind", "LLM"),
+			otlptest.Str("llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "f"),
+			otlptest.Str("llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", "__REDACTED__")),
+			otlptest.Span("llm", 3, otlptest.Str("openinference.span.kind", "LLM"), otlptest.Str("llm.output_messages.0.message.content", "done"))),
 		steps: []traceWant{{name: "f", fails: "tool_call.function.arguments is not recorded"}}, final: "done"},
 	// A redacted argument falls back on what the tool span recorded.
 	{name: "OpenInference, a redacted argument from the TOOL span's input",
-		in: tExport(tSpan("llm", 1, tStr("openinference.span.kind", "LLM"),
-			tStr("llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "f"),
-			tStr("llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", "__REDACTED__")),
-			tSpan("tool", 2, tStr("openinference.span.kind", "TOOL"), tStr("tool.name", "f"), tStr("input.value", `{"x":1}`), tStr("output.value", "ok")),
-			tSpan("llm", 3, tStr("openinference.span.kind", "LLM"), tStr("llm.output_messages.0.message.content", "done"))),
+		in: otlptest.Export(otlptest.Span("llm", 1, otlptest.Str("openinference.span.kind", "LLM"),
+			otlptest.Str("llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "f"),
+			otlptest.Str("llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", "__REDACTED__")),
+			otlptest.Span("tool", 2, otlptest.Str("openinference.span.kind", "TOOL"), otlptest.Str("tool.name", "f"), otlptest.Str("input.value", `{"x":1}`), otlptest.Str("output.value", "ok")),
+			otlptest.Span("llm", 3, otlptest.Str("openinference.span.kind", "LLM"), otlptest.Str("llm.output_messages.0.message.content", "done"))),
 		steps: []traceWant{{name: "f", args: `{"x":1}`, result: `"ok"`}}, final: "done"},
 	{name: "OpenInference, a redacted answer is none",
-		in: tExport(tSpan("tool", 1, tStr("openinference.span.kind", "TOOL"), tStr("tool.name", "f"), tStr("input.value", `{}`)),
-			tSpan("llm", 2, tStr("openinference.span.kind", "LLM"), tStr("llm.output_messages.0.message.content", "__REDACTED__"))),
+		in: otlptest.Export(otlptest.Span("tool", 1, otlptest.Str("openinference.span.kind", "TOOL"), otlptest.Str("tool.name", "f"), otlptest.Str("input.value", `{}`)),
+			otlptest.Span("llm", 2, otlptest.Str("openinference.span.kind", "LLM"), otlptest.Str("llm.output_messages.0.message.content", "__REDACTED__"))),
 		steps: []traceWant{{name: "f", args: `{}`}}, final: "-"},
 	{name: "OpenInference, a redacted text content is none",
-		in: tExport(tSpan("tool", 1, tStr("openinference.span.kind", "TOOL"), tStr("tool.name", "f"), tStr("input.value", `{}`)),
-			tSpan("llm", 2, tStr("openinference.span.kind", "LLM"),
-				tStr("llm.output_messages.0.message.contents.0.message_content.type", "text"),
-				tStr("llm.output_messages.0.message.contents.0.message_content.text", "__REDACTED__"))),
+		in: otlptest.Export(otlptest.Span("tool", 1, otlptest.Str("openinference.span.kind", "TOOL"), otlptest.Str("tool.name", "f"), otlptest.Str("input.value", `{}`)),
+			otlptest.Span("llm", 2, otlptest.Str("openinference.span.kind", "LLM"),
+				otlptest.Str("llm.output_messages.0.message.contents.0.message_content.type", "text"),
+				otlptest.Str("llm.output_messages.0.message.contents.0.message_content.text", "__REDACTED__"))),
 		steps: []traceWant{{name: "f", args: `{}`}}, final: "-"},
 	// Text beside a call is no answer, as in a conversation, before the
 	// call or after it.
 	{name: "text after the last call of the last span is no answer",
-		in:    tExport(tChat(1, tMsg(tCall("a", "f", `{}`), tText("I have called f.")))),
+		in:    otlptest.Export(tChat(1, tMsg(tCall("a", "f", `{}`), tText("I have called f.")))),
 		steps: []traceWant{{name: "f", args: `{}`, id: "a"}}, final: "-"},
 	{name: "OpenInference, text beside a call is no answer",
-		in: tExport(tSpan("llm", 1, tStr("openinference.span.kind", "LLM"),
-			tStr("llm.output_messages.0.message.content", "Refunded."),
-			tStr("llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "f"),
-			tStr("llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", `{}`))),
+		in: otlptest.Export(otlptest.Span("llm", 1, otlptest.Str("openinference.span.kind", "LLM"),
+			otlptest.Str("llm.output_messages.0.message.content", "Refunded."),
+			otlptest.Str("llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "f"),
+			otlptest.Str("llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", `{}`))),
 		steps: []traceWant{{name: "f", args: `{}`}}, final: "-"},
 	{name: "text after a call that does not read is no answer",
-		in:    tExport(tChat(1, tMsg(`{"type":"tool_call","id":"a","arguments":{}}`, tText("done")))),
+		in:    otlptest.Export(tChat(1, tMsg(`{"type":"tool_call","id":"a","arguments":{}}`, tText("done")))),
 		steps: []traceWant{{id: "a", fails: "parts[0].name is missing"}}, final: "-"},
-	{name: "no span of a model or a tool", in: tExport(tSpan("GET /", 1, tStr("http.request.method", "GET"))),
+	{name: "no span of a model or a tool", in: otlptest.Export(otlptest.Span("GET /", 1, otlptest.Str("http.request.method", "GET"))),
 		final: "-", notEvaluable: "the trace has no span of a model or a tool"},
 	{name: "an empty export", in: `{"resourceSpans":[]}`, final: "-", notEvaluable: "no span of a model or a tool"},
 	{name: "resourceSpans that is no list", in: `{"resourceSpans":"x"}`,
 		steps: []traceWant{{fails: "resourceSpans is a string, not an array"}}, final: "-"},
 	{name: "a span that is no object", in: `{"resourceSpans":[{"scopeSpans":[{"spans":[1]}]}]}`,
 		steps: []traceWant{{fails: "resourceSpans[0].scopeSpans[0].spans[0] is a number, not an object"}}, final: "-"},
-	{name: "a start time that is no time", in: tExport(`{"name":"x","startTimeUnixNano":"soon"}`),
+	{name: "a start time that is no time", in: otlptest.Export(`{"name":"x","startTimeUnixNano":"soon"}`),
 		steps: []traceWant{{fails: "startTimeUnixNano is not a time in nanoseconds"}}, final: "-"},
-	{name: "an attribute without a key", in: tExport(`{"name":"x","attributes":[{"value":{}}]}`),
+	{name: "an attribute without a key", in: otlptest.Export(`{"name":"x","attributes":[{"value":{}}]}`),
 		steps: []traceWant{{fails: "spans[0].attributes[0] is not a key and a value"}}, final: "-"},
 }
 
@@ -465,7 +434,7 @@ func FuzzTrace(f *testing.F) {
 // ids, no chat span, are two calls, each with its arguments and turn.
 func TestTraceToolSpansAreNotMergedIntoEachOther(t *testing.T) {
 	for _, id := range []string{"", "call_1"} {
-		r, err := value.Parse(tExport(
+		r, err := value.Parse(otlptest.Export(
 			tTool(1, "get_weather", id, `{"city":"Berlin"}`),
 			tTool(2, "get_weather", id, `{"city":"Paris"}`)))
 		if err != nil {
