@@ -40,9 +40,9 @@ type RunOptions struct {
 	// its newline; 0 means 256 MiB (callgrade.DefaultMaxLineBytes). A
 	// longer line is not held in memory: it is read on to its end and
 	// dropped, and the case its id names (looked for in its first 64 KiB)
-	// fails with one
-	// invalid_arguments diff naming the line and the limit; a line whose
-	// head holds no id stops the run with an *InputError.
+	// fails with one invalid_arguments diff naming the line and the
+	// limit; a line whose head holds no id stops the run with a
+	// *results.InputError.
 	MaxLineBytes int
 	// OnResponse, when not nil, is handed each response line that is read
 	// whole (not longer than MaxLineBytes) and names a case, with its
