@@ -115,3 +115,31 @@ func BenchmarkParseOnly200k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLayerRules layers two files that each write n rules under
+// defaults.rules: the second merges into every rule of the first, which
+// costs time in proportion to n (it was n squared: 60,000 rules took 50 s).
+func BenchmarkLayerRules(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
+			var sb strings.Builder
+			sb.WriteString(`{"defaults": {"rules": {`)
+			for i := range n {
+				if i > 0 {
+					sb.WriteByte(',')
+				}
+				fmt.Fprintf(&sb, `"p%d": {"exact": true}`, i)
+			}
+			sb.WriteString(`}}}`)
+			src := []byte(sb.String())
+			cases := []byte(`{"cases": [{"id": "a", "expected": []}]}`)
+			fsys := fstest.MapFS{"a.json": {Data: src}, "b.json": {Data: src}, "c.json": {Data: cases}}
+			b.SetBytes(int64(2 * len(src)))
+			for b.Loop() {
+				if _, err := LoadFS(fsys, "a.json", "b.json", "c.json"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -16,11 +16,31 @@ import (
 // problem found after merging names the file it is in.
 type merger struct {
 	file   string
-	top    []value.Member    // the merged top level, cases aside
-	origin map[string]string // key path, segments joined by "\x00" -> file
+	top    []value.Member // the merged top level, cases aside
+	origin originNode     // which file set each key path
 }
 
-func newMerger() *merger { return &merger{origin: map[string]string{}} }
+// originNode is a key path's place in the tree of the files that set
+// keys: forgetting who set the keys under an object replaced is dropping
+// a subtree, not a search through every key path.
+type originNode struct {
+	file string // the file that set this key path; "" when none did
+	kids map[string]*originNode
+}
+
+func (n *originNode) kid(k string) *originNode {
+	if c := n.kids[k]; c != nil {
+		return c
+	}
+	if n.kids == nil {
+		n.kids = map[string]*originNode{}
+	}
+	c := &originNode{}
+	n.kids[k] = c
+	return c
+}
+
+func newMerger() *merger { return &merger{} }
 
 // add layers the top level of file, which its parser read, over what the
 // earlier files gave.
@@ -33,7 +53,7 @@ func (m *merger) add(file string, src []value.Member) {
 	} else if set(src, "tools_file") {
 		m.top = slices.DeleteFunc(m.top, keyIs("tools"))
 	}
-	m.top = m.mergeAt(m.top, src, "", 0)
+	m.top = m.mergeAt(m.top, src, &m.origin, "", 0)
 }
 
 // merged is the layered top level as one object.
@@ -42,41 +62,44 @@ func (m *merger) merged() value.Value {
 	return v
 }
 
-// mergeAt merges src into dest, which it may change and returns.
-func (m *merger) mergeAt(dest, src []value.Member, prefix string, depth int) []value.Member {
+// mergeAt merges src into dest, the object at the key path prefix whose
+// origins are at, and returns dest, which it may change. Each key is
+// found through an index of dest, so that merging objects of many keys
+// costs time in proportion to them.
+func (m *merger) mergeAt(dest, src []value.Member, at *originNode, prefix string, depth int) []value.Member {
+	index := make(map[string]int, len(dest))
+	for i := range dest {
+		index[dest[i].Key] = i
+	}
 	for _, s := range src {
 		k, v := s.Key, s.Value
-		i := slices.IndexFunc(dest, keyIs(k))
-		if i >= 0 && v.Kind() == value.Null {
+		i, ok := index[k]
+		if ok && v.Kind() == value.Null {
 			// A key set to null counts as left out, in a later file as
 			// in one: it keeps what an earlier file wrote.
 			continue
 		}
-		if depth == 0 && k == "version" && i >= 0 && dest[i].Value.Kind() != value.Null && !versionOne(dest[i].Value) {
+		if depth == 0 && k == "version" && ok && dest[i].Value.Kind() != value.Null && !versionOne(dest[i].Value) {
 			continue // a file's version other than 1 is an error no later file undoes
 		}
 		key := k
 		if depth > 0 {
 			key = prefix + "\x00" + k
 		}
-		if i >= 0 && v.Kind() == value.Object && dest[i].Value.Kind() == value.Object && !atomic(key, depth) {
-			inner := m.mergeAt(slices.Clone(dest[i].Value.Members()), v.Members(), key, depth+1)
+		node := at.kid(k)
+		if ok && v.Kind() == value.Object && dest[i].Value.Kind() == value.Object && !atomic(key, depth) {
+			inner := m.mergeAt(slices.Clone(dest[i].Value.Members()), v.Members(), node, key, depth+1)
 			dest[i].Value, _ = value.ObjectOf(inner...)
 			continue
 		}
-		if i >= 0 && dest[i].Value.Kind() == value.Object { // forget who set the keys under the object replaced
-			for o := range m.origin {
-				if strings.HasPrefix(o, key+"\x00") {
-					delete(m.origin, o)
-				}
-			}
-		}
-		if i >= 0 {
+		node.kids = nil // forget who set the keys under what is replaced
+		if ok {
 			dest[i].Value = v
 		} else {
+			index[k] = len(dest)
 			dest = append(dest, value.Member{Key: k, Value: v})
 		}
-		m.origin[key] = m.file
+		node.file = m.file
 	}
 	return dest
 }
@@ -103,12 +126,17 @@ func atomic(key string, depth int) bool {
 }
 
 // fileOf returns the file that set the key path, or the nearest parent of
-// it that a file set.
+// it that a file set; the last file when none did.
 func (m *merger) fileOf(key ...string) string {
-	for n := len(key); n > 0; n-- {
-		if f, ok := m.origin[strings.Join(key[:n], "\x00")]; ok {
-			return f
+	file := m.file
+	n := &m.origin
+	for _, k := range key {
+		if n = n.kids[k]; n == nil {
+			break
+		}
+		if n.file != "" {
+			file = n.file
 		}
 	}
-	return m.file
+	return file
 }

@@ -3,7 +3,6 @@ package suite
 import (
 	"errors"
 	"math"
-	"slices"
 	"unicode/utf8"
 	"unsafe"
 
@@ -52,6 +51,7 @@ func (p *jsonParser) scan(s string) ([]value.Member, bool) {
 		return nil, err == nil
 	}
 	rest := []value.Member{}
+	seenKeys := map[string]bool{}
 	i = skipSpace(s, i+1)
 	if i < len(s) && s[i] == '}' {
 		return rest, skipSpace(s, i+1) == len(s)
@@ -86,9 +86,10 @@ func (p *jsonParser) scan(s string) ([]value.Member, bool) {
 			if err != nil {
 				return nil, false
 			}
-			if slices.ContainsFunc(rest, keyIs(key)) {
+			if seenKeys[key] {
 				return nil, false
 			}
+			seenKeys[key] = true
 			rest = append(rest, value.Member{Key: key, Value: v})
 			i = j
 		}
