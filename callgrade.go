@@ -26,7 +26,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sync"
 
 	"github.com/callgrade/callgrade/dsl"
 	"github.com/callgrade/callgrade/engine"
@@ -75,13 +74,6 @@ type Grader struct {
 	given  Options // as Open or New was given them
 	opts   engine.Options
 	merger bool // made by OpenMerger for a suite with plugins: it does not score
-
-	// ids indexes the cases by id for Score, made at its first call: a
-	// Grader that only runs streams (which the engine indexes) never
-	// holds it. Load makes the ids unique; were they not, the last case
-	// of an id would be the one, as in the engine's index.
-	idsOnce sync.Once
-	ids     map[string]int
 }
 
 // Open reads the suite files (layered in order, as `callgrade score --suite
@@ -167,7 +159,7 @@ func (g *Grader) Score(ctx context.Context, id string, resp []byte) (*Result, er
 	if g.merger {
 		return nil, errMerger
 	}
-	i, ok := g.caseIndex(id)
+	i, ok := g.engine.Lookup(id)
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)
 	}
@@ -178,19 +170,6 @@ func (g *Grader) Score(ctx context.Context, id string, resp []byte) (*Result, er
 	// A Scorer of its own: the result outlives the call.
 	sc := g.engine.NewScorer(ctx)
 	return sc.Score(i, v), nil
-}
-
-// caseIndex returns the index of the case with the given id, in the
-// suite's order, which is the engine's.
-func (g *Grader) caseIndex(id string) (int, bool) {
-	g.idsOnce.Do(func() {
-		g.ids = make(map[string]int, len(g.suite.Cases))
-		for i := range g.suite.Cases {
-			g.ids[g.suite.Cases[i].ID] = i
-		}
-	})
-	i, ok := g.ids[id]
-	return i, ok
 }
 
 // documentLimits are the bounds of a response document of n bytes, as a

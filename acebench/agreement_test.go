@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/enginetest"
 	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
@@ -273,7 +272,7 @@ func TestGoldPasses(t *testing.T) {
 // scoreID scores resp against the case with the given id, with a Scorer
 // of its own so that each result is kept.
 func scoreID(e *engine.Engine, id string, resp value.Value) (*results.Result, error) {
-	i, ok := enginetest.CaseIndex(e, id)
+	i, ok := e.Lookup(id)
 	if !ok {
 		return nil, fmt.Errorf("no case with id %q", id)
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/enginetest"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -35,7 +34,7 @@ func BenchmarkScoreCandidates(b *testing.B) {
 				if c.Language != lang || c.Category != cat {
 					continue
 				}
-				i, ok := enginetest.CaseIndex(e, c.QuestionID)
+				i, ok := e.Lookup(c.QuestionID)
 				if !ok {
 					b.Fatalf("%s: no case %s", c.ID, c.QuestionID)
 				}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
-	"github.com/callgrade/callgrade/internal/enginetest"
 	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
@@ -99,7 +98,7 @@ func readyItems(b *testing.B, cands []candidate, engines map[string]*engine.Engi
 			scorers[c.Category] = e.NewScorer(context.Background())
 		}
 		sc := scorers[c.Category]
-		i, ok := enginetest.CaseIndex(e, c.QuestionID)
+		i, ok := e.Lookup(c.QuestionID)
 		if !ok {
 			b.Fatalf("%s: no case %s", c.ID, c.QuestionID)
 		}

@@ -161,8 +161,8 @@ func (e *Engine) lookup(id string, guess int) (int, bool) {
 	return i, ok
 }
 
-// caseIndex returns the index of the case with the given id.
-func (e *Engine) caseIndex(id string) (int, bool) {
+// Lookup returns the index of the case with the given id.
+func (e *Engine) Lookup(id string) (int, bool) {
 	i, ok := e.index.get(id, e.cases)
 	return i, ok
 }

@@ -84,7 +84,7 @@ func runScoreTests(t *testing.T, tests []scoreTest) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := load(t, "version: 1\n"+tt.suite)
-			i, ok := e.caseIndex("t")
+			i, ok := e.Lookup("t")
 			if !ok {
 				t.Fatal("the suite has no case t")
 			}

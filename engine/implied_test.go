@@ -20,7 +20,7 @@ func TestWildcardRuleOverSchema(t *testing.T) {
 		{"fold", `[{"name":"f","arguments":{"u":"kelvin"}}]`, false},
 	}
 	for _, tt := range tests {
-		i, ok := e.caseIndex(tt.id)
+		i, ok := e.Lookup(tt.id)
 		if !ok {
 			t.Fatalf("no case %s", tt.id)
 		}

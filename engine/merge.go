@@ -157,7 +157,7 @@ func (m *merger) readLine(si, n int, off int64, text []byte) error {
 // tallies it; bad makes the error about its line.
 func (m *merger) place(loc slotLoc, bad func(string, ...any) error) error {
 	res := &m.res
-	i, known := m.e.caseIndex(res.ID)
+	i, known := m.e.Lookup(res.ID)
 	isUnknown := len(res.Diffs) == 1 && res.Diffs[0].Kind == results.UnknownCase && len(res.Calls) == 0
 	switch {
 	case !known && isUnknown:
@@ -341,7 +341,7 @@ func (rr *resultReader) read(r *results.Result, b []byte, e *Engine) error {
 		}
 		r.Diffs = append(r.Diffs, results.Diff{Kind: results.Kind(k.Str()), Call: -1})
 	}
-	if i, known := e.caseIndex(r.ID); known && e.cases[i].run != nil && e.cases[i].run.steps {
+	if i, known := e.Lookup(r.ID); known && e.cases[i].run != nil && e.cases[i].run.steps {
 		// Only a steps case's summary reads its calls.
 		var full results.Result
 		if err := full.UnmarshalJSON(b); err != nil {

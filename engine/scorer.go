@@ -92,7 +92,7 @@ func (s *Scorer) ScoreLine(text string, line, samples int) (*results.Result, int
 }
 
 // Score scores one response (a document in any supported format) against
-// case i, the suite's i-th (callgrade.Grader.Score takes an id). Its strings are taken to be UTF-8, as value.Parse makes them; a
+// case i. Its strings are taken to be UTF-8, as value.Parse makes them; a
 // document read with value.Parser.ParseKeepInvalidUTF8 goes through
 // ScoreLine instead, which fails the calls that hold broken text.
 func (s *Scorer) Score(i int, resp value.Value) *results.Result {

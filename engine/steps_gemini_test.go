@@ -49,7 +49,7 @@ cases:
 		{id: "refund-succeeds", kinds: []results.Kind{results.Mismatch},
 			json: `"path":"result.error","expected":false,"actual":true,"rule":"error","message":"expected the tool to succeed, but it reported an error"`},
 	} {
-		i, ok := e.caseIndex(tc.id)
+		i, ok := e.Lookup(tc.id)
 		if !ok {
 			t.Fatalf("no case %s", tc.id)
 		}

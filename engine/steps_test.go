@@ -101,7 +101,7 @@ func runRunTests(t *testing.T, tests []runTest) {
 				src = strings.Replace(agentCase, "%s", mode, 1)
 			}
 			e := load(t, "version: 1\n"+src)
-			i, _ := e.caseIndex("t")
+			i, _ := e.Lookup("t")
 			run := runOf(t, tt.run)
 			for _, r := range []*results.Result{scoreRunNoWork(e, i, run), e.newScorer().scoreRun(i, run)} {
 				line := string(r.AppendJSON(nil))

@@ -57,7 +57,7 @@ cases:
 		"transcript": sseOf(customToolStream),
 	}
 	for _, id := range []string{"none", "never", "never-expected"} {
-		i, ok := e.caseIndex(id)
+		i, ok := e.Lookup(id)
 		if !ok {
 			t.Fatalf("no case %s", id)
 		}
@@ -133,7 +133,7 @@ cases:
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			i, _ := e.caseIndex(tt.id)
+			i, _ := e.Lookup(tt.id)
 			for _, r := range []*results.Result{scoreNoWork(e, i, mustParse(t, tt.resp)), e.newScorer().Score(i, mustParse(t, tt.resp))} {
 				if r.Pass != tt.pass || !tt.pass && !slices.Contains(kinds(r), results.InvalidArguments) {
 					t.Errorf("pass=%v kinds=%v, want pass=%v (else an invalid_arguments diff)\n%s", r.Pass, kinds(r), tt.pass, r.AppendJSON(nil))
