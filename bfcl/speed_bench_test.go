@@ -49,3 +49,22 @@ func BenchmarkScoreFamilies(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScoreFamilyCategories is BenchmarkScoreFamilies by category,
+// under BFCL's semantics: which category of a family its time goes to
+// (live_multiple holds 63% of the live candidates, each with a choice of
+// tools; live_irrelevance's calls are all unexpected ones).
+//
+//	go test -run '^$' -bench ScoreFamilyCategories -cpu 1 -benchmem ./bfcl/
+func BenchmarkScoreFamilyCategories(b *testing.B) {
+	for _, f := range families {
+		for _, cat := range f.cats {
+			b.Run(cat, func(b *testing.B) {
+				cands := readCandidateFile(b, f.file, cat)
+				items := readyItems(b, cands, map[string]*engine.Engine{cat: importEngine(b, cat, SemanticsBFCL, f.format)})
+				scoreItems(b, items)
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(items)*b.N), "ns/candidate")
+			})
+		}
+	}
+}
