@@ -15,7 +15,7 @@ var responsesFormat = api{
 	read:  readOutputItem,
 	// A list with a tool's output, or a request's input, is a run
 	// (run_responses.go).
-	reader: conversation{message: responsesItem, isRun: isResponsesRun},
+	reader: conversation{message: responsesItems, isRun: isResponsesRun},
 }
 
 // responsesBuiltins are the items of the Responses API's built-in tools

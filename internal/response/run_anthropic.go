@@ -12,7 +12,7 @@ var anthropicMessagesFormat = api{
 	// As openai-messages: what a call block of an assistant message is.
 	emits:  emitsTyped,
 	read:   readContentBlock,
-	reader: conversation{message: anthropicMessage},
+	reader: conversation{message: anthropicMessages},
 }
 
 func anthropicMessage(b *runBuilder, m value.Value) {

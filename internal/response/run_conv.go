@@ -1,6 +1,7 @@
 package response
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -9,12 +10,16 @@ import (
 )
 
 // A conversation is read by one pass of its format's message reader over
-// its messages in order, twice: the first pass counts the steps, so that
-// the second writes them into memory of their exact size. The reader
-// tells a runBuilder what each message is (the model's turn, a tool's
-// result, anything else) and hands it the calls, results and text; the
-// builder numbers the steps, keeps the turns and pairs each result with
-// its call.
+// its messages in order. The reader tells a runBuilder what each message
+// is (the model's turn, a tool's result, anything else) and hands it the
+// calls, results and text; the builder numbers the steps, keeps the
+// turns and pairs each result with its call. The builder lives on the
+// stack and holds the first steps of a run itself, so that a run of a
+// few steps is read in one walk of its messages and costs one
+// allocation, its steps at their exact size. A run of more steps, or
+// calls read without room for them, are counted first by a walk of the
+// whole conversation, so that their memory is taken once, at its exact
+// size.
 //
 // A result is paired, in this order:
 //
@@ -35,9 +40,10 @@ import (
 // conversation is the reader of a format of whole conversations: it
 // reads the messages of a list in order, one by one.
 type conversation struct {
-	// message reads one message of the list: its calls, results and
-	// text.
-	message func(b *runBuilder, m value.Value)
+	// message is the reader of one message of the list: its calls,
+	// results and text. It is named, not a function value, so that the
+	// builder handed to it stays on the stack.
+	message messageReader
 	// isRun, when set, says which of the format's lists are
 	// conversations; without it every list is one. A list that is none
 	// is read element by element, as a single response's.
@@ -46,7 +52,7 @@ type conversation struct {
 
 func (c conversation) calls(p plan, x extraction, want format.Format, dst []Call) ([]Call, error) {
 	if p.conv != nil && p.bad == "" {
-		return readConversation(&p, x, want)
+		return readConversation(&p, x, want, dst)
 	}
 	return p.listCalls(x, dst), nil
 }
@@ -63,6 +69,17 @@ func (c conversation) run(p plan, r value.Value, x extraction, want format.Forma
 	return oneTurn(&p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer), nil
 }
 
+// messageReader names a format's reader of one message (readMessage).
+type messageReader uint8
+
+const (
+	openaiMessages messageReader = iota
+	anthropicMessages
+	geminiContents
+	langchainMessages
+	responsesItems
+)
+
 // buildMode is what a pass over a conversation gathers.
 type buildMode uint8
 
@@ -72,19 +89,27 @@ const (
 	wholeRun                   // steps with results, turns and the final answer
 )
 
+// smallRun is the number of steps a builder holds in itself before it
+// takes memory for them; most runs make a few calls.
+const smallRun = 4
+
 // runBuilder gathers the steps of a conversation as its format's message
 // reader walks the messages.
 type runBuilder struct {
 	x    extraction
 	f    *api
+	conv *convPlan     // the conversation, which count walks
 	want format.Format // the format asked for, which a ShapeError names
 	mode buildMode
 	// at is the message being read: the calls' messages name it.
 	at loc
 
-	n     int // steps so far
-	calls []Call
-	steps []Step
+	n     int    // steps so far
+	calls []Call // callsOnly: the calls so far
+	// small holds the steps of a whole run until there are more than
+	// smallRun; then big holds them all (step).
+	small [smallRun]Step
+	big   []Step
 
 	turns  int  // the model's turns begun so far
 	inTurn bool // the message or item being read is the model's
@@ -118,34 +143,31 @@ type match struct {
 // through a map rather than by looking back.
 const manyIDs = 32
 
-// readConversation returns the calls of the conversation p.
-func readConversation(p *plan, x extraction, want format.Format) ([]Call, error) {
-	// The readers are called through the format, so the builder escapes:
-	// one serves both passes.
-	b := &runBuilder{x: x, f: p.f, want: want, mode: counting}
-	b.walk(p)
+// readConversation returns the calls of the conversation p, into dst
+// when it has room (see Options.Calls).
+func readConversation(p *plan, x extraction, want format.Format, dst []Call) ([]Call, error) {
+	b := runBuilder{x: x, f: p.f, conv: p.conv, want: want, mode: callsOnly, calls: dst[:0]}
+	b.walk()
 	if b.err != nil || b.n == 0 {
 		return nil, b.err
 	}
-	*b = runBuilder{x: x, f: p.f, want: want, mode: callsOnly, calls: make([]Call, b.n)}
-	b.walk(p)
 	return b.calls, nil
 }
 
 // runConversation returns the conversation p as a run.
 func runConversation(p *plan, x extraction, want format.Format) (Run, error) {
-	b := &runBuilder{x: x, f: p.f, want: want, mode: counting}
-	b.walk(p)
+	var b runBuilder
+	b.x, b.f, b.conv, b.want, b.mode = x, p.f, p.conv, want, wholeRun
+	b.walk()
 	if b.err != nil {
 		return Run{}, b.err
 	}
-	var steps []Step
-	if b.n > 0 {
+	steps := b.big
+	if steps == nil && b.n > 0 {
 		steps = make([]Step, b.n)
+		copy(steps, b.small[:b.n])
 	}
-	*b = runBuilder{x: x, f: p.f, want: want, mode: wholeRun, steps: steps}
-	b.walk(p)
-	run := Run{Steps: b.steps, Final: b.final, HasFinal: b.hasFinal}
+	run := Run{Steps: steps, Final: b.final, HasFinal: b.hasFinal}
 	switch {
 	case b.hasFinal:
 		run.end = finalEnd{first: b.last.first, split: b.last.split}
@@ -157,25 +179,60 @@ func runConversation(p *plan, x extraction, want format.Format) (Run, error) {
 	return run, nil
 }
 
-func (b *runBuilder) walk(p *plan) {
-	message := b.f.reader.(conversation).message
-	for i, m := range p.conv.turns {
-		b.at = loc{p.conv.turnsPath, i}
-		message(b, m)
+func (b *runBuilder) walk() {
+	read := b.f.reader.(conversation).message
+	conv := b.conv
+	for i, m := range conv.turns {
+		b.at = loc{conv.turnsPath, i}
+		readMessage(read, b, m)
 		if b.err != nil {
 			return
 		}
 	}
-	for i, m := range p.conv.more {
-		b.at = loc{p.conv.morePath, i}
-		if p.conv.moreOne {
+	for i, m := range conv.more {
+		b.at = loc{conv.morePath, i}
+		if conv.moreOne {
 			b.at.index = -1
 		}
-		message(b, m)
+		readMessage(read, b, m)
 		if b.err != nil {
 			return
 		}
 	}
+}
+
+// readMessage reads message m with reader read. The readers are called
+// directly, not through function values, which would move the builder to
+// the heap.
+func readMessage(read messageReader, b *runBuilder, m value.Value) {
+	switch read {
+	case openaiMessages:
+		openaiMessage(b, m)
+	case anthropicMessages:
+		anthropicMessage(b, m)
+	case geminiContents:
+		geminiContent(b, m)
+	case langchainMessages:
+		langchainMessage(b, m)
+	case responsesItems:
+		responsesItem(b, m)
+	}
+}
+
+// count is the number of steps of the whole conversation: a walk that
+// reads nothing but where the calls are.
+func (b *runBuilder) count() int {
+	c := runBuilder{x: b.x, f: b.f, conv: b.conv, want: b.want, mode: counting}
+	c.walk()
+	return c.n
+}
+
+// step is the k-th step of a whole run so far.
+func (b *runBuilder) step(k int) *Step {
+	if b.big != nil {
+		return &b.big[k]
+	}
+	return &b.small[k]
 }
 
 // notMessage ends the read: a conversation is a list of objects, and an
@@ -216,7 +273,7 @@ type readFunc func(x extraction, e value.Value, at loc, i int) Call
 // read, as the next step, with the call's id.
 func (b *runBuilder) call(read readFunc, e value.Value, at loc, id string) {
 	if b.mode == counting {
-		b.add(Call{}, "")
+		b.n++
 		return
 	}
 	c := read(b.x, e, at, b.n)
@@ -233,7 +290,7 @@ func (b *runBuilder) call(read readFunc, e value.Value, at loc, id string) {
 // Responses list is a call itself.
 func (b *runBuilder) item(read readFunc, e value.Value, id string) {
 	if b.mode == counting {
-		b.add(Call{}, "")
+		b.n++
 		return
 	}
 	c := read(b.x, e, b.at, b.n)
@@ -245,7 +302,7 @@ func (b *runBuilder) item(read readFunc, e value.Value, id string) {
 // is what why says. name is the call's, when known.
 func (b *runBuilder) fail(name, sub, why string) {
 	if b.mode == counting {
-		b.add(Call{}, "")
+		b.n++
 		return
 	}
 	b.add(fail(b.n, name, b.at.at(sub)+" "+why), "")
@@ -256,14 +313,23 @@ func (b *runBuilder) add(c Call, id string) {
 	if b.inTurn {
 		turn--
 	}
-	switch b.mode {
-	case callsOnly:
-		b.calls[b.n] = c
-	case wholeRun:
-		b.steps[b.n] = Step{Call: c, ID: id, Turn: turn}
-		if b.ids != nil && id != "" {
-			b.ids[id] = b.n
+	switch {
+	case b.mode == callsOnly:
+		if len(b.calls) == cap(b.calls) {
+			b.calls = slices.Grow(b.calls, max(b.count()-b.n, 1))
 		}
+		b.calls = append(b.calls, c)
+	case b.big == nil && b.n < smallRun:
+		b.small[b.n] = Step{Call: c, ID: id, Turn: turn}
+	default:
+		if b.big == nil {
+			b.big = make([]Step, smallRun, max(b.count(), smallRun+1))
+			copy(b.big, b.small[:])
+		}
+		b.big = append(b.big, Step{Call: c, ID: id, Turn: turn})
+	}
+	if b.ids != nil && id != "" {
+		b.ids[id] = b.n
 	}
 	b.n++
 	if b.inTurn {
@@ -319,14 +385,14 @@ func (b *runBuilder) result(id, name string, content value.Value, failed bool) {
 		} else if j := b.first + ord; j < b.end {
 			k = j
 		}
-		if k >= 0 && id != "" && b.steps[k].ID != "" {
+		if k >= 0 && id != "" && b.step(k).ID != "" {
 			k = -1 // it answers a call the run does not show
 		}
 	}
-	if k < 0 || b.steps[k].HasResult {
+	if k < 0 || b.step(k).HasResult {
 		return
 	}
-	s := &b.steps[k]
+	s := b.step(k)
 	s.Result, s.HasResult, s.Error = b.resultValue(content), true, failed
 	if b.x.onMatch != nil {
 		b.x.onMatch(k, match{id: id, name: name, first: b.first, end: b.end, ord: ord})
@@ -338,7 +404,7 @@ func (b *runBuilder) byID(id string) int {
 	if b.ids == nil && b.n > manyIDs {
 		b.ids = make(map[string]int, b.n)
 		for i := range b.n {
-			if s := b.steps[i].ID; s != "" {
+			if s := b.step(i).ID; s != "" {
 				b.ids[s] = i
 			}
 		}
@@ -350,7 +416,7 @@ func (b *runBuilder) byID(id string) int {
 		return -1
 	}
 	for k := b.n - 1; k >= 0; k-- {
-		if b.steps[k].ID == id {
+		if b.step(k).ID == id {
 			return k
 		}
 	}
@@ -361,7 +427,7 @@ func (b *runBuilder) byID(id string) int {
 // result yet, or -1.
 func (b *runBuilder) byName(name string) int {
 	for k := b.first; k < b.end; k++ {
-		if s := &b.steps[k]; !s.HasResult && s.Err == nil && s.Name == name {
+		if s := b.step(k); !s.HasResult && s.Err == nil && s.Name == name {
 			return k
 		}
 	}

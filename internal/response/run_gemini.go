@@ -12,7 +12,7 @@ var geminiContentsFormat = api{
 	// As openai-messages: what a call part of the model's content is.
 	emits:  callLike,
 	read:   readPart,
-	reader: conversation{message: geminiContent},
+	reader: conversation{message: geminiContents},
 }
 
 func geminiContent(b *runBuilder, m value.Value) {

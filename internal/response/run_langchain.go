@@ -17,7 +17,7 @@ var langchainMessagesFormat = api{
 	// As openai-messages: what a call entry of an AIMessage is.
 	emits:  every,
 	read:   readLangChainCall,
-	reader: conversation{message: langchainMessage},
+	reader: conversation{message: langchainMessages},
 }
 
 // lcPaths are the places of an AIMessage's lists in each dict form, as

@@ -14,7 +14,7 @@ var openaiMessagesFormat = api{
 	// assistant messages is.
 	emits:  every,
 	read:   readToolCall,
-	reader: conversation{message: openaiMessage},
+	reader: conversation{message: openaiMessages},
 }
 
 func openaiMessage(b *runBuilder, m value.Value) {

@@ -2,6 +2,8 @@ package response
 
 import (
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -230,6 +232,50 @@ func TestRunPairing(t *testing.T) {
 	checkRun(t, "gemini by name", run, []wantStep{
 		{name: "f", args: `{"n":1}`, result: `{"r":1}`}, {name: "g", args: `{}`}, {name: "f", args: `{"n":2}`, result: `{"r":2}`},
 	}, "")
+}
+
+// TestRunLengths reads runs around the lengths where the builder changes
+// how it keeps steps (past smallRun it takes memory; past manyIDs results
+// find their calls through a map): every result pairs with its call by
+// id, answered in reverse order, and a later turn's reused id is its own;
+// Read's steps are ReadCalls's calls, also into memory given for them.
+func TestRunLengths(t *testing.T) {
+	for _, n := range []int{1, smallRun - 1, smallRun, smallRun + 1, 2*smallRun + 1, manyIDs, manyIDs + 1, 3 * manyIDs} {
+		var b strings.Builder
+		b.WriteString(`[{"role":"user","content":"go"},{"role":"assistant","tool_calls":[`)
+		for k := range n {
+			if k > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"id":"c%d","type":"function","function":{"name":"f","arguments":"{\"k\":%d}"}}`, k, k)
+		}
+		b.WriteString(`]}`)
+		for k := n - 1; k >= 0; k-- {
+			fmt.Fprintf(&b, `,{"role":"tool","tool_call_id":"c%d","content":"%d"}`, k, k)
+		}
+		b.WriteString(`,{"role":"assistant","tool_calls":[{"id":"c0","type":"function","function":{"name":"g","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c0","content":"-1"},{"role":"assistant","content":"done"}]`)
+		r, err := value.Parse(b.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]wantStep, 0, n+1)
+		for k := range n {
+			want = append(want, wantStep{name: "f", args: `{"k":` + strconv.Itoa(k) + `}`, id: "c" + strconv.Itoa(k), result: strconv.Itoa(k)})
+		}
+		want = append(want, wantStep{name: "g", args: `{}`, id: "c0", turn: 1, result: "-1"})
+		what := strconv.Itoa(n) + " calls"
+		run, _, err := readRun(r, format.Auto)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		checkRun(t, what, run, want, "done")
+		for _, room := range []int{0, n / 2, n + 1} {
+			calls, _, err := Options{Calls: make([]Call, room)}.ReadCalls(r, format.Auto)
+			if err != nil || !sameCalls(calls, run.Calls()) {
+				t.Errorf("%s, room for %d: ReadCalls = %v, %v, want the run's calls", what, room, calls, err)
+			}
+		}
+	}
 }
 
 // TestRunMalformed: a call that does not read is its step's failed call,
