@@ -184,15 +184,25 @@ func (v Value) Members() []Member { return v.members() }
 
 // Get returns the member of an object named key.
 func (v Value) Get(key string) (Value, bool) {
-	m := v.members()
-	if len(m) <= 8 {
-		for i := range m {
-			if m[i].Key == key {
-				return m[i].Value, true
-			}
-		}
+	if v.kind != Object {
 		return Value{}, false
 	}
+	if v.n > 8 {
+		return v.search(key)
+	}
+	// Most objects are small and looked through in order.
+	for i := range v.n {
+		m := (*Member)(unsafe.Add(v.p, uintptr(i)*unsafe.Sizeof(Member{})))
+		if m.Key == key {
+			return m.Value, true
+		}
+	}
+	return Value{}, false
+}
+
+// search is Get in an object of more than a few members, by bisection.
+func (v Value) search(key string) (Value, bool) {
+	m := v.members()
 	i, ok := slices.BinarySearchFunc(m, key, func(m Member, k string) int { return strings.Compare(m.Key, k) })
 	if !ok {
 		return Value{}, false
