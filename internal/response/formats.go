@@ -320,10 +320,22 @@ func itemFormat(e value.Value) (f *api, rank itemRank) {
 	if e.Kind() != value.Object {
 		return nil, noRank
 	}
-	if t, ok := e.Get("type"); ok && t.Kind() == value.String {
-		return typeFormat(t.Str()), decides
+	// One walk of the members for the keys that tell a message: every
+	// element of a list is asked this.
+	var message, args bool
+	for _, m := range e.Members() {
+		switch m.Key {
+		case "type":
+			if m.Value.Kind() == value.String {
+				return typeFormat(m.Value.Str()), decides
+			}
+		case "role", "parts":
+			message = true
+		case "arguments":
+			args = true
+		}
 	}
-	if (e.Has("role") || e.Has("parts")) && !e.Has("arguments") {
+	if message && !args {
 		return messageFormat(e)
 	}
 	for _, k := range itemKeys[:] {

@@ -611,24 +611,37 @@ func isCallShaped(e value.Value) bool {
 	if e.Kind() != value.Object {
 		return false
 	}
-	if t, ok := e.Get("type"); ok && t.Kind() == value.String {
-		switch t.Str() {
-		case "function_call", "tool_use", "function", "tool_call", "invalid_tool_call":
-			return true
-		}
-		if isUnknownCall(e) {
-			return true // a call of a type no format reads (shell_call, …)
+	// One walk of the members, each compared with constants: a message
+	// is asked this for itself and each of its blocks, and a lookup a
+	// key would walk the members again.
+	var name, args bool
+	for _, m := range e.Members() {
+		switch v := m.Value; m.Key {
+		case "type":
+			if v.Kind() == value.String {
+				switch v.Str() {
+				case "function_call", "tool_use", "function", "tool_call", "invalid_tool_call":
+					return true
+				}
+				if isUnknownCall(e) {
+					return true // a call of a type no format reads (shell_call, …)
+				}
+			}
+		case "function", "functionCall", "toolUse", "function_call":
+			if v.Kind() != value.Null {
+				return true
+			}
+		case "tool_calls":
+			if v.Kind() != value.Null && (v.Kind() != value.Array || v.Len() > 0) {
+				return true
+			}
+		case "name":
+			name = true
+		case "arguments":
+			args = true
 		}
 	}
-	for _, key := range [...]string{"function", "functionCall", "toolUse", "function_call"} {
-		if v, ok := e.Get(key); ok && v.Kind() != value.Null {
-			return true
-		}
-	}
-	if tc, ok := e.Get("tool_calls"); ok && tc.Kind() != value.Null && (tc.Kind() != value.Array || tc.Len() > 0) {
-		return true
-	}
-	return e.Has("name") && e.Has("arguments")
+	return name && args
 }
 
 // failHeld fails message m, not read for calls, when it holds one; role
@@ -662,20 +675,37 @@ func roleWhat(role string) string {
 // A message whose content blocks have no type (Bedrock Converse's) is no
 // message of these formats.
 func messageFormat(e value.Value) (*api, itemRank) {
-	if e.Has("parts") {
-		return &geminiContentsFormat, byRole
+	// One walk of the members finds what the shape says: every element
+	// of a conversation is asked this, while its format is detected.
+	var parts, openai bool
+	var role, content value.Value
+	for _, m := range e.Members() {
+		switch m.Key {
+		case "parts":
+			parts = true
+		case "tool_calls", "tool_call_id", "function_call":
+			openai = true
+		case "role":
+			role = m.Value
+		case "content":
+			content = m.Value
+		}
 	}
-	if e.Has("tool_calls") || e.Has("tool_call_id") || e.Has("function_call") {
+	switch {
+	case parts:
+		return &geminiContentsFormat, byRole
+	case openai:
 		return &openaiMessagesFormat, byRole
 	}
-	switch roleOf(e) {
-	case "tool", "function", "developer", "system":
-		return &openaiMessagesFormat, byRole
-	case "model":
-		return &geminiContentsFormat, byRole
+	if role.Kind() == value.String {
+		switch role.Str() {
+		case "tool", "function", "developer", "system":
+			return &openaiMessagesFormat, byRole
+		case "model":
+			return &geminiContentsFormat, byRole
+		}
 	}
-	c, _ := e.Get("content")
-	for _, blk := range c.Elems() {
+	for _, blk := range content.Elems() {
 		if blk.Kind() != value.Object {
 			continue
 		}

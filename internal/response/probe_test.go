@@ -1,0 +1,153 @@
+package response
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// The shape probes (isCallShaped, itemFormat, messageFormat) read an
+// object's members in one walk; these are the same probes by lookups of
+// one key at a time, as they were written first, which FuzzShapeProbes
+// holds them to.
+
+func isCallShapedByLookups(e value.Value) bool {
+	if e.Kind() != value.Object {
+		return false
+	}
+	if t, ok := e.Get("type"); ok && t.Kind() == value.String {
+		switch t.Str() {
+		case "function_call", "tool_use", "function", "tool_call", "invalid_tool_call":
+			return true
+		}
+		if isUnknownCall(e) {
+			return true
+		}
+	}
+	for _, key := range [...]string{"function", "functionCall", "toolUse", "function_call"} {
+		if v, ok := e.Get(key); ok && v.Kind() != value.Null {
+			return true
+		}
+	}
+	if tc, ok := e.Get("tool_calls"); ok && tc.Kind() != value.Null && (tc.Kind() != value.Array || tc.Len() > 0) {
+		return true
+	}
+	return e.Has("name") && e.Has("arguments")
+}
+
+func itemFormatByLookups(e value.Value) (f *api, rank itemRank) {
+	if e.Kind() != value.Object {
+		return nil, noRank
+	}
+	if t, ok := e.Get("type"); ok && t.Kind() == value.String {
+		return typeFormat(t.Str()), decides
+	}
+	if (e.Has("role") || e.Has("parts")) && !e.Has("arguments") {
+		return messageFormatByLookups(e)
+	}
+	for _, k := range itemKeys[:] {
+		if v, ok := e.Get(k.key); ok && (k.is == "" || v.Kind() == value.String && v.Str() == k.is) {
+			if k.weak {
+				return k.api, weakly
+			}
+			return k.api, decides
+		}
+	}
+	return nil, noRank
+}
+
+func messageFormatByLookups(e value.Value) (*api, itemRank) {
+	if e.Has("parts") {
+		return &geminiContentsFormat, byRole
+	}
+	if e.Has("tool_calls") || e.Has("tool_call_id") || e.Has("function_call") {
+		return &openaiMessagesFormat, byRole
+	}
+	switch roleOf(e) {
+	case "tool", "function", "developer", "system":
+		return &openaiMessagesFormat, byRole
+	case "model":
+		return &geminiContentsFormat, byRole
+	}
+	c, _ := e.Get("content")
+	for _, blk := range c.Elems() {
+		if blk.Kind() != value.Object {
+			continue
+		}
+		t, ok := blk.Get("type")
+		if !ok || t.Kind() != value.String {
+			return nil, noRank
+		}
+		switch t.Str() {
+		case "tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document", "server_tool_use":
+			return &anthropicMessagesFormat, byRole
+		case "image_url", "input_audio", "file", "refusal":
+			return &openaiMessagesFormat, byRole
+		}
+	}
+	return &openaiMessagesFormat, byRoleOf
+}
+
+// FuzzShapeProbes asks the shape probes about every object in arbitrary
+// JSON, and wants the answers of the probes by lookups.
+func FuzzShapeProbes(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "runs", "*.json"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	for _, examples := range formatExamples {
+		for _, ex := range examples {
+			f.Add(ex)
+		}
+	}
+	for _, tt := range extractTests {
+		f.Add(tt.in)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := value.Parse(s)
+		if err != nil {
+			return
+		}
+		eachValue(r, func(e value.Value) {
+			if got, want := isCallShaped(e), isCallShapedByLookups(e); got != want {
+				t.Fatalf("isCallShaped(%s) = %v, by lookups %v", e, got, want)
+			}
+			gf, gr := itemFormat(e)
+			wf, wr := itemFormatByLookups(e)
+			if gf != wf || gr != wr {
+				t.Fatalf("itemFormat(%s) = %v %d, by lookups %v %d", e, apiName(gf), gr, apiName(wf), wr)
+			}
+			if e.Kind() == value.Object {
+				gf, gr := messageFormat(e)
+				wf, wr := messageFormatByLookups(e)
+				if gf != wf || gr != wr {
+					t.Fatalf("messageFormat(%s) = %v %d, by lookups %v %d", e, apiName(gf), gr, apiName(wf), wr)
+				}
+			}
+		})
+	})
+}
+
+// eachValue calls f with v and every value inside it.
+func eachValue(v value.Value, f func(value.Value)) {
+	f(v)
+	for _, e := range v.Elems() {
+		eachValue(e, f)
+	}
+	for _, m := range v.Members() {
+		eachValue(m.Value, f)
+	}
+}
+
+func apiName(f *api) string {
+	if f == nil {
+		return "none"
+	}
+	return string(f.name)
+}
