@@ -476,9 +476,12 @@ func (p *plan) listCalls(x extraction, dst []Call) []Call {
 
 // plan is where the calls of a response are, found without allocating.
 type plan struct {
-	f      *api          // nil: Auto, and no calls
-	list   []value.Value // elements read by f's rules
-	prefix string        // path of list in the response, for messages
+	f *api // nil: Auto, and no calls
+	// list are the elements read by f's rules, or a conversation's
+	// messages (conv); prefix is their path in the response, for
+	// messages.
+	list   []value.Value
+	prefix string
 	// one is a call object of name and arguments read after list: an
 	// openai message's legacy function_call or a single calls object.
 	one     value.Value
@@ -488,9 +491,19 @@ type plan struct {
 	// may leave them out.
 	oneMode argMode
 	// rest is a second list read after list by f.readRest: the calls
-	// LangChain could not parse, which are failed calls.
+	// LangChain could not parse, which are failed calls; or the
+	// messages of a conversation read after list, the output of a
+	// Responses run after its input.
 	rest       []value.Value
 	restPrefix string
+	// conv says the response is a whole conversation: list and rest are
+	// its messages, read in order by the format's conversation reader
+	// (run_conv.go). The messages are kept in the fields a response's
+	// calls use, which a conversation does not, so that a plan, which
+	// is passed by value on every response's path, need not grow or
+	// point to memory of its own. moreOne says that rest is the one
+	// message at restPrefix.
+	conv, moreOne bool
 	// events are the events of an SSE transcript, for a stream format;
 	// a JSON array of events is list.
 	events []event
@@ -505,19 +518,6 @@ type plan struct {
 	// trace is the OTLP export the response is, for a trace's reader;
 	// null for any other response.
 	trace value.Value
-	// conv, when set, says the response is a whole conversation (kept
-	// behind a pointer: plans are passed by value on every response's
-	// path, and few responses are conversations).
-	conv *convPlan
-}
-
-// convPlan is where a conversation's messages are: its turns, read in
-// order by the format's conversation reader (run_conv.go), and then more, the output of a
-// Responses run after its input.
-type convPlan struct {
-	turns, more         []value.Value
-	turnsPath, morePath string
-	moreOne             bool // more is the one message at morePath
 }
 
 func (p *plan) name() format.Format {
@@ -535,8 +535,7 @@ func (p *plan) name() format.Format {
 func (p *plan) listOf(f *api, elems []value.Value, path string) {
 	p.f = f
 	if c, ok := f.reader.(conversation); ok && (c.isRun == nil || c.isRun(elems)) {
-		p.conv = &convPlan{turns: elems, turnsPath: path}
-		return
+		p.conv = true
 	}
 	p.list, p.prefix = elems, path
 }

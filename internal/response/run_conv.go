@@ -51,19 +51,19 @@ type conversation struct {
 }
 
 func (c conversation) calls(p plan, x extraction, want format.Format, dst []Call) ([]Call, error) {
-	if p.conv != nil && p.bad == "" {
+	if p.conv && p.bad == "" {
 		return readConversation(&p, x, want, dst)
 	}
 	return p.listCalls(x, dst), nil
 }
 
 func (c conversation) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
-	if p.conv == nil && p.list != nil && p.bad == "" && (c.isRun == nil || !c.isRun(p.list)) {
+	if !p.conv && p.list != nil && p.bad == "" && (c.isRun == nil || !c.isRun(p.list)) {
 		// A Responses output list reads alike item by item and as a
 		// run, which also gives the turn's text.
-		p.conv, p.list = &convPlan{turns: p.list, turnsPath: p.prefix}, nil
+		p.conv = true
 	}
-	if p.conv != nil && p.bad == "" {
+	if p.conv && p.bad == "" {
 		return runConversation(&p, x, want)
 	}
 	return oneTurn(&p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer), nil
@@ -98,7 +98,7 @@ const smallRun = 4
 type runBuilder struct {
 	x    extraction
 	f    *api
-	conv *convPlan     // the conversation, which count walks
+	conv messages      // the conversation, which count walks
 	want format.Format // the format asked for, which a ShapeError names
 	mode buildMode
 	// at is the message being read: the calls' messages name it.
@@ -143,10 +143,23 @@ type match struct {
 // through a map rather than by looking back.
 const manyIDs = 32
 
+// messages are where a conversation's messages are, as its plan says:
+// its turns, and then more, read in the same way.
+type messages struct {
+	turns, more         []value.Value
+	turnsPath, morePath string
+	moreOne             bool // more is the one message at morePath
+}
+
+// messagesOf is the messages of conversation p.
+func messagesOf(p *plan) messages {
+	return messages{turns: p.list, turnsPath: p.prefix, more: p.rest, morePath: p.restPrefix, moreOne: p.moreOne}
+}
+
 // readConversation returns the calls of the conversation p, into dst
 // when it has room (see Options.Calls).
 func readConversation(p *plan, x extraction, want format.Format, dst []Call) ([]Call, error) {
-	b := runBuilder{x: x, f: p.f, conv: p.conv, want: want, mode: callsOnly, calls: dst[:0]}
+	b := runBuilder{x: x, f: p.f, conv: messagesOf(p), want: want, mode: callsOnly, calls: dst[:0]}
 	b.walk()
 	if b.err != nil || b.n == 0 {
 		return nil, b.err
@@ -157,7 +170,7 @@ func readConversation(p *plan, x extraction, want format.Format, dst []Call) ([]
 // runConversation returns the conversation p as a run.
 func runConversation(p *plan, x extraction, want format.Format) (Run, error) {
 	var b runBuilder
-	b.x, b.f, b.conv, b.want, b.mode = x, p.f, p.conv, want, wholeRun
+	b.x, b.f, b.conv, b.want, b.mode = x, p.f, messagesOf(p), want, wholeRun
 	b.walk()
 	if b.err != nil {
 		return Run{}, b.err
@@ -181,7 +194,7 @@ func runConversation(p *plan, x extraction, want format.Format) (Run, error) {
 
 func (b *runBuilder) walk() {
 	read := b.f.reader.(conversation).message
-	conv := b.conv
+	conv := &b.conv
 	for i, m := range conv.turns {
 		b.at = loc{conv.turnsPath, i}
 		readMessage(read, b, m)
@@ -762,12 +775,12 @@ func hasList(o value.Value, key string) bool {
 
 func messagesPlan(o value.Value, _ extraction) plan {
 	l, _ := o.Get("messages")
-	return plan{conv: &convPlan{turns: l.Elems(), turnsPath: "messages"}}
+	return plan{conv: true, list: l.Elems(), prefix: "messages"}
 }
 
 func contentsPlan(o value.Value, _ extraction) plan {
 	l, _ := o.Get("contents")
-	return plan{conv: &convPlan{turns: l.Elems(), turnsPath: "contents"}}
+	return plan{conv: true, list: l.Elems(), prefix: "contents"}
 }
 
 // inputPlan reads a Responses input and then its output, the items the
@@ -778,5 +791,5 @@ func inputPlan(o value.Value, _ extraction) plan {
 	if ok && out.Kind() != value.Array && out.Kind() != value.Null {
 		return plan{bad: "output is " + kindPhrase(out) + ", not an array"}
 	}
-	return plan{conv: &convPlan{turns: in.Elems(), turnsPath: "input", more: out.Elems(), morePath: "output"}}
+	return plan{conv: true, list: in.Elems(), prefix: "input", rest: out.Elems(), restPrefix: "output"}
 }

@@ -120,7 +120,7 @@ func afcPlan(o value.Value, _ extraction) plan {
 	if h.Kind() != value.Array {
 		return plan{bad: key + " is " + kindPhrase(h) + ", not an array"}
 	}
-	p := plan{conv: &convPlan{turns: h.Elems(), turnsPath: key}}
+	p := plan{conv: true, list: h.Elems(), prefix: key}
 	cand, bad, ok := firstOf(o, "candidates")
 	switch {
 	case bad.bad != "":
@@ -134,7 +134,7 @@ func afcPlan(o value.Value, _ extraction) plan {
 		return rc
 	}
 	if c, _ := cand.Get("content"); c.Kind() == value.Object {
-		p.conv.more, p.conv.morePath, p.conv.moreOne = []value.Value{c}, "candidates[0].content", true
+		p.rest, p.restPrefix, p.moreOne = []value.Value{c}, "candidates[0].content", true
 	}
 	return p
 }
