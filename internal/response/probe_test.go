@@ -8,7 +8,7 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// The shape probes (isCallShaped, itemFormat, messageFormat) read an
+// The shape probes (isCallShaped, heldCall, itemFormat, messageFormat) read an
 // object's members in one walk; these are the same probes by lookups of
 // one key at a time, as they were written first, which FuzzShapeProbes
 // holds them to.
@@ -35,6 +35,21 @@ func isCallShapedByLookups(e value.Value) bool {
 		return true
 	}
 	return e.Has("name") && e.Has("arguments")
+}
+
+func heldCallByLookups(m value.Value) bool {
+	if isCallShapedByLookups(m) {
+		return true
+	}
+	for _, key := range [...]string{"content", "parts"} {
+		l, _ := m.Get(key)
+		for _, e := range l.Elems() {
+			if isCallShapedByLookups(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func itemFormatByLookups(e value.Value) (f *api, rank itemRank) {
@@ -117,6 +132,9 @@ func FuzzShapeProbes(f *testing.F) {
 		eachValue(r, func(e value.Value) {
 			if got, want := isCallShaped(e), isCallShapedByLookups(e); got != want {
 				t.Fatalf("isCallShaped(%s) = %v, by lookups %v", e, got, want)
+			}
+			if got, want := heldCall(e), heldCallByLookups(e); got != want {
+				t.Fatalf("heldCall(%s) = %v, by lookups %v", e, got, want)
 			}
 			gf, gr := itemFormat(e)
 			wf, wr := itemFormatByLookups(e)

@@ -355,7 +355,13 @@ func (b *runBuilder) add(c Call, id string) {
 // content at key), which has no calls: the run's answer, unless a call
 // follows.
 func (b *runBuilder) said(m value.Value, key string) {
-	text, first, split := messageTexts(m, key)
+	c, _ := m.Get(key)
+	b.saidIn(c)
+}
+
+// saidIn is said of content c, the message's content itself.
+func (b *runBuilder) saidIn(c value.Value) {
+	text, first, split := contentTexts(c)
 	if text != "" {
 		b.final, b.hasFinal = text, true
 		b.last.first, b.last.split = first, split
@@ -559,6 +565,11 @@ func messageText(m value.Value, key string) string {
 // says the content has several.
 func messageTexts(m value.Value, key string) (text, first string, split bool) {
 	c, _ := m.Get(key)
+	return contentTexts(c)
+}
+
+// contentTexts is messageTexts of content c itself.
+func contentTexts(c value.Value) (text, first string, split bool) {
 	switch c.Kind() {
 	case value.String:
 		return c.Str(), "", false
@@ -591,23 +602,20 @@ func stringAt(o value.Value, key string) string {
 // for calls (it is not the model's, or its role is unknown), holds
 // something shaped as a call of some API: such a message is a failed
 // step, since a call must not vanish because it sits where no call
-// should.
-func heldCall(m value.Value) bool {
-	if isCallShaped(m) {
-		return true
-	}
-	for _, key := range [...]string{"content", "parts"} {
-		if callIn(m, key) >= 0 {
-			return true
-		}
-	}
-	return false
-}
+// should. It is shaped as a call itself, or an element of its content or
+// parts is.
+func heldCall(m value.Value) bool { return callShaped(m, true) }
 
 // callIn is the index of the first element of the list at key of m that
 // is shaped as a call, or -1.
 func callIn(m value.Value, key string) int {
 	l, _ := m.Get(key)
+	return callAt(l)
+}
+
+// callAt is the index of the first element of list l that is shaped as
+// a call, or -1.
+func callAt(l value.Value) int {
 	for i, e := range l.Elems() {
 		if isCallShaped(e) {
 			return i
@@ -620,7 +628,10 @@ func callIn(m value.Value, key string) int {
 // of some API: a call type, a key that holds a call (function,
 // functionCall, toolUse, function_call), a non-empty tool_calls, or a
 // name with arguments.
-func isCallShaped(e value.Value) bool {
+func isCallShaped(e value.Value) bool { return callShaped(e, false) }
+
+// callShaped is isCallShaped(e), or with held heldCall(e).
+func callShaped(e value.Value, held bool) bool {
 	if e.Kind() != value.Object {
 		return false
 	}
@@ -652,6 +663,10 @@ func isCallShaped(e value.Value) bool {
 			name = true
 		case "arguments":
 			args = true
+		case "content", "parts":
+			if held && callAt(v) >= 0 {
+				return true
+			}
 		}
 	}
 	return name && args

@@ -22,30 +22,46 @@ func openaiMessage(b *runBuilder, m value.Value) {
 		b.notMessage(m)
 		return
 	}
-	switch role := roleOf(m); role {
+	// One walk of the members finds what the reader reads; an absent
+	// member reads as null, as it does through a lookup.
+	var role, content, toolCalls, functionCall, toolCallID, name value.Value
+	for _, e := range m.Members() {
+		switch e.Key {
+		case "role":
+			role = e.Value
+		case "content":
+			content = e.Value
+		case "tool_calls":
+			toolCalls = e.Value
+		case "function_call":
+			functionCall = e.Value
+		case "tool_call_id":
+			toolCallID = e.Value
+		case "name":
+			name = e.Value
+		}
+	}
+	switch role := textOf(role); role {
 	case "assistant":
 		b.turn()
-		openaiCalls(b, m)
+		openaiCalls(b, toolCalls, functionCall)
 		// A content part in another API's call shape would be a call
 		// this format does not read.
-		c, _ := m.Get("content")
-		for j, e := range c.Elems() {
+		for j, e := range content.Elems() {
 			if isCallShaped(e) {
 				b.fail("", "content["+strconv.Itoa(j)+"]", "is a call in another API's shape, in an openai message")
 			}
 		}
 		if b.n == b.first && b.wantsText() {
-			b.said(m, "content")
+			b.saidIn(content)
 		}
 	case "tool":
 		b.other()
-		c, _ := m.Get("content")
-		b.result(stringAt(m, "tool_call_id"), stringAt(m, "name"), c, false)
+		b.result(textOf(toolCallID), textOf(name), content, false)
 		b.failHeld(m, role) // a result is no place for a call, which must not vanish
 	case "function":
 		b.other()
-		c, _ := m.Get("content")
-		b.result("", stringAt(m, "name"), c, false)
+		b.result("", textOf(name), content, false)
 		b.failHeld(m, role)
 	default:
 		b.other()
@@ -55,20 +71,27 @@ func openaiMessage(b *runBuilder, m value.Value) {
 
 // openaiCalls reads an assistant message's tool_calls, then its legacy
 // function_call, as messageAt does for a single message.
-func openaiCalls(b *runBuilder, m value.Value) {
-	tc, ok := m.Get("tool_calls")
-	switch {
-	case !ok || tc.Kind() == value.Null:
-	case tc.Kind() != value.Array:
-		b.fail("", "tool_calls", "is "+kindPhrase(tc)+", not an array")
-	default:
+func openaiCalls(b *runBuilder, tc, fc value.Value) {
+	switch tc.Kind() {
+	case value.Null:
+	case value.Array:
 		for j, e := range tc.Elems() {
 			b.call(readToolCall, e, loc{"tool_calls", j}, stringAt(e, "id"))
 		}
+	default:
+		b.fail("", "tool_calls", "is "+kindPhrase(tc)+", not an array")
 	}
-	if fc, ok := m.Get("function_call"); ok && fc.Kind() != value.Null {
+	if fc.Kind() != value.Null {
 		b.call(readLegacyCall, fc, loc{"function_call", -1}, "")
 	}
+}
+
+// textOf is the text of v when it is a string, else "".
+func textOf(v value.Value) string {
+	if v.Kind() != value.String {
+		return ""
+	}
+	return v.Str()
 }
 
 // readLegacyCall reads an openai message's function_call.
