@@ -320,23 +320,32 @@ func itemFormat(e value.Value) (f *api, rank itemRank) {
 	if e.Kind() != value.Object {
 		return nil, noRank
 	}
-	// One walk of the members for the keys that tell a message: every
-	// element of a list is asked this.
-	var message, args bool
-	for _, m := range e.Members() {
-		switch m.Key {
+	// One walk of the members for the keys that tell a message, and
+	// what messageFormat reads of one: every element of a list is asked
+	// this.
+	var s messageShape
+	var hasRole, args bool
+	ms := e.Members()
+	for i := range ms {
+		switch v := ms[i].Value; ms[i].Key {
 		case "type":
-			if m.Value.Kind() == value.String {
-				return typeFormat(m.Value.Str()), decides
+			if v.Kind() == value.String {
+				return typeFormat(v.Str()), decides
 			}
-		case "role", "parts":
-			message = true
+		case "role":
+			hasRole, s.role = true, v
+		case "parts":
+			s.parts = true
 		case "arguments":
 			args = true
+		case "tool_calls", "tool_call_id", "function_call":
+			s.openai = true
+		case "content":
+			s.content = v
 		}
 	}
-	if message && !args {
-		return messageFormat(e)
+	if (hasRole || s.parts) && !args {
+		return s.format()
 	}
 	for _, k := range itemKeys[:] {
 		if v, ok := e.Get(k.key); ok && (k.is == "" || v.Kind() == value.String && v.Str() == k.is) {

@@ -639,8 +639,9 @@ func callShaped(e value.Value, held bool) bool {
 	// is asked this for itself and each of its blocks, and a lookup a
 	// key would walk the members again.
 	var name, args bool
-	for _, m := range e.Members() {
-		switch v := m.Value; m.Key {
+	ms := e.Members()
+	for i := range ms {
+		switch v := ms[i].Value; ms[i].Key {
 		case "type":
 			if v.Kind() == value.String {
 				switch v.Str() {
@@ -703,37 +704,50 @@ func roleWhat(role string) string {
 // A message whose content blocks have no type (Bedrock Converse's) is no
 // message of these formats.
 func messageFormat(e value.Value) (*api, itemRank) {
-	// One walk of the members finds what the shape says: every element
-	// of a conversation is asked this, while its format is detected.
-	var parts, openai bool
-	var role, content value.Value
-	for _, m := range e.Members() {
-		switch m.Key {
+	var s messageShape
+	ms := e.Members()
+	for i := range ms {
+		switch v := ms[i].Value; ms[i].Key {
 		case "parts":
-			parts = true
+			s.parts = true
 		case "tool_calls", "tool_call_id", "function_call":
-			openai = true
+			s.openai = true
 		case "role":
-			role = m.Value
+			s.role = v
 		case "content":
-			content = m.Value
+			s.content = v
 		}
 	}
+	return s.format()
+}
+
+// messageShape is what messageFormat reads of a message, found in one
+// walk of its members (every element of a conversation is asked its
+// format while the format is detected): whether it has parts, whether
+// it has one of openai's keys tool_calls, tool_call_id and
+// function_call, its role and its content (null when absent).
+type messageShape struct {
+	parts, openai bool
+	role, content value.Value
+}
+
+// format is messageFormat's answer for a message of shape s.
+func (s *messageShape) format() (*api, itemRank) {
 	switch {
-	case parts:
+	case s.parts:
 		return &geminiContentsFormat, byRole
-	case openai:
+	case s.openai:
 		return &openaiMessagesFormat, byRole
 	}
-	if role.Kind() == value.String {
-		switch role.Str() {
+	if s.role.Kind() == value.String {
+		switch s.role.Str() {
 		case "tool", "function", "developer", "system":
 			return &openaiMessagesFormat, byRole
 		case "model":
 			return &geminiContentsFormat, byRole
 		}
 	}
-	for _, blk := range content.Elems() {
+	for _, blk := range s.content.Elems() {
 		if blk.Kind() != value.Object {
 			continue
 		}
