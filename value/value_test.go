@@ -146,3 +146,36 @@ func TestEqual(t *testing.T) {
 // parseLimits parses s within lim into memory of its own, as a nil
 // *Parser does.
 func parseLimits(s string, lim Limits) (Value, error) { return parse(s, lim, nil) }
+
+// TestGetSmall looks up every key of objects of each size up to where Get
+// turns to bisection, keys that differ in length, first byte or only the
+// last, and keys that are absent; a value that is no object has none.
+func TestGetSmall(t *testing.T) {
+	keys := []string{"", "a", "b", "ab", "role", "rolf", "type", "content", "tool_calls", "tool_call_id"}
+	for n := 0; n <= len(keys); n++ {
+		m := make([]Member, n)
+		for i := range n {
+			m[i] = Member{Key: keys[i], Value: Int(int64(i))}
+		}
+		v, err := ObjectOf(m...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, k := range keys {
+			x, ok := v.Get(k)
+			if want := i < n; ok != want || v.Has(k) != want || ok && x.Str() != Int(int64(i)).Str() || !ok && !x.IsNull() {
+				t.Errorf("%d members: Get(%q) = %v, %v", n, k, x, ok)
+			}
+		}
+		for _, k := range []string{"c", "rol", "roles", "tool_call", "z"} {
+			if x, ok := v.Get(k); ok || !x.IsNull() {
+				t.Errorf("%d members: Get(%q) = %v, %v; want missing", n, k, x, ok)
+			}
+		}
+	}
+	for _, v := range []Value{{}, BoolOf(true), StringOf("role"), Int(1), ArrayOf(StringOf("role"))} {
+		if x, ok := v.Get("role"); ok || !x.IsNull() {
+			t.Errorf("%v.Get(role) = %v, %v; want missing", v, x, ok)
+		}
+	}
+}
