@@ -8,6 +8,7 @@ package pycall
 import (
 	"fmt"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode"
@@ -81,7 +82,15 @@ func AppendValuesN(dst []Call, src string, vp *value.Parser, n int) (calls []Cal
 	v := valueSinks.Get().(*valueSink)
 	v.p = vp
 	defer v.release()
-	return parse(dst, src, v, n)
+	// The calls are read into v's, then appended to dst at once: a dst
+	// without room for them grows once rather than at each doubling.
+	read, more, err := parse(v.calls[:0], src, v, n)
+	v.calls = read
+	calls = append(dst, read...)
+	if calls == nil && err == nil && more < 0 {
+		calls = []Call{} // as parse says it
+	}
+	return calls, more, err
 }
 
 // parse appends the calls of src to calls, at most n of a list (all of
@@ -227,10 +236,26 @@ func isIdentPart(r rune) bool  { return r == '_' || unicode.IsLetter(r) || unico
 // ident reads a Python identifier, or returns "".
 func (p *parser) ident() string {
 	src, start, i := p.src, p.pos, p.pos
+	// ASCII, most names, a byte a step without decoding.
+	if i < len(src) && identByte[src[i]] == identLetter {
+		i++
+		for i < len(src) && identByte[src[i]] != 0 {
+			i++
+		}
+	}
+	if i < len(src) && src[i] >= utf8.RuneSelf {
+		i = identRest(src, start, i)
+	}
+	p.pos = i
+	return src[start:i]
+}
+
+// identRest reads on from i, decoding runes, the identifier that starts
+// at start.
+func identRest(src string, start, i int) int {
 	for i < len(src) {
 		if c := src[i]; c < utf8.RuneSelf {
-			// ASCII, most names, without decoding.
-			if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > start && c >= '0' && c <= '9' {
+			if identByte[c] == identLetter || i > start && identByte[c] == identDigit {
 				i++
 				continue
 			}
@@ -242,9 +267,26 @@ func (p *parser) ident() string {
 		}
 		i += n
 	}
-	p.pos = i
-	return src[start:i]
+	return i
 }
+
+// The ASCII bytes of identifiers, as identByte tells them.
+const (
+	identLetter = 1 // a letter or '_', which may start one
+	identDigit  = 2
+)
+
+var identByte = func() (t [256]uint8) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		switch {
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			t[c] = identLetter
+		case c >= '0' && c <= '9':
+			t[c] = identDigit
+		}
+	}
+	return t
+}()
 
 // keySet tells the keys of one object apart, to refuse a repeated one; a
 // map only for the rare object that has many.
@@ -367,7 +409,7 @@ func (p *parser) value() (int, error) {
 	if word == "" {
 		return 0, p.errf("expected a value, found %s", p.found())
 	}
-	if prefixOK(word) && (p.peek() == '"' || p.peek() == '\'') {
+	if (p.peek() == '"' || p.peek() == '\'') && prefixOK(word) {
 		p.pos = start
 		return kindString, p.stringValue()
 	}
@@ -504,7 +546,19 @@ func (p *parser) atString() bool {
 // r, u (and their cases); bytes and f-strings are recognised so that
 // stringLit can refuse them.
 func prefixOK(w string) bool {
-	switch strings.ToLower(w) {
+	// Lowered by hand: strings.ToLower allocates for each True, False
+	// and None this is asked about.
+	if len(w) > 2 {
+		return false
+	}
+	var low [2]byte
+	for i := range len(w) {
+		low[i] = w[i]
+		if 'A' <= w[i] && w[i] <= 'Z' {
+			low[i] += 'a' - 'A'
+		}
+	}
+	switch string(low[:len(w)]) {
 	case "r", "u", "b", "br", "rb", "f", "fr", "rf":
 		return true
 	}
@@ -526,7 +580,8 @@ func (p *parser) stringValue() error {
 func (p *parser) text() (string, error) {
 	start := p.pos
 	if s, ok := p.plain(); ok {
-		if !p.adjacent() {
+		// What follows most strings: no other to join to them.
+		if c := p.peek(); c == ',' || c == ')' || c == ':' || c == '}' || c == ']' || !p.adjacent() {
 			return s, nil
 		}
 		p.pos = start // a concatenation: the general way
@@ -560,23 +615,49 @@ func (p *parser) plain() (s string, ok bool) {
 	if q != '"' && q != '\'' || len(p.src)-p.pos >= 3 && p.src[p.pos+1] == q && p.src[p.pos+2] == q {
 		return "", false
 	}
-	ascii := true
-	for end := p.pos + 1; end < len(p.src); end++ {
-		switch c := p.src[end]; c {
-		case q:
-			s = p.src[p.pos+1 : end]
-			if !ascii && !utf8.ValidString(s) {
-				return "", false
-			}
-			p.pos = end + 1
-			return s, true
-		case '\\', '\n':
-			return "", false
-		default:
-			ascii = ascii && c < utf8.RuneSelf
-		}
+	rest := p.src[p.pos+1:]
+	n, high := plainRun(rest, q)
+	if n == len(rest) || rest[n] != q {
+		return "", false // a backslash, a newline or no end
 	}
-	return "", false
+	s = rest[:n]
+	if high && !utf8.ValidString(s) {
+		return "", false
+	}
+	p.pos += n + 2
+	return s, true
+}
+
+// plainRun returns how many bytes start s before its first q, backslash
+// or newline, and whether one of them may be beyond ASCII. It reads eight
+// bytes a step: most strings are a few words long, which a byte a step
+// took most of the parse to read.
+func plainRun(s string, q byte) (n int, high bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quotes := ones * uint64(q)
+	var seen uint64 // the bytes before n, or'ed
+	for ; n+8 <= len(s); n += 8 {
+		w := s[n : n+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		// A byte of a, b or c is 0 where x has q, '\\' or '\n'; the lowest
+		// byte flagged in m is the first such (a flag above it may be
+		// false).
+		a, b, c := x^quotes, x^(ones*'\\'), x^(ones*'\n')
+		if m := ((a-ones)&^a | (b-ones)&^b | (c-ones)&^c) & highs; m != 0 {
+			k := bits.TrailingZeros64(m) &^ 7
+			return n + k/8, (seen|x&(1<<k-1))&highs != 0
+		}
+		seen |= x
+	}
+	for ; n < len(s); n++ {
+		c := s[n]
+		if c == q || c == '\\' || c == '\n' {
+			break
+		}
+		seen |= uint64(c)
+	}
+	return n, seen&highs != 0
 }
 
 // adjacent reports whether a string literal follows, to be joined to
@@ -741,6 +822,14 @@ func pyNumber(s string) (string, error) {
 	if digits(s, false) && (len(s) == 1 || s[0] != '0') {
 		return s, nil // a decimal int, the common case, is JSON already
 	}
+	if i := strings.IndexByte(s, '.'); i > 0 && digits(s[:i], false) && digits(s[i+1:], false) && (i == 1 || s[0] != '0') {
+		return s, nil // and so is a float of digits, a point and digits
+	}
+	return convertNumber(s)
+}
+
+// convertNumber is pyNumber for any literal.
+func convertNumber(s string) (string, error) {
 	if strings.HasSuffix(s, "j") || strings.HasSuffix(s, "J") {
 		return "", fmt.Errorf("complex number %s is not a JSON value", s)
 	}
