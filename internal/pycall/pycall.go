@@ -202,20 +202,23 @@ var spaceStart = func() (t [256]bool) {
 }()
 
 func (p *parser) skipSpace() {
-	for p.pos < len(p.src) {
-		switch c := p.src[p.pos]; {
+	src, i := p.src, p.pos
+	for i < len(src) {
+		switch c := src[i]; {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			p.pos++
-		case c == '\\' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '\n':
-			p.pos += 2
+			i++
+		case c == '\\' && i+1 < len(src) && src[i+1] == '\n':
+			i += 2
 		case c == '#':
-			for p.pos < len(p.src) && p.src[p.pos] != '\n' {
-				p.pos++
+			for i < len(src) && src[i] != '\n' {
+				i++
 			}
 		default:
+			p.pos = i
 			return
 		}
 	}
+	p.pos = i
 }
 
 // sep steps over the white space and the comma after an item of a list
@@ -349,7 +352,7 @@ func (p *parser) call() (Call, error) {
 		kwStart := p.pos
 		kw := p.ident()
 		p.space()
-		if kw == "" || p.peek() != '=' || strings.HasPrefix(p.src[p.pos:], "==") {
+		if kw == "" || p.peek() != '=' || p.pos+1 < len(p.src) && p.src[p.pos+1] == '=' {
 			return Call{}, p.errAt(kwStart, "call of %s: expected a keyword argument name=value (positional arguments are not supported)", name)
 		}
 		var fresh bool
@@ -457,8 +460,7 @@ func (p *parser) sequence(open, close byte) error {
 func (p *parser) elements(open, close byte) (n int, comma bool, kind int, err error) {
 	start := p.pos
 	p.pos++
-	p.depth++
-	defer func() { p.depth-- }()
+	p.depth++ // down again when it closes; an error ends the parse
 	p.out.begin(false)
 	p.space()
 	for p.peek() != close {
@@ -476,14 +478,14 @@ func (p *parser) elements(open, close byte) (n int, comma bool, kind int, err er
 		}
 	}
 	p.pos++
+	p.depth--
 	return n, comma, kind, nil
 }
 
 func (p *parser) dict() error {
 	start := p.pos
 	p.pos++
-	p.depth++
-	defer func() { p.depth-- }()
+	p.depth++ // down again when it closes; an error ends the parse
 	p.out.begin(true)
 	var room [8]string // the first keys, where they cost no allocation
 	keys := keySet{list: room[:0]}
@@ -525,6 +527,7 @@ func (p *parser) dict() error {
 		}
 	}
 	p.pos++
+	p.depth--
 	p.out.end()
 	return nil
 }
@@ -611,20 +614,21 @@ func (p *parser) text() (string, error) {
 // a third quote, as the text it is; for any other, ok is false and
 // nothing is read.
 func (p *parser) plain() (s string, ok bool) {
-	q := p.peek()
-	if q != '"' && q != '\'' || len(p.src)-p.pos >= 3 && p.src[p.pos+1] == q && p.src[p.pos+2] == q {
+	src, pos := p.src, p.pos
+	if pos >= len(src) || src[pos] != '"' && src[pos] != '\'' {
 		return "", false
 	}
-	rest := p.src[p.pos+1:]
+	q, rest := src[pos], src[pos+1:]
 	n, high := plainRun(rest, q)
-	if n == len(rest) || rest[n] != q {
-		return "", false // a backslash, a newline or no end
+	// The end not found, a backslash, a newline, or a third quote.
+	if n >= len(rest) || rest[n] != q || n == 0 && len(rest) > 1 && rest[1] == q {
+		return "", false
 	}
 	s = rest[:n]
 	if high && !utf8.ValidString(s) {
 		return "", false
 	}
-	p.pos += n + 2
+	p.pos = pos + n + 2
 	return s, true
 }
 
