@@ -227,10 +227,20 @@ func (p *parser) sep(close byte) bool {
 	p.space()
 	if p.peek() == ',' {
 		p.pos++
-		p.space()
+		p.spaceAfter()
 		return true
 	}
 	return p.peek() == close
+}
+
+// spaceAfter is space after a ',' or a ':', where the one space that
+// most have costs no call.
+func (p *parser) spaceAfter() {
+	if i := p.pos; i+1 < len(p.src) && p.src[i] == ' ' && !spaceStart[p.src[i+1]] {
+		p.pos++
+		return
+	}
+	p.space()
 }
 
 func isIdentStart(r rune) bool { return r == '_' || unicode.IsLetter(r) }
@@ -515,7 +525,7 @@ func (p *parser) dict() error {
 			return p.errf("expected ':' after a dict key, found %s", p.found())
 		}
 		p.pos++
-		p.space()
+		p.spaceAfter()
 		if _, err := p.value(); err != nil {
 			return err
 		}

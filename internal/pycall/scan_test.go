@@ -6,9 +6,10 @@ import (
 	"unicode/utf8"
 )
 
-// The fast readers of strings, names and numbers agree with the general
-// ones: plain with stringLit, plainRun with a byte a step, ident with the
-// rune a step it replaced, pyNumber with convertNumber.
+// The fast readers of strings, names, numbers and space agree with the
+// general ones: plain with stringLit, plainRun with a byte a step, ident
+// with the rune a step it replaced, pyNumber with convertNumber,
+// spaceAfter with skipSpace.
 func TestScanAgrees(t *testing.T) {
 	for _, src := range scanSeeds {
 		checkScan(t, src)
@@ -33,6 +34,7 @@ var scanSeeds = []string{
 	`名字_1(a=1)`,
 	"a\u00e9b\u0301c d",
 	"\xffabc",
+	" x", "  x", " ", " #c\n x", " \\\n x", "\tx", " \x00",
 	`37.9838`, `0.5`, `00.5`, `5.`, `.5`, `1_0.5`, `10`, `010`, `1e5`, `0x1F`,
 }
 
@@ -77,6 +79,12 @@ func checkScan(t *testing.T, src string) {
 		p := &parser{src: src, pos: start}
 		if got, want := p.ident(), identByRune(src, start); got != want {
 			t.Fatalf("%q at %d: ident %q, want %q", src, start, got, want)
+		}
+		a, b := &parser{src: src, pos: start}, &parser{src: src, pos: start}
+		a.spaceAfter()
+		b.skipSpace()
+		if a.pos != b.pos {
+			t.Fatalf("%q at %d: spaceAfter to %d, skipSpace to %d", src, start, a.pos, b.pos)
 		}
 	}
 }
