@@ -8,6 +8,7 @@ package pycall
 import (
 	"fmt"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode"
@@ -81,7 +82,15 @@ func AppendValuesN(dst []Call, src string, vp *value.Parser, n int) (calls []Cal
 	v := valueSinks.Get().(*valueSink)
 	v.p = vp
 	defer v.release()
-	return parse(dst, src, v, n)
+	// The calls are read into v's, then appended to dst at once: a dst
+	// without room for them grows once rather than at each doubling.
+	read, more, err := parse(v.calls[:0], src, v, n)
+	v.calls = read
+	calls = append(dst, read...)
+	if calls == nil && err == nil && more < 0 {
+		calls = []Call{} // as parse says it
+	}
+	return calls, more, err
 }
 
 // parse appends the calls of src to calls, at most n of a list (all of
@@ -193,20 +202,23 @@ var spaceStart = func() (t [256]bool) {
 }()
 
 func (p *parser) skipSpace() {
-	for p.pos < len(p.src) {
-		switch c := p.src[p.pos]; {
+	src, i := p.src, p.pos
+	for i < len(src) {
+		switch c := src[i]; {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			p.pos++
-		case c == '\\' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '\n':
-			p.pos += 2
+			i++
+		case c == '\\' && i+1 < len(src) && src[i+1] == '\n':
+			i += 2
 		case c == '#':
-			for p.pos < len(p.src) && p.src[p.pos] != '\n' {
-				p.pos++
+			for i < len(src) && src[i] != '\n' {
+				i++
 			}
 		default:
+			p.pos = i
 			return
 		}
 	}
+	p.pos = i
 }
 
 // sep steps over the white space and the comma after an item of a list
@@ -215,10 +227,20 @@ func (p *parser) sep(close byte) bool {
 	p.space()
 	if p.peek() == ',' {
 		p.pos++
-		p.space()
+		p.spaceAfter()
 		return true
 	}
 	return p.peek() == close
+}
+
+// spaceAfter is space after a ',' or a ':', where the one space that
+// most have costs no call.
+func (p *parser) spaceAfter() {
+	if i := p.pos; i+1 < len(p.src) && p.src[i] == ' ' && !spaceStart[p.src[i+1]] {
+		p.pos++
+		return
+	}
+	p.space()
 }
 
 func isIdentStart(r rune) bool { return r == '_' || unicode.IsLetter(r) }
@@ -227,10 +249,26 @@ func isIdentPart(r rune) bool  { return r == '_' || unicode.IsLetter(r) || unico
 // ident reads a Python identifier, or returns "".
 func (p *parser) ident() string {
 	src, start, i := p.src, p.pos, p.pos
+	// ASCII, most names, a byte a step without decoding.
+	if i < len(src) && identByte[src[i]] == identLetter {
+		i++
+		for i < len(src) && identByte[src[i]] != 0 {
+			i++
+		}
+	}
+	if i < len(src) && src[i] >= utf8.RuneSelf {
+		i = identRest(src, start, i)
+	}
+	p.pos = i
+	return src[start:i]
+}
+
+// identRest reads on from i, decoding runes, the identifier that starts
+// at start.
+func identRest(src string, start, i int) int {
 	for i < len(src) {
 		if c := src[i]; c < utf8.RuneSelf {
-			// ASCII, most names, without decoding.
-			if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > start && c >= '0' && c <= '9' {
+			if identByte[c] == identLetter || i > start && identByte[c] == identDigit {
 				i++
 				continue
 			}
@@ -242,9 +280,26 @@ func (p *parser) ident() string {
 		}
 		i += n
 	}
-	p.pos = i
-	return src[start:i]
+	return i
 }
+
+// The ASCII bytes of identifiers, as identByte tells them.
+const (
+	identLetter = 1 // a letter or '_', which may start one
+	identDigit  = 2
+)
+
+var identByte = func() (t [256]uint8) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		switch {
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			t[c] = identLetter
+		case c >= '0' && c <= '9':
+			t[c] = identDigit
+		}
+	}
+	return t
+}()
 
 // keySet tells the keys of one object apart, to refuse a repeated one; a
 // map only for the rare object that has many.
@@ -307,7 +362,7 @@ func (p *parser) call() (Call, error) {
 		kwStart := p.pos
 		kw := p.ident()
 		p.space()
-		if kw == "" || p.peek() != '=' || strings.HasPrefix(p.src[p.pos:], "==") {
+		if kw == "" || p.peek() != '=' || p.pos+1 < len(p.src) && p.src[p.pos+1] == '=' {
 			return Call{}, p.errAt(kwStart, "call of %s: expected a keyword argument name=value (positional arguments are not supported)", name)
 		}
 		var fresh bool
@@ -367,7 +422,7 @@ func (p *parser) value() (int, error) {
 	if word == "" {
 		return 0, p.errf("expected a value, found %s", p.found())
 	}
-	if prefixOK(word) && (p.peek() == '"' || p.peek() == '\'') {
+	if (p.peek() == '"' || p.peek() == '\'') && prefixOK(word) {
 		p.pos = start
 		return kindString, p.stringValue()
 	}
@@ -415,8 +470,7 @@ func (p *parser) sequence(open, close byte) error {
 func (p *parser) elements(open, close byte) (n int, comma bool, kind int, err error) {
 	start := p.pos
 	p.pos++
-	p.depth++
-	defer func() { p.depth-- }()
+	p.depth++ // down again when it closes; an error ends the parse
 	p.out.begin(false)
 	p.space()
 	for p.peek() != close {
@@ -434,14 +488,14 @@ func (p *parser) elements(open, close byte) (n int, comma bool, kind int, err er
 		}
 	}
 	p.pos++
+	p.depth--
 	return n, comma, kind, nil
 }
 
 func (p *parser) dict() error {
 	start := p.pos
 	p.pos++
-	p.depth++
-	defer func() { p.depth-- }()
+	p.depth++ // down again when it closes; an error ends the parse
 	p.out.begin(true)
 	var room [8]string // the first keys, where they cost no allocation
 	keys := keySet{list: room[:0]}
@@ -471,7 +525,7 @@ func (p *parser) dict() error {
 			return p.errf("expected ':' after a dict key, found %s", p.found())
 		}
 		p.pos++
-		p.space()
+		p.spaceAfter()
 		if _, err := p.value(); err != nil {
 			return err
 		}
@@ -483,6 +537,7 @@ func (p *parser) dict() error {
 		}
 	}
 	p.pos++
+	p.depth--
 	p.out.end()
 	return nil
 }
@@ -504,7 +559,19 @@ func (p *parser) atString() bool {
 // r, u (and their cases); bytes and f-strings are recognised so that
 // stringLit can refuse them.
 func prefixOK(w string) bool {
-	switch strings.ToLower(w) {
+	// Lowered by hand: strings.ToLower allocates for each True, False
+	// and None this is asked about.
+	if len(w) > 2 {
+		return false
+	}
+	var low [2]byte
+	for i := range len(w) {
+		low[i] = w[i]
+		if 'A' <= w[i] && w[i] <= 'Z' {
+			low[i] += 'a' - 'A'
+		}
+	}
+	switch string(low[:len(w)]) {
 	case "r", "u", "b", "br", "rb", "f", "fr", "rf":
 		return true
 	}
@@ -526,7 +593,8 @@ func (p *parser) stringValue() error {
 func (p *parser) text() (string, error) {
 	start := p.pos
 	if s, ok := p.plain(); ok {
-		if !p.adjacent() {
+		// What follows most strings: no other to join to them.
+		if c := p.peek(); c == ',' || c == ')' || c == ':' || c == '}' || c == ']' || !p.adjacent() {
 			return s, nil
 		}
 		p.pos = start // a concatenation: the general way
@@ -556,27 +624,54 @@ func (p *parser) text() (string, error) {
 // a third quote, as the text it is; for any other, ok is false and
 // nothing is read.
 func (p *parser) plain() (s string, ok bool) {
-	q := p.peek()
-	if q != '"' && q != '\'' || len(p.src)-p.pos >= 3 && p.src[p.pos+1] == q && p.src[p.pos+2] == q {
+	src, pos := p.src, p.pos
+	if pos >= len(src) || src[pos] != '"' && src[pos] != '\'' {
 		return "", false
 	}
-	ascii := true
-	for end := p.pos + 1; end < len(p.src); end++ {
-		switch c := p.src[end]; c {
-		case q:
-			s = p.src[p.pos+1 : end]
-			if !ascii && !utf8.ValidString(s) {
-				return "", false
-			}
-			p.pos = end + 1
-			return s, true
-		case '\\', '\n':
-			return "", false
-		default:
-			ascii = ascii && c < utf8.RuneSelf
-		}
+	q, rest := src[pos], src[pos+1:]
+	n, high := plainRun(rest, q)
+	// The end not found, a backslash, a newline, or a third quote.
+	if n >= len(rest) || rest[n] != q || n == 0 && len(rest) > 1 && rest[1] == q {
+		return "", false
 	}
-	return "", false
+	s = rest[:n]
+	if high && !utf8.ValidString(s) {
+		return "", false
+	}
+	p.pos = pos + n + 2
+	return s, true
+}
+
+// plainRun returns how many bytes start s before its first q, backslash
+// or newline, and whether one of them may be beyond ASCII. It reads eight
+// bytes a step: most strings are a few words long, which a byte a step
+// took most of the parse to read.
+func plainRun(s string, q byte) (n int, high bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quotes := ones * uint64(q)
+	var seen uint64 // the bytes before n, or'ed
+	for ; n+8 <= len(s); n += 8 {
+		w := s[n : n+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		// A byte of a, b or c is 0 where x has q, '\\' or '\n'; the lowest
+		// byte flagged in m is the first such (a flag above it may be
+		// false).
+		a, b, c := x^quotes, x^(ones*'\\'), x^(ones*'\n')
+		if m := ((a-ones)&^a | (b-ones)&^b | (c-ones)&^c) & highs; m != 0 {
+			k := bits.TrailingZeros64(m) &^ 7
+			return n + k/8, (seen|x&(1<<k-1))&highs != 0
+		}
+		seen |= x
+	}
+	for ; n < len(s); n++ {
+		c := s[n]
+		if c == q || c == '\\' || c == '\n' {
+			break
+		}
+		seen |= uint64(c)
+	}
+	return n, seen&highs != 0
 }
 
 // adjacent reports whether a string literal follows, to be joined to
@@ -741,6 +836,14 @@ func pyNumber(s string) (string, error) {
 	if digits(s, false) && (len(s) == 1 || s[0] != '0') {
 		return s, nil // a decimal int, the common case, is JSON already
 	}
+	if i := strings.IndexByte(s, '.'); i > 0 && digits(s[:i], false) && digits(s[i+1:], false) && (i == 1 || s[0] != '0') {
+		return s, nil // and so is a float of digits, a point and digits
+	}
+	return convertNumber(s)
+}
+
+// convertNumber is pyNumber for any literal.
+func convertNumber(s string) (string, error) {
 	if strings.HasSuffix(s, "j") || strings.HasSuffix(s, "J") {
 		return "", fmt.Errorf("complex number %s is not a JSON value", s)
 	}

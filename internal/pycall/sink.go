@@ -120,6 +120,7 @@ type valueSink struct {
 	mems   []value.Member // the members of the open objects
 	top    value.Value    // the last outermost value
 	p      *value.Parser  // where the values' memory comes from
+	calls  []Call         // the calls read, before they are handed over
 	// highVals and highMems are how far vals and mems have held values,
 	// which release clears.
 	highVals, highMems int
@@ -127,6 +128,7 @@ type valueSink struct {
 		frames [8]valueFrame
 		vals   [16]value.Value
 		mems   [16]value.Member
+		calls  [8]Call
 	}
 }
 
@@ -140,7 +142,7 @@ type valueFrame struct {
 // few calls allocate.
 var valueSinks = sync.Pool{New: func() any {
 	v := &valueSink{}
-	v.frames, v.vals, v.mems = v.room.frames[:0], v.room.vals[:0], v.room.mems[:0]
+	v.frames, v.vals, v.mems, v.calls = v.room.frames[:0], v.room.vals[:0], v.room.mems[:0], v.room.calls[:0]
 	return v
 }}
 
@@ -149,8 +151,9 @@ var valueSinks = sync.Pool{New: func() any {
 func (v *valueSink) release() {
 	clear(v.vals[:v.highVals])
 	clear(v.mems[:v.highMems])
+	clear(v.calls)
 	v.highVals, v.highMems = 0, 0
-	v.frames, v.vals, v.mems, v.top, v.p = v.frames[:0], v.vals[:0], v.mems[:0], value.Value{}, nil
+	v.frames, v.vals, v.mems, v.calls, v.top, v.p = v.frames[:0], v.vals[:0], v.mems[:0], v.calls[:0], value.Value{}, nil
 	valueSinks.Put(v)
 }
 
