@@ -154,7 +154,7 @@ func isSSE(s string) bool {
 			}
 			first = false
 		case strings.HasPrefix(rest, "event:"), strings.HasPrefix(rest, "id:"), strings.HasPrefix(rest, "retry:"):
-		case !strings.ContainsAny(rest, "\r\n") && cutField(rest):
+		case cutField(rest) && !strings.ContainsAny(rest, "\r\n"): // cutField first: it refuses all but six bytes or fewer
 		default:
 			return false
 		}
