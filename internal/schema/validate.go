@@ -102,6 +102,9 @@ func (s *Schema) Validate(dst []Violation, args value.Value, c Check) []Violatio
 	if !s.fast {
 		return s.validateLib(dst, args, c.NullIsMissing)
 	}
+	if s.flat != nil && s.flat.valid(args, c.NullIsMissing) {
+		return dst
+	}
 	scratchOut := dst == nil && c.Scratch != nil
 	if scratchOut {
 		dst = c.Scratch.out[:0]
@@ -130,6 +133,9 @@ func (s *Schema) Validate(dst []Violation, args value.Value, c Check) []Violatio
 func (s *Schema) Valid(args value.Value, c Check) bool {
 	if !s.fast {
 		return len(s.validateLib(nil, args, c.NullIsMissing)) == 0
+	}
+	if s.flat != nil && s.flat.valid(args, c.NullIsMissing) {
+		return true
 	}
 	v := c.validator(nil, 1)
 	known, pl := c.known()
