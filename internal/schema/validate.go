@@ -476,21 +476,23 @@ func (v *validator) planned(n *node, x value.Value, kms []value.Member, pl *plan
 	k := 0
 	for i := range ms {
 		m := &ms[i]
-		if k < len(kms) && kms[k].Key != m.Key {
-			for k < len(kms) && kms[k].Key < m.Key {
-				k++
-			}
+		// Both lists are in key order: the member's known member, if it
+		// has one, is at k or after it. == compares the lengths first,
+		// where < called a byte comparison at every step.
+		j := k
+		for j < len(kms) && kms[j].Key != m.Key {
+			j++
 		}
 		at[i] = -1
-		if k < len(kms) && kms[k].Key == m.Key {
-			at[i] = int8(k)
+		if j < len(kms) {
+			at[i], k = int8(j), j+1
 		}
 		if v.nullIsMissing && m.Value.IsNull() {
 			count--
 			continue
 		}
 		if at[i] >= 0 {
-			present |= 1 << k
+			present |= 1 << j
 		}
 	}
 	v.count(count, n.minProps, n.maxProps, "Properties")
