@@ -114,6 +114,7 @@ func (s *Schema) Validate(dst []Violation, args value.Value, c Check) []Violatio
 	// validation: their paths can be carved from one buffer of it too.
 	// A caller's dst keeps them longer, so they get paths of their own.
 	v.carve = scratchOut
+	v.differs = s.flat != nil
 	known, pl := c.known()
 	v.validate(s.root, args, nil, known, pl)
 	out := v.out
@@ -138,6 +139,7 @@ func (s *Schema) Valid(args value.Value, c Check) bool {
 		return true
 	}
 	v := c.validator(nil, 1)
+	v.differs = s.flat != nil
 	known, pl := c.known()
 	v.validate(s.root, args, nil, known, pl)
 	ok := v.failures == 0
@@ -177,7 +179,13 @@ type validator struct {
 	// trial is above zero inside anyOf and oneOf, where a known valid
 	// value proves nothing (see Check.Valid).
 	trial int
-	eq    *rulecore.Equalities // see Check.Equal
+	// differs says that the value the next validate checks is not to be
+	// compared with the known one first: arguments the flat walk did
+	// not find valid are not a valid value's equal, but where a numeric
+	// string stands for a number, and then the walk finds them valid all
+	// the same.
+	differs bool
+	eq      *rulecore.Equalities // see Check.Equal
 	// carve says the violations' paths are carved from paths, the
 	// Scratch's, rather than allocated one by one.
 	carve bool
@@ -253,7 +261,9 @@ func coerce(n *node, x value.Value) value.Value {
 // the arguments, for looking up what the comparison found (Check.Equal);
 // pl, when not nil, is known's plan for n (see Known).
 func (v *validator) validate(n *node, x value.Value, xp *value.Value, known *value.Value, pl *plan) bool {
-	if known != nil && v.trial == 0 && v.equal(x, xp, known) {
+	differs := v.differs
+	v.differs = false
+	if known != nil && v.trial == 0 && !differs && v.equal(x, xp, known) {
 		return true // a whole subtree the same as a valid one is as valid
 	}
 	if n.never {
