@@ -84,3 +84,28 @@ func TestFlatOf(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingWithScratch: a required violation lists the same missing
+// properties from a Scratch's memory as from its own, two in a row too.
+func TestMissingWithScratch(t *testing.T) {
+	sch, err := Compile("t", mustParse(t, `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"object","properties":{"c":{"type":"integer"}},"required":["c","d"]}},"required":["a","b","e"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc Scratch
+	for _, args := range []string{`{"b":{}}`, `{"b":{"c":"x"}}`, `{"a":1,"b":{"d":null}}`} {
+		x := mustParse(t, args)
+		for _, nim := range []bool{false, true} {
+			want := sch.Validate(nil, x, Check{NullIsMissing: nim})
+			got := sch.Validate(nil, x, Check{NullIsMissing: nim, Scratch: &sc})
+			if len(got) != len(want) {
+				t.Fatalf("%s: %d violations, want %d", args, len(got), len(want))
+			}
+			for i := range got {
+				if !slices.Equal(got[i].Missing, want[i].Missing) || !slices.Equal(got[i].Path, want[i].Path) || got[i].Message != want[i].Message {
+					t.Errorf("%s: %+v, want %+v", args, got[i], want[i])
+				}
+			}
+		}
+	}
+}

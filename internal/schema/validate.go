@@ -554,10 +554,20 @@ func (v *validator) missing(n *node, x value.Value) {
 		return // quiet: only counted, so not listed either
 	}
 	var missing []string
+	start := len(v.paths)
 	for _, r := range n.required {
 		if m, ok := x.Get(r); !ok || v.nullIsMissing && m.IsNull() {
-			missing = append(missing, r)
+			if v.carve {
+				// Read no longer than the violation's path: from the
+				// same buffer.
+				v.paths = append(v.paths, r)
+			} else {
+				missing = append(missing, r)
+			}
 		}
+	}
+	if v.carve {
+		missing = v.paths[start:len(v.paths):len(v.paths)]
 	}
 	v.fail(requiredMessage(missing))
 	v.out[len(v.out)-1].Missing = missing
