@@ -60,6 +60,36 @@ type caseInput struct {
 	// tools are the case's tools by name, with which an actual call that
 	// pairs with no expected call is still validated.
 	tools map[string]*tool
+	// few holds tools when they are few (see tool), else nil.
+	few []*tool
+}
+
+// maxFewTools is the most tools a case's input looks up by a scan rather
+// than in its map.
+const maxFewTools = 8
+
+func newCaseInput(f format.Format, params map[string]value.Value, tools map[string]*tool) *caseInput {
+	in := &caseInput{format: f, params: params, tools: tools}
+	if len(tools) <= maxFewTools {
+		in.few = slices.Collect(maps.Values(tools))
+	}
+	return in
+}
+
+// tool returns the case's tool of that name, nil when there is none. A
+// case's few tools are scanned: == compares the lengths first, and the
+// names of one tool list mostly differ in length, where the map hashes
+// the name.
+func (in *caseInput) tool(name string) *tool {
+	if in.few == nil {
+		return in.tools[name]
+	}
+	for _, t := range in.few {
+		if t.name == name {
+			return t
+		}
+	}
+	return nil
 }
 
 // compiledCall is one expected call. A suite holds one per expected call,
@@ -438,9 +468,9 @@ func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
 	k := caseCompiler{c: c, sc: sc, tools: c.tools, ctx: rulecore.Context{AllowExtra: extra == suite.ExtraAllow, NullIsMissing: nullIsMissing}}
 	if sc.Tools != nil {
 		k.tools = c.compileTools(sc.Tools, sc.ID)
-		cc.input = &caseInput{format: format, params: suite.Params(sc.Tools), tools: k.tools}
+		cc.input = newCaseInput(format, suite.Params(sc.Tools), k.tools)
 	} else if cc.input = c.inputs[format]; cc.input == nil {
-		cc.input = &caseInput{format: format, params: c.params, tools: c.tools}
+		cc.input = newCaseInput(format, c.params, c.tools)
 		c.inputs[format] = cc.input
 	}
 	if sc.HasSteps() {

@@ -305,13 +305,14 @@ func (mt *matcher) writeExtra(r *results.Result, b int) bool {
 	// argument the schema rejects.
 	tolerated := (mt.mode == suite.CallsSuperset || mt.mode == suite.CallsInOrder) && len(mt.exp) > 0 || mt.mode == suite.CallsAny
 	ac := &mt.calls[b]
+	t := mt.c.input.tool(ac.Name)
 	start := len(r.Diffs)
 	if !tolerated {
 		r.Diffs = append(r.Diffs, results.Diff{Kind: results.UnexpectedCall,
 			Actual: value.StringOf(ac.Name), HasActual: true, Rule: string(mt.mode),
-			Message: unexpectedCallMessage(ac, len(mt.exp))})
+			Message: unexpectedCallMessage(ac, t, len(mt.exp))})
 	}
-	r.Diffs = mt.c.unpaired(ac, mt.w, r.Diffs)
+	r.Diffs = mt.c.unpaired(ac, t, mt.w, r.Diffs)
 	if len(r.Diffs) == start {
 		return false
 	}

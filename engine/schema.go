@@ -20,6 +20,10 @@ type tool struct {
 	name    string
 	schema  *schema.Schema // nil when the tool declares no parameters
 	implied []impliedRule
+	// unexpected and noCall are the messages of a call to the tool that
+	// pairs with no expected call (unexpectedCallMessage), written once:
+	// a model's wrong calls are mostly to the tools it was given.
+	unexpected, noCall string
 }
 
 // impliedRule is what the schema implies at one path: a rule (numeric, a
@@ -47,6 +51,9 @@ func (c *compiler) compileTools(ts []suite.Tool, caseID string) map[string]*tool
 
 func compileTool(st *suite.Tool) (*tool, error) {
 	t := &tool{name: st.Name}
+	if st.Name != "" {
+		t.unexpected, t.noCall = "unexpected call to "+st.Name, "expected no call, got a call to "+st.Name
+	}
 	params := st.Parameters
 	if params.Kind() == value.Null {
 		return t, nil

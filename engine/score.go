@@ -170,12 +170,11 @@ func (e *Engine) evaluate(r *results.Result, c *compiledCase, exp []compiledCall
 
 // unpaired appends to dst what is wrong with ac, an actual call that pairs
 // with no expected call, besides being there: its arguments unusable, or
-// rejected by the schema of the case's tool of its name.
-func (c *compiledCase) unpaired(ac *response.Call, w *work, dst []results.Diff) []results.Diff {
+// rejected by the schema of t, the case's tool of its name (nil: none).
+func (c *compiledCase) unpaired(ac *response.Call, t *tool, w *work, dst []results.Diff) []results.Diff {
 	if ac.Err != nil {
 		return append(dst, invalidArguments(ac))
 	}
-	t := c.input.tools[ac.Name]
 	if t == nil || t.schema == nil {
 		return dst
 	}
@@ -195,7 +194,16 @@ func invalidArguments(ac *response.Call) results.Diff {
 	return results.Diff{Kind: results.InvalidArguments, Rule: "json", Message: msg, Call: -1}
 }
 
-func unexpectedCallMessage(c *response.Call, expected int) string {
+// unexpectedCallMessage words the unexpected_call diff of c, to the tool t
+// of its name (nil when the case has none), in a list of expected calls
+// that holds expected.
+func unexpectedCallMessage(c *response.Call, t *tool, expected int) string {
+	if t != nil && c.Name != "" {
+		if expected == 0 {
+			return t.noCall
+		}
+		return t.unexpected
+	}
 	what := "call to " + c.Name
 	if c.Name == "" {
 		what = "call without a name" // one whose shape was broken, as a rule

@@ -106,13 +106,33 @@ func display(v value.Value) string {
 }
 
 func typeMessage(got string, want types) string {
-	for _, o := range typeOrder {
-		if want == o.t {
-			return "got " + got + ", want " + o.name // one type: no list to build
+	for j, o := range typeOrder {
+		if want != o.t {
+			continue
 		}
+		// One type: a message written once, since it is the commonest
+		// violation of a model's calls and each one would cost an
+		// allocation.
+		for i, g := range typeOrder {
+			if g.name == got {
+				return singleTypeMessages[i][j]
+			}
+		}
+		return "got " + got + ", want " + o.name
 	}
 	return "got " + got + ", want " + strings.Join(want.names(), " or ")
 }
+
+// singleTypeMessages[i][j] is typeMessage's text for an instance of type
+// typeOrder[i] against a schema that wants typeOrder[j] alone.
+var singleTypeMessages = func() (m [7][7]string) {
+	for i, g := range typeOrder {
+		for j, w := range typeOrder {
+			m[i][j] = "got " + g.name + ", want " + w.name
+		}
+	}
+	return m
+}()
 
 func constMessage(want value.Value) string {
 	if k := want.Kind(); k == value.Array || k == value.Object {

@@ -74,3 +74,16 @@ func FuzzQuote(f *testing.F) {
 		}
 	})
 }
+
+// TestSingleTypeMessages: every message of one wanted type, which comes
+// from a table, is the library's.
+func TestSingleTypeMessages(t *testing.T) {
+	for _, g := range typeOrder {
+		for _, w := range typeOrder {
+			want := (&kind.Type{Got: g.name, Want: []string{w.name}}).LocalizedString(printer)
+			if got := typeMessage(g.name, w.t); got != want {
+				t.Errorf("got  %q\nwant %q", got, want)
+			}
+		}
+	}
+}

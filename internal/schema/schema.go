@@ -36,6 +36,7 @@ type Schema struct {
 	// fast says that every keyword the schema uses is one this package
 	// validates itself; otherwise the library validates.
 	fast bool
+	flat *flat // the schema's flat form, nil when it has none
 }
 
 // types is a set of JSON Schema type names, one bit each.
@@ -168,7 +169,11 @@ func Compile(name string, doc value.Value) (*Schema, error) {
 			n.prepareDefault()
 		}
 	}
-	return &Schema{root: root, lib: lib, fast: c.fast}, nil
+	s := &Schema{root: root, lib: lib, fast: c.fast}
+	if c.fast {
+		s.flat = flatOf(root)
+	}
+	return s, nil
 }
 
 // compiler builds the node graph of one document.

@@ -102,6 +102,9 @@ func (s *Schema) Validate(dst []Violation, args value.Value, c Check) []Violatio
 	if !s.fast {
 		return s.validateLib(dst, args, c.NullIsMissing)
 	}
+	if s.flat != nil && s.flat.valid(args, c.NullIsMissing) {
+		return dst
+	}
 	scratchOut := dst == nil && c.Scratch != nil
 	if scratchOut {
 		dst = c.Scratch.out[:0]
@@ -111,6 +114,7 @@ func (s *Schema) Validate(dst []Violation, args value.Value, c Check) []Violatio
 	// validation: their paths can be carved from one buffer of it too.
 	// A caller's dst keeps them longer, so they get paths of their own.
 	v.carve = scratchOut
+	v.differs = s.flat != nil
 	known, pl := c.known()
 	v.validate(s.root, args, nil, known, pl)
 	out := v.out
@@ -131,7 +135,11 @@ func (s *Schema) Valid(args value.Value, c Check) bool {
 	if !s.fast {
 		return len(s.validateLib(nil, args, c.NullIsMissing)) == 0
 	}
+	if s.flat != nil && s.flat.valid(args, c.NullIsMissing) {
+		return true
+	}
 	v := c.validator(nil, 1)
+	v.differs = s.flat != nil
 	known, pl := c.known()
 	v.validate(s.root, args, nil, known, pl)
 	ok := v.failures == 0
@@ -171,7 +179,13 @@ type validator struct {
 	// trial is above zero inside anyOf and oneOf, where a known valid
 	// value proves nothing (see Check.Valid).
 	trial int
-	eq    *rulecore.Equalities // see Check.Equal
+	// differs says that the value the next validate checks is not to be
+	// compared with the known one first: arguments the flat walk did
+	// not find valid are not a valid value's equal, but where a numeric
+	// string stands for a number, and then the walk finds them valid all
+	// the same.
+	differs bool
+	eq      *rulecore.Equalities // see Check.Equal
 	// carve says the violations' paths are carved from paths, the
 	// Scratch's, rather than allocated one by one.
 	carve bool
@@ -247,7 +261,9 @@ func coerce(n *node, x value.Value) value.Value {
 // the arguments, for looking up what the comparison found (Check.Equal);
 // pl, when not nil, is known's plan for n (see Known).
 func (v *validator) validate(n *node, x value.Value, xp *value.Value, known *value.Value, pl *plan) bool {
-	if known != nil && v.trial == 0 && v.equal(x, xp, known) {
+	differs := v.differs
+	v.differs = false
+	if known != nil && v.trial == 0 && !differs && v.equal(x, xp, known) {
 		return true // a whole subtree the same as a valid one is as valid
 	}
 	if n.never {
@@ -470,21 +486,23 @@ func (v *validator) planned(n *node, x value.Value, kms []value.Member, pl *plan
 	k := 0
 	for i := range ms {
 		m := &ms[i]
-		if k < len(kms) && kms[k].Key != m.Key {
-			for k < len(kms) && kms[k].Key < m.Key {
-				k++
-			}
+		// Both lists are in key order: the member's known member, if it
+		// has one, is at k or after it. == compares the lengths first,
+		// where < called a byte comparison at every step.
+		j := k
+		for j < len(kms) && kms[j].Key != m.Key {
+			j++
 		}
 		at[i] = -1
-		if k < len(kms) && kms[k].Key == m.Key {
-			at[i] = int8(k)
+		if j < len(kms) {
+			at[i], k = int8(j), j+1
 		}
 		if v.nullIsMissing && m.Value.IsNull() {
 			count--
 			continue
 		}
 		if at[i] >= 0 {
-			present |= 1 << k
+			present |= 1 << j
 		}
 	}
 	v.count(count, n.minProps, n.maxProps, "Properties")
@@ -536,10 +554,20 @@ func (v *validator) missing(n *node, x value.Value) {
 		return // quiet: only counted, so not listed either
 	}
 	var missing []string
+	start := len(v.paths)
 	for _, r := range n.required {
 		if m, ok := x.Get(r); !ok || v.nullIsMissing && m.IsNull() {
-			missing = append(missing, r)
+			if v.carve {
+				// Read no longer than the violation's path: from the
+				// same buffer.
+				v.paths = append(v.paths, r)
+			} else {
+				missing = append(missing, r)
+			}
 		}
+	}
+	if v.carve {
+		missing = v.paths[start:len(v.paths):len(v.paths)]
 	}
 	v.fail(requiredMessage(missing))
 	v.out[len(v.out)-1].Missing = missing

@@ -1,0 +1,134 @@
+package schema
+
+import (
+	"github.com/callgrade/callgrade/internal/jsonv"
+	"github.com/callgrade/callgrade/value"
+)
+
+// flat is a schema whose root is an object of properties each ruled by
+// its type alone (an array's elements by theirs), as most tools' schemas
+// are: for it, arguments are found valid in one walk of their members,
+// with none of the validator's set-up, where most calls are valid. What
+// the walk cannot decide at once (a violation, a string where a number
+// may be written as one) is left to the validator, which words it.
+type flat struct {
+	props   []flatProp // sorted by key, as the root's
+	nreq    int        // how many of props are required
+	noExtra bool       // additionalProperties: false
+}
+
+type flatProp struct {
+	key string
+	n   *node
+	req bool
+}
+
+// flatOf returns the flat form of root, or nil when it has none.
+func flatOf(root *node) *flat {
+	if !onlyTypes(root) || root.types&tObject == 0 || root.additional != nil ||
+		root.minProps >= 0 || root.maxProps >= 0 || len(root.props) > maxPlanned {
+		return nil
+	}
+	f := &flat{props: make([]flatProp, len(root.props)), noExtra: root.noExtra}
+	for i, p := range root.props {
+		if !leaf(p.n) || p.n.items != nil && (!leaf(p.n.items) || p.n.items.items != nil) {
+			return nil
+		}
+		f.props[i] = flatProp{key: p.key, n: p.n}
+	}
+	for _, r := range root.sortedRequired {
+		i := propIndex(f.props, r)
+		if i < 0 {
+			return nil // required and undeclared: the validator says what of it
+		}
+		f.props[i].req = true
+		f.nreq++
+	}
+	return f
+}
+
+func propIndex(ps []flatProp, key string) int {
+	for i := range ps {
+		if ps[i].key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// onlyTypes reports whether n checks nothing of a value but its type and
+// what its object and array keywords say.
+func onlyTypes(n *node) bool {
+	return !n.never && !n.hasEnum && !n.hasConst &&
+		n.minimum == "" && n.maximum == "" && n.exclMin == "" && n.exclMax == "" && n.multipleOf == "" &&
+		n.minLength < 0 && n.maxLength < 0 && n.pattern == nil &&
+		n.ref == nil && len(n.allOf) == 0 && len(n.anyOf) == 0 && len(n.oneOf) == 0
+}
+
+// leaf reports whether n checks nothing of a value but its type, and of
+// an array's elements what items says.
+func leaf(n *node) bool {
+	return onlyTypes(n) && n.noObject() && n.minItems < 0 && n.maxItems < 0 && !n.uniqueItems
+}
+
+// noObject reports whether n says nothing of an object's members.
+func (n *node) noObject() bool {
+	return len(n.props) == 0 && len(n.required) == 0 && n.additional == nil && !n.noExtra && n.minProps < 0 && n.maxProps < 0
+}
+
+// valid reports that args are valid against the schema f is of; false
+// says only that the validator is to decide.
+func (f *flat) valid(args value.Value, nullIsMissing bool) bool {
+	if args.Kind() != value.Object {
+		return false
+	}
+	ms := args.Members()
+	req, p := 0, 0
+	for i := range ms {
+		m := &ms[i]
+		if nullIsMissing && m.Value.IsNull() {
+			continue
+		}
+		// Both lists are in key order: the member's property, if it has
+		// one, is at p or after it. == compares the lengths first.
+		j := p
+		for j < len(f.props) && f.props[j].key != m.Key {
+			j++
+		}
+		if j == len(f.props) {
+			if f.noExtra {
+				return false
+			}
+			continue
+		}
+		p = j + 1
+		fp := &f.props[j]
+		if !typeValid(fp.n, m.Value) {
+			return false
+		}
+		if it := fp.n.items; it != nil && m.Value.Kind() == value.Array {
+			for _, e := range m.Value.Elems() {
+				if !typeValid(it, e) {
+					return false
+				}
+			}
+		}
+		if fp.req {
+			req++
+		}
+	}
+	return req == f.nreq
+}
+
+// typeValid reports that x is of n's type as validate checks it, false
+// too for a string n would read as a number.
+func typeValid(n *node, x value.Value) bool {
+	if n.types == 0 {
+		return true
+	}
+	t, _ := jsonType(x)
+	if t == tString && n.coerces() {
+		return false
+	}
+	return n.types&t != 0 || (n.types&tInteger != 0 && t == tNumber && jsonv.IsInteger(x))
+}
