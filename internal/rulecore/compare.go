@@ -568,13 +568,18 @@ func (w *walker) leaf(st *state, f *eff, r *Rule, e, a *value.Value) bool {
 		}
 		// The normal form is read here and dropped: it goes into the
 		// walker's buffers, not a string of its own.
-		s := w.bufs().apply(f.norm, a.Str(), 0)
+		nb := w.bufs()
+		s := nb.apply(f.norm, a.Str(), 0)
 		switch {
 		case w.slow:
 		case r.bounded != nil && utf8.ValidString(s):
 			return r.bounded.match(s)
 		case r.anchored != nil:
 			return r.anchored.match(s)
+		case r.prog != nil:
+			if m, ok := r.prog.match(s, &nb.bt); ok {
+				return m
+			}
 		}
 		return r.re.MatchString(s)
 	case r.oneOf != nil:

@@ -111,7 +111,9 @@ var properties = []property{
 				return err
 			}
 			if r.bounded = compileBounded(v.Str()); r.bounded == nil {
-				r.anchored = compileAnchored(v.Str())
+				if r.anchored = compileAnchored(v.Str()); r.anchored == nil {
+					r.prog = compileProg(v.Str())
+				}
 			}
 			// A folded variant for when case_insensitive is in force here,
 			// said by this rule or inherited: RE2's (?i) is its case folding.
