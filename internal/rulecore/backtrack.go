@@ -2,6 +2,9 @@ package rulecore
 
 import (
 	"regexp/syntax"
+	"slices"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -21,6 +24,16 @@ type progMatcher struct {
 	start    uint32
 	joins    int
 	anchored bool // a match can start only at the start of the text
+
+	// The characters a match can start with: ASCII ones, any other
+	// (firstOther) or, as a match can be empty, any (firstAll).
+	first                asciiSet
+	firstOther, firstAll bool
+
+	// What every text the regex matches has, which most texts that it
+	// does not match lack: a length and literal strings.
+	minLen int
+	need   []string
 }
 
 // progInst is a syntax.Inst with what the search reads of it at hand.
@@ -53,7 +66,8 @@ func compileProg(src string) *progMatcher {
 	if err != nil {
 		return nil
 	}
-	prog, err := syntax.Compile(re.Simplify())
+	body, _ := unanchor(re)
+	prog, err := syntax.Compile(body.Simplify())
 	if err != nil || len(prog.Inst) > maxProgVisited/64 {
 		return nil
 	}
@@ -84,12 +98,217 @@ func compileProg(src string) *progMatcher {
 		m.inst[i] = pi
 	}
 	m.anchored = prog.StartCond()&syntax.EmptyBeginText != 0
+	m.first, m.firstOther, m.firstAll = firstChars(prog)
+	m.minLen = minLen(re)
+	m.need = needed(re)
+	if len(m.need) > maxNeed {
+		slices.SortFunc(m.need, func(a, b string) int { return len(b) - len(a) })
+		m.need = m.need[:maxNeed]
+	}
 	return m
+}
+
+// unanchor returns the regex re is when it begins \A(?s:.*), or each of
+// its alternatives does, as BFCL's Java patterns do (a value anywhere in
+// the text): re without them, which is to be searched for from each
+// position, the positions the .* reaches. searched is false, and re
+// returned, when it has another shape.
+func unanchor(re *syntax.Regexp) (_ *syntax.Regexp, searched bool) {
+	if re.Op != syntax.OpConcat || len(re.Sub) < 2 || re.Sub[0].Op != syntax.OpBeginText {
+		return re, false
+	}
+	rest := re.Sub[1:]
+	if isDotStar(rest[0]) {
+		return concatOf(rest[1:]), true
+	}
+	if rest[0].Op != syntax.OpAlternate {
+		return re, false
+	}
+	alts := make([]*syntax.Regexp, len(rest[0].Sub))
+	for i, a := range rest[0].Sub {
+		switch {
+		case isDotStar(a):
+			alts[i] = &syntax.Regexp{Op: syntax.OpEmptyMatch}
+		case a.Op == syntax.OpConcat && len(a.Sub) > 0 && isDotStar(a.Sub[0]):
+			alts[i] = concatOf(a.Sub[1:])
+		default:
+			return re, false
+		}
+	}
+	alt := &syntax.Regexp{Op: syntax.OpAlternate, Sub: alts}
+	return concatOf(append([]*syntax.Regexp{alt}, rest[1:]...)), true
+}
+
+// isDotStar reports whether re is (?s:.*) or (?s:.*?).
+func isDotStar(re *syntax.Regexp) bool {
+	return re.Op == syntax.OpStar && re.Sub[0].Op == syntax.OpAnyChar
+}
+
+func concatOf(subs []*syntax.Regexp) *syntax.Regexp {
+	return &syntax.Regexp{Op: syntax.OpConcat, Sub: subs}
+}
+
+// firstChars returns the characters a match of prog can start with:
+// those of the character instructions reached from its start without
+// reading one (an empty-width test read as passed), all when a match is.
+func firstChars(prog *syntax.Prog) (set asciiSet, other, all bool) {
+	seen := make([]bool, len(prog.Inst))
+	todo := []uint32{uint32(prog.Start)}
+	for len(todo) > 0 {
+		pc := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if seen[pc] {
+			continue
+		}
+		seen[pc] = true
+		inst := &prog.Inst[pc]
+		switch inst.Op {
+		case syntax.InstMatch:
+			return set, true, true
+		case syntax.InstFail:
+		case syntax.InstAlt, syntax.InstAltMatch:
+			todo = append(todo, inst.Out, inst.Arg)
+		case syntax.InstCapture, syntax.InstNop, syntax.InstEmptyWidth:
+			todo = append(todo, inst.Out)
+		default:
+			ascii := asciiSetOf(func(r rune) bool { return runeMatches(inst, r) })
+			set[0] |= ascii[0]
+			set[1] |= ascii[1]
+			other = other || matchesOther(inst)
+		}
+	}
+	return set, other, false
+}
+
+// matchesOther reports whether a character instruction may match a
+// character that is not ASCII (U+FFFD among them, a byte that is not
+// UTF-8).
+func matchesOther(inst *syntax.Inst) bool {
+	switch inst.Op {
+	case syntax.InstRune1:
+		return inst.Rune[0] >= utf8.RuneSelf
+	case syntax.InstRune:
+		if syntax.Flags(inst.Arg)&syntax.FoldCase != 0 {
+			return true // k is also K, U+212A
+		}
+		return inst.Rune[len(inst.Rune)-1] >= utf8.RuneSelf
+	}
+	return true
+}
+
+// mayStart reports whether a match can start at s[pos].
+func (m *progMatcher) mayStart(s string, pos int) bool {
+	switch {
+	case m.firstAll:
+		return true
+	case pos >= len(s):
+		return false
+	case s[pos] < utf8.RuneSelf:
+		return m.first.has(s[pos])
+	}
+	return m.firstOther
+}
+
+// maxNeed is how many literals a text is searched for before the search
+// of the program: the longest, which are the likeliest to be absent.
+const maxNeed = 4
+
+// minLen returns the length, in bytes, of the shortest text re can
+// match, as RE2 reckons it: a character is at least one byte (a byte
+// that is not UTF-8 is one), a literal at least its characters' UTF-8,
+// which folded is that of the least character of their fold orbits, as
+// the parser keeps them.
+func minLen(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL, syntax.OpCharClass:
+		return 1
+	case syntax.OpLiteral:
+		n := 0
+		for _, r := range re.Rune {
+			if r == utf8.RuneError {
+				n++ // a byte that is not UTF-8
+				continue
+			}
+			n += max(1, minFoldLen(r, re.Flags))
+		}
+		return n
+	case syntax.OpCapture, syntax.OpPlus:
+		return minLen(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min * minLen(re.Sub[0])
+	case syntax.OpConcat:
+		n := 0
+		for _, sub := range re.Sub {
+			n += minLen(sub)
+		}
+		return n
+	case syntax.OpAlternate:
+		n := minLen(re.Sub[0])
+		for _, sub := range re.Sub[1:] {
+			n = min(n, minLen(sub))
+		}
+		return n
+	}
+	return 0
+}
+
+// minFoldLen returns the UTF-8 length of the shortest character r
+// matches under flags.
+func minFoldLen(r rune, flags syntax.Flags) int {
+	n := utf8.RuneLen(r)
+	if flags&syntax.FoldCase != 0 {
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			n = min(n, utf8.RuneLen(f))
+		}
+	}
+	return n
+}
+
+// needed returns literal strings every match of re holds: those of the
+// literals it is a sequence of, and those each of its alternatives
+// needs. A literal in any case is left out, and one with U+FFFD, which
+// a byte that is not UTF-8 matches.
+func needed(re *syntax.Regexp) []string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 || slices.Contains(re.Rune, utf8.RuneError) {
+			return nil
+		}
+		return []string{string(re.Rune)}
+	case syntax.OpCapture, syntax.OpPlus:
+		return needed(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min > 0 {
+			return needed(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var all []string
+		for _, sub := range re.Sub {
+			all = append(all, needed(sub)...)
+		}
+		return all
+	case syntax.OpAlternate:
+		all := needed(re.Sub[0])
+		for _, sub := range re.Sub[1:] {
+			each := needed(sub)
+			all = slices.DeleteFunc(all, func(s string) bool { return !slices.Contains(each, s) })
+		}
+		return all
+	}
+	return nil
 }
 
 // match reports whether the regex matches s; decided is false when s is
 // too long to search within maxProgVisited, and RE2 must say.
 func (m *progMatcher) match(s string, b *backtrackBufs) (matched, decided bool) {
+	if len(s) < m.minLen {
+		return false, true
+	}
+	for _, lit := range m.need {
+		if !strings.Contains(s, lit) {
+			return false, true
+		}
+	}
 	cells := m.joins * (len(s) + 1)
 	if len(s) >= 1<<30 || cells > maxProgVisited {
 		return false, false
@@ -104,7 +323,7 @@ func (m *progMatcher) match(s string, b *backtrackBufs) (matched, decided bool) 
 	// The starts are the positions RE2 tries: each character's, read as
 	// it reads them, and the end.
 	for pos := 0; ; {
-		if m.search(s, pos, b) {
+		if (m.anchored || m.mayStart(s, pos)) && m.search(s, pos, b) {
 			return true, true
 		}
 		if m.anchored || pos >= len(s) {

@@ -2,6 +2,7 @@ package rulecore
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,19 @@ var progCases = []struct {
 	{`\Ax|y\z`, []string{"xa", "ay", "ax", "ya"}},
 	{`(?:\x{FFFD})`, []string{"\xff", "\ufffd", "a"}},
 	{`^$`, []string{"", "a", "\n"}},
+	// A leading (?s:.*), which makes a search from each position.
+	{`^(?s:.*)abc`, []string{"abc", "x\nabc", "\xffabc", "ab"}},
+	{`^(?:(?s:.*?)ab|(?s:.*)\bcd)$`, []string{"xab", "x cd", "xcd", "abx", "é\nab"}},
+	{`^(?:(?s:.*)|x)y$`, []string{"y", "xy", "zzy", "yz"}},
+	{`^(?:(?s:.*)é|(?s:.*))$`, []string{"", "é", "\xff"}},
+	{`^(?s:.*)\Ax`, []string{"x", "yx"}},
+	{`^(?s:.*)(?i:k)$`, []string{"\u212A", "ak", "K"}},
+	{`^(?s:.*)[^a]$`, []string{"\xff", "a", "ab"}},
+	// The prefilter: the least length and the literals needed.
+	{`(?i)\x{212A}\x{017F}`, []string{"ks", "KS", "\u212A\u017F", "k"}},
+	{`(?:abc|xabcy)(?:de|fde)+`, []string{"abcde", "xabcyfde", "abde", "abcd"}},
+	{`(?:ab){2,}\x{FFFD}c`, []string{"abab\xffc", "ab\xffc", "ababab\ufffdc"}},
+	{`put\("(?i:x)"`, []string{`put("X"`, `put("x`, `put(`}},
 }
 
 func TestProgMatch(t *testing.T) {
@@ -49,10 +63,32 @@ func TestProgMatch(t *testing.T) {
 	}
 }
 
+func TestUnanchor(t *testing.T) {
+	for _, tt := range []struct {
+		src      string
+		searched bool
+	}{
+		{`^(?s:.*)new\s+x`, true},
+		{`^(?:(?s:.*)a|(?s:.*?)b|(?s:.*))$`, true},
+		{`^(?:(?s:.*)a|b)$`, false},
+		{`^.*a`, false}, // . is not \n
+		{`(?s:.*)a`, false},
+		{`(?m)^(?s:.*)a`, false},
+	} {
+		re, err := syntax.Parse(tt.src, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, searched := unanchor(re); searched != tt.searched {
+			t.Errorf("unanchor(%q) searched = %v, want %v", tt.src, searched, tt.searched)
+		}
+	}
+}
+
 func TestProgMatchLongText(t *testing.T) {
 	m := compileProg(`^(?s:.*)a(?:b|c)$`)
 	var b backtrackBufs
-	if _, ok := m.match(strings.Repeat("x", maxProgVisited), &b); ok {
+	if _, ok := m.match(strings.Repeat("x", maxProgVisited)+"ab", &b); ok {
 		t.Error("a text past maxProgVisited was searched")
 	}
 	if len(b.visited) != 0 {
