@@ -39,6 +39,7 @@ type Rule struct {
 	bounded   boundedAlts    // re decided without RE2, when it has that shape (bounded.go)
 	anchored  anchoredAlts   // the same, for another shape
 	prog      *progMatcher   // re searched without RE2, for the other shapes (backtrack.go)
+	reMsg     string         // "expected a string matching re", which messages start with
 	cmp       rules.Comparator
 	params    value.Value
 	ignore    bool
