@@ -18,9 +18,10 @@ import (
 type boundedAlts []boundedAlt
 
 type boundedAlt struct {
-	lit            string
-	pre, post      []rune // the classes, as ranges lo, hi (syntax.Regexp.Rune)
-	atStart, atEnd bool   // the start (end) of the text stands for PRE (POST)
+	lit             string
+	pre, post       []rune   // the classes, as ranges lo, hi (syntax.Regexp.Rune)
+	preSet, postSet asciiSet // their ASCII characters
+	atStart, atEnd  bool     // the start (end) of the text stands for PRE (POST)
 }
 
 // compileBounded returns the boundedAlts that src is, or nil. Each group
@@ -130,6 +131,8 @@ func boundedOf(re *syntax.Regexp) (boundedAlt, bool) {
 		}
 	}
 	a.lit = string(lit.Rune)
+	a.preSet = asciiSetOf(func(r rune) bool { return inClass(a.pre, r) })
+	a.postSet = asciiSetOf(func(r rune) bool { return inClass(a.post, r) })
 	return a, true
 }
 
@@ -163,12 +166,20 @@ func (a *boundedAlt) match(s string) bool {
 		}
 		at, end := from+k, from+k+len(a.lit)
 		before := a.atStart && at == 0
-		if at > 0 {
+		switch {
+		case at == 0:
+		case s[at-1] < utf8.RuneSelf:
+			before = a.preSet.has(s[at-1])
+		default:
 			r, _ := utf8.DecodeLastRuneInString(s[:at])
 			before = inClass(a.pre, r)
 		}
 		after := a.atEnd && end == len(s)
-		if end < len(s) {
+		switch {
+		case end == len(s):
+		case s[end] < utf8.RuneSelf:
+			after = a.postSet.has(s[end])
+		default:
 			r, _ := utf8.DecodeRuneInString(s[end:])
 			after = inClass(a.post, r)
 		}
