@@ -179,12 +179,8 @@ func fuse(steps []normStep) []normalizer {
 // fused is a run of charMap normalisers made one.
 type fused struct {
 	ascii [utf8.RuneSelf]rune // each ASCII character's normal form
-	// The same, for the fast loop: the byte and 1 when it is an ASCII
-	// character, 0 when none, 2 when another character.
-	asciiB [utf8.RuneSelf]byte
-	asciiN [utf8.RuneSelf]uint8
-	maps   []charMap    // the run's maps, in order, for the others
-	steps  []normalizer // the run as written, for text that is not UTF-8
+	maps  []charMap           // the run's maps, in order, for the others
+	steps []normalizer        // the run as written, for text that is not UTF-8
 }
 
 func newFused(run []normStep) *fused {
@@ -194,15 +190,7 @@ func newFused(run []normStep) *fused {
 		f.steps = append(f.steps, st.fn)
 	}
 	for c := range f.ascii {
-		r := f.mapRune(rune(c))
-		f.ascii[c] = r
-		switch {
-		case r < 0:
-		case r < utf8.RuneSelf:
-			f.asciiB[c], f.asciiN[c] = byte(r), 1
-		default:
-			f.asciiN[c] = 2
-		}
+		f.ascii[c] = f.mapRune(rune(c))
 	}
 	return f
 }
@@ -219,10 +207,6 @@ func (f *fused) mapRune(r rune) rune {
 func (f *fused) append(dst []byte, s string) []byte {
 	start := len(dst)
 	for i := 0; i < len(s); {
-		dst, i = f.appendASCII(dst, s, i)
-		if i == len(s) {
-			break
-		}
 		r := rune(s[i])
 		if r < utf8.RuneSelf {
 			r = f.ascii[r]
@@ -245,27 +229,6 @@ func (f *fused) append(dst []byte, s string) []byte {
 		}
 	}
 	return dst
-}
-
-// appendASCII appends the normal form of the ASCII characters of s from
-// i on whose normal form is ASCII or none, up to the first other, and
-// returns where it stopped. The form is no longer than the text, so it
-// is written without append's checks: a byte a character, the next
-// overwriting one dropped.
-func (f *fused) appendASCII(dst []byte, s string, i int) ([]byte, int) {
-	dst = slices.Grow(dst, len(s)-i)
-	n := len(dst)
-	out := dst[n : n+len(s)-i]
-	j := 0
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf || f.asciiN[c] > 1 {
-			break
-		}
-		out[j] = f.asciiB[c]
-		j += int(f.asciiN[c])
-	}
-	return dst[:n+j], i
 }
 
 // slow runs the steps one after another.
