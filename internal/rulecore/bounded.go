@@ -18,9 +18,10 @@ import (
 type boundedAlts []boundedAlt
 
 type boundedAlt struct {
-	lit            string
-	pre, post      []rune // the classes, as ranges lo, hi (syntax.Regexp.Rune)
-	atStart, atEnd bool   // the start (end) of the text stands for PRE (POST)
+	lit             string
+	pre, post       []rune   // the classes, as ranges lo, hi (syntax.Regexp.Rune)
+	preSet, postSet asciiSet // their ASCII characters
+	atStart, atEnd  bool     // the start (end) of the text stands for PRE (POST)
 }
 
 // compileBounded returns the boundedAlts that src is, or nil. Each group
@@ -130,6 +131,8 @@ func boundedOf(re *syntax.Regexp) (boundedAlt, bool) {
 		}
 	}
 	a.lit = string(lit.Rune)
+	a.preSet = asciiSetOf(func(r rune) bool { return inClass(a.pre, r) })
+	a.postSet = asciiSetOf(func(r rune) bool { return inClass(a.post, r) })
 	return a, true
 }
 
@@ -163,12 +166,20 @@ func (a *boundedAlt) match(s string) bool {
 		}
 		at, end := from+k, from+k+len(a.lit)
 		before := a.atStart && at == 0
-		if at > 0 {
+		switch {
+		case at == 0:
+		case s[at-1] < utf8.RuneSelf:
+			before = a.preSet.has(s[at-1])
+		default:
 			r, _ := utf8.DecodeLastRuneInString(s[:at])
 			before = inClass(a.pre, r)
 		}
 		after := a.atEnd && end == len(s)
-		if end < len(s) {
+		switch {
+		case end == len(s):
+		case s[end] < utf8.RuneSelf:
+			after = a.postSet.has(s[end])
+		default:
 			r, _ := utf8.DecodeRuneInString(s[end:])
 			after = inClass(a.post, r)
 		}
@@ -218,6 +229,25 @@ type seqItem struct {
 	lit   rune   // a literal character, when class is nil
 	fold  bool   // lit in any case, as RE2's (?i) folds it
 	class []rune // ranges lo, hi
+	ascii asciiSet
+}
+
+// asciiSet is the ASCII characters an item matches, which most texts are
+// made of: one bit read rather than a class searched or a case folded.
+type asciiSet [2]uint64
+
+func asciiSetOf(matches func(rune) bool) asciiSet {
+	var set asciiSet
+	for c := 0; c < utf8.RuneSelf; c++ {
+		if matches(rune(c)) {
+			set[c/64] |= 1 << (c % 64)
+		}
+	}
+	return set
+}
+
+func (set *asciiSet) has(c byte) bool {
+	return set[c/64]&(1<<(c%64)) != 0
 }
 
 // anyRune and anyRuneNotNL are . with and without s.
@@ -251,6 +281,9 @@ func compileAnchored(src string) anchoredAlts {
 		}
 		if !oneWay(seq) {
 			return nil
+		}
+		for i := range seq {
+			seq[i].ascii = asciiSetOf(seq[i].matches)
 		}
 		out = append(out, seq)
 	}
@@ -396,8 +429,8 @@ func matchSeq(seq []seqItem, s string) bool {
 		it := &seq[k]
 		if it.star {
 			for i < len(s) {
-				r, n := decodeRune(s, i)
-				if !it.matches(r) {
+				n := it.width(s, i)
+				if n == 0 {
 					break
 				}
 				i += n
@@ -410,13 +443,29 @@ func matchSeq(seq []seqItem, s string) bool {
 		if i >= len(s) {
 			return false
 		}
-		r, n := decodeRune(s, i)
-		if !it.matches(r) {
+		n := it.width(s, i)
+		if n == 0 {
 			return false
 		}
 		i += n
 	}
 	return i == len(s)
+}
+
+// width returns the length of the character at s[i] when the item
+// matches it, and 0 when it does not.
+func (it *seqItem) width(s string, i int) int {
+	if c := s[i]; c < utf8.RuneSelf {
+		if it.ascii.has(c) {
+			return 1
+		}
+		return 0
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	if it.matches(r) {
+		return n
+	}
+	return 0
 }
 
 // decodeRune reads the character at s[i]: an ASCII byte without a call.

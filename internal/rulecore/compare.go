@@ -361,14 +361,14 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 		}
 		if !quiet {
 			// What the rule wants, where it ignores the expected value.
-			m := message("expected ")
+			var m msg
 			switch {
 			case r != nil && r.re != nil:
-				m = m.s("a string matching ").s(r.re.String())
+				m = r.reMessage(64)
 			case r != nil && r.oneOf != nil:
-				m = m.s("one of ").showList(r.oneOf)
+				m = message("expected one of ").showList(r.oneOf)
 			default:
-				m = m.show(*ev)
+				m = message("expected ").show(*ev)
 			}
 			w.emit(Diff{Kind: results.MissingArgument, Path: w.pathString(), Expected: *ev, HasExpected: true,
 				Rule: nameAt(st, f), Message: m.s(", but the ").s(w.what()).s(" is missing").done()})
@@ -568,13 +568,18 @@ func (w *walker) leaf(st *state, f *eff, r *Rule, e, a *value.Value) bool {
 		}
 		// The normal form is read here and dropped: it goes into the
 		// walker's buffers, not a string of its own.
-		s := w.bufs().apply(f.norm, a.Str(), 0)
+		nb := w.bufs()
+		s := nb.apply(f.norm, a.Str(), 0)
 		switch {
 		case w.slow:
 		case r.bounded != nil && utf8.ValidString(s):
 			return r.bounded.match(s)
 		case r.anchored != nil:
 			return r.anchored.match(s)
+		case r.prog != nil:
+			if m, ok := r.prog.match(s, &nb.bt); ok {
+				return m
+			}
 		}
 		return r.re.MatchString(s)
 	case r.oneOf != nil:
@@ -708,7 +713,7 @@ func (w *walker) leafDiff(st *state, f *eff, r *Rule, e, a *value.Value) {
 			d.Message = message("").mismatch(*e, *a).note(w.defaulted).rule(r.String()).done()
 		}
 	case r.re != nil:
-		d.Message = message("expected a string matching ").s(r.re.String()).s(", got ").show(*a).rule(r.String()).done()
+		d.Message = r.reMessage(maxShown + len(r.String()) + 16).s(", got ").show(*a).rule(r.String()).done()
 	case r.oneOf != nil:
 		d.Message = message("expected one of ").showList(r.oneOf).s(", got ").show(*a).rule(r.String()).done()
 	case r.unordered && e.Kind() == value.Array && a.Kind() == value.Array:

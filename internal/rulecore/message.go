@@ -20,6 +20,13 @@ type msg []byte
 // message starts a message with s.
 func message(s string) msg { return append(make(msg, 0, 96), s...) }
 
+// reMessage starts a message with "expected a string matching RE", room
+// left for more: one allocation of about the message's size, not one a
+// doubling, as BFCL's patterns run to kilobytes.
+func (r *Rule) reMessage(more int) msg {
+	return append(make(msg, 0, len(r.reMsg)+more), r.reMsg...)
+}
+
 // s appends text.
 func (m msg) s(text string) msg { return append(m, text...) }
 

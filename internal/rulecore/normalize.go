@@ -311,7 +311,8 @@ func nfc(dst []byte, s string) []byte {
 // normBufs are the buffers one comparison normalises into: two for each
 // side, which the normalisers of a pipeline write into in turn.
 type normBufs struct {
-	b [2][2][]byte
+	b  [2][2][]byte
+	bt backtrackBufs // progMatcher's, which reads the normal form in b
 }
 
 var normPool = sync.Pool{New: func() any { return new(normBufs) }}

@@ -110,8 +110,13 @@ var properties = []property{
 			if r.re, err = compileRegex(v.Str(), ""); err != nil {
 				return err
 			}
+			// Written once, as BFCL's patterns run to kilobytes.
+			r.reMsg = "expected a string matching " + r.re.String()
+
 			if r.bounded = compileBounded(v.Str()); r.bounded == nil {
-				r.anchored = compileAnchored(v.Str())
+				if r.anchored = compileAnchored(v.Str()); r.anchored == nil {
+					r.prog = compileProg(v.Str())
+				}
 			}
 			// A folded variant for when case_insensitive is in force here,
 			// said by this rule or inherited: RE2's (?i) is its case folding.

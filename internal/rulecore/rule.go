@@ -38,6 +38,8 @@ type Rule struct {
 	reFold    *regexp.Regexp // re, case-insensitive, for case folding in force
 	bounded   boundedAlts    // re decided without RE2, when it has that shape (bounded.go)
 	anchored  anchoredAlts   // the same, for another shape
+	prog      *progMatcher   // re searched without RE2, for the other shapes (backtrack.go)
+	reMsg     string         // "expected a string matching re", which messages start with
 	cmp       rules.Comparator
 	params    value.Value
 	ignore    bool
