@@ -47,7 +47,7 @@ same case, or case and sample: the message names the case and both places.`,
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.suites, "suite", nil, "the suite the parts were scored against (repeat to layer files, as score)")
-	onceStringVar(fl, &f.out, "out", "results file (default: standard output)")
+	onceStringVar(fl, &f.out, "out", "results file (default, or -: standard output)")
 	fl.Float64Var(&f.failUnder, "fail-under", 0, "exit 1 when the pass rate (0 to 1) is below this (default: no threshold)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary (warnings still)")
 	onceStringVar(fl, &f.junit, "junit", "also write the results as JUnit XML to this file")
@@ -67,6 +67,7 @@ func runMerge(cmd *cobra.Command, shards []string, f *mergeFlags) error {
 	if cmd.Flags().Changed("fail-under") && !(f.failUnder >= 0 && f.failUnder <= 1) {
 		return usageErr("--fail-under takes a pass rate from 0 to 1, got %v", f.failUnder)
 	}
+	f.out = resultsTarget(f.out)
 	if err := checkOutputs(append(append([]string{}, shards...), f.suites...), "out", f.out, "junit", f.junit, "html", f.html); err != nil {
 		return err
 	}

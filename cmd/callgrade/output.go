@@ -138,3 +138,13 @@ func count(n int, noun string) string {
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
 }
+
+// resultsTarget is the --out of a command whose results go to standard
+// output by default: "-" names standard output there too, as it names
+// standard input for --responses, rather than a file called "-".
+func resultsTarget(out string) string {
+	if out == "-" {
+		return ""
+	}
+	return out
+}

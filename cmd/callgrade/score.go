@@ -65,7 +65,7 @@ temporary results file beside --out is removed.`,
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.suites, "suite", nil, "suite file (repeat to layer files; later ones override earlier ones)")
 	onceStringVar(fl, &f.responses, "responses", `responses file, JSON Lines, gzip-compressed or not ("-" for standard input)`)
-	onceStringVar(fl, &f.out, "out", "results file (default: standard output)")
+	onceStringVar(fl, &f.out, "out", "results file (default, or -: standard output)")
 	formatFlag(fl, &f.format, "response format")
 	fl.Float64Var(&f.failUnder, "fail-under", 0, "exit 1 when the pass rate (0 to 1) is below this (default: no threshold)")
 	fl.IntVar(&f.workers, "workers", 0, "goroutines that score (default: one per core)")
@@ -115,6 +115,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if cmd.Flags().Changed("fail-under") && !(f.failUnder >= 0 && f.failUnder <= 1) {
 		return usageErr("--fail-under takes a pass rate from 0 to 1, got %v", f.failUnder)
 	}
+	f.out = resultsTarget(f.out)
 	if err := checkOutputs(append([]string{f.responses}, f.suites...), "out", f.out, "junit", f.junit, "html", f.html); err != nil {
 		return err
 	}
