@@ -1,8 +1,6 @@
 package response
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/callgrade/callgrade/value"
@@ -108,22 +106,7 @@ func messageFormatByLookups(e value.Value) (*api, itemRank) {
 // FuzzShapeProbes asks the shape probes about every object in arbitrary
 // JSON, and wants the answers of the probes by lookups.
 func FuzzShapeProbes(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "runs", "*.json"))
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(b))
-	}
-	for _, examples := range formatExamples {
-		for _, ex := range examples {
-			f.Add(ex)
-		}
-	}
-	for _, tt := range extractTests {
-		f.Add(tt.in)
-	}
+	addRunSeeds(f)
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := value.Parse(s)
 		if err != nil {

@@ -18,22 +18,7 @@ import (
 // pair each result with a call by the rules: its id, or its name or place
 // in the last turn, only one result a step.
 func FuzzRun(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "runs", "*.json"))
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(b))
-	}
-	for _, examples := range formatExamples {
-		for _, ex := range examples {
-			f.Add(ex)
-		}
-	}
-	for _, tt := range extractTests {
-		f.Add(tt.in)
-	}
+	addRunSeeds(f)
 	all := everyFormat()
 	f.Add(`[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{"x":"\ud800"}}]}]`)
 	f.Fuzz(func(t *testing.T, s string) {
@@ -135,5 +120,26 @@ func checkRunRules(t *testing.T, r value.Value, want format.Format) {
 		if s.HasResult != answered[i] || !s.HasResult && (s.Error || s.Result.Kind() != value.Null) {
 			t.Fatalf("ExtractRun(%q) step %d has a result %v that no pairing gave (error %v)", want, i, s.HasResult, s.Error)
 		}
+	}
+}
+
+// addRunSeeds seeds a fuzz target of one response text with the runs of
+// testdata/runs, every format's examples and the extraction tests' inputs.
+func addRunSeeds(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "runs", "*.json"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	for _, examples := range formatExamples {
+		for _, ex := range examples {
+			f.Add(ex)
+		}
+	}
+	for _, tt := range extractTests {
+		f.Add(tt.in)
 	}
 }

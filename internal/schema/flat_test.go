@@ -3,8 +3,6 @@ package schema
 import (
 	"slices"
 	"testing"
-
-	"github.com/callgrade/callgrade/value"
 )
 
 // FuzzFlat: what a flat schema's one walk finds valid, the validator finds
@@ -26,15 +24,7 @@ func FuzzFlat(f *testing.F) {
 	f.Add(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"integer"},"maxItems":1}}}`, `{"a":[1,2]}`)
 	f.Add(`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}}`, `{"a":{"b":1}}`)
 	f.Fuzz(func(t *testing.T, schemaText, instance string) {
-		doc, err := value.Parse(schemaText)
-		if err != nil {
-			return
-		}
-		x, err := value.Parse(instance)
-		if err != nil {
-			return
-		}
-		sch, err := Compile("t", doc)
+		sch, x, err := compileFuzzed(schemaText, instance)
 		if err != nil || sch.flat == nil {
 			return
 		}

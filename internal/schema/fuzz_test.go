@@ -1,10 +1,11 @@
 package schema
 
 import (
-	"github.com/callgrade/callgrade/internal/rulecore"
 	"regexp"
 	"slices"
 	"testing"
+
+	"github.com/callgrade/callgrade/internal/rulecore"
 
 	"github.com/callgrade/callgrade/value"
 )
@@ -26,15 +27,7 @@ func FuzzValidate(f *testing.F) {
 	f.Add(`{"properties":{"s":{"minLength":2,"maxLength":3,"pattern":"b"}},"additionalProperties":{"type":"boolean"}}`, `{"s":"äb","t":1}`)
 	f.Add(`{"$defs":{"n":{"type":"number","exclusiveMinimum":0}},"properties":{"x":{"allOf":[{"$ref":"#/$defs/n"},{"maximum":9}]}}}`, `{"x":"0"}`)
 	f.Fuzz(func(t *testing.T, schemaText, instance string) {
-		doc, err := value.Parse(schemaText)
-		if err != nil {
-			return
-		}
-		x, err := value.Parse(instance)
-		if err != nil {
-			return
-		}
-		sch, err := Compile("t", doc)
+		sch, x, err := compileFuzzed(schemaText, instance)
 		if err != nil {
 			return
 		}
@@ -116,4 +109,20 @@ func FuzzValidateKnown(f *testing.F) {
 			}
 		}
 	})
+}
+
+// compileFuzzed parses a fuzzed schema and instance and compiles the
+// schema; err is not nil when either is not JSON or the schema does not
+// compile, and the input is then of no use to the target.
+func compileFuzzed(schemaText, instance string) (*Schema, value.Value, error) {
+	doc, err := value.Parse(schemaText)
+	if err != nil {
+		return nil, value.Value{}, err
+	}
+	x, err := value.Parse(instance)
+	if err != nil {
+		return nil, value.Value{}, err
+	}
+	sch, err := Compile("t", doc)
+	return sch, x, err
 }
