@@ -112,12 +112,12 @@ func TestDocumentedCommandsWork(t *testing.T) {
 var leadingVars = regexp.MustCompile(`^(?:[A-Z][A-Z0-9_]*=\S*\s+)+`)
 
 // outputsOf returns the files a documented command writes: the values of
-// its --out and --responses-out.
+// its --out and --responses-out ("-" is standard output, no file).
 func outputsOf(cmd string) []string {
 	var out []string
 	fields := strings.Fields(cmd)
 	for i, f := range fields {
-		if (f == "--out" || f == "--responses-out") && i+1 < len(fields) {
+		if (f == "--out" || f == "--responses-out") && i+1 < len(fields) && fields[i+1] != "-" {
 			out = append(out, fields[i+1])
 		}
 	}

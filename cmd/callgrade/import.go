@@ -71,7 +71,7 @@ correspond; nothing is written then.`,
 	fl.StringVar(&f.out, "out", "", "suite file to write (.yaml, .yml or .json)")
 	fl.StringVar(&f.semantics, "semantics", "bfcl", "bfcl (BFCL's checker, verdict for verdict) or callgrade")
 	fl.StringVar(&f.results, "results", "", "BFCL results file of model outputs to convert")
-	fl.StringVar(&f.responsesOut, "responses-out", "", "responses file to write from --results (JSON Lines)")
+	fl.StringVar(&f.responsesOut, "responses-out", "", "responses file to write from --results (JSON Lines; - for standard output)")
 	fl.StringVar(&f.textFormat, "text-format", "auto", "text format of every string result of --results, one of "+textFormatNames()+
 		"; auto reads a string with a text format's special token in that format, any other as Python calls")
 	return cmd
@@ -138,7 +138,7 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 		for _, u := range undecodable {
 			fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s (the case will fail as invalid_arguments)\n", u)
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", f.responsesOut, count(written, "response"))
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", outputName(f.responsesOut), count(written, "response"))
 	}
 	if suiteData != nil {
 		if err := writeAtomic(f.out, suiteData); err != nil {
@@ -146,7 +146,7 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 		}
 	}
 	if respData != nil {
-		if err := writeAtomic(f.responsesOut, respData); err != nil {
+		if err := writeOutput(cmd.OutOrStdout(), f.responsesOut, respData); err != nil {
 			return &exitError{code: 2, err: outputErr("responses-out", f.responsesOut, err)}
 		}
 	}

@@ -39,7 +39,7 @@ naming its line; nothing is written then.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.traces, "traces", "", "trace export to read: OTLP/JSON lines, as a collector's file exporter writes them (- for standard input)")
-	fl.StringVar(&f.out, "out", "", "responses file to write (JSON Lines)")
+	fl.StringVar(&f.out, "out", "", "responses file to write (JSON Lines; - for standard output)")
 	fl.StringVar(&f.caseAttr, "case-attribute", otlp.CaseAttribute, `attribute of a trace's root span that names its case ("" for the trace id)`)
 	return cmd
 }
@@ -66,9 +66,9 @@ func runImportOTLP(cmd *cobra.Command, f *importOTLPFlags) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	if err := writeAtomic(f.out, out.Bytes()); err != nil {
+	if err := writeOutput(cmd.OutOrStdout(), f.out, out.Bytes()); err != nil {
 		return &exitError{code: 2, err: outputErr("out", f.out, err)}
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s from %s\n", f.out, count(responses, "response"), count(traces, "trace"))
+	fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s from %s\n", outputName(f.out), count(responses, "response"), count(traces, "trace"))
 	return nil
 }

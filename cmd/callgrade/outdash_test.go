@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +37,44 @@ func TestOutDash(t *testing.T) {
 			if _, err := os.Stat("../../-"); err == nil {
 				os.Remove("../../-")
 				t.Error(`--out - wrote a file called "-"`)
+			}
+		})
+	}
+}
+
+// TestResponsesOutDash: an importer's responses file named "-" is standard
+// output, byte for byte the file it writes otherwise, so that it can be
+// piped into score --responses -; the count it reports goes to standard
+// error and names standard output.
+func TestResponsesOutDash(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, flag string
+		args       []string
+	}{
+		{"bfcl", "--responses-out", []string{"import", "bfcl", "--results", "examples/bfcl/BFCL_v4_simple_python_result.json"}},
+		{"otlp", "--out", []string{"import", "otlp", "--traces", "internal/response/testdata/traces/collector.jsonl"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(dir, tc.name+".jsonl")
+			toFile := runCLI(t, append(tc.args, tc.flag, file)...)
+			dash := runCLI(t, append(tc.args, tc.flag, "-")...)
+			if toFile.code != 0 || dash.code != 0 {
+				t.Fatalf("exit %d and %d: %s / %s", toFile.code, dash.code, toFile.stderr, dash.stderr)
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) == 0 || dash.stdout != string(want) {
+				t.Errorf("%s - wrote %d bytes to standard output, want the file's %d bytes, the same", tc.flag, len(dash.stdout), len(want))
+			}
+			if !strings.HasPrefix(dash.stderr, "standard output: ") {
+				t.Errorf("standard error %q does not name standard output", dash.stderr)
+			}
+			if _, err := os.Stat("../../-"); err == nil {
+				os.Remove("../../-")
+				t.Errorf(`%s - wrote a file called "-"`, tc.flag)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,6 +23,9 @@ import (
 func checkOutputs(inputs []string, flagPaths ...string) error {
 	for i := 0; i+1 < len(flagPaths); i += 2 {
 		flag, path := flagPaths[i], flagPaths[i+1]
+		if path == "-" {
+			continue // standard output (writeOutput): nothing to create or lose
+		}
 		if err := checkOutput(flag, path); err != nil {
 			return &exitError{code: 2, err: err}
 		}
@@ -137,6 +141,26 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// writeOutput writes data, a whole output file, to path, or to w when path
+// is "-": an importer's responses can then go straight into score
+// --responses - down a pipe.
+func writeOutput(w io.Writer, path string, data []byte) error {
+	if path == "-" {
+		_, err := w.Write(data)
+		return err
+	}
+	return writeAtomic(path, data)
+}
+
+// outputName is how a message names the output path: "-" is standard
+// output there.
+func outputName(path string) string {
+	if path == "-" {
+		return "standard output"
+	}
+	return path
 }
 
 // resultsTarget is the --out of a command whose results go to standard
