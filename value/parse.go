@@ -3,6 +3,7 @@ package value
 import (
 	"encoding/binary"
 	"errors"
+	"math"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -125,7 +126,10 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 		}
 	}
 	p.s, p.maxDepth, p.err, p.a = s, lim.MaxDepth, nil, a
-	p.maxValues, p.values = lim.MaxValues, 0
+	p.maxValues, p.left = lim.MaxValues, lim.MaxValues
+	if p.left <= 0 {
+		p.left = math.MaxInt
+	}
 	i := p.skip(0)
 	v, i := p.value(i, 0)
 	if p.err == nil {
@@ -157,13 +161,15 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 type parser struct {
 	s        string
 	maxDepth int
-	// values counts the values read, against maxValues when it is over 0.
-	maxValues, values int
-	err               *Error
-	vals              []Value
-	mems              []Member
-	buf               []byte
-	a                 *arena // nil: allocate each container
+	// left is how many more values may be read: maxValues less those
+	// read, or no limit (MaxInt) when maxValues is 0. One decrement and
+	// one test a value, where counting up took two loads and two tests.
+	maxValues, left int
+	err             *Error
+	vals            []Value
+	mems            []Member
+	buf             []byte
+	a               *arena // nil: allocate each container
 	// keepInvalid keeps bytes that are not UTF-8 in strings, and writes
 	// a lone surrogate escape as WTF-8, instead of failing
 	// (Parser.ParseKeepInvalidUTF8).
@@ -201,7 +207,7 @@ func (p *parser) value(i, depth int) (Value, int) {
 		p.fail(ErrSyntax, i, "unexpected end of input")
 		return Value{}, i
 	}
-	if p.values++; p.values > p.maxValues && p.maxValues > 0 {
+	if p.left--; p.left < 0 {
 		if p.err == nil {
 			p.err = tooMany(i, p.maxValues)
 		}
@@ -346,9 +352,10 @@ func (p *parser) object(start, depth int) (Value, int) {
 		p.fail(ErrTooDeep, start, "more than "+strconv.Itoa(p.maxDepth)+" levels")
 		return Value{}, start
 	}
+	s := p.s
 	base := len(p.mems)
 	i := p.skip(start + 1)
-	if i < len(p.s) && p.s[i] == '}' {
+	if i < len(s) && s[i] == '}' {
 		return objectValue([]Member{}), i + 1
 	}
 	// The first members are gathered in an array on the goroutine's
@@ -356,10 +363,16 @@ func (p *parser) object(start, depth int) (Value, int) {
 	// there, and clearing them after, each took a write barrier while
 	// the collector ran, and an arguments object is mostly small.
 	var small [smallGather]Member
-	n := 0
+	// order lists small's members by key, each put in its place as it
+	// comes (the insertion sort sortedMembers does, one step at a time),
+	// so that keys that come in order, as they mostly do, cost one
+	// comparison each and no pass of their own; dup tells whether one
+	// came that order already held, the only way two can be equal.
+	var order [smallGather]uint8
+	n, dup, last := 0, false, "" // last: the greatest key in order
 	for {
-		if i >= len(p.s) || p.s[i] != '"' {
-			p.fail(ErrSyntax, i, "expected a string key, found "+jsontext.Describe(p.s, i))
+		if i >= len(s) || s[i] != '"' {
+			p.fail(ErrSyntax, i, "expected a string key, found "+jsontext.Describe(s, i))
 			return Value{}, i
 		}
 		var key string
@@ -367,19 +380,36 @@ func (p *parser) object(start, depth int) (Value, int) {
 		if p.err != nil {
 			return Value{}, i
 		}
-		i = p.skip(i)
-		if i >= len(p.s) || p.s[i] != ':' {
-			p.fail(ErrSyntax, i, "expected ':' after object key, found "+jsontext.Describe(p.s, i))
-			return Value{}, i
+		if i >= len(s) || s[i] != ':' {
+			if i = p.skip(i); i >= len(s) || s[i] != ':' {
+				p.fail(ErrSyntax, i, "expected ':' after object key, found "+jsontext.Describe(s, i))
+				return Value{}, i
+			}
 		}
 		var v Value
-		v, i = p.value(p.skip(i+1), depth)
+		if i = p.skip(i + 1); i < len(s) && s[i] == '"' && p.left > 0 {
+			// A string, the commonest value, read as value would
+			// read it, without its call.
+			p.left--
+			var text string
+			text, i = p.str(i)
+			v = textValue(String, text)
+		} else {
+			v, i = p.value(i, depth)
+		}
 		if p.err != nil {
 			return Value{}, i
 		}
 		switch {
 		case n < len(small):
-			small[n] = Member{Key: key, Value: v}
+			// Field by field: a composite literal is built aside,
+			// cleared, and copied in.
+			small[n].Key, small[n].Value = key, v
+			if n == 0 || keyLess(last, key) {
+				order[n], last = uint8(n), key
+			} else {
+				dup = place(&order, &small, n) || dup
+			}
 		case n == len(small):
 			p.mems = append(p.mems, small[:]...)
 			fallthrough
@@ -387,29 +417,66 @@ func (p *parser) object(start, depth int) (Value, int) {
 			p.mems = push(p.mems, Member{Key: key, Value: v})
 		}
 		n++
-		var more bool
-		if i, more = p.next(i, '}', "object"); !more {
+		// What follows, as next reads it; mostly a ',' at once.
+		if i >= len(s) || s[i] != ',' {
+			i = p.skip(i)
+		}
+		if i < len(s) && s[i] == ',' {
+			i = p.skip(i + 1)
+			continue
+		}
+		if i < len(s) && s[i] == '}' {
+			i++
 			break
 		}
-	}
-	if p.err != nil {
+		p.fail(ErrSyntax, i, "expected ',' or '}' in object, found "+jsontext.Describe(s, i))
 		return Value{}, i
 	}
-	var obj []Member
 	if n <= len(small) {
-		obj = p.sortedMembers(small[:n])
-	} else {
-		obj = p.sortedMembers(p.mems[base:])
-		clear(p.mems[base:])
-		p.mems = p.mems[:base]
+		obj := p.newMems(n)
+		for k, x := range order[:n] {
+			obj[k] = small[x]
+		}
+		if !dup {
+			return objectValue(obj), i
+		}
+		return p.noDuplicates(start, obj), i
 	}
+	obj := p.sortedMembers(p.mems[base:])
+	clear(p.mems[base:])
+	p.mems = p.mems[:base]
+	return p.noDuplicates(start, obj), i
+}
+
+// noDuplicates returns the object of the sorted members obj, of the
+// object at start, or fails on the first key in order that is there
+// twice.
+func (p *parser) noDuplicates(start int, obj []Member) Value {
 	for k := 1; k < len(obj); k++ {
 		if obj[k].Key == obj[k-1].Key {
 			p.fail(ErrDuplicateKey, p.keyOffset(start, obj[k].Key), "key "+strconv.Quote(obj[k].Key)+" appears twice")
-			return Value{}, i
+			return Value{}
 		}
 	}
-	return objectValue(obj), i
+	return objectValue(obj)
+}
+
+// place puts small[n] into order, which lists small[:n] by key, after
+// the keys less than or equal to its own, and reports whether one of
+// them was equal.
+func place(order *[smallGather]uint8, small *[smallGather]Member, n int) (dup bool) {
+	key := small[n].Key
+	j := n
+	for ; j > 0; j-- {
+		prev := small[order[j-1]].Key
+		if !keyLess(key, prev) {
+			dup = key == prev
+			break
+		}
+		order[j] = order[j-1]
+	}
+	order[j] = uint8(n)
+	return dup
 }
 
 // smallGather is how many members object gathers on the goroutine's
@@ -427,12 +494,7 @@ const smallObject = 16
 // each, and a write barrier each while the collector runs.
 func (p *parser) sortedMembers(stack []Member) []Member {
 	n := len(stack)
-	var out []Member
-	if p.a != nil {
-		out = p.a.newMems(n)
-	} else {
-		out = make([]Member, n)
-	}
+	out := p.newMems(n)
 	if n > smallObject {
 		copy(out, stack)
 		sortMembers(out)
@@ -455,6 +517,15 @@ func (p *parser) sortedMembers(stack []Member) []Member {
 	return out
 }
 
+// newMems returns a slice for an object's n members, from the arena
+// when there is one.
+func (p *parser) newMems(n int) []Member {
+	if p.a != nil {
+		return p.a.newMems(n)
+	}
+	return make([]Member, n)
+}
+
 // keyOffset finds where key appears the second time among the members of
 // the object at start. It runs only to report an error, so it simply scans
 // the object again.
@@ -470,7 +541,7 @@ func (p *parser) keyOffset(start int, key string) int {
 			seen = true
 		}
 		// Skip the value with a throwaway parse; it parsed before.
-		sub := parser{s: p.s, maxDepth: p.maxDepth}
+		sub := parser{s: p.s, maxDepth: p.maxDepth, left: math.MaxInt}
 		_, j = sub.value(sub.skip(sub.skip(j)+1), 0)
 		j = p.skip(j)
 		if j < len(p.s) && p.s[j] == ',' {
@@ -527,9 +598,11 @@ func (p *parser) str(i int) (string, int) {
 	return p.strRest(i+1, j)
 }
 
-// word is the eight bytes of s from i, the first in the low byte.
+// word is the eight bytes of s from i, the first in the low byte. The
+// caller has made sure that eight are there, so that the load goes
+// unchecked.
 func word(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i)), 8))
 }
 
 // notPlain marks with its high bit each byte of the word x that is not
