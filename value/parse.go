@@ -130,8 +130,15 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 	if p.left <= 0 {
 		p.left = math.MaxInt
 	}
+	var v Value
 	i := p.skip(0)
-	v, i := p.value(i, 0)
+	if i < len(s) && s[i] == '{' && p.left > 0 {
+		// An arguments object, as value would read it, without its call.
+		p.left--
+		v, i = p.object(i, 1)
+	} else {
+		v, i = p.value(i, 0)
+	}
 	if p.err == nil {
 		if i = p.skip(i); i < len(s) {
 			p.fail(ErrSyntax, i, "unexpected "+jsontext.Describe(s, i)+" after the value")
@@ -142,8 +149,11 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 	// Stacks that grew for a huge document are left to the collector
 	// rather than kept for the next.
 	if cap(p.vals) <= 4096 && cap(p.mems) <= 4096 && cap(p.buf) <= 64<<10 {
-		clear(p.vals)
-		clear(p.mems)
+		// Only a failed parse leaves anything on them.
+		if len(p.vals)|len(p.mems) != 0 {
+			clear(p.vals)
+			clear(p.mems)
+		}
 		p.vals, p.mems, p.buf = p.vals[:0], p.mems[:0], p.buf[:0]
 	} else {
 		p.vals, p.mems, p.buf = nil, nil, nil
@@ -255,9 +265,10 @@ func (p *parser) array(i, depth int) (Value, int) {
 		p.fail(ErrTooDeep, i, "more than "+strconv.Itoa(p.maxDepth)+" levels")
 		return Value{}, i
 	}
+	s := p.s
 	base := len(p.vals)
 	i = p.skip(i + 1)
-	if i < len(p.s) && p.s[i] == ']' {
+	if i < len(s) && s[i] == ']' {
 		return arrayValue([]Value{}), i + 1
 	}
 	// As object gathers its first members, for the same reason.
@@ -265,7 +276,15 @@ func (p *parser) array(i, depth int) (Value, int) {
 	n := 0
 	for {
 		var v Value
-		v, i = p.value(i, depth)
+		if i < len(s) && s[i] == '"' && p.left > 0 {
+			// As object reads a string value.
+			p.left--
+			var text string
+			text, i = p.str(i)
+			v = textValue(String, text)
+		} else {
+			v, i = p.value(i, depth)
+		}
 		if p.err != nil {
 			return Value{}, i
 		}
@@ -279,37 +298,27 @@ func (p *parser) array(i, depth int) (Value, int) {
 			p.vals = push(p.vals, v)
 		}
 		n++
-		var more bool
-		if i, more = p.next(i, ']', "array"); !more {
-			break
+		// As object reads what follows a member.
+		if i >= len(s) || s[i] != ',' {
+			if i = p.skip(i); i >= len(s) || s[i] != ',' {
+				break
+			}
 		}
+		i = p.skip(i + 1)
 	}
-	if p.err != nil {
+	if i >= len(s) || s[i] != ']' {
+		p.fail(ErrSyntax, i, "expected ',' or ']' in array, found "+jsontext.Describe(s, i))
 		return Value{}, i
 	}
-	var carve func(int) []Value
-	if p.a != nil {
-		carve = p.a.newVals
-	}
+	out := p.newVals(n)
 	if n <= len(small) {
-		return arrayValue(keep(small[:n], carve)), i
+		copy(out, small[:n])
+	} else {
+		copy(out, p.vals[base:])
+		clear(p.vals[base:])
+		p.vals = p.vals[:base]
 	}
-	return arrayValue(pop(&p.vals, base, carve)), i
-}
-
-// next reads what follows an element of an array or a member of an
-// object: a ',' before another, or the closing bracket. more is false at
-// the bracket, and on a syntax error, which it records.
-func (p *parser) next(i int, closing byte, what string) (_ int, more bool) {
-	i = p.skip(i)
-	if i < len(p.s) && p.s[i] == ',' {
-		return p.skip(i + 1), true
-	}
-	if i < len(p.s) && p.s[i] == closing {
-		return i + 1, false
-	}
-	p.fail(ErrSyntax, i, "expected ',' or '"+string(closing)+"' in "+what+", found "+jsontext.Describe(p.s, i))
-	return i, false
+	return arrayValue(out), i + 1
 }
 
 // push appends v to a scratch stack, doubling it when full: append grows
@@ -323,28 +332,6 @@ func push[T any](stack []T, v T) []T {
 		stack = grown
 	}
 	return append(stack, v)
-}
-
-// pop moves what a container pushed onto stack since base into a slice of
-// its own, carved from the arena when carve is not nil.
-func pop[T any](stack *[]T, base int, carve func(int) []T) []T {
-	out := keep((*stack)[base:], carve)
-	clear((*stack)[base:])
-	*stack = (*stack)[:base]
-	return out
-}
-
-// keep copies elems into a slice of their own, carved from the arena
-// when carve is not nil.
-func keep[T any](elems []T, carve func(int) []T) []T {
-	var out []T
-	if carve != nil {
-		out = carve(len(elems))
-	} else {
-		out = make([]T, len(elems))
-	}
-	copy(out, elems)
-	return out
 }
 
 func (p *parser) object(start, depth int) (Value, int) {
@@ -408,7 +395,7 @@ func (p *parser) object(start, depth int) (Value, int) {
 			if n == 0 || keyLess(last, key) {
 				order[n], last = uint8(n), key
 			} else {
-				dup = place(&order, &small, n) || dup
+				dup = place(&order, &small, n, last) || dup
 			}
 		case n == len(small):
 			p.mems = append(p.mems, small[:]...)
@@ -417,7 +404,7 @@ func (p *parser) object(start, depth int) (Value, int) {
 			p.mems = push(p.mems, Member{Key: key, Value: v})
 		}
 		n++
-		// What follows, as next reads it; mostly a ',' at once.
+		// What follows: a ',' and another member, mostly at once, or the end.
 		if i >= len(s) || s[i] != ',' {
 			i = p.skip(i)
 		}
@@ -463,10 +450,16 @@ func (p *parser) noDuplicates(start int, obj []Member) Value {
 
 // place puts small[n] into order, which lists small[:n] by key, after
 // the keys less than or equal to its own, and reports whether one of
-// them was equal.
-func place(order *[smallGather]uint8, small *[smallGather]Member, n int) (dup bool) {
+// them was equal. Its key is not greater than last, the greatest there,
+// which object has compared it with.
+func place(order *[smallGather]uint8, small *[smallGather]Member, n int, last string) (dup bool) {
 	key := small[n].Key
-	j := n
+	if key == last {
+		order[n] = uint8(n)
+		return true
+	}
+	order[n] = order[n-1]
+	j := n - 1
 	for ; j > 0; j-- {
 		prev := small[order[j-1]].Key
 		if !keyLess(key, prev) {
@@ -488,7 +481,7 @@ const smallGather = 8
 const smallObject = 16
 
 // sortedMembers copies the members of an object into a slice of their
-// own, sorted by key, as pop and sortMembers would. A small object's
+// own, sorted by key, as a copy and sortMembers would. A small object's
 // members are sorted as indices and then each written once, to its
 // place: moving the wide members about in the result would cost a copy
 // each, and a write barrier each while the collector runs.
@@ -517,8 +510,15 @@ func (p *parser) sortedMembers(stack []Member) []Member {
 	return out
 }
 
-// newMems returns a slice for an object's n members, from the arena
-// when there is one.
+// newVals and newMems return a slice for an array's n elements or an
+// object's n members, from the arena when there is one.
+func (p *parser) newVals(n int) []Value {
+	if p.a != nil {
+		return p.a.newVals(n)
+	}
+	return make([]Value, n)
+}
+
 func (p *parser) newMems(n int) []Member {
 	if p.a != nil {
 		return p.a.newMems(n)
@@ -606,23 +606,24 @@ func word(s string, i int) uint64 {
 }
 
 // notPlain marks with its high bit each byte of the word x that is not
-// plain, or at least the first such byte: the high bit is set in x-spaces
-// when a byte is below ' ', in x when it is not ASCII (the other terms
-// happen to mark those too; this one says so), and in x^quotes-ones
-// and x^backslashes-ones when it is '"' or '\\'. A byte that is not plain
-// may borrow from the byte after it and so mark it, but a plain byte
-// borrows from none, so the first mark is exact and the result is zero
-// only when all eight bytes are plain.
+// plain, or at least the first such byte: the high bit is set in x when a
+// byte is not ASCII, in (x^twos)-bangs when it is below ' ' or is '"'
+// (the bytes that turn below '!' when their bit 0x02 is flipped: the
+// control characters stay below ' ', and '"' becomes ' '), and in
+// (x^backslashes)-ones when it is '\\'. A byte that is not plain may
+// borrow from the byte after it and so mark it, but a plain byte borrows
+// from none, so the first mark is exact and the result is zero only when
+// all eight bytes are plain.
 func notPlain(x uint64) uint64 {
-	return ((x - spaces) | x | ((x ^ quotes) - ones) | ((x ^ backslashes) - ones)) & highs
+	return (x | ((x ^ twos) - bangs) | ((x ^ backslashes) - ones)) & highs
 }
 
 // Bytes repeated in each byte of a word, for notPlain.
 const (
 	ones        = 0x0101010101010101
 	highs       = 0x80 * ones
-	spaces      = ' ' * ones
-	quotes      = '"' * ones
+	twos        = 0x02 * ones
+	bangs       = '!' * ones
 	backslashes = '\\' * ones
 )
 
