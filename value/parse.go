@@ -211,6 +211,16 @@ func (p *parser) skip(i int) int {
 	return i
 }
 
+// skipSep is skip after a '[', '{', ':' or ',', which one space mostly
+// follows in a model's output: that space is passed at once, where skip
+// would test it against each kind of white space.
+func (p *parser) skipSep(i int) int {
+	if i < len(p.s) && p.s[i] == ' ' {
+		i++
+	}
+	return p.skip(i)
+}
+
 func (p *parser) value(i, depth int) (Value, int) {
 	s := p.s
 	if i >= len(s) {
@@ -223,15 +233,9 @@ func (p *parser) value(i, depth int) (Value, int) {
 		}
 		return Value{}, i
 	}
+	// Numbers first: object and array read their strings themselves.
 	switch c := s[i]; {
-	case c == '{':
-		return p.object(i, depth+1)
-	case c == '[':
-		return p.array(i, depth+1)
-	case c == '"':
-		str, j := p.str(i)
-		return textValue(String, str), j
-	case c == '-' || (c >= '0' && c <= '9'):
+	case c-'0' <= 9 || c == '-':
 		n := number.Scan(s, i)
 		if n <= 0 {
 			if hasWord(s, i+1, "Infinity") {
@@ -242,6 +246,13 @@ func (p *parser) value(i, depth int) (Value, int) {
 			return Value{}, i
 		}
 		return textValue(Number, s[i:i+n]), i + n
+	case c == '"':
+		str, j := p.str(i)
+		return textValue(String, str), j
+	case c == '{':
+		return p.object(i, depth+1)
+	case c == '[':
+		return p.array(i, depth+1)
 	case c == 't' && hasWord(s, i, "true"):
 		return Value{kind: Bool, b: true}, i + 4
 	case c == 'f' && hasWord(s, i, "false"):
@@ -267,7 +278,7 @@ func (p *parser) array(i, depth int) (Value, int) {
 	}
 	s := p.s
 	base := len(p.vals)
-	i = p.skip(i + 1)
+	i = p.skipSep(i + 1)
 	if i < len(s) && s[i] == ']' {
 		return arrayValue([]Value{}), i + 1
 	}
@@ -304,7 +315,7 @@ func (p *parser) array(i, depth int) (Value, int) {
 				break
 			}
 		}
-		i = p.skip(i + 1)
+		i = p.skipSep(i + 1)
 	}
 	if i >= len(s) || s[i] != ']' {
 		p.fail(ErrSyntax, i, "expected ',' or ']' in array, found "+jsontext.Describe(s, i))
@@ -374,7 +385,7 @@ func (p *parser) object(start, depth int) (Value, int) {
 			}
 		}
 		var v Value
-		if i = p.skip(i + 1); i < len(s) && s[i] == '"' && p.left > 0 {
+		if i = p.skipSep(i + 1); i < len(s) && s[i] == '"' && p.left > 0 {
 			// A string, the commonest value, read as value would
 			// read it, without its call.
 			p.left--
@@ -409,7 +420,7 @@ func (p *parser) object(start, depth int) (Value, int) {
 			i = p.skip(i)
 		}
 		if i < len(s) && s[i] == ',' {
-			i = p.skip(i + 1)
+			i = p.skipSep(i + 1)
 			continue
 		}
 		if i < len(s) && s[i] == '}' {
