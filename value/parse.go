@@ -613,7 +613,7 @@ func (p *parser) str(i int) (string, int) {
 // caller has made sure that eight are there, so that the load goes
 // unchecked.
 func word(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i)), 8))
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))[:])
 }
 
 // notPlain marks with its high bit each byte of the word x that is not
