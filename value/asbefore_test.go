@@ -2,6 +2,10 @@ package value
 
 import (
 	"errors"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -82,4 +86,54 @@ func sameValue(a, b Value) bool {
 		}
 	}
 	return true
+}
+
+// TestParseAsBeforeObjects holds objects of every size around the
+// scanner's thresholds (smallGather, smallObject), their keys in order,
+// reversed, shuffled and with one repeated, to the scanner before.
+func TestParseAsBeforeObjects(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n <= 2*smallObject+2; n++ {
+		keys := make([]string, n)
+		for k := range keys {
+			// Keys that share first bytes, so that comparisons go past them.
+			keys[k] = string(rune('a'+k%3)) + strconv.Itoa(k*7919%1000)
+		}
+		orders := map[string][]string{"random": keys}
+		sorted := slices.Clone(keys)
+		slices.Sort(sorted)
+		orders["sorted"] = sorted
+		orders["reversed"] = slices.Clone(sorted)
+		slices.Reverse(orders["reversed"])
+		if n > 1 {
+			orders["repeated"] = append(slices.Clone(keys), keys[rng.IntN(n)])
+			orders["repeated twice"] = append(slices.Clone(sorted), sorted[n-1], sorted[0])
+		}
+		for name, ks := range orders {
+			ks = slices.Clone(ks)
+			rng.Shuffle(len(ks), func(a, b int) {
+				if name == "random" || name == "repeated" {
+					ks[a], ks[b] = ks[b], ks[a]
+				}
+			})
+			var b strings.Builder
+			b.WriteByte('{')
+			for k, key := range ks {
+				if k > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(strconv.Quote(key) + `: "` + key + `"`)
+			}
+			b.WriteByte('}')
+			for _, withArena := range []bool{false, true} {
+				var a *arena
+				if withArena {
+					a = new(arena)
+				}
+				got, gotErr := parseWith(b.String(), Limits{}, a, false)
+				want, wantErr := refParseWith(b.String(), Limits{}, a, false)
+				sameParse(t, Limits{}, false, got, gotErr, want, wantErr)
+			}
+		}
+	}
 }

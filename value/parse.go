@@ -488,8 +488,11 @@ func place(order *[smallGather]uint8, small *[smallGather]Member, n int, last st
 const smallGather = 8
 
 // smallObject is the most members an object may have for sortedMembers
-// to sort it through an array of indices.
-const smallObject = 16
+// to sort it through an array of indices. A binary insertion sort makes
+// as few comparisons as slices.SortFunc (about n log n), and its moves
+// are of bytes: an object of twenty members, as some tools' arguments
+// are, took 5,200 instructions to sort through SortFunc's closure.
+const smallObject = 64
 
 // sortedMembers copies the members of an object into a slice of their
 // own, sorted by key, as a copy and sortMembers would. A small object's
@@ -503,16 +506,26 @@ func (p *parser) sortedMembers(stack []Member) []Member {
 		copy(out, stack)
 		sortMembers(out)
 	} else {
-		// An insertion sort, stable as sortMembers' is, though only
-		// the order of unequal keys can matter: equal ones are an error.
+		// A binary insertion sort, stable as sortMembers' is, though
+		// only the order of unequal keys can matter: equal ones are an
+		// error. A key after the greatest so far, the common case, takes
+		// one comparison.
 		var idx [smallObject]uint8
 		for k := range n {
-			key := stack[k].Key
-			j := k
-			for ; j > 0 && keyLess(key, stack[idx[j-1]].Key); j-- {
-				idx[j] = idx[j-1]
+			key, lo := stack[k].Key, k
+			if k > 0 && keyLess(key, stack[idx[k-1]].Key) {
+				// The first place whose key is greater than key.
+				hi := k - 1
+				for lo = 0; lo < hi; {
+					if mid := int(uint(lo+hi) >> 1); keyLess(key, stack[idx[mid]].Key) {
+						hi = mid
+					} else {
+						lo = mid + 1
+					}
+				}
+				copy(idx[lo+1:k+1], idx[lo:k])
 			}
-			idx[j] = uint8(k)
+			idx[lo] = uint8(k)
 		}
 		for k, x := range idx[:n] {
 			out[k] = stack[x]
