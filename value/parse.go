@@ -3,6 +3,7 @@ package value
 import (
 	"encoding/binary"
 	"errors"
+	"math"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -125,9 +126,19 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 		}
 	}
 	p.s, p.maxDepth, p.err, p.a = s, lim.MaxDepth, nil, a
-	p.maxValues, p.values = lim.MaxValues, 0
+	p.maxValues, p.left = lim.MaxValues, lim.MaxValues
+	if p.left <= 0 {
+		p.left = math.MaxInt
+	}
+	var v Value
 	i := p.skip(0)
-	v, i := p.value(i, 0)
+	if i < len(s) && s[i] == '{' && p.left > 0 {
+		// An arguments object, as value would read it, without its call.
+		p.left--
+		v, i = p.object(i, 1)
+	} else {
+		v, i = p.value(i, 0)
+	}
 	if p.err == nil {
 		if i = p.skip(i); i < len(s) {
 			p.fail(ErrSyntax, i, "unexpected "+jsontext.Describe(s, i)+" after the value")
@@ -138,8 +149,11 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 	// Stacks that grew for a huge document are left to the collector
 	// rather than kept for the next.
 	if cap(p.vals) <= 4096 && cap(p.mems) <= 4096 && cap(p.buf) <= 64<<10 {
-		clear(p.vals)
-		clear(p.mems)
+		// Only a failed parse leaves anything on them.
+		if len(p.vals)|len(p.mems) != 0 {
+			clear(p.vals)
+			clear(p.mems)
+		}
 		p.vals, p.mems, p.buf = p.vals[:0], p.mems[:0], p.buf[:0]
 	} else {
 		p.vals, p.mems, p.buf = nil, nil, nil
@@ -157,13 +171,15 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 type parser struct {
 	s        string
 	maxDepth int
-	// values counts the values read, against maxValues when it is over 0.
-	maxValues, values int
-	err               *Error
-	vals              []Value
-	mems              []Member
-	buf               []byte
-	a                 *arena // nil: allocate each container
+	// left is how many more values may be read: maxValues less those
+	// read, or no limit (MaxInt) when maxValues is 0. One decrement and
+	// one test a value, where counting up took two loads and two tests.
+	maxValues, left int
+	err             *Error
+	vals            []Value
+	mems            []Member
+	buf             []byte
+	a               *arena // nil: allocate each container
 	// keepInvalid keeps bytes that are not UTF-8 in strings, and writes
 	// a lone surrogate escape as WTF-8, instead of failing
 	// (Parser.ParseKeepInvalidUTF8).
@@ -195,27 +211,31 @@ func (p *parser) skip(i int) int {
 	return i
 }
 
+// skipSep is skip after a '[', '{', ':' or ',', which one space mostly
+// follows in a model's output: that space is passed at once, where skip
+// would test it against each kind of white space.
+func (p *parser) skipSep(i int) int {
+	if i < len(p.s) && p.s[i] == ' ' {
+		i++
+	}
+	return p.skip(i)
+}
+
 func (p *parser) value(i, depth int) (Value, int) {
 	s := p.s
 	if i >= len(s) {
 		p.fail(ErrSyntax, i, "unexpected end of input")
 		return Value{}, i
 	}
-	if p.values++; p.values > p.maxValues && p.maxValues > 0 {
+	if p.left--; p.left < 0 {
 		if p.err == nil {
 			p.err = tooMany(i, p.maxValues)
 		}
 		return Value{}, i
 	}
+	// Numbers first: object and array read their strings themselves.
 	switch c := s[i]; {
-	case c == '{':
-		return p.object(i, depth+1)
-	case c == '[':
-		return p.array(i, depth+1)
-	case c == '"':
-		str, j := p.str(i)
-		return textValue(String, str), j
-	case c == '-' || (c >= '0' && c <= '9'):
+	case c-'0' <= 9 || c == '-':
 		n := number.Scan(s, i)
 		if n <= 0 {
 			if hasWord(s, i+1, "Infinity") {
@@ -226,6 +246,13 @@ func (p *parser) value(i, depth int) (Value, int) {
 			return Value{}, i
 		}
 		return textValue(Number, s[i:i+n]), i + n
+	case c == '"':
+		str, j := p.str(i)
+		return textValue(String, str), j
+	case c == '{':
+		return p.object(i, depth+1)
+	case c == '[':
+		return p.array(i, depth+1)
 	case c == 't' && hasWord(s, i, "true"):
 		return Value{kind: Bool, b: true}, i + 4
 	case c == 'f' && hasWord(s, i, "false"):
@@ -249,9 +276,10 @@ func (p *parser) array(i, depth int) (Value, int) {
 		p.fail(ErrTooDeep, i, "more than "+strconv.Itoa(p.maxDepth)+" levels")
 		return Value{}, i
 	}
+	s := p.s
 	base := len(p.vals)
-	i = p.skip(i + 1)
-	if i < len(p.s) && p.s[i] == ']' {
+	i = p.skipSep(i + 1)
+	if i < len(s) && s[i] == ']' {
 		return arrayValue([]Value{}), i + 1
 	}
 	// As object gathers its first members, for the same reason.
@@ -259,7 +287,15 @@ func (p *parser) array(i, depth int) (Value, int) {
 	n := 0
 	for {
 		var v Value
-		v, i = p.value(i, depth)
+		if i < len(s) && s[i] == '"' && p.left > 0 {
+			// As object reads a string value.
+			p.left--
+			var text string
+			text, i = p.str(i)
+			v = textValue(String, text)
+		} else {
+			v, i = p.value(i, depth)
+		}
 		if p.err != nil {
 			return Value{}, i
 		}
@@ -273,37 +309,27 @@ func (p *parser) array(i, depth int) (Value, int) {
 			p.vals = push(p.vals, v)
 		}
 		n++
-		var more bool
-		if i, more = p.next(i, ']', "array"); !more {
-			break
+		// As object reads what follows a member.
+		if i >= len(s) || s[i] != ',' {
+			if i = p.skip(i); i >= len(s) || s[i] != ',' {
+				break
+			}
 		}
+		i = p.skipSep(i + 1)
 	}
-	if p.err != nil {
+	if i >= len(s) || s[i] != ']' {
+		p.fail(ErrSyntax, i, "expected ',' or ']' in array, found "+jsontext.Describe(s, i))
 		return Value{}, i
 	}
-	var carve func(int) []Value
-	if p.a != nil {
-		carve = p.a.newVals
-	}
+	out := p.newVals(n)
 	if n <= len(small) {
-		return arrayValue(keep(small[:n], carve)), i
+		copy(out, small[:n])
+	} else {
+		copy(out, p.vals[base:])
+		clear(p.vals[base:])
+		p.vals = p.vals[:base]
 	}
-	return arrayValue(pop(&p.vals, base, carve)), i
-}
-
-// next reads what follows an element of an array or a member of an
-// object: a ',' before another, or the closing bracket. more is false at
-// the bracket, and on a syntax error, which it records.
-func (p *parser) next(i int, closing byte, what string) (_ int, more bool) {
-	i = p.skip(i)
-	if i < len(p.s) && p.s[i] == ',' {
-		return p.skip(i + 1), true
-	}
-	if i < len(p.s) && p.s[i] == closing {
-		return i + 1, false
-	}
-	p.fail(ErrSyntax, i, "expected ',' or '"+string(closing)+"' in "+what+", found "+jsontext.Describe(p.s, i))
-	return i, false
+	return arrayValue(out), i + 1
 }
 
 // push appends v to a scratch stack, doubling it when full: append grows
@@ -319,36 +345,15 @@ func push[T any](stack []T, v T) []T {
 	return append(stack, v)
 }
 
-// pop moves what a container pushed onto stack since base into a slice of
-// its own, carved from the arena when carve is not nil.
-func pop[T any](stack *[]T, base int, carve func(int) []T) []T {
-	out := keep((*stack)[base:], carve)
-	clear((*stack)[base:])
-	*stack = (*stack)[:base]
-	return out
-}
-
-// keep copies elems into a slice of their own, carved from the arena
-// when carve is not nil.
-func keep[T any](elems []T, carve func(int) []T) []T {
-	var out []T
-	if carve != nil {
-		out = carve(len(elems))
-	} else {
-		out = make([]T, len(elems))
-	}
-	copy(out, elems)
-	return out
-}
-
 func (p *parser) object(start, depth int) (Value, int) {
 	if depth > p.maxDepth {
 		p.fail(ErrTooDeep, start, "more than "+strconv.Itoa(p.maxDepth)+" levels")
 		return Value{}, start
 	}
+	s := p.s
 	base := len(p.mems)
 	i := p.skip(start + 1)
-	if i < len(p.s) && p.s[i] == '}' {
+	if i < len(s) && s[i] == '}' {
 		return objectValue([]Member{}), i + 1
 	}
 	// The first members are gathered in an array on the goroutine's
@@ -356,10 +361,16 @@ func (p *parser) object(start, depth int) (Value, int) {
 	// there, and clearing them after, each took a write barrier while
 	// the collector ran, and an arguments object is mostly small.
 	var small [smallGather]Member
-	n := 0
+	// order lists small's members by key, each put in its place as it
+	// comes (the insertion sort sortedMembers does, one step at a time),
+	// so that keys that come in order, as they mostly do, cost one
+	// comparison each and no pass of their own; dup tells whether one
+	// came that order already held, the only way two can be equal.
+	var order [smallGather]uint8
+	n, dup, last := 0, false, "" // last: the greatest key in order
 	for {
-		if i >= len(p.s) || p.s[i] != '"' {
-			p.fail(ErrSyntax, i, "expected a string key, found "+jsontext.Describe(p.s, i))
+		if i >= len(s) || s[i] != '"' {
+			p.fail(ErrSyntax, i, "expected a string key, found "+jsontext.Describe(s, i))
 			return Value{}, i
 		}
 		var key string
@@ -367,19 +378,36 @@ func (p *parser) object(start, depth int) (Value, int) {
 		if p.err != nil {
 			return Value{}, i
 		}
-		i = p.skip(i)
-		if i >= len(p.s) || p.s[i] != ':' {
-			p.fail(ErrSyntax, i, "expected ':' after object key, found "+jsontext.Describe(p.s, i))
-			return Value{}, i
+		if i >= len(s) || s[i] != ':' {
+			if i = p.skip(i); i >= len(s) || s[i] != ':' {
+				p.fail(ErrSyntax, i, "expected ':' after object key, found "+jsontext.Describe(s, i))
+				return Value{}, i
+			}
 		}
 		var v Value
-		v, i = p.value(p.skip(i+1), depth)
+		if i = p.skipSep(i + 1); i < len(s) && s[i] == '"' && p.left > 0 {
+			// A string, the commonest value, read as value would
+			// read it, without its call.
+			p.left--
+			var text string
+			text, i = p.str(i)
+			v = textValue(String, text)
+		} else {
+			v, i = p.value(i, depth)
+		}
 		if p.err != nil {
 			return Value{}, i
 		}
 		switch {
 		case n < len(small):
-			small[n] = Member{Key: key, Value: v}
+			// Field by field: a composite literal is built aside,
+			// cleared, and copied in.
+			small[n].Key, small[n].Value = key, v
+			if n == 0 || keyLess(last, key) {
+				order[n], last = uint8(n), key
+			} else {
+				dup = place(&order, &small, n, last) || dup
+			}
 		case n == len(small):
 			p.mems = append(p.mems, small[:]...)
 			fallthrough
@@ -387,29 +415,72 @@ func (p *parser) object(start, depth int) (Value, int) {
 			p.mems = push(p.mems, Member{Key: key, Value: v})
 		}
 		n++
-		var more bool
-		if i, more = p.next(i, '}', "object"); !more {
+		// What follows: a ',' and another member, mostly at once, or the end.
+		if i >= len(s) || s[i] != ',' {
+			i = p.skip(i)
+		}
+		if i < len(s) && s[i] == ',' {
+			i = p.skipSep(i + 1)
+			continue
+		}
+		if i < len(s) && s[i] == '}' {
+			i++
 			break
 		}
-	}
-	if p.err != nil {
+		p.fail(ErrSyntax, i, "expected ',' or '}' in object, found "+jsontext.Describe(s, i))
 		return Value{}, i
 	}
-	var obj []Member
 	if n <= len(small) {
-		obj = p.sortedMembers(small[:n])
-	} else {
-		obj = p.sortedMembers(p.mems[base:])
-		clear(p.mems[base:])
-		p.mems = p.mems[:base]
+		obj := p.newMems(n)
+		for k, x := range order[:n] {
+			obj[k] = small[x]
+		}
+		if !dup {
+			return objectValue(obj), i
+		}
+		return p.noDuplicates(start, obj), i
 	}
+	obj := p.sortedMembers(p.mems[base:])
+	clear(p.mems[base:])
+	p.mems = p.mems[:base]
+	return p.noDuplicates(start, obj), i
+}
+
+// noDuplicates returns the object of the sorted members obj, of the
+// object at start, or fails on the first key in order that is there
+// twice.
+func (p *parser) noDuplicates(start int, obj []Member) Value {
 	for k := 1; k < len(obj); k++ {
 		if obj[k].Key == obj[k-1].Key {
 			p.fail(ErrDuplicateKey, p.keyOffset(start, obj[k].Key), "key "+strconv.Quote(obj[k].Key)+" appears twice")
-			return Value{}, i
+			return Value{}
 		}
 	}
-	return objectValue(obj), i
+	return objectValue(obj)
+}
+
+// place puts small[n] into order, which lists small[:n] by key, after
+// the keys less than or equal to its own, and reports whether one of
+// them was equal. Its key is not greater than last, the greatest there,
+// which object has compared it with.
+func place(order *[smallGather]uint8, small *[smallGather]Member, n int, last string) (dup bool) {
+	key := small[n].Key
+	if key == last {
+		order[n] = uint8(n)
+		return true
+	}
+	order[n] = order[n-1]
+	j := n - 1
+	for ; j > 0; j-- {
+		prev := small[order[j-1]].Key
+		if !keyLess(key, prev) {
+			dup = key == prev
+			break
+		}
+		order[j] = order[j-1]
+	}
+	order[j] = uint8(n)
+	return dup
 }
 
 // smallGather is how many members object gathers on the goroutine's
@@ -417,42 +488,66 @@ func (p *parser) object(start, depth int) (Value, int) {
 const smallGather = 8
 
 // smallObject is the most members an object may have for sortedMembers
-// to sort it through an array of indices.
-const smallObject = 16
+// to sort it through an array of indices. A binary insertion sort makes
+// as few comparisons as slices.SortFunc (about n log n), and its moves
+// are of bytes: an object of twenty members, as some tools' arguments
+// are, took 5,200 instructions to sort through SortFunc's closure.
+const smallObject = 64
 
 // sortedMembers copies the members of an object into a slice of their
-// own, sorted by key, as pop and sortMembers would. A small object's
+// own, sorted by key, as a copy and sortMembers would. A small object's
 // members are sorted as indices and then each written once, to its
 // place: moving the wide members about in the result would cost a copy
 // each, and a write barrier each while the collector runs.
 func (p *parser) sortedMembers(stack []Member) []Member {
 	n := len(stack)
-	var out []Member
-	if p.a != nil {
-		out = p.a.newMems(n)
-	} else {
-		out = make([]Member, n)
-	}
+	out := p.newMems(n)
 	if n > smallObject {
 		copy(out, stack)
 		sortMembers(out)
 	} else {
-		// An insertion sort, stable as sortMembers' is, though only
-		// the order of unequal keys can matter: equal ones are an error.
+		// A binary insertion sort, stable as sortMembers' is, though
+		// only the order of unequal keys can matter: equal ones are an
+		// error. A key after the greatest so far, the common case, takes
+		// one comparison.
 		var idx [smallObject]uint8
 		for k := range n {
-			key := stack[k].Key
-			j := k
-			for ; j > 0 && keyLess(key, stack[idx[j-1]].Key); j-- {
-				idx[j] = idx[j-1]
+			key, lo := stack[k].Key, k
+			if k > 0 && keyLess(key, stack[idx[k-1]].Key) {
+				// The first place whose key is greater than key.
+				hi := k - 1
+				for lo = 0; lo < hi; {
+					if mid := int(uint(lo+hi) >> 1); keyLess(key, stack[idx[mid]].Key) {
+						hi = mid
+					} else {
+						lo = mid + 1
+					}
+				}
+				copy(idx[lo+1:k+1], idx[lo:k])
 			}
-			idx[j] = uint8(k)
+			idx[lo] = uint8(k)
 		}
 		for k, x := range idx[:n] {
 			out[k] = stack[x]
 		}
 	}
 	return out
+}
+
+// newVals and newMems return a slice for an array's n elements or an
+// object's n members, from the arena when there is one.
+func (p *parser) newVals(n int) []Value {
+	if p.a != nil {
+		return p.a.newVals(n)
+	}
+	return make([]Value, n)
+}
+
+func (p *parser) newMems(n int) []Member {
+	if p.a != nil {
+		return p.a.newMems(n)
+	}
+	return make([]Member, n)
 }
 
 // keyOffset finds where key appears the second time among the members of
@@ -470,7 +565,7 @@ func (p *parser) keyOffset(start int, key string) int {
 			seen = true
 		}
 		// Skip the value with a throwaway parse; it parsed before.
-		sub := parser{s: p.s, maxDepth: p.maxDepth}
+		sub := parser{s: p.s, maxDepth: p.maxDepth, left: math.MaxInt}
 		_, j = sub.value(sub.skip(sub.skip(j)+1), 0)
 		j = p.skip(j)
 		if j < len(p.s) && p.s[j] == ',' {
@@ -527,29 +622,32 @@ func (p *parser) str(i int) (string, int) {
 	return p.strRest(i+1, j)
 }
 
-// word is the eight bytes of s from i, the first in the low byte.
+// word is the eight bytes of s from i, the first in the low byte. The
+// caller has made sure that eight are there, so that the load goes
+// unchecked.
 func word(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))[:])
 }
 
 // notPlain marks with its high bit each byte of the word x that is not
-// plain, or at least the first such byte: the high bit is set in x-spaces
-// when a byte is below ' ', in x when it is not ASCII (the other terms
-// happen to mark those too; this one says so), and in x^quotes-ones
-// and x^backslashes-ones when it is '"' or '\\'. A byte that is not plain
-// may borrow from the byte after it and so mark it, but a plain byte
-// borrows from none, so the first mark is exact and the result is zero
-// only when all eight bytes are plain.
+// plain, or at least the first such byte: the high bit is set in x when a
+// byte is not ASCII, in (x^twos)-bangs when it is below ' ' or is '"'
+// (the bytes that turn below '!' when their bit 0x02 is flipped: the
+// control characters stay below ' ', and '"' becomes ' '), and in
+// (x^backslashes)-ones when it is '\\'. A byte that is not plain may
+// borrow from the byte after it and so mark it, but a plain byte borrows
+// from none, so the first mark is exact and the result is zero only when
+// all eight bytes are plain.
 func notPlain(x uint64) uint64 {
-	return ((x - spaces) | x | ((x ^ quotes) - ones) | ((x ^ backslashes) - ones)) & highs
+	return (x | ((x ^ twos) - bangs) | ((x ^ backslashes) - ones)) & highs
 }
 
 // Bytes repeated in each byte of a word, for notPlain.
 const (
 	ones        = 0x0101010101010101
 	highs       = 0x80 * ones
-	spaces      = ' ' * ones
-	quotes      = '"' * ones
+	twos        = 0x02 * ones
+	bangs       = '!' * ones
 	backslashes = '\\' * ones
 )
 
