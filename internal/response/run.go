@@ -63,11 +63,26 @@ func extractRun(r value.Value, f format.Format, x extraction) (Run, format.Forma
 	if err := planFor(&p, r, f, x); err != nil {
 		return Run{}, f, err
 	}
-	run, err := p.reader().run(p, r, x, f)
+	var run Run
+	var err error
+	if c, ok := p.conversation(); ok {
+		run, err = c.runPlan(&p, r, x, f)
+	} else {
+		run, err = p.reader().run(p, r, x, f)
+	}
 	if err != nil {
 		return Run{}, f, err
 	}
 	return run, p.name(), nil
+}
+
+// conversation is p's reader when it is a conversation's.
+func (p *plan) conversation() (conversation, bool) {
+	if p.f == nil {
+		return conversation{}, false
+	}
+	c, ok := p.f.reader.(conversation)
+	return c, ok
 }
 
 // ids gives the steps read from p's list the ids of their calls, as

@@ -58,15 +58,22 @@ func (c conversation) calls(p plan, x extraction, want format.Format, dst []Call
 }
 
 func (c conversation) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
+	return c.runPlan(&p, r, x, want)
+}
+
+// runPlan is run with the plan in place: extractRun calls it directly,
+// since the reader interface takes the plan, some two hundred bytes, by
+// value and a conversation is most runs.
+func (c conversation) runPlan(p *plan, r value.Value, x extraction, want format.Format) (Run, error) {
 	if !p.conv && p.list != nil && p.bad == "" && (c.isRun == nil || !c.isRun(p.list)) {
 		// A Responses output list reads alike item by item and as a
 		// run, which also gives the turn's text.
 		p.conv = true
 	}
 	if p.conv && p.bad == "" {
-		return runConversation(&p, x, want)
+		return runConversation(p, x, want)
 	}
-	return oneTurn(&p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer), nil
+	return oneTurn(p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer), nil
 }
 
 // messageReader names a format's reader of one message (readMessage).
