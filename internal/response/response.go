@@ -862,6 +862,15 @@ func readCall(o value.Value, at loc, sub, argKey string, mode argMode, i int, x 
 	if n.Kind() != value.String {
 		return fail(i, "", at.at(join(sub, "name"))+" is "+kindPhrase(n)+", not a string")
 	}
+	if a.Kind() == value.String && mode == textOrObject {
+		// Arguments as JSON text, the common call, read without
+		// readArgs's ten parameters: as its case of a string.
+		v, err := x.parse(a.Str())
+		if err == nil && v.Kind() == value.Object {
+			return Call{Name: n.Str(), Args: v}
+		}
+		return parsedArgs(n.Str(), v, err, at, sub, argKey, i)
+	}
 	return readArgs(n.Str(), a, hasArgs, at, sub, argKey, mode, i, x)
 }
 
