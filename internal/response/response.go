@@ -426,7 +426,7 @@ func extract(r value.Value, f format.Format, x extraction, dst []Call) ([]Call, 
 		// BFCL's responses are all read so: a list of call objects, each
 		// element a call, which needs no plan, reader or emits to find.
 		// FuzzCallList holds it to the general route.
-		calls := readCallList(r.Elems(), x, dst)
+		calls := readCallList(r.Elems(), &x, dst)
 		for i := range calls {
 			if calls[i].Err != nil {
 				hintFitting(calls, r, f, x)
@@ -441,7 +441,7 @@ func extract(r value.Value, f format.Format, x extraction, dst []Call) ([]Call, 
 // readCallList reads elems, a list forced to the calls format, as
 // plan.listCalls reads it: every element is a call, which fails when it
 // is not an object.
-func readCallList(elems []value.Value, x extraction, dst []Call) []Call {
+func readCallList(elems []value.Value, x *extraction, dst []Call) []Call {
 	if len(elems) == 0 {
 		return nil
 	}
@@ -463,7 +463,7 @@ func readCallList(elems []value.Value, x extraction, dst []Call) []Call {
 // whose name is a string and whose arguments are a string (as BFCL's
 // are) is read here, its keys compared with constants; any other goes
 // to readCall.
-func readListed(e value.Value, i int, x extraction) Call {
+func readListed(e value.Value, i int, x *extraction) Call {
 	var n, a value.Value
 	var hasName, hasArgs bool
 	if ms := e.Members(); len(ms) == 2 && ms[0].Key == "arguments" && ms[1].Key == "name" {
@@ -481,7 +481,7 @@ func readListed(e value.Value, i int, x extraction) Call {
 		}
 	}
 	if !hasName || !hasArgs || n.Kind() != value.String || a.Kind() != value.String {
-		return readCall(e, loc{"", i}, "", "arguments", textOrObject, i, x)
+		return readCall(e, loc{"", i}, "", "arguments", textOrObject, i, *x)
 	}
 	v, err := x.parse(a.Str())
 	if err == nil && v.Kind() == value.Object {
