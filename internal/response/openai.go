@@ -88,10 +88,12 @@ func isMessage(o value.Value) bool {
 // arguments mode allows.
 func readFunction(x extraction, e value.Value, at loc, i int, mode argMode) Call {
 	fn, ok := e.Get("function")
-	if cu, _ := e.Get("custom"); !ok && cu.Kind() == value.Object {
-		// A custom tool's call (type "custom"): no function's, but a
-		// call, which keeps its name.
-		return fail(i, stringAt(cu, "name"), at.at("")+" is a custom tool's call, not a function's")
+	if !ok {
+		if cu, _ := e.Get("custom"); cu.Kind() == value.Object {
+			// A custom tool's call (type "custom"): no function's, but
+			// a call, which keeps its name.
+			return fail(i, stringAt(cu, "name"), at.at("")+" is a custom tool's call, not a function's")
+		}
 	}
 	if !ok || fn.Kind() != value.Object {
 		return fail(i, "", at.at("")+" has no function object")

@@ -58,7 +58,8 @@ type Options struct {
 // not a known Format; the format returned with an error is f. Args
 // shares memory with r.
 func (o Options) Read(r value.Value, f format.Format) (Run, format.Format, error) {
-	run, got, err := extractRun(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params})
+	var run Run
+	got, err := readRunInto(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params}, &run)
 	if o.InvalidUTF8 {
 		for i := range run.Steps {
 			failInvalidUTF8(&run.Steps[i].Call, i)

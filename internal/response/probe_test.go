@@ -103,6 +103,27 @@ func messageFormatByLookups(e value.Value) (*api, itemRank) {
 	return &openaiMessagesFormat, byRoleOf
 }
 
+// plainMessage is what openaiMessage passes over without failHeld: an
+// object of no members but role, content, tool_call_id and name, whose
+// content is no list.
+func plainMessage(e value.Value) bool {
+	if e.Kind() != value.Object {
+		return false
+	}
+	for _, m := range e.Members() {
+		switch m.Key {
+		case "role", "tool_call_id", "name":
+		case "content":
+			if m.Value.Kind() == value.Array {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // FuzzShapeProbes asks the shape probes about every object in arbitrary
 // JSON, and wants the answers of the probes by lookups.
 func FuzzShapeProbes(f *testing.F) {
@@ -118,6 +139,9 @@ func FuzzShapeProbes(f *testing.F) {
 			}
 			if got, want := heldCall(e), heldCallByLookups(e); got != want {
 				t.Fatalf("heldCall(%s) = %v, by lookups %v", e, got, want)
+			}
+			if plainMessage(e) && heldCall(e) {
+				t.Fatalf("heldCall(%s) = true for a message of a role, text and ids alone", e)
 			}
 			gf, gr := itemFormat(e)
 			wf, wr := itemFormatByLookups(e)

@@ -422,6 +422,77 @@ func tooDeep(v value.Value, max int) bool {
 // extract reads the calls of r, into dst when it has room (see
 // Options.Calls).
 func extract(r value.Value, f format.Format, x extraction, dst []Call) ([]Call, format.Format, error) {
+	if f == format.Calls && r.Kind() == value.Array {
+		// BFCL's responses are all read so: a list of call objects, each
+		// element a call, which needs no plan, reader or emits to find.
+		// FuzzCallList holds it to the general route.
+		calls := readCallList(r.Elems(), &x, dst)
+		for i := range calls {
+			if calls[i].Err != nil {
+				hintFitting(calls, r, f, x)
+				break
+			}
+		}
+		return calls, f, nil
+	}
+	return extractPlanned(r, f, x, dst)
+}
+
+// readCallList reads elems, a list forced to the calls format, as
+// plan.listCalls reads it: every element is a call, which fails when it
+// is not an object.
+func readCallList(elems []value.Value, x *extraction, dst []Call) []Call {
+	if len(elems) == 0 {
+		return nil
+	}
+	calls := dst[:0]
+	if cap(calls) < len(elems) {
+		calls = make([]Call, len(elems))
+	} else {
+		// readCall writes each call whole, so the last response's calls
+		// need no clearing.
+		calls = calls[:len(elems)]
+	}
+	for i, e := range elems {
+		calls[i] = readListed(e, i, x)
+	}
+	return calls
+}
+
+// readListed is readCall of e, the i-th element of a calls list. A call
+// whose name is a string and whose arguments are a string (as BFCL's
+// are) is read here, its keys compared with constants; any other goes
+// to readCall.
+func readListed(e value.Value, i int, x *extraction) Call {
+	var n, a value.Value
+	var hasName, hasArgs bool
+	if ms := e.Members(); len(ms) == 2 && ms[0].Key == "arguments" && ms[1].Key == "name" {
+		// The call of two members, in the order of an object's sorted
+		// keys: most are.
+		a, n, hasArgs, hasName = ms[0].Value, ms[1].Value, true, true
+	} else {
+		for _, m := range ms {
+			switch m.Key {
+			case "name":
+				n, hasName = m.Value, true
+			case "arguments":
+				a, hasArgs = m.Value, true
+			}
+		}
+	}
+	if !hasName || !hasArgs || n.Kind() != value.String || a.Kind() != value.String {
+		return readCall(e, loc{"", i}, "", "arguments", textOrObject, i, *x)
+	}
+	v, err := x.parse(a.Str())
+	if err == nil && v.Kind() == value.Object {
+		return Call{Name: n.Str(), Args: v}
+	}
+	return parsedArgs(n.Str(), v, err, loc{"", i}, "", "arguments", i)
+}
+
+// extractPlanned is extract by the general route: the plan of where r's
+// calls are, and its format's reader.
+func extractPlanned(r value.Value, f format.Format, x extraction, dst []Call) ([]Call, format.Format, error) {
 	var p plan
 	if err := planFor(&p, r, f, x); err != nil {
 		return nil, f, err
@@ -791,6 +862,15 @@ func readCall(o value.Value, at loc, sub, argKey string, mode argMode, i int, x 
 	if n.Kind() != value.String {
 		return fail(i, "", at.at(join(sub, "name"))+" is "+kindPhrase(n)+", not a string")
 	}
+	if a.Kind() == value.String && mode == textOrObject {
+		// Arguments as JSON text, the common call, read without
+		// readArgs's ten parameters: as its case of a string.
+		v, err := x.parse(a.Str())
+		if err == nil && v.Kind() == value.Object {
+			return Call{Name: n.Str(), Args: v}
+		}
+		return parsedArgs(n.Str(), v, err, at, sub, argKey, i)
+	}
 	return readArgs(n.Str(), a, hasArgs, at, sub, argKey, mode, i, x)
 }
 
@@ -817,18 +897,24 @@ func readArgs(name string, a value.Value, present bool, at loc, sub, key string,
 		return Call{Name: name, Args: a}
 	case a.Kind() == value.String && mode == textOrObject:
 		v, err := x.parse(a.Str())
-		if err != nil {
-			return Call{Name: name, Err: &ArgumentsError{Index: i,
-				Reason: at.at(join(sub, key)) + " is not a usable JSON object", Err: err}}
-		}
-		if v.Kind() != value.Object {
-			return fail(i, name, at.at(join(sub, key))+" holds "+kindPhrase(v)+", not a JSON object")
-		}
-		return Call{Name: name, Args: v}
+		return parsedArgs(name, v, err, at, sub, key, i)
 	case mode == textOrObject:
 		return fail(i, name, at.at(join(sub, key))+" is "+kindPhrase(a)+", not a JSON string or object")
 	}
 	return fail(i, name, at.at(join(sub, key))+" is "+kindPhrase(a)+", not an object")
+}
+
+// parsedArgs is the call named name whose arguments string, at
+// at.sub.key, parsed as v or failed with err.
+func parsedArgs(name string, v value.Value, err error, at loc, sub, key string, i int) Call {
+	if err != nil {
+		return Call{Name: name, Err: &ArgumentsError{Index: i,
+			Reason: at.at(join(sub, key)) + " is not a usable JSON object", Err: err}}
+	}
+	if v.Kind() != value.Object {
+		return fail(i, name, at.at(join(sub, key))+" holds "+kindPhrase(v)+", not a JSON object")
+	}
+	return Call{Name: name, Args: v}
 }
 
 var emptyObject, _ = value.ObjectOf()

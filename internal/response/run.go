@@ -57,17 +57,35 @@ func (r *Run) Calls() []Call {
 	return out
 }
 
-// extractRun reads r as a run (Options.Read).
-func extractRun(r value.Value, f format.Format, x extraction) (Run, format.Format, error) {
+// readRunInto reads r as a run (Options.Read) into *run, which is zero
+// and stays so on an error: a run is some hundred and fifty bytes, which
+// each return on the way would copy again.
+func readRunInto(r value.Value, f format.Format, x extraction, run *Run) (format.Format, error) {
 	var p plan
 	if err := planFor(&p, r, f, x); err != nil {
-		return Run{}, f, err
+		return f, err
 	}
-	run, err := p.reader().run(p, r, x, f)
+	if c, ok := p.conversation(); ok {
+		if err := c.runPlan(&p, r, x, f, run); err != nil {
+			return f, err
+		}
+		return p.name(), nil
+	}
+	got, err := p.reader().run(p, r, x, f)
 	if err != nil {
-		return Run{}, f, err
+		return f, err
 	}
-	return run, p.name(), nil
+	*run = got
+	return p.name(), nil
+}
+
+// conversation is p's reader when it is a conversation's.
+func (p *plan) conversation() (conversation, bool) {
+	if p.f == nil {
+		return conversation{}, false
+	}
+	c, ok := p.f.reader.(conversation)
+	return c, ok
 }
 
 // ids gives the steps read from p's list the ids of their calls, as

@@ -58,15 +58,26 @@ func (c conversation) calls(p plan, x extraction, want format.Format, dst []Call
 }
 
 func (c conversation) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
+	var run Run
+	err := c.runPlan(&p, r, x, want, &run)
+	return run, err
+}
+
+// runPlan is run with the plan in place and the run put in *run, which
+// is zero: readRunInto calls it directly, since the reader interface takes
+// the plan, some two hundred bytes, by value and a conversation is most
+// runs.
+func (c conversation) runPlan(p *plan, r value.Value, x extraction, want format.Format, run *Run) error {
 	if !p.conv && p.list != nil && p.bad == "" && (c.isRun == nil || !c.isRun(p.list)) {
 		// A Responses output list reads alike item by item and as a
 		// run, which also gives the turn's text.
 		p.conv = true
 	}
 	if p.conv && p.bad == "" {
-		return runConversation(&p, x, want)
+		return runConversation(p, x, want, run)
 	}
-	return oneTurn(&p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer), nil
+	*run = oneTurn(p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer)
+	return nil
 }
 
 // messageReader names a format's reader of one message (readMessage).
@@ -167,20 +178,21 @@ func readConversation(p *plan, x extraction, want format.Format, dst []Call) ([]
 	return b.calls, nil
 }
 
-// runConversation returns the conversation p as a run.
-func runConversation(p *plan, x extraction, want format.Format) (Run, error) {
+// runConversation puts the conversation p, as a run, in *run, which is
+// zero and stays so on an error.
+func runConversation(p *plan, x extraction, want format.Format, run *Run) error {
 	var b runBuilder
 	b.x, b.f, b.conv, b.want, b.mode = x, p.f, messagesOf(p), want, wholeRun
 	b.walk()
 	if b.err != nil {
-		return Run{}, b.err
+		return b.err
 	}
 	steps := b.big
 	if steps == nil && b.n > 0 {
 		steps = make([]Step, b.n)
 		copy(steps, b.small[:b.n])
 	}
-	run := Run{Steps: steps, Final: b.final, HasFinal: b.hasFinal}
+	run.Steps, run.Final, run.HasFinal = steps, b.final, b.hasFinal
 	switch {
 	case b.hasFinal:
 		run.end = finalEnd{first: b.last.first, split: b.last.split}
@@ -189,7 +201,7 @@ func runConversation(p *plan, x extraction, want format.Format) (Run, error) {
 		// them is unusable.
 		run.end = finalEnd{broken: true, from: b.first, name: b.last.name, call: b.last.call}
 	}
-	return run, nil
+	return nil
 }
 
 func (b *runBuilder) walk() {

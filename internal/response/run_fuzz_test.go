@@ -143,3 +143,10 @@ func addRunSeeds(f *testing.F) {
 		f.Add(tt.in)
 	}
 }
+
+// extractRun is Options.Read with the extraction given.
+func extractRun(r value.Value, f format.Format, x extraction) (Run, format.Format, error) {
+	var run Run
+	got, err := readRunInto(r, f, x, &run)
+	return run, got, err
+}
