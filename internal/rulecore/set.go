@@ -175,20 +175,33 @@ func (s *state) find(k string) (*state, int) {
 	return s.anyKey, -1
 }
 
-// keyNext is key for keys looked up in ascending order, as a walk of an
-// object's members meets them: *next is where the last lookup ended, and
-// the key sought is most often the one there, found by one comparison
-// where key's search would make several.
+// keyNext is key for keys looked up in strictly ascending order, as a walk
+// of an object's members meets them: *next is where the last lookup
+// ended. s.keys is sorted too, so a key sought is at *next or after it:
+// every key before *next is at most the last one found, and so less than
+// k. The search goes on from there, and a key not among them is not
+// compared with those before (find compared each from the first, most
+// often the same keys again: a tool's parameters that the expected call
+// leaves out lie between those it gives).
 func (s *state) keyNext(k string, next *int) *state {
-	if i := *next; s != nil && i < len(s.keys) && s.keys[i].key == k {
-		*next = i + 1
-		return s.keys[i].st
+	if s == nil {
+		return nil
 	}
-	st, i := s.find(k)
-	if i >= 0 {
-		*next = i + 1
+	i := *next
+	if s.keyMap != nil {
+		if i < len(s.keys) && s.keys[i].key == k {
+			*next = i + 1
+			return s.keys[i].st
+		}
+		return s.key(k)
 	}
-	return st
+	for ; i < len(s.keys); i++ {
+		if s.keys[i].key == k {
+			*next = i + 1
+			return s.keys[i].st
+		}
+	}
+	return s.anyKey
 }
 
 func (s *state) index(i int) *state {
