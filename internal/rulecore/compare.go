@@ -65,8 +65,9 @@ func (s *Set) compare(expected, actual value.Value, c *Context, report func(Diff
 }
 
 // walk is compare; slow turns off the equality shortcut (see
-// walker.value) and the one_of values normalised at load (see leaf), for
-// the tests that hold the shortcuts to the full walk.
+// walker.value), the one_of values normalised at load (see leaf) and the
+// members that skip field (state.direct), for the tests that hold the
+// shortcuts to the full walk.
 func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), slow bool, eq *Equalities) (Result, failedSet) {
 	var w walker
 	w.start(expected, actual, c, report, eq)
@@ -265,7 +266,12 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 			}
 		}
 		w.push(key, -1)
-		good := w.field(ks, f, ev, av, allow, quiet)
+		var good bool
+		if ev != nil && av != nil && (ks == nil || ks.direct) && !w.slow {
+			good = w.value(ks, f, ev, av, quiet) // what field would do
+		} else {
+			good = w.field(ks, f, ev, av, allow, quiet)
+		}
 		w.pop()
 		if res != nil {
 			// The top level counts every key, quiet or not.
