@@ -69,9 +69,15 @@ func (s *Set) compare(expected, actual value.Value, c *Context, report func(Diff
 // members that skip field (state.direct), for the tests that hold the
 // shortcuts to the full walk.
 func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), slow bool, eq *Equalities) (Result, failedSet) {
+	return s.walkTyped(expected, actual, c, report, eq, nil, slow)
+}
+
+// walkTyped is walk, and checks the types of the top-level actual
+// arguments into tv when it is not nil (see walker.types).
+func (s *Set) walkTyped(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities, tv *typeVerdicts, slow bool) (Result, failedSet) {
 	var w walker
 	w.start(expected, actual, c, report, eq)
-	w.slow = slow
+	w.slow, w.types = slow, tv
 	defer w.release()
 	quiet := report == nil
 	root := s.compiled()
@@ -144,6 +150,11 @@ type walker struct {
 
 	slow bool        // no shortcuts (see walk)
 	eq   *Equalities // records the shortcut's findings when not nil
+	// types, when not nil, gets the verdicts of the `type` properties on
+	// the top-level actual arguments, which members checks as it meets
+	// them, the states found for the comparison in hand (CompareChecked
+	// looked each key up again in a walk of its own).
+	types *typeVerdicts
 
 	nb    *normBufs // the normalisers' buffers, from the first string normalised to the end
 	normA normMemo  // the last actual string normalised
@@ -225,6 +236,12 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 	em, am := e.Members(), a.Members()
 	ok := true
 	i, j, next := 0, 0, 0
+	types := w.types
+	if res == nil {
+		types = nil // below the top level
+	} else if types != nil {
+		types.checked = true
+	}
 	for i < len(em) || j < len(am) {
 		var key string
 		var ev, av *value.Value // nil: absent
@@ -286,6 +303,11 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 			}
 			if !good && av != nil {
 				w.failed.add(aj)
+			}
+			// av is nil for a null that counts as absent, which the
+			// type walk passes too (typeWalk.arg).
+			if types != nil && av != nil && !typesOK(ks, *av, w.ctx.NullIsMissing) {
+				types.bad.add(aj)
 			}
 		}
 		if !good {
