@@ -78,33 +78,38 @@ func (s *Set) walkTyped(expected, actual value.Value, c *Context, report func(Di
 	var w walker
 	w.start(expected, actual, c, report, eq)
 	w.slow, w.types = slow, tv
-	defer w.release()
-	quiet := report == nil
-	root := s.compiled()
+	// No defer: the buffers of a walk that panicked are the collector's.
+	res := w.run(s.compiled(), &expected, &actual, report == nil)
+	w.release()
+	return res, w.failed
+}
+
+// run is walk's comparison of the arguments objects e and a from root.
+func (w *walker) run(root *state, e, a *value.Value, quiet bool) Result {
 	if r := root.rule; r != nil && (r.ignore || r.leaf) {
 		// A rule for the arguments object itself (the empty Path) that
 		// decides on its own: every argument stands or falls with it.
 		n := 1
-		if expected.Kind() == value.Object && expected.Len() > 0 {
-			n = expected.Len()
+		if e.Kind() == value.Object && e.Len() > 0 {
+			n = e.Len()
 		}
-		if w.value(root, root.eff, &expected, &actual, quiet) {
-			return Result{Matched: n, Total: n}, w.failed
+		if w.value(root, root.eff, e, a, quiet) {
+			return Result{Matched: n, Total: n}
 		}
-		return Result{Total: n}, w.failed
+		return Result{Total: n}
 	}
-	if expected.Kind() == value.Object && actual.Kind() == value.Object {
+	if e.Kind() == value.Object && a.Kind() == value.Object {
 		var res Result
-		w.members(root, root.eff, &expected, &actual, quiet, &res)
-		return res, w.failed
+		w.members(root, root.eff, e, a, quiet, &res)
+		return res
 	}
-	if w.value(root, root.eff, &expected, &actual, quiet) {
-		return Result{Matched: 1, Total: 1}, w.failed
+	if w.value(root, root.eff, e, a, quiet) {
+		return Result{Matched: 1, Total: 1}
 	}
-	if expected.Kind() == value.Object && expected.Len() > 0 {
-		return Result{Total: expected.Len()}, w.failed // no argument can match
+	if e.Kind() == value.Object && e.Len() > 0 {
+		return Result{Total: e.Len()} // no argument can match
 	}
-	return Result{Total: 1}, w.failed
+	return Result{Total: 1}
 }
 
 // accepts is walk's verdict, quietly, from the first failure on: the
@@ -112,11 +117,14 @@ func (s *Set) walkTyped(expected, actual value.Value, c *Context, report func(Di
 func (s *Set) accepts(root *state, expected, actual value.Value, c *Context, eq *Equalities) bool {
 	var w walker
 	w.start(expected, actual, c, nil, eq)
-	defer w.release()
+	var ok bool
 	if r := root.rule; (r == nil || !r.ignore && !r.leaf) && expected.Kind() == value.Object && actual.Kind() == value.Object {
-		return w.members(root, root.eff, &expected, &actual, true, nil)
+		ok = w.members(root, root.eff, &expected, &actual, true, nil)
+	} else {
+		ok = w.value(root, root.eff, &expected, &actual, true)
 	}
-	return w.value(root, root.eff, &expected, &actual, true)
+	w.release() // no defer, as in walkTyped
+	return ok
 }
 
 // start sets up a zero walker for a comparison of expected and actual,
