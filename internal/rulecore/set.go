@@ -111,7 +111,8 @@ type state struct {
 	typed bool
 	// direct says that field, given both sides, goes straight on to
 	// value: the rule neither ignores the field nor puts another value
-	// in the place of either side (from, default).
+	// in the place of the expected one (from). A default fills in only
+	// a side that is absent.
 	direct bool
 	eff    *eff // the settings in force here
 	// oneOfNorm holds the rule's one_of values that are strings under
@@ -426,7 +427,7 @@ func (b *builder) buildWildcards(st *state, nodes []*node) {
 // summarise sets what st says of itself and all below it, once its
 // children are built: plain, reflexive, and the keys compared when absent.
 func (st *state) summarise() {
-	st.direct = st.rule == nil || !st.rule.ignore && st.rule.from == nil && !st.rule.hasDef
+	st.direct = st.rule == nil || !st.rule.ignore && st.rule.from == nil
 	st.plain = (st.rule == nil || st.rule.settingsOnly(false)) && !st.declared &&
 		st.anyKey.isPlain() && st.anyIdx.isPlain()
 	st.reflexive = (st.rule == nil || st.rule.reflexive()) &&
