@@ -69,19 +69,22 @@ func (s *Set) compare(expected, actual value.Value, c *Context, report func(Diff
 // members that skip field (state.direct), for the tests that hold the
 // shortcuts to the full walk.
 func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), slow bool, eq *Equalities) (Result, failedSet) {
-	return s.walkTyped(expected, actual, c, report, eq, nil, slow)
+	res, failed, _ := s.walkTyped(expected, actual, c, report, eq, false, slow)
+	return res, failed
 }
 
-// walkTyped is walk, and checks the types of the top-level actual
-// arguments into tv when it is not nil (see walker.types).
-func (s *Set) walkTyped(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities, tv *typeVerdicts, slow bool) (Result, failedSet) {
+// walkTyped is walk, and with typed checks the types of the top-level
+// actual arguments (see walker.typed). The verdicts come back by value:
+// a pointer kept in the walker would escape with what the walker hands
+// its comparators, and cost an allocation a comparison.
+func (s *Set) walkTyped(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities, typed, slow bool) (Result, failedSet, typeVerdicts) {
 	var w walker
 	w.start(expected, actual, c, report, eq)
-	w.slow, w.types = slow, tv
+	w.slow, w.typed = slow, typed
 	// No defer: the buffers of a walk that panicked are the collector's.
 	res := w.run(s.compiled(), &expected, &actual, report == nil)
 	w.release()
-	return res, w.failed
+	return res, w.failed, w.types
 }
 
 // run is walk's comparison of the arguments objects e and a from root.
@@ -158,11 +161,12 @@ type walker struct {
 
 	slow bool        // no shortcuts (see walk)
 	eq   *Equalities // records the shortcut's findings when not nil
-	// types, when not nil, gets the verdicts of the `type` properties on
-	// the top-level actual arguments, which members checks as it meets
-	// them, the states found for the comparison in hand (CompareChecked
-	// looked each key up again in a walk of its own).
-	types *typeVerdicts
+	// typed says to check the `type` properties of the top-level actual
+	// arguments into types as members meets them, with the states found
+	// for the comparison in hand (CompareChecked looked each key up again
+	// in a walk of its own).
+	typed bool
+	types typeVerdicts
 
 	nb    *normBufs // the normalisers' buffers, from the first string normalised to the end
 	normA normMemo  // the last actual string normalised
@@ -244,11 +248,9 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 	em, am := e.Members(), a.Members()
 	ok := true
 	i, j, next := 0, 0, 0
-	types := w.types
-	if res == nil {
-		types = nil // below the top level
-	} else if types != nil {
-		types.checked = true
+	typed := w.typed && res != nil // the top level only
+	if typed {
+		w.types.checked = true
 	}
 	for i < len(em) || j < len(am) {
 		var key string
@@ -314,8 +316,8 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 			}
 			// av is nil for a null that counts as absent, which the
 			// type walk passes too (typeWalk.arg).
-			if types != nil && av != nil && !typesOK(ks, *av, w.ctx.NullIsMissing) {
-				types.bad.add(aj)
+			if typed && av != nil && !typesOK(ks, *av, w.ctx.NullIsMissing) {
+				w.types.bad.add(aj)
 			}
 		}
 		if !good {

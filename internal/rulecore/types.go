@@ -178,7 +178,7 @@ func (s *Set) compareChecked(expected, actual value.Value, c *Context, report fu
 }
 
 // compareCheckedWalk is compareChecked; separate turns off the types'
-// verdicts found by the comparison (walker.types), for the tests that
+// verdicts found by the comparison (walker.typed), for the tests that
 // hold them to the type walk of its own.
 func (s *Set) compareCheckedWalk(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities, separate bool) Result {
 	root := s.compiled()
@@ -189,12 +189,7 @@ func (s *Set) compareCheckedWalk(expected, actual value.Value, c *Context, repor
 	// The comparison checks the top-level arguments' types as it meets
 	// them, where it has found their states; the arguments it found
 	// wrong are walked again here to report them, after its diffs.
-	var tv typeVerdicts
-	tvp := &tv
-	if separate {
-		tvp = nil
-	}
-	res, failed := s.walkTyped(expected, actual, c, report, eq, tvp, false)
+	res, failed, tv := s.walkTyped(expected, actual, c, report, eq, !separate, false)
 	nullIsMissing := c != nil && c.NullIsMissing
 	if !typeOK(root, actual) {
 		// A rule on the arguments object itself: no argument matches.
@@ -233,7 +228,7 @@ func (s *Set) compareCheckedWalk(expected, actual value.Value, c *Context, repor
 }
 
 // typeVerdicts is what a comparison found of the types of the top-level
-// actual arguments (walker.types): checked says it looked at every one,
+// actual arguments (walker.typed): checked says it looked at every one,
 // and bad holds those of the wrong type.
 type typeVerdicts struct {
 	checked bool
