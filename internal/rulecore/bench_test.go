@@ -133,3 +133,32 @@ func BenchmarkNormalize(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCompareTyped compares calls shaped as BFCL's importer writes
+// them: each argument of the tool ruled by its type, its strings
+// normalised, some with a one_of, optional ones the expected call leaves
+// out; the actual call right but for a string's case. Each operation is
+// the verdict (Accepts) and then the comparison with the type checks
+// (CompareChecked) with a report, as the engine asks for a pair.
+func BenchmarkCompareTyped(b *testing.B) {
+	norm := `"normalize":[{"delete":" ,./-_*^"},"lower",{"replace":{"'":"\""}}]`
+	s := newSet(b, rules.Extensions{},
+		call("location", `{"type":"string",`+norm+`}`),
+		call("unit", `{"type":"string","one_of":["celsius","c",""],"optional":true,`+norm+`}`),
+		call("days", `{"type":"integer"}`),
+		call("detailed", `{"type":"boolean","optional":true}`),
+		call("language", `{"type":"string","optional":true,`+norm+`}`),
+		declare("detailed"), declare("language"))
+	e := mustParse(b, `{"location":"Berlin, Germany","unit":"celsius","days":3}`)
+	a := mustParse(b, `{"days":3,"location":"berlin, germany","unit":"celsius"}`)
+	ctx := &Context{Tool: "get_weather"}
+	report := func(Diff) { b.Fatal("diff") }
+	if !s.Accepts(e, a, ctx, nil) {
+		b.Fatal("not accepted")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Accepts(e, a, ctx, nil)
+		s.CompareChecked(e, a, ctx, report)
+	}
+}

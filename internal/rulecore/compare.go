@@ -65,39 +65,54 @@ func (s *Set) compare(expected, actual value.Value, c *Context, report func(Diff
 }
 
 // walk is compare; slow turns off the equality shortcut (see
-// walker.value) and the one_of values normalised at load (see leaf), for
-// the tests that hold the shortcuts to the full walk.
+// walker.value), the one_of values normalised at load (see leaf) and the
+// members that skip field (state.direct), for the tests that hold the
+// shortcuts to the full walk.
 func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), slow bool, eq *Equalities) (Result, failedSet) {
+	res, failed, _ := s.walkTyped(expected, actual, c, report, eq, false, slow)
+	return res, failed
+}
+
+// walkTyped is walk, and with typed checks the types of the top-level
+// actual arguments (see walker.typed). The verdicts come back by value:
+// a pointer kept in the walker would escape with what the walker hands
+// its comparators, and cost an allocation a comparison.
+func (s *Set) walkTyped(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities, typed, slow bool) (Result, failedSet, typeVerdicts) {
 	var w walker
 	w.start(expected, actual, c, report, eq)
-	w.slow = slow
-	defer w.release()
-	quiet := report == nil
-	root := s.compiled()
+	w.slow, w.typed = slow, typed
+	// No defer: the buffers of a walk that panicked are the collector's.
+	res := w.run(s.compiled(), &expected, &actual, report == nil)
+	w.release()
+	return res, w.failed, w.types
+}
+
+// run is walk's comparison of the arguments objects e and a from root.
+func (w *walker) run(root *state, e, a *value.Value, quiet bool) Result {
 	if r := root.rule; r != nil && (r.ignore || r.leaf) {
 		// A rule for the arguments object itself (the empty Path) that
 		// decides on its own: every argument stands or falls with it.
 		n := 1
-		if expected.Kind() == value.Object && expected.Len() > 0 {
-			n = expected.Len()
+		if e.Kind() == value.Object && e.Len() > 0 {
+			n = e.Len()
 		}
-		if w.value(root, root.eff, &expected, &actual, quiet) {
-			return Result{Matched: n, Total: n}, w.failed
+		if w.value(root, root.eff, e, a, quiet) {
+			return Result{Matched: n, Total: n}
 		}
-		return Result{Total: n}, w.failed
+		return Result{Total: n}
 	}
-	if expected.Kind() == value.Object && actual.Kind() == value.Object {
+	if e.Kind() == value.Object && a.Kind() == value.Object {
 		var res Result
-		w.members(root, root.eff, &expected, &actual, quiet, &res)
-		return res, w.failed
+		w.members(root, root.eff, e, a, quiet, &res)
+		return res
 	}
-	if w.value(root, root.eff, &expected, &actual, quiet) {
-		return Result{Matched: 1, Total: 1}, w.failed
+	if w.value(root, root.eff, e, a, quiet) {
+		return Result{Matched: 1, Total: 1}
 	}
-	if expected.Kind() == value.Object && expected.Len() > 0 {
-		return Result{Total: expected.Len()}, w.failed // no argument can match
+	if e.Kind() == value.Object && e.Len() > 0 {
+		return Result{Total: e.Len()} // no argument can match
 	}
-	return Result{Total: 1}, w.failed
+	return Result{Total: 1}
 }
 
 // accepts is walk's verdict, quietly, from the first failure on: the
@@ -105,11 +120,14 @@ func (s *Set) walk(expected, actual value.Value, c *Context, report func(Diff), 
 func (s *Set) accepts(root *state, expected, actual value.Value, c *Context, eq *Equalities) bool {
 	var w walker
 	w.start(expected, actual, c, nil, eq)
-	defer w.release()
+	var ok bool
 	if r := root.rule; (r == nil || !r.ignore && !r.leaf) && expected.Kind() == value.Object && actual.Kind() == value.Object {
-		return w.members(root, root.eff, &expected, &actual, true, nil)
+		ok = w.members(root, root.eff, &expected, &actual, true, nil)
+	} else {
+		ok = w.value(root, root.eff, &expected, &actual, true)
 	}
-	return w.value(root, root.eff, &expected, &actual, true)
+	w.release() // no defer, as in walkTyped
+	return ok
 }
 
 // start sets up a zero walker for a comparison of expected and actual,
@@ -143,6 +161,12 @@ type walker struct {
 
 	slow bool        // no shortcuts (see walk)
 	eq   *Equalities // records the shortcut's findings when not nil
+	// typed says to check the `type` properties of the top-level actual
+	// arguments into types as members meets them, with the states found
+	// for the comparison in hand (CompareChecked looked each key up again
+	// in a walk of its own).
+	typed bool
+	types typeVerdicts
 
 	nb    *normBufs // the normalisers' buffers, from the first string normalised to the end
 	normA normMemo  // the last actual string normalised
@@ -224,6 +248,10 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 	em, am := e.Members(), a.Members()
 	ok := true
 	i, j, next := 0, 0, 0
+	typed := w.typed && res != nil // the top level only
+	if typed {
+		w.types.checked = true
+	}
 	for i < len(em) || j < len(am) {
 		var key string
 		var ev, av *value.Value // nil: absent
@@ -265,7 +293,12 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 			}
 		}
 		w.push(key, -1)
-		good := w.field(ks, f, ev, av, allow, quiet)
+		var good bool
+		if ev != nil && av != nil && (ks == nil || ks.direct) && !w.slow {
+			good = w.value(ks, f, ev, av, quiet) // what field would do
+		} else {
+			good = w.field(ks, f, ev, av, allow, quiet)
+		}
 		w.pop()
 		if res != nil {
 			// The top level counts every key, quiet or not.
@@ -280,6 +313,11 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 			}
 			if !good && av != nil {
 				w.failed.add(aj)
+			}
+			// av is nil for a null that counts as absent, which the
+			// type walk passes too (typeWalk.arg).
+			if typed && av != nil && !typesOK(ks, *av, w.ctx.NullIsMissing) {
+				w.types.bad.add(aj)
 			}
 		}
 		if !good {

@@ -109,7 +109,12 @@ type state struct {
 	// typed, on the root state only, says that a rule of the set has a
 	// `type` property (see CompareChecked).
 	typed bool
-	eff   *eff // the settings in force here
+	// direct says that field, given both sides, goes straight on to
+	// value: the rule neither ignores the field nor puts another value
+	// in the place of the expected one (from). A default fills in only
+	// a side that is absent.
+	direct bool
+	eff    *eff // the settings in force here
 	// oneOfNorm holds the rule's one_of values that are strings under
 	// the normalisers in force, when some are: each comparison would
 	// otherwise normalise them again.
@@ -175,20 +180,33 @@ func (s *state) find(k string) (*state, int) {
 	return s.anyKey, -1
 }
 
-// keyNext is key for keys looked up in ascending order, as a walk of an
-// object's members meets them: *next is where the last lookup ended, and
-// the key sought is most often the one there, found by one comparison
-// where key's search would make several.
+// keyNext is key for keys looked up in strictly ascending order, as a walk
+// of an object's members meets them: *next is where the last lookup
+// ended. s.keys is sorted too, so a key sought is at *next or after it:
+// every key before *next is at most the last one found, and so less than
+// k. The search goes on from there, and a key not among them is not
+// compared with those before (find compared each from the first, most
+// often the same keys again: a tool's parameters that the expected call
+// leaves out lie between those it gives).
 func (s *state) keyNext(k string, next *int) *state {
-	if i := *next; s != nil && i < len(s.keys) && s.keys[i].key == k {
-		*next = i + 1
-		return s.keys[i].st
+	if s == nil {
+		return nil
 	}
-	st, i := s.find(k)
-	if i >= 0 {
-		*next = i + 1
+	i := *next
+	if s.keyMap != nil {
+		if i < len(s.keys) && s.keys[i].key == k {
+			*next = i + 1
+			return s.keys[i].st
+		}
+		return s.key(k)
 	}
-	return st
+	for ; i < len(s.keys); i++ {
+		if s.keys[i].key == k {
+			*next = i + 1
+			return s.keys[i].st
+		}
+	}
+	return s.anyKey
 }
 
 func (s *state) index(i int) *state {
@@ -409,6 +427,7 @@ func (b *builder) buildWildcards(st *state, nodes []*node) {
 // summarise sets what st says of itself and all below it, once its
 // children are built: plain, reflexive, and the keys compared when absent.
 func (st *state) summarise() {
+	st.direct = st.rule == nil || !st.rule.ignore && st.rule.from == nil
 	st.plain = (st.rule == nil || st.rule.settingsOnly(false)) && !st.declared &&
 		st.anyKey.isPlain() && st.anyIdx.isPlain()
 	st.reflexive = (st.rule == nil || st.rule.reflexive()) &&

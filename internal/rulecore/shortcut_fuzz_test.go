@@ -64,7 +64,8 @@ func mustRule(t *testing.T, ext rules.Extensions, src string) *Rule {
 // the same result, the same diffs in the same order, the same failed
 // arguments, for any two documents and any set of rules drawn from
 // shortcutRules, with or without null_is_missing and allow_extra; and
-// Accepts to CompareChecked's verdict.
+// Accepts to CompareChecked's verdict; and the types CompareChecked
+// learns from the comparison to those it checks in a walk of its own.
 func FuzzShortcut(f *testing.F) {
 	for _, s := range [][2]string{
 		{`{"a":"5","b":{"c":1,"e":[1,2]},"c":{"x":1}}`, `{"a":5,"b":{"c":1,"e":[2,1]},"c":{"x":2}}`},
@@ -140,6 +141,15 @@ func FuzzShortcut(f *testing.F) {
 				t.Fatalf("%s vs %s quietly: shortcut %+v, full %+v", pair[0], pair[1], qf, qs)
 			}
 			checkEqualities(t, &eq, pair[0], pair[1])
+			// The types checked as the comparison meets the arguments
+			// are those of the type walk of its own.
+			var fusedDiffs, sepDiffs []Diff
+			fused := s.compareCheckedWalk(pair[0], pair[1], ctx, func(d Diff) { fusedDiffs = append(fusedDiffs, d) }, nil, false)
+			sep := s.compareCheckedWalk(pair[0], pair[1], ctx, func(d Diff) { sepDiffs = append(sepDiffs, d) }, nil, true)
+			if fused != sep || !reflect.DeepEqual(fusedDiffs, sepDiffs) {
+				t.Fatalf("%s vs %s under %v, checked:\n types in the walk %+v%s\n types apart       %+v%s",
+					pair[0], pair[1], entries, fused, describeDiffs(fusedDiffs), sep, describeDiffs(sepDiffs))
+			}
 			// Accepts gives CompareChecked's verdict.
 			checked := s.CompareChecked(pair[0], pair[1], ctx, nil)
 			if got := s.Accepts(pair[0], pair[1], ctx, &eq); got != (checked.Matched == checked.Total) {

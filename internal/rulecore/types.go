@@ -150,42 +150,51 @@ func (s *Set) Accepts(expected, actual value.Value, c *Context, eq *Equalities) 
 	if !typedRules.Load() || !root.typed {
 		return true
 	}
-	var t typeWalk
-	if c != nil {
-		t.nullIsMissing = c.NullIsMissing
-	}
-	if !t.check(root, actual) {
+	if !typeOK(root, actual) {
 		// Where no argument is counted, compareChecked still passes the
 		// pair: count as it does.
 		res := s.compareChecked(expected, actual, c, nil, eq)
 		return res.Matched == res.Total
 	}
-	if actual.Kind() == value.Object && root != nil {
-		next := 0
-		ms := actual.Members()
-		for j := range ms {
-			if !t.arg(root, &ms[j], &next) {
-				return false
-			}
+	if actual.Kind() != value.Object {
+		return true
+	}
+	nullIsMissing := c != nil && c.NullIsMissing
+	next := 0
+	ms := actual.Members()
+	for j := range ms {
+		if nullIsMissing && ms[j].Value.IsNull() {
+			continue
+		}
+		if !typesOK(root.keyNext(ms[j].Key, &next), ms[j].Value, nullIsMissing) {
+			return false
 		}
 	}
 	return true
 }
 
 func (s *Set) compareChecked(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities) Result {
+	return s.compareCheckedWalk(expected, actual, c, report, eq, false)
+}
+
+// compareCheckedWalk is compareChecked; separate turns off the types'
+// verdicts found by the comparison (walker.typed), for the tests that
+// hold them to the type walk of its own.
+func (s *Set) compareCheckedWalk(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities, separate bool) Result {
 	root := s.compiled()
 	if !typedRules.Load() || !root.typed {
 		res, _ := s.compare(expected, actual, c, report, eq)
 		return res
 	}
-	res, failed := s.compare(expected, actual, c, report, eq)
-	var t typeWalk // field by field, as the walker is set up in walk
-	t.report = report
-	if c != nil {
-		t.nullIsMissing = c.NullIsMissing
-	}
-	if !t.check(root, actual) {
+	// The comparison checks the top-level arguments' types as it meets
+	// them, where it has found their states; the arguments it found
+	// wrong are walked again here to report them, after its diffs.
+	res, failed, tv := s.walkTyped(expected, actual, c, report, eq, !separate, false)
+	nullIsMissing := c != nil && c.NullIsMissing
+	if !typeOK(root, actual) {
 		// A rule on the arguments object itself: no argument matches.
+		t := typeWalk{report: report}
+		t.check(root, actual)
 		res.Matched = 0
 		return res
 	}
@@ -193,7 +202,19 @@ func (s *Set) compareChecked(expected, actual value.Value, c *Context, report fu
 		next := 0
 		ms := actual.Members()
 		for j := range ms {
-			if t.arg(root, &ms[j], &next) || failed.has(j) {
+			var good bool
+			if tv.checked {
+				good = !tv.bad.has(j)
+			} else {
+				good = nullIsMissing && ms[j].Value.IsNull() || typesOK(root.keyNext(ms[j].Key, &next), ms[j].Value, nullIsMissing)
+			}
+			if good {
+				continue
+			}
+			if report != nil {
+				reportTypes(root, &ms[j], report, nullIsMissing)
+			}
+			if failed.has(j) {
 				continue
 			}
 			if expected.Kind() == value.Object && expected.Has(ms[j].Key) {
@@ -204,6 +225,62 @@ func (s *Set) compareChecked(expected, actual value.Value, c *Context, report fu
 		}
 	}
 	return res
+}
+
+// typeVerdicts is what a comparison found of the types of the top-level
+// actual arguments (walker.typed): checked says it looked at every one,
+// and bad holds those of the wrong type.
+type typeVerdicts struct {
+	checked bool
+	bad     failedSet
+}
+
+// reportTypes reports the values of the wrong type in m, an argument of
+// the actual call: a walk with a path, which the verdicts do without.
+func reportTypes(root *state, m *value.Member, report func(Diff), nullIsMissing bool) {
+	var t typeWalk // field by field, as the walker is set up in walk
+	t.report, t.nullIsMissing = report, nullIsMissing
+	next := 0
+	t.arg(root, m, &next)
+}
+
+// typesOK is typeWalk.walk's verdict, without a report or a path, from
+// the first value of the wrong type on.
+func typesOK(st *state, v value.Value, nullIsMissing bool) bool {
+	if st == nil {
+		return true
+	}
+	if !typeOK(st, v) {
+		return false
+	}
+	switch v.Kind() {
+	case value.Object:
+		next := 0
+		ms := v.Members()
+		for j := range ms {
+			if nullIsMissing && ms[j].Value.IsNull() {
+				continue
+			}
+			if !typesOK(st.keyNext(ms[j].Key, &next), ms[j].Value, nullIsMissing) {
+				return false
+			}
+		}
+	case value.Array:
+		for i, e := range v.Elems() {
+			if !typesOK(st.index(i), e, nullIsMissing) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// typeOK reports whether v is of a type st's rule allows, if it says.
+func typeOK(st *state, v value.Value) bool {
+	if st == nil || st.rule == nil || st.rule.types == 0 || st.rule.ignore {
+		return true
+	}
+	return st.rule.types&typeOf(v) != 0
 }
 
 // arg checks the types of m, a member of an object whose state is st (an
