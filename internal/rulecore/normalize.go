@@ -1,6 +1,8 @@
 package rulecore
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -179,8 +181,13 @@ func fuse(steps []normStep) []normalizer {
 // fused is a run of charMap normalisers made one.
 type fused struct {
 	ascii [utf8.RuneSelf]rune // each ASCII character's normal form
-	maps  []charMap           // the run's maps, in order, for the others
-	steps []normalizer        // the run as written, for text that is not UTF-8
+	word  wordMap             // the same, eight ASCII characters at a time
+	// Each character of U+2000-U+207F (general punctuation: ’ “ ” – …,
+	// the most of what is not ASCII in English text) is its own normal
+	// form.
+	punctSame bool
+	maps      []charMap    // the run's maps, in order, for the others
+	steps     []normalizer // the run as written, for text that is not UTF-8
 }
 
 func newFused(run []normStep) *fused {
@@ -191,6 +198,11 @@ func newFused(run []normStep) *fused {
 	}
 	for c := range f.ascii {
 		f.ascii[c] = f.mapRune(rune(c))
+	}
+	f.word = newWordMap(&f.ascii)
+	f.punctSame = true
+	for c := rune(0x2000); c < 0x2080; c++ {
+		f.punctSame = f.punctSame && f.mapRune(c) == c
 	}
 	return f
 }
@@ -206,6 +218,31 @@ func (f *fused) mapRune(r rune) rune {
 
 func (f *fused) append(dst []byte, s string) []byte {
 	start := len(dst)
+	for i := 0; len(s) >= 8; {
+		// A string of eight bytes or more is read by mapASCII, but for
+		// the characters it stops at. (It is not a function of its own:
+		// a call more deep in the stack costs the callers of a walk a
+		// stack to grow.)
+		if cap(dst)-len(dst) < len(s)-i+8 {
+			dst = slices.Grow(dst, len(s)-i+8)
+		}
+		var l int
+		var r rune
+		l, i, r = f.mapASCII(dst[:cap(dst)], len(dst), s, i)
+		dst = dst[:l]
+		switch {
+		case i == len(s):
+			return dst
+		case s[i] < utf8.RuneSelf:
+			dst = utf8.AppendRune(dst, r)
+			i++
+		default:
+			var ok bool
+			if dst, i, ok = f.appendOthers(dst, s, i); !ok {
+				return f.slow(dst[:start], s)
+			}
+		}
+	}
 	for i := 0; i < len(s); {
 		r := rune(s[i])
 		if r < utf8.RuneSelf {
@@ -229,6 +266,173 @@ func (f *fused) append(dst []byte, s string) []byte {
 		}
 	}
 	return dst
+}
+
+// mapASCII writes the normal form of s from i on into out from l on, up
+// to the end of s or the first character whose normal form is neither
+// ASCII nor none (and which is not in U+2000-U+207F when those are their
+// own), and returns where it stopped in out and in s and, when it stopped
+// at an ASCII character, that character's normal form. out has room for
+// a byte for each character left and a word more.
+//
+// The text BFCL's agentic answers and most others hold is ASCII that
+// maps to itself, with a character to change or delete now and then:
+// eight characters are read, tested and written at once (see wordMap), up
+// to the first that must be mapped alone. The last eight bytes of s are
+// read for its last few. It calls nothing, so that it needs no more stack
+// than its caller's.
+func (f *fused) mapASCII(out []byte, l int, s string, i int) (int, int, rune) {
+	wm := &f.word
+	for {
+		var special, mapped uint64
+		for ; i+8 <= len(s); i, l = i+8, l+8 {
+			mapped, special = wm.word(load64(s, i))
+			binary.LittleEndian.PutUint64(out[l:l+8], mapped)
+			if special != 0 {
+				break
+			}
+		}
+		if special == 0 {
+			if i == len(s) {
+				return l, i, 0
+			}
+			n := len(s) - i // < 8: the word is the last n bytes
+			mapped, special = wm.word(load64(s, len(s)-8) >> (64 - 8*n))
+			binary.LittleEndian.PutUint64(out[l:l+8], mapped)
+			if special &= ^uint64(0) >> (64 - 8*n); special == 0 {
+				return l + n, len(s), 0
+			}
+		}
+		k := bits.TrailingZeros64(special) >> 3
+		l, i = l+k, i+k
+		if c := s[i]; c >= utf8.RuneSelf {
+			if !f.punctSame || !isPunctBlock(s, i) {
+				return l, i, 0
+			}
+			// Its own normal form, three bytes for three.
+			out[l], out[l+1], out[l+2] = c, s[i+1], s[i+2]
+			l, i = l+3, i+3
+			continue
+		}
+		r := f.ascii[s[i]]
+		if r >= utf8.RuneSelf {
+			return l, i, r
+		}
+		if i++; r >= 0 {
+			out[l] = byte(r)
+			l++
+		}
+	}
+}
+
+// isPunctBlock reports whether s holds a character of U+2000-U+207F at
+// i, which UTF-8 writes E2 80-81 80-BF.
+func isPunctBlock(s string, i int) bool {
+	return i+2 < len(s) && s[i] == 0xe2 && s[i+1]&0xfe == 0x80 && s[i+2]&0xc0 == 0x80
+}
+
+// appendOthers appends the normal form of the run of characters of s from
+// i on that are not ASCII (in Chinese text, a run of characters is the
+// text) and returns where the run ends; false if s is not UTF-8 there.
+func (f *fused) appendOthers(dst []byte, s string, i int) ([]byte, int, bool) {
+	for i < len(s) && s[i] >= utf8.RuneSelf {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			// The normalisers read invalid UTF-8 each its own way.
+			return dst, i, false
+		}
+		if r = f.mapRune(r); r >= 0 {
+			dst = utf8.AppendRune(dst, r)
+		}
+		i += n
+	}
+	return dst, i, true
+}
+
+// A wordMap maps eight ASCII characters at once, held in a uint64 as
+// binary.LittleEndian reads them, when most ASCII characters map to
+// themselves: those that do not are found by a test of each byte against
+// two ranges that hold them (a few that map to themselves too, at worst)
+// and mapped one at a time, but for A-Z, which are lowered in place when
+// each maps to its lower case.
+type wordMap struct {
+	ranges [2]byteRange // the characters to map one at a time
+	lower  byteRange    // A-Z when they are lowered here, else none
+}
+
+// A byteRange tests each byte of a word for lo <= b <= hi by two
+// additions, which set a byte's high bit when it is at least lo (ge) and
+// when it is over hi (gt), each byte of ge being 0x80-lo, of gt 0x7f-hi.
+// The bytes must be ASCII: a byte of 0x80 or more makes the test of the
+// bytes after it (above it) wrong, by its carry, and the bytes before it
+// right. The zero byteRange holds no byte.
+type byteRange struct{ ge, gt uint64 }
+
+const (
+	lowBytes  = 0x0101010101010101
+	highBytes = 0x8080808080808080
+)
+
+func newByteRange(lo, hi byte) byteRange {
+	return byteRange{ge: lowBytes * uint64(0x80-lo), gt: lowBytes * uint64(0x7f-hi)}
+}
+
+// in returns a word whose high bit of each byte is set when the byte of
+// w is in r (the other bits are not to be read).
+func (r byteRange) in(w uint64) uint64 { return (w + r.ge) &^ (w + r.gt) }
+
+// word returns w mapped, and the high bit of each byte of w that is to be
+// mapped alone: each character that is not ASCII or maps to another than
+// w's byte. Bytes past the first of these are not mapped.
+func (wm *wordMap) word(w uint64) (mapped, special uint64) {
+	special = (w | wm.ranges[0].in(w) | wm.ranges[1].in(w)) & highBytes
+	return w + wm.lower.in(w)&highBytes>>2, special
+}
+
+// newWordMap finds the wordMap of the normal forms ascii.
+func newWordMap(ascii *[utf8.RuneSelf]rune) wordMap {
+	var wm wordMap
+	lower := true
+	for c := 'A'; c <= 'Z'; c++ {
+		lower = lower && ascii[c] == c+'a'-'A'
+	}
+	if lower {
+		wm.lower = newByteRange('A', 'Z')
+	}
+	// The runs of characters to map alone, the closest two joined until
+	// two are left.
+	var runs [][2]byte
+	for c := range ascii {
+		if ascii[c] == rune(c) || lower && 'A' <= c && c <= 'Z' {
+			continue
+		}
+		if k := len(runs) - 1; k >= 0 && runs[k][1] == byte(c-1) {
+			runs[k][1] = byte(c)
+		} else {
+			runs = append(runs, [2]byte{byte(c), byte(c)})
+		}
+	}
+	for len(runs) > len(wm.ranges) {
+		k := 0
+		for j := 1; j+1 < len(runs); j++ {
+			if runs[j+1][0]-runs[j][1] < runs[k+1][0]-runs[k][1] {
+				k = j
+			}
+		}
+		runs[k][1] = runs[k+1][1]
+		runs = slices.Delete(runs, k+1, k+2)
+	}
+	for k, r := range runs {
+		wm.ranges[k] = newByteRange(r[0], r[1])
+	}
+	return wm
+}
+
+// load64 reads the eight bytes of s from i on, as binary.LittleEndian.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // slow runs the steps one after another.
