@@ -262,10 +262,13 @@ func (mt *matcher) writePairs(r *results.Result) (sum float64, counted int) {
 		idx := len(r.Calls)
 		p := &mt.pr[a]
 		r.Calls = append(r.Calls, results.CallResult{Expected: a, Actual: b, Pass: p.pass, Score: p.score})
-		for _, d := range p.diffs {
+		for k := range p.diffs {
+			// Marked where it lands: a diff is some twenty words, which
+			// a copy to mark before appending moved twice.
+			r.Diffs = append(r.Diffs, p.diffs[k])
+			d := &r.Diffs[len(r.Diffs)-1]
 			d.Call = idx
-			mt.rv.mark(&d, b)
-			r.Diffs = append(r.Diffs, d)
+			mt.rv.mark(d, b)
 		}
 		sum += p.score
 		counted++
