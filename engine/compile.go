@@ -61,7 +61,14 @@ type caseInput struct {
 	// pairs with no expected call is still validated.
 	tools map[string]*tool
 	// few holds tools when they are few (see tool), else nil.
-	few []*tool
+	few []namedTool
+}
+
+// namedTool is a tool beside its name, so that a scan for a name reads
+// one array rather than each tool, apart in memory, in turn.
+type namedTool struct {
+	name string
+	t    *tool
 }
 
 // maxFewTools is the most tools a case's input looks up by a scan rather
@@ -70,8 +77,11 @@ const maxFewTools = 8
 
 func newCaseInput(f format.Format, params map[string]value.Value, tools map[string]*tool) *caseInput {
 	in := &caseInput{format: f, params: params, tools: tools}
-	if len(tools) <= maxFewTools {
-		in.few = slices.Collect(maps.Values(tools))
+	if len(tools) > 0 && len(tools) <= maxFewTools {
+		in.few = make([]namedTool, 0, len(tools))
+		for name, t := range tools {
+			in.few = append(in.few, namedTool{name, t})
+		}
 	}
 	return in
 }
@@ -84,9 +94,9 @@ func (in *caseInput) tool(name string) *tool {
 	if in.few == nil {
 		return in.tools[name]
 	}
-	for _, t := range in.few {
-		if t.name == name {
-			return t
+	for i := range in.few {
+		if in.few[i].name == name {
+			return in.few[i].t
 		}
 	}
 	return nil

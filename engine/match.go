@@ -262,10 +262,13 @@ func (mt *matcher) writePairs(r *results.Result) (sum float64, counted int) {
 		idx := len(r.Calls)
 		p := &mt.pr[a]
 		r.Calls = append(r.Calls, results.CallResult{Expected: a, Actual: b, Pass: p.pass, Score: p.score})
-		for _, d := range p.diffs {
+		for k := range p.diffs {
+			// Marked where it lands: a diff is some twenty words, which
+			// a copy to mark before appending moved twice.
+			r.Diffs = append(r.Diffs, p.diffs[k])
+			d := &r.Diffs[len(r.Diffs)-1]
 			d.Call = idx
-			mt.rv.mark(&d, b)
-			r.Diffs = append(r.Diffs, d)
+			mt.rv.mark(d, b)
 		}
 		sum += p.score
 		counted++
@@ -279,7 +282,12 @@ func (mt *matcher) writeMissing(r *results.Result, a int) {
 	name := mt.exp[a].name
 	idx := len(r.Calls)
 	r.Calls = append(r.Calls, results.CallResult{Expected: a, Actual: -1})
-	msg := "expected a call to " + name + ", got none"
+	var msg string
+	if t := mt.exp[a].tool; t != nil && t.missing != "" {
+		msg = t.missing // the tool of the call's name
+	} else {
+		msg = missingCallMessage(name)
+	}
 	if mt.mode == suite.CallsInOrder {
 		if b := unpairedCall(name, mt.calls, mt.pairs); b >= 0 {
 			// The call was made, where the order does not let it count.
@@ -290,6 +298,10 @@ func (mt *matcher) writeMissing(r *results.Result, a int) {
 		Expected: value.StringOf(name), HasExpected: true, Rule: string(mt.mode),
 		Message: msg, Call: idx})
 }
+
+// missingCallMessage words the missing_call diff of an expected call to
+// name.
+func missingCallMessage(name string) string { return "expected a call to " + name + ", got none" }
 
 // writeExtra writes actual call b, which pairs with no expected call,
 // into r when it counts against the case: when the mode does not tolerate

@@ -21,9 +21,11 @@ type tool struct {
 	schema  *schema.Schema // nil when the tool declares no parameters
 	implied []impliedRule
 	// unexpected and noCall are the messages of a call to the tool that
-	// pairs with no expected call (unexpectedCallMessage), written once:
-	// a model's wrong calls are mostly to the tools it was given.
-	unexpected, noCall string
+	// pairs with no expected call (unexpectedCallMessage), and missing
+	// that of an expected call to it that pairs with no call
+	// (matcher.writeMissing), written once: a model's wrong calls are
+	// mostly to the tools it was given, or none.
+	unexpected, noCall, missing string
 }
 
 // impliedRule is what the schema implies at one path: a rule (numeric, a
@@ -53,6 +55,7 @@ func compileTool(st *suite.Tool) (*tool, error) {
 	t := &tool{name: st.Name}
 	if st.Name != "" {
 		t.unexpected, t.noCall = "unexpected call to "+st.Name, "expected no call, got a call to "+st.Name
+		t.missing = missingCallMessage(st.Name)
 	}
 	params := st.Parameters
 	if params.Kind() == value.Null {

@@ -5,7 +5,12 @@
 // results file, a report and a service answer is escaped one way.
 package jsontext
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+	"unsafe"
+)
 
 // The bounds of a JSON document whose value.Limits give none: they are
 // here, below package value, for the readers that add their own depth to
@@ -21,50 +26,101 @@ const hexDigits = "0123456789abcdef"
 func AppendQuote(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
+		// Most of a message's or a results line's text needs no escape:
+		// eight bytes at a time, it is skipped to the first that may.
+		if i+8 <= len(s) {
+			m := notPlain(word(s, i))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
+		}
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			// Invalid UTF-8 (only a Value built by hand can hold it) is
-			// written as U+FFFD, as encoding/json does, so the output stays JSON.
-			// U+2028 and U+2029 are escaped, as encoding/json always does.
-			r, size := utf8.DecodeRuneInString(s[i:])
-			switch {
-			case r == utf8.RuneError && size == 1:
-				dst = append(dst, s[start:i]...)
-				dst = append(dst, `\ufffd`...)
-				start = i + 1
-			case r == '\u2028' || r == '\u2029':
-				dst = append(dst, s[start:i]...)
-				dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-				i += size - 1
-				start = i + 1
-			default:
-				i += size - 1
-			}
+			dst, start, i = appendRunes(dst, s, start, i)
 			continue
 		}
+		i++
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
 		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		start = i + 1
+		dst = append(dst, s[start:i-1]...)
+		dst = appendEscape(dst, c)
+		start = i
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// appendRunes reads on the run of text that is not ASCII at s[i:], of
+// the literal whose text from start is not yet appended to dst, and
+// returns dst, start and i after it. Invalid UTF-8 (only a Value built by
+// hand can hold it) is written as U+FFFD, as encoding/json does, so the
+// output stays JSON. U+2028 and U+2029 are escaped, as encoding/json
+// always does. Such a run (Chinese, say) is read a rune at a time, not
+// first a word at a time, which would find every rune not plain.
+func appendRunes(dst []byte, s string, start, i int) ([]byte, int, int) {
+	for i < len(s) && s[i] >= utf8.RuneSelf {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			start = i + 1
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			start = i + size
+		}
+		i += size
+	}
+	return dst, start, i
+}
+
+// appendEscape appends the escape of c, an ASCII byte that a JSON string
+// literal cannot hold as it is.
+func appendEscape(dst []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(dst, '\\', c)
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+}
+
+// word is the eight bytes of s from i, the first in the low byte.
+func word(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+}
+
+// notPlain marks with its high bit each byte of the word x that a string
+// literal cannot hold as it is, or at least the first such byte, as the
+// value parser's scan of a literal does: the high bit is set in x-spaces
+// when a byte is below ' ', in x when it is not ASCII, and in
+// x^quotes-ones and x^backslashes-ones when it is '"' or '\\'. A byte so
+// marked may borrow from the byte after it and mark it too, but a plain
+// byte borrows from none, so the first mark is exact and the result is
+// zero only when all eight bytes are plain.
+func notPlain(x uint64) uint64 {
+	return ((x - spaces) | x | ((x ^ quotes) - ones) | ((x ^ backslashes) - ones)) & highs
+}
+
+// Bytes repeated in each byte of a word, for notPlain.
+const (
+	ones        = 0x0101010101010101
+	highs       = 0x80 * ones
+	spaces      = ' ' * ones
+	quotes      = '"' * ones
+	backslashes = '\\' * ones
+)

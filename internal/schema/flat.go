@@ -17,10 +17,15 @@ type flat struct {
 	noExtra bool       // additionalProperties: false
 }
 
+// flatProp is a property of a flat schema, with what its node says held
+// in place: the walk reads a tool's properties at every call, and their
+// nodes, apart in memory, each cost it a cache miss.
 type flatProp struct {
-	key string
-	n   *node
-	req bool
+	key       string
+	types     types // the property's types, 0 for any
+	itemTypes types // its elements' types, 0 for any
+	items     bool  // whether it says what its elements are
+	req       bool
 }
 
 // flatOf returns the flat form of root, or nil when it has none.
@@ -34,7 +39,10 @@ func flatOf(root *node) *flat {
 		if !leaf(p.n) || p.n.items != nil && (!leaf(p.n.items) || p.n.items.items != nil) {
 			return nil
 		}
-		f.props[i] = flatProp{key: p.key, n: p.n}
+		f.props[i] = flatProp{key: p.key, types: p.n.types, items: p.n.items != nil}
+		if p.n.items != nil {
+			f.props[i].itemTypes = p.n.items.types
+		}
 	}
 	for _, r := range root.sortedRequired {
 		i := propIndex(f.props, r)
@@ -103,12 +111,12 @@ func (f *flat) valid(args value.Value, nullIsMissing bool) bool {
 		}
 		p = j + 1
 		fp := &f.props[j]
-		if !typeValid(fp.n, m.Value) {
+		if !typeValid(fp.types, m.Value) {
 			return false
 		}
-		if it := fp.n.items; it != nil && m.Value.Kind() == value.Array {
+		if fp.items && m.Value.Kind() == value.Array {
 			for _, e := range m.Value.Elems() {
-				if !typeValid(it, e) {
+				if !typeValid(fp.itemTypes, e) {
 					return false
 				}
 			}
@@ -120,15 +128,16 @@ func (f *flat) valid(args value.Value, nullIsMissing bool) bool {
 	return req == f.nreq
 }
 
-// typeValid reports that x is of n's type as validate checks it, false
-// too for a string n would read as a number.
-func typeValid(n *node, x value.Value) bool {
-	if n.types == 0 {
+// typeValid reports that x is of the types ts as validate checks a node
+// of them, false too for a string such a node would read as a number
+// (coerces).
+func typeValid(ts types, x value.Value) bool {
+	if ts == 0 {
 		return true
 	}
 	t, _ := jsonType(x)
-	if t == tString && n.coerces() {
+	if t == tString && coerces(ts) {
 		return false
 	}
-	return n.types&t != 0 || (n.types&tInteger != 0 && t == tNumber && jsonv.IsInteger(x))
+	return ts&t != 0 || (ts&tInteger != 0 && t == tNumber && jsonv.IsInteger(x))
 }

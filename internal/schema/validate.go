@@ -238,9 +238,10 @@ func jsonType(x value.Value) (types, string) {
 // coerces reports whether n reads a numeric string as its number: its
 // type is number or integer, and not also string, which the string is
 // valid as, to be held to maxLength, pattern and enum as written.
-func (n *node) coerces() bool {
-	return n.types&(tNumber|tInteger) != 0 && n.types&tString == 0
-}
+func (n *node) coerces() bool { return coerces(n.types) }
+
+// coerces is node.coerces of a node of the types ts.
+func coerces(ts types) bool { return ts&(tNumber|tInteger) != 0 && ts&tString == 0 }
 
 // coerce returns the number a numeric string stands for where n coerces.
 func coerce(n *node, x value.Value) value.Value {
