@@ -1,6 +1,7 @@
 package bfcl
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/callgrade/callgrade/engine"
@@ -64,6 +65,36 @@ func BenchmarkScoreFamilyCategories(b *testing.B) {
 				items := readyItems(b, cands, map[string]*engine.Engine{cat: importEngine(b, cat, SemanticsBFCL, f.format)})
 				scoreItems(b, items)
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(items)*b.N), "ns/candidate")
+			})
+		}
+	}
+}
+
+// BenchmarkScoreTwice scores each live candidate twice in a row, by
+// category, under BFCL's semantics. The second score finds the candidate's
+// response and its case's compiled calls and schemas in the caches, where
+// the first, as in BenchmarkScoreFamilyCategories, finds them in memory
+// when the category's data outgrows the caches: ns/score at times=2 less
+// half of times=1 is a warm score, and the rest of times=1's is waiting
+// for memory (docs/performance.md).
+//
+//	GOGC=off go test -run '^$' -bench ScoreTwice -cpu 1 ./bfcl/
+func BenchmarkScoreTwice(b *testing.B) {
+	f := families[0]
+	for _, cat := range f.cats {
+		for _, times := range []int{1, 2} {
+			b.Run(cat+"/times="+strconv.Itoa(times), func(b *testing.B) {
+				cands := readCandidateFile(b, f.file, cat)
+				items := readyItems(b, cands, map[string]*engine.Engine{cat: importEngine(b, cat, SemanticsBFCL, f.format)})
+				b.ResetTimer()
+				for b.Loop() {
+					for _, it := range items {
+						for range times {
+							it.sc.Score(it.i, it.resp)
+						}
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(items)*b.N*times), "ns/score")
 			})
 		}
 	}
