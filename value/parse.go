@@ -1,7 +1,6 @@
 package value
 
 import (
-	"encoding/binary"
 	"errors"
 	"math"
 	"math/bits"
@@ -600,14 +599,14 @@ func plainRun(s string) int {
 // str reads the string literal at s[i] == '"': the keys and short values
 // that are one run of plain bytes at once, the others with strRest. It
 // reads eight bytes at once while eight are left in the document, which
-// they nearly always are, the literal's closing quote and what follows
-// it included (see notPlain); the runs that strRest reads on, between
-// escapes, are too short for that to pay.
+// they nearly always are, the literal's closing quote and what follows it
+// included (see jsontext.NotPlain); the runs that strRest reads on,
+// between escapes, are too short for that to pay.
 func (p *parser) str(i int) (string, int) {
 	s := p.s
 	j := i + 1
 	for ; len(s)-j >= 8; j += 8 {
-		if m := notPlain(word(s, j)); m != 0 {
+		if m := jsontext.NotPlain(jsontext.Word(s, j)); m != 0 {
 			j += bits.TrailingZeros64(m) / 8
 			if s[j] == '"' {
 				return s[i+1 : j], j + 1
@@ -621,35 +620,6 @@ func (p *parser) str(i int) (string, int) {
 	}
 	return p.strRest(i+1, j)
 }
-
-// word is the eight bytes of s from i, the first in the low byte. The
-// caller has made sure that eight are there, so that the load goes
-// unchecked.
-func word(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))[:])
-}
-
-// notPlain marks with its high bit each byte of the word x that is not
-// plain, or at least the first such byte: the high bit is set in x when a
-// byte is not ASCII, in (x^twos)-bangs when it is below ' ' or is '"'
-// (the bytes that turn below '!' when their bit 0x02 is flipped: the
-// control characters stay below ' ', and '"' becomes ' '), and in
-// (x^backslashes)-ones when it is '\\'. A byte that is not plain may
-// borrow from the byte after it and so mark it, but a plain byte borrows
-// from none, so the first mark is exact and the result is zero only when
-// all eight bytes are plain.
-func notPlain(x uint64) uint64 {
-	return (x | ((x ^ twos) - bangs) | ((x ^ backslashes) - ones)) & highs
-}
-
-// Bytes repeated in each byte of a word, for notPlain.
-const (
-	ones        = 0x0101010101010101
-	highs       = 0x80 * ones
-	twos        = 0x02 * ones
-	bangs       = '!' * ones
-	backslashes = '\\' * ones
-)
 
 // strRest reads on a string literal that starts at start, from j, the
 // first byte of it that is not plain.

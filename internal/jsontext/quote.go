@@ -6,10 +6,8 @@
 package jsontext
 
 import (
-	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // The bounds of a JSON document whose value.Limits give none: they are
@@ -30,7 +28,7 @@ func AppendQuote(dst []byte, s string) []byte {
 		// Most of a message's or a results line's text needs no escape:
 		// eight bytes at a time, it is skipped to the first that may.
 		if i+8 <= len(s) {
-			m := notPlain(word(s, i))
+			m := NotPlain(Word(s, i))
 			if m == 0 {
 				i += 8
 				continue
@@ -98,29 +96,3 @@ func appendEscape(dst []byte, c byte) []byte {
 	}
 	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 }
-
-// word is the eight bytes of s from i, the first in the low byte.
-func word(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
-}
-
-// notPlain marks with its high bit each byte of the word x that a string
-// literal cannot hold as it is, or at least the first such byte, as the
-// value parser's scan of a literal does: the high bit is set in x-spaces
-// when a byte is below ' ', in x when it is not ASCII, and in
-// x^quotes-ones and x^backslashes-ones when it is '"' or '\\'. A byte so
-// marked may borrow from the byte after it and mark it too, but a plain
-// byte borrows from none, so the first mark is exact and the result is
-// zero only when all eight bytes are plain.
-func notPlain(x uint64) uint64 {
-	return ((x - spaces) | x | ((x ^ quotes) - ones) | ((x ^ backslashes) - ones)) & highs
-}
-
-// Bytes repeated in each byte of a word, for notPlain.
-const (
-	ones        = 0x0101010101010101
-	highs       = 0x80 * ones
-	spaces      = ' ' * ones
-	quotes      = '"' * ones
-	backslashes = '\\' * ones
-)

@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -651,9 +652,7 @@ func plainRun(s string, q byte) (n int, high bool) {
 	quotes := ones * uint64(q)
 	var seen uint64 // the bytes before n, or'ed
 	for ; n+8 <= len(s); n += 8 {
-		w := s[n : n+8]
-		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		x := jsontext.Word(s, n)
 		// A byte of a, b or c is 0 where x has q, '\\' or '\n'; the lowest
 		// byte flagged in m is the first such (a flag above it may be
 		// false).
