@@ -131,7 +131,7 @@ func (p *parser) parse(s string, lim Limits, a *arena) (Value, error) {
 	}
 	var v Value
 	i := p.skip(0)
-	if i < len(s) && s[i] == '{' && p.left > 0 {
+	if i < len(s) && s[i] == '{' {
 		// An arguments object, as value would read it, without its call.
 		p.left--
 		v, i = p.object(i, 1)
@@ -564,7 +564,7 @@ func (p *parser) keyOffset(start int, key string) int {
 			seen = true
 		}
 		// Skip the value with a throwaway parse; it parsed before.
-		sub := parser{s: p.s, maxDepth: p.maxDepth, left: math.MaxInt}
+		sub := parser{s: p.s, maxDepth: p.maxDepth, left: math.MaxInt, keepInvalid: p.keepInvalid}
 		_, j = sub.value(sub.skip(sub.skip(j)+1), 0)
 		j = p.skip(j)
 		if j < len(p.s) && p.s[j] == ',' {

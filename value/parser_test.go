@@ -96,6 +96,10 @@ func TestParseKeepInvalidUTF8(t *testing.T) {
 		{in: "{\"k\xfe\":1}", key: "k\xfe", want: "1"},
 		{in: `{"a":"ok"}`, key: "a", want: "ok"},
 		{in: "{\"a\":\"\xff\",\"a\":1}", err: "duplicate key"},
+		// The second key's offset is found past a value that is not UTF-8,
+		// or holds a lone surrogate, as the document was read.
+		{in: "{\"a\":\"\xff\",\"b\":1,\"b\":2}", err: "duplicate key at byte 15:"},
+		{in: `{"a":"\ud800","b":1,"b":2}`, err: "duplicate key at byte 20:"},
 		{in: "{\"a\":\"\xff\"", err: "invalid JSON"},
 		{in: "{\"a\":\"\xff\",\"b\":NaN}", err: "non-finite number"},
 		{in: `{"a":"\ud800\u12"}`, err: "invalid \\u escape"},

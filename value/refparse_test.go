@@ -4,15 +4,20 @@ package value
 // were read and their commonest values and separators read without a
 // call: FuzzParseAsBefore holds the scanner to it, byte for byte in its
 // values and its errors. Generated from value/parse.go at 8d89450 by
-// renaming its unexported names; not to be edited by hand.
+// renaming its unexported names, with one fix since (keyOffset's
+// throwaway parse keeps invalid UTF-8 as its parser does).
+//
+// A string literal is read up to its first byte that is not plain as it
+// was then (refParser.str); from there on, the escapes and the text that
+// is not ASCII, by parse.go's own readers (parser.strRest and what it
+// calls), which that change left as they were. Copy them back in here
+// before changing them.
 
 import (
 	"encoding/binary"
 	"math/bits"
 	"strconv"
-	"strings"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/jsontext"
@@ -48,7 +53,7 @@ func (p *refParser) parse(s string, lim Limits, a *arena) (Value, error) {
 		}
 	}
 	p.s, p.maxDepth, p.err, p.a = s, lim.MaxDepth, nil, a
-	p.maxValues, p.values = lim.MaxValues, 0
+	p.maxValues, p.left = lim.MaxValues, 0 // left counts up here
 	i := p.skip(0)
 	v, i := p.value(i, 0)
 	if p.err == nil {
@@ -77,21 +82,7 @@ func (p *refParser) parse(s string, lim Limits, a *arena) (Value, error) {
 // elements on the goroutine's stack and any more on two scratch stacks,
 // and are copied out once complete, so each array or object costs one
 // allocation of exactly its size.
-type refParser struct {
-	s        string
-	maxDepth int
-	// values counts the values read, against maxValues when it is over 0.
-	maxValues, values int
-	err               *Error
-	vals              []Value
-	mems              []Member
-	buf               []byte
-	a                 *arena // nil: allocate each container
-	// keepInvalid keeps bytes that are not UTF-8 in strings, and writes
-	// a lone surrogate escape as WTF-8, instead of failing
-	// (Parser.ParseKeepInvalidUTF8).
-	keepInvalid bool
-}
+type refParser parser // left counts the values read, up
 
 // refTooMany is the error of a document past Limits.MaxValues, at the first
 // value over.
@@ -124,7 +115,7 @@ func (p *refParser) value(i, depth int) (Value, int) {
 		p.fail(ErrSyntax, i, "unexpected end of input")
 		return Value{}, i
 	}
-	if p.values++; p.values > p.maxValues && p.maxValues > 0 {
+	if p.left++; p.left > p.maxValues && p.maxValues > 0 {
 		if p.err == nil {
 			p.err = refTooMany(i, p.maxValues)
 		}
@@ -361,7 +352,7 @@ func (p *refParser) sortedMembers(stack []Member) []Member {
 		sortMembers(out)
 	} else {
 		// An insertion sort, stable as sortMembers' is, though only
-		// the order of unequal keys can matter: equal refOnes are an error.
+		// the order of unequal keys can matter: equal ones are an error.
 		var idx [refSmallObject]uint8
 		for k := range n {
 			key := stack[k].Key
@@ -393,7 +384,7 @@ func (p *refParser) keyOffset(start int, key string) int {
 			seen = true
 		}
 		// Skip the value with a throwaway refParse; it parsed before.
-		sub := refParser{s: p.s, maxDepth: p.maxDepth}
+		sub := refParser{s: p.s, maxDepth: p.maxDepth, keepInvalid: p.keepInvalid}
 		_, j = sub.value(sub.skip(sub.skip(j)+1), 0)
 		j = p.skip(j)
 		if j < len(p.s) && p.s[j] == ',' {
@@ -402,27 +393,6 @@ func (p *refParser) keyOffset(start int, key string) int {
 		i = p.skip(j)
 	}
 	return start
-}
-
-// refPlainByte marks the bytes a string literal holds as they are: ASCII
-// other than '"', '\\' and the control characters. Testing them with one
-// load keeps the loops over the common strings (keys, short values) tight.
-var refPlainByte = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// refPlainRun is the length of the run of plain bytes that s starts with.
-// It is a function of its own so that its loop keeps to registers.
-func refPlainRun(s string) int {
-	for i := 0; i < len(s); i++ {
-		if !refPlainByte[s[i]] {
-			return i
-		}
-	}
-	return len(s)
 }
 
 // str reads the string literal at s[i] == '"': the keys and short values
@@ -440,14 +410,14 @@ func (p *refParser) str(i int) (string, int) {
 			if s[j] == '"' {
 				return s[i+1 : j], j + 1
 			}
-			return p.strRest(i+1, j)
+			return (*parser)(p).strRest(i+1, j)
 		}
 	}
-	j += refPlainRun(s[j:])
+	j += plainRun(s[j:])
 	if j < len(s) && s[j] == '"' {
 		return s[i+1 : j], j + 1
 	}
-	return p.strRest(i+1, j)
+	return (*parser)(p).strRest(i+1, j)
 }
 
 // refWord is the eight bytes of s from i, the first in the low byte.
@@ -456,10 +426,10 @@ func refWord(s string, i int) uint64 {
 }
 
 // refNotPlain marks with its high bit each byte of the refWord x that is not
-// plain, or at least the first such byte: the high bit is set in x-refSpaces
+// plain, or at least the first such byte: the high bit is set in x-spaces
 // when a byte is below ' ', in x when it is not ASCII (the other terms
-// happen to mark those too; this one says so), and in x^refQuotes-refOnes
-// and x^refBackslashes-refOnes when it is '"' or '\\'. A byte that is not plain
+// happen to mark those too; this one says so), and in x^quotes-ones
+// and x^backslashes-ones when it is '"' or '\\'. A byte that is not plain
 // may borrow from the byte after it and so mark it, but a plain byte
 // borrows from none, so the first mark is exact and the result is zero
 // only when all eight bytes are plain.
@@ -475,196 +445,3 @@ const (
 	refQuotes      = '"' * refOnes
 	refBackslashes = '\\' * refOnes
 )
-
-// strRest reads on a string literal that starts at start, from j, the
-// first byte of it that is not plain.
-func (p *refParser) strRest(start, j int) (string, int) {
-	s := p.s
-	for j < len(s) {
-		j += refPlainRun(s[j:])
-		if j >= len(s) {
-			break
-		}
-		switch c := s[j]; {
-		case c == '"':
-			return s[start:j], j + 1
-		case c == '\\':
-			return p.strEscaped(start, j)
-		case c < 0x20:
-			p.fail(ErrSyntax, j, "control character in string")
-			return "", j
-		default:
-			r, size := utf8.DecodeRuneInString(s[j:])
-			if r == utf8.RuneError && size <= 1 {
-				if p.keepInvalid {
-					j++
-					continue
-				}
-				p.fail(ErrInvalidUTF8, j, "byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
-				return "", j
-			}
-			j += size
-		}
-	}
-	p.fail(ErrSyntax, start-1, "unterminated string")
-	return "", j
-}
-
-// refBigEscaped is the length past which strEscaped decodes into a buffer
-// of the literal's length, handed out as the string (see reserve).
-const refBigEscaped = 32 << 10
-
-// reserve returns b, which has less than need bytes of room, with room
-// for need bytes more (the callers check first: most literals never get
-// here, or only while b is small). Once b would grow past
-// refBigEscaped, it makes room for the whole rest of the literal, from j to
-// its closing quote, at once: the decoded text is never longer than the
-// escaped, so b grows no more, where append's steps would copy a long
-// string over and over, leaving several times its length to the
-// collector.
-func (p *refParser) reserve(b []byte, j, need int) []byte {
-	if len(b)+need <= refBigEscaped {
-		return b // append's growth, while b is small
-	}
-	// Four bytes more: an escape reserves the four its rune may take
-	// before the rest of the literal is known to hold it.
-	nb := make([]byte, len(b), len(b)+max(refLiteralEnd(p.s, j)-j, need)+4)
-	copy(nb, b)
-	return nb
-}
-
-// refLiteralEnd is the index of the quote that closes the string literal s[j]
-// is inside of, not escaped (s[j] itself not escaped either), or len(s).
-func refLiteralEnd(s string, j int) int {
-	from := j
-	for {
-		q := strings.IndexByte(s[j:], '"')
-		if q < 0 {
-			return len(s)
-		}
-		q += j
-		n := 0
-		for k := q - 1; k >= from && s[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q
-		}
-		j = q + 1
-	}
-}
-
-// strEscaped decodes a string with escapes, from the first backslash at j.
-func (p *refParser) strEscaped(start, j int) (string, int) {
-	s := p.s
-	b := append(p.buf[:0], s[start:j]...)
-	for j < len(s) {
-		c := s[j]
-		switch {
-		case refPlainByte[c]:
-			// Copy the whole run up to the next byte that needs a look,
-			// not byte by byte: an arguments string inside a response
-			// line is mostly such runs between its escaped refQuotes.
-			k := j + 1 + refPlainRun(s[j+1:])
-			if cap(b)-len(b) < k-j {
-				b = p.reserve(b, j, k-j)
-			}
-			b = append(b, s[j:k]...)
-			j = k
-		case c == '"':
-			if cap(b) > refBigEscaped {
-				// A buffer of the string's own (see reserve), never
-				// written again: the string, without a copy. p.buf keeps
-				// its small buffer, which the next literal writes over.
-				return unsafe.String(unsafe.SliceData(b), len(b)), j + 1
-			}
-			p.buf = b
-			if p.a != nil {
-				return p.a.newString(b), j + 1
-			}
-			return string(b), j + 1
-		case c == '\\':
-			if j+1 >= len(s) {
-				p.fail(ErrSyntax, j, "unterminated string")
-				return "", j
-			}
-			if cap(b)-len(b) < 4 {
-				b = p.reserve(b, j, 4)
-			}
-			switch e := s[j+1]; e {
-			case '"', '\\', '/':
-				b = append(b, e)
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r, n := p.unicodeEscape(j)
-				if p.err != nil {
-					return "", j
-				}
-				if refIsSurrogate(r) {
-					// Only with keepInvalid: WTF-8, which is not UTF-8,
-					// where AppendRune would write a valid U+FFFD.
-					b = append(b, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
-				} else {
-					b = utf8.AppendRune(b, r)
-				}
-				j += n
-				continue
-			default:
-				p.fail(ErrSyntax, j, "invalid escape \\"+string(rune(e)))
-				return "", j
-			}
-			j += 2
-		case c < 0x20:
-			p.fail(ErrSyntax, j, "control character in string")
-			return "", j
-		default:
-			r, size := utf8.DecodeRuneInString(s[j:])
-			if r == utf8.RuneError && size <= 1 && !p.keepInvalid {
-				p.fail(ErrInvalidUTF8, j, "byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
-				return "", j
-			}
-			if cap(b)-len(b) < size {
-				b = p.reserve(b, j, size)
-			}
-			b = append(b, s[j:j+size]...)
-			j += size
-		}
-	}
-	p.fail(ErrSyntax, start-1, "unterminated string")
-	return "", j
-}
-
-// unicodeEscape reads \uXXXX at s[j], and its low surrogate if it is a high
-// one. A lone surrogate has no UTF-8 spelling, so it is invalid UTF-8,
-// or, with keepInvalid, the surrogate itself.
-func (p *refParser) unicodeEscape(j int) (rune, int) {
-	r1, ok := jsontext.Hex4(p.s, j+2)
-	if !ok {
-		p.fail(ErrSyntax, j, "invalid \\u escape")
-		return 0, 0
-	}
-	if r1 < 0xD800 || r1 > 0xDFFF {
-		return r1, 6
-	}
-	if r1 <= 0xDBFF && refHasWord(p.s, j+6, "\\u") {
-		if r2, ok := jsontext.Hex4(p.s, j+8); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
-			return 0x10000 + (r1-0xD800)<<10 + (r2 - 0xDC00), 12
-		}
-	}
-	if p.keepInvalid {
-		return r1, 6
-	}
-	p.fail(ErrInvalidUTF8, j, "lone surrogate \\u"+p.s[j+2:j+6])
-	return 0, 0
-}
-
-func refIsSurrogate(r rune) bool { return r >= 0xD800 && r <= 0xDFFF }
