@@ -45,8 +45,10 @@ type progInst struct {
 	inst     *syntax.Inst
 }
 
-// maxProgVisited bounds the marks of one search, as RE2 bounds its
-// backtracker's: beyond it, a text is left to RE2.
+// maxProgVisited bounds the marks of one search (a bit for each join and
+// position), and with them its memory: beyond it, a text is left to RE2.
+// Its time is at most a pass of the program at each position, as RE2's
+// NFA takes.
 const maxProgVisited = 1 << 20
 
 // backtrackBufs is the search's memory, kept with a walker's buffers.
@@ -309,10 +311,12 @@ func (m *progMatcher) match(s string, b *backtrackBufs) (matched, decided bool) 
 			return false, true
 		}
 	}
-	cells := m.joins * (len(s) + 1)
-	if len(s) >= 1<<30 || cells > maxProgVisited {
+	// The marks are joins·(len(s)+1): compared by a division, so that
+	// the product cannot wrap where int is 32 bits.
+	if len(s) >= 1<<30 || m.joins > 0 && len(s) >= maxProgVisited/m.joins {
 		return false, false
 	}
+	cells := m.joins * (len(s) + 1)
 	words := (cells + 63) / 64
 	if cap(b.visited) < words {
 		b.visited = make([]uint64, words)

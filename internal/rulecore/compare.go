@@ -422,9 +422,9 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 			return w.unexpected(st, f, r, av, quiet)
 		}
 		if r != nil && r.types != 0 {
-			// A `type` needs no expected value either: the type walk
-			// that follows the comparison checks the value and counts
-			// it (CompareChecked); here it is no extra field.
+			// A `type` needs no expected value either: the comparison's
+			// type check (walker.typed, CompareChecked) checks the value
+			// and counts it; here it is no extra field.
 			return true
 		}
 		if allow || (r != nil && r.optional) || (st != nil && st.declared) {

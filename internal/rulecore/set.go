@@ -157,27 +157,21 @@ type eff struct {
 // key returns the state of an object's member named k: its own, or that
 // of the keys no literal names.
 func (s *state) key(k string) *state {
-	st, _ := s.find(k)
-	return st
-}
-
-// find is key, and the index in s.keys of the key found there, or -1.
-func (s *state) find(k string) (*state, int) {
 	if s == nil {
-		return nil, -1
+		return nil
 	}
 	if s.keyMap != nil {
 		if st, ok := s.keyMap[k]; ok {
-			return st, -1
+			return st
 		}
-		return s.anyKey, -1
+		return s.anyKey
 	}
 	for i := range s.keys {
 		if s.keys[i].key == k {
-			return s.keys[i].st, i
+			return s.keys[i].st
 		}
 	}
-	return s.anyKey, -1
+	return s.anyKey
 }
 
 // keyNext is key for keys looked up in strictly ascending order, as a walk
@@ -185,7 +179,7 @@ func (s *state) find(k string) (*state, int) {
 // ended. s.keys is sorted too, so a key sought is at *next or after it:
 // every key before *next is at most the last one found, and so less than
 // k. The search goes on from there, and a key not among them is not
-// compared with those before (find compared each from the first, most
+// compared with those before (key compares each from the first, most
 // often the same keys again: a tool's parameters that the expected call
 // leaves out lie between those it gives).
 func (s *state) keyNext(k string, next *int) *state {

@@ -203,9 +203,14 @@ func (s *Set) compareCheckedWalk(expected, actual value.Value, c *Context, repor
 		ms := actual.Members()
 		for j := range ms {
 			var good bool
-			if tv.checked {
+			switch {
+			case tv.checked:
 				good = !tv.bad.has(j)
-			} else {
+			case separate:
+				// The type walk of its own, which the tests hold the
+				// verdicts and typesOK to.
+				good = (&typeWalk{nullIsMissing: nullIsMissing}).arg(root, &ms[j], &next)
+			default:
 				good = nullIsMissing && ms[j].Value.IsNull() || typesOK(root.keyNext(ms[j].Key, &next), ms[j].Value, nullIsMissing)
 			}
 			if good {
@@ -335,15 +340,11 @@ func (t *typeWalk) walk(st *state, v value.Value) bool {
 
 // check checks v against the type property of st's rule, if any.
 func (t *typeWalk) check(st *state, v value.Value) bool {
-	if st == nil || st.rule == nil || st.rule.types == 0 || st.rule.ignore {
-		return true
-	}
-	r := st.rule
-	got := typeOf(v)
-	if r.types&got != 0 {
+	if typeOK(st, v) {
 		return true
 	}
 	if t.report != nil {
+		r, got := st.rule, typeOf(v)
 		t.report(Diff{Kind: results.Mismatch, Path: t.pathString(), Actual: v, HasActual: true, Rule: r.String(),
 			Message: message("expected a value of type ").s(r.types.String()).s(", got ").show(v).s(" (").s(got.String()).s(")").rule(r.String()).done()})
 	}
