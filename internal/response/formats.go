@@ -313,15 +313,15 @@ const (
 )
 
 // itemFormat is the format list element e says it belongs to, or nil,
-// and how surely. A message (a role, or Gemini's parts) is told by
-// messageFormat, before the keys of itemKeys, since a chat message may
+// and how surely. A message (a role, or Gemini's parts) is told by its
+// messageShape, before the keys of itemKeys, since a chat message may
 // have a name; one with arguments is a call that also has a role.
 func itemFormat(e value.Value) (f *api, rank itemRank) {
 	if e.Kind() != value.Object {
 		return nil, noRank
 	}
 	// One walk of the members for the keys that tell a message, and
-	// what messageFormat reads of one: every element of a list is asked
+	// its messageShape: every element of a list is asked
 	// this.
 	var s messageShape
 	var hasRole, args bool

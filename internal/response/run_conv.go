@@ -17,9 +17,9 @@ import (
 // stack and holds the first steps of a run itself, so that a run of a
 // few steps is read in one walk of its messages and costs one
 // allocation, its steps at their exact size. A run of more steps, or
-// calls read without room for them, are counted first by a walk of the
-// whole conversation, so that their memory is taken once, at its exact
-// size.
+// calls read without room for them, are counted by one walk of the whole
+// conversation when the builder's room runs out, so that their memory is
+// taken once, at its exact size.
 //
 // A result is paired, in this order:
 //
@@ -707,33 +707,7 @@ func roleWhat(role string) string {
 	return "a message of role " + strconv.Quote(role)
 }
 
-// messageFormat is the conversation format of message e, told by its
-// shape, and how surely (itemFormat's ranks): Gemini's parts; openai's
-// tool_calls, tool_call_id, function_call, its roles tool, function,
-// developer and system, and its content parts; Anthropic's content
-// blocks; a user or assistant message of text alone says only that it
-// is a chat message, which is openai's unless another message says more.
-// A message whose content blocks have no type (Bedrock Converse's) is no
-// message of these formats.
-func messageFormat(e value.Value) (*api, itemRank) {
-	var s messageShape
-	ms := e.Members()
-	for i := range ms {
-		switch v := ms[i].Value; ms[i].Key {
-		case "parts":
-			s.parts = true
-		case "tool_calls", "tool_call_id", "function_call":
-			s.openai = true
-		case "role":
-			s.role = v
-		case "content":
-			s.content = v
-		}
-	}
-	return s.format()
-}
-
-// messageShape is what messageFormat reads of a message, found in one
+// messageShape is what the format of a message is told by, found in one
 // walk of its members (every element of a conversation is asked its
 // format while the format is detected): whether it has parts, whether
 // it has one of openai's keys tool_calls, tool_call_id and
@@ -743,7 +717,14 @@ type messageShape struct {
 	role, content value.Value
 }
 
-// format is messageFormat's answer for a message of shape s.
+// format is the conversation format of a message of shape s, and how
+// surely (itemFormat's ranks): Gemini's parts; openai's
+// tool_calls, tool_call_id, function_call, its roles tool, function,
+// developer and system, and its content parts; Anthropic's content
+// blocks; a user or assistant message of text alone says only that it
+// is a chat message, which is openai's unless another message says more.
+// A message whose content blocks have no type (Bedrock Converse's) is no
+// message of these formats.
 func (s *messageShape) format() (*api, itemRank) {
 	switch {
 	case s.parts:
