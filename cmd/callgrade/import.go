@@ -104,7 +104,7 @@ func runImportBFCL(cmd *cobra.Command, f *importBFCLFlags) error {
 	if f.answers != "" && f.out == "" {
 		return usageErr("--answers needs --questions and --out")
 	}
-	if err := checkOutputs([]string{f.questions, f.answers, f.results}, "out", f.out, "responses-out", f.responsesOut); err != nil {
+	if err := checkOutputs([]string{f.questions, f.answers, f.results}, "out", f.out, "responses-out", outputFile(f.responsesOut)); err != nil {
 		return err
 	}
 	var suiteData, respData []byte

@@ -48,7 +48,7 @@ func runImportOTLP(cmd *cobra.Command, f *importOTLPFlags) error {
 	if f.traces == "" || f.out == "" {
 		return usageErr("import otlp needs --traces and --out")
 	}
-	if err := checkOutputs([]string{f.traces}, "out", f.out); err != nil {
+	if err := checkOutputs([]string{f.traces}, "out", outputFile(f.out)); err != nil {
 		return err
 	}
 	var in io.Reader = cmd.InOrStdin()

@@ -79,3 +79,17 @@ func TestResponsesOutDash(t *testing.T) {
 		})
 	}
 }
+
+// TestReportsDashIsAFile: "-" stands for standard output only where
+// results or responses go; two reports that name "-" name one file, which
+// is refused before any work, as two reports naming any one file are.
+func TestReportsDashIsAFile(t *testing.T) {
+	r := runCLI(t, "score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl", "--quiet", "--junit", "-", "--html", "-")
+	if r.code != 2 || !strings.Contains(r.stderr, "is also --junit's file") {
+		t.Errorf("--junit - --html -: exit %d, %q; want 2, the same file refused", r.code, r.stderr)
+	}
+	if _, err := os.Stat("../../-"); err == nil {
+		os.Remove("../../-")
+		t.Error(`--junit - --html - wrote a file called "-"`)
+	}
+}

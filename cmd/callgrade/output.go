@@ -23,9 +23,6 @@ import (
 func checkOutputs(inputs []string, flagPaths ...string) error {
 	for i := 0; i+1 < len(flagPaths); i += 2 {
 		flag, path := flagPaths[i], flagPaths[i+1]
-		if path == "-" {
-			continue // standard output (writeOutput): nothing to create or lose
-		}
 		if err := checkOutput(flag, path); err != nil {
 			return &exitError{code: 2, err: err}
 		}
@@ -163,10 +160,11 @@ func outputName(path string) string {
 	return path
 }
 
-// resultsTarget is the --out of a command whose results go to standard
-// output by default: "-" names standard output there too, as it names
-// standard input for --responses, rather than a file called "-".
-func resultsTarget(out string) string {
+// outputFile is the file an output flag that takes "-" names: none for
+// "-", which is standard output there, as it is standard input for
+// --responses, rather than a file called "-". (--junit and --html take no
+// "-": a report is not what a pipe expects.)
+func outputFile(out string) string {
 	if out == "-" {
 		return ""
 	}

@@ -115,7 +115,7 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if cmd.Flags().Changed("fail-under") && !(f.failUnder >= 0 && f.failUnder <= 1) {
 		return usageErr("--fail-under takes a pass rate from 0 to 1, got %v", f.failUnder)
 	}
-	f.out = resultsTarget(f.out)
+	f.out = outputFile(f.out)
 	if err := checkOutputs(append([]string{f.responses}, f.suites...), "out", f.out, "junit", f.junit, "html", f.html); err != nil {
 		return err
 	}
