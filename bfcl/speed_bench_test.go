@@ -86,7 +86,6 @@ func BenchmarkScoreTwice(b *testing.B) {
 			b.Run(cat+"/times="+strconv.Itoa(times), func(b *testing.B) {
 				cands := readCandidateFile(b, f.file, cat)
 				items := readyItems(b, cands, map[string]*engine.Engine{cat: importEngine(b, cat, SemanticsBFCL, f.format)})
-				b.ResetTimer()
 				for b.Loop() {
 					for _, it := range items {
 						for range times {
