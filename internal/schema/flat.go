@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"strings"
+
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/value"
 )
@@ -15,11 +17,13 @@ type flat struct {
 	props   []flatProp // sorted by key, as the root's
 	nreq    int        // how many of props are required
 	noExtra bool       // additionalProperties: false
+	ok      bool       // the schema has a flat form
 }
 
 // flatProp is a property of a flat schema, with what its node says held
 // in place: the walk reads a tool's properties at every call, and their
-// nodes, apart in memory, each cost it a cache miss.
+// nodes, apart in memory, each cost it a cache miss. Its key is a part of
+// one string that holds all the keys, for the same reason.
 type flatProp struct {
 	key       string
 	types     types // the property's types, 0 for any
@@ -28,31 +32,44 @@ type flatProp struct {
 	req       bool
 }
 
-// flatOf returns the flat form of root, or nil when it has none.
-func flatOf(root *node) *flat {
+// of makes f the flat form of root, or leaves f not ok when it has none.
+func (f *flat) of(root *node) {
 	if !onlyTypes(root) || root.types&tObject == 0 || root.additional != nil ||
 		root.minProps >= 0 || root.maxProps >= 0 || len(root.props) > maxPlanned {
-		return nil
+		return
 	}
-	f := &flat{props: make([]flatProp, len(root.props)), noExtra: root.noExtra}
-	for i, p := range root.props {
+	size := 0
+	for _, p := range root.props {
 		if !leaf(p.n) || p.n.items != nil && (!leaf(p.n.items) || p.n.items.items != nil) {
-			return nil
+			return
 		}
-		f.props[i] = flatProp{key: p.key, types: p.n.types, items: p.n.items != nil}
+		size += len(p.key)
+	}
+	var keys strings.Builder
+	keys.Grow(size)
+	for _, p := range root.props {
+		keys.WriteString(p.key)
+	}
+	all := keys.String()
+	props := make([]flatProp, len(root.props))
+	at := 0
+	for i, p := range root.props {
+		props[i] = flatProp{key: all[at : at+len(p.key)], types: p.n.types, items: p.n.items != nil}
+		at += len(p.key)
 		if p.n.items != nil {
-			f.props[i].itemTypes = p.n.items.types
+			props[i].itemTypes = p.n.items.types
 		}
 	}
+	nreq := 0
 	for _, r := range root.sortedRequired {
-		i := propIndex(f.props, r)
+		i := propIndex(props, r)
 		if i < 0 {
-			return nil // required and undeclared: the validator says what of it
+			return // required and undeclared: the validator says what of it
 		}
-		f.props[i].req = true
-		f.nreq++
+		props[i].req = true
+		nreq++
 	}
-	return f
+	*f = flat{props: props, nreq: nreq, noExtra: root.noExtra, ok: true}
 }
 
 func propIndex(ps []flatProp, key string) int {

@@ -25,11 +25,11 @@ func FuzzFlat(f *testing.F) {
 	f.Add(`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}}`, `{"a":{"b":1}}`)
 	f.Fuzz(func(t *testing.T, schemaText, instance string) {
 		sch, x, err := compileFuzzed(schemaText, instance)
-		if err != nil || sch.flat == nil {
+		if err != nil || !sch.flat.ok {
 			return
 		}
 		general := *sch
-		general.flat = nil
+		general.flat = flat{}
 		for _, nim := range []bool{false, true} {
 			flatValid := sch.flat.valid(x, nim)
 			vs := general.Validate(nil, x, Check{NullIsMissing: nim})
@@ -69,7 +69,7 @@ func TestFlatOf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := sch.flat != nil; got != tt.flat {
+		if got := sch.flat.ok; got != tt.flat {
 			t.Errorf("%s: flat %v, want %v", tt.schema, got, tt.flat)
 		}
 	}
