@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"strings"
+
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/value"
 )
@@ -15,11 +17,13 @@ type flat struct {
 	props   []flatProp // sorted by key, as the root's
 	nreq    int        // how many of props are required
 	noExtra bool       // additionalProperties: false
+	ok      bool       // the schema has a flat form
 }
 
 // flatProp is a property of a flat schema, with what its node says held
 // in place: the walk reads a tool's properties at every call, and their
-// nodes, apart in memory, each cost it a cache miss.
+// nodes, apart in memory, each cost it a cache miss. Its key is a part of
+// one string that holds all the keys, for the same reason.
 type flatProp struct {
 	key       string
 	types     types // the property's types, 0 for any
@@ -28,31 +32,44 @@ type flatProp struct {
 	req       bool
 }
 
-// flatOf returns the flat form of root, or nil when it has none.
-func flatOf(root *node) *flat {
+// of makes f the flat form of root, or leaves f not ok when it has none.
+func (f *flat) of(root *node) {
 	if !onlyTypes(root) || root.types&tObject == 0 || root.additional != nil ||
 		root.minProps >= 0 || root.maxProps >= 0 || len(root.props) > maxPlanned {
-		return nil
+		return
 	}
-	f := &flat{props: make([]flatProp, len(root.props)), noExtra: root.noExtra}
-	for i, p := range root.props {
+	size := 0
+	for _, p := range root.props {
 		if !leaf(p.n) || p.n.items != nil && (!leaf(p.n.items) || p.n.items.items != nil) {
-			return nil
+			return
 		}
-		f.props[i] = flatProp{key: p.key, types: p.n.types, items: p.n.items != nil}
+		size += len(p.key)
+	}
+	var keys strings.Builder
+	keys.Grow(size)
+	for _, p := range root.props {
+		keys.WriteString(p.key)
+	}
+	all := keys.String()
+	props := make([]flatProp, len(root.props))
+	at := 0
+	for i, p := range root.props {
+		props[i] = flatProp{key: all[at : at+len(p.key)], types: p.n.types, items: p.n.items != nil}
+		at += len(p.key)
 		if p.n.items != nil {
-			f.props[i].itemTypes = p.n.items.types
+			props[i].itemTypes = p.n.items.types
 		}
 	}
+	nreq := 0
 	for _, r := range root.sortedRequired {
-		i := propIndex(f.props, r)
+		i := propIndex(props, r)
 		if i < 0 {
-			return nil // required and undeclared: the validator says what of it
+			return // required and undeclared: the validator says what of it
 		}
-		f.props[i].req = true
-		f.nreq++
+		props[i].req = true
+		nreq++
 	}
-	return f
+	*f = flat{props: props, nreq: nreq, noExtra: root.noExtra, ok: true}
 }
 
 func propIndex(ps []flatProp, key string) int {
@@ -140,4 +157,98 @@ func typeValid(ts types, x value.Value) bool {
 		return false
 	}
 	return ts&t != 0 || (ts&tInteger != 0 && t == tNumber && jsonv.IsInteger(x))
+}
+
+// words reports args' violations into v as the validator finds them
+// against root, the node f is the flat form of, in its order: the
+// missing required properties, then each member's type (an array's
+// elements' types), then the members additionalProperties: false
+// rejects. It reads f, where the validator would read root's nodes and
+// the known value's members, each apart in memory, for the calls whose
+// arguments f.valid did not find valid: most wrong ones. It reports
+// false, and nothing, for arguments that are not an object.
+func (f *flat) words(v *validator, root *node, args value.Value) bool {
+	if args.Kind() != value.Object {
+		return false
+	}
+	ms := args.Members()
+	mark := len(v.out)
+	var extra []string
+	req, p := 0, 0
+	for i := range ms {
+		m := &ms[i]
+		if v.nullIsMissing && m.Value.IsNull() {
+			continue
+		}
+		j := p
+		for j < len(f.props) && f.props[j].key != m.Key {
+			j++
+		}
+		if j == len(f.props) {
+			if f.noExtra {
+				// One append: the compiler keeps the first few keys of a
+				// single append site on the stack.
+				extra = append(extra, m.Key)
+			}
+			continue
+		}
+		p = j + 1
+		fp := &f.props[j]
+		if fp.req {
+			req++
+		}
+		if name, ok := typeName(fp.types, m.Value); !ok {
+			v.typeFailAt(step{key: m.Key, idx: -1}, step{}, 1, name, fp.types)
+		} else if fp.items && m.Value.Kind() == value.Array {
+			for k, e := range m.Value.Elems() {
+				if name, ok := typeName(fp.itemTypes, e); !ok {
+					v.typeFailAt(step{key: m.Key, idx: -1}, step{idx: k}, 2, name, fp.itemTypes)
+				}
+			}
+		}
+	}
+	if req != f.nreq {
+		// The validator reports them before the members: the violation
+		// goes in front of theirs.
+		v.missing(root, args)
+		if n := len(v.out); n > mark+1 {
+			missing := v.out[n-1]
+			copy(v.out[mark+1:], v.out[mark:n-1])
+			v.out[mark] = missing
+		}
+	}
+	if extra != nil && v.failing() {
+		v.fail(additionalMessage(extra))
+	}
+	return true
+}
+
+// typeName is validate's type check of x, after its coercion, against a
+// leaf of the types ts: whether x passes, and the name of its type. A
+// leaf checks nothing else of a string, a number or an object, and of an
+// array what the caller checks of its elements.
+func typeName(ts types, x value.Value) (string, bool) {
+	if ts == 0 {
+		return "", true
+	}
+	t, name := jsonType(x)
+	if t == tString && coerces(ts) {
+		if num, err := value.NumberOf(strings.TrimSpace(x.Str())); err == nil {
+			t, name, x = tNumber, "number", num
+		}
+	}
+	return name, ts&t != 0 || (ts&tInteger != 0 && t == tNumber && jsonv.IsInteger(x))
+}
+
+// typeFailAt counts a violation of the type of the arguments' member a
+// (with depth 1) or of its element b (depth 2), an instance of the type
+// got against ts, and words it unless quiet: the path is built only for a
+// violation, where the validator kept it at every step.
+func (v *validator) typeFailAt(a, b step, depth int, got string, ts types) {
+	if !v.failing() {
+		return
+	}
+	v.path = append(v.path, a, b)[:len(v.path)+depth]
+	v.fail(typeMessage(got, ts))
+	v.path = v.path[:len(v.path)-depth]
 }

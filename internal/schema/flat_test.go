@@ -6,8 +6,10 @@ import (
 )
 
 // FuzzFlat: what a flat schema's one walk finds valid, the validator finds
-// valid, under either null_is_missing; and the flat form leaves nothing
-// valid to the validator that it decides at once.
+// valid, under either null_is_missing; the flat form leaves nothing valid
+// to the validator that it decides at once; and the violations it words
+// (flat.words) are the validator's, in its order, with the same paths
+// and missing lists, from a Scratch's memory or not.
 func FuzzFlat(f *testing.F) {
 	const tool = `{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"},"price":{"type":"number"},"ok":{"type":["boolean","null"]},"tags":{"type":"array","items":{"type":"string"}},"prefs":{"type":"object"},"any":{}},"required":["city","days"],"additionalProperties":false}`
 	f.Add(tool, `{"city":"Berlin","days":3,"price":1.5,"ok":null,"tags":["a"],"prefs":{"x":1},"any":[1]}`)
@@ -18,31 +20,47 @@ func FuzzFlat(f *testing.F) {
 	f.Add(tool, `{"city":"Berlin","days":3,"extra":1}`)
 	f.Add(tool, `{"city":"Berlin","days":3,"tags":["a",1]}`)
 	f.Add(tool, `{"city":"Berlin"}`)
+	f.Add(tool, `{"a":1,"days":" 3.5 ","price":"x","tags":[1,"b",null],"z":null}`)
 	f.Add(tool, `[1]`)
+	f.Add(tool, `"3"`)
 	f.Add(`{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}`, `{"a":"x","b":1}`)
+	f.Add(`{"type":"object","properties":{"a":{"type":"string"},"b":{}},"required":["b","a","b"]}`, `{"a":2,"c":1}`)
+	f.Add(`{"type":["object","integer"],"properties":{"a":{"type":["integer","array"],"items":{"type":"number"}}}}`, `{"a":["1",2.0,true]}`)
 	f.Add(`{"type":"object","properties":{"a":{"type":"string","enum":["x"]}}}`, `{"a":"y"}`)
 	f.Add(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"integer"},"maxItems":1}}}`, `{"a":[1,2]}`)
 	f.Add(`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}}`, `{"a":{"b":1}}`)
 	f.Fuzz(func(t *testing.T, schemaText, instance string) {
 		sch, x, err := compileFuzzed(schemaText, instance)
-		if err != nil || sch.flat == nil {
+		if err != nil || !sch.flat.ok {
 			return
 		}
 		general := *sch
-		general.flat = nil
+		general.flat = flat{}
+		var sc Scratch
 		for _, nim := range []bool{false, true} {
 			flatValid := sch.flat.valid(x, nim)
 			vs := general.Validate(nil, x, Check{NullIsMissing: nim})
 			if flatValid && len(vs) > 0 {
 				t.Fatalf("null_is_missing=%v\nschema %s\ninstance %s\nflat: valid; validator: %q", nim, schemaText, instance, brief(vs))
 			}
-			if got := sch.Validate(nil, x, Check{NullIsMissing: nim}); !slices.Equal(brief(got), brief(vs)) {
-				t.Fatalf("null_is_missing=%v\nschema %s\ninstance %s\n with the flat form %q\n without %q", nim, schemaText, instance, brief(got), brief(vs))
+			if got := sch.Validate(nil, x, Check{NullIsMissing: nim}); !sameViolations(got, vs) {
+				t.Fatalf("null_is_missing=%v\nschema %s\ninstance %s\n with the flat form %+v\n without %+v", nim, schemaText, instance, got, vs)
+			}
+			if got := sch.Validate(nil, x, Check{NullIsMissing: nim, Scratch: &sc}); !sameViolations(got, vs) {
+				t.Fatalf("null_is_missing=%v\nschema %s\ninstance %s\n with the flat form and a Scratch %+v\n without %+v", nim, schemaText, instance, got, vs)
 			}
 			if sch.Valid(x, Check{NullIsMissing: nim}) != (len(vs) == 0) {
 				t.Fatalf("Valid disagrees with the validator: schema %s instance %s", schemaText, instance)
 			}
 		}
+	})
+}
+
+// sameViolations reports whether a and b are the same violations in the
+// same order.
+func sameViolations(a, b []Violation) bool {
+	return slices.EqualFunc(a, b, func(x, y Violation) bool {
+		return x.Message == y.Message && slices.Equal(x.Path, y.Path) && slices.Equal(x.Missing, y.Missing)
 	})
 }
 
@@ -69,7 +87,7 @@ func TestFlatOf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := sch.flat != nil; got != tt.flat {
+		if got := sch.flat.ok; got != tt.flat {
 			t.Errorf("%s: flat %v, want %v", tt.schema, got, tt.flat)
 		}
 	}

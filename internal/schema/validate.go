@@ -102,7 +102,7 @@ func (s *Schema) Validate(dst []Violation, args value.Value, c Check) []Violatio
 	if !s.fast {
 		return s.validateLib(dst, args, c.NullIsMissing)
 	}
-	if s.flat != nil && s.flat.valid(args, c.NullIsMissing) {
+	if s.flat.ok && s.flat.valid(args, c.NullIsMissing) {
 		return dst
 	}
 	scratchOut := dst == nil && c.Scratch != nil
@@ -114,9 +114,11 @@ func (s *Schema) Validate(dst []Violation, args value.Value, c Check) []Violatio
 	// validation: their paths can be carved from one buffer of it too.
 	// A caller's dst keeps them longer, so they get paths of their own.
 	v.carve = scratchOut
-	v.differs = s.flat != nil
-	known, pl := c.known()
-	v.validate(s.root, args, nil, known, pl)
+	if !s.flat.ok || !s.flat.words(v, s.root, args) {
+		v.differs = s.flat.ok
+		known, pl := c.known()
+		v.validate(s.root, args, nil, known, pl)
+	}
 	out := v.out
 	c.done(v)
 	if scratchOut {
@@ -135,13 +137,15 @@ func (s *Schema) Valid(args value.Value, c Check) bool {
 	if !s.fast {
 		return len(s.validateLib(nil, args, c.NullIsMissing)) == 0
 	}
-	if s.flat != nil && s.flat.valid(args, c.NullIsMissing) {
+	if s.flat.ok && s.flat.valid(args, c.NullIsMissing) {
 		return true
 	}
 	v := c.validator(nil, 1)
-	v.differs = s.flat != nil
-	known, pl := c.known()
-	v.validate(s.root, args, nil, known, pl)
+	if !s.flat.ok || !s.flat.words(v, s.root, args) {
+		v.differs = s.flat.ok
+		known, pl := c.known()
+		v.validate(s.root, args, nil, known, pl)
+	}
 	ok := v.failures == 0
 	c.done(v)
 	return ok
