@@ -189,7 +189,7 @@ func runConversation(p *plan, x extraction, want format.Format, run *Run) error 
 	}
 	steps := b.big
 	if steps == nil && b.n > 0 {
-		steps = make([]Step, b.n)
+		steps = b.x.newSteps(b.n)
 		copy(steps, b.small[:b.n])
 	}
 	run.Steps, run.Final, run.HasFinal = steps, b.final, b.hasFinal
@@ -348,7 +348,7 @@ func (b *runBuilder) add(c Call, id string) {
 		b.small[b.n] = Step{Call: c, ID: id, Turn: turn}
 	default:
 		if b.big == nil {
-			b.big = make([]Step, smallRun, max(b.count(), smallRun+1))
+			b.big = b.x.newSteps(max(b.count(), smallRun+1))[:smallRun]
 			copy(b.big, b.small[:])
 		}
 		b.big = append(b.big, Step{Call: c, ID: id, Turn: turn})
