@@ -306,7 +306,7 @@ func (b *runBuilder) call(read readFunc, e value.Value, at loc, id string) {
 	if ae, ok := c.Err.(*ArgumentsError); ok {
 		// The reader names the place within the message; put the
 		// message's place before it.
-		ae.Reason = join(b.at.at(""), ae.Reason)
+		ae.Reason = b.at.message("", ae.Reason)
 	}
 	b.add(c, id)
 }
