@@ -50,7 +50,7 @@ func (tf traceFamily) run(p plan, r value.Value, x extraction, want format.Forma
 	}
 	run := Run{Final: t.final, HasFinal: t.hasFinal, NotEvaluable: t.notEvaluable}
 	if len(t.steps) > 0 {
-		run.Steps = x.newSteps(len(t.steps))
+		run.Steps = make([]Step, len(t.steps))
 	}
 	for i := range t.steps {
 		s := &t.steps[i]

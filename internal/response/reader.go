@@ -63,7 +63,7 @@ func oneTurn(p *plan, r value.Value, x extraction, want format.Format, calls []C
 	hintFitting(calls, r, want, x)
 	var run Run
 	if len(calls) > 0 {
-		run.Steps = x.newSteps(len(calls))
+		run.Steps = make([]Step, len(calls))
 		for i := range calls {
 			run.Steps[i] = Step{Call: calls[i]}
 		}

@@ -384,18 +384,6 @@ type extraction struct {
 	// onMatch, when set, hears of each result a conversation pairs with
 	// a call, so that a test can check the pairing against the rules.
 	onMatch func(step int, m match)
-	// steps is memory for a run's steps (Options.Steps).
-	steps []Step
-}
-
-// newSteps returns n steps, in x.steps when it has room: each of them
-// is written whole before it is read, so what the memory held does not
-// matter.
-func (x extraction) newSteps(n int) []Step {
-	if n <= cap(x.steps) {
-		return x.steps[:n]
-	}
-	return make([]Step, n)
 }
 
 // maxDepth is the nesting an arguments object may have.

@@ -203,6 +203,6 @@ func addRunSeeds(f *testing.F) {
 // extractRun is Options.Read with the extraction given.
 func extractRun(r value.Value, f format.Format, x extraction) (Run, format.Format, error) {
 	var run Run
-	got, err := readRunInto(r, f, x, &run)
+	got, err := readRunInto(r, f, x, nil, &run)
 	return run, got, err
 }

@@ -420,8 +420,9 @@ func TestRunSingleResponse(t *testing.T) {
 
 // With Options.Steps holding the last run's steps, reading the next run
 // into them gives the run read without them, nothing of the last left
-// behind, and takes no memory for the steps: a conversation of a few
-// steps, one of more than the builder holds, a single response.
+// behind (a conversation of a few steps, one of more than the builder
+// holds, a single response), and a conversation takes no memory for its
+// steps.
 func TestOptionsStepsReused(t *testing.T) {
 	turn := func(id, name string) string {
 		return `{"role":"assistant","content":null,"tool_calls":[{"id":"` + id + `","type":"function","function":{"name":"` + name + `","arguments":"{\"n\":1}"}}]},` +
