@@ -66,3 +66,23 @@ func identicalCalls(a, b []Call) bool {
 	}
 	return true
 }
+
+// TestLocMessage holds loc.message, which writes a failed call's message
+// in one buffer, to the joins it stands for.
+func TestLocMessage(t *testing.T) {
+	locs := []loc{{"", -1}, {"", 0}, {"tool_calls", 12}, {"messages", -1}, {"choices[0].message", 3}}
+	parts := [][2]string{{"", ""}, {"function", ""}, {"", "arguments"}, {"function", "arguments"}, {"a.b", "c"}}
+	for _, l := range locs {
+		for _, p := range parts {
+			for _, tail := range []string{"", " is not a usable JSON object"} {
+				want := l.at(join(p[0], p[1])) + tail
+				if got := l.message(tail, p[0], p[1]); got != want {
+					t.Errorf("%+v.message(%q, %q, %q) = %q, want %q", l, tail, p[0], p[1], got, want)
+				}
+				if got, want := l.message("", p[1]), join(l.at(""), p[1]); got != want {
+					t.Errorf("%+v.message(\"\", %q) = %q, want %q", l, p[1], got, want)
+				}
+			}
+		}
+	}
+}

@@ -32,6 +32,12 @@ type Options struct {
 	// allocates nothing; the calls are then valid until that slice is
 	// used again. Without room, ReadCalls allocates, as it does without.
 	Calls []Call
+	// Steps is to Read what Calls is to ReadCalls: when it has room for
+	// the steps of a conversation, Read puts them there (what it holds
+	// is overwritten), and they are valid until that slice is used
+	// again. A scorer that reads run after run into the Steps of the
+	// last saves an allocation a run, of memory the collector must scan.
+	Steps []Step
 	// InvalidUTF8 says that strings in the response may not be UTF-8, as
 	// when its line was read with value.Parser.ParseKeepInvalidUTF8
 	// because a model's output broke the encoding: every call whose name
@@ -59,7 +65,7 @@ type Options struct {
 // shares memory with r.
 func (o Options) Read(r value.Value, f format.Format) (Run, format.Format, error) {
 	var run Run
-	got, err := readRunInto(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params}, &run)
+	got, err := readRunInto(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params}, o.Steps, &run)
 	if o.InvalidUTF8 {
 		for i := range run.Steps {
 			failInvalidUTF8(&run.Steps[i].Call, i)

@@ -819,6 +819,35 @@ func (l loc) at(sub string) string {
 	return join(s, sub)
 }
 
+// message is l.at(join(parts...)) + tail, written into one buffer: a
+// failed call's message took a string for each join, and one more for
+// the whole.
+func (l loc) message(tail string, parts ...string) string {
+	var buf [128]byte
+	return string(append(l.appendAt(buf[:0], parts...), tail...))
+}
+
+// appendAt appends l.at of parts joined, each "" left out as join
+// leaves it, to b.
+func (l loc) appendAt(b []byte, parts ...string) []byte {
+	start := len(b)
+	b = append(b, l.prefix...)
+	if l.index >= 0 {
+		b = strconv.AppendInt(append(b, '['), int64(l.index), 10)
+		b = append(b, ']')
+	}
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		if len(b) > start {
+			b = append(b, '.')
+		}
+		b = append(b, p...)
+	}
+	return b
+}
+
 func join(path, sub string) string {
 	switch {
 	case sub == "":
@@ -909,10 +938,10 @@ func readArgs(name string, a value.Value, present bool, at loc, sub, key string,
 func parsedArgs(name string, v value.Value, err error, at loc, sub, key string, i int) Call {
 	if err != nil {
 		return Call{Name: name, Err: &ArgumentsError{Index: i,
-			Reason: at.at(join(sub, key)) + " is not a usable JSON object", Err: err}}
+			Reason: at.message(" is not a usable JSON object", sub, key), Err: err}}
 	}
 	if v.Kind() != value.Object {
-		return fail(i, name, at.at(join(sub, key))+" holds "+kindPhrase(v)+", not a JSON object")
+		return fail(i, name, at.message(" holds "+kindPhrase(v)+", not a JSON object", sub, key))
 	}
 	return Call{Name: name, Args: v}
 }

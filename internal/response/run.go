@@ -59,14 +59,16 @@ func (r *Run) Calls() []Call {
 
 // readRunInto reads r as a run (Options.Read) into *run, which is zero
 // and stays so on an error: a run is some hundred and fifty bytes, which
-// each return on the way would copy again.
-func readRunInto(r value.Value, f format.Format, x extraction, run *Run) (format.Format, error) {
+// each return on the way would copy again. A conversation's steps go
+// into mem when it has room (Options.Steps); mem is no field of x, which
+// is copied on every call down the way.
+func readRunInto(r value.Value, f format.Format, x extraction, mem []Step, run *Run) (format.Format, error) {
 	var p plan
 	if err := planFor(&p, r, f, x); err != nil {
 		return f, err
 	}
 	if c, ok := p.conversation(); ok {
-		if err := c.runPlan(&p, r, x, f, run); err != nil {
+		if err := c.runPlan(&p, r, x, f, mem, run); err != nil {
 			return f, err
 		}
 		return p.name(), nil

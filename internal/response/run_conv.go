@@ -59,22 +59,22 @@ func (c conversation) calls(p plan, x extraction, want format.Format, dst []Call
 
 func (c conversation) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
 	var run Run
-	err := c.runPlan(&p, r, x, want, &run)
+	err := c.runPlan(&p, r, x, want, nil, &run)
 	return run, err
 }
 
 // runPlan is run with the plan in place and the run put in *run, which
-// is zero: readRunInto calls it directly, since the reader interface takes
-// the plan, some two hundred bytes, by value and a conversation is most
-// runs.
-func (c conversation) runPlan(p *plan, r value.Value, x extraction, want format.Format, run *Run) error {
+// is zero, its steps in mem when it has room: readRunInto calls it
+// directly, since the reader interface takes the plan, some two hundred
+// bytes, by value and a conversation is most runs.
+func (c conversation) runPlan(p *plan, r value.Value, x extraction, want format.Format, mem []Step, run *Run) error {
 	if !p.conv && p.list != nil && p.bad == "" && (c.isRun == nil || !c.isRun(p.list)) {
 		// A Responses output list reads alike item by item and as a
 		// run, which also gives the turn's text.
 		p.conv = true
 	}
 	if p.conv && p.bad == "" {
-		return runConversation(p, x, want, run)
+		return runConversation(p, x, want, mem, run)
 	}
 	*run = oneTurn(p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer)
 	return nil
@@ -121,6 +121,7 @@ type runBuilder struct {
 	// smallRun; then big holds them all (step).
 	small [smallRun]Step
 	big   []Step
+	mem   []Step // memory for big or the run's steps (Options.Steps)
 
 	turns  int  // the model's turns begun so far
 	inTurn bool // the message or item being read is the model's
@@ -179,17 +180,17 @@ func readConversation(p *plan, x extraction, want format.Format, dst []Call) ([]
 }
 
 // runConversation puts the conversation p, as a run, in *run, which is
-// zero and stays so on an error.
-func runConversation(p *plan, x extraction, want format.Format, run *Run) error {
+// zero and stays so on an error, its steps in mem when it has room.
+func runConversation(p *plan, x extraction, want format.Format, mem []Step, run *Run) error {
 	var b runBuilder
-	b.x, b.f, b.conv, b.want, b.mode = x, p.f, messagesOf(p), want, wholeRun
+	b.x, b.f, b.conv, b.want, b.mode, b.mem = x, p.f, messagesOf(p), want, wholeRun, mem
 	b.walk()
 	if b.err != nil {
 		return b.err
 	}
 	steps := b.big
 	if steps == nil && b.n > 0 {
-		steps = make([]Step, b.n)
+		steps = b.newSteps(b.n)
 		copy(steps, b.small[:b.n])
 	}
 	run.Steps, run.Final, run.HasFinal = steps, b.final, b.hasFinal
@@ -252,6 +253,16 @@ func (b *runBuilder) count() int {
 	return c.n
 }
 
+// newSteps returns n steps, in b.mem when it has room: each of them is
+// written whole before it is read, so what the memory held does not
+// matter.
+func (b *runBuilder) newSteps(n int) []Step {
+	if n <= cap(b.mem) {
+		return b.mem[:n]
+	}
+	return make([]Step, n)
+}
+
 // step is the k-th step of a whole run so far.
 func (b *runBuilder) step(k int) *Step {
 	if b.big != nil {
@@ -306,7 +317,7 @@ func (b *runBuilder) call(read readFunc, e value.Value, at loc, id string) {
 	if ae, ok := c.Err.(*ArgumentsError); ok {
 		// The reader names the place within the message; put the
 		// message's place before it.
-		ae.Reason = join(b.at.at(""), ae.Reason)
+		ae.Reason = b.at.message("", ae.Reason)
 	}
 	b.add(c, id)
 }
@@ -348,7 +359,7 @@ func (b *runBuilder) add(c Call, id string) {
 		b.small[b.n] = Step{Call: c, ID: id, Turn: turn}
 	default:
 		if b.big == nil {
-			b.big = make([]Step, smallRun, max(b.count(), smallRun+1))
+			b.big = b.newSteps(max(b.count(), smallRun+1))[:smallRun]
 			copy(b.big, b.small[:])
 		}
 		b.big = append(b.big, Step{Call: c, ID: id, Turn: turn})

@@ -48,7 +48,13 @@ func (r *Run) ReadAs(how format.FinalReading) *Run {
 	case !r.HasFinal && e.broken && e.from <= len(r.Steps):
 		cp := *r
 		cp.Steps = r.Steps[:e.from:e.from]
-		cp.Final = "{" + pyRepr(e.name) + ": " + pyRepr(rawArguments(e.call)) + "}"
+		// One buffer for the whole text, where pyRepr's strings and
+		// their concatenation took five allocations.
+		args := rawArguments(e.call)
+		b := make([]byte, 0, len(e.name)+len(args)+8)
+		b = appendPyRepr(append(b, '{'), e.name)
+		b = appendPyRepr(append(b, ": "...), args)
+		cp.Final = string(append(b, '}'))
 		cp.HasFinal = true
 		return &cp
 	}
@@ -123,12 +129,14 @@ func rawArguments(e value.Value) string {
 // double quotes when s has a single quote and no double one; the
 // backslash, that quote, \t, \n, \r and the characters Python does not
 // print escaped.
-func pyRepr(s string) string {
+func pyRepr(s string) string { return string(appendPyRepr(make([]byte, 0, len(s)+2), s)) }
+
+// appendPyRepr appends pyRepr(s) to b.
+func appendPyRepr(b []byte, s string) []byte {
 	q := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		q = '"'
 	}
-	b := make([]byte, 0, len(s)+2)
 	b = append(b, q)
 	for i := 0; i < len(s); {
 		c, n := utf8.DecodeRuneInString(s[i:])
@@ -160,7 +168,7 @@ func pyRepr(s string) string {
 			b = appendHex(append(b, `\U`...), c, 8)
 		}
 	}
-	return string(append(b, q))
+	return append(b, q)
 }
 
 // appendHex appends c in width lower-case hex digits.

@@ -2,8 +2,10 @@ package response
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -80,6 +82,7 @@ func checkRunRules(t *testing.T, r value.Value, want format.Format) {
 	var pairs []paired
 	x := extraction{lim: fuzzLimits, onMatch: func(step int, m match) { pairs = append(pairs, paired{step, m}) }}
 	run, got, err := extractRun(r, want, x)
+	checkStepsReused(t, r, want, run, err)
 	calls, gotCalls, callsErr := readCalls(r, want, fuzzLimits)
 	if (err == nil) != (callsErr == nil) || got != gotCalls {
 		t.Fatalf("ExtractRun(%q) = %q, %v; Extract = %q, %v", want, got, err, gotCalls, callsErr)
@@ -123,6 +126,59 @@ func checkRunRules(t *testing.T, r value.Value, want format.Format) {
 	}
 }
 
+// checkStepsReused reads r again into Options.Steps that hold the steps
+// of another run: it must give run (and err) as read without them, with
+// nothing of the other run left in it.
+func checkStepsReused(t *testing.T, r value.Value, want format.Format, run Run, err error) {
+	t.Helper()
+	for _, room := range []int{0, 3, 64} {
+		got, _, gotErr := Options{Limits: fuzzLimits, Steps: staleSteps(room)}.Read(r, want)
+		if (err == nil) != (gotErr == nil) || err != nil && err.Error() != gotErr.Error() {
+			t.Fatalf("Read(%q) into %d stale steps: %v, want %v", want, room, gotErr, err)
+		}
+		if why := runDiff(run, got); why != "" {
+			t.Fatalf("Read(%q) into %d stale steps: %s", want, room, why)
+		}
+	}
+}
+
+// staleSteps is a slice of no length and n steps of room, each of them
+// the step of another run.
+func staleSteps(n int) []Step {
+	s := make([]Step, n)
+	for i := range s {
+		s[i] = Step{Call: Call{Name: "stale", Args: value.StringOf("stale"), Err: errors.New("stale")},
+			ID: "stale", Turn: 7, Result: value.StringOf("stale"), HasResult: true, Error: true}
+	}
+	return s[:0]
+}
+
+// runDiff says how run b differs from run a, "" when it does not: the
+// same steps (calls by name, arguments and error text, ids, turns and
+// results), final answer and the rest.
+func runDiff(a, b Run) string {
+	if len(a.Steps) != len(b.Steps) {
+		return strconv.Itoa(len(b.Steps)) + " steps, want " + strconv.Itoa(len(a.Steps))
+	}
+	for i := range a.Steps {
+		x, y := &a.Steps[i], &b.Steps[i]
+		if x.Name != y.Name || !sameValue(x.Args, y.Args) || errText(x.Err) != errText(y.Err) ||
+			x.ID != y.ID || x.Turn != y.Turn || x.HasResult != y.HasResult || x.Error != y.Error || !sameValue(x.Result, y.Result) {
+			return fmt.Sprintf("step %d is %+v, want %+v", i, *y, *x)
+		}
+	}
+	ea, eb := a.end, b.end
+	if a.Final != b.Final || a.HasFinal != b.HasFinal || a.NotEvaluable != b.NotEvaluable ||
+		ea.first != eb.first || ea.split != eb.split || ea.broken != eb.broken || ea.from != eb.from ||
+		ea.name != eb.name || !sameValue(ea.call, eb.call) {
+		return fmt.Sprintf("run is %+v, want %+v", b, a)
+	}
+	return ""
+}
+
+// sameValue reports whether a and b are the same JSON as written out.
+func sameValue(a, b value.Value) bool { return a.Kind() == b.Kind() && a.String() == b.String() }
+
 // addRunSeeds seeds a fuzz target of one response text with the runs of
 // testdata/runs, every format's examples and the extraction tests' inputs.
 func addRunSeeds(f *testing.F) {
@@ -147,6 +203,6 @@ func addRunSeeds(f *testing.F) {
 // extractRun is Options.Read with the extraction given.
 func extractRun(r value.Value, f format.Format, x extraction) (Run, format.Format, error) {
 	var run Run
-	got, err := readRunInto(r, f, x, &run)
+	got, err := readRunInto(r, f, x, nil, &run)
 	return run, got, err
 }

@@ -417,3 +417,57 @@ func TestRunSingleResponse(t *testing.T) {
 		checkRun(t, tt.in, run, tt.steps, tt.final)
 	}
 }
+
+// With Options.Steps holding the last run's steps, reading the next run
+// into them gives the run read without them, nothing of the last left
+// behind (a conversation of a few steps, one of more than the builder
+// holds, a single response), and a conversation takes no memory for its
+// steps.
+func TestOptionsStepsReused(t *testing.T) {
+	turn := func(id, name string) string {
+		return `{"role":"assistant","content":null,"tool_calls":[{"id":"` + id + `","type":"function","function":{"name":"` + name + `","arguments":"{\"n\":1}"}}]},` +
+			`{"role":"tool","tool_call_id":"` + id + `","content":"{\"ok\":true}"}`
+	}
+	var long []string
+	for i := range 7 {
+		long = append(long, turn("c"+strconv.Itoa(i), "f"+strconv.Itoa(i)))
+	}
+	tests := []struct{ name, in string }{
+		{"short", `[{"role":"user","content":"hi"},` + turn("a", "f") + `,{"role":"assistant","content":"done"}]`},
+		{"long", `[` + strings.Join(long, ",") + `]`},
+		{"single", completion(oai("a", berlin), oai("b", `"not json"`))},
+		{"failed", `[{"role":"assistant","tool_calls":[{"id":"x","function":{"name":"g","arguments":"{"}}]}]`},
+	}
+	var p value.Parser
+	o := Options{Parser: &p, Steps: staleSteps(0)}
+	for range 2 {
+		for _, tt := range tests {
+			r, err := value.Parse(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _, _ := readRun(r, format.Auto)
+			p.Reset()
+			got, _, err := o.Read(r, format.Auto)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			if why := runDiff(want, got); why != "" {
+				t.Errorf("%s: %s", tt.name, why)
+			}
+			if cap(got.Steps) > cap(o.Steps) {
+				o.Steps = got.Steps[:0]
+			}
+		}
+	}
+	r, _ := value.Parse(tests[1].in)
+	allocs := testing.AllocsPerRun(100, func() {
+		p.Reset()
+		if _, _, err := o.Read(r, format.Auto); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Read into Options.Steps allocates %v times, want 0", allocs)
+	}
+}
