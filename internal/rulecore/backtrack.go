@@ -352,15 +352,7 @@ func (b *backtrackBufs) trim() {
 // of an instruction that is not a join is always new.
 func (m *progMatcher) mark(b *backtrackBufs, pc uint32, pos, n int) bool {
 	j := m.inst[pc].join
-	if j < 0 {
-		return true
-	}
-	k := int(j)*(n+1) + pos
-	if b.visited[k/64]&(1<<(k%64)) != 0 {
-		return false
-	}
-	b.visited[k/64] |= 1 << (k % 64)
-	return true
+	return j < 0 || markNew(b.visited, int(j)*(n+1)+pos)
 }
 
 // search runs the program from pos.
@@ -382,10 +374,14 @@ func (m *progMatcher) search(s string, pos int, b *backtrackBufs) bool {
 
 // run follows the program from state (pc, pos), its state marked, until
 // it fails or matches, leaving each alternative not taken on the stack.
+// The program and the marks are held in locals, and a state marked here
+// rather than by mark: a step is a few instructions, and the loads of
+// m's and b's fields through their pointers, after each call, were
+// as many again.
 func (m *progMatcher) run(s string, pc uint32, pos int, b *backtrackBufs) bool {
-	n := len(s)
+	insts, visited, n := m.inst, b.visited, len(s)
 	for {
-		inst := &m.inst[pc]
+		inst := &insts[pc]
 		// A character first: most steps read one, and the switch tests
 		// its cases in order.
 		switch op := inst.op; {
@@ -410,7 +406,7 @@ func (m *progMatcher) run(s string, pc uint32, pos int, b *backtrackBufs) bool {
 		case op == syntax.InstFail:
 			return false
 		case op == syntax.InstAlt || op == syntax.InstAltMatch:
-			if m.mark(b, inst.arg, pos, n) {
+			if j := insts[inst.arg].join; j < 0 || markNew(visited, int(j)*(n+1)+pos) {
 				b.stack = append(b.stack, progJob{int32(inst.arg), int32(pos)})
 			}
 		case op == syntax.InstEmptyWidth:
@@ -419,10 +415,20 @@ func (m *progMatcher) run(s string, pc uint32, pos int, b *backtrackBufs) bool {
 			}
 		} // InstCapture, InstNop: on
 		pc = inst.out
-		if !m.mark(b, pc, pos, n) {
+		if j := insts[pc].join; j >= 0 && !markNew(visited, int(j)*(n+1)+pos) {
 			return false
 		}
 	}
+}
+
+// markNew marks cell k and reports whether it was unmarked.
+func markNew(visited []uint64, k int) bool {
+	w, bit := uint(k)/64, uint64(1)<<(uint(k)%64)
+	if visited[w]&bit != 0 {
+		return false
+	}
+	visited[w] |= bit
+	return true
 }
 
 // runeMatches reports whether a character instruction matches r, as
