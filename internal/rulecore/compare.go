@@ -402,9 +402,8 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 			var m msg
 			switch {
 			case r != nil && r.re != nil:
-				// Joined as reGot's message is, for the same reason.
 				w.emit(Diff{Kind: results.MissingArgument, Path: w.pathString(), Expected: *ev, HasExpected: true,
-					Rule: nameAt(st, f), Message: r.reMsg + ", but the " + w.what() + " is missing"})
+					Rule: nameAt(st, f), Message: r.reMissing(w.what())})
 				return false
 			case r != nil && r.oneOf != nil:
 				m = message("expected one of ").showList(r.oneOf)

@@ -41,6 +41,19 @@ func (r *Rule) reGot(a value.Value) string {
 	return b.String()
 }
 
+// reMissing returns a regex rule's message for a missing WHAT
+// (argument, field, element), joined as reGot's is.
+func (r *Rule) reMissing(what string) string {
+	const but, missing = ", but the ", " is missing"
+	var b strings.Builder
+	b.Grow(len(r.reMsg) + len(but) + len(what) + len(missing))
+	b.WriteString(r.reMsg)
+	b.WriteString(but)
+	b.WriteString(what)
+	b.WriteString(missing)
+	return b.String()
+}
+
 // s appends text.
 func (m msg) s(text string) msg { return append(m, text...) }
 
