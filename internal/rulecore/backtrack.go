@@ -21,6 +21,7 @@ import (
 // reached at a position only from the one state before it.
 type progMatcher struct {
 	inst     []progInst
+	prog     *syntax.Prog // for a character that is not ASCII
 	start    uint32
 	joins    int
 	anchored bool // a match can start only at the start of the text
@@ -36,13 +37,14 @@ type progMatcher struct {
 	need   []string
 }
 
-// progInst is a syntax.Inst with what the search reads of it at hand.
+// progInst is a syntax.Inst with what the search reads of it at hand,
+// in 32 bytes: a search steps from one to another at each character, so
+// the fewer lines the program takes, the fewer the cache misses.
 type progInst struct {
-	op       syntax.InstOp
-	out, arg uint32
-	join     int32    // the instruction's index among the joins, or -1
 	ascii    asciiSet // a character instruction's ASCII characters
-	inst     *syntax.Inst
+	out, arg uint32
+	join     int32 // the instruction's index among the joins, or -1
+	op       syntax.InstOp
 }
 
 // maxProgVisited bounds the marks of one search (a bit for each join and
@@ -85,10 +87,10 @@ func compileProg(src string) *progMatcher {
 		}
 		in[inst.Out] = min(in[inst.Out]+1, 2)
 	}
-	m := &progMatcher{inst: make([]progInst, len(prog.Inst)), start: uint32(prog.Start)}
+	m := &progMatcher{inst: make([]progInst, len(prog.Inst)), prog: prog, start: uint32(prog.Start)}
 	for i := range prog.Inst {
 		inst := &prog.Inst[i]
-		pi := progInst{op: inst.Op, out: inst.Out, arg: inst.Arg, join: -1, inst: inst}
+		pi := progInst{op: inst.Op, out: inst.Out, arg: inst.Arg, join: -1}
 		if in[i] > 1 {
 			pi.join = int32(m.joins)
 			m.joins++
@@ -350,15 +352,7 @@ func (b *backtrackBufs) trim() {
 // of an instruction that is not a join is always new.
 func (m *progMatcher) mark(b *backtrackBufs, pc uint32, pos, n int) bool {
 	j := m.inst[pc].join
-	if j < 0 {
-		return true
-	}
-	k := int(j)*(n+1) + pos
-	if b.visited[k/64]&(1<<(k%64)) != 0 {
-		return false
-	}
-	b.visited[k/64] |= 1 << (k % 64)
-	return true
+	return j < 0 || markNew(b.visited, int(j)*(n+1)+pos)
 }
 
 // search runs the program from pos.
@@ -380,25 +374,18 @@ func (m *progMatcher) search(s string, pos int, b *backtrackBufs) bool {
 
 // run follows the program from state (pc, pos), its state marked, until
 // it fails or matches, leaving each alternative not taken on the stack.
+// The program and the marks are held in locals, and a state marked here
+// rather than by mark: a step is a few instructions, and the loads of
+// m's and b's fields through their pointers, after each call, were
+// as many again.
 func (m *progMatcher) run(s string, pc uint32, pos int, b *backtrackBufs) bool {
-	n := len(s)
+	insts, visited, n := m.inst, b.visited, len(s)
 	for {
-		inst := &m.inst[pc]
-		switch inst.op {
-		case syntax.InstMatch:
-			return true
-		case syntax.InstFail:
-			return false
-		case syntax.InstAlt, syntax.InstAltMatch:
-			if m.mark(b, inst.arg, pos, n) {
-				b.stack = append(b.stack, progJob{int32(inst.arg), int32(pos)})
-			}
-		case syntax.InstEmptyWidth:
-			if syntax.EmptyOp(inst.arg)&^emptyContext(s, pos) != 0 {
-				return false
-			}
-		case syntax.InstCapture, syntax.InstNop:
-		default: // a character
+		inst := &insts[pc]
+		// A character first: most steps read one, and the switch tests
+		// its cases in order.
+		switch op := inst.op; {
+		case op >= syntax.InstRune: // InstRune, InstRune1, InstRuneAny, InstRuneAnyNotNL
 			if pos >= n {
 				return false
 			}
@@ -410,16 +397,38 @@ func (m *progMatcher) run(s string, pc uint32, pos int, b *backtrackBufs) bool {
 				break
 			}
 			r, w := utf8.DecodeRuneInString(s[pos:])
-			if !runeMatches(inst.inst, r) {
+			if !runeMatches(&m.prog.Inst[pc], r) {
 				return false
 			}
 			pos += w
-		}
+		case op == syntax.InstMatch:
+			return true
+		case op == syntax.InstFail:
+			return false
+		case op == syntax.InstAlt || op == syntax.InstAltMatch:
+			if j := insts[inst.arg].join; j < 0 || markNew(visited, int(j)*(n+1)+pos) {
+				b.stack = append(b.stack, progJob{int32(inst.arg), int32(pos)})
+			}
+		case op == syntax.InstEmptyWidth:
+			if syntax.EmptyOp(inst.arg)&^emptyContext(s, pos) != 0 {
+				return false
+			}
+		} // InstCapture, InstNop: on
 		pc = inst.out
-		if !m.mark(b, pc, pos, n) {
+		if j := insts[pc].join; j >= 0 && !markNew(visited, int(j)*(n+1)+pos) {
 			return false
 		}
 	}
+}
+
+// markNew marks cell k and reports whether it was unmarked.
+func markNew(visited []uint64, k int) bool {
+	w, bit := uint(k)/64, uint64(1)<<(uint(k)%64)
+	if visited[w]&bit != 0 {
+		return false
+	}
+	visited[w] |= bit
+	return true
 }
 
 // runeMatches reports whether a character instruction matches r, as

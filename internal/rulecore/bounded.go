@@ -224,12 +224,14 @@ type anchoredAlts [][]seqItem
 // seqItem is one character of a sequence (a literal or a class), or a
 // class repeated.
 type seqItem struct {
+	// What matchSeq reads of most characters comes first, in one cache
+	// line with the next item's: a sequence is read item by item.
+	ascii asciiSet
 	star  bool
 	one   bool   // with star: at most once (X?)
-	lit   rune   // a literal character, when class is nil
 	fold  bool   // lit in any case, as RE2's (?i) folds it
+	lit   rune   // a literal character, when class is nil
 	class []rune // ranges lo, hi
-	ascii asciiSet
 }
 
 // asciiSet is the ASCII characters an item matches, which most texts are
@@ -423,13 +425,23 @@ func (a anchoredAlts) match(s string) bool {
 	return false
 }
 
+// matchSeq reads s by seq from the left. An ASCII character is tested
+// here, a bit of the item's set, without a call: Java/JS texts are
+// mostly ASCII, and each of their characters takes a test or two.
 func matchSeq(seq []seqItem, s string) bool {
 	i := 0
 	for k := range seq {
 		it := &seq[k]
 		if it.star {
 			for i < len(s) {
-				n := it.width(s, i)
+				n := 0
+				if c := s[i]; c < utf8.RuneSelf {
+					if it.ascii.has(c) {
+						n = 1
+					}
+				} else {
+					n = it.width(s, i)
+				}
 				if n == 0 {
 					break
 				}
@@ -443,6 +455,13 @@ func matchSeq(seq []seqItem, s string) bool {
 		if i >= len(s) {
 			return false
 		}
+		if c := s[i]; c < utf8.RuneSelf {
+			if !it.ascii.has(c) {
+				return false
+			}
+			i++
+			continue
+		}
 		n := it.width(s, i)
 		if n == 0 {
 			return false
@@ -452,15 +471,9 @@ func matchSeq(seq []seqItem, s string) bool {
 	return i == len(s)
 }
 
-// width returns the length of the character at s[i] when the item
-// matches it, and 0 when it does not.
+// width returns the length of the character at s[i], which is not
+// ASCII, when the item matches it, and 0 when it does not.
 func (it *seqItem) width(s string, i int) int {
-	if c := s[i]; c < utf8.RuneSelf {
-		if it.ascii.has(c) {
-			return 1
-		}
-		return 0
-	}
 	r, n := utf8.DecodeRuneInString(s[i:])
 	if it.matches(r) {
 		return n

@@ -402,7 +402,9 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 			var m msg
 			switch {
 			case r != nil && r.re != nil:
-				m = r.reMessage(64)
+				w.emit(Diff{Kind: results.MissingArgument, Path: w.pathString(), Expected: *ev, HasExpected: true,
+					Rule: nameAt(st, f), Message: r.reMissing(w.what())})
+				return false
 			case r != nil && r.oneOf != nil:
 				m = message("expected one of ").showList(r.oneOf)
 			default:
@@ -751,7 +753,7 @@ func (w *walker) leafDiff(st *state, f *eff, r *Rule, e, a *value.Value) {
 			d.Message = message("").mismatch(*e, *a).note(w.defaulted).rule(r.String()).done()
 		}
 	case r.re != nil:
-		d.Message = r.reMessage(maxShown + len(r.String()) + 16).s(", got ").show(*a).rule(r.String()).done()
+		d.Message = r.reGot(*a)
 	case r.oneOf != nil:
 		d.Message = message("expected one of ").showList(r.oneOf).s(", got ").show(*a).rule(r.String()).done()
 	case r.unordered && e.Kind() == value.Array && a.Kind() == value.Array:

@@ -2,6 +2,7 @@ package rulecore
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -20,11 +21,37 @@ type msg []byte
 // message starts a message with s.
 func message(s string) msg { return append(make(msg, 0, 96), s...) }
 
-// reMessage starts a message with "expected a string matching RE", room
-// left for more: one allocation of about the message's size, not one a
-// doubling, as BFCL's patterns run to kilobytes.
-func (r *Rule) reMessage(more int) msg {
-	return append(make(msg, 0, len(r.reMsg)+more), r.reMsg...)
+// reGot returns a regex rule's mismatch message, "expected a string
+// matching RE, got A (RULE)". BFCL's patterns run to kilobytes, so the
+// message is joined in one allocation of its final size, which a
+// concatenation does not zero first; only the shortened value is written
+// ahead of it, on the stack.
+func (r *Rule) reGot(a value.Value) string {
+	var buf [maxShown + 16]byte
+	shown := msg(buf[:0]).show(a)
+	const got, open, end = ", got ", " (", ")"
+	var b strings.Builder
+	b.Grow(len(r.reMsg) + len(got) + len(shown) + len(open) + len(r.name) + len(end))
+	b.WriteString(r.reMsg)
+	b.WriteString(got)
+	b.Write(shown)
+	b.WriteString(open)
+	b.WriteString(r.name)
+	b.WriteString(end)
+	return b.String()
+}
+
+// reMissing returns a regex rule's message for a missing WHAT
+// (argument, field, element), joined as reGot's is.
+func (r *Rule) reMissing(what string) string {
+	const but, missing = ", but the ", " is missing"
+	var b strings.Builder
+	b.Grow(len(r.reMsg) + len(but) + len(what) + len(missing))
+	b.WriteString(r.reMsg)
+	b.WriteString(but)
+	b.WriteString(what)
+	b.WriteString(missing)
+	return b.String()
 }
 
 // s appends text.
