@@ -24,9 +24,9 @@ func (e *Engine) scoreResponse(r *results.Result, i int, resp value.Value, inval
 	c := &e.cases[i]
 	want := e.opts.Format
 	if want == format.Auto && !e.opts.ForceFormat {
-		want = c.input.format
+		want = c.format
 	}
-	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.input.params, Calls: w.callsOrNil(), InvalidUTF8: invalidUTF8}
+	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.params, Calls: w.callsOrNil(), InvalidUTF8: invalidUTF8}
 	if c.run != nil {
 		run, _, err := o.Read(resp, want)
 		if err != nil {
@@ -93,7 +93,7 @@ func (e *Engine) failCase(r *results.Result, i int, k results.Kind, msg string) 
 
 // reset makes r a result of c with no verdict yet, keeping its memory.
 func (c *compiledCase) reset(r *results.Result) {
-	*r = results.Result{ID: c.id, Tool: c.tool(), StepTools: c.stepTools, Calls: r.Calls[:0], Diffs: r.Diffs[:0], HasAlternatives: len(c.alternatives) > 0}
+	*r = results.Result{ID: c.id, Tool: c.tool(), StepTools: c.stepTools(), Calls: r.Calls[:0], Diffs: r.Diffs[:0], HasAlternatives: len(c.alternatives) > 0}
 }
 
 // scoreEps is how much higher a list's score must be to beat an earlier
