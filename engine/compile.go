@@ -25,21 +25,34 @@ import (
 
 // compiledCase is a case ready to score: every rule compiled, every path
 // parsed, every schema compiled.
+//
+// What scoring a response reads of every case fits two cache lines (128
+// bytes, of a slab): a case is mostly read once in a pass, so each line
+// it spans, and each object apart from it, is a miss. The format and
+// parameters its responses are read with are therefore copied from input,
+// which only a call that pairs with no expected call reads.
 type compiledCase struct {
-	id   string
-	mode suite.CallMatch
+	id       string
+	mode     suite.CallMatch
+	expected []compiledCall
+	minCalls int32 // min_calls, 0 when not given (anycalls.go)
 	// nullIsMissing is the case's null_is_missing, for validating the
 	// actual calls that pair with no expected one.
 	nullIsMissing bool
-	minCalls      int32      // min_calls, 0 when not given (anycalls.go)
-	input         *caseInput // shared by the cases that read their responses alike
-	expected      []compiledCall
+	format        format.Format          // input's
+	params        map[string]value.Value // input's
 	alternatives  [][]compiledCall
 	run           *compiledRun // nil unless the case is an agent's run (steps.go)
-	// stepTools are the tools of a case written with steps, one per step:
-	// its results carry them (results.Result.StepTools), made once here rather
-	// than per result.
-	stepTools []string
+	input         *caseInput   // shared by the cases that read their responses alike
+}
+
+// stepTools are the tools of a case written with steps, one per step,
+// which its results carry (results.Result.StepTools); nil for any other.
+func (c *compiledCase) stepTools() []string {
+	if c.run == nil {
+		return nil
+	}
+	return c.run.stepTools
 }
 
 // tool is the first expected call's name, for summaries.
@@ -483,6 +496,7 @@ func (c *compiler) compileCase(sc *suite.Case, cc *compiledCase) {
 		cc.input = newCaseInput(format, c.params, c.tools)
 		c.inputs[format] = cc.input
 	}
+	cc.format, cc.params = cc.input.format, cc.input.params
 	if sc.HasSteps() {
 		cc.expected = k.stepCalls(sc.Run.Steps) // steps.go
 	} else {

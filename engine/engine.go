@@ -76,7 +76,8 @@ type Engine struct {
 	// many lines at once.
 	blocking bool
 	// exhaustive makes unordered pairing weigh every pair even where
-	// allPass would do; the tests compare the two.
+	// allPass would do, and a list of one call against one go through the
+	// matcher rather than evaluateOne; the tests compare the two.
 	exhaustive bool
 	// samples is the suite's `samples:`, which a run with RunOptions.Samples
 	// 0 reads.

@@ -176,7 +176,7 @@ func (m *merger) place(loc slotLoc, bad func(string, ...any) error) error {
 	}
 	m.slots[slot] = loc
 	c := &m.e.cases[i]
-	res.Tool, res.StepTools = c.tool(), c.stepTools
+	res.Tool, res.StepTools = c.tool(), c.stepTools()
 	m.sum.Add(res)
 	if m.st.passed != nil && res.Pass {
 		m.st.passed[i].Add(1)

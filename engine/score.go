@@ -12,6 +12,7 @@ import (
 	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
+	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
@@ -23,9 +24,9 @@ func (e *Engine) scoreResponse(r *results.Result, i int, resp value.Value, inval
 	c := &e.cases[i]
 	want := e.opts.Format
 	if want == format.Auto && !e.opts.ForceFormat {
-		want = c.input.format
+		want = c.format
 	}
-	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.input.params, Calls: w.callsOrNil(), InvalidUTF8: invalidUTF8}
+	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.params, Calls: w.callsOrNil(), InvalidUTF8: invalidUTF8}
 	if c.run != nil {
 		run, _, err := o.Read(resp, want)
 		if err != nil {
@@ -92,7 +93,7 @@ func (e *Engine) failCase(r *results.Result, i int, k results.Kind, msg string) 
 
 // reset makes r a result of c with no verdict yet, keeping its memory.
 func (c *compiledCase) reset(r *results.Result) {
-	*r = results.Result{ID: c.id, Tool: c.tool(), StepTools: c.stepTools, Calls: r.Calls[:0], Diffs: r.Diffs[:0], HasAlternatives: len(c.alternatives) > 0}
+	*r = results.Result{ID: c.id, Tool: c.tool(), StepTools: c.stepTools(), Calls: r.Calls[:0], Diffs: r.Diffs[:0], HasAlternatives: len(c.alternatives) > 0}
 }
 
 // scoreEps is how much higher a list's score must be to beat an earlier
@@ -153,6 +154,10 @@ func (e *Engine) evaluate(r *results.Result, c *compiledCase, exp []compiledCall
 	if w != nil {
 		w.diffs = w.diffs[:0] // the pairings of the last evaluate are written out
 	}
+	if len(exp) == 1 && len(calls) == 1 && !e.exhaustive && pairsOneToOne(c.mode, rv) {
+		e.evaluateOne(r, &exp[0], &calls[0], w, rv)
+		return
+	}
 	// Small cases, nearly all of them, keep their bookkeeping on the stack.
 	var pairsBuf [8]int
 	var prBuf [8]pairing
@@ -166,6 +171,43 @@ func (e *Engine) evaluate(r *results.Result, c *compiledCase, exp []compiledCall
 	mt := matcher{e: e, c: c, calls: calls, lent: &lt, pairs: pairs[:n], pr: pr[:n], matched: matched[:m]}
 	mt.pair()
 	mt.assemble(r)
+}
+
+// pairsOneToOne reports whether a list of one expected call, against one
+// actual call, pairs the two in mode (with the run rv, nil outside one), as
+// matcher.pair does: every mode but in_order (and ordered over a run's
+// steps), which aligns them, and superset and subset, which split a pair
+// whose tool names differ.
+func pairsOneToOne(mode suite.CallMatch, rv *runView) bool {
+	switch mode {
+	case suite.CallsInOrder, suite.CallsSuperset, suite.CallsSubset:
+		return false
+	case suite.CallsOrdered:
+		return rv == nil || !rv.steps()
+	}
+	return true
+}
+
+// evaluateOne is evaluate for one expected call and one actual call that
+// pair (pairsOneToOne), most cases' lists and responses: the pair is
+// compared once, its diffs written straight into r, without the matcher's
+// bookkeeping, and r ends as matcher.assemble would leave it (the tests
+// compare the two, Engine.exhaustive).
+func (e *Engine) evaluateOne(r *results.Result, ec *compiledCall, ac *response.Call, w *work, rv *runView) {
+	start := len(r.Diffs)
+	p := e.compareInto(ec, ac, w, rv, 0, &r.Diffs)
+	idx := len(r.Calls)
+	r.Calls = append(r.Calls, results.CallResult{Expected: 0, Actual: 0, Pass: p.pass, Score: p.score})
+	for k := start; k < len(r.Diffs); k++ {
+		r.Diffs[k].Call = idx
+		rv.mark(&r.Diffs[k], 0)
+	}
+	// One call counted on each side: the score is the pair's.
+	r.Score = p.score
+	if rv != nil {
+		rv.sum, rv.den = p.score, 1
+	}
+	r.Pass = len(r.Diffs) == 0
 }
 
 // unpaired appends to dst what is wrong with ac, an actual call that pairs
@@ -472,6 +514,12 @@ func (e *Engine) compare(ec *compiledCall, ac *response.Call, w *work, rv *runVi
 	if w != nil {
 		buf = &w.diffs
 	}
+	return e.compareInto(ec, ac, w, rv, b, buf)
+}
+
+// compareInto is compare, appending the pairing's diffs to *buf, from
+// which they are carved.
+func (e *Engine) compareInto(ec *compiledCall, ac *response.Call, w *work, rv *runView, b int, buf *[]results.Diff) pairing {
 	start := len(*buf)
 	carve := func() []results.Diff { return (*buf)[start:len(*buf):len(*buf)] }
 	// A call that could not be read far enough to have a name is what

@@ -25,6 +25,10 @@ type compiledRun struct {
 	final    *rulecore.Set
 	rule     *rulecore.Rule      // final's
 	reading  format.FinalReading // which text final judges (final_text)
+	// stepTools are the tools of a run written with steps, one per step:
+	// its results carry them (results.Result.StepTools), made once here
+	// rather than per result.
+	stepTools []string
 }
 
 type compiledNever struct {
@@ -111,9 +115,9 @@ func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
 	k.lintRefs(sc, cc.mode) // steps_lint.go
 	cc.run = run
 	if run.steps {
-		cc.stepTools = make([]string, len(cc.expected))
+		run.stepTools = make([]string, len(cc.expected))
 		for j := range cc.expected {
-			cc.stepTools[j] = cc.expected[j].name
+			run.stepTools[j] = cc.expected[j].name
 		}
 	}
 }
