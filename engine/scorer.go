@@ -134,6 +134,7 @@ type work struct {
 
 	validation schema.Scratch  // the validations' memory
 	calls      []response.Call // the last response's calls (response.Options.Calls)
+	steps      []response.Step // the last run's steps (response.Options.Steps)
 
 	ctx  context.Context // Scorer.setContext's, or nil
 	done <-chan struct{} // ctx.Done()
@@ -173,6 +174,22 @@ func (w *work) callsOrNil() []response.Call {
 func (w *work) keepCalls(calls []response.Call) {
 	if w != nil && cap(calls) > cap(w.calls) {
 		w.calls = calls[:0]
+	}
+}
+
+// stepsOrNil returns the steps buffer to read a run into.
+func (w *work) stepsOrNil() []response.Step {
+	if w == nil {
+		return nil
+	}
+	return w.steps
+}
+
+// keepSteps keeps the memory of a run's steps for the next run, when it
+// is more than w has.
+func (w *work) keepSteps(steps []response.Step) {
+	if w != nil && cap(steps) > cap(w.steps) {
+		w.steps = steps[:0]
 	}
 }
 
