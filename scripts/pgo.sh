@@ -3,8 +3,9 @@
 # the callgrade command (profile-guided optimisation; docs/performance.md
 # says what it gives): cmd/callgrade/default.pgo, or the file named as the
 # first argument. The profile is taken from the benchmarks of what the
-# command spends its time on: BFCL's candidates under both semantics, the
-# 200,000-case bench corpus loaded and scored whole, suites with tools,
+# command spends its time on: BFCL's candidates of every family (python
+# AST, live, Java/JavaScript, agentic) under both semantics, ACEBench's,
+# the 200,000-case bench corpus loaded and scored whole, suites with tools,
 # and runs. PGO_BENCHTIME (default 4s) is how long each benchmark runs.
 #
 # Run it from a checkout with ../shared beside it after a change to the
@@ -26,7 +27,8 @@ profile() { # package, benchmarks
   (cd "$1" && "$tmp/$1.test" -test.run '^$' -test.bench "$2" -test.benchtime "$benchtime" \
     -test.cpuprofile "$tmp/$1.prof" >/dev/null)
 }
-profile bfcl 'ScoreCandidates'
+profile bfcl 'ScoreCandidates|ScoreFamilies'
+profile acebench 'ScoreCandidates'
 profile engine 'Corpus200k|ScoreTools|^BenchmarkRun$'
-go tool pprof -proto "$tmp/bfcl.prof" "$tmp/engine.prof" > "$out"
+go tool pprof -proto "$tmp/bfcl.prof" "$tmp/acebench.prof" "$tmp/engine.prof" > "$out"
 echo "wrote $out"
