@@ -6,6 +6,7 @@ import (
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/value"
 )
 
 // families are the importer's category families other than the python AST
@@ -97,4 +98,41 @@ func BenchmarkScoreTwice(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkParseArguments parses the arguments strings of the live
+// family's candidates and does nothing else: the floor under
+// BenchmarkScoreFamilies' family=live, whose scoring reads them as its
+// first step. Its ns/candidate set beside family=live's says how much of a
+// candidate's time is judging it rather than reading it
+// (docs/performance.md).
+//
+//	go test -run '^$' -bench ParseArguments -cpu 1 ./bfcl/
+func BenchmarkParseArguments(b *testing.B) {
+	f := families[0]
+	cands := readCandidateFile(b, f.file, f.cats...)
+	var args []string
+	for _, c := range cands {
+		resp, err := value.Parse(string(c.Response))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, call := range resp.Elems() {
+			if a, ok := call.Get("arguments"); ok && a.Kind() == value.String {
+				args = append(args, a.Str())
+			}
+		}
+	}
+	if len(args) == 0 {
+		b.Fatal("no arguments string in the live candidates")
+	}
+	var p value.Parser
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, a := range args {
+			p.Reset()
+			p.Parse(a, value.Limits{}) // an invalid one costs its reading too
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(cands)*b.N), "ns/candidate")
 }
