@@ -16,7 +16,7 @@ import (
 // must keep working.
 func TestPGOScript(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the benchmarks of two packages")
+		t.Skip("runs the benchmarks of three packages")
 	}
 	if _, err := os.Stat("../../../shared/bench/gen_corpus.py"); err != nil {
 		testenv.Skipf(t, "%v: scripts/pgo.sh needs the project's shared data (BFCL's data, the corpus generator), ../shared beside the repository; check the project's shared folder out there to run it", err)
