@@ -114,12 +114,7 @@ func (f *flat) valid(args value.Value, nullIsMissing bool) bool {
 		if nullIsMissing && m.Value.IsNull() {
 			continue
 		}
-		// Both lists are in key order: the member's property, if it has
-		// one, is at p or after it. == compares the lengths first.
-		j := p
-		for j < len(f.props) && f.props[j].key != m.Key {
-			j++
-		}
+		j := f.seek(p, m.Key)
 		if j == len(f.props) {
 			if f.noExtra {
 				return false
@@ -143,6 +138,17 @@ func (f *flat) valid(args value.Value, nullIsMissing bool) bool {
 		}
 	}
 	return req == f.nreq
+}
+
+// seek returns the index of key's property at p or after it, or
+// len(f.props) when it has none: the members of arguments are walked in
+// key order, as the properties are kept, so the search goes on from the
+// last property found. == compares the lengths first.
+func (f *flat) seek(p int, key string) int {
+	for p < len(f.props) && f.props[p].key != key {
+		p++
+	}
+	return p
 }
 
 // typeValid reports that x is of the types ts as validate checks a node
@@ -180,10 +186,7 @@ func (f *flat) words(v *validator, root *node, args value.Value) bool {
 		if v.nullIsMissing && m.Value.IsNull() {
 			continue
 		}
-		j := p
-		for j < len(f.props) && f.props[j].key != m.Key {
-			j++
-		}
+		j := f.seek(p, m.Key)
 		if j == len(f.props) {
 			if f.noExtra {
 				// One append: the compiler keeps the first few keys of a
