@@ -399,6 +399,7 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 		}
 		if !quiet {
 			// What the rule wants, where it ignores the expected value.
+			var rm room
 			var m msg
 			switch {
 			case r != nil && r.re != nil:
@@ -406,9 +407,9 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 					Rule: nameAt(st, f), Message: r.reMissing(w.what())})
 				return false
 			case r != nil && r.oneOf != nil:
-				m = message("expected one of ").showList(r.oneOf)
+				m = rm.message("expected one of ").showList(r.oneOf)
 			default:
-				m = message("expected ").show(*ev)
+				m = rm.message("expected ").show(*ev)
 			}
 			w.emit(Diff{Kind: results.MissingArgument, Path: w.pathString(), Expected: *ev, HasExpected: true,
 				Rule: nameAt(st, f), Message: m.s(", but the ").s(w.what()).s(" is missing").done()})
@@ -435,7 +436,8 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 		if !quiet {
 			d := Diff{Kind: results.UnexpectedArgument, Actual: *av, HasActual: true, Rule: "extra_fields=reject"}
 			if w.words() {
-				d.Path, d.Message = w.pathString(), message("got ").show(*av).s(", but the expected ").s(w.owner()).s(" has no such ").s(w.what()).done()
+				var rm room
+				d.Path, d.Message = w.pathString(), rm.message("got ").show(*av).s(", but the expected ").s(w.owner()).s(" has no such ").s(w.what()).done()
 			}
 			w.emit(d)
 		}
@@ -587,7 +589,8 @@ func (w *walker) structureFrom(st *state, f *eff, e, a *value.Value, quiet bool,
 	if !quiet {
 		d := Diff{Kind: results.Mismatch, Expected: *e, Actual: *a, HasExpected: true, HasActual: true, Rule: nameAt(st, f)}
 		if w.words() {
-			d.Path, d.Message = w.pathString(), message("").mismatch(*e, *a).note(w.defaulted).rule(nameAt(st, f)).done()
+			var rm room
+			d.Path, d.Message = w.pathString(), rm.message("").mismatch(*e, *a).note(w.defaulted).rule(nameAt(st, f)).done()
 		}
 		w.emit(d)
 	}
@@ -736,6 +739,7 @@ func (w *walker) leafDiff(st *state, f *eff, r *Rule, e, a *value.Value) {
 	if w.absent {
 		d.Expected = value.Value{}
 	}
+	var rm room
 	switch {
 	case w.err != nil:
 		d.Kind = w.errKind
@@ -748,18 +752,18 @@ func (w *walker) leafDiff(st *state, f *eff, r *Rule, e, a *value.Value) {
 		case w.msg != "":
 			d.Message = w.msg
 		case w.absent:
-			d.Message = message("got ").show(*a).s(", which the expected call leaves out").rule(r.String()).done()
+			d.Message = rm.message("got ").show(*a).s(", which the expected call leaves out").rule(r.String()).done()
 		default:
-			d.Message = message("").mismatch(*e, *a).note(w.defaulted).rule(r.String()).done()
+			d.Message = rm.message("").mismatch(*e, *a).note(w.defaulted).rule(r.String()).done()
 		}
 	case r.re != nil:
 		d.Message = r.reGot(*a)
 	case r.oneOf != nil:
-		d.Message = message("expected one of ").showList(r.oneOf).s(", got ").show(*a).rule(r.String()).done()
+		d.Message = rm.message("expected one of ").showList(r.oneOf).s(", got ").show(*a).rule(r.String()).done()
 	case r.unordered && e.Kind() == value.Array && a.Kind() == value.Array:
-		d.Message = msg(w.unorderedText(st, f, e.Elems(), a.Elems())).rule(r.String()).done()
+		d.Message = rm.message(w.unorderedText(st, f, e.Elems(), a.Elems())).rule(r.String()).done()
 	default:
-		d.Message = message("").mismatch(*e, *a).note(w.defaulted).rule(r.String()).done()
+		d.Message = rm.message("").mismatch(*e, *a).note(w.defaulted).rule(r.String()).done()
 	}
 	w.emit(d)
 }

@@ -1,6 +1,7 @@
 package rulecore
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -23,15 +24,54 @@ func TestReGot(t *testing.T) {
 	} {
 		r := mustRule(t, rules.Extensions{}, tc.rule)
 		a := mustParse(t, tc.actual)
-		want := message("expected a string matching ").s(r.re.String()).s(", got ").show(a).rule(r.String()).done()
+		var rm room
+		want := rm.message("expected a string matching ").s(r.re.String()).s(", got ").show(a).rule(r.String()).done()
 		if got := r.reGot(a); got != want {
 			t.Errorf("%s, %.40s: got\n%q\nwant\n%q", tc.rule, tc.actual, got, want)
 		}
 		for _, what := range []string{"argument", "field", "element"} {
-			want := message("expected a string matching ").s(r.re.String()).s(", but the ").s(what).s(" is missing").done()
+			var rm room
+			want := rm.message("expected a string matching ").s(r.re.String()).s(", but the ").s(what).s(" is missing").done()
 			if got := r.reMissing(what); got != want {
 				t.Errorf("%s, %s missing: got\n%q\nwant\n%q", tc.rule, what, got, want)
 			}
 		}
+	}
+}
+
+// TestMessageAllocs holds a message that fits its room to one
+// allocation, its string, and checks one that does not fit.
+func TestMessageAllocs(t *testing.T) {
+	e, a := mustParse(t, `{"city":"Berlin"}`), mustParse(t, `"Berlin"`)
+	var got string
+	if n := testing.AllocsPerRun(100, func() {
+		var rm room
+		got = rm.message("").mismatch(e, a).note(actualDefaulted).rule("exact").done()
+	}); n != 1 {
+		t.Errorf("a message cost %v allocations, want 1", n)
+	}
+	want := `expected {"city":"Berlin"} (object), got "Berlin" (string); the actual call omits it, so its default applies (exact)`
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// The bytes, not only the count: the room is copied out at the
+	// message's length, where a buffer of room's size was kept before.
+	one, two := mustParse(t, "1"), mustParse(t, "2")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const n = 1000
+	for range n {
+		var rm room
+		got = rm.message("").mismatch(one, two).rule("exact").done()
+	}
+	runtime.ReadMemStats(&after)
+	if b := (after.TotalAlloc - before.TotalAlloc) / n; b > 32 {
+		t.Errorf("the %d-byte message %q cost %d bytes, want at most 32", len(got), got, b)
+	}
+	long := strings.Repeat("é", 100)
+	var rm room
+	got = rm.message("got ").s(long).rule("exact").done()
+	if want := "got " + long + " (exact)"; got != want || len(got) <= len(room{}) {
+		t.Errorf("a message longer than its room: got %q, want %q", got, want)
 	}
 }

@@ -345,8 +345,9 @@ func (t *typeWalk) check(st *state, v value.Value) bool {
 	}
 	if t.report != nil {
 		r, got := st.rule, typeOf(v)
+		var rm room
 		t.report(Diff{Kind: results.Mismatch, Path: t.pathString(), Actual: v, HasActual: true, Rule: r.String(),
-			Message: message("expected a value of type ").s(r.types.String()).s(", got ").show(v).s(" (").s(got.String()).s(")").rule(r.String()).done()})
+			Message: rm.message("expected a value of type ").s(r.types.String()).s(", got ").show(v).s(" (").s(got.String()).s(")").rule(r.String()).done()})
 	}
 	return false
 }
