@@ -159,18 +159,7 @@ func (s *Set) Accepts(expected, actual value.Value, c *Context, eq *Equalities) 
 	if actual.Kind() != value.Object {
 		return true
 	}
-	nullIsMissing := c != nil && c.NullIsMissing
-	next := 0
-	ms := actual.Members()
-	for j := range ms {
-		if nullIsMissing && ms[j].Value.IsNull() {
-			continue
-		}
-		if !typesOK(root.keyNext(ms[j].Key, &next), ms[j].Value, nullIsMissing) {
-			return false
-		}
-	}
-	return true
+	return membersOK(root, actual.Members(), c != nil && c.NullIsMissing)
 }
 
 func (s *Set) compareChecked(expected, actual value.Value, c *Context, report func(Diff), eq *Equalities) Result {
@@ -260,21 +249,27 @@ func typesOK(st *state, v value.Value, nullIsMissing bool) bool {
 	}
 	switch v.Kind() {
 	case value.Object:
-		next := 0
-		ms := v.Members()
-		for j := range ms {
-			if nullIsMissing && ms[j].Value.IsNull() {
-				continue
-			}
-			if !typesOK(st.keyNext(ms[j].Key, &next), ms[j].Value, nullIsMissing) {
-				return false
-			}
-		}
+		return membersOK(st, v.Members(), nullIsMissing)
 	case value.Array:
 		for i, e := range v.Elems() {
 			if !typesOK(st.index(i), e, nullIsMissing) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// membersOK is typesOK of the members ms of an object that st's rule
+// allows.
+func membersOK(st *state, ms []value.Member, nullIsMissing bool) bool {
+	next := 0
+	for j := range ms {
+		if nullIsMissing && ms[j].Value.IsNull() {
+			continue
+		}
+		if !typesOK(st.keyNext(ms[j].Key, &next), ms[j].Value, nullIsMissing) {
+			return false
 		}
 	}
 	return true
