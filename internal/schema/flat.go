@@ -14,10 +14,14 @@ import (
 // the walk cannot decide at once (a violation, a string where a number
 // may be written as one) is left to the validator, which words it.
 type flat struct {
-	props   []flatProp // sorted by key, as the root's
-	nreq    int        // how many of props are required
-	noExtra bool       // additionalProperties: false
-	ok      bool       // the schema has a flat form
+	props []flatProp // sorted by key, as the root's
+	// reqAt holds the index in props of each name of the root's required
+	// list, in its order and with its repeats, as the validator lists the
+	// missing ones.
+	reqAt   []uint8
+	nreq    int  // how many of props are required
+	noExtra bool // additionalProperties: false
+	ok      bool // the schema has a flat form
 }
 
 // flatProp is a property of a flat schema, with what its node says held
@@ -69,7 +73,14 @@ func (f *flat) of(root *node) {
 		props[i].req = true
 		nreq++
 	}
-	*f = flat{props: props, nreq: nreq, noExtra: root.noExtra, ok: true}
+	var reqAt []uint8
+	if len(root.required) > 0 {
+		reqAt = make([]uint8, len(root.required))
+		for k, r := range root.required {
+			reqAt[k] = uint8(propIndex(props, r)) // declared, and maxPlanned < 256
+		}
+	}
+	*f = flat{props: props, reqAt: reqAt, nreq: nreq, noExtra: root.noExtra, ok: true}
 }
 
 func propIndex(ps []flatProp, key string) int {
@@ -166,20 +177,21 @@ func typeValid(ts types, x value.Value) bool {
 }
 
 // words reports args' violations into v as the validator finds them
-// against root, the node f is the flat form of, in its order: the
-// missing required properties, then each member's type (an array's
-// elements' types), then the members additionalProperties: false
-// rejects. It reads f, where the validator would read root's nodes and
-// the known value's members, each apart in memory, for the calls whose
-// arguments f.valid did not find valid: most wrong ones. It reports
-// false, and nothing, for arguments that are not an object.
-func (f *flat) words(v *validator, root *node, args value.Value) bool {
+// against the node f is the flat form of, in its order: the missing
+// required properties, then each member's type (an array's elements'
+// types), then the members additionalProperties: false rejects. It reads
+// f, where the validator would read the node's children and the known
+// value's members, each apart in memory, for the calls whose arguments
+// f.valid did not find valid: most wrong ones. It reports false, and
+// nothing, for arguments that are not an object.
+func (f *flat) words(v *validator, args value.Value) bool {
 	if args.Kind() != value.Object {
 		return false
 	}
 	ms := args.Members()
 	mark := len(v.out)
 	var extra []string
+	var seen uint64 // the properties given, by index: maxPlanned is 64
 	req, p := 0, 0
 	for i := range ms {
 		m := &ms[i]
@@ -196,6 +208,7 @@ func (f *flat) words(v *validator, root *node, args value.Value) bool {
 			continue
 		}
 		p = j + 1
+		seen |= 1 << j
 		fp := &f.props[j]
 		if fp.req {
 			req++
@@ -213,7 +226,7 @@ func (f *flat) words(v *validator, root *node, args value.Value) bool {
 	if req != f.nreq {
 		// The validator reports them before the members: the violation
 		// goes in front of theirs.
-		v.missing(root, args)
+		f.missing(v, seen)
 		if n := len(v.out); n > mark+1 {
 			missing := v.out[n-1]
 			copy(v.out[mark+1:], v.out[mark:n-1])
@@ -224,6 +237,22 @@ func (f *flat) words(v *validator, root *node, args value.Value) bool {
 		v.fail(additionalMessage(extra))
 	}
 	return true
+}
+
+// missing reports the required properties not among those seen, as
+// the validator's missing does from the arguments' members: one test of
+// a bit each, where it looks each name up among them.
+func (f *flat) missing(v *validator, seen uint64) {
+	if !v.failing() {
+		return
+	}
+	l := v.missingList()
+	for _, i := range f.reqAt {
+		if seen&(1<<i) == 0 {
+			l.add(v, f.props[i].key)
+		}
+	}
+	l.fail(v)
 }
 
 // typeName is validate's type check of x, after its coercion, against a

@@ -25,6 +25,8 @@ func FuzzFlat(f *testing.F) {
 	f.Add(tool, `"3"`)
 	f.Add(`{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}`, `{"a":"x","b":1}`)
 	f.Add(`{"type":"object","properties":{"a":{"type":"string"},"b":{}},"required":["b","a","b"]}`, `{"a":2,"c":1}`)
+	// Two missing, required out of key order: listed in the schema's order.
+	f.Add(`{"type":"object","properties":{"a":{},"b":{"type":"string"},"c":{}},"required":["c","b","a"]}`, `{"b":1,"d":null}`)
 	f.Add(`{"type":["object","integer"],"properties":{"a":{"type":["integer","array"],"items":{"type":"number"}}}}`, `{"a":["1",2.0,true]}`)
 	f.Add(`{"type":"object","properties":{"a":{"type":"string","enum":["x"]}}}`, `{"a":"y"}`)
 	f.Add(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"integer"},"maxItems":1}}}`, `{"a":[1,2]}`)

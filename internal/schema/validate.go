@@ -114,7 +114,7 @@ func (s *Schema) Validate(dst []Violation, args value.Value, c Check) []Violatio
 	// validation: their paths can be carved from one buffer of it too.
 	// A caller's dst keeps them longer, so they get paths of their own.
 	v.carve = scratchOut
-	if !s.flat.ok || !s.flat.words(v, s.root, args) {
+	if !s.flat.ok || !s.flat.words(v, args) {
 		v.differs = s.flat.ok
 		known, pl := c.known()
 		v.validate(s.root, args, nil, known, pl)
@@ -141,7 +141,7 @@ func (s *Schema) Valid(args value.Value, c Check) bool {
 		return true
 	}
 	v := c.validator(nil, 1)
-	if !s.flat.ok || !s.flat.words(v, s.root, args) {
+	if !s.flat.ok || !s.flat.words(v, args) {
 		v.differs = s.flat.ok
 		known, pl := c.known()
 		v.validate(s.root, args, nil, known, pl)
@@ -558,21 +558,38 @@ func (v *validator) missing(n *node, x value.Value) {
 	if !v.failing() {
 		return // quiet: only counted, so not listed either
 	}
-	var missing []string
-	start := len(v.paths)
+	l := v.missingList()
 	for _, r := range n.required {
 		if m, ok := x.Get(r); !ok || v.nullIsMissing && m.IsNull() {
-			if v.carve {
-				// Read no longer than the violation's path: from the
-				// same buffer.
-				v.paths = append(v.paths, r)
-			} else {
-				missing = append(missing, r)
-			}
+			l.add(v, r)
 		}
 	}
+	l.fail(v)
+}
+
+// missingList gathers the properties a violation of required names.
+type missingList struct {
+	start   int
+	missing []string
+}
+
+func (v *validator) missingList() missingList { return missingList{start: len(v.paths)} }
+
+func (l *missingList) add(v *validator, key string) {
 	if v.carve {
-		missing = v.paths[start:len(v.paths):len(v.paths)]
+		// Read no longer than the violation's path: from the same
+		// buffer.
+		v.paths = append(v.paths, key)
+	} else {
+		l.missing = append(l.missing, key)
+	}
+}
+
+// fail reports the violation, which the caller has counted (failing).
+func (l *missingList) fail(v *validator) {
+	missing := l.missing
+	if v.carve {
+		missing = v.paths[l.start:len(v.paths):len(v.paths)]
 	}
 	v.fail(requiredMessage(missing))
 	v.out[len(v.out)-1].Missing = missing
