@@ -29,21 +29,27 @@ type room [128]byte
 func (r *room) message(s string) msg { return append(msg(r[:0]), s...) }
 
 // reGot returns a regex rule's mismatch message, "expected a string
-// matching RE, got A (RULE)". BFCL's patterns run to kilobytes, so the
-// message is joined in one allocation of its final size, which a
-// concatenation does not zero first; only the shortened value is written
-// ahead of it, on the stack.
+// matching RE, got A (RULE)", the pattern and the rule clipped as a value
+// is (clip): BFCL's patterns run to kilobytes, and a message a person
+// reads has no use for them whole, which the diff's rule field keeps. It
+// is joined in one allocation of its final size, which a concatenation
+// does not zero first; only the shortened value is written ahead of it,
+// on the stack.
 func (r *Rule) reGot(a value.Value) string {
 	var buf [maxShown + 16]byte
 	shown := msg(buf[:0]).show(a)
+	name, cut := clip(r.name)
 	const got, open, end = ", got ", " (", ")"
 	var b strings.Builder
-	b.Grow(len(r.reMsg) + len(got) + len(shown) + len(open) + len(r.name) + len(end))
+	b.Grow(len(r.reMsg) + len(got) + len(shown) + len(open) + len(name) + len(ellipsis) + len(end))
 	b.WriteString(r.reMsg)
 	b.WriteString(got)
 	b.Write(shown)
 	b.WriteString(open)
-	b.WriteString(r.name)
+	b.WriteString(name)
+	if cut {
+		b.WriteString(ellipsis)
+	}
 	b.WriteString(end)
 	return b.String()
 }
@@ -61,6 +67,30 @@ func (r *Rule) reMissing(what string) string {
 	return b.String()
 }
 
+// ellipsis stands for what clip cut.
+const ellipsis = "…"
+
+// clip returns s cut to maxShown bytes at the start of a character, as
+// show cuts a value, and whether it cut anything.
+func clip(s string) (string, bool) {
+	if len(s) <= maxShown {
+		return s, false
+	}
+	cut := maxShown
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut], true
+}
+
+// clipped is s clipped, with an ellipsis where it was cut.
+func clipped(s string) string {
+	if c, cut := clip(s); cut {
+		return c + ellipsis
+	}
+	return s
+}
+
 // s appends text.
 func (m msg) s(text string) msg { return append(m, text...) }
 
@@ -75,7 +105,7 @@ func (m msg) show(v value.Value) msg {
 	for cut > start && !utf8.RuneStart(m[cut]) {
 		cut--
 	}
-	return append(m[:cut], "…"...)
+	return append(m[:cut], ellipsis...)
 }
 
 // showList appends a list of values as one JSON array, shortened.

@@ -4,13 +4,14 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/callgrade/callgrade/rules"
 )
 
 // TestReGot holds a regex rule's messages, joined in one piece, to the
 // messages written piece by piece: values shortened or not, and past the
-// stack buffer reGot shows them in.
+// stack buffer reGot shows them in; patterns and rules clipped or not.
 func TestReGot(t *testing.T) {
 	long := strings.Repeat("é", 100) + strings.Repeat("x", 300)
 	for _, tc := range []struct{ rule, actual string }{
@@ -25,17 +26,46 @@ func TestReGot(t *testing.T) {
 		r := mustRule(t, rules.Extensions{}, tc.rule)
 		a := mustParse(t, tc.actual)
 		var rm room
-		want := rm.message("expected a string matching ").s(r.re.String()).s(", got ").show(a).rule(r.String()).done()
+		want := rm.message("expected a string matching ").s(clipped(r.re.String())).s(", got ").show(a).rule(clipped(r.String())).done()
 		if got := r.reGot(a); got != want {
 			t.Errorf("%s, %.40s: got\n%q\nwant\n%q", tc.rule, tc.actual, got, want)
 		}
 		for _, what := range []string{"argument", "field", "element"} {
 			var rm room
-			want := rm.message("expected a string matching ").s(r.re.String()).s(", but the ").s(what).s(" is missing").done()
+			want := rm.message("expected a string matching ").s(clipped(r.re.String())).s(", but the ").s(what).s(" is missing").done()
 			if got := r.reMissing(what); got != want {
 				t.Errorf("%s, %s missing: got\n%q\nwant\n%q", tc.rule, what, got, want)
 			}
 		}
+	}
+}
+
+// TestReClipped: a pattern of kilobytes is shown by its first maxShown
+// bytes and an ellipsis, cut at the start of a character, in the message
+// and in the rule it names there; the rule itself is whole; a pattern of
+// maxShown bytes is shown whole.
+func TestReClipped(t *testing.T) {
+	long := "^" + strings.Repeat("a", maxShown-2) + "é" + strings.Repeat("[0-9]", 500) + "$"
+	r := mustRule(t, rules.Extensions{}, `{"regex":"`+long+`"}`)
+	if !strings.Contains(r.String(), long) {
+		t.Fatalf("the rule is %.60q…, not whole", r.String())
+	}
+	got := r.reGot(mustParse(t, `"x"`))
+	head, _ := clip(long)
+	want := "expected a string matching " + head + `…, got "x" (regex=` + (("regex=" + long)[:maxShown])[len("regex="):] + "…)"
+	if got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+	if n := len(got); n > 2*maxShown+64 {
+		t.Errorf("the message is %d bytes", n)
+	}
+	if h := head; len(h) != maxShown-1 || !utf8.ValidString(h) {
+		t.Errorf("the pattern was cut to %d bytes (%q), want %d at a character's start", len(h), h, maxShown-1)
+	}
+	exact := "^" + strings.Repeat("a", maxShown-1)
+	r = mustRule(t, rules.Extensions{}, `{"regex":"`+exact+`"}`)
+	if got := r.reMissing("argument"); got != "expected a string matching "+exact+", but the argument is missing" {
+		t.Errorf("a pattern of %d bytes: %q", len(exact), got)
 	}
 }
 

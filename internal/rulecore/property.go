@@ -110,8 +110,8 @@ var properties = []property{
 			if r.re, err = compileRegex(v.Str(), ""); err != nil {
 				return err
 			}
-			// Written once, as BFCL's patterns run to kilobytes.
-			r.reMsg = "expected a string matching " + r.re.String()
+			// Written once, clipped: BFCL's patterns run to kilobytes.
+			r.reMsg = "expected a string matching " + clipped(r.re.String())
 
 			if r.bounded = compileBounded(v.Str()); r.bounded == nil {
 				if r.anchored = compileAnchored(v.Str()); r.anchored == nil {
