@@ -29,13 +29,15 @@ func (e *Engine) scoreResponse(r *results.Result, i int, resp value.Value, inval
 	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.params, Calls: w.callsOrNil(), InvalidUTF8: invalidUTF8}
 	if c.run != nil {
 		o.Steps = w.stepsOrNil()
-		run, _, err := o.Read(resp, want)
+		run := w.runOrNew()
+		var err error
+		*run, _, err = o.Read(resp, want)
 		w.keepSteps(run.Steps)
 		if err != nil {
 			e.unreadable(r, i, err.Error())
 			return
 		}
-		e.scoreRunOrCalls(r, i, &run, w) // steps.go
+		e.scoreRunOrCalls(r, i, run, w) // steps.go
 		return
 	}
 	calls, _, err := o.ReadCalls(resp, want)

@@ -135,6 +135,7 @@ type work struct {
 	validation schema.Scratch  // the validations' memory
 	calls      []response.Call // the last response's calls (response.Options.Calls)
 	steps      []response.Step // the last run's steps (response.Options.Steps)
+	run        response.Run    // the last run read (see runOrNew)
 
 	ctx  context.Context // Scorer.setContext's, or nil
 	done <-chan struct{} // ctx.Done()
@@ -183,6 +184,17 @@ func (w *work) stepsOrNil() []response.Step {
 		return nil
 	}
 	return w.steps
+}
+
+// runOrNew returns where a response's run is read: w's, which the next
+// run is read into, or a new one when w is nil. A run is scored through a
+// pointer that a pooled runView holds, so one of the stack's would move
+// to the heap at each run.
+func (w *work) runOrNew() *response.Run {
+	if w == nil {
+		return new(response.Run)
+	}
+	return &w.run
 }
 
 // keepSteps keeps the memory of a run's steps for the next run, when it

@@ -232,6 +232,34 @@ func TestScoreRunFromResponse(t *testing.T) {
 	}
 }
 
+// TestScoreRunReused: one Scorer reads each run into the memory of the
+// last (work.runOrNew); the runs it scores one after another, a longer
+// after a shorter, one with a final answer after one without, one that
+// cannot be read between them, give the lines a new Scorer gives each.
+func TestScoreRunReused(t *testing.T) {
+	e := load(t, "cases:\n  - id: t\n    steps: [{name: a, arguments: {x: 1}}, {name: b, rules: {x: {from: \"a.arguments.x\"}}}]\n    never: [c]\n"+
+		"  - id: f\n    calls: any\n    final: {regex: done}\n")
+	responses := []string{
+		`[{"name":"a","arguments":{"x":1}},{"name":"b","arguments":{"x":1}}]`,
+		`{"choices":[{"message":{"tool_calls":[{"function":{"name":"a","arguments":"{\"x\":1}"}},{"function":{"name":"c","arguments":"{}"}},{"function":{"name":"b","arguments":"{\"x\":2}"}}]}}]}`,
+		`[{"role":"assistant","tool_calls":[{"id":"1","function":{"name":"a","arguments":"{\"x\":1}"}}]},{"role":"tool","tool_call_id":"1","content":"ok"},{"role":"assistant","content":"done"}]`,
+		`[{"name":"a","arguments":"{not json"}]`,
+		`{"unreadable":true}`,
+		`[]`,
+	}
+	sc := e.newScorer()
+	for round := range 2 {
+		for k, resp := range responses {
+			for i := range 2 {
+				want := string(e.newScorer().Score(i, mustParse(t, resp)).AppendJSON(nil))
+				if got := string(sc.Score(i, mustParse(t, resp)).AppendJSON(nil)); got != want {
+					t.Errorf("round %d, response %d, case %d: one Scorer gave\n%s\na new one\n%s", round, k, i, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestScoreRunReferenceCorners: a reference resolves only to what the run
 // really gave back. The result of a call whose tool reported an error
 // names no value (the error is not what the run went on with); a step
