@@ -70,17 +70,23 @@ func (r *Rule) reMissing(what string) string {
 // ellipsis stands for what clip cut.
 const ellipsis = "…"
 
+// clipAt returns where text longer than maxShown bytes is cut, at the
+// start of a character, for clip and show alike.
+func clipAt[T ~string | ~[]byte](s T) int {
+	cut := maxShown
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return cut
+}
+
 // clip returns s cut to maxShown bytes at the start of a character, as
 // show cuts a value, and whether it cut anything.
 func clip(s string) (string, bool) {
 	if len(s) <= maxShown {
 		return s, false
 	}
-	cut := maxShown
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut], true
+	return s[:clipAt(s)], true
 }
 
 // clipped is s clipped, with an ellipsis where it was cut.
@@ -101,11 +107,7 @@ func (m msg) show(v value.Value) msg {
 	if len(m)-start <= maxShown {
 		return m
 	}
-	cut := start + maxShown
-	for cut > start && !utf8.RuneStart(m[cut]) {
-		cut--
-	}
-	return append(m[:cut], ellipsis...)
+	return append(m[:start+clipAt(m[start:])], ellipsis...)
 }
 
 // showList appends a list of values as one JSON array, shortened.
