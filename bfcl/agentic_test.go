@@ -81,6 +81,55 @@ func TestAgenticBoundaries(t *testing.T) {
 	}
 }
 
+// TestAgenticLastUndecoded scores runs under bfcl semantics whose answer
+// BFCL takes from the last message it does not decode as calls, not the
+// last text: each want is the verdict of BFCL's _evaluate_single_agentic_entry
+// (gorilla 6ea5797, the OpenAI handler's decode_execute) on the run's
+// bfcl_result, printed by Python 3.11.
+func TestAgenticLastUndecoded(t *testing.T) {
+	const (
+		user   = `{"role":"user","content":"Who?"}`
+		answer = `{"role":"assistant","content":"It is Zhang Yiming."}`
+		search = `{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{\"q\": \"who\"}"}}]}`
+		result = `{"role":"tool","tool_call_id":"c1","content":"[]"}`
+	)
+	callWith := func(args string) string {
+		return `{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"search","arguments":` + value.StringOf(args).String() + `}}]}`
+	}
+	tests := []struct {
+		name string
+		run  []string
+		want bool
+	}{
+		{"an answer", []string{user, search, result, answer}, true},
+		{"an answer, then an empty message", []string{user, answer, `{"role":"assistant","content":""}`}, false},
+		{"an answer, then null content", []string{user, answer, `{"role":"assistant","content":null}`}, false},
+		{"an answer beside an empty tool_calls list", []string{user, `{"role":"assistant","content":"It is Zhang Yiming.","tool_calls":[]}`}, false},
+		{"an answer, then an empty tool_calls list", []string{user, answer, `{"role":"assistant","content":"","tool_calls":[]}`}, false},
+		{"an answer, then a call", []string{user, answer, search, result}, true},
+		{"a call with NaN naming the answer", []string{user, callWith(`{"q": "Zhang Yiming", "n": NaN}`)}, false},
+		{"a call with a key twice naming the answer", []string{user, callWith(`{"q": "Zhang Yiming", "q": "x"}`)}, false},
+		{"a call with a lone surrogate naming the answer", []string{user, callWith(`{"q": "Zhang Yiming \ud800"}`)}, false},
+		{"a call with NaN, then an answer", []string{user, callWith(`{"q": "x", "n": NaN}`), result, answer}, true},
+		{"a broken call naming the answer", []string{user, callWith(`{"q": "Zhang Yiming`)}, true},
+		{"a broken call, then an answer", []string{user, callWith(`{"q": "x`), answer}, true},
+		{"a broken call naming the answer, then a call", []string{user, callWith(`{"q": "Zhang Yiming`), search, result}, true},
+	}
+	e := agenticEngine(t, SemanticsBFCL, "Zhang Yiming")
+	sc := e.NewScorer(context.Background())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, err := value.Parse("[" + strings.Join(tt.run, ",") + "]")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := sc.Score(0, resp); r.Pass != tt.want {
+				t.Errorf("pass %v, want %v\n%s", r.Pass, tt.want, r.AppendJSON(nil))
+			}
+		})
+	}
+}
+
 // TestASCIIBoundaryFails: RE2's own \b would fail ČSSR, which is why the
 // pattern writes Python's boundaries out.
 func TestASCIIBoundaryFails(t *testing.T) {

@@ -1,9 +1,11 @@
 package response
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
@@ -131,11 +133,11 @@ type runBuilder struct {
 
 	final    string
 	hasFinal bool
-	// last is the final message's first block (said), or the turn of
-	// calls the run may end in (noteCall), for Run.ReadAs; lastTurn is
-	// the first step of the turn whose calls last noted.
-	last     finalEnd
-	lastTurn int
+	// last is the last model message BFCL's agentic checker would read
+	// as the answer, as far as the turns closed so far go (closeTurn),
+	// for Run.ReadAs; cur is what the turn being read holds toward it.
+	last finalEnd
+	cur  turnNotes
 
 	// ids indexes the steps by id once a run has many, so that pairing
 	// stays linear however long the run.
@@ -188,20 +190,15 @@ func runConversation(p *plan, x extraction, want format.Format, mem []Step, run 
 	if b.err != nil {
 		return b.err
 	}
+	b.closeTurn()
 	steps := b.big
 	if steps == nil && b.n > 0 {
 		steps = b.newSteps(b.n)
 		copy(steps, b.small[:b.n])
 	}
 	run.Steps, run.Final, run.HasFinal = steps, b.final, b.hasFinal
-	switch {
-	case b.hasFinal:
-		run.end = finalEnd{first: b.last.first, split: b.last.split}
-	case b.last.broken && b.lastTurn == b.first && b.n > b.first:
-		// The run ends in the turn whose calls were noted, and one of
-		// them is unusable.
-		run.end = finalEnd{broken: true, from: b.first, name: b.last.name, call: b.last.call}
-	}
+	run.end = b.last
+	run.end.conv = true
 	return nil
 }
 
@@ -279,6 +276,8 @@ func (b *runBuilder) notMessage(m value.Value) {
 
 // turn begins a turn of the model: an assistant message.
 func (b *runBuilder) turn() {
+	b.closeTurn()
+	b.cur = turnNotes{open: b.mode == wholeRun}
 	b.turns++
 	b.first, b.end, b.after = b.n, b.n, 0
 	b.inTurn = true
@@ -387,24 +386,79 @@ func (b *runBuilder) saidIn(c value.Value) {
 	text, first, split := contentTexts(c)
 	if text != "" {
 		b.final, b.hasFinal = text, true
-		b.last.first, b.last.split = first, split
 	}
+	b.cur.text, b.cur.first, b.cur.split = text, first, split
+}
+
+// turnNotes is what a turn of the model holds that BFCL's agentic
+// checker looks at when it picks a run's answer (closeTurn).
+type turnNotes struct {
+	open   bool // a turn of a whole run is being read
+	calls  int  // the calls noted
+	broken bool // one of them does not decode as BFCL decodes it (bfclDecodes)
+	// emptyList says the message has a tool_calls list with nothing in
+	// it, which BFCL's OpenAI handler reads as no calls and no text.
+	emptyList bool
+	// text is what the model wrote, when the turn has no call; first
+	// and split are contentTexts'.
+	text, first string
+	split       bool
+	name        string      // the first call's name
+	call        value.Value // the first call's entry, as the response wrote it
 }
 
 // noteCall notes call c of the model's turn being read, read from entry
-// e: the turn's first call, and whether one of its calls is unusable, as
-// ReadAs(FinalBFCL) reads a run that ends in such a turn.
+// e: the turn's first call, and whether BFCL could decode it, as
+// ReadAs(FinalBFCL) reads a run whose answer is such a turn.
 func (b *runBuilder) noteCall(c *Call, e value.Value) {
-	if b.mode != wholeRun {
+	t := &b.cur
+	if !t.open {
 		return
 	}
-	if b.n == b.first || b.lastTurn != b.first {
-		b.lastTurn = b.first
-		b.last = finalEnd{name: c.Name, call: e}
+	if t.calls == 0 {
+		t.name, t.call = c.Name, e
 	}
-	if c.Err != nil {
-		b.last.broken = true
+	t.calls++
+	if c.Err != nil && !bfclDecodes(c.Err, e) {
+		t.broken = true
 	}
+}
+
+// closeTurn ends the turn being read, as BFCL's agentic checker reads
+// the model's messages: each one it cannot decode as calls, or that
+// decodes to none, becomes the answer, and a message of calls it decodes
+// leaves the answer as it was. So an empty message after an answer
+// takes its place, and one that calls a tool does not.
+func (b *runBuilder) closeTurn() {
+	t := &b.cur
+	if !t.open {
+		return
+	}
+	t.open = false
+	switch {
+	case t.broken:
+		b.last = finalEnd{broken: true, name: t.name, call: t.call}
+	case t.calls > 0:
+	case t.emptyList:
+		b.last = finalEnd{}
+	default:
+		b.last = finalEnd{text: t.text, first: t.first, split: t.split}
+	}
+}
+
+// bfclDecodes reports whether BFCL decodes a call whose arguments err
+// says callgrade cannot use: Python's json.loads takes NaN and Infinity,
+// a key written twice (the last one counts) and a lone surrogate escape,
+// which callgrade rejects. entry is the call's entry, whose arguments
+// text tells an escape from bytes that are not UTF-8.
+func bfclDecodes(err error, entry value.Value) bool {
+	switch {
+	case errors.Is(err, value.ErrNonFinite), errors.Is(err, value.ErrDuplicateKey):
+		return true
+	case errors.Is(err, value.ErrInvalidUTF8):
+		return utf8.ValidString(rawArguments(entry))
+	}
+	return false
 }
 
 // result pairs a tool's result with its call (see the top of this file).

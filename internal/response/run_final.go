@@ -16,16 +16,21 @@ type finalEnd struct {
 	first string // the final message's first text block, when split
 	split bool   // the final message has several text blocks or parts
 
-	broken bool        // the run ends in a turn of calls, one of them unusable
-	from   int         // the first step of that turn
+	// conv says the run is a conversation, whose last message BFCL would
+	// read as the answer the fields below describe (runBuilder.closeTurn).
+	conv   bool
+	text   string      // that message's text
+	broken bool        // that message is of calls, one of which BFCL cannot decode
 	name   string      // its first call's name
 	call   value.Value // its first call's entry, as the response wrote it
 }
 
 // ReadAs returns the run as reading how sees it: r itself under
 // FinalJoined (or when the reading changes nothing), else a copy whose
-// Final, HasFinal and Steps are how's. Under FinalBFCL the calls of a
-// last message read as the answer are no steps of the copy.
+// Final, HasFinal and Steps are how's. Under FinalBFCL the answer of a
+// conversation is the last message BFCL does not decode as calls, and
+// the calls whose arguments callgrade cannot use are no steps: BFCL
+// judges no call, and one it cannot decode is text to it.
 func (r *Run) ReadAs(how format.FinalReading) *Run {
 	if how == format.FinalAnswer {
 		if a, ok := answerField(r.Final); ok && r.HasFinal {
@@ -39,26 +44,58 @@ func (r *Run) ReadAs(how format.FinalReading) *Run {
 		return r
 	}
 	e := &r.end
+	if !e.conv {
+		if r.HasFinal && e.split {
+			cp := *r
+			cp.Final = e.first
+			cp.HasFinal = cp.Final != ""
+			return &cp
+		}
+		return r
+	}
+	final := e.text
 	switch {
-	case r.HasFinal && e.split:
-		cp := *r
-		cp.Final = e.first
-		cp.HasFinal = cp.Final != ""
-		return &cp
-	case !r.HasFinal && e.broken && e.from <= len(r.Steps):
-		cp := *r
-		cp.Steps = r.Steps[:e.from:e.from]
+	case e.broken:
 		// One buffer for the whole text, where pyRepr's strings and
 		// their concatenation took five allocations.
 		args := rawArguments(e.call)
 		b := make([]byte, 0, len(e.name)+len(args)+8)
 		b = appendPyRepr(append(b, '{'), e.name)
 		b = appendPyRepr(append(b, ": "...), args)
-		cp.Final = string(append(b, '}'))
-		cp.HasFinal = true
-		return &cp
+		final = string(append(b, '}'))
+	case e.split:
+		final = e.first
 	}
-	return r
+	steps := usable(r.Steps)
+	if final == r.Final && r.HasFinal == (final != "") && len(steps) == len(r.Steps) {
+		return r
+	}
+	cp := *r
+	cp.Steps, cp.Final, cp.HasFinal = steps, final, final != ""
+	return &cp
+}
+
+// usable is steps without those whose arguments could not be used: steps
+// itself when there are none, and a slice of it when they all come last,
+// as in a run that ends in a broken call.
+func usable(steps []Step) []Step {
+	n, tail := 0, true
+	for i := range steps {
+		if steps[i].Err == nil {
+			tail = tail && n == i
+			n++
+		}
+	}
+	if tail {
+		return steps[:n:n]
+	}
+	out := make([]Step, 0, n)
+	for _, s := range steps {
+		if s.Err == nil {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // answerLimits bound the object a final answer is read from: an answer

@@ -38,14 +38,32 @@ func TestReadAs(t *testing.T) {
 			"", `{'search': '{"q": "X\'s conf'}`, 1},
 		{"the first call's repr when the second does not parse", `[` + user +
 			`,{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"a","arguments":"{}"}},{"id":"c2","type":"function","function":{"name":"b","arguments":"{"}}]}]`,
-			"", `{'a': '{}'}`, 0},
+			"", `{'a': '{}'}`, 1},
 		{"ends in a good call", `[` + user + `,` + call + `,` + result + `]`, "", "", 1},
 		{"a bad call, then an answer", `[` + user +
 			`,{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"search","arguments":"{"}}]},{"role":"assistant","content":"X"}]`,
-			"X", "X", 1},
+			"X", "X", 0},
 		{"a bad call, then null content", `[` + user +
 			`,{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"search","arguments":"{"}}]},{"role":"assistant","content":null}]`,
-			"", "", 1},
+			"", "", 0},
+		{"text beside an empty tool_calls list", `[` + user + `,{"role":"assistant","content":"X","tool_calls":[]}]`,
+			"X", "", 0},
+		{"an answer, then an empty message", `[` + user + `,{"role":"assistant","content":"X"},{"role":"assistant","content":""}]`,
+			"X", "", 0},
+		{"an answer, then a call with NaN", `[` + user + `,{"role":"assistant","content":"X"}` +
+			`,{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"search","arguments":"{\"n\": NaN}"}}]}]`,
+			"", "X", 0},
+		{"an answer, then a call with a key twice", `[` + user + `,{"role":"assistant","content":"X"}` +
+			`,{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"search","arguments":"{\"q\": 1, \"q\": 2}"}}]}]`,
+			"", "X", 0},
+		{"an answer, then a call with a lone surrogate", `[` + user + `,{"role":"assistant","content":"X"}` +
+			`,{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"search","arguments":"{\"q\": \"\\ud800\"}"}}]}]`,
+			"", "X", 0},
+		{"a bad call, then a good one", `[` + user +
+			`,{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"search","arguments":"{\"q\": \"X"}}]},` + call + `,` + result + `]`,
+			"", `{'search': '{"q": "X'}`, 1},
+		{"an answer, then a good call", `[` + user + `,{"role":"assistant","content":"X"},` + call + `,` + result + `]`,
+			"", "X", 1},
 		{"text beside a call", `[` + user + `,{"role":"assistant","content":"X","tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{}"}}]}]`,
 			"", "", 1},
 	}

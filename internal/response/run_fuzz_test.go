@@ -102,6 +102,7 @@ func checkRunRules(t *testing.T, r value.Value, want format.Format) {
 		}
 		return
 	}
+	checkBFCLReading(t, &run, want)
 	if len(run.Steps) != len(calls) || !sameCalls(calls, run.Calls()) {
 		t.Fatalf("ExtractRun(%q) has %d steps, Extract %d calls: %v, %v", want, len(run.Steps), len(calls), run.Calls(), calls)
 	}
@@ -169,7 +170,7 @@ func runDiff(a, b Run) string {
 	}
 	ea, eb := a.end, b.end
 	if a.Final != b.Final || a.HasFinal != b.HasFinal || a.NotEvaluable != b.NotEvaluable ||
-		ea.first != eb.first || ea.split != eb.split || ea.broken != eb.broken || ea.from != eb.from ||
+		ea.first != eb.first || ea.split != eb.split || ea.conv != eb.conv || ea.text != eb.text || ea.broken != eb.broken ||
 		ea.name != eb.name || !sameValue(ea.call, eb.call) {
 		return fmt.Sprintf("run is %+v, want %+v", b, a)
 	}
@@ -205,4 +206,34 @@ func extractRun(r value.Value, f format.Format, x extraction) (Run, format.Forma
 	var run Run
 	got, err := readRunInto(r, f, x, nil, &run)
 	return run, got, err
+}
+
+// checkBFCLReading holds run's FinalBFCL reading to what it may change: it
+// drops the steps whose arguments could not be used and nothing else, in
+// order, and has an answer exactly when its text is not empty.
+func checkBFCLReading(t *testing.T, run *Run, want format.Format) {
+	t.Helper()
+	b := run.ReadAs(format.FinalBFCL)
+	if b.HasFinal != (b.Final != "") {
+		t.Fatalf("ReadAs(FinalBFCL) of a %q run: answer %q, HasFinal %v", want, b.Final, b.HasFinal)
+	}
+	if !run.end.conv {
+		if len(b.Steps) != len(run.Steps) {
+			t.Fatalf("ReadAs(FinalBFCL) of a single %q response has %d steps, want %d", want, len(b.Steps), len(run.Steps))
+		}
+		return
+	}
+	k := 0
+	for i := range run.Steps {
+		if run.Steps[i].Err != nil {
+			continue
+		}
+		if k >= len(b.Steps) || b.Steps[k].Name != run.Steps[i].Name || b.Steps[k].ID != run.Steps[i].ID || b.Steps[k].Turn != run.Steps[i].Turn {
+			t.Fatalf("ReadAs(FinalBFCL) of a %q run: steps %v, want the run's usable ones of %v", want, b.Calls(), run.Calls())
+		}
+		k++
+	}
+	if k != len(b.Steps) {
+		t.Fatalf("ReadAs(FinalBFCL) of a %q run has %d steps, want %d", want, len(b.Steps), k)
+	}
 }

@@ -66,6 +66,10 @@ func openaiMessage(b *runBuilder, m value.Value) {
 		}
 		if b.n == b.first && b.wantsText() {
 			b.saidIn(content)
+			// BFCL's OpenAI handler takes a message's calls whenever it
+			// has a tool_calls list, so an empty one is a message of no
+			// calls and no text: it ends BFCL's run without an answer.
+			b.cur.emptyList = toolCalls.Kind() == value.Array
 		}
 	case "tool":
 		b.other()
