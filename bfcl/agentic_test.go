@@ -1,7 +1,11 @@
 package bfcl
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -127,6 +131,58 @@ func TestAgenticLastUndecoded(t *testing.T) {
 				t.Errorf("pass %v, want %v\n%s", r.Pass, tt.want, r.AppendJSON(nil))
 			}
 		})
+	}
+}
+
+// TestAgenticDifferential scores testdata/agentic-differential.jsonl
+// under bfcl semantics: runs generated on 2026-12-06 from every public
+// mutation and shape, and novel ones, each with the verdict BFCL's own
+// checker gave it (gorilla 6ea5797, Python 3.11). It holds two of each
+// kind that disagreed before BFCL's reading took the last message it
+// cannot decode (an empty message or tool_calls list after an answer,
+// NaN and duplicate keys in a call's arguments, a single message ending
+// in a broken call), and one more of every kind in every shape; 122 of
+// the 785 failed before, all agree now.
+func TestAgenticDifferential(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "agentic-differential.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	engines := map[string]*engine.Engine{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	n := 0
+	for sc.Scan() {
+		var c struct {
+			ID           string          `json:"id"`
+			Alternatives []string        `json:"alternatives"`
+			Response     json.RawMessage `json:"response"`
+			Valid        bool            `json:"bfcl_valid"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("line %d: %v", n+1, err)
+		}
+		n++
+		key := strings.Join(c.Alternatives, "\x00")
+		e := engines[key]
+		if e == nil {
+			e = agenticEngine(t, SemanticsBFCL, c.Alternatives...)
+			engines[key] = e
+		}
+		resp, err := value.Parse(string(c.Response))
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		if r := e.NewScorer(context.Background()).Score(0, resp); r.Pass != c.Valid {
+			t.Errorf("%s: pass %v, BFCL %v\n%s", c.ID, r.Pass, c.Valid, r.AppendJSON(nil))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n < 700 {
+		t.Fatalf("%d runs read, want the file's 785", n)
 	}
 }
 

@@ -66,6 +66,7 @@ func messageAt(msg value.Value, tcPath, fcPath string) plan {
 	if p.bad != "" {
 		return p
 	}
+	p.emptyList = tc.Kind() == value.Array && tc.Len() == 0
 	if fc, ok := msg.Get("function_call"); ok && fc.Kind() != value.Null {
 		p.one, p.hasOne, p.onePath = fc, true, fcPath
 	}

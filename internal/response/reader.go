@@ -34,7 +34,57 @@ func (single) calls(p plan, x extraction, _ format.Format, dst []Call) ([]Call, 
 }
 
 func (single) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
-	return oneTurn(&p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer), nil
+	run := oneTurn(&p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer)
+	singleBFCL(&p, &run)
+	return run, nil
+}
+
+// singleBFCL sets what ReadAs(FinalBFCL) reads of run, a single response
+// whose calls p found: one message to BFCL, which is the run's answer
+// when BFCL cannot decode one of its calls (the repr of its first call),
+// and which has none when it is of calls BFCL decodes or holds an empty
+// tool_calls list. A message of text alone is read as oneTurn read it.
+func singleBFCL(p *plan, run *Run) {
+	switch {
+	case p.bad != "":
+	case len(run.Steps) == 0:
+		if p.emptyList {
+			run.end = finalEnd{bfcl: true}
+		}
+	default:
+		run.end = finalEnd{bfcl: true}
+		for i := range run.Steps {
+			if err := run.Steps[i].Err; err != nil && !bfclDecodes(err, p.entry(i)) {
+				run.end = finalEnd{bfcl: true, broken: true, name: run.Steps[0].Name, call: p.entry(0)}
+				break
+			}
+		}
+	}
+}
+
+// entry is the element of the response that p reads as its k-th call,
+// as fill counts them; the zero Value when there is none.
+func (p *plan) entry(k int) value.Value {
+	i := 0
+	for _, e := range p.list {
+		if e.Kind() == value.Object && !p.f.emits(e) {
+			continue
+		}
+		if i == k {
+			return e
+		}
+		i++
+	}
+	if p.hasOne {
+		if i == k {
+			return p.one
+		}
+		i++
+	}
+	if j := k - i; j >= 0 && j < len(p.rest) {
+		return p.rest[j]
+	}
+	return value.Value{}
 }
 
 // reader is the reader of p's format; a response that detection found

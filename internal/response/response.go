@@ -575,6 +575,10 @@ type plan struct {
 	// point to memory of its own. moreOne says that rest is the one
 	// message at restPrefix.
 	conv, moreOne bool
+	// emptyList says an openai message holds a tool_calls list with
+	// nothing in it, which BFCL's reading takes for a message of no
+	// calls and no text (singleBFCL).
+	emptyList bool
 	// events are the events of an SSE transcript, for a stream format;
 	// a JSON array of events is list.
 	events []event

@@ -79,6 +79,7 @@ func (c conversation) runPlan(p *plan, r value.Value, x extraction, want format.
 		return runConversation(p, x, want, mem, run)
 	}
 	*run = oneTurn(p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer)
+	singleBFCL(p, run)
 	return nil
 }
 
@@ -198,7 +199,7 @@ func runConversation(p *plan, x extraction, want format.Format, mem []Step, run 
 	}
 	run.Steps, run.Final, run.HasFinal = steps, b.final, b.hasFinal
 	run.end = b.last
-	run.end.conv = true
+	run.end.bfcl = true
 	return nil
 }
 

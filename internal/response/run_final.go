@@ -16,9 +16,10 @@ type finalEnd struct {
 	first string // the final message's first text block, when split
 	split bool   // the final message has several text blocks or parts
 
-	// conv says the run is a conversation, whose last message BFCL would
-	// read as the answer the fields below describe (runBuilder.closeTurn).
-	conv   bool
+	// bfcl says the fields below describe the message BFCL would read
+	// as the answer (runBuilder.closeTurn, singleBFCL); else ReadAs reads
+	// Final, but for its first block.
+	bfcl   bool
 	text   string      // that message's text
 	broken bool        // that message is of calls, one of which BFCL cannot decode
 	name   string      // its first call's name
@@ -44,7 +45,7 @@ func (r *Run) ReadAs(how format.FinalReading) *Run {
 		return r
 	}
 	e := &r.end
-	if !e.conv {
+	if !e.bfcl {
 		if r.HasFinal && e.split {
 			cp := *r
 			cp.Final = e.first

@@ -64,6 +64,15 @@ func TestReadAs(t *testing.T) {
 			"", `{'search': '{"q": "X'}`, 1},
 		{"an answer, then a good call", `[` + user + `,{"role":"assistant","content":"X"},` + call + `,` + result + `]`,
 			"", "X", 1},
+		{"a single message that calls with broken arguments", `{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{\"q\": \"X"}}]}`,
+			"", `{'search': '{"q": "X'}`, 0},
+		{"a single completion whose second call is broken", `{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[` +
+			`{"id":"c1","type":"function","function":{"name":"a","arguments":"{}"}},{"id":"c2","type":"function","function":{"name":"b","arguments":"{"}}]}}]}`,
+			"", `{'a': '{}'}`, 1},
+		{"a single message with an empty tool_calls list", `{"role":"assistant","content":"X","tool_calls":[]}`,
+			"X", "", 0},
+		{"a single message that calls with NaN", `{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{\"n\": NaN}"}}]}`,
+			"", "", 0},
 		{"text beside a call", `[` + user + `,{"role":"assistant","content":"X","tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{}"}}]}]`,
 			"", "", 1},
 	}

@@ -170,7 +170,7 @@ func runDiff(a, b Run) string {
 	}
 	ea, eb := a.end, b.end
 	if a.Final != b.Final || a.HasFinal != b.HasFinal || a.NotEvaluable != b.NotEvaluable ||
-		ea.first != eb.first || ea.split != eb.split || ea.conv != eb.conv || ea.text != eb.text || ea.broken != eb.broken ||
+		ea.first != eb.first || ea.split != eb.split || ea.bfcl != eb.bfcl || ea.text != eb.text || ea.broken != eb.broken ||
 		ea.name != eb.name || !sameValue(ea.call, eb.call) {
 		return fmt.Sprintf("run is %+v, want %+v", b, a)
 	}
@@ -217,9 +217,9 @@ func checkBFCLReading(t *testing.T, run *Run, want format.Format) {
 	if b.HasFinal != (b.Final != "") {
 		t.Fatalf("ReadAs(FinalBFCL) of a %q run: answer %q, HasFinal %v", want, b.Final, b.HasFinal)
 	}
-	if !run.end.conv {
+	if !run.end.bfcl {
 		if len(b.Steps) != len(run.Steps) {
-			t.Fatalf("ReadAs(FinalBFCL) of a single %q response has %d steps, want %d", want, len(b.Steps), len(run.Steps))
+			t.Fatalf("ReadAs(FinalBFCL) of a %q run BFCL reads as joined has %d steps, want %d", want, len(b.Steps), len(run.Steps))
 		}
 		return
 	}
