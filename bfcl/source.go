@@ -64,9 +64,24 @@ func (l language) String() string {
 // never matches no text: the rule of a value no source text converts to.
 const never = `[^\x00-\x{10FFFF}]`
 
-// ws is the white space Python's str.strip removes that the non-DOTALL
-// regular expressions of BFCL's converters can hold (no line break).
-const ws = `[\t\v\f\r ]`
+// spaceChars are the characters Python's str.isspace is true of, which
+// str.strip removes and re's \s matches in a str pattern: the ASCII ones,
+// \v and \x1c-\x1f among them, and Unicode's (U+00A0, U+3000, ...). Go's
+// \s is the five of them RE2 knows.
+const spaceChars = `\t\n\v\f\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}`
+
+// wsChars are spaceChars without the line feed, which the non-DOTALL
+// regular expressions of BFCL's converters cannot hold.
+const wsChars = `\t\v\f\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}`
+
+// sp is Python's \s; ws is the white space str.strip removes that BFCL's
+// non-DOTALL expressions can hold (no line feed); word is Python's \w,
+// a letter, a number or _ of any script, where RE2's \w is ASCII.
+const (
+	sp   = `[` + spaceChars + `]`
+	ws   = `[` + wsChars + `]`
+	word = `[\p{L}\p{N}_]`
+)
 
 // deletable are the characters BFCL's standardize_string removes.
 const deletable = " ,./-_*^"
@@ -442,7 +457,7 @@ func variableForms(lang language, alts []*suitedoc.Node) string {
 		if a.Kind == suitedoc.String {
 			q := regexp.QuoteMeta(a.Text)
 			if lang == langJS {
-				q = `\s*` + q + `\s*`
+				q = sp + `*` + q + sp + `*`
 			}
 			parts = append(parts, q)
 		}
@@ -476,7 +491,7 @@ func itemForms(lang language, decl, items string, a *suitedoc.Node, del string, 
 	if a.Kind == suitedoc.String {
 		if lang == langJava && decl == "ArrayList" && (items == "String" || items == "char") {
 			// parse_arraylist cuts the first and last character.
-			return `[^,\s]` + stdPattern(a.Text, del) + `[^,\s]`
+			return `[^,` + spaceChars + `]` + stdPattern(a.Text, del) + `[^,` + spaceChars + `]`
 		}
 		if ie != "str" {
 			return "" // a string item fails the item type check
@@ -518,16 +533,16 @@ func listForms(lang language, decl, items string, want []*suitedoc.Node, fix boo
 		// parse_array: re.search new \w+[]{...}, split on ",", each
 		// stripped, empty ones dropped.
 		del = " ./-_*^"
-		open, close = anything+`new\s+\w+\[\]\s*\{`, `\}`+anything
-		lead, sep, tail = `[\t\v\f\r ,]*`, ws+`*,[\t\v\f\r ,]*`, `[\t\v\f\r ,]*`
+		open, close = anything+`new`+sp+`+`+word+`+\[\]`+sp+`*\{`, `\}`+anything
+		lead, sep, tail = `[`+wsChars+`,]*`, ws+`*,[`+wsChars+`,]*`, `[`+wsChars+`,]*`
 	case lang == langJava && decl == "ArrayList":
 		// parse_arraylist: new ArrayList<..>(Arrays.asList(...)), split
 		// on ",", each stripped.
 		del = " ./-_*^"
-		open, close = anything+`new\s+ArrayList<\w*>\(Arrays\.asList\(`, `\)\)`+anything
+		open, close = anything+`new`+sp+`+ArrayList<`+word+`*>\(Arrays\.asList\(`, `\)\)`+anything
 		lead, sep, tail = ws+"*", ws+"*,"+ws+"*", ws+"*"
 		if len(want) == 0 {
-			return anything + `new\s+ArrayList<\w*>\(\)` + anything
+			return anything + `new` + sp + `+ArrayList<` + word + `*>\(\)` + anything
 		}
 	case lang == langJS && decl == "array":
 		// parse_js_collection: re.match [..] or new Array(..) after
@@ -546,7 +561,7 @@ func listForms(lang language, decl, items string, want []*suitedoc.Node, fix boo
 		if len(want) == 0 {
 			body = ws + "*"
 		}
-		return `\s*(?:\[` + body + `\]|new\s+Array\(` + body + `\))` + anything
+		return sp + `*(?:\[` + body + `\]|new` + sp + `+Array\(` + body + `\))` + anything
 	default:
 		return ""
 	}
@@ -569,7 +584,7 @@ func listForms(lang language, decl, items string, want []*suitedoc.Node, fix boo
 		for _, f := range its {
 			adds = append(adds, `add\(`+ws+"*"+f+ws+`*\)`)
 		}
-		forms = append(forms, anything+`new\s+ArrayList<\w*>\(\)\s*\{\{\s*`+strings.Join(adds, between("add("))+between("add(")+`\}\}`+anything)
+		forms = append(forms, anything+`new`+sp+`+ArrayList<`+word+`*>\(\)`+sp+`*\{\{`+sp+`*`+strings.Join(adds, between("add("))+between("add(")+`\}\}`+anything)
 	}
 	return union(forms)
 }
@@ -592,10 +607,10 @@ func dictForms(lang language, d *suitedoc.Node, fix bool) (string, error) {
 	var forms []string
 	for _, b := range bodies {
 		if b == "" {
-			forms = append(forms, `\s*\{[^:}]*\}`+anything) // no pair: no ":"
+			forms = append(forms, sp+`*\{[^:}\n]*\}`+anything) // no pair: no ":", no line feed
 			continue
 		}
-		forms = append(forms, `\s*\{`+b+`\}`+anything)
+		forms = append(forms, sp+`*\{`+b+`\}`+anything)
 	}
 	return union(forms), nil
 }
@@ -648,9 +663,9 @@ func dictBodies(lang language, entries []dictEntry) ([]string, error) {
 	var rec func(left []dictEntry, chosen []dictEntry) error
 	pair := func(e dictEntry) string {
 		if lang == langJava {
-			return `put\("` + regexp.QuoteMeta(e.key) + `",\s*` + e.values + `\s*\)`
+			return `put\("` + regexp.QuoteMeta(e.key) + `",` + sp + `*` + e.values + ws + `*\)`
 		}
-		return ws + `*['"]*` + regexp.QuoteMeta(e.key) + `['"]*` + ws + `*:\s*` + e.values + ws + "*"
+		return ws + `*['"]*` + regexp.QuoteMeta(e.key) + `['"]*` + ws + `*:` + ws + `*` + e.values + ws + "*"
 	}
 	rec = func(left, chosen []dictEntry) error {
 		if len(bodies) > maxDictForms {
@@ -693,11 +708,11 @@ func dictBodies(lang language, entries []dictEntry) ([]string, error) {
 func hashMapForms(bodies []string) string {
 	var forms []string
 	for _, b := range bodies {
-		forms = append(forms, anything+`new\s+HashMap<(?s:.*?)>\s*\(\)\s*\{\s*\{?\s*`+b+`\s*\}?\s*\}`+anything)
+		forms = append(forms, anything+`new`+sp+`+HashMap<(?s:.*?)>`+sp+`*\(\)`+sp+`*\{`+sp+`*\{?`+sp+`*`+b+sp+`*\}?`+sp+`*\}`+anything)
 		if b == between(`put("`)+between(`put("`) {
 			// Only where no block follows: with one, the first form's
 			// regex decides.
-			forms = append(forms, anything+`new\s+HashMap<(?s:.*?)>\s*\(\)\s*(?:[^\s{]`+anything+`)?`)
+			forms = append(forms, anything+`new`+sp+`+HashMap<(?s:.*?)>`+sp+`*\(\)`+sp+`*(?:[^`+spaceChars+`{]`+anything+`)?`)
 		}
 	}
 	return union(forms)
