@@ -205,7 +205,8 @@ func hasString(n *suitedoc.Node) bool {
 }
 
 // schemaPaths lists the rule paths of every field a schema describes:
-// its properties at every depth, an array's items as "#".
+// its properties at every depth, an array's items as "#" (the items and
+// what they hold).
 func schemaPaths(s *suitedoc.Node, prefix string, out []string, depth int) []string {
 	if depth > 32 {
 		return out
@@ -221,6 +222,10 @@ func schemaPaths(s *suitedoc.Node, prefix string, out []string, depth int) []str
 		}
 	}
 	if it, ok := s.Get("items"); ok && it.Kind == suitedoc.Object && prefix != "" {
+		// The items themselves too: a number-typed item would otherwise
+		// keep the numeric comparison its schema implies, and take "5000"
+		// for 5000.
+		out = append(out, prefix+".#")
 		out = schemaPaths(it, prefix+".#", out, depth+1)
 	}
 	return out

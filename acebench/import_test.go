@@ -99,6 +99,10 @@ func TestRules(t *testing.T) {
 		{"a real name ending in _2 (defect suffix_strip), required trusted to the answer (defect gold_missing_required)", "suffix", `[learning_2(topic="math")]`, true},
 		{"the stripped name is another function", "suffix", `[learning(topic="math")]`, false},
 
+		{"number items", "items", `[budget(forecasts=[5000.0, 7000.5], grid=[[1, 0], [0, 1]])]`, true},
+		{"number item as a string", "items", `[budget(forecasts=["5000", 7000.5], grid=[[1, 0], [0, 1]])]`, false},
+		{"number item of an item as a string", "items", `[budget(forecasts=[5000, 7000.5], grid=[["1", 0], [0, 1]])]`, false},
+
 		{"first alternative", "alts", `[flag(on=True, why="test")]`, true},
 		{"second alternative", "alts", `[flag(on=True)]`, true},
 		{"neither", "alts", `[flag(on=False)]`, false},
@@ -117,10 +121,10 @@ func TestRules(t *testing.T) {
 // ids and lines.
 func TestCorrespondence(t *testing.T) {
 	for _, tc := range []struct{ name, q, a, want string }{
-		{"question without an answer", ruleQuestions, strings.SplitAfter(ruleAnswers, "\n")[0], "4 question(s) of q have no answer in a: nested (line 2), parallel (line 3)"},
+		{"question without an answer", ruleQuestions, strings.SplitAfter(ruleAnswers, "\n")[0], "5 question(s) of q have no answer in a: nested (line 2), parallel (line 3)"},
 		{"answer without a question", strings.SplitAfter(ruleQuestions, "\n")[0], strings.SplitAfter(ruleAnswers, "\n")[0] + `{"id": "zzz", "ground_truth": {"f": {}}}`, "1 answer(s) of a have no question in q: zzz (line 2)"},
-		{"question twice", ruleQuestions + strings.SplitAfter(ruleQuestions, "\n")[0], ruleAnswers, `q:6: question id "scalars" appears twice; first on line 1`},
-		{"answer twice", ruleQuestions, ruleAnswers + strings.SplitAfter(ruleAnswers, "\n")[0], `a:6: answer id "scalars" appears twice; first on line 1`},
+		{"question twice", ruleQuestions + strings.SplitAfter(ruleQuestions, "\n")[0], ruleAnswers, `q:7: question id "scalars" appears twice; first on line 1`},
+		{"answer twice", ruleQuestions, ruleAnswers + strings.SplitAfter(ruleAnswers, "\n")[0], `a:7: answer id "scalars" appears twice; first on line 1`},
 		{"not JSON", "{", ruleAnswers, "q:1: invalid JSON"},
 		{"arguments not an object", ruleQuestions, strings.Replace(ruleAnswers, `{"learning_2": {"topic": "math"}}`, `{"learning_2": ["math"]}`, 1), "the arguments of learning_2 must be an object"},
 	} {
