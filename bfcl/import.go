@@ -484,9 +484,12 @@ func valueRule(decl string, acc acceptable, sem Semantics) *suitedoc.Node {
 		rule.Set("one_of", suitedoc.ArrayOf(acc.values...))
 	}
 	if hasString(acc.values, 0) || decl == "string" || decl == "any" {
-		if sem == SemanticsBFCL {
+		switch {
+		case sem == SemanticsBFCL && variable(decl, acc):
+			// A variable's name: compared as it is written.
+		case sem == SemanticsBFCL:
 			rule.Set("normalize", bfclNormalize)
-		} else {
+		default:
 			rule.Set("normalize", callgradeNormalize).Set("case_insensitive", suitedoc.BoolOf(true))
 		}
 	}
@@ -494,6 +497,17 @@ func valueRule(decl string, acc acceptable, sem Semantics) *suitedoc.Node {
 		rule.Set("optional", suitedoc.BoolOf(true))
 	}
 	return rule
+}
+
+// variable is BFCL's is_variable: the first acceptable value that is not
+// "" is of another Python type than the declared one (a name where the
+// declaration says a list, "dontcare" for an integer, null for a string).
+// BFCL then takes the value for a variable and compares it with `in`,
+// exactly: no string is standardised, so "-" is not the "" that may leave
+// the parameter out, and "DONTCARE" is not "dontcare".
+func variable(decl string, acc acceptable) bool {
+	want, ok := declPy[decl]
+	return ok && acc.first != nil && pyType(acc.first) != want
 }
 
 // bfclInnerRules returns the rules below the parameter's value that BFCL's

@@ -1,6 +1,7 @@
 package bfcl
 
 import (
+	"context"
 	"flag"
 	"os"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
+	"github.com/callgrade/callgrade/value"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -172,6 +174,50 @@ func TestImportSourceTypeErrors(t *testing.T) {
 		_, err := Import(in, SemanticsBFCL)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: Import error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestVariableComparedAsWritten scores arguments for parameters whose
+// first acceptable value is of another Python type than the declared one,
+// which BFCL takes for a variable and compares with `in`, unstandardised.
+// Each want is the verdict of BFCL's ast_checker (gorilla 6ea5797) on the
+// same call, printed by Python 3.11.
+func TestVariableComparedAsWritten(t *testing.T) {
+	q := `{"id": "live_simple_0-0-0", "question": [[{"role": "user", "content": "q"}]], "function": [{"name": "f", "description": "d", "parameters": {"type": "dict", "properties": {` +
+		`"year": {"type": "integer"}, "time": {"type": "string"}, "city": {"type": "string"}}, "required": ["city"]}}]}`
+	a := `{"id": "live_simple_0-0-0", "ground_truth": [{"f": {"year": ["", "dontcare"], "time": ["", null], "city": ["San Francisco", ""]}}]}`
+	doc, err := Import(Input{Questions: strings.NewReader(q), QuestionsName: "q.json", Answers: strings.NewReader(a), AnswersName: "a.json"}, SemanticsBFCL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := callsEngine(t, doc)
+	tests := []struct {
+		args string
+		want bool
+	}{
+		{`{"city": "San Francisco", "year": "dontcare"}`, true},
+		{`{"city": "San Francisco", "year": "DONTCARE"}`, false},
+		{`{"city": "San Francisco", "year": "dont care"}`, false},
+		{`{"city": "San Francisco", "year": "-"}`, false},
+		{`{"city": "San Francisco", "year": ""}`, true},
+		{`{"city": "San Francisco", "year": 2020}`, false},
+		{`{"city": "San Francisco", "time": "-"}`, false},
+		{`{"city": "San Francisco", "time": ""}`, true},
+		{`{"city": "San Francisco", "time": null}`, true},
+		{`{"city": "San Francisco", "time": "10:00"}`, false},
+		// Not a variable: city's strings are standardised as ever.
+		{`{"city": "san francisco"}`, true},
+		{`{"city": "-"}`, true},
+	}
+	sc := e.NewScorer(context.Background())
+	for _, tt := range tests {
+		resp, err := value.Parse(`[{"name": "f", "arguments": ` + value.StringOf(tt.args).String() + `}]`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := sc.Score(0, resp); r.Pass != tt.want {
+			t.Errorf("%s: pass %v, BFCL %v\n%s", tt.args, r.Pass, tt.want, r.AppendJSON(nil))
 		}
 	}
 }

@@ -10,11 +10,11 @@ import (
 	"github.com/callgrade/callgrade/value"
 )
 
-// relevanceEngine imports relevance questions under sem and compiles them,
-// reading responses in the calls format as bfcl-agreement-live does.
-func relevanceEngine(t *testing.T, s *Suite) *engine.Engine {
+// callsEngine compiles an imported suite, reading responses in the calls
+// format as bfcl-agreement-live does.
+func callsEngine(t *testing.T, s *Suite) *engine.Engine {
 	t.Helper()
-	st, err := s.doc.Decode("live_relevance.json")
+	st, err := s.doc.Decode("imported.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestImportRelevance(t *testing.T) {
 		if has := strings.Contains(text, "parameters"); has != (sem == SemanticsCallgrade) {
 			t.Errorf("%s semantics: parameters in the tools %v:\n%s", sem, has, text)
 		}
-		engines[sem] = relevanceEngine(t, s)
+		engines[sem] = callsEngine(t, s)
 	}
 	for _, tt := range tests {
 		resp, err := value.Parse(tt.response)
