@@ -106,6 +106,19 @@ var sourcePatternTests = []struct {
 	}},
 	{langJS, "dict", "", `["responseData"]`, []patternText{{"responseData", true, true}, {" responseData ", true, true}, {"responsedata", false, false}}},
 	{langJS, "dict", "", `["", {}]`, []patternText{{"{}", true, true}, {"{{}}", true, true}, {"{a: 1}", false, false}}},
+	// Python's white space and \w, and the line feed BFCL's "." cannot
+	// cross: each verdict printed by BFCL's ast_checker (gorilla 6ea5797).
+	{langJava, "Array", "integer", `[[2, 7]]`, []patternText{
+		{"new int[]{2,\u00a07}", true, true}, {"new\u00a0int[]{2, 7}", true, true}, {"new \u00cfnt[]{2, 7}", true, true}, {"new int[]{2,\v7}", true, true},
+	}},
+	{langJava, "HashMap", "", `[{"limit": [50]}]`, []patternText{
+		{"new\vHashMap<String, Object>() {{ put(\"limit\", 50); }}", true, true},
+		{"new HashMap<String, Object>() {{ put(\"limit\",\u3000 50); }}", true, true},
+		{"new HashMap<String, Object>() {{ put(\"limit\", 50\n); }}", false, false},
+	}},
+	{langJS, "array", "integer", `[[1, 2]]`, []patternText{{"[1,\u3000 2]", true, true}, {"\u00a0[1, 2]", true, true}}},
+	{langJS, "dict", "", `[{"k": ["v"]}]`, []patternText{{"{k:\u00a0'v'}", true, true}, {"{k:\n'v'}", false, false}}},
+	{langJS, "dict", "", `[{}]`, []patternText{{"{ }", true, true}, {"{\n}", false, false}}},
 }
 
 // TestSourcePattern checks the regex of each Java and JavaScript type
