@@ -35,7 +35,7 @@ func (single) calls(p plan, x extraction, _ format.Format, dst []Call) ([]Call, 
 
 func (single) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
 	run := oneTurn(&p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer)
-	singleBFCL(&p, &run)
+	singleBFCL(&p, r, &run)
 	return run, nil
 }
 
@@ -43,9 +43,13 @@ func (single) run(p plan, r value.Value, x extraction, want format.Format) (Run,
 // whose calls p found: one message to BFCL, which is the run's answer
 // when BFCL cannot decode one of its calls (the repr of its first call),
 // and which has none when it is of calls BFCL decodes or holds an empty
-// tool_calls list. A message of text alone is read as oneTurn read it.
-func singleBFCL(p *plan, run *Run) {
+// tool_calls list. A message of text alone is read as oneTurn read it,
+// but for a response that is a string, which BFCL reads whole, thinking
+// and all.
+func singleBFCL(p *plan, r value.Value, run *Run) {
 	switch {
+	case r.Kind() == value.String:
+		run.end = finalEnd{bfcl: true, text: r.Str()}
 	case p.bad != "":
 	case len(run.Steps) == 0:
 		if p.emptyList {

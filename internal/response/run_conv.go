@@ -79,7 +79,7 @@ func (c conversation) runPlan(p *plan, r value.Value, x extraction, want format.
 		return runConversation(p, x, want, mem, run)
 	}
 	*run = oneTurn(p, r, x, want, p.listCalls(x, nil), turnIDs|turnAnswer)
-	singleBFCL(p, run)
+	singleBFCL(p, r, run)
 	return nil
 }
 

@@ -73,6 +73,9 @@ func TestReadAs(t *testing.T) {
 			"X", "", 0},
 		{"a single message that calls with NaN", `{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{\"n\": NaN}"}}]}`,
 			"", "", 0},
+		{"a string with thinking", `"<think>Not X.</think>It is Y."`, "It is Y.", "<think>Not X.</think>It is Y.", 0},
+		{"a string holding a call in a model's text form", `"<tool_call>\n{\"name\": \"search\", \"arguments\": {\"q\": \"X\"}}\n</tool_call>"`,
+			"", "<tool_call>\n{\"name\": \"search\", \"arguments\": {\"q\": \"X\"}}\n</tool_call>", 1},
 		{"text beside a call", `[` + user + `,{"role":"assistant","content":"X","tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{}"}}]}]`,
 			"", "", 1},
 	}

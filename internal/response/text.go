@@ -499,7 +499,13 @@ func (tf textFamily) calls(p plan, x extraction, _ format.Format, dst []Call) ([
 
 func (tf textFamily) run(p plan, r value.Value, x extraction, want format.Format) (Run, error) {
 	calls, _ := tf.calls(p, x, want, nil)
-	return oneTurn(&p, r, x, want, calls, turnAnswer|turnText), nil
+	run := oneTurn(&p, r, x, want, calls, turnAnswer|turnText)
+	if p.text.Kind() == value.String {
+		// BFCL's FC decoder reads no call out of a text: to its agentic
+		// checker the whole text is the answer, calls and thinking too.
+		run.end = finalEnd{bfcl: true, text: p.text.Str()}
+	}
+	return run, nil
 }
 
 // isText reports whether f is a text format.
