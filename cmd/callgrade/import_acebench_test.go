@@ -25,10 +25,10 @@ func TestImportACEBench(t *testing.T) {
 		}
 		r = runCLI(t, "score", "--suite", out, "--responses", "acebench/testdata/responses.jsonl", "--format", "pythonic", "--quiet")
 		lines := resultLines(t, r.stdout)
-		if r.code != 0 || len(lines) != 5 {
+		if r.code != 0 || len(lines) != 6 {
 			t.Fatalf("score: exit %d, stdout %s, stderr %s", r.code, r.stdout, r.stderr)
 		}
-		for i, want := range []bool{true, true, false, true, false} {
+		for i, want := range []bool{true, true, false, true, false, false} {
 			if lines[i]["pass"] != want {
 				t.Errorf("%s: result %d = %v, want pass %v", name, i, lines[i], want)
 			}
@@ -48,7 +48,7 @@ func TestImportACEBenchErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--answers", half}, "4 question(s) of acebench/testdata/data_normal_sample.json have no answer in " + half + ": nested (line 2), parallel (line 3), suffix (line 4), alts (line 5)"},
+		{[]string{"--answers", half}, "5 question(s) of acebench/testdata/data_normal_sample.json have no answer in " + half + ": nested (line 2), parallel (line 3), suffix (line 4), alts (line 5), items (line 6)"},
 		{[]string{"--answers", filepath.Join(dir, "absent.json")}, "absent.json"},
 		{[]string{"--answers", "acebench/testdata/possible_answer/data_normal_sample.json", "--semantics", "acebench"}, "docs/acebench.md"},
 		{nil, "import acebench needs --questions, --answers and --out"},
