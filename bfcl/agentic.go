@@ -100,15 +100,16 @@ var bfclFinalNormalize = suitedoc.ArrayOf(
 const bfclDeleted = ",./-_*^()"
 
 // bfclStandardise is standardize_string applied to a possible answer at
-// import, as the normalisers above apply it to the final answer (lower
-// case by unicode.ToLower, as the lower normaliser).
+// import, as the normalisers above apply it to the final answer: lower
+// case as Python's str.lower and the lower normaliser write it, İ as i
+// and a combining dot above.
 func bfclStandardise(s string) string {
 	s = strings.Map(func(c rune) rune {
 		if strings.ContainsRune(bfclDeleted, c) {
 			return -1
 		}
 		return unicode.ToLower(c)
-	}, s)
+	}, strings.ReplaceAll(s, "İ", "i\u0307"))
 	return strings.ReplaceAll(s, "'", `"`)
 }
 

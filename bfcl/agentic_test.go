@@ -74,6 +74,9 @@ func TestAgenticBoundaries(t *testing.T) {
 		{"it's", "It's it", true},
 		{"Zhang Yiming", "Zhang  Yiming", false},
 		{"1.8", "18 months", true},
+		{"Zhang Yiming", "ZHANG YİMİNG", false}, // İ lowers to i and a combining dot
+		{"İzmir", "İzmir", true},
+		{"İzmir", "izmir", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.alt+" in "+tt.answer, func(t *testing.T) {

@@ -36,8 +36,13 @@ type normStep struct {
 }
 
 // A charMap maps one character to its normal form: itself, another, or
-// none (a negative rune).
+// none (a negative rune); expands when the normal form is more than one
+// character, which the normaliser's own function writes.
 type charMap func(rune) rune
+
+// expands is what a charMap returns for a character whose normal form is
+// several characters: a fused run then normalises the string step by step.
+const expands rune = -2
 
 func normalizerByName(name string) normalizer { return stepByName(name).fn }
 
@@ -46,7 +51,7 @@ func stepByName(name string) normStep {
 	case "trim":
 		return normStep{fn: func(dst []byte, s string) []byte { return append(dst, strings.TrimSpace(s)...) }}
 	case "lower":
-		return normStep{appendLower, unicode.ToLower}
+		return normStep{appendLower, lowerRune}
 	case "collapse_space":
 		return normStep{fn: collapseSpace}
 	case "strip_punct":
@@ -239,6 +244,8 @@ func (f *fused) append(dst []byte, s string) []byte {
 		default:
 			var ok bool
 			if dst, i, ok = f.appendOthers(dst, s, i); !ok {
+				// Text that is not UTF-8, or a character whose normal
+				// form is several.
 				return f.slow(dst[:start], s)
 			}
 		}
@@ -254,7 +261,9 @@ func (f *fused) append(dst []byte, s string) []byte {
 				// The normalisers read invalid UTF-8 each its own way.
 				return f.slow(dst[:start], s)
 			}
-			r = f.mapRune(r)
+			if r = f.mapRune(r); r == expands {
+				return f.slow(dst[:start], s)
+			}
 			i += n
 		}
 		switch {
@@ -341,7 +350,10 @@ func (f *fused) appendOthers(dst []byte, s string, i int) ([]byte, int, bool) {
 			// The normalisers read invalid UTF-8 each its own way.
 			return dst, i, false
 		}
-		if r = f.mapRune(r); r >= 0 {
+		switch r = f.mapRune(r); {
+		case r == expands:
+			return dst, i, false
+		case r >= 0:
 			dst = utf8.AppendRune(dst, r)
 		}
 		i += n
@@ -459,7 +471,12 @@ func appendWithout(dst []byte, s string, drop func(rune) bool) []byte {
 	return dst
 }
 
-// appendLower appends s in lower case, as strings.ToLower writes it.
+// appendLower appends s in lower case by Unicode's full mapping, as
+// Python's str.lower, JavaScript's toLowerCase and Java's toLowerCase
+// write it: strings.ToLower's simple mapping but for İ (U+0130), whose
+// lower case is i and a combining dot above (U+0069 U+0307), the one
+// character whose lower case is two. The final sigma, which those
+// languages write ς by its context, is σ here.
 func appendLower(dst []byte, s string) []byte {
 	if isASCII(s) {
 		for i := 0; i < len(s); i++ {
@@ -468,9 +485,24 @@ func appendLower(dst []byte, s string) []byte {
 		return dst
 	}
 	for _, c := range s {
+		if c == dottedI {
+			dst = append(dst, "i\u0307"...)
+			continue
+		}
 		dst = utf8.AppendRune(dst, unicode.ToLower(c))
 	}
 	return dst
+}
+
+// dottedI is İ, LATIN CAPITAL LETTER I WITH DOT ABOVE.
+const dottedI = '\u0130'
+
+// lowerRune is lower's charMap.
+func lowerRune(c rune) rune {
+	if c == dottedI {
+		return expands
+	}
+	return unicode.ToLower(c)
 }
 
 // collapseSpace appends s with each run of Unicode white space replaced by

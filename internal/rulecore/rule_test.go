@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -283,22 +285,35 @@ func TestNormalizers(t *testing.T) {
 			t.Errorf("%s(%q) = %q, want %q", tt.name, tt.in, got, "kept:"+tt.want)
 		}
 		if tt.name == "lower" {
-			if want := strings.ToLower(tt.in); tt.want != want {
-				t.Errorf("lower(%q) = %q, but strings.ToLower gives %q", tt.in, tt.want, want)
+			if want := fullLower(tt.in); tt.want != want {
+				t.Errorf("lower(%q) = %q, but the full mapping gives %q", tt.in, tt.want, want)
 			}
 		}
 	}
 }
 
-// FuzzLower holds appendLower to strings.ToLower, the lower normaliser's
-// definition, on any text (invalid UTF-8 included).
+// fullLower is the lower normaliser's definition: Unicode's full lower
+// case mapping, which Python's str.lower writes (but for the final sigma):
+// strings.ToLower's simple mapping, but İ, whose lower case is two
+// characters. Replacing its bytes first is replacing the character, even
+// in text that is not UTF-8: C4 is never a continuation byte.
+func fullLower(s string) string { return strings.ToLower(strings.ReplaceAll(s, "İ", "i\u0307")) }
+
+// FuzzLower holds appendLower, and lower fused with the normalisers that
+// map each character alone, to fullLower on any text (invalid UTF-8
+// included).
 func FuzzLower(f *testing.F) {
-	for _, s := range []string{"ABC", "ÄBC", "İstanbul", "ΣΑΣ", "\xff\xfeA", "ǅ"} {
+	for _, s := range []string{"ABC", "ÄBC", "İstanbul", "ΣΑΣ", "\xff\xfeA", "ǅ", "Braz\u0130l – İİ, ok", "İ\xff"} {
 		f.Add(s)
 	}
+	fused := fuse([]normStep{stepByName("lower"), stepByName("strip_punct")})
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := string(appendLower(nil, s)), strings.ToLower(s); got != want {
-			t.Fatalf("appendLower(%q) = %q, strings.ToLower %q", s, got, want)
+		want := fullLower(s)
+		if got := string(appendLower(nil, s)); got != want {
+			t.Fatalf("appendLower(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := string(fused[0](nil, s)), string(appendWithout(nil, want, unicode.IsPunct)); utf8.ValidString(s) && got != want {
+			t.Fatalf("lower and strip_punct fused (%q) = %q, want %q", s, got, want)
 		}
 	})
 }
