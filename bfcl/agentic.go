@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"github.com/callgrade/callgrade/internal/suite"
 	"github.com/callgrade/callgrade/internal/suitedoc"
 )
@@ -101,16 +102,16 @@ const bfclDeleted = ",./-_*^()"
 
 // bfclStandardise is standardize_string applied to a possible answer at
 // import, as the normalisers above apply it to the final answer: lower
-// case as Python's str.lower and the lower normaliser write it, İ as i
-// and a combining dot above.
+// case by the lower normaliser itself, which writes it as Python's
+// str.lower does.
 func bfclStandardise(s string) string {
 	s = strings.Map(func(c rune) rune {
 		if strings.ContainsRune(bfclDeleted, c) {
 			return -1
 		}
-		return unicode.ToLower(c)
-	}, strings.ReplaceAll(s, "İ", "i\u0307"))
-	return strings.ReplaceAll(s, "'", `"`)
+		return c
+	}, s)
+	return strings.ReplaceAll(rulecore.Lower(s), "'", `"`)
 }
 
 // wordClass is Python's \w on str: a Unicode letter or number, or _.

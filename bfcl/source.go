@@ -67,12 +67,13 @@ const never = `[^\x00-\x{10FFFF}]`
 // spaceChars are the characters Python's str.isspace is true of, which
 // str.strip removes and re's \s matches in a str pattern: the ASCII ones,
 // \v and \x1c-\x1f among them, and Unicode's (U+00A0, U+3000, ...). Go's
-// \s is the five of them RE2 knows.
-const spaceChars = `\t\n\v\f\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}`
-
-// wsChars are spaceChars without the line feed, which the non-DOTALL
-// regular expressions of BFCL's converters cannot hold.
-const wsChars = `\t\v\f\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}`
+// \s is the five of them RE2 knows. wsChars are those but the line feed,
+// which the non-DOTALL regular expressions of BFCL's converters cannot
+// hold.
+const (
+	wsChars    = `\t\v\f\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}`
+	spaceChars = `\n` + wsChars
+)
 
 // sp is Python's \s; ws is the white space str.strip removes that BFCL's
 // non-DOTALL expressions can hold (no line feed); word is Python's \w,

@@ -57,38 +57,46 @@ func singleBFCL(p *plan, r value.Value, run *Run) {
 		}
 	default:
 		run.end = finalEnd{bfcl: true}
-		for i := range run.Steps {
-			if err := run.Steps[i].Err; err != nil && !bfclDecodes(err, p.entry(i)) {
-				run.end = finalEnd{bfcl: true, broken: true, name: run.Steps[0].Name, call: p.entry(0)}
+		// One pass over the entries beside the steps: finding each
+		// entry anew cost a pass for each call, quadratic in a message
+		// of many.
+		var first value.Value
+		k := 0
+		for e := range p.entries {
+			if k == 0 {
+				first = e
+			}
+			if k >= len(run.Steps) {
 				break
 			}
+			if err := run.Steps[k].Err; err != nil && !bfclDecodes(err, e) {
+				run.end = finalEnd{bfcl: true, broken: true, name: run.Steps[0].Name, call: first}
+				break
+			}
+			k++
 		}
 	}
 }
 
-// entry is the element of the response that p reads as its k-th call,
-// as fill counts them; the zero Value when there is none.
-func (p *plan) entry(k int) value.Value {
-	i := 0
+// entries yields the elements of the response that p reads as calls, one
+// for each call, in the order fill reads them.
+func (p *plan) entries(yield func(value.Value) bool) {
 	for _, e := range p.list {
 		if e.Kind() == value.Object && !p.f.emits(e) {
 			continue
 		}
-		if i == k {
-			return e
+		if !yield(e) {
+			return
 		}
-		i++
 	}
-	if p.hasOne {
-		if i == k {
-			return p.one
+	if p.hasOne && !yield(p.one) {
+		return
+	}
+	for _, e := range p.rest {
+		if !yield(e) {
+			return
 		}
-		i++
 	}
-	if j := k - i; j >= 0 && j < len(p.rest) {
-		return p.rest[j]
-	}
-	return value.Value{}
 }
 
 // reader is the reader of p's format; a response that detection found

@@ -5,6 +5,7 @@ package response
 import (
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -89,13 +90,24 @@ type cost struct {
 // format f costs more than the bounds allow.
 func checkLinear(t *testing.T, f format.Format, small, large string) {
 	t.Helper()
+	read := func(text string) func() {
+		r := value.StringOf(text)
+		return func() { readCalls(r, f, value.Limits{}) }
+	}
+	checkLinearCost(t, string(f)+": "+strconv.Itoa(len(small))+" bytes of "+strconv.QuoteToASCII(clipTo(small, 40)), read(small), read(large))
+}
+
+// checkLinearCost fails t when large, which reads linearGrowth times
+// what small reads, costs more than the bounds allow.
+func checkLinearCost(t *testing.T, what string, small, large func()) {
+	t.Helper()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	var s, l cost
 	for run := 0; run < 5; run++ {
 		runtime.GC()
-		cs, cl := readCost(small, f), readCost(large, f)
+		cs, cl := costOf(small), costOf(large)
 		if run == 0 {
 			s, l = cs, cl
 		}
@@ -104,21 +116,23 @@ func checkLinear(t *testing.T, f format.Format, small, large string) {
 			return
 		}
 	}
-	t.Fatalf("%s: %d bytes of %.40q… cost %v, %d allocations, %d bytes; %d times as many cost %v, %d allocations, %d bytes",
-		f, len(small), small, s.cpu, s.allocs, s.bytes, linearGrowth, l.cpu, l.allocs, l.bytes)
+	t.Fatalf("%s cost %v, %d allocations, %d bytes; %d times as many cost %v, %d allocations, %d bytes",
+		what, s.cpu, s.allocs, s.bytes, linearGrowth, l.cpu, l.allocs, l.bytes)
 }
+
+// clipTo is s cut to at most n bytes.
+func clipTo(s string, n int) string { return s[:min(len(s), n)] }
 
 func (c cost) least(o cost) cost {
 	return cost{min(c.cpu, o.cpu), min(c.allocs, o.allocs), min(c.bytes, o.bytes)}
 }
 
-// readCost reads text in format f, and returns what that cost.
-func readCost(text string, f format.Format) cost {
-	r := value.StringOf(text)
+// costOf runs read, and returns what that cost.
+func costOf(read func()) cost {
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
 	t0 := threadCPU()
-	readCalls(r, f, value.Limits{})
+	read()
 	t1 := threadCPU()
 	runtime.ReadMemStats(&m1)
 	return cost{t1 - t0, m1.Mallocs - m0.Mallocs, m1.TotalAlloc - m0.TotalAlloc}
@@ -132,4 +146,35 @@ func threadCPU() time.Duration {
 		panic(e)
 	}
 	return time.Duration(ts.Nano())
+}
+
+// TestRunReadLinear reads as runs single messages and conversations of
+// many calls whose arguments callgrade cannot use and BFCL can (NaN, a
+// key twice, a lone surrogate), or neither can, and holds a message
+// linearGrowth times as long to linear cost: the reading that looks for
+// BFCL's answer (singleBFCL, closeTurn) takes each call's entry once.
+func TestRunReadLinear(t *testing.T) {
+	for _, args := range []string{`{\"n\": NaN}`, `{\"q\": 1, \"q\": 2}`, `{\"q\": \"\\ud800\"}`, `{\"q\": `} {
+		call := `{"id":"c","type":"function","function":{"name":"f","arguments":"` + args + `"}}`
+		message := func(n int) string {
+			return `{"role":"assistant","content":null,"tool_calls":[` + strings.Repeat(call+",", n-1) + call + `]}`
+		}
+		for _, shape := range []struct {
+			name string
+			of   func(n int) string
+		}{
+			{"a message", message},
+			{"a conversation", func(n int) string { return `[{"role":"user","content":"q"},` + message(n) + `]` }},
+		} {
+			read := func(n int) func() {
+				r, err := value.Parse(shape.of(n))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return func() { Options{}.Read(r, format.Auto) }
+			}
+			const small = 1000
+			checkLinearCost(t, shape.name+" of "+strconv.Itoa(small)+" calls with arguments "+args, read(small), read(small*linearGrowth))
+		}
+	}
 }

@@ -494,6 +494,10 @@ func appendLower(dst []byte, s string) []byte {
 	return dst
 }
 
+// Lower is s as the lower normaliser writes it, for a suite's writer that
+// must write an expected value the way scoring will see the actual one.
+func Lower(s string) string { return string(appendLower(nil, s)) }
+
 // dottedI is İ, LATIN CAPITAL LETTER I WITH DOT ABOVE.
 const dottedI = '\u0130'
 
