@@ -1,6 +1,7 @@
 package bfcl
 
 import (
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -135,4 +136,36 @@ func BenchmarkParseArguments(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(cands)*b.N), "ns/candidate")
+}
+
+// BenchmarkImportFamilies imports and compiles each family's suites, one
+// engine per category under BFCL's semantics, and reports the heap they
+// keep once compiled (retained-MB): the memory a run holds for its whole
+// length, which scoring reads cases from and the collector marks at
+// every cycle. live's cases repeat their tools (live_multiple gives 4,178
+// tools, 1,073 of them distinct), which the engine compiles once
+// (docs/performance.md).
+//
+//	go test -run '^$' -bench ImportFamilies -cpu 1 -benchmem ./bfcl/
+func BenchmarkImportFamilies(b *testing.B) {
+	for _, f := range families {
+		b.Run("family="+f.name, func(b *testing.B) {
+			var engines []*engine.Engine
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			before := ms.HeapAlloc
+			for b.Loop() {
+				engines = engines[:0]
+				for _, cat := range f.cats {
+					engines = append(engines, importEngine(b, cat, SemanticsBFCL, f.format))
+				}
+			}
+			b.StopTimer()
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapAlloc-before)/(1<<20), "retained-MB")
+			runtime.KeepAlive(engines)
+		})
+	}
 }

@@ -269,12 +269,18 @@ type compiler struct {
 	calls     []compiledCall               // slab the cases' calls are cut from
 	inputs    map[format.Format]*caseInput // for the cases without tools of their own
 	refs      map[string]*rulecore.Ref     // parsed `from` references, for lintRefs
+	// toolCache holds the tools compiled so far by name and parameters
+	// text: suites imported from benchmarks give each case its own copy
+	// of the same few tools (BFCL live_multiple: 4,178 tools, 1,073
+	// distinct), and each compiled schema costs kilobytes that scoring
+	// reads from memory and the collector marks.
+	toolCache map[string]*tool
 }
 
 func newCompiler(s *suite.Suite, opts Options) *compiler {
 	c := &compiler{s: s, opts: opts, rulesets: make(map[string][]pathRule, len(s.Rulesets)),
 		ruleCache: map[string]*rulecore.Rule{}, pathCache: map[string]rulecore.Path{}, sets: map[string]*rulecore.Set{},
-		inputs: map[format.Format]*caseInput{}}
+		inputs: map[format.Format]*caseInput{}, toolCache: map[string]*tool{}}
 	c.defaults = c.compileRuleSet(s.Defaults.Rules, "")
 	for _, name := range slices.Sorted(maps.Keys(s.Rulesets)) {
 		c.rulesets[name] = c.compileRuleSet(s.Rulesets[name], "")
@@ -328,7 +334,7 @@ func (c *compiler) compileAll(sc []suite.Case, cases []compiledCase) (index idIn
 	for w := range workers {
 		sub := &compiler{s: c.s, opts: opts, defaults: c.defaults, rulesets: c.rulesets, tools: c.tools, params: c.params,
 			ruleCache: map[string]*rulecore.Rule{}, pathCache: map[string]rulecore.Path{}, sets: map[string]*rulecore.Set{},
-			inputs: map[format.Format]*caseInput{}}
+			inputs: map[format.Format]*caseInput{}, toolCache: map[string]*tool{}}
 		subs[w] = sub
 		lo, hi := len(sc)*w/workers, len(sc)*(w+1)/workers
 		wg.Go(func() {

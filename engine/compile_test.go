@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/internal/suite"
+	"github.com/callgrade/callgrade/value"
 )
 
 // Calls whose rules are written the same share one rulecore.Set; a call whose
@@ -65,6 +66,54 @@ cases:
 	var se *suite.Error
 	if !errors.As(err, &se) || len(se.Problems) != 2 || se.Problems[0].Loc.Case != "a" || se.Problems[1].Loc.Case != "b" {
 		t.Fatalf("want one problem per case, got %v", err)
+	}
+}
+
+// Cases that give the same tool, by name and parameters, share one
+// compiled tool, as suites imported from benchmarks repeat a few tools in
+// thousands of cases; a tool whose parameters differ in anything, a
+// number's spelling included, or whose name differs, is compiled apart,
+// and each case still scores against its own.
+func TestSharedTools(t *testing.T) {
+	e := load(t, `version: 1
+cases:
+  - id: a
+    tools: [{name: f, parameters: {type: object, properties: {n: {type: integer, maximum: 5}}}}]
+    expected: {name: f, arguments: {n: 1}}
+  - id: b
+    tools: [{name: f, parameters: {properties: {n: {maximum: 5, type: integer}}, type: object}}]
+    expected: {name: f, arguments: {n: 1}}
+  - id: c
+    tools: [{name: f, parameters: {type: object, properties: {n: {type: integer, maximum: 5.0}}}}]
+    expected: {name: f, arguments: {n: 1}}
+  - id: d
+    tools: [{name: f, parameters: {type: object, properties: {n: {type: integer, maximum: 2}}}}]
+    expected: {name: f, arguments: {n: 1}}
+  - id: e
+    tools: [{name: g, parameters: {type: object, properties: {n: {type: integer, maximum: 5}}}}]
+    expected: {name: g, arguments: {n: 1}}
+`)
+	tool := func(i int) *tool { return e.cases[i].input.tool(e.cases[i].expected[0].name) }
+	if tool(0) == nil || tool(0) != tool(1) {
+		t.Error("cases a and b give one tool and should share it")
+	}
+	for _, i := range []int{2, 3, 4} {
+		if tool(i) == tool(0) {
+			t.Errorf("case %s gives another tool and should not share a's", e.cases[i].id)
+		}
+	}
+	resp := func(name string) value.Value {
+		return mustParse(t, `[{"name":"`+name+`","arguments":{"n":3}}]`)
+	}
+	for i, want := range []string{"mismatch", "mismatch", "mismatch", "schema", "mismatch"} {
+		r := e.newScorer().Score(i, resp(e.cases[i].expected[0].name))
+		var kinds []string
+		for _, d := range r.Diffs {
+			kinds = append(kinds, string(d.Kind))
+		}
+		if !slices.Contains(kinds, want) || (want != "schema") == slices.Contains(kinds, "schema") {
+			t.Errorf("case %s: diffs %v, want a %s and a schema diff only where n is above its maximum", e.cases[i].id, kinds, want)
+		}
 	}
 }
 

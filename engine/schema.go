@@ -41,7 +41,7 @@ type impliedRule struct {
 func (c *compiler) compileTools(ts []suite.Tool, caseID string) map[string]*tool {
 	out := make(map[string]*tool, len(ts))
 	for i := range ts {
-		t, err := compileTool(&ts[i])
+		t, err := c.compileTool(&ts[i])
 		if err != nil {
 			c.problem(ts[i].Loc, caseID, err.Error())
 			continue
@@ -49,6 +49,20 @@ func (c *compiler) compileTools(ts []suite.Tool, caseID string) map[string]*tool
 		out[t.name] = t
 	}
 	return out
+}
+
+// compileTool compiles st, or returns the tool compiled before from the
+// same name and parameters: a compiled tool is only read once built.
+func (c *compiler) compileTool(st *suite.Tool) (*tool, error) {
+	key := st.Name + "\x00" + st.Parameters.String()
+	if t := c.toolCache[key]; t != nil {
+		return t, nil
+	}
+	t, err := compileTool(st)
+	if err == nil {
+		c.toolCache[key] = t
+	}
+	return t, err
 }
 
 func compileTool(st *suite.Tool) (*tool, error) {

@@ -40,7 +40,7 @@ type Schema struct {
 	fast bool
 	flat flat // the schema's flat form; flat.ok is false when it has none
 	root *node
-	lib  *jsonschema.Schema
+	lib  *jsonschema.Schema // nil when fast
 }
 
 // types is a set of JSON Schema type names, one bit each.
@@ -154,14 +154,9 @@ func (n *node) prop(key string) *node {
 // Compile compiles a tool's parameters schema. name names the tool in
 // errors and in the schema's location.
 func Compile(name string, doc value.Value) (*Schema, error) {
-	comp := jsonschema.NewCompiler()
-	loc := "mem://tools/" + url.PathEscape(name) + ".json"
-	if err := comp.AddResource(loc, jsonAny(doc)); err != nil {
-		return nil, err
-	}
-	lib, err := comp.Compile(loc)
+	lib, err := compileLib(name, doc)
 	if err != nil {
-		return nil, fmt.Errorf("invalid parameters schema: %w", err)
+		return nil, err
 	}
 	c := compiler{doc: doc, byPtr: map[string]*node{}, fast: true}
 	root := c.node(doc, "")
@@ -173,11 +168,31 @@ func Compile(name string, doc value.Value) (*Schema, error) {
 			n.prepareDefault()
 		}
 	}
-	s := &Schema{root: root, lib: lib, fast: c.fast}
+	s := &Schema{root: root, fast: c.fast}
+	if !c.fast {
+		// Kept only where it validates: compiled, it is kilobytes a tool
+		// that a suite of thousands of tools would hold for nothing.
+		s.lib = lib
+	}
 	if c.fast {
 		s.flat.of(root)
 	}
 	return s, nil
+}
+
+// compileLib compiles doc with the library, which judges whether it is a
+// schema at all.
+func compileLib(name string, doc value.Value) (*jsonschema.Schema, error) {
+	comp := jsonschema.NewCompiler()
+	loc := "mem://tools/" + url.PathEscape(name) + ".json"
+	if err := comp.AddResource(loc, jsonAny(doc)); err != nil {
+		return nil, err
+	}
+	lib, err := comp.Compile(loc)
+	if err != nil {
+		return nil, fmt.Errorf("invalid parameters schema: %w", err)
+	}
+	return lib, nil
 }
 
 // compiler builds the node graph of one document.

@@ -61,11 +61,17 @@ func libBrief(vs []Violation) []string {
 	return brief(out)
 }
 
-// libOnly is s validated by the library, as a schema with a keyword this
-// package does not handle is.
-func libOnly(s *Schema) *Schema {
+// libOnly is s, compiled from text, validated by the library, as a schema
+// with a keyword this package does not handle is. Compile keeps the
+// library's schema only for those, so it is compiled again here.
+func libOnly(tb testing.TB, s *Schema, text string) *Schema {
+	tb.Helper()
+	lib, err := compileLib("t", mustParse(tb, text))
+	if err != nil {
+		tb.Fatalf("compile %s: %v", text, err)
+	}
 	c := *s
-	c.fast = false
+	c.fast, c.lib = false, lib
 	return &c
 }
 
@@ -177,7 +183,7 @@ func TestValidateAgreesWithLibrary(t *testing.T) {
 	if !sch.fast {
 		t.Fatal("the tool schema should be validated by this package")
 	}
-	lib := libOnly(sch)
+	lib := libOnly(t, sch, toolSchema)
 	for _, nim := range []bool{false, true} {
 		for _, in := range instances {
 			x := mustParse(t, in)
@@ -292,12 +298,13 @@ func TestValidate(t *testing.T) {
 // (whose instance coerceTree makes); "5" is no number to coerce to. A
 // parameter of numbers alone still reads "5" as 5.
 func TestValidateStringInUnion(t *testing.T) {
-	sch := mustCompile(t, `{"type":"object","properties":{
+	const text = `{"type":"object","properties":{
 		"code": {"type":["string","integer"],"enum":["5","x",7]},
 		"tag": {"type":["integer","string"],"maxLength":3,"pattern":"^[0-9]+$"},
 		"one": {"type":["string","number"],"const":"5"},
-		"n": {"type":"integer","enum":[5]}}}`)
-	lib := libOnly(sch)
+		"n": {"type":"integer","enum":[5]}}}`
+	sch := mustCompile(t, text)
+	lib := libOnly(t, sch, text)
 	for _, tt := range []struct {
 		in   string
 		want []string
@@ -378,6 +385,11 @@ func TestFallback(t *testing.T) {
 		if sch.fast != tt.fast {
 			t.Errorf("%s: fast = %v, want %v", tt.schema, sch.fast, tt.fast)
 		}
+		// The library's compiled schema is kept where it validates, and
+		// only there: it is most of a compiled tool's memory.
+		if (sch.lib != nil) == sch.fast {
+			t.Errorf("%s: fast = %v, library schema kept = %v", tt.schema, sch.fast, sch.lib != nil)
+		}
 	}
 }
 
@@ -450,7 +462,8 @@ func BenchmarkValidateInvalid(b *testing.B) {
 // missing in Missing, as its message lists them, whether this package
 // validates or the library does; other violations name none.
 func TestViolationMissing(t *testing.T) {
-	sch := mustCompile(t, `{"type": "object", "required": ["a", "b", "c"], "properties": {"a": {"type": "string"}, "o": {"type": "object", "required": ["x"]}}}`)
+	const text = `{"type": "object", "required": ["a", "b", "c"], "properties": {"a": {"type": "string"}, "o": {"type": "object", "required": ["x"]}}}`
+	sch := mustCompile(t, text)
 	tests := []struct {
 		in   string
 		want []string // "path: missing, ..." per violation
@@ -460,7 +473,7 @@ func TestViolationMissing(t *testing.T) {
 		{`{"a": "x", "b": 1, "c": 2, "o": {}}`, []string{"o: x"}},
 		{`{"a": 5, "b": 1, "c": 2}`, []string{"a: "}},
 	}
-	for _, s := range []*Schema{sch, libOnly(sch)} {
+	for _, s := range []*Schema{sch, libOnly(t, sch, text)} {
 		for _, tt := range tests {
 			var got []string
 			for _, v := range s.Validate(nil, mustParse(t, tt.in), Check{}) {
