@@ -41,7 +41,7 @@ func TestUnexpectedCallMessageOfTool(t *testing.T) {
 		}
 		c := &response.Call{Name: name}
 		for _, expected := range []int{0, 1, 2} {
-			if got, want := unexpectedCallMessage(c, tl, expected), unexpectedCallMessage(c, nil, expected); got != want {
+			if got, want := unexpectedCallMessage(c, tl, expected, nil), unexpectedCallMessage(c, nil, expected, nil); got != want {
 				t.Errorf("%q, %d expected: %q, want %q", name, expected, got, want)
 			}
 		}

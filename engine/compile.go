@@ -646,7 +646,7 @@ func (k *caseCompiler) lint(ec *suite.Call, t *tool, out *compiledCall) {
 		}
 		loc := ec.Loc
 		loc.Key += ".arguments"
-		if p := instancePath(v.Path); p != "" {
+		if p := instancePath(v.Path, nil); p != "" {
 			loc.Key += "." + p
 		}
 		k.c.warn(loc, k.sc.ID, "the expected arguments violate the schema of tool "+ec.Name+" ("+msg+"): an actual call equal to them cannot pass")

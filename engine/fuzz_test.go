@@ -156,7 +156,7 @@ func checkFastValidation(t *testing.T, id string, ec *compiledCall, ac *response
 	if ac.Err != nil || ec.tool == nil || ec.tool.schema == nil {
 		return
 	}
-	slow := ec.tool.validate(ac.Args, schema.Check{NullIsMissing: ec.nullIsMissing}, -1, nil)
+	slow := ec.tool.validate(ac.Args, schema.Check{NullIsMissing: ec.nullIsMissing}, -1, nil, nil)
 	var eq rulecore.Equalities
 	ctx := ec.ctx(rules.Steps{})
 	ec.rules.CompareCheckedRecording(ec.args, ac.Args, &ctx, nil, &eq)
@@ -164,7 +164,7 @@ func checkFastValidation(t *testing.T, id string, ec *compiledCall, ac *response
 	// validation must leave as it found it.
 	w := new(work)
 	for _, wk := range []*work{nil, w, w} {
-		fast := ec.tool.validate(ac.Args, ec.check(&eq, wk), -1, nil)
+		fast := ec.tool.validate(ac.Args, ec.check(&eq, wk), -1, nil, nil)
 		if !reflect.DeepEqual(fast, slow) {
 			t.Fatalf("case %s: validating %s knowing %s valid (%v):\n fast %+v\n slow %+v", id, ac.Args, ec.args, ec.known != nil, fast, slow)
 		}
@@ -190,7 +190,7 @@ func checkItself(t *testing.T, id string, ec *compiledCall, ac *response.Call) {
 	if res.Matched != res.Total || len(diffs) > 0 {
 		t.Fatalf("case %s: %s passes itself, yet its identical call compares %+v %+v", id, ec.args, res, diffs)
 	}
-	if vs := ec.tool.validate(ac.Args, schema.Check{NullIsMissing: ec.nullIsMissing}, -1, nil); len(vs) > 0 {
+	if vs := ec.tool.validate(ac.Args, schema.Check{NullIsMissing: ec.nullIsMissing}, -1, nil, nil); len(vs) > 0 {
 		t.Fatalf("case %s: %s passes itself, yet its identical call is invalid: %+v", id, ec.args, vs)
 	}
 	if ec.more != nil {

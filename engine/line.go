@@ -27,6 +27,7 @@ type cutLine struct {
 // the line and r once it is scored, if it is read whole and names a case
 // (see RunOptions.OnResponse).
 func (e *Engine) scoreSampleLine(r *results.Result, text string, line, guess, samples int, cut *cutLine, w *work, on func(*results.ResponseLine, *results.Result)) (int, int, *results.InputError) {
+	w.words.Reset() // the last line's messages are done with, as its result is
 	// The line as a whole may be as long as RunOptions.MaxLineBytes lets
 	// it; the limits that guard against hostile output apply to each
 	// arguments string.

@@ -322,7 +322,7 @@ func (mt *matcher) writeExtra(r *results.Result, b int) bool {
 	if !tolerated {
 		r.Diffs = append(r.Diffs, results.Diff{Kind: results.UnexpectedCall,
 			Actual: value.StringOf(ac.Name), HasActual: true, Rule: string(mt.mode),
-			Message: unexpectedCallMessage(ac, t, len(mt.exp))})
+			Message: unexpectedCallMessage(ac, t, len(mt.exp), mt.w.arena())})
 	}
 	r.Diffs = mt.c.unpaired(ac, t, mt.w, r.Diffs)
 	if len(r.Diffs) == start {

@@ -113,7 +113,7 @@ func agrees(ec *compiledCall, a value.Value, p schema.Proof) error {
 			return fmt.Errorf("proven the same, but %w", err)
 		}
 	case schema.Valid:
-		if v := ec.tool.validate(a, ec.check(nil, nil), -1, nil); len(v) > 0 {
+		if v := ec.tool.validate(a, ec.check(nil, nil), -1, nil, nil); len(v) > 0 {
 			return fmt.Errorf("proven valid, but %s is not: %+v", a, v)
 		}
 	}
@@ -129,7 +129,7 @@ func fullPass(ec *compiledCall, a value.Value) error {
 	if res.Matched != res.Total || len(diffs) > 0 {
 		return fmt.Errorf("the comparison of %s with %s finds %d of %d: %+v", a, ec.args, res.Matched, res.Total, diffs)
 	}
-	if v := ec.tool.validate(a, ec.check(nil, nil), -1, nil); len(v) > 0 {
+	if v := ec.tool.validate(a, ec.check(nil, nil), -1, nil, nil); len(v) > 0 {
 		return fmt.Errorf("%s is not valid: %+v", a, v)
 	}
 	return nil

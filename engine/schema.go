@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/callgrade/callgrade/internal/rulecore"
-
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/internal/suite"
+	"github.com/callgrade/callgrade/internal/words"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
@@ -143,18 +143,20 @@ func (t *tool) implyRules(set *rulecore.Set) {
 }
 
 // validate checks actual arguments against the tool's schema, after the
-// coercions it implies, and appends one diff per violation.
-func (t *tool) validate(args value.Value, c schema.Check, call int, dst []results.Diff) []results.Diff {
+// coercions it implies, and appends one diff per violation, worded in
+// w's memory (w may be nil).
+func (t *tool) validate(args value.Value, c schema.Check, call int, dst []results.Diff, w *work) []results.Diff {
 	if t == nil || t.schema == nil {
 		return dst
 	}
-	vs := t.schema.Validate(nil, args, c)
+	vs := t.schema.Validate(nil, args, c) // in c.Scratch's memory, when it has one
+	ws := w.arena()
 	for _, v := range vs {
-		d := results.Diff{Kind: results.Schema, Rule: "schema", Path: instancePath(v.Path), Call: call}
+		d := results.Diff{Kind: results.Schema, Rule: "schema", Path: instancePath(v.Path, ws), Call: call}
 		if d.Path == "" {
-			d.Message = "schema: " + v.Message
+			d.Message = ws.Join("schema: ", v.Message)
 		} else {
-			d.Message = d.Path + ": " + v.Message
+			d.Message = ws.Join(d.Path, ": ", v.Message)
 			if x, ok := lookup(args, v.Path); ok {
 				d.Actual, d.HasActual = x, true
 			}
@@ -164,15 +166,21 @@ func (t *tool) validate(args value.Value, c schema.Check, call int, dst []result
 	return dst
 }
 
-func instancePath(loc []string) string {
+// instancePath writes a violation's location as a PATH, in ws (see
+// work.arena).
+func instancePath(loc []string, ws *words.Arena) string {
 	if len(loc) == 1 {
 		return rulecore.EscapeKey(loc[0]) // an argument: no list to join
 	}
-	parts := make([]string, len(loc))
+	var room [64]byte
+	b := room[:0]
 	for i, s := range loc {
-		parts[i] = rulecore.EscapeKey(s)
+		if i > 0 {
+			b = append(b, '.')
+		}
+		b = rulecore.AppendKey(b, s)
 	}
-	return strings.Join(parts, ".")
+	return ws.String(b)
 }
 
 func lookup(v value.Value, loc []string) (value.Value, bool) {

@@ -13,6 +13,7 @@ import (
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
 	"github.com/callgrade/callgrade/internal/suite"
+	"github.com/callgrade/callgrade/internal/words"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
@@ -226,9 +227,9 @@ func (c *compiledCase) unpaired(ac *response.Call, t *tool, w *work, dst []resul
 	}
 	ck := schema.Check{NullIsMissing: c.nullIsMissing}
 	if w != nil {
-		ck.Scratch = &w.validation
+		ck.Scratch, ck.Words = &w.validation, &w.words
 	}
-	return t.validate(ac.Args, ck, -1, dst)
+	return t.validate(ac.Args, ck, -1, dst, w)
 }
 
 // invalidArguments is the diff of a call whose arguments cannot be used.
@@ -242,22 +243,25 @@ func invalidArguments(ac *response.Call) results.Diff {
 
 // unexpectedCallMessage words the unexpected_call diff of c, to the tool t
 // of its name (nil when the case has none), in a list of expected calls
-// that holds expected.
-func unexpectedCallMessage(c *response.Call, t *tool, expected int) string {
+// that holds expected, in ws (see work.arena).
+func unexpectedCallMessage(c *response.Call, t *tool, expected int, ws *words.Arena) string {
 	if t != nil && c.Name != "" {
 		if expected == 0 {
 			return t.noCall
 		}
 		return t.unexpected
 	}
-	what := "call to " + c.Name
 	if c.Name == "" {
-		what = "call without a name" // one whose shape was broken, as a rule
+		// One whose shape was broken, as a rule.
+		if expected == 0 {
+			return "expected no call, got a call without a name"
+		}
+		return "unexpected call without a name"
 	}
 	if expected == 0 {
-		return "expected no call, got a " + what
+		return ws.Join("expected no call, got a call to ", c.Name)
 	}
-	return "unexpected " + what
+	return ws.Join("unexpected call to ", c.Name)
 }
 
 // scratch collects the diffs of one comparison. Its report func is bound
@@ -398,7 +402,7 @@ func (w *work) putScratch(sc *scratch) {
 func (ec *compiledCall) check(eq *rulecore.Equalities, w *work) schema.Check {
 	c := schema.Check{NullIsMissing: ec.nullIsMissing}
 	if w != nil {
-		c.Scratch = &w.validation
+		c.Scratch, c.Words = &w.validation, &w.words
 	}
 	if ec.known != nil {
 		c.Valid, c.Known, c.Equal = &ec.args, ec.known, eq
@@ -456,6 +460,7 @@ func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b in
 		return
 	}
 	ctx := ec.ctx(j.steps)
+	ctx.Words = w.arena()
 	ctx.Passes = passes
 	ctx.MaxWorded = worded
 	ctx.Ctx = w.context()
@@ -531,7 +536,7 @@ func (e *Engine) compareInto(ec *compiledCall, ac *response.Call, w *work, rv *r
 	if ac.Name != ec.name && (ac.Name != "" || ac.Err == nil) {
 		*buf = append(*buf, results.Diff{Kind: results.WrongTool,
 			Expected: value.StringOf(ec.name), Actual: value.StringOf(ac.Name), HasExpected: true, HasActual: true,
-			Rule: "exact", Message: "expected a call to " + ec.name + ", got " + ac.Name, Call: -1})
+			Rule: "exact", Message: w.arena().Join("expected a call to ", ec.name, ", got ", ac.Name), Call: -1})
 	}
 	if ac.Err != nil {
 		*buf = append(*buf, invalidArguments(ac))
@@ -557,7 +562,7 @@ func (e *Engine) compareInto(ec *compiledCall, ac *response.Call, w *work, rv *r
 	sc.diffs = sc.diffs[:0]
 	p := pairing{score: j.score()}
 	if j.proof == schema.Unproven {
-		*buf = ec.tool.validate(ac.Args, ec.check(j.eq, w), -1, *buf)
+		*buf = ec.tool.validate(ac.Args, ec.check(j.eq, w), -1, *buf, w)
 		*buf = left.trim(*buf, start, max)
 	}
 	w.putScratch(sc)

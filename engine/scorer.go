@@ -9,6 +9,7 @@ import (
 	"github.com/callgrade/callgrade/internal/assign"
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/schema"
+	"github.com/callgrade/callgrade/internal/words"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -17,13 +18,14 @@ import (
 // already parsed (Score); a case no line names is Run's to write. It
 // scores on one goroutine, reusing its memory from one response to the
 // next: the parsed arguments, the result, the buffers that pairing calls
-// needs, so that a Scorer in a loop allocates little but the words of
-// what differs; Run gives each of its workers one.
+// needs and the words of what differs (package words), so that a Scorer
+// in a loop allocates little; Run gives each of its workers one.
 //
-// The results.Result a Scorer returns, and the values it holds, are valid
-// until the Scorer's next call: encode the result line or copy what is
-// needed before scoring the next response (a Scorer made for one response
-// keeps its results.Result for good). A Scorer must not be used by two
+// The results.Result a Scorer returns, and the values it holds (the
+// diffs' messages among them), are valid until the Scorer's next call:
+// encode the result line or copy what is needed before scoring the next
+// response (a Scorer made for one response keeps its results.Result for
+// good). A Scorer must not be used by two
 // goroutines at once; make one per goroutine with Engine.NewScorer.
 type Scorer struct {
 	e   *Engine
@@ -97,6 +99,7 @@ func (s *Scorer) ScoreLine(text string, line, samples int) (*results.Result, int
 // ScoreLine instead, which fails the calls that hold broken text.
 func (s *Scorer) Score(i int, resp value.Value) *results.Result {
 	s.w.parser.Reset()
+	s.w.words.Reset()
 	s.e.scoreResponse(&s.res, i, resp, false, &s.w)
 	return &s.res
 }
@@ -107,6 +110,7 @@ func (s *Scorer) Score(i int, resp value.Value) *results.Result {
 // input a program outside the module can build, and Score reads a run
 // case's response as a run by itself.
 func (s *Scorer) scoreRun(i int, run *response.Run) *results.Result {
+	s.w.words.Reset()
 	s.e.scoreRunOrCalls(&s.res, i, run, &s.w)
 	return &s.res
 }
@@ -132,10 +136,13 @@ type work struct {
 	passes rulecore.Passes     // what the schema proves of a pair, for weighing it
 	sc     *scratch            // compare's (see work.scratch)
 
-	validation schema.Scratch  // the validations' memory
-	calls      []response.Call // the last response's calls (response.Options.Calls)
-	steps      []response.Step // the last run's steps (response.Options.Steps)
-	run        response.Run    // the last run read (see runOrNew)
+	validation schema.Scratch // the validations' memory
+	// words holds the messages of the response's diffs: a Scorer's result
+	// is valid until its next response, and so are they.
+	words words.Arena
+	calls []response.Call // the last response's calls (response.Options.Calls)
+	steps []response.Step // the last run's steps (response.Options.Steps)
+	run   response.Run    // the last run read (see runOrNew)
 
 	ctx  context.Context // Scorer.setContext's, or nil
 	done <-chan struct{} // ctx.Done()
@@ -147,6 +154,15 @@ func (w *work) context() context.Context {
 		return nil
 	}
 	return w.ctx
+}
+
+// arena is where the diffs' messages are written: w's words, or nil
+// (each message a string of its own) when w is nil.
+func (w *work) arena() *words.Arena {
+	if w == nil {
+		return nil
+	}
+	return &w.words
 }
 
 // stopped reports whether w's context is done.

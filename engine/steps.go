@@ -8,6 +8,7 @@ import (
 
 	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/rulecore"
+	"github.com/callgrade/callgrade/internal/words"
 
 	"github.com/callgrade/callgrade/internal/response"
 	"github.com/callgrade/callgrade/internal/suite"
@@ -213,6 +214,7 @@ func withPlaceholder(obj value.Value, keys []string) value.Value {
 // (rules.NewSteps), built into values only when a reference reads them.
 type runView struct {
 	ctx     context.Context // the scoring's (Scorer.setContext), for the run's comparisons
+	words   *words.Arena    // where the run's own diffs are worded (work.arena)
 	run     *response.Run
 	isSteps bool // the case is written with steps
 	calls   []response.Call
@@ -243,7 +245,7 @@ func newRunView(run *response.Run, steps bool) *runView {
 func (rv *runView) release() {
 	clear(rv.calls)
 	clear(rv.vals)
-	rv.run, rv.ctx = nil, nil
+	rv.run, rv.ctx, rv.words = nil, nil, nil
 	runViewPool.Put(rv)
 }
 
@@ -324,7 +326,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rulecore.Dif
 				HasExpected: true, HasActual: true, Rule: "error", Message: msg})
 		}
 	}
-	ctx := rulecore.Context{AllowExtra: true, NullIsMissing: ec.nullIsMissing, Tool: ec.name, Steps: rv.at(b), Ctx: rv.ctx}
+	ctx := rulecore.Context{AllowExtra: true, NullIsMissing: ec.nullIsMissing, Tool: ec.name, Steps: rv.at(b), Ctx: rv.ctx, Words: rv.words}
 	for i := range cr.checks {
 		chk := &cr.checks[i]
 		if chk.rule.Ignore() {
@@ -444,7 +446,7 @@ func (e *Engine) scoreRun(r *results.Result, i int, run *response.Run, w *work) 
 	run = run.ReadAs(e.cases[i].run.reading)
 	rv := newRunView(run, e.cases[i].run.steps)
 	defer rv.release()
-	rv.ctx = w.context()
+	rv.ctx, rv.words = w.context(), w.arena()
 	e.scoreCallsIn(r, i, rv.calls, w, rv)
 	e.cases[i].countCalls(r, rv.calls, rv) // anycalls.go
 	e.checkRun(r, &e.cases[i], rv)
@@ -521,7 +523,7 @@ func (e *Engine) checkRun(r *results.Result, c *compiledCase, rv *runView) {
 				exp = value.Value{}
 			}
 			if ok {
-				ctx := rulecore.Context{Steps: steps, Ctx: rv.ctx}
+				ctx := rulecore.Context{Steps: steps, Ctx: rv.ctx, Words: rv.words}
 				res := run.final.CompareChecked(exp, actual, &ctx, func(d rulecore.Diff) {
 					d.Path = "final"
 					if none {

@@ -3,6 +3,7 @@ package rulecore
 import (
 	"context"
 
+	"github.com/callgrade/callgrade/internal/words"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
@@ -55,6 +56,18 @@ type Context struct {
 	// and values but no Path or Message, which a caller that lists only
 	// so many diffs of a call counts without wording each.
 	MaxWorded int
+	// Words, when not nil, holds the diffs' messages, which are then
+	// valid until its Reset (see package words); nil gives each message
+	// a string of its own.
+	Words *words.Arena
+}
+
+// words is c's Words, nil for a nil c.
+func (c *Context) words() *words.Arena {
+	if c == nil {
+		return nil
+	}
+	return c.Words
 }
 
 // Result sums up a comparison of two argument objects for scoring: Matched

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/number"
+	"github.com/callgrade/callgrade/internal/words"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"
@@ -215,8 +216,9 @@ func (p *pathStack) step(i int) step {
 	return p.more[i-len(p.path)]
 }
 
-// pathString returns the path in PATH syntax.
-func (p *pathStack) pathString() string {
+// pathString returns the path in PATH syntax, written in ws (see
+// msg.done).
+func (p *pathStack) pathString(ws *words.Arena) string {
 	// A top-level key that needs no escaping is its own path: no
 	// allocation for the common case of a comparator on an argument.
 	if p.depth == 1 {
@@ -224,7 +226,8 @@ func (p *pathStack) pathString() string {
 			return s.key
 		}
 	}
-	var b []byte
+	var room [64]byte
+	b := room[:0]
 	for i := 0; i < p.depth; i++ {
 		if i > 0 {
 			b = append(b, '.')
@@ -235,7 +238,7 @@ func (p *pathStack) pathString() string {
 			b = appendKey(b, s.key)
 		}
 	}
-	return string(b)
+	return ws.String(b)
 }
 
 // members compares two objects key by key. res is non-nil at the top
@@ -403,16 +406,16 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 			var m msg
 			switch {
 			case r != nil && r.re != nil:
-				w.emit(Diff{Kind: results.MissingArgument, Path: w.pathString(), Expected: *ev, HasExpected: true,
-					Rule: nameAt(st, f), Message: r.reMissing(w.what())})
+				w.emit(Diff{Kind: results.MissingArgument, Path: w.pathString(w.ctx.Words), Expected: *ev, HasExpected: true,
+					Rule: nameAt(st, f), Message: r.reMissing(w.what(), w.ctx.Words)})
 				return false
 			case r != nil && r.oneOf != nil:
 				m = rm.message("expected one of ").showList(r.oneOf)
 			default:
 				m = rm.message("expected ").show(*ev)
 			}
-			w.emit(Diff{Kind: results.MissingArgument, Path: w.pathString(), Expected: *ev, HasExpected: true,
-				Rule: nameAt(st, f), Message: m.s(", but the ").s(w.what()).s(" is missing").done()})
+			w.emit(Diff{Kind: results.MissingArgument, Path: w.pathString(w.ctx.Words), Expected: *ev, HasExpected: true,
+				Rule: nameAt(st, f), Message: m.s(", but the ").s(w.what()).s(" is missing").done(w.ctx.Words)})
 		}
 		return false
 	case ev == nil:
@@ -437,7 +440,7 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 			d := Diff{Kind: results.UnexpectedArgument, Actual: *av, HasActual: true, Rule: "extra_fields=reject"}
 			if w.words() {
 				var rm room
-				d.Path, d.Message = w.pathString(), rm.message("got ").show(*av).s(", but the expected ").s(w.owner()).s(" has no such ").s(w.what()).done()
+				d.Path, d.Message = w.pathString(w.ctx.Words), rm.message("got ").show(*av).s(", but the expected ").s(w.owner()).s(" has no such ").s(w.what()).done(w.ctx.Words)
 			}
 			w.emit(d)
 		}
@@ -590,7 +593,7 @@ func (w *walker) structureFrom(st *state, f *eff, e, a *value.Value, quiet bool,
 		d := Diff{Kind: results.Mismatch, Expected: *e, Actual: *a, HasExpected: true, HasActual: true, Rule: nameAt(st, f)}
 		if w.words() {
 			var rm room
-			d.Path, d.Message = w.pathString(), rm.message("").mismatch(*e, *a).note(w.defaulted).rule(nameAt(st, f)).done()
+			d.Path, d.Message = w.pathString(w.ctx.Words), rm.message("").mismatch(*e, *a).note(w.defaulted).rule(nameAt(st, f)).done(w.ctx.Words)
 		}
 		w.emit(d)
 	}
@@ -663,7 +666,7 @@ func (w *walker) comparator(f *eff, r *Rule, e, a *value.Value) (equal bool) {
 		inputPool.Put(in)
 	}()
 	*in = rules.Input{
-		Path:         w.pathString(),
+		Path:         w.pathString(nil), // the comparator's to keep, if it likes
 		Expected:     normalizeValue(f, *e),
 		Actual:       normalizeValue(f, *a),
 		Params:       r.params,
@@ -735,7 +738,7 @@ func normalizeValue(f *eff, v value.Value) value.Value {
 
 // leafDiff reports a leaf matcher's failure.
 func (w *walker) leafDiff(st *state, f *eff, r *Rule, e, a *value.Value) {
-	d := Diff{Kind: results.Mismatch, Path: w.pathString(), Expected: *e, Actual: *a, HasExpected: !w.absent, HasActual: true, Rule: r.String()}
+	d := Diff{Kind: results.Mismatch, Path: w.pathString(w.ctx.Words), Expected: *e, Actual: *a, HasExpected: !w.absent, HasActual: true, Rule: r.String()}
 	if w.absent {
 		d.Expected = value.Value{}
 	}
@@ -752,18 +755,18 @@ func (w *walker) leafDiff(st *state, f *eff, r *Rule, e, a *value.Value) {
 		case w.msg != "":
 			d.Message = w.msg
 		case w.absent:
-			d.Message = rm.message("got ").show(*a).s(", which the expected call leaves out").rule(r.String()).done()
+			d.Message = rm.message("got ").show(*a).s(", which the expected call leaves out").rule(r.String()).done(w.ctx.Words)
 		default:
-			d.Message = rm.message("").mismatch(*e, *a).note(w.defaulted).rule(r.String()).done()
+			d.Message = rm.message("").mismatch(*e, *a).note(w.defaulted).rule(r.String()).done(w.ctx.Words)
 		}
 	case r.re != nil:
-		d.Message = r.reGot(*a)
+		d.Message = r.reGot(*a, w.ctx.Words)
 	case r.oneOf != nil:
-		d.Message = rm.message("expected one of ").showList(r.oneOf).s(", got ").show(*a).rule(r.String()).done()
+		d.Message = rm.message("expected one of ").showList(r.oneOf).s(", got ").show(*a).rule(r.String()).done(w.ctx.Words)
 	case r.unordered && e.Kind() == value.Array && a.Kind() == value.Array:
-		d.Message = rm.message(w.unorderedText(st, f, e.Elems(), a.Elems())).rule(r.String()).done()
+		d.Message = rm.message(w.unorderedText(st, f, e.Elems(), a.Elems())).rule(r.String()).done(w.ctx.Words)
 	default:
-		d.Message = rm.message("").mismatch(*e, *a).note(w.defaulted).rule(r.String()).done()
+		d.Message = rm.message("").mismatch(*e, *a).note(w.defaulted).rule(r.String()).done(w.ctx.Words)
 	}
 	w.emit(d)
 }

@@ -2,10 +2,11 @@ package rulecore
 
 import (
 	"strconv"
-	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/jsonv"
+	"github.com/callgrade/callgrade/internal/words"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -32,39 +33,24 @@ func (r *room) message(s string) msg { return append(msg(r[:0]), s...) }
 // matching RE, got A (RULE)", the pattern and the rule clipped as a value
 // is (clip): BFCL's patterns run to kilobytes, and a message a person
 // reads has no use for them whole, which the diff's rule field keeps. It
-// is joined in one allocation of its final size, which a concatenation
-// does not zero first; only the shortened value is written ahead of it,
-// on the stack.
-func (r *Rule) reGot(a value.Value) string {
+// is joined in one piece of its final size, in ws (see msg.done); only
+// the shortened value is written ahead of it, on the stack.
+func (r *Rule) reGot(a value.Value, ws *words.Arena) string {
 	var buf [maxShown + 16]byte
 	shown := msg(buf[:0]).show(a)
 	name, cut := clip(r.name)
-	const got, open, end = ", got ", " (", ")"
-	var b strings.Builder
-	b.Grow(len(r.reMsg) + len(got) + len(shown) + len(open) + len(name) + len(ellipsis) + len(end))
-	b.WriteString(r.reMsg)
-	b.WriteString(got)
-	b.Write(shown)
-	b.WriteString(open)
-	b.WriteString(name)
+	more := ""
 	if cut {
-		b.WriteString(ellipsis)
+		more = ellipsis
 	}
-	b.WriteString(end)
-	return b.String()
+	// Join copies shown before returning: its bytes may stay on the stack.
+	return ws.Join(r.reMsg, ", got ", unsafe.String(unsafe.SliceData(shown), len(shown)), " (", name, more, ")")
 }
 
 // reMissing returns a regex rule's message for a missing WHAT
 // (argument, field, element), joined as reGot's is.
-func (r *Rule) reMissing(what string) string {
-	const but, missing = ", but the ", " is missing"
-	var b strings.Builder
-	b.Grow(len(r.reMsg) + len(but) + len(what) + len(missing))
-	b.WriteString(r.reMsg)
-	b.WriteString(but)
-	b.WriteString(what)
-	b.WriteString(missing)
-	return b.String()
+func (r *Rule) reMissing(what string, ws *words.Arena) string {
+	return ws.Join(r.reMsg, ", but the ", what, " is missing")
 }
 
 // ellipsis stands for what clip cut.
@@ -140,15 +126,16 @@ func (m msg) note(defaulted uint8) msg {
 // rule appends the rule that decided, in parentheses.
 func (m msg) rule(name string) msg { return m.s(" (").s(name).s(")") }
 
-// done returns the message, copied out of the room it was written in.
-func (m msg) done() string { return string(m) }
+// done returns the message, copied out of the room it was written in
+// into a's (a string of its own when a is nil).
+func (m msg) done(a *words.Arena) string { return a.String(m) }
 
 const maxShown = 120
 
 // show returns a value as JSON for a message, shortened when long.
 func show(v value.Value) string {
 	var r room
-	return r.message("").show(v).done()
+	return r.message("").show(v).done(nil)
 }
 
 func showList(vs []value.Value) string { return show(value.ArrayOf(vs...)) }
@@ -166,5 +153,5 @@ func (w *walker) note(text string) string {
 		return text
 	}
 	var r room
-	return r.message(text).note(w.defaulted).done()
+	return r.message(text).note(w.defaulted).done(w.ctx.Words)
 }

@@ -26,14 +26,14 @@ func TestReGot(t *testing.T) {
 		r := mustRule(t, rules.Extensions{}, tc.rule)
 		a := mustParse(t, tc.actual)
 		var rm room
-		want := rm.message("expected a string matching ").s(clipped(r.re.String())).s(", got ").show(a).rule(clipped(r.String())).done()
-		if got := r.reGot(a); got != want {
+		want := rm.message("expected a string matching ").s(clipped(r.re.String())).s(", got ").show(a).rule(clipped(r.String())).done(nil)
+		if got := r.reGot(a, nil); got != want {
 			t.Errorf("%s, %.40s: got\n%q\nwant\n%q", tc.rule, tc.actual, got, want)
 		}
 		for _, what := range []string{"argument", "field", "element"} {
 			var rm room
-			want := rm.message("expected a string matching ").s(clipped(r.re.String())).s(", but the ").s(what).s(" is missing").done()
-			if got := r.reMissing(what); got != want {
+			want := rm.message("expected a string matching ").s(clipped(r.re.String())).s(", but the ").s(what).s(" is missing").done(nil)
+			if got := r.reMissing(what, nil); got != want {
 				t.Errorf("%s, %s missing: got\n%q\nwant\n%q", tc.rule, what, got, want)
 			}
 		}
@@ -50,7 +50,7 @@ func TestReClipped(t *testing.T) {
 	if !strings.Contains(r.String(), long) {
 		t.Fatalf("the rule is %.60q…, not whole", r.String())
 	}
-	got := r.reGot(mustParse(t, `"x"`))
+	got := r.reGot(mustParse(t, `"x"`), nil)
 	head, _ := clip(long)
 	want := "expected a string matching " + head + `…, got "x" (regex=` + (("regex=" + long)[:maxShown])[len("regex="):] + "…)"
 	if got != want {
@@ -64,7 +64,7 @@ func TestReClipped(t *testing.T) {
 	}
 	exact := "^" + strings.Repeat("a", maxShown-1)
 	r = mustRule(t, rules.Extensions{}, `{"regex":"`+exact+`"}`)
-	if got := r.reMissing("argument"); got != "expected a string matching "+exact+", but the argument is missing" {
+	if got := r.reMissing("argument", nil); got != "expected a string matching "+exact+", but the argument is missing" {
 		t.Errorf("a pattern of %d bytes: %q", len(exact), got)
 	}
 }
@@ -76,7 +76,7 @@ func TestMessageAllocs(t *testing.T) {
 	var got string
 	if n := testing.AllocsPerRun(100, func() {
 		var rm room
-		got = rm.message("").mismatch(e, a).note(actualDefaulted).rule("exact").done()
+		got = rm.message("").mismatch(e, a).note(actualDefaulted).rule("exact").done(nil)
 	}); n != 1 {
 		t.Errorf("a message cost %v allocations, want 1", n)
 	}
@@ -92,7 +92,7 @@ func TestMessageAllocs(t *testing.T) {
 	const n = 1000
 	for range n {
 		var rm room
-		got = rm.message("").mismatch(one, two).rule("exact").done()
+		got = rm.message("").mismatch(one, two).rule("exact").done(nil)
 	}
 	runtime.ReadMemStats(&after)
 	if b := (after.TotalAlloc - before.TotalAlloc) / n; b > 32 {
@@ -100,7 +100,7 @@ func TestMessageAllocs(t *testing.T) {
 	}
 	long := strings.Repeat("é", 100)
 	var rm room
-	got = rm.message("got ").s(long).rule("exact").done()
+	got = rm.message("got ").s(long).rule("exact").done(nil)
 	if want := "got " + long + " (exact)"; got != want || len(got) <= len(room{}) {
 		t.Errorf("a message longer than its room: got %q, want %q", got, want)
 	}

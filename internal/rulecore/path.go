@@ -155,6 +155,9 @@ func needsEscape(key string) bool {
 	return false
 }
 
+// AppendKey appends key to b as EscapeKey writes it.
+func AppendKey(b []byte, key string) []byte { return appendKey(b, key) }
+
 // appendKey appends a literal key escaped for PATH syntax: '.' and '\' are
 // escaped, and a key that is exactly "*" or "#" too.
 func appendKey(b []byte, key string) []byte {

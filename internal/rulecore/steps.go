@@ -238,14 +238,14 @@ func (w *walker) unresolved(st *state, f *eff, r *Rule, av *value.Value, why str
 		return true
 	}
 	if !quiet {
-		d := Diff{Kind: results.Mismatch, Path: w.pathString(), Rule: nameAt(st, f)}
+		d := Diff{Kind: results.Mismatch, Path: w.pathString(w.ctx.Words), Rule: nameAt(st, f)}
 		var rm room
 		if av != nil {
 			d.Actual, d.HasActual = *av, true
-			d.Message = rm.message("got ").show(*av).s("; expected the value of ").s(r.from.String()).s(", but ").s(why).done()
+			d.Message = rm.message("got ").show(*av).s("; expected the value of ").s(r.from.String()).s(", but ").s(why).done(w.ctx.Words)
 		} else {
 			d.Kind = results.MissingArgument
-			d.Message = rm.message("expected the value of ").s(r.from.String()).s(", but ").s(why).s(", and the ").s(w.what()).s(" is missing").done()
+			d.Message = rm.message("expected the value of ").s(r.from.String()).s(", but ").s(why).s(", and the ").s(w.what()).s(" is missing").done(w.ctx.Words)
 		}
 		w.emit(d)
 	}

@@ -1,10 +1,11 @@
 package rulecore
 
 import (
-	"github.com/callgrade/callgrade/results"
 	"strings"
 	"sync/atomic"
 
+	"github.com/callgrade/callgrade/internal/words"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -182,7 +183,7 @@ func (s *Set) compareCheckedWalk(expected, actual value.Value, c *Context, repor
 	nullIsMissing := c != nil && c.NullIsMissing
 	if !typeOK(root, actual) {
 		// A rule on the arguments object itself: no argument matches.
-		t := typeWalk{report: report}
+		t := typeWalk{report: report, words: c.words()}
 		t.check(root, actual)
 		res.Matched = 0
 		return res
@@ -206,7 +207,7 @@ func (s *Set) compareCheckedWalk(expected, actual value.Value, c *Context, repor
 				continue
 			}
 			if report != nil {
-				reportTypes(root, &ms[j], report, nullIsMissing)
+				reportTypes(root, &ms[j], report, nullIsMissing, c.words())
 			}
 			if failed.has(j) {
 				continue
@@ -230,10 +231,11 @@ type typeVerdicts struct {
 }
 
 // reportTypes reports the values of the wrong type in m, an argument of
-// the actual call: a walk with a path, which the verdicts do without.
-func reportTypes(root *state, m *value.Member, report func(Diff), nullIsMissing bool) {
+// the actual call: a walk with a path, which the verdicts do without. Its
+// messages are written in ws (see Context.Words).
+func reportTypes(root *state, m *value.Member, report func(Diff), nullIsMissing bool, ws *words.Arena) {
 	var t typeWalk // field by field, as the walker is set up in walk
-	t.report, t.nullIsMissing = report, nullIsMissing
+	t.report, t.nullIsMissing, t.words = report, nullIsMissing, ws
 	next := 0
 	t.arg(root, m, &next)
 }
@@ -303,6 +305,7 @@ func (n *node) typed() bool { return n.anyRule(func(r *Rule) bool { return r.typ
 // typeWalk checks the `type` properties along the actual arguments.
 type typeWalk struct {
 	report        func(Diff)
+	words         *words.Arena // where its messages go (Context.Words)
 	nullIsMissing bool
 	pathStack     // unescaped keys and array indices
 }
@@ -341,8 +344,8 @@ func (t *typeWalk) check(st *state, v value.Value) bool {
 	if t.report != nil {
 		r, got := st.rule, typeOf(v)
 		var rm room
-		t.report(Diff{Kind: results.Mismatch, Path: t.pathString(), Actual: v, HasActual: true, Rule: r.String(),
-			Message: rm.message("expected a value of type ").s(r.types.String()).s(", got ").show(v).s(" (").s(got.String()).s(")").rule(r.String()).done()})
+		t.report(Diff{Kind: results.Mismatch, Path: t.pathString(t.words), Actual: v, HasActual: true, Rule: r.String(),
+			Message: rm.message("expected a value of type ").s(r.types.String()).s(", got ").show(v).s(" (").s(got.String()).s(")").rule(r.String()).done(t.words)})
 	}
 	return false
 }

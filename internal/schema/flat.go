@@ -234,7 +234,7 @@ func (f *flat) words(v *validator, args value.Value) bool {
 		}
 	}
 	if extra != nil && v.failing() {
-		v.fail(additionalMessage(extra))
+		v.fail(additionalMessage(v.words, extra))
 	}
 	return true
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/callgrade/callgrade/internal/words"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -13,15 +14,10 @@ import (
 // TestMessagesMatchTheLibrary holds them to the library's wording.
 
 // quote is the library's quoting: Go's, in single quotes.
-func quote(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	writeQuoted(&b, s)
-	return b.String()
-}
+func quote(s string) string { return string(appendQuoted(make([]byte, 0, len(s)+2), s)) }
 
-// writeQuoted writes s as quote returns it.
-func writeQuoted(b *strings.Builder, s string) {
+// appendQuoted appends s as quote returns it.
+func appendQuoted(b []byte, s string) []byte {
 	if !plainQuoted(s) {
 		// What the library does, the replacements on the whole
 		// literal, its double quotes included, as it does them.
@@ -32,9 +28,9 @@ func writeQuoted(b *strings.Builder, s string) {
 	}
 	// Otherwise s is what strconv.Quote leaves as it is, and the
 	// replacements then leave too: most keys and values.
-	b.WriteByte('\'')
-	b.WriteString(s)
-	b.WriteByte('\'')
+	b = append(b, '\'')
+	b = append(b, s...)
+	return append(b, '\'')
 }
 
 // plainQuoted says whether quote writes s as it is: printable ASCII
@@ -49,25 +45,19 @@ func plainQuoted(s string) bool {
 }
 
 // joinQuoted writes prefix, then each of list quoted and set apart by
-// commas, then suffix: into one string, since each string a message
-// puts together costs an allocation, and a message is written for every
-// call that fails.
-func joinQuoted(prefix string, list []string, suffix string) string {
-	var b strings.Builder
-	n := len(prefix) + len(suffix)
-	for _, s := range list {
-		n += len(s) + 4
-	}
-	b.Grow(n)
-	b.WriteString(prefix)
+// commas, then suffix, into one string in ws (see Check.Words): each
+// string a message puts together would cost an allocation, and a message
+// is written for every call that fails.
+func joinQuoted(ws *words.Arena, prefix string, list []string, suffix string) string {
+	var room [256]byte
+	b := append(room[:0], prefix...)
 	for i, s := range list {
 		if i > 0 {
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
-		writeQuoted(&b, s)
+		b = appendQuoted(b, s)
 	}
-	b.WriteString(suffix)
-	return b.String()
+	return ws.String(append(b, suffix...))
 }
 
 // groupInt writes n as the printer does for English: digits in groups of
@@ -89,20 +79,20 @@ func groupInt(n int) string {
 	return b.String()
 }
 
-// display is the library's rendering of an enum or const value: a string
-// quoted, anything else as fmt's %v of the decoded value.
-func display(v value.Value) string {
+// appendDisplay appends the library's rendering of an enum or const
+// value: a string quoted, anything else as fmt's %v of the decoded value.
+func appendDisplay(b []byte, v value.Value) []byte {
 	switch v.Kind() {
 	case value.String:
-		return quote(v.Str())
+		return appendQuoted(b, v.Str())
 	case value.Array, value.Object:
-		return "value"
+		return append(b, "value"...)
 	case value.Null:
-		return "<nil>"
+		return append(b, "<nil>"...)
 	case value.Bool:
-		return strconv.FormatBool(v.Bool())
+		return strconv.AppendBool(b, v.Bool())
 	}
-	return v.Str()
+	return append(b, v.Str()...)
 }
 
 func typeMessage(got string, want types) string {
@@ -134,42 +124,49 @@ var singleTypeMessages = func() (m [7][7]string) {
 	return m
 }()
 
-func constMessage(want value.Value) string {
+func constMessage(ws *words.Arena, want value.Value) string {
 	if k := want.Kind(); k == value.Array || k == value.Object {
 		return "'const' failed"
 	}
-	return "value must be " + display(want)
+	var room [128]byte
+	return ws.String(appendDisplay(append(room[:0], "value must be "...), want))
 }
 
-func enumMessage(want []value.Value) string {
+func enumMessage(ws *words.Arena, want []value.Value) string {
 	for _, w := range want {
 		if k := w.Kind(); k == value.Array || k == value.Object {
 			return "'enum' failed"
 		}
 	}
+	var room [256]byte
+	b := room[:0]
 	if len(want) == 1 {
-		return "value must be " + display(want[0])
+		b = append(b, "value must be "...)
+	} else {
+		b = append(b, "value must be one of "...)
 	}
-	parts := make([]string, len(want))
 	for i, w := range want {
-		parts[i] = display(w)
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendDisplay(b, w)
 	}
-	return "value must be one of " + strings.Join(parts, ", ")
+	return ws.String(b)
 }
 
 // MissingMessage is the message of a violation of required that lists
 // missing, in the library's wording: "missing property 'city'".
-func MissingMessage(missing []string) string { return requiredMessage(missing) }
+func MissingMessage(missing []string) string { return requiredMessage(nil, missing) }
 
-func requiredMessage(missing []string) string {
+func requiredMessage(ws *words.Arena, missing []string) string {
 	if len(missing) == 1 {
-		return joinQuoted("missing property ", missing, "")
+		return joinQuoted(ws, "missing property ", missing, "")
 	}
-	return joinQuoted("missing properties ", missing, "")
+	return joinQuoted(ws, "missing properties ", missing, "")
 }
 
-func additionalMessage(extra []string) string {
-	return joinQuoted("additional properties ", extra, " not allowed")
+func additionalMessage(ws *words.Arena, extra []string) string {
+	return joinQuoted(ws, "additional properties ", extra, " not allowed")
 }
 
 func countMessage(keyword string, got, want int) string {

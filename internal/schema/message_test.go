@@ -26,20 +26,20 @@ func TestMessagesMatchTheLibrary(t *testing.T) {
 	}{
 		{typeMessage("string", tNumber|tNull), &kind.Type{Got: "string", Want: []string{"null", "number"}}},
 		{typeMessage("object", tInteger), &kind.Type{Got: "object", Want: []string{"integer"}}},
-		{constMessage(mustParse(t, `"a'b\"c\u00e9\n"`)), &kind.Const{Want: "a'b\"c\u00e9\n"}},
-		{constMessage(mustParse(t, `1.50`)), &kind.Const{Want: jsonAny(mustParse(t, `1.50`))}},
-		{constMessage(mustParse(t, `null`)), &kind.Const{Want: nil}},
-		{constMessage(mustParse(t, `[1]`)), &kind.Const{Want: []any{1}}},
-		{enumMessage(vals(`["a",1,true,null,2.50]`)), &kind.Enum{Want: anys(vals(`["a",1,true,null,2.50]`))}},
-		{enumMessage(vals(`["only"]`)), &kind.Enum{Want: anys(vals(`["only"]`))}},
-		{enumMessage(vals(`["a",{"b":1}]`)), &kind.Enum{Want: anys(vals(`["a",{"b":1}]`))}},
-		{requiredMessage([]string{"city"}), &kind.Required{Missing: []string{"city"}}},
-		{requiredMessage([]string{"a", "b'c"}), &kind.Required{Missing: []string{"a", "b'c"}}},
-		{additionalMessage([]string{"x", "é"}), &kind.AdditionalProperties{Properties: []string{"x", "é"}}},
-		{additionalMessage([]string{"only"}), &kind.AdditionalProperties{Properties: []string{"only"}}},
-		{additionalMessage([]string{"a'b", "c\\d", ""}), &kind.AdditionalProperties{Properties: []string{"a'b", "c\\d", ""}}},
-		{requiredMessage([]string{"é\n"}), &kind.Required{Missing: []string{"é\n"}}},
-		{requiredMessage([]string{"a", "b", "c"}), &kind.Required{Missing: []string{"a", "b", "c"}}},
+		{constMessage(nil, mustParse(t, `"a'b\"c\u00e9\n"`)), &kind.Const{Want: "a'b\"c\u00e9\n"}},
+		{constMessage(nil, mustParse(t, `1.50`)), &kind.Const{Want: jsonAny(mustParse(t, `1.50`))}},
+		{constMessage(nil, mustParse(t, `null`)), &kind.Const{Want: nil}},
+		{constMessage(nil, mustParse(t, `[1]`)), &kind.Const{Want: []any{1}}},
+		{enumMessage(nil, vals(`["a",1,true,null,2.50]`)), &kind.Enum{Want: anys(vals(`["a",1,true,null,2.50]`))}},
+		{enumMessage(nil, vals(`["only"]`)), &kind.Enum{Want: anys(vals(`["only"]`))}},
+		{enumMessage(nil, vals(`["a",{"b":1}]`)), &kind.Enum{Want: anys(vals(`["a",{"b":1}]`))}},
+		{requiredMessage(nil, []string{"city"}), &kind.Required{Missing: []string{"city"}}},
+		{requiredMessage(nil, []string{"a", "b'c"}), &kind.Required{Missing: []string{"a", "b'c"}}},
+		{additionalMessage(nil, []string{"x", "é"}), &kind.AdditionalProperties{Properties: []string{"x", "é"}}},
+		{additionalMessage(nil, []string{"only"}), &kind.AdditionalProperties{Properties: []string{"only"}}},
+		{additionalMessage(nil, []string{"a'b", "c\\d", ""}), &kind.AdditionalProperties{Properties: []string{"a'b", "c\\d", ""}}},
+		{requiredMessage(nil, []string{"é\n"}), &kind.Required{Missing: []string{"é\n"}}},
+		{requiredMessage(nil, []string{"a", "b", "c"}), &kind.Required{Missing: []string{"a", "b", "c"}}},
 		{typeMessage("null", tString), &kind.Type{Got: "null", Want: []string{"string"}}},
 		{typeMessage("number", tBoolean), &kind.Type{Got: "number", Want: []string{"boolean"}}},
 		{typeMessage("array", tObject|tArray), &kind.Type{Got: "array", Want: []string{"array", "object"}}},
@@ -69,7 +69,7 @@ func FuzzQuote(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		want := (&kind.Required{Missing: []string{s}}).LocalizedString(printer)
-		if got := requiredMessage([]string{s}); got != want {
+		if got := requiredMessage(nil, []string{s}); got != want {
 			t.Fatalf("%q: %q, the library %q", s, got, want)
 		}
 	})

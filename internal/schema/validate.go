@@ -16,6 +16,7 @@ import (
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/number"
 	"github.com/callgrade/callgrade/internal/rulecore"
+	"github.com/callgrade/callgrade/internal/words"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -62,6 +63,9 @@ type Check struct {
 	// returns (when dst is nil) and their paths are in its memory too, and
 	// valid only until its next validation.
 	Scratch *Scratch
+	// Words, when not nil, holds the violations' messages, valid until
+	// its Reset (see package words); nil gives each a string of its own.
+	Words *words.Arena
 }
 
 // Scratch is the memory of a validation (see Check.Scratch). The zero
@@ -79,13 +83,13 @@ func (c *Check) validator(out []Violation, quiet int) *validator {
 	} else {
 		v = validators.Get().(*validator)
 	}
-	*v = validator{nullIsMissing: c.NullIsMissing, out: out, path: v.path[:0], quiet: quiet, eq: c.Equal, paths: v.paths[:0]}
+	*v = validator{nullIsMissing: c.NullIsMissing, out: out, path: v.path[:0], quiet: quiet, eq: c.Equal, paths: v.paths[:0], words: c.Words}
 	return v
 }
 
 // done gives back the validator that validator returned.
 func (c *Check) done(v *validator) {
-	v.out, v.eq = nil, nil // not to keep the caller's violations and equalities
+	v.out, v.eq, v.words = nil, nil, nil // not to keep the caller's violations, equalities and words
 	if c.Scratch == nil {
 		validators.Put(v)
 	}
@@ -194,6 +198,7 @@ type validator struct {
 	// Scratch's, rather than allocated one by one.
 	carve bool
 	paths []string
+	words *words.Arena // see Check.Words
 }
 
 // failing counts a violation and reports whether to word it.
@@ -292,13 +297,13 @@ func (v *validator) validate(n *node, x value.Value, xp *value.Value, known *val
 	}
 	if n.hasConst && !value.Equal(x, n.constV) {
 		if v.failing() {
-			v.fail(constMessage(n.constV))
+			v.fail(constMessage(v.words, n.constV))
 		}
 		return false
 	}
 	if n.hasEnum && !inEnum(n.enum, x) {
 		if v.failing() {
-			v.fail(enumMessage(n.enum))
+			v.fail(enumMessage(v.words, n.enum))
 		}
 		return false
 	}
@@ -473,7 +478,7 @@ func (v *validator) object(n *node, x value.Value, known *value.Value, pl *plan)
 	}
 	if extra != nil {
 		if v.failing() {
-			v.fail(additionalMessage(extra))
+			v.fail(additionalMessage(v.words, extra))
 		}
 	}
 }
@@ -548,7 +553,7 @@ func (v *validator) planned(n *node, x value.Value, kms []value.Member, pl *plan
 	}
 	if extra != nil {
 		if v.failing() {
-			v.fail(additionalMessage(extra))
+			v.fail(additionalMessage(v.words, extra))
 		}
 	}
 }
@@ -591,7 +596,7 @@ func (l *missingList) fail(v *validator) {
 	if v.carve {
 		missing = v.paths[l.start:len(v.paths):len(v.paths)]
 	}
-	v.fail(requiredMessage(missing))
+	v.fail(requiredMessage(v.words, missing))
 	v.out[len(v.out)-1].Missing = missing
 }
 

@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/callgrade/callgrade/value"
+)
+
+// A Scorer writes its diffs' messages and paths in its own memory, which
+// the next response reuses: a warm Scorer scores calls that are wrong in
+// the ways the walker, the schema and pairing word without allocating,
+// and each result reads as one scored without a Scorer's memory does.
+// (The schema's bound and pattern messages are still worded into strings
+// of their own, bounds through golang.org/x/text as the JSON Schema
+// library words them: they are left out here.)
+func TestScorerWordsInItsMemory(t *testing.T) {
+	e := load(t, `version: 1
+tools:
+  - name: book
+    parameters:
+      type: object
+      properties:
+        city: {type: string}
+        nights: {type: integer}
+        unit: {enum: [c, f]}
+        when: {type: object, properties: {day: {type: string}}, required: [day]}
+      required: [city, nights, when]
+  - name: cancel
+    parameters: {type: object, properties: {id: {type: string}}}
+cases:
+  - id: c
+    expected:
+      - {name: book, arguments: {city: Berlin, nights: 3, when: {day: mon}}, rules: {city: {regex: "^Ber"}}}
+      - {name: cancel, arguments: {id: x1}}
+`)
+	resps := []value.Value{
+		mustParse(t, `[{"name":"book","arguments":{"city":"paris","unit":"k","when":{},"extra":[1,2,{"deep":true}]}},{"name":"cancle","arguments":{"id":5}}]`),
+		mustParse(t, `[{"name":"book","arguments":{"city":"Bern","nights":3.5,"when":{"day":7,"at":{"h":[1]}}}},{"name":"cancel","arguments":{"id":"x2"}},{"name":"cancel","arguments":{}}]`),
+		mustParse(t, `[{"name":"cancel","arguments":{"id":"x1"}}]`),
+	}
+	sc := e.newScorer()
+	var want []string
+	for _, r := range resps {
+		line := string(scoreNoWork(e, 0, r).AppendJSON(nil))
+		if !strings.Contains(line, `"message":`) {
+			t.Fatalf("no diff to word: %s", line)
+		}
+		want = append(want, line)
+	}
+	for range 3 {
+		for i, r := range resps {
+			if got := string(sc.Score(0, r).AppendJSON(nil)); got != want[i] {
+				t.Fatalf("response %d scored after others:\n got  %s\n want %s", i, got, want[i])
+			}
+		}
+	}
+	for i, r := range resps {
+		if n := testing.AllocsPerRun(20, func() { sc.Score(0, r) }); n != 0 {
+			t.Errorf("response %d: %v allocations a score", i, n)
+		}
+	}
+}
