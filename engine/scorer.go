@@ -136,13 +136,14 @@ type work struct {
 	passes rulecore.Passes     // what the schema proves of a pair, for weighing it
 	sc     *scratch            // compare's (see work.scratch)
 
-	validation schema.Scratch // the validations' memory
+	validation schema.Scratch  // the validations' memory
+	calls      []response.Call // the last response's calls (response.Options.Calls)
+	steps      []response.Step // the last run's steps (response.Options.Steps)
+	run        response.Run    // the last run read (see runOrNew)
+	read       response.Run    // the last run as its case reads it, when that is a copy (readRun)
 	// words holds the messages of the response's diffs: a Scorer's result
 	// is valid until its next response, and so are they.
 	words words.Arena
-	calls []response.Call // the last response's calls (response.Options.Calls)
-	steps []response.Step // the last run's steps (response.Options.Steps)
-	run   response.Run    // the last run read (see runOrNew)
 
 	ctx  context.Context // Scorer.setContext's, or nil
 	done <-chan struct{} // ctx.Done()
@@ -154,6 +155,16 @@ func (w *work) context() context.Context {
 		return nil
 	}
 	return w.ctx
+}
+
+// readRun is where run, read as its case reads it, is copied when the
+// reading changes it (response.Run.ReadAsInto): w's, or nil (a new Run)
+// when w is nil or run is that very Run.
+func (w *work) readRun(run *response.Run) *response.Run {
+	if w == nil || run == &w.read {
+		return nil
+	}
+	return &w.read
 }
 
 // arena is where the diffs' messages are written: w's words, or nil

@@ -213,8 +213,16 @@ func withPlaceholder(obj value.Value, keys []string) value.Value {
 // runView is a run being scored: its steps for references
 // (rules.NewSteps), built into values only when a reference reads them.
 type runView struct {
-	ctx     context.Context // the scoring's (Scorer.setContext), for the run's comparisons
-	words   *words.Arena    // where the run's own diffs are worded (work.arena)
+	ctx   context.Context // the scoring's (Scorer.setContext), for the run's comparisons
+	words *words.Arena    // where the run's own diffs are worded (work.arena)
+	// final is what reportFinal writes the final text's diffs into, and
+	// whether its rule has an expected value; report is reportFinal,
+	// bound once for the pooled view rather than a closure a run.
+	final struct {
+		r    *results.Result
+		none bool
+	}
+	report  func(rulecore.Diff)
 	run     *response.Run
 	isSteps bool // the case is written with steps
 	calls   []response.Call
@@ -245,7 +253,7 @@ func newRunView(run *response.Run, steps bool) *runView {
 func (rv *runView) release() {
 	clear(rv.calls)
 	clear(rv.vals)
-	rv.run, rv.ctx, rv.words = nil, nil, nil
+	rv.run, rv.ctx, rv.words, rv.final.r = nil, nil, nil, nil
 	runViewPool.Put(rv)
 }
 
@@ -443,7 +451,7 @@ func (n *compiledNever) matches(ac *response.Call, steps rules.Steps, cx context
 func (e *Engine) scoreRun(r *results.Result, i int, run *response.Run, w *work) {
 	// The text final judges, as final_text reads it; under bfcl a last
 	// message of unusable calls is that text, and no calls.
-	run = run.ReadAs(e.cases[i].run.reading)
+	run = run.ReadAsInto(e.cases[i].run.reading, w.readRun(run))
 	rv := newRunView(run, e.cases[i].run.steps)
 	defer rv.release()
 	rv.ctx, rv.words = w.context(), w.arena()
@@ -524,14 +532,11 @@ func (e *Engine) checkRun(r *results.Result, c *compiledCase, rv *runView) {
 			}
 			if ok {
 				ctx := rulecore.Context{Steps: steps, Ctx: rv.ctx, Words: rv.words}
-				res := run.final.CompareChecked(exp, actual, &ctx, func(d rulecore.Diff) {
-					d.Path = "final"
-					if none {
-						// The rule has no expected value: that side is absent, not null.
-						d.Expected, d.HasExpected = value.Value{}, false
-					}
-					r.Diffs = append(r.Diffs, argDiff(d, -1))
-				})
+				rv.final.r, rv.final.none = r, none
+				if rv.report == nil {
+					rv.report = rv.reportFinal
+				}
+				res := run.final.CompareChecked(exp, actual, &ctx, rv.report)
 				ok = res.Matched == res.Total
 			}
 			if ok {
@@ -545,6 +550,16 @@ func (e *Engine) checkRun(r *results.Result, c *compiledCase, rv *runView) {
 		r.Score = sum / float64(den)
 	}
 	r.Pass = len(r.Diffs) == 0
+}
+
+// reportFinal writes a diff of the final text into rv.final's result.
+func (rv *runView) reportFinal(d rulecore.Diff) {
+	d.Path = "final"
+	if rv.final.none {
+		// The rule has no expected value: that side is absent, not null.
+		d.Expected, d.HasExpected = value.Value{}, false
+	}
+	rv.final.r.Diffs = append(rv.final.r.Diffs, argDiff(d, -1))
 }
 
 // scoreRunOrCalls scores run against case i: a run case on the run, any

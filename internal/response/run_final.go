@@ -32,12 +32,17 @@ type finalEnd struct {
 // conversation is the last message BFCL does not decode as calls, and
 // the calls whose arguments callgrade cannot use are no steps: BFCL
 // judges no call, and one it cannot decode is text to it.
-func (r *Run) ReadAs(how format.FinalReading) *Run {
+func (r *Run) ReadAs(how format.FinalReading) *Run { return r.ReadAsInto(how, nil) }
+
+// ReadAsInto is ReadAs writing the copy, when there is one, into dst
+// (which must not be r), so that a loop reading one run after another
+// does not allocate one; nil dst allocates it.
+func (r *Run) ReadAsInto(how format.FinalReading, dst *Run) *Run {
 	if how == format.FinalAnswer {
 		if a, ok := answerField(r.Final); ok && r.HasFinal {
-			cp := *r
+			cp := r.copyInto(dst)
 			cp.Final, cp.HasFinal = a, a != ""
-			return &cp
+			return cp
 		}
 		return r
 	}
@@ -47,10 +52,10 @@ func (r *Run) ReadAs(how format.FinalReading) *Run {
 	e := &r.end
 	if !e.bfcl {
 		if r.HasFinal && e.split {
-			cp := *r
+			cp := r.copyInto(dst)
 			cp.Final = e.first
 			cp.HasFinal = cp.Final != ""
-			return &cp
+			return cp
 		}
 		return r
 	}
@@ -71,9 +76,18 @@ func (r *Run) ReadAs(how format.FinalReading) *Run {
 	if final == r.Final && r.HasFinal == (final != "") && len(steps) == len(r.Steps) {
 		return r
 	}
-	cp := *r
+	cp := r.copyInto(dst)
 	cp.Steps, cp.Final, cp.HasFinal = steps, final, final != ""
-	return &cp
+	return cp
+}
+
+// copyInto copies r into dst, or into a new Run when dst is nil.
+func (r *Run) copyInto(dst *Run) *Run {
+	if dst == nil {
+		dst = new(Run)
+	}
+	*dst = *r
+	return dst
 }
 
 // usable is steps without those whose arguments could not be used: steps

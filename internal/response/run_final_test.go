@@ -79,6 +79,7 @@ func TestReadAs(t *testing.T) {
 		{"text beside a call", `[` + user + `,{"role":"assistant","content":"X","tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{}"}}]}]`,
 			"", "", 1},
 	}
+	var kept Run
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v, err := value.Parse(tt.run)
@@ -95,6 +96,13 @@ func TestReadAs(t *testing.T) {
 			b := run.ReadAs(format.FinalBFCL)
 			if b.Final != tt.bfcl || b.HasFinal != (tt.bfcl != "") || len(b.Steps) != tt.steps {
 				t.Errorf("bfcl: %q (%v), %d steps, want %q, %d steps", b.Final, b.HasFinal, len(b.Steps), tt.bfcl, tt.steps)
+			}
+			// Into a Run kept from one reading to the next, as a Scorer
+			// reads: the same reading, and the copy, when there is one,
+			// is the Run given.
+			into := run.ReadAsInto(format.FinalBFCL, &kept)
+			if into.Final != b.Final || into.HasFinal != b.HasFinal || len(into.Steps) != len(b.Steps) || into != &run && into != &kept {
+				t.Errorf("bfcl into a kept Run: %q (%v), %d steps, want %q (%v), %d steps", into.Final, into.HasFinal, len(into.Steps), b.Final, b.HasFinal, len(b.Steps))
 			}
 			if len(run.Steps) < len(b.Steps) {
 				t.Errorf("bfcl reading has more steps (%d) than the run (%d)", len(b.Steps), len(run.Steps))
