@@ -58,11 +58,24 @@ func readPythonic(t *textReader) {
 // pythonCalls reads the Python calls of [from, to).
 func (t *textReader) pythonCalls(from, to int) {
 	s := t.src
-	// The calls' values are the Parser's, as the JSON formats' are; the
-	// one call most texts have is read into room.
-	// A list is read up to the calls the response has room for.
-	var room [1]pycall.Call
-	calls, more, err := pycall.AppendValuesN(room[:0], s[from:to], t.x.p, max(0, MaxTextCalls-len(t.out)))
+	// The calls' values are the Parser's, as the JSON formats' are; they
+	// are read into the memory a kept reader keeps for the next text,
+	// else the one call most texts have into room. A list is read up to
+	// the calls the response has room for.
+	n := max(0, MaxTextCalls-len(t.out))
+	var calls []pycall.Call
+	var more int
+	var err error
+	if t.kept {
+		// Apart from room's branch: what goes into t.pcalls must never
+		// be room, which would then leave the stack on every call.
+		kc, m, e := pycall.AppendValuesN(t.pcalls[:0], s[from:to], t.x.p, n)
+		t.pcalls = kc
+		calls, more, err = kc, m, e
+	} else {
+		var room [1]pycall.Call
+		calls, more, err = pycall.AppendValuesN(room[:0], s[from:to], t.x.p, n)
+	}
 	rest := from
 	for _, c := range calls {
 		// The JSON routes hold arguments to the limits as they parse them:

@@ -768,6 +768,46 @@ func TestOptionsCallsReused(t *testing.T) {
 	}
 }
 
+// A text of several Python calls (ACEBench's form) read into
+// Options.Calls, after texts of other lengths, reads as ReadCalls reads
+// it alone, and allocates nothing: the reader keeps its calls' memory for
+// the next text.
+func TestPythonCallsReused(t *testing.T) {
+	texts := []value.Value{
+		value.StringOf(`[get_weather(city='Berlin', days=3), book(hotel="Adlon", nights=2), cancel(id=7)]`),
+		value.StringOf(`[a(x=1), b(y=[1, 2])]`),
+		value.StringOf(`only(one={'k': None})`),
+	}
+	var p value.Parser
+	o := Options{Parser: &p}
+	for range 3 {
+		for _, r := range texts {
+			want, _, _ := readCalls(r, format.Pythonic, value.Limits{})
+			p.Reset()
+			calls, _, err := o.ReadCalls(r, format.Pythonic)
+			if err != nil || len(calls) != len(want) || len(want) == 0 {
+				t.Fatalf("%d calls, %v; want %d", len(calls), err, len(want))
+			}
+			for i := range want {
+				if calls[i].Name != want[i].Name || calls[i].Err != nil || !value.Equal(calls[i].Args, want[i].Args) {
+					t.Errorf("call %d: %+v, want %+v", i, calls[i], want[i])
+				}
+			}
+			if cap(calls) > cap(o.Calls) {
+				o.Calls = calls
+			}
+		}
+	}
+	if allocs := testing.AllocsPerRun(100, func() {
+		p.Reset()
+		if _, _, err := o.ReadCalls(texts[0], format.Pythonic); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs != 0 {
+		t.Errorf("three Python calls into Options.Calls allocate %v times, want 0", allocs)
+	}
+}
+
 // readCalls is ReadCalls with the limits lim and no other option, as
 // most tests read.
 func readCalls(r value.Value, f format.Format, lim value.Limits) ([]Call, format.Format, error) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/internal/jsontext"
+	"github.com/callgrade/callgrade/internal/pycall"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -43,6 +44,10 @@ type textReader struct {
 	// buf holds the one call most texts have, so that the reader's one
 	// allocation (its methods are called through the format) is all.
 	buf [1]Call
+	// kept says the reader is kept for the next text (textReaders), and
+	// with it pcalls, the Python calls of its last text (pythonCalls).
+	kept   bool
+	pcalls []pycall.Call
 }
 
 // textReaders keep readers for the next text read into a caller's calls
@@ -335,9 +340,10 @@ func readText(f *api, read func(t *textReader), r value.Value, x extraction, dst
 		// The calls have a home of their own: the reader, some five
 		// hundred bytes, is one kept from the last text.
 		t = textReaders.Get().(*textReader)
-		*t = textReader{x: x, scan: read, out: dst[:0]}
+		*t = textReader{x: x, scan: read, out: dst[:0], kept: true, pcalls: t.pcalls}
 		defer func() {
-			*t = textReader{} // holds nothing of this text
+			clear(t.pcalls)
+			*t = textReader{pcalls: t.pcalls[:0]} // holds nothing of this text
 			textReaders.Put(t)
 		}()
 	} else {
