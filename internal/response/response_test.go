@@ -798,6 +798,9 @@ func TestPythonCallsReused(t *testing.T) {
 			}
 		}
 	}
+	if raceEnabled {
+		return // the text readers' pool drops what it holds
+	}
 	if allocs := testing.AllocsPerRun(100, func() {
 		p.Reset()
 		if _, _, err := o.ReadCalls(texts[0], format.Pythonic); err != nil {

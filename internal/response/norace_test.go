@@ -1,0 +1,5 @@
+//go:build !race
+
+package response
+
+const raceEnabled = false
