@@ -51,6 +51,12 @@ cases:
 	} {
 		f.Add(seed)
 	}
+	// seedResp is scored by the same Scorer between the fuzzed responses
+	// (checkScorerLines): it words diffs of every kind the cases have.
+	seedResp, err := value.Parse(`[{"name":"f","arguments":"{\"a\":\"x\",\"b\":[1,\"2\"],\"c\":{}}"},{"name":"h","arguments":{}},{"name":"g","arguments":"{"}]`)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Add(`[{"name":"f","arguments":{"a":1,"b":["\udc00"]}}]`)
 	f.Add("{\"content\":\"\xff\",\"tool_calls\":[{\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":1}\"}}]}")
 	f.Fuzz(func(t *testing.T, doc string) {
@@ -84,6 +90,7 @@ cases:
 		}
 		checkWeighAgrees(t, e, resp)
 		checkAllPassAgrees(t, e, resp)
+		checkScorerLines(t, e, resp, seedResp)
 	})
 }
 

@@ -62,6 +62,9 @@ func FuzzSchemaScore(f *testing.F) {
 		call := `{"name":"f","arguments":` + strconv.Quote(args) + `}`
 		if resp, err := value.Parse(`[` + call + `]`); err == nil {
 			checkWeighAgrees(t, e, resp)
+			if two, err := value.Parse(`[` + call + `,` + call + `]`); err == nil {
+				checkScorerLines(t, e, resp, two)
+			}
 		}
 		for i := range len(e.cases) {
 			in.WriteString(`{"id":` + strconv.Quote(e.cases[i].id) + `,"response":[` + call + `,` + call + `]}` + "\n")

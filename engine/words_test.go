@@ -64,3 +64,23 @@ cases:
 		}
 	}
 }
+
+// checkScorerLines holds one Scorer, scoring each response against each
+// case in turn, twice over, its messages in its own memory (package
+// words), to the lines of the nil-work path, whose messages are strings
+// of their own: a message written over by a later response, or read from
+// a reused block before it was written, shows.
+func checkScorerLines(t *testing.T, e *Engine, resps ...value.Value) {
+	t.Helper()
+	sc := e.newScorer()
+	for range 2 {
+		for i := range e.cases {
+			for k, r := range resps {
+				got := string(sc.Score(i, r).AppendJSON(nil))
+				if want := string(scoreNoWork(e, i, r).AppendJSON(nil)); got != want {
+					t.Fatalf("case %s, response %d, with a Scorer:\n got  %s\n want %s", e.cases[i].id, k, got, want)
+				}
+			}
+		}
+	}
+}
