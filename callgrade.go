@@ -269,8 +269,8 @@ func (g *Grader) ScoreCase(ctx context.Context, c, resp value.Value) (*Result, e
 // Grader's suite, reusing its memory from one line to the next, for a
 // service that answers each line as it comes (Run scores a whole stream).
 // The Result it returns, and the values it holds (its diffs' messages
-// too), are valid until its next call. A Scorer must not be used by two goroutines at once: make one for
-// each.
+// too), are valid until its next call. A Scorer must not be used by two
+// goroutines at once: make one for each.
 type Scorer struct {
 	g  *Grader
 	sc *engine.Scorer

@@ -25,8 +25,8 @@ import (
 // diffs' messages among them), are valid until the Scorer's next call:
 // encode the result line or copy what is needed before scoring the next
 // response (a Scorer made for one response keeps its results.Result for
-// good). A Scorer must not be used by two
-// goroutines at once; make one per goroutine with Engine.NewScorer.
+// good). A Scorer must not be used by two goroutines at once; make one per
+// goroutine with Engine.NewScorer.
 type Scorer struct {
 	e   *Engine
 	res results.Result

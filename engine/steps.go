@@ -7,11 +7,10 @@ import (
 	"sync"
 
 	"github.com/callgrade/callgrade/internal/format"
-	"github.com/callgrade/callgrade/internal/rulecore"
-	"github.com/callgrade/callgrade/internal/words"
-
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/internal/rulecore"
 	"github.com/callgrade/callgrade/internal/suite"
+	"github.com/callgrade/callgrade/internal/words"
 	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/rules"
 	"github.com/callgrade/callgrade/value"

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/callgrade/callgrade/internal/format"
+	"github.com/callgrade/callgrade/internal/pycall"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -820,4 +821,17 @@ func readCalls(r value.Value, f format.Format, lim value.Limits) ([]Call, format
 // readRun is Read with the zero Options.
 func readRun(r value.Value, f format.Format) (Run, format.Format, error) {
 	return Options{}.Read(r, f)
+}
+
+// A kept reader keeps the room of its last text's Python calls, cleared
+// of their values, up to keptPyCalls; a text of more leaves none behind.
+func TestKeptCalls(t *testing.T) {
+	few := make([]pycall.Call, 3, 8)
+	few[0].Name = "get_weather"
+	if kept := keptCalls(few); len(kept) != 0 || cap(kept) != 8 || few[0].Name != "" {
+		t.Errorf("kept %d of room %d, first call %q", len(kept), cap(kept), few[0].Name)
+	}
+	if kept := keptCalls(make([]pycall.Call, keptPyCalls+1)); kept != nil {
+		t.Errorf("kept room %d past %d", cap(kept), keptPyCalls)
+	}
 }

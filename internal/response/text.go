@@ -50,6 +50,22 @@ type textReader struct {
 	pcalls []pycall.Call
 }
 
+// keptPyCalls is the most Python calls' room a kept reader keeps for the
+// next text: far more than a model's answer holds, far less than the
+// MaxTextCalls a hostile text may fill.
+const keptPyCalls = 256
+
+// keptCalls is the room of pcalls, cleared, that a kept reader keeps for
+// its next text: none past keptPyCalls (a text of thousands of calls does
+// not make the pool hold their room for good).
+func keptCalls(pcalls []pycall.Call) []pycall.Call {
+	if cap(pcalls) > keptPyCalls {
+		return nil
+	}
+	clear(pcalls)
+	return pcalls[:0]
+}
+
 // textReaders keep readers for the next text read into a caller's calls
 // (readText): a reader escapes, its methods being called through the
 // format, and would otherwise cost each response read as text an
@@ -342,8 +358,7 @@ func readText(f *api, read func(t *textReader), r value.Value, x extraction, dst
 		t = textReaders.Get().(*textReader)
 		*t = textReader{x: x, scan: read, out: dst[:0], kept: true, pcalls: t.pcalls}
 		defer func() {
-			clear(t.pcalls)
-			*t = textReader{pcalls: t.pcalls[:0]} // holds nothing of this text
+			*t = textReader{pcalls: keptCalls(t.pcalls)} // holds nothing of this text
 			textReaders.Put(t)
 		}()
 	} else {

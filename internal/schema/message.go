@@ -13,10 +13,8 @@ import (
 // the same text directly for the kinds this package reports;
 // TestMessagesMatchTheLibrary holds them to the library's wording.
 
-// quote is the library's quoting: Go's, in single quotes.
-func quote(s string) string { return string(appendQuoted(make([]byte, 0, len(s)+2), s)) }
-
-// appendQuoted appends s as quote returns it.
+// appendQuoted appends s quoted as the library quotes: Go's quoting, in
+// single quotes.
 func appendQuoted(b []byte, s string) []byte {
 	if !plainQuoted(s) {
 		// What the library does, the replacements on the whole
@@ -33,7 +31,7 @@ func appendQuoted(b []byte, s string) []byte {
 	return append(b, '\'')
 }
 
-// plainQuoted says whether quote writes s as it is: printable ASCII
+// plainQuoted says whether appendQuoted writes s as it is: printable ASCII
 // without a backslash or a single quote.
 func plainQuoted(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -177,8 +175,10 @@ func uniqueMessage(i, j int) string {
 	return "items at " + groupInt(i) + " and " + groupInt(j) + " are equal"
 }
 
-func patternMessage(got, want string) string {
-	return quote(got) + " does not match pattern " + quote(want)
+func patternMessage(ws *words.Arena, got, want string) string {
+	var room [256]byte
+	b := append(appendQuoted(room[:0], got), " does not match pattern "...)
+	return ws.String(appendQuoted(b, want))
 }
 
 func oneOfMessage(i, j int) string {

@@ -50,7 +50,7 @@ func TestMessagesMatchTheLibrary(t *testing.T) {
 		{countMessage("minLength", 1, 2), &kind.MinLength{Got: 1, Want: 2}},
 		{countMessage("maxLength", 12345, 10), &kind.MaxLength{Got: 12345, Want: 10}},
 		{uniqueMessage(999, 1000), &kind.UniqueItems{Duplicates: [2]int{999, 1000}}},
-		{patternMessage("Jan 5\t'x'", `^\d{4}$`), &kind.Pattern{Got: "Jan 5\t'x'", Want: `^\d{4}$`}},
+		{patternMessage(nil, "Jan 5\t'x'", `^\d{4}$`), &kind.Pattern{Got: "Jan 5\t'x'", Want: `^\d{4}$`}},
 		{oneOfMessage(0, 1234), &kind.OneOf{Subschemas: []int{0, 1234}}},
 		{falseMessage, &kind.FalseSchema{}},
 	}

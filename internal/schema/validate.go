@@ -694,7 +694,7 @@ func (v *validator) str(n *node, s string) {
 	}
 	if n.pattern != nil && !n.pattern.MatchString(s) {
 		if v.failing() {
-			v.fail(patternMessage(s, n.pattern.String()))
+			v.fail(patternMessage(v.words, s, n.pattern.String()))
 		}
 	}
 }
