@@ -244,10 +244,7 @@ func (p *pathStack) pathString(ws *words.Arena) string {
 // members compares two objects key by key. res is non-nil at the top
 // level, where the keys are counted for the score.
 func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *Result) bool {
-	allow := w.ctx.AllowExtra
-	if st != nil && st.rule != nil && st.rule.extra != extraInherit {
-		allow = st.rule.extra == extraAllow
-	}
+	allow := w.allowExtra(st)
 	em, am := e.Members(), a.Members()
 	ok := true
 	i, j, next := 0, 0, 0
@@ -285,24 +282,8 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 			j++
 		}
 		ks := st.keyNext(key, &next)
-		if w.ctx.NullIsMissing {
-			// A from rule's expected value is the step it names; the null
-			// the expected call holds in its place is no omission.
-			if ev != nil && ev.IsNull() && (ks == nil || ks.rule == nil || ks.rule.from == nil) {
-				ev = nil
-			}
-			if av != nil && av.IsNull() {
-				av = nil
-			}
-		}
-		w.push(key, -1)
-		var good bool
-		if ev != nil && av != nil && (ks == nil || ks.direct) && !w.slow {
-			good = w.value(ks, f, ev, av, quiet) // what field would do
-		} else {
-			good = w.field(ks, f, ev, av, allow, quiet)
-		}
-		w.pop()
+		ev, av = w.nullsMissing(ks, ev, av)
+		good := w.member(ks, f, key, ev, av, allow, quiet)
 		if res != nil {
 			// The top level counts every key, quiet or not.
 			switch {
@@ -353,6 +334,47 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 		}
 	}
 	return ok
+}
+
+// allowExtra says whether an object at st may have members the expected
+// one lacks.
+func (w *walker) allowExtra(st *state) bool {
+	if st != nil && st.rule != nil && st.rule.extra != extraInherit {
+		return st.rule.extra == extraAllow
+	}
+	return w.ctx.AllowExtra
+}
+
+// nullsMissing returns a member's two sides with a null taken for absent
+// where null_is_missing says so.
+func (w *walker) nullsMissing(ks *state, ev, av *value.Value) (*value.Value, *value.Value) {
+	if !w.ctx.NullIsMissing {
+		return ev, av
+	}
+	// A from rule's expected value is the step it names; the null the
+	// expected call holds in its place is no omission.
+	if ev != nil && ev.IsNull() && (ks == nil || ks.rule == nil || ks.rule.from == nil) {
+		ev = nil
+	}
+	if av != nil && av.IsNull() {
+		av = nil
+	}
+	return ev, av
+}
+
+// member compares the member key of two objects under its state ks; ev
+// or av is nil where that side lacks it (or holds a null that counts as
+// absent).
+func (w *walker) member(ks *state, f *eff, key string, ev, av *value.Value, allow, quiet bool) bool {
+	w.push(key, -1)
+	var good bool
+	if ev != nil && av != nil && (ks == nil || ks.direct) && !w.slow {
+		good = w.value(ks, f, ev, av, quiet) // what field would do
+	} else {
+		good = w.field(ks, f, ev, av, allow, quiet)
+	}
+	w.pop()
+	return good
 }
 
 // hasKey reports whether the sorted members ms have the key k.
@@ -629,6 +651,11 @@ func (w *walker) leaf(st *state, f *eff, r *Rule, e, a *value.Value) bool {
 		}
 		return r.re.MatchString(s)
 	case r.oneOf != nil:
+		if st != nil && st.product != nil && !w.slow {
+			// Every object a key's values make (product.go): each key
+			// is decided on its own, not each of the objects.
+			return a.Kind() == value.Object && w.inProduct(st, f, a)
+		}
 		for k := range r.oneOf {
 			alt := &r.oneOf[k]
 			if st.oneOfNorm != nil && !w.slow && alt.Kind() == value.String && a.Kind() == value.String && f.num == numExact {

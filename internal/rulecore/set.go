@@ -119,11 +119,20 @@ type state struct {
 	// the normalisers in force, when some are: each comparison would
 	// otherwise normalise them again.
 	oneOfNorm []string
-	name      string // what a diff here shows as its rule
-	keys      []keyState
-	keyMap    map[string]*state // keys, when there are many
-	idx       []idxState
-	anyKey    *state // object keys not in keys
+	// product factors the rule's one_of, a list of objects that is every
+	// combination of its keys' values (product.go), where no rule at or
+	// below here has effects beyond its verdict (state.pure); else nil.
+	product *product
+	// pure says that no rule here or below runs a comparator, reads a
+	// step (from) or pairs a list (unordered): comparing is a function
+	// of the two values that records no error, whichever comparisons a
+	// walk makes and in whichever order.
+	pure   bool
+	name   string // what a diff here shows as its rule
+	keys   []keyState
+	keyMap map[string]*state // keys, when there are many
+	idx    []idxState
+	anyKey *state // object keys not in keys
 	// defaulted are the keys whose rule has a written default that the
 	// rules there may refuse (one_of, regex, a comparator): a key that
 	// neither side gives is its default on both, and must be compared
@@ -437,7 +446,23 @@ func (st *state) summarise() {
 		st.plain = st.plain && i.st.isPlain()
 		st.reflexive = st.reflexive && i.st.isReflexive()
 	}
+	st.pure = (st.rule == nil || st.rule.pure()) && st.anyKey.isPure() && st.anyIdx.isPure()
+	for _, k := range st.keys {
+		st.pure = st.pure && k.st.isPure()
+	}
+	for _, i := range st.idx {
+		st.pure = st.pure && i.st.isPure()
+	}
+	if st.pure && st.rule != nil && st.rule.oneOf != nil {
+		st.product = factor(st.rule.oneOf)
+	}
 }
+
+func (st *state) isPure() bool { return st == nil || st.pure }
+
+// pure reports whether comparing under the rule alone records nothing but
+// its verdict (see state.pure).
+func (r *Rule) pure() bool { return r.cmp == nil && r.from == nil && !r.unordered }
 
 func (st *state) isPlain() bool { return st == nil || st.plain }
 
