@@ -3,7 +3,9 @@ package acebench
 import (
 	"context"
 	"runtime"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/callgrade/callgrade/engine"
 	"github.com/callgrade/callgrade/value"
@@ -49,10 +51,24 @@ func BenchmarkScoreCandidates(b *testing.B) {
 	b.ReportAllocs()
 	runtime.GC() // the import's garbage, as in package bfcl's scoreItems
 	b.ResetTimer()
+	cpu := cpuTime()
 	for b.Loop() {
 		for _, it := range items {
 			it.sc.Score(it.i, it.resp)
 		}
 	}
+	if cpu = cpuTime() - cpu; cpu > 0 {
+		// The measure the checker's rate is taken in: on a shared
+		// machine wall time includes waiting for a core.
+		b.ReportMetric(float64(len(items)*b.N)/cpu.Seconds(), "candidates/CPU-s")
+	}
 	b.ReportMetric(float64(len(items)*b.N)/b.Elapsed().Seconds(), "candidates/s")
+}
+
+// cpuTime is the process's user and system CPU time, the collector's
+// work included.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
