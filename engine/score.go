@@ -29,7 +29,7 @@ func (e *Engine) scoreResponse(r *results.Result, i int, resp value.Value, inval
 	}
 	o := response.Options{Limits: e.opts.Limits, Parser: w.parserOrNil(), Params: c.params, Calls: w.callsOrNil(), InvalidUTF8: invalidUTF8}
 	if c.run != nil {
-		o.Steps = w.stepsOrNil()
+		o.Steps, o.SkipResults = w.stepsOrNil(), c.run.skipResults
 		run := w.runOrNew()
 		var err error
 		*run, _, err = o.Read(resp, want)

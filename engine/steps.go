@@ -29,6 +29,10 @@ type compiledRun struct {
 	// its results carry them (results.Result.StepTools), made once here
 	// rather than per result.
 	stepTools []string
+	// skipResults says that nothing in the case reads a tool's result
+	// (compiledCase.readsResults): the run is read without them
+	// (response.Options.SkipResults).
+	skipResults bool
 }
 
 type compiledNever struct {
@@ -114,12 +118,44 @@ func (k *caseCompiler) compileRun(sc *suite.Case, cc *compiledCase, refs bool) {
 	}
 	k.lintRefs(sc, cc.mode) // steps_lint.go
 	cc.run = run
+	run.skipResults = !cc.readsResults()
 	if run.steps {
 		run.stepTools = make([]string, len(cc.expected))
 		for j := range cc.expected {
 			run.stepTools[j] = cc.expected[j].name
 		}
 	}
+}
+
+// readsResults reports whether scoring a response to run case cc may read
+// a tool's result: a step's result rules do, and so may every rule that a
+// comparator or a reference decides and every assert, which are handed
+// the run's steps (rules.Steps) with their results. Rules that the values
+// alone decide (rulecore.Set.DecidesByValues) read none.
+func (cc *compiledCase) readsResults() bool {
+	calls := func(ecs []compiledCall) bool {
+		for i := range ecs {
+			ec := &ecs[i]
+			if ec.result() != nil || len(ec.asserts()) > 0 || ec.rules != nil && !ec.rules.DecidesByValues() {
+				return true
+			}
+		}
+		return false
+	}
+	if calls(cc.expected) {
+		return true
+	}
+	for _, alt := range cc.alternatives {
+		if calls(alt) {
+			return true
+		}
+	}
+	for i := range cc.run.never {
+		if !cc.run.never[i].rules.DecidesByValues() {
+			return true
+		}
+	}
+	return cc.run.final != nil && !cc.run.final.DecidesByValues()
 }
 
 // stepCalls compiles a case's expected steps: their calls as expected

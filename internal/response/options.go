@@ -44,6 +44,12 @@ type Options struct {
 	// or arguments hold such a string is then failed as an arguments
 	// string that is not UTF-8 is, and only that call.
 	InvalidUTF8 bool
+	// SkipResults says that no one reads the tools' results of the run
+	// Read returns: each result still finds its call (a step's HasResult
+	// and Error are set), but its content is not read, and Result stays
+	// the zero Value. A case that judges the final answer alone needs
+	// no result, and parsing each as JSON was a sixth of reading a run.
+	SkipResults bool
 }
 
 // Read reads r, a response in format f (format.Auto detects it by its
@@ -65,7 +71,7 @@ type Options struct {
 // shares memory with r.
 func (o Options) Read(r value.Value, f format.Format) (Run, format.Format, error) {
 	var run Run
-	got, err := readRunInto(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params}, o.Steps, &run)
+	got, err := readRunInto(r, f, extraction{lim: o.Limits, p: o.Parser, params: o.Params, skipResults: o.SkipResults}, o.Steps, &run)
 	if o.InvalidUTF8 {
 		for i := range run.Steps {
 			failInvalidUTF8(&run.Steps[i].Call, i)

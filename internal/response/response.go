@@ -384,6 +384,8 @@ type extraction struct {
 	// onMatch, when set, hears of each result a conversation pairs with
 	// a call, so that a test can check the pairing against the rules.
 	onMatch func(step int, m match)
+	// skipResults is Options.SkipResults.
+	skipResults bool
 }
 
 // maxDepth is the nesting an arguments object may have.

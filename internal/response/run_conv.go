@@ -490,7 +490,10 @@ func (b *runBuilder) result(id, name string, content value.Value, failed bool) {
 		return
 	}
 	s := b.step(k)
-	s.Result, s.HasResult, s.Error = b.resultValue(content), true, failed
+	s.HasResult, s.Error = true, failed
+	if !b.x.skipResults {
+		s.Result = b.resultValue(content)
+	}
 	if b.x.onMatch != nil {
 		b.x.onMatch(k, match{id: id, name: name, first: b.first, end: b.end, ord: ord})
 	}

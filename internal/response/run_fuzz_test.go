@@ -42,6 +42,32 @@ func FuzzRun(f *testing.F) {
 	})
 }
 
+// checkSkipResults reads r again with Options.SkipResults: the same run
+// but for the results' content, each result still paired with its call.
+func checkSkipResults(t *testing.T, r value.Value, want, got format.Format, run *Run) {
+	t.Helper()
+	skip, gotSkip, err := extractRun(r, want, extraction{lim: fuzzLimits, skipResults: true})
+	if err != nil || gotSkip != got {
+		t.Fatalf("read without results (%q): %q, %v; with them %q", want, gotSkip, err, got)
+	}
+	if len(skip.Steps) != len(run.Steps) || skip.Final != run.Final || skip.HasFinal != run.HasFinal {
+		t.Fatalf("read without results (%q): %d steps, final %q; with them %d steps, final %q", want, len(skip.Steps), skip.Final, len(run.Steps), run.Final)
+	}
+	for i := range run.Steps {
+		a, b := &skip.Steps[i], &run.Steps[i]
+		if a.Name != b.Name || a.ID != b.ID || a.Turn != b.Turn || a.HasResult != b.HasResult || a.Error != b.Error ||
+			(a.Err == nil) != (b.Err == nil) || a.Err == nil && !value.Equal(a.Args, b.Args) {
+			t.Fatalf("read without results (%q), step %d: %+v; with them %+v", want, i, a, b)
+		}
+		if b.HasResult && !isTrace(r, want) && a.Result.Kind() != value.Null {
+			t.Fatalf("read without results (%q), step %d has result %s", want, i, a.Result)
+		}
+	}
+	if f, g := skip.ReadAs(format.FinalBFCL), run.ReadAs(format.FinalBFCL); f.Final != g.Final || len(f.Steps) != len(g.Steps) {
+		t.Fatalf("read without results (%q): BFCL's reading %q of %d steps, with them %q of %d", want, f.Final, len(f.Steps), g.Final, len(g.Steps))
+	}
+}
+
 // checkInvalidUTF8 reads r, which holds text that is not UTF-8, with
 // Options.InvalidUTF8: Read's steps fail exactly where ReadCalls's
 // calls do, and no call that is not failed holds such text in its name
@@ -103,6 +129,7 @@ func checkRunRules(t *testing.T, r value.Value, want format.Format) {
 		return
 	}
 	checkBFCLReading(t, &run, want)
+	checkSkipResults(t, r, want, got, &run)
 	if len(run.Steps) != len(calls) || !sameCalls(calls, run.Calls()) {
 		t.Fatalf("ExtractRun(%q) has %d steps, Extract %d calls: %v, %v", want, len(run.Steps), len(calls), run.Calls(), calls)
 	}
