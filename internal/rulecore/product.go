@@ -2,6 +2,7 @@ package rulecore
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -38,15 +39,31 @@ func factor(alts []value.Value) *product {
 		return nil
 	}
 	p := &product{}
+	in := map[string]int{} // how many objects give the key
 	for _, a := range alts {
 		if a.Kind() != value.Object {
 			return nil
 		}
 		for _, m := range a.Members() {
-			if !slices.Contains(p.keys, m.Key) {
+			if in[m.Key] == 0 {
 				p.keys = append(p.keys, m.Key)
 			}
+			in[m.Key]++
 		}
+	}
+	// A key some objects leave out doubles the combinations at least: a
+	// product of len(alts) objects has at most log2 of it such keys. The
+	// walk below visits every key for every object, which for more of
+	// them (objects of a key or two each, all different) would be
+	// quadratic in the list.
+	sometimes := 0
+	for _, k := range p.keys {
+		if in[k] < len(alts) {
+			sometimes++
+		}
+	}
+	if sometimes > bits.Len(uint(len(alts))) {
+		return nil
 	}
 	slices.Sort(p.keys)
 	p.opts = make([][]value.Value, len(p.keys))

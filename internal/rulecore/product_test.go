@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/callgrade/callgrade/rules"
@@ -77,6 +78,7 @@ func TestFactor(t *testing.T) {
 		{"a combination twice in place of another", append(expandDict(t, `{"a":[1,2,3],"b":["x","y"]}`, 100)[1:], mustParse(t, `{"a":1,"b":"y"}`)), false},
 		{"not all objects", append(expandDict(t, `{"a":[1,2,3],"b":["x","y"]}`, 100), mustParse(t, `[1]`)), false},
 		{"nested values", expandDict(t, `{"a":[{"x":[1]},{"x":[2]},"<absent>"],"b":[[1,2],[2,1]]}`, 100), true},
+		{"a key of its own each", keyEach(t, 5000), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := factor(tc.objs)
@@ -85,6 +87,20 @@ func TestFactor(t *testing.T) {
 			}
 		})
 	}
+}
+
+// keyEach is n objects, each of one key of its own: no product (factor
+// tells so by the number of keys some objects leave out, before it looks
+// at the combinations).
+func keyEach(tb testing.TB, n int) []value.Value {
+	objs := make([]value.Value, n)
+	for i := range objs {
+		var err error
+		if objs[i], err = value.ObjectOf(value.Member{Key: strconv.Itoa(i), Value: value.Int(1)}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return objs
 }
 
 // TestProductDecides holds the factored one_of to its objects tried in
