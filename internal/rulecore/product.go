@@ -68,6 +68,9 @@ func factor(alts []value.Value) *product {
 	slices.Sort(p.keys)
 	p.opts = make([][]value.Value, len(p.keys))
 	p.absent = make([]bool, len(p.keys))
+	for i, k := range p.keys {
+		p.absent[i] = in[k] < len(alts)
+	}
 	seen := make([]map[string]int, len(p.keys))
 	for i := range seen {
 		seen[i] = map[string]int{}
@@ -90,8 +93,6 @@ func factor(alts []value.Value) *product {
 				}
 				o = n + 1
 				j++
-			} else {
-				p.absent[i] = true
 			}
 			combo = binary.AppendUvarint(combo, uint64(o))
 		}

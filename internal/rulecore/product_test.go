@@ -152,6 +152,41 @@ func TestProductDecides(t *testing.T) {
 	}
 }
 
+// TestProductEmptyObjects: a one_of of the empty object, four times, is a
+// product of no keys. An empty actual object matches it; a member it
+// lacks is one the expected objects have no such member for, unless
+// extra_fields allows it; an empty list or null is no object.
+func TestProductEmptyObjects(t *testing.T) {
+	empty := mustParse(t, `{}`)
+	s := newSet(t, rules.Extensions{}, call("b", oneOfRule(t, []value.Value{empty, empty, empty, empty})))
+	if p := s.compiled().key("b").product; p == nil || len(p.keys) != 0 {
+		t.Fatalf("four empty objects: product %v", p)
+	}
+	for _, tc := range []struct {
+		actual string
+		allow  bool
+		pass   bool
+	}{
+		{`{}`, false, true},
+		{`{"a":1}`, false, false},
+		{`{"a":1}`, true, true},
+		{`{"a":null}`, false, false},
+		{`[]`, false, false},
+		{`null`, false, false},
+	} {
+		ctx := &Context{AllowExtra: tc.allow}
+		e, a := mustParse(t, `{"b":{}}`), mustParse(t, `{"b":`+tc.actual+`}`)
+		fast, fastRes, _ := shortcutRun(s, e, a, ctx, false)
+		slow, slowRes, _ := shortcutRun(s, e, a, ctx, true)
+		if fastRes != slowRes || !reflect.DeepEqual(fast, slow) {
+			t.Errorf("%s: factored %+v%s, one by one %+v%s", tc.actual, fastRes, describeDiffs(fast), slowRes, describeDiffs(slow))
+		}
+		if pass := fastRes.Matched == fastRes.Total; pass != tc.pass {
+			t.Errorf("%s (allow_extra %v): pass %v, want %v", tc.actual, tc.allow, pass, tc.pass)
+		}
+	}
+}
+
 // FuzzProduct holds the factored one_of to its objects tried in turn, for
 // any dict answer expanded into its objects (in the importer's order,
 // turned, with an object twice, or with one left out, which is no longer
