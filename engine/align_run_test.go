@@ -77,7 +77,7 @@ func randomRunCase(rng *rand.Rand) (steps string, run *response.Run) {
 // docs/trajectories.md says.
 func bruteScoreRun(e *Engine, i int, run *response.Run, mode suite.CallMatch) (calls []results.CallResult, score float64, pass bool) {
 	exp := e.cases[i].expected
-	rv := newRunView(run, true)
+	rv := newRunView(run, true, nil)
 	defer rv.release()
 	n, m := len(exp), len(rv.calls)
 	verd := make([]verdict, n*m)

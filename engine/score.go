@@ -460,7 +460,7 @@ func (ec *compiledCall) judge(j *judgement, ac *response.Call, rv *runView, b in
 		return
 	}
 	ctx := ec.ctx(j.steps)
-	ctx.Words = w.arena()
+	ctx.Words, ctx.Scratch = w.arena(), w.normScratch()
 	ctx.Passes = passes
 	ctx.MaxWorded = worded
 	ctx.Ctx = w.context()

@@ -136,11 +136,13 @@ type work struct {
 	passes rulecore.Passes     // what the schema proves of a pair, for weighing it
 	sc     *scratch            // compare's (see work.scratch)
 
-	validation schema.Scratch  // the validations' memory
-	calls      []response.Call // the last response's calls (response.Options.Calls)
-	steps      []response.Step // the last run's steps (response.Options.Steps)
-	run        response.Run    // the last run read (see runOrNew)
-	read       response.Run    // the last run as its case reads it, when that is a copy (readRun)
+	validation schema.Scratch   // the validations' memory
+	norm       rulecore.Scratch // the comparisons' memory
+	rv         runView          // the view of the run being scored (see work.runView)
+	calls      []response.Call  // the last response's calls (response.Options.Calls)
+	steps      []response.Step  // the last run's steps (response.Options.Steps)
+	run        response.Run     // the last run read (see runOrNew)
+	read       response.Run     // the last run as its case reads it, when that is a copy (readRun)
 	// words holds the messages of the response's diffs: a Scorer's result
 	// is valid until its next response, and so are they.
 	words words.Arena
@@ -174,6 +176,15 @@ func (w *work) arena() *words.Arena {
 		return nil
 	}
 	return &w.words
+}
+
+// normScratch returns the comparisons' memory; nil (each takes its own) when
+// w is nil.
+func (w *work) normScratch() *rulecore.Scratch {
+	if w == nil {
+		return nil
+	}
+	return &w.norm
 }
 
 // stopped reports whether w's context is done.

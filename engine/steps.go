@@ -248,8 +248,10 @@ func withPlaceholder(obj value.Value, keys []string) value.Value {
 // runView is a run being scored: its steps for references
 // (rules.NewSteps), built into values only when a reference reads them.
 type runView struct {
-	ctx   context.Context // the scoring's (Scorer.setContext), for the run's comparisons
-	words *words.Arena    // where the run's own diffs are worded (work.arena)
+	ctx     context.Context   // the scoring's (Scorer.setContext), for the run's comparisons
+	words   *words.Arena      // where the run's own diffs are worded (work.arena)
+	scratch *rulecore.Scratch // the run's comparisons' memory (work.normScratch)
+	pooled  bool              // from runViewPool, not a Scorer's work
 	// final is what reportFinal writes the final text's diffs into, and
 	// whether its rule has an expected value; report is reportFinal,
 	// bound once for the pooled view rather than a closure a run.
@@ -272,8 +274,16 @@ type runView struct {
 
 var runViewPool = sync.Pool{New: func() any { return new(runView) }}
 
-func newRunView(run *response.Run, steps bool) *runView {
-	rv := runViewPool.Get().(*runView)
+// newRunView returns the view of run, in w's memory (the pool's when w
+// is nil), to give back with release once the run is scored.
+func newRunView(run *response.Run, steps bool, w *work) *runView {
+	var rv *runView
+	if w != nil {
+		rv = &w.rv
+	} else {
+		rv = runViewPool.Get().(*runView)
+		rv.pooled = true
+	}
 	rv.run, rv.isSteps = run, steps
 	rv.calls = rv.calls[:0]
 	for i := range run.Steps {
@@ -288,8 +298,11 @@ func newRunView(run *response.Run, steps bool) *runView {
 func (rv *runView) release() {
 	clear(rv.calls)
 	clear(rv.vals)
-	rv.run, rv.ctx, rv.words, rv.final.r = nil, nil, nil, nil
-	runViewPool.Put(rv)
+	rv.run, rv.ctx, rv.words, rv.scratch, rv.final.r = nil, nil, nil, nil, nil
+	if rv.pooled {
+		rv.pooled = false
+		runViewPool.Put(rv)
+	}
 }
 
 // StepCount serves rules.NewSteps.
@@ -369,7 +382,7 @@ func (rv *runView) checkResult(ec *compiledCall, b int, report func(rulecore.Dif
 				HasExpected: true, HasActual: true, Rule: "error", Message: msg})
 		}
 	}
-	ctx := rulecore.Context{AllowExtra: true, NullIsMissing: ec.nullIsMissing, Tool: ec.name, Steps: rv.at(b), Ctx: rv.ctx, Words: rv.words}
+	ctx := rulecore.Context{AllowExtra: true, NullIsMissing: ec.nullIsMissing, Tool: ec.name, Steps: rv.at(b), Ctx: rv.ctx, Words: rv.words, Scratch: rv.scratch}
 	for i := range cr.checks {
 		chk := &cr.checks[i]
 		if chk.rule.Ignore() {
@@ -487,9 +500,9 @@ func (e *Engine) scoreRun(r *results.Result, i int, run *response.Run, w *work) 
 	// The text final judges, as final_text reads it; under bfcl a last
 	// message of unusable calls is that text, and no calls.
 	run = run.ReadAsInto(e.cases[i].run.reading, w.readRun(run))
-	rv := newRunView(run, e.cases[i].run.steps)
+	rv := newRunView(run, e.cases[i].run.steps, w)
 	defer rv.release()
-	rv.ctx, rv.words = w.context(), w.arena()
+	rv.ctx, rv.words, rv.scratch = w.context(), w.arena(), w.normScratch()
 	e.scoreCallsIn(r, i, rv.calls, w, rv)
 	e.cases[i].countCalls(r, rv.calls, rv) // anycalls.go
 	e.checkRun(r, &e.cases[i], rv)
@@ -566,7 +579,7 @@ func (e *Engine) checkRun(r *results.Result, c *compiledCase, rv *runView) {
 				exp = value.Value{}
 			}
 			if ok {
-				ctx := rulecore.Context{Steps: steps, Ctx: rv.ctx, Words: rv.words}
+				ctx := rulecore.Context{Steps: steps, Ctx: rv.ctx, Words: rv.words, Scratch: rv.scratch}
 				rv.final.r, rv.final.none = r, none
 				if rv.report == nil {
 					rv.report = rv.reportFinal

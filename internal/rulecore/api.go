@@ -60,6 +60,20 @@ type Context struct {
 	// valid until its Reset (see package words); nil gives each message
 	// a string of its own.
 	Words *words.Arena
+	// Scratch, when not nil, is memory the comparison works in and
+	// leaves for the next one: a caller that compares many calls on one
+	// goroutine keeps one, rather than each comparison taking it from a
+	// pool shared by all goroutines and giving it back.
+	Scratch *Scratch
+}
+
+// Scratch is the memory a comparison works in: the buffers strings are
+// normalised into. The zero Scratch is ready to use. It serves one
+// comparison at a time; one that begins while it is in use (a
+// comparator's own comparison, say) works in memory of its own.
+type Scratch struct {
+	nb   normBufs
+	busy bool
 }
 
 // words is c's Words, nil for a nil c.

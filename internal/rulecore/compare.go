@@ -170,6 +170,7 @@ type walker struct {
 	types typeVerdicts
 
 	nb    *normBufs // the normalisers' buffers, from the first string normalised to the end
+	held  *Scratch  // the Context's Scratch when nb is its buffers, else nil (nb is the pool's)
 	normA normMemo  // the last actual string normalised
 
 	defaulted uint8 // which sides of the field being compared are a rule's default
@@ -889,14 +890,23 @@ type normMemo struct {
 // at the first string normalised.
 func (w *walker) bufs() *normBufs {
 	if w.nb == nil {
-		w.nb = normPool.Get().(*normBufs)
+		if sc := w.ctx.Scratch; sc != nil && !sc.busy {
+			sc.busy = true
+			w.nb, w.held = &sc.nb, sc
+		} else {
+			w.nb = normPool.Get().(*normBufs)
+		}
 	}
 	return w.nb
 }
 
 // release gives back the walker's normalisation buffers.
 func (w *walker) release() {
-	if w.nb != nil {
+	switch {
+	case w.held != nil:
+		w.held.busy = false
+		w.held, w.nb = nil, nil
+	case w.nb != nil:
 		normPool.Put(w.nb)
 		w.nb = nil
 	}

@@ -292,10 +292,15 @@ func (f *fused) append(dst []byte, s string) []byte {
 // than its caller's.
 func (f *fused) mapASCII(out []byte, l int, s string, i int) (int, int, rune) {
 	wm := &f.word
+	// The ranges are held in locals: read through wm, each would be
+	// loaded again for each word, the stores to out between.
+	r0, r1, lo := wm.ranges[0], wm.ranges[1], wm.lower
 	for {
 		var special, mapped uint64
 		for ; i+8 <= len(s); i, l = i+8, l+8 {
-			mapped, special = wm.word(load64(s, i))
+			w := load64(s, i)
+			special = (w | r0.in(w) | r1.in(w)) & highBytes
+			mapped = w + lo.in(w)&highBytes>>2
 			binary.LittleEndian.PutUint64(out[l:l+8], mapped)
 			if special != 0 {
 				break

@@ -157,3 +157,55 @@ func FuzzFuse(f *testing.F) {
 		}
 	})
 }
+
+// TestScratch: comparisons that share a Context's Scratch, one after
+// another, give what comparisons with none give, messages included; and
+// a walk that begins while another holds the Scratch works in buffers of
+// its own, so that neither overwrites the other's normal forms.
+func TestScratch(t *testing.T) {
+	set := newSet(t, rules.Extensions{}, call("l.#", `{"one_of":["a-b","C D","xy"],"normalize":[{"delete":"- "},"lower"]}`))
+	var sc Scratch
+	for _, actual := range []string{`{"l":["AB","cd","X-Y"]}`, `{"l":["AB","ce","XY"]}`, `{"l":["zz","AB","cd"]}`, `{"l":["ab","AB","zz"]}`} {
+		wantRes, want := compareText(t, set, nil, `{"l":["a-b","C D","xy"]}`, actual)
+		gotRes, got := compareText(t, set, &Context{Scratch: &sc}, `{"l":["a-b","C D","xy"]}`, actual)
+		if gotRes != wantRes || !slices.Equal(describe(got), describe(want)) {
+			t.Errorf("%s: with a Scratch %+v %q, without %+v %q", actual, gotRes, describe(got), wantRes, describe(want))
+		}
+		if sc.busy {
+			t.Fatalf("%s: the Scratch is still held after the comparison", actual)
+		}
+	}
+
+	ctx := Context{Scratch: &sc}
+	var outer, inner walker
+	outer.start(value.Value{}, value.Value{}, &ctx, nil, nil)
+	inner.start(value.Value{}, value.Value{}, &ctx, nil, nil)
+	ob := outer.bufs()
+	if ob != &sc.nb || !sc.busy {
+		t.Fatalf("the first walk does not work in the Scratch")
+	}
+	fns := fuse([]normStep{stepByName("lower"), stepByName("strip_punct")})
+	s := ob.apply(fns, "A-B", 0)
+	if ib := inner.bufs(); ib == ob {
+		t.Fatalf("a walk begun while the Scratch is held shares its buffers")
+	} else {
+		ib.apply(fns, "X-Y-Z", 0)
+	}
+	inner.release()
+	if !sc.busy || s != "ab" {
+		t.Fatalf("the inner walk's end released the outer's Scratch (busy %v) or changed its normal form to %q", sc.busy, s)
+	}
+	outer.release()
+	if sc.busy {
+		t.Fatalf("the Scratch is still held after both walks")
+	}
+}
+
+// describe lists each diff's kind, path and message.
+func describe(ds []Diff) []string {
+	out := []string{}
+	for _, d := range ds {
+		out = append(out, string(d.Kind)+" "+d.Path+": "+d.Message)
+	}
+	return out
+}
