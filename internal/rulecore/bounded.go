@@ -148,7 +148,14 @@ func edgeOf(re *syntax.Regexp, edge syntax.Op) (class []rune, atEdge, ok bool) {
 	return nil, false, false
 }
 
-// match reports whether the regex matches s, which is UTF-8.
+// match reports whether the regex matches s. Text that is not UTF-8 is
+// read as RE2 reads it: each byte of a broken sequence is U+FFFD, which
+// no literal holds (compileBounded refuses one that does) and which a
+// class holds or not as it would the character. A literal begins with a
+// byte that begins a character, where RE2's reading of the text also
+// begins one, and DecodeLastRuneInString finds before it the character
+// RE2 read there (FuzzBounded holds the two to RE2's verdicts on any
+// bytes).
 func (b boundedAlts) match(s string) bool {
 	for i := range b {
 		if b[i].match(s) {

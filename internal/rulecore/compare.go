@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/number"
@@ -641,7 +640,7 @@ func (w *walker) leaf(st *state, f *eff, r *Rule, e, a *value.Value) bool {
 		s := nb.apply(f.norm, a.Str(), 0)
 		switch {
 		case w.slow:
-		case r.bounded != nil && utf8.ValidString(s):
+		case r.bounded != nil:
 			return r.bounded.match(s)
 		case r.anchored != nil:
 			return r.anchored.match(s)
