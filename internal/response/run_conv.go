@@ -103,8 +103,9 @@ const (
 	wholeRun                   // steps with results, turns and the final answer
 )
 
-// smallRun is the number of steps a builder holds in itself before it
-// takes memory for them; most runs make a few calls.
+// smallRun is the number of steps a builder holds in small before it
+// counts the run's steps and takes memory for all of them; most runs
+// make a few calls.
 const smallRun = 4
 
 // runBuilder gathers the steps of a conversation as its format's message
@@ -121,8 +122,11 @@ type runBuilder struct {
 	n     int    // steps so far
 	calls []Call // callsOnly: the calls so far
 	// small holds the steps of a whole run until there are more than
-	// smallRun; then big holds them all (step).
-	small [smallRun]Step
+	// smallRun; then big holds them all (step). It is mem's first steps
+	// when mem has room for them, else memory of its own, taken at the
+	// first step: an array in the builder would be cleared with it, for
+	// every run, steps or none.
+	small []Step
 	big   []Step
 	mem   []Step // memory for big or the run's steps (Options.Steps)
 
@@ -194,8 +198,7 @@ func runConversation(p *plan, x extraction, want format.Format, mem []Step, run 
 	b.closeTurn()
 	steps := b.big
 	if steps == nil && b.n > 0 {
-		steps = b.newSteps(b.n)
-		copy(steps, b.small[:b.n])
+		steps = b.small[:b.n] // in mem when it had room; with small's room, for a caller that reads the next run into it (Options.Steps)
 	}
 	run.Steps, run.Final, run.HasFinal = steps, b.final, b.hasFinal
 	run.end = b.last
@@ -356,11 +359,15 @@ func (b *runBuilder) add(c Call, id string) {
 		}
 		b.calls = append(b.calls, c)
 	case b.big == nil && b.n < smallRun:
+		if b.small == nil {
+			b.small = b.newSteps(smallRun)
+		}
 		b.small[b.n] = Step{Call: c, ID: id, Turn: turn}
 	default:
 		if b.big == nil {
+			// Into mem, when it has room, which small may be already.
 			b.big = b.newSteps(max(b.count(), smallRun+1))[:smallRun]
-			copy(b.big, b.small[:])
+			copy(b.big, b.small)
 		}
 		b.big = append(b.big, Step{Call: c, ID: id, Turn: turn})
 	}
