@@ -36,12 +36,17 @@ cases:
     steps:
       - name: f
         arguments: {a: 1}
+  - {id: none, expected: []}
+  - {id: none_superset, calls: superset, expected: []}
+  - {id: anything, calls: any, expected: []}
+  - {id: anything_final, calls: any, final: {regex: 'x'}}
 `
 
 // FuzzOneCall holds evaluateOne, which scores a list of one expected call
-// against a response of one call without the matcher, to the matcher's
-// pairing and assembly (Engine.exhaustive): every case scores to the same
-// result line either way, read as calls or as a run.
+// against a response of one call without the matcher, and evaluateNone,
+// which scores a list of none, to the matcher's pairing and assembly
+// (Engine.exhaustive): every case scores to the same result line either
+// way, read as calls or as a run.
 func FuzzOneCall(f *testing.F) {
 	e := loadWith(f, oneCallSuite, Options{})
 	capped := loadWith(f, oneCallSuite, Options{maxDiffs: 1})

@@ -163,6 +163,10 @@ func (e *Engine) evaluate(r *results.Result, c *compiledCase, exp []compiledCall
 		e.evaluateOne(r, &exp[0], &calls[0], w, rv)
 		return
 	}
+	if len(exp) == 0 && !e.exhaustive {
+		e.evaluateNone(r, c, calls, w, rv)
+		return
+	}
 	// Small cases, nearly all of them, keep their bookkeeping on the stack.
 	var pairsBuf [8]int
 	var prBuf [8]pairing
@@ -211,6 +215,31 @@ func (e *Engine) evaluateOne(r *results.Result, ec *compiledCall, ac *response.C
 	r.Score = p.score
 	if rv != nil {
 		rv.sum, rv.den = p.score, 1
+	}
+	r.Pass = len(r.Diffs) == 0
+}
+
+// evaluateNone is evaluate for a list of no expected calls (a case that
+// expects none, or one of calls: any, which judges a run's final answer
+// and its calls' validity alone): each actual call is an extra one, as
+// the matcher would write it, without its pairing's bookkeeping.
+func (e *Engine) evaluateNone(r *results.Result, c *compiledCase, calls []response.Call, w *work, rv *runView) {
+	lt := lent{mode: c.mode, w: w, rv: rv}
+	mt := matcher{e: e, c: c, calls: calls, lent: &lt}
+	extra := 0
+	for b := range calls {
+		if mt.writeExtra(r, b) {
+			extra++
+		}
+	}
+	// assemble's score with nothing paired: 0 of the calls that count
+	// against the case, 1 when none does.
+	r.Score = 1
+	if extra > 0 {
+		r.Score = 0
+	}
+	if rv != nil {
+		rv.sum, rv.den = 0, extra
 	}
 	r.Pass = len(r.Diffs) == 0
 }
