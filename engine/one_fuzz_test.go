@@ -38,6 +38,8 @@ cases:
         arguments: {a: 1}
   - {id: none, expected: []}
   - {id: none_superset, calls: superset, expected: []}
+  - {id: none_in_order, calls: in_order, expected: []}
+  - {id: no_steps, steps: []}
   - {id: anything, calls: any, expected: []}
   - {id: anything_final, calls: any, final: {regex: 'x'}}
 `

@@ -138,7 +138,7 @@ type work struct {
 
 	validation schema.Scratch   // the validations' memory
 	norm       rulecore.Scratch // the comparisons' memory
-	rv         runView          // the view of the run being scored (see work.runView)
+	rv         runView          // the view of the run being scored (newRunView)
 	calls      []response.Call  // the last response's calls (response.Options.Calls)
 	steps      []response.Step  // the last run's steps (response.Options.Steps)
 	run        response.Run     // the last run read (see runOrNew)

@@ -198,7 +198,9 @@ func runConversation(p *plan, x extraction, want format.Format, mem []Step, run 
 	b.closeTurn()
 	steps := b.big
 	if steps == nil && b.n > 0 {
-		steps = b.small[:b.n] // in mem when it had room; with small's room, for a caller that reads the next run into it (Options.Steps)
+		// In mem when it had room, and with all of small's room, which
+		// a caller keeps to read the next run into (Options.Steps).
+		steps = b.small[:b.n]
 	}
 	run.Steps, run.Final, run.HasFinal = steps, b.final, b.hasFinal
 	run.end = b.last

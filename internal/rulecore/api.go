@@ -69,8 +69,9 @@ type Context struct {
 
 // Scratch is the memory a comparison works in: the buffers strings are
 // normalised into. The zero Scratch is ready to use. It serves one
-// comparison at a time; one that begins while it is in use (a
-// comparator's own comparison, say) works in memory of its own.
+// comparison at a time, on one goroutine (a Scorer's); one that begins
+// while it is in use (a comparator's own comparison, say) works in
+// memory of its own.
 type Scratch struct {
 	nb   normBufs
 	busy bool
