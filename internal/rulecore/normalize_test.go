@@ -110,6 +110,14 @@ func FuzzFuse(f *testing.F) {
 		{[]byte{0, 8, 0}, "E\u0301 İstanbul"},
 		{[]byte{6, 0}, "AB ab\xffA"},
 		{[]byte{1}, "\xe2\x80"},
+		// Several characters to map alone in one word of eight: deleted
+		// side by side, at the word's last byte, replaced after a
+		// deletion, a character not ASCII after them, and in the last
+		// few bytes.
+		{[]byte{2, 0, 4}, "{'answer': 'Dong-Sup_Yoon', 'context': 'a.b,c'}"},
+		{[]byte{2, 4}, "abcdefg.,,..--hijklmn'o'p'q_r_s"},
+		{[]byte{2, 4, 0}, "AB-CD'EF\u2019G_H-\u00e9.Ij'k"},
+		{[]byte{2, 0}, "1234567-x.y,z"},
 	} {
 		f.Add(seed.pick, seed.s)
 	}
