@@ -226,7 +226,20 @@ func inClass(ranges []rune, r rune) bool {
 // text (bfcl/source.go's stdPattern: a standardised string, the
 // deletable characters allowed around each character). nil: the regex
 // has another shape.
-type anchoredAlts [][]seqItem
+type anchoredAlts []anchoredSeq
+
+// anchoredSeq is one alternative of an anchoredAlts: its items, and,
+// when it is D* L1 D* L2 ... Ln D* (each L one character that D does not
+// match, as BFCL's standardised strings are), the ASCII characters of D
+// and of each L. A text of ASCII characters then matches when, its D
+// characters deleted, its characters are in the Ls' one for one
+// (deleted): one test of a character where the items take two, a star's
+// and a literal's, each with its loop. lits is nil for another shape.
+type anchoredSeq struct {
+	items []seqItem
+	del   asciiSet
+	lits  []asciiSet
+}
 
 // seqItem is one character of a sequence (a literal or a class), or a
 // class repeated.
@@ -294,9 +307,31 @@ func compileAnchored(src string) anchoredAlts {
 		for i := range seq {
 			seq[i].ascii = asciiSetOf(seq[i].matches)
 		}
-		out = append(out, seq)
+		out = append(out, deletedForm(seq))
 	}
 	return out
+}
+
+// deletedForm is the alternative of items seq, with its deleted form
+// when seq is D* L1 D* ... Ln D*: every star the same set of ASCII
+// characters and not X?, each L one character. oneWay has found that no
+// L shares a character with the D* before it.
+func deletedForm(seq []seqItem) anchoredSeq {
+	q := anchoredSeq{items: seq}
+	if len(seq)%2 == 0 || !seq[0].star || seq[0].one {
+		return q
+	}
+	d := seq[0].ascii
+	lits := make([]asciiSet, 0, len(seq)/2)
+	for k := 1; k < len(seq); k += 2 {
+		l, st := &seq[k], &seq[k+1]
+		if l.star || !st.star || st.one || st.ascii != d {
+			return q
+		}
+		lits = append(lits, l.ascii)
+	}
+	q.del, q.lits = d, lits
+	return q
 }
 
 // appendSeq appends the items of n to seq; ok is false for a node of
@@ -424,12 +459,43 @@ func (it *seqItem) matches(r rune) bool {
 // match reports whether the regex matches s. The characters are read as
 // RE2 reads them: a byte that is not UTF-8 is U+FFFD.
 func (a anchoredAlts) match(s string) bool {
-	for _, seq := range a {
-		if matchSeq(seq, s) {
+	for i := range a {
+		if a[i].match(s) {
 			return true
 		}
 	}
 	return false
+}
+
+func (q *anchoredSeq) match(s string) bool {
+	if q.lits != nil {
+		if ok, decided := q.deleted(s); decided {
+			return ok
+		}
+	}
+	return matchSeq(q.items, s)
+}
+
+// deleted matches s in the deleted form, up to its first character that
+// is not ASCII, where decided is false: the items read the rest, which
+// RE2's case folding may match otherwise (K, the Kelvin sign, for k).
+// A character that is neither D's nor the next L's ends the match: the
+// sequence matches one way only.
+func (q *anchoredSeq) deleted(s string) (ok, decided bool) {
+	j := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return false, false
+		case q.del.has(c):
+		case j < len(q.lits) && q.lits[j].has(c):
+			j++
+		default:
+			return false, true
+		}
+	}
+	return j == len(q.lits), true
 }
 
 // matchSeq reads s by seq from the left. An ASCII character is tested

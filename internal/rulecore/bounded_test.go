@@ -103,7 +103,9 @@ func FuzzBounded(f *testing.F) {
 // characters of del allowed any number of times around each, in any
 // case when fold.
 func stdLike(s, del string, fold bool) string {
-	cls := "[" + regexp.QuoteMeta(del) + "]*"
+	// In a class, - (a range), ] and ^ are escaped too, as bfcl/source.go
+	// escapes them; QuoteMeta leaves -.
+	cls := "[" + strings.ReplaceAll(regexp.QuoteMeta(del), "-", `\-`) + "]*"
 	if del == "" {
 		cls = ""
 	}
@@ -121,29 +123,45 @@ func stdLike(s, del string, fold bool) string {
 
 func TestCompileAnchored(t *testing.T) {
 	for _, tt := range []struct {
-		src  string
-		alts int // 0: not of the shape
+		src     string
+		alts    int // 0: not of the shape
+		deleted int // how many of them have the deleted form
 	}{
-		{"^" + stdLike("mapcontroller", " ,./_*^", true) + "$", 1},
-		{`^20\.5$`, 1},
-		{`^(?:"` + stdLike("hello", " .", true) + `"|'` + stdLike("hello", " .", true) + `'|` + stdLike("hello", " .", true) + `)$`, 3},
-		{`^\s*\{[\t\v\f\r ]*['"]*key['"]*[\t\v\f\r ]*:\s*['"]*x['"]*[\t\v\f\r ]*\}(?s:.*)$`, 1},
-		{`^a*a$`, 0},      // a repeated class shares a with what follows
-		{`^[ab]*b$`, 0},   // the same, with a class
-		{`^[ab]*c*b$`, 0}, // past a repeated item
-		{`^(?i:k*)\x{212A}$`, 0},
-		{`^a.*b$`, 0},
-		{`^abc`, 0},
-		{`abc$`, 0},
-		{`^(a)$`, 0},
-		{`^a+$`, 1},
-		{`^0*3\n?$`, 1},
-		{`^a?a$`, 0}, // a? may leave the a to what follows
-		{`^(?:ab)?$`, 0},
-		{`^(?:ab|ac)$`, 1}, // RE2 reads it a[bc]
+		{"^" + stdLike("mapcontroller", " ,./-_*^", true) + "$", 1, 1},
+		{`^20\.5$`, 1, 0},
+		{`^(?:"` + stdLike("hello", " .", true) + `"|'` + stdLike("hello", " .", true) + `'|` + stdLike("hello", " .", true) + `)$`, 3, 1},
+		{`^\s*\{[\t\v\f\r ]*['"]*key['"]*[\t\v\f\r ]*:\s*['"]*x['"]*[\t\v\f\r ]*\}(?s:.*)$`, 1, 0},
+		{`^[-_]*a[-_]*b[_-]*$`, 1, 1}, // the same class, written two ways
+		{`^[-_]*a[-_]*b[-]*$`, 1, 0},  // another class at the end
+		{`^[-_]*a[-_]?b[-_]*$`, 1, 0}, // X?
+		{`^[-_]*a[-_]*$`, 1, 1},
+		{`^[-_]*$`, 1, 1},    // no character but deleted ones
+		{`^a*a$`, 0, 0},      // a repeated class shares a with what follows
+		{`^[ab]*b$`, 0, 0},   // the same, with a class
+		{`^[ab]*c*b$`, 0, 0}, // past a repeated item
+		{`^(?i:k*)\x{212A}$`, 0, 0},
+		{`^a.*b$`, 0, 0},
+		{`^abc`, 0, 0},
+		{`abc$`, 0, 0},
+		{`^(a)$`, 0, 0},
+		{`^a+$`, 1, 0},
+		{`^0*3\n?$`, 1, 0},
+		{`^a?a$`, 0, 0}, // a? may leave the a to what follows
+		{`^(?:ab)?$`, 0, 0},
+		{`^(?:ab|ac)$`, 1, 0}, // RE2 reads it a[bc]
 	} {
-		if a := compileAnchored(tt.src); len(a) != tt.alts {
+		a := compileAnchored(tt.src)
+		if len(a) != tt.alts {
 			t.Errorf("compileAnchored(%q) = %d alternatives, want %d", tt.src, len(a), tt.alts)
+		}
+		deleted := 0
+		for _, q := range a {
+			if q.lits != nil {
+				deleted++
+			}
+		}
+		if deleted != tt.deleted {
+			t.Errorf("compileAnchored(%q): %d alternatives in the deleted form, want %d", tt.src, deleted, tt.deleted)
 		}
 	}
 }
@@ -157,6 +175,10 @@ func FuzzAnchored(f *testing.F) {
 	}{
 		{"mapcontroller", " ,./-_*^", "Map_Controller", true},
 		{"mapcontroller", " ,./-_*^", "mapcontrollers", true},
+		{"mapcontroller", " ,./-_*^", "-Map_Controlle.", true}, // one short
+		{"ab", "-", "--", true},
+		{"a-b", "_", "_a-_b_", false},           // a literal between the deleted
+		{"kelvin", " ", "KEL VIN \u212A", true}, // not ASCII after a wrong character
 		{"kelvin", " ", "\u212Aelvin", true},
 		{"s", "", "\u017F", true},
 		{"20.5", "", "20.5", false},
