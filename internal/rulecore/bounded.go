@@ -482,20 +482,22 @@ func (q *anchoredSeq) match(s string) bool {
 // A character that is neither D's nor the next L's ends the match: the
 // sequence matches one way only.
 func (q *anchoredSeq) deleted(s string) (ok, decided bool) {
+	// In locals, not loaded through q at each character.
+	del, lits := q.del, q.lits
 	j := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c >= utf8.RuneSelf:
 			return false, false
-		case q.del.has(c):
-		case j < len(q.lits) && q.lits[j].has(c):
+		case del.has(c):
+		case j < len(lits) && lits[j].has(c):
 			j++
 		default:
 			return false, true
 		}
 	}
-	return j == len(q.lits), true
+	return j == len(lits), true
 }
 
 // matchSeq reads s by seq from the left. An ASCII character is tested
