@@ -3,7 +3,6 @@ package rulecore
 import (
 	"strconv"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/words"
@@ -33,18 +32,20 @@ func (r *room) message(s string) msg { return append(msg(r[:0]), s...) }
 // matching RE, got A (RULE)", the pattern and the rule clipped as a value
 // is (clip): BFCL's patterns run to kilobytes, and a message a person
 // reads has no use for them whole, which the diff's rule field keeps. It
-// is joined in one piece of its final size, in ws (see msg.done); only
-// the shortened value is written ahead of it, on the stack.
+// is written once, in place, in ws (words.Arena.Open): most of Java's and
+// JavaScript's wrong values get one, and the value shown, written on the
+// stack first and then joined, was copied twice.
 func (r *Rule) reGot(a value.Value, ws *words.Arena) string {
-	var buf [maxShown + 16]byte
-	shown := msg(buf[:0]).show(a)
 	name, cut := clip(r.name)
-	more := ""
+	// Room for the longest: show writes a little past maxShown before
+	// it cuts.
+	m := msg(ws.Open(len(r.reMsg) + len(name) + maxShown + 64))
+	m = append(m, r.reMsg...)
+	m = m.s(", got ").show(a).s(" (").s(name)
 	if cut {
-		more = ellipsis
+		m = m.s(ellipsis)
 	}
-	// Join copies shown before returning: its bytes may stay on the stack.
-	return ws.Join(r.reMsg, ", got ", unsafe.String(unsafe.SliceData(shown), len(shown)), " (", name, more, ")")
+	return ws.Close(m.s(")"))
 }
 
 // reMissing returns a regex rule's message for a missing WHAT

@@ -54,6 +54,38 @@ func (a *Arena) String(b []byte) string {
 	return unsafe.String(&a.buf[start], len(b))
 }
 
+// Open returns where a string of about n bytes is to be written: an
+// empty slice of the arena's room, for the writer to append the string's
+// bytes to and then hand to Close. A writer that knows no more than a
+// bound on its string's length writes it once, in place, where Join
+// would copy pieces written elsewhere first.
+func (a *Arena) Open(n int) []byte {
+	if a == nil {
+		return make([]byte, 0, n)
+	}
+	start := a.room(n)
+	return a.buf[start:start:cap(a.buf)]
+}
+
+// Close returns the string of b, which Open returned and bytes were
+// appended to, its bytes kept in the arena until Reset. Nothing else may
+// be written to the arena between the two: b then lies in the arena's
+// room unless it grew past it, into memory of its own, which is copied
+// in.
+func (a *Arena) Close(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if a == nil {
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	if n := len(a.buf); n+len(b) <= cap(a.buf) {
+		a.buf = a.buf[:n+len(b)]
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	return a.String(b)
+}
+
 // Join returns the parts written one after another.
 func (a *Arena) Join(parts ...string) string {
 	n := 0

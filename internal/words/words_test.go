@@ -16,11 +16,18 @@ func TestArena(t *testing.T) {
 	for i := range 3000 {
 		want := strings.Repeat(string(rune('a'+i%26)), i%97) + "|" + strings.Repeat("é", i%5)
 		var got string
-		if i%2 == 0 {
+		switch i % 4 {
+		case 0:
 			got = a.String([]byte(want))
-		} else {
+		case 1:
 			cut := len(want) / 2
 			got = a.Join(want[:cut], "", want[cut:])
+		case 2:
+			// Written in place, with room enough.
+			got = a.Close(append(a.Open(len(want)), want...))
+		case 3:
+			// Written past the room Open gave: copied in.
+			got = a.Close(append(a.Open(len(want)/3), want...))
 		}
 		all = append(all, kept{got, want})
 	}
@@ -38,6 +45,30 @@ func TestArena(t *testing.T) {
 	}
 	if cap(a.buf) < len(big) {
 		t.Errorf("Reset dropped a block of %d bytes, under keepAtMost", cap(a.buf))
+	}
+}
+
+// A string written where Open says, with room enough, is the arena's
+// own bytes, not a copy; one grown past its room is copied in.
+func TestArenaOpen(t *testing.T) {
+	var a Arena
+	a.String([]byte("before"))
+	b := append(a.Open(16), "in place"...)
+	s := a.Close(b)
+	if s != "in place" || unsafe.StringData(s) != &a.buf[len("before")] {
+		t.Fatalf("Close: %q, not where Open gave room", s)
+	}
+	after := a.String([]byte("after"))
+	grown := a.Close(append(a.Open(1), strings.Repeat("g", 2*firstRoom)...))
+	if s != "in place" || after != "after" || grown != strings.Repeat("g", 2*firstRoom) {
+		t.Fatalf("read %q, %q, %d bytes after", s, after, len(grown))
+	}
+	if a.Close(a.Open(8)) != "" {
+		t.Error("nothing written is not the empty string")
+	}
+	var nilArena *Arena
+	if got := nilArena.Close(append(nilArena.Open(2), "own"...)); got != "own" {
+		t.Errorf("nil Arena: %q", got)
 	}
 }
 
