@@ -467,6 +467,8 @@ func (a anchoredAlts) match(s string) bool {
 	return false
 }
 
+// match reports whether q's alternative matches s: in the deleted form
+// when q has one and it decides, else item by item.
 func (q *anchoredSeq) match(s string) bool {
 	if q.lits != nil {
 		if ok, decided := q.deleted(s); decided {

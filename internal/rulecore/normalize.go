@@ -298,9 +298,7 @@ func (f *fused) mapASCII(out []byte, l int, s string, i int) (int, int, rune) {
 	for {
 		var special, mapped uint64
 		for ; i+8 <= len(s); i, l = i+8, l+8 {
-			w := load64(s, i)
-			special = (w | r0.in(w) | r1.in(w)) & highBytes
-			mapped = w + lo.in(w)&highBytes>>2
+			mapped, special = mapWord(load64(s, i), r0, r1, lo)
 			binary.LittleEndian.PutUint64(out[l:l+8], mapped)
 			if special != 0 {
 				break
@@ -311,7 +309,7 @@ func (f *fused) mapASCII(out []byte, l int, s string, i int) (int, int, rune) {
 				return l, i, 0
 			}
 			n := len(s) - i // < 8: the word is the last n bytes
-			mapped, special = wm.word(load64(s, len(s)-8) >> (64 - 8*n))
+			mapped, special = mapWord(load64(s, len(s)-8)>>(64-8*n), r0, r1, lo)
 			binary.LittleEndian.PutUint64(out[l:l+8], mapped)
 			if special &= ^uint64(0) >> (64 - 8*n); special == 0 {
 				return l + n, len(s), 0
@@ -398,12 +396,14 @@ func newByteRange(lo, hi byte) byteRange {
 // w is in r (the other bits are not to be read).
 func (r byteRange) in(w uint64) uint64 { return (w + r.ge) &^ (w + r.gt) }
 
-// word returns w mapped, and the high bit of each byte of w that is to be
-// mapped alone: each character that is not ASCII or maps to another than
-// w's byte. Bytes past the first of these are not mapped.
-func (wm *wordMap) word(w uint64) (mapped, special uint64) {
-	special = (w | wm.ranges[0].in(w) | wm.ranges[1].in(w)) & highBytes
-	return w + wm.lower.in(w)&highBytes>>2, special
+// mapWord returns w mapped by a wordMap's ranges r0, r1 and lower, and
+// the high bit of each byte of w that is to be mapped alone: each
+// character that is not ASCII or maps to another than w's byte. Bytes
+// past the first of these are not mapped. It takes the ranges, not the
+// wordMap, so that mapASCII holds them in locals across its words.
+func mapWord(w uint64, r0, r1, lower byteRange) (mapped, special uint64) {
+	special = (w | r0.in(w) | r1.in(w)) & highBytes
+	return w + lower.in(w)&highBytes>>2, special
 }
 
 // newWordMap finds the wordMap of the normal forms ascii.
