@@ -15,6 +15,7 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/callgrade/callgrade/internal/suite"
@@ -647,6 +648,9 @@ func expandDict(d *suitedoc.Node, sem Semantics) ([]*suitedoc.Node, error) {
 			}
 			opts = append(opts, v)
 		}
+		if sem == SemanticsBFCL {
+			opts = withPythonTwins(opts)
+		}
 		if absent {
 			opts = append(opts, nil)
 		}
@@ -667,6 +671,56 @@ func expandDict(d *suitedoc.Node, sem Semantics) ([]*suitedoc.Node, error) {
 		out = next
 	}
 	return out, nil
+}
+
+// withPythonTwins adds to a dict key's acceptable values the values
+// Python's == makes equal to them across types, which BFCL's dict checker
+// meets through `in`: true is 1 and 1.0, false is 0; a number whose value
+// is 0 or 1 is false or true. Below a dict, BFCL checks no type that would
+// tell them apart (a parameter's own value is type-checked first).
+func withPythonTwins(opts []*suitedoc.Node) []*suitedoc.Node {
+	out := opts
+	for _, v := range opts {
+		var twin *suitedoc.Node
+		switch v.Kind {
+		case suitedoc.Bool:
+			twin = suitedoc.NumberOf(map[bool]string{false: "0", true: "1"}[v.Bool])
+		case suitedoc.Number:
+			if f, err := strconv.ParseFloat(v.Text, 64); err == nil && (f == 0 || f == 1) {
+				twin = suitedoc.BoolOf(f == 1)
+			}
+		}
+		if twin == nil || slices.ContainsFunc(out, func(o *suitedoc.Node) bool { return o.Kind == twin.Kind && pyEqual(o, twin) }) {
+			continue
+		}
+		if len(out) == len(opts) {
+			out = slices.Clone(opts) // opts' array belongs to the caller
+		}
+		out = append(out, twin)
+	}
+	return out
+}
+
+// pyEqual reports whether two scalar values are equal as Python compares
+// them: numbers by value, a bool as the number it is. withPythonTwins asks
+// it of values of one kind, to add no twin the key already accepts.
+func pyEqual(a, b *suitedoc.Node) bool {
+	num := func(n *suitedoc.Node) (float64, bool) {
+		switch n.Kind {
+		case suitedoc.Bool:
+			if n.Bool {
+				return 1, true
+			}
+			return 0, true
+		case suitedoc.Number:
+			f, err := strconv.ParseFloat(n.Text, 64)
+			return f, err == nil
+		}
+		return 0, false
+	}
+	x, okx := num(a)
+	y, oky := num(b)
+	return okx && oky && x == y
 }
 
 // numericPaths lists the paths below a parameter (prefix) where its JSON

@@ -221,3 +221,53 @@ func TestVariableComparedAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestDictValuesComparedAsPython: BFCL's dict checker looks a dict's
+// values up with Python's `in`, where true == 1 and false == 0.0, and
+// checks no type below the parameter; a parameter's own value is
+// type-checked first, so there a bool is no integer. callgrade's
+// semantics keep the types apart everywhere.
+func TestDictValuesComparedAsPython(t *testing.T) {
+	q := `{"id": "live_simple_0-0-0", "question": [[{"role": "user", "content": "q"}]], "function": [{"name": "f", "description": "d", "parameters": {"type": "dict", "properties": {` +
+		`"body": {"type": "dict"}, "rows": {"type": "array", "items": {"type": "dict"}}, "n": {"type": "integer"}}, "required": ["body"]}}]}`
+	a := `{"id": "live_simple_0-0-0", "ground_truth": [{"f": {"body": [{"on": [true], "off": [false], "one": [1], "zero": [0.0], "two": [2], "word": ["1"], "opt": ["", 1]}], ` +
+		`"rows": ["", [{"x": [0]}]], "n": ["", 1]}}]}`
+	tests := []struct {
+		args     string
+		bfcl, cg bool
+	}{
+		{`{"body": {"on": true, "off": false, "one": 1, "zero": 0, "two": 2, "word": "1"}}`, true, true},
+		{`{"body": {"on": 1, "off": 0, "one": true, "zero": false, "two": 2, "word": "1"}}`, true, false},
+		{`{"body": {"on": 1.0, "off": -0.0, "one": 1e0, "zero": 0.0, "two": 2, "word": "1"}}`, true, false},
+		{`{"body": {"on": true, "off": false, "one": 1, "zero": 0, "two": 2, "word": "1", "opt": true}}`, true, false},
+		{`{"body": {"on": 2, "off": false, "one": 1, "zero": 0, "two": 2, "word": "1"}}`, false, false},
+		{`{"body": {"on": "true", "off": false, "one": 1, "zero": 0, "two": 2, "word": "1"}}`, false, false},
+		{`{"body": {"on": true, "off": false, "one": 1, "zero": 0, "two": true, "word": "1"}}`, false, false},
+		{`{"body": {"on": true, "off": false, "one": 1, "zero": 0, "two": 2, "word": true}}`, false, false},
+		{`{"body": {"on": true, "off": false, "one": 1, "zero": null, "two": 2, "word": "1"}}`, false, false},
+		{`{"body": {"on": true, "off": false, "one": 1, "zero": 0, "two": 2, "word": "1"}, "rows": [{"x": false}]}`, true, false},
+		{`{"body": {"on": true, "off": false, "one": 1, "zero": 0, "two": 2, "word": "1"}, "rows": [{"x": true}]}`, false, false},
+		// The parameter itself: type-checked, so true is no integer.
+		{`{"body": {"on": true, "off": false, "one": 1, "zero": 0, "two": 2, "word": "1"}, "n": true}`, false, false},
+	}
+	for _, sem := range []Semantics{SemanticsBFCL, SemanticsCallgrade} {
+		doc, err := Import(Input{Questions: strings.NewReader(q), QuestionsName: "q.json", Answers: strings.NewReader(a), AnswersName: "a.json"}, sem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := callsEngine(t, doc).NewScorer(context.Background())
+		for _, tt := range tests {
+			resp, err := value.Parse(`[{"name": "f", "arguments": ` + value.StringOf(tt.args).String() + `}]`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tt.bfcl
+			if sem == SemanticsCallgrade {
+				want = tt.cg
+			}
+			if r := sc.Score(0, resp); r.Pass != want {
+				t.Errorf("%s semantics, %s: pass %v, want %v\n%s", sem, tt.args, r.Pass, want, r.AppendJSON(nil))
+			}
+		}
+	}
+}
