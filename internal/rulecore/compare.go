@@ -397,7 +397,7 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 	var defaulted uint8
 	if r != nil {
 		if r.ignore {
-			return true
+			return !st.guarded || w.ignored(st, ev, av, quiet)
 		}
 		if r.from != nil {
 			// The expected value is the one the reference names, whether
@@ -478,6 +478,86 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 	return ok
 }
 
+// ignored compares an ignored field at st, e or a nil where that side
+// lacks it, where written rules below it say: the field may hold anything
+// or be absent, but a field below it that a more specific rule names is
+// compared under that rule (the most specific path wins), as a member of
+// an object or an element of a list, which a side that is absent or of
+// another shape lacks. What no such rule names stays ignored, at any
+// depth.
+func (w *walker) ignored(st *state, e, a *value.Value, quiet bool) bool {
+	ok := true
+	visit := func(ks *state, key string, idx int, ev, av *value.Value) bool {
+		if !ks.guards() {
+			return true
+		}
+		if idx < 0 {
+			ev, av = w.nullsMissing(ks, ev, av)
+		}
+		w.push(key, idx)
+		var good bool
+		switch {
+		case ks.rule == nil || !ks.written:
+			// Not a field of its own rule: still ignored, but for what
+			// is below it.
+			good = ev == nil && av == nil || w.ignored(ks, ev, av, quiet)
+		default:
+			good = w.field(ks, ks.eff, ev, av, w.allowExtra(st), quiet)
+		}
+		w.pop()
+		if !good {
+			ok = false
+		}
+		return good || !quiet
+	}
+	var em, am []value.Member
+	if e != nil {
+		em = e.Members()
+	}
+	if a != nil {
+		am = a.Members()
+	}
+	for i, j, next := 0, 0, 0; i < len(em) || j < len(am); {
+		var ev, av *value.Value
+		var key string
+		switch {
+		case j == len(am) || i < len(em) && em[i].Key < am[j].Key:
+			key, ev = em[i].Key, &em[i].Value
+			i++
+		case i == len(em) || am[j].Key < em[i].Key:
+			key, av = am[j].Key, &am[j].Value
+			j++
+		default:
+			key, ev, av = em[i].Key, &em[i].Value, &am[j].Value
+			i++
+			j++
+		}
+		if !visit(st.keyNext(key, &next), key, -1, ev, av) {
+			return false
+		}
+	}
+	var ee, ae []value.Value
+	if e != nil {
+		ee = e.Elems()
+	}
+	if a != nil {
+		ae = a.Elems()
+	}
+	for k := 0; k < max(len(ee), len(ae)); k++ {
+		var ev, av *value.Value
+		if k < len(ee) {
+			ev = &ee[k]
+		}
+		if k < len(ae) {
+			av = &ae[k]
+		}
+		if !visit(st.index(k), "", k, ev, av) {
+			return false
+		}
+	}
+	return ok
+}
+
 // unexpected decides a field that the expected call leaves out and the
 // actual call gives, under a rule whose matcher needs no expected value:
 // one_of, regex, or a comparator, which sees a null expected value.
@@ -531,7 +611,7 @@ func (w *walker) value(st *state, f *eff, e, a *value.Value, quiet bool) bool {
 	}
 	if r != nil {
 		if r.ignore {
-			return true
+			return !st.guarded || w.ignored(st, e, a, quiet)
 		}
 		if r.leaf {
 			if quiet {

@@ -521,3 +521,67 @@ func TestCompareUnorderedDuplicatesMessage(t *testing.T) {
 		t.Errorf("%s", describeDiffs(d))
 	}
 }
+
+// TestCompareIgnoredParent: an ignored field holds anything or nothing,
+// but for the fields below it that a more specific written rule names,
+// which are compared under that rule (spec 1.1: the most specific path
+// wins). What the schema implies below it does not count: an implication
+// is no rule that anyone wrote.
+func TestCompareIgnoredParent(t *testing.T) {
+	cases := []compareCase{
+		{name: "child compared", rules: []rs{call("o", `"ignore"`), call("o.a", `"exact"`)},
+			e: `{"o":{"a":1,"b":1}}`, a: `{"o":{"a":2,"c":3}}`, want: []string{"mismatch o.a"}, result: &Result{0, 1}},
+		{name: "the rest ignored", rules: []rs{call("o", `"ignore"`), call("o.a", `"exact"`)},
+			e: `{"o":{"a":1,"b":1}}`, a: `{"o":{"a":1,"c":[3]}}`, result: &Result{1, 1}},
+		{name: "child rule keeps its own settings", rules: []rs{call("o", `"ignore"`), call("o.a", `"case_insensitive"`)},
+			e: `{"o":{"a":"X"}}`, a: `{"o":{"a":"x","z":1}}`},
+		{name: "parent absent", rules: []rs{call("o", `"ignore"`), call("o.a", `"exact"`)},
+			e: `{"o":{"a":1}}`, a: `{}`, want: []string{"missing_argument o.a"}, result: &Result{0, 1}},
+		{name: "parent of another shape", rules: []rs{call("o", `"ignore"`), call("o.a", `"exact"`)},
+			e: `{"o":{"a":1}}`, a: `{"o":"a"}`, want: []string{"missing_argument o.a"}},
+		{name: "parent null, null is missing", rules: []rs{call("o", `"ignore"`), call("o.a", `"exact"`)}, ctx: Context{NullIsMissing: true},
+			e: `{"o":{"a":1}}`, a: `{"o":null}`, want: []string{"missing_argument o.a"}},
+		{name: "child null, null is missing", rules: []rs{call("o", `"ignore"`), call("o.a", `"exact"`)}, ctx: Context{NullIsMissing: true},
+			e: `{"o":{"a":1}}`, a: `{"o":{"a":null}}`, want: []string{"missing_argument o.a"}},
+		{name: "both sides absent", rules: []rs{call("o", `"ignore"`), call("o.a", `"exact"`)},
+			e: `{"x":1}`, a: `{"x":1}`},
+		{name: "child the expected call leaves out", rules: []rs{call("o", `"ignore"`), call("o.a", `"exact"`)},
+			e: `{"o":{}}`, a: `{"o":{"a":1}}`, want: []string{"unexpected_argument o.a"}},
+		{name: "optional child the expected call leaves out", rules: []rs{call("o", `"ignore"`), call("o.a", `"optional"`)},
+			e: `{"o":{}}`, a: `{"o":{"a":1}}`},
+		{name: "wildcard ignore, deep literal", rules: []rs{call("*", `"ignore"`), call("filters.price.max", `"exact"`)},
+			e: `{"filters":{"price":{"max":500}}}`, a: `{"filters":{"price":{"max":99999}}}`, want: []string{"mismatch filters.price.max"}},
+		{name: "wildcard ignore, deep literal equal", rules: []rs{call("*", `"ignore"`), call("filters.price.max", `"exact"`)},
+			e: `{"filters":{"price":{"max":500,"min":1}},"q":"x"}`, a: `{"filters":{"price":{"max":500},"sort":1},"q":"y"}`, result: &Result{2, 2}},
+		{name: "defaults ignore, call rule below", rules: []rs{{LevelDefaults, "metadata", `"ignore"`}, call("metadata.user_id", `"exact"`)},
+			e: `{"title":"x","metadata":{"user_id":42}}`, a: `{"title":"x","metadata":{"user_id":7,"k":1}}`, want: []string{"mismatch metadata.user_id"}, result: &Result{1, 2}},
+		{name: "through a level with no rule", rules: []rs{call("o", `"ignore"`), call("o.p.q", `"exact"`)},
+			e: `{"o":{"p":{"q":1,"r":1}}}`, a: `{"o":{"p":{"q":2,"s":2}}}`, want: []string{"mismatch o.p.q"}},
+		{name: "through a level with no rule, equal", rules: []rs{call("o", `"ignore"`), call("o.p.q", `"exact"`)},
+			e: `{"o":{"p":{"q":1,"r":1}}}`, a: `{"o":{"p":{"q":1,"s":2},"t":3}}`},
+		{name: "list elements", rules: []rs{call("items", `"ignore"`), call("items.#.sku", `"exact"`)},
+			e: `{"items":[{"sku":"a","n":1}]}`, a: `{"items":[{"sku":"b","n":2}]}`, want: []string{"mismatch items.0.sku"}},
+		{name: "list elements equal", rules: []rs{call("items", `"ignore"`), call("items.#.sku", `"exact"`)},
+			e: `{"items":[{"sku":"a","n":1}]}`, a: `{"items":[{"sku":"a","n":9,"x":1}]}`},
+		{name: "list element the actual lacks", rules: []rs{call("items", `"ignore"`), call("items.#.sku", `"exact"`)},
+			e: `{"items":[{"sku":"a"},{"sku":"b"}]}`, a: `{"items":[{"sku":"a"}]}`, want: []string{"missing_argument items.1.sku"}},
+		{name: "one element named", rules: []rs{call("xs", `"ignore"`), call("xs.1", `"exact"`)},
+			e: `{"xs":[1,2,3]}`, a: `{"xs":[9,2]}`},
+		{name: "one element named, differs", rules: []rs{call("xs", `"ignore"`), call("xs.1", `"exact"`)},
+			e: `{"xs":[1,2,3]}`, a: `{"xs":[9,8]}`, want: []string{"mismatch xs.1"}},
+		{name: "ignored child of an ignored parent", rules: []rs{call("o", `"ignore"`), call("o.a", `"ignore"`)},
+			e: `{"o":{"a":1}}`, a: `{"o":{"a":2}}`},
+		{name: "what the schema implies below stays ignored", rules: []rs{call("o", `"ignore"`), {LevelSchema, "o.n", `"numeric"`}, {LevelSchema, "o.d", `{"default":1}`}},
+			e: `{"o":{"n":1}}`, a: `{"o":{"n":"x","d":5}}`},
+		{name: "a wildcard below", rules: []rs{call("o", `"ignore"`), call("o.*", `"case_insensitive"`)},
+			e: `{"o":{"a":"X","b":"Y"}}`, a: `{"o":{"a":"x","b":"z"}}`, want: []string{"mismatch o.b"}},
+	}
+	runCompareCases(t, cases)
+	for _, tc := range cases {
+		s := newSet(t, rules.Extensions{}, tc.rules...)
+		ctx := tc.ctx
+		if got, want := s.Accepts(mustParse(t, tc.e), mustParse(t, tc.a), &ctx, nil), len(tc.want) == 0; got != want {
+			t.Errorf("%s: Accepts = %v, want %v", tc.name, got, want)
+		}
+	}
+}

@@ -114,7 +114,13 @@ type state struct {
 	// in the place of the expected one (from). A default fills in only
 	// a side that is absent.
 	direct bool
-	eff    *eff // the settings in force here
+	// written says that the rule here was written in the suite, not
+	// implied by the tool's schema; guarded, that a written rule other
+	// than ignore holds at a path below this one. An ignored field that
+	// is guarded is compared where those rules say (walker.ignored):
+	// the most specific path wins.
+	written, guarded bool
+	eff              *eff // the settings in force here
 	// oneOfNorm holds the rule's one_of values that are strings under
 	// the normalisers in force, when some are: each comparison would
 	// otherwise normalise them again.
@@ -314,6 +320,7 @@ func (b *builder) pickRule(st *state, nodes []*node) {
 			continue
 		}
 		st.rule = n.rule
+		st.written = n.level > LevelSchema
 		if n.level == LevelSchema {
 			// What the schema implies at this very path gives way to an
 			// explicit rule of a less specific one (spec 1.2: an
@@ -324,6 +331,7 @@ func (b *builder) pickRule(st *state, nodes []*node) {
 			for _, m := range nodes[i+1:] {
 				if m.rule != nil && m.level > LevelSchema {
 					st.rule = b.under(m.rule, n.rule)
+					st.written = true
 					break
 				}
 			}
@@ -431,6 +439,13 @@ func (b *builder) buildWildcards(st *state, nodes []*node) {
 // children are built: plain, reflexive, and the keys compared when absent.
 func (st *state) summarise() {
 	st.direct = st.rule == nil || !st.rule.ignore && st.rule.from == nil
+	st.guarded = st.anyKey.guards() || st.anyIdx.guards()
+	for _, k := range st.keys {
+		st.guarded = st.guarded || k.st.guards()
+	}
+	for _, i := range st.idx {
+		st.guarded = st.guarded || i.st.guards()
+	}
 	st.plain = (st.rule == nil || st.rule.settingsOnly(false)) && !st.declared &&
 		st.anyKey.isPlain() && st.anyIdx.isPlain()
 	st.reflexive = (st.rule == nil || st.rule.reflexive()) &&
@@ -459,6 +474,13 @@ func (st *state) summarise() {
 }
 
 func (st *state) isPure() bool { return st == nil || st.pure }
+
+// guards reports whether st, a state below an ignored field, is one that
+// field's comparison must visit: a written rule other than ignore holds
+// here, or below.
+func (st *state) guards() bool {
+	return st != nil && (st.written && !st.rule.ignore || st.guarded)
+}
 
 // pure reports whether comparing under the rule alone records nothing but
 // its verdict (see state.pure).

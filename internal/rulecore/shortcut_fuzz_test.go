@@ -80,6 +80,7 @@ func FuzzShortcut(f *testing.F) {
 		f.Add(s[0], s[0], uint16(0x0f0f), uint8(1))
 		f.Add(s[0], s[1], uint16(0x0101), uint8(4|1<<4))
 		f.Add(s[0], s[0], uint16(0), uint8(4|3<<4))
+		f.Add(s[0], s[1], uint16(0x4141), uint8(64|1))
 	}
 	ext := rules.Extensions{Expr: func(src string) (rules.Comparator, error) {
 		return comparatorFunc(func(in *rules.Input) rules.Outcome {
@@ -116,6 +117,14 @@ func FuzzShortcut(f *testing.F) {
 			// A type rule for the arguments object itself, which an
 			// object of arguments fails.
 			s.Add(LevelCall, Path{}, mustRule(t, ext, `{"type":"array","extra_fields":"allow"}`))
+		}
+		if flags&64 != 0 {
+			// An ignored field with a written rule below it, which is
+			// compared where the rest is not (walker.ignored).
+			s.Add(LevelDefaults, mustPathT("c"), mustRule(t, ext, `"ignore"`))
+			s.Add(LevelCall, mustPathT("c.x"), mustRule(t, ext, `{"one_of":[1,"x"]}`))
+			s.Add(LevelCall, mustPathT("#.b"), mustRule(t, ext, `"ignore"`))
+			s.Add(LevelCall, mustPathT("#.b.c"), mustRule(t, ext, `"case_insensitive"`))
 		}
 		if flags&4 != 0 {
 			// References: the expected value is a step's, which equal
