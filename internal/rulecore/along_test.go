@@ -25,7 +25,10 @@ func TestRulesAlong(t *testing.T) {
 	add(LevelCall, "items.#.sku", `{"one_of": ["a"]}`)
 	add(LevelCall, "*", `"case_insensitive"`)
 	add(LevelCall, "where.lat", `{"type": "number"}`)
-	args := mustParse(t, `{"items": [{"sku": "a"}, {}], "where": {"lat": 1}, "0": {"x": 1}}`)
+	add(LevelDefaults, "meta", `"ignore"`)
+	add(LevelCall, "meta.id", `"exact"`)
+	add(LevelSchema, "meta.n", `"numeric"`)
+	args := mustParse(t, `{"items": [{"sku": "a"}, {}], "where": {"lat": 1}, "0": {"x": 1}, "meta": {"id": 1, "n": 2}}`)
 	tests := []struct {
 		path string
 		want string // the rules' names, "-" for none
@@ -40,6 +43,12 @@ func TestRulesAlong(t *testing.T) {
 		{"where.lat", "- case_insensitive type"},
 		{"where.lon", "- case_insensitive -"},
 		{"0.x", "- case_insensitive -"},
+		// Below an ignored field, a written rule is in force, not what
+		// the schema implies.
+		{"meta", "- ignore"},
+		{"meta.id", "- - exact"},
+		{"meta.n", "- ignore numeric"},
+		{"meta.other", "- ignore -"},
 	}
 	for _, tt := range tests {
 		var path []string
