@@ -193,6 +193,10 @@ func detect(p *plan, r value.Value, x extraction) error {
 		if !t.ok {
 			if f := textFormatOf(r.Str()); f != nil {
 				p.f, p.text = f, r
+				return nil
+			}
+			if found := encodedCalls(r.Str(), x); found != "" {
+				return &ShapeError{Found: found}
 			}
 			return nil
 		}
@@ -227,6 +231,43 @@ func detect(p *plan, r value.Value, x extraction) error {
 	return &ShapeError{Found: Describe(r)}
 }
 
+// encodedCalls says what s, a response that is a string, is when it is
+// the JSON text of a response of a known shape that holds calls: a
+// response encoded twice, as a harness that stores a client's
+// model_dump_json() writes it. Read as an answer in words, its calls
+// would vanish and a case that expects none pass. "" when it is no such
+// text: an answer in words, or JSON of no known shape (an {"answer": ...}
+// object), or a bare call or list of calls, or of a shape without calls.
+func encodedCalls(s string, x extraction) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	if i == len(s) || s[i] != '{' && s[i] != '[' {
+		return ""
+	}
+	v, err := x.parse(s)
+	if err != nil {
+		return ""
+	}
+	var p plan
+	if detect(&p, v, x) != nil || p.f == nil || p.f.name == format.Calls {
+		// A {"name": ..., "parameters": ...} text is llama-json's, which
+		// Auto reads only when forced, like an answer that quotes JSON
+		// (docs/formats.md); an API's response has keys of its own.
+		return ""
+	}
+	calls, err := p.reader().calls(p, x, format.Auto, nil)
+	if err == nil && len(calls) == 0 {
+		return ""
+	}
+	n := strconv.Itoa(len(calls)) + " calls"
+	if len(calls) == 1 {
+		n = "1 call"
+	}
+	return "a string that holds " + string(p.f.name) + " JSON with " + n + " (a response encoded twice: decode it once more)"
+}
+
 // force reads r as format f into *p, which is zero: an object must pass
 // one of f's rows; an array is read element by element, or as the events
 // of f's stream; a string is a text answer, or for a stream format its
@@ -253,6 +294,9 @@ func force(p *plan, r value.Value, f *api, x extraction) error {
 			// A recorded stream is no answer in words: read as one, the
 			// calls in it would vanish, and a case expecting none pass.
 			return &ShapeError{Want: f.name, Found: "an SSE transcript (a recorded stream; its stream format reads it)"}
+		}
+		if found := encodedCalls(r.Str(), x); found != "" {
+			return &ShapeError{Want: f.name, Found: found}
 		}
 		p.f = f
 		return nil

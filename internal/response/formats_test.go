@@ -203,3 +203,45 @@ func TestFormatTable(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodedResponse: a string that is the JSON of an API's response
+// holding calls (a response encoded twice) is an error, detected or
+// forced, never an answer in words whose calls vanish; JSON of no API's
+// shape, of a bare call (llama-json's text, read only when forced) or of
+// a response without calls stays an answer in words.
+func TestEncodedResponse(t *testing.T) {
+	completion := `{"id":"c","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,` +
+		`"tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":"{}"}}]}}]}`
+	tests := []struct {
+		name, text string
+		f          format.Format
+		wantErr    string // "" for a text answer
+	}{
+		{"openai completion", completion, format.Auto, "holds openai JSON with 1 call"},
+		{"openai completion, forced", completion, format.OpenAI, "holds openai JSON with 1 call"},
+		{"white space before", "\n  " + completion, format.Auto, "holds openai JSON with 1 call"},
+		{"openai message", `{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"f","arguments":"{}"}},{"type":"function","function":{"name":"g","arguments":"{}"}}]}`, format.Auto, "with 2 calls"},
+		{"anthropic message", `{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}`, format.Auto, "holds anthropic JSON with 1 call"},
+		{"gemini", `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}]}}]}`, format.Auto, "holds gemini JSON with 1 call"},
+		{"responses output", `[{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}]`, format.Auto, "holds responses JSON with 1 call"},
+		{"a call that fails is a call", `{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"f","arguments":"{"}}]}`, format.Auto, "with 1 call"},
+		{"completion without calls", `{"choices":[{"message":{"role":"assistant","content":"hi"}}]}`, format.Auto, ""},
+		{"no API's shape", `{"answer": "Berlin", "context": "looked it up"}`, format.Auto, ""},
+		{"a bare call", `{"name": "f", "arguments": {}}`, format.Auto, ""},
+		{"a list of calls", `[{"name": "f", "arguments": "{}"}]`, format.Auto, ""},
+		{"not JSON", `{"role": "assistant", tool_calls: }`, format.Auto, ""},
+		{"JSON after words", "Here it is: " + completion, format.Auto, ""},
+	}
+	for _, tt := range tests {
+		calls, _, err := readCalls(value.StringOf(tt.text), tt.f, value.Limits{})
+		switch {
+		case tt.wantErr == "" && (err != nil || len(calls) != 0):
+			t.Errorf("%s: %v, %v; want a text answer", tt.name, calls, err)
+		case tt.wantErr != "":
+			var se *ShapeError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%s: %v, %v; want a *ShapeError saying %q", tt.name, calls, err, tt.wantErr)
+			}
+		}
+	}
+}
