@@ -116,15 +116,23 @@ func usable(steps []Step) []Step {
 // answerLimits bound the object a final answer is read from: an answer
 // and its context are a few values, and a text of millions of small ones
 // would otherwise be built into a tree many times its size at each
-// scoring. A text past them is read as it is, as a text that is no object.
+// scoring. A text past them that names an answer is none (answerField).
 var answerLimits = value.Limits{MaxValues: 1 << 16}
 
 // answerField is the "answer" of text s when s is an object that has
-// one, JSON or a Python dict literal, alone or in a Markdown code fence.
+// one, JSON or a Python dict literal, alone or in a Markdown code fence
+// of backticks or tildes. An object that names an answer but does not
+// read (a key written twice, NaN, past answerLimits) has none: "", true.
+// Its whole text would be judged with its context, which may name the
+// right answer beside a wrong one.
 func answerField(s string) (string, bool) {
 	s = strings.TrimSpace(s)
-	if rest, ok := strings.CutPrefix(s, "```"); ok {
-		body, end := strings.CutSuffix(rest, "```")
+	for _, fence := range [...]string{"```", "~~~"} {
+		rest, ok := strings.CutPrefix(s, fence)
+		if !ok {
+			continue
+		}
+		body, end := strings.CutSuffix(rest, fence)
 		if !end {
 			return "", false
 		}
@@ -132,6 +140,7 @@ func answerField(s string) (string, bool) {
 			body = body[nl+1:] // the fence's language
 		}
 		s = strings.TrimSpace(body)
+		break
 	}
 	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
 		return "", false
@@ -139,11 +148,11 @@ func answerField(s string) (string, bool) {
 	v, err := (*value.Parser)(nil).Parse(s, answerLimits)
 	if err != nil {
 		j, perr := pycall.Literal(s)
-		if perr != nil {
-			return "", false
+		if perr == nil {
+			v, err = (*value.Parser)(nil).Parse(j, answerLimits)
 		}
-		if v, err = (*value.Parser)(nil).Parse(j, answerLimits); err != nil {
-			return "", false
+		if perr != nil || err != nil {
+			return "", namesAnswer(s)
 		}
 	}
 	a, ok := v.Get("answer")
@@ -154,6 +163,25 @@ func answerField(s string) (string, bool) {
 		return a.Str(), true
 	}
 	return a.String(), true
+}
+
+// namesAnswer reports whether s has an "answer" or 'answer' key: the
+// word in quotes, then a colon.
+func namesAnswer(s string) bool {
+	for i := 0; ; {
+		k := strings.Index(s[i:], "answer")
+		if k < 0 {
+			return false
+		}
+		at, end := i+k, i+k+len("answer")
+		i = end
+		if at == 0 || end == len(s) || s[at-1] != s[end] || s[end] != '"' && s[end] != '\'' {
+			continue
+		}
+		if rest := strings.TrimLeft(s[end+1:], " \t\r\n"); strings.HasPrefix(rest, ":") {
+			return true
+		}
+	}
 }
 
 // rawArguments is the arguments of call entry e as the response wrote

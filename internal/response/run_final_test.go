@@ -148,8 +148,18 @@ func TestReadAsAnswer(t *testing.T) {
 		{`{"context": "Michael"}`, `{"context": "Michael"}`},
 		{`{'answer': 'Michael'`, `{'answer': 'Michael'`},
 		{`The answer: {"answer": "Michael"}`, `The answer: {"answer": "Michael"}`},
-		// Past answerLimits' count of values the text is read as it is.
-		{`{"answer": "Michael", "context": [` + strings.Repeat("1,", 1<<16) + `1]}`, `{"answer": "Michael", "context": [` + strings.Repeat("1,", 1<<16) + `1]}`},
+		// An object that names an answer but does not read has none:
+		// its context is never judged in its place.
+		{`{"answer": "I do not know", "context": [` + strings.Repeat("1,", 1<<16) + `"Michael"]}`, ""},
+		{`{'answer': 'I do not know', 'answer': 'I do not know', 'context': 'Michael'}`, ""},
+		{`{"answer": "I do not know", "confidence": NaN, "context": "Michael"}`, ""},
+		{`{"answer" : "I do not know", "context": "Michael",}x}`, ""},
+		{"~~~json\n{\"answer\": \"Michael\"}\n~~~", "Michael"},
+		{"~~~\n{'answer': 'I do not know', 'context': 'Michael'}\n~~~", "I do not know"},
+		// Nor does an object that names none.
+		{`{"context": "Michael", "x": NaN}`, `{"context": "Michael", "x": NaN}`},
+		{`{"answers": NaN}`, `{"answers": NaN}`},
+		{`{answer: "Michael"}`, `{answer: "Michael"}`},
 		{`{"answer": "Michael", "context": [` + strings.Repeat("1,", 1<<15) + `1]}`, "Michael"},
 	}
 	for _, tt := range tests {

@@ -196,6 +196,7 @@ func (d *dec) decodeCase(f *file, i int, x value.Value, c *Case) {
 	}
 	d.checkRunCase(c, x, hasExpected, loc) // decode_steps.go
 	d.checkFinalText(c, x, loc)            // decode_steps.go
+	d.checkBFCLReading(c, loc)             // decode_steps.go
 	if mode, from := d.modeOf(c); mode == CallsAny {
 		d.checkAnyCase(c, loc, from)
 	} else if !hasExpected && !c.HasSteps() {

@@ -82,6 +82,34 @@ func (d *dec) checkFinalText(c *Case, x value.Value, loc Loc) {
 	}
 }
 
+// checkBFCLReading rejects final_text: bfcl where a check must see every
+// call: that reading, BFCL's, leaves out of the run the calls whose
+// arguments do not parse, and so serves a case that judges the final
+// answer alone (calls: any and final). Expected calls or steps, never,
+// max_calls or min_calls would not see a broken call, and a forbidden or
+// one too many would pass.
+func (d *dec) checkBFCLReading(c *Case, loc Loc) {
+	if c.Run == nil || c.Run.FinalText != format.FinalBFCL {
+		return
+	}
+	floc := sub(loc, "final_text")
+	why := "final_text: bfcl leaves out the calls whose arguments do not parse, as BFCL's agentic checker does, so "
+	if mode, from := d.modeOf(c); mode != CallsAny {
+		if mode == "" {
+			mode = CallsOrdered
+		}
+		d.fail(floc, errcode.ConflictingKeys, why+"it judges the final answer alone and needs calls: any, not "+from+": "+string(mode))
+	}
+	switch {
+	case c.Run.Never != nil:
+		d.fail(floc, errcode.ConflictingKeys, why+"never would not see such a call; use final_text: joined or answer")
+	case c.Run.MaxCalls != nil:
+		d.fail(floc, errcode.ConflictingKeys, why+"max_calls would not count such a call; use final_text: joined or answer")
+	case c.Run.MinCalls > 0:
+		d.fail(floc, errcode.ConflictingKeys, why+"min_calls would count without such a call; use final_text: joined or answer")
+	}
+}
+
 // checkRunCase rejects what a run case cannot combine: steps with expected
 // or alternatives.
 func (d *dec) checkRunCase(c *Case, x value.Value, hasExpected bool, loc Loc) {

@@ -46,6 +46,18 @@ func TestFinalTextErrors(t *testing.T) {
 			[]want{{loc, `must be joined, answer or bfcl, not "first"`}}},
 		{"not a string", "cases:\n  - id: a\n    calls: any\n    final: {regex: x}\n    final_text: [bfcl]\n",
 			[]want{{loc, "joined, answer or bfcl"}}},
+		// BFCL's reading drops the calls whose arguments do not parse: a
+		// check that must see every call cannot go with it.
+		{"bfcl with expected calls", "cases:\n  - id: a\n    expected: {name: f, arguments: {}}\n    final: {regex: x}\n    final_text: bfcl\n",
+			[]want{{loc, "needs calls: any, not defaults.calls: ordered"}}},
+		{"bfcl with steps", "cases:\n  - id: a\n    calls: unordered\n    steps: [{name: f, arguments: {}}]\n    final: {regex: x}\n    final_text: bfcl\n",
+			[]want{{loc, "needs calls: any, not calls: unordered"}}},
+		{"bfcl with never", "cases:\n  - id: a\n    calls: any\n    never: [delete]\n    final: {regex: x}\n    final_text: bfcl\n",
+			[]want{{loc, "never would not see such a call"}}},
+		{"bfcl with max_calls", "cases:\n  - id: a\n    calls: any\n    max_calls: 0\n    final: {regex: x}\n    final_text: bfcl\n",
+			[]want{{loc, "max_calls would not count such a call"}}},
+		{"bfcl with min_calls", "cases:\n  - id: a\n    calls: any\n    min_calls: 1\n    final: {regex: x}\n    final_text: bfcl\n",
+			[]want{{loc, "min_calls would count without such a call"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
