@@ -58,9 +58,23 @@ func TestHostileExpressionsAreBounded(t *testing.T) {
 		{"memory budget of the VM", `len(1..2000000) > 0`, `1`, "memory budget exceeded", "MemoryBudget"},
 		{"closure steps", `all(actual, all(actual, all(actual, # == 1)))`, "[" + strings.TrimSuffix(strings.Repeat("1,", 200), ",") + "]", "the limit is MaxSteps", "MaxSteps"},
 		{"uniq of a range", `len(uniq(1..999999)) > 0`, `1`, "the limit is MaxWork", "MaxWork"},
-		// A linear builtin in a loop that no budget counts: the time
-		// limit ends it.
-		{"in over a list in a loop", `let l = 1..99999; all(l, # in l)`, `1`, "the limit is Timeout", "Timeout"},
+		// A linear operator in a loop: each `in` is charged the list it
+		// reads.
+		{"in over a list in a loop", `let l = 1..99999; all(l, # in l)`, `1`, "the limit is MaxWork", "MaxWork"},
+		// A list that holds itself twice is as large as its tree, 2^40
+		// values built in forty steps, which ==, in and the helpers
+		// that flatten a list would read whole.
+		{"median of a list that holds itself", `median(reduce(1..40, [#acc, #acc], [1])) > 0`, `1`, "the limit is MaxWork", "MaxWork"},
+		// Within MaxWork, but median would gather its 2^25 numbers.
+		{"median of a smaller list that holds itself", `median(reduce(1..25, [#acc, #acc], [1])) > 0`, `1`, "memory budget exceeded", "MemoryBudget"},
+		{"max of a list that holds itself", `max(reduce(1..40, [#acc, #acc], [1])) > 0`, `1`, "the limit is MaxWork", "MaxWork"},
+		{"== of lists that hold themselves", `reduce(1..40, [#acc, #acc], [1]) == reduce(1..40, [#acc, #acc], [1])`, `1`, "the limit is MaxWork", "MaxWork"},
+		{"!= of lists that hold themselves", `reduce(1..40, [#acc, #acc], [1]) != reduce(1..40, [#acc, #acc], [2])`, `1`, "the limit is MaxWork", "MaxWork"},
+		{"in a list that holds itself", `[2] in reduce(1..40, [#acc, #acc], [[1]])`, `1`, "the limit is MaxWork", "MaxWork"},
+		{"a map that holds itself", `reduce(1..40, ({"a": #acc, "b": #acc}), {}) == {}`, `1`, "the limit is MaxWork", "MaxWork"},
+		{"== against actual", `reduce(1..40, [#acc, #acc], [1]) == actual`, `[1]`, "the limit is MaxWork", "MaxWork"},
+		{"toBase64 of its own result", `len(reduce(1..55, toBase64(#acc), actual)) > 0`, `"abc"`, "the limit is 1048576", "MaxStringLen"},
+		{"toJSON of a list that holds itself", `len(toJSON(reduce(1..40, [#acc, #acc], [1]))) > 0`, `1`, "the limit is MaxWork", "MaxWork"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var opts Options
@@ -180,7 +194,7 @@ func TestBuildsCountsSplit(t *testing.T) {
 		} else {
 			got = len(strings.SplitAfterN(s, sep, n))
 		}
-		if b := builds(tc.name, tc.args); b != got {
+		if b := builds(tc.name, tc.args, 1<<30); b != got {
 			t.Errorf("builds(%s, %q) = %d, want %d", tc.name, tc.args, b, got)
 		}
 	}

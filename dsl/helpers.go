@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/builtin"
@@ -75,9 +77,9 @@ type funcs struct {
 	maxEdit      int // Options.MaxEditLen
 	memoryBudget int // Options.MemoryBudget, for flatten
 
-	// expr's own join, replace and toJSON, which the bounded ones call
-	// once they know the string they build is within maxStr.
-	bJoin, bReplace, bToJSON func(args ...any) (any, error)
+	// expr's own join, replace, toJSON and toBase64, which the bounded
+	// ones call once they know the string they build is within maxStr.
+	bJoin, bReplace, bToJSON, bToBase64 func(args ...any) (any, error)
 }
 
 func newFuncs(o Options) *funcs {
@@ -91,6 +93,7 @@ func newFuncs(o Options) *funcs {
 		bJoin:        builtinFunc("join"),
 		bReplace:     builtinFunc("replace"),
 		bToJSON:      builtinFunc("toJSON"),
+		bToBase64:    builtinFunc("toBase64"),
 	}
 }
 
@@ -133,6 +136,7 @@ func (f *funcs) boundedBuiltins() []expr.Option {
 		fn("replace", f.replace, new(func(string, string, string) string)),
 		fn("toJSON", f.toJSON, new(func(any) string)),
 		fn("string", f.toString, new(func(any) string)),
+		fn("toBase64", f.toBase64, new(func(string) string)),
 	}
 }
 
@@ -168,7 +172,7 @@ func (f *funcs) inserted() []expr.Option {
 }
 
 func (f *funcs) tooLong(what string, n int) error {
-	return fmt.Errorf("%s would build a string of %d bytes; the limit is %d", what, n, f.maxStr)
+	return &limitError{limit: "MaxStringLen", msg: fmt.Sprintf("%s would build a string of %d bytes; the limit is %d", what, n, f.maxStr)}
 }
 
 // The functions the patches insert.
@@ -188,12 +192,12 @@ func (f *funcs) tick(args ...any) (any, error) {
 func (f *funcs) work(args ...any) (any, error) {
 	w := args[0].(*worker)
 	name := args[1].(string)
-	if err := w.charge(workOf(name, args[2:])); err != nil {
+	if err := w.charge(workOf(name, args[2:], w.maxW-w.work)); err != nil {
 		return nil, err
 	}
 	// What the helper is to build outside the VM's count of
 	// memory, counted before it builds it.
-	if n := builds(name, args[2:]); n > 0 {
+	if n := builds(name, args[2:], w.maxMem-w.mem); n > 0 {
 		if err := w.alloc(name, n); err != nil {
 			return nil, err
 		}
@@ -312,6 +316,20 @@ func (f *funcs) toJSON(args ...any) (any, error) {
 		return nil, f.tooLong("toJSON", n)
 	}
 	return f.bToJSON(args...)
+}
+
+// toBase64 is expr's toBase64, whose text is a third longer than its
+// argument's: applied to its own result in a loop, it would grow a string
+// past MaxStringLen.
+func (f *funcs) toBase64(args ...any) (any, error) {
+	s, ok := args[0].(string)
+	if !ok {
+		return nil, errors.New("toBase64 takes a string")
+	}
+	if n := base64.StdEncoding.EncodedLen(len(s)); n > f.maxStr {
+		return nil, f.tooLong("toBase64", n)
+	}
+	return f.bToBase64(args...)
 }
 
 // toString is string().
@@ -902,51 +920,159 @@ func flattenInto(out *[]any, v reflect.Value, depth, limit int) error {
 // the list's length for uniq (which compares each element with those it
 // kept), else the sum of their lengths, a string's in bytes and a list's
 // in elements (its strings' bytes too).
-func workOf(name string, args []any) int {
+//
+// Past limit, the work left in MaxWork, the figure is only known to be
+// more than limit: the sizes are counted no further.
+func workOf(name string, args []any, limit int) int {
 	switch name {
 	case "levenshtein", "similarity", "contains_all":
 		if len(args) == 2 {
-			return (size(args[0]) + 1) * (size(args[1]) + 1)
+			return (size(args[0], limit) + 1) * (size(args[1], limit) + 1)
 		}
 	case "uniq":
 		if len(args) == 1 {
-			n := size(args[0]) + 1
+			n := size(args[0], limit) + 1
 			return n * n
 		}
 	}
 	n := 1
 	for _, a := range args {
-		n += size(a)
+		n += size(a, limit)
 	}
 	return n
 }
 
-// size is a value's length for workOf.
-func size(x any) int {
+// maxDepth is how deep size reads nested lists and maps; a value nested
+// deeper counts as past any limit.
+const maxDepth = 10_000
+
+// size is a value's size for workOf, counted no further than past limit:
+// a string's bytes; a list's or a map's elements, and theirs below them,
+// as the whole tree that ==, in, max or median read. A list can hold
+// itself twice in each of forty steps (reduce(1..40, [#acc, #acc], [1])):
+// its tree has 2^40 values, and a list or map met again is counted from
+// what it came to the first time, so that counting such a tree takes as
+// many steps as the lists it is made of. The few values most expressions
+// compare are counted without that memory.
+func size(x any, limit int) int {
+	s := sizer{limit: min(limit, 1<<12)}
+	if n := s.of(x, 0); n <= s.limit || limit <= s.limit {
+		return n
+	}
+	s = sizer{limit: limit, seen: map[sizeKey]int{}}
+	return s.of(x, 0)
+}
+
+// sizer counts sizes up to limit+1, each list or map once when it has
+// seen.
+type sizer struct {
+	limit int
+	seen  map[sizeKey]int // nil: none kept
+}
+
+// sizeKey is a list's or a map's identity: where its elements are, and
+// how many of them a list has (two slices of one array differ).
+type sizeKey struct {
+	p unsafe.Pointer
+	n int
+}
+
+// add is a + b, or limit+1 past it.
+func (s *sizer) add(a, b int) int {
+	if a > s.limit-b {
+		return s.limit + 1
+	}
+	return a + b
+}
+
+// of returns x's size, or limit+1 past limit.
+func (s *sizer) of(x any, depth int) int {
+	if depth > maxDepth {
+		return s.limit + 1
+	}
 	switch t := x.(type) {
+	case nil, bool, float64, int:
+		return 1
 	case string:
-		return len(t)
+		return max(len(t), 1)
 	case raw:
-		return size(toAny(t.v))
+		return s.of(toAny(t.v), depth)
 	case []string:
 		n := len(t)
-		for _, s := range t {
-			n += len(s)
-		}
-		return n
-	case []any:
-		n := len(t)
 		for _, e := range t {
-			if s, ok := e.(string); ok {
-				n += len(s)
+			if n = s.add(n, len(e)); n > s.limit {
+				break
 			}
 		}
 		return n
+	case []any:
+		return s.container(sizeKey{unsafe.Pointer(unsafe.SliceData(t)), len(t)}, func() int {
+			n := len(t)
+			for _, e := range t {
+				switch e := e.(type) {
+				case nil, bool, float64, int:
+				case string:
+					n = s.add(n, len(e))
+				default:
+					n = s.add(n, s.of(e, depth+1))
+				}
+				if n > s.limit {
+					break
+				}
+			}
+			return n
+		})
+	case map[string]any:
+		return s.container(sizeKey{reflect.ValueOf(t).UnsafePointer(), -1}, func() int {
+			n := len(t)
+			for _, e := range t {
+				if n = s.add(n, s.of(e, depth+1)); n > s.limit {
+					break
+				}
+			}
+			return n
+		})
 	}
-	if v := reflect.ValueOf(x); v.Kind() == reflect.Slice || v.Kind() == reflect.Map {
-		return v.Len()
+	v := reflect.ValueOf(x)
+	switch v.Kind() {
+	case reflect.Slice, reflect.Map:
+		k := v.Type().Elem().Kind()
+		if k != reflect.Interface && k != reflect.Slice && k != reflect.Map && k != reflect.Array {
+			return max(v.Len(), 1) // scalars: a list of numbers, say
+		}
+		key := sizeKey{v.UnsafePointer(), v.Len()}
+		if v.Kind() == reflect.Map {
+			key.n = -1
+		}
+		return s.container(key, func() int {
+			n := v.Len()
+			if v.Kind() == reflect.Slice {
+				for i := 0; i < v.Len() && n <= s.limit; i++ {
+					n = s.add(n, s.of(v.Index(i).Interface(), depth+1))
+				}
+				return n
+			}
+			for it := v.MapRange(); it.Next() && n <= s.limit; {
+				n = s.add(n, s.of(it.Value().Interface(), depth+1))
+			}
+			return n
+		})
 	}
 	return 1
+}
+
+// container returns the size count gives for the list or map key, from
+// what it gave before when the sizer keeps what it has seen.
+func (s *sizer) container(key sizeKey, count func() int) int {
+	if s.seen == nil || key.p == nil {
+		return count()
+	}
+	if n, ok := s.seen[key]; ok {
+		return n
+	}
+	n := count()
+	s.seen[key] = n
+	return n
 }
 
 // builds returns how many elements the helper name is to build from
@@ -954,8 +1080,16 @@ func size(x any) int {
 // strings of split and splitAfter, the entries of keys, values, toPairs
 // and fromPairs, at most the values of fromJSON. It is called before the
 // helper runs, so that a list too large is never built.
-func builds(name string, args []any) int {
+//
+// median gathers every number of its list, nested ones too, into a list
+// of its own: as many as the list's tree has, counted no further than
+// past limit, the budget left (see size).
+func builds(name string, args []any, limit int) int {
 	switch name {
+	case "median":
+		if len(args) == 1 {
+			return size(args[0], limit)
+		}
 	case "split", "splitAfter":
 		s, ok1 := args[0].(string)
 		sep, ok2 := args[1].(string)
@@ -973,15 +1107,24 @@ func builds(name string, args []any) int {
 		}
 		return n
 	case "keys", "values", "fromPairs":
-		return size(args[0])
+		return reflectLen(args[0])
 	case "toPairs":
-		return 3 * size(args[0]) // a pair of two for each entry
+		return 3 * reflectLen(args[0]) // a pair of two for each entry
 	case "fromJSON":
 		if s, ok := args[0].(string); ok {
 			return jsonValues(s)
 		}
 	}
 	return 0
+}
+
+// reflectLen is the length of a list or a map, 1 for another value: the
+// entries keys, values, toPairs and fromPairs build.
+func reflectLen(x any) int {
+	if v := reflect.ValueOf(x); v.Kind() == reflect.Slice || v.Kind() == reflect.Map {
+		return v.Len()
+	}
+	return 1
 }
 
 // jsonValues bounds the values and keys a JSON text holds from above,

@@ -321,8 +321,32 @@ var workHelpers = map[string]bool{
 	"sort": true, "max": true, "min": true, "mean": true, "median": true, "toBase64": true, "fromBase64": true,
 }
 
-// workOperators are the string operators charged likewise.
-var workOperators = map[string]bool{"contains": true, "matches": true, "startsWith": true, "endsWith": true}
+// workOperators are the string operators charged likewise, and the
+// comparisons that read whole lists and maps, element by element and
+// below: a list can hold itself twice, each level in one step
+// (reduce(1..40, [#acc, #acc], [1])), and == would read 2^40 values.
+var workOperators = map[string]bool{"contains": true, "matches": true, "startsWith": true, "endsWith": true,
+	"==": true, "!=": true, "in": true}
+
+// flat reports whether values of type t compare at a cost their own
+// size bounds: a bool, a number, a string, a time, which == compares
+// with a list or a map at once. A list, a map, or a type the checker does
+// not know may hold a list that holds itself.
+func flat(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return true
+	case reflect.Struct:
+		return t == timeType
+	}
+	return false
+}
+
+var timeType = reflect.TypeOf(time.Time{})
 
 func (p *workPatch) Visit(node *ast.Node) {
 	var name string
@@ -342,6 +366,16 @@ func (p *workPatch) Visit(node *ast.Node) {
 	case *ast.BinaryNode:
 		if !workOperators[t.Operator] {
 			return
+		}
+		switch t.Operator {
+		case "==", "!=":
+			if flat(t.Left.Type()) || flat(t.Right.Type()) {
+				return // a scalar compares with a list or a map at once
+			}
+		case "in":
+			if r := t.Right.Type(); flat(t.Left.Type()) && r != nil && r.Kind() == reflect.Map {
+				return // a key looked up in a map
+			}
 		}
 		name, args = t.Operator, []*ast.Node{&t.Left, &t.Right}
 	default:
