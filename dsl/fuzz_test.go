@@ -27,6 +27,8 @@ func FuzzEval(f *testing.F) {
 		{`levenshtein(actual, expected) < 3 && strip_punct(actual) != ""`, `"kitten!"`, `"sitting"`},
 		{`reduce(1..100, #acc + #, 0) > actual`, `5`, `null`},
 		{`toJSON(actual) != string(expected)`, `[1,{"x":null}]`, `true`},
+		// Lists that hold themselves: their trees are charged, not walked.
+		{`reduce(1..30, [#acc, #acc], actual) == expected && median(reduce(1..20, [#acc], [1])) > 0`, `[1]`, `[[1]]`},
 	} {
 		f.Add(s.src, s.actual, s.expected)
 	}
