@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -101,7 +102,7 @@ func scoreDir(ctx context.Context, d Dir, c *dirCache) (*DirScore, error) {
 			return nil, err
 		}
 	}
-	names, err := filepath.Glob(filepath.Join(d.Results, "BFCL_v4_*"+resultSuffix))
+	names, err := resultFiles(d.Results)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +153,7 @@ func scoreDir(ctx context.Context, d Dir, c *dirCache) (*DirScore, error) {
 		out.Categories = append(out.Categories, sc)
 		out.Warnings = append(out.Warnings, warns...)
 	}
-	order := formulaCategories()
+	order := leaderboardOrder
 	slices.SortStableFunc(out.Categories, func(a, b CategoryScore) int {
 		ia, ib := slices.Index(order, a.Category), slices.Index(order, b.Category)
 		switch {
@@ -169,6 +170,40 @@ func scoreDir(ctx context.Context, d Dir, c *dirCache) (*DirScore, error) {
 	out.Overall, out.Missing = o.accuracy, o.missing
 	return &out, nil
 }
+
+// resultFiles returns the BFCL_v4_<category>_result.json files in dir
+// and the directories below it, in lexical order: BFCL v4's handlers
+// write them by group (non_live/, live/, multi_turn/, agentic/ and
+// agentic/memory/<back-end>/), earlier versions all in dir. A category
+// found twice is an error that names both files.
+func resultFiles(dir string) ([]string, error) {
+	var names []string
+	where := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		base := e.Name()
+		if e.IsDir() || !strings.HasPrefix(base, "BFCL_v4_") || !strings.HasSuffix(base, resultSuffix) {
+			return nil
+		}
+		if first, ok := where[base]; ok {
+			return fmt.Errorf("%s: the results of its category are also in %s; keep one", path, first)
+		}
+		where[base] = path
+		names = append(names, path)
+		return nil
+	})
+	return names, err
+}
+
+// leaderboardOrder is the order of BFCL's score files and leaderboard
+// columns, in which the summary lists the categories: live_relevance,
+// which is in no part of the overall figure, beside live_irrelevance.
+var leaderboardOrder = []string{"simple_python", "simple_java", "simple_javascript", "multiple", "parallel",
+	"parallel_multiple", "irrelevance", "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple",
+	"live_irrelevance", "live_relevance", "multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param",
+	"multi_turn_long_context", "web_search_base", "web_search_no_snippet", "memory_kv", "memory_vector", "memory_rec_sum"}
 
 // importFiles imports a question file and its possible answers, when
 // there is such a file.

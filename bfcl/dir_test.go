@@ -97,24 +97,29 @@ func TestOverallAccuracyBFCL(t *testing.T) {
 			0.625, len(formulaCategories()) - 4,
 		},
 		{
-			// live weighted by cases: (50+150)/(100+300) = 0.5.
-			"live is weighted by cases",
-			[]CategoryScore{{"live_simple", 100, 50}, {"live_multiple", 300, 150}, {"live_irrelevance", 0, 0}},
-			0.5, len(formulaCategories()) - 3,
+			// live weighted by cases: (50+150)/(100+300) = 0.5;
+			// irrelevance its own part, 0.25: overall (10*0.5+10*0.25)/20.
+			"live is weighted by cases, irrelevance is its own part",
+			[]CategoryScore{{"live_simple", 100, 50}, {"live_multiple", 300, 150}, {"live_irrelevance", 200, 50}},
+			0.375, len(formulaCategories()) - 3,
 		},
 		{
-			// non-live 1, live (90+10)/(100+100) = 0.5: overall 0.75.
-			"the overall is the unweighted mean of the groups",
-			[]CategoryScore{{"irrelevance", 240, 240}, {"live_simple", 100, 90}, {"live_relevance", 100, 10}},
-			0.75, len(formulaCategories()) - 3,
+			// live 0.9, irrelevance 1, multi-turn 0.5, agentic (web_search
+			// 0.4): (10*0.9 + 10*1 + 30*0.5 + 40*0.4) / 90; live_relevance
+			// is in no part.
+			"the parts weigh 10, 10, 10, 30 and 40",
+			[]CategoryScore{{"irrelevance", 240, 240}, {"live_simple", 100, 90}, {"live_relevance", 100, 10},
+				{"multi_turn_base", 200, 100}, {"web_search_base", 100, 60}, {"web_search_no_snippet", 100, 20}},
+			50.0 / 90, len(formulaCategories()) - 5,
 		},
 		{
-			// web_search pooled (60+40)/200 = 0.5; memory (1+0+0.5)/3 = 0.5;
-			// agentic 0.5; with multi_turn_base 0.8: overall (0.5+0.8)/2.
+			// web_search unweighted (0.6+0.2)/2 = 0.4 (pooled would be
+			// 70/150); memory (1+0+0.5)/3 = 0.5; agentic 0.45; with
+			// multi_turn_base 0.8: overall (30*0.8 + 40*0.45)/70 = 0.6.
 			"agentic",
-			[]CategoryScore{{"web_search_base", 100, 60}, {"web_search_no_snippet", 100, 40},
+			[]CategoryScore{{"web_search_base", 100, 60}, {"web_search_no_snippet", 50, 10},
 				{"memory_kv", 155, 155}, {"memory_vector", 155, 0}, {"memory_rec_sum", 10, 5}, {"multi_turn_base", 200, 160}},
-			0.65, len(formulaCategories()) - 6,
+			0.6, len(formulaCategories()) - 6,
 		},
 		{"no category of the formula", []CategoryScore{{"sql", 10, 10}}, 0, len(formulaCategories())},
 	}
@@ -148,10 +153,10 @@ func TestScoreDirBFCLHandWritten(t *testing.T) {
 	if fmt.Sprint(got.Categories) != fmt.Sprint(want) {
 		t.Errorf("scores %v, want %v", got.Categories, want)
 	}
-	// non-live: simple 0.5 and irrelevance 0.5, 0.5; agentic: web_search
-	// (1+2)/4; overall (0.5+0.75)/2.
-	if got.Overall != 0.625 {
-		t.Errorf("overall %v, want 0.625", got.Overall)
+	// non-live: simple 0.5; irrelevance 0.5; agentic: web_search
+	// (0.5+1)/2; overall (10*0.5 + 10*0.5 + 40*0.75)/60 = 2/3.
+	if math.Abs(got.Overall-2.0/3) > 1e-12 {
+		t.Errorf("overall %v, want 2/3", got.Overall)
 	}
 	if len(got.Skipped) != 1 || !strings.Contains(got.Skipped[0], "multi_turn") {
 		t.Errorf("skipped %q, want the multi_turn_base results", got.Skipped)
@@ -167,7 +172,7 @@ func TestScoreDirBFCLHandWritten(t *testing.T) {
 	}
 	for _, line := range []string{
 		"simple_python                 2       1    50.00%",
-		"overall (BFCL v4's weights, over the 4 of 22 categories covered): 62.50%",
+		"overall (BFCL v4's weights, over the 4 of 21 categories covered): 66.67%",
 		"missing from the overall: simple_java, simple_javascript, multiple,",
 	} {
 		if !strings.Contains(b.String(), line) {
@@ -294,4 +299,52 @@ func scoreRound(t *testing.T, r int, dir string, files map[string]*strings.Build
 		t.Errorf("round %d: scored %d categories, want the %d written (skipped %q)", r, len(got.Categories), len(files), got.Skipped)
 	}
 	return passed
+}
+
+// TestScoreDirNested: BFCL v4's handlers write the results by group
+// (non_live/, agentic/, ...); ScoreDir finds them there as in one
+// directory, and refuses a category found twice.
+func TestScoreDirNested(t *testing.T) {
+	flat, err := ScoreDir(context.Background(), Dir{Data: "testdata/run/data", Results: "testdata/run/result", Semantics: SemanticsBFCL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nested := t.TempDir()
+	group := map[string]string{"simple_python": "non_live", "irrelevance": "non_live", "web_search_base": "agentic",
+		"web_search_no_snippet": "agentic", "multi_turn_base": "multi_turn"}
+	names, err := filepath.Glob("testdata/run/result/BFCL_v4_*_result.json")
+	if err != nil || len(names) == 0 {
+		t.Fatal(names, err)
+	}
+	for _, name := range names {
+		cat := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(name), "BFCL_v4_"), "_result.json")
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(nested, group[cat])
+		if err := os.MkdirAll(dir, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(name)), b, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := ScoreDir(context.Background(), Dir{Data: "testdata/run/data", Results: nested, Semantics: SemanticsBFCL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got.Categories) != fmt.Sprint(flat.Categories) || got.Overall != flat.Overall {
+		t.Errorf("nested: %v %v; flat: %v %v", got.Categories, got.Overall, flat.Categories, flat.Overall)
+	}
+	twice := filepath.Join(nested, "live", filepath.Base(names[0]))
+	if err := os.MkdirAll(filepath.Dir(twice), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(twice, []byte{}, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ScoreDir(context.Background(), Dir{Data: "testdata/run/data", Results: nested, Semantics: SemanticsBFCL}); err == nil || !strings.Contains(err.Error(), "are also in") {
+		t.Errorf("a category found twice: %v", err)
+	}
 }

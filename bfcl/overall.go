@@ -33,6 +33,7 @@ type mean int
 const (
 	unweighted mean = iota // each part counts once
 	weighted               // each part counts by its cases
+	fixed                  // each part counts by its weight in node.weights
 )
 
 // node is a part of BFCL v4's overall formula: a category, or a mean of
@@ -41,6 +42,7 @@ type node struct {
 	category string
 	how      mean
 	parts    []node
+	weights  []float64 // fixed: one for each part
 }
 
 func leaf(c string) node               { return node{category: c} }
@@ -54,26 +56,28 @@ func leaves(how mean, cs ...string) node {
 }
 
 // overallFormula is generate_leaderboard_csv of BFCL v4's
-// eval_runner_helper.py (docs/bfcl.md, "A whole BFCL run", cites the
-// commit): the overall figure is the unweighted mean of non-live, live,
-// multi-turn and agentic. Non-live is the unweighted mean of simple (the
-// unweighted mean of Python, Java and JavaScript), multiple, parallel,
-// parallel_multiple and irrelevance; live the mean of its six categories
-// weighted by their cases; multi-turn the unweighted mean of its four;
-// agentic the unweighted mean of web_search (its two variants pooled, as
-// BFCL scores web_search as one category of both) and memory (the
-// unweighted mean of its three back-ends).
-var overallFormula = avg(unweighted,
+// eval_runner_helper.py (docs/bfcl.md, "The overall figure", cites the
+// commit): the overall figure weighs non-live 10, live 10, irrelevance
+// 10, multi-turn 30 and agentic 40 (calculate_percentage_weighted_accuracy).
+// Non-live is the unweighted mean of simple (the unweighted mean of
+// Python, Java and JavaScript), multiple, parallel and parallel_multiple;
+// live the mean of its four AST categories weighted by their cases;
+// irrelevance the unweighted mean of irrelevance and live_irrelevance;
+// multi-turn the unweighted mean of its four; agentic the unweighted mean
+// of web_search (the unweighted mean of its two variants) and memory (of
+// its three back-ends). live_relevance is a column of the leaderboard,
+// in no part of the overall figure.
+var overallFormula = node{how: fixed, weights: []float64{10, 10, 10, 30, 40}, parts: []node{
 	avg(unweighted,
 		leaves(unweighted, "simple_python", "simple_java", "simple_javascript"),
-		leaf("multiple"), leaf("parallel"), leaf("parallel_multiple"), leaf("irrelevance")),
-	leaves(weighted, "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple",
-		"live_irrelevance", "live_relevance"),
+		leaf("multiple"), leaf("parallel"), leaf("parallel_multiple")),
+	leaves(weighted, "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple"),
+	leaves(unweighted, "irrelevance", "live_irrelevance"),
 	leaves(unweighted, "multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param", "multi_turn_long_context"),
 	avg(unweighted,
-		leaves(weighted, "web_search_base", "web_search_no_snippet"),
+		leaves(unweighted, "web_search_base", "web_search_no_snippet"),
 		leaves(unweighted, "memory_kv", "memory_vector", "memory_rec_sum")),
-)
+}}
 
 // formulaCategories returns the categories of BFCL v4's overall figure, in the
 // leaderboard's order. The slice is the caller's.
@@ -122,15 +126,18 @@ func (n node) eval(by map[string]CategoryScore) (acc float64, cases int, ok bool
 		return s.accuracy(), s.Cases, ok
 	}
 	var sum, weight float64
-	for _, p := range n.parts {
+	for i, p := range n.parts {
 		a, c, scored := p.eval(by)
 		if !scored {
 			continue
 		}
 		ok = true
 		w := 1.0
-		if n.how == weighted {
+		switch n.how {
+		case weighted:
 			w = float64(c)
+		case fixed:
+			w = n.weights[i]
 		}
 		sum += a * w
 		weight += w
