@@ -301,7 +301,24 @@ func force(p *plan, r value.Value, f *api, x extraction) error {
 		p.f = f
 		return nil
 	case value.Array:
-		p.listOf(f, r.Elems(), "")
+		elems := r.Elems()
+		// (calls reads each element as a call, failing where it is none.)
+		if len(elems) > 0 && !f.isStream() && f.name != format.Calls {
+			// A recorded stream kept as a list of its events: read item
+			// by item under f, its calls would vanish (the events are no
+			// items of f) and a case that expects none pass. Its first
+			// event says so, as the string of an SSE transcript does.
+			if g, rank := itemFormat(elems[0]); g != nil && g != f && g.isStream() && rank == decides {
+				return &ShapeError{Want: f.name, Found: "a list of " + string(g.name) + " events (a recorded stream; its stream format reads it)"}
+			}
+			// Gemini's streamGenerateContent chunks, whole responses,
+			// which gemini's list reading (of parts, text ones passed
+			// over) would pass over too.
+			if elems[0].Kind() == value.Object && hasCandidates(elems[0]) {
+				return &ShapeError{Want: f.name, Found: "a list of gemini responses (streamGenerateContent chunks, which callgrade does not join into one response)"}
+			}
+		}
+		p.listOf(f, elems, "")
 		return nil
 	case value.Object:
 		for _, s := range objectShapes[:] {

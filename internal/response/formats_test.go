@@ -245,3 +245,38 @@ func TestEncodedResponse(t *testing.T) {
 		}
 	}
 }
+
+// TestForcedListOfEvents: a recorded stream kept as a JSON list of its
+// events, forced to a format that is not its stream's, is an error, not a
+// list of items in which its calls vanish; so is a list of Gemini's
+// streamed responses.
+func TestForcedListOfEvents(t *testing.T) {
+	events := map[string]string{
+		"anthropic-stream": `[{"type":"message_start","message":{"role":"assistant","content":[]}},{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}},{"type":"content_block_stop","index":0},{"type":"message_stop"}]`,
+		"responses-stream": `[{"type":"response.created","response":{}},{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}},{"type":"response.completed","response":{}}]`,
+		"bedrock-stream":   `[{"messageStart":{"role":"assistant"}},{"contentBlockStart":{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"t","name":"f"}}}},{"contentBlockStop":{"contentBlockIndex":0}},{"messageStop":{"stopReason":"tool_use"}}]`,
+		"openai-stream":    `[{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]}}]}]`,
+		"gemini chunks":    `[{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}}]}}]}]`,
+	}
+	for name, text := range events {
+		r, err := value.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []format.Format{format.OpenAI, format.Anthropic, format.Responses, format.Gemini, format.Bedrock} {
+			if string(f)+"-stream" == name {
+				continue // its own format reads it as before
+			}
+			calls, _, err := readCalls(r, f, value.Limits{})
+			var se *ShapeError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), "a list of ") {
+				t.Errorf("%s forced to %s: %v, %v; want a *ShapeError", name, f, calls, err)
+			}
+		}
+	}
+	// A list of parts stays one, text parts passed over.
+	r, _ := value.Parse(`[{"text":"hi"},{"functionCall":{"name":"f","args":{}}}]`)
+	if calls, _, err := readCalls(r, format.Gemini, value.Limits{}); err != nil || len(calls) != 1 {
+		t.Errorf("gemini parts: %v, %v; want 1 call", calls, err)
+	}
+}
