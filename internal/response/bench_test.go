@@ -2,6 +2,9 @@ package response
 
 import (
 	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/internal/format"
@@ -115,6 +118,44 @@ func BenchmarkStream(b *testing.B) {
 					b.Fatal(calls, err)
 				}
 				p.Reset()
+			}
+		})
+	}
+}
+
+// BenchmarkStreamRepeatedName reads an openai stream of one call whose
+// every delta repeats its name, as some servers send it: each delta asks
+// whether the arguments so far are complete, which must not read them
+// all again (ns/op grows as the fragments do, not as their square).
+func BenchmarkStreamRepeatedName(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run("fragments="+strconv.Itoa(n), func(b *testing.B) {
+			var sb strings.Builder
+			sb.WriteString(`[`)
+			for i := 0; i < n; i++ {
+				var frag string
+				switch {
+				case i == 0:
+					frag = `{"k": "`
+				case i == n-1:
+					frag = `x"}`
+				default:
+					frag = strings.Repeat("x", 18)
+				}
+				arg, _ := json.Marshal(frag)
+				fmt.Fprintf(&sb, `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"f","arguments":%s}}]}}]},`, arg)
+			}
+			sb.WriteString(`{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}]`)
+			r, err := value.Parse(sb.String())
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				calls, _, err := Options{}.ReadCalls(r, format.OpenAIStream)
+				if err != nil || len(calls) != 1 || calls[0].Err != nil {
+					b.Fatalf("%v, %v", calls, err)
+				}
 			}
 		})
 	}

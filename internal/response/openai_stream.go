@@ -131,10 +131,94 @@ func (a *assembly) deltaCall(key, id string, fn value.Value, j int) *pending {
 	return a.begin(key, j)
 }
 
-// complete reports whether c's arguments so far are one JSON value.
+// complete reports whether c's arguments so far are one JSON value. A
+// server may repeat the name in every delta, and each asks this: the
+// arguments are read on from where the last asking stopped, and parsed
+// whole only when their brackets close (once, as white space after them
+// changes nothing), so that a stream costs time in proportion to its
+// length.
 func (a *assembly) complete(c *pending) bool {
-	_, err := (*value.Parser)(nil).Parse(string(c.args), value.Limits{})
-	return len(c.args) > 0 && err == nil
+	s := &c.scan
+	s.read(c.args)
+	switch {
+	case len(c.args) == 0 || s.trailing:
+		return false
+	case s.scalar:
+		// A number, true, false or null: a call whose arguments are
+		// one is complete at once, and a new name begins the next. No
+		// such value of a call is long; past maxScalar the text is
+		// taken for one still to come, and not parsed at every delta.
+		if len(c.args) > maxScalar {
+			return false
+		}
+		_, err := (*value.Parser)(nil).Parse(string(c.args), value.Limits{})
+		return err == nil
+	case !s.closed:
+		return false
+	case s.verdict == 0:
+		s.verdict = 2
+		if _, err := (*value.Parser)(nil).Parse(string(c.args), value.Limits{}); err == nil {
+			s.verdict = 1
+		}
+	}
+	return s.verdict == 1
+}
+
+// maxScalar bounds the argument text that complete parses again at each
+// delta when it is no object, list or string.
+const maxScalar = 1 << 10
+
+// argScan follows the brackets and strings of a call's argument text as
+// its fragments come (pending.scan).
+type argScan struct {
+	n        int  // the bytes read
+	depth    int  // the brackets open
+	inStr    bool // inside a string
+	esc      bool // after a backslash in one
+	closed   bool // the first value has ended: a container or string at the top closed
+	trailing bool // more than white space came after it, or a bracket closed that was not open
+	scalar   bool // the text begins with a number, true, false or null
+	started  bool
+	verdict  uint8 // once closed: 0 not parsed, 1 one JSON value, 2 not
+}
+
+// read reads b from where it stopped.
+func (s *argScan) read(b []byte) {
+	for ; s.n < len(b) && !s.trailing; s.n++ {
+		c := b[s.n]
+		switch {
+		case s.closed:
+			if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+				s.trailing = true
+			}
+		case s.inStr:
+			switch {
+			case s.esc:
+				s.esc = false
+			case c == '\\':
+				s.esc = true
+			case c == '"':
+				s.inStr = false
+				s.closed = s.depth == 0
+			}
+		case c == '"':
+			s.inStr, s.started = true, true
+		case c == '{' || c == '[':
+			s.depth++
+			s.started = true
+		case c == '}' || c == ']':
+			s.depth--
+			switch {
+			case s.depth < 0:
+				s.trailing = true
+			case s.depth == 0:
+				s.closed = true
+			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case !s.started:
+			s.scalar, s.started = true, true
+		}
+	}
 }
 
 // functionDelta adds to c the name and the arguments fragment of fn,

@@ -84,6 +84,7 @@ type pending struct {
 	// its name and arguments must be those the events put together.
 	echo   value.Value
 	echoAt loc
+	scan   argScan // how far complete has read args
 }
 
 // frag is where an argument fragment begins in pending.args, and the

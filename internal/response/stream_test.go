@@ -548,3 +548,31 @@ func TestStreamExcerpt(t *testing.T) {
 		t.Errorf("excerpt = %s", got)
 	}
 }
+
+// FuzzComplete holds complete, which reads a call's argument text on from
+// where it stopped at each delta, to a parse of the whole text so far,
+// for the text cut into fragments anywhere.
+func FuzzComplete(f *testing.F) {
+	for _, s := range []string{`{"a": 1}`, `{"a": "}"} `, `[1, {"b": [2]}]x`, `"a\"b"`, `12`, `tru`, `{]`, `}{`, `  {"a":"\\"}  `, `{"a": {"b": "c"}}}`} {
+		f.Add(s, uint64(0x5a5a5a5a))
+	}
+	f.Fuzz(func(t *testing.T, text string, cuts uint64) {
+		var a assembly
+		c := &pending{}
+		for i := 0; i < len(text); {
+			n := 1 + int(cuts%7)
+			cuts = cuts>>3 | cuts<<61
+			n = min(n, len(text)-i)
+			c.args = append(c.args, text[i:i+n]...)
+			i += n
+			_, err := (*value.Parser)(nil).Parse(string(c.args), value.Limits{})
+			want := err == nil
+			if c.scan.scalar && len(c.args) > maxScalar {
+				want = false
+			}
+			if got := a.complete(c); got != want {
+				t.Fatalf("complete(%q) = %v, a parse says %v", c.args, got, want)
+			}
+		}
+	})
+}
