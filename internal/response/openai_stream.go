@@ -3,6 +3,7 @@ package response
 import (
 	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
+	"strconv"
 )
 
 var openaiStreamFormat = api{
@@ -27,10 +28,36 @@ func chunkEvent(a *assembly, e value.Value, j int) {
 		a.fail(j, a.where(j)+".choices is "+kindPhrase(cs)+", not an array")
 		return
 	}
-	choice, ok := firstChoice(cs.Elems())
-	if !ok {
-		return
+	// The choices of index 0, with n > 1 among others in any order: a
+	// chunk without one (the usage chunk, an Azure prompt_filter_results
+	// chunk) has no delta to read, and one that has two is read as the
+	// SDK folds choices by index, both.
+	for k, choice := range cs.Elems() {
+		if choice.Kind() != value.Object {
+			a.fail(j, a.where(j)+".choices["+strconv.Itoa(k)+"] is "+kindPhrase(choice)+", not an object")
+			continue
+		}
+		if i, ok := choice.Get("index"); !ok || zeroIndex(i) {
+			choiceDelta(a, choice, j)
+		}
 	}
+}
+
+// zeroIndex reports whether a choice's index is 0: a number of that value
+// (0, 0.0, -0), or the string "0".
+func zeroIndex(i value.Value) bool {
+	switch i.Kind() {
+	case value.Number:
+		f, err := strconv.ParseFloat(i.Str(), 64)
+		return err == nil && f == 0
+	case value.String:
+		return i.Str() == "0"
+	}
+	return false
+}
+
+// choiceDelta reads a chunk's choice of index 0.
+func choiceDelta(a *assembly, choice value.Value, j int) {
 	if m, _ := choice.Get("message"); m.Kind() == value.Object && heldCall(m) {
 		// A whole message in a chunk (some gateways send one): its calls
 		// must not vanish, but a chunk's calls come in its delta.
@@ -45,9 +72,13 @@ func chunkEvent(a *assembly, e value.Value, j int) {
 				toolCallDelta(a, tc, j, loc{"choices[0].delta.tool_calls", k})
 			}
 		}
-		if fc, _ := d.Get("function_call"); fc.Kind() == value.Object {
+		switch fc, _ := d.Get("function_call"); fc.Kind() {
+		case value.Object:
 			c := a.deltaCall("function_call", "", fc, j)
 			functionDelta(a, c, fc, j, loc{"choices[0].delta", -1}, "function_call.name", "function_call.arguments")
+		case value.Null:
+		default:
+			a.fail(j, a.where(j)+".choices[0].delta.function_call is "+kindPhrase(fc)+", not an object")
 		}
 	}
 	// Some servers send an empty finish_reason in every chunk: that is
@@ -59,18 +90,6 @@ func chunkEvent(a *assembly, e value.Value, j int) {
 			a.announce(j, "finish_reason "+fr.Str())
 		}
 	}
-}
-
-// firstChoice is the choice of index 0 among a chunk's choices, which
-// with n > 1 come in any order; a chunk without one (the usage chunk,
-// an Azure prompt_filter_results chunk) has no delta to read.
-func firstChoice(cs []value.Value) (value.Value, bool) {
-	for _, c := range cs {
-		if i, ok := c.Get("index"); !ok || i.Str() == "0" {
-			return c, c.Kind() == value.Object
-		}
-	}
-	return value.Value{}, false
 }
 
 // toolCallDelta reads tc, an entry of a delta's tool_calls, at at.

@@ -3,6 +3,7 @@ package response
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -575,4 +576,35 @@ func FuzzComplete(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestOddChunks: chunks whose choice of index 0 is written oddly still
+// give their calls, or a failing one, never none.
+func TestOddChunks(t *testing.T) {
+	call := `{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"delete_all","arguments":"{}"}}]}`
+	end := `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`
+	tests := []struct{ name, chunk, want string }{
+		{"index 0.0", `{"object":"chat.completion.chunk","choices":[{"index":0.0,"delta":` + call + `}]}`, "delete_all"},
+		{"index -0", `{"object":"chat.completion.chunk","choices":[{"index":-0,"delta":` + call + `}]}`, "delete_all"},
+		{"two entries of index 0", `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"a"}},{"index":0,"delta":` + call + `}]}`, "delete_all"},
+		{"a null before choice 0", `{"object":"chat.completion.chunk","choices":[null,{"index":0,"delta":` + call + `}]}`, ""},
+		{"function_call not an object", `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"function_call":"delete_all"}}]}`, ""},
+	}
+	for _, tt := range tests {
+		r, err := value.Parse(`[` + tt.chunk + `,` + end + `]`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls, _, err := Options{}.ReadCalls(r, format.OpenAIStream)
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case len(calls) == 0:
+			t.Errorf("%s: no call", tt.name)
+		case tt.want != "" && (calls[0].Name != tt.want || calls[0].Err != nil):
+			t.Errorf("%s: %+v, want a call to %s", tt.name, calls, tt.want)
+		case tt.want == "" && !slices.ContainsFunc(calls, func(c Call) bool { return c.Err != nil }):
+			t.Errorf("%s: %+v, want a failing call", tt.name, calls)
+		}
+	}
 }
