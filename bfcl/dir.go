@@ -278,6 +278,11 @@ func (c *dirCache) scoreCategory(ctx context.Context, name, cat, questions, qfil
 	if sum.Unknown > 0 {
 		warns = append(warns, fmt.Sprintf("%s: %d results name no question of %s", name, sum.Unknown, qfile))
 	}
+	if sum.Missing > 0 {
+		// An interrupted run: its figure counts what is missing as
+		// failed, where BFCL refuses the file.
+		warns = append(warns, fmt.Sprintf("%s: %d of the %d questions of %s have no result, and fail (missing_response); BFCL refuses a results file that lacks questions", name, sum.Missing, sum.Cases, qfile))
+	}
 	if err := writeOut(outDir, cat+"_results.jsonl", func() ([]byte, error) { return results.Bytes(), nil }); err != nil {
 		return CategoryScore{}, nil, err
 	}

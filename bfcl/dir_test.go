@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -346,5 +347,30 @@ func TestScoreDirNested(t *testing.T) {
 	}
 	if _, err := ScoreDir(context.Background(), Dir{Data: "testdata/run/data", Results: nested, Semantics: SemanticsBFCL}); err == nil || !strings.Contains(err.Error(), "are also in") {
 		t.Errorf("a category found twice: %v", err)
+	}
+}
+
+// TestScoreDirMissingResults: a results file that lacks questions (an
+// interrupted run) is scored with them failed, and a warning says how
+// many, since BFCL would refuse it.
+func TestScoreDirMissingResults(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile("testdata/run/result/BFCL_v4_simple_python_result.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	if err := os.WriteFile(filepath.Join(dir, "BFCL_v4_simple_python_result.json"), []byte(first+"\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ScoreDir(context.Background(), Dir{Data: "testdata/run/data", Results: dir, Semantics: SemanticsBFCL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Categories) != 1 || got.Categories[0].Cases != 2 {
+		t.Fatalf("scores %v, want simple_python's 2 questions", got.Categories)
+	}
+	if !slices.ContainsFunc(got.Warnings, func(w string) bool { return strings.Contains(w, "1 of the 2 questions") }) {
+		t.Errorf("warnings %q, want one that 1 of the 2 questions has no result", got.Warnings)
 	}
 }
