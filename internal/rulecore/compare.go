@@ -253,34 +253,9 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 		w.types.checked = true
 	}
 	for i < len(em) || j < len(am) {
-		var key string
-		var ev, av *value.Value // nil: absent
-		aj := j                 // av's index, when av is set
-		var c int               // which side's key comes first: both lists are sorted
-		switch {
-		case i == len(em):
-			c = 1
-		case j == len(am):
-			c = -1
-		case em[i].Key == am[j].Key:
-			// The common case, and == looks at the lengths first: most
-			// keys that differ differ in length, and need no ordering.
-			c = 0
-		default:
-			c = strings.Compare(em[i].Key, am[j].Key)
-		}
-		switch {
-		case c < 0:
-			key, ev = em[i].Key, &em[i].Value
-			i++
-		case c > 0:
-			key, av = am[j].Key, &am[j].Value
-			j++
-		default:
-			key, ev, av = em[i].Key, &em[i].Value, &am[j].Value
-			i++
-			j++
-		}
+		aj := j                                         // av's index, when av is set
+		key, ev, av, ni, nj := nextMember(em, am, i, j) // ev, av nil: absent
+		i, j = ni, nj
 		ks := st.keyNext(key, &next)
 		ev, av = w.nullsMissing(ks, ev, av)
 		good := w.member(ks, f, key, ev, av, allow, quiet)
@@ -334,6 +309,32 @@ func (w *walker) members(st *state, f *eff, e, a *value.Value, quiet bool, res *
 		}
 	}
 	return ok
+}
+
+// nextMember is the next key of two objects' members, both sorted by key,
+// read together from em[i] and am[j]: its value on each side (nil where
+// that side lacks it), and where each side goes on.
+func nextMember(em, am []value.Member, i, j int) (key string, ev, av *value.Value, ni, nj int) {
+	var c int // which side's key comes first
+	switch {
+	case i == len(em):
+		c = 1
+	case j == len(am):
+		c = -1
+	case em[i].Key == am[j].Key:
+		// The common case, and == looks at the lengths first: most
+		// keys that differ differ in length, and need no ordering.
+		c = 0
+	default:
+		c = strings.Compare(em[i].Key, am[j].Key)
+	}
+	switch {
+	case c < 0:
+		return em[i].Key, &em[i].Value, nil, i + 1, j
+	case c > 0:
+		return am[j].Key, nil, &am[j].Value, i, j + 1
+	}
+	return em[i].Key, &em[i].Value, &am[j].Value, i + 1, j + 1
 }
 
 // allowExtra says whether an object at st may have members the expected
@@ -518,20 +519,8 @@ func (w *walker) ignored(st *state, e, a *value.Value, quiet bool) bool {
 		am = a.Members()
 	}
 	for i, j, next := 0, 0, 0; i < len(em) || j < len(am); {
-		var ev, av *value.Value
-		var key string
-		switch {
-		case j == len(am) || i < len(em) && em[i].Key < am[j].Key:
-			key, ev = em[i].Key, &em[i].Value
-			i++
-		case i == len(em) || am[j].Key < em[i].Key:
-			key, av = am[j].Key, &am[j].Value
-			j++
-		default:
-			key, ev, av = em[i].Key, &em[i].Value, &am[j].Value
-			i++
-			j++
-		}
+		key, ev, av, ni, nj := nextMember(em, am, i, j)
+		i, j = ni, nj
 		if !visit(st.keyNext(key, &next), key, -1, ev, av) {
 			return false
 		}
