@@ -684,7 +684,10 @@ func withPythonTwins(opts []*suitedoc.Node) []*suitedoc.Node {
 		var twin *suitedoc.Node
 		switch v.Kind {
 		case suitedoc.Bool:
-			twin = suitedoc.NumberOf(map[bool]string{false: "0", true: "1"}[v.Bool])
+			twin = suitedoc.NumberOf("0")
+			if v.Bool {
+				twin = suitedoc.NumberOf("1")
+			}
 		case suitedoc.Number:
 			if f, err := strconv.ParseFloat(v.Text, 64); err == nil && (f == 0 || f == 1) {
 				twin = suitedoc.BoolOf(f == 1)
