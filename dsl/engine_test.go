@@ -245,3 +245,42 @@ cases:
 		t.Errorf("the next case: %+v", r2)
 	}
 }
+
+// A never entry whose expression loops over a list cannot be passed by a
+// model that writes the forbidden value as a string, or as an object,
+// rather than in a list: the call gets a rule_error in place of
+// forbidden_call (docs/trajectories.md, never), where expr's loop over
+// the string's bytes found nothing and let it past.
+func TestNeverLoopOnWrongType(t *testing.T) {
+	eng, err := build(t, `version: 1
+cases:
+  - id: c
+    calls: any
+    never:
+      - {name: send_email, rules: {to: {expr: "any(actual, # == 'ceo@corp.com')"}}}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		to   string
+		kind results.Kind // "" for a pass
+	}{
+		{`["ceo@corp.com"]`, results.ForbiddenCall},
+		{`["ops@corp.com"]`, ""},
+		{`"ceo@corp.com"`, results.RuleError},
+		{`{"ceo@corp.com": true}`, results.RuleError},
+		{`null`, results.RuleError},
+	} {
+		r := eng.NewScorer(context.Background()).Score(0, mustParse(t, `[{"name":"send_email","arguments":{"to":`+tc.to+`}}]`))
+		if tc.kind == "" {
+			if !r.Pass {
+				t.Errorf("to %s: want a pass, got %+v", tc.to, r.Diffs)
+			}
+			continue
+		}
+		if r.Pass || len(r.Diffs) != 1 || r.Diffs[0].Kind != tc.kind {
+			t.Errorf("to %s: want one %s diff, got pass=%v %+v", tc.to, tc.kind, r.Pass, r.Diffs)
+		}
+	}
+}

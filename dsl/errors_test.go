@@ -203,6 +203,21 @@ func TestRuntimeErrors(t *testing.T) {
 		{`num(actual) == 1`, `[1]`, "num: a list is not a number"},
 		{`date(actual) == date("2024-01-01")`, `"2024-13-45"`, "cannot read"},
 		{`1 / actual > 0`, `0`, "a comparison (>) of +Inf"}, // 1/0 is no number to compare
+		// A loop runs over a list alone: expr's runs over a string's bytes
+		// (none held on "x") and over a map as over nothing.
+		{`none(actual, # == "x")`, `"x"`, "none takes a list, got a string"},
+		{`all(actual, # > 0)`, `"-1"`, "all takes a list, got a string"},
+		{`any(actual, # == "x")`, `{}`, "any takes a list, got an object"},
+		{`count(actual, # == "x") == 0`, `null`, "count takes a list, got null"},
+		{`sum(actual) > 0`, `"ab"`, "sum takes a list, got a string"},
+		{`len(filter(actual, # > 0)) == 0`, `5`, "filter takes a list, got a number"},
+		{`reduce(actual.items, #acc + #, 0) == 0`, `{"items": "ab"}`, "reduce takes a list, got a string"},
+		// fromJSON reads JSON as arguments are read, not keeping the last
+		// of a key written twice.
+		{`fromJSON(actual).amount == 10`, `"{\"amount\": 99999, \"amount\": 10}"`, `fromJSON: `},
+		{`fromJSON(actual) == 1`, `"1e400"`, "beyond float64's range"},
+		{`fromJSON(actual) == 1`, `"1 2"`, "fromJSON: "},
+		{`fromJSON(actual) == 1`, `"NaN"`, "fromJSON: "},
 	} {
 		e, err := c.Compile(tc.src)
 		if err != nil {

@@ -39,7 +39,7 @@ type raw struct{ v value.Value }
 
 // disabledBuiltins reach the clock, the time zone database or build
 // strings without bound; the helpers named like expr's builtins (date,
-// get, join, replace, string, toJSON) replace them.
+// get, join, replace, string, toJSON, fromJSON) replace them.
 var disabledBuiltins = []string{"now", "timezone", "repeat"}
 
 var disabledWhy = map[string]string{
@@ -127,8 +127,9 @@ func (f *funcs) helpers() []expr.Option {
 	}
 }
 
-// boundedBuiltins replace expr's builtins that can build without bound:
-// strings past MaxStringLen, or a flattened list past MemoryBudget.
+// boundedBuiltins replace expr's builtins that can build without bound
+// (strings past MaxStringLen, or a flattened list past MemoryBudget), and
+// fromJSON, which must read JSON as arguments are read.
 func (f *funcs) boundedBuiltins() []expr.Option {
 	return []expr.Option{
 		fn("flatten", f.flatten, new(func(any) []any)),
@@ -137,14 +138,15 @@ func (f *funcs) boundedBuiltins() []expr.Option {
 		fn("toJSON", f.toJSON, new(func(any) string)),
 		fn("string", f.toString, new(func(any) string)),
 		fn("toBase64", f.toBase64, new(func(string) string)),
+		fn("fromJSON", fromJSON, new(func(string) any)),
 	}
 }
 
 // inserted are the functions the compiler inserts, which no source may
 // name (guard rejects names starting with "__"): the step and work
 // counts, `+` on strings, arguments taken exactly, the comparisons of
-// finite numbers, int() and abs() of a duration (patch.go), and <, <=, >
-// and >= on decimals.
+// finite numbers, int() and abs() of a duration, the list a loop runs
+// over (patch.go), and <, <=, > and >= on decimals.
 func (f *funcs) inserted() []expr.Option {
 	return []expr.Option{
 		fn("__tick", f.tick, new(func(*worker) bool)),
@@ -168,7 +170,34 @@ func (f *funcs) inserted() []expr.Option {
 		fn("__cmp", f.cmp, new(func(string, any, any) bool)),
 		fn("__int", f.toInt, new(func(any) int)),
 		fn("__abs_duration", f.absDuration, new(func(time.Duration) time.Duration)),
+		fn("__seq", seq, new(func(string, any) any)),
 	}
+}
+
+// fromJSON reads JSON as callgrade reads a call's arguments, where expr's
+// (encoding/json's) kept the last of a key written twice: a rule on
+// fromJSON(actual).amount then passed {"amount": 99999, "amount": 10}.
+// A key written twice, NaN, text after the value and a number beyond
+// float64's range are errors.
+func fromJSON(args ...any) (any, error) {
+	v, err := value.Parse(args[0].(string))
+	if err != nil {
+		return nil, fmt.Errorf("fromJSON: %w", err)
+	}
+	var far string
+	x := toAnyFar(v, &far)
+	if far != "" {
+		return nil, fmt.Errorf("fromJSON: the number %s is beyond float64's range", far)
+	}
+	return x, nil
+}
+
+// seq is the list a loop builtin named args[0] loops over (seqPatch).
+func seq(args ...any) (any, error) {
+	if k := reflect.ValueOf(args[1]).Kind(); k == reflect.Slice || k == reflect.Array {
+		return args[1], nil
+	}
+	return nil, fmt.Errorf("%s takes a list, got %s", args[0], describe(args[1]))
 }
 
 func (f *funcs) tooLong(what string, n int) error {

@@ -217,6 +217,16 @@ func TestHelpersCollections(t *testing.T) {
 		{src: `contains_all(actual, expected)`, actual: `"rooms in Lisbon under 100"`, expected: `["Lisbon", "100"]`, want: true},
 		{src: `contains_all(actual, "Porto")`, actual: `"rooms in Lisbon"`, want: false},
 		{src: `contains_all(actual, expected)`, actual: `5`, expected: `[5]`, want: false},
+		// Loops over a list, however it was computed (seqPatch).
+		{src: `none(actual, # == "x")`, actual: `["y"]`, want: true},
+		{src: `none(actual, # == "x")`, actual: `["y", "x"]`, want: false},
+		{src: `all(actual, # > 0) && one(actual, # == 2)`, actual: `[1, 2]`, want: true},
+		{src: `count(actual.l, # == "x") == 1 && any(keys(actual), # == "l")`, actual: `{"l": ["x", "y"]}`, want: true},
+		{src: `sum(map(actual, # * 2)) == 6 && find(1..5, # > 3) == 4`, actual: `[1, 2]`, want: true},
+		{src: `reduce(actual, #acc + #, 0) == 3`, actual: `[1, 2]`, want: true},
+		{src: `all(fromJSON(actual).to, # != "ceo")`, actual: `"{\"to\": [\"ops\"]}"`, want: true},
+		{src: `fromJSON(actual).amount == 10`, actual: `"{\"amount\": 10}"`, want: true},
+		{src: `fromJSON(actual) == [1, "a", nil, true]`, actual: `"[1, \"a\", null, true]"`, want: true},
 	})
 }
 

@@ -100,6 +100,39 @@ func (p *concatPatch) Visit(node *ast.Node) {
 	ast.Patch(node, call)
 }
 
+// loopBuiltins are expr's builtins that loop over their first argument.
+var loopBuiltins = map[string]bool{
+	"all": true, "none": true, "any": true, "one": true, "filter": true, "map": true, "count": true,
+	"sum": true, "find": true, "findIndex": true, "findLast": true, "findLastIndex": true,
+	"groupBy": true, "sortBy": true, "reduce": true,
+}
+
+// seqPatch lets those builtins loop over a list alone: expr loops over a
+// string's bytes, and over a map as over nothing, so that on the string
+// "ceo@corp.com" `none(actual, # == 'ceo@corp.com')` held and a never
+// entry's `any(actual, # == 'ceo@corp.com')` let the call past it, and
+// `{}` held every all and none. Where the checker does not know the
+// argument's type, `all(x, P)` becomes `all(__seq("all", x), P)`, which
+// fails on anything but a list; a type the checker knows it checks itself.
+type seqPatch struct{}
+
+func (seqPatch) Visit(node *ast.Node) {
+	b, ok := (*node).(*ast.BuiltinNode)
+	if !ok || !loopBuiltins[b.Name] || len(b.Arguments) == 0 {
+		return
+	}
+	if t := b.Arguments[0].Type(); t != nil && t.Kind() != reflect.Interface {
+		return
+	}
+	loc := b.Arguments[0].Location()
+	name := &ast.StringNode{Value: b.Name}
+	name.SetLocation(loc)
+	call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: "__seq"}, Arguments: []ast.Node{name, b.Arguments[0]}}
+	call.SetLocation(loc)
+	call.Callee.SetLocation(loc)
+	b.Arguments[0] = call
+}
+
 var durationType = reflect.TypeOf(time.Duration(0))
 
 // absPatch lets abs take a duration, as abs(date(a) - date(b)) does: expr's
