@@ -366,14 +366,14 @@ func (c *Compiler) compile(src string) (*Expr, error) {
 		return l, &concatPatch{loops: l}
 	}
 	l, cat := loops()
-	opts = append(opts, expr.Patch(&stepPatch{}), expr.Patch(l), expr.Patch(cat), expr.Patch(absPatch{}), expr.Patch(seqPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(u))
+	opts = append(opts, expr.Patch(&stepPatch{}), expr.Patch(l), expr.Patch(cat), expr.Patch(absPatch{}), expr.Patch(seqPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(indexPatch{}), expr.Patch(u))
 	prog, err := compileSafely(src, opts)
 	if err == nil && g.err == nil {
 		// Again with the comparisons that refuse ±Inf and NaN: only on a
 		// tree that checks, since the checker does not report an
 		// unknown name below the calls finitePatch makes.
 		l, cat := loops()
-		opts = append(opts[:base:base], expr.Patch(&stepPatch{}), expr.Patch(l), expr.Patch(cat), expr.Patch(absPatch{}), expr.Patch(seqPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(finitePatch{}), expr.Patch(&workPatch{}), expr.Patch(u))
+		opts = append(opts[:base:base], expr.Patch(&stepPatch{}), expr.Patch(l), expr.Patch(cat), expr.Patch(absPatch{}), expr.Patch(seqPatch{}), expr.Patch(&rawPatch{g: g}), expr.Patch(indexPatch{}), expr.Patch(finitePatch{}), expr.Patch(&workPatch{}), expr.Patch(u))
 		prog, err = compileSafely(src, opts)
 	}
 	if g.err != nil {

@@ -212,6 +212,11 @@ func TestRuntimeErrors(t *testing.T) {
 		{`sum(actual) > 0`, `"ab"`, "sum takes a list, got a string"},
 		{`len(filter(actual, # > 0)) == 0`, `5`, "filter takes a list, got a number"},
 		{`reduce(actual.items, #acc + #, 0) == 0`, `{"items": "ab"}`, "reduce takes a list, got a string"},
+		// A string indexed by a number is refused when it runs, as expr's
+		// checker refuses "abc"[0], where it was the byte 0x78.
+		{`actual[0] == "x"`, `"x"`, "a string cannot be indexed"},
+		{`actual.to[-1] == "y"`, `{"to": "xy"}`, "a string cannot be indexed"},
+		{`any(actual, #[0] == "x")`, `["xy"]`, "a string cannot be indexed"},
 		// fromJSON reads JSON as arguments are read, not keeping the last
 		// of a key written twice.
 		{`fromJSON(actual).amount == 10`, `"{\"amount\": 99999, \"amount\": 10}"`, `fromJSON: `},

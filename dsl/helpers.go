@@ -171,7 +171,16 @@ func (f *funcs) inserted() []expr.Option {
 		fn("__int", f.toInt, new(func(any) int)),
 		fn("__abs_duration", f.absDuration, new(func(time.Duration) time.Duration)),
 		fn("__seq", seq, new(func(string, any) any)),
+		fn("__item", item, new(func(any) any)),
 	}
+}
+
+// item is what x[i] indexes (indexPatch).
+func item(args ...any) (any, error) {
+	if _, ok := args[0].(string); ok {
+		return nil, errors.New("a string cannot be indexed by a number; compare it whole, or slice it (s[0:1])")
+	}
+	return args[0], nil
 }
 
 // fromJSON reads JSON as callgrade reads a call's arguments, where expr's

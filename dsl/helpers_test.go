@@ -226,6 +226,11 @@ func TestHelpersCollections(t *testing.T) {
 		{src: `reduce(actual, #acc + #, 0) == 3`, actual: `[1, 2]`, want: true},
 		{src: `all(fromJSON(actual).to, # != "ceo")`, actual: `"{\"to\": [\"ops\"]}"`, want: true},
 		{src: `fromJSON(actual).amount == 10`, actual: `"{\"amount\": 10}"`, want: true},
+		// Indexing lists and maps as expr does; a string is sliced.
+		{src: `actual.items[1].sku == "B" && actual.items[-1].sku == "B"`, actual: `{"items": [{"sku": "A"}, {"sku": "B"}]}`, want: true},
+		{src: `actual[expected] == 1 && actual["a"] == 1`, actual: `{"a": 1}`, expected: `"a"`, want: true},
+		{src: `actual[0:1] == "x" && actual[1:] == "y"`, actual: `"xy"`, want: true},
+		{src: `actual?.[0] == nil`, actual: `null`, want: true},
 		{src: `fromJSON(actual) == [1, "a", nil, true]`, actual: `"[1, \"a\", null, true]"`, want: true},
 	})
 }

@@ -133,6 +133,32 @@ func (seqPatch) Visit(node *ast.Node) {
 	b.Arguments[0] = call
 }
 
+// indexPatch refuses a string indexed by a number where the checker
+// does not know it is a string: expr's checker refuses "abc"[0], but
+// when it runs, s[0] is the byte 0x61, so that a never entry's
+// `actual[0] == 'ceo@corp.com'` let the value through as a string.
+// `x[i]` becomes `__item(x)[i]`; a member named by a constant
+// (`x.name`, `x["name"]`) and a slice (s[0:1]) are left as they are.
+type indexPatch struct{}
+
+func (indexPatch) Visit(node *ast.Node) {
+	m, ok := (*node).(*ast.MemberNode)
+	if !ok || m.Method {
+		return
+	}
+	if _, named := m.Property.(*ast.StringNode); named {
+		return
+	}
+	if t := m.Node.Type(); t != nil && t.Kind() != reflect.Interface {
+		return
+	}
+	loc := m.Node.Location()
+	call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: "__item"}, Arguments: []ast.Node{m.Node}}
+	call.SetLocation(loc)
+	call.Callee.SetLocation(loc)
+	m.Node = call
+}
+
 var durationType = reflect.TypeOf(time.Duration(0))
 
 // absPatch lets abs take a duration, as abs(date(a) - date(b)) does: expr's
