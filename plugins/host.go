@@ -57,7 +57,8 @@ type Options struct {
 	StartTimeout time.Duration
 	// MaxRestarts bounds the restarts of each plugin after a crash or a
 	// hang within any RestartWindow: a plugin that needs more is given up
-	// on. 3 by default; negative: never restart.
+	// on until the first of those restarts leaves the window. 3 by
+	// default; negative: never restart, nor try again.
 	MaxRestarts int
 	// RestartWindow is the span MaxRestarts counts restarts over, so that
 	// a long-lived host (callgrade serve) keeps a plugin that crashes once
@@ -463,16 +464,12 @@ const stopGrace = 5 * time.Second
 // process group is killed if it has not within stopGrace. Its socket's
 // directory is removed.
 func (pr *process) Stop() {
-	done := make(chan struct{})
-	go func() {
-		pr.c.Kill()
-		close(done)
-	}()
+	done := pr.end()
 	select {
 	case <-done:
 	case <-time.After(stopGrace):
 		killGroup(pr.cmd)
-		<-done
+		pr.wait(done)
 	}
 	os.RemoveAll(pr.dir)
 }
@@ -483,8 +480,35 @@ func (pr *process) Stop() {
 // output (which a child of a wrapper script holds open) can block.
 func (pr *process) Kill() {
 	killGroup(pr.cmd)
-	pr.c.Kill()
+	pr.wait(pr.end())
 	os.RemoveAll(pr.dir)
+}
+
+// killWait bounds how long ending a process waits, once its group is
+// killed, for go-plugin to see it end. go-plugin waits for the end of the
+// plugin's stdout and stderr, which a process the plugin started outside
+// its group (setsid) holds open for as long as it runs: callgrade then
+// hung until that process ended, at the end of a run, when a suite's
+// plugin failed to start, and at serve's shutdown.
+const killWait = 2 * time.Second
+
+// end has go-plugin end the process, closing done when it has.
+func (pr *process) end() (done chan struct{}) {
+	done = make(chan struct{})
+	go func() {
+		pr.c.Kill()
+		close(done)
+	}()
+	return done
+}
+
+// wait waits for done up to killWait; past it, go-plugin's wait goes on
+// in the background, and ends when the last holder of the output does.
+func (pr *process) wait(done chan struct{}) {
+	select {
+	case <-done:
+	case <-time.After(killWait):
+	}
 }
 
 // tail keeps the last tailSize bytes written to it.

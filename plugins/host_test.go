@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -320,6 +321,19 @@ func TestRestartWindowForgetsOldRestarts(t *testing.T) {
 	clock.Add(int64(window - 1))
 	wantPluginError(t, compare(t, h, "p.eq", `1`, `"crash!"`), "crashed")
 	wantPluginError(t, compare(t, h, "p.eq", `1`, `1`), "restarted once in 300ms, the most allowed")
+	// Given up on, it is tried again once the restart it was given up for
+	// leaves the window, not before: a few requests that crash it do not
+	// fail a long-lived serve's plugin rules until a reload.
+	clock.Add(1)
+	wantEqual(t, compare(t, h, "p.eq", `1`, `1`), true)
+	// That try is a restart: a crash at once gives it up again, until the
+	// window has passed.
+	wantPluginError(t, compare(t, h, "p.eq", `1`, `"crash!"`), "crashed")
+	wantPluginError(t, compare(t, h, "p.eq", `1`, `1`), "the most allowed")
+	clock.Add(int64(window - 1))
+	wantPluginError(t, compare(t, h, "p.eq", `1`, `1`), "the most allowed")
+	clock.Add(1)
+	wantEqual(t, compare(t, h, "p.eq", `1`, `1`), true)
 }
 
 // TestCrashLeavesNoSocket: the sockets of crashed and closed plugins are
@@ -444,6 +458,54 @@ func TestStartFailuresEndWhole(t *testing.T) {
 	_, err = plugins.Open(map[string]suite.Plugin{"p": {Command: []string{says}}}, plugins.Options{Logger: quiet(t)})
 	if err == nil || !strings.Contains(err.Error(), "its stderr ends: FATAL: cannot open model file /x.db") {
 		t.Errorf("got %v, want the plugin's own words", err)
+	}
+}
+
+// A process the plugin starts in a session of its own (setsid), out of
+// reach of the process group's kill, holds the plugin's stdout and stderr
+// open while it runs, and go-plugin waits for their end: neither a
+// plugin that fails to start nor the end of a run may wait for it.
+func TestOutputHeldOutsideTheGroup(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	tp := testPlugin(t)
+	dir := t.TempDir()
+	script := func(name, then string) (path, pidfile string) {
+		path, pidfile = filepath.Join(dir, name+".sh"), filepath.Join(dir, name+".pid")
+		body := "#!/bin/sh\nsetsid sleep 60 &\necho $! > " + pidfile + "\n" + then + "\n"
+		if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path, pidfile
+	}
+	reap := func(pidfile string) {
+		b, _ := os.ReadFile(pidfile)
+		if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 0 {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+
+	fails, failsPid := script("fails", "exit 1")
+	t.Cleanup(func() { reap(failsPid) })
+	start := time.Now()
+	_, err := plugins.Open(map[string]suite.Plugin{"p": {Command: []string{fails}}},
+		plugins.Options{Logger: quiet(t), StartTimeout: 500 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "does not start") {
+		t.Errorf("got %v, want a failure to start", err)
+	}
+	if d := time.Since(start); d > 6*time.Second {
+		t.Errorf("Open returned after %v; the start timeout is 500ms", d)
+	}
+
+	works, worksPid := script("works", "exec "+tp)
+	t.Cleanup(func() { reap(worksPid) })
+	h := open(t, map[string]suite.Plugin{"p": {Command: []string{works}}}, plugins.Options{})
+	wantEqual(t, compare(t, h, "p.eq", `1`, `1`), true)
+	start = time.Now()
+	h.Close()
+	if d := time.Since(start); d > 12*time.Second {
+		t.Errorf("Close returned after %v", d)
 	}
 }
 

@@ -59,6 +59,10 @@ type proc struct {
 	ready    chan struct{} // closed when a restart has finished; nil when none is under way
 	restarts []time.Time   // of the last RestartWindow
 	dead     error         // the reason comparisons fail at once; nil while usable
+	// retry is when a plugin given up on is tried again: when the first
+	// of the restarts it was given up for leaves RestartWindow. Zero: never
+	// (the host closed, or MaxRestarts is 0).
+	retry time.Time
 }
 
 type compInfo struct {
@@ -314,6 +318,17 @@ func (p *proc) outcome(comp string, r *pluginpb.CompareResult) rules.Outcome {
 func (p *proc) current() (pluginpb.ComparatorsClient, *process, int, error) {
 	for {
 		p.mu.Lock()
+		if p.dead != nil && !p.retry.IsZero() && !p.h.opts.now().Before(p.retry) {
+			// Restarts older than the window no longer count, for a plugin
+			// given up on too: otherwise a few requests that crash it
+			// would fail every plugin rule of a long-lived serve until it
+			// is reloaded.
+			p.dead, p.retry = nil, time.Time{}
+			p.gen++
+			p.ready = make(chan struct{})
+			p.log.Warn("trying again a plugin given up on", "after", p.h.opts.RestartWindow)
+			go p.relaunch("was given up on", true)
+		}
 		if p.dead != nil {
 			err := p.dead
 			p.mu.Unlock()
@@ -370,6 +385,10 @@ func (p *proc) relaunch(why string, counted bool) {
 				}
 				p.dead = errcode.Wrap(errcode.PluginCrashed, fmt.Errorf("plugin %s %s and was restarted %s in %v, the most allowed; %s",
 					p.name, why, times, p.h.opts.RestartWindow, strings.Join(append(errs, "not restarted"), "; ")))
+				if n > 0 {
+					p.retry = p.restarts[0].Add(p.h.opts.RestartWindow)
+				}
+				p.log.Error("plugin given up on", "reason", why, "restarts", n, "window", p.h.opts.RestartWindow, "until", p.retry)
 				close(p.ready)
 				p.mu.Unlock()
 				return
@@ -419,6 +438,7 @@ func (p *proc) close() {
 	}
 	client := p.client
 	p.client, p.rpc = nil, nil
+	p.retry = time.Time{}
 	if p.dead == nil {
 		p.dead = errcode.Wrap(errcode.PluginUnavailable, fmt.Errorf("plugin %s: host closed", p.name))
 	}
