@@ -32,6 +32,7 @@ type dec struct {
 
 	toolsFiles []pendingTools // case tools_file, read after the cases
 	syntax     []Problem      // of the JSON cases that failed to parse
+	at         *locator       // places them, in one file, in order
 
 	seed   maphash.Seed // hashes[g] is the hash of case g's id
 	hashes []uint64     //
@@ -91,4 +92,15 @@ func kindName(v value.Value) string {
 		return "a list"
 	}
 	return jsonv.WithArticle(v.Kind())
+}
+
+// joinKey appends a key to a key path.
+func joinKey(base, key string) string {
+	if base == "" {
+		return key
+	}
+	if key == "" {
+		return base
+	}
+	return base + "." + key
 }

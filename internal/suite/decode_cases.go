@@ -109,7 +109,10 @@ func (d *dec) decodeRange(files []*file, starts []int, lo, hi int, out []Case) {
 				case gjson.Number:
 					loc.Case = id.Raw
 				}
-				d.syntax = append(d.syntax, jsonProblem(loc, f.src, int(sp.start), err))
+				if d.at == nil || d.at.s != f.src {
+					d.at = &locator{s: f.src}
+				}
+				d.syntax = append(d.syntax, jsonProblem(loc, d.at, int(sp.start), err))
 				continue
 			}
 		} else {

@@ -345,6 +345,14 @@ e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
 		[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "defaults", Line: 4, Column: 2}, "invalid TOML: table defaults already exists"}}},
 	{"toml non-finite", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\nexpected = {name = \"f\", arguments = {x = inf}}\n")},
 		[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "cases[0].expected.arguments.x", Case: "a", Line: 3, Column: 42}, "no JSON spelling"}}},
+	{"toml non-finite under a dotted key", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\nexpected = {name = \"f\", arguments = {\"a.b\" = nan}}\n")},
+		[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: `cases[0].expected.arguments.a\.b`, Case: "a", Line: 3, Column: 46}, "no JSON spelling"}}},
+	// As deep as JSON allows, no deeper: the key paths of a document
+	// nested 100,000 deep took 22 GB.
+	{"toml too deep", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\nexpected = {name = \"f\"}\nx = " + strings.Repeat("[", 300) + strings.Repeat("]", 300) + "\n")},
+		[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "cases[0].x", Line: 4, Column: 1}, "nesting too deep: more than 256 levels"}}},
+	{"toml dotted key too deep", memFiles{"s.toml": []byte("[defaults]\n" + strings.Repeat("a.", 300) + "b = 1\n")},
+		[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "a.a.a.a.a.a.a.a…", Line: 2, Column: 601}, "nesting too deep"}}},
 	{"toml nan in an array of a table's case", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\n[[cases]]\nid = \"b\"\n[[cases.expected]]\nname = \"f\"\n[cases.expected.arguments]\nx = [1.5, nan]\n")},
 		[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "cases[1].expected[0].arguments.x[1]", Case: "b", Line: 8, Column: 11}, "no JSON spelling"}}},
 	{"toml inf outside the cases", memFiles{"s.toml": []byte("[defaults.rules.x]\ntolerance = -inf\n")},

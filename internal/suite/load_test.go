@@ -355,11 +355,12 @@ func TestExactNumbers(t *testing.T) {
 	}
 }
 
-// TestTOMLLiterals: a TOML float is the number written, and an offset
-// date-time the text written, wherever it stands (a table, an array of
-// tables and a table below its last element, an inline table in an
-// array, a dotted key), as the same values in YAML are; the decoder
-// alone would give the nearest float64 and RFC 3339 rewritten.
+// TestTOMLLiterals: a TOML float is the number written, and a date or
+// time the text written, wherever it stands (a table, an array of tables
+// and a table below its last element, an inline table in an array, a
+// dotted key, a quoted key holding a dot or brackets beside the path it
+// spells), as the same values in YAML are; the decoder alone would give
+// the nearest float64 and RFC 3339 rewritten.
 func TestTOMLLiterals(t *testing.T) {
 	toml := `version = 1
 [defaults.rules]
@@ -374,6 +375,23 @@ name = "g"
 [cases.expected.arguments]
 z = 0.1e-400
 inf_free = -0.0
+[[cases]]
+id = "c"
+[[cases.expected]]
+name = "h"
+[cases.expected.arguments]
+"price.max" = 10.5
+price = {max = 99.5}
+"v[0]" = 0.1
+v = [0.2]
+"" = {x = 1.5}
+x = 2.5
+"slot.start" = 2024-05-01T10:00:00Z
+slot = {start = 2030-01-01T00:00:00Z}
+space = 2024-05-01 10:00:00
+lower = 2024-05-01t10:00:00
+time = 10:00:00.0000000001
+date = 2024-05-01
 `
 	yaml := `version: 1
 defaults: {rules: {x: {tolerance: 0.10000000000000000001}}}
@@ -382,6 +400,22 @@ cases:
     expected: [{name: f, arguments: {big: 9007199254740993.0, frac: 1.00000000000000000001, plus: 1.5e3, at: "2024-05-01 10:00:00.500+00:00", list: [1.0, {when: "2024-05-01T10:00:00Z", n: 2.50}], d: {e: 3.0}, local: "2024-05-01T10:00:00", int: 31}}]
   - id: b
     expected: [{name: g, arguments: {z: 0.1e-400, inf_free: -0.0}}]
+  - id: c
+    expected:
+      - name: h
+        arguments:
+          "price.max": 10.5
+          price: {max: 99.5}
+          "v[0]": 0.1
+          v: [0.2]
+          "": {x: 1.5}
+          x: 2.5
+          "slot.start": "2024-05-01T10:00:00Z"
+          slot: {start: "2030-01-01T00:00:00Z"}
+          space: "2024-05-01 10:00:00"
+          lower: "2024-05-01t10:00:00"
+          time: "10:00:00.0000000001"
+          date: "2024-05-01"
 `
 	files := memFiles{"s.toml": []byte(toml), "s.yaml": []byte(yaml)}
 	st, err := load(files, []string{"s.toml"})

@@ -154,13 +154,13 @@ func jsonSyntaxProblem(name, src string) Problem {
 	if err == nil { // the scanner and value.Parse disagree; should not happen
 		err = errSkeleton
 	}
-	return jsonProblem(Loc{File: name}, src, 0, err)
+	return jsonProblem(Loc{File: name}, &locator{s: src}, 0, err)
 }
 
 // jsonProblem is the problem err, an error of parsing the part of the
-// JSON document src that starts at byte base, at loc with the line and
+// JSON document at that starts at byte base, at loc with the line and
 // column of the error's offset.
-func jsonProblem(loc Loc, src string, base int, err error) Problem {
+func jsonProblem(loc Loc, at *locator, base int, err error) Problem {
 	msg := err.Error()
 	var ve *value.Error
 	if errors.As(err, &ve) {
@@ -169,7 +169,7 @@ func jsonProblem(loc Loc, src string, base int, err error) Problem {
 			msg += ": " + ve.Detail
 		}
 		if ve.Offset >= 0 {
-			loc.Line, loc.Column = lineCol(src, base+ve.Offset)
+			loc.Line, loc.Column = at.lineCol(base + ve.Offset)
 		}
 	}
 	// A value.Error knows its code (a syntax error, a limit, a key
@@ -179,6 +179,40 @@ func jsonProblem(loc Loc, src string, base int, err error) Problem {
 		code = errcode.SyntaxError
 	}
 	return Problem{Loc: loc, Msg: msg, Code: code, Err: err}
+}
+
+// locator places byte offsets of one document, given in increasing
+// order, reading each byte once: counting from the start for each was
+// quadratic in a document of many broken cases, and counting a column
+// from its line's start, in a document of one line.
+type locator struct {
+	s         string
+	off       int // the last offset placed, and its line and column
+	line, col int
+}
+
+// lineCol is lineCol(l.s, off), counted from the last offset placed when
+// off is not before it.
+func (l *locator) lineCol(off int) (line, col int) {
+	off = min(max(off, 0), len(l.s))
+	if off < l.off || l.line == 0 {
+		l.off, l.line, l.col = 0, 1, 1
+	}
+	for l.off < off {
+		if l.s[l.off] == '\n' {
+			l.off, l.line, l.col = l.off+1, l.line+1, 1
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(l.s[l.off:])
+		if l.off+n > off {
+			// off is inside a character: what lies before it counts a
+			// character a byte, as lineCol counts a cut encoding; the
+			// next offset is counted from the character's start.
+			return l.line, l.col + off - l.off
+		}
+		l.off, l.col = l.off+n, l.col+1
+	}
+	return l.line, l.col
 }
 
 // lineCol converts a byte offset to a 1-based line and column, the column

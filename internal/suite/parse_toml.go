@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"bytes"
 	"encoding"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/callgrade/callgrade/internal/errcode"
+	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -20,6 +22,15 @@ type tomlParser struct{ f *file }
 // parse reads a TOML suite file's top level but its cases, which go to
 // the file, out of band.
 func (p *tomlParser) parse(b []byte) ([]value.Member, error) {
+	// The literals first: their walk also finds a document nested too
+	// deep, before the decoder and the conversion below, whose key paths
+	// would cost the square of the depth.
+	lits, deep := tomlLiterals(b)
+	if deep != nil {
+		line, col := lineCol(string(b), deep.offset)
+		return nil, &Error{Problems: []Problem{{Loc: Loc{File: p.f.name, Line: line, Column: col, Key: deep.key},
+			Msg: "nesting too deep: more than " + strconv.Itoa(maxTOMLDepth) + " levels of tables, arrays and keys", Code: errcode.LimitExceeded}}}
+	}
 	var m map[string]any
 	if err := toml.Unmarshal(b, &m); err != nil {
 		pr := tomlSyntaxProblem(p.f.name, err)
@@ -30,7 +41,7 @@ func (p *tomlParser) parse(b []byte) ([]value.Member, error) {
 		return nil, &Error{Problems: []Problem{pr}}
 	}
 	var probs []Problem
-	doc := tomlValue(m, "", p.f.name, tomlLiterals(b), &probs)
+	doc := tomlValue(m, "", p.f.name, b, lits, &probs)
 	if len(probs) > 0 {
 		for i := range probs {
 			probs[i].Loc.Case = tomlCaseID(m, probs[i].Loc.Key)
@@ -83,35 +94,40 @@ func caseIndex(key string) (int, bool) {
 	return i, ok && err == nil && i >= 0
 }
 
-// tomlLit is a float's or an offset date-time's text in a TOML document,
-// and where it starts.
+// maxTOMLDepth bounds the nesting of a TOML document, as JSON's is
+// bounded: the levels of tables, arrays, inline tables and the parts of
+// dotted keys, from the top.
+const maxTOMLDepth = jsontext.DefaultMaxDepth
+
+// tomlLit is a float's or a date's or time's text in a TOML document, and
+// the byte offset where it starts.
 type tomlLit struct {
-	text         string
-	line, column int
+	text   string
+	offset int
 }
 
 // tomlValue converts what the TOML decoder produced, the value at key.
-// Dates and times become their TOML text; a float and an offset date-time
-// take the text they were written with from lits (see tomlLiterals).
-func tomlValue(x any, key, file string, lits map[string]tomlLit, probs *[]Problem) value.Value {
+// A float, a date and a time take the text they were written with from
+// lits (see tomlLiterals), which b, the document, places.
+func tomlValue(x any, key, file string, b []byte, lits map[string]tomlLit, probs *[]Problem) value.Value {
 	switch t := x.(type) {
 	case map[string]any:
 		ms := make([]value.Member, 0, len(t))
 		for k, e := range t {
-			ms = append(ms, value.Member{Key: k, Value: tomlValue(e, joinKey(key, k), file, lits, probs)})
+			ms = append(ms, value.Member{Key: k, Value: tomlValue(e, tomlKey(key, k), file, b, lits, probs)})
 		}
 		v, _ := value.ObjectOf(ms...) // a Go map has no duplicate keys
 		return v
 	case []any:
 		arr := make([]value.Value, len(t))
 		for i, e := range t {
-			arr[i] = tomlValue(e, key+"["+strconv.Itoa(i)+"]", file, lits, probs)
+			arr[i] = tomlValue(e, key+"["+strconv.Itoa(i)+"]", file, b, lits, probs)
 		}
 		return value.ArrayOf(arr...)
 	case []map[string]any:
 		arr := make([]value.Value, len(t))
 		for i, e := range t {
-			arr[i] = tomlValue(e, key+"["+strconv.Itoa(i)+"]", file, lits, probs)
+			arr[i] = tomlValue(e, key+"["+strconv.Itoa(i)+"]", file, b, lits, probs)
 		}
 		return value.ArrayOf(arr...)
 	case float64:
@@ -122,9 +138,10 @@ func tomlValue(x any, key, file string, lits map[string]tomlLit, probs *[]Proble
 				return n
 			}
 		}
-	case time.Time:
+	case time.Time, toml.LocalDate, toml.LocalTime, toml.LocalDateTime:
 		// As written: 10:00:00.500+00:00 is not rewritten as 10:00:00.5Z,
-		// which a model's "…500+00:00" would then not equal.
+		// nor 2024-05-01 10:00:00 as 2024-05-01T10:00:00, which a model's
+		// text as the suite gives it would then not equal.
 		if lit, ok := lits[key]; ok {
 			return value.StringOf(lit.text)
 		}
@@ -136,25 +153,38 @@ func tomlValue(x any, key, file string, lits map[string]tomlLit, probs *[]Proble
 				return value.StringOf(string(b))
 			}
 		}
-		lit := lits[key] // nan and inf are floats: their place is known
-		*probs = append(*probs, Problem{Loc: Loc{File: file, Key: key, Line: lit.line, Column: lit.column}, Msg: "no JSON spelling for this value: " + err.Error(), Code: errcode.InvalidValue, Err: err})
+		loc := Loc{File: file, Key: key}
+		if lit, ok := lits[key]; ok && lit.offset >= 0 { // nan and inf are floats: their place is known
+			loc.Line, loc.Column = lineCol(string(b), lit.offset)
+		}
+		*probs = append(*probs, Problem{Loc: loc, Msg: "no JSON spelling for this value: " + err.Error(), Code: errcode.InvalidValue, Err: err})
 	}
 	return v
 }
 
-// tomlLiterals maps the key path (as tomlValue names it) of every float
-// and offset date-time in the TOML document b to its text and place,
-// which the decoder turns into a float64 or a time.Time. b has decoded,
-// so it parses; should it not, the map holds what was read before.
-func tomlLiterals(b []byte) map[string]tomlLit {
-	w := tomlWalk{lits: map[string]tomlLit{}, count: map[string]int{}, last: map[string]int{}}
+// tomlLiterals maps the key path (as tomlValue names it) of every float,
+// date and time in the TOML document b to its text and place, which the
+// decoder turns into a float64, a time.Time or a toml.Local*. Should b
+// not parse, the map holds what was read before; should it nest deeper
+// than maxTOMLDepth, deep says where, and the map is incomplete.
+func tomlLiterals(b []byte) (lits map[string]tomlLit, deep *tomlDeep) {
+	w := tomlWalk{b: b, lits: map[string]tomlLit{}, count: map[string]int{}, last: map[string]int{}}
 	var p unstable.Parser
-	w.p = &p
 	w.walk(&p, b, nil, func(k string, e *unstable.Node) bool {
-		w.value(k, e.Value())
-		return true
+		w.value(k, e.Value(), pathDepth(k))
+		if w.deep != nil && w.deep.offset <= 0 {
+			// An array has no place of its own: its key's.
+			w.deep.offset, w.deep.key = int(lastKey(e).Raw.Offset), k
+		}
+		return w.deep == nil
 	})
-	return w.lits
+	return w.lits, w.deep
+}
+
+// tomlDeep is where a TOML document first nests deeper than maxTOMLDepth.
+type tomlDeep struct {
+	offset int
+	key    string
 }
 
 // tomlRedefined returns where the TOML document b first defines a key or
@@ -196,7 +226,7 @@ func tomlRedefined(b []byte) (line, col int, key, id string) {
 		it := v.Children()
 		for it.Next() {
 			in := it.Node()
-			if l, c := define(joinKey(k, strings.Join(keyParts(in), ".")), in); l > 0 {
+			if l, c := define(tomlKeys(k, keyParts(in)), in); l > 0 {
 				return l, c
 			}
 		}
@@ -228,10 +258,11 @@ func lastKey(n *unstable.Node) *unstable.Node {
 }
 
 type tomlWalk struct {
-	p     *unstable.Parser // to place the literals
+	b     []byte // the document
 	lits  map[string]tomlLit
 	count map[string]int // elements of each array of tables so far
 	last  map[string]int // the index of its last element
+	deep  *tomlDeep      // set when the document nests too deep
 }
 
 // walk reads the TOML document b with p, expression by expression: table,
@@ -242,6 +273,10 @@ func (w *tomlWalk) walk(p *unstable.Parser, b []byte, table, key func(path strin
 	cur := ""
 	for p.NextExpression() {
 		e := p.Expression()
+		if parts := keyParts(e); len(parts) > maxTOMLDepth {
+			w.deep = &tomlDeep{offset: int(lastKey(e).Raw.Offset), key: strings.Join(parts[:8], ".") + "…"}
+			return
+		}
 		switch e.Kind {
 		case unstable.Table:
 			cur = w.resolve(keyParts(e), "")
@@ -261,7 +296,7 @@ func (w *tomlWalk) walk(p *unstable.Parser, b []byte, table, key func(path strin
 // element is the key path of a new element of the array of tables parts
 // names ([[parts]]), which later keys and tables below it resolve to.
 func (w *tomlWalk) element(parts []string) string {
-	arr := joinKey(w.resolve(parts[:len(parts)-1], ""), parts[len(parts)-1])
+	arr := tomlKey(w.resolve(parts[:len(parts)-1], ""), parts[len(parts)-1])
 	i := w.count[arr]
 	w.count[arr], w.last[arr] = i+1, i
 	return arr + "[" + strconv.Itoa(i) + "]"
@@ -271,7 +306,7 @@ func (w *tomlWalk) element(parts []string) string {
 // array of tables stands for its last element, as TOML reads it.
 func (w *tomlWalk) resolve(parts []string, base string) string {
 	for _, k := range parts {
-		base = joinKey(base, k)
+		base = tomlKey(base, k)
 		if i, ok := w.last[base]; ok {
 			base += "[" + strconv.Itoa(i) + "]"
 		}
@@ -279,22 +314,36 @@ func (w *tomlWalk) resolve(parts []string, base string) string {
 	return base
 }
 
-func (w *tomlWalk) value(key string, v *unstable.Node) {
+// value records the literals of v, the value at key, depth levels down;
+// a raw offset is where the literal starts (the decoder placed it, so
+// the line and column are counted only for a problem).
+func (w *tomlWalk) value(key string, v *unstable.Node, depth int) {
+	if w.deep != nil {
+		return
+	}
+	if depth > maxTOMLDepth {
+		w.deep = &tomlDeep{offset: max(offsetIn(w.b, v.Data), 0)}
+		return
+	}
 	switch v.Kind {
-	case unstable.Float, unstable.DateTime:
-		s := w.p.Shape(v.Raw)
-		w.lits[key] = tomlLit{string(v.Data), s.Start.Line, s.Start.Column}
+	case unstable.Float, unstable.DateTime, unstable.LocalDate, unstable.LocalTime, unstable.LocalDateTime:
+		w.lits[key] = tomlLit{string(v.Data), offsetIn(w.b, v.Data)}
 	case unstable.Array:
 		it, i := v.Children(), 0
 		for it.Next() {
-			w.value(key+"["+strconv.Itoa(i)+"]", it.Node())
+			w.value(key+"["+strconv.Itoa(i)+"]", it.Node(), depth+1)
 			i++
 		}
 	case unstable.InlineTable:
 		it := v.Children()
 		for it.Next() {
 			kv := it.Node()
-			w.value(joinKey(key, strings.Join(keyParts(kv), ".")), kv.Value())
+			parts := keyParts(kv)
+			if depth+len(parts) > maxTOMLDepth {
+				w.deep = &tomlDeep{offset: int(lastKey(kv).Raw.Offset)}
+				return
+			}
+			w.value(tomlKeys(key, parts), kv.Value(), depth+len(parts))
 		}
 	}
 }
@@ -308,13 +357,62 @@ func keyParts(n *unstable.Node) []string {
 	return out
 }
 
-// joinKey appends a key to a key path.
-func joinKey(base, key string) string {
-	if base == "" {
-		return key
+// tomlKey appends a key to a TOML key path, escaping the dots, brackets
+// and backslashes in it as rule paths do (rules.md), so that the path is
+// one key's alone: the quoted key "price.max" and price = {max = …},
+// "v[0]" and v[0], "" = {x = …} and x had the same path, and took each
+// other's literal text.
+func tomlKey(base, key string) string {
+	var sb strings.Builder
+	sb.Grow(len(base) + len(key) + 1)
+	sb.WriteString(base)
+	if base != "" {
+		sb.WriteByte('.')
+	}
+	for i := 0; i < len(key); i++ {
+		switch c := key[i]; c {
+		case '.', '[', ']', '\\', '"':
+			sb.WriteByte('\\')
+			sb.WriteByte(c)
+		default:
+			sb.WriteByte(c)
+		}
 	}
 	if key == "" {
-		return base
+		sb.WriteString(`""`)
 	}
-	return base + "." + key
+	return sb.String()
+}
+
+// tomlKeys appends the parts of a dotted key.
+func tomlKeys(base string, parts []string) string {
+	for _, k := range parts {
+		base = tomlKey(base, k)
+	}
+	return base
+}
+
+// offsetIn is where d, the data of a literal the parser read from b,
+// starts in b: such data is a subslice of b, whose capacity runs to b's
+// end. -1 when d is not b's (a literal the parser rewrote).
+func offsetIn(b, d []byte) int {
+	off := cap(b) - cap(d)
+	if off < 0 || off > len(b) || len(d) == 0 || !bytes.HasPrefix(b[off:], d) {
+		return -1
+	}
+	return off
+}
+
+// pathDepth is the number of keys and indexes of a path tomlKey wrote.
+func pathDepth(k string) int {
+	n := 1
+	for i := 0; i < len(k); i++ {
+		switch k[i] {
+		case '\\':
+			i++
+		case '.', '[':
+			n++
+		}
+	}
+	return n
 }
