@@ -37,6 +37,7 @@ const (
 	defaultLinger        = 200 * time.Microsecond
 	defaultMaxBatch      = 1000
 	defaultMaxBatchBytes = 4<<20 - 64<<10 // under gRPC's 4 MiB default, with room for framing
+	maxAnswerBytes       = 16 << 20       // the most a plugin's answer to one batch may be
 	defaultMaxRestarts   = 3
 	defaultRestartWindow = 10 * time.Minute
 	defaultBackoff       = 100 * time.Millisecond
@@ -591,6 +592,10 @@ func (p *proc) launchOnce() (*process, pluginpb.ComparatorsClient, error) {
 		// stdio stream rather than the process's stderr.
 		SyncStderr:  stderr,
 		SkipHostEnv: true, // cmd.Env has it, and must win
+		// go-plugin takes answers of up to 2 GiB; a batch's answer is
+		// held to maxAnswerBytes (attempt sends a batch whose answer is
+		// larger again call by call).
+		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxAnswerBytes))},
 	}
 	if p.sum != nil {
 		cfg.SecureConfig = &plugin.SecureConfig{Checksum: p.sum, Hash: sha256.New()}

@@ -199,6 +199,7 @@ func TestFaults(t *testing.T) {
 		{"hang", nil, "300ms", `"hang!"`, "no answer within 300ms", true},
 		{"wrong count", []string{"-mode", "wrongcount"}, "", `1`, "answered 2 results for 1 comparison", false},
 		{"garbage", []string{"-mode", "garbage"}, "", `1`, "unmarshal", false},
+		{"answer too large", nil, "", `"huge!"`, "larger than max", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,6 +236,16 @@ func TestFaults(t *testing.T) {
 }
 
 func TestCrashFailsOnlyItsComparison(t *testing.T) {
+	t.Run("crash", func(t *testing.T) { failsAlone(t, `"crash!"`, "crashed") })
+	// An answer over 16 MiB is refused, not read (go-plugin takes 2 GiB),
+	// and only the comparison whose answer it is fails.
+	t.Run("answer too large", func(t *testing.T) { failsAlone(t, `"huge!"`, "larger than max") })
+}
+
+// failsAlone sends a comparison of actual value bad, which fails with a
+// plugin_error that says want, in one batch with five others, which do
+// not fail.
+func failsAlone(t *testing.T, bad, want string) {
 	tp := testPlugin(t)
 	// A long linger puts the comparisons sent together into one batch.
 	h := open(t, map[string]suite.Plugin{"p": {Command: []string{tp}}},
@@ -243,7 +254,7 @@ func TestCrashFailsOnlyItsComparison(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	actual := []string{`"crash!"`, `1`, `1`, `1`, `1`, `1`}
+	actual := []string{bad, `1`, `1`, `1`, `1`, `1`}
 	outs := make([]rules.Outcome, len(actual))
 	var wg sync.WaitGroup
 	for i, a := range actual {
@@ -261,20 +272,30 @@ func TestCrashFailsOnlyItsComparison(t *testing.T) {
 	for _, o := range outs {
 		if o.Err != nil {
 			failed++
-			if o.ErrKind != results.PluginError || !strings.Contains(o.Err.Error(), "crashed") {
+			if o.ErrKind != results.PluginError || !strings.Contains(o.Err.Error(), want) {
 				t.Errorf("got %+v", o)
 			}
 		} else if !o.Equal {
 			t.Errorf("got %+v", o)
 		}
 	}
-	// The comparison that crashes it fails, again when it is sent alone;
-	// the others sent with it are answered by the restarted plugin, and
-	// so is the next.
+	// The bad comparison fails, again when it is sent alone; the others
+	// sent with it are answered (by the restarted plugin, after a crash),
+	// and so is the next.
 	if failed != 1 || outs[0].Err == nil {
 		t.Errorf("%d comparisons failed, the first %v; want the first alone", failed, outs[0].Err)
 	}
 	wantEqual(t, c.Compare(input(t, `1`, `1`)), true)
+}
+
+// A plugin's message is cut to 4 KiB at a character's start, so that a
+// result line is not as long as the plugin's answer.
+func TestLongMessageIsCut(t *testing.T) {
+	h := open(t, map[string]suite.Plugin{"p": {Command: []string{testPlugin(t)}}}, plugins.Options{})
+	o := compare(t, h, "p.eq", `1`, `"long!"`)
+	if o.Equal || o.Err != nil || len(o.Message) > 4<<10+40 || !strings.HasSuffix(o.Message, "é… (102400 bytes, cut)") {
+		t.Errorf("got equal=%v err=%v, a message of %d bytes ending %q", o.Equal, o.Err, len(o.Message), o.Message[max(0, len(o.Message)-40):])
+	}
 }
 
 func TestRestartsAreBounded(t *testing.T) {

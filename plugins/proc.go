@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -282,6 +283,10 @@ func (p *proc) attempt(batch []*call, counted bool) (_ rules.Outcome, broke bool
 			}
 			p.restart(gen, "crashed", counted)
 			return codedErr(errcode.PluginCrashed, "plugin %s crashed%s: %s; restarting it", p.name, how, status.Convert(err).Message()), true
+		case status.Code(err) == codes.ResourceExhausted:
+			// An answer over maxAnswerBytes: the calls are sent again one
+			// by one, so that only the one whose answer is too large fails.
+			return pluginErr("plugin %s: %s", p.name, status.Convert(err).Message()), true
 		default:
 			fail(pluginErr("plugin %s: %s", p.name, status.Convert(err).Message()))
 		}
@@ -302,12 +307,12 @@ func (p *proc) outcome(comp string, r *pluginpb.CompareResult) rules.Outcome {
 		return pluginErr("plugin %s: %s: empty result", p.name, comp)
 	}
 	if r.Error != "" {
-		return pluginErr("plugin %s: %s: %s", p.name, comp, r.Error)
+		return pluginErr("plugin %s: %s: %s", p.name, comp, clip(r.Error))
 	}
 	if r.Score != nil && !(*r.Score >= 0 && *r.Score <= 1) {
 		return pluginErr("plugin %s: %s: score %v is outside [0, 1]", p.name, comp, *r.Score)
 	}
-	o := rules.Outcome{Equal: r.Equal, Message: r.Message}
+	o := rules.Outcome{Equal: r.Equal, Message: clip(r.Message)}
 	if !o.Equal && o.Message == "" {
 		o.Message = fmt.Sprintf("%s.%s says the values differ", p.name, comp)
 	}
@@ -581,4 +586,22 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// maxMessage bounds a plugin's message or error as a diff carries it, so
+// that a plugin cannot make each result line, and each answer of serve,
+// as large as its own answers (100 MiB a comparison made a 419 MB
+// results file of 4 cases).
+const maxMessage = 4 << 10
+
+// clip cuts s to maxMessage bytes, at a character's start, saying so.
+func clip(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	i := maxMessage
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "… (" + strconv.Itoa(len(s)) + " bytes, cut)"
 }

@@ -1,7 +1,8 @@
 // Command testplugin is a comparator plugin that misbehaves on request, for
 // the plugins package's fault tests. Its comparator "eq" compares by
 // value.Equal, except that an actual value of "crash!" makes the process
-// exit, "hang!" makes it never answer, and "slow!" makes it answer after a
+// exit, "hang!" makes it never answer, "long!" and "huge!" make it answer
+// a message of 100 KiB and of 20 MiB, and "slow!" makes it answer after a
 // minute, or at once when the comparison is cancelled: it then appends a
 // line to the file of -cancelled. -mode changes the whole plugin:
 //
@@ -19,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-plugin"
@@ -48,6 +50,10 @@ func main() {
 				os.Exit(7)
 			case "hang!":
 				<-make(chan struct{})
+			case "long!":
+				return sdk.Result{Message: strings.Repeat("é", 50<<10)}, nil
+			case "huge!":
+				return sdk.Result{Message: strings.Repeat("x", 20<<20)}, nil
 			case "slow!":
 				select {
 				case <-time.After(time.Minute):
