@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/connectivity"
 
 	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/internal/suite"
@@ -451,6 +452,25 @@ func (pr *process) crashed() string {
 		parts = append(parts, "its stderr ends: "+s)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// answered reports, after a call on the process failed with UNAVAILABLE,
+// whether the plugin answered so itself: the process has not exited
+// within exitWait and its connection is still up. A process that died
+// closes its socket, which gRPC sees at once.
+func (pr *process) answered() bool {
+	for deadline := time.Now().Add(exitWait); !pr.c.Exited() && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if pr.c.Exited() {
+		return false
+	}
+	cp, err := pr.c.Client()
+	if err != nil {
+		return false
+	}
+	gc, ok := cp.(*plugin.GRPCClient)
+	return ok && gc.Conn.GetState() == connectivity.Ready
 }
 
 // Exited reports whether the process has exited.

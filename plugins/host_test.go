@@ -200,6 +200,9 @@ func TestFaults(t *testing.T) {
 		{"wrong count", []string{"-mode", "wrongcount"}, "", `1`, "answered 2 results for 1 comparison", false},
 		{"garbage", []string{"-mode", "garbage"}, "", `1`, "unmarshal", false},
 		{"answer too large", nil, "", `"huge!"`, "larger than max", true},
+		// The plugin's own UNAVAILABLE is its answer, not a crash: the
+		// process is kept (three restarts would give it up).
+		{"unavailable", []string{"-mode", "unavailable"}, "", `"unavailable!"`, "plugin bad: back end down", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

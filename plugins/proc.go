@@ -276,6 +276,12 @@ func (p *proc) attempt(batch []*call, counted bool) (_ rules.Outcome, broke bool
 		case timedOut:
 			p.restart(gen, "hung", counted)
 			return pluginErr("plugin %s: no answer within %s (the suite's timeout); restarting it", p.name, p.timeout), true
+		case status.Code(err) == codes.Unavailable && client.answered():
+			// UNAVAILABLE as the plugin's own answer, from a process that
+			// is still there on a connection still up: that batch's
+			// error, as any other status is, and not a crash, whose
+			// restarts would soon give the plugin up.
+			fail(pluginErr("plugin %s: %s", p.name, status.Convert(err).Message()))
 		case status.Code(err) == codes.Unavailable || client.Exited():
 			how := client.crashed()
 			if how != "" {

@@ -7,6 +7,9 @@
 // line to the file of -cancelled. -mode changes the whole plugin:
 //
 //	ok          behave (the default)
+//	unavailable answer a batch holding the actual value "unavailable!"
+//	            with the gRPC status UNAVAILABLE, as a plugin whose own
+//	            back end is down may
 //	wrongcount  answer one result more than asked
 //	garbage     answer CompareBatch with bytes that are not a message
 //	exit        exit before the handshake
@@ -25,6 +28,8 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/callgrade/callgrade/plugins/internal/pluginpb"
@@ -33,7 +38,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "ok", "ok, wrongcount, garbage or exit")
+	mode := flag.String("mode", "ok", "ok, unavailable, wrongcount, garbage or exit")
 	pidfile := flag.String("pidfile", "", "write the process id here")
 	cancelled := flag.String("cancelled", "", "append a line here for each \"slow!\" comparison cancelled")
 	flag.Parse()
@@ -73,6 +78,8 @@ func main() {
 	switch *mode {
 	case "ok":
 		sdk.Serve(eq)
+	case "unavailable":
+		serve(eq, grpc.ChainUnaryInterceptor(unavailable))
 	case "exit":
 		os.Exit(1)
 	case "wrongcount":
@@ -93,6 +100,19 @@ func serve(def sdk.Def, opt grpc.ServerOption) {
 		return grpc.NewServer(append(opts, opt)...)
 	}
 	plugin.Serve(cfg)
+}
+
+// unavailable answers a CompareBatch holding the actual value
+// "unavailable!" with the status UNAVAILABLE.
+func unavailable(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	if r, ok := req.(*pluginpb.CompareBatchRequest); ok {
+		for _, it := range r.Items {
+			if it.Actual == `"unavailable!"` {
+				return nil, status.Error(codes.Unavailable, "back end down")
+			}
+		}
+	}
+	return handler(ctx, req)
 }
 
 // oneMoreResult answers every CompareBatch with one result more than asked.
