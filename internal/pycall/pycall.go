@@ -46,8 +46,8 @@ func (e *SyntaxError) Error() string {
 // MaxDepth bounds the nesting of lists, tuples and dicts.
 const MaxDepth = 256
 
-// Parse reads a list of calls `[f(a=1, b="x"), g.h(c=[1, 2])]`, or one
-// call. Arguments are keyword arguments whose values are literals: strings
+// Parse reads a list of calls `[f(a=1, b="x"), g.h(c=[1, 2])]`, or calls
+// without the brackets (`f(a=1), g(b=2)`, one call alone). Arguments are keyword arguments whose values are literals: strings
 // (with their prefixes, escapes and implicit concatenation), numbers,
 // True, False, None, lists, tuples (as lists) and dicts with string keys.
 // Anything else (a positional argument, a variable, a call inside the
@@ -118,11 +118,27 @@ func parse(calls []Call, src string, out sink, n int) (_ []Call, more int, err e
 		}
 		p.pos++
 	} else {
-		c, err := p.call()
-		if err != nil {
-			return calls, -1, err
+		// Calls without brackets, separated by commas: a Python tuple of
+		// calls, which BFCL (it adds the brackets) and ACEBench read too.
+		for read := 0; ; read++ {
+			if read > 0 && n >= 0 && read >= n {
+				return calls, p.pos, nil
+			}
+			c, err := p.call()
+			if err != nil {
+				return calls, -1, err
+			}
+			calls = append(calls, c)
+			p.space()
+			if p.peek() != ',' {
+				break
+			}
+			p.pos++
+			p.space()
+			if p.pos == len(p.src) {
+				break // a trailing comma, as a tuple may have
+			}
 		}
-		calls = append(calls, c)
 	}
 	p.space()
 	if p.pos < len(p.src) {

@@ -127,6 +127,11 @@ func TestAppendValuesN(t *testing.T) {
 		{`[f(a=1), g(b=2) x`, 2, 2, -1, true},
 		{`[f(a=1)]`, 0, 0, 1, false},
 		{`f(a=1)`, 0, 1, -1, false},
+		{`f(a=1), g(b=2), h()`, 2, 2, 16, false},
+		{`f(a=1), g(b=2)`, -1, 2, -1, false},
+		{`f(a=1),`, -1, 1, -1, false},
+		{`f(a=1), 5`, -1, 1, -1, true},
+		{`f(a=1) g()`, -1, 1, -1, true},
 		{`[f(a=1), g(b=2)]`, -1, 2, -1, false},
 	} {
 		calls, more, err := AppendValuesN(nil, tt.src, nil, tt.n)
