@@ -311,7 +311,9 @@ b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]
 c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]
 d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]
 e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
-`), nil, []want{{Loc{File: "s.yaml", Key: "d[9]", Line: 4, Column: 44}, "aliases expand the document to more than"}}},
+f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
+g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]
+`), nil, []want{{Loc{File: "s.yaml", Key: "g[2]", Line: 7, Column: 16}, "aliases expand the document to more than 4003190 values"}}},
 	{"yaml alias cycle", yamlSuite("a: &a\n  b: *a\n"),
 		nil, []want{{Loc{File: "s.yaml", Key: "a.b", Line: 2, Column: 6}, "alias *a refers to a value that contains it"}}},
 	{"yaml merge of a scalar", yamlSuite("a: &a 5\nb: {<<: *a}\n"),

@@ -913,3 +913,28 @@ cases:
 		}
 	}
 }
+
+// A suite whose cases share their tools by an alias loads, as the same
+// suite written out does: the aliases' budget is not the file's size
+// alone.
+func TestYAMLSharedToolsLoad(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("version: 1\ncases:\n  - id: c0\n    tools: &tools\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "      - name: t%d\n        parameters:\n          type: object\n          properties:\n", i)
+		for j := range 8 {
+			fmt.Fprintf(&b, "            p%d: {type: string, description: parameter %d}\n", j, j)
+		}
+	}
+	b.WriteString("    expected: []\n")
+	for i := 1; i < 1000; i++ {
+		fmt.Fprintf(&b, "  - id: c%d\n    tools: *tools\n    expected: []\n", i)
+	}
+	s, err := load(memFiles{"s.yaml": []byte(b.String())}, []string{"s.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Cases) != 1000 || len(s.Cases[999].Tools) != 40 {
+		t.Errorf("got %d cases, the last with %d tools", len(s.Cases), len(s.Cases[999].Tools))
+	}
+}
