@@ -938,3 +938,28 @@ func TestYAMLSharedToolsLoad(t *testing.T) {
 		t.Errorf("got %d cases, the last with %d tools", len(s.Cases), len(s.Cases[999].Tools))
 	}
 }
+
+// A multi-line TOML string of a file saved with CRLF line breaks holds
+// "\n", as the same YAML file's does: the verdict does not depend on how
+// git checked the file out.
+func TestTOMLLineBreaks(t *testing.T) {
+	for _, name := range []string{"s.toml", "s.yaml"} {
+		src := "version = 1\n[[cases]]\nid = \"a\"\n[cases.expected]\nname = \"f\"\n[cases.expected.arguments]\nnote = \"\"\"\nline1\nline2\"\"\"\nraw = '''\nx\ny'''\n"
+		if name == "s.yaml" {
+			src = "version: 1\ncases:\n  - id: a\n    expected:\n      name: f\n      arguments:\n        note: |-\n          line1\n          line2\n        raw: |-\n          x\n          y\n"
+		}
+		crlf := strings.ReplaceAll(src, "\n", "\r\n")
+		s, err := load(memFiles{name: []byte(crlf)}, []string{name})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got, want := s.Cases[0].Expected[0].Arguments.String(), `{"note":"line1\nline2","raw":"x\ny"}`; got != want {
+			t.Errorf("%s with CRLF: %s, want %s", name, got, want)
+		}
+	}
+	// A place is where it was.
+	_, err := load(memFiles{"s.toml": []byte("version = 1\r\n[defaults\r\n")}, []string{"s.toml"})
+	if err == nil || !strings.Contains(err.Error(), "s.toml:2:10") {
+		t.Errorf("got %v, want the error at 2:10", err)
+	}
+}

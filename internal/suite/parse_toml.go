@@ -22,6 +22,15 @@ type tomlParser struct{ f *file }
 // parse reads a TOML suite file's top level but its cases, which go to
 // the file, out of band.
 func (p *tomlParser) parse(b []byte) ([]value.Member, error) {
+	// A TOML file may hold a carriage return only in a CRLF line break
+	// (elsewhere it is a control character, which TOML refuses), and
+	// TOML lets a reader normalise line breaks: a multi-line string of a
+	// file saved with CRLF then says "a\nb", as YAML's does, rather than
+	// "a\r\nb", which a model's "a\nb" would not equal. Lines and
+	// columns stay as they were.
+	if bytes.Contains(b, []byte("\r\n")) {
+		b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	}
 	// The literals first: their walk also finds a document nested too
 	// deep, before the decoder and the conversion below, whose key paths
 	// would cost the square of the depth.
