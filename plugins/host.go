@@ -21,8 +21,11 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/tidwall/gjson"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/connectivity"
+	"google.golang.org/grpc/status"
 
 	"github.com/callgrade/callgrade/internal/errcode"
 	"github.com/callgrade/callgrade/internal/suite"
@@ -538,7 +541,9 @@ type tail struct {
 	buf []byte
 }
 
-const tailSize = 1024
+// tailSize is what a tail keeps: enough for a Go panic's trace to still
+// hold its panic line when the process dies.
+const tailSize = 8 << 10
 
 func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
@@ -555,10 +560,32 @@ func (t *tail) String() string { return strings.Join(t.lines(false), " | ") }
 
 // last returns the last n lines kept that are not blank and not the SDK's
 // own debug log (go-plugin's JSON lines at level debug or trace, which a
-// Go plugin writes as it starts), joined by " | ".
+// plugin's SDK writes as it starts), joined by " | ". A Go panic's trace
+// ends in stack frames: its "panic: " or "fatal error: " line, which
+// says why, leads them when it is not among them.
 func (t *tail) last(n int) string {
 	lines := t.lines(true)
-	return strings.Join(lines[max(0, len(lines)-n):], " | ")
+	from := max(0, len(lines)-n)
+	for i := from - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], "panic: ") || strings.HasPrefix(lines[i], "fatal error: ") {
+			return lines[i] + " | … | " + strings.Join(lines[from+1:], " | ")
+		}
+	}
+	return strings.Join(lines[from:], " | ")
+}
+
+// sdkDebug reports whether l is a line of go-plugin's JSON log at level
+// debug or trace, however it is spaced (Python's SDK writes
+// {"@level": "debug", …}).
+func sdkDebug(l string) bool {
+	if !strings.HasPrefix(l, "{") || !gjson.Valid(l) {
+		return false
+	}
+	switch gjson.Get(l, `\@level`).Str {
+	case "debug", "trace":
+		return true
+	}
+	return false
 }
 
 func (t *tail) lines(quiet bool) []string {
@@ -567,7 +594,7 @@ func (t *tail) lines(quiet bool) []string {
 	var lines []string
 	for l := range strings.Lines(string(t.buf)) {
 		l = strings.TrimSpace(l)
-		if l == "" || quiet && (strings.HasPrefix(l, `{"@level":"debug"`) || strings.HasPrefix(l, `{"@level":"trace"`)) {
+		if l == "" || quiet && sdkDebug(l) {
 			continue
 		}
 		lines = append(lines, l)
@@ -676,8 +703,18 @@ func (p *proc) first() error {
 	defer cancel()
 	resp, err := rpc.Describe(ctx, &pluginpb.DescribeRequest{})
 	if err != nil {
+		// Why it failed, as a crash's message says it: the plugin's
+		// stderr (a missing module) says more than the broken
+		// connection, and a deadline is the start timeout.
+		var why string
+		if ctx.Err() == context.DeadlineExceeded || status.Code(err) == codes.DeadlineExceeded {
+			why = fmt.Sprintf("; no answer within %s (the start timeout)", p.h.opts.StartTimeout)
+		}
+		if how := client.crashed(); how != "" {
+			why += "; " + how
+		}
 		client.Kill()
-		return errcode.Wrap(errcode.PluginProtocolError, fmt.Errorf("describe: %w", err))
+		return errcode.Wrap(errcode.PluginProtocolError, fmt.Errorf("describe: %w%s", err, why))
 	}
 	p.comps = make(map[string]*compInfo, len(resp.Comparators))
 	for _, c := range resp.Comparators {

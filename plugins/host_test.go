@@ -52,6 +52,10 @@ func TestOpenErrors(t *testing.T) {
 			[]string{"sha256 \"xyz\" is not 64 hex digits"}, errcode.InvalidValue},
 		{"exits at start", suite.Plugin{Command: []string{tp, "-mode", "exit"}},
 			[]string{"plugin p", "-mode exit", "does not start"}, errcode.PluginUnavailable},
+		// A plugin that dies answering Describe: its own last words end
+		// the message, not the broken connection's.
+		{"exits at Describe", suite.Plugin{Command: []string{tp, "-mode", "describe-exit"}},
+			[]string{"plugin p", "describe: ", "exit status 3", "its stderr ends: FATAL: cannot open model file /x.db"}, errcode.PluginProtocolError},
 		{"bad timeout", suite.Plugin{Command: []string{tp}, Timeout: "soon"},
 			[]string{"timeout \"soon\""}, errcode.InvalidValue},
 		{"no command", suite.Plugin{}, []string{"no command"}, errcode.MissingKey},

@@ -10,6 +10,8 @@
 //	unavailable answer a batch holding the actual value "unavailable!"
 //	            with the gRPC status UNAVAILABLE, as a plugin whose own
 //	            back end is down may
+//	describe-exit
+//	            write a line to its stderr and exit when asked Describe
 //	wrongcount  answer one result more than asked
 //	garbage     answer CompareBatch with bytes that are not a message
 //	exit        exit before the handshake
@@ -24,6 +26,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-plugin"
@@ -38,7 +41,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "ok", "ok, unavailable, wrongcount, garbage or exit")
+	mode := flag.String("mode", "ok", "ok, unavailable, describe-exit, wrongcount, garbage or exit")
 	pidfile := flag.String("pidfile", "", "write the process id here")
 	cancelled := flag.String("cancelled", "", "append a line here for each \"slow!\" comparison cancelled")
 	flag.Parse()
@@ -80,6 +83,8 @@ func main() {
 		sdk.Serve(eq)
 	case "unavailable":
 		serve(eq, grpc.ChainUnaryInterceptor(unavailable))
+	case "describe-exit":
+		serve(eq, grpc.ChainUnaryInterceptor(describeExit))
 	case "exit":
 		os.Exit(1)
 	case "wrongcount":
@@ -111,6 +116,17 @@ func unavailable(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler 
 				return nil, status.Error(codes.Unavailable, "back end down")
 			}
 		}
+	}
+	return handler(ctx, req)
+}
+
+// describeExit writes why to the process's stderr itself (go-plugin has
+// os.Stderr go over its stdio stream, which may not arrive before the
+// exit) and exits, when asked Describe.
+func describeExit(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	if _, ok := req.(*pluginpb.DescribeRequest); ok {
+		syscall.Write(2, []byte("FATAL: cannot open model file /x.db\n"))
+		os.Exit(3)
 	}
 	return handler(ctx, req)
 }
