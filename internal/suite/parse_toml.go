@@ -46,6 +46,10 @@ func (p *tomlParser) parse(b []byte) ([]value.Member, error) {
 		if pr.Loc.Line == 0 {
 			// The decoder names a key defined twice but not where.
 			pr.Loc.Line, pr.Loc.Column, pr.Loc.Key, pr.Loc.Case = tomlRedefined(b)
+		} else {
+			// A value the decoder cannot read (1e400, an integer beyond
+			// int64): the key it is the value of, as the other formats say.
+			pr.Loc.Key, pr.Loc.Case = tomlKeyAt(b, pr.Loc.Line, pr.Loc.Column)
 		}
 		return nil, &Error{Problems: []Problem{pr}}
 	}
@@ -251,6 +255,13 @@ func tomlRedefined(b []byte) (line, col int, key, id string) {
 		return true
 	}, func(k string, e *unstable.Node) bool {
 		line, col = define(k, e)
+		// A dotted key defines the tables before its last part
+		// (arguments.x = 1 defines arguments), which a [table] may not
+		// define again.
+		for i, parts := 0, len(keyParts(e)); i < parts-1; i++ {
+			k = parentPath(k)
+			seen[k] = true
+		}
 		return line == 0
 	})
 	return line, col, key, id
@@ -424,4 +435,49 @@ func pathDepth(k string) int {
 		}
 	}
 	return n
+}
+
+// parentPath is path tomlKey wrote without its last key or index.
+func parentPath(k string) string {
+	cut := 0
+	for i := 0; i < len(k); i++ {
+		switch k[i] {
+		case '\\':
+			i++
+		case '.', '[':
+			cut = i
+		}
+	}
+	return k[:cut]
+}
+
+// tomlKeyAt is the key path of the key-value of the TOML document b that
+// starts on line, before column, and the id of its case when the case's
+// id came before it; "" when none does (an error in a table's header, or
+// on a later line of a value), or b does not parse that far.
+func tomlKeyAt(b []byte, line, col int) (key, id string) {
+	w := tomlWalk{count: map[string]int{}, last: map[string]int{}}
+	ids := map[int]string{}
+	at := &locator{s: string(b)}
+	var p unstable.Parser
+	w.walk(&p, b, nil, func(k string, e *unstable.Node) bool {
+		l, c := at.lineCol(int(lastKey(e).Raw.Offset))
+		if l > line || l == line && c > col {
+			return false
+		}
+		key = ""
+		if l == line {
+			key = k
+		}
+		i, ok := caseIndex(k)
+		if v := e.Value(); ok && v.Kind == unstable.String && k == "cases["+strconv.Itoa(i)+"].id" {
+			ids[i] = string(v.Data)
+		}
+		id = ""
+		if ok && key != "" {
+			id = ids[i]
+		}
+		return true
+	})
+	return key, id
 }
