@@ -304,6 +304,18 @@ cases:
 		{name: "a never entry's reference to a result matches the call that uses it",
 			suite: "cases:\n  - id: t\n    steps: [{name: find_order}]\n    calls: in_order\n    never: [{name: refund, rules: {order_id: {from: find_order.result.id}}}]\n",
 			run:   steps(`{"name":"find_order","result":{"id":"O-1"}}`, refundO1), score: 0.5, kinds: []results.Kind{results.ForbiddenCall}},
+		// null_is_missing: a null the step gives is left out, on the
+		// expected side as on the actual one.
+		{name: "null_is_missing: a null reference and the field left out", suite: "cases:\n  - id: t\n    null_is_missing: true\n    steps: [{name: a}, {name: b, rules: {coupon: {from: a.result.coupon}}}]\n",
+			run: steps(`{"name":"a","result":{"coupon":null}}`, `{"name":"b","arguments":{}}`), pass: true, score: 1},
+		{name: "null_is_missing: a null reference and a null", suite: "cases:\n  - id: t\n    null_is_missing: true\n    steps: [{name: a}, {name: b, rules: {coupon: {from: a.result.coupon}}}]\n",
+			run: steps(`{"name":"a","result":{"coupon":null}}`, `{"name":"b","arguments":{"coupon":null}}`), pass: true, score: 1},
+		{name: "null_is_missing: a null reference and a value", suite: "cases:\n  - id: t\n    null_is_missing: true\n    steps: [{name: a}, {name: b, rules: {coupon: {from: a.result.coupon}}}]\n",
+			run: steps(`{"name":"a","result":{"coupon":null}}`, `{"name":"b","arguments":{"coupon":"C-1"}}`), score: 0.5, kinds: []results.Kind{results.UnexpectedArgument}},
+		{name: "without null_is_missing a null reference wants the null", suite: "cases:\n  - id: t\n    steps: [{name: a}, {name: b, rules: {coupon: {from: a.result.coupon}}}]\n",
+			run: steps(`{"name":"a","result":{"coupon":null}}`, `{"name":"b","arguments":{}}`), score: 0.5, kinds: []results.Kind{results.MissingArgument}},
+		{name: "null_is_missing: a value wanted and the field left out", suite: "cases:\n  - id: t\n    null_is_missing: true\n    steps: [{name: a}, {name: b, rules: {coupon: {from: a.result.coupon}}}]\n",
+			run: steps(`{"name":"a","result":{"coupon":"C-1"}}`, `{"name":"b","arguments":{"coupon":null}}`), score: 0.5, kinds: []results.Kind{results.MissingArgument}},
 		{name: "final's reference to a failed tool's result", suite: "cases:\n  - id: t\n    steps: [{name: a}]\n    final: {from: a.result.msg}\n",
 			run: `{"steps":[{"name":"a","result":{"msg":"done"},"error":true}],"final":"done"}`, score: 0.5, kinds: []results.Kind{results.Mismatch},
 			json: `"path":"final","actual":"done","rule":"from=a.result.msg","message":"expected the value of a.result.msg, but a (step 0) failed: its tool reported an error`},

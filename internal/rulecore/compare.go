@@ -408,6 +408,15 @@ func (w *walker) field(st *state, f *eff, ev, av *value.Value, allow bool, quiet
 				return w.unresolved(st, f, r, av, why, quiet)
 			}
 			ev = &ref
+			if w.ctx.NullIsMissing && ref.IsNull() {
+				// A null the step gives counts as left out, as a null
+				// the expected call held would: with the actual call
+				// leaving the field out too, neither gives it.
+				ev = nil
+				if av == nil && !r.hasDef {
+					return true
+				}
+			}
 		}
 		if r.hasDef {
 			if ev == nil {
