@@ -14,6 +14,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/value"
 )
@@ -263,6 +265,20 @@ func (p *parser) spaceAfter() {
 func isIdentStart(r rune) bool { return r == '_' || unicode.IsLetter(r) }
 func isIdentPart(r rune) bool  { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
+// identNFKC is the name Python gives the identifier s: it reads each in
+// NFKC ("All identifiers are converted into the normal form NFKC while
+// parsing"), so that ｒｅｇｉｏｎ=1 is region=1, as BFCL's and ACEBench's
+// checkers read it. True, False and None are not identifiers here, and
+// are read as written.
+func identNFKC(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return norm.NFKC.String(s)
+		}
+	}
+	return s
+}
+
 // ident reads a Python identifier, or returns "".
 func (p *parser) ident() string {
 	src, start, i := p.src, p.pos, p.pos
@@ -366,6 +382,7 @@ func (p *parser) call() (Call, error) {
 		}
 		name = p.src[start:p.pos]
 	}
+	name = identNFKC(name)
 	p.space()
 	if p.peek() != '(' {
 		return Call{}, p.errAt(start, "expected a call name(...), found %q without arguments", name)
@@ -382,6 +399,7 @@ func (p *parser) call() (Call, error) {
 		if kw == "" || p.peek() != '=' || p.pos+1 < len(p.src) && p.src[p.pos+1] == '=' {
 			return Call{}, p.errAt(kwStart, "call of %s: expected a keyword argument name=value (positional arguments are not supported)", name)
 		}
+		kw = identNFKC(kw)
 		var fresh bool
 		if keys, fresh = keys.add(kw); !fresh {
 			return Call{}, p.errAt(kwStart, "call of %s: keyword argument %q repeated", name, kw)

@@ -2,6 +2,7 @@ package pycall
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/callgrade/callgrade/value"
@@ -137,6 +138,29 @@ func TestAppendValuesN(t *testing.T) {
 		calls, more, err := AppendValuesN(nil, tt.src, nil, tt.n)
 		if len(calls) != tt.calls || more != tt.more || (err != nil) != tt.failing {
 			t.Errorf("AppendValuesN(%q, %d) = %d calls, %d, %v", tt.src, tt.n, len(calls), more, err)
+		}
+	}
+}
+
+// Names are read as Python reads identifiers, in NFKC: a full-width or
+// ligature spelling is the ASCII name, and a keyword so spelled twice is
+// repeated. True, False and None are values, read as written.
+func TestNamesInNFKC(t *testing.T) {
+	for _, tt := range []struct{ src, name, args, err string }{
+		{`ｇｅｔ_ｗｅａｔｈｅｒ(ｃｉｔｙ="Berlin")`, "get_weather", `{"city":"Berlin"}`, ""},
+		{`api.ｓｅａｒｃｈ(ﬁlter=1)`, "api.search", `{"filter":1}`, ""},
+		{`f(ｘ=1, x=2)`, "", "", `keyword argument "x" repeated`},
+		{`f(x=Ｔｒｕｅ)`, "", "", "Ｔｒｕｅ"},
+		{`f(city="ｃｉｔｙ")`, "f", `{"city":"ｃｉｔｙ"}`, ""},
+	} {
+		calls, err := Parse(tt.src)
+		switch {
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("Parse(%q) = %v, %v; want an error with %q", tt.src, calls, err, tt.err)
+			}
+		case err != nil || len(calls) != 1 || calls[0].Name != tt.name || calls[0].Args != tt.args:
+			t.Errorf("Parse(%q) = %+v, %v; want %s %s", tt.src, calls, err, tt.name, tt.args)
 		}
 	}
 }
