@@ -10,6 +10,7 @@ import (
 	"github.com/callgrade/callgrade/internal/jsontext"
 	"github.com/callgrade/callgrade/internal/jsonv"
 	"github.com/callgrade/callgrade/internal/response"
+	"github.com/callgrade/callgrade/results"
 	"github.com/callgrade/callgrade/value"
 )
 
@@ -42,12 +43,12 @@ type traceCase struct {
 // for an agent that traces each turn apart. An empty attr names every
 // case by its trace id.
 //
-// The file may be gzip-compressed, as response.NewReader reads it. A line that is
+// The file may be gzip-compressed, as results.ResponseText reads it. A line that is
 // not an export object, a span without a trace id and a trace whose root
 // spans name two cases are errors that name the file (name) and the line.
 // Blank lines are passed over.
 func splitTraces(r io.Reader, name, attr string) ([]traceCase, error) {
-	text, err := response.NewReader(r)
+	text, err := results.ResponseText(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -70,8 +71,8 @@ func splitTraces(r io.Reader, name, attr string) ([]traceCase, error) {
 	return sp.cases(name, attr)
 }
 
-// readerSize is the buffer of the reader of the export: that of
-// response.NewReader's, which then reads without a second buffer.
+// readerSize is the buffer of the reader of the export; ResponseText's,
+// of a few bytes, then passes its reads straight through.
 const readerSize = 1 << 20
 
 // splitter gathers the spans of each trace.

@@ -84,7 +84,14 @@ type gzipText struct{ r io.Reader }
 
 func (g gzipText) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
-	if err != nil && err != io.EOF {
+	switch {
+	case err == nil || err == io.EOF:
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, gzip.ErrHeader):
+		// Where a gzip stream ends, the reader takes what follows for
+		// another: a cut file and bytes appended to a whole one look
+		// alike.
+		err = fmt.Errorf("gzip-compressed responses: the file is cut short, or holds bytes after its gzip data that are not gzip: %w", err)
+	default:
 		err = fmt.Errorf("gzip-compressed responses: %w", err)
 	}
 	return n, err

@@ -98,3 +98,47 @@ func TestResponseReaderMore(t *testing.T) {
 		}
 	}
 }
+
+// ResponseText reads a responses file's text, gzip-compressed or not,
+// without a byte order mark; a broken gzip file is an error that says so.
+func TestResponseText(t *testing.T) {
+	const text = `{"id":"a","response":[]}` + "\n" + `{"id":"b","response":[]}` + "\n"
+	two := gzipOf(text[:25]) + gzipOf(text[25:]) // gzip allows members one after another
+	tests := []struct {
+		name, in, want, err string
+	}{
+		{name: "plain", in: text, want: text},
+		{name: "byte order mark", in: "\xef\xbb\xbf" + text, want: text},
+		{name: "gzip", in: gzipOf(text), want: text},
+		{name: "gzip with a byte order mark inside", in: gzipOf("\xef\xbb\xbf" + text), want: text},
+		{name: "gzip of two members", in: two, want: text},
+		{name: "empty", in: "", want: ""},
+		{name: "one byte", in: "\n", want: "\n"},
+		{name: "byte order mark only", in: "\xef\xbb\xbf", want: ""},
+		{name: "gzip magic, then nothing", in: "\x1f\x8b", err: "gzip-compressed responses: unexpected EOF"},
+		{name: "gzip header cut short", in: gzipOf(text)[:5], err: "gzip-compressed responses: unexpected EOF"},
+		{name: "corrupt gzip body", in: gzipOf(text)[:30], err: "gzip-compressed responses: the file is cut short, or holds bytes after its gzip data that are not gzip: unexpected EOF"},
+		{name: "bytes after the gzip data", in: gzipOf(text) + "garbage\n", err: "gzip-compressed responses: the file is cut short, or holds bytes after its gzip data that are not gzip"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := ResponseText(strings.NewReader(tt.in))
+			var got []byte
+			if err == nil {
+				got, err = io.ReadAll(r)
+			}
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want one containing %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("read %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

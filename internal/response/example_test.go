@@ -1,9 +1,6 @@
 package response_test
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	"fmt"
 
 	"github.com/callgrade/callgrade/internal/format"
@@ -43,28 +40,6 @@ func ExampleOptions_Read() {
 	// format: openai
 	// get_weather {"city":"Berlin","unit":"celsius"}
 	// get_time failed: call 1: choices[0].message.tool_calls[1].function.arguments is not a usable JSON object: duplicate key at byte 17: key "city" appears twice
-}
-
-// A responses file that a harness wrote gzip-compressed reads as its text.
-func ExampleNewReader() {
-	var zipped bytes.Buffer
-	zw := gzip.NewWriter(&zipped)
-	zw.Write([]byte(`{"id": "weather-berlin", "response": [{"name": "get_weather", "arguments": {"city": "Berlin"}}]}` + "\n"))
-	zw.Close()
-
-	text, err := response.NewReader(&zipped)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	sc := bufio.NewScanner(text)
-	for sc.Scan() {
-		line, _ := value.Parse(sc.Text())
-		r, _ := line.Get("response")
-		calls, f, _ := response.Options{}.ReadCalls(r, format.Auto)
-		fmt.Println(f, calls[0].Name, calls[0].Args)
-	}
-	// Output: calls get_weather {"city":"Berlin"}
 }
 
 // A loop that reads response after response reuses the parser's memory
