@@ -461,15 +461,7 @@ func TestStartFailuresEndWhole(t *testing.T) {
 	if err := os.WriteFile(hang, []byte("#!/bin/sh\nsleep 60 &\necho $! > "+pidfile+"\nwait\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
-	_, err := plugins.Open(map[string]suite.Plugin{"p": {Command: []string{hang}}},
-		plugins.Options{Logger: quiet(t), StartTimeout: 500 * time.Millisecond})
-	if err == nil || !strings.Contains(err.Error(), "does not start") {
-		t.Fatalf("got %v, want a failure to start", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Open returned after %v; the start timeout is 500ms", d)
-	}
+	wantNoStart(t, hang, 5*time.Second)
 	b, _ := os.ReadFile(pidfile)
 	switch pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); {
 	case pid <= 0:
@@ -483,9 +475,24 @@ func TestStartFailuresEndWhole(t *testing.T) {
 	if err := os.WriteFile(says, []byte("#!/bin/sh\necho 'FATAL: cannot open model file /x.db' >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err = plugins.Open(map[string]suite.Plugin{"p": {Command: []string{says}}}, plugins.Options{Logger: quiet(t)})
+	_, err := plugins.Open(map[string]suite.Plugin{"p": {Command: []string{says}}}, plugins.Options{Logger: quiet(t)})
 	if err == nil || !strings.Contains(err.Error(), "its stderr ends: FATAL: cannot open model file /x.db") {
 		t.Errorf("got %v, want the plugin's own words", err)
+	}
+}
+
+// wantNoStart opens a plugin whose command fails to start within a start
+// timeout of 500ms, and wants Open to say so within bound.
+func wantNoStart(t *testing.T, command string, bound time.Duration) {
+	t.Helper()
+	start := time.Now()
+	_, err := plugins.Open(map[string]suite.Plugin{"p": {Command: []string{command}}},
+		plugins.Options{Logger: quiet(t), StartTimeout: 500 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "does not start") {
+		t.Errorf("got %v, want a failure to start", err)
+	}
+	if d := time.Since(start); d > bound {
+		t.Errorf("Open returned after %v; the start timeout is 500ms", d)
 	}
 }
 
@@ -516,21 +523,13 @@ func TestOutputHeldOutsideTheGroup(t *testing.T) {
 
 	fails, failsPid := script("fails", "exit 1")
 	t.Cleanup(func() { reap(failsPid) })
-	start := time.Now()
-	_, err := plugins.Open(map[string]suite.Plugin{"p": {Command: []string{fails}}},
-		plugins.Options{Logger: quiet(t), StartTimeout: 500 * time.Millisecond})
-	if err == nil || !strings.Contains(err.Error(), "does not start") {
-		t.Errorf("got %v, want a failure to start", err)
-	}
-	if d := time.Since(start); d > 6*time.Second {
-		t.Errorf("Open returned after %v; the start timeout is 500ms", d)
-	}
+	wantNoStart(t, fails, 6*time.Second)
 
 	works, worksPid := script("works", "exec "+tp)
 	t.Cleanup(func() { reap(worksPid) })
 	h := open(t, map[string]suite.Plugin{"p": {Command: []string{works}}}, plugins.Options{})
 	wantEqual(t, compare(t, h, "p.eq", `1`, `1`), true)
-	start = time.Now()
+	start := time.Now()
 	h.Close()
 	if d := time.Since(start); d > 12*time.Second {
 		t.Errorf("Close returned after %v", d)

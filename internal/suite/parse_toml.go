@@ -423,32 +423,31 @@ func offsetIn(b, d []byte) int {
 	return off
 }
 
-// pathDepth is the number of keys and indexes of a path tomlKey wrote.
-func pathDepth(k string) int {
-	n := 1
+// pathParts reads a path tomlKey wrote: how many keys and indexes it
+// has, and where its last one begins (its separator; 0 for one part).
+func pathParts(k string) (n, last int) {
+	n = 1
 	for i := 0; i < len(k); i++ {
 		switch k[i] {
 		case '\\':
 			i++
 		case '.', '[':
-			n++
+			n, last = n+1, i
 		}
 	}
+	return n, last
+}
+
+// pathDepth is the number of keys and indexes of a path tomlKey wrote.
+func pathDepth(k string) int {
+	n, _ := pathParts(k)
 	return n
 }
 
-// parentPath is path tomlKey wrote without its last key or index.
+// parentPath is a path tomlKey wrote without its last key or index.
 func parentPath(k string) string {
-	cut := 0
-	for i := 0; i < len(k); i++ {
-		switch k[i] {
-		case '\\':
-			i++
-		case '.', '[':
-			cut = i
-		}
-	}
-	return k[:cut]
+	_, last := pathParts(k)
+	return k[:last]
 }
 
 // tomlKeyAt is the key path of the key-value of the TOML document b that
