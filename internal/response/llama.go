@@ -27,8 +27,9 @@ func readLlama(t *textReader) {
 	}
 }
 
-// llamaCalls reads the calls at i, separated by ";", and returns where
-// the text goes on. must says that a call must come, after a
+// llamaCalls reads the calls at i, separated by ";" (or by nothing but
+// white space and end-of-turn tokens), and returns where the text goes
+// on. must says that a call must come, after a
 // <|python_tag|>; without one, JSON that is no call (an object without
 // "name", say) is a text answer, as in vLLM. tags finds the next tag,
 // which ends what a call that does not read spans.
@@ -63,11 +64,18 @@ func (t *textReader) llamaCalls(i int, must bool, tags *seeker) int {
 		}
 		t.callObject(i, end, "parameters", "arguments")
 		i = skipSpace(s, end)
-		must = i < len(s) && s[i] == ';'
-		if !must {
+		switch j := skipEnd(s, i); {
+		case i < len(s) && s[i] == ';':
+			i = skipSpace(s, i+1)
+		case j < len(s) && s[j] == '{':
+			// Another object after a call without the ";" (a line
+			// break, a space, an end-of-turn token): another call all
+			// the same, read, where passed over as text it would vanish.
+			i = j
+		default:
 			return i
 		}
-		i = skipSpace(s, i+1)
+		must = true
 	}
 	return i
 }

@@ -112,7 +112,7 @@
 // (one that prose names is passed over, as is the model's <think> block):
 //
 //	marker                                            format
-//	<tool_call>, then {                               hermes
+//	<tool_call>, then {, [ or ```                     hermes
 //	<tool_call>, then <function=                      qwen-coder
 //	<|python_tag|>                                    llama-json
 //	[TOOL_CALLS]                                      mistral

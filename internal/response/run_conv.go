@@ -874,18 +874,51 @@ func hasList(o value.Value, key string) bool {
 }
 
 func messagesPlan(o value.Value, _ extraction) plan {
+	if k := answerBeside(o, "output"); k != "" {
+		return answerBesidePlan("messages", k)
+	}
 	l, _ := o.Get("messages")
 	return plan{conv: true, list: l.Elems(), prefix: "messages"}
 }
 
 func contentsPlan(o value.Value, _ extraction) plan {
+	if k := answerBeside(o, "output"); k != "" {
+		return answerBesidePlan("contents", k)
+	}
 	l, _ := o.Get("contents")
 	return plan{conv: true, list: l.Elems(), prefix: "contents"}
+}
+
+// answerKeys are the keys under which a log record keeps the model's
+// answer beside the request that asked for it.
+var answerKeys = [...]string{"response", "completion", "result", "reply", "output"}
+
+// answerBeside is the first key of answerKeys but skip that holds an
+// object or a list beside a request's conversation, or "": read as the
+// conversation alone, such a record would pass over the answer's calls,
+// and a case that forbids them would pass.
+func answerBeside(o value.Value, skip string) string {
+	for _, k := range answerKeys {
+		if k == skip {
+			continue
+		}
+		if v, ok := o.Get(k); ok && (v.Kind() == value.Object || v.Kind() == value.Array) {
+			return k
+		}
+	}
+	return ""
+}
+
+func answerBesidePlan(conv, key string) plan {
+	return plan{bad: conv + " is a request's conversation, and " + key + " beside it holds an answer that reading the conversation would pass over: give the answer alone as the response, or append its message to " + conv}
 }
 
 // inputPlan reads a Responses input and then its output, the items the
 // model added.
 func inputPlan(o value.Value, _ extraction) plan {
+	if k := answerBeside(o, "output"); k != "" {
+		return answerBesidePlan("input", k)
+	}
 	in, _ := o.Get("input")
 	out, ok := o.Get("output")
 	if ok && out.Kind() != value.Array && out.Kind() != value.Null {

@@ -718,7 +718,10 @@ func markStarts(s string, i, k int, message *seeker) *api {
 	switch m.mark {
 	case hermesOpen:
 		switch {
-		case s[j] == '{' || strings.HasPrefix(s[j:], hermesClose):
+		// A list or a fenced block is no call of hermes, but it is a
+		// model's attempt at one after its special token: read as hermes,
+		// it fails, where as a text answer its calls would vanish.
+		case s[j] == '{' || s[j] == '[' || strings.HasPrefix(s[j:], "```") || strings.HasPrefix(s[j:], hermesClose):
 			return m.f
 		case strings.HasPrefix(s[j:], qwenFunction):
 			return &qwenCoderFormat
