@@ -280,3 +280,42 @@ func TestForcedListOfEvents(t *testing.T) {
 		t.Errorf("gemini parts: %v, %v; want 1 call", calls, err)
 	}
 }
+
+// A request logged with its answer beside it ({messages, response}) is
+// no conversation whose calls are the request's alone: read so, the
+// answer's calls would vanish. Detected or forced, each is a failure that
+// says so, whatever the answer's key; a text beside the conversation is
+// not an answer kept apart.
+func TestRequestWithItsAnswer(t *testing.T) {
+	completion := `{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,` +
+		`"tool_calls":[{"id":"1","type":"function","function":{"name":"delete_account","arguments":"{}"}}]}}]}`
+	for _, tt := range []struct {
+		name, in string
+		f        format.Format
+		fails    bool
+	}{
+		{"openai", `{"model":"m","messages":[{"role":"user","content":"hi"}],"response":` + completion + `}`, format.Auto, true},
+		{"openai, forced", `{"model":"m","messages":[{"role":"user","content":"hi"}],"response":` + completion + `}`, format.OpenAIMessages, true},
+		{"anthropic", `{"system":"s","messages":[{"role":"user","content":"hi"}],"completion":{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"t","name":"delete_account","input":{}}]}}`, format.Auto, true},
+		{"gemini", `{"contents":[{"role":"user","parts":[{"text":"hi"}]}],"result":{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"delete_account","args":{}}}]}}]}}`, format.Auto, true},
+		{"responses input", `{"input":[{"role":"user","content":"hi"}],"response":{"output":[]}}`, format.Auto, true},
+		{"messages and output", `{"messages":[{"role":"user","content":"hi"}],"output":[{"type":"function_call","call_id":"c","name":"delete_account","arguments":"{}"}]}`, format.Auto, true},
+		{"a text output", `{"messages":[{"role":"user","content":"hi"}],"output":"Done."}`, format.Auto, false},
+		{"no answer beside", `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"Done."}]}`, format.Auto, false},
+	} {
+		v, err := value.Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _, err := Options{}.Read(v, tt.f)
+		failed := err != nil
+		if err == nil {
+			for _, st := range r.Steps {
+				failed = failed || st.Err != nil && strings.Contains(st.Err.Error(), "a request's conversation")
+			}
+		}
+		if failed != tt.fails {
+			t.Errorf("%s: read %+v, %v; want failing %v", tt.name, r, err, tt.fails)
+		}
+	}
+}

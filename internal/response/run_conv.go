@@ -874,7 +874,7 @@ func hasList(o value.Value, key string) bool {
 }
 
 func messagesPlan(o value.Value, _ extraction) plan {
-	if k := answerBeside(o, "output"); k != "" {
+	if k := answerBeside(o, ""); k != "" {
 		return answerBesidePlan("messages", k)
 	}
 	l, _ := o.Get("messages")
@@ -882,7 +882,7 @@ func messagesPlan(o value.Value, _ extraction) plan {
 }
 
 func contentsPlan(o value.Value, _ extraction) plan {
-	if k := answerBeside(o, "output"); k != "" {
+	if k := answerBeside(o, ""); k != "" {
 		return answerBesidePlan("contents", k)
 	}
 	l, _ := o.Get("contents")
