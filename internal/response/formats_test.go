@@ -319,3 +319,19 @@ func TestRequestWithItsAnswer(t *testing.T) {
 		}
 	}
 }
+
+// An AIMessage of a conversation whose calls additional_kwargs keeps
+// alone (ChatOpenAI bound with functions=) has them as its steps, as a
+// single AIMessage does.
+func TestLangChainKeptCalls(t *testing.T) {
+	v, err := value.Parse(`[{"type": "human", "content": "Delete my account"},
+	  {"type": "ai", "content": "", "additional_kwargs": {"function_call": {"name": "delete_account", "arguments": "{}"}}, "tool_calls": [], "invalid_tool_calls": []},
+	  {"type": "ai", "content": "", "additional_kwargs": {"tool_calls": [{"id": "1", "type": "function", "function": {"name": "a", "arguments": "{}"}}]}, "tool_calls": [{"name": "a", "args": {}, "id": "1", "type": "tool_call"}]}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, f, err := Options{}.Read(v, format.Auto)
+	if err != nil || f != format.LangChainMessages || len(r.Steps) != 2 || r.Steps[0].Name != "delete_account" || r.Steps[0].Err != nil || r.Steps[1].Name != "a" {
+		t.Errorf("read %+v as %s, %v; want the steps delete_account and a", r.Steps, f, err)
+	}
+}

@@ -72,6 +72,23 @@ func aiMessageAt(msg value.Value, path, tcPath, invalidPath string) plan {
 		return q
 	}
 	p.rest, p.restPrefix = q.list, q.prefix
+	if len(p.list) == 0 && len(p.rest) == 0 {
+		// LangChain keeps the provider's own calls in additional_kwargs,
+		// and some of its versions and models leave them there alone,
+		// tool_calls empty: ChatOpenAI bound with functions= puts a
+		// function_call there and nowhere else. Read, they count, where
+		// the message would otherwise hold no call.
+		ak, _ := msg.Get("additional_kwargs")
+		at := "additional_kwargs"
+		if path != "" {
+			at = path + "." + at
+		}
+		if tc, _ := ak.Get("tool_calls"); tc.Kind() == value.Array && tc.Len() > 0 {
+			p.rest, p.restPrefix = tc.Elems(), at+".tool_calls"
+		} else if fc, ok := ak.Get("function_call"); ok && fc.Kind() != value.Null {
+			p.one, p.hasOne, p.onePath = fc, true, at+".function_call"
+		}
+	}
 	return p
 }
 
@@ -90,10 +107,16 @@ func readLangChainCall(x extraction, e value.Value, at loc, i int) Call {
 
 // readInvalidToolCall reads an InvalidToolCall as the failed call it is,
 // with LangChain's error and the args it could not parse, so that the
-// call counts instead of vanishing.
+// call counts instead of vanishing; or an openai tool call that
+// additional_kwargs held alone (aiMessageAt).
 func readInvalidToolCall(x extraction, e value.Value, at loc, i int) Call {
 	if e.Kind() != value.Object {
 		return fail(i, "", at.at("")+" is "+kindPhrase(e)+", not an object")
+	}
+	if e.Has("function") {
+		// A provider's call kept in additional_kwargs (aiMessageAt),
+		// which is openai's.
+		return readToolCall(x, e, at, i)
 	}
 	n, _ := e.Get("name")
 	name := ""

@@ -454,6 +454,13 @@ var extractTests = []extractTest{
 	{name: "langchain args a string", in: `{"type":"ai","tool_calls":[{"name":"a","args":"{}","id":"1"}]}`, wantF: format.LangChain, calls: []wantCall{bad("a", "tool_calls[0].args is a string, not an object")}},
 	{name: "langchain tool call of another type", in: `{"type":"ai","tool_calls":[{"name":"a","args":{},"type":"function"}]}`, wantF: format.LangChain,
 		calls: []wantCall{bad("", `tool_calls[0].type is "function", not "tool_call"`)}},
+	// The provider's calls that additional_kwargs keeps alone count.
+	{name: "langchain function_call in additional_kwargs", in: `{"type":"ai","content":"","additional_kwargs":{"function_call":{"name":"a","arguments":"{\"n\":1}"}},"tool_calls":[],"invalid_tool_calls":[]}`,
+		wantF: format.LangChain, calls: []wantCall{ok("a", `{"n":1}`)}},
+	{name: "langchain tool_calls in additional_kwargs of an old dump", in: `{"type":"ai","data":{"content":"","additional_kwargs":{"tool_calls":[{"id":"1","type":"function","function":{"name":"a","arguments":"{}"}},{"id":"2","type":"function","function":{"name":"b","arguments":"{"}}]},"type":"ai"}}`,
+		wantF: format.LangChain, calls: []wantCall{ok("a", `{}`), {name: "b", reason: "data.additional_kwargs.tool_calls[1].function.arguments is not a usable JSON object", is: value.ErrSyntax}}},
+	{name: "langchain additional_kwargs beside parsed tool_calls is not read twice", in: `{"type":"ai","additional_kwargs":{"tool_calls":[{"id":"1","type":"function","function":{"name":"a","arguments":"{}"}}]},"tool_calls":[{"name":"a","args":{},"id":"1","type":"tool_call"}]}`,
+		wantF: format.LangChain, calls: []wantCall{ok("a", `{}`)}},
 	{name: "langchain content blocks are not read twice", in: `{"type":"ai","content":[{"type":"text","text":"x"},{"type":"tool_use","id":"1","name":"a","input":{}}],"tool_calls":[{"name":"a","args":{},"id":"1","type":"tool_call"}]}`,
 		wantF: format.LangChain, calls: []wantCall{ok("a", `{}`)}},
 	{name: "langchain JS constructor of a chunk", in: `{"lc":1,"type":"constructor","id":["langchain_core","messages","AIMessageChunk"],"kwargs":{"content":[],"tool_call_chunks":[],"tool_calls":[{"name":"a","args":{"n":1},"id":"1","type":"tool_call"}],"invalid_tool_calls":[]}}`,

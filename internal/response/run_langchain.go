@@ -119,6 +119,9 @@ func langchainMessage(b *runBuilder, e value.Value) {
 				b.call(readInvalidToolCall, c, loc{paths.invalid, j}, stringAt(c, "id"))
 			}
 		}
+		if b.n == b.first {
+			kwargsCalls(b, m, paths.at)
+		}
 		// The content of langchain-anthropic's AIMessage repeats its
 		// tool_calls as tool_use blocks: the calls are tool_calls, and
 		// the content gives the text alone.
@@ -146,4 +149,32 @@ func describeKind(kind string) string {
 		return "none that is a message's"
 	}
 	return `"` + kind + `"`
+}
+
+// kwargsCalls reads the provider's calls that an AIMessage m, at path at,
+// keeps in additional_kwargs alone, as aiMessageAt does for one message.
+func kwargsCalls(b *runBuilder, m value.Value, at string) {
+	ak, _ := m.Get("additional_kwargs")
+	tc, _ := ak.Get("tool_calls")
+	fc, hasFC := ak.Get("function_call")
+	if !(tc.Kind() == value.Array && tc.Len() > 0) && (!hasFC || fc.Kind() == value.Null) {
+		return
+	}
+	if at != "" {
+		at += "."
+	}
+	at += "additional_kwargs"
+	if tc.Kind() == value.Array && tc.Len() > 0 {
+		for j, c := range tc.Elems() {
+			b.call(readInvalidToolCall, c, loc{at + ".tool_calls", j}, stringAt(c, "id"))
+		}
+		return
+	}
+	b.call(readKeptFunctionCall, fc, loc{at + ".function_call", -1}, "")
+}
+
+// readKeptFunctionCall reads an openai legacy function_call that an
+// AIMessage keeps in additional_kwargs.
+func readKeptFunctionCall(x extraction, e value.Value, at loc, i int) Call {
+	return readCall(e, at, "", "arguments", textOrObject, i, x)
 }
