@@ -1,6 +1,9 @@
 package response
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/callgrade/callgrade/internal/format"
 	"github.com/callgrade/callgrade/value"
 )
@@ -46,7 +49,11 @@ func completionPlan(o value.Value, _ extraction) plan {
 	p = messageAt(msg, "choices[0].message.tool_calls", "choices[0].message.function_call")
 	// A finish_reason that says the model called a tool, with no call in
 	// the message: one went missing, and is a failed call.
-	if fr, _ := choice.Get("finish_reason"); p.bad == "" && len(p.list) == 0 && !p.hasOne &&
+	fr, ok := choice.Get("finish_reason")
+	if !ok {
+		fr, _ = choice.Get("finishReason")
+	}
+	if p.bad == "" && len(p.list) == 0 && !p.hasOne &&
 		fr.Kind() == value.String && (fr.Str() == "tool_calls" || fr.Str() == "function_call") {
 		return plan{bad: "choices[0].finish_reason is " + fr.Str() + ", but the message holds no call"}
 	}
@@ -62,13 +69,35 @@ func messagePlan(o value.Value, _ extraction) plan {
 // build strings.
 func messageAt(msg value.Value, tcPath, fcPath string) plan {
 	tc, ok := msg.Get("tool_calls")
+	if !ok {
+		// The Azure OpenAI JavaScript SDK spells the message's keys in
+		// camel case: its calls are calls all the same.
+		if tc, ok = msg.Get("toolCalls"); ok {
+			tcPath = strings.TrimSuffix(tcPath, "tool_calls") + "toolCalls"
+		}
+	}
 	p := listPlan(tc, ok, tcPath)
 	if p.bad != "" {
 		return p
 	}
 	p.emptyList = tc.Kind() == value.Array && tc.Len() == 0
-	if fc, ok := msg.Get("function_call"); ok && fc.Kind() != value.Null {
+	fc, ok := msg.Get("function_call")
+	if !ok {
+		if fc, ok = msg.Get("functionCall"); ok {
+			fcPath = strings.TrimSuffix(fcPath, "function_call") + "functionCall"
+		}
+	}
+	if ok && fc.Kind() != value.Null {
 		p.one, p.hasOne, p.onePath = fc, true, fcPath
+	}
+	if len(p.list) == 0 && !p.hasOne {
+		// A content part in another API's call shape (a tool_use block)
+		// is a call this format does not read, which must not vanish,
+		// as in a conversation's openai message.
+		c, _ := msg.Get("content")
+		if j := callAt(c); j >= 0 {
+			return plan{bad: strings.TrimSuffix(tcPath, "tool_calls") + "content[" + strconv.Itoa(j) + "] is a call in another API's shape, in an openai message"}
+		}
 	}
 	return p
 }

@@ -438,6 +438,16 @@ var extractTests = []extractTest{
 	{name: "ollama text only", in: `{"model":"m","created_at":"t","message":{"role":"assistant","content":"Hi."},"done_reason":"stop","done":true}`, wantF: format.Ollama},
 	{name: "ollama arguments a string", in: `{"message":{"tool_calls":[{"function":{"name":"a","arguments":"{}"}}]},"done":true}`, wantF: format.Ollama,
 		calls: []wantCall{bad("a", "message.tool_calls[0].function.arguments is a string, not an object")}},
+	// The Azure OpenAI JavaScript SDK's camel case, and a call in
+	// another API's shape among an openai message's content parts.
+	{name: "openai completion in camel case", in: `{"choices":[{"index":0,"message":{"role":"assistant","content":null,"toolCalls":[{"id":"1","type":"function","function":{"name":"a","arguments":"{}"}}]},"finishReason":"tool_calls"}]}`,
+		wantF: format.OpenAI, calls: []wantCall{ok("a", `{}`)}},
+	{name: "openai message in camel case", in: `{"role":"assistant","content":null,"functionCall":{"name":"a","arguments":"{\"n\":1}"}}`,
+		wantF: format.OpenAI, calls: []wantCall{ok("a", `{"n":1}`)}},
+	{name: "openai camel case finishReason without a call", in: `{"choices":[{"index":0,"message":{"role":"assistant","content":null},"finishReason":"tool_calls"}]}`,
+		wantF: format.OpenAI, calls: []wantCall{bad("", "choices[0].finish_reason is tool_calls, but the message holds no call")}},
+	{name: "openai content part that is anthropic's call", in: `{"choices":[{"index":0,"message":{"role":"assistant","content":[{"type":"text","text":"Done."},{"type":"tool_use","id":"t","name":"a","input":{}}]},"finish_reason":"stop"}]}`,
+		wantF: format.OpenAI, calls: []wantCall{bad("", "choices[0].message.content[1] is a call in another API's shape, in an openai message")}},
 	{name: "ollama entry without function", in: `{"message":{"tool_calls":[{"name":"a"}]},"done":true}`, wantF: format.Ollama,
 		calls: []wantCall{bad("", "message.tool_calls[0] has no function object")}},
 	{name: "ollama forced on a message", in: `{"role":"assistant","tool_calls":[{"function":{"name":"a","arguments":{}}}]}`, f: format.Ollama, wantF: format.Ollama, calls: []wantCall{ok("a", `{}`)}},
