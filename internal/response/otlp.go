@@ -550,24 +550,45 @@ func andList(items []string, prefix string) string {
 // when either has no id, to the model's first call of its name made
 // before it that has none yet. A tool span that finds no call is a call
 // of its own, which no later tool span takes for its call.
+//
+// The model's calls are queued by id and by name, so that the pairing is
+// linear: looking for each tool span's call from the first took 39 s for
+// 80,000 calls without ids. The queues are in the steps' order, which is
+// the order of their start (collectTrace reads the spans so): the first
+// call of a queue that no span has taken is the first that may be, and
+// if it was not made before the tool span, no later one was.
 func (t *trace) merge(tools []traceStep) {
+	byID := map[string]*stepQueue{}
+	noID, withID := map[string]*stepQueue{}, map[string]*stepQueue{}
+	for i := range t.steps {
+		c := &t.steps[i]
+		if !c.model || c.merged {
+			continue
+		}
+		if c.id != "" {
+			queueOf(byID, c.id).add(i)
+			queueOf(withID, c.name).add(i)
+		} else {
+			queueOf(noID, c.name).add(i)
+		}
+	}
 	for k := range tools {
 		ts := &tools[k]
 		m := -1
-		for i := range t.steps {
-			c := &t.steps[i]
-			if c.model && !c.merged && ts.id != "" && c.id == ts.id {
-				m = i
-				break
-			}
+		if ts.id != "" {
+			m = byID[ts.id].head(t.steps)
 		}
 		if m < 0 {
-			for i := range t.steps {
-				c := &t.steps[i]
-				if c.model && !c.merged && (c.id == "" || ts.id == "") && c.name == ts.name && c.before(ts) {
-					m = i
-					break
+			// A call without an id for any span, and one with an id for
+			// a span without one: the first of either.
+			m = noID[ts.name].head(t.steps)
+			if ts.id == "" {
+				if j := withID[ts.name].head(t.steps); j >= 0 && (m < 0 || j < m) {
+					m = j
 				}
+			}
+			if m >= 0 && !t.steps[m].before(ts) {
+				m = -1
 			}
 		}
 		if m < 0 {
@@ -584,6 +605,40 @@ func (t *trace) merge(tools []traceStep) {
 			c.args, c.argsAt, c.why, c.unrecorded = ts.args, ts.argsAt, "", false
 		}
 	}
+}
+
+// stepQueue is the indexes of model calls in order, and how many of them
+// the pairing has passed: each is passed once, when a tool span has
+// taken it.
+type stepQueue struct {
+	steps []int
+	next  int
+}
+
+func queueOf(m map[string]*stepQueue, key string) *stepQueue {
+	q := m[key]
+	if q == nil {
+		q = &stepQueue{}
+		m[key] = q
+	}
+	return q
+}
+
+func (q *stepQueue) add(i int) { q.steps = append(q.steps, i) }
+
+// head is the first call of q that no tool span has taken, or -1; a nil
+// q has none.
+func (q *stepQueue) head(steps []traceStep) int {
+	if q == nil {
+		return -1
+	}
+	for q.next < len(q.steps) && steps[q.steps[q.next]].merged {
+		q.next++
+	}
+	if q.next == len(q.steps) {
+		return -1
+	}
+	return q.steps[q.next]
 }
 
 // exportSpans returns the spans of export o in the order of the file, or

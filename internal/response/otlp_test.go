@@ -1,10 +1,13 @@
 package response
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -502,4 +505,77 @@ func TestTraceReadWithTheCallersLimits(t *testing.T) {
 func isTrace(r value.Value, f format.Format) bool {
 	var p plan
 	return planFor(&p, r, f, extraction{}) == nil && p.trace.Kind() == value.Object
+}
+
+// mergeByScan is merge as it was written first, each tool span looking
+// for its call from the first: the reference merge's queues must agree
+// with.
+func (t *trace) mergeByScan(tools []traceStep) {
+	for k := range tools {
+		ts := &tools[k]
+		m := -1
+		for i := range t.steps {
+			c := &t.steps[i]
+			if c.model && !c.merged && ts.id != "" && c.id == ts.id {
+				m = i
+				break
+			}
+		}
+		if m < 0 {
+			for i := range t.steps {
+				c := &t.steps[i]
+				if c.model && !c.merged && (c.id == "" || ts.id == "") && c.name == ts.name && c.before(ts) {
+					m = i
+					break
+				}
+			}
+		}
+		if m < 0 {
+			t.steps = append(t.steps, *ts)
+			continue
+		}
+		c := &t.steps[m]
+		c.merged = true
+		c.result, c.hasResult = ts.result, ts.hasResult
+		if c.id == "" {
+			c.id = ts.id
+		}
+	}
+}
+
+// TestMergeIsTheScan: merge pairs every tool span as the scan from the
+// first call does, on random traces of calls in start order, with and
+// without ids, names repeated, tool spans before and after their calls.
+func TestMergeIsTheScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
+	for range 2000 {
+		var steps []traceStep
+		start := uint64(0)
+		for seq := range r.IntN(12) {
+			start += uint64(r.IntN(3))
+			for part := range 1 + r.IntN(3) {
+				steps = append(steps, traceStep{name: pick("a", "b"), id: pick("", "", "1", "2", "3"), start: start, seq: seq, part: part, model: true})
+			}
+		}
+		var tools []traceStep
+		for k := range r.IntN(14) {
+			tools = append(tools, traceStep{name: pick("a", "b", "c"), id: pick("", "", "1", "2", "4"), start: uint64(r.IntN(30)), seq: 100 + k,
+				result: value.Int(int64(k)), hasResult: true})
+		}
+		slices.SortStableFunc(tools, func(a, b traceStep) int { return cmp.Compare(a.start, b.start) })
+		a := trace{steps: slices.Clone(steps)}
+		b := trace{steps: slices.Clone(steps)}
+		a.merge(slices.Clone(tools))
+		b.mergeByScan(slices.Clone(tools))
+		if len(a.steps) != len(b.steps) {
+			t.Fatalf("merge made %d steps, the scan %d", len(a.steps), len(b.steps))
+		}
+		for i := range a.steps {
+			x, y := a.steps[i], b.steps[i]
+			if x.name != y.name || x.id != y.id || x.merged != y.merged || x.hasResult != y.hasResult || !value.Equal(x.result, y.result) {
+				t.Fatalf("step %d: merge %+v, the scan %+v\ncalls %+v\ntools %+v", i, x, y, steps, tools)
+			}
+		}
+	}
 }

@@ -471,3 +471,54 @@ func TestOptionsStepsReused(t *testing.T) {
 		t.Errorf("Read into Options.Steps allocates %v times, want 0", allocs)
 	}
 }
+
+// TestRunPairsByName: results without ids pair by name with the first
+// step of that name in the last turn that has none yet, for a turn short
+// and long (past manyIDs the builder queues the steps by name), however
+// the names interleave and in whatever order the results come.
+func TestRunPairsByName(t *testing.T) {
+	for _, n := range []int{7, manyIDs + 1, 5 * manyIDs} {
+		names := []string{"a", "b", "c"}
+		var b strings.Builder
+		b.WriteString(`[{"role":"user","parts":[{"text":"go"}]},{"role":"model","parts":[`)
+		for k := range n {
+			if k > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"functionCall":{"name":"%s","args":{"k":%d}}}`, names[k%3], k)
+		}
+		b.WriteString(`]},{"role":"user","parts":[`)
+		// The results of b, then of c, then of a, each name's in order.
+		want := make([]string, n)
+		first := true
+		for _, name := range []string{"b", "c", "a"} {
+			r := 0
+			for k := range n {
+				if names[k%3] != name {
+					continue
+				}
+				if !first {
+					b.WriteByte(',')
+				}
+				first = false
+				fmt.Fprintf(&b, `{"functionResponse":{"name":"%s","response":{"r":"%s%d"}}}`, name, name, r)
+				want[k] = fmt.Sprintf(`{"r":"%s%d"}`, name, r)
+				r++
+			}
+		}
+		b.WriteString(`]}]`)
+		r, err := value.Parse(b.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, _, err := readRun(r, format.Auto)
+		if err != nil || len(run.Steps) != n {
+			t.Fatalf("%d calls: %d steps, %v", n, len(run.Steps), err)
+		}
+		for k, s := range run.Steps {
+			if !s.HasResult || s.Result.String() != want[k] {
+				t.Errorf("%d calls: step %d (%s) has result %s, want %s", n, k, s.Name, s.Result.String(), want[k])
+			}
+		}
+	}
+}
