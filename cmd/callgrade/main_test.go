@@ -215,6 +215,49 @@ func TestScoreInterrupted(t *testing.T) {
 	}
 }
 
+// TestScoreInterruptedWhilePublishing: a signal that comes once the run
+// has scored, while its results wait on a reader of standard output that
+// has stopped reading, still stops it with the signal's status; it was
+// ignored, and the run went on for as long as the reader slept, then
+// exited 0.
+func TestScoreInterruptedWhilePublishing(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to send here")
+	}
+	dir, tmp := t.TempDir(), t.TempDir()
+	var lines strings.Builder
+	for i := range 20000 { // results well past a pipe's buffer
+		fmt.Fprintf(&lines, `{"id":"stray-%d","response":[]}`+"\n", i)
+	}
+	resp := writeFile(t, dir, "responses.jsonl", lines.String())
+	cmd := exec.Command(bin, "score", "--suite", "examples/weather/suite.yaml", "--responses", resp, "-q")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errb := startCLI(t, cmd)
+	// The first line comes once the run has scored and is copying its
+	// results out; then the reader stops reading, and the copy blocks.
+	r := bufio.NewReader(out)
+	if first, err := r.ReadString('\n'); err != nil || !strings.HasPrefix(first, `{"id":`) {
+		t.Fatalf("first line %q, %v", first, err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	// Bounded: a command that waits for its reader gets one after 10 s.
+	timer := time.AfterFunc(10*time.Second, func() { io.Copy(io.Discard, r) })
+	err = cmd.Wait()
+	timer.Stop()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 || !strings.Contains(errb.String(), "interrupted") {
+		t.Errorf("%v, stderr %q; want exit 130 saying it was interrupted", err, errb.String())
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left %s in $TMPDIR", left[0].Name())
+	}
+}
+
 // TestScoreReaderGoesAway: results piped to a reader that stops early
 // (| head -1) end the command quietly with the shell's status for SIGPIPE,
 // 141, and the temporary results file is removed, where a death by

@@ -175,12 +175,33 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if err != nil {
 		return &exitError{code: 2, err: tmpErr(err, tmp.Name(), f.out)}
 	}
+	// Writing the reports and the results can take long (the page of a
+	// million cases, half a minute) or block (a reader of standard output
+	// that has stopped reading): a signal then still stops the run.
+	published := make(chan struct{})
+	defer close(published)
+	go exitOnSignal(ctx, published, tmp, stderr)
 	if f.junit != "" || f.html != "" {
 		if err := writeScoreReports(tmp, c, f, calls); err != nil {
 			return &exitError{code: 2, err: err}
 		}
 	}
 	return publishResults(cmd, tmp, out, replace, f.out, f.quiet, sum, f.failUnder)
+}
+
+// exitOnSignal ends the process with the signal's status when ctx is
+// stopped by one before done, removing the temporary results: what is
+// left to do once the run has scored (writing reports, placing the
+// results) has nothing to finish.
+func exitOnSignal(ctx context.Context, done <-chan struct{}, tmp *os.File, stderr io.Writer) {
+	select {
+	case <-done:
+	case <-ctx.Done():
+		tmp.Close()
+		os.Remove(tmp.Name())
+		fmt.Fprintln(stderr, "callgrade: "+interruptedBy(ctx))
+		os.Exit(stopStatus(ctx))
+	}
 }
 
 // openResponses opens the responses to score: the file f names, or
@@ -253,10 +274,7 @@ func exitWhenStuck(ctx context.Context, finished <-chan struct{}, c *callgrade.G
 	select {
 	case <-finished:
 	case <-time.After(interruptGrace):
-		tmp.Close()
-		os.Remove(tmp.Name())
-		fmt.Fprintln(stderr, "callgrade: "+interruptedBy(ctx))
-		os.Exit(stopStatus(ctx))
+		exitOnSignal(ctx, nil, tmp, stderr)
 	}
 }
 
