@@ -233,6 +233,16 @@ func (c *runConfig) check(file string, m map[string]any, sec *cobra.Command, pre
 			}
 			continue
 		}
+		if f := c.ownFlags(sec)[key]; f != nil && prefix != "" {
+			// The value too, as the command would read it, whichever
+			// command runs: serve: {timeout: banana} is found by score.
+			if fs := scratchFlag(f); fs != nil {
+				if err := setFlag(fs, fs.Lookup(key), m[key]); err != nil {
+					return fmt.Errorf("%s: %s%s: %w", file, prefix, key, err)
+				}
+			}
+			continue
+		}
 		names := c.namesUnder(sec)
 		if !slices.Contains(names, key) {
 			msg := "unknown key; want a flag of a callgrade command, or a command's section"
@@ -249,6 +259,40 @@ func (c *runConfig) check(file string, m map[string]any, sec *cobra.Command, pre
 		}
 	}
 	return nil
+}
+
+// scratchFlag returns a flag set holding a flag of f's name and type with
+// a value of its own, for checking a value without setting f; nil for a
+// type it does not know.
+func scratchFlag(f *pflag.Flag) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	switch f.Value.Type() {
+	case "string":
+		fs.String(f.Name, "", "")
+	case "bool":
+		fs.Bool(f.Name, false, "")
+	case "int":
+		fs.Int(f.Name, 0, "")
+	case "int64":
+		fs.Int64(f.Name, 0, "")
+	case "uint":
+		fs.Uint(f.Name, 0, "")
+	case "float64":
+		fs.Float64(f.Name, 0, "")
+	case "duration":
+		fs.Duration(f.Name, 0, "")
+	case "stringSlice":
+		fs.StringSlice(f.Name, nil, "")
+	case "stringArray":
+		fs.StringArray(f.Name, nil, "")
+	case "intSlice":
+		fs.IntSlice(f.Name, nil, "")
+	case "size":
+		fs.Var(new(byteSize), f.Name, "")
+	default:
+		return nil
+	}
+	return fs
 }
 
 // subcommand returns the command of callgrade's named name under sec, or nil.

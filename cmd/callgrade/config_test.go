@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 // runWith runs the built binary as runCLI does, from the repository root,
@@ -146,6 +148,14 @@ func TestConfigErrors(t *testing.T) {
 			"callgrade: FILE: score.fail_under: unknown key; want a flag of callgrade score (did you mean fail-under?)"},
 		{"unknown key in another command's section", ".yaml", "serve:\n  adr: 127.0.0.1:0\n", nil, "score --config FILE " + weatherArgs,
 			"callgrade: FILE: serve.adr: unknown key; want a flag of callgrade serve (did you mean addr?)"},
+		// A value of another command's section is checked too, as that
+		// command would read it.
+		{"bad value in another command's section", ".yaml", "serve:\n  timeout: banana\n", nil, "score --config FILE " + weatherArgs,
+			`callgrade: FILE: serve.timeout: invalid argument "banana" for "--timeout" flag: time: invalid duration "banana"`},
+		{"a list for one value in another command's section", ".json", `{"serve": {"addr": ["a", "b"]}}`, nil, "score --config FILE " + weatherArgs,
+			"callgrade: FILE: serve.addr: --addr takes one value, not a list"},
+		{"bad number in another command's section", ".toml", "[serve]\nmax-body = \"lots\"\n", nil, "score --config FILE " + weatherArgs,
+			`callgrade: FILE: serve.max-body: invalid argument "lots" for "--max-body" flag: …`},
 		{"unknown key under a command with commands", ".toml", "[import]\nsemantic = \"bfcl\"\n", nil, "score --config FILE " + weatherArgs,
 			"callgrade: FILE: import.semantic: unknown key; want a flag of callgrade import or of a command under it, or its section (did you mean semantics?)"},
 		{"a flag of another command in a section", ".yaml", "score:\n  addr: 127.0.0.1:0\n", nil, "score --config FILE " + weatherArgs,
@@ -215,8 +225,13 @@ func TestConfigCoversEveryFlag(t *testing.T) {
 	n := 0
 	for cmd := range cfg.commands {
 		path := strings.Fields(cmd.CommandPath())[1:]
-		for name := range cfg.ownFlags(cmd) {
-			sec := map[string]any{name: "x"}
+		for name, f := range cfg.ownFlags(cmd) {
+			// A value the flag reads: in a section, it is checked too.
+			var v any = f.DefValue
+			if _, many := f.Value.(pflag.SliceValue); many {
+				v = []any{} // a list's default is written "[]"
+			}
+			sec := map[string]any{name: v}
 			for i := len(path) - 1; i >= 0; i-- {
 				sec = map[string]any{path[i]: sec}
 			}
