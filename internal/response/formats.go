@@ -239,15 +239,45 @@ func detect(p *plan, r value.Value, x extraction) error {
 // text: an answer in words, or JSON of no known shape (an {"answer": ...}
 // object), or a bare call or list of calls, or of a shape without calls.
 func encodedCalls(s string, x extraction) string {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
+	return encodedCallsIn(s, x, 3)
+}
+
+// callKeys are keys that only a call of some API has, for a text that
+// does not read as JSON.
+var callKeys = [...]string{`"tool_calls"`, `"toolCalls"`, `"function_call"`, `"functionCall"`, `"tool_use"`, `"toolUse"`}
+
+// encodedCallsIn is encodedCalls for a text encoded up to depth times
+// more: a JSON string that holds the JSON is decoded again.
+func encodedCallsIn(s string, x extraction, depth int) string {
+	s = strings.TrimPrefix(strings.TrimLeft(s, " \t\n\r"), "\ufeff")
+	s = strings.TrimLeft(s, " \t\n\r")
+	if s == "" {
+		return ""
 	}
-	if i == len(s) || s[i] != '{' && s[i] != '[' {
+	if s[0] == '"' && depth > 1 {
+		if v, err := x.parse(s); err == nil && v.Kind() == value.String {
+			return encodedCallsIn(v.Str(), x, depth-1)
+		}
+		return ""
+	}
+	if s[0] != '{' && s[0] != '[' {
 		return ""
 	}
 	v, err := x.parse(s)
 	if err != nil {
+		// JSON lines, or JSON that does not read (NaN, a key written
+		// twice): its first line may be a response, and a call's key
+		// says what it is; read as words, its calls would vanish.
+		if line, _, more := strings.Cut(s, "\n"); more {
+			if why := encodedCallsIn(line, x, 1); why != "" {
+				return why + ", on the first of several lines"
+			}
+		}
+		for _, k := range callKeys {
+			if strings.Contains(s, k) {
+				return "a string that begins as JSON, does not read as JSON (" + err.Error() + "), and holds " + k + ": a response encoded twice, or broken"
+			}
+		}
 		return ""
 	}
 	var p plan

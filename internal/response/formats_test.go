@@ -2,6 +2,7 @@ package response
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -231,6 +232,15 @@ func TestEncodedResponse(t *testing.T) {
 		{"a list of calls", `[{"name": "f", "arguments": "{}"}]`, format.Auto, ""},
 		{"not JSON", `{"role": "assistant", tool_calls: }`, format.Auto, ""},
 		{"JSON after words", "Here it is: " + completion, format.Auto, ""},
+		// Encoded once more, after a byte order mark, on lines, or not
+		// reading as JSON but holding a call's key: no text answer.
+		{"a byte order mark before", "\ufeff" + completion, format.Auto, "holds openai JSON with 1 call"},
+		{"encoded three times", strconv.Quote(completion), format.Auto, "holds openai JSON with 1 call"},
+		{"JSON lines", completion + "\n" + completion, format.Auto, "on the first of several lines"},
+		{"NaN elsewhere", strings.Replace(completion, `"id":"c"`, `"id":"c","logprob":NaN`, 1), format.Auto, `holds "tool_calls"`},
+		{"a key written twice elsewhere", strings.Replace(completion, `"id":"c"`, `"id":"c","id":"d"`, 1), format.Auto, `holds "tool_calls"`},
+		{"broken JSON without a call's key", `{"answer": NaN}`, format.Auto, ""},
+		{"a quoted answer", `"Berlin"`, format.Auto, ""},
 	}
 	for _, tt := range tests {
 		calls, _, err := readCalls(value.StringOf(tt.text), tt.f, value.Limits{})
