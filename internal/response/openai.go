@@ -30,10 +30,24 @@ func isTextMessage(o value.Value) bool {
 }
 
 // textContent reports whether o's content, if any, is text or null, as an
-// openai message's is.
+// openai message's is, or a list of openai's assistant content parts,
+// text and refusal, which hold no call of any API.
 func textContent(o value.Value) bool {
 	c, ok := o.Get("content")
-	return !ok || c.Kind() == value.String || c.Kind() == value.Null
+	if !ok || c.Kind() == value.String || c.Kind() == value.Null {
+		return true
+	}
+	if c.Kind() != value.Array || c.Len() == 0 {
+		return false
+	}
+	for _, e := range c.Elems() {
+		switch stringAt(e, "type") {
+		case "text", "refusal":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // completionPlan reads the message of choices[0].

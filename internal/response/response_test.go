@@ -440,6 +440,8 @@ var extractTests = []extractTest{
 		calls: []wantCall{bad("a", "message.tool_calls[0].function.arguments is a string, not an object")}},
 	// The Azure OpenAI JavaScript SDK's camel case, and a call in
 	// another API's shape among an openai message's content parts.
+	{name: "openai forced on its message of text and refusal parts", in: `{"role":"assistant","content":[{"type":"text","text":"No."},{"type":"refusal","refusal":"I can't."}]}`,
+		f: format.OpenAI, wantF: format.OpenAI},
 	{name: "openai completion in camel case", in: `{"choices":[{"index":0,"message":{"role":"assistant","content":null,"toolCalls":[{"id":"1","type":"function","function":{"name":"a","arguments":"{}"}}]},"finishReason":"tool_calls"}]}`,
 		wantF: format.OpenAI, calls: []wantCall{ok("a", `{}`)}},
 	{name: "openai message in camel case", in: `{"role":"assistant","content":null,"functionCall":{"name":"a","arguments":"{\"n\":1}"}}`,
