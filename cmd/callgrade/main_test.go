@@ -215,6 +215,26 @@ func TestScoreInterrupted(t *testing.T) {
 	}
 }
 
+// scoreToPipe starts score on results well past a pipe's buffer (20,000
+// unknown ids), writing them to out, with $TMPDIR the directory tmp.
+func scoreToPipe(t *testing.T) (cmd *exec.Cmd, out io.ReadCloser, errb *bytes.Buffer, tmp string) {
+	t.Helper()
+	dir := t.TempDir()
+	tmp = t.TempDir()
+	var lines strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&lines, `{"id":"stray-%d","response":[]}`+"\n", i)
+	}
+	resp := writeFile(t, dir, "responses.jsonl", lines.String())
+	cmd = exec.Command(bin, "score", "--suite", "examples/weather/suite.yaml", "--responses", resp, "-q")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmd, out, startCLI(t, cmd), tmp
+}
+
 // TestScoreInterruptedWhilePublishing: a signal that comes once the run
 // has scored, while its results wait on a reader of standard output that
 // has stopped reading, still stops it with the signal's status; it was
@@ -224,19 +244,7 @@ func TestScoreInterruptedWhilePublishing(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGINT to send here")
 	}
-	dir, tmp := t.TempDir(), t.TempDir()
-	var lines strings.Builder
-	for i := range 20000 { // results well past a pipe's buffer
-		fmt.Fprintf(&lines, `{"id":"stray-%d","response":[]}`+"\n", i)
-	}
-	resp := writeFile(t, dir, "responses.jsonl", lines.String())
-	cmd := exec.Command(bin, "score", "--suite", "examples/weather/suite.yaml", "--responses", resp, "-q")
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	errb := startCLI(t, cmd)
+	cmd, out, errb, tmp := scoreToPipe(t)
 	// The first line comes once the run has scored and is copying its
 	// results out; then the reader stops reading, and the copy blocks.
 	r := bufio.NewReader(out)
@@ -247,7 +255,7 @@ func TestScoreInterruptedWhilePublishing(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGINT)
 	// Bounded: a command that waits for its reader gets one after 10 s.
 	timer := time.AfterFunc(10*time.Second, func() { io.Copy(io.Discard, r) })
-	err = cmd.Wait()
+	err := cmd.Wait()
 	timer.Stop()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 130 || !strings.Contains(errb.String(), "interrupted") {
@@ -266,19 +274,7 @@ func TestScoreReaderGoesAway(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGPIPE here")
 	}
-	dir, tmp := t.TempDir(), t.TempDir()
-	var lines strings.Builder
-	for i := range 20000 { // results well past a pipe's buffer
-		fmt.Fprintf(&lines, `{"id":"stray-%d","response":[]}`+"\n", i)
-	}
-	resp := writeFile(t, dir, "responses.jsonl", lines.String())
-	cmd := exec.Command(bin, "score", "--suite", "examples/weather/suite.yaml", "--responses", resp, "-q")
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	errb := startCLI(t, cmd)
+	cmd, out, errb, tmp := scoreToPipe(t)
 	first, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil || !strings.HasPrefix(first, `{"id":`) {
 		t.Fatalf("first line %q, %v", first, err)
