@@ -150,6 +150,18 @@ func TestScoreOutFileAndFailUnder(t *testing.T) {
 	}
 }
 
+// --workers takes a number of goroutines, 0 meaning one per core (the
+// default): a negative one is a usage error, where it ran as 0.
+func TestScoreWorkersRange(t *testing.T) {
+	args := []string{"score", "--suite", "examples/weather/suite.yaml", "--responses", "examples/weather/responses.jsonl", "--out", filepath.Join(t.TempDir(), "r.jsonl"), "-q"}
+	for v, code := range map[string]int{"-5": 2, "-1": 2, "0": 0, "1": 0} {
+		r := runCLI(t, append(args, "--workers", v)...)
+		if r.code != code || code == 2 && !strings.Contains(r.stderr, "--workers takes a number of goroutines, or 0 for one per core, got "+v) {
+			t.Errorf("--workers %s: exit %d, want %d: %s", v, r.code, code, r.stderr)
+		}
+	}
+}
+
 // --fail-under takes a pass rate: anything else, NaN included (which no
 // rate is below, so it would never fail a run), is a usage error.
 func TestScoreFailUnderRange(t *testing.T) {

@@ -115,6 +115,9 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if cmd.Flags().Changed("fail-under") && !(f.failUnder >= 0 && f.failUnder <= 1) {
 		return usageErr("--fail-under takes a pass rate from 0 to 1, got %v", f.failUnder)
 	}
+	if f.workers < 0 {
+		return usageErr("--workers takes a number of goroutines, or 0 for one per core, got %d", f.workers)
+	}
 	f.out = outputFile(f.out)
 	if err := checkOutputs(append([]string{f.responses}, f.suites...), "out", f.out, "junit", f.junit, "html", f.html); err != nil {
 		return err
