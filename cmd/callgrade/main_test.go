@@ -150,6 +150,19 @@ func TestScoreOutFileAndFailUnder(t *testing.T) {
 	}
 }
 
+// A run of no cases has a pass rate of 0 (docs/scoring.md): a gate above
+// 0 fails it, and one at 0 does not.
+func TestScoreNoCasesFailUnder(t *testing.T) {
+	dir := t.TempDir()
+	suite := writeFile(t, dir, "suite.yaml", "version: 1\ncases: []\n")
+	resp := writeFile(t, dir, "responses.jsonl", "")
+	for v, code := range map[string]int{"0.5": 1, "0": 0} {
+		if r := runCLI(t, "score", "--suite", suite, "--responses", resp, "--fail-under", v, "-q"); r.code != code {
+			t.Errorf("--fail-under %s on no cases: exit %d, want %d: %s", v, r.code, code, r.stderr)
+		}
+	}
+}
+
 // --workers takes a number of goroutines, 0 meaning one per core (the
 // default): a negative one is a usage error, where it ran as 0.
 func TestScoreWorkersRange(t *testing.T) {
