@@ -86,6 +86,9 @@ func runMerge(cmd *cobra.Command, shards []string, f *mergeFlags) error {
 		return err
 	}
 
+	if err := shardsOnce(shards); err != nil {
+		return &exitError{code: 2, err: err}
+	}
 	in := make([]callgrade.Shard, len(shards))
 	for i, name := range shards {
 		sh, closeIt, err := openShard(name)
@@ -125,6 +128,32 @@ func runMerge(cmd *cobra.Command, shards []string, f *mergeFlags) error {
 		}
 	}
 	return publishResults(cmd, tmp, out, replace, f.out, f.quiet, sum, f.failUnder)
+}
+
+// shardsOnce refuses a part given twice (by two names of one file, too):
+// its cases would be second responses, named at the same place twice.
+func shardsOnce(shards []string) error {
+	type part struct {
+		fi os.FileInfo
+		n  int
+	}
+	var seen []part
+	for i, name := range shards {
+		if name == "-" {
+			continue
+		}
+		fi, err := os.Stat(name)
+		if err != nil {
+			continue // openShard says why
+		}
+		for _, prev := range seen {
+			if os.SameFile(prev.fi, fi) {
+				return fmt.Errorf("%s is given twice (parts %d and %d); give each part once", name, prev.n, i+1)
+			}
+		}
+		seen = append(seen, part{fi, i + 1})
+	}
+	return nil
 }
 
 // openShard opens a partial run's output for merge, which reads it twice:

@@ -149,6 +149,18 @@ func TestMergeSecondResponse(t *testing.T) {
 	if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, `b.jsonl.partial:2: a second response for case "no-tool-needed" (`+a+`.partial:1 and `+b+`.partial:2)`) {
 		t.Errorf("a case in two parts: exit %d, want 2 naming both: %q %s", r.code, r.stdout, r.stderr)
 	}
+	// The same part twice, by one name or by a link: said as such, where
+	// its cases were each a second response at the same place twice.
+	link := filepath.Join(dir, "a-again.partial")
+	if err := os.Link(a+".partial", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, twice := range [][]string{{a + ".partial", b + ".partial", a + ".partial"}, {a + ".partial", link}} {
+		r := runCLI(t, append([]string{"merge", "--suite", suite}, twice...)...)
+		if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, "is given twice (parts 1 and ") {
+			t.Errorf("merge %v: exit %d, want 2 saying a part is given twice: %s", twice, r.code, r.stderr)
+		}
+	}
 	// Within one part, --partial says what score says.
 	both := writeFile(t, dir, "both.jsonl", `{"id": "no-tool-needed", "response": []}`+"\n\n"+`{"id": "no-tool-needed", "response": []}`+"\n")
 	want := runCLI(t, "score", "--suite", suite, "--responses", both)
