@@ -185,6 +185,9 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 	if lr.missing && doc.Has("response") {
 		return fmt.Errorf("%w (is this a responses file?)", lr.err)
 	}
+	if lr.missing && doc.Has("partial") && doc.Has("result") {
+		return fmt.Errorf("%w: a partial result line of score --partial; merge the parts into a results file first (callgrade merge)", lr.err)
+	}
 	if doc.Has("sample") {
 		out.Sample, out.Sampled = lr.index(lr.member(doc, "sample", value.Number), "sample"), true
 	}

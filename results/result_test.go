@@ -133,6 +133,7 @@ func TestResultUnmarshalJSONErrors(t *testing.T) {
 		{"null", `null`, "null, not an object"},
 		{"a responses line", `{"id":"a","response":[]}`, `no "pass" (is this a responses file?)`},
 		{"no id", `{"pass":true,"score":1,"calls":[],"diffs":[]}`, `no "id"`},
+		{"a partial line", `{"partial":1,"line":1,"result":{"id":"a","pass":true,"score":1,"calls":[],"diffs":[]}}`, `no "id": a partial result line of score --partial; merge the parts`},
 		{"number id", `{"id":7,"pass":true,"score":1,"calls":[],"diffs":[]}`, `"id" is a number, not a string`},
 		{"pass a string", `{"id":"a","pass":"yes","score":1,"calls":[],"diffs":[]}`, `"pass" is a string, not a bool`},
 		{"score null", `{"id":"a","pass":true,"score":null,"calls":[],"diffs":[]}`, `"score" is null, not a number`},
