@@ -351,6 +351,12 @@ g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]
 		[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "cases[0].expected.arguments", Case: "a", Line: 5, Column: 18}, "value out of range"}}},
 	{"toml non-finite", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\nexpected = {name = \"f\", arguments = {x = inf}}\n")},
 		[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: "cases[0].expected.arguments.x", Case: "a", Line: 3, Column: 42}, "no JSON spelling"}}},
+	{"toml non-finite values, each at its place", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\nexpected = {name = \"f\"}\n[cases.arguments]\nb = inf\na = -inf\nc = [1, nan]\n")},
+		[]string{"s.toml"}, []want{
+			{Loc{File: "s.toml", Key: "cases[0].arguments.b", Case: "a", Line: 5, Column: 5}, "no JSON spelling"},
+			{Loc{File: "s.toml", Key: "cases[0].arguments.a", Case: "a", Line: 6, Column: 5}, "no JSON spelling"},
+			{Loc{File: "s.toml", Key: "cases[0].arguments.c[1]", Case: "a", Line: 7, Column: 9}, "no JSON spelling"},
+		}},
 	{"toml non-finite under a dotted key", memFiles{"s.toml": []byte("[[cases]]\nid = \"a\"\nexpected = {name = \"f\", arguments = {\"a.b\" = nan}}\n")},
 		[]string{"s.toml"}, []want{{Loc{File: "s.toml", Key: `cases[0].expected.arguments.a\.b`, Case: "a", Line: 3, Column: 46}, "no JSON spelling"}}},
 	// As deep as JSON allows, no deeper: the key paths of a document
