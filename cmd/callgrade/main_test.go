@@ -241,8 +241,10 @@ func TestScoreInterrupted(t *testing.T) {
 }
 
 // scoreToPipe starts score on results well past a pipe's buffer (20,000
-// unknown ids), writing them to out, with $TMPDIR the directory tmp.
-func scoreToPipe(t *testing.T) (cmd *exec.Cmd, out io.ReadCloser, errb *bytes.Buffer, tmp string) {
+// unknown ids), writing them to out, with $TMPDIR the directory tmp; with
+// merge, score --partial writes them to a part first, and merge writes
+// them out.
+func scoreToPipe(t *testing.T, merge bool) (cmd *exec.Cmd, out io.ReadCloser, errb *bytes.Buffer, tmp string) {
 	t.Helper()
 	dir := t.TempDir()
 	tmp = t.TempDir()
@@ -251,7 +253,15 @@ func scoreToPipe(t *testing.T) (cmd *exec.Cmd, out io.ReadCloser, errb *bytes.Bu
 		fmt.Fprintf(&lines, `{"id":"stray-%d","response":[]}`+"\n", i)
 	}
 	resp := writeFile(t, dir, "responses.jsonl", lines.String())
-	cmd = exec.Command(bin, "score", "--suite", "examples/weather/suite.yaml", "--responses", resp, "-q")
+	const suite = "examples/weather/suite.yaml"
+	cmd = exec.Command(bin, "score", "--suite", suite, "--responses", resp, "-q")
+	if merge {
+		part := filepath.Join(dir, "a.partial")
+		if r := runCLI(t, "score", "--partial", "--suite", suite, "--responses", resp, "--out", part); r.code != 0 {
+			t.Fatalf("score --partial: exit %d: %s", r.code, r.stderr)
+		}
+		cmd = exec.Command(bin, "merge", "--suite", suite, "-q", part)
+	}
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -261,15 +271,20 @@ func scoreToPipe(t *testing.T) (cmd *exec.Cmd, out io.ReadCloser, errb *bytes.Bu
 }
 
 // TestScoreInterruptedWhilePublishing: a signal that comes once the run
-// has scored, while its results wait on a reader of standard output that
-// has stopped reading, still stops it with the signal's status; it was
-// ignored, and the run went on for as long as the reader slept, then
-// exited 0.
+// has scored (or merged), while its results wait on a reader of standard
+// output that has stopped reading, still stops it with the signal's
+// status; it was ignored, and the run went on for as long as the reader
+// slept, then exited 0.
 func TestScoreInterruptedWhilePublishing(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGINT to send here")
 	}
-	cmd, out, errb, tmp := scoreToPipe(t)
+	t.Run("score", func(t *testing.T) { interruptWhilePublishing(t, false) })
+	t.Run("merge", func(t *testing.T) { interruptWhilePublishing(t, true) })
+}
+
+func interruptWhilePublishing(t *testing.T, merge bool) {
+	cmd, out, errb, tmp := scoreToPipe(t, merge)
 	// The first line comes once the run has scored and is copying its
 	// results out; then the reader stops reading, and the copy blocks.
 	r := bufio.NewReader(out)
@@ -299,7 +314,7 @@ func TestScoreReaderGoesAway(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGPIPE here")
 	}
-	cmd, out, errb, tmp := scoreToPipe(t)
+	cmd, out, errb, tmp := scoreToPipe(t, false)
 	first, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil || !strings.HasPrefix(first, `{"id":`) {
 		t.Fatalf("first line %q, %v", first, err)

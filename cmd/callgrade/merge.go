@@ -121,6 +121,7 @@ func runMerge(cmd *cobra.Command, shards []string, f *mergeFlags) error {
 	if err != nil {
 		return &exitError{code: 2, err: tmpErr(err, tmp.Name(), f.out)}
 	}
+	defer watchSignals(ctx, tmp, cmd.ErrOrStderr())()
 	if f.junit != "" || f.html != "" {
 		sf := &scoreFlags{responses: "-", junit: f.junit, html: f.html, passK: f.passK}
 		if err := writeScoreReports(tmp, c, sf, nil); err != nil {

@@ -178,18 +178,24 @@ func runScore(cmd *cobra.Command, f *scoreFlags) error {
 	if err != nil {
 		return &exitError{code: 2, err: tmpErr(err, tmp.Name(), f.out)}
 	}
-	// Writing the reports and the results can take long (the page of a
-	// million cases, half a minute) or block (a reader of standard output
-	// that has stopped reading): a signal then still stops the run.
-	published := make(chan struct{})
-	defer close(published)
-	go exitOnSignal(ctx, published, tmp, stderr)
+	defer watchSignals(ctx, tmp, stderr)()
 	if f.junit != "" || f.html != "" {
 		if err := writeScoreReports(tmp, c, f, calls); err != nil {
 			return &exitError{code: 2, err: err}
 		}
 	}
 	return publishResults(cmd, tmp, out, replace, f.out, f.quiet, sum, f.failUnder)
+}
+
+// watchSignals has a signal that comes while a finished run writes its
+// reports and puts its results in place stop the process, until the
+// returned func is called: that can take long (the page of a million
+// cases, half a minute) or block (a reader of standard output that has
+// stopped reading), and nothing else then watches ctx.
+func watchSignals(ctx context.Context, tmp *os.File, stderr io.Writer) (stop func()) {
+	done := make(chan struct{})
+	go exitOnSignal(ctx, done, tmp, stderr)
+	return func() { close(done) }
 }
 
 // exitOnSignal ends the process with the signal's status when ctx is
