@@ -556,15 +556,18 @@ func (b *runBuilder) byName(name string) int {
 		}
 		return -1
 	}
-	if b.names == nil || b.namesFirst != b.first || b.namesEnd != b.end {
-		q := &nameQueues{steps: map[string][]int{}, next: map[string]int{}}
-		for k := b.first; k < b.end; k++ {
-			if s := b.step(k); s.Err == nil {
-				q.steps[s.Name] = append(q.steps[s.Name], k)
-			}
-		}
-		b.names, b.namesFirst, b.namesEnd = q, b.first, b.end
+	if b.names == nil || b.namesFirst != b.first {
+		b.names = &nameQueues{steps: map[string][]int{}, next: map[string]int{}}
+		b.namesFirst, b.namesEnd = b.first, b.first
 	}
+	// The turn's steps since the queues were last brought up to date,
+	// each queued once.
+	for k := b.namesEnd; k < b.end; k++ {
+		if s := b.step(k); s.Err == nil {
+			b.names.steps[s.Name] = append(b.names.steps[s.Name], k)
+		}
+	}
+	b.namesEnd = b.end
 	// A step passed here has its result, now or from an earlier pairing
 	// by id or by place, which never takes it back.
 	steps, i := b.names.steps[name], b.names.next[name]
