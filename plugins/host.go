@@ -441,9 +441,7 @@ const exitWait = 250 * time.Millisecond
 // status and the end of its stderr, as far as they are known within
 // exitWait; "" when neither is.
 func (pr *process) crashed() string {
-	for deadline := time.Now().Add(exitWait); !pr.c.Exited() && time.Now().Before(deadline); {
-		time.Sleep(5 * time.Millisecond)
-	}
+	pr.exitedWithin(exitWait)
 	var parts []string
 	// Exited is set after the process is reaped and its stderr read to the
 	// end (go-plugin's wait goroutine), under the client's lock: both are
@@ -462,10 +460,7 @@ func (pr *process) crashed() string {
 // within exitWait and its connection is still up. A process that died
 // closes its socket, which gRPC sees at once.
 func (pr *process) answered() bool {
-	for deadline := time.Now().Add(exitWait); !pr.c.Exited() && time.Now().Before(deadline); {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if pr.c.Exited() {
+	if pr.exitedWithin(exitWait) {
 		return false
 	}
 	cp, err := pr.c.Client()
@@ -474,6 +469,15 @@ func (pr *process) answered() bool {
 	}
 	gc, ok := cp.(*plugin.GRPCClient)
 	return ok && gc.Conn.GetState() == connectivity.Ready
+}
+
+// exitedWithin reports whether the process has exited, waiting up to d
+// for it to.
+func (pr *process) exitedWithin(d time.Duration) bool {
+	for deadline := time.Now().Add(d); !pr.c.Exited() && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	return pr.c.Exited()
 }
 
 // Exited reports whether the process has exited.

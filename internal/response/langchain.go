@@ -78,18 +78,36 @@ func aiMessageAt(msg value.Value, path, tcPath, invalidPath string) plan {
 		// tool_calls empty: ChatOpenAI bound with functions= puts a
 		// function_call there and nowhere else. Read, they count, where
 		// the message would otherwise hold no call.
-		ak, _ := msg.Get("additional_kwargs")
-		at := "additional_kwargs"
-		if path != "" {
-			at = path + "." + at
-		}
-		if tc, _ := ak.Get("tool_calls"); tc.Kind() == value.Array && tc.Len() > 0 {
-			p.rest, p.restPrefix = tc.Elems(), at+".tool_calls"
-		} else if fc, ok := ak.Get("function_call"); ok && fc.Kind() != value.Null {
+		list, fc, ok := kwargsCallsOf(msg)
+		at := kwargsPath(path)
+		switch {
+		case len(list) > 0:
+			p.rest, p.restPrefix = list, at+".tool_calls"
+		case ok:
 			p.one, p.hasOne, p.onePath = fc, true, at+".function_call"
 		}
 	}
 	return p
+}
+
+// kwargsCallsOf is what an AIMessage msg keeps of the provider's calls in
+// its additional_kwargs: the tool_calls list when it is not empty, else
+// the legacy function_call (ok) when it is not null.
+func kwargsCallsOf(msg value.Value) (list []value.Value, fc value.Value, ok bool) {
+	ak, _ := msg.Get("additional_kwargs")
+	if tc, _ := ak.Get("tool_calls"); tc.Kind() == value.Array && tc.Len() > 0 {
+		return tc.Elems(), value.Value{}, false
+	}
+	fc, ok = ak.Get("function_call")
+	return nil, fc, ok && fc.Kind() != value.Null
+}
+
+// kwargsPath is the path of additional_kwargs in a message at path.
+func kwargsPath(path string) string {
+	if path == "" {
+		return "additional_kwargs"
+	}
+	return path + ".additional_kwargs"
 }
 
 // readLangChainCall reads a ToolCall, whose type LangChain may leave out.

@@ -154,23 +154,16 @@ func describeKind(kind string) string {
 // kwargsCalls reads the provider's calls that an AIMessage m, at path at,
 // keeps in additional_kwargs alone, as aiMessageAt does for one message.
 func kwargsCalls(b *runBuilder, m value.Value, at string) {
-	ak, _ := m.Get("additional_kwargs")
-	tc, _ := ak.Get("tool_calls")
-	fc, hasFC := ak.Get("function_call")
-	if !(tc.Kind() == value.Array && tc.Len() > 0) && (!hasFC || fc.Kind() == value.Null) {
-		return
-	}
-	if at != "" {
-		at += "."
-	}
-	at += "additional_kwargs"
-	if tc.Kind() == value.Array && tc.Len() > 0 {
-		for j, c := range tc.Elems() {
-			b.call(readInvalidToolCall, c, loc{at + ".tool_calls", j}, stringAt(c, "id"))
+	list, fc, ok := kwargsCallsOf(m)
+	switch {
+	case len(list) > 0:
+		at = kwargsPath(at) + ".tool_calls"
+		for j, c := range list {
+			b.call(readInvalidToolCall, c, loc{at, j}, stringAt(c, "id"))
 		}
-		return
+	case ok:
+		b.call(readKeptFunctionCall, fc, loc{kwargsPath(at) + ".function_call", -1}, "")
 	}
-	b.call(readKeptFunctionCall, fc, loc{at + ".function_call", -1}, "")
 }
 
 // readKeptFunctionCall reads an openai legacy function_call that an
